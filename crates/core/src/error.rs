@@ -1,0 +1,46 @@
+//! Errors shared by every game.
+
+use thiserror::Error;
+
+/// Why a coordinate text such as `a1` could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ParseCoordError {
+    /// The text was empty.
+    #[error("empty coordinate")]
+    Empty,
+    /// The first character is not a lower-case file letter.
+    #[error("'{0}' is not a file letter (expected a lower-case letter)")]
+    BadFile(char),
+    /// The file letter lies beyond the board's last file.
+    #[error("file '{0}' is off the board")]
+    FileOffBoard(char),
+    /// Only a file letter was given.
+    #[error("missing rank after the file letter")]
+    MissingRank,
+    /// A character of the rank is not a digit.
+    #[error("'{0}' is not a rank digit")]
+    BadRank(char),
+    /// The rank number lies outside the board.
+    #[error("rank {0} is off the board")]
+    RankOffBoard(String),
+}
+
+/// A move refused by a checked `play`: the position was left unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("illegal move {mv}: {reason}")]
+pub struct IllegalMove {
+    /// The move as text.
+    pub mv: String,
+    /// Why the move is not legal here.
+    pub reason: String,
+}
+
+impl IllegalMove {
+    /// An error for move text `mv` refused for `reason`.
+    pub fn new(mv: impl ToString, reason: impl Into<String>) -> IllegalMove {
+        IllegalMove {
+            mv: mv.to_string(),
+            reason: reason.into(),
+        }
+    }
+}

@@ -1,0 +1,113 @@
+//! Perft: the number of leaf nodes of the legal move tree to a fixed depth,
+//! the standard cross-check of a move generator.
+
+use std::thread;
+
+use qi_core::{MoveList, Position};
+
+/// Counts the leaves `depth` plies below `pos`, counting the last ply in
+/// bulk with [`Position::count_moves`] (no list is built there).
+pub fn perft<P: Position>(pos: &P, depth: u32) -> u64 {
+    match depth {
+        0 => 1,
+        1 => pos.count_moves() as u64,
+        _ => {
+            let mut moves = MoveList::new();
+            pos.generate_moves(&mut moves);
+            let mut nodes = 0;
+            for &mv in &moves {
+                let mut child = pos.clone();
+                child.play_unchecked(mv);
+                nodes += perft(&child, depth - 1);
+            }
+            nodes
+        }
+    }
+}
+
+/// Perft by plain recursion down to depth 0 through the checked `play`, with
+/// no bulk counting: slow, and independent of `count_moves`, so tests can
+/// compare it with [`perft`].
+pub fn perft_plain<P: Position>(pos: &P, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    pos.legal_moves()
+        .into_iter()
+        .map(|mv| {
+            let mut child = pos.clone();
+            child.play(mv).expect("generated move must be legal");
+            perft_plain(&child, depth - 1)
+        })
+        .sum()
+}
+
+/// The perft count below each legal root move, in generation order
+/// (`depth` ≥ 1; each count is for `depth - 1` plies after the move).
+pub fn divide<P: Position>(pos: &P, depth: u32) -> Vec<(P::Move, u64)> {
+    let depth = depth.max(1);
+    pos.legal_moves()
+        .into_iter()
+        .map(|mv| {
+            let mut child = pos.clone();
+            child.play_unchecked(mv);
+            (mv, perft(&child, depth - 1))
+        })
+        .collect()
+}
+
+/// [`divide`] with the root moves shared among `threads` threads (each
+/// takes the next unclaimed move, so uneven subtrees balance out). Returns
+/// the same counts, in the same order, as [`divide`].
+pub fn divide_parallel<P>(pos: &P, depth: u32, threads: usize) -> Vec<(P::Move, u64)>
+where
+    P: Position + Send + Sync,
+    P::Move: Send + Sync,
+{
+    let depth = depth.max(1);
+    let threads = threads.max(1);
+    let moves = pos.legal_moves();
+    if threads == 1 || moves.len() < 2 || depth < 3 {
+        return divide(pos, depth);
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut counts = vec![0u64; moves.len()];
+    thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.min(moves.len()))
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(&mv) = moves.get(i) else { break };
+                        let mut child = pos.clone();
+                        child.play_unchecked(mv);
+                        done.push((i, perft(&child, depth - 1)));
+                    }
+                    done
+                })
+            })
+            .collect();
+        for worker in workers {
+            for (i, count) in worker.join().expect("perft worker panicked") {
+                counts[i] = count;
+            }
+        }
+    });
+    moves.into_iter().zip(counts).collect()
+}
+
+/// [`perft`] on `threads` threads, splitting the root moves among them.
+pub fn perft_parallel<P>(pos: &P, depth: u32, threads: usize) -> u64
+where
+    P: Position + Send + Sync,
+    P::Move: Send + Sync,
+{
+    if depth <= 1 {
+        return perft(pos, depth);
+    }
+    divide_parallel(pos, depth, threads)
+        .into_iter()
+        .map(|(_, n)| n)
+        .sum()
+}
