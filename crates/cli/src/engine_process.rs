@@ -1,0 +1,136 @@
+//! A JCEI engine run as a child process, for `qi match`.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use thiserror::Error;
+
+/// What went wrong talking to an engine.
+#[derive(Debug, Error)]
+pub enum EngineError {
+    /// The command could not be started.
+    #[error("cannot start '{command}': {source}")]
+    Spawn {
+        /// The command line.
+        command: String,
+        /// The operating system's reason.
+        source: std::io::Error,
+    },
+    /// The engine closed its output or its input (it crashed or quit).
+    #[error("engine '{0}' exited")]
+    Exited(String),
+    /// The engine did not answer in time.
+    #[error("engine '{command}' did not answer '{waiting_for}' within {timeout:?}")]
+    Timeout {
+        /// The command line.
+        command: String,
+        /// The line prefix awaited.
+        waiting_for: String,
+        /// How long we waited.
+        timeout: Duration,
+    },
+}
+
+/// A running engine: lines are written to its stdin and read from its
+/// stdout by a reader thread, so reads can time out.
+pub struct EngineProcess {
+    command: String,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl EngineProcess {
+    /// Starts `command` through the shell and performs the `jcei` handshake.
+    pub fn start(command: &str, timeout: Duration) -> Result<EngineProcess, EngineError> {
+        let mut child = Command::new("sh")
+            .arg("-c")
+            .arg(command)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|source| EngineError::Spawn {
+                command: command.to_string(),
+                source,
+            })?;
+        let stdin = child.stdin.take().expect("stdin is piped");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let (tx, lines) = mpsc::channel();
+        thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut engine = EngineProcess {
+            command: command.to_string(),
+            child,
+            stdin,
+            lines,
+        };
+        engine.send("jcei")?;
+        engine.wait_for("jceiok", timeout)?;
+        Ok(engine)
+    }
+
+    /// The command line this engine runs.
+    pub fn command(&self) -> &str {
+        &self.command
+    }
+
+    /// Sends one line.
+    pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|_| EngineError::Exited(self.command.clone()))
+    }
+
+    /// Reads lines until one starts with `prefix`; returns that line.
+    pub fn wait_for(&mut self, prefix: &str, timeout: Duration) -> Result<String, EngineError> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(line) if line.trim_start().starts_with(prefix) => return Ok(line),
+                Ok(_) => continue,
+                Err(RecvTimeoutError::Timeout) => {
+                    return Err(EngineError::Timeout {
+                        command: self.command.clone(),
+                        waiting_for: prefix.to_string(),
+                        timeout,
+                    })
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(EngineError::Exited(self.command.clone()))
+                }
+            }
+        }
+    }
+
+    /// `isready` / `readyok`.
+    pub fn sync(&mut self, timeout: Duration) -> Result<(), EngineError> {
+        self.send("isready")?;
+        self.wait_for("readyok", timeout).map(|_| ())
+    }
+}
+
+impl Drop for EngineProcess {
+    fn drop(&mut self) {
+        let _ = self.send("quit");
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

@@ -1,0 +1,30 @@
+//! Everything that can go wrong on the command line.
+
+use thiserror::Error;
+
+/// A failure reported to the user on one line, with exit code 2.
+#[derive(Debug, Error)]
+pub enum CliError {
+    /// The user asked for the usage text.
+    #[error("help requested")]
+    Help,
+    /// Malformed command line.
+    #[error("{0}")]
+    Usage(String),
+    /// `--game` names no known game or preset.
+    #[error("bad --game: {0}")]
+    Game(String),
+    /// `--fen` could not be read.
+    #[error("bad --fen: {0}")]
+    Fen(String),
+    /// A move of `--moves` could not be read or is illegal.
+    #[error("bad move {index} '{text}' in --moves: {reason}")]
+    Move {
+        /// 1-based position in the list.
+        index: usize,
+        /// The move text.
+        text: String,
+        /// What was wrong.
+        reason: String,
+    },
+}
