@@ -1,1 +1,48 @@
-//! placeholder
+//! # qi-jungle: the rules of Jungle (斗兽棋, Dou Shou Qi)
+//!
+//! A fast, bitboard-based implementation of the Jungle rules contract
+//! (`docs/jungle.md` describes the rules as implemented, every option and
+//! preset, and each reading of the sources this crate had to choose).
+//!
+//! * [`Jungle`] is a position: a small `Copy` value (64 bytes) implementing
+//!   [`qi_core::Position`] and [`qi_core::MoveSpace`], played by copy-make.
+//!   Its move generator works on 63-bit bitboards with compile-time step and
+//!   jump tables; [`Position::count_moves`](qi_core::Position::count_moves)
+//!   counts with popcounts and builds no list.
+//! * [`Game`] is the history layer implementing [`qi_core::Game`]: the
+//!   no-capture draw, the repetition rule, the 7-3 and 17-5 anti-chase rules
+//!   and results recorded from outside (resignation, time, agreed draw).
+//! * [`Rules`] holds every rule option; [`Rules::standard`],
+//!   [`Rules::yeshou`], [`Rules::datou`] and [`Rules::traditional`] are the
+//!   presets, also selectable by name (`"jungle:yeshou".parse()`).
+//! * [`Move`] (`a3a4`), [`Square`] (`a1`), [`Animal`], [`Piece`], and JFEN
+//!   position text ([`Jungle::from_jfen`], `Display`).
+//!
+//! ```
+//! use qi_core::Position;
+//! use qi_jungle::{Jungle, Move, Rules};
+//!
+//! let mut pos = Jungle::new(Rules::standard());
+//! assert_eq!(pos.count_moves(), 24);
+//! pos.play("a3a4".parse::<Move>().unwrap()).unwrap();
+//! assert_eq!(pos.to_string(), "l5t/1d3c1/r1p1w1e/7/7/E6/2W1P1R/1C3D1/T5L b 1 1");
+//! ```
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod board;
+mod game;
+mod jfen;
+mod moves;
+mod position;
+mod rules;
+mod tables;
+
+pub use board::{
+    side_name, Animal, Piece, Square, ALL, ALL_TRAPS, DENS, GEOMETRY, LAND, TRAPS, WATER,
+};
+pub use game::Game;
+pub use jfen::JfenError;
+pub use moves::{Move, ParseMoveError};
+pub use position::{den_square, Jungle, START_JFEN};
+pub use rules::{JumpBlock, Jumps, ParseRulesError, RankOrder, Repetition, Rules, UnknownPreset};

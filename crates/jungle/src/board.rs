@@ -1,0 +1,373 @@
+//! Squares, animals, pieces and the fixed features of the board.
+
+use std::fmt;
+use std::str::FromStr;
+
+use qi_core::{Coord, Geometry, ParseCoordError, Side};
+
+use crate::rules::RankOrder;
+
+/// The Jungle board: 7 files × 9 ranks, `a1` = 0.
+pub const GEOMETRY: Geometry = Geometry::new(7, 9);
+
+/// Every square of the board (bit 63 is never set).
+pub const ALL: u64 = GEOMETRY.all();
+
+/// Sentinel square index meaning "no square" inside packed tables.
+pub(crate) const NONE: u8 = 63;
+
+const fn bit(file: u8, rank: u8) -> u64 {
+    1u64 << (rank * 7 + file)
+}
+
+/// The twelve water squares (b4–c6 and e4–f6).
+pub const WATER: u64 = bit(1, 3)
+    | bit(2, 3)
+    | bit(1, 4)
+    | bit(2, 4)
+    | bit(1, 5)
+    | bit(2, 5)
+    | bit(4, 3)
+    | bit(5, 3)
+    | bit(4, 4)
+    | bit(5, 4)
+    | bit(4, 5)
+    | bit(5, 5);
+
+/// Every land square.
+pub const LAND: u64 = ALL & !WATER;
+
+/// The den of each side, indexed by [`Side::index`] (Red d1, Blue d9).
+pub const DENS: [u64; 2] = [bit(3, 0), bit(3, 8)];
+
+/// The den square index of each side.
+pub(crate) const DEN_SQUARES: [u8; 2] = [3, 59];
+
+/// The traps owned by each side, indexed by [`Side::index`]
+/// (Red c1 e1 d2, Blue c9 e9 d8). An enemy animal standing on them loses its
+/// power against the owner's animals.
+pub const TRAPS: [u64; 2] = [
+    bit(2, 0) | bit(4, 0) | bit(3, 1),
+    bit(2, 8) | bit(4, 8) | bit(3, 7),
+];
+
+/// All six trap squares.
+pub const ALL_TRAPS: u64 = TRAPS[0] | TRAPS[1];
+
+/// A square of the board, `a1` (0) to `g9` (62): index = `rank * 7 + file`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Square(u8);
+
+impl Square {
+    /// The square with this index, if it is on the board (< 63).
+    pub const fn new(index: u8) -> Option<Square> {
+        if index < 63 {
+            Some(Square(index))
+        } else {
+            None
+        }
+    }
+
+    /// The square on 0-based `file` and `rank`, if on the board.
+    pub const fn from_file_rank(file: u8, rank: u8) -> Option<Square> {
+        match GEOMETRY.index(file, rank) {
+            Some(i) => Some(Square(i)),
+            None => None,
+        }
+    }
+
+    /// Every square, `a1` first.
+    pub fn all() -> impl Iterator<Item = Square> {
+        (0..63).map(Square)
+    }
+
+    pub(crate) const fn from_index_unchecked(index: u8) -> Square {
+        Square(index)
+    }
+
+    /// The index, 0..63.
+    #[inline(always)]
+    pub const fn index(self) -> u8 {
+        self.0
+    }
+
+    /// The 0-based file (`a` = 0).
+    pub const fn file(self) -> u8 {
+        self.0 % 7
+    }
+
+    /// The 0-based rank (`1` = 0).
+    pub const fn rank(self) -> u8 {
+        self.0 / 7
+    }
+
+    /// The one-square bit mask.
+    #[inline(always)]
+    pub const fn bit(self) -> u64 {
+        1u64 << self.0
+    }
+
+    /// Whether the square is water.
+    pub const fn is_water(self) -> bool {
+        WATER >> self.0 & 1 != 0
+    }
+
+    /// Whether the square is one of the six traps.
+    pub const fn is_trap(self) -> bool {
+        ALL_TRAPS >> self.0 & 1 != 0
+    }
+
+    /// The owner of the trap on this square, if it is a trap.
+    pub const fn trap_owner(self) -> Option<Side> {
+        if TRAPS[0] >> self.0 & 1 != 0 {
+            Some(Side::First)
+        } else if TRAPS[1] >> self.0 & 1 != 0 {
+            Some(Side::Second)
+        } else {
+            None
+        }
+    }
+
+    /// The owner of the den on this square, if it is a den.
+    pub const fn den_owner(self) -> Option<Side> {
+        if self.0 == DEN_SQUARES[0] {
+            Some(Side::First)
+        } else if self.0 == DEN_SQUARES[1] {
+            Some(Side::Second)
+        } else {
+            None
+        }
+    }
+}
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.file()) as char, self.rank() + 1)
+    }
+}
+
+impl FromStr for Square {
+    type Err = ParseCoordError;
+    fn from_str(s: &str) -> Result<Square, ParseCoordError> {
+        let c: Coord = Coord::parse(s, &GEOMETRY)?;
+        // Coord::parse checked the file and rank against the geometry.
+        Ok(Square(c.rank * 7 + c.file))
+    }
+}
+
+impl From<Square> for u8 {
+    fn from(sq: Square) -> u8 {
+        sq.0
+    }
+}
+
+/// One of the eight animals, weakest (Rat) first in the default order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
+pub enum Animal {
+    /// Rat (`R`): swims, captures the Elephant.
+    Rat = 0,
+    /// Cat (`C`).
+    Cat = 1,
+    /// Dog (`D`).
+    Dog = 2,
+    /// Wolf (`W`), called Fox in some sources.
+    Wolf = 3,
+    /// Leopard (`P`).
+    Leopard = 4,
+    /// Tiger (`T`): jumps rivers.
+    Tiger = 5,
+    /// Lion (`L`): jumps rivers.
+    Lion = 6,
+    /// Elephant (`E`): never captures the Rat.
+    Elephant = 7,
+}
+
+impl Animal {
+    /// All eight animals, Rat first.
+    pub const ALL: [Animal; 8] = [
+        Animal::Rat,
+        Animal::Cat,
+        Animal::Dog,
+        Animal::Wolf,
+        Animal::Leopard,
+        Animal::Tiger,
+        Animal::Lion,
+        Animal::Elephant,
+    ];
+
+    /// 0 (Rat) to 7 (Elephant): an index into per-animal arrays.
+    #[inline(always)]
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The animal of an index 0..8 (`None` otherwise).
+    pub const fn from_index(index: usize) -> Option<Animal> {
+        if index < 8 {
+            Some(Animal::ALL[index])
+        } else {
+            None
+        }
+    }
+
+    /// The upper-case letter (`E L T P W D C R`).
+    pub const fn letter(self) -> char {
+        match self {
+            Animal::Rat => 'R',
+            Animal::Cat => 'C',
+            Animal::Dog => 'D',
+            Animal::Wolf => 'W',
+            Animal::Leopard => 'P',
+            Animal::Tiger => 'T',
+            Animal::Lion => 'L',
+            Animal::Elephant => 'E',
+        }
+    }
+
+    /// The animal of a letter, either case.
+    pub const fn from_letter(letter: char) -> Option<Animal> {
+        match letter.to_ascii_uppercase() {
+            'R' => Some(Animal::Rat),
+            'C' => Some(Animal::Cat),
+            'D' => Some(Animal::Dog),
+            'W' => Some(Animal::Wolf),
+            'P' => Some(Animal::Leopard),
+            'T' => Some(Animal::Tiger),
+            'L' => Some(Animal::Lion),
+            'E' => Some(Animal::Elephant),
+            _ => None,
+        }
+    }
+
+    /// The English name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Animal::Rat => "Rat",
+            Animal::Cat => "Cat",
+            Animal::Dog => "Dog",
+            Animal::Wolf => "Wolf",
+            Animal::Leopard => "Leopard",
+            Animal::Tiger => "Tiger",
+            Animal::Lion => "Lion",
+            Animal::Elephant => "Elephant",
+        }
+    }
+
+    /// The strength 1 (weakest) to 8 under a rank order: Elephant 8, Lion 7,
+    /// Tiger 6, Leopard 5, then Wolf 4 / Dog 3 (or Dog 4 / Wolf 3), Cat 2,
+    /// Rat 1.
+    pub const fn strength(self, order: RankOrder) -> u8 {
+        match (self, order) {
+            (Animal::Wolf, RankOrder::DogOverWolf) => 3,
+            (Animal::Dog, RankOrder::DogOverWolf) => 4,
+            _ => self as u8 + 1,
+        }
+    }
+}
+
+impl fmt::Display for Animal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The colour name of a side in Jungle: `Red` (first) or `Blue` (second).
+pub const fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::First => "Red",
+        Side::Second => "Blue",
+    }
+}
+
+/// An animal of one side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Piece {
+    /// The owner (`First` = Red).
+    pub side: Side,
+    /// The animal.
+    pub animal: Animal,
+}
+
+impl Piece {
+    /// A piece.
+    pub const fn new(side: Side, animal: Animal) -> Piece {
+        Piece { side, animal }
+    }
+
+    /// The JFEN letter: upper case for Red, lower case for Blue.
+    pub const fn letter(self) -> char {
+        let c = self.animal.letter();
+        match self.side {
+            Side::First => c,
+            Side::Second => c.to_ascii_lowercase(),
+        }
+    }
+
+    /// The piece of a JFEN letter (upper case Red, lower case Blue).
+    pub const fn from_letter(letter: char) -> Option<Piece> {
+        match Animal::from_letter(letter) {
+            Some(animal) => Some(Piece {
+                side: if letter.is_ascii_uppercase() {
+                    Side::First
+                } else {
+                    Side::Second
+                },
+                animal,
+            }),
+            None => None,
+        }
+    }
+
+    /// 0..16: `side * 8 + animal`.
+    pub const fn index(self) -> usize {
+        self.side.index() * 8 + self.animal.index()
+    }
+}
+
+/// `Red Lion`, `Blue Rat`, …
+impl fmt::Display for Piece {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {}", side_name(self.side), self.animal)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn board_features() {
+        assert_eq!(WATER.count_ones(), 12);
+        assert_eq!(TRAPS[0].count_ones(), 3);
+        for (text, water) in [("b4", true), ("c6", true), ("d5", false), ("f4", true)] {
+            assert_eq!(text.parse::<Square>().unwrap().is_water(), water);
+        }
+        assert_eq!(
+            "d1".parse::<Square>().unwrap().den_owner(),
+            Some(Side::First)
+        );
+        assert_eq!("d9".parse::<Square>().unwrap().index(), 59);
+        assert_eq!(
+            "d8".parse::<Square>().unwrap().trap_owner(),
+            Some(Side::Second)
+        );
+        assert_eq!("g9".parse::<Square>().unwrap().index(), 62);
+        assert!("h1".parse::<Square>().is_err());
+        assert!("a0".parse::<Square>().is_err());
+    }
+
+    #[test]
+    fn letters_round_trip() {
+        for a in Animal::ALL {
+            assert_eq!(Animal::from_letter(a.letter()), Some(a));
+            for side in Side::BOTH {
+                let p = Piece::new(side, a);
+                assert_eq!(Piece::from_letter(p.letter()), Some(p));
+            }
+        }
+        assert_eq!(Animal::from_letter('x'), None);
+    }
+}

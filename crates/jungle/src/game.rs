@@ -1,0 +1,3 @@
+//! g
+/// Placeholder.
+pub struct Game;

@@ -1,0 +1,122 @@
+//! Moves and their text form (`a3a4`).
+
+use std::fmt;
+use std::str::FromStr;
+
+use qi_core::ParseCoordError;
+use thiserror::Error;
+
+use crate::board::Square;
+
+/// A move: an animal goes from `from` to `to` (a step or a jump; a capture
+/// when an enemy animal stands on `to`). Written `a3a4`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Move {
+    /// The square the animal leaves.
+    pub from: Square,
+    /// The square the animal enters.
+    pub to: Square,
+}
+
+impl Move {
+    /// A move from `from` to `to`.
+    pub const fn new(from: Square, to: Square) -> Move {
+        Move { from, to }
+    }
+
+    /// Whether the move is a river jump (more than one square away).
+    pub const fn is_jump(self) -> bool {
+        let (a, b) = (self.from.index() as i32, self.to.index() as i32);
+        let d = if a > b { a - b } else { b - a };
+        d != 1 && d != 7
+    }
+}
+
+/// Why move text could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ParseMoveError {
+    /// The text is not four ASCII characters (two squares).
+    #[error("move text '{0}' is not two squares like 'a3a4'")]
+    BadLength(String),
+    /// The origin square is malformed.
+    #[error("bad origin square in move '{text}': {error}")]
+    BadFrom {
+        /// The whole move text.
+        text: String,
+        /// What is wrong with the square.
+        error: ParseCoordError,
+    },
+    /// The destination square is malformed.
+    #[error("bad destination square in move '{text}': {error}")]
+    BadTo {
+        /// The whole move text.
+        text: String,
+        /// What is wrong with the square.
+        error: ParseCoordError,
+    },
+    /// Origin and destination are the same square.
+    #[error("move '{0}' does not leave its square")]
+    SameSquare(String),
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.from, self.to)
+    }
+}
+
+impl FromStr for Move {
+    type Err = ParseMoveError;
+    fn from_str(s: &str) -> Result<Move, ParseMoveError> {
+        let text = s.trim();
+        if text.len() != 4 || !text.is_ascii() {
+            return Err(ParseMoveError::BadLength(s.to_string()));
+        }
+        let from = text[..2].parse().map_err(|error| ParseMoveError::BadFrom {
+            text: s.to_string(),
+            error,
+        })?;
+        let to = text[2..].parse().map_err(|error| ParseMoveError::BadTo {
+            text: s.to_string(),
+            error,
+        })?;
+        if from == to {
+            return Err(ParseMoveError::SameSquare(s.to_string()));
+        }
+        Ok(Move { from, to })
+    }
+}
+
+#[cfg(feature = "serde")]
+mod serde_impl {
+    use super::*;
+    use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
+
+    /// A move serializes as its text (`"a3a4"`).
+    impl Serialize for Move {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            serializer.collect_str(self)
+        }
+    }
+
+    impl<'de> Deserialize<'de> for Move {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Move, D::Error> {
+            let text = String::deserialize(deserializer)?;
+            text.parse().map_err(de::Error::custom)
+        }
+    }
+
+    /// A square serializes as its text (`"a1"`).
+    impl Serialize for Square {
+        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            serializer.collect_str(self)
+        }
+    }
+
+    impl<'de> Deserialize<'de> for Square {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Square, D::Error> {
+            let text = String::deserialize(deserializer)?;
+            text.parse().map_err(de::Error::custom)
+        }
+    }
+}

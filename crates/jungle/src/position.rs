@@ -1,0 +1,549 @@
+//! The position: bitboard board representation, move generation, playing
+//! moves and the outcome the board decides.
+
+use std::fmt;
+use std::str::FromStr;
+
+use qi_core::{Bitboard, MoveList, MoveSpace, Outcome, Position, Side, WinReason};
+
+use crate::board::{Animal, Piece, Square, ALL, DENS, DEN_SQUARES, LAND, NONE, TRAPS, WATER};
+use crate::jfen::{self, JfenError};
+use crate::moves::Move;
+use crate::rules::{JumpBlock, RankOrder, Rules};
+use crate::tables::{piece_key, JUMPS, JUMP_SQUARES, LAND_STEPS, RAT_STEPS, SIDE_KEY, STEPS};
+
+/// Animals weakest first under each rank order (indexed by `RankOrder as usize`).
+const ORDER: [[usize; 8]; 2] = [[0, 1, 2, 3, 4, 5, 6, 7], [0, 1, 3, 2, 4, 5, 6, 7]];
+
+const RAT: usize = Animal::Rat as usize;
+const TIGER: usize = Animal::Tiger as usize;
+const LION: usize = Animal::Lion as usize;
+const ELEPHANT: usize = Animal::Elephant as usize;
+
+/// A Jungle position: where every animal stands, the side to move, the two
+/// counters of JFEN and the rule set it is played under.
+///
+/// Small and `Copy` (64 bytes): play by copy-make. The board is kept as one
+/// square per animal per side (63 = captured) plus one occupancy bitboard
+/// per side; the Zobrist key is updated incrementally.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Jungle {
+    /// Square of each animal of each side, `NONE` when captured.
+    squares: [[u8; 8]; 2],
+    /// Occupied squares of each side.
+    occ: [u64; 2],
+    hash: u64,
+    no_capture: u32,
+    fullmove: u32,
+    rules: Rules,
+    side: Side,
+}
+
+/// The start position (spec section 2), Red to move.
+pub const START_JFEN: &str = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1";
+
+/// The start squares, Rat first: Red g3 b2 f2 c3 e3 a1 g1 a3, Blue a7 f8
+/// b8 e7 c7 g9 a9 g7.
+const START_SQUARES: [[u8; 8]; 2] = [
+    [20, 8, 12, 16, 18, 0, 6, 14],
+    [42, 54, 50, 46, 44, 62, 56, 48],
+];
+
+/// Index of the animal of a side standing on `sq` (found with one SWAR scan
+/// of the eight packed squares); garbage (but in 0..8) when none stands there.
+#[inline(always)]
+fn find(squares: &[u8; 8], sq: u8) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let x = u64::from_le_bytes(*squares) ^ ONES.wrapping_mul(sq as u64);
+    let zero = x.wrapping_sub(ONES) & !x & 0x8080_8080_8080_8080;
+    (zero.trailing_zeros() as usize / 8) & 7
+}
+
+#[inline(always)]
+fn jump_targets(from: usize, dirs: u8, blockers: u64) -> u64 {
+    if JUMP_SQUARES >> from & 1 == 0 {
+        return 0;
+    }
+    let mut targets = 0;
+    for (d, jump) in JUMPS[from].iter().enumerate() {
+        if dirs >> d & 1 != 0 && jump.to != NONE && jump.path & blockers == 0 {
+            targets |= 1u64 << jump.to;
+        }
+    }
+    targets
+}
+
+impl Jungle {
+    /// The start position under `rules`.
+    pub fn new(rules: Rules) -> Jungle {
+        Jungle::from_parts(START_SQUARES, Side::First, 0, 1, rules)
+    }
+
+    /// The start position under `rules` (same as [`Jungle::new`]).
+    pub fn start(rules: Rules) -> Jungle {
+        Jungle::new(rules)
+    }
+
+    /// Reads JFEN text (spec section 7) under `rules`.
+    pub fn from_jfen(text: &str, rules: Rules) -> Result<Jungle, JfenError> {
+        jfen::parse(text, rules)
+    }
+
+    /// The JFEN text (always with both counters).
+    pub fn to_jfen(&self) -> String {
+        self.to_string()
+    }
+
+    /// Builds a position from validated parts (used by the JFEN reader).
+    pub(crate) fn from_parts(
+        squares: [[u8; 8]; 2],
+        side: Side,
+        no_capture: u32,
+        fullmove: u32,
+        rules: Rules,
+    ) -> Jungle {
+        let mut occ = [0u64; 2];
+        for s in 0..2 {
+            for &sq in &squares[s] {
+                if sq != NONE {
+                    occ[s] |= 1u64 << sq;
+                }
+            }
+        }
+        let mut pos = Jungle {
+            squares,
+            occ,
+            hash: 0,
+            no_capture,
+            fullmove,
+            rules,
+            side,
+        };
+        pos.hash = pos.zobrist_from_scratch();
+        pos
+    }
+
+    /// The rule set.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The position with another rule set (board, side and counters kept).
+    pub fn with_rules(&self, rules: Rules) -> Jungle {
+        Jungle { rules, ..*self }
+    }
+
+    /// Plies since the last capture (JFEN's fourth field).
+    pub fn no_capture_plies(&self) -> u32 {
+        self.no_capture
+    }
+
+    /// The full-move number (starts at 1, grows after each Blue move).
+    pub fn fullmove(&self) -> u32 {
+        self.fullmove
+    }
+
+    /// The animal on `sq`, if any.
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        let bit = sq.bit();
+        for side in Side::BOTH {
+            if self.occ[side.index()] & bit != 0 {
+                let a = find(&self.squares[side.index()], sq.index());
+                return Some(Piece::new(side, Animal::ALL[a]));
+            }
+        }
+        None
+    }
+
+    /// The square of an animal, `None` once it has been captured.
+    #[inline(always)]
+    pub fn square_of(&self, piece: Piece) -> Option<Square> {
+        Square::new(self.squares[piece.side.index()][piece.animal.index()])
+    }
+
+    /// The square index (0..63) of each animal of `side`, Rat first;
+    /// 63 for a captured animal.
+    #[inline(always)]
+    pub fn animal_squares(&self, side: Side) -> [u8; 8] {
+        self.squares[side.index()]
+    }
+
+    /// The squares held by `side`.
+    #[inline(always)]
+    pub fn occupancy(&self, side: Side) -> Bitboard {
+        Bitboard(self.occ[side.index()])
+    }
+
+    /// The squares held by either side.
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        Bitboard(self.occ[0] | self.occ[1])
+    }
+
+    /// The animals of `side` still on the board with their squares, Rat first.
+    pub fn pieces(&self, side: Side) -> impl Iterator<Item = (Animal, Square)> + '_ {
+        self.squares[side.index()]
+            .iter()
+            .enumerate()
+            .filter_map(|(a, &sq)| Some((Animal::ALL[a], Square::new(sq)?)))
+    }
+
+    /// The number of animals `side` has left.
+    pub fn animal_count(&self, side: Side) -> u32 {
+        self.occ[side.index()].count_ones()
+    }
+
+    /// Whether the board alone has ended the game by a den entry or a side
+    /// without animals (cheap; the no-legal-move loss is not checked).
+    #[inline(always)]
+    pub fn is_terminal_cheap(&self) -> bool {
+        (self.occ[0] & DENS[1]) | (self.occ[1] & DENS[0]) != 0
+            || self.occ[0] == 0
+            || self.occ[1] == 0
+    }
+
+    /// Where each animal of `side` could move if `side` were to move now
+    /// (ignoring whether the game is over), Rat first; 0 for a captured
+    /// animal. Captures are included exactly when the rules allow them.
+    #[inline(always)]
+    pub fn destination_masks(&self, side: Side) -> [u64; 8] {
+        let s = side.index();
+        let e = s ^ 1;
+        let own = self.occ[s];
+        let enemy = self.occ[e];
+        let esq = &self.squares[e];
+        let rules = &self.rules;
+        // Enemy animals on this side's traps can be taken by any animal.
+        let trapped = enemy & TRAPS[s];
+        let bit = |a: usize| 1u64 << esq[a]; // a captured animal maps to bit 63: off the board
+        let order = &ORDER[rules.rank_order as usize];
+        let mut cap = [0u64; 8];
+        let mut acc = trapped;
+        for &a in order {
+            acc |= bit(a);
+            cap[a] = acc;
+        }
+        let enemy_rat = bit(RAT);
+        cap[ELEPHANT] = (acc & !enemy_rat) | trapped;
+        let bank = if rules.rat_bank_capture { ALL } else { 0 };
+        let rat_land_cap = (enemy_rat & (LAND | bank)) | bit(ELEPHANT) | trapped;
+        let rat_water_cap = enemy_rat & (WATER | bank);
+        let blockers = match rules.jump_block {
+            JumpBlock::AnyRat => own | enemy,
+            JumpBlock::EnemyRat => enemy,
+        };
+        let sq = &self.squares[s];
+        let land = &LAND_STEPS[s];
+        let mut out = [0u64; 8];
+
+        let from = sq[RAT] as usize;
+        let c = if WATER >> from & 1 != 0 {
+            rat_water_cap
+        } else {
+            rat_land_cap
+        };
+        out[RAT] = RAT_STEPS[s][from] & !own & !(enemy & !c);
+        for a in 1..8 {
+            let from = sq[a] as usize;
+            let mut reach = land[from];
+            if a == TIGER {
+                reach |= jump_targets(from, rules.tiger_jumps.direction_mask(), blockers);
+            } else if a == LION {
+                reach |= jump_targets(from, rules.lion_jumps.direction_mask(), blockers);
+            }
+            out[a] = reach & !own & !(enemy & !cap[a]);
+        }
+        out
+    }
+
+    /// Where the animal on `from` could move if its side were to move now
+    /// (empty when the square is empty).
+    pub fn destinations(&self, from: Square) -> Bitboard {
+        match self.piece_at(from) {
+            Some(p) => Bitboard(self.destination_masks(p.side)[p.animal.index()]),
+            None => Bitboard::EMPTY,
+        }
+    }
+
+    /// The animals of `side`'s opponent that `side` could capture if it
+    /// were to move now: the opponent's animals "under attack".
+    pub fn attacked_by(&self, side: Side) -> Bitboard {
+        let enemy = self.occ[side.opponent().index()];
+        let all = self
+            .destination_masks(side)
+            .iter()
+            .fold(0u64, |acc, &m| acc | m);
+        Bitboard(all & enemy)
+    }
+
+    /// Whether the animal of `attacker` on `from` may capture `defender` on
+    /// `to` under these rules (see [`Rules::capture_allowed`]).
+    pub fn capture_allowed(
+        &self,
+        attacker: Piece,
+        from: Square,
+        defender: Piece,
+        to: Square,
+    ) -> bool {
+        self.rules.capture_allowed(attacker, from, defender, to)
+    }
+
+    #[inline(always)]
+    fn side_index(&self) -> usize {
+        self.side.index()
+    }
+}
+
+impl Rules {
+    /// Whether `attacker` moving from `from` may capture `defender` on `to`
+    /// (spec section 4; the squares are assumed adjacent or a jump apart).
+    pub fn capture_allowed(
+        &self,
+        attacker: Piece,
+        from: Square,
+        defender: Piece,
+        to: Square,
+    ) -> bool {
+        if attacker.side == defender.side {
+            return false;
+        }
+        let (a, d) = (attacker.animal, defender.animal);
+        match (from.is_water(), to.is_water()) {
+            (true, true) => a == Animal::Rat && d == Animal::Rat,
+            (true, false) | (false, true) => {
+                a == Animal::Rat && d == Animal::Rat && self.rat_bank_capture
+            }
+            (false, false) => {
+                if to.trap_owner() == Some(attacker.side) {
+                    return true;
+                }
+                match (a, d) {
+                    (Animal::Rat, Animal::Elephant) => true,
+                    (Animal::Elephant, Animal::Rat) => false,
+                    _ => a.strength(self.rank_order) >= d.strength(self.rank_order),
+                }
+            }
+        }
+    }
+
+    /// Whether `animal` is at least as strong as `other` in the rank order
+    /// (the plain table, without the Rat/Elephant exception).
+    pub fn outranks_or_equals(&self, animal: Animal, other: Animal) -> bool {
+        animal.strength(self.rank_order) >= other.strength(self.rank_order)
+    }
+
+    /// The rank order in force.
+    pub fn order(&self) -> RankOrder {
+        self.rank_order
+    }
+}
+
+impl Default for Jungle {
+    /// The standard start position.
+    fn default() -> Jungle {
+        Jungle::new(Rules::standard())
+    }
+}
+
+impl Position for Jungle {
+    type Move = Move;
+    type ParseError = JfenError;
+
+    #[inline(always)]
+    fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    fn generate_moves(&self, moves: &mut MoveList<Move>) {
+        if self.is_terminal_cheap() {
+            return;
+        }
+        let dests = self.destination_masks(self.side);
+        let sq = &self.squares[self.side_index()];
+        for a in 0..8 {
+            let mut d = dests[a];
+            let from = Square::from_index_unchecked(sq[a]);
+            while d != 0 {
+                let to = d.trailing_zeros() as u8;
+                d &= d - 1;
+                moves.push(Move::new(from, Square::from_index_unchecked(to)));
+            }
+        }
+    }
+
+    #[inline]
+    fn count_moves(&self) -> usize {
+        if self.is_terminal_cheap() {
+            return 0;
+        }
+        self.destination_masks(self.side)
+            .iter()
+            .map(|m| m.count_ones() as usize)
+            .sum()
+    }
+
+    fn is_legal(&self, mv: Move) -> bool {
+        let s = self.side_index();
+        if self.is_terminal_cheap() || self.occ[s] & mv.from.bit() == 0 {
+            return false;
+        }
+        let a = find(&self.squares[s], mv.from.index());
+        self.destination_masks(self.side)[a] & mv.to.bit() != 0
+    }
+
+    #[inline]
+    fn play_unchecked(&mut self, mv: Move) {
+        let s = self.side_index();
+        let e = s ^ 1;
+        let from = mv.from.index();
+        let to = mv.to.index();
+        let a = find(&self.squares[s], from);
+        let to_bit = 1u64 << to;
+        if self.occ[e] & to_bit != 0 {
+            let d = find(&self.squares[e], to);
+            self.squares[e][d] = NONE;
+            self.occ[e] ^= to_bit;
+            self.hash ^= piece_key(e * 8 + d, to);
+            self.no_capture = 0;
+        } else {
+            self.no_capture = self.no_capture.saturating_add(1);
+        }
+        self.squares[s][a] = to;
+        self.occ[s] ^= (1u64 << from) | to_bit;
+        self.hash ^= piece_key(s * 8 + a, from) ^ piece_key(s * 8 + a, to) ^ SIDE_KEY;
+        if s == 1 {
+            self.fullmove = self.fullmove.saturating_add(1);
+        }
+        self.side = self.side.opponent();
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if self.occ[0] & DENS[1] != 0 {
+            return Some(Outcome::win(Side::First, WinReason::DenEntered));
+        }
+        if self.occ[1] & DENS[0] != 0 {
+            return Some(Outcome::win(Side::Second, WinReason::DenEntered));
+        }
+        let s = self.side;
+        if self.occ[s.index()] == 0 {
+            return Some(Outcome::win(s.opponent(), WinReason::NoPieces));
+        }
+        if self.occ[s.opponent().index()] == 0 {
+            return Some(Outcome::win(s, WinReason::NoPieces));
+        }
+        if self.count_moves() == 0 {
+            return Some(Outcome::win(s.opponent(), WinReason::NoLegalMove));
+        }
+        None
+    }
+
+    #[inline]
+    fn is_capture(&self, mv: Move) -> bool {
+        self.occ[self.side_index() ^ 1] & mv.to.bit() != 0
+    }
+
+    #[inline(always)]
+    fn zobrist(&self) -> u64 {
+        self.hash
+    }
+
+    fn zobrist_from_scratch(&self) -> u64 {
+        let mut h = if self.side == Side::Second {
+            SIDE_KEY
+        } else {
+            0
+        };
+        for s in 0..2 {
+            for (a, &sq) in self.squares[s].iter().enumerate() {
+                if sq != NONE {
+                    h ^= piece_key(s * 8 + a, sq);
+                }
+            }
+        }
+        h
+    }
+
+    fn with_text(&self, text: &str) -> Result<Jungle, JfenError> {
+        Jungle::from_jfen(text, self.rules)
+    }
+}
+
+impl MoveSpace for Jungle {
+    /// Every orthogonal step between two squares and every river jump (any
+    /// other pair of squares is never a move in any position).
+    fn move_space(&self) -> Vec<Move> {
+        let mut all = Vec::with_capacity(300);
+        for from in 0..63u8 {
+            let f = Square::from_index_unchecked(from);
+            let mut steps = STEPS[from as usize];
+            while steps != 0 {
+                let to = steps.trailing_zeros() as u8;
+                steps &= steps - 1;
+                all.push(Move::new(f, Square::from_index_unchecked(to)));
+            }
+            for jump in &JUMPS[from as usize] {
+                if jump.to != NONE {
+                    all.push(Move::new(f, Square::from_index_unchecked(jump.to)));
+                }
+            }
+        }
+        all
+    }
+}
+
+/// JFEN, always with both counters.
+impl fmt::Display for Jungle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut board = [None::<Piece>; 63];
+        for side in Side::BOTH {
+            for (animal, sq) in self.pieces(side) {
+                board[sq.index() as usize] = Some(Piece::new(side, animal));
+            }
+        }
+        for rank in (0..9).rev() {
+            let mut empty = 0;
+            for file in 0..7 {
+                match board[rank * 7 + file] {
+                    Some(p) => {
+                        if empty > 0 {
+                            write!(f, "{empty}")?;
+                            empty = 0;
+                        }
+                        write!(f, "{}", p.letter())?;
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                write!(f, "{empty}")?;
+            }
+            if rank > 0 {
+                f.write_str("/")?;
+            }
+        }
+        let side = match self.side {
+            Side::First => 'w',
+            Side::Second => 'b',
+        };
+        write!(f, " {side} {} {}", self.no_capture, self.fullmove)
+    }
+}
+
+impl fmt::Debug for Jungle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Jungle({self} [{}])", self.rules)
+    }
+}
+
+/// JFEN under the standard rules.
+impl FromStr for Jungle {
+    type Err = JfenError;
+    fn from_str(s: &str) -> Result<Jungle, JfenError> {
+        Jungle::from_jfen(s, Rules::standard())
+    }
+}
+
+/// The den square of a side.
+pub fn den_square(side: Side) -> Square {
+    Square::from_index_unchecked(DEN_SQUARES[side.index()])
+}

@@ -1,0 +1,382 @@
+//! Rule options and the named presets (spec section 6).
+
+use std::fmt;
+use std::str::FromStr;
+
+use thiserror::Error;
+
+/// Which of Wolf and Dog is stronger.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum RankOrder {
+    /// Elephant > Lion > Tiger > Leopard > Wolf > Dog > Cat > Rat (source 000).
+    #[default]
+    WolfOverDog,
+    /// Elephant > Lion > Tiger > Leopard > Dog > Wolf > Cat > Rat (sources 001/003).
+    DogOverWolf,
+}
+
+/// In which directions an animal (Lion or Tiger) may jump across a river.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Jumps {
+    /// No jumps at all.
+    None,
+    /// Along files (3 ↔ 7) and along ranks (a ↔ d ↔ g).
+    #[default]
+    Both,
+    /// Along ranks only (a4..a6 ↔ d4..d6 ↔ g4..g6).
+    HorizontalOnly,
+    /// Along files only (b3 ↔ b7, c3 ↔ c7, e3 ↔ e7, f3 ↔ f7).
+    VerticalOnly,
+}
+
+impl Jumps {
+    /// Bit mask of allowed directions: bit 0 north, 1 south, 2 east, 3 west.
+    #[inline(always)]
+    pub(crate) const fn direction_mask(self) -> u8 {
+        match self {
+            Jumps::None => 0,
+            Jumps::Both => 0b1111,
+            Jumps::HorizontalOnly => 0b1100,
+            Jumps::VerticalOnly => 0b0011,
+        }
+    }
+}
+
+/// Which Rats in the water block a jump.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum JumpBlock {
+    /// Any Rat, own or enemy, on a water square of the path blocks.
+    #[default]
+    AnyRat,
+    /// Only an enemy Rat blocks; the jumper's own Rat does not.
+    EnemyRat,
+}
+
+/// What a threefold repetition does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Repetition {
+    /// Repetition has no effect.
+    Off,
+    /// The third occurrence of a position is a draw.
+    #[default]
+    Draw,
+    /// The side whose move creates the third occurrence loses.
+    MoverLoses,
+}
+
+/// A complete rule set: every option of spec section 6.
+///
+/// Build one from a preset ([`Rules::standard`], [`Rules::preset`], parsing a
+/// name) and change fields one by one for a custom set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct Rules {
+    /// Wolf over Dog or Dog over Wolf.
+    pub rank_order: RankOrder,
+    /// Jump directions of the Lion.
+    pub lion_jumps: Jumps,
+    /// Jump directions of the Tiger.
+    pub tiger_jumps: Jumps,
+    /// Which Rats block a jump.
+    pub jump_block: JumpBlock,
+    /// Whether a Rat in water and a Rat on land may capture each other.
+    pub rat_bank_capture: bool,
+    /// Consecutive plies without a capture that draw the game (0: never).
+    pub no_capture_draw: u32,
+    /// The repetition rule.
+    pub repetition: Repetition,
+    /// Whether the 7-3 and 17-5 anti-chase rules apply.
+    pub anti_chase: bool,
+}
+
+/// A preset name that is not one of [`Rules::PRESETS`].
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("unknown Jungle rule preset '{name}' (known presets: standard, yeshou, datou, traditional; optionally prefixed 'jungle:')")]
+pub struct UnknownPreset {
+    /// The name that was asked for.
+    pub name: String,
+}
+
+/// Why a rule-set text could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ParseRulesError {
+    /// The base preset name is unknown.
+    #[error(transparent)]
+    UnknownPreset(#[from] UnknownPreset),
+    /// An `option=value` item names no option.
+    #[error("unknown rule option '{0}' (known: rank_order, lion_jumps, tiger_jumps, jump_block, rat_bank_capture, no_capture_draw, repetition, anti_chase)")]
+    UnknownOption(String),
+    /// An item has no `=`.
+    #[error("rule option item '{0}' is not of the form option=value")]
+    MissingValue(String),
+    /// The value does not fit the option.
+    #[error("bad value '{value}' for rule option {option} (expected {expected})")]
+    BadValue {
+        /// The option.
+        option: &'static str,
+        /// The value given.
+        value: String,
+        /// What the option accepts.
+        expected: &'static str,
+    },
+}
+
+impl Rules {
+    /// The names of the presets, in this order: `standard`, `yeshou`,
+    /// `datou`, `traditional`.
+    pub const PRESETS: [&'static str; 4] = ["standard", "yeshou", "datou", "traditional"];
+
+    /// `standard`: the rules shared by today's open-source engines (default).
+    pub const fn standard() -> Rules {
+        Rules {
+            rank_order: RankOrder::WolfOverDog,
+            lion_jumps: Jumps::Both,
+            tiger_jumps: Jumps::Both,
+            jump_block: JumpBlock::AnyRat,
+            rat_bank_capture: false,
+            no_capture_draw: 200,
+            repetition: Repetition::Draw,
+            anti_chase: false,
+        }
+    }
+
+    /// `yeshou`: the PC game 野兽争霸.
+    pub const fn yeshou() -> Rules {
+        Rules {
+            jump_block: JumpBlock::EnemyRat,
+            rat_bank_capture: true,
+            repetition: Repetition::Off,
+            anti_chase: true,
+            ..Rules::standard()
+        }
+    }
+
+    /// `datou`: the mobile game 大头斗兽棋 (the Tiger jumps along ranks only).
+    pub const fn datou() -> Rules {
+        Rules {
+            tiger_jumps: Jumps::HorizontalOnly,
+            repetition: Repetition::Off,
+            anti_chase: true,
+            ..Rules::standard()
+        }
+    }
+
+    /// `traditional`: sources 001/003 (Dog over Wolf, the repeater loses).
+    pub const fn traditional() -> Rules {
+        Rules {
+            rank_order: RankOrder::DogOverWolf,
+            repetition: Repetition::MoverLoses,
+            anti_chase: true,
+            ..Rules::standard()
+        }
+    }
+
+    /// The preset of a name: `standard`, `yeshou`, `datou`, `traditional`,
+    /// each optionally prefixed `jungle:`; `jungle` alone is `standard`.
+    /// Case and surrounding blanks are ignored.
+    pub fn preset(name: &str) -> Result<Rules, UnknownPreset> {
+        let lower = name.trim().to_ascii_lowercase();
+        let bare = lower.strip_prefix("jungle:").unwrap_or(&lower);
+        match bare {
+            "standard" | "jungle" | "default" => Ok(Rules::standard()),
+            "yeshou" => Ok(Rules::yeshou()),
+            "datou" => Ok(Rules::datou()),
+            "traditional" => Ok(Rules::traditional()),
+            _ => Err(UnknownPreset {
+                name: name.to_string(),
+            }),
+        }
+    }
+
+    /// The preset name if `self` equals a preset.
+    pub fn preset_name(&self) -> Option<&'static str> {
+        Rules::PRESETS
+            .into_iter()
+            .find(|name| Rules::preset(name).as_ref() == Ok(self))
+    }
+
+    /// The options as `(name, value)` text pairs, in a fixed order.
+    pub fn options(&self) -> [(&'static str, String); 8] {
+        [
+            ("rank_order", rank_order_text(self.rank_order).to_string()),
+            ("lion_jumps", jumps_text(self.lion_jumps).to_string()),
+            ("tiger_jumps", jumps_text(self.tiger_jumps).to_string()),
+            ("jump_block", jump_block_text(self.jump_block).to_string()),
+            (
+                "rat_bank_capture",
+                on_off(self.rat_bank_capture).to_string(),
+            ),
+            ("no_capture_draw", self.no_capture_draw.to_string()),
+            ("repetition", repetition_text(self.repetition).to_string()),
+            ("anti_chase", on_off(self.anti_chase).to_string()),
+        ]
+    }
+
+    /// Sets one option from text (`option`, `value` as in [`Rules::options`]).
+    pub fn set_option(&mut self, option: &str, value: &str) -> Result<(), ParseRulesError> {
+        let v = value.trim().to_ascii_lowercase();
+        let bad = |option: &'static str, expected: &'static str| ParseRulesError::BadValue {
+            option,
+            value: value.to_string(),
+            expected,
+        };
+        match option.trim().to_ascii_lowercase().as_str() {
+            "rank_order" => {
+                self.rank_order = match v.as_str() {
+                    "wolf_over_dog" => RankOrder::WolfOverDog,
+                    "dog_over_wolf" => RankOrder::DogOverWolf,
+                    _ => return Err(bad("rank_order", "wolf_over_dog or dog_over_wolf")),
+                }
+            }
+            name @ ("lion_jumps" | "tiger_jumps") => {
+                let jumps = match v.as_str() {
+                    "none" => Jumps::None,
+                    "both" => Jumps::Both,
+                    "horizontal" | "horizontal_only" => Jumps::HorizontalOnly,
+                    "vertical" | "vertical_only" => Jumps::VerticalOnly,
+                    _ => {
+                        let option = if name == "lion_jumps" {
+                            "lion_jumps"
+                        } else {
+                            "tiger_jumps"
+                        };
+                        return Err(bad(option, "none, both, horizontal or vertical"));
+                    }
+                };
+                if name == "lion_jumps" {
+                    self.lion_jumps = jumps;
+                } else {
+                    self.tiger_jumps = jumps;
+                }
+            }
+            "jump_block" => {
+                self.jump_block = match v.as_str() {
+                    "any_rat" => JumpBlock::AnyRat,
+                    "enemy_rat" => JumpBlock::EnemyRat,
+                    _ => return Err(bad("jump_block", "any_rat or enemy_rat")),
+                }
+            }
+            "rat_bank_capture" => {
+                self.rat_bank_capture =
+                    parse_bool(&v).ok_or_else(|| bad("rat_bank_capture", "on or off"))?
+            }
+            "no_capture_draw" => {
+                self.no_capture_draw = v
+                    .parse()
+                    .map_err(|_| bad("no_capture_draw", "a number of plies (0: never)"))?
+            }
+            "repetition" => {
+                self.repetition = match v.as_str() {
+                    "off" => Repetition::Off,
+                    "draw" => Repetition::Draw,
+                    "mover_loses" => Repetition::MoverLoses,
+                    _ => return Err(bad("repetition", "off, draw or mover_loses")),
+                }
+            }
+            "anti_chase" => {
+                self.anti_chase = parse_bool(&v).ok_or_else(|| bad("anti_chase", "on or off"))?
+            }
+            _ => return Err(ParseRulesError::UnknownOption(option.to_string())),
+        }
+        Ok(())
+    }
+}
+
+fn parse_bool(v: &str) -> Option<bool> {
+    match v {
+        "on" | "true" | "yes" | "1" => Some(true),
+        "off" | "false" | "no" | "0" => Some(false),
+        _ => None,
+    }
+}
+
+fn on_off(b: bool) -> &'static str {
+    if b {
+        "on"
+    } else {
+        "off"
+    }
+}
+
+fn rank_order_text(o: RankOrder) -> &'static str {
+    match o {
+        RankOrder::WolfOverDog => "wolf_over_dog",
+        RankOrder::DogOverWolf => "dog_over_wolf",
+    }
+}
+
+fn jumps_text(j: Jumps) -> &'static str {
+    match j {
+        Jumps::None => "none",
+        Jumps::Both => "both",
+        Jumps::HorizontalOnly => "horizontal",
+        Jumps::VerticalOnly => "vertical",
+    }
+}
+
+fn jump_block_text(b: JumpBlock) -> &'static str {
+    match b {
+        JumpBlock::AnyRat => "any_rat",
+        JumpBlock::EnemyRat => "enemy_rat",
+    }
+}
+
+fn repetition_text(r: Repetition) -> &'static str {
+    match r {
+        Repetition::Off => "off",
+        Repetition::Draw => "draw",
+        Repetition::MoverLoses => "mover_loses",
+    }
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules::standard()
+    }
+}
+
+/// The preset name (`standard`, …) when the rules equal a preset; otherwise
+/// `standard` followed by `,option=value` for every option that differs
+/// from it (text that [`FromStr`] reads back).
+impl fmt::Display for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(name) = self.preset_name() {
+            return f.write_str(name);
+        }
+        f.write_str("standard")?;
+        let base = Rules::standard().options();
+        for ((name, value), (_, base_value)) in self.options().iter().zip(base.iter()) {
+            if value != base_value {
+                write!(f, ",{name}={value}")?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Reads a preset name (see [`Rules::preset`]), optionally followed by
+/// comma-separated `option=value` items that change single options, e.g.
+/// `jungle:standard,anti_chase=on,rank_order=dog_over_wolf`.
+impl FromStr for Rules {
+    type Err = ParseRulesError;
+    fn from_str(s: &str) -> Result<Rules, ParseRulesError> {
+        let mut items = s.split(',');
+        let base = items.next().unwrap_or("");
+        let mut rules = Rules::preset(base)?;
+        for item in items {
+            let (option, value) = item
+                .split_once('=')
+                .ok_or_else(|| ParseRulesError::MissingValue(item.to_string()))?;
+            rules.set_option(option, value)?;
+        }
+        Ok(rules)
+    }
+}
