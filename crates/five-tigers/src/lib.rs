@@ -1,1 +1,89 @@
-//! placeholder
+//! The rules of Five Tigers (五虎棋, Wu Hu Qi) on bitboards: move
+//! generation, notation and a game layer, for the qi engines.
+//!
+//! Two players place pieces on the 25 points of a 5 × 5 grid, then step them
+//! one point at a time; completing a *formation* (a small square, a diagonal,
+//! a whole line) earns removals of enemy pieces. The rules implemented are
+//! those of `docs/five-tigers.md` (the project's rules contract, with every
+//! reading of the folk source spelled out).
+//!
+//! * [`FiveTigers`] is the position; it implements [`qi_core::Position`]
+//!   (copy-make, bulk `count_moves`, incremental Zobrist key) and
+//!   [`qi_core::MoveSpace`]. Its `Display` is the position text, e.g. the
+//!   start `5/5/5/5/5 x place X:13,O:13 - x -,- 0`.
+//! * [`Move`] is a placement `c3`, a step `c3-c4` or a removal `xb2`;
+//!   [`Point`] a point `a1`..`e5`.
+//! * [`Rules`] holds the options; [`Rules::PRESETS`] names the presets.
+//! * [`FORMATIONS`] is the table of the 36 formations, with per-point lookup
+//!   tables ([`formations_through`]).
+//! * [`Symmetry`] maps points, moves and positions by the 8 symmetries of the
+//!   board.
+//! * [`Game`] adds the history: repetition and no-removal draws, recorded
+//!   results and O(1) undo.
+//!
+//! ```
+//! use qi_core::{Position, Side};
+//! use qi_five_tigers::{FiveTigers, Move, Rules};
+//!
+//! let mut pos = FiveTigers::new(Rules::shandong());
+//! assert_eq!(pos.count_moves(), 25);
+//! pos.play("c3".parse::<Move>().unwrap()).unwrap();
+//! assert_eq!(pos.side_to_move(), Side::Second);
+//! assert_eq!(pos.to_string(), "5/5/2X2/5/5 o place X:12,O:13 - o -,- 0");
+//! ```
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod formation;
+mod game;
+mod point;
+mod position;
+mod rules;
+mod symmetry;
+mod text;
+
+pub use formation::{
+    formations_through, held_formations, held_mask, loose_pieces, score, Formation, FormationKind,
+    Through, FORMATIONS, MAX_THROUGH, THROUGH,
+};
+pub use game::Game;
+pub use point::{Move, ParseMoveError, Point, ALL_POINTS, GEOMETRY};
+pub use position::{FiveTigers, LastStep, Owed, Phase};
+pub use rules::{PlacementCapture, Rules, RulesError, Shuttle};
+pub use symmetry::Symmetry;
+pub use text::{Field, PositionTextError};
+
+/// The error of [`Point`]'s `FromStr` (shared with the other games).
+pub use qi_core::ParseCoordError as ParsePointError;
+
+#[cfg(feature = "serde")]
+mod serde_position {
+    use serde::de::Error as _;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use crate::{FiveTigers, Rules};
+
+    #[derive(Serialize, Deserialize)]
+    struct Repr {
+        rules: Rules,
+        position: String,
+    }
+
+    /// Serialized as its rules and its position text.
+    impl Serialize for FiveTigers {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            Repr {
+                rules: *self.rules(),
+                position: self.to_string(),
+            }
+            .serialize(s)
+        }
+    }
+
+    impl<'de> Deserialize<'de> for FiveTigers {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<FiveTigers, D::Error> {
+            let repr = Repr::deserialize(d)?;
+            FiveTigers::from_text(&repr.position, repr.rules).map_err(D::Error::custom)
+        }
+    }
+}

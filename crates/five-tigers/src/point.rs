@@ -1,0 +1,277 @@
+//! Points of the 5 × 5 board and moves, with their text forms.
+
+use std::fmt;
+use std::str::FromStr;
+
+use qi_core::{Bitboard32, Coord, Geometry, ParseCoordError};
+use thiserror::Error;
+
+/// The geometry of the board: 5 files × 5 ranks, index `rank * 5 + file`.
+pub const GEOMETRY: Geometry = Geometry::new(5, 5);
+
+/// The mask of all 25 points.
+pub const ALL_POINTS: Bitboard32 = Bitboard32((1 << 25) - 1);
+
+/// One of the 25 points (intersections), index `rank * 5 + file`
+/// (`a1` = 0, `e5` = 24). Written `a1`..`e5`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Point(u8);
+
+impl Point {
+    /// The point of index `index`, or `None` when `index` ≥ 25.
+    pub const fn new(index: u8) -> Option<Point> {
+        if index < 25 {
+            Some(Point(index))
+        } else {
+            None
+        }
+    }
+
+    /// A point from an index known to be below 25 (crate-internal).
+    #[inline(always)]
+    pub(crate) const fn from_index(index: u8) -> Point {
+        Point(index)
+    }
+
+    /// The point on 0-based `file` (`a` = 0) and `rank` (`1` = 0), if on the
+    /// board.
+    pub const fn from_file_rank(file: u8, rank: u8) -> Option<Point> {
+        if file < 5 && rank < 5 {
+            Some(Point(rank * 5 + file))
+        } else {
+            None
+        }
+    }
+
+    /// The index `rank * 5 + file`, 0..25.
+    #[inline(always)]
+    pub const fn index(self) -> u8 {
+        self.0
+    }
+
+    /// The 0-based file (`a` = 0).
+    pub const fn file(self) -> u8 {
+        self.0 % 5
+    }
+
+    /// The 0-based rank (`1` = 0).
+    pub const fn rank(self) -> u8 {
+        self.0 / 5
+    }
+
+    /// The one-point set of this point.
+    #[inline(always)]
+    pub const fn bit(self) -> Bitboard32 {
+        Bitboard32(1 << self.0)
+    }
+
+    /// The file and rank as a [`Coord`].
+    pub const fn coord(self) -> Coord {
+        Coord::new(self.file(), self.rank())
+    }
+
+    /// Whether `other` is one step away horizontally or vertically.
+    pub const fn is_adjacent(self, other: Point) -> bool {
+        let (f1, r1, f2, r2) = (self.file(), self.rank(), other.file(), other.rank());
+        (f1 == f2 && r1.abs_diff(r2) == 1) || (r1 == r2 && f1.abs_diff(f2) == 1)
+    }
+
+    /// All 25 points, `a1` first.
+    pub fn all() -> impl Iterator<Item = Point> {
+        (0..25).map(Point)
+    }
+
+    /// The points of a set, lowest index first (indices ≥ 25 are skipped).
+    pub fn points_of(set: Bitboard32) -> impl Iterator<Item = Point> {
+        (set & ALL_POINTS).iter().map(Point)
+    }
+}
+
+impl fmt::Display for Point {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.file()) as char, self.rank() + 1)
+    }
+}
+
+impl fmt::Debug for Point {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Point({self})")
+    }
+}
+
+impl FromStr for Point {
+    type Err = ParseCoordError;
+    fn from_str(s: &str) -> Result<Point, ParseCoordError> {
+        let c = Coord::parse(s, &GEOMETRY)?;
+        Ok(Point(c.rank * 5 + c.file))
+    }
+}
+
+/// A move: a placement `c3`, a step `c3-c4` or a removal `xb2`.
+///
+/// A removal is written the same whether the side owed the removal takes an
+/// enemy piece or the enemy gives up one of its own (section 4 of the rules).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Move {
+    /// Place a piece from hand on an empty point.
+    Place(Point),
+    /// Step a piece to an adjacent empty point.
+    Step {
+        /// The point left.
+        from: Point,
+        /// The point entered.
+        to: Point,
+    },
+    /// Remove the piece on a point.
+    Remove(Point),
+}
+
+impl Move {
+    /// The point a piece arrives on or leaves the board from: the placement
+    /// point, the step's destination or the removed point.
+    pub const fn target(self) -> Point {
+        match self {
+            Move::Place(p) | Move::Remove(p) => p,
+            Move::Step { to, .. } => to,
+        }
+    }
+
+    /// Whether this is a removal.
+    pub const fn is_removal(self) -> bool {
+        matches!(self, Move::Remove(_))
+    }
+}
+
+impl fmt::Display for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Move::Place(p) => write!(f, "{p}"),
+            Move::Step { from, to } => write!(f, "{from}-{to}"),
+            Move::Remove(p) => write!(f, "x{p}"),
+        }
+    }
+}
+
+/// Why a move text such as `c3`, `c3-c4` or `xb2` could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ParseMoveError {
+    /// The text was empty.
+    #[error("empty move")]
+    Empty,
+    /// A point of the move is malformed.
+    #[error("bad point in move: {0}")]
+    Point(#[from] ParseCoordError),
+    /// A step between two points that are not adjacent.
+    #[error("step {from}-{to} does not go to an adjacent point")]
+    NotAdjacent {
+        /// The point left.
+        from: Point,
+        /// The point entered.
+        to: Point,
+    },
+}
+
+impl FromStr for Move {
+    type Err = ParseMoveError;
+    fn from_str(s: &str) -> Result<Move, ParseMoveError> {
+        if s.is_empty() {
+            return Err(ParseMoveError::Empty);
+        }
+        if let Some(rest) = s.strip_prefix('x') {
+            return Ok(Move::Remove(rest.parse()?));
+        }
+        if let Some((a, b)) = s.split_once('-') {
+            let from: Point = a.parse()?;
+            let to: Point = b.parse()?;
+            if !from.is_adjacent(to) {
+                return Err(ParseMoveError::NotAdjacent { from, to });
+            }
+            return Ok(Move::Step { from, to });
+        }
+        Ok(Move::Place(s.parse()?))
+    }
+}
+
+#[cfg(feature = "serde")]
+mod serde_impls {
+    use super::{Move, Point};
+    use serde::de::Error as _;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    impl Serialize for Point {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.collect_str(self)
+        }
+    }
+    impl<'de> Deserialize<'de> for Point {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Point, D::Error> {
+            let text = String::deserialize(d)?;
+            text.parse().map_err(D::Error::custom)
+        }
+    }
+    impl Serialize for Move {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.collect_str(self)
+        }
+    }
+    impl<'de> Deserialize<'de> for Move {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Move, D::Error> {
+            let text = String::deserialize(d)?;
+            text.parse().map_err(D::Error::custom)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn point_text_round_trips() {
+        for p in Point::all() {
+            assert_eq!(p.to_string().parse::<Point>(), Ok(p));
+            assert_eq!(Point::from_file_rank(p.file(), p.rank()), Some(p));
+        }
+        assert_eq!("a1".parse::<Point>().unwrap().index(), 0);
+        assert_eq!("e5".parse::<Point>().unwrap().index(), 24);
+        assert_eq!("c3".parse::<Point>().unwrap().index(), 12);
+        assert!("f1".parse::<Point>().is_err());
+        assert!("a6".parse::<Point>().is_err());
+        assert_eq!(Point::new(25), None);
+    }
+
+    #[test]
+    fn move_text_round_trips() {
+        for text in ["c3", "c3-c4", "xb2", "a1-b1", "xe5"] {
+            assert_eq!(text.parse::<Move>().unwrap().to_string(), text);
+        }
+        assert_eq!("".parse::<Move>(), Err(ParseMoveError::Empty));
+        assert!(matches!(
+            "a1-c1".parse::<Move>(),
+            Err(ParseMoveError::NotAdjacent { .. })
+        ));
+        assert!(matches!(
+            "a1-b2".parse::<Move>(),
+            Err(ParseMoveError::NotAdjacent { .. })
+        ));
+        assert!(matches!("x".parse::<Move>(), Err(ParseMoveError::Point(_))));
+        assert!(matches!(
+            "c3-".parse::<Move>(),
+            Err(ParseMoveError::Point(_))
+        ));
+        assert!(matches!(
+            "X3".parse::<Move>(),
+            Err(ParseMoveError::Point(_))
+        ));
+    }
+
+    #[test]
+    fn adjacency() {
+        let adj = |a: &str, b: &str| a.parse::<Point>().unwrap().is_adjacent(b.parse().unwrap());
+        assert!(adj("a1", "a2"));
+        assert!(adj("a1", "b1"));
+        assert!(!adj("a1", "b2"));
+        assert!(!adj("e1", "a2"));
+        assert!(!adj("c3", "c3"));
+    }
+}

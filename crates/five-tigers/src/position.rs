@@ -1,0 +1,691 @@
+//! The position: boards, hands, phase, removal obligations, and the whole
+//! state machine of sections 3–7.
+
+use std::fmt;
+
+use qi_core::zobrist::{splitmix64, table};
+use qi_core::{
+    Bitboard32, Direction, IllegalMove, MoveList, MoveSpace, Outcome, Position, Side, WinReason,
+};
+
+use crate::formation::{held_mask, loose_pieces, score, THROUGH};
+use crate::point::{Move, Point, ALL_POINTS, GEOMETRY};
+use crate::rules::{PlacementCapture, Rules, RulesError, Shuttle};
+use crate::text::PositionTextError;
+
+/// The two phases of the game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Phase {
+    /// Phase one, 布子: pieces are placed from hand (text `place`).
+    Placement,
+    /// Phase two, 行子: pieces step (text `move`).
+    Movement,
+}
+
+/// The removal obligations still owed, in order: at most two entries, each
+/// a side and a positive count (`x2,o3` in position text: First takes 2 of
+/// Second's pieces, then Second takes 3 of First's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Owed {
+    counts: [u8; 2],
+    sides: [u8; 2],
+}
+
+impl Owed {
+    /// No obligation.
+    pub const NONE: Owed = Owed {
+        counts: [0; 2],
+        sides: [0; 2],
+    };
+
+    /// Whether nothing is owed.
+    #[inline(always)]
+    pub const fn is_empty(&self) -> bool {
+        self.counts[0] == 0
+    }
+
+    /// The obligation being taken now: the side owed the removals and how
+    /// many it is still owed.
+    #[inline(always)]
+    pub const fn first(&self) -> Option<(Side, u8)> {
+        if self.counts[0] == 0 {
+            None
+        } else {
+            Some((side_of(self.sides[0]), self.counts[0]))
+        }
+    }
+
+    /// The obligations in order.
+    pub fn iter(&self) -> impl Iterator<Item = (Side, u8)> + '_ {
+        (0..2)
+            .filter(|&i| self.counts[i] > 0)
+            .map(|i| (side_of(self.sides[i]), self.counts[i]))
+    }
+
+    /// The number of entries (0, 1 or 2).
+    pub fn len(&self) -> usize {
+        self.counts.iter().filter(|&&c| c > 0).count()
+    }
+
+    /// The obligations from a list of at most two entries of positive count
+    /// (`None` otherwise).
+    pub fn from_entries(entries: &[(Side, u8)]) -> Option<Owed> {
+        if entries.len() > 2 || entries.iter().any(|e| e.1 == 0) {
+            return None;
+        }
+        let mut owed = Owed::NONE;
+        for (i, &(side, n)) in entries.iter().enumerate() {
+            owed.counts[i] = n;
+            owed.sides[i] = side.index() as u8;
+        }
+        Some(owed)
+    }
+
+    /// Appends an obligation (merged into the last one for the same side;
+    /// with no room left, merged into the last entry).
+    fn push(&mut self, side: Side, n: u8) {
+        if n == 0 {
+            return;
+        }
+        let s = side.index() as u8;
+        if self.counts[0] == 0 {
+            self.counts[0] = n;
+            self.sides[0] = s;
+        } else if self.counts[1] == 0 && self.sides[0] != s {
+            self.counts[1] = n;
+            self.sides[1] = s;
+        } else {
+            let last = if self.counts[1] == 0 { 0 } else { 1 };
+            self.counts[last] = self.counts[last].saturating_add(n);
+        }
+    }
+
+    /// Drops the first entry.
+    #[inline(always)]
+    fn pop(&mut self) {
+        self.counts = [self.counts[1], 0];
+        self.sides = [self.sides[1], 0];
+    }
+
+    /// One removal of the first entry was taken.
+    #[inline(always)]
+    fn take_one(&mut self) {
+        self.counts[0] -= 1;
+        if self.counts[0] == 0 {
+            self.pop();
+        }
+    }
+
+    fn pack(&self) -> u64 {
+        self.counts[0] as u64
+            | (self.sides[0] as u64) << 8
+            | (self.counts[1] as u64) << 9
+            | (self.sides[1] as u64) << 17
+    }
+}
+
+/// `-` or the entries, e.g. `x2,o3`.
+impl fmt::Display for Owed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_empty() {
+            return f.write_str("-");
+        }
+        for (i, (side, n)) in self.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            write!(f, "{}{n}", side_char(side))?;
+        }
+        Ok(())
+    }
+}
+
+#[inline(always)]
+const fn side_of(index: u8) -> Side {
+    if index == 0 {
+        Side::First
+    } else {
+        Side::Second
+    }
+}
+
+/// `x` for First, `o` for Second.
+pub(crate) const fn side_char(side: Side) -> char {
+    match side {
+        Side::First => 'x',
+        Side::Second => 'o',
+    }
+}
+
+/// A side's previous step, kept for the shuttle rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub struct LastStep {
+    /// The point left.
+    pub from: Point,
+    /// The point entered.
+    pub to: Point,
+}
+
+const BOARD_KEYS: [u64; 50] = table(0x5F1E_7164_E25A_0001);
+const STATE_SALT: u64 = 0xA076_1D64_78BD_642F;
+
+/// A Five Tigers position: the eight fields of the position text (section
+/// 9) plus the rules and the incremental hash.
+///
+/// Positions are played by copy-make (`Clone` is a 40-byte copy). The
+/// `Display` form is the position text; `FromStr` reads it under the
+/// default rules and [`FiveTigers::from_text`] under any rules.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct FiveTigers {
+    pub(crate) boards: [Bitboard32; 2],
+    pub(crate) hands: [u8; 2],
+    pub(crate) phase: Phase,
+    pub(crate) to_move: Side,
+    pub(crate) next: Side,
+    pub(crate) owed: Owed,
+    pub(crate) last: [Option<LastStep>; 2],
+    pub(crate) quiet: u16,
+    pub(crate) key: u64,
+    pub(crate) rules: Rules,
+}
+
+impl Default for FiveTigers {
+    fn default() -> FiveTigers {
+        FiveTigers::new(Rules::default())
+    }
+}
+
+impl FiveTigers {
+    /// The empty board at the start of placement, First to move, both hands
+    /// full. The rules are taken as given (never panics); use
+    /// [`FiveTigers::try_new`] to have them validated.
+    pub fn new(rules: Rules) -> FiveTigers {
+        let mut pos = FiveTigers {
+            boards: [Bitboard32::EMPTY; 2],
+            hands: [rules.pieces_per_side; 2],
+            phase: Phase::Placement,
+            to_move: Side::First,
+            next: Side::First,
+            owed: Owed::NONE,
+            last: [None; 2],
+            quiet: 0,
+            key: 0,
+            rules,
+        };
+        if rules.pieces_per_side == 0 {
+            // Nothing to place: the placement ends at once.
+            pos.end_placement();
+            pos.settle();
+        }
+        pos
+    }
+
+    /// The start position under validated rules.
+    pub fn try_new(rules: Rules) -> Result<FiveTigers, RulesError> {
+        rules.validate()?;
+        Ok(FiveTigers::new(rules))
+    }
+
+    /// Reads position text (section 9) under `rules`.
+    pub fn from_text(text: &str, rules: Rules) -> Result<FiveTigers, PositionTextError> {
+        crate::text::parse(text, rules)
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The points `side`'s pieces stand on.
+    #[inline(always)]
+    pub fn pieces(&self, side: Side) -> Bitboard32 {
+        self.boards[side.index()]
+    }
+
+    /// The empty points.
+    #[inline(always)]
+    pub fn empty(&self) -> Bitboard32 {
+        ALL_POINTS - (self.boards[0] | self.boards[1])
+    }
+
+    /// The side whose piece stands on `point`, if any.
+    pub fn piece_at(&self, point: Point) -> Option<Side> {
+        Side::BOTH
+            .into_iter()
+            .find(|s| self.boards[s.index()].contains(point.index()))
+    }
+
+    /// The pieces `side` still has in hand.
+    pub fn hand(&self, side: Side) -> u8 {
+        self.hands[side.index()]
+    }
+
+    /// The pieces `side` has in all (board and hand).
+    pub fn material(&self, side: Side) -> u32 {
+        self.boards[side.index()].count() + self.hands[side.index()] as u32
+    }
+
+    /// The phase.
+    pub fn phase(&self) -> Phase {
+        self.phase
+    }
+
+    /// The removal obligations still owed.
+    pub fn owed(&self) -> Owed {
+        self.owed
+    }
+
+    /// The side with the regular turn once nothing is owed.
+    pub fn next(&self) -> Side {
+        self.next
+    }
+
+    /// `side`'s previous step (movement phase), for the shuttle rule.
+    pub fn last_step(&self, side: Side) -> Option<LastStep> {
+        self.last[side.index()]
+    }
+
+    /// Plies of the movement phase since the last removal.
+    pub fn quiet(&self) -> u16 {
+        self.quiet
+    }
+
+    /// The loose pieces (散子) of `side`.
+    pub fn loose(&self, side: Side) -> Bitboard32 {
+        loose_pieces(self.boards[side.index()])
+    }
+
+    /// The points of `side`'s pieces that belong to a formation it holds.
+    pub fn held(&self, side: Side) -> Bitboard32 {
+        held_mask(self.boards[side.index()])
+    }
+
+    /// The step `side` may not play next under the shuttle rule, if any.
+    pub fn forbidden_step(&self, side: Side) -> Option<Move> {
+        if self.rules.shuttle == Shuttle::Allowed {
+            return None;
+        }
+        self.last[side.index()].map(|l| Move::Step {
+            from: l.to,
+            to: l.from,
+        })
+    }
+
+    /// Whether the state of the game forbids any move because a side has
+    /// no piece left.
+    #[inline(always)]
+    fn someone_out(&self) -> bool {
+        (self.boards[0].0 == 0 && self.hands[0] == 0)
+            || (self.boards[1].0 == 0 && self.hands[1] == 0)
+    }
+
+    /// The pieces the side to move may remove now (owed removals only).
+    #[inline(always)]
+    fn removable(&self, taker: Side) -> Bitboard32 {
+        let victim = self.boards[taker.opponent().index()];
+        let loose = loose_pieces(victim);
+        if loose.any() {
+            loose
+        } else {
+            victim
+        }
+    }
+
+    #[inline(always)]
+    fn step_targets(own: Bitboard32, empty: Bitboard32) -> [Bitboard32; 4] {
+        [
+            own.shift(Direction::North, &GEOMETRY) & empty,
+            own.shift(Direction::South, &GEOMETRY) & empty,
+            own.shift(Direction::East, &GEOMETRY) & empty,
+            own.shift(Direction::West, &GEOMETRY) & empty,
+        ]
+    }
+
+    /// Whether the forbidden shuttle step of the side to move would
+    /// otherwise be a legal step.
+    #[inline(always)]
+    fn forbidden_is_playable(&self, own: Bitboard32, empty: Bitboard32) -> Option<LastStep> {
+        if self.rules.shuttle == Shuttle::Forbidden {
+            if let Some(l) = self.last[self.to_move.index()] {
+                if own.contains(l.to.index()) && empty.contains(l.from.index()) {
+                    return Some(l);
+                }
+            }
+        }
+        None
+    }
+
+    fn count_steps(&self) -> usize {
+        let own = self.boards[self.to_move.index()];
+        let empty = self.empty();
+        let t = Self::step_targets(own, empty);
+        let n = t[0].count() + t[1].count() + t[2].count() + t[3].count();
+        n as usize - self.forbidden_is_playable(own, empty).is_some() as usize
+    }
+
+    /// The board hash (incremental) mixed with the small state fields.
+    #[inline]
+    fn state_key(&self) -> u64 {
+        let pack_last = |l: Option<LastStep>| match l {
+            None => 0u64,
+            Some(l) => 1 | (l.from.index() as u64) << 1 | (l.to.index() as u64) << 6,
+        };
+        let packed = self.hands[0] as u64
+            | (self.hands[1] as u64) << 8
+            | (self.phase as u64) << 16
+            | (self.to_move as u64) << 17
+            | (self.next as u64) << 18
+            | self.owed.pack() << 19
+            | pack_last(self.last[0]) << 37
+            | pack_last(self.last[1]) << 48;
+        splitmix64(packed ^ STATE_SALT).1
+    }
+
+    #[inline(always)]
+    fn toggle(&mut self, side: Side, p: u8) {
+        self.boards[side.index()].0 ^= 1 << p;
+        self.key ^= BOARD_KEYS[side.index() * 25 + p as usize];
+    }
+
+    pub(crate) fn board_key_from_scratch(boards: &[Bitboard32; 2]) -> u64 {
+        let mut k = 0;
+        for side in Side::BOTH {
+            for p in boards[side.index()] {
+                k ^= BOARD_KEYS[side.index() * 25 + p as usize];
+            }
+        }
+        k
+    }
+
+    /// Ends the placement phase (section 3): unplaced pieces leave, deferred
+    /// scores and the opening removals of section 5 become owed, and the
+    /// movement phase begins with Second to move.
+    fn end_placement(&mut self) {
+        self.hands = [0, 0];
+        self.phase = Phase::Movement;
+        self.next = Side::Second;
+        if self.rules.placement_capture == PlacementCapture::Deferred {
+            let sx = score(self.boards[0], &self.rules);
+            let so = score(self.boards[1], &self.rules);
+            self.owed.push(Side::First, sx);
+            self.owed.push(Side::Second, so);
+        }
+        if self.owed.is_empty() && self.empty().is_empty() {
+            self.owed.push(Side::Second, 1);
+            self.owed.push(Side::First, 1);
+        }
+    }
+
+    /// Brings the derived fields up to date after a move: drops removals
+    /// that cannot be taken, and decides who decides next.
+    #[inline]
+    fn settle(&mut self) {
+        while let Some((taker, _)) = self.owed.first() {
+            let victim = taker.opponent().index();
+            if self.boards[victim].0 != 0 {
+                break;
+            }
+            if self.hands[victim] == 0 {
+                // The enemy has lost: whatever is still owed is dropped.
+                self.owed = Owed::NONE;
+            } else {
+                // Nothing on the board to take (placement): this
+                // obligation is dropped.
+                self.owed.pop();
+            }
+        }
+        self.to_move = match self.owed.first() {
+            None => self.next,
+            Some((taker, _)) => {
+                if loose_pieces(self.boards[taker.opponent().index()]).any() {
+                    taker
+                } else {
+                    taker.opponent()
+                }
+            }
+        };
+    }
+
+    /// Whether `mv` is legal here (fast, without generating a list).
+    pub fn is_legal_move(&self, mv: Move) -> bool {
+        if self.someone_out() {
+            return false;
+        }
+        match (mv, self.owed.first()) {
+            (Move::Remove(p), Some((taker, _))) => self.removable(taker).contains(p.index()),
+            (Move::Remove(_), None) | (_, Some(_)) => false,
+            (Move::Place(p), None) => {
+                self.phase == Phase::Placement && self.empty().contains(p.index())
+            }
+            (Move::Step { from, to }, None) => {
+                self.phase == Phase::Movement
+                    && from.is_adjacent(to)
+                    && self.boards[self.to_move.index()].contains(from.index())
+                    && self.empty().contains(to.index())
+                    && self.forbidden_step(self.to_move) != Some(mv)
+            }
+        }
+    }
+
+    /// The 8 symmetric images of this position (see [`crate::Symmetry`]).
+    pub fn transformed(&self, symmetry: crate::Symmetry) -> FiveTigers {
+        symmetry.position(self)
+    }
+}
+
+impl Position for FiveTigers {
+    type Move = Move;
+    type ParseError = PositionTextError;
+
+    #[inline(always)]
+    fn side_to_move(&self) -> Side {
+        self.to_move
+    }
+
+    fn generate_moves(&self, moves: &mut MoveList<Move>) {
+        if self.someone_out() {
+            return;
+        }
+        if let Some((taker, _)) = self.owed.first() {
+            for p in self.removable(taker) {
+                moves.push(Move::Remove(Point::from_index(p)));
+            }
+            return;
+        }
+        match self.phase {
+            Phase::Placement => {
+                for p in self.empty() {
+                    moves.push(Move::Place(Point::from_index(p)));
+                }
+            }
+            Phase::Movement => {
+                let own = self.boards[self.to_move.index()];
+                let empty = self.empty();
+                let forbidden = self.forbidden_is_playable(own, empty);
+                let t = Self::step_targets(own, empty);
+                // North, South, East, West: the origin is 5 below, 5 above,
+                // 1 left, 1 right of the target.
+                const BACK: [i8; 4] = [-5, 5, -1, 1];
+                for (targets, back) in t.into_iter().zip(BACK) {
+                    for to in targets {
+                        let from = Point::from_index((to as i8 + back) as u8);
+                        let to = Point::from_index(to);
+                        if let Some(l) = forbidden {
+                            if l.to == from && l.from == to {
+                                continue;
+                            }
+                        }
+                        moves.push(Move::Step { from, to });
+                    }
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn count_moves(&self) -> usize {
+        if self.someone_out() {
+            return 0;
+        }
+        if let Some((taker, _)) = self.owed.first() {
+            return self.removable(taker).count() as usize;
+        }
+        match self.phase {
+            Phase::Placement => self.empty().count() as usize,
+            Phase::Movement => self.count_steps(),
+        }
+    }
+
+    fn is_legal(&self, mv: Move) -> bool {
+        self.is_legal_move(mv)
+    }
+
+    fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        if self.is_legal_move(mv) {
+            self.play_unchecked(mv);
+            return Ok(());
+        }
+        let reason = if let Some(outcome) = self.outcome() {
+            format!("the game is over ({outcome})")
+        } else if let Some((taker, n)) = self.owed.first() {
+            if matches!(mv, Move::Remove(_)) {
+                format!(
+                    "{} may remove only {}",
+                    self.to_move,
+                    if self.loose(taker.opponent()).any() {
+                        "a loose enemy piece"
+                    } else {
+                        "one of its own pieces"
+                    }
+                )
+            } else {
+                format!("{taker} is owed {n} removal(s) first")
+            }
+        } else {
+            match (mv, self.phase) {
+                (Move::Remove(_), _) => "no removal is owed".to_string(),
+                (Move::Place(_), Phase::Placement) => "the point is not empty".to_string(),
+                (Move::Place(_), Phase::Movement) => "placement is over".to_string(),
+                (Move::Step { .. }, Phase::Placement) => {
+                    "pieces step only after placement".to_string()
+                }
+                (Move::Step { .. }, Phase::Movement) => {
+                    if self.forbidden_step(self.to_move) == Some(mv) {
+                        "the shuttle rule forbids stepping straight back".to_string()
+                    } else {
+                        format!("not a step of {} to an adjacent empty point", self.to_move)
+                    }
+                }
+            }
+        };
+        Err(IllegalMove::new(mv, reason))
+    }
+
+    fn play_unchecked(&mut self, mv: Move) {
+        let s = self.to_move;
+        match mv {
+            Move::Place(p) => {
+                let pi = p.index();
+                self.toggle(s, pi);
+                self.hands[s.index()] = self.hands[s.index()].saturating_sub(1);
+                if self.rules.placement_capture == PlacementCapture::Immediate {
+                    let n = THROUGH[pi as usize].count_held(self.boards[s.index()]);
+                    self.owed.push(s, n);
+                }
+                let o = s.opponent();
+                if (self.hands[0] == 0 && self.hands[1] == 0) || self.empty().is_empty() {
+                    self.end_placement();
+                } else if self.hands[o.index()] > 0 {
+                    self.next = o;
+                } else {
+                    self.next = s;
+                }
+            }
+            Move::Step { from, to } => {
+                self.toggle(s, from.index());
+                self.toggle(s, to.index());
+                let values = self.rules.values();
+                let v = THROUGH[to.index() as usize].value_held(self.boards[s.index()], &values);
+                self.owed.push(s, v);
+                self.last[s.index()] = Some(LastStep { from, to });
+                self.quiet = self.quiet.saturating_add(1);
+                self.next = s.opponent();
+            }
+            Move::Remove(p) => {
+                if let Some((taker, _)) = self.owed.first() {
+                    let victim = taker.opponent();
+                    if self.boards[victim.index()].contains(p.index()) {
+                        self.toggle(victim, p.index());
+                    }
+                    self.owed.take_one();
+                }
+                self.quiet = 0;
+            }
+        }
+        self.settle();
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        for side in Side::BOTH {
+            if self.boards[side.index()].0 == 0 && self.hands[side.index()] == 0 {
+                return Some(Outcome::win(side.opponent(), WinReason::NoPieces));
+            }
+        }
+        if self.phase == Phase::Movement && self.owed.is_empty() && self.count_steps() == 0 {
+            return Some(Outcome::win(
+                self.to_move.opponent(),
+                WinReason::NoLegalMove,
+            ));
+        }
+        None
+    }
+
+    fn is_capture(&self, mv: Move) -> bool {
+        mv.is_removal()
+    }
+
+    #[inline]
+    fn zobrist(&self) -> u64 {
+        self.key ^ self.state_key()
+    }
+
+    fn zobrist_from_scratch(&self) -> u64 {
+        Self::board_key_from_scratch(&self.boards) ^ self.state_key()
+    }
+
+    fn with_text(&self, text: &str) -> Result<FiveTigers, PositionTextError> {
+        FiveTigers::from_text(text, self.rules)
+    }
+}
+
+impl MoveSpace for FiveTigers {
+    fn move_space(&self) -> Vec<Move> {
+        let mut all = Vec::with_capacity(130);
+        for p in Point::all() {
+            all.push(Move::Place(p));
+            all.push(Move::Remove(p));
+            for q in Point::all() {
+                if p.is_adjacent(q) {
+                    all.push(Move::Step { from: p, to: q });
+                }
+            }
+        }
+        all
+    }
+}
+
+impl fmt::Display for FiveTigers {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        crate::text::write(self, f)
+    }
+}
+
+impl std::str::FromStr for FiveTigers {
+    type Err = PositionTextError;
+    fn from_str(s: &str) -> Result<FiveTigers, PositionTextError> {
+        FiveTigers::from_text(s, Rules::default())
+    }
+}

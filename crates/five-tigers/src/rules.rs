@@ -1,0 +1,329 @@
+//! Rule options and the named presets of section 8.
+
+use std::fmt;
+use std::str::FromStr;
+
+use thiserror::Error;
+
+/// When formations made during placement earn removals (section 3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum PlacementCapture {
+    /// Each formation formed by a placement earns one removal at once.
+    Immediate,
+    /// Nothing is taken during placement; when it ends each side takes the
+    /// sum of the values of the formations it holds, First then Second.
+    Deferred,
+}
+
+/// Whether a side may step a piece straight back where it came from
+/// (走花子, section 6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+pub enum Shuttle {
+    /// Stepping back is allowed.
+    Allowed,
+    /// A side may not reverse its own previous step.
+    Forbidden,
+}
+
+/// The rule options. Build one from a preset ([`Rules::shandong`] …,
+/// [`Rules::preset`], `"ten".parse()`) and adjust fields with struct update
+/// syntax; [`Rules::validate`] says whether the values are within the rules.
+///
+/// The engine never panics on any value, but only validated rules are
+/// accepted by [`FiveTigers::from_text`](crate::FiveTigers::from_text),
+/// [`FiveTigers::try_new`](crate::FiveTigers::try_new) and deserialization.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+#[cfg_attr(feature = "serde", serde(try_from = "RulesRepr"))]
+pub struct Rules {
+    /// Pieces each side starts with in hand: 13 or 10 in the source; any
+    /// value from 1 to 13 is accepted.
+    pub pieces_per_side: u8,
+    /// When formations made during placement earn removals.
+    pub placement_capture: PlacementCapture,
+    /// Removals earned by a four-diagonal: 3 or 4.
+    pub four_diagonal_value: u8,
+    /// Removals earned by a five-tigers line: 4 or 5.
+    pub five_tigers_value: u8,
+    /// The shuttle (走花子) rule.
+    pub shuttle: Shuttle,
+    /// Plies of the movement phase without a removal after which the game
+    /// layer declares a draw; 0 disables the rule. Default 100.
+    pub no_capture_draw: u16,
+}
+
+/// The shadow of [`Rules`] that deserialization validates.
+#[cfg(feature = "serde")]
+#[derive(serde::Deserialize)]
+struct RulesRepr {
+    pieces_per_side: u8,
+    placement_capture: PlacementCapture,
+    four_diagonal_value: u8,
+    five_tigers_value: u8,
+    shuttle: Shuttle,
+    no_capture_draw: u16,
+}
+
+#[cfg(feature = "serde")]
+impl TryFrom<RulesRepr> for Rules {
+    type Error = RulesError;
+    fn try_from(r: RulesRepr) -> Result<Rules, RulesError> {
+        let rules = Rules {
+            pieces_per_side: r.pieces_per_side,
+            placement_capture: r.placement_capture,
+            four_diagonal_value: r.four_diagonal_value,
+            five_tigers_value: r.five_tigers_value,
+            shuttle: r.shuttle,
+            no_capture_draw: r.no_capture_draw,
+        };
+        rules.validate()?;
+        Ok(rules)
+    }
+}
+
+/// Why a rule set could not be made.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum RulesError {
+    /// The name is not a known preset.
+    #[error("unknown Five Tigers preset '{name}' (known: {})", Rules::PRESETS.join(", "))]
+    UnknownPreset {
+        /// The name asked for.
+        name: String,
+    },
+    /// An option has a value outside the rules.
+    #[error("option {option} = {value} is out of range (allowed: {allowed})")]
+    BadOption {
+        /// The option's name.
+        option: &'static str,
+        /// The value given.
+        value: u32,
+        /// The values allowed.
+        allowed: &'static str,
+    },
+}
+
+impl Rules {
+    /// The names of the presets, in the order of section 8.
+    pub const PRESETS: [&'static str; 4] = ["shandong", "shandong-shuttle", "ten", "deferred"];
+
+    /// `shandong` (default): 13 pieces, immediate capture, values 3 and 4,
+    /// shuttle forbidden.
+    pub const fn shandong() -> Rules {
+        Rules {
+            pieces_per_side: 13,
+            placement_capture: PlacementCapture::Immediate,
+            four_diagonal_value: 3,
+            five_tigers_value: 4,
+            shuttle: Shuttle::Forbidden,
+            no_capture_draw: 100,
+        }
+    }
+
+    /// `shandong-shuttle`: `shandong` with the shuttle allowed.
+    pub const fn shandong_shuttle() -> Rules {
+        Rules {
+            shuttle: Shuttle::Allowed,
+            ..Rules::shandong()
+        }
+    }
+
+    /// `ten`: `shandong` with 10 pieces per side.
+    pub const fn ten() -> Rules {
+        Rules {
+            pieces_per_side: 10,
+            ..Rules::shandong()
+        }
+    }
+
+    /// `deferred`: 13 pieces, deferred capture, values 4 and 5, shuttle
+    /// forbidden.
+    pub const fn deferred() -> Rules {
+        Rules {
+            placement_capture: PlacementCapture::Deferred,
+            four_diagonal_value: 4,
+            five_tigers_value: 5,
+            ..Rules::shandong()
+        }
+    }
+
+    /// The preset called `name` (one of [`Rules::PRESETS`]).
+    pub fn preset(name: &str) -> Result<Rules, RulesError> {
+        match name {
+            "shandong" => Ok(Rules::shandong()),
+            "shandong-shuttle" => Ok(Rules::shandong_shuttle()),
+            "ten" => Ok(Rules::ten()),
+            "deferred" => Ok(Rules::deferred()),
+            _ => Err(RulesError::UnknownPreset {
+                name: name.to_string(),
+            }),
+        }
+    }
+
+    /// The name of the preset these rules equal, if any.
+    pub fn preset_name(&self) -> Option<&'static str> {
+        Rules::PRESETS
+            .into_iter()
+            .find(|name| Rules::preset(name).as_ref() == Ok(self))
+    }
+
+    /// Checks every option against the values the rules allow.
+    pub fn validate(&self) -> Result<(), RulesError> {
+        if !(1..=13).contains(&self.pieces_per_side) {
+            return Err(RulesError::BadOption {
+                option: "pieces_per_side",
+                value: self.pieces_per_side.into(),
+                allowed: "1 to 13",
+            });
+        }
+        if !(3..=4).contains(&self.four_diagonal_value) {
+            return Err(RulesError::BadOption {
+                option: "four_diagonal_value",
+                value: self.four_diagonal_value.into(),
+                allowed: "3 or 4",
+            });
+        }
+        if !(4..=5).contains(&self.five_tigers_value) {
+            return Err(RulesError::BadOption {
+                option: "five_tigers_value",
+                value: self.five_tigers_value.into(),
+                allowed: "4 or 5",
+            });
+        }
+        Ok(())
+    }
+
+    /// The value of each formation kind in [`FormationKind`](crate::FormationKind)
+    /// order: small square, three-diagonal, four-diagonal, five tigers,
+    /// through-heaven.
+    #[inline(always)]
+    pub const fn values(&self) -> [u8; 5] {
+        [1, 2, self.four_diagonal_value, self.five_tigers_value, 5]
+    }
+}
+
+impl Default for Rules {
+    fn default() -> Rules {
+        Rules::shandong()
+    }
+}
+
+/// `five-tigers:<preset>` for a preset, else the options spelled out.
+impl fmt::Display for Rules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.preset_name() {
+            Some(name) => write!(f, "five-tigers:{name}"),
+            None => write!(
+                f,
+                "five-tigers(pieces_per_side={}, placement_capture={}, four_diagonal_value={}, \
+                 five_tigers_value={}, shuttle={}, no_capture_draw={})",
+                self.pieces_per_side,
+                match self.placement_capture {
+                    PlacementCapture::Immediate => "immediate",
+                    PlacementCapture::Deferred => "deferred",
+                },
+                self.four_diagonal_value,
+                self.five_tigers_value,
+                match self.shuttle {
+                    Shuttle::Allowed => "allowed",
+                    Shuttle::Forbidden => "forbidden",
+                },
+                self.no_capture_draw
+            ),
+        }
+    }
+}
+
+/// Accepts a preset name, optionally prefixed by `five-tigers:`, or
+/// `five-tigers` alone (= `shandong`).
+impl FromStr for Rules {
+    type Err = RulesError;
+    fn from_str(s: &str) -> Result<Rules, RulesError> {
+        let name = s.trim();
+        if name == "five-tigers" {
+            return Ok(Rules::shandong());
+        }
+        let name = name.strip_prefix("five-tigers:").unwrap_or(name);
+        Rules::preset(name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_match_section_8() {
+        let s = Rules::shandong();
+        assert_eq!(
+            (
+                s.pieces_per_side,
+                s.four_diagonal_value,
+                s.five_tigers_value
+            ),
+            (13, 3, 4)
+        );
+        assert_eq!(s.placement_capture, PlacementCapture::Immediate);
+        assert_eq!(s.shuttle, Shuttle::Forbidden);
+        assert_eq!(s.no_capture_draw, 100);
+        assert_eq!(Rules::shandong_shuttle().shuttle, Shuttle::Allowed);
+        assert_eq!(Rules::ten().pieces_per_side, 10);
+        let d = Rules::deferred();
+        assert_eq!(d.placement_capture, PlacementCapture::Deferred);
+        assert_eq!((d.four_diagonal_value, d.five_tigers_value), (4, 5));
+        assert_eq!(Rules::default(), s);
+        for name in Rules::PRESETS {
+            let rules = Rules::preset(name).unwrap();
+            rules.validate().unwrap();
+            assert_eq!(rules.preset_name(), Some(name));
+            assert_eq!(rules.to_string().parse::<Rules>(), Ok(rules));
+            assert_eq!(name.parse::<Rules>(), Ok(rules));
+        }
+    }
+
+    #[test]
+    fn rules_text_forms() {
+        assert_eq!("five-tigers".parse::<Rules>(), Ok(Rules::shandong()));
+        assert_eq!("five-tigers:ten".parse::<Rules>(), Ok(Rules::ten()));
+        assert_eq!("shandong".parse::<Rules>(), Ok(Rules::shandong()));
+        let err = "five-tigers:chess".parse::<Rules>().unwrap_err();
+        assert_eq!(
+            err,
+            RulesError::UnknownPreset {
+                name: "chess".into()
+            }
+        );
+        let text = err.to_string();
+        for name in Rules::PRESETS {
+            assert!(text.contains(name), "{text}");
+        }
+    }
+
+    #[test]
+    fn validation_rejects_out_of_range_options() {
+        let bad = |r: Rules| r.validate().is_err();
+        assert!(bad(Rules {
+            pieces_per_side: 0,
+            ..Rules::shandong()
+        }));
+        assert!(bad(Rules {
+            pieces_per_side: 14,
+            ..Rules::shandong()
+        }));
+        assert!(bad(Rules {
+            four_diagonal_value: 5,
+            ..Rules::shandong()
+        }));
+        assert!(bad(Rules {
+            five_tigers_value: 3,
+            ..Rules::shandong()
+        }));
+        assert!(!bad(Rules {
+            pieces_per_side: 12,
+            ..Rules::shandong()
+        }));
+    }
+}
