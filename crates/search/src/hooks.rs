@@ -1,0 +1,50 @@
+//! What a game may tell the search beyond the [`Game`] trait: how to order
+//! captures, which moves quiescence searches, and how to pass (null move).
+
+use qi_core::{Game, Position};
+
+/// The move type of a game.
+pub type MoveOf<G> = <<G as Game>::Position as Position>::Move;
+
+/// Game-specific knowledge the search can use. Every method has a default,
+/// so `impl SearchHooks<MyGame> for MyHooks {}` is a valid start, and
+/// [`DefaultHooks`] works for every game.
+pub trait SearchHooks<G: Game> {
+    /// An ordering score for a capture `mv` (legal in `game`): captures are
+    /// tried in descending order of this value, e.g. `10 * victim -
+    /// attacker` (MVV-LVA). The default gives every capture 0 (generation
+    /// order).
+    fn capture_order(&self, game: &G, mv: MoveOf<G>) -> i32 {
+        let _ = (game, mv);
+        0
+    }
+
+    /// Whether quiescence search plays `mv` at the horizon. The default is
+    /// [`Position::is_capture`].
+    fn is_tactical(&self, game: &G, mv: MoveOf<G>) -> bool {
+        game.position().is_capture(mv)
+    }
+
+    /// Makes the side to move pass, if that makes sense here, and returns
+    /// whether it did. Return `false` where a pass is meaningless (e.g. the
+    /// side to move owes further moves of its own this turn). After a pass
+    /// the opponent must be to move; the search undoes it with
+    /// [`undo_null`](SearchHooks::undo_null). The default never passes, so
+    /// null-move pruning is off.
+    fn make_null(&self, game: &mut G) -> bool {
+        let _ = game;
+        false
+    }
+
+    /// Takes back a pass made by [`make_null`](SearchHooks::make_null).
+    fn undo_null(&self, game: &mut G) {
+        let _ = game;
+    }
+}
+
+/// Hooks with every default: captures in generation order, quiescence on
+/// captures, no null moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DefaultHooks;
+
+impl<G: Game> SearchHooks<G> for DefaultHooks {}

@@ -1,0 +1,108 @@
+//! What bounds a search (depth, nodes, time) and how it searches (hash
+//! size, threads, pruning switches).
+
+use std::time::Duration;
+
+/// When a search must stop. Unset fields do not limit it; with nothing set
+/// the search deepens until [`MAX_DEPTH`](crate::MAX_DEPTH), until the tree
+/// is solved, or until the stop flag is raised.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest iteration, in plies (`Some(0)` is treated as 1).
+    pub depth: Option<u32>,
+    /// Nodes to visit at most (checked at every node).
+    pub nodes: Option<u64>,
+    /// Wall-clock time to search at most.
+    pub movetime: Option<Duration>,
+    /// Search until the stop flag is raised: `movetime` is ignored, and once
+    /// the depth or node limit (if any) is reached the search waits for the
+    /// stop flag before returning (UCI `go infinite`).
+    pub infinite: bool,
+}
+
+impl Limits {
+    /// Limits to a fixed depth.
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+
+    /// Limits to a node count.
+    pub fn nodes(nodes: u64) -> Limits {
+        Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        }
+    }
+
+    /// Limits to a search time.
+    pub fn movetime(movetime: Duration) -> Limits {
+        Limits {
+            movetime: Some(movetime),
+            ..Limits::default()
+        }
+    }
+
+    /// No limit but the stop flag.
+    pub fn infinite() -> Limits {
+        Limits {
+            infinite: true,
+            ..Limits::default()
+        }
+    }
+}
+
+/// How the search runs. [`Default`] turns every feature on with a 16 MiB
+/// table and one thread.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchOptions {
+    /// Transposition table size in MiB (`0` disables the table).
+    pub hash_mib: usize,
+    /// Search threads. Only 1 is implemented: larger values are accepted
+    /// and searched with one thread.
+    pub threads: usize,
+    /// Null-move pruning (needs [`SearchHooks::make_null`](crate::SearchHooks::make_null)).
+    pub null_move: bool,
+    /// Late-move reductions.
+    pub lmr: bool,
+    /// Futility pruning of quiet moves near the horizon.
+    pub futility: bool,
+    /// Aspiration windows around the previous iteration's score.
+    pub aspiration: bool,
+    /// Quiescence search on tactical moves at the horizon (otherwise the
+    /// horizon is scored by the evaluator alone).
+    pub quiescence: bool,
+}
+
+impl Default for SearchOptions {
+    fn default() -> SearchOptions {
+        SearchOptions {
+            hash_mib: 16,
+            threads: 1,
+            null_move: true,
+            lmr: true,
+            futility: true,
+            aspiration: true,
+            quiescence: true,
+        }
+    }
+}
+
+impl SearchOptions {
+    /// Every pruning and window feature off, quiescence off, with a table
+    /// of `hash_mib` MiB: a full-width alpha-beta whose scores equal plain
+    /// minimax at the same depth.
+    pub fn exact(hash_mib: usize) -> SearchOptions {
+        SearchOptions {
+            hash_mib,
+            threads: 1,
+            null_move: false,
+            lmr: false,
+            futility: false,
+            aspiration: false,
+            quiescence: false,
+        }
+    }
+}

@@ -1,0 +1,208 @@
+//! Move ordering: the transposition-table move, captures, killer moves and
+//! the history heuristic.
+
+use std::hash::{Hash, Hasher};
+
+use qi_core::Side;
+
+use crate::score::MAX_PLY;
+
+/// Ordering score of the transposition-table move.
+pub(crate) const TT_MOVE: i32 = 1 << 30;
+/// Base ordering score of captures (plus the game's capture order).
+pub(crate) const CAPTURE: i32 = 1 << 28;
+/// Ordering score of the first killer move.
+pub(crate) const KILLER_1: i32 = 1 << 26;
+/// Ordering score of the second killer move.
+pub(crate) const KILLER_2: i32 = KILLER_1 - 1;
+/// History scores stay below this.
+const HISTORY_MAX: i32 = 1 << 20;
+/// Slots of the history table per side.
+const HISTORY_SLOTS: usize = 1 << 12;
+
+/// A small, fixed hasher (FxHash style) for indexing moves.
+struct MoveHasher(u64);
+
+impl Hasher for MoveHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u8(&mut self, i: u8) {
+        self.write_u64(u64::from(i));
+    }
+
+    fn write_u16(&mut self, i: u16) {
+        self.write_u64(u64::from(i));
+    }
+
+    fn write_u32(&mut self, i: u32) {
+        self.write_u64(u64::from(i));
+    }
+
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7C_C1_B7_27_22_0A_95);
+    }
+
+    fn write_usize(&mut self, i: usize) {
+        self.write_u64(i as u64);
+    }
+}
+
+/// The history slot of a move (moves are hashed: the search knows nothing
+/// of their structure).
+#[inline]
+fn slot<M: Hash>(mv: &M) -> usize {
+    let mut h = MoveHasher(0);
+    mv.hash(&mut h);
+    let x = h.finish();
+    ((x ^ (x >> 29) ^ (x >> 47)) as usize) & (HISTORY_SLOTS - 1)
+}
+
+/// Quiet moves that caused cutoffs, per side and move slot.
+#[derive(Clone, Debug)]
+pub(crate) struct History {
+    table: Vec<i32>,
+}
+
+impl History {
+    pub(crate) fn new() -> History {
+        History {
+            table: vec![0; 2 * HISTORY_SLOTS],
+        }
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.table.fill(0);
+    }
+
+    /// Halves every score (between searches), so old knowledge fades.
+    pub(crate) fn age(&mut self) {
+        for v in &mut self.table {
+            *v /= 2;
+        }
+    }
+
+    #[inline]
+    pub(crate) fn get<M: Hash>(&self, side: Side, mv: &M) -> i32 {
+        self.table[side.index() * HISTORY_SLOTS + slot(mv)]
+    }
+
+    /// Rewards a quiet move that caused a cutoff at `depth` (gravity keeps
+    /// scores bounded).
+    #[inline]
+    pub(crate) fn reward<M: Hash>(&mut self, side: Side, mv: &M, depth: u32) {
+        self.update(side, mv, (depth * depth) as i32);
+    }
+
+    /// Penalises a quiet move searched before the cutoff move.
+    #[inline]
+    pub(crate) fn punish<M: Hash>(&mut self, side: Side, mv: &M, depth: u32) {
+        self.update(side, mv, -((depth * depth) as i32));
+    }
+
+    #[inline]
+    fn update<M: Hash>(&mut self, side: Side, mv: &M, bonus: i32) {
+        let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+        let v = &mut self.table[side.index() * HISTORY_SLOTS + slot(mv)];
+        let decay = i64::from(*v) * i64::from(bonus.abs()) / i64::from(HISTORY_MAX);
+        *v += bonus - decay as i32;
+    }
+}
+
+/// Two killer moves (quiet moves that caused a cutoff) per ply.
+#[derive(Clone, Debug)]
+pub(crate) struct Killers<M> {
+    slots: Vec<[Option<M>; 2]>,
+}
+
+impl<M: Copy + Eq> Killers<M> {
+    pub(crate) fn new() -> Killers<M> {
+        Killers {
+            slots: vec![[None, None]; MAX_PLY + 1],
+        }
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.slots.fill([None, None]);
+    }
+
+    #[inline]
+    pub(crate) fn get(&self, ply: usize) -> [Option<M>; 2] {
+        self.slots[ply]
+    }
+
+    #[inline]
+    pub(crate) fn add(&mut self, ply: usize, mv: M) {
+        let s = &mut self.slots[ply];
+        if s[0] != Some(mv) {
+            s[1] = s[0];
+            s[0] = Some(mv);
+        }
+    }
+}
+
+/// Moves the highest-scored remaining move to index `start` (selection
+/// sort one step at a time: most nodes cut off after a move or two).
+#[inline]
+pub(crate) fn pick_next<M>(moves: &mut [M], scores: &mut [i32], start: usize) {
+    let mut best = start;
+    for i in start + 1..moves.len() {
+        if scores[i] > scores[best] {
+            best = i;
+        }
+    }
+    moves.swap(start, best);
+    scores.swap(start, best);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn history_rewards_and_stays_bounded() {
+        let mut h = History::new();
+        assert_eq!(h.get(Side::First, &5u16), 0);
+        h.reward(Side::First, &5u16, 4);
+        assert!(h.get(Side::First, &5u16) > 0);
+        for _ in 0..10_000 {
+            h.reward(Side::First, &5u16, 100);
+        }
+        assert!(h.get(Side::First, &5u16) <= HISTORY_MAX);
+        h.punish(Side::Second, &9u16, 3);
+        assert!(h.get(Side::Second, &9u16) < 0);
+        h.clear();
+        assert_eq!(h.get(Side::First, &5u16), 0);
+    }
+
+    #[test]
+    fn killers_keep_two_distinct() {
+        let mut k = Killers::new();
+        k.add(3, 1u8);
+        k.add(3, 1u8);
+        assert_eq!(k.get(3), [Some(1), None]);
+        k.add(3, 2u8);
+        k.add(3, 4u8);
+        assert_eq!(k.get(3), [Some(4), Some(2)]);
+        assert_eq!(k.get(2), [None, None]);
+    }
+
+    #[test]
+    fn pick_next_takes_the_best() {
+        let mut moves = [10, 20, 30, 40];
+        let mut scores = [1, 9, 3, 9];
+        pick_next(&mut moves, &mut scores, 0);
+        assert_eq!(moves[0], 20);
+        pick_next(&mut moves, &mut scores, 1);
+        assert_eq!(moves[1], 40);
+        pick_next(&mut moves, &mut scores, 2);
+        assert_eq!(moves[2], 30);
+    }
+}

@@ -1,0 +1,663 @@
+//! Iterative deepening negamax alpha-beta with principal variation search,
+//! aspiration windows, a transposition table, killer and history move
+//! ordering, quiescence, null-move pruning, late-move reductions and
+//! futility pruning.
+//!
+//! Sides need not alternate: a child whose side to move is the parent's
+//! is searched with the parent's window and its score taken as is; any
+//! other child is searched with the negated, swapped window and its score
+//! negated.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use qi_core::smallvec::SmallVec;
+use qi_core::{Evaluator, Game, MoveList, Outcome, Position, Side};
+
+use crate::hooks::{DefaultHooks, MoveOf, SearchHooks};
+use crate::limits::{Limits, SearchOptions};
+use crate::ordering::{pick_next, History, Killers, CAPTURE, KILLER_1, KILLER_2, TT_MOVE};
+use crate::pv::PvTable;
+use crate::score::{from_tt, to_tt, Score, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use crate::tt::{Bound, TranspositionTable};
+
+/// The deepest iteration the search starts.
+pub const MAX_DEPTH: u32 = 100;
+
+/// How often (in nodes) the clock and the stop flag are read.
+const CHECK_EVERY: u64 = 2048;
+
+/// First half-width of an aspiration window, in centi-units.
+const ASPIRATION_DELTA: i32 = 25;
+
+/// Futility margin per ply of remaining depth, in centi-units.
+const FUTILITY_MARGIN: i32 = 150;
+
+/// The score of a finished game for the side to move `stm`, `ply` plies
+/// below the root: a win is `MATE - ply`, a loss `-(MATE - ply)`, a draw 0.
+#[inline]
+pub fn terminal_value(outcome: Outcome, stm: Side, ply: usize) -> i32 {
+    match outcome.winner() {
+        Some(winner) if winner == stm => MATE - ply as i32,
+        Some(_) => -(MATE - ply as i32),
+        None => 0,
+    }
+}
+
+/// What one finished iteration of the search found, for UCI-style `info`
+/// lines.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchInfo<M> {
+    /// The iteration's depth in plies.
+    pub depth: u32,
+    /// The deepest ply reached in this iteration (quiescence included).
+    pub seldepth: u32,
+    /// The root score from the side to move's point of view.
+    pub score: Score,
+    /// Nodes visited since the search started.
+    pub nodes: u64,
+    /// Nodes per second since the search started.
+    pub nps: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// The principal variation, starting with the best move.
+    pub pv: Vec<M>,
+    /// Permille of the transposition table filled by this search.
+    pub hashfull: u32,
+}
+
+/// The answer of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult<M> {
+    /// The move to play: `None` only when the game is over or the side to
+    /// move has no legal move. Always legal in the searched position.
+    pub best_move: Option<M>,
+    /// The score of the deepest completed iteration (the static evaluation
+    /// when none completed, the game's value when it is over).
+    pub score: Score,
+    /// The deepest completed iteration (0 when none completed).
+    pub depth: u32,
+    /// The deepest ply reached (quiescence included).
+    pub seldepth: u32,
+    /// Nodes visited.
+    pub nodes: u64,
+    /// The principal variation of the deepest completed iteration,
+    /// starting with `best_move`.
+    pub pv: Vec<M>,
+    /// Time the search took.
+    pub elapsed: Duration,
+}
+
+/// Per-search state: limits, counters and the evaluator.
+struct Ctx<'a, E> {
+    eval: &'a E,
+    stop: &'a AtomicBool,
+    deadline: Option<Instant>,
+    node_limit: u64,
+    nodes: u64,
+    seldepth: usize,
+    stopped: bool,
+    /// Whether the iteration met an unfinished node at its horizon (or
+    /// trusted a stored result); if not, the tree is solved.
+    horizon: bool,
+}
+
+impl<E> Ctx<'_, E> {
+    /// Counts a node and says whether the search must stop now.
+    #[inline]
+    fn enter(&mut self, ply: usize) -> bool {
+        self.nodes += 1;
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if self.stopped {
+            return true;
+        }
+        if self.nodes > self.node_limit {
+            self.stopped = true;
+        } else if self.nodes & (CHECK_EVERY - 1) == 0 {
+            self.poll();
+        }
+        self.stopped
+    }
+
+    /// Reads the stop flag and the clock.
+    fn poll(&mut self) {
+        if self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stopped = true;
+        }
+    }
+}
+
+/// A reusable searcher: owns the transposition table, history and killer
+/// tables, so consecutive searches of one game profit from each other.
+/// Call [`clear`](Searcher::clear) for a new game.
+///
+/// `H` supplies game knowledge (capture order, quiescence moves, null
+/// moves); [`DefaultHooks`] works for every game.
+pub struct Searcher<G: Game, H: SearchHooks<G> = DefaultHooks> {
+    options: SearchOptions,
+    hooks: H,
+    tt: TranspositionTable<MoveOf<G>>,
+    history: History,
+    killers: Killers<MoveOf<G>>,
+    pv: PvTable<MoveOf<G>>,
+    root_move: Option<MoveOf<G>>,
+}
+
+impl<G: Game> Searcher<G, DefaultHooks> {
+    /// A searcher with `options` and the default hooks.
+    pub fn new(options: SearchOptions) -> Searcher<G, DefaultHooks> {
+        Searcher::with_hooks(options, DefaultHooks)
+    }
+}
+
+impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
+    /// A searcher with `options` and game knowledge `hooks`.
+    pub fn with_hooks(options: SearchOptions, hooks: H) -> Searcher<G, H> {
+        Searcher {
+            options,
+            hooks,
+            tt: TranspositionTable::new(options.hash_mib),
+            history: History::new(),
+            killers: Killers::new(),
+            pv: PvTable::new(),
+            root_move: None,
+        }
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &SearchOptions {
+        &self.options
+    }
+
+    /// Changes the options; a new hash size reallocates (and so clears) the
+    /// transposition table.
+    pub fn set_options(&mut self, options: SearchOptions) {
+        if options.hash_mib != self.options.hash_mib {
+            self.tt = TranspositionTable::new(options.hash_mib);
+        }
+        self.options = options;
+    }
+
+    /// The game knowledge in use.
+    pub fn hooks(&self) -> &H {
+        &self.hooks
+    }
+
+    /// Forgets everything learned (transposition table, history, killers):
+    /// for a new game.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history.clear();
+        self.killers.clear();
+    }
+
+    /// Searches the current position of `game` within `limits`, or until
+    /// `stop` is raised (from any thread), calling `info` after every
+    /// completed iteration. `game` is left as it was given.
+    ///
+    /// The result's move is legal whenever the side to move has one, even
+    /// when the search is stopped before its first iteration completes
+    /// (then the best root move seen so far, or the first in search order).
+    pub fn search<E, F>(
+        &mut self,
+        game: &mut G,
+        eval: &E,
+        limits: Limits,
+        stop: &AtomicBool,
+        mut info: F,
+    ) -> SearchResult<MoveOf<G>>
+    where
+        E: Evaluator<G::Position>,
+        F: FnMut(&SearchInfo<MoveOf<G>>),
+    {
+        let start = Instant::now();
+        let mut ctx = Ctx {
+            eval,
+            stop,
+            deadline: if limits.infinite {
+                None
+            } else {
+                limits.movetime.map(|t| start + t)
+            },
+            node_limit: limits.nodes.unwrap_or(u64::MAX),
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            horizon: false,
+        };
+        self.tt.new_search();
+        self.history.age();
+        self.killers.clear();
+        self.root_move = None;
+
+        let stm = game.position().side_to_move();
+        let mut result = SearchResult {
+            best_move: None,
+            score: Score::from_value(eval.evaluate(game.position())),
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+            elapsed: Duration::ZERO,
+        };
+        let mut root_moves = MoveList::new();
+        if let Some(outcome) = game.outcome() {
+            result.score = Score::from_value(terminal_value(outcome, stm, 0));
+        } else {
+            game.generate_moves(&mut root_moves);
+        }
+
+        if !root_moves.is_empty() {
+            ctx.poll();
+            let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+            let mut previous: Option<i32> = None;
+            for depth in 1..=max_depth {
+                ctx.horizon = false;
+                ctx.seldepth = 0;
+                let value = self.aspiration(game, &mut ctx, depth as i32, previous);
+                if ctx.stopped {
+                    break;
+                }
+                previous = Some(value);
+                let pv = self.pv.root_line();
+                result.best_move = pv.first().copied().or(self.root_move);
+                result.score = Score::from_value(value);
+                result.depth = depth;
+                result.seldepth = ctx.seldepth as u32;
+                result.pv = pv;
+                let time = start.elapsed();
+                info(&SearchInfo {
+                    depth,
+                    seldepth: ctx.seldepth as u32,
+                    score: result.score,
+                    nodes: ctx.nodes,
+                    nps: nps(ctx.nodes, time),
+                    time,
+                    pv: result.pv.clone(),
+                    hashfull: self.tt.hashfull(),
+                });
+                if !ctx.horizon {
+                    break; // every line reached the end of the game
+                }
+                if let Some(movetime) = limits.movetime.filter(|_| !limits.infinite) {
+                    // The next iteration would not finish in time.
+                    if time * 2 >= movetime {
+                        break;
+                    }
+                }
+            }
+            if result.best_move.is_none() {
+                result.best_move = self
+                    .root_move
+                    .filter(|m| root_moves.contains(m))
+                    .or(root_moves.first().copied());
+                result.pv = result.best_move.into_iter().collect();
+            }
+        }
+
+        if limits.infinite {
+            while !stop.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+        result.nodes = ctx.nodes;
+        result.seldepth = result.seldepth.max(ctx.seldepth as u32);
+        result.elapsed = start.elapsed();
+        result
+    }
+
+    /// One iteration at `depth`, in a window around `previous` that widens
+    /// until the value falls inside it.
+    fn aspiration<E: Evaluator<G::Position>>(
+        &mut self,
+        game: &mut G,
+        ctx: &mut Ctx<'_, E>,
+        depth: i32,
+        previous: Option<i32>,
+    ) -> i32 {
+        let mut delta = ASPIRATION_DELTA;
+        let (mut alpha, mut beta) = match previous {
+            Some(p) if self.options.aspiration && depth >= 2 && p.abs() < MATE_BOUND => {
+                (p - delta, p + delta)
+            }
+            _ => (-INFINITY, INFINITY),
+        };
+        loop {
+            let value = self.negamax(game, ctx, alpha, beta, depth, 0, false);
+            if ctx.stopped {
+                return value;
+            }
+            if value <= alpha && alpha > -INFINITY {
+                alpha = value - delta;
+                if alpha <= -MATE_BOUND || delta > 16 * ASPIRATION_DELTA {
+                    alpha = -INFINITY;
+                }
+            } else if value >= beta && beta < INFINITY {
+                beta = value + delta;
+                if beta >= MATE_BOUND || delta > 16 * ASPIRATION_DELTA {
+                    beta = INFINITY;
+                }
+            } else {
+                return value;
+            }
+            delta *= 2;
+        }
+    }
+
+    /// Searches a child just played: with the same window when the side to
+    /// move did not change, else negamax-style.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn child<E: Evaluator<G::Position>>(
+        &mut self,
+        game: &mut G,
+        ctx: &mut Ctx<'_, E>,
+        same_side: bool,
+        alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+    ) -> i32 {
+        if same_side {
+            self.negamax(game, ctx, alpha, beta, depth, ply + 1, false)
+        } else {
+            -self.negamax(game, ctx, -beta, -alpha, depth, ply + 1, false)
+        }
+    }
+
+    /// Fail-soft alpha-beta: the value of the current position of `game`
+    /// searched `depth` plies deep, from the side to move's view.
+    #[allow(clippy::too_many_arguments)]
+    fn negamax<E: Evaluator<G::Position>>(
+        &mut self,
+        game: &mut G,
+        ctx: &mut Ctx<'_, E>,
+        mut alpha: i32,
+        beta: i32,
+        depth: i32,
+        ply: usize,
+        after_null: bool,
+    ) -> i32 {
+        self.pv.clear(ply);
+        if depth <= 0 {
+            return self.horizon(game, ctx, alpha, beta, ply);
+        }
+        if ctx.enter(ply) {
+            return 0;
+        }
+        let stm = game.position().side_to_move();
+        if let Some(outcome) = game.outcome() {
+            return terminal_value(outcome, stm, ply);
+        }
+        if ply >= MAX_PLY {
+            ctx.horizon = true;
+            return ctx.eval.evaluate(game.position());
+        }
+        let pv_node = beta - alpha > 1;
+        let original_alpha = alpha;
+
+        let key = game.position().zobrist();
+        let mut tt_move = None;
+        if let Some(entry) = self.tt.probe(key) {
+            tt_move = entry.mv;
+            if !pv_node && ply > 0 && i32::from(entry.depth) >= depth {
+                let value = from_tt(entry.value, ply);
+                let cut = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => value >= beta,
+                    Bound::Upper => value <= alpha,
+                    Bound::Empty => false,
+                };
+                if cut {
+                    ctx.horizon = true;
+                    return value;
+                }
+            }
+        }
+
+        let mut moves = MoveList::new();
+        game.generate_moves(&mut moves);
+        if moves.is_empty() {
+            ctx.horizon = true;
+            return ctx.eval.evaluate(game.position());
+        }
+
+        let opts = self.options;
+        let prunable = !pv_node && ply > 0;
+        let static_eval = if prunable && (opts.null_move || opts.futility) {
+            ctx.eval.evaluate(game.position())
+        } else {
+            0
+        };
+
+        // Null move: if passing still fails high, so will a real move.
+        if opts.null_move
+            && prunable
+            && !after_null
+            && depth >= 3
+            && beta.abs() < MATE_BOUND
+            && static_eval >= beta
+            && self.hooks.make_null(game)
+        {
+            if game.position().side_to_move() != stm {
+                let r = 2 + depth / 6;
+                let value =
+                    -self.negamax(game, ctx, -beta, -beta + 1, depth - 1 - r, ply + 1, true);
+                self.hooks.undo_null(game);
+                if ctx.stopped {
+                    return 0;
+                }
+                if value >= beta {
+                    return if value >= MATE_BOUND { beta } else { value };
+                }
+            } else {
+                self.hooks.undo_null(game);
+            }
+        }
+
+        let futile = opts.futility
+            && prunable
+            && depth <= 2
+            && alpha.abs() < MATE_BOUND
+            && static_eval + FUTILITY_MARGIN * depth <= alpha;
+
+        // Order: TT move, captures (by the game's order), killers, history.
+        let killers = self.killers.get(ply);
+        let mut scores: SmallVec<[i32; 64]> = SmallVec::new();
+        for &mv in &moves {
+            let score = if Some(mv) == tt_move {
+                TT_MOVE
+            } else if game.position().is_capture(mv) {
+                CAPTURE + self.hooks.capture_order(game, mv)
+            } else if Some(mv) == killers[0] {
+                KILLER_1
+            } else if Some(mv) == killers[1] {
+                KILLER_2
+            } else {
+                self.history.get(stm, &mv)
+            };
+            scores.push(score);
+        }
+
+        let mut best = -INFINITY;
+        let mut best_move = None;
+        let mut quiets_tried: SmallVec<[MoveOf<G>; 64]> = SmallVec::new();
+        let mut searched = 0usize;
+        for i in 0..moves.len() {
+            pick_next(&mut moves, &mut scores, i);
+            let mv = moves[i];
+            let capture = game.position().is_capture(mv);
+            let quiet = !capture && scores[i] < KILLER_2;
+            if futile && searched > 0 && quiet && !self.hooks.is_tactical(game, mv) {
+                continue;
+            }
+
+            game.play_unchecked(mv);
+            let same = game.position().side_to_move() == stm;
+            let value = if searched == 0 {
+                self.child(game, ctx, same, alpha, beta, depth - 1, ply)
+            } else {
+                let reduction = if opts.lmr && depth >= 3 && searched >= 3 && quiet {
+                    1 + i32::from(searched >= 8 && depth >= 5)
+                } else {
+                    0
+                };
+                let mut v = self.child(
+                    game,
+                    ctx,
+                    same,
+                    alpha,
+                    alpha + 1,
+                    depth - 1 - reduction,
+                    ply,
+                );
+                if reduction > 0 && v > alpha && !ctx.stopped {
+                    v = self.child(game, ctx, same, alpha, alpha + 1, depth - 1, ply);
+                }
+                if v > alpha && v < beta && !ctx.stopped {
+                    v = self.child(game, ctx, same, alpha, beta, depth - 1, ply);
+                }
+                v
+            };
+            game.undo();
+            if ctx.stopped {
+                return 0;
+            }
+            searched += 1;
+
+            if value > best {
+                best = value;
+                if value > alpha {
+                    best_move = Some(mv);
+                    alpha = value;
+                    self.pv.update(ply, mv);
+                    if ply == 0 {
+                        self.root_move = Some(mv);
+                    }
+                    if value >= beta {
+                        if !capture {
+                            self.killers.add(ply, mv);
+                            self.history.reward(stm, &mv, depth as u32);
+                            for q in &quiets_tried {
+                                self.history.punish(stm, q, depth as u32);
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+            if !capture {
+                quiets_tried.push(mv);
+            }
+        }
+
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, best_move, to_tt(best, ply), depth as u32, bound);
+        best
+    }
+
+    /// The value at the horizon: quiescence search, or the evaluation.
+    fn horizon<E: Evaluator<G::Position>>(
+        &mut self,
+        game: &mut G,
+        ctx: &mut Ctx<'_, E>,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        if self.options.quiescence {
+            return self.quiescence(game, ctx, alpha, beta, ply);
+        }
+        if ctx.enter(ply) {
+            return 0;
+        }
+        let stm = game.position().side_to_move();
+        if let Some(outcome) = game.outcome() {
+            return terminal_value(outcome, stm, ply);
+        }
+        ctx.horizon = true;
+        ctx.eval.evaluate(game.position())
+    }
+
+    /// Fail-soft quiescence: the better of standing pat and the tactical
+    /// moves (searched to quiet positions).
+    fn quiescence<E: Evaluator<G::Position>>(
+        &mut self,
+        game: &mut G,
+        ctx: &mut Ctx<'_, E>,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> i32 {
+        self.pv.clear(ply);
+        if ctx.enter(ply) {
+            return 0;
+        }
+        let stm = game.position().side_to_move();
+        if let Some(outcome) = game.outcome() {
+            return terminal_value(outcome, stm, ply);
+        }
+        ctx.horizon = true;
+        let stand_pat = ctx.eval.evaluate(game.position());
+        if stand_pat >= beta || ply >= MAX_PLY {
+            return stand_pat;
+        }
+        alpha = alpha.max(stand_pat);
+        let mut best = stand_pat;
+
+        let mut moves = MoveList::new();
+        game.generate_moves(&mut moves);
+        let hooks = &self.hooks;
+        moves.retain(|mv| hooks.is_tactical(game, *mv));
+        let mut scores: SmallVec<[i32; 64]> = moves
+            .iter()
+            .map(|&mv| {
+                if game.position().is_capture(mv) {
+                    CAPTURE + hooks.capture_order(game, mv)
+                } else {
+                    0
+                }
+            })
+            .collect();
+
+        for i in 0..moves.len() {
+            pick_next(&mut moves, &mut scores, i);
+            let mv = moves[i];
+            game.play_unchecked(mv);
+            let value = if game.position().side_to_move() == stm {
+                self.quiescence(game, ctx, alpha, beta, ply + 1)
+            } else {
+                -self.quiescence(game, ctx, -beta, -alpha, ply + 1)
+            };
+            game.undo();
+            if ctx.stopped {
+                return 0;
+            }
+            if value > best {
+                best = value;
+                if value > alpha {
+                    alpha = value;
+                    self.pv.update(ply, mv);
+                    if value >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+fn nps(nodes: u64, time: Duration) -> u64 {
+    let nanos = time.as_nanos().max(1);
+    (u128::from(nodes) * 1_000_000_000 / nanos).min(u128::from(u64::MAX)) as u64
+}

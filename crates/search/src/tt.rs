@@ -1,0 +1,243 @@
+//! The transposition table: bucketed entries keyed by Zobrist key, replaced
+//! by depth and age.
+
+use std::mem::size_of;
+
+/// Entries that share one bucket (one index of the table).
+pub const BUCKET_SIZE: usize = 4;
+
+/// What a stored value says about the true value of its position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// Nothing stored (an empty slot).
+    Empty,
+    /// The true value is at least the stored value (a beta cutoff).
+    Lower,
+    /// The true value is at most the stored value (all moves failed low).
+    Upper,
+    /// The stored value is the true value at the stored depth.
+    Exact,
+}
+
+/// One stored search result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry<M> {
+    /// The full Zobrist key of the position.
+    pub key: u64,
+    /// The best (or refuting) move found, if any.
+    pub mv: Option<M>,
+    /// The value, with mate scores relative to the stored position.
+    pub value: i32,
+    /// The remaining depth the value was searched to.
+    pub depth: u8,
+    /// How `value` bounds the true value.
+    pub bound: Bound,
+    /// The search generation that stored it.
+    age: u8,
+}
+
+impl<M> Entry<M> {
+    const EMPTY: Entry<M> = Entry {
+        key: 0,
+        mv: None,
+        value: 0,
+        depth: 0,
+        bound: Bound::Empty,
+        age: 0,
+    };
+}
+
+/// A fixed-size table of [`Entry`] buckets. A table of 0 MiB stores nothing.
+#[derive(Clone, Debug)]
+pub struct TranspositionTable<M> {
+    buckets: Vec<[Entry<M>; BUCKET_SIZE]>,
+    age: u8,
+}
+
+impl<M: Copy> TranspositionTable<M> {
+    /// A table of about `mib` MiB (at least one bucket unless `mib` is 0).
+    pub fn new(mib: usize) -> TranspositionTable<M> {
+        let bucket_bytes = size_of::<[Entry<M>; BUCKET_SIZE]>().max(1);
+        let count = if mib == 0 {
+            0
+        } else {
+            (mib.saturating_mul(1 << 20) / bucket_bytes).max(1)
+        };
+        TranspositionTable {
+            buckets: vec![[Entry::EMPTY; BUCKET_SIZE]; count],
+            age: 0,
+        }
+    }
+
+    /// The number of buckets.
+    pub fn buckets(&self) -> usize {
+        self.buckets.len()
+    }
+
+    /// Forgets every entry.
+    pub fn clear(&mut self) {
+        for bucket in &mut self.buckets {
+            *bucket = [Entry::EMPTY; BUCKET_SIZE];
+        }
+        self.age = 0;
+    }
+
+    /// Starts a new search generation: older entries become the first to be
+    /// replaced.
+    pub fn new_search(&mut self) {
+        self.age = self.age.wrapping_add(1);
+    }
+
+    #[inline]
+    fn index(&self, key: u64) -> usize {
+        ((u128::from(key) * self.buckets.len() as u128) >> 64) as usize
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry<M>> {
+        if self.buckets.is_empty() {
+            return None;
+        }
+        self.buckets[self.index(key)]
+            .iter()
+            .find(|e| e.bound != Bound::Empty && e.key == key)
+            .copied()
+    }
+
+    /// Stores a result for `key`. An entry of the same key is overwritten
+    /// (keeping its move when `mv` is `None`) unless it is much deeper and
+    /// from this search; otherwise the slot replaced is an empty one, else
+    /// the one with the least depth, older generations counting as
+    /// shallower.
+    #[inline]
+    pub fn store(&mut self, key: u64, mv: Option<M>, value: i32, depth: u32, bound: Bound) {
+        if self.buckets.is_empty() {
+            return;
+        }
+        let age = self.age;
+        let index = self.index(key);
+        let bucket = &mut self.buckets[index];
+        let depth = depth.min(u32::from(u8::MAX)) as u8;
+        let slot = match bucket
+            .iter()
+            .position(|e| e.bound != Bound::Empty && e.key == key)
+        {
+            Some(i) => {
+                let old = bucket[i];
+                if old.age == age
+                    && bound != Bound::Exact
+                    && u32::from(old.depth) > u32::from(depth) + 2
+                {
+                    return;
+                }
+                i
+            }
+            None => {
+                let worth = |e: &Entry<M>| -> i32 {
+                    if e.bound == Bound::Empty {
+                        return i32::MIN;
+                    }
+                    let stale = i32::from(age.wrapping_sub(e.age));
+                    i32::from(e.depth) - 8 * stale
+                };
+                let mut best = 0;
+                for i in 1..BUCKET_SIZE {
+                    if worth(&bucket[i]) < worth(&bucket[best]) {
+                        best = i;
+                    }
+                }
+                best
+            }
+        };
+        let entry = &mut bucket[slot];
+        let mv = if mv.is_none() && entry.key == key {
+            entry.mv
+        } else {
+            mv
+        };
+        *entry = Entry {
+            key,
+            mv,
+            value,
+            depth,
+            bound,
+            age,
+        };
+    }
+
+    /// Permille of the first thousand buckets' slots filled by this search
+    /// generation (UCI `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        let sample = self.buckets.len().min(1000);
+        if sample == 0 {
+            return 0;
+        }
+        let used: usize = self.buckets[..sample]
+            .iter()
+            .flat_map(|b| b.iter())
+            .filter(|e| e.bound != Bound::Empty && e.age == self.age)
+            .count();
+        (used * 1000 / (sample * BUCKET_SIZE)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_and_probe() {
+        let mut tt = TranspositionTable::<u16>::new(1);
+        assert!(tt.buckets() > 1000);
+        assert_eq!(tt.probe(42), None);
+        tt.store(42, Some(7), 100, 5, Bound::Exact);
+        let e = tt.probe(42).unwrap();
+        assert_eq!(
+            (e.mv, e.value, e.depth, e.bound),
+            (Some(7), 100, 5, Bound::Exact)
+        );
+        // Same key, no move: the old move is kept.
+        tt.store(42, None, -3, 6, Bound::Upper);
+        let e = tt.probe(42).unwrap();
+        assert_eq!(
+            (e.mv, e.value, e.depth, e.bound),
+            (Some(7), -3, 6, Bound::Upper)
+        );
+        // A much shallower non-exact result of this search does not replace.
+        tt.store(42, Some(1), 9, 1, Bound::Lower);
+        assert_eq!(tt.probe(42).unwrap().depth, 6);
+        tt.clear();
+        assert_eq!(tt.probe(42), None);
+    }
+
+    #[test]
+    fn zero_size_table_stores_nothing() {
+        let mut tt = TranspositionTable::<u16>::new(0);
+        tt.store(1, Some(1), 1, 1, Bound::Exact);
+        assert_eq!(tt.probe(1), None);
+        assert_eq!(tt.hashfull(), 0);
+    }
+
+    #[test]
+    fn replacement_prefers_shallow_and_old() {
+        // A single-bucket table: every key collides.
+        let mut tt = TranspositionTable::<u16> {
+            buckets: vec![[Entry::EMPTY; BUCKET_SIZE]; 1],
+            age: 0,
+        };
+        for (key, depth) in [(1u64, 9u32), (2, 3), (3, 7), (4, 8)] {
+            tt.store(key, None, 0, depth, Bound::Exact);
+        }
+        tt.store(5, None, 0, 4, Bound::Exact);
+        assert_eq!(tt.probe(2), None, "the shallowest entry is replaced");
+        assert!(tt.probe(5).is_some());
+        tt.new_search();
+        tt.new_search();
+        tt.store(6, None, 0, 1, Bound::Exact);
+        // All older entries count as stale; the shallowest old one goes.
+        assert_eq!(tt.probe(5), None);
+        assert!(tt.probe(1).is_some() && tt.probe(6).is_some());
+        assert!(tt.hashfull() > 0);
+    }
+}
