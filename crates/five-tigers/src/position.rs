@@ -423,19 +423,18 @@ impl FiveTigers {
     /// that cannot be taken, and decides who decides next.
     #[inline]
     fn settle(&mut self) {
+        if !self.owed.is_empty() && self.someone_out() {
+            // A side has lost: whatever is still owed is dropped.
+            self.owed = Owed::NONE;
+        }
         while let Some((taker, _)) = self.owed.first() {
             let victim = taker.opponent().index();
             if self.boards[victim].0 != 0 {
                 break;
             }
-            if self.hands[victim] == 0 {
-                // The enemy has lost: whatever is still owed is dropped.
-                self.owed = Owed::NONE;
-            } else {
-                // Nothing on the board to take (placement): this
-                // obligation is dropped.
-                self.owed.pop();
-            }
+            // Nothing on the board to take (placement, the enemy still has
+            // pieces in hand): this obligation is dropped.
+            self.owed.pop();
         }
         self.to_move = match self.owed.first() {
             None => self.next,
