@@ -115,6 +115,26 @@ impl Naive {
         }
     }
 
+    /// The naive state equal to an engine position (read through the
+    /// engine's public accessors).
+    pub fn from_engine(pos: &FiveTigers) -> Naive {
+        let mut n = Naive::new(*pos.rules());
+        for s in [Side::First, Side::Second] {
+            for p in Point::points_of(pos.pieces(s)) {
+                n.board[p.index() as usize] = Some(s);
+            }
+            n.hand[si(s)] = pos.hand(s) as u32;
+            n.last[si(s)] = pos
+                .last_step(s)
+                .map(|l| (l.from.index() as usize, l.to.index() as usize));
+        }
+        n.placing = pos.phase() == qi_five_tigers::Phase::Placement;
+        n.owed = pos.owed().iter().map(|(s, c)| (s, c as u32)).collect();
+        n.next = pos.next();
+        n.quiet = pos.quiet() as u32;
+        n
+    }
+
     fn pieces(&self, s: Side) -> Vec<usize> {
         (0..25).filter(|&i| self.board[i] == Some(s)).collect()
     }
