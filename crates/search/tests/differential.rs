@@ -14,10 +14,15 @@ use qi_search::reference::{minimax, minimax_quiescence};
 use qi_search::{DefaultHooks, Limits, Score, SearchHooks, SearchOptions, Searcher, MATE_BOUND};
 use toy::{tree_game, TreeConfig, TreeEval, TreeGame, TreeHooks};
 
-fn shapes(seed: u64) -> [TreeConfig; 3] {
+fn shapes(seed: u64) -> [TreeConfig; 4] {
     [
         TreeConfig::tree(seed, 7),
         TreeConfig::dag(seed, 7, 5),
+        // Few distinct values: many ties, so off-by-one bounds show.
+        TreeConfig {
+            eval_range: 2,
+            ..TreeConfig::dag(seed ^ 0x5555, 8, 4)
+        },
         TreeConfig {
             max_branching: 8,
             ..TreeConfig::dag(seed ^ 0xABCD, 6, 40)

@@ -112,6 +112,82 @@ impl<P: Position> Game for SimpleGame<P> {
 }
 
 // ---------------------------------------------------------------------------
+// A game layer with a repetition rule.
+
+/// Like [`SimpleGame`], plus: the third occurrence of a position ends the
+/// game, lost by the side that made it (`mover_loses`, Jungle style) or
+/// drawn.
+#[derive(Clone, Debug)]
+pub struct RepGame<P: Position> {
+    pub inner: SimpleGame<P>,
+    pub mover_loses: bool,
+}
+
+impl<P: Position> RepGame<P> {
+    pub fn new(pos: P, mover_loses: bool) -> RepGame<P> {
+        RepGame {
+            inner: SimpleGame::new(pos),
+            mover_loses,
+        }
+    }
+
+    fn repetition(&self) -> Option<Outcome> {
+        let now = &self.inner.pos;
+        let seen = self.inner.history.iter().filter(|(p, _)| p == now).count();
+        if seen < 2 {
+            return None;
+        }
+        Some(if self.mover_loses {
+            let mover = self.inner.history.last()?.0.side_to_move();
+            Outcome::win(mover.opponent(), WinReason::Repetition)
+        } else {
+            Outcome::Draw(DrawReason::Repetition)
+        })
+    }
+}
+
+impl<P: Position> Game for RepGame<P> {
+    type Position = P;
+
+    fn position(&self) -> &P {
+        self.inner.position()
+    }
+
+    fn generate_moves(&self, moves: &mut MoveList<P::Move>) {
+        if self.outcome().is_none() {
+            self.inner.generate_moves(moves);
+        }
+    }
+
+    fn play_unchecked(&mut self, mv: P::Move) {
+        self.inner.play_unchecked(mv);
+    }
+
+    fn play(&mut self, mv: P::Move) -> Result<(), IllegalMove> {
+        if self.outcome().is_some() {
+            return Err(IllegalMove::new(mv, "the game is over"));
+        }
+        self.inner.play(mv)
+    }
+
+    fn undo(&mut self) -> Option<P::Move> {
+        self.inner.undo()
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.inner.outcome().or_else(|| self.repetition())
+    }
+
+    fn record(&mut self, result: ExternalResult) {
+        self.inner.record(result);
+    }
+
+    fn ply(&self) -> usize {
+        self.inner.ply()
+    }
+}
+
+// ---------------------------------------------------------------------------
 // Random game tree / DAG.
 
 /// Shape of a random game.
@@ -124,6 +200,11 @@ pub struct TreeConfig {
     pub max_level: u32,
     /// Most moves of a node (at least 1).
     pub max_branching: u64,
+    /// Evaluations lie in `-eval_range..=eval_range`.
+    pub eval_range: u64,
+    /// Moves never change the level: with `width` > 0 the game is a graph
+    /// with cycles (for repetition rules) and only stalemates end it.
+    pub cyclic: bool,
 }
 
 impl TreeConfig {
@@ -133,6 +214,16 @@ impl TreeConfig {
             width: 0,
             max_level,
             max_branching: 5,
+            eval_range: 200,
+            cyclic: false,
+        }
+    }
+
+    pub fn cyclic(seed: u64, width: u64) -> TreeConfig {
+        TreeConfig {
+            cyclic: true,
+            max_level: u32::MAX,
+            ..TreeConfig::dag(seed, u32::MAX, width)
         }
     }
 
@@ -142,6 +233,8 @@ impl TreeConfig {
             width,
             max_level,
             max_branching: 5,
+            eval_range: 200,
+            cyclic: false,
         }
     }
 }
@@ -194,9 +287,10 @@ impl TreeNode {
         1 + (self.hash() >> 32) % self.cfg.max_branching.max(1)
     }
 
-    /// The First-relative evaluation in -200..=200.
+    /// The First-relative evaluation in `-eval_range..=eval_range`.
     pub fn value_for_first(&self) -> i32 {
-        ((self.hash() >> 44) % 401) as i32 - 200
+        let r = self.cfg.eval_range;
+        ((self.hash() >> 44) % (2 * r + 1)) as i32 - r as i32
     }
 
     fn board_outcome(&self) -> Option<Outcome> {
@@ -264,7 +358,9 @@ impl Position for TreeNode {
 
     fn play_unchecked(&mut self, mv: TreeMove) {
         self.id = self.child_id(mv.0);
-        self.level += 1;
+        if !self.cfg.cyclic {
+            self.level += 1;
+        }
         self.passed = false;
     }
 
