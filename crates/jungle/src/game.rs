@@ -1,3 +1,428 @@
-//! g
-/// Placeholder.
-pub struct Game;
+//! The game layer: a position plus its history, where the rules that depend
+//! on the record live (spec section 5, rules 4–7).
+
+use qi_core::{
+    DrawReason, ExternalResult, IllegalMove, MoveList, Outcome, Position, Side, WinReason,
+};
+
+use crate::board::ALL_TRAPS;
+use crate::moves::Move;
+use crate::position::Jungle;
+use crate::rules::Repetition;
+
+/// Length of the 7-3 rule's window (own moves).
+const WINDOW_7_3: usize = 7;
+/// Entries into one square within the window that forbid another.
+const ENTRIES_7_3: u32 = 3;
+/// Length of the 17-5 rule's window (own moves).
+const WINDOW_17_5: usize = 17;
+/// Largest set of squares that the 17-5 rule locks.
+const SQUARES_17_5: u32 = 5;
+
+/// One played move as the anti-chase rules see it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Ply {
+    /// The animal that moved (index 0..8 within its side).
+    animal: u8,
+    /// The square it entered.
+    to: u8,
+}
+
+/// One entry of the position stack.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    pos: Jungle,
+    /// How many times this position (board and side to move) has occurred
+    /// in the game so far, this time included (1 when repetition is off).
+    occurrences: u8,
+}
+
+/// Which anti-chase rule forbids a move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AntiChaseRule {
+    /// The 7-3 rule.
+    SevenThree,
+    /// The 17-5 rule.
+    SeventeenFive,
+}
+
+/// A Jungle game: the position stack (copy-make, so [`undo`](qi_core::Game::undo)
+/// is O(1)), the move record and a recorded external result. Implements
+/// [`qi_core::Game`]: the no-capture draw, the repetition rule and the 7-3 /
+/// 17-5 anti-chase rules of the position's [`Rules`](crate::Rules).
+#[derive(Clone, Debug)]
+pub struct Game {
+    frames: Vec<Frame>,
+    moves: Vec<Move>,
+    plies: Vec<Ply>,
+    external: Option<ExternalResult>,
+}
+
+impl Game {
+    /// A game starting at `position` (with no history before it).
+    pub fn new(position: Jungle) -> Game {
+        Game {
+            frames: vec![Frame {
+                pos: position,
+                occurrences: 1,
+            }],
+            moves: Vec::new(),
+            plies: Vec::new(),
+            external: None,
+        }
+    }
+
+    /// A game starting at `position` after the checked moves `moves`.
+    pub fn from_moves(position: Jungle, moves: &[Move]) -> Result<Game, IllegalMove> {
+        let mut game = Game::new(position);
+        for &mv in moves {
+            qi_core::Game::play(&mut game, mv)?;
+        }
+        Ok(game)
+    }
+
+    /// The current position.
+    #[inline(always)]
+    pub fn position(&self) -> &Jungle {
+        &self.top().pos
+    }
+
+    /// The position the game started from.
+    pub fn start(&self) -> &Jungle {
+        &self.frames[0].pos
+    }
+
+    /// The moves played, in order (the record).
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// The positions of the game, start first, current last.
+    pub fn positions(&self) -> impl Iterator<Item = &Jungle> + '_ {
+        self.frames.iter().map(|f| &f.pos)
+    }
+
+    /// The recorded external result, if any.
+    pub fn external_result(&self) -> Option<ExternalResult> {
+        self.external
+    }
+
+    /// How many times the current position (board and side to move) has
+    /// occurred in this game, now included. Always 1 when the repetition
+    /// rule is off.
+    pub fn occurrences(&self) -> u8 {
+        self.top().occurrences
+    }
+
+    /// Takes back the last move (see [`qi_core::Game::undo`]).
+    pub fn undo(&mut self) -> Option<Move> {
+        qi_core::Game::undo(self)
+    }
+
+    /// Plays `mv` if it is legal now (see [`qi_core::Game::play`]).
+    pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        qi_core::Game::play(self, mv)
+    }
+
+    /// The outcome so far (see [`qi_core::Game::outcome`]).
+    pub fn outcome(&self) -> Option<Outcome> {
+        qi_core::Game::outcome(self)
+    }
+
+    /// The legal moves now (see [`qi_core::Game::legal_moves`]).
+    pub fn legal_moves(&self) -> MoveList<Move> {
+        qi_core::Game::legal_moves(self)
+    }
+
+    /// The anti-chase rule that forbids `mv` now, if any (`None` also when
+    /// the rules have no anti-chase or `mv` is not a move of the side to move).
+    pub fn anti_chase_violation(&self, mv: Move) -> Option<AntiChaseRule> {
+        if !self.position().rules().anti_chase {
+            return None;
+        }
+        let pos = self.position();
+        let side = pos.side_to_move();
+        if pos.occupancy(side).0 & mv.from.bit() == 0 {
+            return None;
+        }
+        let animal = pos.animal_index_on(side, mv.from.index());
+        let (seven, seventeen) = self.forbidden_squares();
+        if seven[animal] & mv.to.bit() != 0 {
+            Some(AntiChaseRule::SevenThree)
+        } else if seventeen[animal] & mv.to.bit() != 0 {
+            Some(AntiChaseRule::SeventeenFive)
+        } else {
+            None
+        }
+    }
+
+    #[inline(always)]
+    fn top(&self) -> &Frame {
+        // The stack always holds the start position.
+        &self.frames[self.frames.len() - 1]
+    }
+
+    /// The squares each animal of the side to move may not enter now under
+    /// the 7-3 rule and under the 17-5 rule (indexed by animal).
+    fn forbidden_squares(&self) -> ([u64; 8], [u64; 8]) {
+        let mut seven = [0u64; 8];
+        let mut seventeen = [0u64; 8];
+        let n = self.plies.len();
+        // The side to move made the plies n-2, n-4, … (sides alternate).
+        let own = |k: usize| -> Option<Ply> {
+            let back = 2 * (k + 1);
+            if back <= n {
+                Some(self.plies[n - back])
+            } else {
+                None
+            }
+        };
+
+        // 7-3: among the last (up to) 7 own moves, P entered X at least 3 times.
+        let mut window = [Ply { animal: 0, to: 0 }; WINDOW_7_3];
+        let mut len = 0;
+        while len < WINDOW_7_3 {
+            match own(len) {
+                Some(p) => {
+                    window[len] = p;
+                    len += 1;
+                }
+                None => break,
+            }
+        }
+        let window = &window[..len];
+        let mut trapped = [false; 8];
+        for p in window {
+            if ALL_TRAPS >> p.to & 1 != 0 {
+                trapped[p.animal as usize] = true;
+            }
+        }
+        for p in window {
+            let a = p.animal as usize;
+            if trapped[a] {
+                continue;
+            }
+            let entries = window
+                .iter()
+                .filter(|q| q.animal == p.animal && q.to == p.to)
+                .count() as u32;
+            if entries >= ENTRIES_7_3 {
+                seven[a] |= 1u64 << p.to;
+            }
+        }
+        if seven.iter().any(|&m| m != 0) {
+            // The chased animal is exempt: an animal under attack right now
+            // (an enemy animal could legally capture it next move).
+            let pos = self.position();
+            let side = pos.side_to_move();
+            let attacked = pos.attacked_by(side.opponent()).0;
+            let squares = pos.animal_squares(side);
+            for (a, mask) in seven.iter_mut().enumerate() {
+                if *mask != 0 && attacked >> squares[a] & 1 != 0 {
+                    *mask = 0;
+                }
+            }
+        }
+
+        // 17-5: the last 17 own moves all by P, entering at most 5 squares.
+        if n >= 2 * WINDOW_17_5 {
+            let first = own(0).map(|p| p.animal);
+            let mut set = 0u64;
+            let mut same = true;
+            for k in 0..WINDOW_17_5 {
+                match own(k) {
+                    Some(p) if Some(p.animal) == first => set |= 1u64 << p.to,
+                    _ => {
+                        same = false;
+                        break;
+                    }
+                }
+            }
+            if let (true, Some(a)) = (same, first) {
+                if set.count_ones() <= SQUARES_17_5 && set & ALL_TRAPS == 0 {
+                    seventeen[a as usize] |= set;
+                }
+            }
+        }
+        (seven, seventeen)
+    }
+
+    /// Removes the moves the anti-chase rules forbid.
+    fn filter_anti_chase(&self, moves: &mut MoveList<Move>) {
+        if self.plies.len() < 2 {
+            return;
+        }
+        let (seven, seventeen) = self.forbidden_squares();
+        let mut forbidden = [0u64; 8];
+        let mut any = false;
+        for a in 0..8 {
+            forbidden[a] = seven[a] | seventeen[a];
+            any |= forbidden[a] != 0;
+        }
+        if !any {
+            return;
+        }
+        let pos = self.position();
+        let side = pos.side_to_move();
+        moves.retain(|mv| {
+            let a = pos.animal_index_on(side, mv.from.index());
+            forbidden[a] & mv.to.bit() == 0
+        });
+    }
+
+    /// The result of the history rules (repetition, no-capture draw).
+    fn history_outcome(&self) -> Option<Outcome> {
+        let frame = self.top();
+        let rules = frame.pos.rules();
+        if frame.occurrences >= 3 {
+            match rules.repetition {
+                Repetition::Off => {}
+                Repetition::Draw => return Some(Outcome::Draw(DrawReason::Repetition)),
+                Repetition::MoverLoses => {
+                    // The side that moved into the third occurrence loses.
+                    return Some(Outcome::win(
+                        frame.pos.side_to_move(),
+                        WinReason::Repetition,
+                    ));
+                }
+            }
+        }
+        if rules.no_capture_draw > 0 && frame.pos.no_capture_plies() >= rules.no_capture_draw {
+            return Some(Outcome::Draw(DrawReason::NoCapture));
+        }
+        None
+    }
+
+    /// Whether moves are refused now for a reason other than the anti-chase
+    /// rules (external result, board result, history result).
+    fn closed(&self) -> bool {
+        self.external.is_some()
+            || self.position().is_terminal_cheap()
+            || self.history_outcome().is_some()
+    }
+
+    /// The occurrences of `next` if it were pushed now.
+    fn occurrences_of(&self, next: &Jungle) -> u8 {
+        if next.rules().repetition == Repetition::Off {
+            return 1;
+        }
+        let len = self.frames.len(); // index `next` will take
+        let since_capture = next.no_capture_plies() as usize;
+        let oldest = len.saturating_sub(since_capture);
+        let mut j = len;
+        while j >= oldest + 2 {
+            j -= 2;
+            let earlier = &self.frames[j];
+            if earlier.pos.same_board(next) {
+                return earlier.occurrences.saturating_add(1);
+            }
+        }
+        1
+    }
+}
+
+impl qi_core::Game for Game {
+    type Position = Jungle;
+
+    #[inline(always)]
+    fn position(&self) -> &Jungle {
+        &self.top().pos
+    }
+
+    fn generate_moves(&self, moves: &mut MoveList<Move>) {
+        if self.closed() {
+            return;
+        }
+        let start = moves.len();
+        let pos = self.position();
+        pos.generate_moves(moves);
+        if pos.rules().anti_chase && moves.len() > start {
+            let mut mine: MoveList<Move> = moves.drain(start..).collect();
+            self.filter_anti_chase(&mut mine);
+            moves.extend(mine);
+        }
+    }
+
+    fn play_unchecked(&mut self, mv: Move) {
+        let pos = self.top().pos;
+        let side = pos.side_to_move();
+        let animal = pos.animal_index_on(side, mv.from.index()) as u8;
+        let mut next = pos;
+        next.play_unchecked(mv);
+        let occurrences = self.occurrences_of(&next);
+        self.frames.push(Frame {
+            pos: next,
+            occurrences,
+        });
+        self.moves.push(mv);
+        self.plies.push(Ply {
+            animal,
+            to: mv.to.index(),
+        });
+    }
+
+    fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        if let Some(outcome) = qi_core::Game::outcome(self) {
+            return Err(IllegalMove::new(
+                mv,
+                format!("the game is over ({outcome})"),
+            ));
+        }
+        if !self.position().is_legal(mv) {
+            return Err(IllegalMove::new(mv, "not a legal move in this position"));
+        }
+        match self.anti_chase_violation(mv) {
+            Some(AntiChaseRule::SevenThree) => {
+                Err(IllegalMove::new(mv, "forbidden by the 7-3 anti-chase rule"))
+            }
+            Some(AntiChaseRule::SeventeenFive) => Err(IllegalMove::new(
+                mv,
+                "forbidden by the 17-5 anti-chase rule",
+            )),
+            None => {
+                qi_core::Game::play_unchecked(self, mv);
+                Ok(())
+            }
+        }
+    }
+
+    fn undo(&mut self) -> Option<Move> {
+        self.external = None;
+        let mv = self.moves.pop()?;
+        self.frames.pop();
+        self.plies.pop();
+        Some(mv)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if let Some(result) = self.external {
+            return Some(result.outcome());
+        }
+        let pos = self.position();
+        if let Some(outcome) = pos.outcome() {
+            return Some(outcome);
+        }
+        if let Some(outcome) = self.history_outcome() {
+            return Some(outcome);
+        }
+        if pos.rules().anti_chase && self.plies.len() >= 2 {
+            let mut moves = MoveList::new();
+            pos.generate_moves(&mut moves);
+            self.filter_anti_chase(&mut moves);
+            if moves.is_empty() {
+                let side: Side = pos.side_to_move();
+                return Some(Outcome::win(side.opponent(), WinReason::NoLegalMove));
+            }
+        }
+        None
+    }
+
+    fn record(&mut self, result: ExternalResult) {
+        self.external = Some(result);
+    }
+
+    #[inline(always)]
+    fn ply(&self) -> usize {
+        self.moves.len()
+    }
+}

@@ -41,7 +41,7 @@ mod tables;
 pub use board::{
     side_name, Animal, Piece, Square, ALL, ALL_TRAPS, DENS, GEOMETRY, LAND, TRAPS, WATER,
 };
-pub use game::Game;
+pub use game::{AntiChaseRule, Game};
 pub use jfen::JfenError;
 pub use moves::{Move, ParseMoveError};
 pub use position::{den_square, Jungle, START_JFEN};

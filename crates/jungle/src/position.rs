@@ -288,6 +288,20 @@ impl Jungle {
         self.rules.capture_allowed(attacker, from, defender, to)
     }
 
+    /// The index (0..8) of `side`'s animal on square `sq` (meaningless when
+    /// none of its animals stands there).
+    #[inline(always)]
+    pub(crate) fn animal_index_on(&self, side: Side, sq: u8) -> usize {
+        find(&self.squares[side.index()], sq)
+    }
+
+    /// Same animals on the same squares and same side to move (counters and
+    /// rules ignored): the repetition rule's notion of "the same position".
+    #[inline(always)]
+    pub fn same_board(&self, other: &Jungle) -> bool {
+        self.hash == other.hash && self.squares == other.squares && self.side == other.side
+    }
+
     #[inline(always)]
     fn side_index(&self) -> usize {
         self.side.index()

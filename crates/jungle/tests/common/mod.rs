@@ -1,0 +1,316 @@
+//! An independent, straightforward reference implementation of the Jungle
+//! rules (spec sections 3–5, board decisions only), written square by square
+//! with no bitboards, to check the engine against.
+#![allow(dead_code)]
+
+use qi_core::{Position, Side};
+use qi_jungle::{Animal, JumpBlock, Jumps, Jungle, Move, Piece, RankOrder, Rules, Square};
+
+/// Parses a position or panics with the error.
+pub fn pos(jfen: &str, rules: Rules) -> Jungle {
+    Jungle::from_jfen(jfen, rules).unwrap_or_else(|e| panic!("bad test JFEN {jfen:?}: {e}"))
+}
+
+/// Parses a move.
+pub fn mv(text: &str) -> Move {
+    text.parse().unwrap()
+}
+
+/// The legal moves as sorted text.
+pub fn move_texts(pos: &Jungle) -> Vec<String> {
+    let mut v: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+    v.sort();
+    v
+}
+
+/// Whether `text` is a legal move of `pos`.
+pub fn legal(pos: &Jungle, text: &str) -> bool {
+    pos.legal_moves().contains(&mv(text))
+}
+
+pub fn presets() -> [(&'static str, Rules); 4] {
+    [
+        ("standard", Rules::standard()),
+        ("yeshou", Rules::yeshou()),
+        ("datou", Rules::datou()),
+        ("traditional", Rules::traditional()),
+    ]
+}
+
+// ---- the reference ----
+
+/// (file, rank), both 0-based.
+pub type Sq = (i32, i32);
+
+pub fn sq_of(s: Square) -> Sq {
+    (s.file() as i32, s.rank() as i32)
+}
+
+pub fn square(s: Sq) -> Square {
+    Square::from_file_rank(s.0 as u8, s.1 as u8).unwrap()
+}
+
+pub fn on_board(s: Sq) -> bool {
+    (0..7).contains(&s.0) && (0..9).contains(&s.1)
+}
+
+/// The rivers: files b, c, e, f on ranks 4, 5, 6.
+pub fn is_water(s: Sq) -> bool {
+    matches!(s.0, 1 | 2 | 4 | 5) && matches!(s.1, 3..=5)
+}
+
+pub fn den_of(side: Side) -> Sq {
+    match side {
+        Side::First => (3, 0),
+        Side::Second => (3, 8),
+    }
+}
+
+pub fn trap_owner(s: Sq) -> Option<Side> {
+    match s {
+        (2, 0) | (4, 0) | (3, 1) => Some(Side::First),
+        (2, 8) | (4, 8) | (3, 7) => Some(Side::Second),
+        _ => None,
+    }
+}
+
+/// Strength per the spec's list (Elephant 8 … Rat 1), Dog/Wolf swapped
+/// under Dog over Wolf.
+pub fn strength(a: Animal, order: RankOrder) -> i32 {
+    let wolf_over_dog = order == RankOrder::WolfOverDog;
+    match a {
+        Animal::Elephant => 8,
+        Animal::Lion => 7,
+        Animal::Tiger => 6,
+        Animal::Leopard => 5,
+        Animal::Wolf => {
+            if wolf_over_dog {
+                4
+            } else {
+                3
+            }
+        }
+        Animal::Dog => {
+            if wolf_over_dog {
+                3
+            } else {
+                4
+            }
+        }
+        Animal::Cat => 2,
+        Animal::Rat => 1,
+    }
+}
+
+/// Spec section 4, read literally.
+pub fn can_capture(rules: &Rules, att: Piece, from: Sq, def: Piece, to: Sq) -> bool {
+    if att.side == def.side {
+        return false;
+    }
+    let (from_water, to_water) = (is_water(from), is_water(to));
+    if from_water && to_water {
+        // only Rats are in water; two Rats in water capture each other
+        return att.animal == Animal::Rat && def.animal == Animal::Rat;
+    }
+    if from_water != to_water {
+        // across the bank: only Rat against Rat, and only with the option
+        return att.animal == Animal::Rat && def.animal == Animal::Rat && rules.rat_bank_capture;
+    }
+    // both on land
+    if trap_owner(to) == Some(att.side) {
+        return true;
+    }
+    if att.animal == Animal::Rat && def.animal == Animal::Elephant {
+        return true;
+    }
+    if att.animal == Animal::Elephant && def.animal == Animal::Rat {
+        return false;
+    }
+    strength(att.animal, rules.rank_order) >= strength(def.animal, rules.rank_order)
+}
+
+/// A board as a plain array.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RefBoard {
+    pub cells: [[Option<Piece>; 9]; 7],
+    pub side: Side,
+    pub rules: Rules,
+}
+
+impl RefBoard {
+    pub fn from_jungle(pos: &Jungle) -> RefBoard {
+        let mut cells = [[None; 9]; 7];
+        for s in Square::all() {
+            let (f, r) = sq_of(s);
+            cells[f as usize][r as usize] = pos.piece_at(s);
+        }
+        RefBoard {
+            cells,
+            side: pos.side_to_move(),
+            rules: *pos.rules(),
+        }
+    }
+
+    pub fn at(&self, s: Sq) -> Option<Piece> {
+        self.cells[s.0 as usize][s.1 as usize]
+    }
+
+    pub fn game_over(&self) -> bool {
+        let mut count = [0; 2];
+        for f in 0..7 {
+            for r in 0..9 {
+                if let Some(p) = self.cells[f][r] {
+                    count[p.side.index()] += 1;
+                    if (f as i32, r as i32) == den_of(p.side.opponent()) {
+                        return true;
+                    }
+                }
+            }
+        }
+        count[0] == 0 || count[1] == 0
+    }
+
+    fn jumps_allowed(&self, animal: Animal, vertical: bool) -> bool {
+        let j = match animal {
+            Animal::Lion => self.rules.lion_jumps,
+            Animal::Tiger => self.rules.tiger_jumps,
+            _ => return false,
+        };
+        match j {
+            Jumps::None => false,
+            Jumps::Both => true,
+            Jumps::HorizontalOnly => !vertical,
+            Jumps::VerticalOnly => vertical,
+        }
+    }
+
+    /// Whether `p` standing on `from` may end its move on `to`.
+    fn may_enter(&self, p: Piece, from: Sq, to: Sq) -> bool {
+        if to == den_of(p.side) {
+            return false;
+        }
+        if is_water(to) && p.animal != Animal::Rat {
+            return false;
+        }
+        match self.at(to) {
+            None => true,
+            Some(q) if q.side == p.side => false,
+            Some(q) => can_capture(&self.rules, p, from, q, to),
+        }
+    }
+
+    /// Moves of `side` as if it were to move (ignores game over).
+    pub fn moves_of(&self, side: Side) -> Vec<(Sq, Sq)> {
+        let mut out = Vec::new();
+        for f in 0..7 {
+            for r in 0..9 {
+                let from = (f, r);
+                let Some(p) = self.at(from) else { continue };
+                if p.side != side {
+                    continue;
+                }
+                for (df, dr) in [(0, 1), (0, -1), (1, 0), (-1, 0)] {
+                    let to = (f + df, r + dr);
+                    if !on_board(to) {
+                        continue;
+                    }
+                    if self.may_enter(p, from, to) {
+                        out.push((from, to));
+                    }
+                    // river jump
+                    if is_water(to) && self.jumps_allowed(p.animal, df == 0) {
+                        let mut cur = to;
+                        let mut blocked = false;
+                        while on_board(cur) && is_water(cur) {
+                            if let Some(q) = self.at(cur) {
+                                let blocks = match self.rules.jump_block {
+                                    JumpBlock::AnyRat => true,
+                                    JumpBlock::EnemyRat => q.side != p.side,
+                                };
+                                blocked |= blocks;
+                            }
+                            cur = (cur.0 + df, cur.1 + dr);
+                        }
+                        if !blocked && on_board(cur) && self.may_enter(p, from, cur) {
+                            out.push((from, cur));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Legal moves of the side to move as sorted text.
+    pub fn legal_moves(&self) -> Vec<String> {
+        if self.game_over() {
+            return Vec::new();
+        }
+        let mut v: Vec<String> = self
+            .moves_of(self.side)
+            .into_iter()
+            .map(|(a, b)| format!("{}{}", square(a), square(b)))
+            .collect();
+        v.sort();
+        v
+    }
+
+    pub fn play(&self, from: Sq, to: Sq) -> RefBoard {
+        let mut next = self.clone();
+        next.cells[to.0 as usize][to.1 as usize] = self.at(from);
+        next.cells[from.0 as usize][from.1 as usize] = None;
+        next.side = self.side.opponent();
+        next
+    }
+
+    pub fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        if self.game_over() {
+            return 0;
+        }
+        self.moves_of(self.side)
+            .into_iter()
+            .map(|(a, b)| self.play(a, b).perft(depth - 1))
+            .sum()
+    }
+}
+
+/// JFEN from a list of `<letter><square>` tokens (`"Lb3 rf4"`) and the side
+/// to move (`'w'` or `'b'`).
+pub fn jfen(pieces: &str, side: char) -> String {
+    let mut grid = [[None::<char>; 7]; 9];
+    for token in pieces.split_whitespace() {
+        let letter = token.chars().next().unwrap();
+        let sq: Square = token[1..].parse().unwrap();
+        grid[sq.rank() as usize][sq.file() as usize] = Some(letter);
+    }
+    let mut ranks = Vec::new();
+    for rank in (0..9).rev() {
+        let mut text = String::new();
+        let mut empty = 0;
+        for cell in grid[rank] {
+            match cell {
+                Some(c) => {
+                    if empty > 0 {
+                        text.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    text.push(c);
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            text.push_str(&empty.to_string());
+        }
+        ranks.push(text);
+    }
+    format!("{} {side}", ranks.join("/"))
+}
+
+/// A position from piece tokens (see [`jfen`]).
+pub fn board(pieces: &str, side: char, rules: Rules) -> Jungle {
+    pos(&jfen(pieces, side), rules)
+}

@@ -1,0 +1,94 @@
+//! The engine against the independent reference implementation in
+//! `common`: identical legal move sets on every position of random games
+//! under every preset and random custom rule sets, and identical perft.
+
+mod common;
+
+use common::*;
+use qi_core::conformance::Rng;
+use qi_core::Position;
+use qi_jungle::{JumpBlock, Jumps, Jungle, RankOrder, Repetition, Rules};
+use qi_search::perft;
+
+fn random_rules(rng: &mut Rng) -> Rules {
+    let jumps = [
+        Jumps::None,
+        Jumps::Both,
+        Jumps::HorizontalOnly,
+        Jumps::VerticalOnly,
+    ];
+    Rules {
+        rank_order: if rng.below(2) == 0 {
+            RankOrder::WolfOverDog
+        } else {
+            RankOrder::DogOverWolf
+        },
+        lion_jumps: jumps[rng.below(4)],
+        tiger_jumps: jumps[rng.below(4)],
+        jump_block: if rng.below(2) == 0 {
+            JumpBlock::AnyRat
+        } else {
+            JumpBlock::EnemyRat
+        },
+        rat_bank_capture: rng.below(2) == 0,
+        no_capture_draw: 200,
+        repetition: Repetition::Off,
+        anti_chase: false,
+    }
+}
+
+fn compare_walks(start: &Jungle, games: usize, plies: usize, seed: u64) -> usize {
+    let mut rng = Rng::new(seed);
+    let mut checked = 0;
+    for _ in 0..games {
+        let mut pos = *start;
+        for _ in 0..plies {
+            let reference = RefBoard::from_jungle(&pos);
+            assert_eq!(
+                move_texts(&pos),
+                reference.legal_moves(),
+                "move sets differ at {pos} under {}",
+                pos.rules()
+            );
+            checked += 1;
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.play_unchecked(moves[rng.below(moves.len())]);
+        }
+    }
+    checked
+}
+
+#[test]
+fn engine_matches_reference_on_random_games_every_preset() {
+    for (i, (_, rules)) in presets().into_iter().enumerate() {
+        let n = compare_walks(&Jungle::new(rules), 60, 300, 11 + i as u64);
+        assert!(n > 5_000, "too few positions checked: {n}");
+    }
+}
+
+#[test]
+fn engine_matches_reference_on_random_custom_rules() {
+    let mut rng = Rng::new(99);
+    for i in 0..40 {
+        let rules = random_rules(&mut rng);
+        compare_walks(&Jungle::new(rules), 5, 300, 1000 + i);
+    }
+}
+
+#[test]
+fn perft_matches_reference() {
+    for (name, rules) in presets() {
+        let start = Jungle::new(rules);
+        let reference = RefBoard::from_jungle(&start);
+        for depth in 1..=3 {
+            assert_eq!(
+                perft(&start, depth),
+                reference.perft(depth),
+                "{name} depth {depth}"
+            );
+        }
+    }
+}
