@@ -450,6 +450,7 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
                     return 0;
                 }
                 if value >= beta {
+                    ctx.horizon = true; // a pass is no proof
                     return if value >= MATE_BOUND { beta } else { value };
                 }
             } else {
@@ -491,6 +492,7 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
             let capture = game.position().is_capture(mv);
             let quiet = !capture && scores[i] < KILLER_2;
             if futile && searched > 0 && quiet && !self.hooks.is_tactical(game, mv) {
+                ctx.horizon = true; // an unsearched move: not solved
                 continue;
             }
 
