@@ -60,8 +60,9 @@ impl Limits {
 pub struct SearchOptions {
     /// Transposition table size in MiB (`0` disables the table).
     pub hash_mib: usize,
-    /// Search threads. Only 1 is implemented: larger values are accepted
-    /// and searched with one thread.
+    /// Search threads for [`Searcher::search_smp`](crate::Searcher::search_smp)
+    /// (Lazy SMP; [`Searcher::search`](crate::Searcher::search) always uses
+    /// one). More than one puts the transposition table behind locks.
     pub threads: usize,
     /// Null-move pruning (needs [`SearchHooks::make_null`](crate::SearchHooks::make_null)).
     pub null_move: bool,

@@ -9,6 +9,7 @@
 //! negated.
 
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
 use std::time::{Duration, Instant};
 
 use qi_core::smallvec::SmallVec;
@@ -19,7 +20,7 @@ use crate::limits::{Limits, SearchOptions};
 use crate::ordering::{pick_next, History, Killers, CAPTURE, KILLER_1, KILLER_2, TT_MOVE};
 use crate::pv::PvTable;
 use crate::score::{from_tt, to_tt, Score, INFINITY, MATE, MATE_BOUND, MAX_PLY};
-use crate::tt::{Bound, TranspositionTable};
+use crate::tt::{Bound, SharedTable, TableAccess, TranspositionTable};
 
 /// The deepest iteration the search starts.
 pub const MAX_DEPTH: u32 = 100;
@@ -129,6 +130,69 @@ impl<E> Ctx<'_, E> {
     }
 }
 
+/// Per-thread search tables: history, killers, the PV table.
+struct ThreadState<M> {
+    history: History,
+    killers: Killers<M>,
+    pv: PvTable<M>,
+    /// The best root move of the running iteration.
+    root_move: Option<M>,
+}
+
+impl<M: Copy + Eq> ThreadState<M> {
+    fn new() -> ThreadState<M> {
+        ThreadState {
+            history: History::new(),
+            killers: Killers::new(),
+            pv: PvTable::new(),
+            root_move: None,
+        }
+    }
+
+    fn clear(&mut self) {
+        self.history.clear();
+        self.killers.clear();
+        self.root_move = None;
+    }
+
+    /// Before a search: fade the history, forget killers and the root move.
+    fn prepare(&mut self) {
+        self.history.age();
+        self.killers.clear();
+        self.root_move = None;
+    }
+}
+
+/// The transposition table: local to one thread, or shared by several.
+enum Table<M> {
+    Local(TranspositionTable<M>),
+    Shared(SharedTable<M>),
+}
+
+impl<M: Copy> Table<M> {
+    fn new(options: &SearchOptions) -> Table<M> {
+        if options.threads > 1 {
+            Table::Shared(SharedTable::new(options.hash_mib))
+        } else {
+            Table::Local(TranspositionTable::new(options.hash_mib))
+        }
+    }
+
+    fn clear(&mut self) {
+        match self {
+            Table::Local(t) => t.clear(),
+            Table::Shared(t) => t.clear(),
+        }
+    }
+
+    fn new_search(&mut self) {
+        match self {
+            Table::Local(t) => t.new_search(),
+            Table::Shared(t) => t.new_search(),
+        }
+    }
+}
+
 /// A reusable searcher: owns the transposition table, history and killer
 /// tables, so consecutive searches of one game profit from each other.
 /// Call [`clear`](Searcher::clear) for a new game.
@@ -138,11 +202,8 @@ impl<E> Ctx<'_, E> {
 pub struct Searcher<G: Game, H: SearchHooks<G> = DefaultHooks> {
     options: SearchOptions,
     hooks: H,
-    tt: TranspositionTable<MoveOf<G>>,
-    history: History,
-    killers: Killers<MoveOf<G>>,
-    pv: PvTable<MoveOf<G>>,
-    root_move: Option<MoveOf<G>>,
+    table: Table<MoveOf<G>>,
+    state: ThreadState<MoveOf<G>>,
 }
 
 impl<G: Game> Searcher<G, DefaultHooks> {
@@ -158,11 +219,8 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
         Searcher {
             options,
             hooks,
-            tt: TranspositionTable::new(options.hash_mib),
-            history: History::new(),
-            killers: Killers::new(),
-            pv: PvTable::new(),
-            root_move: None,
+            table: Table::new(&options),
+            state: ThreadState::new(),
         }
     }
 
@@ -171,11 +229,14 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
         &self.options
     }
 
-    /// Changes the options; a new hash size reallocates (and so clears) the
-    /// transposition table.
+    /// Changes the options. A new hash size, or a change between one and
+    /// several threads, reallocates (and so clears) the transposition
+    /// table.
     pub fn set_options(&mut self, options: SearchOptions) {
-        if options.hash_mib != self.options.hash_mib {
-            self.tt = TranspositionTable::new(options.hash_mib);
+        if options.hash_mib != self.options.hash_mib
+            || (options.threads > 1) != (self.options.threads > 1)
+        {
+            self.table = Table::new(&options);
         }
         self.options = options;
     }
@@ -188,31 +249,179 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
     /// Forgets everything learned (transposition table, history, killers):
     /// for a new game.
     pub fn clear(&mut self) {
-        self.tt.clear();
-        self.history.clear();
-        self.killers.clear();
+        self.table.clear();
+        self.state.clear();
     }
 
     /// Searches the current position of `game` within `limits`, or until
     /// `stop` is raised (from any thread), calling `info` after every
-    /// completed iteration. `game` is left as it was given.
+    /// completed iteration. `game` is left as it was given. Runs on the
+    /// calling thread only, whatever [`SearchOptions::threads`] says (see
+    /// [`search_smp`](Searcher::search_smp)).
     ///
     /// The result's move is legal whenever the side to move has one, even
     /// when the search is stopped before its first iteration completes
     /// (then the best root move seen so far, or the first in search order).
+    /// With one thread, a search bounded by depth or nodes alone is
+    /// deterministic given the searcher's state (e.g. after
+    /// [`clear`](Searcher::clear)).
     pub fn search<E, F>(
         &mut self,
         game: &mut G,
         eval: &E,
         limits: Limits,
         stop: &AtomicBool,
-        mut info: F,
+        info: F,
     ) -> SearchResult<MoveOf<G>>
     where
         E: Evaluator<G::Position>,
         F: FnMut(&SearchInfo<MoveOf<G>>),
     {
         let start = Instant::now();
+        self.table.new_search();
+        self.state.prepare();
+        let mut result = match &mut self.table {
+            Table::Local(t) => Worker {
+                options: self.options,
+                hooks: &self.hooks,
+                tt: t,
+                st: &mut self.state,
+                depth_offset: 0,
+            }
+            .iterate(game, eval, limits, stop, start, info),
+            Table::Shared(t) => Worker {
+                options: self.options,
+                hooks: &self.hooks,
+                tt: &*t,
+                st: &mut self.state,
+                depth_offset: 0,
+            }
+            .iterate(game, eval, limits, stop, start, info),
+        };
+        if limits.infinite {
+            wait_for(stop);
+        }
+        result.elapsed = start.elapsed();
+        result
+    }
+
+    /// [`search`](Searcher::search) on [`SearchOptions::threads`] threads
+    /// (Lazy SMP): helper threads search copies of the game with the same
+    /// limits, sharing the transposition table, and the calling thread's
+    /// iterations give the result and the `info` calls. The node limit
+    /// bounds the calling thread's nodes; the result counts every thread's.
+    /// With one thread this is exactly [`search`](Searcher::search).
+    pub fn search_smp<E, F>(
+        &mut self,
+        game: &mut G,
+        eval: &E,
+        limits: Limits,
+        stop: &AtomicBool,
+        info: F,
+    ) -> SearchResult<MoveOf<G>>
+    where
+        G: Send,
+        E: Evaluator<G::Position> + Sync,
+        H: Sync,
+        MoveOf<G>: Send + Sync,
+        F: FnMut(&SearchInfo<MoveOf<G>>),
+    {
+        let helpers = self.options.threads.max(1) - 1;
+        let Table::Shared(table) = &mut self.table else {
+            return self.search(game, eval, limits, stop, info);
+        };
+        if helpers == 0 {
+            return self.search(game, eval, limits, stop, info);
+        }
+        let start = Instant::now();
+        table.new_search();
+        self.state.prepare();
+        let table = &*table;
+        let options = self.options;
+        let hooks = &self.hooks;
+        let state = &mut self.state;
+        let helpers_stop = AtomicBool::new(false);
+        let helper_limits = Limits {
+            nodes: None,
+            infinite: true,
+            ..limits
+        };
+        let mut result = thread::scope(|scope| {
+            let handles: Vec<_> = (0..helpers)
+                .map(|i| {
+                    let mut copy = game.clone();
+                    let helpers_stop = &helpers_stop;
+                    scope.spawn(move || {
+                        let mut st = ThreadState::new();
+                        Worker {
+                            options,
+                            hooks,
+                            tt: table,
+                            st: &mut st,
+                            depth_offset: (i % 2) as u32 + 1,
+                        }
+                        .iterate(&mut copy, eval, helper_limits, helpers_stop, start, |_| {})
+                        .nodes
+                    })
+                })
+                .collect();
+            let mut result = Worker {
+                options,
+                hooks,
+                tt: table,
+                st: state,
+                depth_offset: 0,
+            }
+            .iterate(game, eval, limits, stop, start, info);
+            if limits.infinite {
+                wait_for(stop);
+            }
+            helpers_stop.store(true, Ordering::Relaxed);
+            for handle in handles {
+                result.nodes += handle.join().unwrap_or(0);
+            }
+            result
+        });
+        result.elapsed = start.elapsed();
+        result
+    }
+}
+
+/// Sleeps until `stop` is raised.
+fn wait_for(stop: &AtomicBool) {
+    while !stop.load(Ordering::Relaxed) {
+        thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// One search thread: its tables, the shared or local transposition table,
+/// and the options.
+struct Worker<'a, G: Game, H, T> {
+    options: SearchOptions,
+    hooks: &'a H,
+    tt: T,
+    st: &'a mut ThreadState<MoveOf<G>>,
+    /// Added to every iteration's depth (helper threads search deeper).
+    depth_offset: u32,
+}
+
+impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> {
+    /// Iterative deepening from depth 1 until a limit, the stop flag, or a
+    /// solved tree; `info` after each completed iteration. Leaves `elapsed`
+    /// for the caller and never waits for the stop flag.
+    fn iterate<E, F>(
+        &mut self,
+        game: &mut G,
+        eval: &E,
+        limits: Limits,
+        stop: &AtomicBool,
+        start: Instant,
+        mut info: F,
+    ) -> SearchResult<MoveOf<G>>
+    where
+        E: Evaluator<G::Position>,
+        F: FnMut(&SearchInfo<MoveOf<G>>),
+    {
         let mut ctx = Ctx {
             eval,
             stop,
@@ -227,11 +436,6 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
             stopped: false,
             horizon: false,
         };
-        self.tt.new_search();
-        self.history.age();
-        self.killers.clear();
-        self.root_move = None;
-
         let stm = game.position().side_to_move();
         let mut result = SearchResult {
             best_move: None,
@@ -253,7 +457,8 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
             ctx.poll();
             let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
             let mut previous: Option<i32> = None;
-            for depth in 1..=max_depth {
+            for iteration in 1..=max_depth {
+                let depth = (iteration + self.depth_offset).min(MAX_DEPTH);
                 ctx.horizon = false;
                 ctx.seldepth = 0;
                 let value = self.aspiration(game, &mut ctx, depth as i32, previous);
@@ -261,8 +466,8 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
                     break;
                 }
                 previous = Some(value);
-                let pv = self.pv.root_line();
-                result.best_move = pv.first().copied().or(self.root_move);
+                let pv = self.st.pv.root_line();
+                result.best_move = pv.first().copied().or(self.st.root_move);
                 result.score = Score::from_value(value);
                 result.depth = depth;
                 result.seldepth = ctx.seldepth as u32;
@@ -290,21 +495,15 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
             }
             if result.best_move.is_none() {
                 result.best_move = self
+                    .st
                     .root_move
                     .filter(|m| root_moves.contains(m))
                     .or(root_moves.first().copied());
                 result.pv = result.best_move.into_iter().collect();
             }
         }
-
-        if limits.infinite {
-            while !stop.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(1));
-            }
-        }
         result.nodes = ctx.nodes;
         result.seldepth = result.seldepth.max(ctx.seldepth as u32);
-        result.elapsed = start.elapsed();
         result
     }
 
@@ -380,7 +579,7 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
         ply: usize,
         after_null: bool,
     ) -> i32 {
-        self.pv.clear(ply);
+        self.st.pv.clear(ply);
         if depth <= 0 {
             return self.horizon(game, ctx, alpha, beta, ply);
         }
@@ -465,7 +664,7 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
             && static_eval + FUTILITY_MARGIN * depth <= alpha;
 
         // Order: TT move, captures (by the game's order), killers, history.
-        let killers = self.killers.get(ply);
+        let killers = self.st.killers.get(ply);
         let mut scores: SmallVec<[i32; 64]> = SmallVec::new();
         for &mv in &moves {
             let score = if Some(mv) == tt_move {
@@ -477,7 +676,7 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
             } else if Some(mv) == killers[1] {
                 KILLER_2
             } else {
-                self.history.get(stm, &mv)
+                self.st.history.get(stm, &mv)
             };
             scores.push(score);
         }
@@ -534,16 +733,16 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
                 if value > alpha {
                     best_move = Some(mv);
                     alpha = value;
-                    self.pv.update(ply, mv);
+                    self.st.pv.update(ply, mv);
                     if ply == 0 {
-                        self.root_move = Some(mv);
+                        self.st.root_move = Some(mv);
                     }
                     if value >= beta {
                         if !capture {
-                            self.killers.add(ply, mv);
-                            self.history.reward(stm, &mv, depth as u32);
+                            self.st.killers.add(ply, mv);
+                            self.st.history.reward(stm, &mv, depth as u32);
                             for q in &quiets_tried {
-                                self.history.punish(stm, q, depth as u32);
+                                self.st.history.punish(stm, q, depth as u32);
                             }
                         }
                         break;
@@ -600,7 +799,7 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
         beta: i32,
         ply: usize,
     ) -> i32 {
-        self.pv.clear(ply);
+        self.st.pv.clear(ply);
         if ctx.enter(ply) {
             return 0;
         }
@@ -648,7 +847,7 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
                 best = value;
                 if value > alpha {
                     alpha = value;
-                    self.pv.update(ply, mv);
+                    self.st.pv.update(ply, mv);
                     if value >= beta {
                         break;
                     }

@@ -2,6 +2,7 @@
 //! by depth and age.
 
 use std::mem::size_of;
+use std::sync::{Mutex, PoisonError};
 
 /// Entries that share one bucket (one index of the table).
 pub const BUCKET_SIZE: usize = 4;
@@ -182,6 +183,122 @@ impl<M: Copy> TranspositionTable<M> {
     }
 }
 
+/// Shards of a [`SharedTable`] (a power of two).
+const SHARDS: usize = 256;
+
+/// A transposition table shared by several search threads: shards of
+/// [`TranspositionTable`], each behind its own lock (held only for one
+/// probe or store).
+#[derive(Debug)]
+pub struct SharedTable<M> {
+    shards: Vec<Mutex<TranspositionTable<M>>>,
+}
+
+impl<M: Copy> SharedTable<M> {
+    /// A table of about `mib` MiB in all (nothing stored when `mib` is 0).
+    pub fn new(mib: usize) -> SharedTable<M> {
+        let per_shard_bytes = mib.saturating_mul(1 << 20) / SHARDS;
+        let bucket_bytes = size_of::<[Entry<M>; BUCKET_SIZE]>().max(1);
+        let buckets = if mib == 0 {
+            0
+        } else {
+            (per_shard_bytes / bucket_bytes).max(1)
+        };
+        SharedTable {
+            shards: (0..SHARDS)
+                .map(|_| {
+                    Mutex::new(TranspositionTable {
+                        buckets: vec![[Entry::EMPTY; BUCKET_SIZE]; buckets],
+                        age: 0,
+                    })
+                })
+                .collect(),
+        }
+    }
+
+    #[inline]
+    fn shard(&self, key: u64) -> std::sync::MutexGuard<'_, TranspositionTable<M>> {
+        // The low bits pick the shard, the high bits the bucket within it.
+        self.shards[key as usize & (SHARDS - 1)]
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Forgets every entry.
+    pub fn clear(&self) {
+        for shard in &self.shards {
+            shard.lock().unwrap_or_else(PoisonError::into_inner).clear();
+        }
+    }
+
+    /// Starts a new search generation.
+    pub fn new_search(&self) {
+        for shard in &self.shards {
+            shard
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .new_search();
+        }
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry<M>> {
+        self.shard(key).probe(key)
+    }
+
+    /// Stores a result for `key` (see [`TranspositionTable::store`]).
+    #[inline]
+    pub fn store(&self, key: u64, mv: Option<M>, value: i32, depth: u32, bound: Bound) {
+        self.shard(key).store(key, mv, value, depth, bound);
+    }
+
+    /// Permille of the first shard's sample filled by this search
+    /// generation (UCI `hashfull`).
+    pub fn hashfull(&self) -> u32 {
+        self.shard(0).hashfull()
+    }
+}
+
+/// What the search needs of a table, local or shared.
+pub(crate) trait TableAccess<M> {
+    fn probe(&mut self, key: u64) -> Option<Entry<M>>;
+    fn store(&mut self, key: u64, mv: Option<M>, value: i32, depth: u32, bound: Bound);
+    fn hashfull(&self) -> u32;
+}
+
+impl<M: Copy> TableAccess<M> for &mut TranspositionTable<M> {
+    #[inline]
+    fn probe(&mut self, key: u64) -> Option<Entry<M>> {
+        TranspositionTable::probe(self, key)
+    }
+
+    #[inline]
+    fn store(&mut self, key: u64, mv: Option<M>, value: i32, depth: u32, bound: Bound) {
+        TranspositionTable::store(self, key, mv, value, depth, bound);
+    }
+
+    fn hashfull(&self) -> u32 {
+        TranspositionTable::hashfull(self)
+    }
+}
+
+impl<M: Copy> TableAccess<M> for &SharedTable<M> {
+    #[inline]
+    fn probe(&mut self, key: u64) -> Option<Entry<M>> {
+        SharedTable::probe(self, key)
+    }
+
+    #[inline]
+    fn store(&mut self, key: u64, mv: Option<M>, value: i32, depth: u32, bound: Bound) {
+        SharedTable::store(self, key, mv, value, depth, bound);
+    }
+
+    fn hashfull(&self) -> u32 {
+        SharedTable::hashfull(self)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -239,5 +356,30 @@ mod tests {
         assert_eq!(tt.probe(5), None);
         assert!(tt.probe(1).is_some() && tt.probe(6).is_some());
         assert!(tt.hashfull() > 0);
+    }
+
+    #[test]
+    fn shared_table_stores_across_threads() {
+        let tt = SharedTable::<u16>::new(1);
+        std::thread::scope(|s| {
+            for t in 0..4u64 {
+                let tt = &tt;
+                s.spawn(move || {
+                    for k in 0..1000u64 {
+                        let key = (k * 4 + t).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                        tt.store(key, Some(t as u16), k as i32, 3, Bound::Exact);
+                    }
+                });
+            }
+        });
+        let key = (7 * 4 + 2u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let e = tt.probe(key).unwrap();
+        assert_eq!((e.mv, e.value), (Some(2), 7));
+        tt.new_search();
+        tt.clear();
+        assert_eq!(tt.probe(key), None);
+        let none = SharedTable::<u16>::new(0);
+        none.store(1, None, 0, 1, Bound::Exact);
+        assert_eq!(none.probe(1), None);
     }
 }

@@ -394,3 +394,79 @@ fn mover_loses_repetition_is_avoided() {
     }
     assert!(plies > 0);
 }
+
+#[test]
+fn lazy_smp_finds_mates_draws_and_legal_moves() {
+    let options = SearchOptions {
+        threads: 3,
+        ..SearchOptions::default()
+    };
+    // Nim: the forced win and its distance.
+    let mut searcher = Searcher::new(options);
+    let mut game = nim(9);
+    let r = searcher.search_smp(&mut game, &ZeroEval, Limits::depth(12), &no_stop(), |_| {});
+    assert_eq!(r.score, Score::win_in(5));
+    assert_eq!(r.best_move, Some(Take(1)));
+    assert_eq!(game.ply(), 0);
+
+    // Tic-tac-toe is a draw.
+    let mut searcher = Searcher::with_hooks(options, TttHooks);
+    let mut game = ttt(".........");
+    let r = searcher.search_smp(&mut game, &TttEval, Limits::depth(9), &no_stop(), |_| {});
+    assert_eq!(r.score, Score::DRAW);
+
+    // A big tree under a time limit: all threads' nodes are counted.
+    let mut searcher = Searcher::with_hooks(options, TreeHooks);
+    let mut game = big_tree(7);
+    let mut main_nodes = 0;
+    let r = searcher.search_smp(
+        &mut game,
+        &TreeEval,
+        Limits::movetime(Duration::from_millis(100)),
+        &no_stop(),
+        |i| main_nodes = i.nodes,
+    );
+    assert!(r.elapsed < Duration::from_millis(600), "{:?}", r.elapsed);
+    assert!(game.legal_moves().contains(&r.best_move.unwrap()));
+    assert!(r.nodes > main_nodes, "{} <= {main_nodes}", r.nodes);
+    assert_eq!(*game.position(), TreeNode::root(game.position().cfg));
+
+    // Stopped from outside while infinite.
+    let stop = Arc::new(AtomicBool::new(false));
+    let setter = {
+        let stop = Arc::clone(&stop);
+        thread::spawn(move || {
+            thread::sleep(Duration::from_millis(80));
+            stop.store(true, Ordering::Relaxed);
+        })
+    };
+    let r = searcher.search_smp(&mut game, &TreeEval, Limits::infinite(), &stop, |_| {});
+    setter.join().unwrap();
+    assert!(game.legal_moves().contains(&r.best_move.unwrap()));
+    assert!(r.elapsed >= Duration::from_millis(70));
+}
+
+#[test]
+fn smp_with_one_thread_is_the_plain_search() {
+    let mut a = Searcher::with_hooks(SearchOptions::default(), TreeHooks);
+    let mut b = Searcher::with_hooks(SearchOptions::default(), TreeHooks);
+    let mut game = big_tree(8);
+    let ra = a.search(
+        &mut game,
+        &TreeEval,
+        Limits::nodes(20_000),
+        &no_stop(),
+        |_| {},
+    );
+    let rb = b.search_smp(
+        &mut game,
+        &TreeEval,
+        Limits::nodes(20_000),
+        &no_stop(),
+        |_| {},
+    );
+    assert_eq!(
+        (ra.best_move, ra.score, ra.nodes, ra.pv),
+        (rb.best_move, rb.score, rb.nodes, rb.pv)
+    );
+}

@@ -196,3 +196,15 @@ fn all_features_on_stay_sane() {
     // Pruning changes some values, but most must still agree.
     assert!(agree * 10 >= total * 6, "{agree} of {total}");
 }
+
+#[test]
+fn shared_table_searched_by_one_thread_equals_minimax() {
+    check_against_minimax(
+        SearchOptions {
+            threads: 2,
+            aspiration: true,
+            ..SearchOptions::exact(1)
+        },
+        DefaultHooks,
+    );
+}
