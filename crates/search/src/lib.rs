@@ -9,8 +9,8 @@
 //!   [`Limits`] and a stop flag.
 //! * [`SearchHooks`]: optional game knowledge (capture order, quiescence
 //!   moves, passing for null moves); [`DefaultHooks`] suits every game.
-//! * [`reference`]: plain minimax, the yardstick of the tests.
-//! * [`perft`]: move-generator node counts.
+//! * [`reference`](mod@reference): plain minimax, the yardstick of the tests.
+//! * [`perft`](mod@perft): move-generator node counts.
 //!
 //! Sides need not alternate (Five Tigers removals): a score is negated only
 //! where the side to move changes.
