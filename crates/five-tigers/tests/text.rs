@@ -1,0 +1,218 @@
+//! Parsers fed arbitrary text never panic; position text round-trips;
+//! errors name the field.
+
+mod common;
+
+use common::{presets, random_line};
+use proptest::prelude::*;
+use qi_core::Position;
+use qi_five_tigers::{Field, FiveTigers, Move, Point, PositionTextError, Rules};
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn move_parser_never_panics(s in "\\PC{0,12}") {
+        let _ = s.parse::<Move>();
+        let _ = s.parse::<Point>();
+        let _ = s.parse::<Rules>();
+    }
+
+    #[test]
+    fn move_like_text_never_panics(s in "x?[a-f]?[0-9]{0,3}(-[a-f][0-9]{0,2})?") {
+        if let Ok(m) = s.parse::<Move>() {
+            prop_assert_eq!(m.to_string(), s);
+        }
+    }
+
+    #[test]
+    fn position_parser_never_panics(s in "\\PC{0,60}") {
+        let _ = s.parse::<FiveTigers>();
+    }
+
+    #[test]
+    fn position_like_text_never_panics(
+        s in "[XO1-6/]{0,20} [xo]{1,2} (place|move|mov) X:[0-9]{1,3},O:[0-9]{1,3} (-|[xo][0-9]{1,3}(,[xo][0-9]{1,3}){0,2}) [xo] (-|[a-e][1-5]-[a-e][1-5]),(-|[a-e][1-5]-[a-e][1-5]) [0-9]{1,6}"
+    ) {
+        for (_, rules) in presets() {
+            if let Ok(pos) = FiveTigers::from_text(&s, rules) {
+                // Whatever is accepted round-trips and can be played.
+                prop_assert_eq!(FiveTigers::from_text(&pos.to_string(), rules).unwrap(), pos.clone());
+                let _ = pos.outcome();
+                for m in pos.legal_moves() {
+                    let mut c = pos.clone();
+                    c.play(m).unwrap();
+                    let _ = c.to_string();
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn mutated_real_positions_never_panic(seed in 0u64..500, plies in 0usize..80, at in 0usize..60, ch in any::<char>()) {
+        let rules = presets()[(seed % 4) as usize].1;
+        let (pos, _) = random_line(rules, seed, plies);
+        let text = pos.to_string();
+        prop_assert_eq!(FiveTigers::from_text(&text, rules).unwrap(), pos);
+        let mut chars: Vec<char> = text.chars().collect();
+        let i = at % chars.len();
+        chars[i] = ch;
+        let mutated: String = chars.into_iter().collect();
+        match FiveTigers::from_text(&mutated, rules) {
+            Ok(p) => prop_assert_eq!(FiveTigers::from_text(&p.to_string(), rules).unwrap(), p),
+            Err(e) => prop_assert!(!e.to_string().is_empty()),
+        }
+    }
+}
+
+#[test]
+fn position_text_round_trips_through_whole_games() {
+    for (_, rules) in presets() {
+        for seed in 0..30 {
+            for plies in [0, 5, 24, 26, 40, 80, 200] {
+                let (pos, _) = random_line(rules, seed, plies);
+                let text = pos.to_string();
+                let back = FiveTigers::from_text(&text, rules).unwrap();
+                assert_eq!(back, pos);
+                assert_eq!(back.to_string(), text);
+            }
+        }
+    }
+}
+
+#[test]
+fn errors_name_the_field_and_the_character() {
+    let cases: [(&str, Field, Option<char>); 12] = [
+        (
+            "5/5/5/5/4Q x place X:13,O:13 - x -,- 0",
+            Field::Board,
+            Some('Q'),
+        ),
+        (
+            "5/5/5/5/5 X place X:13,O:13 - x -,- 0",
+            Field::ToMove,
+            Some('X'),
+        ),
+        (
+            "5/5/5/5/5 x placé X:13,O:13 - x -,- 0",
+            Field::Phase,
+            Some('é'),
+        ),
+        (
+            "5/5/5/5/5 x place X:1a,O:13 - x -,- 0",
+            Field::Hands,
+            Some('a'),
+        ),
+        (
+            "5/5/5/5/5 x place X:13,O:13 y1 x -,- 0",
+            Field::Owed,
+            Some('y'),
+        ),
+        (
+            "5/5/5/5/5 x place X:13,O:13 x1! x -,- 0",
+            Field::Owed,
+            Some('!'),
+        ),
+        (
+            "5/5/5/5/5 x place X:13,O:13 - ? -,- 0",
+            Field::Next,
+            Some('?'),
+        ),
+        (
+            "5/5/5/5/5 x place X:13,O:13 - x -,- 0x",
+            Field::Quiet,
+            Some('x'),
+        ),
+        (
+            "5/5/5/5/5 x place X:13,O:13 - x -;- 0",
+            Field::LastSteps,
+            None,
+        ),
+        ("5/5/5/5/5 x place X:13,O:13 - o -,- 0", Field::ToMove, None),
+        (
+            "XXXXX/XXXXX/XXXX/5/5 x place X:0,O:13 - x -,- 0",
+            Field::Board,
+            None,
+        ),
+        ("5/5/5/5/5 x move X:0,O:0 - x -,- 0", Field::Board, None),
+    ];
+    for (text, field, ch) in cases {
+        let err = text.parse::<FiveTigers>().unwrap_err();
+        assert_eq!(err.field(), Some(field), "{text}: {err}");
+        assert!(err.to_string().starts_with(field.name()), "{err}");
+        if let Some(c) = ch {
+            assert_eq!(err, PositionTextError::BadChar { field, ch: c }, "{text}");
+        }
+    }
+}
+
+#[test]
+fn inconsistent_fields_are_refused() {
+    let bad = [
+        // Placement on a full board has ended.
+        "XOXOX/OXOXO/XOXOX/OXOXO/XOXOX x place X:1,O:1 - x -,- 0",
+        // Too many pieces for 13 a side.
+        "XXXXX/XXXXX/XXXX1/5/5 x place X:0,O:13 - o -,- 0",
+        // Owed entries in a row for one side, or of zero.
+        "O4/5/5/5/X4 x move X:0,O:0 x1,x1 o -,- 0",
+        "O4/5/5/5/X4 x move X:0,O:0 x0 o -,- 0",
+        // Three entries.
+        "O4/5/5/5/X4 x move X:0,O:0 x1,o1,x1 o -,- 0",
+        // Steps recorded during placement; quiet plies during placement.
+        "O4/5/5/5/X4 x place X:5,O:5 - x a1-a2,- 0",
+        "O4/5/5/5/X4 x place X:5,O:5 - x -,- 3",
+        // A side skipped although it has pieces in hand is fine, but the
+        // next side must have pieces in hand during placement.
+        "O4/5/5/5/X4 x place X:0,O:5 - x -,- 0",
+        // Leading zeros.
+        "O4/5/5/5/X4 x move X:0,O:0 - x -,- 03",
+    ];
+    for text in bad {
+        assert!(text.parse::<FiveTigers>().is_err(), "{text} accepted");
+    }
+}
+
+#[test]
+fn under_ten_pieces_more_than_ten_is_refused() {
+    let text = "5/5/5/5/5 x place X:13,O:13 - x -,- 0";
+    assert!(FiveTigers::from_text(text, Rules::ten()).is_err());
+    assert!(FiveTigers::from_text("5/5/5/5/5 x place X:10,O:10 - x -,- 0", Rules::ten()).is_ok());
+}
+
+#[test]
+fn invalid_rules_are_refused_by_from_text_and_try_new() {
+    let rules = Rules {
+        five_tigers_value: 9,
+        ..Rules::shandong()
+    };
+    assert!(matches!(
+        FiveTigers::from_text("5/5/5/5/5 x place X:13,O:13 - x -,- 0", rules),
+        Err(PositionTextError::Rules(_))
+    ));
+    assert!(FiveTigers::try_new(rules).is_err());
+    // The engine itself never panics on such rules.
+    let pos = FiveTigers::new(Rules {
+        pieces_per_side: 0,
+        ..Rules::shandong()
+    });
+    assert_eq!(pos.count_moves(), 0);
+    assert!(pos.outcome().is_some());
+    let big = FiveTigers::new(Rules {
+        pieces_per_side: 200,
+        four_diagonal_value: 255,
+        ..Rules::shandong()
+    });
+    let mut rng = qi_core::conformance::Rng::new(3);
+    for _ in 0..5 {
+        let mut p = big.clone();
+        for _ in 0..300 {
+            let moves = p.legal_moves();
+            assert_eq!(moves.len(), p.count_moves());
+            if moves.is_empty() {
+                break;
+            }
+            p.play(moves[rng.below(moves.len())]).unwrap();
+            let _ = (p.to_string(), p.outcome());
+        }
+    }
+}
