@@ -1,0 +1,477 @@
+//! The game layer: no-capture draw, repetition, anti-chase rules, recorded
+//! results, play/undo (spec section 5, rules 4–7), played as move sequences.
+
+mod common;
+
+use common::*;
+use qi_core::conformance::Rng;
+use qi_core::{DrawReason, ExternalResult, Game as _, Outcome, Position, Side, WinReason};
+use qi_jungle::{AntiChaseRule, Game, Jungle, Repetition, Rules};
+
+fn play_all(game: &mut Game, moves: &str) {
+    for m in moves.split_whitespace() {
+        game.play(mv(m))
+            .unwrap_or_else(|e| panic!("{m} refused at {}: {e}", game.position()));
+    }
+}
+
+fn game_texts(game: &Game) -> Vec<String> {
+    let mut v: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
+    v.sort();
+    v
+}
+
+fn no_repetition(mut rules: Rules) -> Rules {
+    rules.repetition = Repetition::Off;
+    rules
+}
+
+// ---------- rule 4: no-capture draw ----------
+
+#[test]
+fn no_capture_draw_after_200_plies() {
+    let rules = no_repetition(Rules::standard());
+    let mut game = Game::new(Jungle::new(rules));
+    for i in 0..50 {
+        play_all(&mut game, "g1g2 a9a8 g2g1");
+        assert_eq!(game.outcome(), None, "cycle {i}");
+        if i == 49 {
+            assert_eq!(game.position().no_capture_plies(), 199);
+        }
+        play_all(&mut game, "a8a9");
+    }
+    assert_eq!(game.ply(), 200);
+    assert_eq!(game.outcome(), Some(Outcome::Draw(DrawReason::NoCapture)));
+    assert!(game.legal_moves().is_empty());
+    assert!(game.play(mv("g1g2")).is_err());
+    // the board alone says nothing: this is a game-record rule
+    assert_eq!(game.position().outcome(), None);
+    // undo reopens the game
+    assert_eq!(game.undo(), Some(mv("a8a9")));
+    assert_eq!(game.outcome(), None);
+}
+
+#[test]
+fn no_capture_draw_counts_from_the_jfen_counter() {
+    let start = pos(
+        "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 199 80",
+        Rules::standard(),
+    );
+    let mut game = Game::new(start);
+    assert_eq!(game.outcome(), None);
+    play_all(&mut game, "a3a4");
+    assert_eq!(game.outcome(), Some(Outcome::Draw(DrawReason::NoCapture)));
+}
+
+#[test]
+fn capture_resets_the_no_capture_count() {
+    let start = board("Da2 ca3 eg9", 'w', Rules::standard());
+    let start = start
+        .with_text(&start.to_string().replace(" w 0 1", " w 199 1"))
+        .unwrap();
+    let mut game = Game::new(start);
+    play_all(&mut game, "a2a3");
+    assert_eq!(game.position().no_capture_plies(), 0);
+    assert_eq!(game.outcome(), None);
+}
+
+#[test]
+fn no_capture_limit_is_an_option() {
+    let mut rules = no_repetition(Rules::standard());
+    rules.no_capture_draw = 6;
+    let mut game = Game::new(Jungle::new(rules));
+    play_all(&mut game, "g1g2 a9a8 g2g1 a8a9 g1g2");
+    assert_eq!(game.outcome(), None);
+    play_all(&mut game, "a9a8");
+    assert_eq!(game.outcome(), Some(Outcome::Draw(DrawReason::NoCapture)));
+
+    rules.no_capture_draw = 0; // never
+    let mut game = Game::new(Jungle::new(rules));
+    for _ in 0..150 {
+        play_all(&mut game, "g1g2 a9a8 g2g1 a8a9");
+    }
+    assert_eq!(game.outcome(), None);
+}
+
+// ---------- rule 5: repetition ----------
+
+#[test]
+fn repetition_draw() {
+    let mut game = Game::new(Jungle::new(Rules::standard()));
+    play_all(&mut game, "g1g2 a9a8 g2g1 a8a9");
+    assert_eq!(game.occurrences(), 2);
+    assert_eq!(game.outcome(), None);
+    play_all(&mut game, "g1g2 a9a8 g2g1");
+    assert_eq!(game.outcome(), None);
+    play_all(&mut game, "a8a9");
+    assert_eq!(game.occurrences(), 3);
+    assert_eq!(game.outcome(), Some(Outcome::Draw(DrawReason::Repetition)));
+    assert!(game.legal_moves().is_empty());
+}
+
+#[test]
+fn repetition_mover_loses() {
+    // Blue's a8a9 makes the start position occur a third time: Blue loses.
+    let mut game = Game::new(Jungle::new(Rules::traditional()));
+    play_all(&mut game, "g1g2 a9a8 g2g1 a8a9 g1g2 a9a8 g2g1");
+    assert_eq!(game.outcome(), None);
+    play_all(&mut game, "a8a9");
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome::win(Side::First, WinReason::Repetition))
+    );
+
+    // Red's g2g1 makes the position after a3a4 occur a third time: Red loses.
+    let mut game = Game::new(Jungle::new(Rules::traditional()));
+    play_all(&mut game, "a3a4 a9a8 g1g2 a8a9 g2g1 a9a8 g1g2 a8a9");
+    assert_eq!(game.outcome(), None);
+    play_all(&mut game, "g2g1");
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome::win(Side::Second, WinReason::Repetition))
+    );
+}
+
+#[test]
+fn repetition_off() {
+    let mut game = Game::new(Jungle::new(Rules::datou()));
+    play_all(&mut game, "g1g2 a9a8 g2g1 a8a9 g1g2 a9a8 g2g1 a8a9");
+    assert_eq!(game.outcome(), None);
+    assert!(!game.legal_moves().is_empty());
+    let rules = no_repetition(Rules::standard());
+    let mut game = Game::new(Jungle::new(rules));
+    for _ in 0..10 {
+        play_all(&mut game, "g1g2 a9a8 g2g1 a8a9");
+    }
+    assert_eq!(game.outcome(), None);
+}
+
+#[test]
+fn repetition_needs_the_same_side_to_move() {
+    // The Red Lion goes a3 b3 b7 (jump) a7 a6 a5 a4 a3: back in 7 moves,
+    // while Blue's Rat goes g9 g8 g9 … in 6: the start board comes back
+    // with Blue to move, which is not an occurrence of the start position.
+    let start = board("La3 rg9 Eg1", 'w', Rules::standard());
+    let lion = ["a3b3", "b3b7", "b7a7", "a7a6", "a6a5", "a5a4", "a4a3"];
+    let rat = ["g9g8", "g8g9"];
+    let mut game = Game::new(start);
+    for (k, m) in lion.iter().enumerate() {
+        play_all(&mut game, m);
+        if k < 6 {
+            play_all(&mut game, rat[k % 2]);
+        }
+    }
+    let board_field = |p: &Jungle| p.to_string().split(' ').next().unwrap().to_string();
+    assert_eq!(board_field(game.position()), board_field(&start));
+    assert_eq!(game.position().side_to_move(), Side::Second);
+    assert_eq!(game.occurrences(), 1);
+    play_all(&mut game, "g9g8 g1g2 g8g9 g2g1");
+    // the same board a third time, but only twice with Blue to move
+    assert_eq!(game.occurrences(), 2);
+    assert_eq!(game.outcome(), None);
+    play_all(&mut game, "g9g8 g1g2 g8g9 g2g1");
+    assert_eq!(game.occurrences(), 3);
+    assert_eq!(game.outcome(), Some(Outcome::Draw(DrawReason::Repetition)));
+}
+
+// ---------- rule 6: anti-chase ----------
+
+const CHASE_7_3: &str = "g1g2 a9a8 g2g1 a8a7 g1g2 a7a6 g2g1 a6a5 g1g2 a5a4 g2g1 a4a3";
+
+#[test]
+fn anti_chase_7_3() {
+    // The Red Lion has entered g2 three times in its side's last 6 moves.
+    let mut game = Game::new(board("Lg1 ea9", 'w', Rules::yeshou()));
+    play_all(&mut game, CHASE_7_3);
+    assert_eq!(game_texts(&game), ["g1f1"]);
+    assert_eq!(
+        game.anti_chase_violation(mv("g1g2")),
+        Some(AntiChaseRule::SevenThree)
+    );
+    let err = game.play(mv("g1g2")).unwrap_err();
+    assert!(err.to_string().contains("7-3"), "{err}");
+    // the board allows it, and without anti-chase the game does too
+    assert!(game.position().legal_moves().contains(&mv("g1g2")));
+    let mut plain = Game::new(board("Lg1 ea9", 'w', Rules::standard()));
+    play_all(&mut plain, CHASE_7_3);
+    assert!(plain.legal_moves().contains(&mv("g1g2")));
+    // two entries are not enough: one move earlier g2g1 was allowed
+    game.undo();
+    game.undo();
+    assert!(game.legal_moves().contains(&mv("g2g1")));
+}
+
+#[test]
+fn anti_chase_7_3_in_datou_and_traditional() {
+    for rules in [Rules::datou(), Rules::traditional()] {
+        let mut game = Game::new(board("Lg1 ea9", 'w', rules));
+        play_all(&mut game, CHASE_7_3);
+        assert_eq!(game_texts(&game), ["g1f1"]);
+    }
+}
+
+#[test]
+fn anti_chase_7_3_exempt_when_attacked() {
+    // Same Lion shuffle, but Blue's Elephant walks to f1 and attacks it:
+    // the chased animal is exempt.
+    let mut game = Game::new(board("Lg1 ea2", 'w', Rules::yeshou()));
+    play_all(
+        &mut game,
+        "g1g2 a2b2 g2g1 b2c2 g1g2 c2d2 g2g1 d2e2 g1g2 e2f2 g2g1 f2f1",
+    );
+    assert_eq!(game_texts(&game), ["g1g2"]);
+    assert_eq!(game.anti_chase_violation(mv("g1g2")), None);
+}
+
+#[test]
+fn anti_chase_7_3_exempt_after_trap() {
+    // The Lion shuffles between f1 and Red's trap e1: it entered a trap
+    // within the window, so the rule does not apply.
+    let mut game = Game::new(board("Lf1 ea9", 'w', Rules::yeshou()));
+    play_all(
+        &mut game,
+        "f1e1 a9a8 e1f1 a8a7 f1e1 a7a6 e1f1 a6a5 f1e1 a5a4 e1f1 a4a3",
+    );
+    assert!(game.legal_moves().contains(&mv("f1e1")));
+    play_all(&mut game, "f1e1");
+}
+
+#[test]
+fn anti_chase_7_3_counts_only_the_last_7_moves() {
+    // g2 entered at own moves 1, 3 and 9: only two of them fall in the last 7.
+    let mut game = Game::new(board("Lg1 ea9", 'w', Rules::yeshou()));
+    play_all(
+        &mut game,
+        "g1g2 a9a8 g2g1 a8a7 g1g2 a7a6 g2g3 a6a5 g3g4 a5a4 g4g5 a4a3 g5g4 a3a2 g4g3 a2b2 g3g2 b2c2 g2g1 c2c3",
+    );
+    assert!(game.legal_moves().contains(&mv("g1g2")));
+}
+
+#[test]
+fn only_forbidden_moves_loses() {
+    // Red's Rat and Dog are boxed in; its Lion may only go back to g2,
+    // which the 7-3 rule forbids: Red has no legal move and loses.
+    let start = board("Lg1 Rf1 De1 cf2 pe2 ea9", 'w', Rules::yeshou());
+    let mut game = Game::new(start);
+    play_all(&mut game, CHASE_7_3);
+    assert!(game.legal_moves().is_empty());
+    assert_eq!(game.position().outcome(), None);
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome::win(Side::Second, WinReason::NoLegalMove))
+    );
+    assert!(game.play(mv("g1g2")).is_err());
+}
+
+/// Red's Lion cycles g1 g2 f2 f1 (4 squares); Blue's Elephant cycles six
+/// squares a8 a7 b7 c7 c8 b8, so only Red meets the 17-5 rule.
+fn cycle_17_5(
+    red_cycle: [&str; 4],
+    red_start: &str,
+    blue_piece: char,
+    rules: Rules,
+    extra: &str,
+) -> Game {
+    let blue_cycle = ["a7", "b7", "c7", "c8", "b8", "a8"];
+    let start = board(&format!("L{red_start} {blue_piece}a8 {extra}"), 'w', rules);
+    let mut game = Game::new(start);
+    let mut red_at = red_start.to_string();
+    let mut blue_at = "a8".to_string();
+    for k in 0..17 {
+        let r = red_cycle[k % 4];
+        let b = blue_cycle[k % 6];
+        play_all(&mut game, &format!("{red_at}{r} {blue_at}{b}"));
+        red_at = r.to_string();
+        blue_at = b.to_string();
+    }
+    game
+}
+
+#[test]
+fn anti_chase_17_5() {
+    let game = cycle_17_5(["g2", "f2", "f1", "g1"], "g1", 'e', Rules::yeshou(), "");
+    assert_eq!(game.ply(), 34);
+    // the Lion is on g2 and may not re-enter g1 or f2
+    assert_eq!(game_texts(&game), ["g2g3"]);
+    assert_eq!(
+        game.anti_chase_violation(mv("g2f2")),
+        Some(AntiChaseRule::SeventeenFive)
+    );
+    let mut g = game.clone();
+    let err = g.play(mv("g2g1")).unwrap_err();
+    assert!(err.to_string().contains("17-5"), "{err}");
+    // not before the 17th move: one cycle earlier everything was allowed
+    let mut earlier = game.clone();
+    earlier.undo();
+    earlier.undo();
+    assert!(earlier.legal_moves().contains(&mv("g1g2")));
+    // and not without anti-chase
+    let plain = cycle_17_5(
+        ["g2", "f2", "f1", "g1"],
+        "g1",
+        'e',
+        no_repetition(Rules::standard()),
+        "",
+    );
+    assert_eq!(game_texts(&plain), ["g2f2", "g2g1", "g2g3"]);
+}
+
+#[test]
+fn anti_chase_17_5_needs_a_single_animal() {
+    // Red's Cat moves once in the window: no 17-5 restriction.
+    let mut game = Game::new(board("Lg1 Ca1 ea8", 'w', Rules::yeshou()));
+    play_all(&mut game, "a1a2 a8a7");
+    let blue_cycle = ["b7", "c7", "c8", "b8", "a8", "a7"];
+    let red_cycle = ["g2", "f2", "f1", "g1"];
+    let (mut r_at, mut b_at) = ("g1".to_string(), "a7".to_string());
+    for k in 0..16 {
+        let (r, b) = (red_cycle[k % 4], blue_cycle[k % 6]);
+        play_all(&mut game, &format!("{r_at}{r} {b_at}{b}"));
+        r_at = r.to_string();
+        b_at = b.to_string();
+    }
+    assert_eq!(r_at, "g1");
+    assert!(game.legal_moves().contains(&mv("g1g2")));
+    assert!(game.legal_moves().contains(&mv("g1f1")));
+}
+
+#[test]
+fn anti_chase_17_5_exempt_after_trap() {
+    // The Lion's cycle e1 e2 f2 f1 includes Red's trap e1.
+    let game = cycle_17_5(["e1", "e2", "f2", "f1"], "f1", 'e', Rules::yeshou(), "");
+    assert_eq!(game_texts(&game), ["e1e2", "e1f1"]);
+}
+
+#[test]
+fn anti_chase_17_5_applies_even_when_attacked() {
+    // A Blue Elephant on g3 attacks the Lion on g2; the 17-5 rule has no
+    // "chased animal" exemption, so only the Red Cat may move.
+    let game = cycle_17_5(
+        ["g2", "f2", "f1", "g1"],
+        "g1",
+        'r',
+        Rules::yeshou(),
+        "eg3 Ca1",
+    );
+    assert!(game
+        .position()
+        .attacked_by(Side::Second)
+        .contains("g2".parse::<qi_jungle::Square>().unwrap().index()));
+    assert_eq!(game_texts(&game), ["a1a2", "a1b1"]);
+}
+
+// ---------- rule 7 and the Game API ----------
+
+#[test]
+fn external_results_are_recorded() {
+    let mut game = Game::new(Jungle::default());
+    play_all(&mut game, "a3a4");
+    game.record(ExternalResult::Resignation(Side::Second));
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome::win(Side::First, WinReason::Resignation))
+    );
+    assert!(game.legal_moves().is_empty());
+    assert!(game.play(mv("g7g6")).is_err());
+    game.record(ExternalResult::AgreedDraw);
+    assert_eq!(game.outcome(), Some(Outcome::Draw(DrawReason::Agreed)));
+    // undo clears the result and takes back a move
+    assert_eq!(game.undo(), Some(mv("a3a4")));
+    assert_eq!(game.outcome(), None);
+    assert_eq!(game.external_result(), None);
+    game.record(ExternalResult::TimeLoss(Side::First));
+    assert_eq!(game.undo(), None);
+    assert_eq!(game.outcome(), None);
+}
+
+#[test]
+fn from_moves_checks_every_move() {
+    let game = Game::from_moves(Jungle::default(), &[mv("a3a4"), mv("g7g6")]).unwrap();
+    assert_eq!(game.moves(), &[mv("a3a4"), mv("g7g6")]);
+    assert_eq!(game.ply(), 2);
+    assert_eq!(game.start(), &Jungle::default());
+    let err = Game::from_moves(Jungle::default(), &[mv("a3a4"), mv("a4a5")]).unwrap_err();
+    assert_eq!(err.mv, "a4a5");
+}
+
+#[test]
+fn board_outcome_ends_the_game() {
+    let mut game = Game::new(board("Dd8 ra9 eg9", 'w', Rules::traditional()));
+    play_all(&mut game, "d8d9");
+    assert_eq!(
+        game.outcome(),
+        Some(Outcome::win(Side::First, WinReason::DenEntered))
+    );
+    assert!(game.legal_moves().is_empty());
+}
+
+#[test]
+fn play_undo_restores_position_and_hash() {
+    for (name, rules) in presets() {
+        let mut rng = Rng::new(7);
+        for _ in 0..10 {
+            let mut game = Game::new(Jungle::new(rules));
+            let mut history = vec![(*game.position(), game.occurrences())];
+            for _ in 0..150 {
+                let moves = game.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                // try every move and take it back
+                for &m in &moves {
+                    let before = *game.position();
+                    game.play_unchecked(m);
+                    assert_eq!(game.undo(), Some(m));
+                    assert_eq!(game.position(), &before, "{name}");
+                    assert_eq!(game.position().zobrist(), before.zobrist());
+                }
+                game.play(moves[rng.below(moves.len())]).unwrap();
+                assert_eq!(
+                    game.position().zobrist(),
+                    game.position().zobrist_from_scratch()
+                );
+                history.push((*game.position(), game.occurrences()));
+            }
+            while let Some((pos, occurrences)) = history.pop() {
+                assert_eq!(game.position(), &pos);
+                assert_eq!(game.occurrences(), occurrences);
+                if history.is_empty() {
+                    assert_eq!(game.undo(), None);
+                } else {
+                    assert!(game.undo().is_some());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn game_moves_are_a_subset_of_board_moves() {
+    for (name, rules) in presets() {
+        let mut rng = Rng::new(3);
+        for _ in 0..20 {
+            let mut game = Game::new(Jungle::new(rules));
+            for _ in 0..300 {
+                let moves = game.legal_moves();
+                let board_moves = game.position().legal_moves();
+                for m in &moves {
+                    assert!(board_moves.contains(m), "{name}");
+                }
+                // every refused board move is refused by play too
+                for m in &board_moves {
+                    if !moves.contains(m) {
+                        let mut g = game.clone();
+                        assert!(g.play(*m).is_err());
+                        assert_eq!(g.position(), game.position());
+                    }
+                }
+                if moves.is_empty() {
+                    assert!(game.outcome().is_some(), "{name}: no moves and no outcome");
+                    break;
+                }
+                assert_eq!(game.outcome(), None);
+                game.play(moves[rng.below(moves.len())]).unwrap();
+            }
+        }
+    }
+}
