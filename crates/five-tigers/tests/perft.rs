@@ -42,6 +42,24 @@ fn perft_5_and_6_from_the_empty_board_match_the_combinatorial_count() {
     assert_eq!(perft(&start, 6), d6);
 }
 
+/// Depth 7, also derived by counting: after the sixth ply either Second's
+/// three pieces complete a three-diagonal (Second then removes one of
+/// First's three loose pieces), or First places on one of 19 empty points;
+/// after First's three-diagonal and its removal, Second places on one of 21.
+#[test]
+fn perft_7_from_the_empty_board_matches_the_combinatorial_count() {
+    let start = FiveTigers::new(Rules::shandong());
+    let formed_x: u64 = 4 * 6 * 22 * 21;
+    let quiet_d5: u64 = 25 * 24 * 23 * 22 * 21 - formed_x;
+    // Second's three pieces on a three-diagonal (4 × 3! orders), First's
+    // three on 3 of the other 22 points in order, less the one disjoint
+    // three-diagonal First would have completed itself.
+    let formed_o: u64 = 4 * 6 * (22 * 21 * 20 - 6);
+    let d7 = (quiet_d5 * 20 - formed_o) * 19 + formed_o * 3 + formed_x * 2 * 21;
+    assert_eq!(d7, 2_415_434_400);
+    assert_eq!(perft(&start, 7), d7);
+}
+
 #[test]
 fn perft_from_the_empty_board_is_the_same_under_every_preset_to_depth_4() {
     // No formation can be completed in the first four plies.
