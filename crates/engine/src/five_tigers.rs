@@ -1,0 +1,1 @@
+//! Five Tigers evaluation (placeholder while being written).

@@ -1,0 +1,1 @@
+//! Jungle evaluation (placeholder while being written).
