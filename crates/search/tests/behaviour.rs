@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use qi_core::{Game, Position};
 use qi_search::reference::minimax;
-use qi_search::{Limits, Score, SearchInfo, SearchOptions, Searcher};
+use qi_search::{Limits, Score, SearchInfo, SearchOptions, Searcher, MAX_DEPTH};
 use toy::{
     nim, tree_game, ttt, Cell, RepGame, Take, TreeConfig, TreeEval, TreeGame, TreeHooks, TreeMove,
     TreeNode, TttEval, TttHooks, ZeroEval,
@@ -21,11 +21,15 @@ fn no_stop() -> AtomicBool {
     AtomicBool::new(false)
 }
 
-/// A tree too big to finish: 60 levels, up to 5 moves each.
+/// A tree too big to finish: 1 to 6 moves a node, no end before level 200.
 fn big_tree(seed: u64) -> TreeGame {
     let mut seed = seed;
     loop {
-        let game = tree_game(TreeConfig::tree(seed, 60));
+        let game = tree_game(TreeConfig {
+            max_branching: 6,
+            terminal_one_in: 0,
+            ..TreeConfig::tree(seed, 200)
+        });
         if game.outcome().is_none() {
             return game;
         }
@@ -171,7 +175,8 @@ fn stop_from_another_thread_ends_an_infinite_search() {
     setter.join().unwrap();
     assert!(took >= Duration::from_millis(140), "{took:?}");
     assert!(took < Duration::from_secs(5), "{took:?}");
-    assert!(r.depth >= 1);
+    // Interrupted, not finished and waiting.
+    assert!((1..MAX_DEPTH).contains(&r.depth), "{}", r.depth);
     assert!(game.legal_moves().contains(&r.best_move.unwrap()));
     assert_eq!(*game.position(), TreeNode::root(game.position().cfg));
 }
@@ -469,4 +474,63 @@ fn smp_with_one_thread_is_the_plain_search() {
         (ra.best_move, ra.score, ra.nodes, ra.pv),
         (rb.best_move, rb.score, rb.nodes, rb.pv)
     );
+}
+
+/// Each switch reaches the search: turning a pruning feature off changes
+/// the tree searched (more nodes, same depth).
+#[test]
+fn each_pruning_switch_changes_the_search() {
+    let run = |options: SearchOptions| {
+        let mut total = 0;
+        for seed in 10..16 {
+            let mut game = big_tree(seed);
+            let mut searcher = Searcher::with_hooks(options, TreeHooks);
+            let r = searcher.search(&mut game, &TreeEval, Limits::depth(8), &no_stop(), |_| {});
+            assert!(game.legal_moves().contains(&r.best_move.unwrap()));
+            total += r.nodes;
+        }
+        total
+    };
+    let all = run(SearchOptions::default());
+    let off = [
+        SearchOptions {
+            null_move: false,
+            ..SearchOptions::default()
+        },
+        SearchOptions {
+            lmr: false,
+            ..SearchOptions::default()
+        },
+        SearchOptions {
+            futility: false,
+            ..SearchOptions::default()
+        },
+        SearchOptions {
+            quiescence: false,
+            ..SearchOptions::default()
+        },
+        SearchOptions {
+            aspiration: false,
+            ..SearchOptions::default()
+        },
+        SearchOptions {
+            hash_mib: 0,
+            ..SearchOptions::default()
+        },
+    ];
+    for options in off {
+        let nodes = run(options);
+        assert_ne!(nodes, all, "{options:?} made no difference");
+    }
+    // The prunings save work overall.
+    let none = run(SearchOptions {
+        hash_mib: 16,
+        ..SearchOptions::exact(16)
+    });
+    let pruned = run(SearchOptions {
+        quiescence: false,
+        aspiration: false,
+        ..SearchOptions::default()
+    });
+    assert!(pruned < none, "{pruned} >= {none}");
 }

@@ -205,6 +205,9 @@ pub struct TreeConfig {
     /// Moves never change the level: with `width` > 0 the game is a graph
     /// with cycles (for repetition rules) and only stalemates end it.
     pub cyclic: bool,
+    /// About one node in this many ends the game early (0: none do; only
+    /// `max_level` ends it).
+    pub terminal_one_in: u64,
 }
 
 impl TreeConfig {
@@ -216,6 +219,7 @@ impl TreeConfig {
             max_branching: 5,
             eval_range: 200,
             cyclic: false,
+            terminal_one_in: 9,
         }
     }
 
@@ -235,6 +239,7 @@ impl TreeConfig {
             max_branching: 5,
             eval_range: 200,
             cyclic: false,
+            terminal_one_in: 9,
         }
     }
 }
@@ -295,7 +300,9 @@ impl TreeNode {
 
     fn board_outcome(&self) -> Option<Outcome> {
         let h = self.hash();
-        let decided = self.level >= self.cfg.max_level || (self.level > 0 && (h >> 20) % 9 == 4);
+        let early = self.cfg.terminal_one_in;
+        let decided = self.level >= self.cfg.max_level
+            || (self.level > 0 && early > 0 && (h >> 20) % early == 4 % early);
         if decided {
             return Some(match (h >> 12) % 3 {
                 0 => Outcome::win(Side::First, WinReason::NoPieces),
@@ -303,7 +310,7 @@ impl TreeNode {
                 _ => Outcome::Draw(DrawReason::NoCapture),
             });
         }
-        if (h >> 40) % 17 == 5 {
+        if early > 0 && (h >> 40) % (2 * early - 1) == 5 % (2 * early - 1) {
             // Stalemated: the side to move has no move and loses.
             return Some(Outcome::win(
                 self.side_to_move().opponent(),
