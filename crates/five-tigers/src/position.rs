@@ -350,7 +350,10 @@ impl FiveTigers {
     fn forbidden_is_playable(&self, own: Bitboard32, empty: Bitboard32) -> Option<LastStep> {
         if self.rules.shuttle == Shuttle::Forbidden {
             if let Some(l) = self.last[self.to_move.index()] {
-                if own.contains(l.to.index()) && empty.contains(l.from.index()) {
+                if own.contains(l.to.index())
+                    && empty.contains(l.from.index())
+                    && l.from.is_adjacent(l.to)
+                {
                     return Some(l);
                 }
             }
@@ -363,7 +366,7 @@ impl FiveTigers {
         let empty = self.empty();
         let t = Self::step_targets(own, empty);
         let n = t[0].count() + t[1].count() + t[2].count() + t[3].count();
-        n as usize - self.forbidden_is_playable(own, empty).is_some() as usize
+        (n as usize).saturating_sub(self.forbidden_is_playable(own, empty).is_some() as usize)
     }
 
     /// The board hash (incremental) mixed with the small state fields.

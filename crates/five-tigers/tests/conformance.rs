@@ -95,3 +95,19 @@ fn engine_agrees_with_the_naive_implementation_in_random_games() {
         }
     }
 }
+
+#[test]
+fn play_unchecked_of_illegal_moves_never_panics() {
+    use qi_core::MoveSpace;
+    for (i, (_, rules)) in presets().into_iter().enumerate() {
+        for seed in 0..20u64 {
+            let (pos, _) = random_line(rules, seed + i as u64 * 100, (seed * 7 % 90) as usize);
+            for mv in pos.move_space() {
+                let mut p = pos.clone();
+                p.play_unchecked(mv);
+                let _ = (p.count_moves(), p.legal_moves(), p.outcome(), p.to_string());
+                let _ = (p.zobrist(), p.canonical_hash());
+            }
+        }
+    }
+}
