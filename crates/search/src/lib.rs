@@ -14,6 +14,60 @@
 //!
 //! Sides need not alternate (Five Tigers removals): a score is negated only
 //! where the side to move changes.
+//!
+//! # Example
+//!
+//! An engine's `go` for any game, printing UCI-style `info` lines:
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//!
+//! use qi_core::{Evaluator, Game};
+//! use qi_search::{Limits, SearchOptions, Searcher};
+//!
+//! fn go<G: Game, E: Evaluator<G::Position>>(game: &mut G, eval: &E, stop: &AtomicBool) {
+//!     let mut searcher: Searcher<G> = Searcher::new(SearchOptions::default());
+//!     let result = searcher.search(game, eval, Limits::depth(6), stop, |info| {
+//!         let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+//!         println!(
+//!             "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
+//!             info.depth,
+//!             info.seldepth,
+//!             info.score,
+//!             info.nodes,
+//!             info.nps,
+//!             info.time.as_millis(),
+//!             pv.join(" ")
+//!         );
+//!     });
+//!     match result.best_move {
+//!         Some(mv) => println!("bestmove {mv}"),
+//!         None => println!("bestmove (none)"),
+//!     }
+//! }
+//! ```
+//!
+//! Game knowledge goes in a [`SearchHooks`] implementation:
+//!
+//! ```
+//! use qi_core::Game;
+//! use qi_search::{MoveOf, SearchHooks, SearchOptions, Searcher};
+//!
+//! /// Orders captures by a game-specific victim value.
+//! struct MyHooks;
+//!
+//! impl<G: Game> SearchHooks<G> for MyHooks {
+//!     fn capture_order(&self, game: &G, mv: MoveOf<G>) -> i32 {
+//!         // e.g. 10 * value(victim) - value(attacker)
+//!         let _ = (game, mv);
+//!         0
+//!     }
+//! }
+//!
+//! fn searcher<G: Game>() -> Searcher<G, MyHooks> {
+//!     Searcher::with_hooks(SearchOptions::default(), MyHooks)
+//! }
+//! ```
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
