@@ -20,6 +20,7 @@
 //!   board.
 //! * [`Game`] adds the history: repetition and no-removal draws, recorded
 //!   results and O(1) undo.
+//! * [`MaterialEvaluator`] is a simple static evaluation for search.
 //!
 //! ```
 //! use qi_core::{Position, Side};
@@ -34,6 +35,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod eval;
 mod formation;
 mod game;
 mod point;
@@ -42,6 +44,7 @@ mod rules;
 mod symmetry;
 mod text;
 
+pub use eval::MaterialEvaluator;
 pub use formation::{
     formations_through, held_formations, held_mask, loose_pieces, score, Formation, FormationKind,
     Through, FORMATIONS, MAX_THROUGH, THROUGH,
