@@ -1,0 +1,101 @@
+//! Parsers never panic, JFEN of reachable positions round-trips.
+
+mod common;
+
+use common::*;
+use proptest::prelude::*;
+use qi_core::conformance::Rng;
+use qi_core::Position;
+use qi_jungle::{Jungle, Move, Rules, Square};
+
+fn reachable(seed: u64, plies: usize, rules: Rules) -> Jungle {
+    let mut rng = Rng::new(seed);
+    let mut pos = Jungle::new(rules);
+    for _ in 0..plies {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        pos.play_unchecked(moves[rng.below(moves.len())]);
+    }
+    pos
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn jfen_parser_never_panics(text in "\\PC*") {
+        let _ = text.parse::<Jungle>();
+        let _ = Jungle::from_jfen(&text, Rules::yeshou());
+    }
+
+    #[test]
+    fn jfen_parser_never_panics_on_jfen_like_text(text in "[eltpwdcrELTPWDCR0-9/ wbrq-]{0,80}") {
+        if let Ok(pos) = text.parse::<Jungle>() {
+            // whatever parses prints and re-parses to itself
+            let again: Jungle = pos.to_string().parse().unwrap();
+            prop_assert_eq!(again, pos);
+        }
+    }
+
+    #[test]
+    fn mutated_jfen_never_panics(seed in any::<u64>(), plies in 0usize..200, edits in proptest::collection::vec((any::<usize>(), any::<char>()), 1..4)) {
+        let text = reachable(seed, plies, Rules::standard()).to_string();
+        let mut chars: Vec<char> = text.chars().collect();
+        for (at, c) in edits {
+            let i = at % chars.len();
+            chars[i] = c;
+        }
+        let mutated: String = chars.into_iter().collect();
+        let _ = mutated.parse::<Jungle>();
+    }
+
+    #[test]
+    fn move_parser_never_panics(text in "\\PC*") {
+        if let Ok(m) = text.parse::<Move>() {
+            prop_assert_eq!(m.to_string(), text.trim());
+        }
+    }
+
+    #[test]
+    fn move_like_text_round_trips(text in "[a-h][0-9][a-h][0-9]") {
+        if let Ok(m) = text.parse::<Move>() {
+            prop_assert_eq!(m.to_string(), text.clone());
+        }
+    }
+
+    #[test]
+    fn square_parser_never_panics(text in "\\PC*") {
+        if let Ok(s) = text.parse::<Square>() {
+            prop_assert_eq!(s.to_string(), text.clone());
+        }
+    }
+
+    #[test]
+    fn rules_parser_never_panics(text in "\\PC*") {
+        let _ = text.parse::<Rules>();
+        let _ = Rules::preset(&text);
+    }
+
+    #[test]
+    fn rules_like_text_never_panics(text in "(jungle:)?(standard|yeshou|datou|traditional|x)(,[a-z_]{0,18}=?[a-z_0-9]{0,12}){0,3}") {
+        if let Ok(rules) = text.parse::<Rules>() {
+            prop_assert_eq!(rules.to_string().parse::<Rules>(), Ok(rules));
+        }
+    }
+
+    #[test]
+    fn jfen_of_reachable_positions_round_trips(seed in any::<u64>(), plies in 0usize..300, preset in 0usize..4) {
+        let rules = presets()[preset].1;
+        let pos = reachable(seed, plies, rules);
+        let text = pos.to_string();
+        let back = Jungle::from_jfen(&text, rules).unwrap();
+        prop_assert_eq!(back, pos);
+        prop_assert_eq!(back.to_string(), text.clone());
+        // without the counters: the same board and side
+        let short: Vec<&str> = text.split(' ').take(2).collect();
+        let short = Jungle::from_jfen(&short.join(" "), rules).unwrap();
+        prop_assert!(short.same_board(&pos));
+    }
+}
