@@ -175,7 +175,7 @@ const STATE_SALT: u64 = 0xA076_1D64_78BD_642F;
 /// A Five Tigers position: the eight fields of the position text (section
 /// 9) plus the rules and the incremental hash.
 ///
-/// Positions are played by copy-make (`Clone` is a 40-byte copy). The
+/// Positions are played by copy-make (`Clone` is a 48-byte copy). The
 /// `Display` form is the position text; `FromStr` reads it under the
 /// default rules and [`FiveTigers::from_text`] under any rules.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
@@ -689,5 +689,14 @@ impl std::str::FromStr for FiveTigers {
     type Err = PositionTextError;
     fn from_str(s: &str) -> Result<FiveTigers, PositionTextError> {
         FiveTigers::from_text(s, Rules::default())
+    }
+}
+
+#[cfg(test)]
+mod size_tests {
+    #[test]
+    fn position_is_small() {
+        let size = std::mem::size_of::<super::FiveTigers>();
+        assert!(size <= 48, "{size} bytes");
     }
 }
