@@ -94,6 +94,31 @@ pub enum RulesError {
         /// The name asked for.
         name: String,
     },
+    /// An override is not of the form `option=value`.
+    #[error("'{text}' is not of the form option=value")]
+    BadSyntax {
+        /// The text of the override.
+        text: String,
+    },
+    /// An override names no option.
+    #[error(
+        "unknown option '{option}' (known: pieces_per_side, placement_capture, \
+         four_diagonal_value, five_tigers_value, shuttle, no_capture_draw)"
+    )]
+    UnknownOption {
+        /// The name given.
+        option: String,
+    },
+    /// An override's value cannot be read or is out of range.
+    #[error("option {option} = '{value}' is not allowed (allowed: {allowed})")]
+    BadValue {
+        /// The option.
+        option: String,
+        /// The value text.
+        value: String,
+        /// The values allowed.
+        allowed: &'static str,
+    },
     /// An option has a value outside the rules.
     #[error("option {option} = {value} is out of range (allowed: {allowed})")]
     BadOption {
@@ -211,43 +236,120 @@ impl Default for Rules {
     }
 }
 
-/// `five-tigers:<preset>` for a preset, else the options spelled out.
+fn capture_name(c: PlacementCapture) -> &'static str {
+    match c {
+        PlacementCapture::Immediate => "immediate",
+        PlacementCapture::Deferred => "deferred",
+    }
+}
+
+fn shuttle_name(s: Shuttle) -> &'static str {
+    match s {
+        Shuttle::Allowed => "allowed",
+        Shuttle::Forbidden => "forbidden",
+    }
+}
+
+/// `five-tigers:<preset>` for a preset; otherwise `five-tigers:shandong`
+/// followed by the options that differ from it, e.g.
+/// `five-tigers:shandong,pieces_per_side=12,no_capture_draw=50`. The
+/// `FromStr` implementation reads both back.
 impl fmt::Display for Rules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.preset_name() {
-            Some(name) => write!(f, "five-tigers:{name}"),
-            None => write!(
-                f,
-                "five-tigers(pieces_per_side={}, placement_capture={}, four_diagonal_value={}, \
-                 five_tigers_value={}, shuttle={}, no_capture_draw={})",
-                self.pieces_per_side,
-                match self.placement_capture {
-                    PlacementCapture::Immediate => "immediate",
-                    PlacementCapture::Deferred => "deferred",
-                },
-                self.four_diagonal_value,
-                self.five_tigers_value,
-                match self.shuttle {
-                    Shuttle::Allowed => "allowed",
-                    Shuttle::Forbidden => "forbidden",
-                },
-                self.no_capture_draw
-            ),
+        if let Some(name) = self.preset_name() {
+            return write!(f, "five-tigers:{name}");
         }
+        let base = Rules::shandong();
+        f.write_str("five-tigers:shandong")?;
+        if self.pieces_per_side != base.pieces_per_side {
+            write!(f, ",pieces_per_side={}", self.pieces_per_side)?;
+        }
+        if self.placement_capture != base.placement_capture {
+            write!(
+                f,
+                ",placement_capture={}",
+                capture_name(self.placement_capture)
+            )?;
+        }
+        if self.four_diagonal_value != base.four_diagonal_value {
+            write!(f, ",four_diagonal_value={}", self.four_diagonal_value)?;
+        }
+        if self.five_tigers_value != base.five_tigers_value {
+            write!(f, ",five_tigers_value={}", self.five_tigers_value)?;
+        }
+        if self.shuttle != base.shuttle {
+            write!(f, ",shuttle={}", shuttle_name(self.shuttle))?;
+        }
+        if self.no_capture_draw != base.no_capture_draw {
+            write!(f, ",no_capture_draw={}", self.no_capture_draw)?;
+        }
+        Ok(())
     }
 }
 
 /// Accepts a preset name, optionally prefixed by `five-tigers:`, or
-/// `five-tigers` alone (= `shandong`).
+/// `five-tigers` alone (= `shandong`), followed by any number of
+/// `,option=value` overrides (`pieces_per_side`, `placement_capture`
+/// = `immediate`|`deferred`, `four_diagonal_value`, `five_tigers_value`,
+/// `shuttle` = `allowed`|`forbidden`, `no_capture_draw`). The result is
+/// validated.
 impl FromStr for Rules {
     type Err = RulesError;
     fn from_str(s: &str) -> Result<Rules, RulesError> {
-        let name = s.trim();
-        if name == "five-tigers" {
-            return Ok(Rules::shandong());
+        let mut parts = s.trim().split(',');
+        let name = parts.next().unwrap_or("").trim();
+        let mut rules = if name == "five-tigers" {
+            Rules::shandong()
+        } else {
+            Rules::preset(name.strip_prefix("five-tigers:").unwrap_or(name))?
+        };
+        for part in parts {
+            let (key, value) = part.split_once('=').ok_or_else(|| RulesError::BadSyntax {
+                text: part.trim().to_string(),
+            })?;
+            let (key, value) = (key.trim(), value.trim());
+            let bad_value = |allowed: &'static str| RulesError::BadValue {
+                option: key.to_string(),
+                value: value.to_string(),
+                allowed,
+            };
+            let number = |max: u32, allowed: &'static str| {
+                value
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|&n| n <= max)
+                    .ok_or_else(|| bad_value(allowed))
+            };
+            match key {
+                "pieces_per_side" => rules.pieces_per_side = number(13, "1 to 13")? as u8,
+                "four_diagonal_value" => rules.four_diagonal_value = number(4, "3 or 4")? as u8,
+                "five_tigers_value" => rules.five_tigers_value = number(5, "4 or 5")? as u8,
+                "no_capture_draw" => {
+                    rules.no_capture_draw = number(u16::MAX as u32, "0 to 65535")? as u16
+                }
+                "placement_capture" => {
+                    rules.placement_capture = match value {
+                        "immediate" => PlacementCapture::Immediate,
+                        "deferred" => PlacementCapture::Deferred,
+                        _ => return Err(bad_value("immediate or deferred")),
+                    }
+                }
+                "shuttle" => {
+                    rules.shuttle = match value {
+                        "allowed" => Shuttle::Allowed,
+                        "forbidden" => Shuttle::Forbidden,
+                        _ => return Err(bad_value("allowed or forbidden")),
+                    }
+                }
+                _ => {
+                    return Err(RulesError::UnknownOption {
+                        option: key.to_string(),
+                    })
+                }
+            }
         }
-        let name = name.strip_prefix("five-tigers:").unwrap_or(name);
-        Rules::preset(name)
+        rules.validate()?;
+        Ok(rules)
     }
 }
 
@@ -300,6 +402,49 @@ mod tests {
         for name in Rules::PRESETS {
             assert!(text.contains(name), "{text}");
         }
+    }
+
+    #[test]
+    fn overrides_are_read_and_written() {
+        let r: Rules = "ten,shuttle=allowed, no_capture_draw=50".parse().unwrap();
+        assert_eq!(r.pieces_per_side, 10);
+        assert_eq!(r.shuttle, Shuttle::Allowed);
+        assert_eq!(r.no_capture_draw, 50);
+        assert_eq!(r.to_string().parse::<Rules>(), Ok(r));
+        assert_eq!(
+            "five-tigers:shandong,shuttle=allowed".parse::<Rules>(),
+            Ok(Rules::shandong_shuttle())
+        );
+        let custom = Rules {
+            pieces_per_side: 12,
+            placement_capture: PlacementCapture::Deferred,
+            ..Rules::shandong_shuttle()
+        };
+        assert_eq!(
+            custom.to_string(),
+            "five-tigers:shandong,pieces_per_side=12,placement_capture=deferred,shuttle=allowed"
+        );
+        assert_eq!(custom.to_string().parse::<Rules>(), Ok(custom));
+        assert!(matches!(
+            "shandong,colour=red".parse::<Rules>(),
+            Err(RulesError::UnknownOption { .. })
+        ));
+        assert!(matches!(
+            "shandong,shuttle".parse::<Rules>(),
+            Err(RulesError::BadSyntax { .. })
+        ));
+        assert!(matches!(
+            "shandong,pieces_per_side=0".parse::<Rules>(),
+            Err(RulesError::BadOption { .. })
+        ));
+        assert!(matches!(
+            "shandong,five_tigers_value=x".parse::<Rules>(),
+            Err(RulesError::BadValue { .. })
+        ));
+        assert!(matches!(
+            "chess,shuttle=allowed".parse::<Rules>(),
+            Err(RulesError::UnknownPreset { .. })
+        ));
     }
 
     #[test]

@@ -26,6 +26,16 @@ proptest! {
     }
 
     #[test]
+    fn rules_like_text_never_panics(
+        s in "(five-tigers:)?(shandong|ten|deferred|x)(,(pieces_per_side|shuttle|no_capture_draw|five_tigers_value|[a-z_]{1,8})=?[a-z0-9]{0,7}){0,3}"
+    ) {
+        if let Ok(rules) = s.parse::<Rules>() {
+            prop_assert!(rules.validate().is_ok());
+            prop_assert_eq!(rules.to_string().parse::<Rules>().unwrap(), rules);
+        }
+    }
+
+    #[test]
     fn position_parser_never_panics(s in "\\PC{0,60}") {
         let _ = s.parse::<FiveTigers>();
     }
