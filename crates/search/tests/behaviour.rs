@@ -161,6 +161,7 @@ fn raised_stop_flag_still_gives_a_legal_move() {
 fn stop_from_another_thread_ends_an_infinite_search() {
     let mut game = big_tree(2);
     let stop = Arc::new(AtomicBool::new(false));
+    let start = Instant::now();
     let setter = {
         let stop = Arc::clone(&stop);
         thread::spawn(move || {
@@ -169,11 +170,10 @@ fn stop_from_another_thread_ends_an_infinite_search() {
         })
     };
     let mut searcher = Searcher::with_hooks(SearchOptions::default(), TreeHooks);
-    let start = Instant::now();
     let r = searcher.search(&mut game, &TreeEval, Limits::infinite(), &stop, |_| {});
     let took = start.elapsed();
     setter.join().unwrap();
-    assert!(took >= Duration::from_millis(140), "{took:?}");
+    assert!(took >= Duration::from_millis(150), "{took:?}");
     assert!(took < Duration::from_secs(5), "{took:?}");
     // Interrupted, not finished and waiting.
     assert!((1..MAX_DEPTH).contains(&r.depth), "{}", r.depth);
@@ -185,6 +185,7 @@ fn stop_from_another_thread_ends_an_infinite_search() {
 fn infinite_search_of_a_solved_game_waits_for_stop() {
     let mut game = nim(5);
     let stop = Arc::new(AtomicBool::new(false));
+    let start = Instant::now();
     let setter = {
         let stop = Arc::clone(&stop);
         thread::spawn(move || {
@@ -193,10 +194,9 @@ fn infinite_search_of_a_solved_game_waits_for_stop() {
         })
     };
     let mut searcher = Searcher::new(SearchOptions::default());
-    let start = Instant::now();
     let r = searcher.search(&mut game, &ZeroEval, Limits::infinite(), &stop, |_| {});
     setter.join().unwrap();
-    assert!(start.elapsed() >= Duration::from_millis(90));
+    assert!(start.elapsed() >= Duration::from_millis(100));
     assert_eq!(r.best_move, Some(Take(1)));
     assert_eq!(r.score, Score::win_in(3));
 }
@@ -266,7 +266,7 @@ fn movetime_is_respected() {
         |_| {},
     );
     let took = start.elapsed();
-    assert!(took < Duration::from_millis(600), "{took:?}");
+    assert!(took < Duration::from_millis(2000), "{took:?}");
     assert!(r.elapsed <= took);
     assert!(r.depth >= 3, "{}", r.depth);
     assert!(game.legal_moves().contains(&r.best_move.unwrap()));
@@ -431,13 +431,14 @@ fn lazy_smp_finds_mates_draws_and_legal_moves() {
         &no_stop(),
         |i| main_nodes = i.nodes,
     );
-    assert!(r.elapsed < Duration::from_millis(600), "{:?}", r.elapsed);
+    assert!(r.elapsed < Duration::from_millis(2000), "{:?}", r.elapsed);
     assert!(game.legal_moves().contains(&r.best_move.unwrap()));
     assert!(r.nodes > main_nodes, "{} <= {main_nodes}", r.nodes);
     assert_eq!(*game.position(), TreeNode::root(game.position().cfg));
 
     // Stopped from outside while infinite.
     let stop = Arc::new(AtomicBool::new(false));
+    let start = Instant::now();
     let setter = {
         let stop = Arc::clone(&stop);
         thread::spawn(move || {
@@ -448,7 +449,7 @@ fn lazy_smp_finds_mates_draws_and_legal_moves() {
     let r = searcher.search_smp(&mut game, &TreeEval, Limits::infinite(), &stop, |_| {});
     setter.join().unwrap();
     assert!(game.legal_moves().contains(&r.best_move.unwrap()));
-    assert!(r.elapsed >= Duration::from_millis(70));
+    assert!(start.elapsed() >= Duration::from_millis(80));
 }
 
 #[test]
@@ -533,4 +534,27 @@ fn each_pruning_switch_changes_the_search() {
         ..SearchOptions::default()
     });
     assert!(pruned < none, "{pruned} >= {none}");
+}
+
+/// An engine runs the search on its own thread and stops it from another.
+#[test]
+fn searcher_and_results_can_move_between_threads() {
+    fn assert_send<T: Send>() {}
+    assert_send::<Searcher<TreeGame, TreeHooks>>();
+    assert_send::<qi_search::SearchResult<TreeMove>>();
+    assert_send::<SearchInfo<TreeMove>>();
+    let mut searcher = Searcher::with_hooks(SearchOptions::default(), TreeHooks);
+    let stop = Arc::new(AtomicBool::new(false));
+    let handle = {
+        let stop = Arc::clone(&stop);
+        thread::spawn(move || {
+            let mut game = big_tree(9);
+            let r = searcher.search(&mut game, &TreeEval, Limits::infinite(), &stop, |_| {});
+            (r, game)
+        })
+    };
+    thread::sleep(Duration::from_millis(30));
+    stop.store(true, Ordering::Relaxed);
+    let (r, game) = handle.join().unwrap();
+    assert!(game.legal_moves().contains(&r.best_move.unwrap()));
 }
