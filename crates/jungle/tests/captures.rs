@@ -47,8 +47,8 @@ fn rules_strategy() -> impl Strategy<Value = Rules> {
 
 /// Squares near traps, dens and river banks, where the special rules bite.
 const INTERESTING: [&str; 24] = [
-    "c1", "e1", "d2", "c2", "e2", "d3", "b1", "f1", "c9", "e9", "d8", "c8", "e8", "d7", "b9",
-    "f9", "a4", "d5", "g6", "b3", "c7", "b4", "e6", "f5",
+    "c1", "e1", "d2", "c2", "e2", "d3", "b1", "f1", "c9", "e9", "d8", "c8", "e8", "d7", "b9", "f9",
+    "a4", "d5", "g6", "b3", "c7", "b4", "e6", "f5",
 ];
 
 fn square_strategy() -> impl Strategy<Value = Sq> {
@@ -76,7 +76,9 @@ fn token(p: Piece, s: Sq) -> String {
 
 /// Whether a piece may stand on `s` in a position that is not over.
 fn may_stand(p: Piece, s: Sq) -> bool {
-    (p.animal == Animal::Rat || !is_water(s)) && s != den_of(p.side) && s != den_of(p.side.opponent())
+    (p.animal == Animal::Rat || !is_water(s))
+        && s != den_of(p.side)
+        && s != den_of(p.side.opponent())
 }
 
 /// Every land square and direction from which a river jump starts.
