@@ -183,7 +183,7 @@ proptest! {
             _ => None,
         };
         if let Some(r) = lane_rat {
-            prop_assume!(!(r == d && !empty_landing));
+            prop_assume!(r != d || empty_landing);
             tokens.push(token(r, path[rat_at % path.len()]));
         }
         if empty_landing {
