@@ -10,7 +10,9 @@ use std::time::Duration;
 pub struct Limits {
     /// Deepest iteration, in plies (`Some(0)` is treated as 1).
     pub depth: Option<u32>,
-    /// Nodes to visit at most (checked at every node).
+    /// Nodes to visit at most (checked at every node; with
+    /// [`Searcher::search_smp`](crate::Searcher::search_smp), the calling
+    /// thread's nodes).
     pub nodes: Option<u64>,
     /// Wall-clock time to search at most.
     pub movetime: Option<Duration>,

@@ -104,19 +104,21 @@ struct Ctx<'a, E> {
 }
 
 impl<E> Ctx<'_, E> {
-    /// Counts a node and says whether the search must stop now.
+    /// Says whether the search must stop now; if not, counts the node.
     #[inline]
     fn enter(&mut self, ply: usize) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes >= self.node_limit {
+            self.stopped = true;
+            return true;
+        }
         self.nodes += 1;
         if ply > self.seldepth {
             self.seldepth = ply;
         }
-        if self.stopped {
-            return true;
-        }
-        if self.nodes > self.node_limit {
-            self.stopped = true;
-        } else if self.nodes & (CHECK_EVERY - 1) == 0 {
+        if self.nodes & (CHECK_EVERY - 1) == 0 {
             self.poll();
         }
         self.stopped

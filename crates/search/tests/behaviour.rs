@@ -213,7 +213,7 @@ fn node_limit_ends_the_search_with_a_legal_move() {
             &no_stop(),
             |_| {},
         );
-        assert!(r.nodes <= limit + 1, "{} > {limit}", r.nodes);
+        assert!(r.nodes <= limit, "{} > {limit}", r.nodes);
         let mv = r.best_move.expect("a move");
         assert!(game.legal_moves().contains(&mv));
         if limit >= 1_000 {
