@@ -9,7 +9,7 @@ use qi_core::{Bitboard, MoveList, MoveSpace, Outcome, Position, Side, WinReason}
 use crate::board::{Animal, Piece, Square, ALL, DENS, DEN_SQUARES, LAND, NONE, TRAPS, WATER};
 use crate::jfen::{self, JfenError};
 use crate::moves::Move;
-use crate::rules::{JumpBlock, RankOrder, Rules};
+use crate::rules::{JumpBlock, Rules};
 use crate::tables::{piece_key, JUMPS, JUMP_SQUARES, LAND_STEPS, RAT_STEPS, SIDE_KEY, STEPS};
 
 /// Animals weakest first under each rank order (indexed by `RankOrder as usize`).
@@ -339,17 +339,6 @@ impl Rules {
             }
         }
     }
-
-    /// Whether `animal` is at least as strong as `other` in the rank order
-    /// (the plain table, without the Rat/Elephant exception).
-    pub fn outranks_or_equals(&self, animal: Animal, other: Animal) -> bool {
-        animal.strength(self.rank_order) >= other.strength(self.rank_order)
-    }
-
-    /// The rank order in force.
-    pub fn order(&self) -> RankOrder {
-        self.rank_order
-    }
 }
 
 impl Default for Jungle {
@@ -560,4 +549,42 @@ impl FromStr for Jungle {
 /// The den square of a side.
 pub fn den_square(side: Side) -> Square {
     Square::from_index_unchecked(DEN_SQUARES[side.index()])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn position_is_small() {
+        assert!(std::mem::size_of::<Jungle>() <= 64);
+    }
+
+    #[test]
+    fn find_locates_each_animal() {
+        let squares = [20, 8, 12, 16, 18, 0, 6, NONE];
+        for (a, &sq) in squares.iter().enumerate().take(7) {
+            assert_eq!(find(&squares, sq), a);
+        }
+        // a square no animal holds gives some index in range
+        assert!(find(&squares, 40) < 8);
+    }
+
+    #[test]
+    fn start_squares_match_start_jfen() {
+        assert_eq!(
+            Jungle::new(Rules::standard()),
+            Jungle::from_jfen(START_JFEN, Rules::standard()).unwrap()
+        );
+    }
+
+    #[test]
+    fn play_unchecked_on_garbage_does_not_panic() {
+        let mut pos = Jungle::default();
+        let a = Square::new(30).unwrap();
+        let b = Square::new(31).unwrap();
+        pos.play_unchecked(Move::new(a, b));
+        let _ = pos.to_string();
+        let _ = pos.legal_moves();
+    }
 }
