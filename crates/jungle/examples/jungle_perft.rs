@@ -1,4 +1,4 @@
-//! `cargo run --release -p qi-jungle --example perft -- DEPTH [RULES] [JFEN...]`:
+//! `cargo run --release -p qi-jungle --example jungle_perft -- DEPTH [RULES] [JFEN...]`:
 //! bulk perft with timing (single thread).
 
 use std::time::Instant;
