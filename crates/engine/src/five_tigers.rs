@@ -1,1 +1,504 @@
-//! Five Tigers evaluation (placeholder while being written).
+//! Five Tigers (五虎棋) knowledge for the search: a static evaluation
+//! ([`FiveTigersEval`], every weight in [`FiveTigersWeights`]) and search
+//! hooks ([`FiveTigersHooks`]: removal ordering, quiescence moves).
+//!
+//! The evaluation is a sum of terms per side, from the side to move's
+//! view, computed in one pass over the 36 formation masks with no
+//! allocation:
+//!
+//! * material: pieces on the board plus pieces in hand. With 13 pieces
+//!   each Second's last piece is never placed when the board fills, but
+//!   then Second takes the first opening removal and moves first: the
+//!   evaluation counts the two as even, so the start scores 0 and the
+//!   suite of balanced openings means what it says;
+//! * removals owed (a side about to remove is ahead by about a piece each),
+//!   and under deferred scoring the formations held during placement (each
+//!   worth its value in removals when placement ends);
+//! * formations held (protection of their pieces, re-forming potential in
+//!   the movement phase);
+//! * formations one move from forming: in placement one empty point
+//!   missing; in movement one empty point missing that an own piece outside
+//!   the formation could step into. The side with the next regular turn
+//!   cashes its best one, the other side is rewarded for double threats;
+//! * open formations (no enemy piece, two or three points missing);
+//! * loose pieces (散子), exposed to removal;
+//! * mobility in the movement phase, with a large penalty for a side that
+//!   has no step (it loses when it must move).
+//!
+//! ```
+//! use std::sync::atomic::AtomicBool;
+//!
+//! use qi_engine::five_tigers::{FiveTigersEval, FiveTigersHooks};
+//! use qi_five_tigers::{Game, Rules};
+//! use qi_search::{Limits, SearchOptions, Searcher};
+//!
+//! let mut game = Game::new(Rules::shandong());
+//! let mut searcher = Searcher::with_hooks(SearchOptions::default(), FiveTigersHooks::default());
+//! let stop = AtomicBool::new(false);
+//! let eval = FiveTigersEval::default();
+//! let result = searcher.search(&mut game, &eval, Limits::depth(3), &stop, |_| {});
+//! assert!(result.best_move.is_some());
+//! ```
+
+use qi_core::{Evaluator, Game as _, Position, Side};
+use qi_five_tigers::{
+    FiveTigers, Game, Move, Phase, PlacementCapture, Shuttle, FORMATIONS, THROUGH,
+};
+use qi_search::SearchHooks;
+
+/// All 25 points.
+const ALL: u32 = (1 << 25) - 1;
+/// The points of file `a`.
+const FILE_A: u32 = 0x0010_8421;
+/// The points of file `e`.
+const FILE_E: u32 = FILE_A << 4;
+/// The largest score the evaluation returns (in magnitude).
+const EVAL_LIMIT: i32 = 19_000;
+
+/// The orthogonal neighbours of each point.
+const NEIGHBOURS: [u32; 25] = build_neighbours();
+
+const fn build_neighbours() -> [u32; 25] {
+    let mut out = [0u32; 25];
+    let mut p = 0;
+    while p < 25 {
+        let bit = 1u32 << p;
+        out[p] =
+            ((bit << 5) & ALL) | (bit >> 5) | ((bit << 1) & !FILE_A & ALL) | ((bit >> 1) & !FILE_E);
+        p += 1;
+    }
+    out
+}
+
+/// The masks of the 36 formations.
+const MASKS: [u32; 36] = build_masks();
+/// The kinds of the 36 formations, as indices into [`qi_five_tigers::Rules::values`].
+const KINDS: [u8; 36] = build_kinds();
+/// The sizes of the 36 formations.
+const SIZES: [u8; 36] = build_sizes();
+
+const fn build_masks() -> [u32; 36] {
+    let mut out = [0u32; 36];
+    let mut i = 0;
+    while i < 36 {
+        out[i] = FORMATIONS[i].mask.0;
+        i += 1;
+    }
+    out
+}
+
+const fn build_kinds() -> [u8; 36] {
+    let mut out = [0u8; 36];
+    let mut i = 0;
+    while i < 36 {
+        out[i] = FORMATIONS[i].kind as u8;
+        i += 1;
+    }
+    out
+}
+
+const fn build_sizes() -> [u8; 36] {
+    let mut out = [0u8; 36];
+    let mut i = 0;
+    while i < 36 {
+        out[i] = FORMATIONS[i].mask.0.count_ones() as u8;
+        i += 1;
+    }
+    out
+}
+
+/// The number of steps (piece, target) of the pieces `own` into `empty`.
+#[inline(always)]
+fn step_count(own: u32, empty: u32) -> u32 {
+    ((own << 5) & empty).count_ones()
+        + ((own >> 5) & empty).count_ones()
+        + ((own << 1) & !FILE_A & empty).count_ones()
+        + ((own >> 1) & !FILE_E & empty).count_ones()
+}
+
+/// Every weight of the Five Tigers evaluation, in centi-units (a piece is
+/// about 100). [`Default`] gives the tuned values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FiveTigersWeights {
+    /// A piece on the board or in hand.
+    pub piece: i32,
+    /// One removal owed to a side (capped by the enemy's pieces on the
+    /// board), and under deferred scoring one unit of the score a side
+    /// holds during placement.
+    pub owed_removal: i32,
+    /// A formation held during placement (its pieces are safe from
+    /// removal; under immediate capture it was already paid for).
+    pub held_placement: i32,
+    /// A formation held in the movement phase, per removal of its value
+    /// (stepping out and back in re-forms it).
+    pub held_movement: i32,
+    /// The best formation-forming move of the side with the next regular
+    /// turn, per removal it would earn.
+    pub threat_to_move: i32,
+    /// The best formation-forming move of the side waiting for its turn,
+    /// per removal (the opponent may block it).
+    pub threat_waiting: i32,
+    /// The second-best formation-forming point of the waiting side, per
+    /// removal (two threats cannot both be blocked).
+    pub threat_double: i32,
+    /// Every further formation-forming point, per removal.
+    pub threat_extra: i32,
+    /// A formation missing one point in the movement phase that no own
+    /// piece can step into yet.
+    pub near_unreachable: i32,
+    /// A formation with no enemy piece and two points missing.
+    pub open_two: i32,
+    /// A formation with no enemy piece and three points missing.
+    pub open_three: i32,
+    /// A loose piece (subtracted: it can be removed).
+    pub loose: i32,
+    /// One available step in the movement phase.
+    pub mobility: i32,
+    /// At most this many steps count for mobility.
+    pub mobility_cap: i32,
+    /// A side with no step in the movement phase (subtracted).
+    pub no_step: i32,
+    /// A side with a single step in the movement phase (subtracted).
+    pub one_step: i32,
+}
+
+impl Default for FiveTigersWeights {
+    fn default() -> FiveTigersWeights {
+        FiveTigersWeights {
+            piece: 100,
+            owed_removal: 100,
+            held_placement: 8,
+            held_movement: 10,
+            threat_to_move: 75,
+            threat_waiting: 20,
+            threat_double: 50,
+            threat_extra: 12,
+            near_unreachable: 6,
+            open_two: 6,
+            open_three: 2,
+            loose: 5,
+            mobility: 5,
+            mobility_cap: 12,
+            no_step: 400,
+            one_step: 60,
+        }
+    }
+}
+
+impl FiveTigersWeights {
+    /// Only material and owed removals: the yardstick a full evaluation
+    /// must beat.
+    pub fn material_only() -> FiveTigersWeights {
+        FiveTigersWeights {
+            piece: 100,
+            owed_removal: 100,
+            held_placement: 0,
+            held_movement: 0,
+            threat_to_move: 0,
+            threat_waiting: 0,
+            threat_double: 0,
+            threat_extra: 0,
+            near_unreachable: 0,
+            open_two: 0,
+            open_three: 0,
+            loose: 0,
+            mobility: 0,
+            mobility_cap: 0,
+            no_step: 0,
+            one_step: 0,
+        }
+    }
+}
+
+/// The Five Tigers evaluation: see the [module documentation](self) for
+/// its terms. Scores are from the side to move's view and stay within
+/// ±19 000.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FiveTigersEval {
+    /// The weights in use.
+    pub weights: FiveTigersWeights,
+}
+
+impl FiveTigersEval {
+    /// An evaluation with `weights`.
+    pub fn new(weights: FiveTigersWeights) -> FiveTigersEval {
+        FiveTigersEval { weights }
+    }
+
+    /// The evaluation from First's point of view (positive: good for
+    /// First), before clamping.
+    pub fn score_for_first(&self, pos: &FiveTigers) -> i32 {
+        let w = &self.weights;
+        let rules = pos.rules();
+        let values = rules.values();
+        let boards = [pos.pieces(Side::First).0, pos.pieces(Side::Second).0];
+        let empty = ALL & !(boards[0] | boards[1]);
+        let placement = pos.phase() == Phase::Placement;
+        let deferred = rules.placement_capture == PlacementCapture::Deferred;
+        let mover = pos.next().index();
+        let hands = [
+            u32::from(pos.hand(Side::First)),
+            u32::from(pos.hand(Side::Second)),
+        ];
+        let mut s = [0i32; 2];
+
+        // Material.
+        for i in 0..2 {
+            s[i] += w.piece * (boards[i].count_ones() + hands[i]) as i32;
+        }
+        // Removals owed, capped by what the victim has on the board.
+        let mut left = [boards[0].count_ones(), boards[1].count_ones()];
+        for (side, n) in pos.owed().iter() {
+            let taker = side.index();
+            let take = u32::from(n).min(left[1 - taker]);
+            left[1 - taker] -= take;
+            s[taker] += w.owed_removal * take as i32;
+        }
+
+        // Formations: held, one move from forming, open.
+        let mut threat = [[0u8; 25]; 2];
+        let mut held_union = [0u32; 2];
+        for f in 0..36 {
+            let mask = MASKS[f];
+            let size = u32::from(SIZES[f]);
+            let value = values[KINDS[f] as usize];
+            for i in 0..2 {
+                if boards[1 - i] & mask != 0 {
+                    continue;
+                }
+                let own = boards[i] & mask;
+                let count = own.count_ones();
+                if count == size {
+                    held_union[i] |= mask;
+                    s[i] += if !placement {
+                        w.held_movement * i32::from(value)
+                    } else if deferred {
+                        w.owed_removal * i32::from(value)
+                    } else {
+                        w.held_placement
+                    };
+                } else if count + 1 == size {
+                    let missing = mask & !own;
+                    let p = missing.trailing_zeros() as usize;
+                    if placement {
+                        if hands[i] > 0 {
+                            let gain = if deferred { value } else { 1 };
+                            threat[i][p] = threat[i][p].saturating_add(gain);
+                        }
+                    } else {
+                        let mut steppers = NEIGHBOURS[p] & boards[i] & !mask;
+                        if rules.shuttle == Shuttle::Forbidden {
+                            // The step straight back is not allowed now.
+                            if let Some(l) = pos.last_step(Side::BOTH[i]) {
+                                if l.from.index() as usize == p {
+                                    steppers &= !(1u32 << l.to.index());
+                                }
+                            }
+                        }
+                        if steppers != 0 {
+                            threat[i][p] = threat[i][p].saturating_add(value);
+                        } else {
+                            s[i] += w.near_unreachable * i32::from(value);
+                        }
+                    }
+                } else if count + 2 == size {
+                    s[i] += w.open_two;
+                } else if count + 3 == size {
+                    s[i] += w.open_three;
+                }
+            }
+        }
+
+        // Threats: the side with the next turn cashes its best one.
+        for i in 0..2 {
+            let (mut best, mut second, mut total) = (0i32, 0i32, 0i32);
+            for &t in &threat[i] {
+                let t = i32::from(t);
+                total += t;
+                if t > best {
+                    second = best;
+                    best = t;
+                } else if t > second {
+                    second = t;
+                }
+            }
+            if i == mover {
+                s[i] += w.threat_to_move * best + w.threat_extra * (total - best);
+            } else {
+                s[i] += w.threat_waiting * best
+                    + w.threat_double * second
+                    + w.threat_extra * (total - best - second);
+            }
+        }
+
+        // Loose pieces.
+        for i in 0..2 {
+            s[i] -= w.loose * (boards[i] & !held_union[i]).count_ones() as i32;
+        }
+
+        // Mobility.
+        if !placement {
+            let settled = pos.owed().is_empty();
+            for i in 0..2 {
+                let steps = step_count(boards[i], empty) as i32;
+                s[i] += w.mobility * steps.min(w.mobility_cap);
+                if settled && boards[i] != 0 {
+                    if steps == 0 {
+                        s[i] -= w.no_step;
+                    } else if steps == 1 {
+                        s[i] -= w.one_step;
+                    }
+                }
+            }
+        }
+
+        s[0] - s[1]
+    }
+}
+
+impl Evaluator<FiveTigers> for FiveTigersEval {
+    fn evaluate(&self, pos: &FiveTigers) -> i32 {
+        let first = self.score_for_first(pos).clamp(-EVAL_LIMIT, EVAL_LIMIT);
+        match pos.side_to_move() {
+            Side::First => first,
+            Side::Second => -first,
+        }
+    }
+}
+
+/// How much each piece of `side` is worth to it beyond material: its share
+/// of open, near and held formations (weighted by value in the movement
+/// phase) and its role as the piece that can step into a formation's
+/// missing point. Indexed by point; 0 where `side` has no piece.
+pub fn piece_worth(pos: &FiveTigers, side: Side) -> [i32; 25] {
+    let own_all = pos.pieces(side).0;
+    let enemy = pos.pieces(side.opponent()).0;
+    let empty = ALL & !(own_all | enemy);
+    let movement = pos.phase() == Phase::Movement;
+    let values = pos.rules().values();
+    let mut worth = [0i32; 25];
+    for f in 0..36 {
+        let mask = MASKS[f];
+        if enemy & mask != 0 {
+            continue;
+        }
+        let own = own_all & mask;
+        if own == 0 {
+            continue;
+        }
+        let missing = SIZES[f] as u32 - own.count_ones();
+        let scale = if movement {
+            i32::from(values[KINDS[f] as usize])
+        } else {
+            1
+        };
+        let base = match missing {
+            0 => 6,
+            1 => 40,
+            2 => 10,
+            _ => 3,
+        } * scale;
+        let mut bits = own;
+        while bits != 0 {
+            let p = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            worth[p] += base;
+        }
+        if movement && missing == 1 {
+            let hole = (mask & !own).trailing_zeros() as usize;
+            if empty & (1 << hole) != 0 {
+                let mut steppers = NEIGHBOURS[hole] & own_all & !mask;
+                while steppers != 0 {
+                    let p = steppers.trailing_zeros() as usize;
+                    steppers &= steppers - 1;
+                    worth[p] += 30 * scale;
+                }
+            }
+        }
+    }
+    worth
+}
+
+/// Search hooks for Five Tigers: removals ordered by the value of the
+/// victim's piece to its owner (pieces of near formations first; when a
+/// side must remove one of its own pieces, its least valuable first), and
+/// quiescence on formation-forming moves and on the best removal only, so
+/// the quiescence tree stays narrow. No null move (the game has no pass).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FiveTigersHooks;
+
+impl FiveTigersHooks {
+    /// The ordering score of removing the piece on point index `p`: its
+    /// worth to its owner, negated when the owner removes it itself.
+    fn removal_score(pos: &FiveTigers, p: u8) -> i32 {
+        let mover = pos.side_to_move();
+        let owner = if pos.pieces(mover).contains(p) {
+            mover
+        } else {
+            mover.opponent()
+        };
+        let worth = piece_worth(pos, owner)[p as usize];
+        if owner == mover {
+            -worth
+        } else {
+            worth
+        }
+    }
+
+    /// The removal the quiescence search tries: the best-ordered legal
+    /// removal (lowest point on ties), if a removal is owed.
+    pub fn best_removal(pos: &FiveTigers) -> Option<Move> {
+        let (taker, _) = pos.owed().first()?;
+        let victim = taker.opponent();
+        let loose = pos.loose(victim).0;
+        let candidates = if loose != 0 {
+            loose
+        } else {
+            pos.pieces(victim).0
+        };
+        let mover = pos.side_to_move();
+        let worth = piece_worth(pos, victim);
+        let sign = if victim == mover { -1 } else { 1 };
+        let mut best: Option<(i32, u8)> = None;
+        let mut bits = candidates;
+        while bits != 0 {
+            let p = bits.trailing_zeros() as u8;
+            bits &= bits - 1;
+            let score = sign * worth[p as usize];
+            if !matches!(best, Some((b, _)) if score <= b) {
+                best = Some((score, p));
+            }
+        }
+        best.and_then(|(_, p)| qi_five_tigers::Point::new(p).map(Move::Remove))
+    }
+
+    /// Whether `mv` (legal in `pos`) forms at least one formation.
+    pub fn forms_formation(pos: &FiveTigers, mv: Move) -> bool {
+        let own = pos.pieces(pos.side_to_move());
+        match mv {
+            Move::Place(p) => THROUGH[p.index() as usize].count_held(own.with(p.index())) > 0,
+            Move::Step { from, to } => {
+                THROUGH[to.index() as usize].count_held(own.without(from.index()).with(to.index()))
+                    > 0
+            }
+            Move::Remove(_) => false,
+        }
+    }
+}
+
+impl SearchHooks<Game> for FiveTigersHooks {
+    fn capture_order(&self, game: &Game, mv: Move) -> i32 {
+        match mv {
+            Move::Remove(p) => FiveTigersHooks::removal_score(game.position(), p.index()),
+            _ => 0,
+        }
+    }
+
+    fn is_tactical(&self, game: &Game, mv: Move) -> bool {
+        let pos = game.position();
+        match mv {
+            Move::Remove(_) => FiveTigersHooks::best_removal(pos) == Some(mv),
+            _ => FiveTigersHooks::forms_formation(pos, mv),
+        }
+    }
+}
