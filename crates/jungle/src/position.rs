@@ -9,13 +9,14 @@ use qi_core::{Bitboard, MoveList, MoveSpace, Outcome, Position, Side, WinReason}
 use crate::board::{Animal, Piece, Square, ALL, DENS, DEN_SQUARES, LAND, NONE, TRAPS, WATER};
 use crate::jfen::{self, JfenError};
 use crate::moves::Move;
-use crate::rules::{JumpBlock, Rules};
+use crate::rules::{JumpBlock, RankOrder, Rules};
 use crate::tables::{piece_key, JUMPS, JUMP_SQUARES, LAND_STEPS, RAT_STEPS, SIDE_KEY, STEPS};
 
-/// Animals weakest first under each rank order (indexed by `RankOrder as usize`).
-const ORDER: [[usize; 8]; 2] = [[0, 1, 2, 3, 4, 5, 6, 7], [0, 1, 3, 2, 4, 5, 6, 7]];
-
 const RAT: usize = Animal::Rat as usize;
+const CAT: usize = Animal::Cat as usize;
+const DOG: usize = Animal::Dog as usize;
+const WOLF: usize = Animal::Wolf as usize;
+const LEOPARD: usize = Animal::Leopard as usize;
 const TIGER: usize = Animal::Tiger as usize;
 const LION: usize = Animal::Lion as usize;
 const ELEPHANT: usize = Animal::Elephant as usize;
@@ -211,49 +212,56 @@ impl Jungle {
         let e = s ^ 1;
         let own = self.occ[s];
         let enemy = self.occ[e];
+        let empty = !(own | enemy);
         let esq = &self.squares[e];
         let rules = &self.rules;
         // Enemy animals on this side's traps can be taken by any animal.
         let trapped = enemy & TRAPS[s];
-        let bit = |a: usize| 1u64 << esq[a]; // a captured animal maps to bit 63: off the board
-        let order = &ORDER[rules.rank_order as usize];
-        let mut cap = [0u64; 8];
-        let mut acc = trapped;
-        for &a in order {
-            acc |= bit(a);
-            cap[a] = acc;
-        }
-        let enemy_rat = bit(RAT);
-        cap[ELEPHANT] = (acc & !enemy_rat) | trapped;
+        // A captured animal maps to bit 63, which is off the board and in no
+        // destination table, so it never matters.
+        let bit = |a: usize| 1u64 << esq[a];
+        let (rat, cat, dog, wolf) = (bit(RAT), bit(CAT), bit(DOG), bit(WOLF));
+        // cap_x: the enemy animals an attacker x may capture on land.
+        let cap_cat = trapped | rat | cat;
+        let (cap_dog, cap_wolf) = match rules.rank_order {
+            RankOrder::WolfOverDog => (cap_cat | dog, cap_cat | dog | wolf),
+            RankOrder::DogOverWolf => (cap_cat | dog | wolf, cap_cat | wolf),
+        };
+        let cap_leopard = cap_cat | dog | wolf | bit(LEOPARD);
+        let cap_tiger = cap_leopard | bit(TIGER);
+        let cap_lion = cap_tiger | bit(LION);
+        let elephant = bit(ELEPHANT);
+        let cap_elephant = ((cap_lion | elephant) & !rat) | trapped;
         let bank = if rules.rat_bank_capture { ALL } else { 0 };
-        let rat_land_cap = (enemy_rat & (LAND | bank)) | bit(ELEPHANT) | trapped;
-        let rat_water_cap = enemy_rat & (WATER | bank);
         let blockers = match rules.jump_block {
             JumpBlock::AnyRat => own | enemy,
             JumpBlock::EnemyRat => enemy,
         };
         let sq = &self.squares[s];
         let land = &LAND_STEPS[s];
-        let mut out = [0u64; 8];
 
         let from = sq[RAT] as usize;
-        let c = if WATER >> from & 1 != 0 {
-            rat_water_cap
+        let cap_rat = if WATER >> from & 1 != 0 {
+            rat & (WATER | bank)
         } else {
-            rat_land_cap
+            (rat & (LAND | bank)) | elephant | trapped
         };
-        out[RAT] = RAT_STEPS[s][from] & !own & !(enemy & !c);
-        for a in 1..8 {
-            let from = sq[a] as usize;
-            let mut reach = land[from];
-            if a == TIGER {
-                reach |= jump_targets(from, rules.tiger_jumps.direction_mask(), blockers);
-            } else if a == LION {
-                reach |= jump_targets(from, rules.lion_jumps.direction_mask(), blockers);
-            }
-            out[a] = reach & !own & !(enemy & !cap[a]);
-        }
-        out
+        let from_tiger = sq[TIGER] as usize;
+        let from_lion = sq[LION] as usize;
+        let tiger_reach = land[from_tiger]
+            | jump_targets(from_tiger, rules.tiger_jumps.direction_mask(), blockers);
+        let lion_reach =
+            land[from_lion] | jump_targets(from_lion, rules.lion_jumps.direction_mask(), blockers);
+        [
+            RAT_STEPS[s][from] & (empty | cap_rat),
+            land[sq[CAT] as usize] & (empty | cap_cat),
+            land[sq[DOG] as usize] & (empty | cap_dog),
+            land[sq[WOLF] as usize] & (empty | cap_wolf),
+            land[sq[LEOPARD] as usize] & (empty | cap_leopard),
+            tiger_reach & (empty | cap_tiger),
+            lion_reach & (empty | cap_lion),
+            land[sq[ELEPHANT] as usize] & (empty | cap_elephant),
+        ]
     }
 
     /// Where the animal on `from` could move if its side were to move now
