@@ -237,6 +237,37 @@ fn anti_chase_7_3_exempt_after_trap() {
 }
 
 #[test]
+fn anti_chase_7_3_forbids_captures_too() {
+    // A Blue Cat walks onto g2; the Lion has entered g2 three times in its
+    // last 6 moves, so even capturing the Cat there is forbidden (the Cat
+    // does not attack the Lion, so there is no exemption).
+    let mut game = Game::new(board("Lg1 cg8", 'w', Rules::yeshou()));
+    play_all(
+        &mut game,
+        "g1g2 g8g7 g2g1 g7g6 g1g2 g6g5 g2g1 g5g4 g1g2 g4g3 g2g1 g3g2",
+    );
+    assert!(game.position().is_capture(mv("g1g2")));
+    assert!(game.position().legal_moves().contains(&mv("g1g2")));
+    assert_eq!(game_texts(&game), ["g1f1"]);
+}
+
+#[test]
+fn anti_chase_trap_entry_of_another_animal_does_not_exempt() {
+    // Red's Cat enters Red's trap e1 inside the window; the Lion is still
+    // bound by the 7-3 rule.
+    let mut game = Game::new(board("Lg1 Cf1 ea9", 'w', Rules::yeshou()));
+    play_all(
+        &mut game,
+        "g1g2 a9a8 g2g1 a8a7 g1g2 a7a6 f1e1 a6a5 g2g1 a5a4 g1g2 a4a3 g2g1 a3a2",
+    );
+    assert!(!game.legal_moves().contains(&mv("g1g2")));
+    assert_eq!(
+        game.anti_chase_violation(mv("g1g2")),
+        Some(AntiChaseRule::SevenThree)
+    );
+}
+
+#[test]
 fn anti_chase_7_3_counts_only_the_last_7_moves() {
     // g2 entered at own moves 1, 3 and 9: only two of them fall in the last 7.
     let mut game = Game::new(board("Lg1 ea9", 'w', Rules::yeshou()));
