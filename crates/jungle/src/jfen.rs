@@ -139,7 +139,7 @@ pub(crate) fn parse(text: &str, rules: Rules) -> Result<Jungle, JfenError> {
                 continue;
             }
             let piece = Piece::new(side, crate::board::Animal::ALL[a]);
-            let square = Square::new(sq).ok_or(JfenError::Empty)?;
+            let square = Square::from_index_unchecked(sq); // sq < 63 here
             if square.is_water() && a != 0 {
                 return Err(JfenError::AnimalInWater { piece, square });
             }
