@@ -506,3 +506,40 @@ fn game_moves_are_a_subset_of_board_moves() {
         }
     }
 }
+
+fn game_perft(game: &mut Game, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut nodes = 0;
+    for m in game.legal_moves() {
+        game.play_unchecked(m);
+        nodes += game_perft(game, depth - 1);
+        assert_eq!(game.undo(), Some(m));
+    }
+    nodes
+}
+
+#[test]
+fn game_perft_equals_board_perft_while_history_cannot_bite() {
+    // Within 4 plies of the start no history rule can apply (a repetition
+    // needs 8 plies, the 7-3 rule 5 own moves), so the game layer's tree is
+    // the board's tree; playing and undoing through it leaves no trace.
+    for (name, rules) in presets() {
+        let mut game = Game::new(Jungle::new(rules));
+        assert_eq!(game_perft(&mut game, 4), 260099, "{name}");
+        assert_eq!(game.ply(), 0);
+        assert_eq!(game.position(), &Jungle::new(rules));
+    }
+}
+
+#[test]
+fn game_perft_sees_the_anti_chase_rules() {
+    // After the 7-3 shuffle, Red's g1g2 is gone from the game tree but not
+    // from the board tree.
+    let mut game = Game::new(board("Lg1 ea9", 'w', Rules::yeshou()));
+    play_all(&mut game, CHASE_7_3);
+    let board_count = qi_search::perft(game.position(), 1);
+    assert_eq!(board_count, 2);
+    assert_eq!(game_perft(&mut game, 1), 1);
+}
