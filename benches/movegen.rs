@@ -6,7 +6,7 @@
 
 use std::hint::black_box;
 
-use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use criterion::{criterion_group, criterion_main, Criterion};
 use qi::core::conformance::Rng;
 use qi::core::{MoveList, Position};
 use qi::five_tigers::FiveTigers;
@@ -70,9 +70,7 @@ fn jungle(c: &mut Criterion) {
     let start = Jungle::default();
     let mut group = c.benchmark_group("jungle/perft");
     group.sample_size(10);
-    group.bench_function("5", |b| {
-        b.iter_batched(|| start.clone(), |p| perft(&p, 5), BatchSize::SmallInput)
-    });
+    group.bench_function("5", |b| b.iter(|| perft(black_box(&start), 5)));
     group.finish();
 }
 
@@ -83,7 +81,7 @@ fn five_tigers(c: &mut Criterion) {
     group.sample_size(10);
     for depth in [5, 6] {
         group.bench_function(format!("{depth}"), |b| {
-            b.iter_batched(|| start.clone(), |p| perft(&p, depth), BatchSize::SmallInput)
+            b.iter(|| perft(black_box(&start), depth))
         });
     }
     group.finish();

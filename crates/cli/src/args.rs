@@ -66,7 +66,9 @@ impl Args {
         self.value(name)
             .map(|v| {
                 v.parse().map_err(|_| {
-                    CliError::Usage(format!("--{name} takes a non-negative whole number, not '{v}'"))
+                    CliError::Usage(format!(
+                        "--{name} takes a non-negative whole number, not '{v}'"
+                    ))
                 })
             })
             .transpose()

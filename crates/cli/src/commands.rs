@@ -89,7 +89,9 @@ where
 pub fn moves(argv: &[String]) -> Result<(), CliError> {
     let args = Args::parse(argv, &["game", "fen", "moves"], &[])?;
     if let Some(extra) = args.positionals.first() {
-        return Err(CliError::Usage(format!("moves takes no argument '{extra}'")));
+        return Err(CliError::Usage(format!(
+            "moves takes no argument '{extra}'"
+        )));
     }
     with_position!(&args, |pos| print_moves(&pos));
     Ok(())

@@ -60,7 +60,11 @@ mod tests {
 
     #[test]
     fn even_score_is_zero_elo() {
-        let t = Tally { wins: 10, draws: 0, losses: 10 };
+        let t = Tally {
+            wins: 10,
+            draws: 0,
+            losses: 10,
+        };
         let (elo, margin) = t.elo().unwrap();
         assert!(elo.abs() < 1e-9);
         assert!(margin > 100.0 && margin < 200.0, "margin {margin}");
@@ -69,7 +73,11 @@ mod tests {
     #[test]
     fn seventy_six_percent_is_about_two_hundred() {
         assert!((elo_of(0.76) - 200.2).abs() < 0.5);
-        let t = Tally { wins: 76, draws: 0, losses: 24 };
+        let t = Tally {
+            wins: 76,
+            draws: 0,
+            losses: 24,
+        };
         let (elo, margin) = t.elo().unwrap();
         assert!((elo - 200.2).abs() < 0.5);
         assert!(margin > 50.0 && margin < 100.0);

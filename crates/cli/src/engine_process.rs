@@ -79,11 +79,6 @@ impl EngineProcess {
         Ok(engine)
     }
 
-    /// The command line this engine runs.
-    pub fn command(&self) -> &str {
-        &self.command
-    }
-
     /// Sends one line.
     pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
         writeln!(self.stdin, "{line}")

@@ -46,7 +46,9 @@ impl GameSpec {
 /// of `--moves`, each checked for legality.
 pub fn setup<P: Position>(start: P, args: &Args) -> Result<P, CliError> {
     let mut pos = match args.value("fen") {
-        Some(text) => start.with_text(text).map_err(|e| CliError::Fen(e.to_string()))?,
+        Some(text) => start
+            .with_text(text)
+            .map_err(|e| CliError::Fen(e.to_string()))?,
         None => start,
     };
     if let Some(list) = args.value("moves") {

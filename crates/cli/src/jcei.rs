@@ -156,9 +156,12 @@ fn parse_go(words: &[&str]) -> Result<GoLimits, ParseError> {
         let value = iter
             .next()
             .ok_or_else(|| malformed("go", format!("'{word}' needs a value")))?;
-        let number: u64 = value
-            .parse()
-            .map_err(|_| malformed("go", format!("'{word}' takes a whole number, not '{value}'")))?;
+        let number: u64 = value.parse().map_err(|_| {
+            malformed(
+                "go",
+                format!("'{word}' takes a whole number, not '{value}'"),
+            )
+        })?;
         let ms = Duration::from_millis(number);
         match word {
             "depth" => limits.depth = Some(number.min(u32::MAX as u64) as u32),
@@ -177,7 +180,10 @@ fn parse_go(words: &[&str]) -> Result<GoLimits, ParseError> {
 
 fn parse_setoption(words: &[&str]) -> Result<Command, ParseError> {
     let ["name", rest @ ..] = words else {
-        return Err(malformed("setoption", "expected 'setoption name NAME [value V]'"));
+        return Err(malformed(
+            "setoption",
+            "expected 'setoption name NAME [value V]'",
+        ));
     };
     let value_at = rest.iter().position(|&w| w == "value");
     let (name, value) = match value_at {
@@ -221,7 +227,10 @@ mod tests {
         };
         assert_eq!(go.btime, Some(Duration::from_millis(2000)));
         assert_eq!(go.winc, Some(Duration::from_millis(10)));
-        assert_eq!(parse("go depth 7").map(|c| matches!(c, Command::Go(GoLimits { depth: Some(7), .. }))), Ok(true));
+        assert_eq!(
+            parse("go depth 7").map(|c| matches!(c, Command::Go(GoLimits { depth: Some(7), .. }))),
+            Ok(true)
+        );
         assert_eq!(
             parse("setoption name Variant value five-tigers:ten"),
             Ok(Command::SetOption {

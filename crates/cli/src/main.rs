@@ -1,12 +1,20 @@
 //! `qi`: the command-line tool of the qi engines.
 //!
 //! Subcommands: `perft` (count the move tree), `moves` (list the legal
-//! moves). Bad input is reported on one stderr line with exit code 2.
+//! moves), `engine` (the JCEI protocol), `play` (a game against the
+//! engine), `match` (engine against engine). Bad input is reported on one stderr line with exit code 2.
 
 mod args;
 mod commands;
+mod elo;
+mod engine_cmd;
+mod engine_process;
 mod error;
 mod game_spec;
+mod jcei;
+mod match_cmd;
+mod play_cmd;
+mod render;
 
 use std::process::ExitCode;
 
@@ -20,6 +28,13 @@ commands:
         count the leaves of the legal move tree DEPTH plies deep
   moves [--game G] [--fen TEXT] [--moves \"m1 m2 ...\"]
         print the legal moves on one line
+  engine [--game G]
+        speak the JCEI engine protocol on stdin/stdout
+  play [--game G] [--movetime MS] [--side first|second]
+        play a game against the engine in the terminal
+  match --engine-a CMD --engine-b CMD [--games N] [--movetime MS]
+        [--openings FILE] [--game G] [--max-plies N]
+        play two JCEI engines against each other and report the Elo difference
   help  print this text
 
 games (--game): jungle[:standard|yeshou|datou|traditional] (default jungle),
@@ -47,6 +62,9 @@ fn run(argv: &[String]) -> Result<(), CliError> {
     match command.as_str() {
         "perft" => commands::perft(rest),
         "moves" => commands::moves(rest),
+        "engine" => engine_cmd::run(rest),
+        "play" => play_cmd::run(rest),
+        "match" => match_cmd::run(rest),
         "help" | "--help" | "-h" => Err(CliError::Help),
         other => Err(CliError::Usage(format!(
             "unknown command '{other}' (try 'qi help')"

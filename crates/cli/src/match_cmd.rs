@@ -30,11 +30,21 @@ struct MatchConfig {
 pub fn run(argv: &[String]) -> Result<(), CliError> {
     let args = Args::parse(
         argv,
-        &["engine-a", "engine-b", "games", "movetime", "openings", "game", "max-plies"],
+        &[
+            "engine-a",
+            "engine-b",
+            "games",
+            "movetime",
+            "openings",
+            "game",
+            "max-plies",
+        ],
         &[],
     )?;
     if let Some(extra) = args.positionals.first() {
-        return Err(CliError::Usage(format!("match takes no argument '{extra}'")));
+        return Err(CliError::Usage(format!(
+            "match takes no argument '{extra}'"
+        )));
     }
     let engine = |name: &str| {
         args.value(name)
@@ -52,9 +62,10 @@ pub fn run(argv: &[String]) -> Result<(), CliError> {
         return Err(CliError::Usage("--games must be at least 1".into()));
     }
     let openings_text = match args.value("openings") {
-        Some(path) => Some(std::fs::read_to_string(path).map_err(|e| {
-            CliError::Usage(format!("cannot read --openings '{path}': {e}"))
-        })?),
+        Some(path) => Some(
+            std::fs::read_to_string(path)
+                .map_err(|e| CliError::Usage(format!("cannot read --openings '{path}': {e}")))?,
+        ),
         None => None,
     };
     let tally = match GameSpec::from_args(&args)? {
@@ -66,7 +77,12 @@ pub fn run(argv: &[String]) -> Result<(), CliError> {
         GameSpec::FiveTigers(rules) => {
             let start = qi_five_tigers::FiveTigers::new(rules);
             let openings = read_openings(&start, openings_text.as_deref())?;
-            play_match(&config, &start, &openings, qi_five_tigers::Game::new)
+            play_match(
+                &config,
+                &start,
+                &openings,
+                qi_five_tigers::Game::from_position,
+            )
         }
     };
     println!(
@@ -120,7 +136,12 @@ enum GameResult {
     Loss,
 }
 
-fn play_match<G, F>(config: &MatchConfig, start: &G::Position, openings: &[G::Position], new_game: F) -> Tally
+fn play_match<G, F>(
+    config: &MatchConfig,
+    start: &G::Position,
+    openings: &[G::Position],
+    new_game: F,
+) -> Tally
 where
     G: Game,
     F: Fn(G::Position) -> G,
@@ -131,8 +152,18 @@ where
         let opening = &openings[(index / 2) % openings.len()];
         // A plays First in even games, Second in odd ones: each opening is
         // played with colours swapped.
-        let a_side = if index % 2 == 0 { Side::First } else { Side::Second };
-        let (result, reason) = play_game(config, &mut engines, start, new_game(opening.clone()), a_side);
+        let a_side = if index % 2 == 0 {
+            Side::First
+        } else {
+            Side::Second
+        };
+        let (result, reason) = play_game(
+            config,
+            &mut engines,
+            start,
+            new_game(opening.clone()),
+            a_side,
+        );
         match result {
             GameResult::Win => tally.wins += 1,
             GameResult::Draw => tally.draws += 1,
@@ -183,10 +214,16 @@ fn play_game<G: Game>(
     a_side: Side,
 ) -> (GameResult, String) {
     let engine_of = |side: Side| if side == a_side { 0 } else { 1 };
-    let result_for_loser = |loser: usize| if loser == 0 { GameResult::Loss } else { GameResult::Win };
-    for which in 0..2 {
-        if let Err(e) = ready(config, &mut engines[which], which) {
-            engines[which] = None;
+    let result_for_loser = |loser: usize| {
+        if loser == 0 {
+            GameResult::Loss
+        } else {
+            GameResult::Win
+        }
+    };
+    for (which, slot) in engines.iter_mut().enumerate() {
+        if let Err(e) = ready(config, slot, which) {
+            *slot = None;
             return (result_for_loser(which), e.to_string());
         }
     }
@@ -206,7 +243,10 @@ fn play_game<G: Game>(
             return (result, outcome.to_string());
         }
         if moves.len() >= config.max_plies {
-            return (GameResult::Draw, format!("adjudicated draw after {} plies", moves.len()));
+            return (
+                GameResult::Draw,
+                format!("adjudicated draw after {} plies", moves.len()),
+            );
         }
         let side = game.position().side_to_move();
         let which = engine_of(side);

@@ -1,0 +1,120 @@
+//! Boards drawn for a terminal: Unicode, optionally with ANSI colours for
+//! the sides and the terrain.
+
+use qi_core::{Position, Side};
+use qi_five_tigers::FiveTigers;
+use qi_jungle::{Jungle, Square, DENS, TRAPS, WATER};
+
+const RESET: &str = "\x1b[0m";
+const RED: &str = "\x1b[1;31m";
+const BLUE: &str = "\x1b[1;34m";
+const WATER_BG: &str = "\x1b[46m";
+const TRAP_BG: &str = "\x1b[43m";
+const DEN_BG: &str = "\x1b[42m";
+
+/// Draws a Jungle board, rank 9 at the top. Red (first) pieces are upper
+/// case, Blue lower case; `≈` is water, `⊗` a trap, `⌂` a den. With
+/// `colour`, sides and terrain are also coloured.
+pub fn jungle(pos: &Jungle, colour: bool) -> String {
+    let mut out = String::from("   ┌─────────────────────┐\n");
+    for rank in (0..9u8).rev() {
+        out.push_str(&format!("{} │", rank + 1));
+        for file in 0..7u8 {
+            let sq = Square::from_file_rank(file, rank).expect("on the board");
+            let bit = sq.bit();
+            let terrain = if WATER & bit != 0 {
+                ('≈', WATER_BG)
+            } else if (TRAPS[0] | TRAPS[1]) & bit != 0 {
+                ('⊗', TRAP_BG)
+            } else if (DENS[0] | DENS[1]) & bit != 0 {
+                ('⌂', DEN_BG)
+            } else {
+                ('·', "")
+            };
+            let cell = match pos.piece_at(sq) {
+                Some(piece) => {
+                    let fg = if piece.side == Side::First { RED } else { BLUE };
+                    paint(colour, &[terrain.1, fg], &format!(" {} ", piece.letter()))
+                }
+                None => paint(colour, &[terrain.1], &format!(" {} ", terrain.0)),
+            };
+            out.push_str(&cell);
+        }
+        out.push_str("│\n");
+    }
+    out.push_str("   └─────────────────────┘\n     a  b  c  d  e  f  g\n");
+    let side = match pos.side_to_move() {
+        Side::First => paint(colour, &[RED], "Red"),
+        Side::Second => paint(colour, &[BLUE], "Blue"),
+    };
+    out.push_str(&format!("{side} to move   {pos}\n"));
+    out
+}
+
+/// Draws a Five Tigers board: the 5 × 5 grid of lines with `X` and `O` on
+/// the points, then the position text.
+pub fn five_tigers(pos: &FiveTigers, colour: bool) -> String {
+    let mut out = String::new();
+    for rank in (0..5u8).rev() {
+        out.push_str(&format!("{} ", rank + 1));
+        for file in 0..5u8 {
+            let index = rank * 5 + file;
+            let cell = if pos.pieces(Side::First).contains(index) {
+                paint(colour, &[RED], "X")
+            } else if pos.pieces(Side::Second).contains(index) {
+                paint(colour, &[BLUE], "O")
+            } else {
+                "┼".to_string()
+            };
+            out.push_str(&cell);
+            if file < 4 {
+                out.push_str("───");
+            }
+        }
+        out.push('\n');
+        if rank > 0 {
+            out.push_str("  │   │   │   │   │\n");
+        }
+    }
+    out.push_str("  a   b   c   d   e\n");
+    let side = match pos.side_to_move() {
+        Side::First => paint(colour, &[RED], "X"),
+        Side::Second => paint(colour, &[BLUE], "O"),
+    };
+    out.push_str(&format!("{side} to move   {pos}\n"));
+    out
+}
+
+fn paint(colour: bool, styles: &[&str], text: &str) -> String {
+    if !colour || styles.iter().all(|s| s.is_empty()) {
+        return text.to_string();
+    }
+    format!("{}{text}{RESET}", styles.concat())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jungle_start_board_shows_pieces_and_terrain() {
+        let text = jungle(&Jungle::default(), false);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[1], "9 │ l  ·  ⊗  ⌂  ⊗  ·  t │");
+        assert_eq!(lines[4], "6 │ ·  ≈  ≈  ·  ≈  ≈  · │");
+        assert_eq!(lines[9], "1 │ T  ·  ⊗  ⌂  ⊗  ·  L │");
+        assert!(lines[12].starts_with("Red to move"));
+        assert!(jungle(&Jungle::default(), true).contains(RED));
+    }
+
+    #[test]
+    fn five_tigers_board_shows_points() {
+        let pos = FiveTigers::default();
+        let mut game = pos.clone();
+        game.play("c3".parse().unwrap()).unwrap();
+        let text = five_tigers(&game, false);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[4], "3 ┼───┼───X───┼───┼");
+        assert!(lines[10].starts_with("O to move"));
+    }
+}
