@@ -186,7 +186,7 @@ impl Rules {
         let lower = name.trim().to_ascii_lowercase();
         let bare = lower.strip_prefix("jungle:").unwrap_or(&lower);
         match bare {
-            "standard" | "jungle" | "default" => Ok(Rules::standard()),
+            "standard" | "jungle" => Ok(Rules::standard()),
             "yeshou" => Ok(Rules::yeshou()),
             "datou" => Ok(Rules::datou()),
             "traditional" => Ok(Rules::traditional()),
