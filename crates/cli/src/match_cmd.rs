@@ -94,8 +94,11 @@ pub fn run(argv: &[String]) -> Result<(), CliError> {
         tally.games(),
         100.0 * tally.points() / tally.games().max(1) as f64
     );
-    if let Some((elo, margin)) = tally.elo() {
-        println!("elo: A - B = {elo:+.1} +/- {margin:.1} (95%)");
+    match tally.elo() {
+        Some((elo, margin)) if elo.is_finite() => {
+            println!("elo: A - B = {elo:+.1} +/- {margin:.1} (95%)")
+        }
+        _ => println!("elo: not estimable from a score of 0% or 100%"),
     }
     Ok(())
 }

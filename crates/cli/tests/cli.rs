@@ -1,0 +1,306 @@
+//! The `qi` binary end to end: perft, moves, errors, the JCEI engine and a
+//! short match.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const QI: &str = env!("CARGO_BIN_EXE_qi");
+
+fn qi(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(QI).args(args).output().expect("qi runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn perft_prints_the_total_last() {
+    let (code, out, err) = qi(&["perft", "4"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.lines().last(), Some("total: 260099"));
+    assert!(err.contains("nodes/s"));
+    let (_, out, _) = qi(&["perft", "--threads", "2", "4"]);
+    assert_eq!(out.trim(), "total: 260099");
+}
+
+#[test]
+fn perft_divide_lists_every_root_move() {
+    let (code, out, _) = qi(&["perft", "--divide", "3"]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 25);
+    let sum: u64 = lines[..24]
+        .iter()
+        .map(|l| l.split(": ").nth(1).unwrap().parse::<u64>().unwrap())
+        .sum();
+    assert_eq!(sum, 12240);
+    assert_eq!(lines[24], "total: 12240");
+}
+
+#[test]
+fn perft_of_each_game_and_preset() {
+    let (_, out, _) = qi(&["perft", "--game", "five-tigers", "4"]);
+    assert_eq!(out.trim(), "total: 303600");
+    let (_, out, _) = qi(&[
+        "perft",
+        "--game",
+        "jungle:datou",
+        "--moves",
+        "a3a4 a7a6",
+        "2",
+    ]);
+    assert!(out.starts_with("total: "));
+    let (_, out, _) = qi(&[
+        "perft",
+        "--game",
+        "five-tigers:ten",
+        "--moves",
+        "c3 a1 c4",
+        "1",
+    ]);
+    assert_eq!(out.trim(), "total: 22");
+}
+
+#[test]
+fn moves_lists_the_legal_moves() {
+    let (code, out, _) = qi(&["moves"]);
+    assert_eq!(code, 0);
+    assert_eq!(out.split_whitespace().count(), 24);
+    assert!(out.split_whitespace().any(|m| m == "a3a4"));
+    let (_, out, _) = qi(&["moves", "--game", "five-tigers"]);
+    assert_eq!(out.split_whitespace().count(), 25);
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_code_two() {
+    for args in [
+        &["perft", "--game", "jungle:nope", "3"][..],
+        &["perft", "--game", "chess", "3"],
+        &["perft", "--fen", "not a position", "3"],
+        &["perft", "--moves", "a3a4 a3a4", "2"],
+        &["perft", "--moves", "zz", "2"],
+        &["perft", "x"],
+        &["perft"],
+        &["perft", "--threads", "0", "3"],
+        &["moves", "--bogus"],
+        &["frobnicate"],
+        &["match", "--engine-a", "x"],
+    ] {
+        let (code, out, err) = qi(args);
+        assert_eq!(code, 2, "{args:?}: {out} {err}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(err.starts_with("qi: error: "), "{args:?}: {err}");
+    }
+    let (_, _, err) = qi(&["perft", "--moves", "a3a4 a3a4", "2"]);
+    assert!(err.contains("move 2 'a3a4'"), "{err}");
+}
+
+/// A `qi engine` process driven line by line.
+struct Engine {
+    child: std::process::Child,
+    lines: std::sync::mpsc::Receiver<String>,
+}
+
+impl Engine {
+    fn start(args: &[&str]) -> Engine {
+        let mut child = Command::new(QI)
+            .arg("engine")
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("engine starts");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine { child, lines }
+    }
+
+    fn send(&mut self, line: &str) {
+        let stdin = self.child.stdin.as_mut().unwrap();
+        writeln!(stdin, "{line}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    /// Lines up to and including the first that starts with `prefix`.
+    fn until(&mut self, prefix: &str) -> Vec<String> {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let mut seen = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let line = self
+                .lines
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no '{prefix}' after {seen:?}"));
+            let done = line.starts_with(prefix);
+            seen.push(line);
+            if done {
+                return seen;
+            }
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn bestmove(lines: &[String]) -> String {
+    lines
+        .last()
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_string()
+}
+
+#[test]
+fn engine_speaks_jcei() {
+    let mut e = Engine::start(&[]);
+    e.send("jcei");
+    let hello = e.until("jceiok");
+    assert!(hello.iter().any(|l| l.starts_with("id name qi")));
+    assert!(hello.iter().any(|l| l.starts_with("option name Hash")));
+    assert!(hello.iter().any(|l| l.starts_with("option name Threads")));
+    e.send("isready");
+    e.until("readyok");
+    e.send("newgame");
+    e.send("position startpos moves a3a4 a7a6");
+    e.send("go depth 4");
+    let lines = e.until("bestmove");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info depth 4 ")),
+        "{lines:?}"
+    );
+    let mv = bestmove(&lines);
+    e.send("position startpos moves a3a4 a7a6");
+    e.send("moves");
+    let legal = e.until("");
+    assert!(
+        legal[0].split_whitespace().any(|m| m == mv),
+        "{mv} not in {legal:?}"
+    );
+
+    // Bad input is answered, and the engine goes on.
+    for bad in [
+        "bogus",
+        "position fen xyz",
+        "position startpos moves a3a5",
+        "go depth x",
+        "setoption name Hash value lots",
+    ] {
+        e.send(bad);
+        let answer = e.until("info string error:");
+        assert_eq!(answer.len(), 1, "{bad}: {answer:?}");
+    }
+    e.send("isready");
+    e.until("readyok");
+
+    // A den entry is found at once.
+    e.send("position fen 7/3R3/7/7/7/7/7/7/e6 w 0 1");
+    e.send("go depth 3");
+    let lines = e.until("bestmove");
+    assert_eq!(bestmove(&lines), "d8d9");
+    assert!(
+        lines.iter().any(|l| l.contains("score mate 1")),
+        "{lines:?}"
+    );
+
+    e.send("d");
+    let board = e.until("Red to move");
+    assert!(board.len() > 5);
+    e.send("perft 3");
+    // Hand count: the rat has 3 quiet moves (d8d9 ends the game), the
+    // elephant 2 replies, then the rat 4 moves from each square.
+    assert_eq!(e.until("total:").last().unwrap(), "total: 24");
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
+}
+
+#[test]
+fn engine_stops_an_infinite_search() {
+    let mut e = Engine::start(&[]);
+    e.send("position startpos");
+    e.send("go infinite");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("isready");
+    e.until("readyok");
+    let asked = Instant::now();
+    e.send("stop");
+    let lines = e.until("bestmove");
+    assert!(asked.elapsed() < Duration::from_secs(5));
+    assert_eq!(
+        lines.iter().filter(|l| l.starts_with("bestmove")).count(),
+        1
+    );
+}
+
+#[test]
+fn engine_plays_five_tigers() {
+    let mut e = Engine::start(&["--game", "five-tigers"]);
+    e.send("position startpos moves c3");
+    e.send("go nodes 2000");
+    let mv = bestmove(&e.until("bestmove"));
+    assert_eq!(mv.len(), 2, "a placement, not {mv}");
+    e.send("setoption name Variant value jungle:datou");
+    e.send("position startpos");
+    e.send("go depth 2");
+    let mv = bestmove(&e.until("bestmove"));
+    assert_eq!(mv.len(), 4, "a Jungle move, not {mv}");
+    e.send("setoption name Variant value go");
+    e.until("info string error:");
+}
+
+#[test]
+fn match_plays_and_reports_elo() {
+    let engine = format!("{QI} engine");
+    let (code, out, err) = qi(&[
+        "match",
+        "--engine-a",
+        &engine,
+        "--engine-b",
+        &engine,
+        "--games",
+        "2",
+        "--movetime",
+        "5",
+        "--max-plies",
+        "40",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("game 1/2"), "{out}");
+    assert!(out.contains("game 2/2"), "{out}");
+    assert!(out.contains("score: A "), "{out}");
+    assert!(out.lines().last().unwrap().starts_with("elo:"), "{out}");
+}
+
+#[test]
+fn match_forfeits_a_broken_engine() {
+    let engine = format!("{QI} engine");
+    let (code, out, _) = qi(&[
+        "match",
+        "--engine-a",
+        &engine,
+        "--engine-b",
+        "echo jceiok; echo readyok; echo bestmove z9z9; sleep 5",
+        "--games",
+        "1",
+        "--movetime",
+        "5",
+    ]);
+    assert_eq!(code, 0);
+    assert!(out.contains("A wins"), "{out}");
+}
