@@ -304,3 +304,68 @@ fn match_forfeits_a_broken_engine() {
     assert_eq!(code, 0);
     assert!(out.contains("A wins"), "{out}");
 }
+
+fn play(args: &[&str], input: &str) -> String {
+    let mut child = Command::new(QI)
+        .arg("play")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("qi play starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn play_takes_moves_undo_and_hint() {
+    let out = play(
+        &["--movetime", "20"],
+        "a3a5\nzz\nhelp\na3a4\nundo\nhint\nmoves\nresign\n",
+    );
+    assert!(out.contains("illegal move a3a5"), "{out}");
+    assert!(out.contains("cannot read 'zz'"), "{out}");
+    assert!(out.contains("qi plays "), "{out}");
+    assert!(out.contains("hint: "), "{out}");
+    assert!(out.contains("legal moves: "), "{out}");
+    assert!(out.contains("You play first"), "{out}");
+    assert!(
+        out.contains("Game over: 0-1 (second wins: resignation)"),
+        "{out}"
+    );
+    // After the undo the start position is back on the board: the last
+    // board drawn before the hint is the start.
+    let before_hint = &out[..out.find("hint: ").unwrap()];
+    let last_board = before_hint
+        .lines()
+        .rfind(|l| l.contains(" to move "))
+        .unwrap();
+    assert!(
+        last_board.contains("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w"),
+        "{last_board}"
+    );
+}
+
+#[test]
+fn play_lets_the_engine_open_as_first() {
+    let out = play(
+        &[
+            "--game",
+            "five-tigers",
+            "--side",
+            "second",
+            "--movetime",
+            "10",
+        ],
+        "quit\n",
+    );
+    assert!(out.contains("qi plays "), "{out}");
+    assert!(out.contains("O to move"), "{out}");
+}
