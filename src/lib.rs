@@ -8,6 +8,24 @@
 //! * [`five_tigers`]: the Five Tigers rules, notation and game layer;
 //! * [`search`]: perft and the negamax search, generic over any game;
 //! * [`engine`]: evaluation and search knowledge for each game.
+//!
+//! ```
+//! use qi::core::Position;
+//! use qi::jungle::{Jungle, Move, Rules};
+//!
+//! let mut pos = Jungle::new(Rules::standard());
+//! let mv: Move = "a3a4".parse()?;
+//! pos.play(mv)?; // checked: an illegal move is an error
+//! assert_eq!(pos.to_string(), "l5t/1d3c1/r1p1w1e/7/7/E6/2W1P1R/1C3D1/T5L b 1 1");
+//! assert_eq!(qi::search::perft(&Jungle::default(), 2), 576);
+//! assert!(pos.play("a4a5".parse()?).is_err()); // Blue is to move
+//!
+//! // Five Tigers: placement, step and removal moves share one type.
+//! let mut ft = qi::five_tigers::FiveTigers::default();
+//! ft.play("c3".parse()?)?;
+//! assert_eq!(ft.legal_moves().len(), 24);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
