@@ -427,22 +427,45 @@ pub fn piece_worth(pos: &FiveTigers, side: Side) -> [i32; 25] {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FiveTigersHooks;
 
+/// Per point of a removal in the movement phase: own pieces next to the
+/// hole minus enemy pieces next to it (who can step into it).
+const REMOVAL_HOLE: i32 = 12;
+
 impl FiveTigersHooks {
-    /// The ordering score of removing the piece on point index `p`: its
-    /// worth to its owner, negated when the owner removes it itself.
-    fn removal_score(pos: &FiveTigers, p: u8) -> i32 {
+    /// The ordering scores of removing each piece of the side losing the
+    /// removal, from the side to move's view: the piece's worth to its
+    /// owner (negated when the owner removes it itself), plus in the
+    /// movement phase how much the hole left helps the side to move.
+    fn removal_scores(pos: &FiveTigers, victim: Side) -> [i32; 25] {
         let mover = pos.side_to_move();
-        let owner = if pos.pieces(mover).contains(p) {
-            mover
-        } else {
-            mover.opponent()
-        };
-        let worth = piece_worth(pos, owner)[p as usize];
-        if owner == mover {
-            -worth
-        } else {
-            worth
+        let mut scores = piece_worth(pos, victim);
+        if victim == mover {
+            for v in &mut scores {
+                *v = -*v;
+            }
         }
+        if pos.phase() == Phase::Movement {
+            let own = pos.pieces(mover).0;
+            let other = pos.pieces(mover.opponent()).0;
+            let mut bits = pos.pieces(victim).0;
+            while bits != 0 {
+                let p = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let n = NEIGHBOURS[p];
+                scores[p] += REMOVAL_HOLE
+                    * ((n & own).count_ones() as i32 - (n & other).count_ones() as i32);
+            }
+        }
+        scores
+    }
+
+    /// The ordering score of the removal of the piece on point index `p`.
+    fn removal_score(pos: &FiveTigers, p: u8) -> i32 {
+        let victim = match pos.owed().first() {
+            Some((taker, _)) => taker.opponent(),
+            None => return 0,
+        };
+        FiveTigersHooks::removal_scores(pos, victim)[p as usize]
     }
 
     /// The removal the quiescence search tries: the best-ordered legal
@@ -456,15 +479,13 @@ impl FiveTigersHooks {
         } else {
             pos.pieces(victim).0
         };
-        let mover = pos.side_to_move();
-        let worth = piece_worth(pos, victim);
-        let sign = if victim == mover { -1 } else { 1 };
+        let scores = FiveTigersHooks::removal_scores(pos, victim);
         let mut best: Option<(i32, u8)> = None;
         let mut bits = candidates;
         while bits != 0 {
             let p = bits.trailing_zeros() as u8;
             bits &= bits - 1;
-            let score = sign * worth[p as usize];
+            let score = scores[p as usize];
             if !matches!(best, Some((b, _)) if score <= b) {
                 best = Some((score, p));
             }
@@ -472,11 +493,16 @@ impl FiveTigersHooks {
         best.and_then(|(_, p)| qi_five_tigers::Point::new(p).map(Move::Remove))
     }
 
-    /// Whether `mv` (legal in `pos`) forms at least one formation.
+    /// Whether `mv` (legal in `pos`) forms at least one formation that
+    /// earns removals now (a placement under deferred scoring earns none
+    /// at once).
     pub fn forms_formation(pos: &FiveTigers, mv: Move) -> bool {
         let own = pos.pieces(pos.side_to_move());
         match mv {
-            Move::Place(p) => THROUGH[p.index() as usize].count_held(own.with(p.index())) > 0,
+            Move::Place(p) => {
+                pos.rules().placement_capture == PlacementCapture::Immediate
+                    && THROUGH[p.index() as usize].count_held(own.with(p.index())) > 0
+            }
             Move::Step { from, to } => {
                 THROUGH[to.index() as usize].count_held(own.without(from.index()).with(to.index()))
                     > 0

@@ -97,6 +97,22 @@ fn removals_prefer_pieces_of_near_formations() {
 }
 
 #[test]
+fn a_side_removing_its_own_piece_gives_up_the_least_useful() {
+    // X formed a square and owes a removal; O has no loose piece, so O
+    // removes one of its own: not b4 or b5, which stand in both squares.
+    let text = "OOO2/OOO2/5/XX3/XX3 o place X:9,O:7 x1 o -,- 0";
+    let game = Game::from_position(pos(text));
+    assert_eq!(game.position().side_to_move(), Side::Second);
+    let hooks = FiveTigersHooks;
+    assert!(hooks.capture_order(&game, mv("xa4")) > hooks.capture_order(&game, mv("xb4")));
+    let best = FiveTigersHooks::best_removal(game.position()).unwrap();
+    assert!(
+        ["xa4", "xa5", "xc4", "xc5"].contains(&best.to_string().as_str()),
+        "{best}"
+    );
+}
+
+#[test]
 fn owed_removals_count_like_pieces() {
     let eval = FiveTigersEval::default();
     let before = "3O1/3OO/O4/XX3/XX3 o place X:9,O:9 - o -,- 0";
@@ -139,11 +155,19 @@ fn start_position_is_even() {
 }
 
 #[test]
-fn whole_game_engine_against_engine_ends() {
+fn whole_games_engine_against_engine_end() {
+    for preset in Rules::PRESETS {
+        whole_game(Rules::preset(preset).unwrap());
+    }
+}
+
+/// Plays a game at depth 2, the full evaluation as First against the
+/// material-only one, and checks that it ends in the movement phase.
+fn whole_game(rules: Rules) {
     let eval_a = FiveTigersEval::default();
     let eval_b = FiveTigersEval::new(FiveTigersWeights::material_only());
     let stop = AtomicBool::new(false);
-    let mut game = Game::new(Rules::shandong());
+    let mut game = Game::new(rules);
     let mut a = Searcher::with_hooks(SearchOptions::default(), FiveTigersHooks);
     let mut b = Searcher::with_hooks(SearchOptions::default(), FiveTigersHooks);
     for _ in 0..3000 {
