@@ -8,9 +8,9 @@
 //!
 //! * material: pieces on the board plus pieces in hand. With 13 pieces
 //!   each Second's last piece is never placed when the board fills, but
-//!   then Second takes the first opening removal and moves first: the
-//!   evaluation counts the two as even, so the start scores 0 and the
-//!   suite of balanced openings means what it says;
+//!   then Second takes the first opening removal and moves first; the
+//!   evaluation counts the two as even (the start scores 0), leaving the
+//!   search to see the end of placement;
 //! * removals owed (a side about to remove is ahead by about a piece each),
 //!   and under deferred scoring the formations held during placement (each
 //!   worth its value in removals when placement ends);

@@ -113,6 +113,24 @@ fn a_side_removing_its_own_piece_gives_up_the_least_useful() {
 }
 
 #[test]
+fn stepping_straight_back_is_no_threat_when_shuttling_is_forbidden() {
+    // X stepped b2-c2 out of its square; only c2 can step back into b2.
+    let text = "3OO/4O/5/X1X2/XX3 o move X:0,O:0 - o b2-c2,- 3";
+    let eval = FiveTigersEval::default();
+    let forbidden = FiveTigers::from_text(text, Rules::shandong()).unwrap();
+    let allowed = FiveTigers::from_text(text, Rules::shandong_shuttle()).unwrap();
+    assert!(eval.score_for_first(&allowed) > eval.score_for_first(&forbidden));
+    // With another X piece next to b2 the threat is back.
+    let text = "3OO/4O/1X3/X1X2/XX3 o move X:0,O:0 - o b2-c2,- 3";
+    let forbidden_b3 = FiveTigers::from_text(text, Rules::shandong()).unwrap();
+    let allowed_b3 = FiveTigers::from_text(text, Rules::shandong_shuttle()).unwrap();
+    assert_eq!(
+        eval.score_for_first(&allowed_b3),
+        eval.score_for_first(&forbidden_b3)
+    );
+}
+
+#[test]
 fn owed_removals_count_like_pieces() {
     let eval = FiveTigersEval::default();
     let before = "3O1/3OO/O4/XX3/XX3 o place X:9,O:9 - o -,- 0";
