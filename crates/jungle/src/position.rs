@@ -10,7 +10,9 @@ use crate::board::{Animal, Piece, Square, ALL, DENS, DEN_SQUARES, LAND, NONE, TR
 use crate::jfen::{self, JfenError};
 use crate::moves::Move;
 use crate::rules::{JumpBlock, RankOrder, Rules};
-use crate::tables::{piece_key, JUMPS, JUMP_SQUARES, LAND_STEPS, RAT_STEPS, SIDE_KEY, STEPS};
+use crate::tables::{
+    piece_key, JUMPS, JUMP_PAIRS, LANDINGS, LAND_STEPS, RAT_STEPS, SIDE_KEY, STEPS,
+};
 
 const RAT: usize = Animal::Rat as usize;
 const CAT: usize = Animal::Cat as usize;
@@ -60,18 +62,15 @@ fn find(squares: &[u8; 8], sq: u8) -> usize {
     (zero.trailing_zeros() as usize / 8) & 7
 }
 
+/// The landing squares of the river jumps from `from` (a square index, or
+/// 63 for a captured animal) in the directions `dirs` allows, each kept
+/// only when no square of its path is in `blockers`. Branchless: every
+/// square has at most two jumps (see [`JUMP_PAIRS`] and [`LANDINGS`]).
 #[inline(always)]
 fn jump_targets(from: usize, dirs: u8, blockers: u64) -> u64 {
-    if JUMP_SQUARES >> from & 1 == 0 {
-        return 0;
-    }
-    let mut targets = 0;
-    for (d, jump) in JUMPS[from].iter().enumerate() {
-        if dirs >> d & 1 != 0 && jump.to != NONE && jump.path & blockers == 0 {
-            targets |= 1u64 << jump.to;
-        }
-    }
-    targets
+    let j = &JUMP_PAIRS[from & 63];
+    let open = |k: usize| j.to[k] & ((j.path[k] & blockers == 0) as u64).wrapping_neg();
+    (open(0) | open(1)) & LANDINGS[(dirs & 15) as usize]
 }
 
 impl Jungle {
@@ -219,7 +218,7 @@ impl Jungle {
         let trapped = enemy & TRAPS[s];
         // A captured animal maps to bit 63, which is off the board and in no
         // destination table, so it never matters.
-        let bit = |a: usize| 1u64 << esq[a];
+        let bit = |a: usize| 1u64 << (esq[a] & 63);
         let (rat, cat, dog, wolf) = (bit(RAT), bit(CAT), bit(DOG), bit(WOLF));
         // cap_x: the enemy animals an attacker x may capture on land.
         let cap_cat = trapped | rat | cat;
@@ -240,27 +239,30 @@ impl Jungle {
         let sq = &self.squares[s];
         let land = &LAND_STEPS[s];
 
-        let from = sq[RAT] as usize;
+        // Square indices are 0..=63 (63: captured); `& 63` lets the compiler
+        // drop the bounds checks on the 64-entry tables.
+        let at = |a: usize| sq[a] as usize & 63;
+        let from = at(RAT);
         let cap_rat = if WATER >> from & 1 != 0 {
             rat & (WATER | bank)
         } else {
             (rat & (LAND | bank)) | elephant | trapped
         };
-        let from_tiger = sq[TIGER] as usize;
-        let from_lion = sq[LION] as usize;
+        let from_tiger = at(TIGER);
+        let from_lion = at(LION);
         let tiger_reach = land[from_tiger]
             | jump_targets(from_tiger, rules.tiger_jumps.direction_mask(), blockers);
         let lion_reach =
             land[from_lion] | jump_targets(from_lion, rules.lion_jumps.direction_mask(), blockers);
         [
             RAT_STEPS[s][from] & (empty | cap_rat),
-            land[sq[CAT] as usize] & (empty | cap_cat),
-            land[sq[DOG] as usize] & (empty | cap_dog),
-            land[sq[WOLF] as usize] & (empty | cap_wolf),
-            land[sq[LEOPARD] as usize] & (empty | cap_leopard),
+            land[at(CAT)] & (empty | cap_cat),
+            land[at(DOG)] & (empty | cap_dog),
+            land[at(WOLF)] & (empty | cap_wolf),
+            land[at(LEOPARD)] & (empty | cap_leopard),
             tiger_reach & (empty | cap_tiger),
             lion_reach & (empty | cap_lion),
-            land[sq[ELEPHANT] as usize] & (empty | cap_elephant),
+            land[at(ELEPHANT)] & (empty | cap_elephant),
         ]
     }
 
@@ -371,18 +373,29 @@ impl Position for Jungle {
         }
         let dests = self.destination_masks(self.side);
         let sq = &self.squares[self.side_index()];
-        for a in 0..8 {
-            let mut d = dests[a];
+        // Each animal has at most 4 destinations (one per direction: a step
+        // or, where the neighbour is water, a jump), so 32 moves at most.
+        // Filling a local array and appending it in one copy is cheaper than
+        // pushing one by one.
+        let mut buf = [Move::new(
+            Square::from_index_unchecked(0),
+            Square::from_index_unchecked(0),
+        ); 32];
+        let mut n = 0;
+        for (a, &d) in dests.iter().enumerate() {
+            let mut d = d;
             let from = Square::from_index_unchecked(sq[a]);
             while d != 0 {
                 let to = d.trailing_zeros() as u8;
                 d &= d - 1;
-                moves.push(Move::new(from, Square::from_index_unchecked(to)));
+                buf[n] = Move::new(from, Square::from_index_unchecked(to));
+                n += 1;
             }
         }
+        moves.extend_from_slice(&buf[..n]);
     }
 
-    #[inline]
+    #[inline(always)]
     fn count_moves(&self) -> usize {
         if self.is_terminal_cheap() {
             return 0;
@@ -402,7 +415,7 @@ impl Position for Jungle {
         self.destination_masks(self.side)[a] & mv.to.bit() != 0
     }
 
-    #[inline]
+    #[inline(always)]
     fn play_unchecked(&mut self, mv: Move) {
         let s = self.side_index();
         let e = s ^ 1;
@@ -566,6 +579,50 @@ mod tests {
     #[test]
     fn position_is_small() {
         assert!(std::mem::size_of::<Jungle>() <= 64);
+    }
+
+    /// The jump targets of the old per-direction loop.
+    fn jump_targets_reference(from: usize, dirs: u8, blockers: u64) -> u64 {
+        let mut targets = 0;
+        for (d, jump) in JUMPS[from].iter().enumerate() {
+            if dirs >> d & 1 != 0 && jump.to != NONE && jump.path & blockers == 0 {
+                targets |= 1u64 << jump.to;
+            }
+        }
+        targets
+    }
+
+    #[test]
+    fn branchless_jumps_match_per_direction_jumps() {
+        use crate::rules::Jumps;
+        let variants = [
+            Jumps::None,
+            Jumps::Both,
+            Jumps::HorizontalOnly,
+            Jumps::VerticalOnly,
+        ];
+        // Every subset of the 12 water squares as blockers.
+        let water: Vec<u64> = (0..63)
+            .filter(|&s| WATER >> s & 1 != 0)
+            .map(|s| 1u64 << s)
+            .collect();
+        for mask in 0u32..1 << water.len() {
+            let blockers = water
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| mask >> i & 1 != 0)
+                .fold(0, |acc, (_, &b)| acc | b);
+            for from in 0..64 {
+                for v in variants {
+                    let dirs = v.direction_mask();
+                    assert_eq!(
+                        jump_targets(from, dirs, blockers),
+                        jump_targets_reference(from, dirs, blockers),
+                        "from {from} dirs {dirs:04b} blockers {blockers:x}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

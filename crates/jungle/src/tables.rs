@@ -90,24 +90,71 @@ const fn jumps() -> [[Jump; 4]; 64] {
 /// `to == NONE` where there is none.
 pub(crate) const JUMPS: [[Jump; 4]; 64] = jumps();
 
-const fn jump_squares() -> u64 {
-    let mut m = 0u64;
+/// The (at most two) river jumps from a square, packed for branchless
+/// generation: the landing square's bit and the water squares passed over.
+/// Unused entries have `to == 0`, so they never add a target.
+#[derive(Clone, Copy)]
+pub(crate) struct JumpPair {
+    pub to: [u64; 2],
+    pub path: [u64; 2],
+}
+
+const fn jump_pairs() -> [JumpPair; 64] {
+    let mut t = [JumpPair {
+        to: [0; 2],
+        path: [0; 2],
+    }; 64];
     let mut sq = 0;
     while sq < 63 {
+        let mut k = 0;
         let mut d = 0;
         while d < 4 {
             if JUMPS[sq][d].to != NONE {
-                m |= 1u64 << sq;
+                // No square has more than two jumps (d-file squares jump
+                // east and west; the others at most one way).
+                assert!(k < 2);
+                t[sq].to[k] = 1u64 << JUMPS[sq][d].to;
+                t[sq].path[k] = JUMPS[sq][d].path;
+                k += 1;
             }
             d += 1;
         }
         sq += 1;
     }
-    m
+    t
 }
 
-/// Squares a jump can start from.
-pub(crate) const JUMP_SQUARES: u64 = jump_squares();
+/// The jumps of each square (entry 63, the captured sentinel: none).
+pub(crate) const JUMP_PAIRS: [JumpPair; 64] = jump_pairs();
+
+const fn landings() -> [u64; 16] {
+    let mut t = [0u64; 16];
+    let mut dirs = 0;
+    while dirs < 16 {
+        let mut sq = 0;
+        while sq < 63 {
+            let mut d = 0;
+            while d < 4 {
+                if dirs >> d & 1 != 0 && JUMPS[sq][d].to != NONE {
+                    t[dirs] |= 1u64 << JUMPS[sq][d].to;
+                }
+                d += 1;
+            }
+            sq += 1;
+        }
+        dirs += 1;
+    }
+    t
+}
+
+/// For each direction mask (bit 0 north, 1 south, 2 east, 3 west), the
+/// squares some jump in an allowed direction lands on. Filtering a
+/// square's jump targets by this set is the same as filtering its jumps by
+/// direction for every mask whose north and south bits agree and whose
+/// east and west bits agree (every [`crate::rules::Jumps`] value): north
+/// landings are on rank 7, south on rank 3, and east and west landings
+/// differ only on the d file, which both reach.
+pub(crate) const LANDINGS: [u64; 16] = landings();
 
 /// Zobrist keys: 16 pieces × 64 squares, then the side-to-move key.
 pub(crate) const ZOBRIST: [u64; 16 * 64 + 1] = qi_core::zobrist::table(0x4A55_4E47_4C45_0001);
@@ -115,7 +162,8 @@ pub(crate) const ZOBRIST: [u64; 16 * 64 + 1] = qi_core::zobrist::table(0x4A55_4E
 /// The key of piece `piece` (0..16) on `sq`.
 #[inline(always)]
 pub(crate) const fn piece_key(piece: usize, sq: u8) -> u64 {
-    ZOBRIST[piece * 64 + sq as usize]
+    // The masks keep the index in range without a bounds check.
+    ZOBRIST[(piece & 15) * 64 + (sq & 63) as usize]
 }
 
 /// The key XORed in when Blue is to move.
@@ -135,6 +183,7 @@ mod tests {
         assert_eq!(JUMPS[31][3].to, 28);
         assert_eq!(JUMPS[31][2].path.count_ones(), 2);
         // 8 vertical starts (b3 c3 e3 f3 b7 c7 e7 f7) + 9 horizontal (a/d/g 4-6).
-        assert_eq!(JUMP_SQUARES.count_ones(), 17);
+        let starts = (0..63).filter(|&sq| JUMP_PAIRS[sq].to[0] != 0).count();
+        assert_eq!(starts, 17);
     }
 }
