@@ -5,10 +5,11 @@ use qi_core::{
     DrawReason, ExternalResult, IllegalMove, MoveList, Outcome, Position, Side, WinReason,
 };
 
-use crate::board::ALL_TRAPS;
+use crate::board::{ALL_TRAPS, NONE};
 use crate::moves::Move;
 use crate::position::Jungle;
 use crate::rules::Repetition;
+use crate::tables::{LAND_STEPS, RAT_STEPS};
 
 /// Length of the 7-3 rule's window (own moves).
 const WINDOW_7_3: usize = 7;
@@ -35,6 +36,9 @@ struct Frame {
     /// How many times this position (board and side to move) has occurred
     /// in the game so far, this time included (1 when repetition is off).
     occurrences: u8,
+    /// Whether this position was reached by a pass ([`Game::play_null`]):
+    /// the repetition scan stops here.
+    null: bool,
 }
 
 /// Which anti-chase rule forbids a move.
@@ -65,6 +69,7 @@ impl Game {
             frames: vec![Frame {
                 pos: position,
                 occurrences: 1,
+                null: false,
             }],
             moves: Vec::new(),
             plies: Vec::new(),
@@ -312,12 +317,93 @@ impl Game {
         let mut j = len;
         while j >= oldest + 2 {
             j -= 2;
+            if self.frames[j + 1].null {
+                break; // no repetition across a pass
+            }
             let earlier = &self.frames[j];
             if earlier.pos.same_board(next) {
                 return earlier.occurrences.saturating_add(1);
             }
+            if earlier.null {
+                break;
+            }
         }
         1
+    }
+}
+
+/// Whether the side to move in `pos` has a legal move, by a quick look
+/// first (an own animal next to an empty square it may enter) and the
+/// full count only when that finds none. Assumes the board is not
+/// decided (no den entered, both sides have animals).
+#[inline]
+fn has_move(pos: &Jungle) -> bool {
+    let side = pos.side_to_move();
+    let s = side.index();
+    let empty = !pos.occupied().0;
+    let squares = pos.animal_squares(side);
+    if squares[0] != NONE && RAT_STEPS[s][squares[0] as usize] & empty != 0 {
+        return true;
+    }
+    for &sq in &squares[1..] {
+        if LAND_STEPS[s][sq as usize] & empty != 0 {
+            return true;
+        }
+    }
+    pos.count_moves() != 0
+}
+
+/// `pos` with the other side to move: same board and counters, the
+/// Zobrist key with the side key toggled.
+fn null_move(pos: &Jungle) -> Jungle {
+    Jungle::from_parts(
+        [
+            pos.animal_squares(Side::First),
+            pos.animal_squares(Side::Second),
+        ],
+        pos.side_to_move().opponent(),
+        pos.no_capture_plies(),
+        pos.fullmove(),
+        *pos.rules(),
+    )
+}
+
+/// Null moves for the search (null-move pruning): a pass that hands the
+/// move to the opponent without changing the board.
+impl Game {
+    /// Makes the side to move pass: pushes a copy of the position with the
+    /// other side to move (Zobrist side key toggled, counters kept). The
+    /// move record and the anti-chase history are left alone, and
+    /// repetitions are not counted across the pass. Undo it with
+    /// [`undo_null`](Game::undo_null) before any other undo.
+    pub fn play_null(&mut self) {
+        let pos = self.top().pos;
+        let next = null_move(&pos);
+        self.frames.push(Frame {
+            pos: next,
+            occurrences: 1,
+            null: true,
+        });
+        // Keeps the plies of each side at their parity for the anti-chase
+        // rules: a placeholder entering no square.
+        self.plies.push(Ply {
+            animal: 0,
+            to: NONE,
+        });
+    }
+
+    /// Takes back a pass made by [`play_null`](Game::play_null) (does
+    /// nothing if the last entry is not a pass).
+    pub fn undo_null(&mut self) {
+        if self.frames.len() > 1 && self.top().null {
+            self.frames.pop();
+            self.plies.pop();
+        }
+    }
+
+    /// Whether the current position was reached by a pass.
+    pub fn is_null(&self) -> bool {
+        self.top().null
     }
 }
 
@@ -353,6 +439,7 @@ impl qi_core::Game for Game {
         self.frames.push(Frame {
             pos: next,
             occurrences,
+            null: false,
         });
         self.moves.push(mv);
         self.plies.push(Ply {
@@ -399,19 +486,25 @@ impl qi_core::Game for Game {
             return Some(result.outcome());
         }
         let pos = self.position();
-        if let Some(outcome) = pos.outcome() {
-            return Some(outcome);
+        if pos.is_terminal_cheap() {
+            return pos.outcome();
+        }
+        let side: Side = pos.side_to_move();
+        if !has_move(pos) {
+            return Some(Outcome::win(side.opponent(), WinReason::NoLegalMove));
         }
         if let Some(outcome) = self.history_outcome() {
             return Some(outcome);
         }
         if pos.rules().anti_chase && self.plies.len() >= 2 {
-            let mut moves = MoveList::new();
-            pos.generate_moves(&mut moves);
-            self.filter_anti_chase(&mut moves);
-            if moves.is_empty() {
-                let side: Side = pos.side_to_move();
-                return Some(Outcome::win(side.opponent(), WinReason::NoLegalMove));
+            let (seven, seventeen) = self.forbidden_squares();
+            if seven.iter().chain(&seventeen).any(|&m| m != 0) {
+                let mut moves = MoveList::new();
+                pos.generate_moves(&mut moves);
+                self.filter_anti_chase(&mut moves);
+                if moves.is_empty() {
+                    return Some(Outcome::win(side.opponent(), WinReason::NoLegalMove));
+                }
             }
         }
         None

@@ -40,6 +40,17 @@ pub trait SearchHooks<G: Game> {
     fn undo_null(&self, game: &mut G) {
         let _ = game;
     }
+
+    /// Whether the side to move in `game` must answer an immediate threat
+    /// to end the game (the "check" of the game: e.g. in Jungle, an enemy
+    /// animal next to its den). Such positions are searched one ply deeper
+    /// when [`SearchOptions::check_extension`](crate::SearchOptions::check_extension)
+    /// is on, and are never pruned by null moves or futility. The default
+    /// says no.
+    fn in_check(&self, game: &G) -> bool {
+        let _ = game;
+        false
+    }
 }
 
 /// Hooks with every default: captures in generation order, quiescence on

@@ -77,6 +77,19 @@ pub struct SearchOptions {
     /// Quiescence search on tactical moves at the horizon (otherwise the
     /// horizon is scored by the evaluator alone).
     pub quiescence: bool,
+    /// Reverse futility pruning (static null move): a non-PV node near the
+    /// horizon whose static evaluation beats beta by a depth margin returns
+    /// it.
+    pub reverse_futility: bool,
+    /// Late-move pruning: near the horizon, quiet moves late in the order
+    /// are skipped in non-PV nodes.
+    pub late_move_pruning: bool,
+    /// Searches one ply deeper below moves into positions where the side
+    /// to move must answer a threat ([`SearchHooks::in_check`](crate::SearchHooks::in_check)).
+    pub check_extension: bool,
+    /// Mate-distance pruning: no search for a mate longer than one already
+    /// found (never changes the root score).
+    pub mate_distance: bool,
 }
 
 impl Default for SearchOptions {
@@ -89,6 +102,10 @@ impl Default for SearchOptions {
             futility: true,
             aspiration: true,
             quiescence: true,
+            reverse_futility: true,
+            late_move_pruning: true,
+            check_extension: true,
+            mate_distance: true,
         }
     }
 }
@@ -106,6 +123,10 @@ impl SearchOptions {
             futility: false,
             aspiration: false,
             quiescence: false,
+            reverse_futility: false,
+            late_move_pruning: false,
+            check_extension: false,
+            mate_distance: false,
         }
     }
 }

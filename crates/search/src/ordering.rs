@@ -153,8 +153,10 @@ impl<M: Copy + Eq> Killers<M> {
 #[inline]
 pub(crate) fn pick_next<M>(moves: &mut [M], scores: &mut [i32], start: usize) {
     let mut best = start;
-    for i in start + 1..moves.len() {
-        if scores[i] > scores[best] {
+    let mut best_score = scores[start];
+    for (i, &s) in scores.iter().enumerate().skip(start + 1) {
+        if s > best_score {
+            best_score = s;
             best = i;
         }
     }

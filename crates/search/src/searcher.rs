@@ -34,6 +34,39 @@ const ASPIRATION_DELTA: i32 = 25;
 /// Futility margin per ply of remaining depth, in centi-units.
 const FUTILITY_MARGIN: i32 = 150;
 
+/// Deepest remaining depth of reverse futility pruning.
+const RFP_DEPTH: i32 = 6;
+
+/// Reverse futility margin per ply of remaining depth, in centi-units.
+const RFP_MARGIN: i32 = 120;
+
+/// Null-move reduction grows by a ply per this much static evaluation
+/// above beta (at most two plies).
+const NULL_EVAL_STEP: i32 = 200;
+
+/// Deepest remaining depth of late-move pruning.
+const LMP_DEPTH: i32 = 4;
+
+/// Quiet moves searched before the rest are pruned, by remaining depth.
+const LMP_MOVES: [usize; LMP_DEPTH as usize + 1] = [0, 6, 10, 16, 26];
+
+/// Late-move reductions by remaining depth and moves searched: about
+/// `0.75 + ln(depth) ln(moves) / 2.25` plies.
+fn lmr_table() -> Vec<[u8; 64]> {
+    (0..64)
+        .map(|d| {
+            let mut row = [0u8; 64];
+            for (m, r) in row.iter_mut().enumerate() {
+                if d > 0 && m > 0 {
+                    let v = 0.75 + (d as f64).ln() * (m as f64).ln() / 2.25;
+                    *r = v.max(0.0) as u8;
+                }
+            }
+            row
+        })
+        .collect()
+}
+
 /// The score of a finished game for the side to move `stm`, `ply` plies
 /// below the root: a win is `MATE - ply`, a loss `-(MATE - ply)`, a draw 0.
 #[inline]
@@ -101,6 +134,8 @@ struct Ctx<'a, E> {
     /// Whether the iteration met an unfinished node at its horizon (or
     /// trusted a stored result); if not, the tree is solved.
     horizon: bool,
+    /// The running iteration's depth (bounds extensions).
+    root_depth: i32,
 }
 
 impl<E> Ctx<'_, E> {
@@ -139,6 +174,8 @@ struct ThreadState<M> {
     pv: PvTable<M>,
     /// The best root move of the running iteration.
     root_move: Option<M>,
+    /// Late-move reductions by depth and moves searched.
+    lmr: Vec<[u8; 64]>,
 }
 
 impl<M: Copy + Eq> ThreadState<M> {
@@ -148,7 +185,14 @@ impl<M: Copy + Eq> ThreadState<M> {
             killers: Killers::new(),
             pv: PvTable::new(),
             root_move: None,
+            lmr: lmr_table(),
         }
+    }
+
+    /// The late-move reduction after `searched` moves at `depth`.
+    #[inline]
+    fn lmr(&self, depth: i32, searched: usize) -> i32 {
+        i32::from(self.lmr[(depth as usize).min(63)][searched.min(63)])
     }
 
     fn clear(&mut self) {
@@ -437,6 +481,7 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
             seldepth: 0,
             stopped: false,
             horizon: false,
+            root_depth: 0,
         };
         let stm = game.position().side_to_move();
         let mut result = SearchResult {
@@ -459,10 +504,13 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
             ctx.poll();
             let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
             let mut previous: Option<i32> = None;
+            let mut last_time = Duration::ZERO;
+            let mut previous_iteration = Duration::ZERO;
             for iteration in 1..=max_depth {
                 let depth = (iteration + self.depth_offset).min(MAX_DEPTH);
                 ctx.horizon = false;
                 ctx.seldepth = 0;
+                ctx.root_depth = depth as i32;
                 let value = self.aspiration(game, &mut ctx, depth as i32, previous);
                 if ctx.stopped {
                     break;
@@ -489,10 +537,20 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
                     break; // every line reached the end of the game
                 }
                 if let Some(movetime) = limits.movetime.filter(|_| !limits.infinite) {
-                    // The next iteration would not finish in time.
-                    if time * 2 >= movetime {
+                    // The next iteration would not finish in time: predict
+                    // its length from the growth of the last ones.
+                    let this = time.saturating_sub(last_time);
+                    let growth = if previous_iteration.is_zero() {
+                        2.0
+                    } else {
+                        (this.as_secs_f64() / previous_iteration.as_secs_f64()).clamp(1.2, 4.0)
+                    };
+                    let next = this.mul_f64(growth);
+                    if time + next >= movetime {
                         break;
                     }
+                    previous_iteration = this;
+                    last_time = time;
                 }
             }
             if result.best_move.is_none() {
@@ -576,7 +634,7 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
         game: &mut G,
         ctx: &mut Ctx<'_, E>,
         mut alpha: i32,
-        beta: i32,
+        mut beta: i32,
         depth: i32,
         ply: usize,
         after_null: bool,
@@ -596,7 +654,19 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
             ctx.horizon = true;
             return ctx.eval.evaluate(game.position());
         }
+        let opts = self.options;
         let pv_node = beta - alpha > 1;
+
+        // Mate distance: the game is not over here, so no value beats a win
+        // (or loses worse than a loss) one ply below.
+        if opts.mate_distance && ply > 0 {
+            let best_possible = MATE - ply as i32 - 1;
+            alpha = alpha.max(-best_possible);
+            beta = beta.min(best_possible);
+            if alpha >= beta {
+                return alpha;
+            }
+        }
         let original_alpha = alpha;
 
         let key = game.position().zobrist();
@@ -625,13 +695,27 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
             return ctx.eval.evaluate(game.position());
         }
 
-        let opts = self.options;
-        let prunable = !pv_node && ply > 0;
-        let static_eval = if prunable && (opts.null_move || opts.futility) {
+        let in_check = self.hooks.in_check(game);
+        let prunable = !pv_node && ply > 0 && !in_check;
+        let static_eval = if prunable
+            && (opts.null_move || opts.futility || opts.reverse_futility || opts.late_move_pruning)
+        {
             ctx.eval.evaluate(game.position())
         } else {
             0
         };
+
+        // Reverse futility: far enough above beta near the horizon that no
+        // quiet continuation is expected to bring it back.
+        if opts.reverse_futility
+            && prunable
+            && depth <= RFP_DEPTH
+            && beta.abs() < MATE_BOUND
+            && static_eval - RFP_MARGIN * depth >= beta
+        {
+            ctx.horizon = true;
+            return static_eval;
+        }
 
         // Null move: if passing still fails high, so will a real move.
         if opts.null_move
@@ -643,7 +727,7 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
             && self.hooks.make_null(game)
         {
             if game.position().side_to_move() != stm {
-                let r = 2 + depth / 6;
+                let r = 3 + depth / 4 + ((static_eval - beta) / NULL_EVAL_STEP).min(2);
                 let value =
                     -self.negamax(game, ctx, -beta, -beta + 1, depth - 1 - r, ply + 1, true);
                 self.hooks.undo_null(game);
@@ -664,23 +748,24 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
             && depth <= 2
             && alpha.abs() < MATE_BOUND
             && static_eval + FUTILITY_MARGIN * depth <= alpha;
-
-        // Order: TT move, captures (by the game's order), killers, history.
-        let killers = self.st.killers.get(ply);
-        let mut scores: SmallVec<[i32; 64]> = SmallVec::new();
-        for &mv in &moves {
-            let score = if Some(mv) == tt_move {
-                TT_MOVE
-            } else if game.position().is_capture(mv) {
-                CAPTURE + self.hooks.capture_order(game, mv)
-            } else if Some(mv) == killers[0] {
-                KILLER_1
-            } else if Some(mv) == killers[1] {
-                KILLER_2
+        let lmp_limit =
+            if opts.late_move_pruning && prunable && depth <= LMP_DEPTH && alpha.abs() < MATE_BOUND
+            {
+                LMP_MOVES[depth as usize]
             } else {
-                self.st.history.get(stm, &mv)
+                usize::MAX
             };
-            scores.push(score);
+
+        // Order: TT move first (searched before the others are scored: it
+        // often cuts off alone), then captures (by the game's order),
+        // killers, history.
+        let mut scores: SmallVec<[i32; 64]> = SmallVec::new();
+        let mut scored = false;
+        if let Some(i) = tt_move.and_then(|t| moves.iter().position(|&m| m == t)) {
+            moves.swap(0, i);
+        } else {
+            self.score_moves(game, &moves, &mut scores, None, ply, stm);
+            scored = true;
         }
 
         let mut best = -INFINITY;
@@ -688,22 +773,43 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
         let mut quiets_tried: SmallVec<[MoveOf<G>; 64]> = SmallVec::new();
         let mut searched = 0usize;
         for i in 0..moves.len() {
-            pick_next(&mut moves, &mut scores, i);
+            if !scored {
+                // Past the TT move (index 0): score the rest now.
+                self.score_moves(game, &moves, &mut scores, tt_move, ply, stm);
+                scored = true;
+            }
+            if i > 0 || tt_move.is_none() {
+                pick_next(&mut moves, &mut scores, i);
+            }
             let mv = moves[i];
             let capture = game.position().is_capture(mv);
-            let quiet = !capture && scores[i] < KILLER_2;
-            if futile && searched > 0 && quiet && !self.hooks.is_tactical(game, mv) {
-                ctx.horizon = true; // an unsearched move: not solved
-                continue;
+            let quiet = !capture
+                && (scores.is_empty() || scores[i] < KILLER_2)
+                && !self.hooks.is_tactical(game, mv);
+            if searched > 0 && quiet {
+                if futile {
+                    ctx.horizon = true; // an unsearched move: not solved
+                    continue;
+                }
+                if quiets_tried.len() >= lmp_limit {
+                    ctx.horizon = true;
+                    continue;
+                }
             }
 
             game.play_unchecked(mv);
             let same = game.position().side_to_move() == stm;
+            let gives_check = opts.check_extension
+                && (ply as i32) < 2 * ctx.root_depth
+                && self.hooks.in_check(game);
+            let new_depth = depth - 1 + i32::from(gives_check);
             let value = if searched == 0 {
-                self.child(game, ctx, same, alpha, beta, depth - 1, ply)
+                self.child(game, ctx, same, alpha, beta, new_depth, ply)
             } else {
-                let reduction = if opts.lmr && depth >= 3 && searched >= 3 && quiet {
-                    1 + i32::from(searched >= 8 && depth >= 5)
+                let reduction = if opts.lmr && depth >= 3 && searched >= 3 && quiet && !gives_check
+                {
+                    let r = self.st.lmr(depth, searched) - i32::from(pv_node);
+                    r.clamp(0, new_depth - 1)
                 } else {
                     0
                 };
@@ -713,14 +819,14 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
                     same,
                     alpha,
                     alpha + 1,
-                    depth - 1 - reduction,
+                    new_depth - reduction,
                     ply,
                 );
                 if reduction > 0 && v > alpha && !ctx.stopped {
-                    v = self.child(game, ctx, same, alpha, alpha + 1, depth - 1, ply);
+                    v = self.child(game, ctx, same, alpha, alpha + 1, new_depth, ply);
                 }
                 if v > alpha && v < beta && !ctx.stopped {
-                    v = self.child(game, ctx, same, alpha, beta, depth - 1, ply);
+                    v = self.child(game, ctx, same, alpha, beta, new_depth, ply);
                 }
                 v
             };
@@ -766,6 +872,36 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
         self.tt
             .store(key, best_move, to_tt(best, ply), depth as u32, bound);
         best
+    }
+
+    /// Ordering scores of `moves` into `scores`: the TT move first, then
+    /// captures (by the game's order), killers, history.
+    fn score_moves(
+        &self,
+        game: &G,
+        moves: &[MoveOf<G>],
+        scores: &mut SmallVec<[i32; 64]>,
+        tt_move: Option<MoveOf<G>>,
+        ply: usize,
+        stm: Side,
+    ) {
+        let killers = self.st.killers.get(ply);
+        let pos = game.position();
+        scores.clear();
+        for &mv in moves {
+            let score = if Some(mv) == tt_move {
+                TT_MOVE
+            } else if pos.is_capture(mv) {
+                CAPTURE + self.hooks.capture_order(game, mv)
+            } else if Some(mv) == killers[0] {
+                KILLER_1
+            } else if Some(mv) == killers[1] {
+                KILLER_2
+            } else {
+                self.st.history.get(stm, &mv)
+            };
+            scores.push(score);
+        }
     }
 
     /// The value at the horizon: quiescence search, or the evaluation.

@@ -37,8 +37,20 @@ pub struct Entry<M> {
     age: u8,
 }
 
-impl<M> Entry<M> {
-    const EMPTY: Entry<M> = Entry {
+/// One stored result as the table holds it: 16 bytes for a move of up to
+/// 3 bytes (value narrowed to `i16`; every search value fits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Slot<M> {
+    key: u64,
+    mv: Option<M>,
+    value: i16,
+    depth: u8,
+    bound: Bound,
+    age: u8,
+}
+
+impl<M> Slot<M> {
+    const EMPTY: Slot<M> = Slot {
         key: 0,
         mv: None,
         value: 0,
@@ -48,24 +60,48 @@ impl<M> Entry<M> {
     };
 }
 
+impl<M: Copy> Slot<M> {
+    #[inline(always)]
+    fn entry(&self) -> Entry<M> {
+        Entry {
+            key: self.key,
+            mv: self.mv,
+            value: i32::from(self.value),
+            depth: self.depth,
+            bound: self.bound,
+            age: self.age,
+        }
+    }
+}
+
+/// The slots of one index, aligned to a cache line: a probe touches one
+/// line (for moves of up to 3 bytes).
+#[derive(Clone, Copy, Debug)]
+#[repr(align(64))]
+struct Bucket<M>([Slot<M>; BUCKET_SIZE]);
+
+impl<M> Bucket<M> {
+    const EMPTY: Bucket<M> = Bucket([Slot::EMPTY; BUCKET_SIZE]);
+}
+
 /// A fixed-size table of [`Entry`] buckets. A table of 0 MiB stores nothing.
 #[derive(Clone, Debug)]
 pub struct TranspositionTable<M> {
-    buckets: Vec<[Entry<M>; BUCKET_SIZE]>,
+    buckets: Vec<Bucket<M>>,
     age: u8,
 }
 
 impl<M: Copy> TranspositionTable<M> {
     /// A table of about `mib` MiB (at least one bucket unless `mib` is 0).
     pub fn new(mib: usize) -> TranspositionTable<M> {
-        let bucket_bytes = size_of::<[Entry<M>; BUCKET_SIZE]>().max(1);
+        let bucket_bytes = size_of::<Bucket<M>>().max(1);
         let count = if mib == 0 {
             0
         } else {
             (mib.saturating_mul(1 << 20) / bucket_bytes).max(1)
         };
         TranspositionTable {
-            buckets: vec![[Entry::EMPTY; BUCKET_SIZE]; count],
+            buckets: vec![Bucket::EMPTY; count],
             age: 0,
         }
     }
@@ -77,9 +113,7 @@ impl<M: Copy> TranspositionTable<M> {
 
     /// Forgets every entry.
     pub fn clear(&mut self) {
-        for bucket in &mut self.buckets {
-            *bucket = [Entry::EMPTY; BUCKET_SIZE];
-        }
+        self.buckets.fill(Bucket::EMPTY);
         self.age = 0;
     }
 
@@ -101,9 +135,10 @@ impl<M: Copy> TranspositionTable<M> {
             return None;
         }
         self.buckets[self.index(key)]
+            .0
             .iter()
-            .find(|e| e.bound != Bound::Empty && e.key == key)
-            .copied()
+            .find(|e| e.key == key && e.bound != Bound::Empty)
+            .map(Slot::entry)
     }
 
     /// Stores a result for `key`. An entry of the same key is overwritten
@@ -118,7 +153,7 @@ impl<M: Copy> TranspositionTable<M> {
         }
         let age = self.age;
         let index = self.index(key);
-        let bucket = &mut self.buckets[index];
+        let bucket = &mut self.buckets[index].0;
         let depth = depth.min(u32::from(u8::MAX)) as u8;
         let slot = match bucket
             .iter()
@@ -135,7 +170,7 @@ impl<M: Copy> TranspositionTable<M> {
                 i
             }
             None => {
-                let worth = |e: &Entry<M>| -> i32 {
+                let worth = |e: &Slot<M>| -> i32 {
                     if e.bound == Bound::Empty {
                         return i32::MIN;
                     }
@@ -157,10 +192,10 @@ impl<M: Copy> TranspositionTable<M> {
         } else {
             mv
         };
-        *entry = Entry {
+        *entry = Slot {
             key,
             mv,
-            value,
+            value: value.clamp(i32::from(i16::MIN), i32::from(i16::MAX)) as i16,
             depth,
             bound,
             age,
@@ -176,7 +211,7 @@ impl<M: Copy> TranspositionTable<M> {
         }
         let used: usize = self.buckets[..sample]
             .iter()
-            .flat_map(|b| b.iter())
+            .flat_map(|b| b.0.iter())
             .filter(|e| e.bound != Bound::Empty && e.age == self.age)
             .count();
         (used * 1000 / (sample * BUCKET_SIZE)) as u32
@@ -198,7 +233,7 @@ impl<M: Copy> SharedTable<M> {
     /// A table of about `mib` MiB in all (nothing stored when `mib` is 0).
     pub fn new(mib: usize) -> SharedTable<M> {
         let per_shard_bytes = mib.saturating_mul(1 << 20) / SHARDS;
-        let bucket_bytes = size_of::<[Entry<M>; BUCKET_SIZE]>().max(1);
+        let bucket_bytes = size_of::<Bucket<M>>().max(1);
         let buckets = if mib == 0 {
             0
         } else {
@@ -208,7 +243,7 @@ impl<M: Copy> SharedTable<M> {
             shards: (0..SHARDS)
                 .map(|_| {
                     Mutex::new(TranspositionTable {
-                        buckets: vec![[Entry::EMPTY; BUCKET_SIZE]; buckets],
+                        buckets: vec![Bucket::EMPTY; buckets],
                         age: 0,
                     })
                 })
@@ -340,7 +375,7 @@ mod tests {
     fn replacement_prefers_shallow_and_old() {
         // A single-bucket table: every key collides.
         let mut tt = TranspositionTable::<u16> {
-            buckets: vec![[Entry::EMPTY; BUCKET_SIZE]; 1],
+            buckets: vec![Bucket::EMPTY; 1],
             age: 0,
         };
         for (key, depth) in [(1u64, 9u32), (2, 3), (3, 7), (4, 8)] {
