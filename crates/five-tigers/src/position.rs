@@ -8,7 +8,7 @@ use qi_core::{
     Bitboard32, Direction, IllegalMove, MoveList, MoveSpace, Outcome, Position, Side, WinReason,
 };
 
-use crate::formation::{held_mask, loose_pieces, score, THROUGH};
+use crate::formation::{count_held_at, held_mask, loose_pieces, score, THROUGH};
 use crate::point::{Move, Point, ALL_POINTS, GEOMETRY};
 use crate::rules::{PlacementCapture, Rules, RulesError, Shuttle};
 use crate::text::PositionTextError;
@@ -170,6 +170,18 @@ pub struct LastStep {
 }
 
 const BOARD_KEYS: [u64; 50] = table(0x5F1E_7164_E25A_0001);
+
+/// [`BOARD_KEYS`] as one row of 32 per side (same keys, zero padding), so
+/// that a masked index needs no bounds check.
+const KEYS: [[u64; 32]; 2] = {
+    let mut t = [[0u64; 32]; 2];
+    let mut i = 0;
+    while i < 50 {
+        t[i / 25][i % 25] = BOARD_KEYS[i];
+        i += 1;
+    }
+    t
+};
 const STATE_SALT: u64 = 0xA076_1D64_78BD_642F;
 
 /// A Five Tigers position: the eight fields of the position text (section
@@ -390,7 +402,7 @@ impl FiveTigers {
     #[inline(always)]
     fn toggle(&mut self, side: Side, p: u8) {
         self.boards[side.index()].0 ^= 1 << p;
-        self.key ^= BOARD_KEYS[side.index() * 25 + p as usize];
+        self.key ^= KEYS[side.index() & 1][(p & 31) as usize];
     }
 
     pub(crate) fn board_key_from_scratch(boards: &[Bitboard32; 2]) -> u64 {
@@ -594,7 +606,7 @@ impl Position for FiveTigers {
                 self.toggle(s, pi);
                 self.hands[s.index()] = self.hands[s.index()].saturating_sub(1);
                 if self.rules.placement_capture == PlacementCapture::Immediate {
-                    let n = THROUGH[pi as usize].count_held(self.boards[s.index()]);
+                    let n = count_held_at(pi as usize, self.boards[s.index()]);
                     self.owed.push(s, n);
                 }
                 let o = s.opponent();
