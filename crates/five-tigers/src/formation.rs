@@ -366,8 +366,8 @@ mod tests {
             x ^= x >> 17;
             x ^= x << 5;
             let pieces = Bitboard32(x & 0x01FF_FFFF);
-            for p in 0..25 {
-                assert_eq!(count_held_at(p, pieces), THROUGH[p].count_held(pieces));
+            for (p, through) in THROUGH.iter().enumerate() {
+                assert_eq!(count_held_at(p, pieces), through.count_held(pieces));
             }
         }
     }
