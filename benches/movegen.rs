@@ -1,17 +1,23 @@
-//! Move generation, copy-make and perft benchmarks for both games.
+//! Benchmarks for both games: move generation, move counting, copy-make,
+//! perft, the evaluation and a fixed-depth search.
 //!
-//! Run with `cargo bench --bench movegen`. Mid-game positions are reached by
-//! seeded random playouts from the start, so they are the same in every run
-//! (their text is printed once at the start of the run).
+//! Run with `cargo bench` (or `cargo bench --bench movegen -- jungle/perft`
+//! for one group). Mid-game positions are reached by seeded random playouts
+//! from the start, so they are the same in every run (their text is printed
+//! once at the start of the run). See docs/PERFORMANCE.md for the figures.
 
 use std::hint::black_box;
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use qi::core::conformance::Rng;
-use qi::core::{MoveList, Position};
+use qi::core::{Evaluator, MoveList, Position};
+use qi::engine::five_tigers::{FiveTigersEval, FiveTigersHooks};
+use qi::engine::jungle::{JungleEval, JungleHooks};
 use qi::five_tigers::FiveTigers;
 use qi::jungle::Jungle;
-use qi::search::perft;
+use qi::search::{perft, Limits, SearchOptions, Searcher};
 
 /// The position `plies` random moves after `start` (seeded).
 fn playout<P: Position>(start: &P, plies: usize, seed: u64) -> P {
@@ -38,8 +44,17 @@ fn positions<P: Position>(start: P, plies: [usize; 3]) -> Vec<(String, P)> {
     out
 }
 
-fn bench_game<P: Position>(c: &mut Criterion, game: &str, start: P, plies: [usize; 3]) {
+fn bench_game<P: Position, E: Evaluator<P>>(
+    c: &mut Criterion,
+    game: &str,
+    start: P,
+    plies: [usize; 3],
+    eval: &E,
+) {
     for (name, pos) in positions(start, plies) {
+        c.bench_function(&format!("{game}/evaluate/{name}"), |b| {
+            b.iter(|| eval.evaluate(black_box(&pos)))
+        });
         c.bench_function(&format!("{game}/generate/{name}"), |b| {
             b.iter(|| {
                 let mut moves = MoveList::new();
@@ -65,17 +80,54 @@ fn bench_game<P: Position>(c: &mut Criterion, game: &str, start: P, plies: [usiz
     }
 }
 
+/// Searches `game` to depth 8 from a cleared searcher (the clearing is not
+/// timed), `sample_size` 10.
+macro_rules! bench_search {
+    ($c:expr, $name:expr, $game:expr, $hooks:expr, $eval:expr) => {{
+        let mut searcher = Searcher::with_hooks(SearchOptions::default(), $hooks);
+        let stop = AtomicBool::new(false);
+        let mut group = $c.benchmark_group($name);
+        group.sample_size(10);
+        group.measurement_time(Duration::from_secs(8));
+        group.bench_function("depth8", |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    searcher.clear();
+                    let mut game = $game;
+                    let t = Instant::now();
+                    let result =
+                        searcher.search(&mut game, &$eval, Limits::depth(8), &stop, |_| {});
+                    total += t.elapsed();
+                    black_box(result.best_move);
+                }
+                total
+            })
+        });
+        group.finish();
+    }};
+}
+
 fn jungle(c: &mut Criterion) {
-    bench_game(c, "jungle", Jungle::default(), [12, 30, 60]);
+    let eval = JungleEval::default();
+    bench_game(c, "jungle", Jungle::default(), [12, 30, 60], &eval);
     let start = Jungle::default();
     let mut group = c.benchmark_group("jungle/perft");
     group.sample_size(10);
     group.bench_function("5", |b| b.iter(|| perft(black_box(&start), 5)));
     group.finish();
+    bench_search!(
+        c,
+        "jungle/search",
+        qi::jungle::Game::new(Jungle::default()),
+        JungleHooks::default(),
+        eval
+    );
 }
 
 fn five_tigers(c: &mut Criterion) {
-    bench_game(c, "five-tigers", FiveTigers::default(), [8, 24, 40]);
+    let eval = FiveTigersEval::default();
+    bench_game(c, "five-tigers", FiveTigers::default(), [8, 24, 40], &eval);
     let start = FiveTigers::default();
     let mut group = c.benchmark_group("five-tigers/perft");
     group.sample_size(10);
@@ -85,7 +137,25 @@ fn five_tigers(c: &mut Criterion) {
         });
     }
     group.finish();
+    bench_search!(
+        c,
+        "five-tigers/search",
+        qi::five_tigers::Game::from_position(FiveTigers::default()),
+        FiveTigersHooks,
+        eval
+    );
 }
 
-criterion_group!(benches, jungle, five_tigers);
+/// Short warm-up and measurement times keep the whole run to a few minutes.
+fn config() -> Criterion {
+    Criterion::default()
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+}
+
+criterion_group! {
+    name = benches;
+    config = config();
+    targets = jungle, five_tigers
+}
 criterion_main!(benches);
