@@ -78,6 +78,11 @@ pub struct JungleWeights {
     pub threat_pct: i32,
     /// Bonus for being the side to move.
     pub tempo: i32,
+    /// Penalty for the side to move per trap next to its den that an enemy
+    /// animal can step onto while no animal of its own stands next to that
+    /// trap (the enemy threatens to enter the den); index 1 for one such
+    /// trap, 2 for two or more (index 0 unused).
+    pub open_trap: [i32; 3],
     /// Score of a decided den race: the side to move has an animal next to
     /// the enemy den (it enters next move), or the enemy has one next to
     /// its den that it cannot remove. Below [`EVAL_LIMIT`].
@@ -101,6 +106,7 @@ impl Default for JungleWeights {
             hanging_first_pct: 10,
             threat_pct: 10,
             tempo: 10,
+            open_trap: [0, 80, 400],
             den_win: 15_000,
         }
     }
@@ -122,6 +128,7 @@ impl JungleWeights {
             hanging_first_pct: 0,
             threat_pct: 0,
             tempo: 0,
+            open_trap: [0; 3],
             ..JungleWeights::default()
         }
     }
@@ -539,6 +546,17 @@ impl Evaluator<Jungle> for JungleEval {
         let mut score = w.tempo;
         score += self.side_terms(pos, us, &masks_us, &values, &kinds);
         score -= self.side_terms(pos, them, &masks_them, &values, &kinds);
+        let reach_them = masks_them.iter().fold(0, |acc, &m| acc | m);
+        let mut open = DEN_ADJACENT[us.index()] & reach_them;
+        let mut open_traps = 0;
+        while open != 0 {
+            let t = open.trailing_zeros() as usize;
+            open &= open - 1;
+            if STEPS[t] & occ_us == 0 {
+                open_traps += 1;
+            }
+        }
+        score -= w.open_trap[open_traps.min(2)];
         if w.hanging_first_pct != 0 || w.hanging_second_pct != 0 {
             let (best, second) = self.capture_gains(pos, them, &masks_them, &values);
             score -= (best * w.hanging_first_pct + second * w.hanging_second_pct) / 100;

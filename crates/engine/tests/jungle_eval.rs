@@ -162,6 +162,26 @@ fn two_intruders_are_decisive() {
     assert_eq!(result.score, Score::loss_in(2));
 }
 
+#[test]
+fn open_traps_next_to_the_den_cost_the_side_to_move() {
+    let with = JungleEval::default();
+    let without = JungleEval::new(JungleWeights {
+        open_trap: [0; 3],
+        ..JungleWeights::default()
+    });
+    let open = JungleWeights::default().open_trap;
+    // The Blue Lion on c2 can step onto c1 and d2, and no Red animal
+    // stands next to either.
+    let both = pos("7/7/7/7/7/7/7/2l4/6E w 0 1");
+    assert_eq!(without.evaluate(&both) - with.evaluate(&both), open[2]);
+    // The Red Elephant on e2 guards d2 (and e1); c1 stays open.
+    let one = pos("7/7/7/7/7/7/7/2l1E2/7 w 0 1");
+    assert_eq!(without.evaluate(&one) - with.evaluate(&one), open[1]);
+    // A Red Cat on b1 guards c1 as well.
+    let none = pos("7/7/7/7/7/7/7/2l1E2/1C5 w 0 1");
+    assert_eq!(without.evaluate(&none), with.evaluate(&none));
+}
+
 // ---------------------------------------------------------------------------
 // Evaluation properties.
 
