@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 use std::sync::atomic::AtomicBool;
 
-use qi_core::{Game as _, Position, Side};
+use qi_core::{Position, Side};
 use qi_engine::jungle::{JungleEval, JungleHooks};
 use qi_jungle::{Game, Jungle, Rules};
 use qi_search::{Limits, SearchOptions, Searcher};
