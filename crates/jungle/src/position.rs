@@ -52,14 +52,29 @@ const START_SQUARES: [[u8; 8]; 2] = [
     [42, 54, 50, 46, 44, 62, 56, 48],
 ];
 
+const ONES: u64 = 0x0101_0101_0101_0101;
+
+/// The index of the first of the eight packed squares equal to `sq`, and
+/// the mask `0xFF` of that byte (found with one SWAR scan); when none is
+/// equal, garbage index in 0..8 and mask 0.
+#[inline(always)]
+fn find_lane(squares: &[u8; 8], sq: u8) -> (usize, u64) {
+    let x = u64::from_le_bytes(*squares) ^ ONES.wrapping_mul(sq as u64);
+    // 0x80 in each zero byte of x, plus possibly false ones above the
+    // lowest (borrows): only the lowest set bit is exact.
+    let zero = x.wrapping_sub(ONES) & !x & 0x8080_8080_8080_8080;
+    let lowest = zero & zero.wrapping_neg();
+    (
+        (zero.trailing_zeros() as usize / 8) & 7,
+        (lowest >> 7) * 0xFF,
+    )
+}
+
 /// Index of the animal of a side standing on `sq` (found with one SWAR scan
 /// of the eight packed squares); garbage (but in 0..8) when none stands there.
 #[inline(always)]
 fn find(squares: &[u8; 8], sq: u8) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    let x = u64::from_le_bytes(*squares) ^ ONES.wrapping_mul(sq as u64);
-    let zero = x.wrapping_sub(ONES) & !x & 0x8080_8080_8080_8080;
-    (zero.trailing_zeros() as usize / 8) & 7
+    find_lane(squares, sq).0
 }
 
 /// The landing squares of the river jumps from `from` (a square index, or
@@ -421,18 +436,24 @@ impl Position for Jungle {
         let e = s ^ 1;
         let from = mv.from.index();
         let to = mv.to.index();
-        let a = find(&self.squares[s], from);
+        // The squares of a side are updated as one 64-bit word: the byte
+        // of the moving animal is found with the SWAR scan of `find` and
+        // rewritten by XOR, with no store to a computed address (which the
+        // move counting that follows would otherwise wait for).
+        let (a, lane) = find_lane(&self.squares[s], from);
         let to_bit = 1u64 << to;
         if self.occ[e] & to_bit != 0 {
-            let d = find(&self.squares[e], to);
-            self.squares[e][d] = NONE;
+            let (d, lane_e) = find_lane(&self.squares[e], to);
+            let word = u64::from_le_bytes(self.squares[e]) ^ (lane_e & (ONES * (to ^ NONE) as u64));
+            self.squares[e] = word.to_le_bytes();
             self.occ[e] ^= to_bit;
             self.hash ^= piece_key(e * 8 + d, to);
             self.no_capture = 0;
         } else {
             self.no_capture = self.no_capture.saturating_add(1);
         }
-        self.squares[s][a] = to;
+        let word = u64::from_le_bytes(self.squares[s]) ^ (lane & (ONES * (from ^ to) as u64));
+        self.squares[s] = word.to_le_bytes();
         self.occ[s] ^= (1u64 << from) | to_bit;
         self.hash ^= piece_key(s * 8 + a, from) ^ piece_key(s * 8 + a, to) ^ SIDE_KEY;
         if s == 1 {
@@ -633,6 +654,12 @@ mod tests {
         }
         // a square no animal holds gives some index in range
         assert!(find(&squares, 40) < 8);
+        assert_eq!(find_lane(&squares, 40).1, 0);
+        for (a, &sq) in squares.iter().enumerate() {
+            let (i, lane) = find_lane(&squares, sq);
+            assert_eq!(i, a);
+            assert_eq!(lane, 0xFF << (8 * a));
+        }
     }
 
     #[test]
