@@ -255,65 +255,84 @@ impl FiveTigersEval {
             s[taker] += w.owed_removal * take as i32;
         }
 
-        // Formations: held, one move from forming, open.
+        // Formations: held, one move from forming, open. A formation with
+        // pieces of both sides is dead; an empty one counts alike for both.
+        let mut held_w = [0i32; 5];
+        let mut gain = [0u8; 5];
+        let mut near_w = [0i32; 5];
+        for k in 0..5 {
+            let v = i32::from(values[k]);
+            held_w[k] = if !placement {
+                w.held_movement * v
+            } else if deferred {
+                w.owed_removal * v
+            } else {
+                w.held_placement
+            };
+            gain[k] = if placement && !deferred { 1 } else { values[k] };
+            near_w[k] = w.near_unreachable * v;
+        }
+        // The step each side may not play now (shuttle rule): (to, from).
+        let mut no_back = [(32u32, 0u32); 2];
+        if !placement && rules.shuttle == Shuttle::Forbidden {
+            for side in Side::BOTH {
+                if let Some(l) = pos.last_step(side) {
+                    no_back[side.index()] = (u32::from(l.from.index()), 1 << l.to.index());
+                }
+            }
+        }
         let mut threat = [[0u8; 25]; 2];
+        let mut touched = [0u32; 2];
         let mut held_union = [0u32; 2];
         for f in 0..36 {
             let mask = MASKS[f];
-            let size = u32::from(SIZES[f]);
-            let value = values[KINDS[f] as usize];
-            for i in 0..2 {
-                if boards[1 - i] & mask != 0 {
-                    continue;
-                }
-                let own = boards[i] & mask;
-                let count = own.count_ones();
-                if count == size {
+            let x = boards[0] & mask;
+            let o = boards[1] & mask;
+            let (i, own) = match (x != 0, o != 0) {
+                (true, false) => (0, x),
+                (false, true) => (1, o),
+                _ => continue,
+            };
+            let kind = KINDS[f] as usize;
+            match u32::from(SIZES[f]) - own.count_ones() {
+                0 => {
                     held_union[i] |= mask;
-                    s[i] += if !placement {
-                        w.held_movement * i32::from(value)
-                    } else if deferred {
-                        w.owed_removal * i32::from(value)
-                    } else {
-                        w.held_placement
-                    };
-                } else if count + 1 == size {
-                    let missing = mask & !own;
-                    let p = missing.trailing_zeros() as usize;
-                    if placement {
-                        if hands[i] > 0 {
-                            let gain = if deferred { value } else { 1 };
-                            threat[i][p] = threat[i][p].saturating_add(gain);
-                        }
-                    } else {
-                        let mut steppers = NEIGHBOURS[p] & boards[i] & !mask;
-                        if rules.shuttle == Shuttle::Forbidden {
-                            // The step straight back is not allowed now.
-                            if let Some(l) = pos.last_step(Side::BOTH[i]) {
-                                if l.from.index() as usize == p {
-                                    steppers &= !(1u32 << l.to.index());
-                                }
-                            }
-                        }
-                        if steppers != 0 {
-                            threat[i][p] = threat[i][p].saturating_add(value);
-                        } else {
-                            s[i] += w.near_unreachable * i32::from(value);
-                        }
-                    }
-                } else if count + 2 == size {
-                    s[i] += w.open_two;
-                } else if count + 3 == size {
-                    s[i] += w.open_three;
+                    s[i] += held_w[kind];
                 }
+                1 => {
+                    let missing = mask & !own;
+                    let p = missing.trailing_zeros();
+                    let threat_now = if placement {
+                        hands[i] > 0
+                    } else {
+                        let mut steppers = NEIGHBOURS[p as usize] & boards[i] & !mask;
+                        if no_back[i].0 == p {
+                            steppers &= !no_back[i].1;
+                        }
+                        steppers != 0
+                    };
+                    if threat_now {
+                        touched[i] |= missing;
+                        let t = &mut threat[i][p as usize];
+                        *t = t.saturating_add(gain[kind]);
+                    } else if !placement {
+                        s[i] += near_w[kind];
+                    }
+                }
+                2 => s[i] += w.open_two,
+                3 => s[i] += w.open_three,
+                _ => {}
             }
         }
 
         // Threats: the side with the next turn cashes its best one.
         for i in 0..2 {
             let (mut best, mut second, mut total) = (0i32, 0i32, 0i32);
-            for &t in &threat[i] {
-                let t = i32::from(t);
+            let mut bits = touched[i];
+            while bits != 0 {
+                let p = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let t = i32::from(threat[i][p]);
                 total += t;
                 if t > best {
                     second = best;
