@@ -300,6 +300,10 @@ impl Session {
             ("Futility", d.futility),
             ("Aspiration", d.aspiration),
             ("Quiescence", d.quiescence),
+            ("ReverseFutility", d.reverse_futility),
+            ("LateMovePruning", d.late_move_pruning),
+            ("CheckExtension", d.check_extension),
+            ("MateDistance", d.mate_distance),
         ] {
             println!("option name {name} type check default {on}");
         }
@@ -389,6 +393,10 @@ impl Session {
             "futility" => options.futility = check()?,
             "aspiration" => options.aspiration = check()?,
             "quiescence" => options.quiescence = check()?,
+            "reversefutility" => options.reverse_futility = check()?,
+            "latemovepruning" => options.late_move_pruning = check()?,
+            "checkextension" => options.check_extension = check()?,
+            "matedistance" => options.mate_distance = check()?,
             "variant" => {
                 let spec = GameSpec::parse(value).map_err(|e| e.to_string())?;
                 self.variant = variant_for(spec, options);
