@@ -438,11 +438,19 @@ pub fn piece_worth(pos: &FiveTigers, side: Side) -> [i32; 25] {
     worth
 }
 
-/// Search hooks for Five Tigers: removals ordered by the value of the
-/// victim's piece to its owner (pieces of near formations first; when a
-/// side must remove one of its own pieces, its least valuable first), and
-/// quiescence on formation-forming moves and on the best removal only, so
-/// the quiescence tree stays narrow. No null move (the game has no pass).
+/// Search hooks for Five Tigers:
+///
+/// * removals ordered by the value of the victim's piece to its owner
+///   (pieces of near formations first; when a side must remove one of its
+///   own pieces, its least valuable first) and, in the movement phase, by
+///   who can step into the hole left;
+/// * quiescence on formation-forming moves (which earn removals now) and
+///   on the best-ordered removal only, so the quiescence tree stays narrow
+///   (each forming move costs the enemy a piece, so it is finite);
+/// * "check" ([`SearchHooks::in_check`]) when the side to move has a single
+///   step left ([`FiveTigersHooks::must_answer`]);
+/// * no null move: the game has no pass, and a side owed removals moves
+///   several times running.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FiveTigersHooks;
 
@@ -512,6 +520,14 @@ impl FiveTigersHooks {
         best.and_then(|(_, p)| qi_five_tigers::Point::new(p).map(Move::Remove))
     }
 
+    /// Whether the side to move must answer a threat to end the game: in
+    /// the movement phase with nothing owed it has a single step (one more
+    /// blocked point and it loses). Counting enemy formation threats too
+    /// made no measurable difference at equal nodes, so they are left out.
+    pub fn must_answer(pos: &FiveTigers) -> bool {
+        pos.phase() == Phase::Movement && pos.owed().is_empty() && pos.count_moves() == 1
+    }
+
     /// Whether `mv` (legal in `pos`) forms at least one formation that
     /// earns removals now (a placement under deferred scoring earns none
     /// at once).
@@ -545,5 +561,9 @@ impl SearchHooks<Game> for FiveTigersHooks {
             Move::Remove(_) => FiveTigersHooks::best_removal(pos) == Some(mv),
             _ => FiveTigersHooks::forms_formation(pos, mv),
         }
+    }
+
+    fn in_check(&self, game: &Game) -> bool {
+        FiveTigersHooks::must_answer(game.position())
     }
 }

@@ -131,6 +131,18 @@ fn stepping_straight_back_is_no_threat_when_shuttling_is_forbidden() {
 }
 
 #[test]
+fn a_single_step_left_is_check() {
+    let hooks = FiveTigersHooks;
+    // O's only step is a1-b1 (O to move).
+    let stuck = Game::from_position(pos("5/5/2X2/X4/O1X2 o move X:0,O:0 - o -,- 0"));
+    assert!(hooks.in_check(&stuck));
+    let free = Game::from_position(pos("5/5/2X2/5/O1X2 o move X:0,O:0 - o -,- 0"));
+    assert!(!hooks.in_check(&free));
+    let placement = game_after(&["a1", "b1", "e5", "a2"]);
+    assert!(!hooks.in_check(&placement));
+}
+
+#[test]
 fn owed_removals_count_like_pieces() {
     let eval = FiveTigersEval::default();
     let before = "3O1/3OO/O4/XX3/XX3 o place X:9,O:9 - o -,- 0";
