@@ -131,8 +131,8 @@ impl Default for JungleWeights {
     fn default() -> JungleWeights {
         JungleWeights {
             // Rat Cat Dog Wolf Leopard Tiger Lion Elephant
-            material: [400, 250, 300, 350, 550, 850, 950, 1000],
-            rat_vs_elephant: 100,
+            material: [300, 250, 300, 350, 550, 850, 950, 1000],
+            rat_vs_elephant: 200,
             proximity: [0, 180, 120, 80, 55, 40, 30, 22, 16, 11, 7, 4, 2, 1, 0, 0],
             advance: [70, 50, 60, 70, 85, 100, 100, 100],
             den_defender: 25,
