@@ -515,6 +515,10 @@ fn each_pruning_switch_changes_the_search() {
             ..SearchOptions::default()
         },
         SearchOptions {
+            reverse_futility: false,
+            ..SearchOptions::default()
+        },
+        SearchOptions {
             hash_mib: 0,
             ..SearchOptions::default()
         },
@@ -534,6 +538,38 @@ fn each_pruning_switch_changes_the_search() {
         ..SearchOptions::default()
     });
     assert!(pruned < none, "{pruned} >= {none}");
+}
+
+/// Late-move pruning needs many quiet moves: on a wide tree it prunes, and
+/// the search still returns a legal move at the same depth.
+#[test]
+fn late_move_pruning_prunes_wide_trees() {
+    let run = |late_move_pruning: bool| {
+        let mut total = 0;
+        for seed in 20..24 {
+            let mut game = tree_game(TreeConfig {
+                max_branching: 12,
+                terminal_one_in: 0,
+                ..TreeConfig::tree(seed, 200)
+            });
+            if game.outcome().is_some() {
+                continue;
+            }
+            let options = SearchOptions {
+                late_move_pruning,
+                quiescence: false,
+                ..SearchOptions::default()
+            };
+            let mut searcher = Searcher::with_hooks(options, TreeHooks);
+            let r = searcher.search(&mut game, &TreeEval, Limits::depth(5), &no_stop(), |_| {});
+            assert!(game.legal_moves().contains(&r.best_move.unwrap()));
+            assert_eq!(r.depth, 5);
+            total += r.nodes;
+        }
+        total
+    };
+    let (on, off) = (run(true), run(false));
+    assert!(on < off, "{on} >= {off}");
 }
 
 /// An engine runs the search on its own thread and stops it from another.

@@ -208,3 +208,104 @@ fn shared_table_searched_by_one_thread_equals_minimax() {
         DefaultHooks,
     );
 }
+
+#[test]
+fn mate_distance_pruning_equals_minimax() {
+    for aspiration in [false, true] {
+        for hash_mib in [0, 1] {
+            check_against_minimax(
+                SearchOptions {
+                    aspiration,
+                    mate_distance: true,
+                    ..SearchOptions::exact(hash_mib)
+                },
+                DefaultHooks,
+            );
+        }
+    }
+}
+
+/// Says every position is "in check": with the check extension on, every
+/// move is extended until the extension budget (twice the iteration
+/// depth in plies) runs out.
+#[derive(Clone, Copy)]
+struct AlwaysInCheck;
+
+impl SearchHooks<TreeGame> for AlwaysInCheck {
+    fn in_check(&self, game: &TreeGame) -> bool {
+        let _ = game;
+        true
+    }
+}
+
+/// Says a pseudo-random third of the positions are "in check".
+#[derive(Clone, Copy)]
+struct SomeInCheck;
+
+impl SearchHooks<TreeGame> for SomeInCheck {
+    fn in_check(&self, game: &TreeGame) -> bool {
+        toy::mix(game.position().id) % 3 == 0
+    }
+}
+
+/// Extensions deepen exactly: with every position in check, a depth `d`
+/// search sees `3 d` plies (`2 d` extended, then `d`), so it equals
+/// minimax at `3 d`.
+#[test]
+fn check_extension_deepens_by_the_extension_budget() {
+    let stop = AtomicBool::new(false);
+    let options = SearchOptions {
+        check_extension: true,
+        ..SearchOptions::exact(0)
+    };
+    let mut searcher = Searcher::with_hooks(options, AlwaysInCheck);
+    for seed in 0..60u64 {
+        let mut game = tree_game(TreeConfig::tree(seed, 7));
+        if game.outcome().is_some() {
+            continue;
+        }
+        for depth in 1..=2 {
+            let result = searcher.search(&mut game, &TreeEval, Limits::depth(depth), &stop, |_| {});
+            assert_eq!(game.ply(), 0);
+            let expected = minimax(&mut game, &TreeEval, 3 * depth);
+            assert_eq!(result.score, expected, "seed {seed} depth {depth}");
+        }
+    }
+}
+
+/// With some positions in check the search is deeper than the nominal
+/// depth along some lines and never shallower: a forced win within the
+/// nominal depth is still found, and the best move is legal.
+#[test]
+fn check_extension_keeps_nominal_mates() {
+    let stop = AtomicBool::new(false);
+    let options = SearchOptions {
+        check_extension: true,
+        ..SearchOptions::exact(1)
+    };
+    let mut searcher = Searcher::with_hooks(options, SomeInCheck);
+    let mut mates = 0;
+    for seed in 0..80u64 {
+        for cfg in shapes(seed) {
+            let mut game = tree_game(cfg);
+            if game.outcome().is_some() {
+                continue;
+            }
+            for depth in 1..=4 {
+                searcher.clear();
+                let result =
+                    searcher.search(&mut game, &TreeEval, Limits::depth(depth), &stop, |_| {});
+                let mv = result.best_move.expect("the root has moves");
+                assert!(game.legal_moves().contains(&mv));
+                let nominal = minimax(&mut game, &TreeEval, depth);
+                if nominal.is_mate() && nominal.value() > 0 {
+                    // A forced win within the nominal depth is still a
+                    // forced win, found no later.
+                    assert!(result.score >= nominal, "seed {seed} depth {depth}");
+                    mates += 1;
+                }
+            }
+        }
+    }
+    assert!(mates > 20, "{mates}");
+}
