@@ -1,5 +1,6 @@
 //! What a game may tell the search beyond the [`Game`] trait: how to order
-//! captures, which moves quiescence searches, and how to pass (null move).
+//! captures, which moves quiescence searches, how to pass (null move), and
+//! when the side to move must answer a threat (check extensions).
 
 use qi_core::{Game, Position};
 

@@ -4,11 +4,13 @@
 //!
 //! * [`Searcher`]: iterative deepening negamax with principal variation
 //!   search, aspiration windows, a transposition table, killer and history
-//!   move ordering, quiescence, null-move pruning, late-move reductions and
-//!   futility pruning (each switchable in [`SearchOptions`]), bounded by
-//!   [`Limits`] and a stop flag.
+//!   move ordering, quiescence, null-move pruning, late-move reductions,
+//!   futility, reverse futility and late-move pruning, check extensions and
+//!   mate-distance pruning (each switchable in [`SearchOptions`]), bounded
+//!   by [`Limits`] and a stop flag.
 //! * [`SearchHooks`]: optional game knowledge (capture order, quiescence
-//!   moves, passing for null moves); [`DefaultHooks`] suits every game.
+//!   moves, passing for null moves, "check" for extensions);
+//!   [`DefaultHooks`] suits every game.
 //! * [`reference`](mod@reference): plain minimax, the yardstick of the tests.
 //! * [`perft`](mod@perft): move-generator node counts.
 //!

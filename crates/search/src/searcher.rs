@@ -1,7 +1,8 @@
 //! Iterative deepening negamax alpha-beta with principal variation search,
 //! aspiration windows, a transposition table, killer and history move
-//! ordering, quiescence, null-move pruning, late-move reductions and
-//! futility pruning.
+//! ordering, quiescence, null-move pruning, late-move reductions, futility,
+//! reverse futility and late-move pruning, check extensions and
+//! mate-distance pruning.
 //!
 //! Sides need not alternate: a child whose side to move is the parent's
 //! is searched with the parent's window and its score taken as is; any

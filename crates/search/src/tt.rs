@@ -1,4 +1,5 @@
-//! The transposition table: bucketed entries keyed by Zobrist key, replaced
+//! The transposition table: buckets of four 16-byte entries (for moves of
+//! up to 3 bytes) aligned to a cache line, keyed by Zobrist key, replaced
 //! by depth and age.
 
 use std::mem::size_of;
@@ -361,6 +362,19 @@ mod tests {
         assert_eq!(tt.probe(42).unwrap().depth, 6);
         tt.clear();
         assert_eq!(tt.probe(42), None);
+    }
+
+    #[test]
+    fn buckets_fill_one_cache_line() {
+        assert_eq!(size_of::<Slot<[u8; 2]>>(), 16);
+        assert_eq!(size_of::<Bucket<[u8; 2]>>(), 64);
+        assert_eq!(std::mem::align_of::<Bucket<[u8; 2]>>(), 64);
+        // Values are stored narrowed and read back whole.
+        let mut tt = TranspositionTable::<[u8; 2]>::new(1);
+        for v in [0, -30_001, 30_001, 19_000] {
+            tt.store(9, None, v, 1, Bound::Exact);
+            assert_eq!(tt.probe(9).unwrap().value, v);
+        }
     }
 
     #[test]
