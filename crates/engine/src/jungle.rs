@@ -612,7 +612,8 @@ impl Evaluator<Jungle> for JungleEval {
 /// Search hooks for Jungle: captures ordered most valuable victim first
 /// (least valuable attacker first among equals), and quiescence on
 /// captures, den entries and moves onto a square next to the enemy den (den
-/// threats). Jungle has no pass, so there are no null moves.
+/// threats); null moves by [`Game::play_null`]; "check" when an enemy
+/// animal stands next to the den of the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct JungleHooks {
     /// Material values used for ordering (standard rank order; Wolf and Dog
@@ -634,6 +635,14 @@ impl JungleHooks {
         JungleHooks {
             material: weights.material,
         }
+    }
+
+    /// Whether an enemy animal stands next to the den of the side to move
+    /// in `pos` (the Jungle "check": it enters next move unless captured).
+    #[inline]
+    pub fn den_attacked(pos: &Jungle) -> bool {
+        let us = pos.side_to_move();
+        pos.occupancy(us.opponent()).0 & DEN_ADJACENT[us.index()] != 0
     }
 
     /// Whether `mv` (a move of the side to move in `pos`) enters the enemy
@@ -659,5 +668,28 @@ impl SearchHooks<Game> for JungleHooks {
     fn is_tactical(&self, game: &Game, mv: Move) -> bool {
         let pos = game.position();
         pos.is_capture(mv) || JungleHooks::is_den_move(pos, mv)
+    }
+
+    /// Passes ([`Game::play_null`]) unless the side to move must answer an
+    /// enemy animal next to its den, or is down to two animals or fewer
+    /// (where having to move can hurt).
+    fn make_null(&self, game: &mut Game) -> bool {
+        let pos = game.position();
+        let us = pos.side_to_move();
+        if JungleHooks::den_attacked(pos) || pos.animal_count(us) <= 2 {
+            return false;
+        }
+        game.play_null();
+        true
+    }
+
+    fn undo_null(&self, game: &mut Game) {
+        game.undo_null();
+    }
+
+    /// An enemy animal stands next to the side to move's den (it enters
+    /// next move unless captured).
+    fn in_check(&self, game: &Game) -> bool {
+        JungleHooks::den_attacked(game.position())
     }
 }

@@ -352,3 +352,27 @@ fn tactical_moves_are_captures_and_den_threats() {
     assert!(hooks.is_tactical(&blue, mv("c2d2")));
     assert!(!hooks.is_tactical(&blue, mv("c2b2")));
 }
+
+#[test]
+fn check_and_null_moves() {
+    let hooks = JungleHooks::default();
+    // Red Wolf on d8 next to the Blue den: Blue, to move, is in check.
+    let mut checked = Game::new(pos("7/3Wr2/7/7/7/7/7/7/E6 b 0 1"));
+    assert!(hooks.in_check(&checked));
+    assert!(!hooks.make_null(&mut checked));
+    let red = Game::new(pos("7/3Wr2/7/7/7/7/7/7/E6 w 0 1"));
+    assert!(!hooks.in_check(&red));
+    // The start position: a pass hands the move to Blue and is undone.
+    let mut game = Game::new(Jungle::new(Rules::standard()));
+    let before = *game.position();
+    assert!(!hooks.in_check(&game));
+    assert!(hooks.make_null(&mut game));
+    assert_eq!(game.position().side_to_move(), Side::Second);
+    assert!(!game.position().same_board(&before));
+    hooks.undo_null(&mut game);
+    assert_eq!(*game.position(), before);
+    // Two animals or fewer: no pass (zugzwang is real there).
+    let mut few = Game::new(pos("7/7/3L3/7/7/7/7/7/e6 w 0 1"));
+    assert!(!hooks.make_null(&mut few));
+    assert_eq!(few.position().side_to_move(), Side::First);
+}
