@@ -382,6 +382,7 @@ impl Position for Jungle {
         self.side
     }
 
+    #[inline(always)]
     fn generate_moves(&self, moves: &mut MoveList<Move>) {
         if self.is_terminal_cheap() {
             return;
