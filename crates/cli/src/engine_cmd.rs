@@ -33,7 +33,7 @@ pub fn run(argv: &[String]) -> Result<(), CliError> {
         )));
     }
     let spec = GameSpec::from_args(&args)?;
-    let mut session = Session::new(spec, args.value("game").unwrap_or("jungle:standard"));
+    let mut session = Session::new(spec);
     let stdin = std::io::stdin();
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
@@ -190,31 +190,53 @@ where
     }
 }
 
-/// Builds the engine state of a game.
-fn variant_for(spec: GameSpec, options: SearchOptions) -> Box<dyn Variant> {
+/// The evaluation profiles `setoption name EvalProfile` accepts.
+const EVAL_PROFILES: [&str; 2] = ["default", "material"];
+
+/// Builds the engine state of a game with the evaluation `profile` (one of
+/// [`EVAL_PROFILES`]).
+fn variant_for(spec: GameSpec, options: SearchOptions, profile: &str) -> Box<dyn Variant> {
+    use qi_engine::five_tigers::{FiveTigersEval, FiveTigersHooks, FiveTigersWeights};
+    use qi_engine::jungle::{JungleEval, JungleHooks, JungleWeights};
+    let material = profile == "material";
     match spec {
-        GameSpec::Jungle(rules) => Box::new(VariantState::new(
-            qi_jungle::Jungle::new(rules),
-            qi_jungle::Game::new,
-            qi_engine::jungle::JungleEval::default(),
-            qi_engine::jungle::JungleHooks::default(),
-            options,
-            render::jungle,
-        )),
-        GameSpec::FiveTigers(rules) => Box::new(VariantState::new(
-            qi_five_tigers::FiveTigers::new(rules),
-            qi_five_tigers::Game::from_position,
-            qi_engine::five_tigers::FiveTigersEval::default(),
-            qi_engine::five_tigers::FiveTigersHooks,
-            options,
-            render::five_tigers,
-        )),
+        GameSpec::Jungle(rules) => {
+            let weights = if material {
+                JungleWeights::material_only()
+            } else {
+                JungleWeights::default()
+            };
+            Box::new(VariantState::new(
+                qi_jungle::Jungle::new(rules),
+                qi_jungle::Game::new,
+                JungleEval::new(weights),
+                JungleHooks::new(&weights),
+                options,
+                render::jungle,
+            ))
+        }
+        GameSpec::FiveTigers(rules) => {
+            let weights = if material {
+                FiveTigersWeights::material_only()
+            } else {
+                FiveTigersWeights::default()
+            };
+            Box::new(VariantState::new(
+                qi_five_tigers::FiveTigers::new(rules),
+                qi_five_tigers::Game::from_position,
+                FiveTigersEval::new(weights),
+                FiveTigersHooks,
+                options,
+                render::five_tigers,
+            ))
+        }
     }
 }
 
 /// The protocol state: the variant, the options and the running search.
 struct Session {
-    variant_name: String,
+    spec: GameSpec,
+    eval_profile: String,
     variant: Box<dyn Variant>,
     options: SearchOptions,
     /// The running search: its thread, its stop flag, whether it is infinite.
@@ -226,11 +248,12 @@ fn error(message: impl std::fmt::Display) {
 }
 
 impl Session {
-    fn new(spec: GameSpec, name: &str) -> Session {
+    fn new(spec: GameSpec) -> Session {
         let options = SearchOptions::default();
         Session {
-            variant_name: name.to_string(),
-            variant: variant_for(spec, options),
+            variant: variant_for(spec.clone(), options, EVAL_PROFILES[0]),
+            spec,
+            eval_profile: EVAL_PROFILES[0].to_string(),
             options,
             search: None,
         }
@@ -294,6 +317,7 @@ impl Session {
         println!(
             "option name Variant type combo default jungle:standard var jungle:standard var jungle:yeshou var jungle:datou var jungle:traditional var five-tigers:shandong var five-tigers:shandong-shuttle var five-tigers:ten var five-tigers:deferred"
         );
+        println!("option name EvalProfile type combo default default var default var material");
         for (name, on) in [
             ("NullMove", d.null_move),
             ("LMR", d.lmr),
@@ -399,8 +423,19 @@ impl Session {
             "matedistance" => options.mate_distance = check()?,
             "variant" => {
                 let spec = GameSpec::parse(value).map_err(|e| e.to_string())?;
-                self.variant = variant_for(spec, options);
-                self.variant_name = value.to_string();
+                self.variant = variant_for(spec.clone(), options, &self.eval_profile);
+                self.spec = spec;
+                return Ok(());
+            }
+            "evalprofile" => {
+                if !EVAL_PROFILES.contains(&value) {
+                    return Err(format!(
+                        "unknown EvalProfile '{value}' (known: {})",
+                        EVAL_PROFILES.join(", ")
+                    ));
+                }
+                self.variant = variant_for(self.spec.clone(), options, value);
+                self.eval_profile = value.to_string();
                 return Ok(());
             }
             _ => return Err(format!("unknown option '{name}'")),

@@ -369,3 +369,29 @@ fn play_lets_the_engine_open_as_first() {
     assert!(out.contains("qi plays "), "{out}");
     assert!(out.contains("O to move"), "{out}");
 }
+
+#[test]
+fn engine_switches_eval_profiles() {
+    let mut e = Engine::start(&[]);
+    e.send("setoption name EvalProfile value material");
+    e.send("position startpos moves a3a4");
+    e.send("eval");
+    let material = e.until("info string eval");
+    assert_eq!(material.last().unwrap(), "info string eval cp 0");
+    e.send("setoption name EvalProfile value default");
+    e.send("position fen 7/3R3/7/7/7/7/7/7/e6 b 0 1");
+    e.send("eval");
+    let full = e.until("info string eval");
+    // The Red rat next to the Blue den wins on the spot: Blue is lost.
+    let cp: i32 = full
+        .last()
+        .unwrap()
+        .rsplit(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(cp < -10_000, "{full:?}");
+    e.send("setoption name EvalProfile value clever");
+    e.until("info string error: unknown EvalProfile");
+}
