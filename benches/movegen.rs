@@ -11,7 +11,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use qi::core::conformance::Rng;
+use qi::core::conformance::{random_playout, Rng};
 use qi::core::{Evaluator, MoveList, Position};
 use qi::engine::five_tigers::{FiveTigersEval, FiveTigersHooks};
 use qi::engine::jungle::{JungleEval, JungleHooks};
@@ -19,25 +19,11 @@ use qi::five_tigers::FiveTigers;
 use qi::jungle::Jungle;
 use qi::search::{perft, Limits, SearchOptions, Searcher};
 
-/// The position `plies` random moves after `start` (seeded).
-fn playout<P: Position>(start: &P, plies: usize, seed: u64) -> P {
-    let mut rng = Rng::new(seed);
-    let mut pos = start.clone();
-    for _ in 0..plies {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        pos.play_unchecked(moves[rng.below(moves.len())]);
-    }
-    pos
-}
-
 /// The start and three mid-game positions of a game.
 fn positions<P: Position>(start: P, plies: [usize; 3]) -> Vec<(String, P)> {
     let mut out = vec![("start".to_string(), start.clone())];
     for (i, n) in plies.into_iter().enumerate() {
-        let pos = playout(&start, n, 11 + i as u64);
+        let pos = random_playout(&start, n, &mut Rng::new(11 + i as u64));
         eprintln!("mid{} ({n} plies): {pos}", i + 1);
         out.push((format!("mid{}", i + 1), pos));
     }

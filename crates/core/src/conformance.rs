@@ -16,7 +16,7 @@
 use std::collections::HashSet;
 use std::fmt::Debug;
 
-use crate::position::MoveSpace;
+use crate::position::{MoveSpace, Position};
 
 /// A small deterministic generator (xorshift64*), so walks are repeatable
 /// without a dependency.
@@ -41,6 +41,21 @@ impl Rng {
     pub fn below(&mut self, n: usize) -> usize {
         (self.next_u64() % n as u64) as usize
     }
+}
+
+/// The position reached from `start` after `plies` uniformly random legal
+/// moves (fewer if the game ends first): how tests and benches reach
+/// repeatable mid-game positions.
+pub fn random_playout<P: Position>(start: &P, plies: usize, rng: &mut Rng) -> P {
+    let mut pos = start.clone();
+    for _ in 0..plies {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        pos.play_unchecked(moves[rng.below(moves.len())]);
+    }
+    pos
 }
 
 /// Checks every invariant listed in the module documentation on `pos`.

@@ -4,21 +4,11 @@ mod common;
 
 use common::*;
 use proptest::prelude::*;
-use qi_core::conformance::Rng;
-use qi_core::Position;
+use qi_core::conformance::{random_playout, Rng};
 use qi_jungle::{Jungle, Move, Rules, Square};
 
 fn reachable(seed: u64, plies: usize, rules: Rules) -> Jungle {
-    let mut rng = Rng::new(seed);
-    let mut pos = Jungle::new(rules);
-    for _ in 0..plies {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        pos.play_unchecked(moves[rng.below(moves.len())]);
-    }
-    pos
+    random_playout(&Jungle::new(rules), plies, &mut Rng::new(seed))
 }
 
 proptest! {
