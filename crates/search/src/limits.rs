@@ -90,6 +90,10 @@ pub struct SearchOptions {
     /// Mate-distance pruning: no search for a mate longer than one already
     /// found (never changes the root score).
     pub mate_distance: bool,
+    /// Internal iterative reduction: a node with no transposition-table
+    /// move (at 4 plies or more to go, not in check) is searched a ply
+    /// shallower.
+    pub iir: bool,
 }
 
 impl Default for SearchOptions {
@@ -106,6 +110,7 @@ impl Default for SearchOptions {
             late_move_pruning: true,
             check_extension: true,
             mate_distance: true,
+            iir: true,
         }
     }
 }
@@ -127,6 +132,7 @@ impl SearchOptions {
             late_move_pruning: false,
             check_extension: false,
             mate_distance: false,
+            iir: false,
         }
     }
 }

@@ -41,9 +41,8 @@ const RFP_DEPTH: i32 = 6;
 /// Reverse futility margin per ply of remaining depth, in centi-units.
 const RFP_MARGIN: i32 = 120;
 
-/// Null-move reduction grows by a ply per this much static evaluation
-/// above beta (at most two plies).
-const NULL_EVAL_STEP: i32 = 200;
+/// Shallowest remaining depth reduced by internal iterative reduction.
+const IIR_DEPTH: i32 = 4;
 
 /// Deepest remaining depth of late-move pruning.
 const LMP_DEPTH: i32 = 4;
@@ -698,6 +697,14 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
 
         let in_check = self.hooks.in_check(game);
         let prunable = !pv_node && ply > 0 && !in_check;
+        // Internal iterative reduction: with no stored move to try first,
+        // ordering is poor; search a ply shallower (the next iteration
+        // stores a move here).
+        let depth = if opts.iir && tt_move.is_none() && depth >= IIR_DEPTH && !in_check {
+            depth - 1
+        } else {
+            depth
+        };
         let static_eval = if prunable
             && (opts.null_move || opts.futility || opts.reverse_futility || opts.late_move_pruning)
         {
@@ -728,7 +735,7 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
             && self.hooks.make_null(game)
         {
             if game.position().side_to_move() != stm {
-                let r = 3 + depth / 4 + ((static_eval - beta) / NULL_EVAL_STEP).min(2);
+                let r = 2 + depth / 6;
                 let value =
                     -self.negamax(game, ctx, -beta, -beta + 1, depth - 1 - r, ply + 1, true);
                 self.hooks.undo_null(game);

@@ -519,6 +519,10 @@ fn each_pruning_switch_changes_the_search() {
             ..SearchOptions::default()
         },
         SearchOptions {
+            iir: false,
+            ..SearchOptions::default()
+        },
+        SearchOptions {
             hash_mib: 0,
             ..SearchOptions::default()
         },
