@@ -505,7 +505,8 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
             let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
             let mut previous: Option<i32> = None;
             let mut last_time = Duration::ZERO;
-            let mut previous_iteration = Duration::ZERO;
+            let mut last_nodes = 0u64;
+            let mut previous_nodes = 0u64;
             for iteration in 1..=max_depth {
                 let depth = (iteration + self.depth_offset).min(MAX_DEPTH);
                 ctx.horizon = false;
@@ -538,18 +539,22 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
                 }
                 if let Some(movetime) = limits.movetime.filter(|_| !limits.infinite) {
                     // The next iteration would not finish in time: predict
-                    // its length from the growth of the last ones.
+                    // its length from this one's, grown as the node count
+                    // grew last (node counts, unlike times, do not depend
+                    // on the machine's load).
                     let this = time.saturating_sub(last_time);
-                    let growth = if previous_iteration.is_zero() {
+                    let this_nodes = ctx.nodes - last_nodes;
+                    let growth = if previous_nodes == 0 {
                         2.0
                     } else {
-                        (this.as_secs_f64() / previous_iteration.as_secs_f64()).clamp(1.2, 4.0)
+                        (this_nodes as f64 / previous_nodes as f64).clamp(1.2, 4.0)
                     };
                     let next = this.mul_f64(growth);
                     if time + next >= movetime {
                         break;
                     }
-                    previous_iteration = this;
+                    previous_nodes = this_nodes;
+                    last_nodes = ctx.nodes;
                     last_time = time;
                 }
             }
