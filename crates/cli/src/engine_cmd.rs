@@ -328,6 +328,7 @@ impl Session {
             ("LateMovePruning", d.late_move_pruning),
             ("CheckExtension", d.check_extension),
             ("MateDistance", d.mate_distance),
+            ("IIR", d.iir),
         ] {
             println!("option name {name} type check default {on}");
         }
@@ -421,6 +422,7 @@ impl Session {
             "latemovepruning" => options.late_move_pruning = check()?,
             "checkextension" => options.check_extension = check()?,
             "matedistance" => options.mate_distance = check()?,
+            "iir" => options.iir = check()?,
             "variant" => {
                 let spec = GameSpec::parse(value).map_err(|e| e.to_string())?;
                 self.variant = variant_for(spec.clone(), options, &self.eval_profile);
