@@ -433,7 +433,9 @@ fn lazy_smp_finds_mates_draws_and_legal_moves() {
     );
     assert!(r.elapsed < Duration::from_millis(2000), "{:?}", r.elapsed);
     assert!(game.legal_moves().contains(&r.best_move.unwrap()));
-    assert!(r.nodes > main_nodes, "{} <= {main_nodes}", r.nodes);
+    // Helper threads may get no CPU at all on a loaded machine, so only
+    // "not fewer than the main thread's" is certain.
+    assert!(r.nodes >= main_nodes, "{} < {main_nodes}", r.nodes);
     assert_eq!(*game.position(), TreeNode::root(game.position().cfg));
 
     // Stopped from outside while infinite.
