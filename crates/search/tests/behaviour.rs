@@ -494,39 +494,46 @@ fn each_pruning_switch_changes_the_search() {
         }
         total
     };
-    let all = run(SearchOptions::default());
+    // Every feature on (the default leaves null move and the check
+    // extension off), then each switched off in turn.
+    let every = SearchOptions {
+        null_move: true,
+        check_extension: true,
+        ..SearchOptions::default()
+    };
+    let all = run(every);
     let off = [
         SearchOptions {
             null_move: false,
-            ..SearchOptions::default()
+            ..every
         },
         SearchOptions {
             lmr: false,
-            ..SearchOptions::default()
+            ..every
         },
         SearchOptions {
             futility: false,
-            ..SearchOptions::default()
+            ..every
         },
         SearchOptions {
             quiescence: false,
-            ..SearchOptions::default()
+            ..every
         },
         SearchOptions {
             aspiration: false,
-            ..SearchOptions::default()
+            ..every
         },
         SearchOptions {
             reverse_futility: false,
-            ..SearchOptions::default()
+            ..every
         },
         SearchOptions {
             iir: false,
-            ..SearchOptions::default()
+            ..every
         },
         SearchOptions {
             hash_mib: 0,
-            ..SearchOptions::default()
+            ..every
         },
     ];
     for options in off {
