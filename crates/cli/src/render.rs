@@ -3,7 +3,7 @@
 
 use qi_core::{Position, Side};
 use qi_five_tigers::FiveTigers;
-use qi_jungle::{Jungle, Square, DENS, TRAPS, WATER};
+use qi_jungle::{Jungle, Square, ALL_TRAPS, DENS, WATER};
 
 const RESET: &str = "\x1b[0m";
 const RED: &str = "\x1b[1;31m";
@@ -24,7 +24,7 @@ pub fn jungle(pos: &Jungle, colour: bool) -> String {
             let bit = sq.bit();
             let terrain = if WATER & bit != 0 {
                 ('≈', WATER_BG)
-            } else if (TRAPS[0] | TRAPS[1]) & bit != 0 {
+            } else if ALL_TRAPS & bit != 0 {
                 ('⊗', TRAP_BG)
             } else if (DENS[0] | DENS[1]) & bit != 0 {
                 ('⌂', DEN_BG)
