@@ -14,11 +14,15 @@ pub struct Args {
 impl Args {
     /// Parses `argv`: names in `valued` take the next argument as value (or
     /// `--name=value`), names in `switches` take none; anything else starting
-    /// with `--` is an error.
+    /// with `--` is an error. `--help` or `-h` anywhere asks for the usage
+    /// text ([`CliError::Help`]).
     pub fn parse(argv: &[String], valued: &[&str], switches: &[&str]) -> Result<Args, CliError> {
         let mut args = Args::default();
         let mut iter = argv.iter();
         while let Some(arg) = iter.next() {
+            if arg == "--help" || arg == "-h" {
+                return Err(CliError::Help);
+            }
             if let Some(name) = arg.strip_prefix("--") {
                 let (name, inline) = match name.split_once('=') {
                     Some((n, v)) => (n, Some(v.to_string())),
@@ -104,5 +108,20 @@ mod tests {
         assert!(Args::parse(&strings(&["--game", "a", "--game", "b"]), &["game"], &[]).is_err());
         let args = Args::parse(&strings(&["--threads", "x"]), &["threads"], &[]).unwrap();
         assert!(args.number::<usize>("threads").is_err());
+    }
+
+    #[test]
+    fn help_anywhere_asks_for_the_usage() {
+        for argv in [
+            &["--help"][..],
+            &["5", "-h"],
+            &["--divide", "--help", "--nope"],
+        ] {
+            let result = Args::parse(&strings(argv), &["game"], &["divide"]);
+            assert!(matches!(result, Err(CliError::Help)), "{argv:?}");
+        }
+        // A value that happens to be "-h" is still a value.
+        let args = Args::parse(&strings(&["--game", "-h"]), &["game"], &[]).unwrap();
+        assert_eq!(args.value("game"), Some("-h"));
     }
 }

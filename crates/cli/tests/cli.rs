@@ -27,6 +27,21 @@ fn perft_prints_the_total_last() {
 }
 
 #[test]
+fn help_prints_the_usage_for_every_command() {
+    for args in [
+        &["help"][..],
+        &["--help"],
+        &["perft", "--help"],
+        &["match", "-h"],
+        &["engine", "--help"],
+    ] {
+        let (code, out, err) = qi(args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert!(out.starts_with("usage: qi <command>"), "{args:?}: {out}");
+    }
+}
+
+#[test]
 fn perft_divide_lists_every_root_move() {
     let (code, out, _) = qi(&["perft", "--divide", "3"]);
     assert_eq!(code, 0);
