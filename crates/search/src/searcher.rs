@@ -9,7 +9,7 @@
 //! other child is searched with the negated, swapped window and its score
 //! negated.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -88,9 +88,10 @@ pub struct SearchInfo<M> {
     pub seldepth: u32,
     /// The root score from the side to move's point of view.
     pub score: Score,
-    /// Nodes visited since the search started.
+    /// Nodes visited since the search started, by every thread (helper
+    /// threads' counts lag by at most a few thousand nodes each).
     pub nodes: u64,
-    /// Nodes per second since the search started.
+    /// Nodes per second since the search started, over every thread.
     pub nps: u64,
     /// Time since the search started.
     pub time: Duration,
@@ -122,10 +123,25 @@ pub struct SearchResult<M> {
     pub elapsed: Duration,
 }
 
+/// How a search thread shares its node count with the others, so that
+/// the main thread's `info` lines count every thread's nodes.
+#[derive(Clone, Copy)]
+enum NodeSharing<'a> {
+    /// A single-threaded search.
+    Alone,
+    /// A Lazy SMP helper: adds its nodes to the counter as it polls.
+    Helper(&'a AtomicU64),
+    /// The Lazy SMP main thread: reports its nodes plus the counter.
+    Main(&'a AtomicU64),
+}
+
 /// Per-search state: limits, counters and the evaluator.
 struct Ctx<'a, E> {
     eval: &'a E,
     stop: &'a AtomicBool,
+    sharing: NodeSharing<'a>,
+    /// The part of `nodes` a helper has already added to the shared counter.
+    published: u64,
     deadline: Option<Instant>,
     node_limit: u64,
     nodes: u64,
@@ -159,8 +175,12 @@ impl<E> Ctx<'_, E> {
         self.stopped
     }
 
-    /// Reads the stop flag and the clock.
+    /// Reads the stop flag and the clock (and publishes a helper's nodes).
     fn poll(&mut self) {
+        if let NodeSharing::Helper(counter) = self.sharing {
+            counter.fetch_add(self.nodes - self.published, Ordering::Relaxed);
+            self.published = self.nodes;
+        }
         if self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.stopped = true;
         }
@@ -333,6 +353,7 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
                 tt: t,
                 st: &mut self.state,
                 depth_offset: 0,
+                sharing: NodeSharing::Alone,
             }
             .iterate(game, eval, limits, stop, start, info),
             Table::Shared(t) => Worker {
@@ -341,6 +362,7 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
                 tt: &*t,
                 st: &mut self.state,
                 depth_offset: 0,
+                sharing: NodeSharing::Alone,
             }
             .iterate(game, eval, limits, stop, start, info),
         };
@@ -387,6 +409,7 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
         let hooks = &self.hooks;
         let state = &mut self.state;
         let helpers_stop = AtomicBool::new(false);
+        let helper_nodes = AtomicU64::new(0);
         let helper_limits = Limits {
             nodes: None,
             infinite: true,
@@ -397,6 +420,7 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
                 .map(|i| {
                     let mut copy = game.clone();
                     let helpers_stop = &helpers_stop;
+                    let sharing = NodeSharing::Helper(&helper_nodes);
                     scope.spawn(move || {
                         let mut st = ThreadState::new();
                         Worker {
@@ -405,6 +429,7 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
                             tt: table,
                             st: &mut st,
                             depth_offset: (i % 2) as u32 + 1,
+                            sharing,
                         }
                         .iterate(&mut copy, eval, helper_limits, helpers_stop, start, |_| {})
                         .nodes
@@ -417,6 +442,7 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
                 tt: table,
                 st: state,
                 depth_offset: 0,
+                sharing: NodeSharing::Main(&helper_nodes),
             }
             .iterate(game, eval, limits, stop, start, info);
             if limits.infinite {
@@ -449,6 +475,8 @@ struct Worker<'a, G: Game, H, T> {
     st: &'a mut ThreadState<MoveOf<G>>,
     /// Added to every iteration's depth (helper threads search deeper).
     depth_offset: u32,
+    /// How this thread's node count reaches the `info` lines.
+    sharing: NodeSharing<'a>,
 }
 
 impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> {
@@ -471,6 +499,8 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
         let mut ctx = Ctx {
             eval,
             stop,
+            sharing: self.sharing,
+            published: 0,
             deadline: if limits.infinite {
                 None
             } else {
@@ -524,12 +554,16 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
                 result.seldepth = ctx.seldepth as u32;
                 result.pv = pv;
                 let time = start.elapsed();
+                let all_nodes = match ctx.sharing {
+                    NodeSharing::Main(helpers) => ctx.nodes + helpers.load(Ordering::Relaxed),
+                    _ => ctx.nodes,
+                };
                 info(&SearchInfo {
                     depth,
                     seldepth: ctx.seldepth as u32,
                     score: result.score,
-                    nodes: ctx.nodes,
-                    nps: nps(ctx.nodes, time),
+                    nodes: all_nodes,
+                    nps: nps(all_nodes, time),
                     time,
                     pv: result.pv.clone(),
                     hashfull: self.tt.hashfull(),
