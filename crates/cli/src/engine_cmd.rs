@@ -52,7 +52,7 @@ trait Variant: Send {
     fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), String>;
     fn board(&self) -> String;
     fn perft(&self, depth: u32) -> u64;
-    fn moves(&self) -> String;
+    fn moves(&self) -> Vec<String>;
     fn eval(&self) -> i32;
     fn configure(&mut self, options: SearchOptions);
     fn side_to_move(&self) -> Side;
@@ -137,14 +137,12 @@ where
         qi_search::perft(self.game.position(), depth)
     }
 
-    fn moves(&self) -> String {
-        let list: Vec<String> = self
-            .game
+    fn moves(&self) -> Vec<String> {
+        self.game
             .legal_moves()
             .iter()
             .map(|m| m.to_string())
-            .collect();
-        list.join(" ")
+            .collect()
     }
 
     fn eval(&self) -> i32 {
@@ -362,7 +360,12 @@ impl Session {
                 println!("info string perft {depth} nodes {nodes} time {ms}");
                 println!("total: {nodes}");
             }
-            Command::Moves => println!("{}", self.variant.moves()),
+            Command::Moves => {
+                // The form the existing JCEI GUI parses: it takes what
+                // follows the colon.
+                let list = self.variant.moves();
+                println!("Legal moves ({}): {}", list.len(), list.join(" "));
+            }
             Command::Eval => println!("info string eval cp {}", self.variant.eval()),
             Command::Jcei | Command::IsReady | Command::Stop | Command::Quit => {}
         }

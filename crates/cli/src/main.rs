@@ -16,12 +16,14 @@ mod match_cmd;
 mod play_cmd;
 mod render;
 
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use error::CliError;
 
 const USAGE: &str = "\
 usage: qi <command> [options]
+       qi              (no command: the same as 'qi engine')
 
 commands:
   perft [--game G] [--fen TEXT] [--moves \"m1 m2 ...\"] [--divide] [--threads N] DEPTH
@@ -57,7 +59,12 @@ fn main() -> ExitCode {
 
 fn run(argv: &[String]) -> Result<(), CliError> {
     let Some((command, rest)) = argv.split_first() else {
-        return Err(CliError::Usage("missing command (try 'qi help')".into()));
+        // Like other engines, `qi` alone speaks the engine protocol, so a
+        // GUI that starts its engine without arguments can start `qi`.
+        if std::io::stdin().is_terminal() {
+            eprintln!("qi: speaking JCEI on stdin ('quit' leaves, 'qi help' lists the commands)");
+        }
+        return engine_cmd::run(&[]);
     };
     match command.as_str() {
         "perft" => commands::perft(rest),

@@ -121,9 +121,15 @@ struct Engine {
 
 impl Engine {
     fn start(args: &[&str]) -> Engine {
+        let mut argv = vec!["engine"];
+        argv.extend_from_slice(args);
+        Engine::spawn(&argv)
+    }
+
+    /// `qi` with exactly `argv`.
+    fn spawn(argv: &[&str]) -> Engine {
         let mut child = Command::new(QI)
-            .arg("engine")
-            .args(args)
+            .args(argv)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .spawn()
@@ -172,6 +178,53 @@ impl Drop for Engine {
     }
 }
 
+/// The JCEI GUI that ships with the C++ Jungle engine starts its engine
+/// binary without arguments, reads one line after `moves` and takes the
+/// moves after its colon, and reads `info` lines until `bestmove`. `qi` must
+/// work there unchanged.
+#[test]
+fn qi_without_arguments_is_a_drop_in_engine_for_the_jcei_gui() {
+    let mut e = Engine::spawn(&[]);
+    e.send("jcei");
+    e.until("jceiok");
+    e.send("isready");
+    e.until("readyok");
+    e.send("newgame");
+    let mut played: Vec<String> = Vec::new();
+    for _ in 0..3 {
+        // The human's turn: the GUI asks for the legal moves...
+        let position = if played.is_empty() {
+            "position startpos".to_string()
+        } else {
+            format!("position startpos moves {}", played.join(" "))
+        };
+        e.send(&position);
+        e.send("moves");
+        let line = e.until("").remove(0);
+        let (_, after_colon) = line.split_once(':').expect("a colon before the moves");
+        let targets: Vec<&str> = after_colon.split_whitespace().collect();
+        assert!(!targets.is_empty(), "{line}");
+        assert!(targets.iter().all(|m| m.len() == 4), "{line}");
+        played.push(targets[0].to_string());
+        // ...then the engine's turn.
+        e.send(&format!("position startpos moves {}", played.join(" ")));
+        e.send("go movetime 50");
+        let lines = e.until("bestmove");
+        assert!(
+            lines[..lines.len() - 1]
+                .iter()
+                .all(|l| l.starts_with("info")),
+            "{lines:?}"
+        );
+        let reply = bestmove(&lines);
+        assert_eq!(reply.len(), 4, "{reply}");
+        played.push(reply);
+    }
+    e.send("stop");
+    e.send("quit");
+    assert!(e.child.wait().unwrap().success());
+}
+
 fn bestmove(lines: &[String]) -> String {
     lines
         .last()
@@ -204,10 +257,10 @@ fn engine_speaks_jcei() {
     e.send("position startpos moves a3a4 a7a6");
     e.send("moves");
     let legal = e.until("");
-    assert!(
-        legal[0].split_whitespace().any(|m| m == mv),
-        "{mv} not in {legal:?}"
-    );
+    let (head, list) = legal[0].split_once(": ").expect("Legal moves (N): ...");
+    let list: Vec<&str> = list.split_whitespace().collect();
+    assert_eq!(head, format!("Legal moves ({})", list.len()));
+    assert!(list.contains(&mv.as_str()), "{mv} not in {legal:?}");
 
     // Bad input is answered, and the engine goes on.
     for bad in [
