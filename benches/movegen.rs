@@ -17,7 +17,7 @@ use qi::engine::five_tigers::{FiveTigersEval, FiveTigersHooks};
 use qi::engine::jungle::{JungleEval, JungleHooks};
 use qi::five_tigers::FiveTigers;
 use qi::jungle::Jungle;
-use qi::search::{perft, Limits, SearchOptions, Searcher};
+use qi::search::{perft, Limits, SearchHooks, Searcher};
 
 /// The start and three mid-game positions of a game.
 fn positions<P: Position>(start: P, plies: [usize; 3]) -> Vec<(String, P)> {
@@ -70,7 +70,8 @@ fn bench_game<P: Position, E: Evaluator<P>>(
 /// timed), `sample_size` 10.
 macro_rules! bench_search {
     ($c:expr, $name:expr, $game:expr, $hooks:expr, $eval:expr) => {{
-        let mut searcher = Searcher::with_hooks(SearchOptions::default(), $hooks);
+        let hooks = $hooks;
+        let mut searcher = Searcher::with_hooks(hooks.tuned_options(), hooks);
         let stop = AtomicBool::new(false);
         let mut group = $c.benchmark_group($name);
         group.sample_size(10);

@@ -13,7 +13,7 @@ use std::time::Duration;
 use qi::core::{Evaluator, Game, Position};
 use qi::engine::five_tigers::{FiveTigersEval, FiveTigersHooks};
 use qi::engine::jungle::{JungleEval, JungleHooks};
-use qi::search::{Limits, SearchHooks, SearchOptions, Searcher};
+use qi::search::{Limits, SearchHooks, Searcher};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -63,7 +63,7 @@ where
 {
     println!("position: {}", game.position());
     println!("static eval: {}", eval.evaluate(game.position()));
-    let mut searcher = Searcher::with_hooks(SearchOptions::default(), hooks);
+    let mut searcher = Searcher::with_hooks(hooks.tuned_options(), hooks);
     let stop = AtomicBool::new(false);
     let result = searcher.search(&mut game, &eval, limits, &stop, |info| {
         let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();

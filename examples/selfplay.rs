@@ -12,7 +12,7 @@ use std::time::Duration;
 use qi::core::{Evaluator, Game, Position};
 use qi::engine::five_tigers::{FiveTigersEval, FiveTigersHooks};
 use qi::engine::jungle::{JungleEval, JungleHooks};
-use qi::search::{Limits, SearchHooks, SearchOptions, Searcher};
+use qi::search::{Limits, SearchHooks, Searcher};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -60,7 +60,7 @@ where
     E: Evaluator<G::Position>,
     H: SearchHooks<G>,
 {
-    let mut searcher = Searcher::with_hooks(SearchOptions::default(), hooks);
+    let mut searcher = Searcher::with_hooks(hooks.tuned_options(), hooks);
     let stop = AtomicBool::new(false);
     println!("{}", game.position());
     while game.outcome().is_none() {

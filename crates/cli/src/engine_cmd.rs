@@ -55,6 +55,8 @@ trait Variant: Send {
     fn moves(&self) -> Vec<String>;
     fn eval(&self) -> i32;
     fn configure(&mut self, options: SearchOptions);
+    /// The game's tuned search options ([`SearchHooks::tuned_options`]).
+    fn tuned_options(&self) -> SearchOptions;
     fn side_to_move(&self) -> Side;
     fn go(&mut self, limits: Limits, stop: Arc<AtomicBool>) -> JoinHandle<()>;
 }
@@ -65,6 +67,7 @@ struct VariantState<G: Game, E, H: SearchHooks<G>> {
     make_game: fn(G::Position) -> G,
     eval: Arc<E>,
     searcher: Arc<Mutex<Searcher<G, H>>>,
+    tuned: SearchOptions,
     draw: fn(&G::Position, bool) -> String,
 }
 
@@ -78,15 +81,18 @@ where
         make_game: fn(G::Position) -> G,
         eval: E,
         hooks: H,
-        options: SearchOptions,
+        overrides: &Overrides,
         draw: fn(&G::Position, bool) -> String,
     ) -> Self {
+        let tuned = hooks.tuned_options();
+        let options = overrides.applied_to(tuned);
         VariantState {
             game: make_game(start.clone()),
             start,
             make_game,
             eval: Arc::new(eval),
             searcher: Arc::new(Mutex::new(Searcher::with_hooks(options, hooks))),
+            tuned,
             draw,
         }
     }
@@ -156,6 +162,10 @@ where
             .set_options(options);
     }
 
+    fn tuned_options(&self) -> SearchOptions {
+        self.tuned
+    }
+
     fn side_to_move(&self) -> Side {
         self.game.position().side_to_move()
     }
@@ -193,7 +203,7 @@ const EVAL_PROFILES: [&str; 2] = ["default", "material"];
 
 /// Builds the engine state of a game with the evaluation `profile` (one of
 /// [`EVAL_PROFILES`]).
-fn variant_for(spec: GameSpec, options: SearchOptions, profile: &str) -> Box<dyn Variant> {
+fn variant_for(spec: GameSpec, overrides: &Overrides, profile: &str) -> Box<dyn Variant> {
     use qi_engine::five_tigers::{FiveTigersEval, FiveTigersHooks, FiveTigersWeights};
     use qi_engine::jungle::{JungleEval, JungleHooks, JungleWeights};
     let material = profile == "material";
@@ -209,7 +219,7 @@ fn variant_for(spec: GameSpec, options: SearchOptions, profile: &str) -> Box<dyn
                 qi_jungle::Game::new,
                 JungleEval::new(weights),
                 JungleHooks::new(&weights),
-                options,
+                overrides,
                 render::jungle,
             ))
         }
@@ -224,11 +234,85 @@ fn variant_for(spec: GameSpec, options: SearchOptions, profile: &str) -> Box<dyn
                 qi_five_tigers::Game::from_position,
                 FiveTigersEval::new(weights),
                 FiveTigersHooks,
-                options,
+                overrides,
                 render::five_tigers,
             ))
         }
     }
+}
+
+/// The search options a user set with `setoption`, in order: they apply on
+/// top of each game's tuned options, and survive a change of `Variant`.
+#[derive(Default)]
+struct Overrides(Vec<(String, String)>);
+
+impl Overrides {
+    /// `options` with every override applied (each was checked when set).
+    fn applied_to(&self, mut options: SearchOptions) -> SearchOptions {
+        for (name, value) in &self.0 {
+            let _ = set_search_option(&mut options, name, value);
+        }
+        options
+    }
+
+    /// Records `name = value`, replacing an earlier value of `name`.
+    fn set(&mut self, name: &str, value: &str) {
+        self.0.retain(|(n, _)| n != name);
+        self.0.push((name.to_string(), value.to_string()));
+    }
+}
+
+/// Where a switch lives in [`SearchOptions`].
+type SwitchField = fn(&mut SearchOptions) -> &mut bool;
+
+/// The switches of [`SearchOptions`] as `setoption` names them, with their
+/// fields.
+const SWITCHES: [(&str, SwitchField); 10] = [
+    ("NullMove", |o| &mut o.null_move),
+    ("LMR", |o| &mut o.lmr),
+    ("Futility", |o| &mut o.futility),
+    ("Aspiration", |o| &mut o.aspiration),
+    ("Quiescence", |o| &mut o.quiescence),
+    ("ReverseFutility", |o| &mut o.reverse_futility),
+    ("LateMovePruning", |o| &mut o.late_move_pruning),
+    ("CheckExtension", |o| &mut o.check_extension),
+    ("MateDistance", |o| &mut o.mate_distance),
+    ("IIR", |o| &mut o.iir),
+];
+
+/// Sets the search option `name` (case ignored) of `options` to `value`;
+/// `Ok(false)` when `name` is no search option.
+fn set_search_option(options: &mut SearchOptions, name: &str, value: &str) -> Result<bool, String> {
+    let number = |max: usize| -> Result<usize, String> {
+        value
+            .parse::<usize>()
+            .ok()
+            .filter(|&n| n <= max)
+            .ok_or_else(|| format!("option '{name}' takes a number from 0 to {max}, not '{value}'"))
+    };
+    let lower = name.to_ascii_lowercase();
+    match lower.as_str() {
+        "hash" => options.hash_mib = number(MAX_HASH_MIB)?,
+        "threads" => options.threads = number(MAX_THREADS)?.max(1),
+        _ => {
+            let Some((_, field)) = SWITCHES
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(&lower))
+            else {
+                return Ok(false);
+            };
+            *field(options) = match value {
+                "true" => true,
+                "false" => false,
+                _ => {
+                    return Err(format!(
+                        "option '{name}' takes true or false, not '{value}'"
+                    ))
+                }
+            };
+        }
+    }
+    Ok(true)
 }
 
 /// The protocol state: the variant, the options and the running search.
@@ -236,7 +320,7 @@ struct Session {
     spec: GameSpec,
     eval_profile: String,
     variant: Box<dyn Variant>,
-    options: SearchOptions,
+    overrides: Overrides,
     /// The running search: its thread, its stop flag, whether it is infinite.
     search: Option<(JoinHandle<()>, Arc<AtomicBool>, bool)>,
 }
@@ -247,12 +331,12 @@ fn error(message: impl std::fmt::Display) {
 
 impl Session {
     fn new(spec: GameSpec) -> Session {
-        let options = SearchOptions::default();
+        let overrides = Overrides::default();
         Session {
-            variant: variant_for(spec.clone(), options, EVAL_PROFILES[0]),
+            variant: variant_for(spec.clone(), &overrides, EVAL_PROFILES[0]),
             spec,
             eval_profile: EVAL_PROFILES[0].to_string(),
-            options,
+            overrides,
             search: None,
         }
     }
@@ -303,7 +387,8 @@ impl Session {
     fn identify(&self) {
         println!("id name {ENGINE_NAME}");
         println!("id author the qi developers");
-        let d = SearchOptions::default();
+        // The defaults a GUI sees are the current game's tuned options.
+        let d = self.variant.tuned_options();
         println!(
             "option name Hash type spin default {} min 0 max {MAX_HASH_MIB}",
             d.hash_mib
@@ -316,19 +401,12 @@ impl Session {
             "option name Variant type combo default jungle:standard var jungle:standard var jungle:yeshou var jungle:datou var jungle:traditional var five-tigers:shandong var five-tigers:shandong-shuttle var five-tigers:ten var five-tigers:deferred"
         );
         println!("option name EvalProfile type combo default default var default var material");
-        for (name, on) in [
-            ("NullMove", d.null_move),
-            ("LMR", d.lmr),
-            ("Futility", d.futility),
-            ("Aspiration", d.aspiration),
-            ("Quiescence", d.quiescence),
-            ("ReverseFutility", d.reverse_futility),
-            ("LateMovePruning", d.late_move_pruning),
-            ("CheckExtension", d.check_extension),
-            ("MateDistance", d.mate_distance),
-            ("IIR", d.iir),
-        ] {
-            println!("option name {name} type check default {on}");
+        for (name, field) in SWITCHES {
+            let mut options = d;
+            println!(
+                "option name {name} type check default {}",
+                field(&mut options)
+            );
         }
         println!("jceiok");
     }
@@ -394,43 +472,11 @@ impl Session {
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
         let value = value.ok_or_else(|| format!("option '{name}' needs a value"))?;
-        let number = |max: usize| -> Result<usize, String> {
-            value
-                .parse::<usize>()
-                .ok()
-                .filter(|&n| n <= max)
-                .ok_or_else(|| {
-                    format!("option '{name}' takes a number from 0 to {max}, not '{value}'")
-                })
-        };
-        let check = || -> Result<bool, String> {
-            match value {
-                "true" => Ok(true),
-                "false" => Ok(false),
-                _ => Err(format!(
-                    "option '{name}' takes true or false, not '{value}'"
-                )),
-            }
-        };
-        let mut options = self.options;
         match name.to_ascii_lowercase().as_str() {
-            "hash" => options.hash_mib = number(MAX_HASH_MIB)?,
-            "threads" => options.threads = number(MAX_THREADS)?.max(1),
-            "nullmove" => options.null_move = check()?,
-            "lmr" => options.lmr = check()?,
-            "futility" => options.futility = check()?,
-            "aspiration" => options.aspiration = check()?,
-            "quiescence" => options.quiescence = check()?,
-            "reversefutility" => options.reverse_futility = check()?,
-            "latemovepruning" => options.late_move_pruning = check()?,
-            "checkextension" => options.check_extension = check()?,
-            "matedistance" => options.mate_distance = check()?,
-            "iir" => options.iir = check()?,
             "variant" => {
                 let spec = GameSpec::parse(value).map_err(|e| e.to_string())?;
-                self.variant = variant_for(spec.clone(), options, &self.eval_profile);
+                self.variant = variant_for(spec.clone(), &self.overrides, &self.eval_profile);
                 self.spec = spec;
-                return Ok(());
             }
             "evalprofile" => {
                 if !EVAL_PROFILES.contains(&value) {
@@ -439,14 +485,19 @@ impl Session {
                         EVAL_PROFILES.join(", ")
                     ));
                 }
-                self.variant = variant_for(self.spec.clone(), options, value);
+                self.variant = variant_for(self.spec.clone(), &self.overrides, value);
                 self.eval_profile = value.to_string();
-                return Ok(());
             }
-            _ => return Err(format!("unknown option '{name}'")),
+            _ => {
+                // Checked on the current options before it is recorded.
+                let mut options = self.overrides.applied_to(self.variant.tuned_options());
+                if !set_search_option(&mut options, name, value)? {
+                    return Err(format!("unknown option '{name}'"));
+                }
+                self.overrides.set(&name.to_ascii_lowercase(), value);
+                self.variant.configure(options);
+            }
         }
-        self.options = options;
-        self.variant.configure(options);
         Ok(())
     }
 }
@@ -472,5 +523,84 @@ mod tests {
         assert!(b <= Duration::from_millis(50));
         let b = time_budget(Duration::from_millis(1), Duration::ZERO, None);
         assert_eq!(b, Duration::from_millis(5));
+    }
+
+    #[test]
+    fn every_switch_is_set_by_its_name_in_any_case() {
+        for (name, field) in SWITCHES {
+            for value in [true, false] {
+                let mut options = SearchOptions::default();
+                *field(&mut options) = !value;
+                let text = value.to_string();
+                assert_eq!(
+                    set_search_option(&mut options, &name.to_uppercase(), &text),
+                    Ok(true)
+                );
+                assert_eq!(*field(&mut options), value, "{name}");
+            }
+        }
+        let mut options = SearchOptions::default();
+        assert_eq!(set_search_option(&mut options, "Hash", "4"), Ok(true));
+        assert_eq!(set_search_option(&mut options, "threads", "0"), Ok(true));
+        assert_eq!((options.hash_mib, options.threads), (4, 1));
+        assert_eq!(set_search_option(&mut options, "Bogus", "1"), Ok(false));
+        assert!(set_search_option(&mut options, "LMR", "yes").is_err());
+        assert!(set_search_option(&mut options, "Hash", "-1").is_err());
+        assert_eq!(options.hash_mib, 4);
+    }
+
+    #[test]
+    fn overrides_apply_on_each_games_tuned_options() {
+        use qi_engine::five_tigers::FiveTigersHooks;
+        use qi_engine::jungle::JungleHooks;
+        let jungle: SearchOptions =
+            SearchHooks::<qi_jungle::Game>::tuned_options(&JungleHooks::default());
+        let five_tigers: SearchOptions =
+            SearchHooks::<qi_five_tigers::Game>::tuned_options(&FiveTigersHooks);
+        let mut overrides = Overrides::default();
+        assert_eq!(overrides.applied_to(jungle), jungle);
+        overrides.set("lmr", "false");
+        overrides.set("hash", "2");
+        overrides.set("lmr", "true");
+        overrides.set("nullmove", "true");
+        for tuned in [jungle, five_tigers] {
+            let options = overrides.applied_to(tuned);
+            assert!(options.lmr && options.null_move);
+            assert_eq!(options.hash_mib, 2);
+            assert_eq!(
+                SearchOptions {
+                    lmr: tuned.lmr,
+                    null_move: tuned.null_move,
+                    hash_mib: tuned.hash_mib,
+                    ..options
+                },
+                tuned
+            );
+        }
+    }
+
+    #[test]
+    fn a_session_starts_each_game_from_its_tuned_options() {
+        let mut session = Session::new(GameSpec::parse("jungle").unwrap());
+        let jungle = session.variant.tuned_options();
+        session
+            .set_option("Variant", Some("five-tigers:ten"))
+            .unwrap();
+        let five_tigers = session.variant.tuned_options();
+        assert_eq!(
+            five_tigers,
+            SearchHooks::<qi_five_tigers::Game>::tuned_options(
+                &qi_engine::five_tigers::FiveTigersHooks
+            )
+        );
+        assert_eq!(jungle, SearchOptions::default());
+        assert_ne!(five_tigers, jungle, "Five Tigers has its own switches");
+        assert!(session.set_option("IIR", Some("sometimes")).is_err());
+        assert!(session.overrides.0.is_empty());
+        session.set_option("iir", Some("true")).unwrap();
+        assert_eq!(
+            session.overrides.0,
+            vec![("iir".to_string(), "true".to_string())]
+        );
     }
 }

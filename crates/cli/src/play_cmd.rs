@@ -5,7 +5,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use qi_core::{Evaluator, ExternalResult, Game, Position, Side};
-use qi_search::{Limits, MoveOf, SearchHooks, SearchOptions, Searcher};
+use qi_search::{Limits, MoveOf, SearchHooks, Searcher};
 
 use crate::args::Args;
 use crate::error::CliError;
@@ -71,7 +71,7 @@ fn play<G, E, H>(
     E: Evaluator<G::Position>,
     H: SearchHooks<G>,
 {
-    let mut searcher = Searcher::with_hooks(SearchOptions::default(), hooks);
+    let mut searcher = Searcher::with_hooks(hooks.tuned_options(), hooks);
     let stop = AtomicBool::new(false);
     let limits = Limits::movetime(movetime);
     println!("You play {human}. Type 'help' for commands.");

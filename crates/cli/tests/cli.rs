@@ -332,6 +332,25 @@ fn engine_plays_five_tigers() {
     e.until("info string error:");
 }
 
+/// `jcei` lists the current game's tuned switches as the defaults.
+#[test]
+fn engine_lists_each_games_tuned_defaults() {
+    let default_of = |e: &mut Engine, name: &str| -> String {
+        e.send("jcei");
+        let lines = e.until("jceiok");
+        let prefix = format!("option name {name} type check default ");
+        let line = lines.iter().find(|l| l.starts_with(&prefix)).expect(name);
+        line[prefix.len()..].to_string()
+    };
+    let mut e = Engine::start(&[]);
+    assert_eq!(default_of(&mut e, "ReverseFutility"), "false");
+    assert_eq!(default_of(&mut e, "IIR"), "false");
+    e.send("setoption name Variant value five-tigers");
+    assert_eq!(default_of(&mut e, "ReverseFutility"), "true");
+    assert_eq!(default_of(&mut e, "IIR"), "true");
+    assert_eq!(default_of(&mut e, "LMR"), "true");
+}
+
 #[test]
 fn match_plays_and_reports_elo() {
     let engine = format!("{QI} engine");

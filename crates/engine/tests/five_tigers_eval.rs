@@ -30,7 +30,7 @@ fn game_after(moves: &[&str]) -> Game {
 }
 
 fn search(game: &mut Game, eval: &FiveTigersEval, depth: u32) -> SearchResult<Move> {
-    let mut searcher = Searcher::with_hooks(SearchOptions::default(), FiveTigersHooks);
+    let mut searcher = Searcher::with_hooks(FiveTigersHooks.tuned_options(), FiveTigersHooks);
     let stop = AtomicBool::new(false);
     searcher.search(game, eval, Limits::depth(depth), &stop, |_| {})
 }

@@ -1,8 +1,11 @@
 //! What a game may tell the search beyond the [`Game`] trait: how to order
-//! captures, which moves quiescence searches, how to pass (null move), and
-//! when the side to move must answer a threat (check extensions).
+//! captures, which moves quiescence searches, how to pass (null move), when
+//! the side to move must answer a threat (check extensions), and which
+//! search features play the game best.
 
 use qi_core::{Game, Position};
+
+use crate::SearchOptions;
 
 /// The move type of a game.
 pub type MoveOf<G> = <<G as Game>::Position as Position>::Move;
@@ -51,6 +54,13 @@ pub trait SearchHooks<G: Game> {
     fn in_check(&self, game: &G) -> bool {
         let _ = game;
         false
+    }
+
+    /// The search options that play this game best, as matches measured
+    /// them: what front ends start from (before a user's own settings).
+    /// The default is [`SearchOptions::default`].
+    fn tuned_options(&self) -> SearchOptions {
+        SearchOptions::default()
     }
 }
 

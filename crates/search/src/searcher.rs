@@ -35,11 +35,13 @@ const ASPIRATION_DELTA: i32 = 25;
 /// Futility margin per ply of remaining depth, in centi-units.
 const FUTILITY_MARGIN: i32 = 150;
 
-/// Deepest remaining depth of reverse futility pruning.
-const RFP_DEPTH: i32 = 6;
+/// Deepest remaining depth of reverse futility pruning. (Depth 6 with a
+/// margin of 120 lost 37 ± 30 Elo against no reverse futility in a
+/// 200-game match; depth 3 with 200 scored +14 ± 31.)
+const RFP_DEPTH: i32 = 3;
 
 /// Reverse futility margin per ply of remaining depth, in centi-units.
-const RFP_MARGIN: i32 = 120;
+const RFP_MARGIN: i32 = 200;
 
 /// Shallowest remaining depth reduced by internal iterative reduction.
 const IIR_DEPTH: i32 = 4;

@@ -497,11 +497,13 @@ fn each_pruning_switch_changes_the_search() {
         }
         total
     };
-    // Every feature on (the default leaves null move and the check
-    // extension off), then each switched off in turn.
+    // Every feature on (the default leaves null move, reverse futility, the
+    // check extension and IIR off), then each switched off in turn.
     let every = SearchOptions {
         null_move: true,
         check_extension: true,
+        reverse_futility: true,
+        iir: true,
         ..SearchOptions::default()
     };
     let all = run(every);
