@@ -344,11 +344,13 @@ fn engine_lists_each_games_tuned_defaults() {
     };
     let mut e = Engine::start(&[]);
     assert_eq!(default_of(&mut e, "ReverseFutility"), "false");
-    assert_eq!(default_of(&mut e, "IIR"), "false");
+    assert_eq!(default_of(&mut e, "IIR"), "true");
     e.send("setoption name Variant value five-tigers");
     assert_eq!(default_of(&mut e, "ReverseFutility"), "true");
     assert_eq!(default_of(&mut e, "IIR"), "true");
     assert_eq!(default_of(&mut e, "LMR"), "true");
+    e.send("setoption name Variant value jungle:datou");
+    assert_eq!(default_of(&mut e, "ReverseFutility"), "false");
 }
 
 #[test]
