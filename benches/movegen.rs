@@ -127,7 +127,7 @@ fn five_tigers(c: &mut Criterion) {
     bench_search!(
         c,
         "five-tigers/search",
-        qi::five_tigers::Game::from_position(FiveTigers::default()),
+        qi::five_tigers::Game::new(FiveTigers::default()),
         FiveTigersHooks,
         eval
     );

@@ -31,7 +31,7 @@ fn main() {
         let pos = text.map_or(Ok(start.clone()), |t| start.with_text(t));
         let pos = pos.unwrap_or_else(|e| fail(e));
         analyze(
-            qi::five_tigers::Game::from_position(pos),
+            qi::five_tigers::Game::new(pos),
             FiveTigersEval::default(),
             FiveTigersHooks,
             limits,

@@ -29,7 +29,7 @@ fn main() {
     if game.starts_with("five-tigers") {
         match game.parse::<qi::five_tigers::Rules>() {
             Ok(rules) => selfplay(
-                qi::five_tigers::Game::new(rules),
+                qi::five_tigers::Game::new(qi::five_tigers::FiveTigers::new(rules)),
                 FiveTigersEval::default(),
                 FiveTigersHooks,
                 limits,

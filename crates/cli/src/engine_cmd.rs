@@ -231,7 +231,7 @@ fn variant_for(spec: GameSpec, overrides: &Overrides, profile: &str) -> Box<dyn 
             };
             Box::new(VariantState::new(
                 qi_five_tigers::FiveTigers::new(rules),
-                qi_five_tigers::Game::from_position,
+                qi_five_tigers::Game::new,
                 FiveTigersEval::new(weights),
                 FiveTigersHooks,
                 overrides,

@@ -77,12 +77,7 @@ pub fn run(argv: &[String]) -> Result<(), CliError> {
         GameSpec::FiveTigers(rules) => {
             let start = qi_five_tigers::FiveTigers::new(rules);
             let openings = read_openings(&start, openings_text.as_deref())?;
-            play_match(
-                &config,
-                &start,
-                &openings,
-                qi_five_tigers::Game::from_position,
-            )
+            play_match(&config, &start, &openings, qi_five_tigers::Game::new)
         }
     };
     println!(

@@ -46,7 +46,7 @@ pub fn run(argv: &[String]) -> Result<(), CliError> {
             &mut lines,
         ),
         GameSpec::FiveTigers(rules) => play(
-            qi_five_tigers::Game::from_position(qi_five_tigers::FiveTigers::new(rules)),
+            qi_five_tigers::Game::new(qi_five_tigers::FiveTigers::new(rules)),
             qi_engine::five_tigers::FiveTigersEval::default(),
             qi_engine::five_tigers::FiveTigersHooks,
             |pos| render::five_tigers(pos, colour),

@@ -17,8 +17,38 @@ pub trait Game: Clone {
     /// The position type of this game.
     type Position: Position;
 
+    /// A game starting at `position`, with no history before it.
+    fn new(position: Self::Position) -> Self;
+
+    /// A game starting at `position` after `moves`, each checked for
+    /// legality; the first illegal move is the error.
+    fn from_moves(
+        position: Self::Position,
+        moves: &[<Self::Position as Position>::Move],
+    ) -> Result<Self, IllegalMove> {
+        let mut game = Self::new(position);
+        for &mv in moves {
+            game.play(mv)?;
+        }
+        Ok(game)
+    }
+
     /// The current position.
     fn position(&self) -> &Self::Position;
+
+    /// The position the game started from.
+    fn start(&self) -> &Self::Position;
+
+    /// The moves played, in order (the record).
+    fn moves(&self) -> &[<Self::Position as Position>::Move];
+
+    /// How many times the current position has occurred in this game, now
+    /// included, as the game's repetition rule compares positions (1 where
+    /// the rules do not count repetitions).
+    fn occurrences(&self) -> usize;
+
+    /// The result recorded from outside the rules, if any.
+    fn external_result(&self) -> Option<ExternalResult>;
 
     /// The moves legal now: the position's legal moves less those the
     /// history rules forbid (e.g. Jungle's anti-chase rules). Nothing once

@@ -29,10 +29,34 @@ pub type MoveList<M> = SmallVec<[M; MOVE_LIST_CAPACITY]>;
 /// Never assume that sides alternate: in Five Tigers a side owed several
 /// removals moves several times running. Ask [`side_to_move`](Position::side_to_move).
 pub trait Position: Clone + Eq + Debug + Display + Sized {
+    /// The rule set (options and preset) a position is played under.
+    type Rules: Clone + Debug + PartialEq;
     /// A move of this game. Its text form is context-free.
     type Move: Copy + Eq + Hash + Debug + Display + FromStr<Err: Error>;
     /// Why position text could not be read.
     type ParseError: Error;
+
+    /// How many distinct values [`move_index`](Position::move_index) takes:
+    /// every index is below this.
+    const MOVE_INDEX_COUNT: usize;
+
+    /// The start position under `rules`.
+    fn new(rules: Self::Rules) -> Self;
+
+    /// Reads position text (the game's `Display` form) under `rules`.
+    fn from_text(text: &str, rules: &Self::Rules) -> Result<Self, Self::ParseError>;
+
+    /// The rule set of this position.
+    fn rules(&self) -> &Self::Rules;
+
+    /// A dense index of `mv` below [`MOVE_INDEX_COUNT`](Position::MOVE_INDEX_COUNT),
+    /// distinct for distinct moves, so that tables keyed by move (history
+    /// heuristics) are arrays rather than hash maps.
+    fn move_index(mv: Self::Move) -> usize;
+
+    /// Plies since the last capture or removal (the counter of the
+    /// move-count draw; 0 in games without one).
+    fn no_capture_plies(&self) -> u32;
 
     /// The side that decides the next move.
     fn side_to_move(&self) -> Side;
@@ -95,7 +119,9 @@ pub trait Position: Clone + Eq + Debug + Display + Sized {
     fn zobrist_from_scratch(&self) -> u64;
 
     /// Reads position text under the same rule set as `self`.
-    fn with_text(&self, text: &str) -> Result<Self, Self::ParseError>;
+    fn with_text(&self, text: &str) -> Result<Self, Self::ParseError> {
+        Self::from_text(text, self.rules())
+    }
 }
 
 /// Enumerates every move that could be written in this game, legal or not,

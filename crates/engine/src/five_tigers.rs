@@ -29,10 +29,10 @@
 //! use std::sync::atomic::AtomicBool;
 //!
 //! use qi_engine::five_tigers::{FiveTigersEval, FiveTigersHooks};
-//! use qi_five_tigers::{Game, Rules};
+//! use qi_five_tigers::{FiveTigers, Game, Rules};
 //! use qi_search::{Limits, SearchHooks, Searcher};
 //!
-//! let mut game = Game::new(Rules::shandong());
+//! let mut game = Game::new(FiveTigers::new(Rules::shandong()));
 //! // Start from the switches that play Five Tigers best.
 //! let hooks = FiveTigersHooks::default();
 //! let mut searcher = Searcher::with_hooks(hooks.tuned_options(), hooks);

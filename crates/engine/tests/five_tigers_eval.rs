@@ -18,11 +18,11 @@ fn mv(text: &str) -> Move {
 }
 
 fn pos(text: &str) -> FiveTigers {
-    FiveTigers::from_text(text, Rules::shandong()).unwrap()
+    FiveTigers::from_text(text, &Rules::shandong()).unwrap()
 }
 
 fn game_after(moves: &[&str]) -> Game {
-    let mut game = Game::new(Rules::shandong());
+    let mut game = Game::new(FiveTigers::new(Rules::shandong()));
     for m in moves {
         game.play(mv(m)).unwrap();
     }
@@ -38,7 +38,7 @@ fn search(game: &mut Game, eval: &FiveTigersEval, depth: u32) -> SearchResult<Mo
 /// Plays the moves picked by `choices` (indices into the legal moves) from
 /// the start, stopping early if the game ends.
 fn random_game(rules: Rules, choices: &[u16]) -> Game {
-    let mut game = Game::new(rules);
+    let mut game = Game::new(FiveTigers::new(rules));
     for &c in choices {
         let moves = game.legal_moves();
         if moves.is_empty() {
@@ -87,7 +87,7 @@ fn removals_prefer_pieces_of_near_formations() {
     // O holds d4, e4, d5 (missing e5 of a small square) and a loose a3;
     // X has just formed a square and owes a removal.
     let text = "3O1/3OO/O4/XX3/XX3 x place X:9,O:9 x1 o -,- 0";
-    let game = Game::from_position(pos(text));
+    let game = Game::new(pos(text));
     let hooks = FiveTigersHooks;
     let near = hooks.capture_order(&game, mv("xd4"));
     let far = hooks.capture_order(&game, mv("xa3"));
@@ -101,7 +101,7 @@ fn a_side_removing_its_own_piece_gives_up_the_least_useful() {
     // X formed a square and owes a removal; O has no loose piece, so O
     // removes one of its own: not b4 or b5, which stand in both squares.
     let text = "OOO2/OOO2/5/XX3/XX3 o place X:9,O:7 x1 o -,- 0";
-    let game = Game::from_position(pos(text));
+    let game = Game::new(pos(text));
     assert_eq!(game.position().side_to_move(), Side::Second);
     let hooks = FiveTigersHooks;
     assert!(hooks.capture_order(&game, mv("xa4")) > hooks.capture_order(&game, mv("xb4")));
@@ -117,13 +117,13 @@ fn stepping_straight_back_is_no_threat_when_shuttling_is_forbidden() {
     // X stepped b2-c2 out of its square; only c2 can step back into b2.
     let text = "3OO/4O/5/X1X2/XX3 o move X:0,O:0 - o b2-c2,- 3";
     let eval = FiveTigersEval::default();
-    let forbidden = FiveTigers::from_text(text, Rules::shandong()).unwrap();
-    let allowed = FiveTigers::from_text(text, Rules::shandong_shuttle()).unwrap();
+    let forbidden = FiveTigers::from_text(text, &Rules::shandong()).unwrap();
+    let allowed = FiveTigers::from_text(text, &Rules::shandong_shuttle()).unwrap();
     assert!(eval.score_for_first(&allowed) > eval.score_for_first(&forbidden));
     // With another X piece next to b2 the threat is back.
     let text = "3OO/4O/1X3/X1X2/XX3 o move X:0,O:0 - o b2-c2,- 3";
-    let forbidden_b3 = FiveTigers::from_text(text, Rules::shandong()).unwrap();
-    let allowed_b3 = FiveTigers::from_text(text, Rules::shandong_shuttle()).unwrap();
+    let forbidden_b3 = FiveTigers::from_text(text, &Rules::shandong()).unwrap();
+    let allowed_b3 = FiveTigers::from_text(text, &Rules::shandong_shuttle()).unwrap();
     assert_eq!(
         eval.score_for_first(&allowed_b3),
         eval.score_for_first(&forbidden_b3)
@@ -134,9 +134,9 @@ fn stepping_straight_back_is_no_threat_when_shuttling_is_forbidden() {
 fn a_single_step_left_is_check() {
     let hooks = FiveTigersHooks;
     // O's only step is a1-b1 (O to move).
-    let stuck = Game::from_position(pos("5/5/2X2/X4/O1X2 o move X:0,O:0 - o -,- 0"));
+    let stuck = Game::new(pos("5/5/2X2/X4/O1X2 o move X:0,O:0 - o -,- 0"));
     assert!(hooks.in_check(&stuck));
-    let free = Game::from_position(pos("5/5/2X2/5/O1X2 o move X:0,O:0 - o -,- 0"));
+    let free = Game::new(pos("5/5/2X2/5/O1X2 o move X:0,O:0 - o -,- 0"));
     assert!(!hooks.in_check(&free));
     let placement = game_after(&["a1", "b1", "e5", "a2"]);
     assert!(!hooks.in_check(&placement));
@@ -156,7 +156,7 @@ fn blocks_a_five_tigers_line() {
     // O holds a3-d3 and can step e4-e3 for a five-tigers line (4
     // removals); X's only defence is e2-e3.
     let text = "X1X1X/1X2O/OOOO1/X1X1X/1O1O1 x move X:0,O:0 - x -,- 0";
-    let mut game = Game::from_position(pos(text));
+    let mut game = Game::new(pos(text));
     let eval = FiveTigersEval::default();
     for depth in [2, 3, 4] {
         let result = search(&mut game, &eval, depth);
@@ -197,7 +197,7 @@ fn whole_game(rules: Rules) {
     let eval_a = FiveTigersEval::default();
     let eval_b = FiveTigersEval::new(FiveTigersWeights::material_only());
     let stop = AtomicBool::new(false);
-    let mut game = Game::new(rules);
+    let mut game = Game::new(FiveTigers::new(rules));
     let mut a = Searcher::with_hooks(SearchOptions::default(), FiveTigersHooks);
     let mut b = Searcher::with_hooks(SearchOptions::default(), FiveTigersHooks);
     for _ in 0..3000 {
@@ -234,7 +234,7 @@ fn opening_suite_is_valid() {
             continue;
         }
         count += 1;
-        let pos = FiveTigers::from_text(line, rules).unwrap_or_else(|e| panic!("{line}: {e}"));
+        let pos = FiveTigers::from_text(line, &rules).unwrap_or_else(|e| panic!("{line}: {e}"));
         assert_eq!(pos.to_string(), line, "not in canonical text form");
         assert!(pos.outcome().is_none(), "{line} is decided");
         assert_eq!(pos.phase(), Phase::Placement, "{line}");
@@ -246,7 +246,7 @@ fn opening_suite_is_valid() {
             canonical.insert(pos.canonical_hash()),
             "{line} is a symmetric image of an earlier line"
         );
-        let mut game = Game::from_position(pos);
+        let mut game = Game::new(pos);
         let result = search(&mut game, &eval, 3);
         assert!(
             result.score.value().abs() <= 60,

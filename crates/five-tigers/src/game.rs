@@ -13,8 +13,6 @@ use crate::rules::Rules;
 struct Entry {
     pos: FiveTigers,
     key: u64,
-    /// The move that led here (`None` for the first entry).
-    mv: Option<Move>,
     /// The draw the history rules declare here, if any.
     draw: Option<DrawReason>,
 }
@@ -30,28 +28,26 @@ struct Entry {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
     stack: Vec<Entry>,
+    moves: Vec<Move>,
     result: Option<ExternalResult>,
 }
 
 impl Default for Game {
+    /// A game from the start position under the default rules.
     fn default() -> Game {
-        Game::new(Rules::default())
+        Game::new(FiveTigers::default())
     }
 }
 
 impl Game {
-    /// A new game from the start position under `rules`.
-    pub fn new(rules: Rules) -> Game {
-        Game::from_position(FiveTigers::new(rules))
-    }
-
     /// A game starting from `pos` (with no earlier history).
-    pub fn from_position(pos: FiveTigers) -> Game {
+    pub fn new(pos: FiveTigers) -> Game {
         let mut game = Game {
             stack: Vec::with_capacity(256),
+            moves: Vec::with_capacity(256),
             result: None,
         };
-        game.push(pos, None);
+        game.push(pos);
         game
     }
 
@@ -65,9 +61,9 @@ impl Game {
         &self.stack[0].pos
     }
 
-    /// The moves played, in order.
-    pub fn moves(&self) -> impl Iterator<Item = Move> + '_ {
-        self.stack.iter().filter_map(|e| e.mv)
+    /// The moves played, in order (the record).
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
     }
 
     /// The positions of the game, the start first and the current last.
@@ -76,7 +72,7 @@ impl Game {
     }
 
     /// The external result recorded, if any.
-    pub fn recorded(&self) -> Option<ExternalResult> {
+    pub fn external_result(&self) -> Option<ExternalResult> {
         self.result
     }
 
@@ -94,7 +90,7 @@ impl Game {
     fn count_occurrences(&self, at: usize) -> usize {
         let entry = &self.stack[at];
         let pos = &entry.pos;
-        let window = (pos.quiet() as usize).min(at);
+        let window = (pos.no_capture_plies() as usize).min(at);
         let mut count = 1;
         // Only positions since the last removal can be equal (a removal
         // changes the material for good); steps alternate sides, so the same
@@ -110,12 +106,11 @@ impl Game {
         count
     }
 
-    fn push(&mut self, pos: FiveTigers, mv: Option<Move>) {
+    fn push(&mut self, pos: FiveTigers) {
         let key = pos.zobrist();
         self.stack.push(Entry {
             pos,
             key,
-            mv,
             draw: None,
         });
         let at = self.stack.len() - 1;
@@ -124,7 +119,7 @@ impl Game {
         let draw = if pos.phase() == Phase::Movement && pos.owed().is_empty() {
             if self.count_occurrences(at) >= 3 {
                 Some(DrawReason::Repetition)
-            } else if limit > 0 && pos.quiet() >= limit {
+            } else if limit > 0 && pos.no_capture_plies() >= u32::from(limit) {
                 Some(DrawReason::NoCapture)
             } else {
                 None
@@ -152,6 +147,26 @@ fn same_but_quiet(a: &FiveTigers, b: &FiveTigers) -> bool {
 impl GameTrait for Game {
     type Position = FiveTigers;
 
+    fn new(position: FiveTigers) -> Game {
+        Game::new(position)
+    }
+
+    fn start(&self) -> &FiveTigers {
+        Game::start(self)
+    }
+
+    fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    fn occurrences(&self) -> usize {
+        Game::occurrences(self)
+    }
+
+    fn external_result(&self) -> Option<ExternalResult> {
+        self.result
+    }
+
     fn position(&self) -> &FiveTigers {
         &self.current().pos
     }
@@ -165,7 +180,8 @@ impl GameTrait for Game {
     fn play_unchecked(&mut self, mv: Move) {
         let mut pos = self.current().pos.clone();
         pos.play_unchecked(mv);
-        self.push(pos, Some(mv));
+        self.push(pos);
+        self.moves.push(mv);
     }
 
     fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
@@ -177,14 +193,16 @@ impl GameTrait for Game {
         }
         let mut pos = self.current().pos.clone();
         pos.play(mv)?;
-        self.push(pos, Some(mv));
+        self.push(pos);
+        self.moves.push(mv);
         Ok(())
     }
 
     fn undo(&mut self) -> Option<Move> {
         self.result = None;
         if self.stack.len() > 1 {
-            self.stack.pop().and_then(|e| e.mv)
+            self.stack.pop();
+            self.moves.pop()
         } else {
             None
         }

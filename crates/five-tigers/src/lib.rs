@@ -86,7 +86,7 @@ mod serde_position {
     impl<'de> Deserialize<'de> for FiveTigers {
         fn deserialize<D: Deserializer<'de>>(d: D) -> Result<FiveTigers, D::Error> {
             let repr = Repr::deserialize(d)?;
-            FiveTigers::from_text(&repr.position, repr.rules).map_err(D::Error::custom)
+            FiveTigers::from_text(&repr.position, &repr.rules).map_err(D::Error::custom)
         }
     }
 }

@@ -241,9 +241,9 @@ impl FiveTigers {
         Ok(FiveTigers::new(rules))
     }
 
-    /// Reads position text (section 9) under `rules`.
-    pub fn from_text(text: &str, rules: Rules) -> Result<FiveTigers, PositionTextError> {
-        crate::text::parse(text, rules)
+    /// Reads position text (`docs/five-tigers.md`, "Position text") under `rules`.
+    pub fn from_text(text: &str, rules: &Rules) -> Result<FiveTigers, PositionTextError> {
+        crate::text::parse(text, *rules)
     }
 
     /// The rules.
@@ -300,9 +300,10 @@ impl FiveTigers {
         self.last[side.index()]
     }
 
-    /// Plies of the movement phase since the last removal.
-    pub fn quiet(&self) -> u16 {
-        self.quiet
+    /// Plies of the movement phase since the last removal (the position
+    /// text's quiet count).
+    pub fn no_capture_plies(&self) -> u32 {
+        u32::from(self.quiet)
     }
 
     /// The loose pieces (散子) of `side`.
@@ -491,8 +492,39 @@ impl FiveTigers {
 }
 
 impl Position for FiveTigers {
+    type Rules = Rules;
     type Move = Move;
     type ParseError = PositionTextError;
+
+    /// Placements `0..25`, removals `25..50`, steps `50 + from * 25 + to`.
+    const MOVE_INDEX_COUNT: usize = 50 + 25 * 25;
+
+    fn new(rules: Rules) -> FiveTigers {
+        FiveTigers::new(rules)
+    }
+
+    fn from_text(text: &str, rules: &Rules) -> Result<FiveTigers, PositionTextError> {
+        FiveTigers::from_text(text, rules)
+    }
+
+    fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    #[inline(always)]
+    fn move_index(mv: Move) -> usize {
+        match mv {
+            Move::Place(p) => usize::from(p.index()),
+            Move::Remove(p) => 25 + usize::from(p.index()),
+            Move::Step { from, to } => {
+                50 + usize::from(from.index()) * 25 + usize::from(to.index())
+            }
+        }
+    }
+
+    fn no_capture_plies(&self) -> u32 {
+        u32::from(self.quiet)
+    }
 
     #[inline(always)]
     fn side_to_move(&self) -> Side {
@@ -669,10 +701,6 @@ impl Position for FiveTigers {
     fn zobrist_from_scratch(&self) -> u64 {
         Self::board_key_from_scratch(&self.boards) ^ self.state_key()
     }
-
-    fn with_text(&self, text: &str) -> Result<FiveTigers, PositionTextError> {
-        FiveTigers::from_text(text, self.rules)
-    }
 }
 
 impl MoveSpace for FiveTigers {
@@ -700,7 +728,7 @@ impl fmt::Display for FiveTigers {
 impl std::str::FromStr for FiveTigers {
     type Err = PositionTextError;
     fn from_str(s: &str) -> Result<FiveTigers, PositionTextError> {
-        FiveTigers::from_text(s, Rules::default())
+        FiveTigers::from_text(s, &Rules::default())
     }
 }
 

@@ -12,7 +12,7 @@ fn mv(text: &str) -> Move {
 }
 
 fn game(text: &str, rules: Rules) -> Game {
-    Game::from_position(FiveTigers::from_text(text, rules).unwrap())
+    Game::new(FiveTigers::from_text(text, &rules).unwrap())
 }
 
 #[test]
@@ -21,7 +21,7 @@ fn no_capture_draw_after_the_limit_of_quiet_movement_plies() {
     g.play(mv("a1-a2")).unwrap();
     assert_eq!(g.outcome(), None);
     g.play(mv("e5-e4")).unwrap();
-    assert_eq!(g.position().quiet(), 100);
+    assert_eq!(g.position().no_capture_plies(), 100);
     assert_eq!(g.outcome(), Some(Outcome::Draw(DrawReason::NoCapture)));
     assert!(g.legal_moves().is_empty());
     assert!(g.play(mv("a2-a3")).is_err());
@@ -76,7 +76,11 @@ fn the_third_occurrence_of_a_position_is_a_draw() {
     g.play(mv(cycle[1])).unwrap();
     assert_eq!(g.occurrences(), 3);
     assert_eq!(g.outcome(), Some(Outcome::Draw(DrawReason::Repetition)));
-    assert_eq!(g.position().quiet(), 10, "the quiet count is not compared");
+    assert_eq!(
+        g.position().no_capture_plies(),
+        10,
+        "the quiet count is not compared"
+    );
 }
 
 #[test]
@@ -102,7 +106,7 @@ fn repetition_under_the_shuttle_ban_takes_a_longer_cycle() {
 
 #[test]
 fn recorded_results_end_the_game_until_undone() {
-    let mut g = Game::new(Rules::shandong());
+    let mut g = Game::new(FiveTigers::new(Rules::shandong()));
     g.play(mv("c3")).unwrap();
     g.record(ExternalResult::Resignation(Side::Second));
     assert_eq!(
@@ -112,7 +116,7 @@ fn recorded_results_end_the_game_until_undone() {
     assert!(g.legal_moves().is_empty());
     assert!(g.play(mv("a1")).is_err());
     assert_eq!(
-        g.recorded(),
+        g.external_result(),
         Some(ExternalResult::Resignation(Side::Second))
     );
     assert_eq!(g.undo(), Some(mv("c3")));
@@ -134,7 +138,7 @@ fn board_outcomes_come_through_the_game() {
 
 #[test]
 fn illegal_moves_leave_the_game_unchanged() {
-    let mut g = Game::new(Rules::shandong());
+    let mut g = Game::new(FiveTigers::new(Rules::shandong()));
     g.play(mv("c3")).unwrap();
     let before = g.clone();
     assert!(g.play(mv("c3")).is_err());
@@ -149,7 +153,7 @@ fn random_games_under_every_preset_end_and_undo_back_to_the_start() {
         let mut draws = 0;
         for seed in 0..40u64 {
             let mut rng = Rng::new(seed * 13 + i as u64);
-            let mut g = Game::new(rules);
+            let mut g = Game::new(FiveTigers::new(rules));
             let mut positions = vec![g.position().clone()];
             while g.outcome().is_none() {
                 let moves = g.legal_moves();
@@ -159,7 +163,7 @@ fn random_games_under_every_preset_end_and_undo_back_to_the_start() {
                 positions.push(g.position().clone());
                 assert!(g.ply() < 4000, "{name}: game did not end");
             }
-            assert_eq!(g.moves().count(), g.ply());
+            assert_eq!(g.moves().len(), g.ply());
             if matches!(g.outcome(), Some(Outcome::Draw(_))) {
                 draws += 1;
             }

@@ -165,7 +165,7 @@ fn perft_from_mid_game_positions_reached_by_moves() {
 fn perft_from_mid_game_positions_given_as_text() {
     for (name, _, text, expected) in LINES {
         let rules = Rules::preset(name).unwrap();
-        let pos = FiveTigers::from_text(text, rules).unwrap();
+        let pos = FiveTigers::from_text(text, &rules).unwrap();
         assert_eq!(pos.to_string(), text);
         for (d, &n) in expected.iter().enumerate() {
             assert_eq!(perft(&pos, d as u32 + 1), n, "{name} {text}");
@@ -212,7 +212,7 @@ fn perft_of_hand_written_positions() {
     ];
     for (name, text, expected) in cases {
         let rules = Rules::preset(name).unwrap();
-        let pos = FiveTigers::from_text(text, rules).unwrap();
+        let pos = FiveTigers::from_text(text, &rules).unwrap();
         let naive = Naive::from_engine(&pos);
         assert_eq!(naive.text(), text);
         for (d, &n) in expected.iter().enumerate() {
@@ -230,7 +230,7 @@ fn perft_is_invariant_under_the_8_symmetries() {
     let mut positions: Vec<FiveTigers> = LINES
         .iter()
         .map(|(name, _, text, _)| {
-            FiveTigers::from_text(text, Rules::preset(name).unwrap()).unwrap()
+            FiveTigers::from_text(text, &Rules::preset(name).unwrap()).unwrap()
         })
         .collect();
     positions.push(after(Rules::shandong(), "a1 e5 b2 d4 a2"));

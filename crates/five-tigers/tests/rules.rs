@@ -21,7 +21,7 @@ fn set(points: &str) -> Bitboard32 {
 }
 
 fn pos(text: &str, rules: Rules) -> FiveTigers {
-    FiveTigers::from_text(text, rules).unwrap_or_else(|e| panic!("{text}: {e}"))
+    FiveTigers::from_text(text, &rules).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
 fn owed(entries: &[(Side, u8)]) -> Owed {
@@ -337,7 +337,7 @@ fn the_text_to_move_of_a_self_removal_is_the_side_losing_the_piece() {
     );
     assert!(FiveTigers::from_text(
         "5/5/5/3OO/XXXOO x move X:0,O:0 x2 o -,- 0",
-        Rules::shandong()
+        &Rules::shandong()
     )
     .is_err());
     assert_eq!(p.to_string(), "5/5/5/3OO/XXXOO o move X:0,O:0 x2 o -,- 0");
@@ -597,17 +597,17 @@ fn the_start_position_text() {
 fn quiet_counts_movement_plies_since_the_last_removal() {
     let mut p = pos("O4/5/5/4X/XXX2 x move X:0,O:0 - x -,- 7", Rules::shandong());
     p.play(mv("e2-e3")).unwrap();
-    assert_eq!(p.quiet(), 8);
+    assert_eq!(p.no_capture_plies(), 8);
     let mut q = pos(
         "O4/5/5/4X/XXXX1 x move X:0,O:0 - x -,- 7",
         Rules::shandong(),
     );
     q.play(mv("e2-e1")).unwrap();
-    assert_eq!(q.quiet(), 8);
+    assert_eq!(q.no_capture_plies(), 8);
     q.play(mv("xa5")).unwrap();
-    assert_eq!(q.quiet(), 0);
+    assert_eq!(q.no_capture_plies(), 0);
     assert_eq!(
-        after(Rules::shandong(), "a1 b1 c1").quiet(),
+        after(Rules::shandong(), "a1 b1 c1").no_capture_plies(),
         0,
         "placement plies are not counted"
     );

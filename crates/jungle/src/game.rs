@@ -79,11 +79,7 @@ impl Game {
 
     /// A game starting at `position` after the checked moves `moves`.
     pub fn from_moves(position: Jungle, moves: &[Move]) -> Result<Game, IllegalMove> {
-        let mut game = Game::new(position);
-        for &mv in moves {
-            qi_core::Game::play(&mut game, mv)?;
-        }
-        Ok(game)
+        qi_core::Game::from_moves(position, moves)
     }
 
     /// The current position.
@@ -115,8 +111,8 @@ impl Game {
     /// How many times the current position (board and side to move) has
     /// occurred in this game, now included. Always 1 when the repetition
     /// rule is off.
-    pub fn occurrences(&self) -> u8 {
-        self.top().occurrences
+    pub fn occurrences(&self) -> usize {
+        usize::from(self.top().occurrences)
     }
 
     /// Takes back the last move (see [`qi_core::Game::undo`]).
@@ -410,6 +406,26 @@ impl Game {
 impl qi_core::Game for Game {
     type Position = Jungle;
 
+    fn new(position: Jungle) -> Game {
+        Game::new(position)
+    }
+
+    fn start(&self) -> &Jungle {
+        Game::start(self)
+    }
+
+    fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    fn occurrences(&self) -> usize {
+        Game::occurrences(self)
+    }
+
+    fn external_result(&self) -> Option<ExternalResult> {
+        self.external
+    }
+
     #[inline(always)]
     fn position(&self) -> &Jungle {
         &self.top().pos
@@ -532,7 +548,7 @@ mod null_move_tests {
     use crate::rules::Rules;
 
     fn game(jfen: &str) -> Game {
-        Game::new(Jungle::from_jfen(jfen, Rules::standard()).unwrap())
+        Game::new(Jungle::from_text(jfen, &Rules::standard()).unwrap())
     }
 
     fn mv(text: &str) -> Move {

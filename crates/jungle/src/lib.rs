@@ -16,7 +16,7 @@
 //!   [`Rules::yeshou`], [`Rules::datou`] and [`Rules::traditional`] are the
 //!   presets, also selectable by name (`"jungle:yeshou".parse()`).
 //! * [`Move`] (`a3a4`), [`Square`] (`a1`), [`Animal`], [`Piece`], and JFEN
-//!   position text ([`Jungle::from_jfen`], `Display`).
+//!   position text ([`Jungle::from_text`], `Display`).
 //!
 //! ```
 //! use qi_core::Position;

@@ -99,14 +99,9 @@ impl Jungle {
         Jungle::new(rules)
     }
 
-    /// Reads JFEN text (spec section 7) under `rules`.
-    pub fn from_jfen(text: &str, rules: Rules) -> Result<Jungle, JfenError> {
-        jfen::parse(text, rules)
-    }
-
-    /// The JFEN text (always with both counters).
-    pub fn to_jfen(&self) -> String {
-        self.to_string()
+    /// Reads JFEN text (`docs/jungle.md`, "Position text") under `rules`.
+    pub fn from_text(text: &str, rules: &Rules) -> Result<Jungle, JfenError> {
+        jfen::parse(text, *rules)
     }
 
     /// Builds a position from validated parts (used by the JFEN reader).
@@ -374,8 +369,33 @@ impl Default for Jungle {
 }
 
 impl Position for Jungle {
+    type Rules = Rules;
     type Move = Move;
     type ParseError = JfenError;
+
+    /// `from * 63 + to`.
+    const MOVE_INDEX_COUNT: usize = 63 * 63;
+
+    fn new(rules: Rules) -> Jungle {
+        Jungle::new(rules)
+    }
+
+    fn from_text(text: &str, rules: &Rules) -> Result<Jungle, JfenError> {
+        Jungle::from_text(text, rules)
+    }
+
+    fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    #[inline(always)]
+    fn move_index(mv: Move) -> usize {
+        usize::from(mv.from.index()) * 63 + usize::from(mv.to.index())
+    }
+
+    fn no_capture_plies(&self) -> u32 {
+        self.no_capture
+    }
 
     #[inline(always)]
     fn side_to_move(&self) -> Side {
@@ -508,10 +528,6 @@ impl Position for Jungle {
         }
         h
     }
-
-    fn with_text(&self, text: &str) -> Result<Jungle, JfenError> {
-        Jungle::from_jfen(text, self.rules)
-    }
 }
 
 impl MoveSpace for Jungle {
@@ -585,7 +601,7 @@ impl fmt::Debug for Jungle {
 impl FromStr for Jungle {
     type Err = JfenError;
     fn from_str(s: &str) -> Result<Jungle, JfenError> {
-        Jungle::from_jfen(s, Rules::standard())
+        Jungle::from_text(s, &Rules::standard())
     }
 }
 
@@ -667,7 +683,7 @@ mod tests {
     fn start_squares_match_start_jfen() {
         assert_eq!(
             Jungle::new(Rules::standard()),
-            Jungle::from_jfen(START_JFEN, Rules::standard()).unwrap()
+            Jungle::from_text(START_JFEN, &Rules::standard()).unwrap()
         );
     }
 

@@ -131,7 +131,7 @@ impl Naive {
         n.placing = pos.phase() == qi_five_tigers::Phase::Placement;
         n.owed = pos.owed().iter().map(|(s, c)| (s, c as u32)).collect();
         n.next = pos.next();
-        n.quiet = pos.quiet() as u32;
+        n.quiet = pos.no_capture_plies();
         n
     }
 

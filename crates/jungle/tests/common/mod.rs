@@ -8,7 +8,7 @@ use qi_jungle::{Animal, JumpBlock, Jumps, Jungle, Move, Piece, RankOrder, Rules,
 
 /// Parses a position or panics with the error.
 pub fn pos(jfen: &str, rules: Rules) -> Jungle {
-    Jungle::from_jfen(jfen, rules).unwrap_or_else(|e| panic!("bad test JFEN {jfen:?}: {e}"))
+    Jungle::from_text(jfen, &rules).unwrap_or_else(|e| panic!("bad test JFEN {jfen:?}: {e}"))
 }
 
 /// Parses a move.

@@ -40,6 +40,7 @@ impl std::error::Error for ToyParseError {}
 pub struct SimpleGame<P: Position> {
     pos: P,
     history: Vec<(P, Option<P::Move>)>,
+    record: Vec<P::Move>,
     external: Option<ExternalResult>,
 }
 
@@ -48,6 +49,7 @@ impl<P: Position> SimpleGame<P> {
         SimpleGame {
             pos,
             history: Vec::new(),
+            record: Vec::new(),
             external: None,
         }
     }
@@ -62,8 +64,28 @@ impl<P: Position> SimpleGame<P> {
 impl<P: Position> Game for SimpleGame<P> {
     type Position = P;
 
+    fn new(pos: P) -> SimpleGame<P> {
+        SimpleGame::new(pos)
+    }
+
     fn position(&self) -> &P {
         &self.pos
+    }
+
+    fn start(&self) -> &P {
+        self.history.first().map_or(&self.pos, |(p, _)| p)
+    }
+
+    fn moves(&self) -> &[P::Move] {
+        &self.record
+    }
+
+    fn occurrences(&self) -> usize {
+        1
+    }
+
+    fn external_result(&self) -> Option<ExternalResult> {
+        self.external
     }
 
     fn generate_moves(&self, moves: &mut MoveList<P::Move>) {
@@ -76,6 +98,7 @@ impl<P: Position> Game for SimpleGame<P> {
         let old = self.pos.clone();
         self.pos.play_unchecked(mv);
         self.history.push((old, Some(mv)));
+        self.record.push(mv);
     }
 
     fn play(&mut self, mv: P::Move) -> Result<(), IllegalMove> {
@@ -93,6 +116,9 @@ impl<P: Position> Game for SimpleGame<P> {
         self.external = None;
         let (pos, mv) = self.history.pop()?;
         self.pos = pos;
+        if mv.is_some() {
+            self.record.pop();
+        }
         mv
     }
 
@@ -149,8 +175,30 @@ impl<P: Position> RepGame<P> {
 impl<P: Position> Game for RepGame<P> {
     type Position = P;
 
+    /// A game whose repetitions are draws.
+    fn new(pos: P) -> RepGame<P> {
+        RepGame::new(pos, false)
+    }
+
     fn position(&self) -> &P {
         self.inner.position()
+    }
+
+    fn start(&self) -> &P {
+        self.inner.start()
+    }
+
+    fn moves(&self) -> &[P::Move] {
+        self.inner.moves()
+    }
+
+    fn occurrences(&self) -> usize {
+        let now = &self.inner.pos;
+        1 + self.inner.history.iter().filter(|(p, _)| p == now).count()
+    }
+
+    fn external_result(&self) -> Option<ExternalResult> {
+        self.inner.external
     }
 
     fn generate_moves(&self, moves: &mut MoveList<P::Move>) {
@@ -338,8 +386,41 @@ impl fmt::Display for TreeNode {
 }
 
 impl Position for TreeNode {
+    type Rules = TreeConfig;
     type Move = TreeMove;
     type ParseError = ToyParseError;
+
+    const MOVE_INDEX_COUNT: usize = 256;
+
+    fn new(cfg: TreeConfig) -> TreeNode {
+        TreeNode::root(cfg)
+    }
+
+    fn from_text(text: &str, cfg: &TreeConfig) -> Result<TreeNode, ToyParseError> {
+        let err = || ToyParseError(text.to_string());
+        let mut parts = text.split_whitespace();
+        let level = parts.next().and_then(|t| t.parse().ok()).ok_or_else(err)?;
+        let id = parts.next().and_then(|t| t.parse().ok()).ok_or_else(err)?;
+        let passed = parts.next().map(|t| t == "1").unwrap_or(false);
+        Ok(TreeNode {
+            cfg: *cfg,
+            level,
+            id,
+            passed,
+        })
+    }
+
+    fn rules(&self) -> &TreeConfig {
+        &self.cfg
+    }
+
+    fn move_index(mv: TreeMove) -> usize {
+        usize::from(mv.0)
+    }
+
+    fn no_capture_plies(&self) -> u32 {
+        0
+    }
 
     fn side_to_move(&self) -> Side {
         let parity = if self.level & 1 == 0 {
@@ -385,20 +466,6 @@ impl Position for TreeNode {
 
     fn zobrist_from_scratch(&self) -> u64 {
         mix(self.hash() ^ u64::from(self.passed))
-    }
-
-    fn with_text(&self, text: &str) -> Result<TreeNode, ToyParseError> {
-        let err = || ToyParseError(text.to_string());
-        let mut parts = text.split_whitespace();
-        let level = parts.next().and_then(|t| t.parse().ok()).ok_or_else(err)?;
-        let id = parts.next().and_then(|t| t.parse().ok()).ok_or_else(err)?;
-        let passed = parts.next().map(|t| t == "1").unwrap_or(false);
-        Ok(TreeNode {
-            cfg: self.cfg,
-            level,
-            id,
-            passed,
-        })
     }
 }
 
@@ -473,8 +540,39 @@ impl fmt::Display for Nim {
 }
 
 impl Position for Nim {
+    type Rules = ();
     type Move = Take;
     type ParseError = ToyParseError;
+
+    const MOVE_INDEX_COUNT: usize = 4;
+
+    /// 21 stones, the usual start.
+    fn new((): ()) -> Nim {
+        Nim {
+            stones: 21,
+            stm: Side::First,
+        }
+    }
+
+    fn from_text(text: &str, (): &()) -> Result<Nim, ToyParseError> {
+        let err = || ToyParseError(text.to_string());
+        let mut parts = text.split_whitespace();
+        let stones = parts.next().and_then(|t| t.parse().ok()).ok_or_else(err)?;
+        let stm = parts.next().and_then(|t| t.parse().ok()).ok_or_else(err)?;
+        Ok(Nim { stones, stm })
+    }
+
+    fn rules(&self) -> &() {
+        &()
+    }
+
+    fn move_index(mv: Take) -> usize {
+        usize::from(mv.0)
+    }
+
+    fn no_capture_plies(&self) -> u32 {
+        0
+    }
 
     fn side_to_move(&self) -> Side {
         self.stm
@@ -503,14 +601,6 @@ impl Position for Nim {
 
     fn zobrist_from_scratch(&self) -> u64 {
         mix(u64::from(self.stones) * 2 + self.stm.index() as u64)
-    }
-
-    fn with_text(&self, text: &str) -> Result<Nim, ToyParseError> {
-        let err = || ToyParseError(text.to_string());
-        let mut parts = text.split_whitespace();
-        let stones = parts.next().and_then(|t| t.parse().ok()).ok_or_else(err)?;
-        let stm = parts.next().and_then(|t| t.parse().ok()).ok_or_else(err)?;
-        Ok(Nim { stones, stm })
     }
 }
 
@@ -629,8 +719,34 @@ impl fmt::Display for Ttt {
 }
 
 impl Position for Ttt {
+    type Rules = ();
     type Move = Cell;
     type ParseError = ToyParseError;
+
+    const MOVE_INDEX_COUNT: usize = 9;
+
+    fn new((): ()) -> Ttt {
+        Ttt::empty()
+    }
+
+    fn from_text(text: &str, (): &()) -> Result<Ttt, ToyParseError> {
+        if text.len() < 9 {
+            return Err(ToyParseError(text.to_string()));
+        }
+        Ok(Ttt::parse(text))
+    }
+
+    fn rules(&self) -> &() {
+        &()
+    }
+
+    fn move_index(mv: Cell) -> usize {
+        usize::from(mv.0)
+    }
+
+    fn no_capture_plies(&self) -> u32 {
+        0
+    }
 
     fn side_to_move(&self) -> Side {
         self.stm
@@ -674,13 +790,6 @@ impl Position for Ttt {
             k = k * 3 + u64::from(c);
         }
         mix(k)
-    }
-
-    fn with_text(&self, text: &str) -> Result<Ttt, ToyParseError> {
-        if text.len() < 9 {
-            return Err(ToyParseError(text.to_string()));
-        }
-        Ok(Ttt::parse(text))
     }
 }
 
