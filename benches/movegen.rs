@@ -12,12 +12,17 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use qi::core::conformance::{random_playout, Rng};
-use qi::core::{Evaluator, MoveList, Position};
-use qi::engine::five_tigers::{FiveTigersEval, FiveTigersHooks};
-use qi::engine::jungle::{JungleEval, JungleHooks};
-use qi::five_tigers::FiveTigers;
-use qi::jungle::Jungle;
+use qi::core::{Evaluator, Game, MoveList, Position};
+use qi::engine::{EvalProfile, GameFn, GameKit, Games, Registry, RulesOf};
 use qi::search::{perft, Limits, SearchHooks, Searcher};
+
+/// Per game: the plies of the three mid-game samples and the perft depths
+/// (a game's opening lasts longer in Jungle than in Five Tigers). Games not
+/// listed get the last row.
+const SAMPLES: [(&str, [usize; 3], &[u32]); 2] = [
+    ("five-tigers", [8, 24, 40], &[5, 6]),
+    ("jungle", [12, 30, 60], &[5]),
+];
 
 /// The start and three mid-game positions of a game.
 fn positions<P: Position>(start: P, plies: [usize; 3]) -> Vec<(String, P)> {
@@ -68,69 +73,62 @@ fn bench_game<P: Position, E: Evaluator<P>>(
 
 /// Searches `game` to depth 8 from a cleared searcher (the clearing is not
 /// timed), `sample_size` 10.
-macro_rules! bench_search {
-    ($c:expr, $name:expr, $game:expr, $hooks:expr, $eval:expr) => {{
-        let hooks = $hooks;
-        let mut searcher = Searcher::with_hooks(hooks.tuned_options(), hooks);
-        let stop = AtomicBool::new(false);
-        let mut group = $c.benchmark_group($name);
+fn bench_search<K: GameKit>(c: &mut Criterion, game: K::Game, eval: &K::Eval) {
+    let hooks = K::hooks(EvalProfile::Default);
+    let mut searcher = Searcher::with_hooks(hooks.tuned_options(), hooks);
+    let stop = AtomicBool::new(false);
+    let mut group = c.benchmark_group(format!("{}/search", K::NAME));
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(8));
+    group.bench_function("depth8", |b| {
+        b.iter_custom(|iters| {
+            let mut total = Duration::ZERO;
+            for _ in 0..iters {
+                searcher.clear();
+                let mut game = game.clone();
+                let t = Instant::now();
+                let result = searcher.search(&mut game, eval, Limits::depth(8), &stop, |_| {});
+                total += t.elapsed();
+                black_box(result.best_move);
+            }
+            total
+        })
+    });
+    group.finish();
+}
+
+/// Every benchmark of one game, from its default rules.
+struct BenchGame<'a>(&'a mut Criterion);
+
+impl GameFn for BenchGame<'_> {
+    type Output = ();
+
+    fn call<K: GameKit>(self, rules: RulesOf<K>) {
+        let c = self.0;
+        let (_, plies, depths) = SAMPLES
+            .iter()
+            .find(|(name, _, _)| *name == K::NAME)
+            .unwrap_or(&SAMPLES[SAMPLES.len() - 1]);
+        let eval = K::eval(EvalProfile::Default);
+        let start = K::Position::new(rules);
+        bench_game(c, K::NAME, start.clone(), *plies, &eval);
+        let mut group = c.benchmark_group(format!("{}/perft", K::NAME));
         group.sample_size(10);
-        group.measurement_time(Duration::from_secs(8));
-        group.bench_function("depth8", |b| {
-            b.iter_custom(|iters| {
-                let mut total = Duration::ZERO;
-                for _ in 0..iters {
-                    searcher.clear();
-                    let mut game = $game;
-                    let t = Instant::now();
-                    let result =
-                        searcher.search(&mut game, &$eval, Limits::depth(8), &stop, |_| {});
-                    total += t.elapsed();
-                    black_box(result.best_move);
-                }
-                total
-            })
-        });
+        for &depth in *depths {
+            group.bench_function(format!("{depth}"), |b| {
+                b.iter(|| perft(black_box(&start), depth))
+            });
+        }
         group.finish();
-    }};
-}
-
-fn jungle(c: &mut Criterion) {
-    let eval = JungleEval::default();
-    bench_game(c, "jungle", Jungle::default(), [12, 30, 60], &eval);
-    let start = Jungle::default();
-    let mut group = c.benchmark_group("jungle/perft");
-    group.sample_size(10);
-    group.bench_function("5", |b| b.iter(|| perft(black_box(&start), 5)));
-    group.finish();
-    bench_search!(
-        c,
-        "jungle/search",
-        qi::jungle::Game::new(Jungle::default()),
-        JungleHooks::default(),
-        eval
-    );
-}
-
-fn five_tigers(c: &mut Criterion) {
-    let eval = FiveTigersEval::default();
-    bench_game(c, "five-tigers", FiveTigers::default(), [8, 24, 40], &eval);
-    let start = FiveTigers::default();
-    let mut group = c.benchmark_group("five-tigers/perft");
-    group.sample_size(10);
-    for depth in [5, 6] {
-        group.bench_function(format!("{depth}"), |b| {
-            b.iter(|| perft(black_box(&start), depth))
-        });
+        bench_search::<K>(c, K::Game::new(start), &eval);
     }
-    group.finish();
-    bench_search!(
-        c,
-        "five-tigers/search",
-        qi::five_tigers::Game::new(FiveTigers::default()),
-        FiveTigersHooks,
-        eval
-    );
+}
+
+/// Every registered game.
+fn games(c: &mut Criterion) {
+    for game in Games::games() {
+        Games::dispatch(game.name, BenchGame(c)).expect("a registered game");
+    }
 }
 
 /// Short warm-up and measurement times keep the whole run to a few minutes.
@@ -143,6 +141,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = jungle, five_tigers
+    targets = games
 }
 criterion_main!(benches);

@@ -11,42 +11,23 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use qi::core::{Evaluator, Game, Position};
-use qi::engine::five_tigers::{FiveTigersEval, FiveTigersHooks};
-use qi::engine::jungle::{JungleEval, JungleHooks};
+use qi::engine::{EvalProfile, GameFn, GameKit, Games, Registry, RulesOf};
 use qi::search::{Limits, SearchHooks, Searcher};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let game = args.first().map(String::as_str).unwrap_or("jungle");
-    let text = args.get(1).map(String::as_str);
+    let spec = args.first().cloned().unwrap_or_else(Games::default_spec);
+    let text = args.get(1).cloned();
     let ms: u64 = match args.get(2).map(|t| t.parse()) {
         None => 1000,
         Some(Ok(ms)) => ms,
         Some(Err(_)) => fail("the third argument is milliseconds"),
     };
     let limits = Limits::movetime(Duration::from_millis(ms));
-    if game.starts_with("five-tigers") {
-        let rules: qi::five_tigers::Rules = game.parse().unwrap_or_else(|e| fail(e));
-        let start = qi::five_tigers::FiveTigers::new(rules);
-        let pos = text.map_or(Ok(start.clone()), |t| start.with_text(t));
-        let pos = pos.unwrap_or_else(|e| fail(e));
-        analyze(
-            qi::five_tigers::Game::new(pos),
-            FiveTigersEval::default(),
-            FiveTigersHooks,
-            limits,
-        );
-    } else {
-        let rules: qi::jungle::Rules = game.parse().unwrap_or_else(|e| fail(e));
-        let start = qi::jungle::Jungle::new(rules);
-        let pos = text.map_or(Ok(start), |t| start.with_text(t));
-        let pos = pos.unwrap_or_else(|e| fail(e));
-        analyze(
-            qi::jungle::Game::new(pos),
-            JungleEval::default(),
-            JungleHooks::default(),
-            limits,
-        );
+    match Games::dispatch(&spec, Analyze { text, limits }) {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => fail(e),
+        Err(e) => fail(e),
     }
 }
 
@@ -55,32 +36,46 @@ fn fail(e: impl std::fmt::Display) -> ! {
     std::process::exit(2);
 }
 
-fn analyze<G, E, H>(mut game: G, eval: E, hooks: H, limits: Limits)
-where
-    G: Game,
-    E: Evaluator<G::Position>,
-    H: SearchHooks<G>,
-{
-    println!("position: {}", game.position());
-    println!("static eval: {}", eval.evaluate(game.position()));
-    let mut searcher = Searcher::with_hooks(hooks.tuned_options(), hooks);
-    let stop = AtomicBool::new(false);
-    let result = searcher.search(&mut game, &eval, limits, &stop, |info| {
-        let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
-        println!(
-            "depth {:>2}  score {:<10} nodes {:>10}  nps {:>9}  pv {}",
-            info.depth,
-            info.score.to_string(),
-            info.nodes,
-            info.nps,
-            pv.join(" ")
-        );
-    });
-    match result.best_move {
-        Some(mv) => println!(
-            "best move: {mv}  score {}  depth {}",
-            result.score, result.depth
-        ),
-        None => println!("no move: {:?}", game.outcome()),
+/// Analyses the position `text` (or the start) of whichever game was chosen.
+struct Analyze {
+    text: Option<String>,
+    limits: Limits,
+}
+
+impl GameFn for Analyze {
+    type Output = Result<(), String>;
+
+    fn call<K: GameKit>(self, rules: RulesOf<K>) -> Result<(), String> {
+        let start = K::Position::new(rules);
+        let pos = match &self.text {
+            Some(text) => start.with_text(text).map_err(|e| e.to_string())?,
+            None => start,
+        };
+        let mut game = K::Game::new(pos);
+        let eval = K::eval(EvalProfile::Default);
+        println!("position: {}", game.position());
+        println!("static eval: {}", eval.evaluate(game.position()));
+        let hooks = K::hooks(EvalProfile::Default);
+        let mut searcher = Searcher::with_hooks(hooks.tuned_options(), hooks);
+        let stop = AtomicBool::new(false);
+        let result = searcher.search(&mut game, &eval, self.limits, &stop, |info| {
+            let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
+            println!(
+                "depth {:>2}  score {:<10} nodes {:>10}  nps {:>9}  pv {}",
+                info.depth,
+                info.score.to_string(),
+                info.nodes,
+                info.nps,
+                pv.join(" ")
+            );
+        });
+        match result.best_move {
+            Some(mv) => println!(
+                "best move: {mv}  score {}  depth {}",
+                result.score, result.depth
+            ),
+            None => println!("no move: {:?}", game.outcome()),
+        }
+        Ok(())
     }
 }

@@ -25,7 +25,7 @@ fn main() {
     for depth in 1..=4 {
         println!("perft {depth}: custom {}", perft(&custom, depth));
     }
-    for name in ["standard", "yeshou", "datou", "traditional"] {
+    for name in Rules::PRESETS {
         let preset = Rules::preset(name).expect("a known preset");
         println!("perft 4: {name:<12} {}", perft(&Jungle::new(preset), 4));
     }

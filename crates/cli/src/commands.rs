@@ -1,63 +1,87 @@
-//! The subcommands.
+//! `qi perft` and `qi moves`, and the position options they share.
 
 use std::time::Instant;
 
+use clap::Args;
 use qi_core::Position;
-use qi_five_tigers::FiveTigers;
-use qi_jungle::Jungle;
+use qi_engine::{GameFn, GameKit, Games, Registry, RulesOf};
 
-use crate::args::Args;
 use crate::error::CliError;
-use crate::game_spec::{setup, GameSpec};
 
 /// The deepest perft the command accepts.
 const MAX_PERFT_DEPTH: u32 = 30;
 
-/// Calls `$body` with `$pos` bound to the position chosen by the arguments,
-/// whatever its game (each game is its own type).
-macro_rules! with_position {
-    ($args:expr, |$pos:ident| $body:expr) => {
-        match GameSpec::from_args($args)? {
-            GameSpec::Jungle(rules) => {
-                let $pos = setup(Jungle::new(rules), $args)?;
-                $body
-            }
-            GameSpec::FiveTigers(rules) => {
-                let $pos = setup(FiveTigers::new(rules), $args)?;
-                $body
-            }
-        }
-    };
+/// `--game`, `--fen`, `--moves`: which game, and which position of it.
+#[derive(Args, Debug, Clone)]
+pub struct PositionArgs {
+    /// The game and its rules.
+    #[arg(long, value_name = "G", default_value_t = Games::default_spec(), help = crate::games_help())]
+    pub game: String,
+    /// Start from this position text instead of the start position.
+    #[arg(long, value_name = "TEXT")]
+    pub fen: Option<String>,
+    /// Then play these moves (space-separated), each checked.
+    #[arg(long, value_name = "\"m1 m2 ...\"")]
+    pub moves: Option<String>,
 }
 
-/// `qi perft [--game G] [--fen F] [--moves M] [--divide] [--threads N] DEPTH`
-pub fn perft(argv: &[String]) -> Result<(), CliError> {
-    let args = Args::parse(argv, &["game", "fen", "moves", "threads"], &["divide"])?;
-    let depth = match args.positionals.as_slice() {
-        [d] => d
-            .parse::<u32>()
-            .ok()
-            .filter(|&d| d <= MAX_PERFT_DEPTH)
-            .ok_or_else(|| {
-                CliError::Usage(format!(
-                    "bad depth '{d}' (expected a whole number from 0 to {MAX_PERFT_DEPTH})"
-                ))
-            })?,
-        [] => return Err(CliError::Usage("perft needs a DEPTH".into())),
-        more => {
-            return Err(CliError::Usage(format!(
-                "perft takes one DEPTH, got {} arguments",
-                more.len()
-            )))
+impl PositionArgs {
+    /// The position of game `K` under `rules` that the options describe.
+    pub fn position<K: GameKit>(&self, rules: RulesOf<K>) -> Result<K::Position, CliError> {
+        let start = K::Position::new(rules);
+        let mut pos = match &self.fen {
+            Some(text) => start
+                .with_text(text)
+                .map_err(|e| CliError::Fen(e.to_string()))?,
+            None => start,
+        };
+        for (i, text) in self
+            .moves
+            .iter()
+            .flat_map(|l| l.split_whitespace())
+            .enumerate()
+        {
+            let bad = |reason: String| CliError::Move {
+                index: i + 1,
+                text: text.to_string(),
+                reason,
+            };
+            let mv: <K::Position as Position>::Move =
+                text.parse().map_err(|e| bad(format!("{e}")))?;
+            pos.play(mv).map_err(|e| bad(e.reason))?;
         }
-    };
-    let threads = args.number::<usize>("threads")?.unwrap_or(1);
-    if threads == 0 {
-        return Err(CliError::Usage("--threads must be at least 1".into()));
+        Ok(pos)
     }
-    let divide = args.switch("divide");
-    with_position!(&args, |pos| run_perft(&pos, depth, threads, divide));
-    Ok(())
+}
+
+/// `qi perft` options.
+#[derive(Args, Debug)]
+pub struct PerftArgs {
+    #[command(flatten)]
+    position: PositionArgs,
+    /// Print the count below each root move first.
+    #[arg(long)]
+    divide: bool,
+    /// Worker threads.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: u32,
+    /// Plies to count.
+    #[arg(value_name = "DEPTH", value_parser = clap::value_parser!(u32).range(0..=MAX_PERFT_DEPTH as i64))]
+    depth: u32,
+}
+
+/// `qi perft`: the leaf count, with the time on stderr.
+impl GameFn for &PerftArgs {
+    type Output = Result<(), CliError>;
+    fn call<K: GameKit>(self, rules: RulesOf<K>) -> Result<(), CliError> {
+        let pos = self.position.position::<K>(rules)?;
+        run_perft(&pos, self.depth, self.threads as usize, self.divide);
+        Ok(())
+    }
+}
+
+pub fn perft(args: PerftArgs) -> Result<(), CliError> {
+    Games::dispatch(&args.position.game, &args)?
 }
 
 fn run_perft<P>(pos: &P, depth: u32, threads: usize, divide: bool)
@@ -85,19 +109,24 @@ where
     );
 }
 
-/// `qi moves [--game G] [--fen F] [--moves M]`
-pub fn moves(argv: &[String]) -> Result<(), CliError> {
-    let args = Args::parse(argv, &["game", "fen", "moves"], &[])?;
-    if let Some(extra) = args.positionals.first() {
-        return Err(CliError::Usage(format!(
-            "moves takes no argument '{extra}'"
-        )));
-    }
-    with_position!(&args, |pos| print_moves(&pos));
-    Ok(())
+/// `qi moves` options.
+#[derive(Args, Debug)]
+pub struct MovesArgs {
+    #[command(flatten)]
+    position: PositionArgs,
 }
 
-fn print_moves<P: Position>(pos: &P) {
-    let list: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
-    println!("{}", list.join(" "));
+/// `qi moves`: the legal moves on one line.
+impl GameFn for &MovesArgs {
+    type Output = Result<(), CliError>;
+    fn call<K: GameKit>(self, rules: RulesOf<K>) -> Result<(), CliError> {
+        let pos = self.position.position::<K>(rules)?;
+        let list: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+        println!("{}", list.join(" "));
+        Ok(())
+    }
+}
+
+pub fn moves(args: MovesArgs) -> Result<(), CliError> {
+    Games::dispatch(&args.position.game, &args)?
 }

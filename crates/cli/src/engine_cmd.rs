@@ -7,33 +7,34 @@
 
 use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
-use std::thread::{self, JoinHandle};
+use std::sync::Arc;
+use std::thread::JoinHandle;
 use std::time::Duration;
 
-use qi_core::{Evaluator, Game, Position, Side};
-use qi_search::{Limits, MoveOf, SearchHooks, SearchOptions, Searcher};
+use clap::Args;
+use qi_core::Side;
+use qi_engine::options::{Overrides, MAX_HASH_MIB, MAX_THREADS, SWITCHES};
+use qi_engine::{engine_for, DynEngine, EngineEvent, EvalProfile, Games, Registry};
+use qi_search::Limits;
 
-use crate::args::Args;
 use crate::error::CliError;
-use crate::game_spec::GameSpec;
 use crate::jcei::{self, Command, GoLimits};
-use crate::render;
 
 const ENGINE_NAME: &str = concat!("qi ", env!("CARGO_PKG_VERSION"));
-const MAX_HASH_MIB: usize = 4096;
-const MAX_THREADS: usize = 64;
+
+/// `qi engine` options.
+#[derive(Args, Debug, Default)]
+pub struct EngineArgs {
+    /// The game and its rules at the start (`setoption name Variant`
+    /// changes it).
+    #[arg(long, value_name = "G", help = crate::games_help())]
+    game: Option<String>,
+}
 
 /// `qi engine [--game G]`
-pub fn run(argv: &[String]) -> Result<(), CliError> {
-    let args = Args::parse(argv, &["game"], &[])?;
-    if let Some(extra) = args.positionals.first() {
-        return Err(CliError::Usage(format!(
-            "engine takes no argument '{extra}'"
-        )));
-    }
-    let spec = GameSpec::from_args(&args)?;
-    let mut session = Session::new(spec);
+pub fn run(args: EngineArgs) -> Result<(), CliError> {
+    let spec = args.game.unwrap_or_else(Games::default_spec);
+    let mut session = Session::new(&spec)?;
     let stdin = std::io::stdin();
     for line in stdin.lock().lines() {
         let Ok(line) = line else { break };
@@ -45,281 +46,20 @@ pub fn run(argv: &[String]) -> Result<(), CliError> {
     Ok(())
 }
 
-/// One game's engine state, behind an object-safe interface so a
-/// `setoption name Variant` can switch games.
-trait Variant: Send {
-    fn new_game(&mut self);
-    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), String>;
-    fn board(&self) -> String;
-    fn perft(&self, depth: u32) -> u64;
-    fn moves(&self) -> Vec<String>;
-    fn eval(&self) -> i32;
-    fn configure(&mut self, options: SearchOptions);
-    /// The game's tuned search options ([`SearchHooks::tuned_options`]).
-    fn tuned_options(&self) -> SearchOptions;
-    fn side_to_move(&self) -> Side;
-    fn go(&mut self, limits: Limits, stop: Arc<AtomicBool>) -> JoinHandle<()>;
-}
-
-struct VariantState<G: Game, E, H: SearchHooks<G>> {
-    start: G::Position,
-    game: G,
-    make_game: fn(G::Position) -> G,
-    eval: Arc<E>,
-    searcher: Arc<Mutex<Searcher<G, H>>>,
-    tuned: SearchOptions,
-    draw: fn(&G::Position, bool) -> String,
-}
-
-impl<G, E, H> VariantState<G, E, H>
-where
-    G: Game,
-    H: SearchHooks<G>,
-{
-    fn new(
-        start: G::Position,
-        make_game: fn(G::Position) -> G,
-        eval: E,
-        hooks: H,
-        overrides: &Overrides,
-        draw: fn(&G::Position, bool) -> String,
-    ) -> Self {
-        let tuned = hooks.tuned_options();
-        let options = overrides.applied_to(tuned);
-        VariantState {
-            game: make_game(start.clone()),
-            start,
-            make_game,
-            eval: Arc::new(eval),
-            searcher: Arc::new(Mutex::new(Searcher::with_hooks(options, hooks))),
-            tuned,
-            draw,
-        }
+/// Prints a search's reports as protocol lines.
+fn print_event(event: EngineEvent) {
+    match event {
+        EngineEvent::Info(line) => println!("{line}"),
+        EngineEvent::BestMove(Some(mv)) => println!("bestmove {mv}"),
+        EngineEvent::BestMove(None) => println!("bestmove (none)"),
     }
-}
-
-impl<G, E, H> Variant for VariantState<G, E, H>
-where
-    G: Game + Send + 'static,
-    G::Position: Send + Sync,
-    MoveOf<G>: Send + Sync,
-    E: Evaluator<G::Position> + Send + Sync + 'static,
-    H: SearchHooks<G> + Send + Sync + 'static,
-{
-    fn new_game(&mut self) {
-        self.game = (self.make_game)(self.start.clone());
-        self.searcher.lock().expect("searcher lock").clear();
-    }
-
-    fn set_position(&mut self, fen: Option<&str>, moves: &[String]) -> Result<(), String> {
-        let root = match fen {
-            Some(text) => self
-                .start
-                .with_text(text)
-                .map_err(|e| format!("bad position: {e}"))?,
-            None => self.start.clone(),
-        };
-        let mut game = (self.make_game)(root);
-        for (i, text) in moves.iter().enumerate() {
-            let mv: MoveOf<G> = text
-                .parse()
-                .map_err(|e| format!("move {} '{text}': {e}", i + 1))?;
-            game.play(mv)
-                .map_err(|e| format!("move {} '{text}': {}", i + 1, e.reason))?;
-        }
-        self.game = game;
-        Ok(())
-    }
-
-    fn board(&self) -> String {
-        let mut text = (self.draw)(self.game.position(), false);
-        if let Some(outcome) = self.game.outcome() {
-            text.push_str(&format!("result: {outcome}\n"));
-        }
-        text
-    }
-
-    fn perft(&self, depth: u32) -> u64 {
-        qi_search::perft(self.game.position(), depth)
-    }
-
-    fn moves(&self) -> Vec<String> {
-        self.game
-            .legal_moves()
-            .iter()
-            .map(|m| m.to_string())
-            .collect()
-    }
-
-    fn eval(&self) -> i32 {
-        self.eval.evaluate(self.game.position())
-    }
-
-    fn configure(&mut self, options: SearchOptions) {
-        self.searcher
-            .lock()
-            .expect("searcher lock")
-            .set_options(options);
-    }
-
-    fn tuned_options(&self) -> SearchOptions {
-        self.tuned
-    }
-
-    fn side_to_move(&self) -> Side {
-        self.game.position().side_to_move()
-    }
-
-    fn go(&mut self, limits: Limits, stop: Arc<AtomicBool>) -> JoinHandle<()> {
-        let mut game = self.game.clone();
-        let eval = Arc::clone(&self.eval);
-        let searcher = Arc::clone(&self.searcher);
-        thread::spawn(move || {
-            let mut searcher = searcher.lock().expect("searcher lock");
-            let result = searcher.search_smp(&mut game, &*eval, limits, &stop, |info| {
-                let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
-                println!(
-                    "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {} pv {}",
-                    info.depth,
-                    info.seldepth,
-                    info.score,
-                    info.nodes,
-                    info.nps,
-                    info.time.as_millis(),
-                    info.hashfull,
-                    pv.join(" ")
-                );
-            });
-            match result.best_move {
-                Some(mv) => println!("bestmove {mv}"),
-                None => println!("bestmove (none)"),
-            }
-        })
-    }
-}
-
-/// The evaluation profiles `setoption name EvalProfile` accepts.
-const EVAL_PROFILES: [&str; 2] = ["default", "material"];
-
-/// Builds the engine state of a game with the evaluation `profile` (one of
-/// [`EVAL_PROFILES`]).
-fn variant_for(spec: GameSpec, overrides: &Overrides, profile: &str) -> Box<dyn Variant> {
-    use qi_engine::five_tigers::{FiveTigersEval, FiveTigersHooks, FiveTigersWeights};
-    use qi_engine::jungle::{JungleEval, JungleHooks, JungleWeights};
-    let material = profile == "material";
-    match spec {
-        GameSpec::Jungle(rules) => {
-            let weights = if material {
-                JungleWeights::material_only()
-            } else {
-                JungleWeights::default()
-            };
-            Box::new(VariantState::new(
-                qi_jungle::Jungle::new(rules),
-                qi_jungle::Game::new,
-                JungleEval::new(weights),
-                JungleHooks::new(&weights),
-                overrides,
-                render::jungle,
-            ))
-        }
-        GameSpec::FiveTigers(rules) => {
-            let weights = if material {
-                FiveTigersWeights::material_only()
-            } else {
-                FiveTigersWeights::default()
-            };
-            Box::new(VariantState::new(
-                qi_five_tigers::FiveTigers::new(rules),
-                qi_five_tigers::Game::new,
-                FiveTigersEval::new(weights),
-                FiveTigersHooks,
-                overrides,
-                render::five_tigers,
-            ))
-        }
-    }
-}
-
-/// The search options a user set with `setoption`, in order: they apply on
-/// top of each game's tuned options, and survive a change of `Variant`.
-#[derive(Default)]
-struct Overrides(Vec<(String, String)>);
-
-impl Overrides {
-    /// `options` with every override applied (each was checked when set).
-    fn applied_to(&self, mut options: SearchOptions) -> SearchOptions {
-        for (name, value) in &self.0 {
-            let _ = set_search_option(&mut options, name, value);
-        }
-        options
-    }
-
-    /// Records `name = value`, replacing an earlier value of `name`.
-    fn set(&mut self, name: &str, value: &str) {
-        self.0.retain(|(n, _)| n != name);
-        self.0.push((name.to_string(), value.to_string()));
-    }
-}
-
-/// Where a switch lives in [`SearchOptions`].
-type SwitchField = fn(&mut SearchOptions) -> &mut bool;
-
-/// The switches of [`SearchOptions`] as `setoption` names them, with their
-/// fields.
-const SWITCHES: [(&str, SwitchField); 10] = [
-    ("NullMove", |o| &mut o.null_move),
-    ("LMR", |o| &mut o.lmr),
-    ("Futility", |o| &mut o.futility),
-    ("Aspiration", |o| &mut o.aspiration),
-    ("Quiescence", |o| &mut o.quiescence),
-    ("ReverseFutility", |o| &mut o.reverse_futility),
-    ("LateMovePruning", |o| &mut o.late_move_pruning),
-    ("CheckExtension", |o| &mut o.check_extension),
-    ("MateDistance", |o| &mut o.mate_distance),
-    ("IIR", |o| &mut o.iir),
-];
-
-/// Sets the search option `name` (case ignored) of `options` to `value`;
-/// `Ok(false)` when `name` is no search option.
-fn set_search_option(options: &mut SearchOptions, name: &str, value: &str) -> Result<bool, String> {
-    let number = |max: usize| -> Result<usize, String> {
-        value
-            .parse::<usize>()
-            .ok()
-            .filter(|&n| n <= max)
-            .ok_or_else(|| format!("option '{name}' takes a number from 0 to {max}, not '{value}'"))
-    };
-    let lower = name.to_ascii_lowercase();
-    match lower.as_str() {
-        "hash" => options.hash_mib = number(MAX_HASH_MIB)?,
-        "threads" => options.threads = number(MAX_THREADS)?.max(1),
-        _ => {
-            let Some((_, field)) = SWITCHES
-                .iter()
-                .find(|(n, _)| n.eq_ignore_ascii_case(&lower))
-            else {
-                return Ok(false);
-            };
-            *field(options) = match value {
-                "true" => true,
-                "false" => false,
-                _ => {
-                    return Err(format!(
-                        "option '{name}' takes true or false, not '{value}'"
-                    ))
-                }
-            };
-        }
-    }
-    Ok(true)
 }
 
 /// The protocol state: the variant, the options and the running search.
 struct Session {
-    spec: GameSpec,
-    eval_profile: String,
-    variant: Box<dyn Variant>,
+    spec: String,
+    eval_profile: EvalProfile,
+    variant: Box<dyn DynEngine>,
     overrides: Overrides,
     /// The running search: its thread, its stop flag, whether it is infinite.
     search: Option<(JoinHandle<()>, Arc<AtomicBool>, bool)>,
@@ -330,15 +70,16 @@ fn error(message: impl std::fmt::Display) {
 }
 
 impl Session {
-    fn new(spec: GameSpec) -> Session {
+    fn new(spec: &str) -> Result<Session, CliError> {
         let overrides = Overrides::default();
-        Session {
-            variant: variant_for(spec.clone(), &overrides, EVAL_PROFILES[0]),
-            spec,
-            eval_profile: EVAL_PROFILES[0].to_string(),
+        let eval_profile = EvalProfile::default();
+        Ok(Session {
+            variant: engine_for::<Games>(spec, eval_profile, &overrides)?,
+            spec: spec.to_string(),
+            eval_profile,
             overrides,
             search: None,
-        }
+        })
     }
 
     /// Stops a running search (it prints its `bestmove`) and waits for it.
@@ -397,10 +138,18 @@ impl Session {
             "option name Threads type spin default {} min 1 max {MAX_THREADS}",
             d.threads
         );
+        let specs = Games::preset_specs();
         println!(
-            "option name Variant type combo default jungle:standard var jungle:standard var jungle:yeshou var jungle:datou var jungle:traditional var five-tigers:shandong var five-tigers:shandong-shuttle var five-tigers:ten var five-tigers:deferred"
+            "option name Variant type combo default {} var {}",
+            Games::default_spec(),
+            specs.join(" var ")
         );
-        println!("option name EvalProfile type combo default default var default var material");
+        let profiles: Vec<&str> = EvalProfile::ALL.iter().map(|p| p.name()).collect();
+        println!(
+            "option name EvalProfile type combo default {} var {}",
+            EvalProfile::default(),
+            profiles.join(" var ")
+        );
         for (name, field) in SWITCHES {
             let mut options = d;
             println!(
@@ -422,7 +171,9 @@ impl Session {
             Command::Go(go) => {
                 let limits = self.limits(&go);
                 let stop = Arc::new(AtomicBool::new(false));
-                let handle = self.variant.go(limits, Arc::clone(&stop));
+                let handle = self
+                    .variant
+                    .go(limits, Arc::clone(&stop), Box::new(print_event));
                 self.search = Some((handle, stop, go.infinite));
             }
             Command::SetOption { name, value } => {
@@ -430,7 +181,7 @@ impl Session {
                     error(e);
                 }
             }
-            Command::Display => print!("{}", self.variant.board()),
+            Command::Display => anstream::print!("{}", self.variant.board()),
             Command::Perft(depth) => {
                 let start = std::time::Instant::now();
                 let nodes = self.variant.perft(depth);
@@ -474,27 +225,25 @@ impl Session {
         let value = value.ok_or_else(|| format!("option '{name}' needs a value"))?;
         match name.to_ascii_lowercase().as_str() {
             "variant" => {
-                let spec = GameSpec::parse(value).map_err(|e| e.to_string())?;
-                self.variant = variant_for(spec.clone(), &self.overrides, &self.eval_profile);
-                self.spec = spec;
+                self.variant = engine_for::<Games>(value, self.eval_profile, &self.overrides)
+                    .map_err(|e| e.to_string())?;
+                self.spec = value.to_string();
             }
             "evalprofile" => {
-                if !EVAL_PROFILES.contains(&value) {
-                    return Err(format!(
+                let profile: EvalProfile = value.parse().map_err(|_| {
+                    let known: Vec<&str> = EvalProfile::ALL.iter().map(|p| p.name()).collect();
+                    format!(
                         "unknown EvalProfile '{value}' (known: {})",
-                        EVAL_PROFILES.join(", ")
-                    ));
-                }
-                self.variant = variant_for(self.spec.clone(), &self.overrides, value);
-                self.eval_profile = value.to_string();
+                        known.join(", ")
+                    )
+                })?;
+                self.variant = engine_for::<Games>(&self.spec, profile, &self.overrides)
+                    .map_err(|e| e.to_string())?;
+                self.eval_profile = profile;
             }
             _ => {
-                // Checked on the current options before it is recorded.
-                let mut options = self.overrides.applied_to(self.variant.tuned_options());
-                if !set_search_option(&mut options, name, value)? {
-                    return Err(format!("unknown option '{name}'"));
-                }
-                self.overrides.set(&name.to_ascii_lowercase(), value);
+                self.overrides.set(name, value)?;
+                let options = self.overrides.applied_to(self.variant.tuned_options());
                 self.variant.configure(options);
             }
         }
@@ -514,6 +263,7 @@ fn time_budget(time: Duration, inc: Duration, movestogo: Option<u32>) -> Duratio
 #[cfg(test)]
 mod tests {
     use super::*;
+    use qi_engine::{FiveTigersKit, GameKit, JungleKit};
 
     #[test]
     fn time_budget_stays_within_the_clock() {
@@ -526,81 +276,29 @@ mod tests {
     }
 
     #[test]
-    fn every_switch_is_set_by_its_name_in_any_case() {
-        for (name, field) in SWITCHES {
-            for value in [true, false] {
-                let mut options = SearchOptions::default();
-                *field(&mut options) = !value;
-                let text = value.to_string();
-                assert_eq!(
-                    set_search_option(&mut options, &name.to_uppercase(), &text),
-                    Ok(true)
-                );
-                assert_eq!(*field(&mut options), value, "{name}");
-            }
-        }
-        let mut options = SearchOptions::default();
-        assert_eq!(set_search_option(&mut options, "Hash", "4"), Ok(true));
-        assert_eq!(set_search_option(&mut options, "threads", "0"), Ok(true));
-        assert_eq!((options.hash_mib, options.threads), (4, 1));
-        assert_eq!(set_search_option(&mut options, "Bogus", "1"), Ok(false));
-        assert!(set_search_option(&mut options, "LMR", "yes").is_err());
-        assert!(set_search_option(&mut options, "Hash", "-1").is_err());
-        assert_eq!(options.hash_mib, 4);
-    }
-
-    #[test]
-    fn overrides_apply_on_each_games_tuned_options() {
-        use qi_engine::five_tigers::FiveTigersHooks;
-        use qi_engine::jungle::JungleHooks;
-        let jungle: SearchOptions =
-            SearchHooks::<qi_jungle::Game>::tuned_options(&JungleHooks::default());
-        let five_tigers: SearchOptions =
-            SearchHooks::<qi_five_tigers::Game>::tuned_options(&FiveTigersHooks);
-        let mut overrides = Overrides::default();
-        assert_eq!(overrides.applied_to(jungle), jungle);
-        overrides.set("lmr", "false");
-        overrides.set("hash", "2");
-        overrides.set("lmr", "true");
-        overrides.set("nullmove", "true");
-        for tuned in [jungle, five_tigers] {
-            let options = overrides.applied_to(tuned);
-            assert!(options.lmr && options.null_move);
-            assert_eq!(options.hash_mib, 2);
-            assert_eq!(
-                SearchOptions {
-                    lmr: tuned.lmr,
-                    null_move: tuned.null_move,
-                    hash_mib: tuned.hash_mib,
-                    ..options
-                },
-                tuned
-            );
-        }
-    }
-
-    #[test]
     fn a_session_starts_each_game_from_its_tuned_options() {
-        let mut session = Session::new(GameSpec::parse("jungle").unwrap());
+        let mut session = Session::new("jungle").unwrap();
         let jungle = session.variant.tuned_options();
         session
             .set_option("Variant", Some("five-tigers:ten"))
             .unwrap();
         let five_tigers = session.variant.tuned_options();
-        assert_eq!(
-            five_tigers,
-            SearchHooks::<qi_five_tigers::Game>::tuned_options(
-                &qi_engine::five_tigers::FiveTigersHooks
-            )
-        );
-        assert_eq!(jungle, SearchOptions::default());
+        assert_eq!(five_tigers, FiveTigersKit::tuned_options());
+        assert_eq!(jungle, JungleKit::tuned_options());
         assert_ne!(five_tigers, jungle, "Five Tigers has its own switches");
         assert!(session.set_option("IIR", Some("sometimes")).is_err());
-        assert!(session.overrides.0.is_empty());
+        assert!(session.overrides.entries().is_empty());
         session.set_option("iir", Some("true")).unwrap();
         assert_eq!(
-            session.overrides.0,
-            vec![("iir".to_string(), "true".to_string())]
+            session.overrides.entries(),
+            &[("iir".to_string(), "true".to_string())]
+        );
+        session.set_option("LMR", Some("false")).unwrap();
+        session.set_option("Variant", Some("jungle:datou")).unwrap();
+        let options = session.variant.options();
+        assert!(
+            options.iir && !options.lmr,
+            "overrides survive a change of game"
         );
     }
 }

@@ -6,6 +6,7 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
+use qi_engine::arena::{Player, PlayerError};
 use thiserror::Error;
 
 /// What went wrong talking to an engine.
@@ -127,5 +128,86 @@ impl Drop for EngineProcess {
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// A JCEI engine process as a player of [`qi_engine::arena`]: started on
+/// the first game, and started again after it failed.
+pub struct ProcessPlayer {
+    command: String,
+    /// `setoption name Variant value ...` sent after the start, if set.
+    variant: Option<String>,
+    process: Option<EngineProcess>,
+}
+
+/// How long an engine may take to start or answer `isready`.
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+/// Grace time past `movetime` before a silent engine loses on time.
+const MOVE_GRACE: Duration = Duration::from_secs(5);
+
+impl ProcessPlayer {
+    /// A player run by the shell command `command`.
+    pub fn new(command: String, variant: Option<String>) -> ProcessPlayer {
+        ProcessPlayer {
+            command,
+            variant,
+            process: None,
+        }
+    }
+
+    /// Runs `talk` on the process; a failure drops the process, so the
+    /// next game starts a fresh one.
+    fn with_process<T>(
+        &mut self,
+        talk: impl FnOnce(&mut EngineProcess) -> Result<T, EngineError>,
+    ) -> Result<T, PlayerError> {
+        let process = self
+            .process
+            .as_mut()
+            .ok_or_else(|| PlayerError(format!("engine '{}' is not running", self.command)))?;
+        talk(process).map_err(|e| {
+            self.process = None;
+            PlayerError(e.to_string())
+        })
+    }
+}
+
+impl Player for ProcessPlayer {
+    fn new_game(&mut self) -> Result<(), PlayerError> {
+        if self.process.is_none() {
+            let mut process = EngineProcess::start(&self.command, HANDSHAKE_TIMEOUT)
+                .map_err(|e| PlayerError(e.to_string()))?;
+            if let Some(variant) = &self.variant {
+                process
+                    .send(&format!("setoption name Variant value {variant}"))
+                    .map_err(|e| PlayerError(e.to_string()))?;
+            }
+            self.process = Some(process);
+        }
+        self.with_process(|p| {
+            p.send("newgame")?;
+            p.sync(HANDSHAKE_TIMEOUT)
+        })
+    }
+
+    fn best_move(
+        &mut self,
+        start: Option<&str>,
+        moves: &[String],
+        movetime: Duration,
+    ) -> Result<String, PlayerError> {
+        let mut command = match start {
+            Some(text) => format!("position fen {text}"),
+            None => "position startpos".to_string(),
+        };
+        if !moves.is_empty() {
+            command = format!("{command} moves {}", moves.join(" "));
+        }
+        let line = self.with_process(|p| {
+            p.send(&command)?;
+            p.send(&format!("go movetime {}", movetime.as_millis()))?;
+            p.wait_for("bestmove", movetime + MOVE_GRACE)
+        })?;
+        Ok(line.split_whitespace().nth(1).unwrap_or("").to_string())
     }
 }

@@ -5,15 +5,12 @@ use thiserror::Error;
 /// A failure reported to the user on one line, with exit code 2.
 #[derive(Debug, Error)]
 pub enum CliError {
-    /// The user asked for the usage text.
-    #[error("help requested")]
-    Help,
     /// Malformed command line.
     #[error("{0}")]
     Usage(String),
     /// `--game` names no known game or preset.
     #[error("bad --game: {0}")]
-    Game(String),
+    Game(#[from] qi_engine::SpecError),
     /// `--fen` could not be read.
     #[error("bad --fen: {0}")]
     Fen(String),

@@ -2,54 +2,83 @@
 //!
 //! Subcommands: `perft` (count the move tree), `moves` (list the legal
 //! moves), `engine` (the JCEI protocol), `play` (a game against the
-//! engine), `match` (engine against engine). Bad input is reported on one stderr line with exit code 2.
+//! engine), `match` (engine against engine). Bad input is reported on one
+//! stderr line with exit code 2. Every command is generic over the game:
+//! the game named by `--game` is found in the library's registry
+//! ([`qi_engine::Games`]), which runs the command's generic code for it.
 
-mod args;
 mod commands;
-mod elo;
 mod engine_cmd;
 mod engine_process;
 mod error;
-mod game_spec;
 mod jcei;
 mod match_cmd;
 mod play_cmd;
-mod render;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use qi_engine::{Games, Registry};
+
 use error::CliError;
 
-const USAGE: &str = "\
-usage: qi <command> [options]
-       qi              (no command: the same as 'qi engine')
+/// Game engines for Jungle (斗兽棋) and Five Tigers (五虎棋): perft, move
+/// lists, the JCEI engine protocol, play in the terminal and engine matches.
+#[derive(Parser, Debug)]
+#[command(
+    name = "qi",
+    version,
+    override_usage = "qi <command> [options]\n       qi              (no command: the same as 'qi engine')"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
 
-commands:
-  perft [--game G] [--fen TEXT] [--moves \"m1 m2 ...\"] [--divide] [--threads N] DEPTH
-        count the leaves of the legal move tree DEPTH plies deep
-  moves [--game G] [--fen TEXT] [--moves \"m1 m2 ...\"]
-        print the legal moves on one line
-  engine [--game G]
-        speak the JCEI engine protocol on stdin/stdout
-  play [--game G] [--movetime MS] [--side first|second]
-        play a game against the engine in the terminal
-  match --engine-a CMD --engine-b CMD [--games N] [--movetime MS]
-        [--openings FILE] [--game G] [--max-plies N]
-        play two JCEI engines against each other and report the Elo difference
-  help  print this text
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Count the leaves of the legal move tree DEPTH plies deep (board
+    /// moves: the history rules of the game layer do not apply).
+    Perft(commands::PerftArgs),
+    /// Print the legal moves on one line.
+    Moves(commands::MovesArgs),
+    /// Speak the JCEI engine protocol on stdin/stdout.
+    Engine(engine_cmd::EngineArgs),
+    /// Play a game against the engine in the terminal.
+    Play(play_cmd::PlayArgs),
+    /// Play two JCEI engines against each other and report the Elo
+    /// difference.
+    Match(match_cmd::MatchArgs),
+}
 
-games (--game): jungle[:standard|yeshou|datou|traditional] (default jungle),
-                five-tigers[:shandong|shandong-shuttle|ten|deferred]";
+/// The games and presets `--game` accepts, from the registry.
+pub(crate) fn games_help() -> String {
+    let games: Vec<String> = Games::games()
+        .iter()
+        .map(|g| format!("{}[:{}]", g.name, g.presets.join("|")))
+        .collect();
+    format!(
+        "a game and preset: {}; options may follow as ,name=value",
+        games.join(", ")
+    )
+}
 
 fn main() -> ExitCode {
-    let argv: Vec<String> = std::env::args().skip(1).collect();
-    match run(&argv) {
+    let command = Cli::command().after_help(format!(
+        "games (--game): {} (default {})",
+        games_help(),
+        Games::default_spec()
+    ));
+    let parsed = command
+        .try_get_matches()
+        .and_then(|m| Cli::from_arg_matches(&m));
+    let cli = match parsed {
+        Ok(cli) => cli,
+        Err(e) => return clap_error(e),
+    };
+    match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(CliError::Help) => {
-            println!("{USAGE}");
-            ExitCode::SUCCESS
-        }
         Err(e) => {
             eprintln!("qi: error: {e}");
             ExitCode::from(2)
@@ -57,24 +86,42 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(argv: &[String]) -> Result<(), CliError> {
-    let Some((command, rest)) = argv.split_first() else {
-        // Like other engines, `qi` alone speaks the engine protocol, so a
-        // GUI that starts its engine without arguments can start `qi`.
-        if std::io::stdin().is_terminal() {
-            eprintln!("qi: speaking JCEI on stdin ('quit' leaves, 'qi help' lists the commands)");
+/// Help and version go to stdout with success; a usage error is one line
+/// on stderr with exit code 2, like every other bad input.
+fn clap_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    match e.kind() {
+        ErrorKind::DisplayHelp
+        | ErrorKind::DisplayVersion
+        | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = e.print();
+            ExitCode::SUCCESS
         }
-        return engine_cmd::run(&[]);
-    };
-    match command.as_str() {
-        "perft" => commands::perft(rest),
-        "moves" => commands::moves(rest),
-        "engine" => engine_cmd::run(rest),
-        "play" => play_cmd::run(rest),
-        "match" => match_cmd::run(rest),
-        "help" | "--help" | "-h" => Err(CliError::Help),
-        other => Err(CliError::Usage(format!(
-            "unknown command '{other}' (try 'qi help')"
-        ))),
+        _ => {
+            let text = e.render().to_string();
+            let first = text.lines().next().unwrap_or_default();
+            eprintln!("qi: error: {}", first.trim_start_matches("error: "));
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<(), CliError> {
+    match cli.command {
+        None => {
+            // Like other engines, `qi` alone speaks the engine protocol, so
+            // a GUI that starts its engine without arguments can start `qi`.
+            if std::io::stdin().is_terminal() {
+                eprintln!(
+                    "qi: speaking JCEI on stdin ('quit' leaves, 'qi help' lists the commands)"
+                );
+            }
+            engine_cmd::run(engine_cmd::EngineArgs::default())
+        }
+        Some(Command::Perft(args)) => commands::perft(args),
+        Some(Command::Moves(args)) => commands::moves(args),
+        Some(Command::Engine(args)) => engine_cmd::run(args),
+        Some(Command::Play(args)) => play_cmd::run(args),
+        Some(Command::Match(args)) => match_cmd::run(args),
     }
 }

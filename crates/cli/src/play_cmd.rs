@@ -1,16 +1,15 @@
 //! `qi play`: a game against the engine in the terminal.
 
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{BufRead, Write};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use qi_core::{Evaluator, ExternalResult, Game, Position, Side};
+use clap::Args;
+use qi_core::{ExternalResult, Game, Position, Side};
+use qi_engine::{EvalProfile, GameFn, GameKit, Games, Registry, RulesOf};
 use qi_search::{Limits, MoveOf, SearchHooks, Searcher};
 
-use crate::args::Args;
 use crate::error::CliError;
-use crate::game_spec::GameSpec;
-use crate::render;
 
 const HELP: &str = "enter a move (e.g. a3a4, or c3 / c3-c4 / xb2 in Five Tigers), or:
   undo     take back your last move (and the engine's reply)
@@ -19,64 +18,58 @@ const HELP: &str = "enter a move (e.g. a3a4, or c3 / c3-c4 / xb2 in Five Tigers)
   resign   give up
   quit     leave";
 
+/// `qi play` options.
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// The game and its rules.
+    #[arg(long, value_name = "G", default_value_t = Games::default_spec(), help = crate::games_help())]
+    game: String,
+    /// The engine's thinking time per move, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 1000)]
+    movetime: u64,
+    /// The side you play (`first` or `second`).
+    #[arg(long, value_name = "SIDE", default_value = "first", value_parser = parse_side)]
+    side: Side,
+}
+
+fn parse_side(text: &str) -> Result<Side, String> {
+    text.parse::<Side>().map_err(|e| e.to_string())
+}
+
 /// `qi play [--game G] [--movetime MS] [--side first|second]`
-pub fn run(argv: &[String]) -> Result<(), CliError> {
-    let args = Args::parse(argv, &["game", "movetime", "side"], &[])?;
-    if let Some(extra) = args.positionals.first() {
-        return Err(CliError::Usage(format!("play takes no argument '{extra}'")));
-    }
-    let movetime = Duration::from_millis(args.number::<u64>("movetime")?.unwrap_or(1000));
-    let human = match args.value("side") {
-        None => Side::First,
-        Some(text) => text
-            .parse::<Side>()
-            .map_err(|e| CliError::Usage(format!("bad --side: {e}")))?,
-    };
-    let colour = std::io::stdout().is_terminal();
-    let input = std::io::stdin();
-    let mut lines = input.lock().lines().map_while(Result::ok);
-    match GameSpec::from_args(&args)? {
-        GameSpec::Jungle(rules) => play(
-            qi_jungle::Game::new(qi_jungle::Jungle::new(rules)),
-            qi_engine::jungle::JungleEval::default(),
-            qi_engine::jungle::JungleHooks::default(),
-            |pos| render::jungle(pos, colour),
-            human,
-            movetime,
+impl GameFn for &PlayArgs {
+    type Output = ();
+    fn call<K: GameKit>(self, rules: RulesOf<K>) {
+        let input = std::io::stdin();
+        let mut lines = input.lock().lines().map_while(Result::ok);
+        play::<K>(
+            K::Game::new(K::Position::new(rules)),
+            self.side,
+            Duration::from_millis(self.movetime),
             &mut lines,
-        ),
-        GameSpec::FiveTigers(rules) => play(
-            qi_five_tigers::Game::new(qi_five_tigers::FiveTigers::new(rules)),
-            qi_engine::five_tigers::FiveTigersEval::default(),
-            qi_engine::five_tigers::FiveTigersHooks,
-            |pos| render::five_tigers(pos, colour),
-            human,
-            movetime,
-            &mut lines,
-        ),
+        );
     }
+}
+
+pub fn run(args: PlayArgs) -> Result<(), CliError> {
+    Games::dispatch(&args.game, &args)?;
     Ok(())
 }
 
-fn play<G, E, H>(
-    mut game: G,
-    eval: E,
-    hooks: H,
-    draw: impl Fn(&G::Position) -> String,
+fn play<K: GameKit>(
+    mut game: K::Game,
     human: Side,
     movetime: Duration,
     lines: &mut impl Iterator<Item = String>,
-) where
-    G: Game,
-    E: Evaluator<G::Position>,
-    H: SearchHooks<G>,
-{
+) {
+    let eval = K::eval(EvalProfile::Default);
+    let hooks = K::hooks(EvalProfile::Default);
     let mut searcher = Searcher::with_hooks(hooks.tuned_options(), hooks);
     let stop = AtomicBool::new(false);
     let limits = Limits::movetime(movetime);
     println!("You play {human}. Type 'help' for commands.");
     loop {
-        println!("\n{}", draw(game.position()));
+        anstream::println!("\n{}", K::draw(game.position()));
         if let Some(outcome) = game.outcome() {
             let verdict = match outcome.winner() {
                 Some(side) if side == human => "You win.",
@@ -135,7 +128,7 @@ fn play<G, E, H>(
                     println!("nothing to undo");
                 }
             }
-            text => match text.parse::<MoveOf<G>>() {
+            text => match text.parse::<MoveOf<K::Game>>() {
                 Err(e) => println!("cannot read '{text}': {e}"),
                 Ok(mv) => {
                     if let Err(e) = game.play(mv) {

@@ -27,18 +27,30 @@ fn perft_prints_the_total_last() {
 }
 
 #[test]
-fn help_prints_the_usage_for_every_command() {
-    for args in [
-        &["help"][..],
-        &["--help"],
-        &["perft", "--help"],
-        &["match", "-h"],
-        &["engine", "--help"],
+fn help_prints_the_usage_of_each_command() {
+    for (args, usage) in [
+        (&["help"][..], "Usage: qi <command>"),
+        (&["--help"], "Usage: qi <command>"),
+        (&["perft", "--help"], "Usage: qi perft [OPTIONS] <DEPTH>"),
+        (&["match", "-h"], "Usage: qi match"),
+        (&["engine", "--help"], "Usage: qi engine"),
+        (&["help", "moves"], "Usage: qi moves"),
     ] {
         let (code, out, err) = qi(args);
         assert_eq!(code, 0, "{args:?}: {err}");
-        assert!(out.starts_with("usage: qi <command>"), "{args:?}: {out}");
+        assert!(out.contains(usage), "{args:?}: {out}");
     }
+    // The global help lists every preset, from the registry.
+    let (_, out, _) = qi(&["help"]);
+    for preset in [
+        "jungle[:standard|yeshou|datou|traditional]",
+        "five-tigers[:shandong|",
+    ] {
+        assert!(out.contains(preset), "{out}");
+    }
+    let (code, out, _) = qi(&["--version"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("qi "), "{out}");
 }
 
 #[test]

@@ -1,21 +1,23 @@
-//! Boards drawn for a terminal: Unicode, optionally with ANSI colours for
-//! the sides and the terrain.
+//! Boards drawn for a terminal: Unicode, with ANSI styles for the sides
+//! and the terrain. Print them through `anstream`, which removes the styles
+//! where they are unwanted (`NO_COLOR`, output that is not a terminal).
 
+use anstyle::{AnsiColor, Style};
 use qi_core::{Position, Side};
 use qi_five_tigers::FiveTigers;
 use qi_jungle::{Jungle, Square, ALL_TRAPS, DENS, WATER};
 
-const RESET: &str = "\x1b[0m";
-const RED: &str = "\x1b[1;31m";
-const BLUE: &str = "\x1b[1;34m";
-const WATER_BG: &str = "\x1b[46m";
-const TRAP_BG: &str = "\x1b[43m";
-const DEN_BG: &str = "\x1b[42m";
+const RED: Style = AnsiColor::Red.on_default().bold();
+const BLUE: Style = AnsiColor::Blue.on_default().bold();
+const WATER_BG: Style = Style::new().bg_color(Some(anstyle::Color::Ansi(AnsiColor::Cyan)));
+const TRAP_BG: Style = Style::new().bg_color(Some(anstyle::Color::Ansi(AnsiColor::Yellow)));
+const DEN_BG: Style = Style::new().bg_color(Some(anstyle::Color::Ansi(AnsiColor::Green)));
+const NONE: Style = Style::new();
 
 /// Draws a Jungle board, rank 9 at the top. Red (first) pieces are upper
-/// case, Blue lower case; `≈` is water, `⊗` a trap, `⌂` a den. With
-/// `colour`, sides and terrain are also coloured.
-pub fn jungle(pos: &Jungle, colour: bool) -> String {
+/// case, Blue lower case; `≈` is water, `⊗` a trap, `⌂` a den; sides and
+/// terrain are also coloured.
+pub fn jungle(pos: &Jungle) -> String {
     let mut out = String::from("   ┌─────────────────────┐\n");
     for rank in (0..9u8).rev() {
         out.push_str(&format!("{} │", rank + 1));
@@ -29,14 +31,17 @@ pub fn jungle(pos: &Jungle, colour: bool) -> String {
             } else if (DENS[0] | DENS[1]) & bit != 0 {
                 ('⌂', DEN_BG)
             } else {
-                ('·', "")
+                ('·', NONE)
             };
             let cell = match pos.piece_at(sq) {
                 Some(piece) => {
                     let fg = if piece.side == Side::First { RED } else { BLUE };
-                    paint(colour, &[terrain.1, fg], &format!(" {} ", piece.letter()))
+                    paint(
+                        terrain.1.fg_color(fg.get_fg_color()).bold(),
+                        &format!(" {} ", piece.letter()),
+                    )
                 }
-                None => paint(colour, &[terrain.1], &format!(" {} ", terrain.0)),
+                None => paint(terrain.1, &format!(" {} ", terrain.0)),
             };
             out.push_str(&cell);
         }
@@ -44,8 +49,8 @@ pub fn jungle(pos: &Jungle, colour: bool) -> String {
     }
     out.push_str("   └─────────────────────┘\n     a  b  c  d  e  f  g\n");
     let side = match pos.side_to_move() {
-        Side::First => paint(colour, &[RED], "Red"),
-        Side::Second => paint(colour, &[BLUE], "Blue"),
+        Side::First => paint(RED, "Red"),
+        Side::Second => paint(BLUE, "Blue"),
     };
     out.push_str(&format!("{side} to move   {pos}\n"));
     out
@@ -53,16 +58,16 @@ pub fn jungle(pos: &Jungle, colour: bool) -> String {
 
 /// Draws a Five Tigers board: the 5 × 5 grid of lines with `X` and `O` on
 /// the points, then the position text.
-pub fn five_tigers(pos: &FiveTigers, colour: bool) -> String {
+pub fn five_tigers(pos: &FiveTigers) -> String {
     let mut out = String::new();
     for rank in (0..5u8).rev() {
         out.push_str(&format!("{} ", rank + 1));
         for file in 0..5u8 {
             let index = rank * 5 + file;
             let cell = if pos.pieces(Side::First).contains(index) {
-                paint(colour, &[RED], "X")
+                paint(RED, "X")
             } else if pos.pieces(Side::Second).contains(index) {
-                paint(colour, &[BLUE], "O")
+                paint(BLUE, "O")
             } else {
                 "┼".to_string()
             };
@@ -78,18 +83,15 @@ pub fn five_tigers(pos: &FiveTigers, colour: bool) -> String {
     }
     out.push_str("  a   b   c   d   e\n");
     let side = match pos.side_to_move() {
-        Side::First => paint(colour, &[RED], "X"),
-        Side::Second => paint(colour, &[BLUE], "O"),
+        Side::First => paint(RED, "X"),
+        Side::Second => paint(BLUE, "O"),
     };
     out.push_str(&format!("{side} to move   {pos}\n"));
     out
 }
 
-fn paint(colour: bool, styles: &[&str], text: &str) -> String {
-    if !colour || styles.iter().all(|s| s.is_empty()) {
-        return text.to_string();
-    }
-    format!("{}{text}{RESET}", styles.concat())
+fn paint(style: Style, text: &str) -> String {
+    format!("{style}{text}{style:#}")
 }
 
 #[cfg(test)]
@@ -98,13 +100,14 @@ mod tests {
 
     #[test]
     fn jungle_start_board_shows_pieces_and_terrain() {
-        let text = jungle(&Jungle::default(), false);
+        let styled = jungle(&Jungle::default());
+        let text = anstream::adapter::strip_str(&styled).to_string();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[1], "9 │ l  ·  ⊗  ⌂  ⊗  ·  t │");
         assert_eq!(lines[4], "6 │ ·  ≈  ≈  ·  ≈  ≈  · │");
         assert_eq!(lines[9], "1 │ T  ·  ⊗  ⌂  ⊗  ·  L │");
         assert!(lines[12].starts_with("Red to move"));
-        assert!(jungle(&Jungle::default(), true).contains(RED));
+        assert!(styled.contains(&RED.render().to_string()));
     }
 
     #[test]
@@ -112,7 +115,7 @@ mod tests {
         let pos = FiveTigers::default();
         let mut game = pos.clone();
         game.play("c3".parse().unwrap()).unwrap();
-        let text = five_tigers(&game, false);
+        let text = anstream::adapter::strip_str(&five_tigers(&game)).to_string();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[4], "3 ┼───┼───X───┼───┼");
         assert!(lines[10].starts_with("O to move"));

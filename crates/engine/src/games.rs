@@ -1,0 +1,71 @@
+//! The kits of the games this library ships (see [`Games`](crate::Games)).
+
+use qi_five_tigers::FiveTigers;
+use qi_jungle::Jungle;
+
+use crate::five_tigers::{FiveTigersEval, FiveTigersHooks, FiveTigersWeights};
+use crate::jungle::{JungleEval, JungleHooks, JungleWeights};
+use crate::kit::{EvalProfile, GameKit};
+use crate::render;
+
+/// Jungle (斗兽棋) with [`JungleEval`] and [`JungleHooks`].
+#[derive(Clone, Copy, Debug)]
+pub enum JungleKit {}
+
+fn jungle_weights(profile: EvalProfile) -> JungleWeights {
+    match profile {
+        EvalProfile::Default => JungleWeights::default(),
+        EvalProfile::Material => JungleWeights::material_only(),
+    }
+}
+
+impl GameKit for JungleKit {
+    type Position = Jungle;
+    type Game = qi_jungle::Game;
+    type Eval = JungleEval;
+    type Hooks = JungleHooks;
+
+    const NAME: &'static str = "jungle";
+    const PRESETS: &'static [&'static str] = &qi_jungle::Rules::PRESETS;
+
+    fn eval(profile: EvalProfile) -> JungleEval {
+        JungleEval::new(jungle_weights(profile))
+    }
+
+    fn hooks(profile: EvalProfile) -> JungleHooks {
+        JungleHooks::new(&jungle_weights(profile))
+    }
+
+    fn draw(position: &Jungle) -> String {
+        render::jungle(position)
+    }
+}
+
+/// Five Tigers (五虎棋) with [`FiveTigersEval`] and [`FiveTigersHooks`].
+#[derive(Clone, Copy, Debug)]
+pub enum FiveTigersKit {}
+
+impl GameKit for FiveTigersKit {
+    type Position = FiveTigers;
+    type Game = qi_five_tigers::Game;
+    type Eval = FiveTigersEval;
+    type Hooks = FiveTigersHooks;
+
+    const NAME: &'static str = "five-tigers";
+    const PRESETS: &'static [&'static str] = &qi_five_tigers::Rules::PRESETS;
+
+    fn eval(profile: EvalProfile) -> FiveTigersEval {
+        FiveTigersEval::new(match profile {
+            EvalProfile::Default => FiveTigersWeights::default(),
+            EvalProfile::Material => FiveTigersWeights::material_only(),
+        })
+    }
+
+    fn hooks(_: EvalProfile) -> FiveTigersHooks {
+        FiveTigersHooks
+    }
+
+    fn draw(position: &FiveTigers) -> String {
+        render::five_tigers(position)
+    }
+}

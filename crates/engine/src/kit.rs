@@ -1,0 +1,113 @@
+//! What the library needs to know of a game to offer everything generic
+//! over it (registry, type-erased engine, arena): one [`GameKit`] per game.
+
+use std::fmt::Display;
+use std::str::FromStr;
+
+use qi_core::{Evaluator, Game, Position};
+use qi_search::{SearchHooks, SearchOptions};
+
+/// The rules type of a kit's game.
+pub type RulesOf<K> = <<K as GameKit>::Position as Position>::Rules;
+
+/// Which evaluation a kit builds: its tuned one, or material alone (a
+/// yardstick for matches).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum EvalProfile {
+    /// Every term of the game's evaluation, with its tuned weights.
+    #[default]
+    Default,
+    /// Material only.
+    Material,
+}
+
+impl EvalProfile {
+    /// Every profile, in the order front ends list them.
+    pub const ALL: [EvalProfile; 2] = [EvalProfile::Default, EvalProfile::Material];
+
+    /// The profile's name (`default`, `material`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            EvalProfile::Default => "default",
+            EvalProfile::Material => "material",
+        }
+    }
+}
+
+impl Display for EvalProfile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// An evaluation profile name that is not known.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown evaluation profile '{0}' (known: default, material)")]
+pub struct UnknownProfile(pub String);
+
+impl FromStr for EvalProfile {
+    type Err = UnknownProfile;
+    fn from_str(s: &str) -> Result<EvalProfile, UnknownProfile> {
+        EvalProfile::ALL
+            .into_iter()
+            .find(|p| p.name() == s)
+            .ok_or_else(|| UnknownProfile(s.to_string()))
+    }
+}
+
+/// Everything about one game that generic front ends need: its types, its
+/// name and presets, and how to build its evaluation and search hooks.
+///
+/// A kit is a type-level description (no value is ever built); a game joins
+/// the [`Registry`](crate::Registry) by one entry in the
+/// [`Games`](crate::Games) list.
+pub trait GameKit: 'static {
+    /// The game's position.
+    type Position: Position<Rules: FromStr<Err: Display> + Display + Send + Sync, Move: Send + Sync>
+        + Send
+        + Sync
+        + 'static;
+    /// The game layer (history rules) over [`Position`](GameKit::Position).
+    type Game: Game<Position = Self::Position> + Send + 'static;
+    /// The static evaluation.
+    type Eval: Evaluator<Self::Position> + Send + Sync + 'static;
+    /// The search hooks (move ordering, null moves, tuned options).
+    type Hooks: SearchHooks<Self::Game> + Send + Sync + 'static;
+
+    /// The game's name in game specs (`jungle` in `jungle:datou`).
+    const NAME: &'static str;
+    /// The names of the presets, the default first.
+    const PRESETS: &'static [&'static str];
+
+    /// Reads a rules spec: the game's name, optionally `:PRESET`, then
+    /// optional `,option=value` items (`jungle:datou,jumps=none`).
+    fn parse_rules(spec: &str) -> Result<RulesOf<Self>, String> {
+        spec.parse()
+            .map_err(|e: <RulesOf<Self> as FromStr>::Err| e.to_string())
+    }
+
+    /// The evaluation of `profile`.
+    fn eval(profile: EvalProfile) -> Self::Eval;
+
+    /// The search hooks that go with the evaluation of `profile`.
+    fn hooks(profile: EvalProfile) -> Self::Hooks;
+
+    /// The search options that play this game best (from its hooks).
+    fn tuned_options() -> SearchOptions {
+        Self::hooks(EvalProfile::Default).tuned_options()
+    }
+
+    /// The board drawn for a terminal, styled with ANSI sequences (print it
+    /// through `anstream`, which drops them where colour is unwanted).
+    fn draw(position: &Self::Position) -> String;
+}
+
+/// The game spec of `rules` in canonical form: `GAME:` and the rules' own
+/// text (`jungle:datou`, `five-tigers:ten,pieces_per_side=12`).
+pub fn spec_of<K: GameKit>(rules: &RulesOf<K>) -> String {
+    let text = rules.to_string();
+    match text.strip_prefix(K::NAME).and_then(|t| t.strip_prefix(':')) {
+        Some(_) => text,
+        None => format!("{}:{text}", K::NAME),
+    }
+}

@@ -1,0 +1,157 @@
+//! Search options by name, as engine protocols set them (`setoption name
+//! LMR value false`), and the user's settings kept across changes of game.
+
+use qi_search::SearchOptions;
+
+/// The largest `Hash` (MiB) accepted.
+pub const MAX_HASH_MIB: usize = 4096;
+/// The largest `Threads` accepted.
+pub const MAX_THREADS: usize = 64;
+
+/// Where a switch lives in [`SearchOptions`].
+pub type SwitchField = fn(&mut SearchOptions) -> &mut bool;
+
+/// The switches of [`SearchOptions`] as protocols name them, with their
+/// fields.
+pub const SWITCHES: [(&str, SwitchField); 10] = [
+    ("NullMove", |o| &mut o.null_move),
+    ("LMR", |o| &mut o.lmr),
+    ("Futility", |o| &mut o.futility),
+    ("Aspiration", |o| &mut o.aspiration),
+    ("Quiescence", |o| &mut o.quiescence),
+    ("ReverseFutility", |o| &mut o.reverse_futility),
+    ("LateMovePruning", |o| &mut o.late_move_pruning),
+    ("CheckExtension", |o| &mut o.check_extension),
+    ("MateDistance", |o| &mut o.mate_distance),
+    ("IIR", |o| &mut o.iir),
+];
+
+/// Sets the search option `name` (case ignored: `Hash`, `Threads` or one
+/// of [`SWITCHES`]) of `options` to `value`; `Ok(false)` when `name` is no
+/// search option, an error naming the accepted values when `value` is bad
+/// (then `options` is unchanged).
+pub fn set_search_option(
+    options: &mut SearchOptions,
+    name: &str,
+    value: &str,
+) -> Result<bool, String> {
+    let number = |max: usize| -> Result<usize, String> {
+        value
+            .parse::<usize>()
+            .ok()
+            .filter(|&n| n <= max)
+            .ok_or_else(|| format!("option '{name}' takes a number from 0 to {max}, not '{value}'"))
+    };
+    let lower = name.to_ascii_lowercase();
+    match lower.as_str() {
+        "hash" => options.hash_mib = number(MAX_HASH_MIB)?,
+        "threads" => options.threads = number(MAX_THREADS)?.max(1),
+        _ => {
+            let Some((_, field)) = SWITCHES
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(&lower))
+            else {
+                return Ok(false);
+            };
+            *field(options) = match value {
+                "true" => true,
+                "false" => false,
+                _ => {
+                    return Err(format!(
+                        "option '{name}' takes true or false, not '{value}'"
+                    ))
+                }
+            };
+        }
+    }
+    Ok(true)
+}
+
+/// The search options a user set, in order: they apply on top of each
+/// game's tuned options, and so survive a change of game.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Overrides(Vec<(String, String)>);
+
+impl Overrides {
+    /// `options` with every override applied.
+    pub fn applied_to(&self, mut options: SearchOptions) -> SearchOptions {
+        for (name, value) in &self.0 {
+            // Each was checked by `set`.
+            let _ = set_search_option(&mut options, name, value);
+        }
+        options
+    }
+
+    /// Records `name = value` (replacing an earlier value of `name`) if it
+    /// is a valid search option; otherwise says why and records nothing.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let mut probe = SearchOptions::default();
+        if !set_search_option(&mut probe, name, value)? {
+            return Err(format!("unknown option '{name}'"));
+        }
+        let name = name.to_ascii_lowercase();
+        self.0.retain(|(n, _)| *n != name);
+        self.0.push((name, value.to_string()));
+        Ok(())
+    }
+
+    /// The recorded `(name, value)` pairs, names in lower case.
+    pub fn entries(&self) -> &[(String, String)] {
+        &self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_switch_is_set_by_its_name_in_any_case() {
+        for (name, field) in SWITCHES {
+            for value in [true, false] {
+                let mut options = SearchOptions::default();
+                *field(&mut options) = !value;
+                let text = value.to_string();
+                assert_eq!(
+                    set_search_option(&mut options, &name.to_uppercase(), &text),
+                    Ok(true)
+                );
+                assert_eq!(*field(&mut options), value, "{name}");
+            }
+        }
+        let mut options = SearchOptions::default();
+        assert_eq!(set_search_option(&mut options, "Hash", "4"), Ok(true));
+        assert_eq!(set_search_option(&mut options, "threads", "0"), Ok(true));
+        assert_eq!((options.hash_mib, options.threads), (4, 1));
+        assert_eq!(set_search_option(&mut options, "Bogus", "1"), Ok(false));
+        assert!(set_search_option(&mut options, "LMR", "yes").is_err());
+        assert!(set_search_option(&mut options, "Hash", "-1").is_err());
+        assert_eq!(options.hash_mib, 4);
+    }
+
+    #[test]
+    fn overrides_apply_in_order_and_refuse_bad_values() {
+        let tuned = SearchOptions::exact(16);
+        let mut overrides = Overrides::default();
+        assert_eq!(overrides.applied_to(tuned), tuned);
+        overrides.set("LMR", "false").unwrap();
+        overrides.set("hash", "2").unwrap();
+        overrides.set("lmr", "true").unwrap();
+        overrides.set("NullMove", "true").unwrap();
+        assert!(overrides.set("IIR", "sometimes").is_err());
+        assert!(overrides.set("Bogus", "1").is_err());
+        assert_eq!(overrides.entries().len(), 3);
+        let options = overrides.applied_to(tuned);
+        assert!(options.lmr && options.null_move);
+        assert_eq!(options.hash_mib, 2);
+        assert_eq!(
+            SearchOptions {
+                lmr: false,
+                null_move: false,
+                hash_mib: 16,
+                ..options
+            },
+            tuned
+        );
+    }
+}
