@@ -1,0 +1,534 @@
+//! A third game costs one module and one registry line: tic-tac-toe,
+//! defined in this file alone, gets the conformance checks, perft and
+//! divide, a search that finds its forced wins, a scripted engine session
+//! through the library's type-erased engine, and games between two
+//! in-process engines through the arena `qi match` uses.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use qi_core::conformance::random_walks;
+use qi_core::{
+    DrawReason, Evaluator, ExternalResult, Game, IllegalMove, MoveList, MoveSpace, Outcome,
+    Position, Side, WinReason,
+};
+use qi_engine::arena::{self, InProcessPlayer, MatchConfig, Player};
+use qi_engine::options::Overrides;
+use qi_engine::{
+    engine_for, DynEngine, EngineEvent, EvalProfile, GameFn, GameKit, Games, KitEngine, Registry,
+    RulesOf,
+};
+use qi_search::{Limits, SearchHooks, SearchOptions, Searcher};
+
+// ---------------------------------------------------------------------------
+// The rules.
+
+/// Why text could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+struct TextError(String);
+
+/// Tic-tac-toe has one rule set.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct TttRules;
+
+impl fmt::Display for TttRules {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("tic-tac-toe:standard")
+    }
+}
+
+impl FromStr for TttRules {
+    type Err = String;
+    fn from_str(s: &str) -> Result<TttRules, String> {
+        match s {
+            "tic-tac-toe" | "tic-tac-toe:standard" => Ok(TttRules),
+            _ => Err(format!("unknown tic-tac-toe rules '{s}' (known: standard)")),
+        }
+    }
+}
+
+/// A cell `0..9`, written `a1`..`c3` (file then rank).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Cell(u8);
+
+impl fmt::Display for Cell {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", (b'a' + self.0 % 3) as char, self.0 / 3 + 1)
+    }
+}
+
+impl FromStr for Cell {
+    type Err = TextError;
+    fn from_str(s: &str) -> Result<Cell, TextError> {
+        match s.as_bytes() {
+            [f @ b'a'..=b'c', r @ b'1'..=b'3'] => Ok(Cell((r - b'1') * 3 + (f - b'a'))),
+            _ => Err(TextError(format!("'{s}' is no cell (a1..c3)"))),
+        }
+    }
+}
+
+const LINES: [u16; 8] = [0o007, 0o070, 0o700, 0o111, 0o222, 0o444, 0o421, 0o124];
+
+/// The marks of each side (bit `i` is cell `i`) and the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Ttt {
+    marks: [u16; 2],
+    stm: Side,
+}
+
+impl Ttt {
+    fn read(text: &str) -> Result<Ttt, String> {
+        let (board, side) = text
+            .split_once(' ')
+            .ok_or_else(|| format!("'{text}' has no side to move"))?;
+        let ranks: Vec<&str> = board.split('/').collect();
+        if ranks.len() != 3 || ranks.iter().any(|r| r.len() != 3) {
+            return Err(format!("'{board}' is not three ranks of three cells"));
+        }
+        let mut marks = [0u16; 2];
+        for (i, rank) in ranks.iter().enumerate() {
+            for (file, c) in rank.chars().enumerate() {
+                let bit = 1 << ((2 - i) * 3 + file);
+                match c {
+                    'x' => marks[0] |= bit,
+                    'o' => marks[1] |= bit,
+                    '.' => {}
+                    _ => return Err(format!("'{c}' is not x, o or .")),
+                }
+            }
+        }
+        let stm = match side {
+            "x" => Side::First,
+            "o" => Side::Second,
+            _ => return Err(format!("'{side}' is not x or o")),
+        };
+        Ok(Ttt { marks, stm })
+    }
+
+    fn winner(&self) -> Option<Side> {
+        Side::BOTH
+            .into_iter()
+            .find(|s| LINES.iter().any(|&l| self.marks[s.index()] & l == l))
+    }
+
+    fn empty(&self) -> u16 {
+        !(self.marks[0] | self.marks[1]) & 0o777
+    }
+}
+
+/// Three ranks from the top, `x`, `o` or `.`, then the side to move:
+/// `x../.o./... x`.
+impl fmt::Display for Ttt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for rank in (0..3).rev() {
+            for file in 0..3 {
+                let bit = 1 << (rank * 3 + file);
+                let c = if self.marks[0] & bit != 0 {
+                    'x'
+                } else if self.marks[1] & bit != 0 {
+                    'o'
+                } else {
+                    '.'
+                };
+                write!(f, "{c}")?;
+            }
+            if rank > 0 {
+                f.write_str("/")?;
+            }
+        }
+        write!(f, " {}", if self.stm == Side::First { 'x' } else { 'o' })
+    }
+}
+
+impl Position for Ttt {
+    type Rules = TttRules;
+    type Move = Cell;
+    type ParseError = TextError;
+
+    const MOVE_INDEX_COUNT: usize = 9;
+
+    fn new(_: TttRules) -> Ttt {
+        Ttt {
+            marks: [0; 2],
+            stm: Side::First,
+        }
+    }
+
+    fn from_text(text: &str, _: &TttRules) -> Result<Ttt, TextError> {
+        Ttt::read(text).map_err(TextError)
+    }
+
+    fn rules(&self) -> &TttRules {
+        &TttRules
+    }
+
+    fn move_index(mv: Cell) -> usize {
+        usize::from(mv.0)
+    }
+
+    fn no_capture_plies(&self) -> u32 {
+        0
+    }
+
+    fn side_to_move(&self) -> Side {
+        self.stm
+    }
+
+    fn generate_moves(&self, moves: &mut MoveList<Cell>) {
+        if self.outcome().is_none() {
+            let empty = self.empty();
+            moves.extend((0..9).filter(|i| empty >> i & 1 != 0).map(Cell));
+        }
+    }
+
+    fn play_unchecked(&mut self, mv: Cell) {
+        self.marks[self.stm.index()] |= 1 << mv.0;
+        self.stm = self.stm.opponent();
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if let Some(side) = self.winner() {
+            Some(Outcome::win(side, WinReason::NoLegalMove))
+        } else if self.empty() == 0 {
+            Some(Outcome::Draw(DrawReason::NoCapture))
+        } else {
+            None
+        }
+    }
+
+    fn is_capture(&self, _: Cell) -> bool {
+        false
+    }
+
+    fn zobrist(&self) -> u64 {
+        self.zobrist_from_scratch()
+    }
+
+    fn zobrist_from_scratch(&self) -> u64 {
+        let key = u64::from(self.marks[0]) | u64::from(self.marks[1]) << 9;
+        (key | (self.stm.index() as u64) << 18).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    }
+}
+
+impl MoveSpace for Ttt {
+    fn move_space(&self) -> Vec<Cell> {
+        (0..9).map(Cell).collect()
+    }
+}
+
+/// The game layer: a position stack, no history rules.
+#[derive(Clone, Debug)]
+struct TttGame {
+    stack: Vec<Ttt>,
+    moves: Vec<Cell>,
+    external: Option<ExternalResult>,
+}
+
+impl Game for TttGame {
+    type Position = Ttt;
+
+    fn new(position: Ttt) -> TttGame {
+        TttGame {
+            stack: vec![position],
+            moves: Vec::new(),
+            external: None,
+        }
+    }
+
+    fn position(&self) -> &Ttt {
+        self.stack.last().expect("never empty")
+    }
+
+    fn start(&self) -> &Ttt {
+        &self.stack[0]
+    }
+
+    fn moves(&self) -> &[Cell] {
+        &self.moves
+    }
+
+    fn occurrences(&self) -> usize {
+        1
+    }
+
+    fn external_result(&self) -> Option<ExternalResult> {
+        self.external
+    }
+
+    fn generate_moves(&self, moves: &mut MoveList<Cell>) {
+        if self.external.is_none() {
+            self.position().generate_moves(moves);
+        }
+    }
+
+    fn play_unchecked(&mut self, mv: Cell) {
+        let mut next = *self.position();
+        next.play_unchecked(mv);
+        self.stack.push(next);
+        self.moves.push(mv);
+    }
+
+    fn play(&mut self, mv: Cell) -> Result<(), IllegalMove> {
+        if let Some(outcome) = self.outcome() {
+            return Err(IllegalMove::new(
+                mv,
+                format!("the game is over ({outcome})"),
+            ));
+        }
+        if !self.position().is_legal(mv) {
+            return Err(IllegalMove::new(mv, "the cell is taken"));
+        }
+        self.play_unchecked(mv);
+        Ok(())
+    }
+
+    fn undo(&mut self) -> Option<Cell> {
+        self.external = None;
+        let mv = self.moves.pop()?;
+        self.stack.pop();
+        Some(mv)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.external
+            .map(ExternalResult::outcome)
+            .or_else(|| self.position().outcome())
+    }
+
+    fn record(&mut self, result: ExternalResult) {
+        self.external = Some(result);
+    }
+
+    fn ply(&self) -> usize {
+        self.moves.len()
+    }
+}
+
+/// Lines still open to the side to move minus those open to the opponent.
+struct TttEval;
+
+impl Evaluator<Ttt> for TttEval {
+    fn evaluate(&self, pos: &Ttt) -> i32 {
+        let open = |side: Side| {
+            let theirs = pos.marks[side.opponent().index()];
+            LINES.iter().filter(|&&l| theirs & l == 0).count() as i32
+        };
+        10 * (open(pos.stm) - open(pos.stm.opponent()))
+    }
+}
+
+struct TttHooks;
+
+impl SearchHooks<TttGame> for TttHooks {
+    fn tuned_options(&self) -> SearchOptions {
+        SearchOptions::exact(1)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The kit and the registry line.
+
+enum TttKit {}
+
+impl GameKit for TttKit {
+    type Position = Ttt;
+    type Game = TttGame;
+    type Eval = TttEval;
+    type Hooks = TttHooks;
+
+    const NAME: &'static str = "tic-tac-toe";
+    const PRESETS: &'static [&'static str] = &["standard"];
+
+    fn eval(_: EvalProfile) -> TttEval {
+        TttEval
+    }
+
+    fn hooks(_: EvalProfile) -> TttHooks {
+        TttHooks
+    }
+
+    fn draw(position: &Ttt) -> String {
+        format!("{position}\n")
+    }
+}
+
+/// The library's games plus this one.
+type MyGames = (TttKit, Games);
+
+fn ttt(text: &str) -> Ttt {
+    Ttt::from_text(text, &TttRules).expect("valid test position")
+}
+
+// ---------------------------------------------------------------------------
+// What the third game gets.
+
+#[test]
+fn the_registry_lists_parses_and_dispatches_the_new_game() {
+    let names: Vec<&str> = MyGames::games().iter().map(|g| g.name).collect();
+    assert_eq!(names, ["tic-tac-toe", "jungle", "five-tigers"]);
+    assert_eq!(MyGames::default_spec(), "tic-tac-toe:standard");
+    assert_eq!(
+        MyGames::canonical("tic-tac-toe").as_deref(),
+        Ok("tic-tac-toe:standard")
+    );
+    assert!(MyGames::dispatch("tic-tac-toe:misere", Count(1)).is_err());
+    assert!(
+        Games::dispatch("tic-tac-toe", Count(1)).is_err(),
+        "not in the library's list"
+    );
+    assert_eq!(MyGames::dispatch("jungle", Count(1)), Ok(24));
+}
+
+/// Perft through the registry.
+struct Count(u32);
+
+impl GameFn for Count {
+    type Output = u64;
+    fn call<K: GameKit>(self, rules: RulesOf<K>) -> u64 {
+        qi_search::perft(&K::Position::new(rules), self.0)
+    }
+}
+
+#[test]
+fn conformance_checks_pass() {
+    let checked = random_walks(&Ttt::new(TttRules), 200, 9, 7);
+    assert!(checked > 1000, "{checked}");
+}
+
+#[test]
+fn perft_and_divide() {
+    // The number of move sequences of each length (games stop at a win).
+    let expected = [1, 9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872];
+    for (depth, &n) in expected.iter().enumerate() {
+        assert_eq!(MyGames::dispatch("tic-tac-toe", Count(depth as u32)), Ok(n));
+    }
+    let divide = qi_search::divide(&Ttt::new(TttRules), 9);
+    assert_eq!(divide.len(), 9);
+    assert_eq!(divide.iter().map(|(_, n)| n).sum::<u64>(), 127872);
+    // By symmetry the corners agree, and so do the edges.
+    assert_eq!(divide[0].1, divide[8].1);
+    assert_eq!(divide[1].1, divide[7].1);
+}
+
+#[test]
+fn the_search_finds_forced_wins_and_the_draw() {
+    let search = |text: &str, depth: u32| {
+        let mut game = TttGame::new(ttt(text));
+        let mut searcher: Searcher<TttGame, TttHooks> =
+            Searcher::with_hooks(TttHooks.tuned_options(), TttHooks);
+        searcher.search(
+            &mut game,
+            &TttEval,
+            Limits::depth(depth),
+            &AtomicBool::new(false),
+            |_| {},
+        )
+    };
+    // x wins at once on c1.
+    let r = search(".../oo./xx. x", 9);
+    assert_eq!(r.best_move, Some(Cell(2)));
+    assert_eq!(r.score.to_string(), "mate 1");
+    // With x in a corner and o in the opposite one, x forces a win on its
+    // third move.
+    let r = search("x../.../..o x", 9);
+    assert_eq!(r.score.to_string(), "mate 3");
+    let mut game = TttGame::new(ttt("x../.../..o x"));
+    assert_eq!(
+        qi_search::reference::minimax(&mut game, &TttEval, 9),
+        r.score,
+        "plain minimax agrees"
+    );
+    // Tic-tac-toe is a draw.
+    assert_eq!(search(".../.../... x", 9).score.to_string(), "cp 0");
+}
+
+/// An engine's reports, shared with the search thread that writes them.
+type Events = Arc<Mutex<Vec<EngineEvent>>>;
+
+/// Reads an engine's reports into a shared list.
+fn recorder() -> (Events, Box<dyn FnMut(EngineEvent) + Send>) {
+    let events = Arc::new(Mutex::new(Vec::new()));
+    let sink = Arc::clone(&events);
+    (events, Box::new(move |e| sink.lock().unwrap().push(e)))
+}
+
+#[test]
+fn a_scripted_engine_session_through_the_type_erased_engine() {
+    let mut engine: Box<dyn DynEngine> =
+        engine_for::<MyGames>("tic-tac-toe", EvalProfile::Default, &Overrides::default())
+            .expect("a registered game");
+    assert_eq!(engine.spec(), "tic-tac-toe:standard");
+    // position startpos moves a1 b2 b1 / go depth 9 / bestmove c1
+    engine
+        .set_position(None, &["a1".into(), "b2".into(), "b1".into()])
+        .unwrap();
+    assert_eq!(engine.position_text(), ".../.o./xx. o");
+    let (events, report) = recorder();
+    engine
+        .go(Limits::depth(9), Arc::new(AtomicBool::new(false)), report)
+        .join()
+        .unwrap();
+    let events = events.lock().unwrap();
+    assert!(
+        matches!(events.first(), Some(EngineEvent::Info(line)) if line.starts_with("info depth 1 ")),
+        "{events:?}"
+    );
+    assert_eq!(
+        events.last(),
+        Some(&EngineEvent::BestMove(Some("c1".into()))),
+        "o must block"
+    );
+    // Bad input is an error and leaves the game as it was.
+    assert!(engine
+        .set_position(None, &["a1".into(), "a1".into()])
+        .is_err());
+    assert!(engine.set_position(Some("xxx/ooo"), &[]).is_err());
+    assert_eq!(engine.position_text(), ".../.o./xx. o");
+    assert_eq!(engine.moves().len(), 6);
+    assert_eq!(engine.perft(2), 30);
+    // A finished game has no move.
+    engine.set_position(Some("xxx/oo./... o"), &[]).unwrap();
+    assert!(engine.outcome().is_some());
+    assert_eq!(engine.best_move(Limits::depth(3)), None);
+}
+
+#[test]
+fn in_process_engines_play_a_match_through_the_arena() {
+    let start = Ttt::new(TttRules);
+    let openings = arena::read_openings(
+        &start,
+        Some("# two openings\n.../.x./... o\nx../.../... o\n"),
+    )
+    .unwrap();
+    let new_player = || {
+        InProcessPlayer::new(Box::new(KitEngine::<TttKit>::new(
+            TttRules,
+            EvalProfile::Default,
+            &Overrides::default(),
+        )))
+    };
+    let (mut a, mut b) = (new_player(), new_player());
+    let players: [&mut dyn Player; 2] = [&mut a, &mut b];
+    let config = MatchConfig {
+        games: 4,
+        movetime: Duration::from_millis(50),
+        max_plies: 20,
+    };
+    let mut reports = Vec::new();
+    let tally = arena::play_match::<TttGame>(&config, &start, &openings, players, |r| {
+        reports.push(r.clone())
+    });
+    // Perfect play from these openings is a draw.
+    assert_eq!(
+        (tally.wins, tally.draws, tally.losses),
+        (0, 4, 0),
+        "{reports:?}"
+    );
+    assert_eq!(reports.len(), 4);
+    assert!(reports.iter().all(|r| r.moves.len() == 8), "{reports:?}");
+    assert_eq!(reports[1].a_side, Side::Second, "colours swap");
+}
