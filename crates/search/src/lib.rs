@@ -80,11 +80,11 @@ pub mod perft;
 mod pv;
 pub mod reference;
 mod score;
-mod searcher;
+mod search;
 pub mod tt;
 
 pub use hooks::{DefaultHooks, MoveOf, SearchHooks};
 pub use limits::{Limits, SearchOptions};
 pub use perft::{divide, divide_parallel, perft, perft_parallel, perft_plain};
 pub use score::{Score, INFINITY, MATE, MATE_BOUND, MAX_PLY};
-pub use searcher::{terminal_value, SearchInfo, SearchResult, Searcher, MAX_DEPTH};
+pub use search::{terminal_value, SearchInfo, SearchResult, Searcher, MAX_DEPTH};

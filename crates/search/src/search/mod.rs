@@ -23,51 +23,15 @@ use crate::pv::PvTable;
 use crate::score::{from_tt, to_tt, Score, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::tt::{Bound, SharedTable, TableAccess, TranspositionTable};
 
+mod params;
+
+use params::{
+    lmr_table, ASPIRATION_DELTA, CHECK_EVERY, FUTILITY_MARGIN, IIR_DEPTH, LMP_DEPTH, LMP_MOVES,
+    RFP_DEPTH, RFP_MARGIN,
+};
+
 /// The deepest iteration the search starts.
 pub const MAX_DEPTH: u32 = 100;
-
-/// How often (in nodes) the clock and the stop flag are read.
-const CHECK_EVERY: u64 = 2048;
-
-/// First half-width of an aspiration window, in centi-units.
-const ASPIRATION_DELTA: i32 = 25;
-
-/// Futility margin per ply of remaining depth, in centi-units.
-const FUTILITY_MARGIN: i32 = 150;
-
-/// Deepest remaining depth of reverse futility pruning. (Depth 6 with a
-/// margin of 120 lost 37 ± 30 Elo against no reverse futility in a
-/// 200-game match; depth 3 with 200 scored +14 ± 31.)
-const RFP_DEPTH: i32 = 3;
-
-/// Reverse futility margin per ply of remaining depth, in centi-units.
-const RFP_MARGIN: i32 = 200;
-
-/// Shallowest remaining depth reduced by internal iterative reduction.
-const IIR_DEPTH: i32 = 4;
-
-/// Deepest remaining depth of late-move pruning.
-const LMP_DEPTH: i32 = 4;
-
-/// Quiet moves searched before the rest are pruned, by remaining depth.
-const LMP_MOVES: [usize; LMP_DEPTH as usize + 1] = [0, 6, 10, 16, 26];
-
-/// Late-move reductions by remaining depth and moves searched: about
-/// `0.75 + ln(depth) ln(moves) / 2.25` plies.
-fn lmr_table() -> Vec<[u8; 64]> {
-    (0..64)
-        .map(|d| {
-            let mut row = [0u8; 64];
-            for (m, r) in row.iter_mut().enumerate() {
-                if d > 0 && m > 0 {
-                    let v = 0.75 + (d as f64).ln() * (m as f64).ln() / 2.25;
-                    *r = v.max(0.0) as u8;
-                }
-            }
-            row
-        })
-        .collect()
-}
 
 /// The score of a finished game for the side to move `stm`, `ply` plies
 /// below the root: a win is `MATE - ply`, a loss `-(MATE - ply)`, a draw 0.
