@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use qi_core::{Outcome, Side};
+
 /// The value of a win on the spot (a terminal position won by the side to
 /// move at ply 0). A win `n` plies from the root is worth `MATE - n`.
 pub const MATE: i32 = 30_000;
@@ -111,6 +113,17 @@ impl fmt::Display for Score {
             Some(m) => write!(f, "mate {m}"),
             None => write!(f, "cp {}", self.0),
         }
+    }
+}
+
+/// The score of a finished game for the side to move `stm`, `ply` plies
+/// below the root: a win is `MATE - ply`, a loss `-(MATE - ply)`, a draw 0.
+#[inline]
+pub fn terminal_value(outcome: Outcome, stm: Side, ply: usize) -> i32 {
+    match outcome.winner() {
+        Some(winner) if winner == stm => MATE - ply as i32,
+        Some(_) => -(MATE - ply as i32),
+        None => 0,
     }
 }
 

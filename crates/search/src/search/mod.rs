@@ -14,13 +14,14 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use qi_core::smallvec::SmallVec;
-use qi_core::{Evaluator, Game, MoveList, Outcome, Position, Side};
+use qi_core::{Evaluator, Game, MoveList, Position, Side};
 
 use crate::hooks::{DefaultHooks, MoveOf, SearchHooks};
 use crate::limits::{Limits, SearchOptions};
 use crate::ordering::{pick_next, History, Killers, CAPTURE, KILLER_1, KILLER_2, TT_MOVE};
 use crate::pv::PvTable;
-use crate::score::{from_tt, to_tt, Score, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+use crate::report::{nps, SearchInfo, SearchResult};
+use crate::score::{from_tt, terminal_value, to_tt, Score, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::tt::{Bound, SharedTable, TableAccess, TranspositionTable};
 
 mod params;
@@ -32,62 +33,6 @@ use params::{
 
 /// The deepest iteration the search starts.
 pub const MAX_DEPTH: u32 = 100;
-
-/// The score of a finished game for the side to move `stm`, `ply` plies
-/// below the root: a win is `MATE - ply`, a loss `-(MATE - ply)`, a draw 0.
-#[inline]
-pub fn terminal_value(outcome: Outcome, stm: Side, ply: usize) -> i32 {
-    match outcome.winner() {
-        Some(winner) if winner == stm => MATE - ply as i32,
-        Some(_) => -(MATE - ply as i32),
-        None => 0,
-    }
-}
-
-/// What one finished iteration of the search found, for UCI-style `info`
-/// lines.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchInfo<M> {
-    /// The iteration's depth in plies.
-    pub depth: u32,
-    /// The deepest ply reached in this iteration (quiescence included).
-    pub seldepth: u32,
-    /// The root score from the side to move's point of view.
-    pub score: Score,
-    /// Nodes visited since the search started, by every thread (helper
-    /// threads' counts lag by at most a few thousand nodes each).
-    pub nodes: u64,
-    /// Nodes per second since the search started, over every thread.
-    pub nps: u64,
-    /// Time since the search started.
-    pub time: Duration,
-    /// The principal variation, starting with the best move.
-    pub pv: Vec<M>,
-    /// Permille of the transposition table filled by this search.
-    pub hashfull: u32,
-}
-
-/// The answer of a search.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchResult<M> {
-    /// The move to play: `None` only when the game is over or the side to
-    /// move has no legal move. Always legal in the searched position.
-    pub best_move: Option<M>,
-    /// The score of the deepest completed iteration (the static evaluation
-    /// when none completed, the game's value when it is over).
-    pub score: Score,
-    /// The deepest completed iteration (0 when none completed).
-    pub depth: u32,
-    /// The deepest ply reached (quiescence included).
-    pub seldepth: u32,
-    /// Nodes visited.
-    pub nodes: u64,
-    /// The principal variation of the deepest completed iteration,
-    /// starting with `best_move`.
-    pub pv: Vec<M>,
-    /// Time the search took.
-    pub elapsed: Duration,
-}
 
 /// How a search thread shares its node count with the others, so that
 /// the main thread's `info` lines count every thread's nodes.
@@ -1007,9 +952,4 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
         }
         best
     }
-}
-
-fn nps(nodes: u64, time: Duration) -> u64 {
-    let nanos = time.as_nanos().max(1);
-    (u128::from(nodes) * 1_000_000_000 / nanos).min(u128::from(u64::MAX)) as u64
 }
