@@ -15,7 +15,7 @@ use super::context::Ctx;
 use super::params::{FUTILITY_MARGIN, IIR_DEPTH, LMP_DEPTH, LMP_MOVES, RFP_DEPTH, RFP_MARGIN};
 use super::worker::Worker;
 use crate::hooks::{MoveOf, SearchHooks};
-use crate::ordering::{pick_next, CAPTURE, KILLER_1, KILLER_2, TT_MOVE};
+use crate::ordering::{pick_next, NodeOrder, KILLER_2};
 use crate::score::{from_tt, terminal_value, to_tt, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::tt::{Bound, TableAccess};
 
@@ -297,8 +297,7 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
         best
     }
 
-    /// Ordering scores of `moves` into `scores`: the TT move first, then
-    /// captures (by the game's order), killers, history.
+    /// Ordering scores of `moves` into `scores` (see [`NodeOrder`]).
     fn score_moves(
         &self,
         game: &G,
@@ -308,22 +307,13 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
         ply: usize,
         stm: Side,
     ) {
-        let killers = self.st.killers.get(ply);
-        let pos = game.position();
-        scores.clear();
-        for &mv in moves {
-            let score = if Some(mv) == tt_move {
-                TT_MOVE
-            } else if pos.is_capture(mv) {
-                CAPTURE + self.hooks.capture_order(game, mv)
-            } else if Some(mv) == killers[0] {
-                KILLER_1
-            } else if Some(mv) == killers[1] {
-                KILLER_2
-            } else {
-                self.st.history.get(stm, &mv)
-            };
-            scores.push(score);
+        NodeOrder {
+            game,
+            hooks: self.hooks,
+            killers: self.st.killers.get(ply),
+            history: &self.st.history,
+            stm,
         }
+        .score(moves, tt_move, scores);
     }
 }

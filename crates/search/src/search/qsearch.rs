@@ -6,7 +6,7 @@ use qi_core::{Evaluator, Game, MoveList, Position};
 use super::context::Ctx;
 use super::worker::Worker;
 use crate::hooks::{MoveOf, SearchHooks};
-use crate::ordering::{pick_next, CAPTURE};
+use crate::ordering::{pick_next, tactical_score};
 use crate::score::{terminal_value, MAX_PLY};
 use crate::tt::TableAccess;
 
@@ -62,17 +62,11 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
 
         let mut moves = MoveList::new();
         game.generate_moves(&mut moves);
-        let hooks = &self.hooks;
+        let hooks = self.hooks;
         moves.retain(|mv| hooks.is_tactical(game, *mv));
         let mut scores: SmallVec<[i32; 64]> = moves
             .iter()
-            .map(|&mv| {
-                if game.position().is_capture(mv) {
-                    CAPTURE + hooks.capture_order(game, mv)
-                } else {
-                    0
-                }
-            })
+            .map(|&mv| tactical_score(game, hooks, mv))
             .collect();
 
         for i in 0..moves.len() {
