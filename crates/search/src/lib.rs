@@ -30,17 +30,7 @@
 //! fn go<G: Game, E: Evaluator<G::Position>>(game: &mut G, eval: &E, stop: &AtomicBool) {
 //!     let mut searcher: Searcher<G> = Searcher::new(SearchOptions::default());
 //!     let result = searcher.search(game, eval, Limits::depth(6), stop, |info| {
-//!         let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
-//!         println!(
-//!             "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
-//!             info.depth,
-//!             info.seldepth,
-//!             info.score,
-//!             info.nodes,
-//!             info.nps,
-//!             info.time.as_millis(),
-//!             pv.join(" ")
-//!         );
+//!         println!("{info}");
 //!     });
 //!     match result.best_move {
 //!         Some(mv) => println!("bestmove {mv}"),
