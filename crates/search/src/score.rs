@@ -17,6 +17,13 @@ pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 1;
 /// A value beyond every score, for open alpha-beta windows.
 pub const INFINITY: i32 = MATE + 1;
 
+/// The bound every evaluator's score must stay within:
+/// `|score| <= EVAL_LIMIT`. It lies far below [`MATE_BOUND`], so that no
+/// evaluation, nor one moved by a search margin, passes for a mate score.
+pub const EVAL_LIMIT: i32 = 19_000;
+
+const _: () = assert!(EVAL_LIMIT < MATE_BOUND);
+
 /// A search score from the point of view of the side to move.
 ///
 /// Either centi-units (an evaluation, `|cp| < MATE_BOUND`), or a mate score:
