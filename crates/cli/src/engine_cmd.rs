@@ -9,10 +9,9 @@ use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
-use std::time::Duration;
 
-use qi_core::{Evaluator, Game, Position, Side};
-use qi_search::{Limits, MoveOf, SearchHooks, SearchOptions, Searcher};
+use qi_core::{Evaluator, Game, Position};
+use qi_search::{Clock, Limits, MoveOf, SearchHooks, SearchOptions, Searcher};
 
 use crate::args::Args;
 use crate::error::CliError;
@@ -57,7 +56,6 @@ trait Variant: Send {
     fn configure(&mut self, options: SearchOptions);
     /// The game's tuned search options ([`SearchHooks::tuned_options`]).
     fn tuned_options(&self) -> SearchOptions;
-    fn side_to_move(&self) -> Side;
     fn go(&mut self, limits: Limits, stop: Arc<AtomicBool>) -> JoinHandle<()>;
 }
 
@@ -164,10 +162,6 @@ where
 
     fn tuned_options(&self) -> SearchOptions {
         self.tuned
-    }
-
-    fn side_to_move(&self) -> Side {
-        self.game.position().side_to_move()
     }
 
     fn go(&mut self, limits: Limits, stop: Arc<AtomicBool>) -> JoinHandle<()> {
@@ -449,25 +443,20 @@ impl Session {
         }
     }
 
-    /// Turns a `go` command into search limits; clock times become a time
-    /// budget for the side to move.
+    /// Turns a `go` command into search limits (the search budgets the
+    /// clock itself).
     fn limits(&self, go: &GoLimits) -> Limits {
-        let mut limits = Limits {
+        Limits {
             depth: go.depth,
             nodes: go.nodes,
             movetime: go.movetime,
             infinite: go.infinite,
-        };
-        let (time, inc) = match self.variant.side_to_move() {
-            Side::First => (go.wtime, go.winc),
-            Side::Second => (go.btime, go.binc),
-        };
-        if limits.movetime.is_none() {
-            if let Some(time) = time {
-                limits.movetime = Some(time_budget(time, inc.unwrap_or_default(), go.movestogo));
-            }
+            clock: Clock {
+                time: [go.wtime, go.btime],
+                inc: [go.winc, go.binc],
+                movestogo: go.movestogo,
+            },
         }
-        limits
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
@@ -502,28 +491,9 @@ impl Session {
     }
 }
 
-/// The time to spend on one move with `time` left on the clock.
-fn time_budget(time: Duration, inc: Duration, movestogo: Option<u32>) -> Duration {
-    let moves = movestogo.unwrap_or(30).clamp(1, 60);
-    let margin = Duration::from_millis(30);
-    let budget = time / moves + inc * 3 / 4;
-    let cap = (time / 2).saturating_sub(margin);
-    budget.min(cap).max(Duration::from_millis(5))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn time_budget_stays_within_the_clock() {
-        let b = time_budget(Duration::from_secs(60), Duration::ZERO, None);
-        assert_eq!(b, Duration::from_secs(2));
-        let b = time_budget(Duration::from_millis(100), Duration::from_secs(1), None);
-        assert!(b <= Duration::from_millis(50));
-        let b = time_budget(Duration::from_millis(1), Duration::ZERO, None);
-        assert_eq!(b, Duration::from_millis(5));
-    }
 
     #[test]
     fn every_switch_is_set_by_its_name_in_any_case() {

@@ -8,6 +8,8 @@
 //!   futility, reverse futility and late-move pruning, check extensions and
 //!   mate-distance pruning (each switchable in [`SearchOptions`]), bounded
 //!   by [`Limits`] and a stop flag.
+//! * [`TimeManager`]: the time a search may take, from a move time or the
+//!   game's [`Clock`], and whether another iteration fits in it.
 //! * [`SearchHooks`]: optional game knowledge (capture order, quiescence
 //!   moves, passing for null moves, "check" for extensions);
 //!   [`DefaultHooks`] suits every game.
@@ -72,6 +74,7 @@ pub mod reference;
 mod report;
 mod score;
 mod search;
+mod time;
 pub mod tt;
 
 pub use hooks::{DefaultHooks, MoveOf, SearchHooks};
@@ -80,3 +83,4 @@ pub use perft::{divide, divide_parallel, perft, perft_parallel, perft_plain};
 pub use report::{SearchInfo, SearchResult};
 pub use score::{terminal_value, Score, EVAL_LIMIT, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 pub use search::{Searcher, MAX_DEPTH};
+pub use time::{Clock, TimeManager};

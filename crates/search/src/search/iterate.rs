@@ -14,6 +14,7 @@ use crate::hooks::{MoveOf, SearchHooks};
 use crate::limits::Limits;
 use crate::report::{nps, SearchInfo, SearchResult};
 use crate::score::{terminal_value, Score, INFINITY, MATE_BOUND};
+use crate::time::TimeManager;
 use crate::tt::TableAccess;
 
 impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> {
@@ -33,14 +34,10 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
         E: Evaluator<G::Position>,
         F: FnMut(&SearchInfo<MoveOf<G>>),
     {
-        let deadline = if limits.infinite {
-            None
-        } else {
-            limits.movetime.map(|t| start + t)
-        };
-        let node_limit = limits.nodes.unwrap_or(u64::MAX);
-        let mut ctx = Ctx::new(eval, stop, self.sharing, deadline, node_limit);
         let stm = game.position().side_to_move();
+        let mut timer = TimeManager::new(&limits, stm);
+        let node_limit = limits.nodes.unwrap_or(u64::MAX);
+        let mut ctx = Ctx::new(eval, stop, self.sharing, timer.deadline(start), node_limit);
         let mut result = SearchResult {
             best_move: None,
             score: Score::from_value(eval.evaluate(game.position())),
@@ -61,9 +58,6 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
             ctx.poll();
             let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
             let mut previous: Option<i32> = None;
-            let mut last_time = Duration::ZERO;
-            let mut last_nodes = 0u64;
-            let mut previous_nodes = 0u64;
             for iteration in 1..=max_depth {
                 let depth = (iteration + self.depth_offset).min(MAX_DEPTH);
                 ctx.horizon = false;
@@ -95,25 +89,8 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
                 if !ctx.horizon {
                     break; // every line reached the end of the game
                 }
-                if let Some(movetime) = limits.movetime.filter(|_| !limits.infinite) {
-                    // The next iteration would not finish in time: predict
-                    // its length from this one's, grown as the node count
-                    // grew last (node counts, unlike times, do not depend
-                    // on the machine's load).
-                    let this = time.saturating_sub(last_time);
-                    let this_nodes = ctx.nodes - last_nodes;
-                    let growth = if previous_nodes == 0 {
-                        2.0
-                    } else {
-                        (this_nodes as f64 / previous_nodes as f64).clamp(1.2, 4.0)
-                    };
-                    let next = this.mul_f64(growth);
-                    if time + next >= movetime {
-                        break;
-                    }
-                    previous_nodes = this_nodes;
-                    last_nodes = ctx.nodes;
-                    last_time = time;
+                if !timer.next_iteration_fits(time, ctx.nodes) {
+                    break;
                 }
             }
             if result.best_move.is_none() {
