@@ -59,15 +59,7 @@ impl GameFn for Analyze {
         let mut searcher = Searcher::with_hooks(hooks.tuned_options(), hooks);
         let stop = AtomicBool::new(false);
         let result = searcher.search(&mut game, &eval, self.limits, &stop, |info| {
-            let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
-            println!(
-                "depth {:>2}  score {:<10} nodes {:>10}  nps {:>9}  pv {}",
-                info.depth,
-                info.score.to_string(),
-                info.nodes,
-                info.nps,
-                pv.join(" ")
-            );
+            println!("{info}");
         });
         match result.best_move {
             Some(mv) => println!(

@@ -9,13 +9,11 @@ use std::io::BufRead;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::Duration;
 
 use clap::Args;
-use qi_core::Side;
 use qi_engine::options::{Overrides, MAX_HASH_MIB, MAX_THREADS, SWITCHES};
 use qi_engine::{engine_for, DynEngine, EngineEvent, EvalProfile, Games, Registry};
-use qi_search::Limits;
+use qi_search::{Clock, Limits};
 
 use crate::error::CliError;
 use crate::jcei::{self, Command, GoLimits};
@@ -200,25 +198,20 @@ impl Session {
         }
     }
 
-    /// Turns a `go` command into search limits; clock times become a time
-    /// budget for the side to move.
+    /// Turns a `go` command into search limits; the search turns the
+    /// clock into a time budget for the side to move.
     fn limits(&self, go: &GoLimits) -> Limits {
-        let mut limits = Limits {
+        Limits {
             depth: go.depth,
             nodes: go.nodes,
             movetime: go.movetime,
             infinite: go.infinite,
-        };
-        let (time, inc) = match self.variant.side_to_move() {
-            Side::First => (go.wtime, go.winc),
-            Side::Second => (go.btime, go.binc),
-        };
-        if limits.movetime.is_none() {
-            if let Some(time) = time {
-                limits.movetime = Some(time_budget(time, inc.unwrap_or_default(), go.movestogo));
-            }
+            clock: Clock {
+                time: [go.wtime, go.btime],
+                inc: [go.winc, go.binc],
+                movestogo: go.movestogo,
+            },
         }
-        limits
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
@@ -251,29 +244,10 @@ impl Session {
     }
 }
 
-/// The time to spend on one move with `time` left on the clock.
-fn time_budget(time: Duration, inc: Duration, movestogo: Option<u32>) -> Duration {
-    let moves = movestogo.unwrap_or(30).clamp(1, 60);
-    let margin = Duration::from_millis(30);
-    let budget = time / moves + inc * 3 / 4;
-    let cap = (time / 2).saturating_sub(margin);
-    budget.min(cap).max(Duration::from_millis(5))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use qi_engine::{FiveTigersKit, GameKit, JungleKit};
-
-    #[test]
-    fn time_budget_stays_within_the_clock() {
-        let b = time_budget(Duration::from_secs(60), Duration::ZERO, None);
-        assert_eq!(b, Duration::from_secs(2));
-        let b = time_budget(Duration::from_millis(100), Duration::from_secs(1), None);
-        assert!(b <= Duration::from_millis(50));
-        let b = time_budget(Duration::from_millis(1), Duration::ZERO, None);
-        assert_eq!(b, Duration::from_millis(5));
-    }
 
     #[test]
     fn a_session_starts_each_game_from_its_tuned_options() {

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 
 use qi_core::{Evaluator, Game, Outcome, Position, Side};
-use qi_search::{Limits, MoveOf, SearchHooks, SearchInfo, SearchOptions, Searcher};
+use qi_search::{Limits, MoveOf, SearchHooks, SearchOptions, Searcher};
 
 use crate::kit::{spec_of, EvalProfile, GameKit, RulesOf};
 use crate::options::Overrides;
@@ -116,22 +116,6 @@ impl<K: GameKit> KitEngine<K> {
     }
 }
 
-/// The protocol's `info` line of a search report.
-fn info_line<M: std::fmt::Display>(info: &SearchInfo<M>) -> String {
-    let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
-    format!(
-        "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {} pv {}",
-        info.depth,
-        info.seldepth,
-        info.score,
-        info.nodes,
-        info.nps,
-        info.time.as_millis(),
-        info.hashfull,
-        pv.join(" ")
-    )
-}
-
 impl<K: GameKit> DynEngine for KitEngine<K> {
     fn spec(&self) -> String {
         spec_of::<K>(self.start.rules())
@@ -224,7 +208,7 @@ impl<K: GameKit> DynEngine for KitEngine<K> {
         thread::spawn(move || {
             let mut searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
             let result = searcher.search_smp(&mut game, &*eval, limits, &stop, |info| {
-                report(EngineEvent::Info(info_line(info)));
+                report(EngineEvent::Info(info.to_string()));
             });
             report(EngineEvent::BestMove(
                 result.best_move.map(|mv| mv.to_string()),

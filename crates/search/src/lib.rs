@@ -8,6 +8,8 @@
 //!   futility, reverse futility and late-move pruning, check extensions and
 //!   mate-distance pruning (each switchable in [`SearchOptions`]), bounded
 //!   by [`Limits`] and a stop flag.
+//! * [`TimeManager`]: the time a search may take, from a move time or the
+//!   game's [`Clock`], and whether another iteration fits in it.
 //! * [`SearchHooks`]: optional game knowledge (capture order, quiescence
 //!   moves, passing for null moves, "check" for extensions);
 //!   [`DefaultHooks`] suits every game.
@@ -30,17 +32,7 @@
 //! fn go<G: Game, E: Evaluator<G::Position>>(game: &mut G, eval: &E, stop: &AtomicBool) {
 //!     let mut searcher: Searcher<G> = Searcher::new(SearchOptions::default());
 //!     let result = searcher.search(game, eval, Limits::depth(6), stop, |info| {
-//!         let pv: Vec<String> = info.pv.iter().map(|m| m.to_string()).collect();
-//!         println!(
-//!             "info depth {} seldepth {} score {} nodes {} nps {} time {} pv {}",
-//!             info.depth,
-//!             info.seldepth,
-//!             info.score,
-//!             info.nodes,
-//!             info.nps,
-//!             info.time.as_millis(),
-//!             pv.join(" ")
-//!         );
+//!         println!("{info}");
 //!     });
 //!     match result.best_move {
 //!         Some(mv) => println!("bestmove {mv}"),
@@ -79,12 +71,16 @@ mod ordering;
 pub mod perft;
 mod pv;
 pub mod reference;
+mod report;
 mod score;
-mod searcher;
+mod search;
+mod time;
 pub mod tt;
 
 pub use hooks::{DefaultHooks, MoveOf, SearchHooks};
 pub use limits::{Limits, SearchOptions};
 pub use perft::{divide, divide_parallel, perft, perft_parallel, perft_plain};
-pub use score::{Score, INFINITY, MATE, MATE_BOUND, MAX_PLY};
-pub use searcher::{terminal_value, SearchInfo, SearchResult, Searcher, MAX_DEPTH};
+pub use report::{SearchInfo, SearchResult};
+pub use score::{terminal_value, Score, EVAL_LIMIT, INFINITY, MATE, MATE_BOUND, MAX_PLY};
+pub use search::{Searcher, MAX_DEPTH};
+pub use time::{Clock, TimeManager};

@@ -3,6 +3,8 @@
 
 use std::time::Duration;
 
+use crate::time::Clock;
+
 /// When a search must stop. Unset fields do not limit it; with nothing set
 /// the search deepens until [`MAX_DEPTH`](crate::MAX_DEPTH), until the tree
 /// is solved, or until the stop flag is raised.
@@ -14,12 +16,18 @@ pub struct Limits {
     /// [`Searcher::search_smp`](crate::Searcher::search_smp), the calling
     /// thread's nodes).
     pub nodes: Option<u64>,
-    /// Wall-clock time to search at most.
+    /// Wall-clock time to search at most. When given, the clock is not
+    /// used.
     pub movetime: Option<Duration>,
-    /// Search until the stop flag is raised: `movetime` is ignored, and once
-    /// the depth or node limit (if any) is reached the search waits for the
-    /// stop flag before returning (UCI `go infinite`).
+    /// Search until the stop flag is raised: `movetime` and the clock are
+    /// ignored, and once the depth or node limit (if any) is reached the
+    /// search waits for the stop flag before returning (UCI `go infinite`).
     pub infinite: bool,
+    /// The game clock: without `movetime`, the search spends the budget
+    /// [`TimeManager`](crate::TimeManager) takes from the side to move's
+    /// time, so a front end only copies `go wtime btime winc binc
+    /// movestogo` here.
+    pub clock: Clock,
 }
 
 impl Limits {

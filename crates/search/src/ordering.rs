@@ -3,8 +3,10 @@
 
 use std::hash::{Hash, Hasher};
 
-use qi_core::Side;
+use qi_core::smallvec::SmallVec;
+use qi_core::{Game, Position, Side};
 
+use crate::hooks::{MoveOf, SearchHooks};
 use crate::score::MAX_PLY;
 
 /// Ordering score of the transposition-table move.
@@ -145,6 +147,59 @@ impl<M: Copy + Eq> Killers<M> {
             s[1] = s[0];
             s[0] = Some(mv);
         }
+    }
+}
+
+/// What orders the moves of one node of the main search: the game's
+/// capture order, the node's killers and the history of the side to move.
+pub(crate) struct NodeOrder<'a, G: Game, H> {
+    pub(crate) game: &'a G,
+    pub(crate) hooks: &'a H,
+    pub(crate) killers: [Option<MoveOf<G>>; 2],
+    pub(crate) history: &'a History,
+    pub(crate) stm: Side,
+}
+
+impl<G: Game, H: SearchHooks<G>> NodeOrder<'_, G, H> {
+    /// Ordering scores of `moves` into `scores`: `tt_move` first, then
+    /// captures (by the game's order), killers, history.
+    pub(crate) fn score(
+        &self,
+        moves: &[MoveOf<G>],
+        tt_move: Option<MoveOf<G>>,
+        scores: &mut SmallVec<[i32; 64]>,
+    ) {
+        let pos = self.game.position();
+        scores.clear();
+        for &mv in moves {
+            let score = if Some(mv) == tt_move {
+                TT_MOVE
+            } else if pos.is_capture(mv) {
+                CAPTURE + self.hooks.capture_order(self.game, mv)
+            } else if Some(mv) == self.killers[0] {
+                KILLER_1
+            } else if Some(mv) == self.killers[1] {
+                KILLER_2
+            } else {
+                self.history.get(self.stm, &mv)
+            };
+            scores.push(score);
+        }
+    }
+}
+
+/// The ordering score of a quiescence move: captures by the game's order,
+/// then the other tactical moves.
+#[inline]
+pub(crate) fn tactical_score<G: Game, H: SearchHooks<G>>(
+    game: &G,
+    hooks: &H,
+    mv: MoveOf<G>,
+) -> i32 {
+    if game.position().is_capture(mv) {
+        CAPTURE + hooks.capture_order(game, mv)
+    } else {
+        0
     }
 }
 

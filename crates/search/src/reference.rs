@@ -9,8 +9,8 @@
 use qi_core::{Evaluator, Game, Position};
 
 use crate::hooks::SearchHooks;
+use crate::score::terminal_value;
 use crate::score::Score;
-use crate::searcher::terminal_value;
 
 /// The minimax value of `game`'s current position searched `depth` plies
 /// deep, from the side to move's view. `game` is left as it was given.

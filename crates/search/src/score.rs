@@ -2,6 +2,8 @@
 
 use std::fmt;
 
+use qi_core::{Outcome, Side};
+
 /// The value of a win on the spot (a terminal position won by the side to
 /// move at ply 0). A win `n` plies from the root is worth `MATE - n`.
 pub const MATE: i32 = 30_000;
@@ -14,6 +16,13 @@ pub const MATE_BOUND: i32 = MATE - MAX_PLY as i32 - 1;
 
 /// A value beyond every score, for open alpha-beta windows.
 pub const INFINITY: i32 = MATE + 1;
+
+/// The bound every evaluator's score must stay within:
+/// `|score| <= EVAL_LIMIT`. It lies far below [`MATE_BOUND`], so that no
+/// evaluation, nor one moved by a search margin, passes for a mate score.
+pub const EVAL_LIMIT: i32 = 19_000;
+
+const _: () = assert!(EVAL_LIMIT < MATE_BOUND);
 
 /// A search score from the point of view of the side to move.
 ///
@@ -111,6 +120,17 @@ impl fmt::Display for Score {
             Some(m) => write!(f, "mate {m}"),
             None => write!(f, "cp {}", self.0),
         }
+    }
+}
+
+/// The score of a finished game for the side to move `stm`, `ply` plies
+/// below the root: a win is `MATE - ply`, a loss `-(MATE - ply)`, a draw 0.
+#[inline]
+pub fn terminal_value(outcome: Outcome, stm: Side, ply: usize) -> i32 {
+    match outcome.winner() {
+        Some(winner) if winner == stm => MATE - ply as i32,
+        Some(_) => -(MATE - ply as i32),
+        None => 0,
     }
 }
 

@@ -1,0 +1,149 @@
+//! What a search reports: a line per finished iteration and its answer.
+
+use std::fmt;
+use std::time::Duration;
+
+use crate::score::Score;
+
+/// What one finished iteration of the search found, for UCI-style `info`
+/// lines.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchInfo<M> {
+    /// The iteration's depth in plies.
+    pub depth: u32,
+    /// The deepest ply reached in this iteration (quiescence included).
+    pub seldepth: u32,
+    /// The root score from the side to move's point of view.
+    pub score: Score,
+    /// Nodes visited since the search started, by every thread (helper
+    /// threads' counts lag by at most a few thousand nodes each).
+    pub nodes: u64,
+    /// Nodes per second since the search started, over every thread.
+    pub nps: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// The principal variation, starting with the best move.
+    pub pv: Vec<M>,
+    /// Permille of the transposition table filled by this search.
+    pub hashfull: u32,
+}
+
+impl<M: fmt::Display> fmt::Display for SearchInfo<M> {
+    /// The protocol's `info` line: `info depth D seldepth S score SCORE
+    /// nodes N nps N time MS hashfull H pv m1 m2 ...` (`score` as
+    /// [`Score`] shows it, `time` in whole milliseconds). An empty line
+    /// still ends in `pv ` (with the space), as front ends have printed it.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {} pv ",
+            self.depth,
+            self.seldepth,
+            self.score,
+            self.nodes,
+            self.nps,
+            self.time.as_millis(),
+            self.hashfull
+        )?;
+        for (i, mv) in self.pv.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{mv}")?;
+        }
+        Ok(())
+    }
+}
+
+/// The answer of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult<M> {
+    /// The move to play: `None` only when the game is over or the side to
+    /// move has no legal move. Always legal in the searched position.
+    pub best_move: Option<M>,
+    /// The score of the deepest completed iteration (the static evaluation
+    /// when none completed, the game's value when it is over).
+    pub score: Score,
+    /// The deepest completed iteration (0 when none completed).
+    pub depth: u32,
+    /// The deepest ply reached (quiescence included).
+    pub seldepth: u32,
+    /// Nodes visited.
+    pub nodes: u64,
+    /// The principal variation of the deepest completed iteration,
+    /// starting with `best_move`.
+    pub pv: Vec<M>,
+    /// Time the search took.
+    pub elapsed: Duration,
+}
+
+/// Nodes per second; a time under a nanosecond counts as one, so there is
+/// no division by zero.
+pub(crate) fn nps(nodes: u64, time: Duration) -> u64 {
+    let nanos = time.as_nanos().max(1);
+    (u128::from(nodes) * 1_000_000_000 / nanos).min(u128::from(u64::MAX)) as u64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn info(pv: Vec<&'static str>) -> SearchInfo<&'static str> {
+        SearchInfo {
+            depth: 14,
+            seldepth: 18,
+            score: Score::cp(7),
+            nodes: 539_748,
+            nps: 4_097_549,
+            time: Duration::from_micros(131_900),
+            pv,
+            hashfull: 125,
+        }
+    }
+
+    #[test]
+    fn info_line_is_the_protocols() {
+        assert_eq!(
+            info(vec!["g3g4", "a7a6", "a3b3"]).to_string(),
+            "info depth 14 seldepth 18 score cp 7 nodes 539748 nps 4097549 time 131 \
+             hashfull 125 pv g3g4 a7a6 a3b3"
+        );
+        let mut mate = info(vec!["c1"]);
+        mate.score = Score::win_in(3);
+        assert_eq!(
+            mate.to_string(),
+            "info depth 14 seldepth 18 score mate 2 nodes 539748 nps 4097549 time 131 \
+             hashfull 125 pv c1"
+        );
+        assert_eq!(
+            info(Vec::new()).to_string(),
+            "info depth 14 seldepth 18 score cp 7 nodes 539748 nps 4097549 time 131 \
+             hashfull 125 pv "
+        );
+    }
+
+    #[test]
+    fn info_line_matches_the_engine_commands_format() {
+        for pv in [vec![], vec!["c1"], vec!["g3g4", "a7a6"]] {
+            let i = info(pv);
+            let cli = format!(
+                "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {} pv {}",
+                i.depth,
+                i.seldepth,
+                i.score,
+                i.nodes,
+                i.nps,
+                i.time.as_millis(),
+                i.hashfull,
+                i.pv.join(" ")
+            );
+            assert_eq!(i.to_string(), cli);
+        }
+    }
+
+    #[test]
+    fn nps_survives_a_zero_time() {
+        assert_eq!(nps(1_000, Duration::from_millis(500)), 2_000);
+        assert_eq!(nps(5, Duration::ZERO), 5_000_000_000);
+    }
+}

@@ -1,0 +1,105 @@
+//! What one search thread knows of the whole search: when to stop (the
+//! stop flag, the deadline, the node limit), its counters, and how its node
+//! count reaches the `info` lines.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+use super::params::CHECK_EVERY;
+
+/// How a search thread shares its node count with the others, so that
+/// the main thread's `info` lines count every thread's nodes.
+#[derive(Clone, Copy)]
+pub(super) enum NodeSharing<'a> {
+    /// A single-threaded search.
+    Alone,
+    /// A Lazy SMP helper: adds its nodes to the counter as it polls.
+    Helper(&'a AtomicU64),
+    /// The Lazy SMP main thread: reports its nodes plus the counter.
+    Main(&'a AtomicU64),
+}
+
+/// Per-search state: limits, counters and the evaluator.
+pub(super) struct Ctx<'a, E> {
+    pub(super) eval: &'a E,
+    stop: &'a AtomicBool,
+    sharing: NodeSharing<'a>,
+    /// The part of `nodes` a helper has already added to the shared counter.
+    published: u64,
+    deadline: Option<Instant>,
+    node_limit: u64,
+    pub(super) nodes: u64,
+    pub(super) seldepth: usize,
+    pub(super) stopped: bool,
+    /// Whether the iteration met an unfinished node at its horizon (or
+    /// trusted a stored result); if not, the tree is solved.
+    pub(super) horizon: bool,
+    /// The running iteration's depth (bounds extensions).
+    pub(super) root_depth: i32,
+}
+
+impl<'a, E> Ctx<'a, E> {
+    /// The context of one thread's search: it stops when `stop` is raised,
+    /// at `deadline` or after `node_limit` nodes.
+    pub(super) fn new(
+        eval: &'a E,
+        stop: &'a AtomicBool,
+        sharing: NodeSharing<'a>,
+        deadline: Option<Instant>,
+        node_limit: u64,
+    ) -> Ctx<'a, E> {
+        Ctx {
+            eval,
+            stop,
+            sharing,
+            published: 0,
+            deadline,
+            node_limit,
+            nodes: 0,
+            seldepth: 0,
+            stopped: false,
+            horizon: false,
+            root_depth: 0,
+        }
+    }
+
+    /// Says whether the search must stop now; if not, counts the node.
+    #[inline]
+    pub(super) fn enter(&mut self, ply: usize) -> bool {
+        if self.stopped {
+            return true;
+        }
+        if self.nodes >= self.node_limit {
+            self.stopped = true;
+            return true;
+        }
+        self.nodes += 1;
+        if ply > self.seldepth {
+            self.seldepth = ply;
+        }
+        if self.nodes & (CHECK_EVERY - 1) == 0 {
+            self.poll();
+        }
+        self.stopped
+    }
+
+    /// Reads the stop flag and the clock (and publishes a helper's nodes).
+    pub(super) fn poll(&mut self) {
+        if let NodeSharing::Helper(counter) = self.sharing {
+            counter.fetch_add(self.nodes - self.published, Ordering::Relaxed);
+            self.published = self.nodes;
+        }
+        if self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stopped = true;
+        }
+    }
+
+    /// The nodes for the `info` lines: the main thread of a Lazy SMP
+    /// search adds what its helpers have published so far.
+    pub(super) fn reported_nodes(&self) -> u64 {
+        match self.sharing {
+            NodeSharing::Main(helpers) => self.nodes + helpers.load(Ordering::Relaxed),
+            _ => self.nodes,
+        }
+    }
+}

@@ -1,0 +1,147 @@
+//! Iterative deepening: one search per depth, each in an aspiration window
+//! around the previous score, until a limit or a solved tree.
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use qi_core::{Evaluator, Game, MoveList, Position};
+
+use super::context::Ctx;
+use super::params::ASPIRATION_DELTA;
+use super::worker::Worker;
+use super::MAX_DEPTH;
+use crate::hooks::{MoveOf, SearchHooks};
+use crate::limits::Limits;
+use crate::report::{nps, SearchInfo, SearchResult};
+use crate::score::{terminal_value, Score, INFINITY, MATE_BOUND};
+use crate::time::TimeManager;
+use crate::tt::TableAccess;
+
+impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> {
+    /// Iterative deepening from depth 1 until a limit, the stop flag, or a
+    /// solved tree; `info` after each completed iteration. Leaves `elapsed`
+    /// for the caller and never waits for the stop flag.
+    pub(super) fn iterate<E, F>(
+        &mut self,
+        game: &mut G,
+        eval: &E,
+        limits: Limits,
+        stop: &AtomicBool,
+        start: Instant,
+        mut info: F,
+    ) -> SearchResult<MoveOf<G>>
+    where
+        E: Evaluator<G::Position>,
+        F: FnMut(&SearchInfo<MoveOf<G>>),
+    {
+        let stm = game.position().side_to_move();
+        let mut timer = TimeManager::new(&limits, stm);
+        let node_limit = limits.nodes.unwrap_or(u64::MAX);
+        let mut ctx = Ctx::new(eval, stop, self.sharing, timer.deadline(start), node_limit);
+        let mut result = SearchResult {
+            best_move: None,
+            score: Score::from_value(eval.evaluate(game.position())),
+            depth: 0,
+            seldepth: 0,
+            nodes: 0,
+            pv: Vec::new(),
+            elapsed: Duration::ZERO,
+        };
+        let mut root_moves = MoveList::new();
+        if let Some(outcome) = game.outcome() {
+            result.score = Score::from_value(terminal_value(outcome, stm, 0));
+        } else {
+            game.generate_moves(&mut root_moves);
+        }
+
+        if !root_moves.is_empty() {
+            ctx.poll();
+            let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+            let mut previous: Option<i32> = None;
+            for iteration in 1..=max_depth {
+                let depth = (iteration + self.depth_offset).min(MAX_DEPTH);
+                ctx.horizon = false;
+                ctx.seldepth = 0;
+                ctx.root_depth = depth as i32;
+                let value = self.aspiration(game, &mut ctx, depth as i32, previous);
+                if ctx.stopped {
+                    break;
+                }
+                previous = Some(value);
+                let pv = self.st.pv.root_line();
+                result.best_move = pv.first().copied().or(self.st.root_move);
+                result.score = Score::from_value(value);
+                result.depth = depth;
+                result.seldepth = ctx.seldepth as u32;
+                result.pv = pv;
+                let time = start.elapsed();
+                let all_nodes = ctx.reported_nodes();
+                info(&SearchInfo {
+                    depth,
+                    seldepth: ctx.seldepth as u32,
+                    score: result.score,
+                    nodes: all_nodes,
+                    nps: nps(all_nodes, time),
+                    time,
+                    pv: result.pv.clone(),
+                    hashfull: self.tt.hashfull(),
+                });
+                if !ctx.horizon {
+                    break; // every line reached the end of the game
+                }
+                if !timer.next_iteration_fits(time, ctx.nodes) {
+                    break;
+                }
+            }
+            if result.best_move.is_none() {
+                result.best_move = self
+                    .st
+                    .root_move
+                    .filter(|m| root_moves.contains(m))
+                    .or(root_moves.first().copied());
+                result.pv = result.best_move.into_iter().collect();
+            }
+        }
+        result.nodes = ctx.nodes;
+        result.seldepth = result.seldepth.max(ctx.seldepth as u32);
+        result
+    }
+
+    /// One iteration at `depth`, in a window around `previous` that widens
+    /// until the value falls inside it.
+    fn aspiration<E: Evaluator<G::Position>>(
+        &mut self,
+        game: &mut G,
+        ctx: &mut Ctx<'_, E>,
+        depth: i32,
+        previous: Option<i32>,
+    ) -> i32 {
+        let mut delta = ASPIRATION_DELTA;
+        let (mut alpha, mut beta) = match previous {
+            Some(p) if self.options.aspiration && depth >= 2 && p.abs() < MATE_BOUND => {
+                (p - delta, p + delta)
+            }
+            _ => (-INFINITY, INFINITY),
+        };
+        loop {
+            let value = self.negamax(game, ctx, alpha, beta, depth, 0, false);
+            if ctx.stopped {
+                return value;
+            }
+            if value <= alpha && alpha > -INFINITY {
+                alpha = value - delta;
+                if alpha <= -MATE_BOUND || delta > 16 * ASPIRATION_DELTA {
+                    alpha = -INFINITY;
+                }
+            } else if value >= beta && beta < INFINITY {
+                beta = value + delta;
+                if beta >= MATE_BOUND || delta > 16 * ASPIRATION_DELTA {
+                    beta = INFINITY;
+                }
+            } else {
+                return value;
+            }
+            delta *= 2;
+        }
+    }
+}

@@ -1,0 +1,228 @@
+//! The alpha-beta searcher: [`Searcher`], the public face of the search.
+//!
+//! Iterative deepening with aspiration windows (`iterate`) drives a
+//! fail-soft principal variation search (`node`) that ends in quiescence
+//! (`qsearch`); `threads` adds Lazy SMP helpers. Each thread is a
+//! `worker` with its own history, killers and principal variation; every
+//! tuning constant is in `params`.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use qi_core::{Evaluator, Game};
+
+use crate::hooks::{DefaultHooks, MoveOf, SearchHooks};
+use crate::limits::{Limits, SearchOptions};
+use crate::report::{SearchInfo, SearchResult};
+use crate::tt::{SharedTable, TranspositionTable};
+
+mod context;
+mod iterate;
+mod node;
+mod params;
+mod qsearch;
+mod threads;
+mod worker;
+
+use context::NodeSharing;
+use threads::LazySmp;
+use worker::{ThreadState, Worker};
+
+/// The deepest iteration the search starts.
+pub const MAX_DEPTH: u32 = 100;
+
+/// The transposition table: local to one thread, or shared by several.
+enum Table<M> {
+    Local(TranspositionTable<M>),
+    Shared(SharedTable<M>),
+}
+
+impl<M: Copy> Table<M> {
+    fn new(options: &SearchOptions) -> Table<M> {
+        if options.threads > 1 {
+            Table::Shared(SharedTable::new(options.hash_mib))
+        } else {
+            Table::Local(TranspositionTable::new(options.hash_mib))
+        }
+    }
+
+    fn clear(&mut self) {
+        match self {
+            Table::Local(t) => t.clear(),
+            Table::Shared(t) => t.clear(),
+        }
+    }
+
+    fn new_search(&mut self) {
+        match self {
+            Table::Local(t) => t.new_search(),
+            Table::Shared(t) => t.new_search(),
+        }
+    }
+}
+
+/// A reusable searcher: owns the transposition table, history and killer
+/// tables, so consecutive searches of one game profit from each other.
+/// Call [`clear`](Searcher::clear) for a new game.
+///
+/// `H` supplies game knowledge (capture order, quiescence moves, null
+/// moves); [`DefaultHooks`] works for every game.
+pub struct Searcher<G: Game, H: SearchHooks<G> = DefaultHooks> {
+    options: SearchOptions,
+    hooks: H,
+    table: Table<MoveOf<G>>,
+    state: ThreadState<MoveOf<G>>,
+}
+
+impl<G: Game> Searcher<G, DefaultHooks> {
+    /// A searcher with `options` and the default hooks.
+    pub fn new(options: SearchOptions) -> Searcher<G, DefaultHooks> {
+        Searcher::with_hooks(options, DefaultHooks)
+    }
+}
+
+impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
+    /// A searcher with `options` and game knowledge `hooks`.
+    pub fn with_hooks(options: SearchOptions, hooks: H) -> Searcher<G, H> {
+        Searcher {
+            options,
+            hooks,
+            table: Table::new(&options),
+            state: ThreadState::new(),
+        }
+    }
+
+    /// The options in force.
+    pub fn options(&self) -> &SearchOptions {
+        &self.options
+    }
+
+    /// Changes the options. A new hash size, or a change between one and
+    /// several threads, reallocates (and so clears) the transposition
+    /// table.
+    pub fn set_options(&mut self, options: SearchOptions) {
+        if options.hash_mib != self.options.hash_mib
+            || (options.threads > 1) != (self.options.threads > 1)
+        {
+            self.table = Table::new(&options);
+        }
+        self.options = options;
+    }
+
+    /// The game knowledge in use.
+    pub fn hooks(&self) -> &H {
+        &self.hooks
+    }
+
+    /// Forgets everything learned (transposition table, history, killers):
+    /// for a new game.
+    pub fn clear(&mut self) {
+        self.table.clear();
+        self.state.clear();
+    }
+
+    /// Searches the current position of `game` within `limits`, or until
+    /// `stop` is raised (from any thread), calling `info` after every
+    /// completed iteration. `game` is left as it was given. Runs on the
+    /// calling thread only, whatever [`SearchOptions::threads`] says (see
+    /// [`search_smp`](Searcher::search_smp)).
+    ///
+    /// The result's move is legal whenever the side to move has one, even
+    /// when the search is stopped before its first iteration completes
+    /// (then the best root move seen so far, or the first in search order).
+    /// With one thread, a search bounded by depth or nodes alone is
+    /// deterministic given the searcher's state (e.g. after
+    /// [`clear`](Searcher::clear)).
+    pub fn search<E, F>(
+        &mut self,
+        game: &mut G,
+        eval: &E,
+        limits: Limits,
+        stop: &AtomicBool,
+        info: F,
+    ) -> SearchResult<MoveOf<G>>
+    where
+        E: Evaluator<G::Position>,
+        F: FnMut(&SearchInfo<MoveOf<G>>),
+    {
+        let start = Instant::now();
+        self.table.new_search();
+        self.state.prepare();
+        let mut result = match &mut self.table {
+            Table::Local(t) => Worker::new(
+                self.options,
+                &self.hooks,
+                t,
+                &mut self.state,
+                0,
+                NodeSharing::Alone,
+            )
+            .iterate(game, eval, limits, stop, start, info),
+            Table::Shared(t) => Worker::new(
+                self.options,
+                &self.hooks,
+                &*t,
+                &mut self.state,
+                0,
+                NodeSharing::Alone,
+            )
+            .iterate(game, eval, limits, stop, start, info),
+        };
+        if limits.infinite {
+            wait_for(stop);
+        }
+        result.elapsed = start.elapsed();
+        result
+    }
+
+    /// [`search`](Searcher::search) on [`SearchOptions::threads`] threads
+    /// (Lazy SMP): helper threads search copies of the game with the same
+    /// limits, sharing the transposition table, and the calling thread's
+    /// iterations give the result and the `info` calls. The node limit
+    /// bounds the calling thread's nodes; the result counts every thread's.
+    /// With one thread this is exactly [`search`](Searcher::search).
+    pub fn search_smp<E, F>(
+        &mut self,
+        game: &mut G,
+        eval: &E,
+        limits: Limits,
+        stop: &AtomicBool,
+        info: F,
+    ) -> SearchResult<MoveOf<G>>
+    where
+        G: Send,
+        E: Evaluator<G::Position> + Sync,
+        H: Sync,
+        MoveOf<G>: Send + Sync,
+        F: FnMut(&SearchInfo<MoveOf<G>>),
+    {
+        let helpers = self.options.threads.max(1) - 1;
+        let Table::Shared(table) = &mut self.table else {
+            return self.search(game, eval, limits, stop, info);
+        };
+        if helpers == 0 {
+            return self.search(game, eval, limits, stop, info);
+        }
+        let start = Instant::now();
+        table.new_search();
+        self.state.prepare();
+        let mut result = LazySmp {
+            options: self.options,
+            hooks: &self.hooks,
+            table: &*table,
+            state: &mut self.state,
+            helpers,
+        }
+        .search(game, eval, limits, stop, start, info);
+        result.elapsed = start.elapsed();
+        result
+    }
+}
+
+/// Sleeps until `stop` is raised.
+fn wait_for(stop: &AtomicBool) {
+    while !stop.load(Ordering::Relaxed) {
+        thread::sleep(Duration::from_millis(1));
+    }
+}

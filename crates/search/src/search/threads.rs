@@ -1,0 +1,100 @@
+//! Lazy SMP: helper threads search copies of the game on the shared
+//! transposition table and leave their results there for the calling
+//! thread, whose iterations alone make the result and the `info` calls.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::thread;
+use std::time::Instant;
+
+use qi_core::{Evaluator, Game};
+
+use super::context::NodeSharing;
+use super::wait_for;
+use super::worker::{ThreadState, Worker};
+use crate::hooks::{MoveOf, SearchHooks};
+use crate::limits::{Limits, SearchOptions};
+use crate::report::{SearchInfo, SearchResult};
+use crate::tt::SharedTable;
+
+/// One Lazy SMP search: the calling thread's tables, and what every thread
+/// shares.
+pub(super) struct LazySmp<'a, G: Game, H> {
+    pub(super) options: SearchOptions,
+    pub(super) hooks: &'a H,
+    pub(super) table: &'a SharedTable<MoveOf<G>>,
+    /// The calling thread's tables (helpers start from empty ones).
+    pub(super) state: &'a mut ThreadState<MoveOf<G>>,
+    /// Threads besides the calling one.
+    pub(super) helpers: usize,
+}
+
+impl<G, H> LazySmp<'_, G, H>
+where
+    G: Game + Send,
+    H: SearchHooks<G> + Sync,
+    MoveOf<G>: Send + Sync,
+{
+    /// Searches on the calling thread while the helpers run, then stops
+    /// and joins them, adding their nodes to the result. Leaves `elapsed`
+    /// for the caller.
+    pub(super) fn search<E, F>(
+        self,
+        game: &mut G,
+        eval: &E,
+        limits: Limits,
+        stop: &AtomicBool,
+        start: Instant,
+        info: F,
+    ) -> SearchResult<MoveOf<G>>
+    where
+        E: Evaluator<G::Position> + Sync,
+        F: FnMut(&SearchInfo<MoveOf<G>>),
+    {
+        let LazySmp {
+            options,
+            hooks,
+            table,
+            state,
+            helpers,
+        } = self;
+        let helpers_stop = AtomicBool::new(false);
+        let helper_nodes = AtomicU64::new(0);
+        // The calling thread's limits end the search: helpers have no node
+        // limit or clock of their own and run until told to stop.
+        let helper_limits = Limits {
+            nodes: None,
+            infinite: true,
+            ..limits
+        };
+        thread::scope(|scope| {
+            let handles: Vec<_> = (0..helpers)
+                .map(|i| {
+                    let mut copy = game.clone();
+                    let helpers_stop = &helpers_stop;
+                    let sharing = NodeSharing::Helper(&helper_nodes);
+                    // Helpers start alternately one and two plies deeper
+                    // than the calling thread, so that their trees differ
+                    // from its tree and from each other's.
+                    let depth_offset = (i % 2) as u32 + 1;
+                    scope.spawn(move || {
+                        let mut st = ThreadState::new();
+                        Worker::new(options, hooks, table, &mut st, depth_offset, sharing)
+                            .iterate(&mut copy, eval, helper_limits, helpers_stop, start, |_| {})
+                            .nodes
+                    })
+                })
+                .collect();
+            let sharing = NodeSharing::Main(&helper_nodes);
+            let mut result = Worker::new(options, hooks, table, state, 0, sharing)
+                .iterate(game, eval, limits, stop, start, info);
+            if limits.infinite {
+                wait_for(stop);
+            }
+            helpers_stop.store(true, Ordering::Relaxed);
+            for handle in handles {
+                result.nodes += handle.join().unwrap_or(0);
+            }
+            result
+        })
+    }
+}
