@@ -28,7 +28,7 @@ fn main() {
     if game.starts_with("five-tigers") {
         let rules: qi::five_tigers::Rules = game.parse().unwrap_or_else(|e| fail(e));
         let start = qi::five_tigers::FiveTigers::new(rules);
-        let pos = text.map_or(Ok(start.clone()), |t| start.with_text(t));
+        let pos = text.map_or(Ok(start), |t| start.with_text(t));
         let pos = pos.unwrap_or_else(|e| fail(e));
         analyze(
             qi::five_tigers::Game::new(pos),

@@ -178,7 +178,7 @@ impl GameTrait for Game {
     }
 
     fn play_unchecked(&mut self, mv: Move) {
-        let mut pos = self.current().pos.clone();
+        let mut pos = self.current().pos;
         pos.play_unchecked(mv);
         self.push(pos);
         self.moves.push(mv);
@@ -191,7 +191,7 @@ impl GameTrait for Game {
                 format!("the game is over ({outcome})"),
             ));
         }
-        let mut pos = self.current().pos.clone();
+        let mut pos = self.current().pos;
         pos.play(mv)?;
         self.push(pos);
         self.moves.push(mv);

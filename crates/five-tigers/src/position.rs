@@ -187,10 +187,10 @@ const STATE_SALT: u64 = 0xA076_1D64_78BD_642F;
 /// A Five Tigers position: the eight fields of the position text (section
 /// 9) plus the rules and the incremental hash.
 ///
-/// Positions are played by copy-make (`Clone` is a 48-byte copy). The
-/// `Display` form is the position text; `FromStr` reads it under the
-/// default rules and [`FiveTigers::from_text`] under any rules.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+/// Small and `Copy` (48 bytes): play by copy-make. The `Display` form is
+/// the position text; `FromStr` reads it under the default rules and
+/// [`FiveTigers::from_text`] under any rules.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct FiveTigers {
     pub(crate) boards: [Bitboard32; 2],
     pub(crate) hands: [u8; 2],

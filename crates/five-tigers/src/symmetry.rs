@@ -105,7 +105,7 @@ impl Symmetry {
     /// The image of a position (boards and previous steps transformed;
     /// everything else kept).
     pub fn position(self, pos: &FiveTigers) -> FiveTigers {
-        let mut out = pos.clone();
+        let mut out = *pos;
         out.boards = [self.bitboard(pos.boards[0]), self.bitboard(pos.boards[1])];
         out.last = pos.last.map(|l| {
             l.map(|l| LastStep {
@@ -128,7 +128,7 @@ impl FiveTigers {
             .into_iter()
             .map(|s| (s.position(self), s))
             .min_by(|a, b| key(&a.0).cmp(&key(&b.0)).then(a.1.cmp(&b.1)))
-            .unwrap_or((self.clone(), Symmetry::Identity))
+            .unwrap_or((*self, Symmetry::Identity))
     }
 
     /// The Zobrist key of the canonical form: equal for all 8 images of a
