@@ -6,8 +6,9 @@ use qi_core::{
 };
 
 use crate::point::Move;
-use crate::position::{FiveTigers, Phase};
+use crate::position::FiveTigers;
 use crate::rules::Rules;
+use crate::setup::Phase;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Entry {
