@@ -113,7 +113,7 @@ mod tests {
     #[test]
     fn five_tigers_board_shows_points() {
         let pos = FiveTigers::default();
-        let mut game = pos.clone();
+        let mut game = pos;
         game.play("c3".parse().unwrap()).unwrap();
         let text = anstream::adapter::strip_str(&five_tigers(&game)).to_string();
         let lines: Vec<&str> = text.lines().collect();

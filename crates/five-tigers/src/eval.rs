@@ -38,7 +38,7 @@ mod tests {
         let pos: FiveTigers = "O4/5/5/4X/XXXX1 x move X:0,O:0 - x -,- 0".parse().unwrap();
         // X: 5 pieces, O: 1 piece, X to move.
         assert_eq!(MaterialEvaluator.evaluate(&pos), 400);
-        let mut after = pos.clone();
+        let mut after = pos;
         after.play("e2-e1".parse::<Move>().unwrap()).unwrap();
         // X is owed 4 removals and holds rank 1 (5 pieces).
         assert_eq!(MaterialEvaluator.evaluate(&after), 400 + 90 * 4 + 20);

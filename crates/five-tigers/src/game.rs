@@ -6,8 +6,9 @@ use qi_core::{
 };
 
 use crate::point::Move;
-use crate::position::{FiveTigers, Phase};
+use crate::position::FiveTigers;
 use crate::rules::Rules;
+use crate::setup::Phase;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Entry {
@@ -178,7 +179,7 @@ impl GameTrait for Game {
     }
 
     fn play_unchecked(&mut self, mv: Move) {
-        let mut pos = self.current().pos.clone();
+        let mut pos = self.current().pos;
         pos.play_unchecked(mv);
         self.push(pos);
         self.moves.push(mv);
@@ -191,7 +192,7 @@ impl GameTrait for Game {
                 format!("the game is over ({outcome})"),
             ));
         }
-        let mut pos = self.current().pos.clone();
+        let mut pos = self.current().pos;
         pos.play(mv)?;
         self.push(pos);
         self.moves.push(mv);

@@ -10,7 +10,13 @@
 //! * [`FiveTigers`] is the position; it implements [`qi_core::Position`]
 //!   (copy-make, bulk `count_moves`, incremental Zobrist key) and
 //!   [`qi_core::MoveSpace`]. Its `Display` is the position text, e.g. the
-//!   start `5/5/5/5/5 x place X:13,O:13 - x -,- 0`.
+//!   start `5/5/5/5/5 x place X:13,O:13 - x -,- 0`. It is a small `Copy`
+//!   value (48 bytes).
+//! * [`Setup`] is the plain contents of a position (the fields of the
+//!   position text) with a builder API, to set up custom positions;
+//!   [`FiveTigers::from_setup`] validates one (errors: [`SetupError`]) and
+//!   [`FiveTigers::to_setup`] takes one apart. Position text is read
+//!   through it.
 //! * [`Move`] is a placement `c3`, a step `c3-c4` or a removal `xb2`;
 //!   [`Point`] a point `a1`..`e5`.
 //! * [`Rules`] holds the options; [`Rules::PRESETS`] names the presets.
@@ -41,6 +47,7 @@ mod game;
 mod point;
 mod position;
 mod rules;
+mod setup;
 mod symmetry;
 mod text;
 
@@ -51,8 +58,9 @@ pub use formation::{
 };
 pub use game::Game;
 pub use point::{Move, ParseMoveError, Point, ALL_POINTS, GEOMETRY};
-pub use position::{FiveTigers, LastStep, Owed, Phase};
+pub use position::FiveTigers;
 pub use rules::{PlacementCapture, Rules, RulesError, Shuttle};
+pub use setup::{LastStep, Owed, Phase, Setup, SetupError};
 pub use symmetry::Symmetry;
 pub use text::{Field, PositionTextError};
 

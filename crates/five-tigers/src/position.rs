@@ -1,8 +1,6 @@
 //! The position: boards, hands, phase, removal obligations, and the whole
 //! state machine of sections 3–7.
 
-use std::fmt;
-
 use qi_core::zobrist::{splitmix64, table};
 use qi_core::{
     Bitboard32, Direction, IllegalMove, MoveList, MoveSpace, Outcome, Position, Side, WinReason,
@@ -11,163 +9,8 @@ use qi_core::{
 use crate::formation::{count_held_at, held_mask, loose_pieces, score, THROUGH};
 use crate::point::{Move, Point, ALL_POINTS, GEOMETRY};
 use crate::rules::{PlacementCapture, Rules, RulesError, Shuttle};
+use crate::setup::{LastStep, Owed, Phase, Setup, SetupError};
 use crate::text::PositionTextError;
-
-/// The two phases of the game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
-pub enum Phase {
-    /// Phase one, 布子: pieces are placed from hand (text `place`).
-    Placement,
-    /// Phase two, 行子: pieces step (text `move`).
-    Movement,
-}
-
-/// The removal obligations still owed, in order: at most two entries, each
-/// a side and a positive count (`x2,o3` in position text: First takes 2 of
-/// Second's pieces, then Second takes 3 of First's).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct Owed {
-    counts: [u8; 2],
-    sides: [u8; 2],
-}
-
-impl Owed {
-    /// No obligation.
-    pub const NONE: Owed = Owed {
-        counts: [0; 2],
-        sides: [0; 2],
-    };
-
-    /// Whether nothing is owed.
-    #[inline(always)]
-    pub const fn is_empty(&self) -> bool {
-        self.counts[0] == 0
-    }
-
-    /// The obligation being taken now: the side owed the removals and how
-    /// many it is still owed.
-    #[inline(always)]
-    pub const fn first(&self) -> Option<(Side, u8)> {
-        if self.counts[0] == 0 {
-            None
-        } else {
-            Some((side_of(self.sides[0]), self.counts[0]))
-        }
-    }
-
-    /// The obligations in order.
-    pub fn iter(&self) -> impl Iterator<Item = (Side, u8)> + '_ {
-        (0..2)
-            .filter(|&i| self.counts[i] > 0)
-            .map(|i| (side_of(self.sides[i]), self.counts[i]))
-    }
-
-    /// The number of entries (0, 1 or 2).
-    pub fn len(&self) -> usize {
-        self.counts.iter().filter(|&&c| c > 0).count()
-    }
-
-    /// The obligations from a list of at most two entries of positive count
-    /// (`None` otherwise).
-    pub fn from_entries(entries: &[(Side, u8)]) -> Option<Owed> {
-        if entries.len() > 2 || entries.iter().any(|e| e.1 == 0) {
-            return None;
-        }
-        let mut owed = Owed::NONE;
-        for (i, &(side, n)) in entries.iter().enumerate() {
-            owed.counts[i] = n;
-            owed.sides[i] = side.index() as u8;
-        }
-        Some(owed)
-    }
-
-    /// Appends an obligation (merged into the last one for the same side;
-    /// with no room left, merged into the last entry).
-    fn push(&mut self, side: Side, n: u8) {
-        if n == 0 {
-            return;
-        }
-        let s = side.index() as u8;
-        if self.counts[0] == 0 {
-            self.counts[0] = n;
-            self.sides[0] = s;
-        } else if self.counts[1] == 0 && self.sides[0] != s {
-            self.counts[1] = n;
-            self.sides[1] = s;
-        } else {
-            let last = if self.counts[1] == 0 { 0 } else { 1 };
-            self.counts[last] = self.counts[last].saturating_add(n);
-        }
-    }
-
-    /// Drops the first entry.
-    #[inline(always)]
-    fn pop(&mut self) {
-        self.counts = [self.counts[1], 0];
-        self.sides = [self.sides[1], 0];
-    }
-
-    /// One removal of the first entry was taken.
-    #[inline(always)]
-    fn take_one(&mut self) {
-        self.counts[0] -= 1;
-        if self.counts[0] == 0 {
-            self.pop();
-        }
-    }
-
-    fn pack(&self) -> u64 {
-        self.counts[0] as u64
-            | (self.sides[0] as u64) << 8
-            | (self.counts[1] as u64) << 9
-            | (self.sides[1] as u64) << 17
-    }
-}
-
-/// `-` or the entries, e.g. `x2,o3`.
-impl fmt::Display for Owed {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_empty() {
-            return f.write_str("-");
-        }
-        for (i, (side, n)) in self.iter().enumerate() {
-            if i > 0 {
-                f.write_str(",")?;
-            }
-            write!(f, "{}{n}", side_char(side))?;
-        }
-        Ok(())
-    }
-}
-
-#[inline(always)]
-const fn side_of(index: u8) -> Side {
-    if index == 0 {
-        Side::First
-    } else {
-        Side::Second
-    }
-}
-
-/// `x` for First, `o` for Second.
-pub(crate) const fn side_char(side: Side) -> char {
-    match side {
-        Side::First => 'x',
-        Side::Second => 'o',
-    }
-}
-
-/// A side's previous step, kept for the shuttle rule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub struct LastStep {
-    /// The point left.
-    pub from: Point,
-    /// The point entered.
-    pub to: Point,
-}
 
 const BOARD_KEYS: [u64; 50] = table(0x5F1E_7164_E25A_0001);
 
@@ -187,21 +30,21 @@ const STATE_SALT: u64 = 0xA076_1D64_78BD_642F;
 /// A Five Tigers position: the eight fields of the position text (section
 /// 9) plus the rules and the incremental hash.
 ///
-/// Positions are played by copy-make (`Clone` is a 48-byte copy). The
-/// `Display` form is the position text; `FromStr` reads it under the
-/// default rules and [`FiveTigers::from_text`] under any rules.
-#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+/// Small and `Copy` (48 bytes): play by copy-make. The `Display` form is
+/// the position text; `FromStr` reads it under the default rules and
+/// [`FiveTigers::from_text`] under any rules.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct FiveTigers {
-    pub(crate) boards: [Bitboard32; 2],
-    pub(crate) hands: [u8; 2],
-    pub(crate) phase: Phase,
-    pub(crate) to_move: Side,
-    pub(crate) next: Side,
-    pub(crate) owed: Owed,
-    pub(crate) last: [Option<LastStep>; 2],
-    pub(crate) quiet: u16,
-    pub(crate) key: u64,
-    pub(crate) rules: Rules,
+    boards: [Bitboard32; 2],
+    hands: [u8; 2],
+    phase: Phase,
+    to_move: Side,
+    next: Side,
+    owed: Owed,
+    last: [Option<LastStep>; 2],
+    quiet: u16,
+    key: u64,
+    rules: Rules,
 }
 
 impl Default for FiveTigers {
@@ -244,6 +87,52 @@ impl FiveTigers {
     /// Reads position text (`docs/five-tigers.md`, "Position text") under `rules`.
     pub fn from_text(text: &str, rules: &Rules) -> Result<FiveTigers, PositionTextError> {
         crate::text::parse(text, *rules)
+    }
+
+    /// The position a setup describes under `rules`, if the setup is valid
+    /// (see [`SetupError`] for what is checked). The rules are taken as
+    /// given, as by [`FiveTigers::new`]; [`Rules::validate`] checks them.
+    pub fn from_setup(setup: Setup, rules: &Rules) -> Result<FiveTigers, SetupError> {
+        setup.validate(rules)?;
+        Ok(FiveTigers::from_setup_unchecked(&setup, *rules))
+    }
+
+    /// The position a setup describes, taken as valid: for setups made from
+    /// valid positions by a change that keeps them valid (a symmetry).
+    pub(crate) fn from_setup_unchecked(setup: &Setup, rules: Rules) -> FiveTigers {
+        let boards = [setup.pieces(Side::First), setup.pieces(Side::Second)];
+        FiveTigers {
+            boards,
+            hands: setup.hands,
+            phase: setup.phase,
+            to_move: setup.side_to_move,
+            next: setup.next,
+            owed: setup.owed,
+            last: setup.last_steps,
+            quiet: setup.no_capture_plies,
+            key: FiveTigers::board_key_from_scratch(&boards),
+            rules,
+        }
+    }
+
+    /// The plain contents of the position (everything but the rules).
+    pub fn to_setup(&self) -> Setup {
+        let mut board = [None; 25];
+        for side in Side::BOTH {
+            for p in self.boards[side.index()] {
+                board[usize::from(p)] = Some(side);
+            }
+        }
+        Setup {
+            board,
+            hands: self.hands,
+            phase: self.phase,
+            side_to_move: self.to_move,
+            next: self.next,
+            owed: self.owed,
+            last_steps: self.last,
+            no_capture_plies: self.quiet,
+        }
     }
 
     /// The rules.
@@ -406,7 +295,7 @@ impl FiveTigers {
         self.key ^= KEYS[side.index() & 1][(p & 31) as usize];
     }
 
-    pub(crate) fn board_key_from_scratch(boards: &[Bitboard32; 2]) -> u64 {
+    fn board_key_from_scratch(boards: &[Bitboard32; 2]) -> u64 {
         let mut k = 0;
         for side in Side::BOTH {
             for p in boards[side.index()] {
@@ -716,12 +605,6 @@ impl MoveSpace for FiveTigers {
             }
         }
         all
-    }
-}
-
-impl fmt::Display for FiveTigers {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        crate::text::write(self, f)
     }
 }
 

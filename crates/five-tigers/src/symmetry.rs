@@ -1,10 +1,11 @@
 //! The 8 symmetries of the square board (the dihedral group), which map
 //! the set of formations onto itself and so preserve the rules.
 
-use qi_core::{Bitboard32, Position};
+use qi_core::{Bitboard32, Position, Side};
 
 use crate::point::{Move, Point};
-use crate::position::{FiveTigers, LastStep};
+use crate::position::FiveTigers;
+use crate::setup::{LastStep, Setup};
 
 /// One of the 8 transforms of the square board.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -102,19 +103,28 @@ impl Symmetry {
         }
     }
 
-    /// The image of a position (boards and previous steps transformed;
+    /// The image of a setup (board and previous steps transformed;
     /// everything else kept).
-    pub fn position(self, pos: &FiveTigers) -> FiveTigers {
-        let mut out = pos.clone();
-        out.boards = [self.bitboard(pos.boards[0]), self.bitboard(pos.boards[1])];
-        out.last = pos.last.map(|l| {
+    pub fn setup(self, setup: &Setup) -> Setup {
+        let mut image = *setup;
+        for p in Point::all() {
+            image.board[usize::from(self.point(p).index())] = setup.piece_at(p);
+        }
+        image.last_steps = setup.last_steps.map(|l| {
             l.map(|l| LastStep {
                 from: self.point(l.from),
                 to: self.point(l.to),
             })
         });
-        out.key = FiveTigers::board_key_from_scratch(&out.boards);
-        out
+        image
+    }
+
+    /// The image of a position (boards and previous steps transformed;
+    /// everything else kept).
+    pub fn position(self, pos: &FiveTigers) -> FiveTigers {
+        // A symmetry maps formations onto formations and steps onto steps,
+        // so the image of a position is as consistent as the position.
+        FiveTigers::from_setup_unchecked(&self.setup(&pos.to_setup()), *pos.rules())
     }
 }
 
@@ -123,12 +133,18 @@ impl FiveTigers {
     /// image with the smallest boards and previous steps), and the
     /// transform that produces it from `self`.
     pub fn canonical(&self) -> (FiveTigers, Symmetry) {
-        let key = |p: &FiveTigers| (p.boards[0].0, p.boards[1].0, p.last);
+        let key = |p: &FiveTigers| {
+            (
+                p.pieces(Side::First).0,
+                p.pieces(Side::Second).0,
+                [p.last_step(Side::First), p.last_step(Side::Second)],
+            )
+        };
         Symmetry::ALL
             .into_iter()
             .map(|s| (s.position(self), s))
             .min_by(|a, b| key(&a.0).cmp(&key(&b.0)).then(a.1.cmp(&b.1)))
-            .unwrap_or((self.clone(), Symmetry::Identity))
+            .unwrap_or((*self, Symmetry::Identity))
     }
 
     /// The Zobrist key of the canonical form: equal for all 8 images of a

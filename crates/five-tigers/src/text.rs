@@ -3,13 +3,13 @@
 
 use std::fmt;
 
-use qi_core::{Bitboard32, Side};
+use qi_core::Side;
 use thiserror::Error;
 
-use crate::formation::loose_pieces;
-use crate::point::{Point, ALL_POINTS};
-use crate::position::{side_char, FiveTigers, LastStep, Owed, Phase};
+use crate::point::Point;
+use crate::position::FiveTigers;
 use crate::rules::{Rules, RulesError};
+use crate::setup::{LastStep, Owed, Phase, Setup};
 
 /// A field of the position text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -106,56 +106,88 @@ fn bad_char(field: Field, ch: char) -> PositionTextError {
     PositionTextError::BadChar { field, ch }
 }
 
-/// Writes the position text of `pos`.
-pub(crate) fn write(pos: &FiveTigers, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    for rank in (0..5u8).rev() {
-        let mut run = 0;
-        for file in 0..5u8 {
-            let i = rank * 5 + file;
-            let c = if pos.boards[0].contains(i) {
-                'X'
-            } else if pos.boards[1].contains(i) {
-                'O'
-            } else {
-                run += 1;
-                continue;
-            };
+/// The position text of the setup, written as is (valid or not).
+impl fmt::Display for Setup {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for rank in (0..5u8).rev() {
+            let mut run = 0;
+            for file in 0..5u8 {
+                let c = match self.board[usize::from(rank * 5 + file)] {
+                    Some(Side::First) => 'X',
+                    Some(Side::Second) => 'O',
+                    None => {
+                        run += 1;
+                        continue;
+                    }
+                };
+                if run > 0 {
+                    write!(f, "{run}")?;
+                    run = 0;
+                }
+                write!(f, "{c}")?;
+            }
             if run > 0 {
                 write!(f, "{run}")?;
-                run = 0;
             }
-            write!(f, "{c}")?;
+            if rank > 0 {
+                f.write_str("/")?;
+            }
         }
-        if run > 0 {
-            write!(f, "{run}")?;
-        }
-        if rank > 0 {
-            f.write_str("/")?;
-        }
+        let last = |l: Option<LastStep>| match l {
+            None => "-".to_string(),
+            Some(l) => format!("{}-{}", l.from, l.to),
+        };
+        write!(
+            f,
+            " {} {} X:{},O:{} {} {} {},{} {}",
+            side_char(self.side_to_move),
+            match self.phase {
+                Phase::Placement => "place",
+                Phase::Movement => "move",
+            },
+            self.hands[0],
+            self.hands[1],
+            self.owed,
+            side_char(self.next),
+            last(self.last_steps[0]),
+            last(self.last_steps[1]),
+            self.no_capture_plies
+        )
     }
-    let last = |l: Option<LastStep>| match l {
-        None => "-".to_string(),
-        Some(l) => format!("{}-{}", l.from, l.to),
-    };
-    write!(
-        f,
-        " {} {} X:{},O:{} {} {} {},{} {}",
-        side_char(pos.to_move),
-        match pos.phase {
-            Phase::Placement => "place",
-            Phase::Movement => "move",
-        },
-        pos.hands[0],
-        pos.hands[1],
-        pos.owed,
-        side_char(pos.next),
-        last(pos.last[0]),
-        last(pos.last[1]),
-        pos.quiet
-    )
 }
 
-fn parse_board(text: &str) -> Result<[Bitboard32; 2], PositionTextError> {
+/// The position text.
+impl fmt::Display for FiveTigers {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.to_setup(), f)
+    }
+}
+
+/// `-` or the entries, e.g. `x2,o3`.
+impl fmt::Display for Owed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.is_empty() {
+            return f.write_str("-");
+        }
+        for (i, (side, n)) in self.iter().enumerate() {
+            if i > 0 {
+                f.write_str(",")?;
+            }
+            write!(f, "{}{n}", side_char(side))?;
+        }
+        Ok(())
+    }
+}
+
+/// `x` for First, `o` for Second.
+pub(crate) const fn side_char(side: Side) -> char {
+    match side {
+        Side::First => 'x',
+        Side::Second => 'o',
+    }
+}
+
+fn parse_board(text: &str) -> Result<[Option<Side>; 25], PositionTextError> {
     let ranks: Vec<&str> = text.split('/').collect();
     if ranks.len() != 5 {
         return Err(invalid(
@@ -163,14 +195,14 @@ fn parse_board(text: &str) -> Result<[Bitboard32; 2], PositionTextError> {
             format!("expected 5 ranks separated by '/', found {}", ranks.len()),
         ));
     }
-    let mut boards = [Bitboard32::EMPTY; 2];
+    let mut board = [None; 25];
     for (i, rank_text) in ranks.iter().enumerate() {
         let rank = 4 - i as u8;
         let mut file = 0u8;
         for ch in rank_text.chars() {
             let (n, side) = match ch {
-                'X' => (1, Some(0)),
-                'O' => (1, Some(1)),
+                'X' => (1, Some(Side::First)),
+                'O' => (1, Some(Side::Second)),
                 '1'..='5' => (ch as u8 - b'0', None),
                 _ => return Err(bad_char(Field::Board, ch)),
             };
@@ -180,8 +212,8 @@ fn parse_board(text: &str) -> Result<[Bitboard32; 2], PositionTextError> {
                     format!("rank {} has more than 5 points", rank + 1),
                 ));
             }
-            if let Some(s) = side {
-                boards[s].insert(rank * 5 + file);
+            if side.is_some() {
+                board[usize::from(rank * 5 + file)] = side;
             }
             file += n;
         }
@@ -192,7 +224,7 @@ fn parse_board(text: &str) -> Result<[Bitboard32; 2], PositionTextError> {
             ));
         }
     }
-    Ok(boards)
+    Ok(board)
 }
 
 fn parse_side(text: &str, field: Field) -> Result<Side, PositionTextError> {
@@ -290,16 +322,17 @@ fn parse_last(text: &str) -> Result<Option<LastStep>, PositionTextError> {
     Ok(Some(LastStep { from, to }))
 }
 
-/// Reads position text under `rules`, checking that the fields agree with
-/// each other as they do in every position the state machine produces.
+/// Reads position text under `rules` into a [`Setup`], which is then
+/// validated into the position: the fields must agree with each other as
+/// they do in every position the state machine produces.
 pub(crate) fn parse(text: &str, rules: Rules) -> Result<FiveTigers, PositionTextError> {
     rules.validate()?;
     let fields: Vec<&str> = text.split_ascii_whitespace().collect();
     if fields.len() != 8 {
         return Err(PositionTextError::FieldCount(fields.len()));
     }
-    let boards = parse_board(fields[0])?;
-    let to_move = parse_side(fields[1], Field::ToMove)?;
+    let board = parse_board(fields[0])?;
+    let side_to_move = parse_side(fields[1], Field::ToMove)?;
     let phase = match fields[2] {
         "place" => Phase::Placement,
         "move" => Phase::Movement,
@@ -316,110 +349,21 @@ pub(crate) fn parse(text: &str, rules: Rules) -> Result<FiveTigers, PositionText
     let (lx, lo) = fields[6]
         .split_once(',')
         .ok_or_else(|| invalid(Field::LastSteps, "expected <last-X>,<last-O>"))?;
-    let last = [parse_last(lx)?, parse_last(lo)?];
-    let quiet = parse_number(fields[7], Field::Quiet, u16::MAX as u32)? as u16;
-
-    // Consistency of the fields.
-    let n = rules.pieces_per_side as u32;
-    for side in Side::BOTH {
-        let i = side.index();
-        if hands[i] as u32 > n {
-            return Err(invalid(
-                Field::Hands,
-                format!("{side} holds {} pieces, more than {n}", hands[i]),
-            ));
-        }
-        if boards[i].count() + hands[i] as u32 > n {
-            return Err(invalid(
-                Field::Board,
-                format!("{side} has more than {n} pieces on the board and in hand"),
-            ));
-        }
-    }
-    let out = |i: usize| boards[i].is_empty() && hands[i] == 0;
-    if out(0) && out(1) {
-        return Err(invalid(Field::Board, "neither side has a piece"));
-    }
-    let full = (boards[0] | boards[1]) == ALL_POINTS;
-    match phase {
-        Phase::Placement => {
-            if hands == [0, 0] {
-                return Err(invalid(
-                    Field::Phase,
-                    "placement with both hands empty has ended",
-                ));
-            }
-            if full {
-                return Err(invalid(Field::Phase, "placement on a full board has ended"));
-            }
-            if hands[next.index()] == 0 {
-                return Err(invalid(
-                    Field::Next,
-                    "a side with an empty hand is skipped in placement",
-                ));
-            }
-            if quiet != 0 {
-                return Err(invalid(Field::Quiet, "no movement ply during placement"));
-            }
-            if last != [None, None] {
-                return Err(invalid(Field::LastSteps, "no step during placement"));
-            }
-        }
-        Phase::Movement => {
-            if hands != [0, 0] {
-                return Err(invalid(
-                    Field::Hands,
-                    "both hands are 0 once placement has ended",
-                ));
-            }
-        }
-    }
-    let expected_to_move = match owed.first() {
-        None => next,
-        Some((taker, _)) => {
-            let victim = taker.opponent().index();
-            if out(0) || out(1) {
-                return Err(invalid(
-                    Field::Owed,
-                    "nothing is owed once a side has no pieces",
-                ));
-            }
-            if boards[victim].is_empty() {
-                return Err(invalid(
-                    Field::Owed,
-                    "removals owed from a side with no piece on the board are dropped",
-                ));
-            }
-            if loose_pieces(boards[victim]).any() {
-                taker
-            } else {
-                taker.opponent()
-            }
-        }
-    };
-    if to_move != expected_to_move {
-        return Err(invalid(
-            Field::ToMove,
-            format!(
-                "'{}' should be '{}'",
-                side_char(to_move),
-                side_char(expected_to_move)
-            ),
-        ));
-    }
-    let key = FiveTigers::board_key_from_scratch(&boards);
-    Ok(FiveTigers {
-        boards,
+    let last_steps = [parse_last(lx)?, parse_last(lo)?];
+    let no_capture_plies = parse_number(fields[7], Field::Quiet, u16::MAX as u32)? as u16;
+    let setup = Setup {
+        board,
         hands,
         phase,
-        to_move,
+        side_to_move,
         next,
         owed,
-        last,
-        quiet,
-        key,
-        rules,
-    })
+        last_steps,
+        no_capture_plies,
+    };
+    setup
+        .into_position(&rules)
+        .map_err(|e| invalid(e.field(), e.to_string()))
 }
 
 #[cfg(test)]

@@ -103,7 +103,7 @@ fn play_unchecked_of_illegal_moves_never_panics() {
         for seed in 0..20u64 {
             let (pos, _) = random_line(rules, seed + i as u64 * 100, (seed * 7 % 90) as usize);
             for mv in pos.move_space() {
-                let mut p = pos.clone();
+                let mut p = pos;
                 p.play_unchecked(mv);
                 let _ = (p.count_moves(), p.legal_moves(), p.outcome(), p.to_string());
                 let _ = (p.zobrist(), p.canonical_hash());

@@ -154,13 +154,13 @@ fn random_games_under_every_preset_end_and_undo_back_to_the_start() {
         for seed in 0..40u64 {
             let mut rng = Rng::new(seed * 13 + i as u64);
             let mut g = Game::new(FiveTigers::new(rules));
-            let mut positions = vec![g.position().clone()];
+            let mut positions = vec![*g.position()];
             while g.outcome().is_none() {
                 let moves = g.legal_moves();
                 assert!(!moves.is_empty(), "{name}: no moves but no outcome");
                 let m = moves[rng.below(moves.len())];
                 g.play_unchecked(m);
-                positions.push(g.position().clone());
+                positions.push(*g.position());
                 assert!(g.ply() < 4000, "{name}: game did not end");
             }
             assert_eq!(g.moves().len(), g.ply());

@@ -243,7 +243,7 @@ fn perft_is_invariant_under_the_8_symmetries() {
             // Moves map onto moves, subtree by subtree.
             let div = divide(&pos, 2);
             for (mv, n) in div {
-                let mut child = image.clone();
+                let mut child = image;
                 child.play(s.apply_move(mv)).unwrap();
                 assert_eq!(perft(&child, 1), n, "{s:?} {mv} of {pos}");
             }

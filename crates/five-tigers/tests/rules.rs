@@ -56,7 +56,8 @@ fn steps_go_to_orthogonally_adjacent_points_only() {
         from: pt("c3"),
         to: pt("d4"),
     };
-    assert!(x.clone().play(diagonal).is_err());
+    let mut copy = x;
+    assert!(copy.play(diagonal).is_err());
     assert!("c3-d4".parse::<Move>().is_err());
 }
 
@@ -81,7 +82,7 @@ fn a_formation_is_formed_only_by_the_piece_that_completes_it() {
         "5/4X/5/XX3/XX2O x move X:0,O:0 - x -,- 0",
         Rules::shandong(),
     );
-    let mut q = p.clone();
+    let mut q = p;
     q.play(mv("e4-e3")).unwrap();
     assert!(q.owed().is_empty());
     assert_eq!(q.side_to_move(), Side::Second);
@@ -91,7 +92,7 @@ fn a_formation_is_formed_only_by_the_piece_that_completes_it() {
         Rules::shandong_shuttle(),
     );
     let q = {
-        let mut q = p.clone();
+        let mut q = p;
         q.play(mv("b2-c2")).unwrap();
         assert!(q.owed().is_empty());
         q.play(mv("e4-e3")).unwrap();
@@ -135,7 +136,7 @@ fn sides_alternate_placing_first_beginning() {
 #[test]
 fn placement_is_on_an_empty_point_only() {
     let mut p = after(Rules::shandong(), "c3");
-    let before = p.clone();
+    let before = p;
     assert!(p.play(mv("c3")).is_err());
     assert_eq!(p, before);
     assert_eq!(p.count_moves(), 24);
@@ -301,7 +302,7 @@ fn a_removal_must_take_a_loose_enemy_piece() {
         Rules::shandong(),
     );
     assert_eq!(p.legal_moves().to_vec(), vec![mv("xa5")]);
-    let before = p.clone();
+    let before = p;
     assert!(p.play(mv("xd1")).is_err());
     assert_eq!(p, before);
     p.play(mv("xa5")).unwrap();
@@ -472,7 +473,7 @@ fn shuttle_forbidden_a_side_may_not_step_straight_back() {
     let mut p = pos("5/O4/5/5/XX3 x move X:0,O:0 - x -,- 0", Rules::shandong());
     p.play(mv("b1-c1")).unwrap();
     p.play(mv("a4-a3")).unwrap();
-    let before = p.clone();
+    let before = p;
     assert!(!p.legal_moves().contains(&mv("c1-b1")));
     assert!(p.play(mv("c1-b1")).is_err());
     assert_eq!(p, before);

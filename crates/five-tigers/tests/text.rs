@@ -47,10 +47,10 @@ proptest! {
         for (_, rules) in presets() {
             if let Ok(pos) = FiveTigers::from_text(&s, &rules) {
                 // Whatever is accepted round-trips and can be played.
-                prop_assert_eq!(FiveTigers::from_text(&pos.to_string(), &rules).unwrap(), pos.clone());
+                prop_assert_eq!(FiveTigers::from_text(&pos.to_string(), &rules).unwrap(), pos);
                 let _ = pos.outcome();
                 for m in pos.legal_moves() {
-                    let mut c = pos.clone();
+                    let mut c = pos;
                     c.play(m).unwrap();
                     let _ = c.to_string();
                 }
@@ -214,7 +214,7 @@ fn invalid_rules_are_refused_by_from_text_and_try_new() {
     });
     let mut rng = qi_core::conformance::Rng::new(3);
     for _ in 0..5 {
-        let mut p = big.clone();
+        let mut p = big;
         for _ in 0..300 {
             let moves = p.legal_moves();
             assert_eq!(moves.len(), p.count_moves());

@@ -349,21 +349,6 @@ fn has_move(pos: &Jungle) -> bool {
     pos.count_moves() != 0
 }
 
-/// `pos` with the other side to move: same board and counters, the
-/// Zobrist key with the side key toggled.
-fn null_move(pos: &Jungle) -> Jungle {
-    Jungle::from_parts(
-        [
-            pos.animal_squares(Side::First),
-            pos.animal_squares(Side::Second),
-        ],
-        pos.side_to_move().opponent(),
-        pos.no_capture_plies(),
-        pos.fullmove(),
-        *pos.rules(),
-    )
-}
-
 /// Null moves for the search (null-move pruning): a pass that hands the
 /// move to the opponent without changing the board.
 impl Game {
@@ -374,7 +359,7 @@ impl Game {
     /// [`undo_null`](Game::undo_null) before any other undo.
     pub fn play_null(&mut self) {
         let pos = self.top().pos;
-        let next = null_move(&pos);
+        let next = pos.passed();
         self.frames.push(Frame {
             pos: next,
             occurrences: 1,

@@ -1,11 +1,14 @@
 //! JFEN, the position text of spec section 7.
 
+use std::fmt;
+
 use qi_core::Side;
 use thiserror::Error;
 
-use crate::board::{Piece, Square, DEN_SQUARES, NONE};
+use crate::board::{Piece, Square};
 use crate::position::Jungle;
 use crate::rules::Rules;
+use crate::setup::{Setup, SetupError};
 
 /// Why JFEN text could not be read. Ranks are named as on the board
 /// (`rank 9` is the first `/`-separated field).
@@ -82,15 +85,36 @@ pub enum JfenError {
     ExtraField(String),
 }
 
-/// Reads JFEN under `rules`.
+/// Reads JFEN under `rules`: the text is read into a [`Setup`], which is
+/// then validated into the position.
 pub(crate) fn parse(text: &str, rules: Rules) -> Result<Jungle, JfenError> {
     let mut fields = text.split_whitespace();
     let board = fields.next().ok_or(JfenError::Empty)?;
+    let mut setup = read_board(board)?;
+    // Errors are reported in reading order, so the board is validated
+    // before an error in the fields after it is returned.
+    let rest = read_side_and_counters(fields);
+    if let Ok((side, no_capture, fullmove)) = rest {
+        setup = setup
+            .side_to_move(side)
+            .no_capture_plies(no_capture)
+            .fullmove(fullmove);
+    }
+    let position = setup.into_position(&rules).map_err(setup_error)?;
+    rest?;
+    Ok(position)
+}
+
+/// Reads the board field into an otherwise empty setup.
+fn read_board(board: &str) -> Result<Setup, JfenError> {
     let ranks: Vec<&str> = board.split('/').collect();
     if ranks.len() != 9 {
         return Err(JfenError::RankCount(ranks.len()));
     }
-    let mut squares = [[NONE; 8]; 2];
+    let mut setup = Setup::empty();
+    // A duplicate is reported where it is read, before any error later in
+    // the text, so it is caught here and not left to the validation.
+    let mut seen = 0u16;
     for (i, rank_text) in ranks.iter().enumerate() {
         let rank = 8 - i as u8; // 0-based
         let label = rank + 1;
@@ -110,12 +134,12 @@ pub(crate) fn parse(text: &str, rules: Rules) -> Result<Jungle, JfenError> {
                     rank: label,
                 })?;
                 if file < 7 {
-                    let sq = rank * 7 + file as u8;
-                    let slot = &mut squares[piece.side.index()][piece.animal.index()];
-                    if *slot != NONE {
+                    if seen & 1 << piece.index() != 0 {
                         return Err(JfenError::DuplicatePiece(piece));
                     }
-                    *slot = sq;
+                    seen |= 1 << piece.index();
+                    let square = Square::from_index_unchecked(rank * 7 + file as u8);
+                    setup = setup.place(square, piece);
                 }
                 file += 1;
             }
@@ -133,25 +157,14 @@ pub(crate) fn parse(text: &str, rules: Rules) -> Result<Jungle, JfenError> {
             });
         }
     }
-    for side in Side::BOTH {
-        for (a, &sq) in squares[side.index()].iter().enumerate() {
-            if sq == NONE {
-                continue;
-            }
-            let piece = Piece::new(side, crate::board::Animal::ALL[a]);
-            let square = Square::from_index_unchecked(sq); // sq < 63 here
-            if square.is_water() && a != 0 {
-                return Err(JfenError::AnimalInWater { piece, square });
-            }
-            if sq == DEN_SQUARES[side.index()] {
-                return Err(JfenError::OwnDen { piece, square });
-            }
-        }
-    }
-    let in_den = |side: Side| squares[side.index()].contains(&DEN_SQUARES[side.opponent().index()]);
-    if in_den(Side::First) && in_den(Side::Second) {
-        return Err(JfenError::BothDensEntered);
-    }
+    Ok(setup)
+}
+
+/// Reads the fields after the board: the side to move and the optional
+/// counters.
+fn read_side_and_counters<'a>(
+    mut fields: impl Iterator<Item = &'a str>,
+) -> Result<(Side, u32, u32), JfenError> {
     let side = match fields.next() {
         None => return Err(JfenError::MissingSide),
         Some("w") | Some("r") | Some("W") | Some("R") => Side::First,
@@ -177,9 +190,22 @@ pub(crate) fn parse(text: &str, rules: Rules) -> Result<Jungle, JfenError> {
     if let Some(extra) = fields.next() {
         return Err(JfenError::ExtraField(extra.to_string()));
     }
-    Ok(Jungle::from_parts(
-        squares, side, no_capture, fullmove, rules,
-    ))
+    Ok((side, no_capture, fullmove))
+}
+
+/// The JFEN error of a setup that does not validate: JFEN's own variants,
+/// which name no square for a duplicate.
+fn setup_error(error: SetupError) -> JfenError {
+    match error {
+        SetupError::DuplicatePiece { piece, .. } => JfenError::DuplicatePiece(piece),
+        SetupError::AnimalInWater { piece, square } => JfenError::AnimalInWater { piece, square },
+        SetupError::OwnDen { piece, square } => JfenError::OwnDen { piece, square },
+        SetupError::BothDensEntered => JfenError::BothDensEntered,
+        SetupError::ZeroFullmove => JfenError::BadCounter {
+            field: "full-move",
+            text: "0".to_string(),
+        },
+    }
 }
 
 fn parse_counter(text: &str, field: &'static str) -> Result<u32, JfenError> {
@@ -193,4 +219,43 @@ fn parse_counter(text: &str, field: &'static str) -> Result<u32, JfenError> {
         field,
         text: text.to_string(),
     })
+}
+
+/// JFEN, with both counters (written as is, valid or not).
+impl fmt::Display for Setup {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for rank in (0..9).rev() {
+            let mut empty = 0;
+            for file in 0..7 {
+                match self.board[rank * 7 + file] {
+                    Some(p) => {
+                        if empty > 0 {
+                            write!(f, "{empty}")?;
+                            empty = 0;
+                        }
+                        write!(f, "{}", p.letter())?;
+                    }
+                    None => empty += 1,
+                }
+            }
+            if empty > 0 {
+                write!(f, "{empty}")?;
+            }
+            if rank > 0 {
+                f.write_str("/")?;
+            }
+        }
+        let side = match self.side_to_move {
+            Side::First => 'w',
+            Side::Second => 'b',
+        };
+        write!(f, " {side} {} {}", self.no_capture_plies, self.fullmove)
+    }
+}
+
+/// JFEN, always with both counters.
+impl fmt::Display for Jungle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(&self.to_setup(), f)
+    }
 }

@@ -17,6 +17,10 @@
 //!   presets, also selectable by name (`"jungle:yeshou".parse()`).
 //! * [`Move`] (`a3a4`), [`Square`] (`a1`), [`Animal`], [`Piece`], and JFEN
 //!   position text ([`Jungle::from_text`], `Display`).
+//! * [`Setup`] is the plain contents of a position (animals on squares, side
+//!   to move, counters) with a builder API, to set up custom positions;
+//!   [`Jungle::from_setup`] validates one (errors: [`SetupError`]) and
+//!   [`Jungle::to_setup`] takes one apart. JFEN is read through it.
 //!
 //! ```
 //! use qi_core::Position;
@@ -36,6 +40,7 @@ mod jfen;
 mod moves;
 mod position;
 mod rules;
+mod setup;
 mod tables;
 
 pub use board::{
@@ -46,3 +51,4 @@ pub use jfen::JfenError;
 pub use moves::{Move, ParseMoveError};
 pub use position::{den_square, Jungle, START_JFEN};
 pub use rules::{JumpBlock, Jumps, ParseRulesError, RankOrder, Repetition, Rules, UnknownPreset};
+pub use setup::{Setup, SetupError};

@@ -10,6 +10,7 @@ use crate::board::{Animal, Piece, Square, ALL, DENS, DEN_SQUARES, LAND, NONE, TR
 use crate::jfen::{self, JfenError};
 use crate::moves::Move;
 use crate::rules::{JumpBlock, RankOrder, Rules};
+use crate::setup::{Setup, SetupError};
 use crate::tables::{
     piece_key, JUMPS, JUMP_PAIRS, LANDINGS, LAND_STEPS, RAT_STEPS, SIDE_KEY, STEPS,
 };
@@ -104,8 +105,45 @@ impl Jungle {
         jfen::parse(text, *rules)
     }
 
-    /// Builds a position from validated parts (used by the JFEN reader).
-    pub(crate) fn from_parts(
+    /// The position a setup describes, if it is valid (see
+    /// [`SetupError`] for what is checked).
+    pub fn from_setup(setup: Setup, rules: &Rules) -> Result<Jungle, SetupError> {
+        let squares = setup.validate()?;
+        Ok(Jungle::from_parts(
+            squares,
+            setup.side_to_move,
+            setup.no_capture_plies,
+            setup.fullmove,
+            *rules,
+        ))
+    }
+
+    /// The plain contents of the position (everything but the rules).
+    pub fn to_setup(&self) -> Setup {
+        let mut setup = Setup::empty()
+            .side_to_move(self.side)
+            .no_capture_plies(self.no_capture)
+            .fullmove(self.fullmove);
+        for side in Side::BOTH {
+            for (animal, sq) in self.pieces(side) {
+                setup = setup.place(sq, Piece::new(side, animal));
+            }
+        }
+        setup
+    }
+
+    /// The same board and counters with the other side to move: a null
+    /// move for the search.
+    pub(crate) fn passed(&self) -> Jungle {
+        Jungle {
+            side: self.side.opponent(),
+            hash: self.hash ^ SIDE_KEY,
+            ..*self
+        }
+    }
+
+    /// Builds a position from checked parts, computing the derived fields.
+    fn from_parts(
         squares: [[u8; 8]; 2],
         side: Side,
         no_capture: u32,
@@ -550,44 +588,6 @@ impl MoveSpace for Jungle {
             }
         }
         all
-    }
-}
-
-/// JFEN, always with both counters.
-impl fmt::Display for Jungle {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut board = [None::<Piece>; 63];
-        for side in Side::BOTH {
-            for (animal, sq) in self.pieces(side) {
-                board[sq.index() as usize] = Some(Piece::new(side, animal));
-            }
-        }
-        for rank in (0..9).rev() {
-            let mut empty = 0;
-            for file in 0..7 {
-                match board[rank * 7 + file] {
-                    Some(p) => {
-                        if empty > 0 {
-                            write!(f, "{empty}")?;
-                            empty = 0;
-                        }
-                        write!(f, "{}", p.letter())?;
-                    }
-                    None => empty += 1,
-                }
-            }
-            if empty > 0 {
-                write!(f, "{empty}")?;
-            }
-            if rank > 0 {
-                f.write_str("/")?;
-            }
-        }
-        let side = match self.side {
-            Side::First => 'w',
-            Side::Second => 'b',
-        };
-        write!(f, " {side} {} {}", self.no_capture, self.fullmove)
     }
 }
 

@@ -1,0 +1,227 @@
+//! [`Setup`]: the plain contents of a position, to build custom positions
+//! and to stand between the JFEN text and [`Jungle`].
+
+use std::fmt;
+
+use qi_core::Side;
+use thiserror::Error;
+
+use crate::board::{Animal, Piece, Square, DEN_SQUARES, NONE};
+use crate::position::Jungle;
+use crate::rules::Rules;
+
+/// The plain contents of a Jungle position (which animal stands on which
+/// square, the side to move and the two counters of JFEN), free to be set
+/// to anything and checked only when it becomes a [`Jungle`].
+///
+/// Build one from [`Setup::empty`] or [`Setup::start`] with the chaining
+/// methods (or by writing the public fields), then validate it with
+/// [`Setup::into_position`] (the same as [`Jungle::from_setup`]). Its
+/// `Display` is JFEN, written as is (even when the setup is not valid).
+///
+/// ```
+/// use qi_core::Side;
+/// use qi_jungle::{Animal, Jungle, Piece, Rules, Setup};
+///
+/// let sq = |t: &str| t.parse().unwrap();
+/// let pos = Setup::empty()
+///     .place(sq("a1"), Piece::new(Side::First, Animal::Lion))
+///     .place(sq("g9"), Piece::new(Side::Second, Animal::Rat))
+///     .side_to_move(Side::Second)
+///     .into_position(&Rules::standard())
+///     .unwrap();
+/// assert_eq!(pos, Jungle::from_text("6r/7/7/7/7/7/7/7/L6 b 0 1", &Rules::standard()).unwrap());
+/// assert_eq!(pos.to_setup().piece_at(sq("a1")), Some(Piece::new(Side::First, Animal::Lion)));
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Setup {
+    /// The animal on each square, indexed by [`Square::index`].
+    pub board: [Option<Piece>; 63],
+    /// The side to move.
+    pub side_to_move: Side,
+    /// Plies since the last capture (JFEN's third field).
+    pub no_capture_plies: u32,
+    /// The full-move number (JFEN's fourth field, at least 1).
+    pub fullmove: u32,
+}
+
+impl Setup {
+    /// An empty board, Red to move, counters `0 1`.
+    pub const fn empty() -> Setup {
+        Setup {
+            board: [None; 63],
+            side_to_move: Side::First,
+            no_capture_plies: 0,
+            fullmove: 1,
+        }
+    }
+
+    /// The start position ([`START_JFEN`](crate::START_JFEN)).
+    pub fn start() -> Setup {
+        Jungle::new(Rules::standard()).to_setup()
+    }
+
+    /// The setup with `piece` on `square` (replacing what stood there).
+    pub const fn place(self, square: Square, piece: Piece) -> Setup {
+        self.set(square, Some(piece))
+    }
+
+    /// The setup with `square` holding `piece`, or emptied by `None`.
+    pub const fn set(mut self, square: Square, piece: Option<Piece>) -> Setup {
+        self.board[square.index() as usize] = piece;
+        self
+    }
+
+    /// The setup with `side` to move.
+    pub const fn side_to_move(mut self, side: Side) -> Setup {
+        self.side_to_move = side;
+        self
+    }
+
+    /// The setup with `plies` since the last capture.
+    pub const fn no_capture_plies(mut self, plies: u32) -> Setup {
+        self.no_capture_plies = plies;
+        self
+    }
+
+    /// The setup with full-move number `number`.
+    pub const fn fullmove(mut self, number: u32) -> Setup {
+        self.fullmove = number;
+        self
+    }
+
+    /// The animal on `square`, if any.
+    pub const fn piece_at(&self, square: Square) -> Option<Piece> {
+        self.board[square.index() as usize]
+    }
+
+    /// The position, if the setup is valid (see [`SetupError`] for what is
+    /// checked); the same as [`Jungle::from_setup`].
+    pub fn into_position(self, rules: &Rules) -> Result<Jungle, SetupError> {
+        Jungle::from_setup(self, rules)
+    }
+
+    /// Checks the setup and gives the square of each animal of each side,
+    /// Rat first (`NONE` when absent), as [`Jungle`] keeps them.
+    ///
+    /// The checks run in the order the JFEN reader reported them before it
+    /// read through a setup, so that its first error stays the same.
+    pub(crate) fn validate(&self) -> Result<[[u8; 8]; 2], SetupError> {
+        let mut squares = [[NONE; 8]; 2];
+        for (sq, piece) in Square::all().zip(self.board) {
+            let Some(piece) = piece else { continue };
+            let slot = &mut squares[piece.side.index()][piece.animal.index()];
+            if let Some(first) = Square::new(*slot) {
+                return Err(SetupError::DuplicatePiece {
+                    piece,
+                    first,
+                    second: sq,
+                });
+            }
+            *slot = sq.index();
+        }
+        for side in Side::BOTH {
+            for (animal, square) in Animal::ALL.into_iter().zip(squares[side.index()]) {
+                let Some(square) = Square::new(square) else {
+                    continue;
+                };
+                let piece = Piece::new(side, animal);
+                if square.is_water() && animal != Animal::Rat {
+                    return Err(SetupError::AnimalInWater { piece, square });
+                }
+                if square.den_owner() == Some(side) {
+                    return Err(SetupError::OwnDen { piece, square });
+                }
+            }
+        }
+        let in_den =
+            |side: Side| squares[side.index()].contains(&DEN_SQUARES[side.opponent().index()]);
+        if in_den(Side::First) && in_den(Side::Second) {
+            return Err(SetupError::BothDensEntered);
+        }
+        if self.fullmove == 0 {
+            return Err(SetupError::ZeroFullmove);
+        }
+        Ok(squares)
+    }
+}
+
+impl Default for Setup {
+    /// The start position.
+    fn default() -> Setup {
+        Setup::start()
+    }
+}
+
+impl From<&Jungle> for Setup {
+    fn from(pos: &Jungle) -> Setup {
+        pos.to_setup()
+    }
+}
+
+impl From<Jungle> for Setup {
+    fn from(pos: Jungle) -> Setup {
+        pos.to_setup()
+    }
+}
+
+/// JFEN, as in `Setup("l5t/... w 0 1")`.
+impl fmt::Debug for Setup {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Setup(\"{self}\")")
+    }
+}
+
+/// Why a [`Setup`] is not a valid position. The board is checked before the
+/// counters; the first problem found is reported.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Error)]
+pub enum SetupError {
+    /// The same animal of the same side stands on two squares.
+    #[error("two {piece}s on the board, on {first} and {second}")]
+    DuplicatePiece {
+        /// The piece.
+        piece: Piece,
+        /// The first of its squares (lowest index).
+        first: Square,
+        /// The next one.
+        second: Square,
+    },
+    /// An animal other than the Rat stands in water.
+    #[error("{piece} in water at {square}: only the Rat may be in water")]
+    AnimalInWater {
+        /// The piece.
+        piece: Piece,
+        /// Its square.
+        square: Square,
+    },
+    /// An animal stands on its own den.
+    #[error("{piece} on its own den {square}")]
+    OwnDen {
+        /// The piece.
+        piece: Piece,
+        /// Its square.
+        square: Square,
+    },
+    /// Both dens are occupied by enemy animals (the game cannot have gone
+    /// on after the first entry).
+    #[error("both sides have an animal in the enemy den")]
+    BothDensEntered,
+    /// The full-move number is 0 (it starts at 1).
+    #[error("the full-move number is 0 (it starts at 1)")]
+    ZeroFullmove,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::position::START_JFEN;
+
+    #[test]
+    fn start_setup_is_the_start_jfen() {
+        assert_eq!(Setup::start().to_string(), START_JFEN);
+        assert_eq!(
+            Setup::start().into_position(&Rules::standard()),
+            Ok(Jungle::new(Rules::standard()))
+        );
+    }
+}

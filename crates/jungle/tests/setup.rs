@@ -1,0 +1,218 @@
+//! The setup: custom positions built piece by piece, each validation error,
+//! and round trips between positions, setups and JFEN.
+
+mod common;
+
+use common::*;
+use proptest::prelude::*;
+use qi_core::conformance::{random_playout, Rng};
+use qi_core::{Position, Side};
+use qi_jungle::{Animal, JfenError, Jungle, Piece, Rules, Setup, SetupError, Square, START_JFEN};
+
+fn sq(text: &str) -> Square {
+    text.parse().unwrap()
+}
+
+fn red(animal: Animal) -> Piece {
+    Piece::new(Side::First, animal)
+}
+
+fn blue(animal: Animal) -> Piece {
+    Piece::new(Side::Second, animal)
+}
+
+#[test]
+fn a_built_position_equals_the_one_read_from_its_jfen() {
+    let rules = Rules::yeshou();
+    let built = Setup::empty()
+        .place(sq("c2"), red(Animal::Elephant))
+        .place(sq("b4"), red(Animal::Rat))
+        .place(sq("d8"), red(Animal::Cat))
+        .place(sq("e7"), blue(Animal::Lion))
+        .place(sq("a9"), blue(Animal::Tiger))
+        .set(sq("g5"), Some(blue(Animal::Wolf)))
+        .side_to_move(Side::Second)
+        .no_capture_plies(7)
+        .fullmove(23)
+        .into_position(&rules)
+        .unwrap();
+    let read = pos("t6/3C3/4l2/7/6w/1R5/7/2E4/7 b 7 23", rules);
+    assert_eq!(built, read);
+    assert_eq!(built.zobrist(), read.zobrist_from_scratch());
+    assert_eq!(built.rules(), &rules);
+    assert_eq!(Jungle::from_setup(read.to_setup(), &rules), Ok(read));
+}
+
+#[test]
+fn setting_a_square_replaces_or_clears_it() {
+    let setup = Setup::start()
+        .set(sq("a3"), None)
+        .place(sq("a1"), red(Animal::Rat))
+        .set(sq("g3"), None);
+    assert_eq!(setup.piece_at(sq("a3")), None);
+    assert_eq!(setup.piece_at(sq("a1")), Some(red(Animal::Rat)));
+    assert_eq!(
+        setup.to_string(),
+        "l5t/1d3c1/r1p1w1e/7/7/7/2W1P2/1C3D1/R5L w 0 1"
+    );
+    assert_eq!(
+        setup,
+        Setup::from(&pos(&setup.to_string(), Rules::standard()))
+    );
+}
+
+#[test]
+fn start_and_empty_setups() {
+    assert_eq!(Setup::start().to_string(), START_JFEN);
+    assert_eq!(Setup::default(), Setup::start());
+    assert_eq!(Jungle::default().to_setup(), Setup::start());
+    assert_eq!(
+        format!("{:?}", Setup::start()),
+        format!("Setup(\"{START_JFEN}\")")
+    );
+    // An empty board is accepted, as its JFEN is (the game is decided).
+    let empty = Setup::empty().into_position(&Rules::standard()).unwrap();
+    assert_eq!(empty, pos("7/7/7/7/7/7/7/7/7 w 0 1", Rules::standard()));
+    assert!(empty.outcome().is_some());
+}
+
+#[test]
+fn duplicate_piece_is_refused_with_both_squares() {
+    let err = Setup::empty()
+        .place(sq("c5"), blue(Animal::Dog))
+        .place(sq("a2"), blue(Animal::Dog))
+        .place(sq("g2"), red(Animal::Dog))
+        .into_position(&Rules::standard())
+        .unwrap_err();
+    assert_eq!(
+        err,
+        SetupError::DuplicatePiece {
+            piece: blue(Animal::Dog),
+            first: sq("a2"),
+            second: sq("c5"),
+        }
+    );
+    assert_eq!(err.to_string(), "two Blue Dogs on the board, on a2 and c5");
+}
+
+#[test]
+fn an_animal_in_water_is_refused_but_the_rat_swims() {
+    let setup = Setup::empty().place(sq("b4"), blue(Animal::Rat));
+    assert!(setup.into_position(&Rules::standard()).is_ok());
+    let err = setup
+        .place(sq("f6"), red(Animal::Tiger))
+        .into_position(&Rules::standard())
+        .unwrap_err();
+    assert_eq!(
+        err,
+        SetupError::AnimalInWater {
+            piece: red(Animal::Tiger),
+            square: sq("f6"),
+        }
+    );
+    assert_eq!(
+        err.to_string(),
+        "Red Tiger in water at f6: only the Rat may be in water"
+    );
+}
+
+#[test]
+fn an_animal_on_its_own_den_is_refused() {
+    let err = Setup::empty()
+        .place(sq("d9"), blue(Animal::Elephant))
+        .into_position(&Rules::standard())
+        .unwrap_err();
+    assert_eq!(
+        err,
+        SetupError::OwnDen {
+            piece: blue(Animal::Elephant),
+            square: sq("d9"),
+        }
+    );
+    assert_eq!(err.to_string(), "Blue Elephant on its own den d9");
+}
+
+#[test]
+fn both_dens_entered_is_refused() {
+    let one = Setup::empty()
+        .place(sq("d9"), red(Animal::Cat))
+        .place(sq("a5"), blue(Animal::Cat));
+    assert!(one.into_position(&Rules::standard()).is_ok());
+    let err = one
+        .place(sq("d1"), blue(Animal::Rat))
+        .into_position(&Rules::standard())
+        .unwrap_err();
+    assert_eq!(err, SetupError::BothDensEntered);
+    assert_eq!(
+        JfenError::BothDensEntered.to_string(),
+        "both sides have an animal in the enemy den"
+    );
+}
+
+#[test]
+fn full_move_zero_is_refused() {
+    let err = Setup::start()
+        .fullmove(0)
+        .into_position(&Rules::standard())
+        .unwrap_err();
+    assert_eq!(err, SetupError::ZeroFullmove);
+    assert_eq!(
+        Jungle::from_text(
+            "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 0",
+            &Rules::standard()
+        ),
+        Err(JfenError::BadCounter {
+            field: "full-move",
+            text: "0".to_string()
+        })
+    );
+}
+
+#[test]
+fn board_errors_come_before_counter_errors() {
+    // JFEN reports in reading order: the water on the board before the
+    // bad side field after it.
+    assert_eq!(
+        "7/7/7/7/1E5/7/7/7/7 q".parse::<Jungle>(),
+        Err(JfenError::AnimalInWater {
+            piece: red(Animal::Elephant),
+            square: sq("b5"),
+        })
+    );
+    assert_eq!(
+        "7/7/7/7/7/7/7/7/7 q".parse::<Jungle>(),
+        Err(JfenError::BadSide("q".to_string()))
+    );
+}
+
+fn reachable(seed: u64, plies: usize, rules: Rules) -> Jungle {
+    random_playout(&Jungle::new(rules), plies, &mut Rng::new(seed))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    #[test]
+    fn setups_round_trip_through_positions_and_jfen(seed in any::<u64>(), plies in 0usize..300, preset in 0usize..4) {
+        let rules = presets()[preset].1;
+        let pos = reachable(seed, plies, rules);
+        let setup = pos.to_setup();
+        prop_assert_eq!(Setup::from(pos), setup);
+        prop_assert_eq!(setup.side_to_move, pos.side_to_move());
+        prop_assert_eq!(setup.no_capture_plies, pos.no_capture_plies());
+        prop_assert_eq!(setup.fullmove, pos.fullmove());
+        for square in Square::all() {
+            prop_assert_eq!(setup.piece_at(square), pos.piece_at(square));
+        }
+        // position -> setup -> position
+        let back = setup.into_position(&rules).unwrap();
+        prop_assert_eq!(back, pos);
+        prop_assert_eq!(back.zobrist(), pos.zobrist());
+        // text -> position -> text, and the setup writes the same text
+        let text = pos.to_string();
+        prop_assert_eq!(setup.to_string(), text.clone());
+        let read = Jungle::from_text(&text, &rules).unwrap();
+        prop_assert_eq!(read.to_setup(), setup);
+        prop_assert_eq!(read.to_string(), text);
+    }
+}
