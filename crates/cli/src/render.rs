@@ -21,12 +21,12 @@ pub fn jungle(pos: &Jungle, colour: bool) -> String {
         out.push_str(&format!("{} │", rank + 1));
         for file in 0..7u8 {
             let sq = Square::from_file_rank(file, rank).expect("on the board");
-            let bit = sq.bit();
-            let terrain = if WATER & bit != 0 {
+            let index = sq.index();
+            let terrain = if WATER.contains(index) {
                 ('≈', WATER_BG)
-            } else if ALL_TRAPS & bit != 0 {
+            } else if ALL_TRAPS.contains(index) {
                 ('⊗', TRAP_BG)
-            } else if (DENS[0] | DENS[1]) & bit != 0 {
+            } else if (DENS[0] | DENS[1]).contains(index) {
                 ('⌂', DEN_BG)
             } else {
                 ('·', "")

@@ -64,8 +64,9 @@
 //! assert_eq!(eval.evaluate(&start), eval.weights().tempo);
 //! ```
 
-use qi_core::{Evaluator, Position, Side};
-use qi_jungle::{Animal, Game, Jumps, Jungle, Move, Piece, RankOrder, Rules, Square, DENS, WATER};
+use qi_core::{Bitboard, Evaluator, Position, Side};
+use qi_jungle::tables::{den_square, jump_targets, land_steps, rat_steps, steps, DENS};
+use qi_jungle::{Animal, Game, Jumps, Jungle, Move, Piece, RankOrder, Rules, Square};
 use qi_search::SearchHooks;
 
 /// Largest magnitude an evaluation ever takes (the search's mate scores
@@ -192,13 +193,7 @@ impl JungleWeights {
 }
 
 // ---------------------------------------------------------------------------
-// Board tables (compile time).
-
-const RAT: usize = Animal::Rat as usize;
-const TIGER: usize = Animal::Tiger as usize;
-const LION: usize = Animal::Lion as usize;
-const ELEPHANT: usize = Animal::Elephant as usize;
-const NO_SQUARE: u8 = 63;
+// Evaluation tables (compile time), built from the rules' own tables.
 
 /// Distance value of squares an animal can never stand on or reach.
 const FAR: u8 = (PROXIMITY_LEN - 1) as u8;
@@ -211,106 +206,51 @@ const KIND_JUMP_H: usize = 3;
 const KIND_JUMP_V: usize = 4;
 const KINDS: usize = 5;
 
-const fn is_water(sq: usize) -> bool {
-    WATER >> sq & 1 != 0
-}
+/// The river jumps of each movement kind.
+const KIND_JUMPS: [Jumps; KINDS] = [
+    Jumps::None,
+    Jumps::None,
+    Jumps::Both,
+    Jumps::HorizontalOnly,
+    Jumps::VerticalOnly,
+];
 
-/// The square one step from `sq` in direction `d` (0 north, 1 south,
-/// 2 east, 3 west), or 63 off the board.
-const fn step(sq: usize, d: usize) -> usize {
-    let (f, r) = (sq % 7, sq / 7);
-    match d {
-        0 if r < 8 => sq + 7,
-        1 if r > 0 => sq - 7,
-        2 if f < 6 => sq + 1,
-        3 if f > 0 => sq - 1,
-        _ => 63,
+/// The square of index `index`, which the caller knows is on the board.
+const fn square(index: usize) -> Square {
+    match Square::new(index as u8) {
+        Some(sq) => sq,
+        None => panic!("off the board"),
     }
 }
 
-const fn steps_table() -> [u64; 64] {
-    let mut t = [0u64; 64];
-    let mut sq = 0;
-    while sq < 63 {
-        let mut d = 0;
-        while d < 4 {
-            let n = step(sq, d);
-            if n < 63 {
-                t[sq] |= 1u64 << n;
-            }
-            d += 1;
-        }
-        sq += 1;
-    }
-    t
-}
-
-/// Orthogonal neighbours of each square (entry 63: none).
-const STEPS: [u64; 64] = steps_table();
-
-/// The landing square of a river jump from `sq` in direction `d`, or 63.
-const fn jump(sq: usize, d: usize) -> usize {
-    if is_water(sq) {
-        return 63;
-    }
-    let mut cur = step(sq, d);
-    let mut crossed = false;
-    while cur < 63 && is_water(cur) {
-        crossed = true;
-        cur = step(cur, d);
-    }
-    if crossed {
-        cur
-    } else {
-        63
-    }
-}
-
-/// Breadth-first distances (in moves) from every square to the den of
-/// `target_side`'s enemy, for an animal of `side` moving like `kind`; the
-/// mover's own den is never entered. Unreachable squares get [`FAR`].
-const fn distances(side: usize, kind: usize) -> [u8; 64] {
-    let target = if side == 0 { 59 } else { 3 };
-    let own_den = if side == 0 { 3 } else { 59 };
+/// Breadth-first distances (in moves) from every square to the enemy den
+/// of an animal of `side` moving like `kind` (its own den is never
+/// entered). Unreachable squares get [`FAR`].
+const fn distances(side: Side, kind: usize) -> [u8; 64] {
+    let target = den_square(side.opponent());
     let mut dist = [u8::MAX; 64];
-    let mut queue = [0usize; 64];
+    let mut queue = [target; 63];
     let (mut head, mut tail) = (0, 1);
-    dist[target] = 0;
-    queue[0] = target;
+    dist[target.index() as usize] = 0;
     while head < tail {
         let sq = queue[head];
         head += 1;
-        let mut d = 0;
-        while d < 8 {
-            // Directions 0..4 are steps, 4..8 jumps (moves are symmetric,
-            // so searching outward from the den gives distances to it).
-            let n = if d < 4 {
-                let n = step(sq, d);
-                if n < 63 && is_water(n) && kind != KIND_RAT {
-                    63
-                } else {
-                    n
-                }
-            } else {
-                let dir = d - 4;
-                let allowed = match kind {
-                    KIND_JUMP_BOTH => true,
-                    KIND_JUMP_H => dir >= 2,
-                    KIND_JUMP_V => dir < 2,
-                    _ => false,
-                };
-                if allowed {
-                    jump(sq, dir)
-                } else {
-                    63
-                }
-            };
-            if n < 63 && n != own_den && dist[n] == u8::MAX {
-                dist[n] = dist[sq] + 1;
-                queue[tail] = n;
+        // Moves are symmetric, so searching outward from the den gives
+        // distances to it.
+        let walk = if kind == KIND_RAT {
+            rat_steps(side, sq)
+        } else {
+            land_steps(side, sq)
+        };
+        let mut next = walk.0 | jump_targets(sq, KIND_JUMPS[kind], Bitboard::EMPTY).0;
+        while next != 0 {
+            let n = next.trailing_zeros() as usize;
+            next &= next - 1;
+            if dist[n] == u8::MAX {
+                dist[n] = dist[sq.index() as usize] + 1;
+                queue[tail] = square(n);
                 tail += 1;
             }
-            d += 1;
         }
     }
     let mut sq = 0;
@@ -327,8 +267,8 @@ const fn all_distances() -> [[[u8; 64]; 2]; KINDS] {
     let mut t = [[[0u8; 64]; 2]; KINDS];
     let mut kind = 0;
     while kind < KINDS {
-        t[kind][0] = distances(0, kind);
-        t[kind][1] = distances(1, kind);
+        t[kind][0] = distances(Side::First, kind);
+        t[kind][1] = distances(Side::Second, kind);
         kind += 1;
     }
     t
@@ -344,10 +284,8 @@ const fn manhattan_table() -> [[u8; 64]; 64] {
     while a < 63 {
         let mut b = 0;
         while b < 63 {
-            let (fa, ra, fb, rb): (usize, usize, usize, usize) = (a % 7, a / 7, b % 7, b / 7);
-            let df = fa.abs_diff(fb);
-            let dr = ra.abs_diff(rb);
-            t[a][b] = (df + dr) as u8;
+            let (sa, sb) = (square(a), square(b));
+            t[a][b] = sa.file().abs_diff(sb.file()) + sa.rank().abs_diff(sb.rank());
             b += 1;
         }
         a += 1;
@@ -358,7 +296,8 @@ const fn manhattan_table() -> [[u8; 64]; 64] {
 /// Manhattan distance between squares.
 const MANHATTAN: [[u8; 64]; 64] = manhattan_table();
 
-const fn den_zone(den: usize) -> u64 {
+const fn den_zone(side: Side) -> Bitboard {
+    let den = den_square(side).index() as usize;
     let mut m = 0u64;
     let mut sq = 0;
     while sq < 63 {
@@ -367,14 +306,29 @@ const fn den_zone(den: usize) -> u64 {
         }
         sq += 1;
     }
-    m
+    Bitboard(m)
 }
 
 /// Squares within two steps of each side's den (the den excluded).
-const DEN_ZONE: [u64; 2] = [den_zone(3), den_zone(59)];
+const DEN_ZONE: [Bitboard; 2] = [den_zone(Side::First), den_zone(Side::Second)];
 
 /// Squares next to each side's den (they are that side's three traps).
-const DEN_ADJACENT: [u64; 2] = [STEPS[3], STEPS[59]];
+const DEN_ADJACENT: [Bitboard; 2] = [
+    steps(den_square(Side::First)),
+    steps(den_square(Side::Second)),
+];
+
+/// The squares of a set, lowest first.
+#[inline(always)]
+fn squares(set: Bitboard) -> impl Iterator<Item = Square> {
+    set.iter().filter_map(Square::new)
+}
+
+/// The union of destination masks.
+#[inline(always)]
+fn union(masks: &[Bitboard; 8]) -> Bitboard {
+    masks.iter().fold(Bitboard::EMPTY, |acc, &m| acc | m)
+}
 
 /// The distance-table kind of a Lion or Tiger jumping like `jumps`.
 const fn jump_kind(jumps: Jumps) -> usize {
@@ -389,9 +343,9 @@ const fn jump_kind(jumps: Jumps) -> usize {
 /// The distance-table kind of each animal under `rules`.
 fn kinds(rules: &Rules) -> [usize; 8] {
     let mut k = [KIND_WALK; 8];
-    k[RAT] = KIND_RAT;
-    k[TIGER] = jump_kind(rules.tiger_jumps);
-    k[LION] = jump_kind(rules.lion_jumps);
+    k[Animal::Rat.index()] = KIND_RAT;
+    k[Animal::Tiger.index()] = jump_kind(rules.tiger_jumps);
+    k[Animal::Lion.index()] = jump_kind(rules.lion_jumps);
     k
 }
 
@@ -453,46 +407,40 @@ impl JungleEval {
         &self,
         pos: &Jungle,
         attacker: Side,
-        masks: &[u64; 8],
+        masks: &[Bitboard; 8],
         values: &[i32; 8],
     ) -> (i32, i32) {
         let victim = attacker.opponent();
-        let victim_occ = pos.occupancy(victim).0;
-        let all = masks.iter().fold(0, |acc, &m| acc | m) & victim_occ;
-        if all == 0 {
+        let victim_occ = pos.occupancy(victim);
+        let all = union(masks) & victim_occ;
+        if all.is_empty() {
             return (0, 0);
         }
         let vsq = pos.animal_squares(victim);
         let (mut best, mut second) = (0, 0);
-        for v in 0..8 {
-            let sq = vsq[v];
-            if sq == NO_SQUARE || all >> sq & 1 == 0 {
+        for (v, &sq) in vsq.iter().enumerate() {
+            // A captured animal's square is off the board.
+            let Some(to) = Square::new(sq) else {
+                continue;
+            };
+            if !all.contains(sq) {
                 continue;
             }
             // The cheapest attacker of this square.
             let mut cheapest = usize::MAX;
             for (a, &m) in masks.iter().enumerate() {
-                if m >> sq & 1 != 0 && (cheapest == usize::MAX || values[a] < values[cheapest]) {
+                if m.contains(sq) && (cheapest == usize::MAX || values[a] < values[cheapest]) {
                     cheapest = a;
                 }
             }
-            let to = Square::new(sq).expect("on the board");
             let attacker_piece = Piece::new(attacker, Animal::ALL[cheapest]);
             // Defended: another animal of the victim's next to the square
             // could take the attacker there.
-            let mut near = STEPS[sq as usize] & pos.occupancy(victim).0;
             let mut defended = false;
-            while near != 0 {
-                let from = near.trailing_zeros() as u8;
-                near &= near - 1;
-                let d = vsq.iter().position(|&s| s == from).unwrap_or(0);
-                let from_sq = Square::new(from).expect("on the board");
-                if pos.capture_allowed(
-                    Piece::new(victim, Animal::ALL[d]),
-                    from_sq,
-                    attacker_piece,
-                    to,
-                ) {
+            for from in squares(steps(to) & victim_occ) {
+                let d = vsq.iter().position(|&s| s == from.index()).unwrap_or(0);
+                if pos.capture_allowed(Piece::new(victim, Animal::ALL[d]), from, attacker_piece, to)
+                {
                     defended = true;
                     break;
                 }
@@ -519,7 +467,7 @@ impl JungleEval {
         &self,
         pos: &Jungle,
         side: Side,
-        masks: &[u64; 8],
+        masks: &[Bitboard; 8],
         values: &[i32; 8],
         kinds: &[usize; 8],
     ) -> i32 {
@@ -527,27 +475,30 @@ impl JungleEval {
         let s = side.index();
         let own = pos.animal_squares(side);
         let enemy = pos.animal_squares(side.opponent());
+        // A captured animal's square is off the board.
+        let alive = |sq: u8| Square::new(sq).is_some();
         let mut score = 0;
         for a in 0..8 {
             let sq = own[a];
-            if sq == NO_SQUARE {
+            if !alive(sq) {
                 continue;
             }
             score += values[a];
             let d = DISTANCE[kinds[a]][s][sq as usize] as usize;
             score += self.advance[a][d];
-            score += w.mobility * masks[a].count_ones() as i32;
+            score += w.mobility * masks[a].count() as i32;
         }
-        if own[RAT] != NO_SQUARE && enemy[ELEPHANT] != NO_SQUARE {
+        let (rat, elephant) = (Animal::Rat.index(), Animal::Elephant.index());
+        if alive(own[rat]) && alive(enemy[elephant]) {
             score += w.rat_vs_elephant;
         }
-        if own[ELEPHANT] != NO_SQUARE && enemy[RAT] != NO_SQUARE {
-            let m = MANHATTAN[own[ELEPHANT] as usize][enemy[RAT] as usize] as usize;
+        if alive(own[elephant]) && alive(enemy[rat]) {
+            let m = MANHATTAN[own[elephant] as usize][enemy[rat] as usize] as usize;
             if m < 4 {
                 score -= w.rat_near_elephant[m];
             }
         }
-        let defenders = (pos.occupancy(side).0 & DEN_ZONE[s]).count_ones();
+        let defenders = (pos.occupancy(side) & DEN_ZONE[s]).count();
         score += w.den_defender * defenders.min(w.den_defenders_max) as i32;
         score
     }
@@ -569,19 +520,16 @@ impl Evaluator<Jungle> for JungleEval {
         let w = &self.weights;
         let us = pos.side_to_move();
         let them = us.opponent();
-        let occ_us = pos.occupancy(us).0;
-        let occ_them = pos.occupancy(them).0;
+        let occ_us = pos.occupancy(us);
+        let occ_them = pos.occupancy(them);
         // Decided den races.
-        if occ_us & DEN_ADJACENT[them.index()] != 0 {
+        if occ_us.intersects(DEN_ADJACENT[them.index()]) {
             return w.den_win.min(EVAL_LIMIT);
         }
         let masks_us = pos.destination_masks(us);
         let intruders = occ_them & DEN_ADJACENT[us.index()];
-        if intruders != 0 {
-            let reach = masks_us.iter().fold(0, |acc, &m| acc | m);
-            if intruders.count_ones() >= 2 || intruders & !reach != 0 {
-                return -w.den_win.min(EVAL_LIMIT);
-            }
+        if intruders.any() && (intruders.count() >= 2 || (intruders - union(&masks_us)).any()) {
+            return -w.den_win.min(EVAL_LIMIT);
         }
         let masks_them = pos.destination_masks(them);
         let rules = pos.rules();
@@ -590,16 +538,10 @@ impl Evaluator<Jungle> for JungleEval {
         let mut score = w.tempo;
         score += self.side_terms(pos, us, &masks_us, &values, &kinds);
         score -= self.side_terms(pos, them, &masks_them, &values, &kinds);
-        let reach_them = masks_them.iter().fold(0, |acc, &m| acc | m);
-        let mut open = DEN_ADJACENT[us.index()] & reach_them;
-        let mut open_traps = 0;
-        while open != 0 {
-            let t = open.trailing_zeros() as usize;
-            open &= open - 1;
-            if STEPS[t] & occ_us == 0 {
-                open_traps += 1;
-            }
-        }
+        let open = DEN_ADJACENT[us.index()] & union(&masks_them);
+        let open_traps = squares(open)
+            .filter(|&t| !steps(t).intersects(occ_us))
+            .count();
         score -= w.open_trap[open_traps.min(2)];
         if w.hanging_first_pct != 0 || w.hanging_second_pct != 0 {
             let (best, second) = self.capture_gains(pos, them, &masks_them, &values);
@@ -649,7 +591,8 @@ impl JungleHooks {
     #[inline]
     pub fn den_attacked(pos: &Jungle) -> bool {
         let us = pos.side_to_move();
-        pos.occupancy(us.opponent()).0 & DEN_ADJACENT[us.index()] != 0
+        pos.occupancy(us.opponent())
+            .intersects(DEN_ADJACENT[us.index()])
     }
 
     /// Whether `mv` (a move of the side to move in `pos`) enters the enemy
@@ -657,7 +600,7 @@ impl JungleHooks {
     #[inline]
     pub fn is_den_move(pos: &Jungle, mv: Move) -> bool {
         let enemy = pos.side_to_move().opponent().index();
-        (DEN_ADJACENT[enemy] | DENS[enemy]) & mv.to.bit() != 0
+        (DEN_ADJACENT[enemy] | DENS[enemy]).contains(mv.to.index())
     }
 }
 
