@@ -2,7 +2,7 @@
 //! the sides and the terrain.
 
 use qi_core::{Position, Side};
-use qi_five_tigers::FiveTigers;
+use qi_five_tigers::{FiveTigers, Point};
 use qi_jungle::{Jungle, Square, ALL_TRAPS, DENS, WATER};
 
 const RESET: &str = "\x1b[0m";
@@ -58,13 +58,11 @@ pub fn five_tigers(pos: &FiveTigers, colour: bool) -> String {
     for rank in (0..5u8).rev() {
         out.push_str(&format!("{} ", rank + 1));
         for file in 0..5u8 {
-            let index = rank * 5 + file;
-            let cell = if pos.pieces(Side::First).contains(index) {
-                paint(colour, &[RED], "X")
-            } else if pos.pieces(Side::Second).contains(index) {
-                paint(colour, &[BLUE], "O")
-            } else {
-                "┼".to_string()
+            let point = Point::from_file_rank(file, rank).expect("on the board");
+            let cell = match pos.piece_at(point) {
+                Some(Side::First) => paint(colour, &[RED], "X"),
+                Some(Side::Second) => paint(colour, &[BLUE], "O"),
+                None => "┼".to_string(),
             };
             out.push_str(&cell);
             if file < 4 {

@@ -42,81 +42,15 @@
 //! assert!(result.best_move.is_some());
 //! ```
 
-use qi_core::{Evaluator, Game as _, Position, Side};
+use qi_core::{Bitboard32, Evaluator, Game as _, Position, Side};
 use qi_five_tigers::{
-    FiveTigers, Game, Move, Phase, PlacementCapture, Shuttle, FORMATIONS, THROUGH,
+    step_count, FiveTigers, Game, Move, Phase, PlacementCapture, Point, Shuttle, ALL_POINTS,
+    FORMATIONS, NEIGHBOURS, THROUGH,
 };
 use qi_search::{SearchHooks, SearchOptions};
 
-/// All 25 points.
-const ALL: u32 = (1 << 25) - 1;
-/// The points of file `a`.
-const FILE_A: u32 = 0x0010_8421;
-/// The points of file `e`.
-const FILE_E: u32 = FILE_A << 4;
 /// The largest score the evaluation returns (in magnitude).
 const EVAL_LIMIT: i32 = 19_000;
-
-/// The orthogonal neighbours of each point.
-const NEIGHBOURS: [u32; 25] = build_neighbours();
-
-const fn build_neighbours() -> [u32; 25] {
-    let mut out = [0u32; 25];
-    let mut p = 0;
-    while p < 25 {
-        let bit = 1u32 << p;
-        out[p] =
-            ((bit << 5) & ALL) | (bit >> 5) | ((bit << 1) & !FILE_A & ALL) | ((bit >> 1) & !FILE_E);
-        p += 1;
-    }
-    out
-}
-
-/// The masks of the 36 formations.
-const MASKS: [u32; 36] = build_masks();
-/// The kinds of the 36 formations, as indices into [`qi_five_tigers::Rules::values`].
-const KINDS: [u8; 36] = build_kinds();
-/// The sizes of the 36 formations.
-const SIZES: [u8; 36] = build_sizes();
-
-const fn build_masks() -> [u32; 36] {
-    let mut out = [0u32; 36];
-    let mut i = 0;
-    while i < 36 {
-        out[i] = FORMATIONS[i].mask.0;
-        i += 1;
-    }
-    out
-}
-
-const fn build_kinds() -> [u8; 36] {
-    let mut out = [0u8; 36];
-    let mut i = 0;
-    while i < 36 {
-        out[i] = FORMATIONS[i].kind as u8;
-        i += 1;
-    }
-    out
-}
-
-const fn build_sizes() -> [u8; 36] {
-    let mut out = [0u8; 36];
-    let mut i = 0;
-    while i < 36 {
-        out[i] = FORMATIONS[i].mask.0.count_ones() as u8;
-        i += 1;
-    }
-    out
-}
-
-/// The number of steps (piece, target) of the pieces `own` into `empty`.
-#[inline(always)]
-fn step_count(own: u32, empty: u32) -> u32 {
-    ((own << 5) & empty).count_ones()
-        + ((own >> 5) & empty).count_ones()
-        + ((own << 1) & !FILE_A & empty).count_ones()
-        + ((own >> 1) & !FILE_E & empty).count_ones()
-}
 
 /// Every weight of the Five Tigers evaluation, in centi-units (a piece is
 /// about 100). [`Default`] gives the values in use: set by hand, then
@@ -239,7 +173,7 @@ impl FiveTigersEval {
         let rules = pos.rules();
         let values = rules.values();
         let boards = [pos.pieces(Side::First).0, pos.pieces(Side::Second).0];
-        let empty = ALL & !(boards[0] | boards[1]);
+        let empty = ALL_POINTS.0 & !(boards[0] | boards[1]);
         let placement = pos.phase() == Phase::Placement;
         let deferred = rules.placement_capture == PlacementCapture::Deferred;
         let mover = pos.next().index();
@@ -291,8 +225,8 @@ impl FiveTigersEval {
         let mut threat = [[0u8; 25]; 2];
         let mut touched = [0u32; 2];
         let mut held_union = [0u32; 2];
-        for f in 0..36 {
-            let mask = MASKS[f];
+        for f in &FORMATIONS {
+            let mask = f.mask.0;
             let x = boards[0] & mask;
             let o = boards[1] & mask;
             let (i, own) = match (x != 0, o != 0) {
@@ -300,8 +234,8 @@ impl FiveTigersEval {
                 (false, true) => (1, o),
                 _ => continue,
             };
-            let kind = KINDS[f] as usize;
-            match u32::from(SIZES[f]) - own.count_ones() {
+            let kind = f.kind as usize;
+            match f.kind.size() - own.count_ones() {
                 0 => {
                     held_union[i] |= mask;
                     s[i] += held_w[kind];
@@ -312,7 +246,7 @@ impl FiveTigersEval {
                     let threat_now = if placement {
                         hands[i] > 0
                     } else {
-                        let mut steppers = NEIGHBOURS[p as usize] & boards[i] & !mask;
+                        let mut steppers = NEIGHBOURS[p as usize].0 & boards[i] & !mask;
                         if no_back[i].0 == p {
                             steppers &= !no_back[i].1;
                         }
@@ -366,7 +300,7 @@ impl FiveTigersEval {
         if !placement {
             let settled = pos.owed().is_empty();
             for i in 0..2 {
-                let steps = step_count(boards[i], empty) as i32;
+                let steps = step_count(Bitboard32(boards[i]), Bitboard32(empty)) as i32;
                 s[i] += w.mobility * steps.min(w.mobility_cap);
                 if settled && boards[i] != 0 {
                     if steps == 0 {
@@ -399,12 +333,12 @@ impl Evaluator<FiveTigers> for FiveTigersEval {
 pub fn piece_worth(pos: &FiveTigers, side: Side) -> [i32; 25] {
     let own_all = pos.pieces(side).0;
     let enemy = pos.pieces(side.opponent()).0;
-    let empty = ALL & !(own_all | enemy);
+    let empty = ALL_POINTS.0 & !(own_all | enemy);
     let movement = pos.phase() == Phase::Movement;
     let values = pos.rules().values();
     let mut worth = [0i32; 25];
-    for f in 0..36 {
-        let mask = MASKS[f];
+    for f in &FORMATIONS {
+        let mask = f.mask.0;
         if enemy & mask != 0 {
             continue;
         }
@@ -412,9 +346,9 @@ pub fn piece_worth(pos: &FiveTigers, side: Side) -> [i32; 25] {
         if own == 0 {
             continue;
         }
-        let missing = SIZES[f] as u32 - own.count_ones();
+        let missing = f.kind.size() - own.count_ones();
         let scale = if movement {
-            i32::from(values[KINDS[f] as usize])
+            i32::from(values[f.kind as usize])
         } else {
             1
         };
@@ -433,7 +367,7 @@ pub fn piece_worth(pos: &FiveTigers, side: Side) -> [i32; 25] {
         if movement && missing == 1 {
             let hole = (mask & !own).trailing_zeros() as usize;
             if empty & (1 << hole) != 0 {
-                let mut steppers = NEIGHBOURS[hole] & own_all & !mask;
+                let mut steppers = NEIGHBOURS[hole].0 & own_all & !mask;
                 while steppers != 0 {
                     let p = steppers.trailing_zeros() as usize;
                     steppers &= steppers - 1;
@@ -485,7 +419,7 @@ impl FiveTigersHooks {
             while bits != 0 {
                 let p = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
-                let n = NEIGHBOURS[p];
+                let n = NEIGHBOURS[p].0;
                 scores[p] += REMOVAL_HOLE
                     * ((n & own).count_ones() as i32 - (n & other).count_ones() as i32);
             }
@@ -524,7 +458,7 @@ impl FiveTigersHooks {
                 best = Some((score, p));
             }
         }
-        best.and_then(|(_, p)| qi_five_tigers::Point::new(p).map(Move::Remove))
+        best.and_then(|(_, p)| Point::new(p).map(Move::Remove))
     }
 
     /// Whether the side to move must answer a threat to end the game: in
