@@ -11,7 +11,9 @@
 //!   Rat–Elephant relation, mobility, and pieces en prise.
 //! * [`JungleHooks`]: the search hooks, a
 //!   [`SearchHooks<Game>`](qi_search::SearchHooks): MVV-LVA capture order,
-//!   and quiescence on captures, den entries and den threats.
+//!   quiescence on captures, den entries and den threats, and the search
+//!   switches matches chose for Jungle
+//!   ([`tuned_options`](qi_search::SearchHooks::tuned_options)).
 //!
 //! # The evaluation, term by term
 //!
