@@ -2,7 +2,7 @@
 
 use qi_core::{Bitboard, Evaluator, Position, Side};
 use qi_jungle::tables::{den_square, jump_targets, land_steps, rat_steps, steps};
-use qi_jungle::{Animal, Jumps, Jungle, Piece, RankOrder, Rules, Square};
+use qi_jungle::{Animal, Jumps, Jungle, Piece, RankOrder, Rules, Square, GEOMETRY};
 
 use super::weights::{material_values, JungleWeights, PROXIMITY_LEN};
 
@@ -12,6 +12,9 @@ pub const EVAL_LIMIT: i32 = 19_000;
 
 // ---------------------------------------------------------------------------
 // Evaluation tables (compile time), built from the rules' own tables.
+
+/// The squares of the board.
+const SQUARES: usize = GEOMETRY.squares() as usize;
 
 /// Distance value of squares an animal can never stand on or reach.
 const FAR: u8 = (PROXIMITY_LEN - 1) as u8;
@@ -47,7 +50,7 @@ const fn square(index: usize) -> Square {
 const fn distances(side: Side, kind: usize) -> [u8; 64] {
     let target = den_square(side.opponent());
     let mut dist = [u8::MAX; 64];
-    let mut queue = [target; 63];
+    let mut queue = [target; SQUARES];
     let (mut head, mut tail) = (0, 1);
     dist[target.index() as usize] = 0;
     while head < tail {
@@ -99,9 +102,9 @@ const DISTANCE: [[[u8; 64]; 2]; KINDS] = all_distances();
 const fn manhattan_table() -> [[u8; 64]; 64] {
     let mut t = [[0u8; 64]; 64];
     let mut a = 0;
-    while a < 63 {
+    while a < SQUARES {
         let mut b = 0;
-        while b < 63 {
+        while b < SQUARES {
             let (sa, sb) = (square(a), square(b));
             t[a][b] = sa.file().abs_diff(sb.file()) + sa.rank().abs_diff(sb.rank());
             b += 1;
@@ -118,7 +121,7 @@ const fn den_zone(side: Side) -> Bitboard {
     let den = den_square(side).index() as usize;
     let mut m = 0u64;
     let mut sq = 0;
-    while sq < 63 {
+    while sq < SQUARES {
         if sq != den && MANHATTAN[sq][den] <= 2 {
             m |= 1u64 << sq;
         }
