@@ -4,7 +4,7 @@
 
 use anstyle::{AnsiColor, Style};
 use qi_core::{Position, Side};
-use qi_five_tigers::FiveTigers;
+use qi_five_tigers::{FiveTigers, Point};
 use qi_jungle::{Jungle, Square, ALL_TRAPS, DENS, WATER};
 
 const RED: Style = AnsiColor::Red.on_default().bold();
@@ -23,12 +23,12 @@ pub fn jungle(pos: &Jungle) -> String {
         out.push_str(&format!("{} │", rank + 1));
         for file in 0..7u8 {
             let sq = Square::from_file_rank(file, rank).expect("on the board");
-            let bit = sq.bit();
-            let terrain = if WATER & bit != 0 {
+            let index = sq.index();
+            let terrain = if WATER.contains(index) {
                 ('≈', WATER_BG)
-            } else if ALL_TRAPS & bit != 0 {
+            } else if ALL_TRAPS.contains(index) {
                 ('⊗', TRAP_BG)
-            } else if (DENS[0] | DENS[1]) & bit != 0 {
+            } else if (DENS[0] | DENS[1]).contains(index) {
                 ('⌂', DEN_BG)
             } else {
                 ('·', NONE)
@@ -63,13 +63,11 @@ pub fn five_tigers(pos: &FiveTigers) -> String {
     for rank in (0..5u8).rev() {
         out.push_str(&format!("{} ", rank + 1));
         for file in 0..5u8 {
-            let index = rank * 5 + file;
-            let cell = if pos.pieces(Side::First).contains(index) {
-                paint(RED, "X")
-            } else if pos.pieces(Side::Second).contains(index) {
-                paint(BLUE, "O")
-            } else {
-                "┼".to_string()
+            let point = Point::from_file_rank(file, rank).expect("on the board");
+            let cell = match pos.piece_at(point) {
+                Some(Side::First) => paint(RED, "X"),
+                Some(Side::Second) => paint(BLUE, "O"),
+                None => "┼".to_string(),
             };
             out.push_str(&cell);
             if file < 4 {

@@ -376,3 +376,26 @@ fn check_and_null_moves() {
     assert!(!hooks.make_null(&mut few));
     assert_eq!(few.position().side_to_move(), Side::First);
 }
+
+#[test]
+fn tuned_options_are_jungles_own() {
+    // Written out, so that a change to either these values or the hooks'
+    // (for instance by SearchOptions::default changing under them) fails.
+    let expected = SearchOptions {
+        hash_mib: 16,
+        threads: 1,
+        null_move: false,
+        lmr: true,
+        futility: true,
+        aspiration: true,
+        quiescence: true,
+        reverse_futility: false,
+        late_move_pruning: true,
+        check_extension: false,
+        mate_distance: true,
+        iir: true,
+    };
+    assert_eq!(JungleHooks::default().tuned_options(), expected);
+    let material = JungleHooks::new(&JungleWeights::material_only());
+    assert_eq!(material.tuned_options(), expected);
+}

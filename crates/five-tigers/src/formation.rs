@@ -347,6 +347,13 @@ mod tests {
     use super::*;
 
     #[test]
+    fn sizes_match_masks() {
+        for f in &FORMATIONS {
+            assert_eq!(f.mask.count(), f.kind.size(), "{:?}", f);
+        }
+    }
+
+    #[test]
     fn masks_are_distinct() {
         for (i, a) in FORMATIONS.iter().enumerate() {
             for b in &FORMATIONS[i + 1..] {

@@ -18,10 +18,15 @@
 //!   [`FiveTigers::to_setup`] takes one apart. Position text is read
 //!   through it.
 //! * [`Move`] is a placement `c3`, a step `c3-c4` or a removal `xb2`;
-//!   [`Point`] a point `a1`..`e5`.
+//!   [`Point`] a point `a1`..`e5`; [`ALL_POINTS`] the whole board.
+//! * Board tables and step helpers, as [`Bitboard32`](qi_core::Bitboard32)s:
+//!   [`neighbours`] of a point (the table [`NEIGHBOURS`] by point index),
+//!   [`step_targets`] and [`step_count`] of a set of pieces.
 //! * [`Rules`] holds the options; [`Rules::PRESETS`] names the presets.
-//! * [`FORMATIONS`] is the table of the 36 formations, with per-point lookup
-//!   tables ([`formations_through`]).
+//! * [`FORMATIONS`] is the table of the 36 formations (each a [`Formation`]:
+//!   its [`FormationKind`], whose [`size`](FormationKind::size) and
+//!   [`value`](FormationKind::value) it has, and its points), with per-point
+//!   lookup tables ([`THROUGH`], [`formations_through`]).
 //! * [`Symmetry`] maps points, moves and positions by the 8 symmetries of the
 //!   board.
 //! * [`Game`] adds the history: repetition and no-removal draws, recorded
@@ -57,7 +62,10 @@ pub use formation::{
     Through, FORMATIONS, MAX_THROUGH, THROUGH,
 };
 pub use game::Game;
-pub use point::{Move, ParseMoveError, Point, ALL_POINTS, GEOMETRY};
+pub use point::{
+    neighbours, step_count, step_targets, Move, ParseMoveError, Point, ALL_POINTS, GEOMETRY,
+    NEIGHBOURS,
+};
 pub use position::FiveTigers;
 pub use rules::{PlacementCapture, Rules, RulesError, Shuttle};
 pub use setup::{LastStep, Owed, Phase, Setup, SetupError};

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use qi_core::{Bitboard32, Coord, Geometry, ParseCoordError};
+use qi_core::{Bitboard32, Coord, Direction, Geometry, ParseCoordError};
 use thiserror::Error;
 
 /// The geometry of the board: 5 files × 5 ranks, index `rank * 5 + file`.
@@ -11,6 +11,48 @@ pub const GEOMETRY: Geometry = Geometry::new(5, 5);
 
 /// The mask of all 25 points.
 pub const ALL_POINTS: Bitboard32 = Bitboard32((1 << 25) - 1);
+
+const fn build_neighbours() -> [Bitboard32; 25] {
+    let mut out = [Bitboard32::EMPTY; 25];
+    let mut p = 0;
+    while p < 25 {
+        out[p] = Bitboard32::from_square(p as u8).neighbours(&GEOMETRY);
+        p += 1;
+    }
+    out
+}
+
+/// The orthogonal neighbours of each point, by [`Point::index`]: the
+/// points a piece there can step to on an empty board.
+pub const NEIGHBOURS: [Bitboard32; 25] = build_neighbours();
+
+/// The orthogonal neighbours of `point` (see [`NEIGHBOURS`]).
+#[inline(always)]
+pub const fn neighbours(point: Point) -> Bitboard32 {
+    NEIGHBOURS[point.index() as usize]
+}
+
+/// The empty points the pieces `own` can step to, by direction (north,
+/// south, east, west: the order of [`Direction::ALL`]); a target's piece
+/// stands one point the opposite way. Ignores the shuttle rule.
+#[inline(always)]
+pub fn step_targets(own: Bitboard32, empty: Bitboard32) -> [Bitboard32; 4] {
+    [
+        own.shift(Direction::North, &GEOMETRY) & empty,
+        own.shift(Direction::South, &GEOMETRY) & empty,
+        own.shift(Direction::East, &GEOMETRY) & empty,
+        own.shift(Direction::West, &GEOMETRY) & empty,
+    ]
+}
+
+/// The number of steps (piece, target) of the pieces `own` into the empty
+/// points `empty`: the sum of [`step_targets`]' counts, so the number of
+/// legal steps of the movement phase before the shuttle rule.
+#[inline(always)]
+pub fn step_count(own: Bitboard32, empty: Bitboard32) -> u32 {
+    let t = step_targets(own, empty);
+    t[0].count() + t[1].count() + t[2].count() + t[3].count()
+}
 
 /// One of the 25 points (intersections), index `rank * 5 + file`
 /// (`a1` = 0, `e5` = 24). Written `a1`..`e5`.
@@ -263,6 +305,26 @@ mod tests {
             "X3".parse::<Move>(),
             Err(ParseMoveError::Point(_))
         ));
+    }
+
+    #[test]
+    fn neighbours_are_the_adjacent_points() {
+        for p in Point::all() {
+            let expect: Bitboard32 = Point::all()
+                .filter(|&q| p.is_adjacent(q))
+                .map(|q| q.index())
+                .collect();
+            assert_eq!(neighbours(p), expect, "{p}");
+            assert_eq!(step_count(p.bit(), ALL_POINTS - p.bit()), expect.count());
+            assert_eq!(step_count(p.bit(), expect), expect.count());
+            assert_eq!(step_count(p.bit(), ALL_POINTS - expect), 0);
+        }
+        let t = step_targets("c3".parse::<Point>().unwrap().bit(), ALL_POINTS);
+        let names: Vec<String> = t
+            .iter()
+            .map(|b| Point::points_of(*b).map(|p| p.to_string()).collect())
+            .collect();
+        assert_eq!(names, ["c4", "c2", "d3", "b3"]);
     }
 
     #[test]

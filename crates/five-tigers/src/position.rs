@@ -2,12 +2,10 @@
 //! state machine of sections 3–7.
 
 use qi_core::zobrist::{splitmix64, table};
-use qi_core::{
-    Bitboard32, Direction, IllegalMove, MoveList, MoveSpace, Outcome, Position, Side, WinReason,
-};
+use qi_core::{Bitboard32, IllegalMove, MoveList, MoveSpace, Outcome, Position, Side, WinReason};
 
 use crate::formation::{count_held_at, held_mask, loose_pieces, score, THROUGH};
-use crate::point::{Move, Point, ALL_POINTS, GEOMETRY};
+use crate::point::{step_count, step_targets, Move, Point, ALL_POINTS};
 use crate::rules::{PlacementCapture, Rules, RulesError, Shuttle};
 use crate::setup::{LastStep, Owed, Phase, Setup, SetupError};
 use crate::text::PositionTextError;
@@ -236,16 +234,6 @@ impl FiveTigers {
         }
     }
 
-    #[inline(always)]
-    fn step_targets(own: Bitboard32, empty: Bitboard32) -> [Bitboard32; 4] {
-        [
-            own.shift(Direction::North, &GEOMETRY) & empty,
-            own.shift(Direction::South, &GEOMETRY) & empty,
-            own.shift(Direction::East, &GEOMETRY) & empty,
-            own.shift(Direction::West, &GEOMETRY) & empty,
-        ]
-    }
-
     /// Whether the forbidden shuttle step of the side to move would
     /// otherwise be a legal step.
     #[inline(always)]
@@ -266,8 +254,7 @@ impl FiveTigers {
     fn count_steps(&self) -> usize {
         let own = self.boards[self.to_move.index()];
         let empty = self.empty();
-        let t = Self::step_targets(own, empty);
-        let n = t[0].count() + t[1].count() + t[2].count() + t[3].count();
+        let n = step_count(own, empty);
         (n as usize).saturating_sub(self.forbidden_is_playable(own, empty).is_some() as usize)
     }
 
@@ -440,7 +427,7 @@ impl Position for FiveTigers {
                 let own = self.boards[self.to_move.index()];
                 let empty = self.empty();
                 let forbidden = self.forbidden_is_playable(own, empty);
-                let t = Self::step_targets(own, empty);
+                let t = step_targets(own, empty);
                 // North, South, East, West: the origin is 5 below, 5 above,
                 // 1 left, 1 right of the target.
                 const BACK: [i8; 4] = [-5, 5, -1, 1];

@@ -10,8 +10,11 @@ use crate::rules::RankOrder;
 /// The Jungle board: 7 files × 9 ranks, `a1` = 0.
 pub const GEOMETRY: Geometry = Geometry::new(7, 9);
 
+// The raw masks below are what the move generator and the game layer read;
+// `crate::tables` publishes them as `Bitboard`s.
+
 /// Every square of the board (bit 63 is never set).
-pub const ALL: u64 = GEOMETRY.all();
+pub(crate) const ALL: u64 = GEOMETRY.all();
 
 /// Sentinel square index meaning "no square" inside packed tables.
 pub(crate) const NONE: u8 = 63;
@@ -21,7 +24,7 @@ const fn bit(file: u8, rank: u8) -> u64 {
 }
 
 /// The twelve water squares (b4–c6 and e4–f6).
-pub const WATER: u64 = bit(1, 3)
+pub(crate) const WATER: u64 = bit(1, 3)
     | bit(2, 3)
     | bit(1, 4)
     | bit(2, 4)
@@ -35,10 +38,10 @@ pub const WATER: u64 = bit(1, 3)
     | bit(5, 5);
 
 /// Every land square.
-pub const LAND: u64 = ALL & !WATER;
+pub(crate) const LAND: u64 = ALL & !WATER;
 
 /// The den of each side, indexed by [`Side::index`] (Red d1, Blue d9).
-pub const DENS: [u64; 2] = [bit(3, 0), bit(3, 8)];
+pub(crate) const DENS: [u64; 2] = [bit(3, 0), bit(3, 8)];
 
 /// The den square index of each side.
 pub(crate) const DEN_SQUARES: [u8; 2] = [3, 59];
@@ -46,13 +49,13 @@ pub(crate) const DEN_SQUARES: [u8; 2] = [3, 59];
 /// The traps owned by each side, indexed by [`Side::index`]
 /// (Red c1 e1 d2, Blue c9 e9 d8). An enemy animal standing on them loses its
 /// power against the owner's animals.
-pub const TRAPS: [u64; 2] = [
+pub(crate) const TRAPS: [u64; 2] = [
     bit(2, 0) | bit(4, 0) | bit(3, 1),
     bit(2, 8) | bit(4, 8) | bit(3, 7),
 ];
 
 /// All six trap squares.
-pub const ALL_TRAPS: u64 = TRAPS[0] | TRAPS[1];
+pub(crate) const ALL_TRAPS: u64 = TRAPS[0] | TRAPS[1];
 
 /// A square of the board, `a1` (0) to `g9` (62): index = `rank * 7 + file`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -21,6 +21,15 @@
 //!   to move, counters) with a builder API, to set up custom positions;
 //!   [`Jungle::from_setup`] validates one (errors: [`SetupError`]) and
 //!   [`Jungle::to_setup`] takes one apart. JFEN is read through it.
+//! * [`tables`]: the board's features as [`Bitboard`](qi_core::Bitboard)s
+//!   ([`WATER`], [`LAND`], [`DENS`], [`TRAPS`], [`ALL_TRAPS`], [`ALL`], also
+//!   re-exported here, and [`den_square`]) and the move tables behind the
+//!   generator, as `const fn` lookups by [`Square`]:
+//!   [`steps`](tables::steps), [`land_steps`](tables::land_steps),
+//!   [`rat_steps`](tables::rat_steps), [`jump`](tables::jump) (a
+//!   [`Jump`](tables::Jump)) and [`jump_targets`](tables::jump_targets).
+//!   [`Jungle::destination_masks`] gives every animal's destinations in a
+//!   position.
 //!
 //! ```
 //! use qi_core::Position;
@@ -41,14 +50,13 @@ mod moves;
 mod position;
 mod rules;
 mod setup;
-mod tables;
+pub mod tables;
 
-pub use board::{
-    side_name, Animal, Piece, Square, ALL, ALL_TRAPS, DENS, GEOMETRY, LAND, TRAPS, WATER,
-};
+pub use board::{side_name, Animal, Piece, Square, GEOMETRY};
 pub use game::{AntiChaseRule, Game};
 pub use jfen::JfenError;
 pub use moves::{Move, ParseMoveError};
-pub use position::{den_square, Jungle, START_JFEN};
+pub use position::{Jungle, START_JFEN};
 pub use rules::{JumpBlock, Jumps, ParseRulesError, RankOrder, Repetition, Rules, UnknownPreset};
 pub use setup::{Setup, SetupError};
+pub use tables::{den_square, ALL, ALL_TRAPS, DENS, LAND, TRAPS, WATER};

@@ -6,7 +6,7 @@ use std::str::FromStr;
 
 use qi_core::{Bitboard, MoveList, MoveSpace, Outcome, Position, Side, WinReason};
 
-use crate::board::{Animal, Piece, Square, ALL, DENS, DEN_SQUARES, LAND, NONE, TRAPS, WATER};
+use crate::board::{Animal, Piece, Square, ALL, DENS, LAND, NONE, TRAPS, WATER};
 use crate::jfen::{self, JfenError};
 use crate::moves::Move;
 use crate::rules::{JumpBlock, RankOrder, Rules};
@@ -251,10 +251,17 @@ impl Jungle {
     }
 
     /// Where each animal of `side` could move if `side` were to move now
-    /// (ignoring whether the game is over), Rat first; 0 for a captured
+    /// (ignoring whether the game is over), Rat first; empty for a captured
     /// animal. Captures are included exactly when the rules allow them.
     #[inline(always)]
-    pub fn destination_masks(&self, side: Side) -> [u64; 8] {
+    pub fn destination_masks(&self, side: Side) -> [Bitboard; 8] {
+        self.destination_bits(side).map(Bitboard)
+    }
+
+    /// [`destination_masks`](Jungle::destination_masks) as raw bits, for
+    /// the move generator's loops.
+    #[inline(always)]
+    pub(crate) fn destination_bits(&self, side: Side) -> [u64; 8] {
         let s = side.index();
         let e = s ^ 1;
         let own = self.occ[s];
@@ -318,7 +325,7 @@ impl Jungle {
     /// (empty when the square is empty).
     pub fn destinations(&self, from: Square) -> Bitboard {
         match self.piece_at(from) {
-            Some(p) => Bitboard(self.destination_masks(p.side)[p.animal.index()]),
+            Some(p) => self.destination_masks(p.side)[p.animal.index()],
             None => Bitboard::EMPTY,
         }
     }
@@ -326,12 +333,11 @@ impl Jungle {
     /// The animals of `side`'s opponent that `side` could capture if it
     /// were to move now: the opponent's animals "under attack".
     pub fn attacked_by(&self, side: Side) -> Bitboard {
-        let enemy = self.occ[side.opponent().index()];
         let all = self
             .destination_masks(side)
             .iter()
-            .fold(0u64, |acc, &m| acc | m);
-        Bitboard(all & enemy)
+            .fold(Bitboard::EMPTY, |acc, &m| acc | m);
+        all & self.occupancy(side.opponent())
     }
 
     /// Whether the animal of `attacker` on `from` may capture `defender` on
@@ -445,7 +451,7 @@ impl Position for Jungle {
         if self.is_terminal_cheap() {
             return;
         }
-        let dests = self.destination_masks(self.side);
+        let dests = self.destination_bits(self.side);
         let sq = &self.squares[self.side_index()];
         // Each animal has at most 4 destinations (one per direction: a step
         // or, where the neighbour is water, a jump), so 32 moves at most.
@@ -474,7 +480,7 @@ impl Position for Jungle {
         if self.is_terminal_cheap() {
             return 0;
         }
-        self.destination_masks(self.side)
+        self.destination_bits(self.side)
             .iter()
             .map(|m| m.count_ones() as usize)
             .sum()
@@ -486,7 +492,7 @@ impl Position for Jungle {
             return false;
         }
         let a = find(&self.squares[s], mv.from.index());
-        self.destination_masks(self.side)[a] & mv.to.bit() != 0
+        self.destination_bits(self.side)[a] & mv.to.bit() != 0
     }
 
     #[inline(always)]
@@ -603,11 +609,6 @@ impl FromStr for Jungle {
     fn from_str(s: &str) -> Result<Jungle, JfenError> {
         Jungle::from_text(s, &Rules::standard())
     }
-}
-
-/// The den square of a side.
-pub fn den_square(side: Side) -> Square {
-    Square::from_index_unchecked(DEN_SQUARES[side.index()])
 }
 
 #[cfg(test)]

@@ -1,10 +1,140 @@
-//! Compile-time move tables.
+//! The board's fixed features and the compile-time move tables, typed for
+//! evaluations and tools.
+//!
+//! Everything here is a table lookup or a few bit operations on tables
+//! built at compile time, and every function is a `const fn`, so callers
+//! can build tables of their own from them at compile time (the engine's
+//! den-distance tables are breadth-first searches over [`land_steps`],
+//! [`rat_steps`] and [`jump_targets`]). Squares are [`Square`]s and sets
+//! are [`Bitboard`]s; the move generator reads the raw `u64` tables behind
+//! them directly.
+//!
+//! ```
+//! use qi_core::{Bitboard, Direction, Side};
+//! use qi_jungle::tables::{den_square, jump, jump_targets, steps};
+//! use qi_jungle::{Jumps, Square};
+//!
+//! let sq = |s: &str| s.parse::<Square>().unwrap();
+//! assert_eq!(steps(sq("a1")).count(), 2);
+//! // b3 jumps north over b4 b5 b6 to b7.
+//! let j = jump(sq("b3"), Direction::North).unwrap();
+//! assert_eq!((j.to, j.path.count()), (sq("b7"), 3));
+//! let b7 = Bitboard::from_square(sq("b7").index());
+//! assert_eq!(jump_targets(sq("b3"), Jumps::Both, Bitboard::EMPTY), b7);
+//! assert!(jump_targets(sq("b3"), Jumps::HorizontalOnly, Bitboard::EMPTY).is_empty());
+//! // A Rat in the water blocks the jump.
+//! let rat = Bitboard::from_square(sq("b5").index());
+//! assert!(jump_targets(sq("b3"), Jumps::Both, rat).is_empty());
+//! assert_eq!(den_square(Side::Second), sq("d9"));
+//! ```
 
-use qi_core::Direction;
+use qi_core::{Bitboard, Direction, Side};
 
-use crate::board::{DENS, GEOMETRY, LAND, NONE, WATER};
+use crate::board::{self, Square, GEOMETRY, NONE};
+use crate::rules::Jumps;
 
-const fn steps() -> [u64; 64] {
+// The raw masks are `crate::board`'s; these are their public, typed forms.
+
+/// Every square of the board (bit 63 is never set).
+pub const ALL: Bitboard = Bitboard(board::ALL);
+
+/// The twelve water squares (b4–c6 and e4–f6).
+pub const WATER: Bitboard = Bitboard(board::WATER);
+
+/// Every land square.
+pub const LAND: Bitboard = Bitboard(board::LAND);
+
+/// The den of each side, indexed by [`Side::index`] (Red d1, Blue d9).
+pub const DENS: [Bitboard; 2] = [Bitboard(board::DENS[0]), Bitboard(board::DENS[1])];
+
+/// The traps owned by each side, indexed by [`Side::index`]
+/// (Red c1 e1 d2, Blue c9 e9 d8). An enemy animal standing on them loses its
+/// power against the owner's animals. They are the squares next to the
+/// owner's den.
+pub const TRAPS: [Bitboard; 2] = [Bitboard(board::TRAPS[0]), Bitboard(board::TRAPS[1])];
+
+/// All six trap squares.
+pub const ALL_TRAPS: Bitboard = Bitboard(board::ALL_TRAPS);
+
+/// The den square of a side (Red d1, Blue d9).
+pub const fn den_square(side: Side) -> Square {
+    Square::from_index_unchecked(board::DEN_SQUARES[side.index()])
+}
+
+/// The orthogonal neighbours of `sq`.
+#[inline(always)]
+pub const fn steps(sq: Square) -> Bitboard {
+    Bitboard(STEPS[sq.index() as usize])
+}
+
+/// The squares an animal of `side` other than the Rat may step to from
+/// `sq` on an empty board: the neighbours, less water and `side`'s own den.
+#[inline(always)]
+pub const fn land_steps(side: Side, sq: Square) -> Bitboard {
+    Bitboard(LAND_STEPS[side.index()][sq.index() as usize])
+}
+
+/// The squares a Rat of `side` may step to from `sq` on an empty board:
+/// the neighbours, water included, less `side`'s own den.
+#[inline(always)]
+pub const fn rat_steps(side: Side, sq: Square) -> Bitboard {
+    Bitboard(RAT_STEPS[side.index()][sq.index() as usize])
+}
+
+/// A river jump: where it lands and the water squares it passes over (a
+/// Rat on any of them blocks it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Jump {
+    /// The landing square, on the far bank.
+    pub to: Square,
+    /// The water squares passed over.
+    pub path: Bitboard,
+}
+
+/// The river jump from `sq` in direction `dir`, if the water starts next to
+/// `sq` that way (whatever the rules allow; see [`jump_targets`]).
+pub const fn jump(sq: Square, dir: Direction) -> Option<Jump> {
+    let j = JUMPS[sq.index() as usize][direction_index(dir)];
+    if j.to == NONE {
+        None
+    } else {
+        Some(Jump {
+            to: Square::from_index_unchecked(j.to),
+            path: Bitboard(j.path),
+        })
+    }
+}
+
+/// The landing squares of the river jumps from `sq` in the directions
+/// `jumps` allows whose path holds no square of `blockers` (pass the
+/// squares of the Rats that block under the rules in force, or
+/// [`Bitboard::EMPTY`] for an empty river).
+pub const fn jump_targets(sq: Square, jumps: Jumps, blockers: Bitboard) -> Bitboard {
+    let dirs = jumps.direction_mask();
+    let from = sq.index() as usize;
+    let mut targets = 0u64;
+    let mut d = 0;
+    while d < 4 {
+        let j = JUMPS[from][d];
+        if dirs >> d & 1 != 0 && j.to != NONE && j.path & blockers.0 == 0 {
+            targets |= 1u64 << j.to;
+        }
+        d += 1;
+    }
+    Bitboard(targets)
+}
+
+/// The index of `dir` in [`DIRS`] (and in [`Jumps`]' direction masks).
+const fn direction_index(dir: Direction) -> usize {
+    match dir {
+        Direction::North => 0,
+        Direction::South => 1,
+        Direction::East => 2,
+        Direction::West => 3,
+    }
+}
+
+const fn build_steps() -> [u64; 64] {
     let mut t = [0u64; 64];
     let mut sq = 0;
     while sq < 63 {
@@ -15,23 +145,23 @@ const fn steps() -> [u64; 64] {
 }
 
 /// The orthogonal neighbours of each square (entry 63: none).
-pub(crate) const STEPS: [u64; 64] = steps();
+pub(crate) const STEPS: [u64; 64] = build_steps();
 
-const fn land_steps(side: usize) -> [u64; 64] {
+const fn build_land_steps(side: usize) -> [u64; 64] {
     let mut t = [0u64; 64];
     let mut sq = 0;
     while sq < 63 {
-        t[sq] = STEPS[sq] & LAND & !DENS[side];
+        t[sq] = STEPS[sq] & board::LAND & !board::DENS[side];
         sq += 1;
     }
     t
 }
 
-const fn rat_steps(side: usize) -> [u64; 64] {
+const fn build_rat_steps(side: usize) -> [u64; 64] {
     let mut t = [0u64; 64];
     let mut sq = 0;
     while sq < 63 {
-        t[sq] = STEPS[sq] & !DENS[side];
+        t[sq] = STEPS[sq] & !board::DENS[side];
         sq += 1;
     }
     t
@@ -39,10 +169,10 @@ const fn rat_steps(side: usize) -> [u64; 64] {
 
 /// Steps of a land animal of each side: neighbours minus water minus the
 /// side's own den.
-pub(crate) const LAND_STEPS: [[u64; 64]; 2] = [land_steps(0), land_steps(1)];
+pub(crate) const LAND_STEPS: [[u64; 64]; 2] = [build_land_steps(0), build_land_steps(1)];
 
 /// Steps of a Rat of each side: neighbours minus the side's own den.
-pub(crate) const RAT_STEPS: [[u64; 64]; 2] = [rat_steps(0), rat_steps(1)];
+pub(crate) const RAT_STEPS: [[u64; 64]; 2] = [build_rat_steps(0), build_rat_steps(1)];
 
 const DIRS: [Direction; 4] = [
     Direction::North,
@@ -51,29 +181,30 @@ const DIRS: [Direction; 4] = [
     Direction::West,
 ];
 
-/// One river jump: landing square and the water squares passed over.
+/// One river jump as the tables store it: landing square index and the
+/// water squares passed over ([`Jump`] is its public form).
 #[derive(Clone, Copy)]
-pub(crate) struct Jump {
+pub(crate) struct JumpBits {
     pub to: u8,
     pub path: u64,
 }
 
-const fn jumps() -> [[Jump; 4]; 64] {
-    let none = Jump { to: NONE, path: 0 };
+const fn build_jumps() -> [[JumpBits; 4]; 64] {
+    let none = JumpBits { to: NONE, path: 0 };
     let mut t = [[none; 4]; 64];
     let mut sq = 0;
     while sq < 63 {
-        if LAND >> sq & 1 != 0 {
+        if board::LAND >> sq & 1 != 0 {
             let mut d = 0;
             while d < 4 {
                 let mut cur = GEOMETRY.shift(1u64 << sq, DIRS[d]);
                 let mut path = 0u64;
-                while cur & WATER != 0 {
+                while cur & board::WATER != 0 {
                     path |= cur;
                     cur = GEOMETRY.shift(cur, DIRS[d]);
                 }
                 if path != 0 && cur != 0 {
-                    t[sq][d] = Jump {
+                    t[sq][d] = JumpBits {
                         to: cur.trailing_zeros() as u8,
                         path,
                     };
@@ -88,7 +219,7 @@ const fn jumps() -> [[Jump; 4]; 64] {
 
 /// River jumps from each square, per direction (north, south, east, west);
 /// `to == NONE` where there is none.
-pub(crate) const JUMPS: [[Jump; 4]; 64] = jumps();
+pub(crate) const JUMPS: [[JumpBits; 4]; 64] = build_jumps();
 
 /// The (at most two) river jumps from a square, packed for branchless
 /// generation: the landing square's bit and the water squares passed over.
@@ -185,5 +316,39 @@ mod tests {
         // 8 vertical starts (b3 c3 e3 f3 b7 c7 e7 f7) + 9 horizontal (a/d/g 4-6).
         let starts = (0..63).filter(|&sq| JUMP_PAIRS[sq].to[0] != 0).count();
         assert_eq!(starts, 17);
+    }
+
+    #[test]
+    fn typed_lookups_agree_with_the_board() {
+        let variants = [
+            Jumps::None,
+            Jumps::Both,
+            Jumps::HorizontalOnly,
+            Jumps::VerticalOnly,
+        ];
+        for sq in Square::all() {
+            let around = Bitboard(GEOMETRY.neighbours(sq.bit()));
+            assert_eq!(steps(sq), around);
+            for side in Side::BOTH {
+                assert_eq!(land_steps(side, sq), (around & LAND) - DENS[side.index()]);
+                assert_eq!(rat_steps(side, sq), around - DENS[side.index()]);
+            }
+            for jumps in variants {
+                let mut expect = Bitboard::EMPTY;
+                for (d, dir) in Direction::ALL.into_iter().enumerate() {
+                    if let Some(j) = jump(sq, dir) {
+                        assert!(!sq.is_water() && !j.to.is_water());
+                        assert!(j.path.is_subset(WATER) && j.path.any());
+                        if jumps.direction_mask() >> d & 1 != 0 {
+                            expect.insert(j.to.index());
+                        }
+                    }
+                }
+                assert_eq!(jump_targets(sq, jumps, Bitboard::EMPTY), expect);
+                assert!(jump_targets(sq, jumps, WATER).is_empty());
+            }
+        }
+        assert_eq!(den_square(Side::First).to_string(), "d1");
+        assert_eq!(steps(den_square(Side::Second)), TRAPS[1]);
     }
 }
