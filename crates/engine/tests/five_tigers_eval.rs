@@ -7,8 +7,9 @@ use std::sync::atomic::AtomicBool;
 use proptest::prelude::*;
 use qi_core::{Evaluator, Game as _, Position, Side};
 use qi_engine::five_tigers::{FiveTigersEval, FiveTigersHooks, FiveTigersWeights};
+use qi_engine::{FiveTigersKit, GameKit};
 use qi_five_tigers::{FiveTigers, Game, Move, Phase, Rules, Symmetry};
-use qi_search::{Limits, SearchHooks, SearchOptions, SearchResult, Searcher};
+use qi_search::{Limits, SearchHooks, SearchResult, Searcher};
 
 /// The opening suite, as committed.
 const OPENINGS: &str = include_str!("../openings/five-tigers.txt");
@@ -30,7 +31,7 @@ fn game_after(moves: &[&str]) -> Game {
 }
 
 fn search(game: &mut Game, eval: &FiveTigersEval, depth: u32) -> SearchResult<Move> {
-    let mut searcher = Searcher::with_hooks(FiveTigersHooks.tuned_options(), FiveTigersHooks);
+    let mut searcher = Searcher::with_hooks(FiveTigersKit::tuned_options(), FiveTigersHooks);
     let stop = AtomicBool::new(false);
     searcher.search(game, eval, Limits::depth(depth), &stop, |_| {})
 }
@@ -198,8 +199,8 @@ fn whole_game(rules: Rules) {
     let eval_b = FiveTigersEval::new(FiveTigersWeights::material_only());
     let stop = AtomicBool::new(false);
     let mut game = Game::new(FiveTigers::new(rules));
-    let mut a = Searcher::with_hooks(SearchOptions::default(), FiveTigersHooks);
-    let mut b = Searcher::with_hooks(SearchOptions::default(), FiveTigersHooks);
+    let mut a = Searcher::with_hooks(FiveTigersKit::tuned_options(), FiveTigersHooks);
+    let mut b = Searcher::with_hooks(FiveTigersKit::tuned_options(), FiveTigersHooks);
     for _ in 0..3000 {
         if game.outcome().is_some() {
             break;

@@ -6,6 +6,7 @@ use std::sync::atomic::AtomicBool;
 use proptest::prelude::*;
 use qi_core::{Evaluator, Position, Side};
 use qi_engine::jungle::{den_distance, JungleEval, JungleHooks, JungleWeights, EVAL_LIMIT};
+use qi_engine::{GameKit, JungleKit};
 use qi_jungle::{Animal, Game, Jungle, Move, Rules, Square};
 use qi_search::{Limits, Score, SearchHooks, SearchOptions, SearchResult, Searcher};
 
@@ -92,7 +93,7 @@ fn playout(seed: u64, plies: usize, rules: Rules) -> Vec<Jungle> {
 #[test]
 fn den_entry_found_at_depth_one() {
     // Red Lion on d8, next to the Blue den.
-    let result = search("7/3L3/7/7/7/7/7/7/e6 w 0 1", SearchOptions::default(), 1);
+    let result = search("7/3L3/7/7/7/7/7/7/e6 w 0 1", JungleKit::tuned_options(), 1);
     assert_eq!(result.best_move, Some(mv("d8d9")));
     assert_eq!(result.score, Score::win_in(1));
 }
@@ -105,7 +106,7 @@ fn den_in_three_plies_solved_at_depth_three_not_two() {
     let exact = search(jfen, SearchOptions::exact(4), 3);
     assert_eq!(exact.score, Score::win_in(3));
     assert_eq!(exact.best_move, Some(mv("d7d8")));
-    let full = search(jfen, SearchOptions::default(), 3);
+    let full = search(jfen, JungleKit::tuned_options(), 3);
     assert_eq!(full.score, Score::win_in(3));
     // Full width without quiescence, two plies do not see it.
     let shallow = search(jfen, SearchOptions::exact(4), 2);
@@ -117,7 +118,7 @@ fn den_in_five_plies_solved_at_depth_five_not_four() {
     let jfen = "7/7/7/3L3/7/7/7/7/e6 w 0 1";
     let exact = search(jfen, SearchOptions::exact(4), 5);
     assert_eq!(exact.score, Score::win_in(5));
-    let full = search(jfen, SearchOptions::default(), 5);
+    let full = search(jfen, JungleKit::tuned_options(), 5);
     assert_eq!(full.score, Score::win_in(5));
     let shallow = search(jfen, SearchOptions::exact(4), 4);
     assert!(!shallow.score.is_mate(), "{}", shallow.score);
@@ -128,7 +129,7 @@ fn lion_jump_den_race_uses_the_river() {
     // The Red Lion on e3 jumps to e7, then goes e8, d8 (or e9) and into
     // the den: four Lion moves, 7 plies. The Blue Rat on a9 is far away.
     let jfen = "r6/7/7/7/7/7/4L2/7/7 w 0 1";
-    let full = search(jfen, SearchOptions::default(), 7);
+    let full = search(jfen, JungleKit::tuned_options(), 7);
     assert_eq!(full.score, Score::win_in(7));
     assert_eq!(full.best_move, Some(mv("e3e7")));
 }
@@ -137,7 +138,7 @@ fn lion_jump_den_race_uses_the_river() {
 fn defended_den_is_not_a_mate() {
     // The Blue Elephant on e8 guards its trap d8: the Lion dies there.
     let jfen = "7/4e2/3L3/7/7/7/7/7/7 w 0 1";
-    let result = search(jfen, SearchOptions::default(), 4);
+    let result = search(jfen, JungleKit::tuned_options(), 4);
     assert!(!result.score.is_mate(), "{}", result.score);
     assert_ne!(result.best_move, Some(mv("d7d8")));
 }
@@ -147,7 +148,7 @@ fn blue_defends_by_capturing_the_intruder() {
     // Red Wolf on d8 (Blue's trap) with Blue to move: the Blue Rat next to
     // it must take it, since a trapped animal is powerless.
     let jfen = "7/3Wr2/7/7/7/7/7/7/E6 b 0 1";
-    let result = search(jfen, SearchOptions::default(), 2);
+    let result = search(jfen, JungleKit::tuned_options(), 2);
     assert_eq!(result.best_move, Some(mv("e8d8")));
     assert!(!result.score.is_mate(), "{}", result.score);
 }
@@ -158,7 +159,11 @@ fn two_intruders_are_decisive() {
     let eval = JungleEval::default();
     let p = pos("2D4/3Wr2/7/7/7/7/7/7/E6 b 0 1");
     assert!(eval.evaluate(&p) <= -10_000);
-    let result = search("2D4/3Wr2/7/7/7/7/7/7/E6 b 0 1", SearchOptions::default(), 3);
+    let result = search(
+        "2D4/3Wr2/7/7/7/7/7/7/E6 b 0 1",
+        JungleKit::tuned_options(),
+        3,
+    );
     assert_eq!(result.score, Score::loss_in(2));
 }
 
@@ -395,7 +400,7 @@ fn tuned_options_are_jungles_own() {
         mate_distance: true,
         iir: true,
     };
-    assert_eq!(JungleHooks::default().tuned_options(), expected);
+    assert_eq!(JungleKit::tuned_options(), expected);
     let material = JungleHooks::new(&JungleWeights::material_only());
     assert_eq!(material.tuned_options(), expected);
 }

@@ -151,7 +151,7 @@ fn cheap_outcome_matches_the_position_outcome() {
 fn best(g: &mut Game, depth: u32, null_move: bool) -> (Option<Move>, qi_search::Score) {
     let options = SearchOptions {
         null_move,
-        ..SearchOptions::default()
+        ..<qi_engine::JungleKit as qi_engine::GameKit>::tuned_options()
     };
     let mut searcher = Searcher::with_hooks(options, PassHooks);
     let r = searcher.search(

@@ -7,8 +7,9 @@ use std::sync::atomic::AtomicBool;
 
 use qi_core::{Position, Side};
 use qi_engine::jungle::{JungleEval, JungleHooks};
+use qi_engine::{GameKit, JungleKit};
 use qi_jungle::{Game, Jungle, Rules};
-use qi_search::{Limits, SearchOptions, Searcher};
+use qi_search::{Limits, Searcher};
 
 const SUITE: &str = include_str!("../openings/jungle.txt");
 
@@ -56,7 +57,7 @@ fn suite_positions_are_balanced_at_depth_four() {
     let eval = JungleEval::default();
     for p in positions() {
         let mut game = Game::new(p);
-        let mut searcher = Searcher::with_hooks(SearchOptions::default(), JungleHooks::default());
+        let mut searcher = Searcher::with_hooks(JungleKit::tuned_options(), JungleHooks::default());
         let stop = AtomicBool::new(false);
         let result = searcher.search(&mut game, &eval, Limits::depth(4), &stop, |_| {});
         let score = result.score.centi_units();

@@ -64,12 +64,10 @@ impl Limits {
     }
 }
 
-/// How the search runs. [`Default`] turns on the features that `qi match`
-/// showed to gain (or not to lose) in Jungle: late-move reductions,
-/// futility pruning, aspiration windows, quiescence, late-move pruning,
-/// mate-distance pruning and internal iterative reduction; null-move
-/// pruning, reverse futility pruning and the check extension are off.
-/// A 16 MiB table and one thread.
+/// How the search runs. [`Default`] is game-neutral: what a game gets
+/// before anyone has measured it. Each game states the options that play
+/// it best in [`SearchHooks::tuned_options`](crate::SearchHooks::tuned_options),
+/// which front ends start from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchOptions {
     /// Transposition table size in MiB (`0` disables the table).
@@ -109,14 +107,18 @@ pub struct SearchOptions {
 }
 
 impl Default for SearchOptions {
+    /// A 16 MiB table and one thread, with the enhancements that need no
+    /// game knowledge beyond the [`Game`](qi_core::Game) trait and keep the
+    /// search's result sound: aspiration windows, quiescence on captures,
+    /// mate-distance pruning, late-move reductions and pruning, futility
+    /// pruning and internal iterative reduction. Off: what needs the game's
+    /// hooks to mean anything (null moves need a pass, the check extension
+    /// a notion of check) and reverse futility pruning, whose margins
+    /// assume an evaluation scale.
     fn default() -> SearchOptions {
         SearchOptions {
             hash_mib: 16,
             threads: 1,
-            // Off by default: 200-game `qi match` runs showed no gain
-            // (null move +2 ± 26 Elo) or a loss (check extension −26 ± 28
-            // and −24 ± 29, reverse futility −37 ± 30) in Jungle; see
-            // docs/engine.md.
             null_move: false,
             lmr: true,
             futility: true,
@@ -126,9 +128,6 @@ impl Default for SearchOptions {
             late_move_pruning: true,
             check_extension: false,
             mate_distance: true,
-            // Internal iterative reduction lost at 20 ms a move (−35 ± 21
-            // over 400 games) but not at 100 ms (+10 ± 22 over 200), and
-            // it is what reaches depth 19 within a second.
             iir: true,
         }
     }

@@ -4,11 +4,9 @@ use qi_core::{Bitboard32, Evaluator, Position, Side};
 use qi_five_tigers::{
     step_count, FiveTigers, Phase, PlacementCapture, Shuttle, ALL_POINTS, FORMATIONS, NEIGHBOURS,
 };
+use qi_search::EVAL_LIMIT;
 
 use super::weights::FiveTigersWeights;
-
-/// The largest score the evaluation returns (in magnitude).
-const EVAL_LIMIT: i32 = 19_000;
 
 /// The Five Tigers evaluation: see the [module documentation](super) for
 /// its terms. Scores are from the side to move's view and stay within

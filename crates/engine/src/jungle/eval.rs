@@ -6,9 +6,7 @@ use qi_jungle::{Animal, Jumps, Jungle, Piece, RankOrder, Rules, Square, GEOMETRY
 
 use super::weights::{material_values, JungleWeights, PROXIMITY_LEN};
 
-/// Largest magnitude an evaluation ever takes (the search's mate scores
-/// start far above it).
-pub const EVAL_LIMIT: i32 = 19_000;
+pub use qi_search::EVAL_LIMIT;
 
 // ---------------------------------------------------------------------------
 // Evaluation tables (compile time), built from the rules' own tables.
