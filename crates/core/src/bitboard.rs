@@ -7,7 +7,7 @@ use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, BitXor, BitXorAssign, N
 use crate::geometry::{Direction, Geometry};
 
 macro_rules! bitboard {
-    ($(#[$doc:meta])* $name:ident, $iter:ident, $int:ty, $default_geometry:expr) => {
+    ($(#[$doc:meta])* $name:ident, $iter:ident, $int:ty) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -249,25 +249,33 @@ macro_rules! bitboard {
             }
         }
 
-        /// Draws the set on its default geometry (see the type's docs).
+        /// The square indices of the set, lowest first: `{0, 24}`. A set
+        /// knows no board; [`display`]($name::display) draws it on one.
         impl fmt::Display for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                fmt::Display::fmt(&self.display($default_geometry), f)
+                f.write_str("{")?;
+                for (i, sq) in self.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(", ")?;
+                    }
+                    write!(f, "{sq}")?;
+                }
+                f.write_str("}")
             }
         }
     };
 }
 
 bitboard!(
-    /// A set of up to 64 squares, one bit per square index. `Display` draws it
-    /// on Jungle's 7 × 9 board; use [`Bitboard::display`] for other boards.
-    Bitboard, Bits, u64, Geometry::new(7, 9)
+    /// A set of up to 64 squares, one bit per square index.
+    /// [`Bitboard::display`] draws it on a board.
+    Bitboard, Bits, u64
 );
 
 bitboard!(
-    /// A set of up to 32 points, one bit per point index. `Display` draws it
-    /// on Five Tigers' 5 × 5 board; use [`Bitboard32::display`] for others.
-    Bitboard32, Bits32, u32, Geometry::new(5, 5)
+    /// A set of up to 32 points, one bit per point index.
+    /// [`Bitboard32::display`] draws it on a board.
+    Bitboard32, Bits32, u32
 );
 
 struct Grid {
@@ -308,12 +316,16 @@ mod tests {
 
     #[test]
     fn display_draws_the_grid() {
-        let text = Bitboard32::from_squares(&[0, 24]).to_string();
+        let set = Bitboard32::from_squares(&[0, 24]);
+        let text = set.display(Geometry::new(5, 5)).to_string();
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], " 5 . . . . x");
         assert_eq!(lines[4], " 1 x . . . .");
         assert_eq!(lines[5], "   a b c d e");
-        assert_eq!(Bitboard::from_square(62).to_string().lines().count(), 10);
+        let far = Bitboard::from_square(62).display(Geometry::new(7, 9));
+        assert_eq!(far.to_string().lines().count(), 10);
+        assert_eq!(set.to_string(), "{0, 24}");
+        assert_eq!(Bitboard::EMPTY.to_string(), "{}");
     }
 
     proptest! {

@@ -26,7 +26,7 @@ pub use coord::Coord;
 pub use error::{IllegalMove, ParseCoordError};
 pub use game::{Evaluator, Game};
 pub use geometry::{Direction, Geometry};
-pub use outcome::{DrawReason, ExternalResult, Outcome, WinReason};
+pub use outcome::{DrawReason, ExternalResult, Outcome, RuleName, WinReason};
 pub use position::{MoveList, MoveSpace, Position, MOVE_LIST_CAPACITY};
 pub use side::{ParseSideError, Side};
 

@@ -4,19 +4,102 @@ use std::fmt;
 
 use crate::side::Side;
 
-/// Why a side won.
+/// The name of a winning rule of one game (Jungle's `den entered`), as an
+/// outcome carries it: at most [`RuleName::CAPACITY`] bytes of text, kept
+/// inline so that outcomes stay small `Copy` values.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RuleName {
+    len: u8,
+    bytes: [u8; RuleName::CAPACITY],
+}
+
+impl RuleName {
+    /// The longest name, in bytes.
+    pub const CAPACITY: usize = 23;
+
+    /// The rule called `name`.
+    ///
+    /// # Panics
+    /// If `name` is longer than [`CAPACITY`](RuleName::CAPACITY) bytes (in a
+    /// `const`, that is a compile error).
+    pub const fn new(name: &str) -> RuleName {
+        match RuleName::try_new(name) {
+            Some(rule) => rule,
+            None => panic!("a rule name has at most 23 bytes"),
+        }
+    }
+
+    /// The rule called `name`, or `None` if the name is too long.
+    pub const fn try_new(name: &str) -> Option<RuleName> {
+        let text = name.as_bytes();
+        if text.len() > RuleName::CAPACITY {
+            return None;
+        }
+        let mut bytes = [0u8; RuleName::CAPACITY];
+        let mut i = 0;
+        while i < text.len() {
+            bytes[i] = text[i];
+            i += 1;
+        }
+        Some(RuleName {
+            len: text.len() as u8,
+            bytes,
+        })
+    }
+
+    /// The name.
+    pub fn as_str(&self) -> &str {
+        // The bytes are a prefix of a `str` cut at its end, so always UTF-8.
+        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or_default()
+    }
+}
+
+impl fmt::Debug for RuleName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Display for RuleName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for RuleName {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+#[cfg(feature = "serde")]
+impl<'de> serde::Deserialize<'de> for RuleName {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<RuleName, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        RuleName::try_new(&text).ok_or_else(|| {
+            serde::de::Error::custom(format!(
+                "rule name '{text}' is longer than {} bytes",
+                RuleName::CAPACITY
+            ))
+        })
+    }
+}
+
+/// Why a side won. The reasons every game can have are variants; a game's
+/// own winning rule is a [`Rule`](WinReason::Rule) that the game names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum WinReason {
-    /// An animal entered the enemy den (Jungle).
-    DenEntered,
+    /// A winning rule of the game's own, by its name (e.g. Jungle's
+    /// `den entered`).
+    Rule(RuleName),
     /// The loser has no pieces left.
     NoPieces,
     /// The loser is to move and has no legal move.
     NoLegalMove,
-    /// The loser's move created the third occurrence of a position
-    /// (Jungle's `MoverLoses` repetition rule).
+    /// The game's repetition rule decided against the loser.
     Repetition,
     /// The loser resigned (recorded by the caller).
     Resignation,
@@ -86,7 +169,7 @@ impl Outcome {
 impl fmt::Display for WinReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
-            WinReason::DenEntered => "den entered",
+            WinReason::Rule(name) => return f.write_str(name.as_str()),
             WinReason::NoPieces => "no pieces left",
             WinReason::NoLegalMove => "no legal move",
             WinReason::Repetition => "threefold repetition by the loser",
@@ -159,8 +242,17 @@ mod tests {
         );
         assert_eq!(ExternalResult::AgreedDraw.outcome().winner(), None);
         assert_eq!(
-            Outcome::win(Side::First, WinReason::DenEntered).to_string(),
+            Outcome::win(Side::First, WinReason::Rule(RuleName::new("den entered"))).to_string(),
             "1-0 (first wins: den entered)"
         );
+    }
+
+    #[test]
+    fn rule_names_keep_their_text_up_to_the_capacity() {
+        let longest = "a".repeat(RuleName::CAPACITY);
+        assert_eq!(RuleName::try_new(&longest).unwrap().as_str(), longest);
+        assert_eq!(RuleName::try_new(&format!("{longest}a")), None);
+        assert_eq!(RuleName::new("").as_str(), "");
+        assert_eq!(RuleName::new("größe").to_string(), "größe");
     }
 }

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use qi_core::{Bitboard, MoveList, MoveSpace, Outcome, Position, Side, WinReason};
+use qi_core::{Bitboard, MoveList, MoveSpace, Outcome, Position, RuleName, Side, WinReason};
 
 use crate::board::{Animal, Piece, Square, ALL, DENS, LAND, NONE, TRAPS, WATER};
 use crate::jfen::{self, JfenError};
@@ -42,6 +42,10 @@ pub struct Jungle {
     rules: Rules,
     side: Side,
 }
+
+/// The win of an animal entering the enemy den: Jungle's own winning rule,
+/// as its outcomes name it.
+pub const DEN_ENTERED: WinReason = WinReason::Rule(RuleName::new("den entered"));
 
 /// The start position (spec section 2), Red to move.
 pub const START_JFEN: &str = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1";
@@ -529,10 +533,10 @@ impl Position for Jungle {
 
     fn outcome(&self) -> Option<Outcome> {
         if self.occ[0] & DENS[1] != 0 {
-            return Some(Outcome::win(Side::First, WinReason::DenEntered));
+            return Some(Outcome::win(Side::First, DEN_ENTERED));
         }
         if self.occ[1] & DENS[0] != 0 {
-            return Some(Outcome::win(Side::Second, WinReason::DenEntered));
+            return Some(Outcome::win(Side::Second, DEN_ENTERED));
         }
         let s = self.side;
         if self.occ[s.index()] == 0 {

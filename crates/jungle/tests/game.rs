@@ -431,7 +431,7 @@ fn board_outcome_ends_the_game() {
     play_all(&mut game, "d8d9");
     assert_eq!(
         game.outcome(),
-        Some(Outcome::win(Side::First, WinReason::DenEntered))
+        Some(Outcome::win(Side::First, qi_jungle::DEN_ENTERED))
     );
     assert!(game.legal_moves().is_empty());
 }

@@ -500,7 +500,7 @@ fn den_entry_wins() {
     pos.play(mv("d8d9")).unwrap();
     assert_eq!(
         pos.outcome(),
-        Some(Outcome::win(Side::First, WinReason::DenEntered))
+        Some(Outcome::win(Side::First, qi_jungle::DEN_ENTERED))
     );
     assert_eq!(pos.count_moves(), 0);
     assert!(pos.legal_moves().is_empty());
@@ -510,7 +510,7 @@ fn den_entry_wins() {
     pos.play(mv("d2d1")).unwrap();
     assert_eq!(
         pos.outcome(),
-        Some(Outcome::win(Side::Second, WinReason::DenEntered))
+        Some(Outcome::win(Side::Second, qi_jungle::DEN_ENTERED))
     );
 }
 
