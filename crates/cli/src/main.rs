@@ -7,12 +7,10 @@
 //! the game named by `--game` is found in the library's registry
 //! ([`qi_engine::Games`]), which runs the command's generic code for it.
 
+mod arena;
 mod commands;
-mod engine_cmd;
-mod engine_process;
 mod error;
 mod jcei;
-mod match_cmd;
 mod play_cmd;
 
 use std::io::IsTerminal;
@@ -44,12 +42,12 @@ enum Command {
     /// Print the legal moves on one line.
     Moves(commands::MovesArgs),
     /// Speak the JCEI engine protocol on stdin/stdout.
-    Engine(engine_cmd::EngineArgs),
+    Engine(jcei::EngineArgs),
     /// Play a game against the engine in the terminal.
     Play(play_cmd::PlayArgs),
     /// Play two JCEI engines against each other and report the Elo
     /// difference.
-    Match(match_cmd::MatchArgs),
+    Match(arena::MatchArgs),
 }
 
 /// The games and presets `--game` accepts, from the registry.
@@ -116,12 +114,12 @@ fn run(cli: Cli) -> Result<(), CliError> {
                     "qi: speaking JCEI on stdin ('quit' leaves, 'qi help' lists the commands)"
                 );
             }
-            engine_cmd::run(engine_cmd::EngineArgs::default())
+            jcei::run(jcei::EngineArgs::default())
         }
         Some(Command::Perft(args)) => commands::perft(args),
         Some(Command::Moves(args)) => commands::moves(args),
-        Some(Command::Engine(args)) => engine_cmd::run(args),
+        Some(Command::Engine(args)) => jcei::run(args),
         Some(Command::Play(args)) => play_cmd::run(args),
-        Some(Command::Match(args)) => match_cmd::run(args),
+        Some(Command::Match(args)) => arena::run(args),
     }
 }

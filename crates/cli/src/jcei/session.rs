@@ -1,5 +1,5 @@
-//! `qi engine`: the JCEI protocol (`../shared/rules/jungle.md` section 8)
-//! on stdin/stdout, for both games.
+//! The JCEI session: the protocol state (the engine of the current game,
+//! the options, the running search) answering one command line at a time.
 //!
 //! The main thread reads commands; `go` runs the search on a worker thread,
 //! so `stop`, `isready` and `quit` are answered while it thinks. Bad input
@@ -15,8 +15,8 @@ use qi_engine::options::{Overrides, MAX_HASH_MIB, MAX_THREADS, SWITCHES};
 use qi_engine::{engine_for, DynEngine, EngineEvent, EvalProfile, Games, Registry};
 use qi_search::{Clock, Limits};
 
+use super::parse::{self as jcei, Command, GoLimits};
 use crate::error::CliError;
-use crate::jcei::{self, Command, GoLimits};
 
 const ENGINE_NAME: &str = concat!("qi ", env!("CARGO_PKG_VERSION"));
 

@@ -1,5 +1,5 @@
 //! The JCEI engine protocol's commands, read from text lines
-//! (`../shared/rules/jungle.md` section 8; UCI-like).
+//! (UCI-like; docs/engine.md).
 
 use std::time::Duration;
 

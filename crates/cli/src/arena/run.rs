@@ -9,7 +9,7 @@ use qi_core::Position;
 use qi_engine::arena::{self, GameResult, MatchConfig, Player};
 use qi_engine::{GameFn, GameKit, Games, Registry, RulesOf};
 
-use crate::engine_process::ProcessPlayer;
+use super::process::ProcessPlayer;
 use crate::error::CliError;
 
 /// `qi match` options.

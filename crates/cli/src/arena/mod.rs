@@ -1,0 +1,7 @@
+//! `qi match`: engines as child processes ([`process`]) playing the
+//! library's arena ([`qi_engine::arena`]) from the command line ([`run`]).
+
+pub mod process;
+pub mod run;
+
+pub use run::{run, MatchArgs};
