@@ -1,8 +1,6 @@
 //! Move ordering: the transposition-table move, captures, killer moves and
 //! the history heuristic.
 
-use std::hash::{Hash, Hasher};
-
 use qi_core::smallvec::SmallVec;
 use qi_core::{Game, Position, Side};
 
@@ -19,64 +17,23 @@ pub(crate) const KILLER_1: i32 = 1 << 26;
 pub(crate) const KILLER_2: i32 = KILLER_1 - 1;
 /// History scores stay below this.
 const HISTORY_MAX: i32 = 1 << 20;
-/// Slots of the history table per side.
-const HISTORY_SLOTS: usize = 1 << 12;
 
-/// A small, fixed hasher (FxHash style) for indexing moves.
-struct MoveHasher(u64);
-
-impl Hasher for MoveHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-
-    fn write_u8(&mut self, i: u8) {
-        self.write_u64(u64::from(i));
-    }
-
-    fn write_u16(&mut self, i: u16) {
-        self.write_u64(u64::from(i));
-    }
-
-    fn write_u32(&mut self, i: u32) {
-        self.write_u64(u64::from(i));
-    }
-
-    fn write_u64(&mut self, i: u64) {
-        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7C_C1_B7_27_22_0A_95);
-    }
-
-    fn write_usize(&mut self, i: usize) {
-        self.write_u64(i as u64);
-    }
-}
-
-/// The history slot of a move (moves are hashed: the search knows nothing
-/// of their structure).
-#[inline]
-fn slot<M: Hash>(mv: &M) -> usize {
-    let mut h = MoveHasher(0);
-    mv.hash(&mut h);
-    let x = h.finish();
-    ((x ^ (x >> 29) ^ (x >> 47)) as usize) & (HISTORY_SLOTS - 1)
-}
-
-/// Quiet moves that caused cutoffs, per side and move slot.
+/// Quiet moves that caused cutoffs, per side and move, indexed by the
+/// game's dense move index ([`Position::move_index`](qi_core::Position::move_index)):
+/// no two moves share a slot.
 #[derive(Clone, Debug)]
 pub(crate) struct History {
     table: Vec<i32>,
+    /// Slots per side: the game's `MOVE_INDEX_COUNT`.
+    moves: usize,
 }
 
 impl History {
-    pub(crate) fn new() -> History {
+    /// A table for a game with `moves` move indices.
+    pub(crate) fn new(moves: usize) -> History {
         History {
-            table: vec![0; 2 * HISTORY_SLOTS],
+            table: vec![0; 2 * moves],
+            moves,
         }
     }
 
@@ -92,27 +49,27 @@ impl History {
     }
 
     #[inline]
-    pub(crate) fn get<M: Hash>(&self, side: Side, mv: &M) -> i32 {
-        self.table[side.index() * HISTORY_SLOTS + slot(mv)]
+    pub(crate) fn get(&self, side: Side, index: usize) -> i32 {
+        self.table[side.index() * self.moves + index]
     }
 
     /// Rewards a quiet move that caused a cutoff at `depth` (gravity keeps
     /// scores bounded).
     #[inline]
-    pub(crate) fn reward<M: Hash>(&mut self, side: Side, mv: &M, depth: u32) {
-        self.update(side, mv, (depth * depth) as i32);
+    pub(crate) fn reward(&mut self, side: Side, index: usize, depth: u32) {
+        self.update(side, index, (depth * depth) as i32);
     }
 
     /// Penalises a quiet move searched before the cutoff move.
     #[inline]
-    pub(crate) fn punish<M: Hash>(&mut self, side: Side, mv: &M, depth: u32) {
-        self.update(side, mv, -((depth * depth) as i32));
+    pub(crate) fn punish(&mut self, side: Side, index: usize, depth: u32) {
+        self.update(side, index, -((depth * depth) as i32));
     }
 
     #[inline]
-    fn update<M: Hash>(&mut self, side: Side, mv: &M, bonus: i32) {
+    fn update(&mut self, side: Side, index: usize, bonus: i32) {
         let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        let v = &mut self.table[side.index() * HISTORY_SLOTS + slot(mv)];
+        let v = &mut self.table[side.index() * self.moves + index];
         let decay = i64::from(*v) * i64::from(bonus.abs()) / i64::from(HISTORY_MAX);
         *v += bonus - decay as i32;
     }
@@ -181,7 +138,7 @@ impl<G: Game, H: SearchHooks<G>> NodeOrder<'_, G, H> {
             } else if Some(mv) == self.killers[1] {
                 KILLER_2
             } else {
-                self.history.get(self.stm, &mv)
+                self.history.get(self.stm, G::Position::move_index(mv))
             };
             scores.push(score);
         }
@@ -225,18 +182,20 @@ mod tests {
 
     #[test]
     fn history_rewards_and_stays_bounded() {
-        let mut h = History::new();
-        assert_eq!(h.get(Side::First, &5u16), 0);
-        h.reward(Side::First, &5u16, 4);
-        assert!(h.get(Side::First, &5u16) > 0);
+        let mut h = History::new(10);
+        assert_eq!(h.get(Side::First, 5), 0);
+        h.reward(Side::First, 5, 4);
+        assert!(h.get(Side::First, 5) > 0);
+        assert_eq!(h.get(Side::Second, 5), 0, "sides apart");
+        assert_eq!(h.get(Side::First, 4), 0, "moves apart");
         for _ in 0..10_000 {
-            h.reward(Side::First, &5u16, 100);
+            h.reward(Side::First, 5, 100);
         }
-        assert!(h.get(Side::First, &5u16) <= HISTORY_MAX);
-        h.punish(Side::Second, &9u16, 3);
-        assert!(h.get(Side::Second, &9u16) < 0);
+        assert!(h.get(Side::First, 5) <= HISTORY_MAX);
+        h.punish(Side::Second, 9, 3);
+        assert!(h.get(Side::Second, 9) < 0);
         h.clear();
-        assert_eq!(h.get(Side::First, &5u16), 0);
+        assert_eq!(h.get(Side::First, 5), 0);
     }
 
     #[test]

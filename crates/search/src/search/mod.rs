@@ -89,7 +89,7 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
             options,
             hooks,
             table: Table::new(&options),
-            state: ThreadState::new(),
+            state: ThreadState::new(<G::Position as qi_core::Position>::MOVE_INDEX_COUNT),
         }
     }
 

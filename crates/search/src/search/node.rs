@@ -271,9 +271,15 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
                     if value >= beta {
                         if !capture {
                             self.st.killers.add(ply, mv);
-                            self.st.history.reward(stm, &mv, depth as u32);
+                            self.st
+                                .history
+                                .reward(stm, G::Position::move_index(mv), depth as u32);
                             for q in &quiets_tried {
-                                self.st.history.punish(stm, q, depth as u32);
+                                self.st.history.punish(
+                                    stm,
+                                    G::Position::move_index(*q),
+                                    depth as u32,
+                                );
                             }
                         }
                         break;

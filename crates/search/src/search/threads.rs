@@ -77,7 +77,8 @@ where
                     // from its tree and from each other's.
                     let depth_offset = (i % 2) as u32 + 1;
                     scope.spawn(move || {
-                        let mut st = ThreadState::new();
+                        let mut st =
+                            ThreadState::new(<G::Position as qi_core::Position>::MOVE_INDEX_COUNT);
                         Worker::new(options, hooks, table, &mut st, depth_offset, sharing)
                             .iterate(&mut copy, eval, helper_limits, helpers_stop, start, |_| {})
                             .nodes

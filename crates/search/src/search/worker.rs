@@ -21,9 +21,11 @@ pub(super) struct ThreadState<M> {
 }
 
 impl<M: Copy + Eq> ThreadState<M> {
-    pub(super) fn new() -> ThreadState<M> {
+    /// The tables of a thread searching a game with `move_indices` move
+    /// indices.
+    pub(super) fn new(move_indices: usize) -> ThreadState<M> {
         ThreadState {
-            history: History::new(),
+            history: History::new(move_indices),
             killers: Killers::new(),
             pv: PvTable::new(),
             root_move: None,
