@@ -376,39 +376,6 @@ impl Jungle {
     }
 }
 
-impl Rules {
-    /// Whether `attacker` moving from `from` may capture `defender` on `to`
-    /// (spec section 4; the squares are assumed adjacent or a jump apart).
-    pub fn capture_allowed(
-        &self,
-        attacker: Piece,
-        from: Square,
-        defender: Piece,
-        to: Square,
-    ) -> bool {
-        if attacker.side == defender.side {
-            return false;
-        }
-        let (a, d) = (attacker.animal, defender.animal);
-        match (from.is_water(), to.is_water()) {
-            (true, true) => a == Animal::Rat && d == Animal::Rat,
-            (true, false) | (false, true) => {
-                a == Animal::Rat && d == Animal::Rat && self.rat_bank_capture
-            }
-            (false, false) => {
-                if to.trap_owner() == Some(attacker.side) {
-                    return true;
-                }
-                match (a, d) {
-                    (Animal::Rat, Animal::Elephant) => true,
-                    (Animal::Elephant, Animal::Rat) => false,
-                    _ => a.strength(self.rank_order) >= d.strength(self.rank_order),
-                }
-            }
-        }
-    }
-}
-
 impl Default for Jungle {
     /// The standard start position.
     fn default() -> Jungle {

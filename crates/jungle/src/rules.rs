@@ -5,6 +5,8 @@ use std::str::FromStr;
 
 use thiserror::Error;
 
+use crate::board::{Animal, Piece, Square};
+
 /// Which of Wolf and Dog is stronger.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
@@ -378,5 +380,38 @@ impl FromStr for Rules {
             rules.set_option(option, value)?;
         }
         Ok(rules)
+    }
+}
+
+impl Rules {
+    /// Whether `attacker` moving from `from` may capture `defender` on `to`
+    /// (spec section 4; the squares are assumed adjacent or a jump apart).
+    pub fn capture_allowed(
+        &self,
+        attacker: Piece,
+        from: Square,
+        defender: Piece,
+        to: Square,
+    ) -> bool {
+        if attacker.side == defender.side {
+            return false;
+        }
+        let (a, d) = (attacker.animal, defender.animal);
+        match (from.is_water(), to.is_water()) {
+            (true, true) => a == Animal::Rat && d == Animal::Rat,
+            (true, false) | (false, true) => {
+                a == Animal::Rat && d == Animal::Rat && self.rat_bank_capture
+            }
+            (false, false) => {
+                if to.trap_owner() == Some(attacker.side) {
+                    return true;
+                }
+                match (a, d) {
+                    (Animal::Rat, Animal::Elephant) => true,
+                    (Animal::Elephant, Animal::Rat) => false,
+                    _ => a.strength(self.rank_order) >= d.strength(self.rank_order),
+                }
+            }
+        }
     }
 }
