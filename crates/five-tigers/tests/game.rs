@@ -3,7 +3,7 @@
 mod common;
 
 use common::presets;
-use qi_core::conformance::Rng;
+use qi_core::testkit::Rng;
 use qi_core::{DrawReason, ExternalResult, Game as _, Outcome, Position, Side, WinReason};
 use qi_five_tigers::{FiveTigers, Game, Move, Rules};
 

@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use qi_core::conformance::Rng;
+use qi_core::testkit::Rng;
 use qi_core::Position;
 use qi_jungle::{JumpBlock, Jumps, Jungle, RankOrder, Repetition, Rules};
 use qi_search::perft;

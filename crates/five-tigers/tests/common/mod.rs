@@ -3,7 +3,7 @@
 //! used to cross-check the engine's moves, texts and perft counts.
 #![allow(dead_code)]
 
-use qi_core::{conformance::Rng, Position, Side};
+use qi_core::{testkit::Rng, Position, Side};
 use qi_five_tigers::{FiveTigers, Move, PlacementCapture, Point, Rules, Shuttle};
 
 /// A formation as a list of (file, rank) points and its value.
