@@ -4,9 +4,12 @@
 //!
 //! * [`conformance`]: invariants every [`Position`](crate::Position)
 //!   implementation must keep ([`check_position`], [`random_walks`]);
-//! * [`Rng`] and [`random_playout`]: repeatable random positions.
+//! * [`Rng`] and [`random_playout`]: repeatable random positions;
+//! * [`perft_suite`]: perft expectations kept as data files, checked by one
+//!   generic runner.
 
 pub mod conformance;
+pub mod perft_suite;
 mod rng;
 
 pub use conformance::{check_position, random_walks};
