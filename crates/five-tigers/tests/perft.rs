@@ -27,22 +27,16 @@ const SUITES: [(&str, &str); 3] = [
 ];
 
 fn suite(name: &str) -> Suite<FiveTigers> {
-    let (name, text) = SUITES
-        .iter()
-        .find(|(n, _)| *n == name)
-        .unwrap_or_else(|| panic!("no suite {name}"));
-    Suite::parse_or_panic(name, text)
+    Suite::parse_file(&SUITES, name)
 }
 
-fn suites() -> impl Iterator<Item = Suite<FiveTigers>> {
-    SUITES
-        .iter()
-        .map(|(name, text)| Suite::parse_or_panic(name, text))
+fn suites() -> Vec<Suite<FiveTigers>> {
+    Suite::parse_files(&SUITES)
 }
 
 #[test]
 fn suites_pass_with_the_search_perft() {
-    let checked: usize = suites().map(|s| s.check(perft)).sum();
+    let checked: usize = suites().iter().map(|s| s.check(perft)).sum();
     // empty board (7 + 3 × 4 + 1), mid-game (9 × 4), hand-written (5 × 4):
     // a shorter suite would have lost expectations.
     assert_eq!(checked, 20 + 36 + 20);

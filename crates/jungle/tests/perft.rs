@@ -24,22 +24,16 @@ const SUITES: [(&str, &str); 3] = [
 ];
 
 fn suite(name: &str) -> Suite<Jungle> {
-    let (name, text) = SUITES
-        .iter()
-        .find(|(n, _)| *n == name)
-        .unwrap_or_else(|| panic!("no suite {name}"));
-    Suite::parse_or_panic(name, text)
+    Suite::parse_file(&SUITES, name)
 }
 
-fn suites() -> impl Iterator<Item = Suite<Jungle>> {
-    SUITES
-        .iter()
-        .map(|(name, text)| Suite::parse_or_panic(name, text))
+fn suites() -> Vec<Suite<Jungle>> {
+    Suite::parse_files(&SUITES)
 }
 
 #[test]
 fn suites_pass_with_the_search_perft() {
-    let checked: usize = suites().map(|s| s.check(perft)).sum();
+    let checked: usize = suites().iter().map(|s| s.check(perft)).sum();
     // start (5 + 3 × 4), hand-built (9 positions × 4 presets × 4 depths),
     // finished (5 × 3): a shorter suite would have lost expectations.
     assert_eq!(checked, 17 + 144 + 15);

@@ -16,7 +16,7 @@
 use std::collections::HashSet;
 use std::fmt::Debug;
 
-use super::Rng;
+use super::walk;
 use crate::position::MoveSpace;
 
 /// Checks every invariant listed in the module documentation on `pos`.
@@ -123,19 +123,5 @@ where
     P: MoveSpace,
     <P::Move as std::str::FromStr>::Err: Debug,
 {
-    let mut rng = Rng::new(seed);
-    let mut checked = 0;
-    for _ in 0..games {
-        let mut pos = start.clone();
-        for _ in 0..=max_plies {
-            check_position(&pos);
-            checked += 1;
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            pos.play_unchecked(moves[rng.below(moves.len())]);
-        }
-    }
-    checked
+    walk(start, games, max_plies, seed, check_position)
 }

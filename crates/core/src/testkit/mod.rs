@@ -13,4 +13,4 @@ pub mod perft_suite;
 mod rng;
 
 pub use conformance::{check_position, random_walks};
-pub use rng::{random_playout, Rng};
+pub use rng::{random_playout, walk, Rng};

@@ -233,6 +233,31 @@ where
     pub fn parse_or_panic(name: &str, text: &str) -> Suite<P> {
         Suite::parse(text).unwrap_or_else(|e| panic!("perft suite {name}, {e}"))
     }
+
+    /// Reads every suite of `files`, `(file name, text)` pairs as a test
+    /// includes them, in order.
+    ///
+    /// # Panics
+    /// On the first error, naming the file and the line.
+    pub fn parse_files(files: &[(&str, &str)]) -> Vec<Suite<P>> {
+        files
+            .iter()
+            .map(|(name, text)| Suite::parse_or_panic(name, text))
+            .collect()
+    }
+
+    /// Reads the suite called `name` among `files` (see
+    /// [`parse_files`](Suite::parse_files)).
+    ///
+    /// # Panics
+    /// If there is no such file, or on the first error in it.
+    pub fn parse_file(files: &[(&str, &str)], name: &str) -> Suite<P> {
+        let (name, text) = files
+            .iter()
+            .find(|(n, _)| *n == name)
+            .unwrap_or_else(|| panic!("no perft suite file {name}"));
+        Suite::parse_or_panic(name, text)
+    }
 }
 
 impl<P: Position> Suite<P> {

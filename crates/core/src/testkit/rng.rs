@@ -41,3 +41,31 @@ pub fn random_playout<P: Position>(start: &P, plies: usize, rng: &mut Rng) -> P 
     }
     pos
 }
+
+/// Plays `games` random games from `start` (uniformly random legal moves,
+/// repeatable for a seed), calling `visit` on every position reached: the
+/// start and at most `max_plies` positions after it per game. Returns the
+/// number of positions visited.
+pub fn walk<P: Position>(
+    start: &P,
+    games: usize,
+    max_plies: usize,
+    seed: u64,
+    mut visit: impl FnMut(&P),
+) -> usize {
+    let mut rng = Rng::new(seed);
+    let mut visited = 0;
+    for _ in 0..games {
+        let mut pos = start.clone();
+        for _ in 0..=max_plies {
+            visit(&pos);
+            visited += 1;
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.play_unchecked(moves[rng.below(moves.len())]);
+        }
+    }
+    visited
+}

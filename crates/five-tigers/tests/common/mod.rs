@@ -442,6 +442,16 @@ pub fn naive_after(rules: Rules, moves: &[Move]) -> Naive {
     n
 }
 
+/// Parses a move or panics.
+pub fn mv(text: &str) -> Move {
+    text.parse().unwrap()
+}
+
+/// Reads position text under `rules` or panics with the error.
+pub fn pos(text: &str, rules: Rules) -> FiveTigers {
+    FiveTigers::from_text(text, &rules).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
 /// Plays moves given as space-separated text through the checked `play`.
 pub fn after(rules: Rules, moves: &str) -> FiveTigers {
     let mut pos = FiveTigers::new(rules);
