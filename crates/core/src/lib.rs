@@ -20,6 +20,8 @@ mod game;
 mod geometry;
 mod outcome;
 mod position;
+#[cfg(feature = "serde")]
+pub mod serde_text;
 mod side;
 #[cfg(feature = "testkit")]
 pub mod testkit;
