@@ -18,6 +18,7 @@ mod coord;
 mod error;
 mod game;
 mod geometry;
+mod names;
 mod outcome;
 mod position;
 #[cfg(feature = "serde")]
@@ -29,7 +30,7 @@ pub mod zobrist;
 
 pub use bitboard::{Bitboard, Bitboard32, Bits, Bits32};
 pub use coord::Coord;
-pub use error::{IllegalMove, ParseCoordError};
+pub use error::{IllegalMove, ParseCoordError, ParseNameError};
 pub use game::{Evaluator, Game};
 pub use geometry::{Direction, Geometry};
 pub use outcome::{DrawReason, ExternalResult, Outcome, WinReason};
