@@ -11,7 +11,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use qi::core::conformance::{random_playout, Rng};
+use qi::core::testkit::{random_playout, Rng};
 use qi::core::{Evaluator, Game, MoveList, Position};
 use qi::engine::{EvalProfile, GameFn, GameKit, Games, Registry, RulesOf};
 use qi::search::{perft, Limits, SearchHooks, Searcher};

@@ -44,3 +44,24 @@ impl IllegalMove {
         }
     }
 }
+
+/// A text that is none of the names of an enum's values (see
+/// [`text_names!`](crate::text_names)).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("unknown value '{text}' (expected {expected})")]
+pub struct ParseNameError {
+    /// The text given.
+    pub text: String,
+    /// The names accepted, as a list.
+    pub expected: &'static str,
+}
+
+impl ParseNameError {
+    /// An error for `text`, which is none of `expected`.
+    pub fn new(text: &str, expected: &'static str) -> ParseNameError {
+        ParseNameError {
+            text: text.to_string(),
+            expected,
+        }
+    }
+}

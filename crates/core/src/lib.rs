@@ -1,29 +1,36 @@
 //! Shared foundations of the qi game engines: board geometry, bitboards,
 //! coordinates, sides and outcomes, the [`Position`] trait every game
-//! implements, Zobrist key generation, and a conformance test harness.
+//! implements and Zobrist key generation.
 //!
 //! The crate knows nothing about any particular game. A game crate
 //! (`qi-jungle`, `qi-five-tigers`) describes its board with a [`Geometry`],
 //! stores sets of squares in a [`Bitboard`] or [`Bitboard32`], and implements
-//! [`Position`]; the generic search in `qi-search` and the
-//! [`conformance`] harness work with any such game.
+//! [`Position`]; the generic search in `qi-search` works with any such game.
+//!
+//! With the `testkit` feature, `testkit` holds what the games' tests share:
+//! the conformance harness every game must pass, repeatable random
+//! positions, and the runner of perft suites kept as data files.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
 mod bitboard;
-pub mod conformance;
 mod coord;
 mod error;
 mod game;
 mod geometry;
+mod names;
 mod outcome;
 mod position;
+#[cfg(feature = "serde")]
+pub mod serde_text;
 mod side;
+#[cfg(feature = "testkit")]
+pub mod testkit;
 pub mod zobrist;
 
 pub use bitboard::{Bitboard, Bitboard32, Bits, Bits32};
 pub use coord::Coord;
-pub use error::{IllegalMove, ParseCoordError};
+pub use error::{IllegalMove, ParseCoordError, ParseNameError};
 pub use game::{Evaluator, Game};
 pub use geometry::{Direction, Geometry};
 pub use outcome::{DrawReason, ExternalResult, Outcome, RuleName, WinReason};

@@ -10,7 +10,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use qi_core::conformance::random_walks;
+use qi_core::testkit::random_walks;
 use qi_core::{
     DrawReason, Evaluator, ExternalResult, Game, IllegalMove, MoveList, MoveSpace, Outcome,
     Position, Side, WinReason,

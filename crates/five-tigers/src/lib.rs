@@ -75,34 +75,7 @@ pub use text::{Field, PositionTextError};
 /// The error of [`Point`]'s `FromStr` (shared with the other games).
 pub use qi_core::ParseCoordError as ParsePointError;
 
+// Serialized as its rules and its position text: the text alone does not
+// say which rules it is read under.
 #[cfg(feature = "serde")]
-mod serde_position {
-    use serde::de::Error as _;
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    use crate::{FiveTigers, Rules};
-
-    #[derive(Serialize, Deserialize)]
-    struct Repr {
-        rules: Rules,
-        position: String,
-    }
-
-    /// Serialized as its rules and its position text.
-    impl Serialize for FiveTigers {
-        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            Repr {
-                rules: *self.rules(),
-                position: self.to_string(),
-            }
-            .serialize(s)
-        }
-    }
-
-    impl<'de> Deserialize<'de> for FiveTigers {
-        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<FiveTigers, D::Error> {
-            let repr = Repr::deserialize(d)?;
-            FiveTigers::from_text(&repr.position, &repr.rules).map_err(D::Error::custom)
-        }
-    }
-}
+qi_core::serde_via_text!(rules_and_text: FiveTigers);

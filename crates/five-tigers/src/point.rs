@@ -234,35 +234,10 @@ impl FromStr for Move {
     }
 }
 
+// Serialized as text (`"c3"`, `"c3-c4"`, `"xb2"`): the form game records and
+// the engine protocol already use.
 #[cfg(feature = "serde")]
-mod serde_impls {
-    use super::{Move, Point};
-    use serde::de::Error as _;
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    impl Serialize for Point {
-        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            s.collect_str(self)
-        }
-    }
-    impl<'de> Deserialize<'de> for Point {
-        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Point, D::Error> {
-            let text = String::deserialize(d)?;
-            text.parse().map_err(D::Error::custom)
-        }
-    }
-    impl Serialize for Move {
-        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            s.collect_str(self)
-        }
-    }
-    impl<'de> Deserialize<'de> for Move {
-        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Move, D::Error> {
-            let text = String::deserialize(d)?;
-            text.parse().map_err(D::Error::custom)
-        }
-    }
-}
+qi_core::serde_via_text!(Point, Move);
 
 #[cfg(test)]
 mod tests {

@@ -7,8 +7,6 @@ use thiserror::Error;
 
 /// When formations made during placement earn removals (section 3).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum PlacementCapture {
     /// Each formation formed by a placement earns one removal at once.
     Immediate,
@@ -20,14 +18,25 @@ pub enum PlacementCapture {
 /// Whether a side may step a piece straight back where it came from
 /// (走花子, section 6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Shuttle {
     /// Stepping back is allowed.
     Allowed,
     /// A side may not reverse its own previous step.
     Forbidden,
 }
+
+// The one spelling of each value: rules text, `Display`/`FromStr` and serde.
+qi_core::text_names!(PlacementCapture {
+    Immediate => "immediate",
+    Deferred => "deferred",
+});
+qi_core::text_names!(Shuttle {
+    Allowed => "allowed",
+    Forbidden => "forbidden",
+});
+
+#[cfg(feature = "serde")]
+qi_core::serde_via_text!(PlacementCapture, Shuttle);
 
 /// The rule options. Build one from a preset ([`Rules::shandong`] …,
 /// [`Rules::preset`], `"ten".parse()`) and adjust fields with struct update
@@ -236,20 +245,6 @@ impl Default for Rules {
     }
 }
 
-fn capture_name(c: PlacementCapture) -> &'static str {
-    match c {
-        PlacementCapture::Immediate => "immediate",
-        PlacementCapture::Deferred => "deferred",
-    }
-}
-
-fn shuttle_name(s: Shuttle) -> &'static str {
-    match s {
-        Shuttle::Allowed => "allowed",
-        Shuttle::Forbidden => "forbidden",
-    }
-}
-
 /// `five-tigers:<preset>` for a preset; otherwise `five-tigers:shandong`
 /// followed by the options that differ from it, e.g.
 /// `five-tigers:shandong,pieces_per_side=12,no_capture_draw=50`. The
@@ -265,11 +260,7 @@ impl fmt::Display for Rules {
             write!(f, ",pieces_per_side={}", self.pieces_per_side)?;
         }
         if self.placement_capture != base.placement_capture {
-            write!(
-                f,
-                ",placement_capture={}",
-                capture_name(self.placement_capture)
-            )?;
+            write!(f, ",placement_capture={}", self.placement_capture)?;
         }
         if self.four_diagonal_value != base.four_diagonal_value {
             write!(f, ",four_diagonal_value={}", self.four_diagonal_value)?;
@@ -278,7 +269,7 @@ impl fmt::Display for Rules {
             write!(f, ",five_tigers_value={}", self.five_tigers_value)?;
         }
         if self.shuttle != base.shuttle {
-            write!(f, ",shuttle={}", shuttle_name(self.shuttle))?;
+            write!(f, ",shuttle={}", self.shuttle)?;
         }
         if self.no_capture_draw != base.no_capture_draw {
             write!(f, ",no_capture_draw={}", self.no_capture_draw)?;
@@ -328,18 +319,12 @@ impl FromStr for Rules {
                     rules.no_capture_draw = number(u16::MAX as u32, "0 to 65535")? as u16
                 }
                 "placement_capture" => {
-                    rules.placement_capture = match value {
-                        "immediate" => PlacementCapture::Immediate,
-                        "deferred" => PlacementCapture::Deferred,
-                        _ => return Err(bad_value("immediate or deferred")),
-                    }
+                    rules.placement_capture = value
+                        .parse()
+                        .map_err(|_| bad_value(PlacementCapture::EXPECTED))?
                 }
                 "shuttle" => {
-                    rules.shuttle = match value {
-                        "allowed" => Shuttle::Allowed,
-                        "forbidden" => Shuttle::Forbidden,
-                        _ => return Err(bad_value("allowed or forbidden")),
-                    }
+                    rules.shuttle = value.parse().map_err(|_| bad_value(Shuttle::EXPECTED))?
                 }
                 _ => {
                     return Err(RulesError::UnknownOption {

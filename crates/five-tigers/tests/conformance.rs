@@ -4,7 +4,7 @@
 mod common;
 
 use common::{lockstep_game, presets, random_line};
-use qi_core::conformance::{check_position, random_walks};
+use qi_core::testkit::{check_position, random_walks};
 use qi_core::{Position, Side};
 use qi_five_tigers::{FiveTigers, Phase, Rules};
 
@@ -43,7 +43,7 @@ fn games_reach_every_stage_of_the_state_machine() {
     let mut seen_two_entries = false;
     for (i, (_, rules)) in presets().into_iter().enumerate() {
         for seed in 0..60u64 {
-            let mut rng = qi_core::conformance::Rng::new(seed * 31 + i as u64);
+            let mut rng = qi_core::testkit::Rng::new(seed * 31 + i as u64);
             let mut pos = FiveTigers::new(rules);
             for _ in 0..600 {
                 if let Some((taker, _)) = pos.owed().first() {

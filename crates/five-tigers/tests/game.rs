@@ -2,17 +2,13 @@
 
 mod common;
 
-use common::presets;
-use qi_core::conformance::Rng;
+use common::{mv, pos, presets};
+use qi_core::testkit::Rng;
 use qi_core::{DrawReason, ExternalResult, Game as _, Outcome, Position, Side, WinReason};
-use qi_five_tigers::{FiveTigers, Game, Move, Rules};
-
-fn mv(text: &str) -> Move {
-    text.parse().unwrap()
-}
+use qi_five_tigers::{FiveTigers, Game, Rules};
 
 fn game(text: &str, rules: Rules) -> Game {
-    Game::new(FiveTigers::from_text(text, &rules).unwrap())
+    Game::new(pos(text, rules))
 }
 
 #[test]

@@ -1,26 +1,81 @@
 //! Perft: from the empty board, from mid-game positions of every preset
-//! (reached by move sequences and given as position text), and under the 8
-//! symmetries. Every expected value was computed three ways before being
-//! written here (bulk `perft`, `perft_plain`, and the naive second
-//! implementation in `common`), and the small ones are re-checked that way.
+//! (reached by move sequences and given as position text), from positions
+//! written by hand, and under the 8 symmetries.
+//!
+//! The expected counts are data, in `tests/data/*.perft` (the format of
+//! `qi_core::testkit::perft_suite`), run here with the search's bulk
+//! `perft` and the testkit's own perft. Every value was computed three
+//! ways before being written there (bulk `perft`, `perft_plain`, and the
+//! naive second implementation in `common`), and the small ones are
+//! re-checked that way here.
 
 mod common;
 
 use common::{after, naive_after, Naive};
+use qi_core::testkit::perft_suite::{self, Suite};
 use qi_core::Position;
 use qi_five_tigers::{FiveTigers, Move, Rules, Symmetry};
 use qi_search::{divide, perft, perft_plain};
 
+const SUITES: [(&str, &str); 3] = [
+    ("empty-board.perft", include_str!("data/empty-board.perft")),
+    ("mid-game.perft", include_str!("data/mid-game.perft")),
+    (
+        "hand-written.perft",
+        include_str!("data/hand-written.perft"),
+    ),
+];
+
+fn suite(name: &str) -> Suite<FiveTigers> {
+    Suite::parse_file(&SUITES, name)
+}
+
+fn suites() -> Vec<Suite<FiveTigers>> {
+    Suite::parse_files(&SUITES)
+}
+
+#[test]
+fn suites_pass_with_the_search_perft() {
+    let checked: usize = suites().iter().map(|s| s.check(perft)).sum();
+    // empty board (7 + 3 × 4 + 1), mid-game (9 × 4), hand-written (5 × 4):
+    // a shorter suite would have lost expectations.
+    assert_eq!(checked, 20 + 36 + 20);
+}
+
+#[test]
+fn suites_pass_with_the_testkit_perft() {
+    // Depth 7 from the empty board (billions of leaves) would double the
+    // time of the whole file; the search's perft checks it above.
+    for s in suites() {
+        s.filtered(|_, e| e.count < 1_000_000_000)
+            .check(perft_suite::perft);
+    }
+}
+
+#[test]
+fn plain_perft_agrees_with_the_suites_to_depth_5() {
+    for s in suites() {
+        s.filtered(|_, e| e.depth <= 5).check(perft_plain);
+    }
+}
+
+#[test]
+fn suite_positions_are_read_under_their_rules() {
+    for s in suites() {
+        for case in &s.cases {
+            assert_eq!(case.position.rules(), &case.rules, "{}", case.id);
+            if case.text != "start" {
+                assert_eq!(case.position.to_string(), case.text, "{}", case.id);
+            }
+        }
+    }
+}
+
 #[test]
 fn perft_from_the_empty_board_shandong() {
-    let start = FiveTigers::new(Rules::shandong());
-    let expected = [25u64, 600, 13_800, 303_600];
-    for (d, &n) in expected.iter().enumerate() {
-        let d = d as u32 + 1;
-        assert_eq!(perft(&start, d), n, "depth {d}");
-        assert_eq!(perft_plain(&start, d), n, "plain depth {d}");
-    }
-    assert_eq!(Naive::new(Rules::shandong()).perft(3), 13_800);
+    let start = suite("empty-board.perft").case("empty/shandong").clone();
+    assert_eq!(start.position, FiveTigers::new(Rules::shandong()));
+    assert_eq!(Some(Naive::new(Rules::shandong()).perft(3)), start.count(3));
 }
 
 /// Depths 5 and 6 from the empty board, with their values derived by
@@ -29,7 +84,7 @@ fn perft_from_the_empty_board_shandong() {
 /// Second's two (loose) pieces.
 #[test]
 fn perft_5_and_6_from_the_empty_board_match_the_combinatorial_count() {
-    let start = FiveTigers::new(Rules::shandong());
+    let start = suite("empty-board.perft").case("empty/shandong").clone();
     let d5: u64 = 25 * 24 * 23 * 22 * 21;
     // First's three pieces on one of the 4 three-diagonals, in any of 3!
     // orders; Second's two pieces on any 2 of the other 22 points, in order.
@@ -37,9 +92,8 @@ fn perft_5_and_6_from_the_empty_board_match_the_combinatorial_count() {
     let d6 = (d5 - formed) * 20 + formed * 2;
     assert_eq!(d5, 6_375_600);
     assert_eq!(d6, 127_312_416);
-    assert_eq!(perft(&start, 5), d5);
-    assert_eq!(perft_plain(&start, 5), d5);
-    assert_eq!(perft(&start, 6), d6);
+    assert_eq!(start.count(5), Some(d5));
+    assert_eq!(start.count(6), Some(d6));
 }
 
 /// Depth 7, also derived by counting: after the sixth ply either Second's
@@ -48,7 +102,7 @@ fn perft_5_and_6_from_the_empty_board_match_the_combinatorial_count() {
 /// after First's three-diagonal and its removal, Second places on one of 21.
 #[test]
 fn perft_7_from_the_empty_board_matches_the_combinatorial_count() {
-    let start = FiveTigers::new(Rules::shandong());
+    let start = suite("empty-board.perft").case("empty/shandong").clone();
     let formed_x: u64 = 4 * 6 * 22 * 21;
     let quiet_d5: u64 = 25 * 24 * 23 * 22 * 21 - formed_x;
     // Second's three pieces on a three-diagonal (4 × 3! orders), First's
@@ -57,84 +111,69 @@ fn perft_7_from_the_empty_board_matches_the_combinatorial_count() {
     let formed_o: u64 = 4 * 6 * (22 * 21 * 20 - 6);
     let d7 = (quiet_d5 * 20 - formed_o) * 19 + formed_o * 3 + formed_x * 2 * 21;
     assert_eq!(d7, 2_415_434_400);
-    assert_eq!(perft(&start, 7), d7);
+    assert_eq!(start.count(7), Some(d7));
 }
 
 #[test]
 fn perft_from_the_empty_board_is_the_same_under_every_preset_to_depth_4() {
     // No formation can be completed in the first four plies.
+    let suite = suite("empty-board.perft");
     for name in Rules::PRESETS {
-        let start = FiveTigers::new(Rules::preset(name).unwrap());
-        assert_eq!(perft(&start, 4), 303_600, "{name}");
+        let case = suite.case(&format!("empty/{name}"));
+        assert_eq!(case.position, FiveTigers::new(Rules::preset(name).unwrap()));
+        assert_eq!(case.count(4), Some(303_600), "{name}");
     }
 }
 
 #[test]
-fn perft_5_under_deferred_ignores_the_three_diagonal() {
+fn perft_6_under_deferred_ignores_the_three_diagonal() {
     // Under deferred capture nothing is taken during placement.
-    let start = FiveTigers::new(Rules::deferred());
-    assert_eq!(perft(&start, 6), 6_375_600 * 20);
+    let case = suite("empty-board.perft").case("empty/deferred").clone();
+    assert_eq!(case.count(6), Some(6_375_600 * 20));
 }
 
-/// (preset, moves from the start, position text reached, perft 1..=4)
-const LINES: [(&str, &str, &str, [u64; 4]); 9] = [
+/// The move lines from the start that reach the positions of
+/// `data/mid-game.perft`, by case id.
+const LINES: [(&str, &str); 9] = [
     (
-        "shandong",
+        "shandong-1",
         "a3 e5 e1 b2 c4 d2 a1 a5 c1 b5 e2 c3 d1 e3 c5 a2 b3 d5 d4 b1 b4 xd5 e4 c2",
-        "OOX1O/1XXXO/XXO1O/OOXOX/XOXXX o place X:1,O:2 - o -,- 0",
-        [3, 6, 46, 284],
     ),
     (
-        "shandong",
+        "shandong-2",
         "b5 a2 d3 e2 c5 d1 e4 b3 b4 b1 a1 b2 a4 e3 c3 d2 a3 xb3 d5 e5 e1 xc3 c2 b3 c1 c3 a5 xa2 c4 b2-a2",
-        "XXXOX/XXO1X/XOOXO/O1XOO/XOXOO o move X:0,O:0 o3 x -,b2-a2 1",
-        [6, 30, 120, 324],
     ),
     (
-        "shandong",
+        "shandong-3",
         "b5 a2 d3 e2 c5 d1 e4 b3 b4 b1 a1 b2 a4 e3 c3 d2 a3 xb3 d5 e5 e1 xc3 c2 b3 c1 c3 a5 xa2 c4 b2-a2 \
          xc1 xd3 xe4 e5-e4 d2-d3 c2-d2 b3-b2 e4-d4 d5-e5 a3-b3 e3-e4 c5-d5 c3-c2 xd4 xd5",
-        "XX2O/XXO1O/1X1O1/OOOXO/XO1OO o move X:0,O:0 o1 x c5-d5,c3-c2 0",
-        [3, 11, 173, 765],
     ),
     (
-        "shandong-shuttle",
+        "shandong-shuttle-1",
         "b5 a2 d3 e2 c5 d1 e4 b3 b4 b1 a1 b2 a4 e3 c3 d2 a3 xb3 d5 e5 e1 xc3 c2 b3 c1 c3 a5 xa2 c4 b2-a2 \
          xc1 xd3 xe4 e5-e4 a2-b2 a1-a2 b1-c1 xe4 xa2 a3-a2 b2-b1 a2-a3 xb3 xd5 c3-d3",
-        "XXX2/XXO2/X2OO/2XOO/1OOOO o move X:0,O:0 o1 x a2-a3,c3-d3 1",
-        [1, 4, 38, 238],
     ),
     (
-        "ten",
+        "ten-1",
         "a3 e5 e1 b2 c4 d2 a1 a5 c1 b5 e2 c3 d1 e3 c5 a2 b3 d5 d4 b1 d2-c2 c4-b4 xc2 xb1",
-        "OOXOO/1X1X1/XXO1O/OO2X/X1XXX o move X:0,O:0 - o c4-b4,d2-c2 0",
-        [9, 94, 668, 6429],
     ),
     (
-        "ten",
+        "ten-2",
         "b5 a2 d3 e2 c5 d1 e4 b3 b4 b1 a1 b2 a4 e3 c3 d2 a3 xb3 d5 e5 e1 xc3 b1-c1 xd3 xa1 b4-c4 d5-d4 a4-b4 xb2 xd4",
-        "1XX1X/1XX1X/X3O/O2OO/2OOO x move X:0,O:0 x1 o a4-b4,d5-d4 0",
-        [1, 5, 51, 291],
     ),
     (
-        "ten",
+        "ten-3",
         "b5 a2 d3 e2 c5 d1 e4 b3 b4 b1 a1 b2 a4 e3 c3 d2 a3 xb3 d5 e5 e1 xc3 b1-c1 xd3 xa1 b4-c4 d5-d4 a4-b4 xb2 xd4 \
          xa2 c1-b1 a3-a4 d2-d3 b4-b3 d1-d2 xb5 a4-b4 e1-d1 c4-c3 d3-d4 c5-b5 e2-e1 e5-d5 b1-b2",
-        "1X1X1/1X1OX/1XX1O/1O1O1/3OO x move X:0,O:0 - x e5-d5,b1-b2 8",
-        [10, 107, 1051, 9347],
     ),
     (
-        "deferred",
+        "deferred-1",
         "b5 a2 d3 e2 c5 d1 e4 b3 b4 b1 a1 b2 a4 e3 c3 d2 a3 d5 d4 e5 c4 c1 a5 c2 e1 xd5 xe5 xb3 xc1 xe3",
-        "XXX2/XXXXX/X1XX1/OOOOO/XO1OX x move X:0,O:0 x5,o9 o -,- 0",
-        [2, 2, 10, 40],
     ),
     (
-        "deferred",
+        "deferred-2",
         "b5 a2 d3 e2 c5 d1 e4 b3 b4 b1 a1 b2 a4 e3 c3 d2 a3 d5 d4 e5 c4 c1 a5 c2 e1 xd5 xe5 xb3 xc1 xe3 \
          xd1 xb1 xa2 xc2 xd2 xe1 xa1 xd4 xe4 xc3 xd3 xb4 xc5 xa5 b2-a2",
-        "1X3/X1X2/X4/O3O/5 x move X:0,O:0 - x -,b2-a2 1",
-        [10, 41, 329, 1305],
     ),
 ];
 
@@ -146,92 +185,48 @@ fn moves_of(line: &str) -> Vec<Move> {
 
 #[test]
 fn perft_from_mid_game_positions_reached_by_moves() {
-    for (name, line, text, expected) in LINES {
-        let rules = Rules::preset(name).unwrap();
-        let pos = after(rules, line);
-        assert_eq!(pos.to_string(), text, "{name}: {line}");
-        let naive = naive_after(rules, &moves_of(line));
-        assert_eq!(naive.text(), text);
-        for (d, &n) in expected.iter().enumerate() {
-            let d = d as u32 + 1;
-            assert_eq!(perft(&pos, d), n, "{name} {text} depth {d}");
-            assert_eq!(perft_plain(&pos, d), n, "{name} {text} plain depth {d}");
-            assert_eq!(naive.perft(d), n, "{name} {text} naive depth {d}");
-        }
-    }
-}
-
-#[test]
-fn perft_from_mid_game_positions_given_as_text() {
-    for (name, _, text, expected) in LINES {
-        let rules = Rules::preset(name).unwrap();
-        let pos = FiveTigers::from_text(text, &rules).unwrap();
-        assert_eq!(pos.to_string(), text);
-        for (d, &n) in expected.iter().enumerate() {
-            assert_eq!(perft(&pos, d as u32 + 1), n, "{name} {text}");
+    let suite = suite("mid-game.perft");
+    assert_eq!(suite.cases.len(), LINES.len());
+    for (id, line) in LINES {
+        let case = suite.case(id);
+        let pos = after(case.rules, line);
+        assert_eq!(pos.to_string(), case.text, "{id}: {line}");
+        let naive = naive_after(case.rules, &moves_of(line));
+        assert_eq!(naive.text(), case.text);
+        for e in &case.perft {
+            let (d, n) = (e.depth, e.count);
+            assert_eq!(perft(&pos, d), n, "{id} depth {d}");
+            assert_eq!(perft_plain(&pos, d), n, "{id} plain depth {d}");
+            assert_eq!(naive.perft(d), n, "{id} naive depth {d}");
         }
     }
 }
 
 /// Positions written by hand, each probing one part of the state machine,
-/// with perft checked against the naive implementation (reached by moves).
+/// with perft checked against the naive implementation.
 #[test]
-fn perft_of_hand_written_positions() {
-    let cases: [(&str, &str, [u64; 4]); 5] = [
-        // Full board, nobody took anything: opening removals, Second first;
-        // every piece of both sides is in a formation, so each side gives
-        // up one of its own.
-        (
-            "shandong",
-            "XOXOX/OXOXO/XOXOX/OXOXO/XOXOX x move X:0,O:0 o1,x1 o -,- 0",
-            [13, 156, 440, 2428],
-        ),
-        // X holds only formation pieces: X itself gives one up.
-        (
-            "shandong",
-            "5/5/5/XX1OO/XX1OO x move X:0,O:0 o1 o -,- 0",
-            [4, 16, 74, 475],
-        ),
-        // Shuttle forbidden: stepping back c2-c3 is refused.
-        (
-            "shandong",
-            "5/2O2/5/2X2/5 x move X:0,O:0 - x c3-c2,- 3",
-            [3, 12, 32, 84],
-        ),
-        (
-            "shandong-shuttle",
-            "5/2O2/5/2X2/5 x move X:0,O:0 - x c3-c2,- 3",
-            [4, 15, 56, 197],
-        ),
-        // Deferred scoring owed by both sides.
-        (
-            "deferred",
-            "XXXOO/XXXXX/XOXXO/OOOOO/XOOOX x move X:0,O:0 x10,o9 o -,- 0",
-            [3, 6, 6, 54],
-        ),
-    ];
-    for (name, text, expected) in cases {
-        let rules = Rules::preset(name).unwrap();
-        let pos = FiveTigers::from_text(text, &rules).unwrap();
-        let naive = Naive::from_engine(&pos);
-        assert_eq!(naive.text(), text);
-        for (d, &n) in expected.iter().enumerate() {
-            let d = d as u32 + 1;
-            let got = perft(&pos, d);
-            assert_eq!(got, perft_plain(&pos, d), "{name} {text} plain depth {d}");
-            assert_eq!(got, naive.perft(d), "{name} {text} naive depth {d}");
-            assert_eq!(got, n, "{name} {text} depth {d}");
+fn perft_of_hand_written_positions_agrees_with_the_naive_implementation() {
+    for case in suite("hand-written.perft").cases {
+        let naive = Naive::from_engine(&case.position);
+        assert_eq!(naive.text(), case.text);
+        for e in &case.perft {
+            assert_eq!(
+                naive.perft(e.depth),
+                e.count,
+                "{} naive depth {}",
+                case.id,
+                e.depth
+            );
         }
     }
 }
 
 #[test]
 fn perft_is_invariant_under_the_8_symmetries() {
-    let mut positions: Vec<FiveTigers> = LINES
-        .iter()
-        .map(|(name, _, text, _)| {
-            FiveTigers::from_text(text, &Rules::preset(name).unwrap()).unwrap()
-        })
+    let mut positions: Vec<FiveTigers> = suite("mid-game.perft")
+        .cases
+        .into_iter()
+        .map(|c| c.position)
         .collect();
     positions.push(after(Rules::shandong(), "a1 e5 b2 d4 a2"));
     for pos in positions {

@@ -2,15 +2,11 @@
 
 mod common;
 
-use common::after;
+use common::{after, mv, pos};
 use qi_core::{Bitboard32, Position, Side, WinReason};
 use qi_five_tigers::{
     loose_pieces, FiveTigers, Move, Owed, Phase, PlacementCapture, Point, Rules, Shuttle,
 };
-
-fn mv(text: &str) -> Move {
-    text.parse().unwrap()
-}
 
 fn pt(text: &str) -> Point {
     text.parse().unwrap()
@@ -18,10 +14,6 @@ fn pt(text: &str) -> Point {
 
 fn set(points: &str) -> Bitboard32 {
     points.split_whitespace().map(|p| pt(p).index()).collect()
-}
-
-fn pos(text: &str, rules: Rules) -> FiveTigers {
-    FiveTigers::from_text(text, &rules).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
 fn owed(entries: &[(Side, u8)]) -> Owed {

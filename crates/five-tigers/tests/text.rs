@@ -212,7 +212,7 @@ fn invalid_rules_are_refused_by_from_text_and_try_new() {
         four_diagonal_value: 255,
         ..Rules::shandong()
     });
-    let mut rng = qi_core::conformance::Rng::new(3);
+    let mut rng = qi_core::testkit::Rng::new(3);
     for _ in 0..5 {
         let mut p = big;
         for _ in 0..300 {

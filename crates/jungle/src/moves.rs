@@ -87,36 +87,7 @@ impl FromStr for Move {
     }
 }
 
+// Serialized as text (`"a3a4"`, `"a1"`): the form game records and the
+// engine protocol already use.
 #[cfg(feature = "serde")]
-mod serde_impl {
-    use super::*;
-    use serde::{de, Deserialize, Deserializer, Serialize, Serializer};
-
-    /// A move serializes as its text (`"a3a4"`).
-    impl Serialize for Move {
-        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-            serializer.collect_str(self)
-        }
-    }
-
-    impl<'de> Deserialize<'de> for Move {
-        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Move, D::Error> {
-            let text = String::deserialize(deserializer)?;
-            text.parse().map_err(de::Error::custom)
-        }
-    }
-
-    /// A square serializes as its text (`"a1"`).
-    impl Serialize for Square {
-        fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-            serializer.collect_str(self)
-        }
-    }
-
-    impl<'de> Deserialize<'de> for Square {
-        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Square, D::Error> {
-            let text = String::deserialize(deserializer)?;
-            text.parse().map_err(de::Error::custom)
-        }
-    }
-}
+qi_core::serde_via_text!(Move, Square);

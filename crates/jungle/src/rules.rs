@@ -9,8 +9,6 @@ use crate::board::{Animal, Piece, Square};
 
 /// Which of Wolf and Dog is stronger.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum RankOrder {
     /// Elephant > Lion > Tiger > Leopard > Wolf > Dog > Cat > Rat (source 000).
     #[default]
@@ -21,8 +19,6 @@ pub enum RankOrder {
 
 /// In which directions an animal (Lion or Tiger) may jump across a river.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Jumps {
     /// No jumps at all.
     None,
@@ -50,8 +46,6 @@ impl Jumps {
 
 /// Which Rats in the water block a jump.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum JumpBlock {
     /// Any Rat, own or enemy, on a water square of the path blocks.
     #[default]
@@ -62,8 +56,6 @@ pub enum JumpBlock {
 
 /// What a threefold repetition does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-#[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
 pub enum Repetition {
     /// Repetition has no effect.
     Off,
@@ -73,6 +65,32 @@ pub enum Repetition {
     /// The side whose move creates the third occurrence loses.
     MoverLoses,
 }
+
+// The one spelling of each value: rules text, `Display`/`FromStr` and serde.
+// Serde used to write `horizontal_only`/`vertical_only`; those spellings are
+// still read.
+qi_core::text_names!(RankOrder {
+    WolfOverDog => "wolf_over_dog",
+    DogOverWolf => "dog_over_wolf",
+});
+qi_core::text_names!(Jumps {
+    None => "none",
+    Both => "both",
+    HorizontalOnly => "horizontal" | "horizontal_only",
+    VerticalOnly => "vertical" | "vertical_only",
+});
+qi_core::text_names!(JumpBlock {
+    AnyRat => "any_rat",
+    EnemyRat => "enemy_rat",
+});
+qi_core::text_names!(Repetition {
+    Off => "off",
+    Draw => "draw",
+    MoverLoses => "mover_loses",
+});
+
+#[cfg(feature = "serde")]
+qi_core::serde_via_text!(RankOrder, Jumps, JumpBlock, Repetition);
 
 /// A complete rule set: every option of spec section 6.
 ///
@@ -208,16 +226,16 @@ impl Rules {
     /// The options as `(name, value)` text pairs, in a fixed order.
     pub fn options(&self) -> [(&'static str, String); 8] {
         [
-            ("rank_order", rank_order_text(self.rank_order).to_string()),
-            ("lion_jumps", jumps_text(self.lion_jumps).to_string()),
-            ("tiger_jumps", jumps_text(self.tiger_jumps).to_string()),
-            ("jump_block", jump_block_text(self.jump_block).to_string()),
+            ("rank_order", self.rank_order.to_string()),
+            ("lion_jumps", self.lion_jumps.to_string()),
+            ("tiger_jumps", self.tiger_jumps.to_string()),
+            ("jump_block", self.jump_block.to_string()),
             (
                 "rat_bank_capture",
                 on_off(self.rat_bank_capture).to_string(),
             ),
             ("no_capture_draw", self.no_capture_draw.to_string()),
-            ("repetition", repetition_text(self.repetition).to_string()),
+            ("repetition", self.repetition.to_string()),
             ("anti_chase", on_off(self.anti_chase).to_string()),
         ]
     }
@@ -232,27 +250,17 @@ impl Rules {
         };
         match option.trim().to_ascii_lowercase().as_str() {
             "rank_order" => {
-                self.rank_order = match v.as_str() {
-                    "wolf_over_dog" => RankOrder::WolfOverDog,
-                    "dog_over_wolf" => RankOrder::DogOverWolf,
-                    _ => return Err(bad("rank_order", "wolf_over_dog or dog_over_wolf")),
-                }
+                self.rank_order = v
+                    .parse()
+                    .map_err(|_| bad("rank_order", RankOrder::EXPECTED))?
             }
             name @ ("lion_jumps" | "tiger_jumps") => {
-                let jumps = match v.as_str() {
-                    "none" => Jumps::None,
-                    "both" => Jumps::Both,
-                    "horizontal" | "horizontal_only" => Jumps::HorizontalOnly,
-                    "vertical" | "vertical_only" => Jumps::VerticalOnly,
-                    _ => {
-                        let option = if name == "lion_jumps" {
-                            "lion_jumps"
-                        } else {
-                            "tiger_jumps"
-                        };
-                        return Err(bad(option, "none, both, horizontal or vertical"));
-                    }
+                let option = if name == "lion_jumps" {
+                    "lion_jumps"
+                } else {
+                    "tiger_jumps"
                 };
+                let jumps = v.parse().map_err(|_| bad(option, Jumps::EXPECTED))?;
                 if name == "lion_jumps" {
                     self.lion_jumps = jumps;
                 } else {
@@ -260,11 +268,9 @@ impl Rules {
                 }
             }
             "jump_block" => {
-                self.jump_block = match v.as_str() {
-                    "any_rat" => JumpBlock::AnyRat,
-                    "enemy_rat" => JumpBlock::EnemyRat,
-                    _ => return Err(bad("jump_block", "any_rat or enemy_rat")),
-                }
+                self.jump_block = v
+                    .parse()
+                    .map_err(|_| bad("jump_block", JumpBlock::EXPECTED))?
             }
             "rat_bank_capture" => {
                 self.rat_bank_capture =
@@ -276,12 +282,9 @@ impl Rules {
                     .map_err(|_| bad("no_capture_draw", "a number of plies (0: never)"))?
             }
             "repetition" => {
-                self.repetition = match v.as_str() {
-                    "off" => Repetition::Off,
-                    "draw" => Repetition::Draw,
-                    "mover_loses" => Repetition::MoverLoses,
-                    _ => return Err(bad("repetition", "off, draw or mover_loses")),
-                }
+                self.repetition = v
+                    .parse()
+                    .map_err(|_| bad("repetition", Repetition::EXPECTED))?
             }
             "anti_chase" => {
                 self.anti_chase = parse_bool(&v).ok_or_else(|| bad("anti_chase", "on or off"))?
@@ -305,37 +308,6 @@ fn on_off(b: bool) -> &'static str {
         "on"
     } else {
         "off"
-    }
-}
-
-fn rank_order_text(o: RankOrder) -> &'static str {
-    match o {
-        RankOrder::WolfOverDog => "wolf_over_dog",
-        RankOrder::DogOverWolf => "dog_over_wolf",
-    }
-}
-
-fn jumps_text(j: Jumps) -> &'static str {
-    match j {
-        Jumps::None => "none",
-        Jumps::Both => "both",
-        Jumps::HorizontalOnly => "horizontal",
-        Jumps::VerticalOnly => "vertical",
-    }
-}
-
-fn jump_block_text(b: JumpBlock) -> &'static str {
-    match b {
-        JumpBlock::AnyRat => "any_rat",
-        JumpBlock::EnemyRat => "enemy_rat",
-    }
-}
-
-fn repetition_text(r: Repetition) -> &'static str {
-    match r {
-        Repetition::Off => "off",
-        Repetition::Draw => "draw",
-        Repetition::MoverLoses => "mover_loses",
     }
 }
 

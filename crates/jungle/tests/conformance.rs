@@ -3,7 +3,7 @@
 mod common;
 
 use common::*;
-use qi_core::conformance::{check_position, random_walks};
+use qi_core::testkit::{check_position, random_walks};
 use qi_jungle::{JumpBlock, Jumps, Jungle, RankOrder, Rules};
 
 /// Hand-built positions: river rats (own and enemy) in jump lanes, rats on

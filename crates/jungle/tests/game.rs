@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use qi_core::conformance::Rng;
+use qi_core::testkit::Rng;
 use qi_core::{DrawReason, ExternalResult, Game as _, Outcome, Position, Side, WinReason};
 use qi_jungle::{AntiChaseRule, Game, Jungle, Repetition, Rules};
 

@@ -4,7 +4,7 @@ mod common;
 
 use common::*;
 use proptest::prelude::*;
-use qi_core::conformance::{random_playout, Rng};
+use qi_core::testkit::{random_playout, Rng};
 use qi_jungle::{Jungle, Move, Rules, Square};
 
 fn reachable(seed: u64, plies: usize, rules: Rules) -> Jungle {

@@ -5,8 +5,7 @@
 mod common;
 
 use common::*;
-use qi_core::conformance::Rng;
-use qi_core::Position;
+use qi_core::testkit::{walk, Rng};
 use qi_jungle::{JumpBlock, Jumps, Jungle, RankOrder, Repetition, Rules};
 use qi_search::perft;
 
@@ -38,27 +37,14 @@ fn random_rules(rng: &mut Rng) -> Rules {
 }
 
 fn compare_walks(start: &Jungle, games: usize, plies: usize, seed: u64) -> usize {
-    let mut rng = Rng::new(seed);
-    let mut checked = 0;
-    for _ in 0..games {
-        let mut pos = *start;
-        for _ in 0..plies {
-            let reference = RefBoard::from_jungle(&pos);
-            assert_eq!(
-                move_texts(&pos),
-                reference.legal_moves(),
-                "move sets differ at {pos} under {}",
-                pos.rules()
-            );
-            checked += 1;
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            pos.play_unchecked(moves[rng.below(moves.len())]);
-        }
-    }
-    checked
+    walk(start, games, plies - 1, seed, |pos| {
+        assert_eq!(
+            move_texts(pos),
+            RefBoard::from_jungle(pos).legal_moves(),
+            "move sets differ at {pos} under {}",
+            pos.rules()
+        );
+    })
 }
 
 #[test]

@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use proptest::prelude::*;
-use qi_core::conformance::{random_playout, Rng};
+use qi_core::testkit::{random_playout, Rng};
 use qi_core::{Position, Side};
 use qi_jungle::{Animal, JfenError, Jungle, Piece, Rules, Setup, SetupError, Square, START_JFEN};
 

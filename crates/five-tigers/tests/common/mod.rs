@@ -3,7 +3,7 @@
 //! used to cross-check the engine's moves, texts and perft counts.
 #![allow(dead_code)]
 
-use qi_core::{conformance::Rng, Position, Side};
+use qi_core::{testkit::Rng, Position, Side};
 use qi_five_tigers::{FiveTigers, Move, PlacementCapture, Point, Rules, Shuttle};
 
 /// A formation as a list of (file, rank) points and its value.
@@ -440,6 +440,16 @@ pub fn naive_after(rules: Rules, moves: &[Move]) -> Naive {
         n.play(&m.to_string());
     }
     n
+}
+
+/// Parses a move or panics.
+pub fn mv(text: &str) -> Move {
+    text.parse().unwrap()
+}
+
+/// Reads position text under `rules` or panics with the error.
+pub fn pos(text: &str, rules: Rules) -> FiveTigers {
+    FiveTigers::from_text(text, &rules).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
 /// Plays moves given as space-separated text through the checked `play`.

@@ -5,7 +5,7 @@
 //! position text in the message) on the first broken invariant:
 //!
 //! * generated moves are unique, and each is accepted by the checked `play`;
-//! * [`Position::count_moves`] equals the number of generated moves;
+//! * [`Position::count_moves`](crate::Position::count_moves) equals the number of generated moves;
 //! * a move of the move space that was not generated is refused by `play`,
 //!   which leaves the position unchanged;
 //! * the incremental Zobrist key equals the key computed from scratch, and
@@ -16,47 +16,8 @@
 use std::collections::HashSet;
 use std::fmt::Debug;
 
-use crate::position::{MoveSpace, Position};
-
-/// A small deterministic generator (xorshift64*), so walks are repeatable
-/// without a dependency.
-#[derive(Clone, Debug)]
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator from a seed (any value).
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed ^ 0x9E37_79B9_7F4A_7C15 | 1)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// A number below `n` (`n` > 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
-    }
-}
-
-/// The position reached from `start` after `plies` uniformly random legal
-/// moves (fewer if the game ends first): how tests and benches reach
-/// repeatable mid-game positions.
-pub fn random_playout<P: Position>(start: &P, plies: usize, rng: &mut Rng) -> P {
-    let mut pos = start.clone();
-    for _ in 0..plies {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            break;
-        }
-        pos.play_unchecked(moves[rng.below(moves.len())]);
-    }
-    pos
-}
+use super::walk;
+use crate::position::MoveSpace;
 
 /// Checks every invariant listed in the module documentation on `pos`.
 ///
@@ -162,19 +123,5 @@ where
     P: MoveSpace,
     <P::Move as std::str::FromStr>::Err: Debug,
 {
-    let mut rng = Rng::new(seed);
-    let mut checked = 0;
-    for _ in 0..games {
-        let mut pos = start.clone();
-        for _ in 0..=max_plies {
-            check_position(&pos);
-            checked += 1;
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            pos.play_unchecked(moves[rng.below(moves.len())]);
-        }
-    }
-    checked
+    walk(start, games, max_plies, seed, check_position)
 }
