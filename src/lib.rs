@@ -7,7 +7,9 @@
 //! * [`jungle`]: the Jungle rules, notation and game layer;
 //! * [`five_tigers`]: the Five Tigers rules, notation and game layer;
 //! * [`search`]: perft and the negamax search, generic over any game;
-//! * [`engine`]: evaluation and search knowledge for each game.
+//! * [`engine`]: evaluation and search knowledge for each game, and the
+//!   registry of games ([`engine::Games`]) that runs generic code for the
+//!   game a spec names.
 //!
 //! ```
 //! use qi::core::Position;
@@ -24,6 +26,24 @@
 //! let mut ft = qi::five_tigers::FiveTigers::default();
 //! ft.play("c3".parse()?)?;
 //! assert_eq!(ft.legal_moves().len(), 24);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Code written once for every game runs through the registry:
+//!
+//! ```
+//! use qi::core::Position;
+//! use qi::engine::{GameFn, GameKit, Games, Registry, RulesOf};
+//!
+//! struct StartMoves;
+//! impl GameFn for StartMoves {
+//!     type Output = usize;
+//!     fn call<K: GameKit>(self, rules: RulesOf<K>) -> usize {
+//!         K::Position::new(rules).count_moves()
+//!     }
+//! }
+//! assert_eq!(Games::dispatch("five-tigers:ten", StartMoves)?, 25);
+//! assert_eq!(Games::dispatch("jungle:datou", StartMoves)?, 24);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![deny(missing_docs)]
