@@ -1,6 +1,7 @@
 //! Shared foundations of the qi game engines: board geometry, bitboards,
 //! coordinates, sides and outcomes, the [`Position`] trait every game
-//! implements and Zobrist key generation.
+//! implements, the [`History`] stack every game layer ([`Game`]) is built
+//! on, and Zobrist key generation.
 //!
 //! The crate knows nothing about any particular game. A game crate
 //! (`qi-jungle`, `qi-five-tigers`) describes its board with a [`Geometry`],
@@ -18,6 +19,7 @@ mod coord;
 mod error;
 mod game;
 mod geometry;
+mod history;
 mod names;
 mod outcome;
 mod position;
@@ -33,6 +35,7 @@ pub use coord::Coord;
 pub use error::{IllegalMove, ParseCoordError, ParseNameError};
 pub use game::{Evaluator, Game};
 pub use geometry::{Direction, Geometry};
+pub use history::{Frame, History};
 pub use outcome::{DrawReason, ExternalResult, Outcome, RuleName, WinReason};
 pub use position::{MoveList, MoveSpace, Position, MOVE_LIST_CAPACITY};
 pub use side::{ParseSideError, Side};
