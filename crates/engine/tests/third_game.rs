@@ -12,8 +12,8 @@ use std::time::Duration;
 
 use qi_core::testkit::random_walks;
 use qi_core::{
-    DrawReason, Evaluator, ExternalResult, Game, IllegalMove, MoveList, MoveSpace, Outcome,
-    Position, Side, WinReason,
+    DrawReason, Evaluator, ExternalResult, Game, History, IllegalMove, MoveList, MoveSpace,
+    Outcome, Position, Side, WinReason,
 };
 use qi_engine::arena::{self, InProcessPlayer, MatchConfig, Player};
 use qi_engine::options::Overrides;
@@ -220,12 +220,10 @@ impl MoveSpace for Ttt {
     }
 }
 
-/// The game layer: a position stack, no history rules.
+/// The game layer: the shared position stack, no history rules.
 #[derive(Clone, Debug)]
 struct TttGame {
-    stack: Vec<Ttt>,
-    moves: Vec<Cell>,
-    external: Option<ExternalResult>,
+    history: History<Ttt>,
 }
 
 impl Game for TttGame {
@@ -233,22 +231,20 @@ impl Game for TttGame {
 
     fn new(position: Ttt) -> TttGame {
         TttGame {
-            stack: vec![position],
-            moves: Vec::new(),
-            external: None,
+            history: History::new(position, ()),
         }
     }
 
     fn position(&self) -> &Ttt {
-        self.stack.last().expect("never empty")
+        self.history.position()
     }
 
     fn start(&self) -> &Ttt {
-        &self.stack[0]
+        self.history.start()
     }
 
     fn moves(&self) -> &[Cell] {
-        &self.moves
+        self.history.moves()
     }
 
     fn occurrences(&self) -> usize {
@@ -256,20 +252,17 @@ impl Game for TttGame {
     }
 
     fn external_result(&self) -> Option<ExternalResult> {
-        self.external
+        self.history.external_result()
     }
 
     fn generate_moves(&self, moves: &mut MoveList<Cell>) {
-        if self.external.is_none() {
+        if self.history.external_result().is_none() {
             self.position().generate_moves(moves);
         }
     }
 
     fn play_unchecked(&mut self, mv: Cell) {
-        let mut next = *self.position();
-        next.play_unchecked(mv);
-        self.stack.push(next);
-        self.moves.push(mv);
+        self.history.play_unchecked(mv, ());
     }
 
     fn play(&mut self, mv: Cell) -> Result<(), IllegalMove> {
@@ -287,24 +280,21 @@ impl Game for TttGame {
     }
 
     fn undo(&mut self) -> Option<Cell> {
-        self.external = None;
-        let mv = self.moves.pop()?;
-        self.stack.pop();
-        Some(mv)
+        self.history.pop()
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        self.external
-            .map(ExternalResult::outcome)
+        self.history
+            .external_outcome()
             .or_else(|| self.position().outcome())
     }
 
     fn record(&mut self, result: ExternalResult) {
-        self.external = Some(result);
+        self.history.record(result);
     }
 
     fn ply(&self) -> usize {
-        self.moves.len()
+        self.history.ply()
     }
 }
 

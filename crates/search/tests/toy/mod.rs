@@ -6,8 +6,8 @@ use std::fmt;
 use std::str::FromStr;
 
 use qi_core::{
-    DrawReason, Evaluator, ExternalResult, Game, IllegalMove, MoveList, Outcome, Position, Side,
-    WinReason,
+    DrawReason, Evaluator, ExternalResult, Game, History, IllegalMove, MoveList, Outcome, Position,
+    Side, WinReason,
 };
 use qi_search::SearchHooks;
 
@@ -38,26 +38,19 @@ impl std::error::Error for ToyParseError {}
 /// (for null moves) through `push_null`.
 #[derive(Clone, Debug)]
 pub struct SimpleGame<P: Position> {
-    pos: P,
-    history: Vec<(P, Option<P::Move>)>,
-    record: Vec<P::Move>,
-    external: Option<ExternalResult>,
+    history: History<P>,
 }
 
 impl<P: Position> SimpleGame<P> {
     pub fn new(pos: P) -> SimpleGame<P> {
         SimpleGame {
-            pos,
-            history: Vec::new(),
-            record: Vec::new(),
-            external: None,
+            history: History::new(pos, ()),
         }
     }
 
     /// Replaces the position by `next` without a move (a pass).
     pub fn push_null(&mut self, next: P) {
-        let old = std::mem::replace(&mut self.pos, next);
-        self.history.push((old, None));
+        self.history.push_pass(next, ());
     }
 }
 
@@ -69,15 +62,15 @@ impl<P: Position> Game for SimpleGame<P> {
     }
 
     fn position(&self) -> &P {
-        &self.pos
+        self.history.position()
     }
 
     fn start(&self) -> &P {
-        self.history.first().map_or(&self.pos, |(p, _)| p)
+        self.history.start()
     }
 
     fn moves(&self) -> &[P::Move] {
-        &self.record
+        self.history.moves()
     }
 
     fn occurrences(&self) -> usize {
@@ -85,27 +78,24 @@ impl<P: Position> Game for SimpleGame<P> {
     }
 
     fn external_result(&self) -> Option<ExternalResult> {
-        self.external
+        self.history.external_result()
     }
 
     fn generate_moves(&self, moves: &mut MoveList<P::Move>) {
-        if self.external.is_none() {
-            self.pos.generate_moves(moves);
+        if self.history.external_result().is_none() {
+            self.position().generate_moves(moves);
         }
     }
 
     fn play_unchecked(&mut self, mv: P::Move) {
-        let old = self.pos.clone();
-        self.pos.play_unchecked(mv);
-        self.history.push((old, Some(mv)));
-        self.record.push(mv);
+        self.history.play_unchecked(mv, ());
     }
 
     fn play(&mut self, mv: P::Move) -> Result<(), IllegalMove> {
-        if self.external.is_some() {
+        if self.history.external_result().is_some() {
             return Err(IllegalMove::new(mv, "the game is over"));
         }
-        if !self.pos.is_legal(mv) {
+        if !self.position().is_legal(mv) {
             return Err(IllegalMove::new(mv, "not legal"));
         }
         self.play_unchecked(mv);
@@ -113,27 +103,21 @@ impl<P: Position> Game for SimpleGame<P> {
     }
 
     fn undo(&mut self) -> Option<P::Move> {
-        self.external = None;
-        let (pos, mv) = self.history.pop()?;
-        self.pos = pos;
-        if mv.is_some() {
-            self.record.pop();
-        }
-        mv
+        self.history.pop()
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        self.external
-            .map(ExternalResult::outcome)
-            .or_else(|| self.pos.outcome())
+        self.history
+            .external_outcome()
+            .or_else(|| self.position().outcome())
     }
 
     fn record(&mut self, result: ExternalResult) {
-        self.external = Some(result);
+        self.history.record(result);
     }
 
     fn ply(&self) -> usize {
-        self.history.len()
+        self.history.ply()
     }
 }
 
@@ -157,14 +141,25 @@ impl<P: Position> RepGame<P> {
         }
     }
 
+    /// The positions before the current one equal to it: any earlier
+    /// frame, whoever is to move and across passes (sides do not
+    /// alternate in the toy games).
+    fn seen(&self) -> usize {
+        let frames = self.inner.history.frames();
+        let (now, before) = frames.split_last().expect("never empty");
+        before
+            .iter()
+            .filter(|f| f.position() == now.position())
+            .count()
+    }
+
     fn repetition(&self) -> Option<Outcome> {
-        let now = &self.inner.pos;
-        let seen = self.inner.history.iter().filter(|(p, _)| p == now).count();
-        if seen < 2 {
+        if self.seen() < 2 {
             return None;
         }
         Some(if self.mover_loses {
-            let mover = self.inner.history.last()?.0.side_to_move();
+            let frames = self.inner.history.frames();
+            let mover = frames[frames.len() - 2].position().side_to_move();
             Outcome::win(mover.opponent(), WinReason::Repetition)
         } else {
             Outcome::Draw(DrawReason::Repetition)
@@ -193,12 +188,11 @@ impl<P: Position> Game for RepGame<P> {
     }
 
     fn occurrences(&self) -> usize {
-        let now = &self.inner.pos;
-        1 + self.inner.history.iter().filter(|(p, _)| p == now).count()
+        1 + self.seen()
     }
 
     fn external_result(&self) -> Option<ExternalResult> {
-        self.inner.external
+        self.inner.external_result()
     }
 
     fn generate_moves(&self, moves: &mut MoveList<P::Move>) {
