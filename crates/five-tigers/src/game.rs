@@ -2,21 +2,14 @@
 //! rule 3 and externally recorded results.
 
 use qi_core::{
-    DrawReason, ExternalResult, Game as GameTrait, IllegalMove, MoveList, Outcome, Position,
+    DrawReason, ExternalResult, Game as GameTrait, History, IllegalMove, MoveList, Outcome,
+    Position,
 };
 
 use crate::point::Move;
 use crate::position::FiveTigers;
 use crate::rules::Rules;
 use crate::setup::Phase;
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct Entry {
-    pos: FiveTigers,
-    key: u64,
-    /// The draw the history rules declare here, if any.
-    draw: Option<DrawReason>,
-}
 
 /// A game of Five Tigers: the positions played so far (a stack, so
 /// [`undo`](GameTrait::undo) is O(1)) and an optional external result.
@@ -28,9 +21,9 @@ struct Entry {
 /// text but the quiet count.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Game {
-    stack: Vec<Entry>,
-    moves: Vec<Move>,
-    result: Option<ExternalResult>,
+    /// Each frame keeps the draw the history rules declare there, decided
+    /// once when it is pushed.
+    history: History<FiveTigers, Option<DrawReason>>,
 }
 
 impl Default for Game {
@@ -44,81 +37,52 @@ impl Game {
     /// A game starting from `pos` (with no earlier history).
     pub fn new(pos: FiveTigers) -> Game {
         let mut game = Game {
-            stack: Vec::with_capacity(256),
-            moves: Vec::with_capacity(256),
-            result: None,
+            history: History::new(pos, None),
         };
-        game.push(pos);
+        game.settle();
         game
     }
 
     /// The rules.
     pub fn rules(&self) -> &Rules {
-        self.current().pos.rules()
+        self.history.position().rules()
     }
 
     /// The position the game started from.
     pub fn start(&self) -> &FiveTigers {
-        &self.stack[0].pos
+        self.history.start()
     }
 
     /// The moves played, in order (the record).
     pub fn moves(&self) -> &[Move] {
-        &self.moves
+        self.history.moves()
     }
 
     /// The positions of the game, the start first and the current last.
     pub fn positions(&self) -> impl Iterator<Item = &FiveTigers> + '_ {
-        self.stack.iter().map(|e| &e.pos)
+        self.history.positions()
     }
 
     /// The external result recorded, if any.
     pub fn external_result(&self) -> Option<ExternalResult> {
-        self.result
+        self.history.external_result()
     }
 
     /// How many times the current position has occurred (1 the first time).
     pub fn occurrences(&self) -> usize {
-        self.count_occurrences(self.stack.len() - 1)
-    }
-
-    #[inline]
-    fn current(&self) -> &Entry {
-        // The stack is never empty: it always holds the start position.
-        &self.stack[self.stack.len() - 1]
-    }
-
-    fn count_occurrences(&self, at: usize) -> usize {
-        let entry = &self.stack[at];
-        let pos = &entry.pos;
-        let window = (pos.no_capture_plies() as usize).min(at);
-        let mut count = 1;
         // Only positions since the last removal can be equal (a removal
         // changes the material for good); steps alternate sides, so the same
         // side is to move every second ply.
-        let mut i = at;
-        while i >= 2 && at - (i - 2) <= window {
-            i -= 2;
-            let other = &self.stack[i];
-            if other.key == entry.key && same_but_quiet(&other.pos, pos) {
-                count += 1;
-            }
-        }
-        count
+        let window = self.history.position().no_capture_plies() as usize;
+        self.history.occurrences(window, same_but_quiet)
     }
 
-    fn push(&mut self, pos: FiveTigers) {
-        let key = pos.zobrist();
-        self.stack.push(Entry {
-            pos,
-            key,
-            draw: None,
-        });
-        let at = self.stack.len() - 1;
-        let pos = &self.stack[at].pos;
+    /// Decides the draw of the frame just pushed.
+    fn settle(&mut self) {
+        let pos = self.history.position();
         let limit = pos.rules().no_capture_draw;
         let draw = if pos.phase() == Phase::Movement && pos.owed().is_empty() {
-            if self.count_occurrences(at) >= 3 {
+            if self.occurrences() >= 3 {
                 Some(DrawReason::Repetition)
             } else if limit > 0 && pos.no_capture_plies() >= u32::from(limit) {
                 Some(DrawReason::NoCapture)
@@ -128,7 +92,7 @@ impl Game {
         } else {
             None
         };
-        self.stack[at].draw = draw;
+        *self.history.extra_mut() = draw;
     }
 }
 
@@ -157,7 +121,7 @@ impl GameTrait for Game {
     }
 
     fn moves(&self) -> &[Move] {
-        &self.moves
+        Game::moves(self)
     }
 
     fn occurrences(&self) -> usize {
@@ -165,24 +129,22 @@ impl GameTrait for Game {
     }
 
     fn external_result(&self) -> Option<ExternalResult> {
-        self.result
+        Game::external_result(self)
     }
 
     fn position(&self) -> &FiveTigers {
-        &self.current().pos
+        self.history.position()
     }
 
     fn generate_moves(&self, moves: &mut MoveList<Move>) {
         if self.outcome().is_none() {
-            self.current().pos.generate_moves(moves);
+            self.history.position().generate_moves(moves);
         }
     }
 
     fn play_unchecked(&mut self, mv: Move) {
-        let mut pos = self.current().pos;
-        pos.play_unchecked(mv);
-        self.push(pos);
-        self.moves.push(mv);
+        self.history.play_unchecked(mv, None);
+        self.settle();
     }
 
     fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
@@ -192,39 +154,33 @@ impl GameTrait for Game {
                 format!("the game is over ({outcome})"),
             ));
         }
-        let mut pos = self.current().pos;
+        let mut pos = *self.history.position();
         pos.play(mv)?;
-        self.push(pos);
-        self.moves.push(mv);
+        self.history.push(mv, pos, None);
+        self.settle();
         Ok(())
     }
 
     fn undo(&mut self) -> Option<Move> {
-        self.result = None;
-        if self.stack.len() > 1 {
-            self.stack.pop();
-            self.moves.pop()
-        } else {
-            None
-        }
+        self.history.pop()
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        if let Some(result) = self.result {
-            return Some(result.outcome());
-        }
-        let entry = self.current();
-        if let Some(outcome) = entry.pos.outcome() {
+        if let Some(outcome) = self.history.external_outcome() {
             return Some(outcome);
         }
-        entry.draw.map(Outcome::Draw)
+        let frame = self.history.top();
+        if let Some(outcome) = frame.position().outcome() {
+            return Some(outcome);
+        }
+        frame.extra().map(Outcome::Draw)
     }
 
     fn record(&mut self, result: ExternalResult) {
-        self.result = Some(result);
+        self.history.record(result);
     }
 
     fn ply(&self) -> usize {
-        self.stack.len() - 1
+        self.history.ply()
     }
 }
