@@ -22,6 +22,10 @@ pub struct Frame<P, F> {
     key: u64,
     extra: F,
     pass: bool,
+    /// The oldest frame a repetition scan from here may visit: the last
+    /// frame reached by a pass, or the start. Kept per frame so that
+    /// [`History::earlier`] checks no pass flags on its way back.
+    horizon: usize,
 }
 
 impl<P, F> Frame<P, F> {
@@ -73,6 +77,7 @@ impl<P: Position, F> History<P, F> {
             position: start,
             extra,
             pass: false,
+            horizon: 0,
         });
         History {
             frames,
@@ -164,11 +169,13 @@ impl<P: Position, F> History<P, F> {
     /// Pushes `position`, reached by `mv`, with its data `extra`.
     #[inline]
     pub fn push(&mut self, mv: P::Move, position: P, extra: F) {
+        let horizon = self.top().horizon;
         self.frames.push(Frame {
             key: position.zobrist(),
             position,
             extra,
             pass: false,
+            horizon,
         });
         self.moves.push(mv);
     }
@@ -185,11 +192,13 @@ impl<P: Position, F> History<P, F> {
     /// Pushes `position`, reached by a pass: the record is left alone.
     #[inline]
     pub fn push_pass(&mut self, position: P, extra: F) {
+        let horizon = self.frames.len();
         self.frames.push(Frame {
             key: position.zobrist(),
             position,
             extra,
             pass: true,
+            horizon,
         });
     }
 
@@ -199,11 +208,13 @@ impl<P: Position, F> History<P, F> {
     #[inline]
     pub fn pop(&mut self) -> Option<P::Move> {
         self.external = None;
-        if self.frames.len() == 1 {
+        let len = self.frames.len();
+        if len == 1 {
             return None;
         }
-        let frame = self.frames.pop()?;
-        if frame.pass {
+        let pass = self.frames[len - 1].pass;
+        self.frames.truncate(len - 1);
+        if pass {
             None
         } else {
             self.moves.pop()
@@ -231,11 +242,12 @@ impl<P: Position, F> History<P, F> {
     /// caller to decide, as its rules compare positions.
     pub fn earlier(&self, window: usize) -> impl Iterator<Item = &Frame<P, F>> + '_ {
         let at = self.frames.len() - 1;
+        let top = &self.frames[at];
         Earlier {
             frames: &self.frames,
-            key: self.frames[at].key,
+            key: top.key,
             at,
-            oldest: at.saturating_sub(window),
+            oldest: at.saturating_sub(window).max(top.horizon),
         }
     }
 
@@ -257,7 +269,7 @@ struct Earlier<'a, P, F> {
     key: u64,
     /// The frame visited last (the current one at first).
     at: usize,
-    /// The oldest frame the window reaches.
+    /// The oldest frame the window reaches (and no pass lies after).
     oldest: usize,
 }
 
@@ -266,12 +278,6 @@ impl<'a, P, F> Iterator for Earlier<'a, P, F> {
 
     fn next(&mut self) -> Option<&'a Frame<P, F>> {
         while self.at >= self.oldest + 2 {
-            // Frames `at` and `at - 1` lie between the current frame and
-            // the next candidate: a pass there cuts the history.
-            if self.frames[self.at].pass || self.frames[self.at - 1].pass {
-                self.at = self.oldest;
-                return None;
-            }
             self.at -= 2;
             let frame = &self.frames[self.at];
             if frame.key == self.key {
@@ -489,6 +495,53 @@ mod tests {
         assert_eq!(h.position(), h.start());
         assert_eq!(h.occurrences(usize::MAX, same), 1);
         assert_eq!(walk(&[0, 0]).occurrences(usize::MAX, same), 2);
+    }
+
+    /// The rule of [`History::earlier`] spelled out: frame `i` is compared
+    /// when it lies an even number of plies back, within the window, and
+    /// no frame after it is reached by a pass.
+    fn naive_occurrences(h: &History<Walk>, window: usize) -> usize {
+        let frames = h.frames();
+        let at = frames.len() - 1;
+        let now = frames[at].position();
+        (0..at)
+            .filter(|&i| (at - i) & 1 == 0 && at - i <= window)
+            .filter(|&i| frames[i + 1..].iter().all(|f| !f.is_pass()))
+            .filter(|&i| frames[i].position() == now)
+            .count()
+            + 1
+    }
+
+    #[test]
+    fn earlier_agrees_with_its_rule_on_random_histories() {
+        // SplitMix64: enough randomness without the testkit feature.
+        let mut seed = 7u64;
+        let mut below = |n: u64| {
+            seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+            let mut z = seed;
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            (z ^ (z >> 31)) % n
+        };
+        for _ in 0..200 {
+            let mut h = walk(&[]);
+            for _ in 0..60 {
+                match below(6) {
+                    0 => pass(&mut h),
+                    1 => {
+                        h.pop();
+                    }
+                    n => h.play_unchecked(n as i8 % 3 - 1, ()),
+                }
+                for window in [0, 1, 2, 3, 6, 11, usize::MAX] {
+                    assert_eq!(
+                        h.occurrences(window, same),
+                        naive_occurrences(&h, window),
+                        "window {window}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]
