@@ -161,6 +161,7 @@ impl GameTrait for Game {
         Ok(())
     }
 
+    #[inline]
     fn undo(&mut self) -> Option<Move> {
         self.history.pop()
     }

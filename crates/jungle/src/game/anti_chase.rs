@@ -7,11 +7,12 @@
 //! * 17-5: if its side's previous 17 moves were all made by P and entered
 //!   at most 5 squares, none of them a trap, P may not enter those squares.
 
-use qi_core::{MoveList, Position};
+use qi_core::{Frame, MoveList, Position};
 
-use super::Game;
-use crate::board::ALL_TRAPS;
+use super::{Entry, Game};
+use crate::board::{ALL_TRAPS, NONE};
 use crate::moves::Move;
+use crate::position::Jungle;
 
 /// Length of the 7-3 rule's window (own moves).
 const WINDOW_7_3: usize = 7;
@@ -31,6 +32,15 @@ pub(super) struct Ply {
     pub(super) to: u8,
 }
 
+impl Ply {
+    /// What a pass (or the start) leaves in the history: a placeholder
+    /// that keeps each side's plies at their parity and enters no square.
+    pub(super) const NONE: Ply = Ply {
+        animal: 0,
+        to: NONE,
+    };
+}
+
 /// Which anti-chase rule forbids a move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AntiChaseRule {
@@ -40,43 +50,27 @@ pub enum AntiChaseRule {
     SeventeenFive,
 }
 
-impl Game {
-    /// The anti-chase rule that forbids `mv` now, if any (`None` also when
-    /// the rules have no anti-chase or `mv` is not a move of the side to move).
-    pub fn anti_chase_violation(&self, mv: Move) -> Option<AntiChaseRule> {
-        if !self.position().rules().anti_chase {
-            return None;
-        }
-        let pos = self.position();
-        let side = pos.side_to_move();
-        if pos.occupancy(side).0 & mv.from.bit() == 0 {
-            return None;
-        }
-        let animal = pos.animal_index_on(side, mv.from.index());
-        let (seven, seventeen) = self.forbidden_squares();
-        if seven[animal] & mv.to.bit() != 0 {
-            Some(AntiChaseRule::SevenThree)
-        } else if seventeen[animal] & mv.to.bit() != 0 {
-            Some(AntiChaseRule::SeventeenFive)
-        } else {
-            None
-        }
-    }
+/// The squares each animal of the side to move may not enter now, under
+/// the 7-3 rule and under the 17-5 rule (indexed by animal).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Forbidden {
+    seven: [u64; 8],
+    seventeen: [u64; 8],
+}
 
-    /// The squares each animal of the side to move may not enter now under
-    /// the 7-3 rule and under the 17-5 rule (indexed by animal).
-    pub(super) fn forbidden_squares(&self) -> ([u64; 8], [u64; 8]) {
+impl Forbidden {
+    /// What the rules forbid the side to move of the last frame, given the
+    /// frames of the game (the start first).
+    pub(super) fn new(frames: &[Frame<Jungle, Entry>]) -> Forbidden {
         let mut seven = [0u64; 8];
         let mut seventeen = [0u64; 8];
-        let n = self.plies.len();
-        // The side to move made the plies n-2, n-4, … (sides alternate).
+        let now = frames.len() - 1;
+        // The side to move made the moves that led to the frames 1, 3, 5, …
+        // back from now (sides alternate; a pass keeps the parity); the
+        // start frame records no move.
         let own = |k: usize| -> Option<Ply> {
-            let back = 2 * (k + 1);
-            if back <= n {
-                Some(self.plies[n - back])
-            } else {
-                None
-            }
+            let back = 2 * k + 1;
+            (back < now).then(|| frames[now - back].extra().ply)
         };
 
         // 7-3: among the last (up to) 7 own moves, P entered X at least 3 times.
@@ -114,7 +108,7 @@ impl Game {
         if seven.iter().any(|&m| m != 0) {
             // The chased animal is exempt: an animal under attack right now
             // (an enemy animal could legally capture it next move).
-            let pos = self.position();
+            let pos = frames[now].position();
             let side = pos.side_to_move();
             let attacked = pos.attacked_by(side.opponent()).0;
             let squares = pos.animal_squares(side);
@@ -126,7 +120,7 @@ impl Game {
         }
 
         // 17-5: the last 17 own moves all by P, entering at most 5 squares.
-        if n >= 2 * WINDOW_17_5 {
+        if own(WINDOW_17_5 - 1).is_some() {
             let first = own(0).map(|p| p.animal);
             let mut set = 0u64;
             let mut same = true;
@@ -145,29 +139,72 @@ impl Game {
                 }
             }
         }
-        (seven, seventeen)
+        Forbidden { seven, seventeen }
     }
 
-    /// Removes the moves the anti-chase rules forbid.
-    pub(super) fn filter_anti_chase(&self, moves: &mut MoveList<Move>) {
-        if self.plies.len() < 2 {
-            return;
+    /// Whether any square is forbidden to any animal.
+    #[inline]
+    pub(super) fn any(&self) -> bool {
+        self.seven.iter().chain(&self.seventeen).any(|&m| m != 0)
+    }
+
+    /// The rule that forbids animal `animal` to enter the square `to`.
+    fn rule(&self, animal: usize, to: u64) -> Option<AntiChaseRule> {
+        if self.seven[animal] & to != 0 {
+            Some(AntiChaseRule::SevenThree)
+        } else if self.seventeen[animal] & to != 0 {
+            Some(AntiChaseRule::SeventeenFive)
+        } else {
+            None
         }
-        let (seven, seventeen) = self.forbidden_squares();
+    }
+
+    /// Removes the forbidden moves of `pos`'s side to move from
+    /// `moves[start..]`, in place (the moves before `start` are the
+    /// caller's and are left alone).
+    pub(super) fn retain(&self, pos: &Jungle, moves: &mut MoveList<Move>, start: usize) {
         let mut forbidden = [0u64; 8];
-        let mut any = false;
-        for a in 0..8 {
-            forbidden[a] = seven[a] | seventeen[a];
-            any |= forbidden[a] != 0;
+        for (a, squares) in forbidden.iter_mut().enumerate() {
+            *squares = self.seven[a] | self.seventeen[a];
         }
-        if !any {
-            return;
+        let side = pos.side_to_move();
+        let mut kept = start;
+        for i in start..moves.len() {
+            let mv = moves[i];
+            let a = pos.animal_index_on(side, mv.from.index());
+            if forbidden[a] & mv.to.bit() == 0 {
+                moves[kept] = mv;
+                kept += 1;
+            }
+        }
+        moves.truncate(kept);
+    }
+}
+
+impl Game {
+    /// The anti-chase rule that forbids `mv` now, if any (`None` also when
+    /// the rules have no anti-chase or `mv` is not a move of the side to move).
+    pub fn anti_chase_violation(&self, mv: Move) -> Option<AntiChaseRule> {
+        if !self.position().rules().anti_chase {
+            return None;
         }
         let pos = self.position();
         let side = pos.side_to_move();
-        moves.retain(|mv| {
-            let a = pos.animal_index_on(side, mv.from.index());
-            forbidden[a] & mv.to.bit() == 0
-        });
+        if pos.occupancy(side).0 & mv.from.bit() == 0 {
+            return None;
+        }
+        let animal = pos.animal_index_on(side, mv.from.index());
+        Forbidden::new(self.history.frames()).rule(animal, mv.to.bit())
+    }
+
+    /// What the anti-chase rules forbid now, when they forbid anything.
+    #[inline]
+    pub(super) fn anti_chase(&self) -> Option<Forbidden> {
+        // Under two plies no side has a move of its own on record.
+        if !self.position().rules().anti_chase || self.history.frames().len() < 3 {
+            return None;
+        }
+        let forbidden = Forbidden::new(self.history.frames());
+        forbidden.any().then_some(forbidden)
     }
 }

@@ -2,7 +2,7 @@
 //! on the record live (spec section 5, rules 4–7).
 
 use qi_core::{
-    DrawReason, ExternalResult, IllegalMove, MoveList, Outcome, Position, Side, WinReason,
+    DrawReason, ExternalResult, History, IllegalMove, MoveList, Outcome, Position, Side, WinReason,
 };
 
 mod anti_chase;
@@ -16,42 +16,41 @@ use crate::position::Jungle;
 use crate::rules::Repetition;
 use crate::tables::{LAND_STEPS, RAT_STEPS};
 
-/// One entry of the position stack.
+/// What the game keeps for each position of its history.
 #[derive(Clone, Copy, Debug)]
-struct Frame {
-    pos: Jungle,
+struct Entry {
     /// How many times this position (board and side to move) has occurred
-    /// in the game so far, this time included (1 when repetition is off).
+    /// in the game so far, this time included (1 when repetition is off):
+    /// counted once when the position is pushed.
     occurrences: u8,
-    /// Whether this position was reached by a pass ([`Game::play_null`]):
-    /// the repetition scan stops here.
-    null: bool,
+    /// The move that led here as the anti-chase rules see it.
+    ply: Ply,
+}
+
+impl Entry {
+    /// The start's entry, and a pass's: a first occurrence (no repetition
+    /// is counted across a pass) that records no move.
+    const FRESH: Entry = Entry {
+        occurrences: 1,
+        ply: Ply::NONE,
+    };
 }
 
 /// A Jungle game: the position stack (copy-make, so [`undo`](qi_core::Game::undo)
-/// is O(1)), the move record and a recorded external result. Implements
-/// [`qi_core::Game`]: the no-capture draw, the repetition rule and the 7-3 /
-/// 17-5 anti-chase rules of the position's [`Rules`](crate::Rules).
+/// is O(1)), the move record and a recorded external result, in a
+/// [`History`]. Implements [`qi_core::Game`]: the no-capture draw, the
+/// repetition rule and the 7-3 / 17-5 anti-chase rules of the position's
+/// [`Rules`](crate::Rules).
 #[derive(Clone, Debug)]
 pub struct Game {
-    frames: Vec<Frame>,
-    moves: Vec<Move>,
-    plies: Vec<Ply>,
-    external: Option<ExternalResult>,
+    history: History<Jungle, Entry>,
 }
 
 impl Game {
     /// A game starting at `position` (with no history before it).
     pub fn new(position: Jungle) -> Game {
         Game {
-            frames: vec![Frame {
-                pos: position,
-                occurrences: 1,
-                null: false,
-            }],
-            moves: Vec::new(),
-            plies: Vec::new(),
-            external: None,
+            history: History::new(position, Entry::FRESH),
         }
     }
 
@@ -63,34 +62,34 @@ impl Game {
     /// The current position.
     #[inline(always)]
     pub fn position(&self) -> &Jungle {
-        &self.top().pos
+        self.history.position()
     }
 
     /// The position the game started from.
     pub fn start(&self) -> &Jungle {
-        &self.frames[0].pos
+        self.history.start()
     }
 
     /// The moves played, in order (the record).
     pub fn moves(&self) -> &[Move] {
-        &self.moves
+        self.history.moves()
     }
 
     /// The positions of the game, start first, current last.
     pub fn positions(&self) -> impl Iterator<Item = &Jungle> + '_ {
-        self.frames.iter().map(|f| &f.pos)
+        self.history.positions()
     }
 
     /// The recorded external result, if any.
     pub fn external_result(&self) -> Option<ExternalResult> {
-        self.external
+        self.history.external_result()
     }
 
     /// How many times the current position (board and side to move) has
     /// occurred in this game, now included. Always 1 when the repetition
     /// rule is off.
     pub fn occurrences(&self) -> usize {
-        usize::from(self.top().occurrences)
+        usize::from(self.history.extra().occurrences)
     }
 
     /// Takes back the last move (see [`qi_core::Game::undo`]).
@@ -113,30 +112,21 @@ impl Game {
         qi_core::Game::legal_moves(self)
     }
 
-    #[inline(always)]
-    fn top(&self) -> &Frame {
-        // The stack always holds the start position.
-        &self.frames[self.frames.len() - 1]
-    }
-
     /// The result of the history rules (repetition, no-capture draw).
     fn history_outcome(&self) -> Option<Outcome> {
-        let frame = self.top();
-        let rules = frame.pos.rules();
-        if frame.occurrences >= 3 {
+        let pos = self.history.position();
+        let rules = pos.rules();
+        if self.history.extra().occurrences >= 3 {
             match rules.repetition {
                 Repetition::Off => {}
                 Repetition::Draw => return Some(Outcome::Draw(DrawReason::Repetition)),
                 Repetition::MoverLoses => {
                     // The side that moved into the third occurrence loses.
-                    return Some(Outcome::win(
-                        frame.pos.side_to_move(),
-                        WinReason::Repetition,
-                    ));
+                    return Some(Outcome::win(pos.side_to_move(), WinReason::Repetition));
                 }
             }
         }
-        if rules.no_capture_draw > 0 && frame.pos.no_capture_plies() >= rules.no_capture_draw {
+        if rules.no_capture_draw > 0 && pos.no_capture_plies() >= rules.no_capture_draw {
             return Some(Outcome::Draw(DrawReason::NoCapture));
         }
         None
@@ -145,34 +135,24 @@ impl Game {
     /// Whether moves are refused now for a reason other than the anti-chase
     /// rules (external result, board result, history result).
     fn closed(&self) -> bool {
-        self.external.is_some()
+        self.history.external_result().is_some()
             || self.position().is_terminal_cheap()
             || self.history_outcome().is_some()
     }
 
-    /// The occurrences of `next` if it were pushed now.
-    fn occurrences_of(&self, next: &Jungle) -> u8 {
-        if next.rules().repetition == Repetition::Off {
+    /// The occurrences of the position just pushed: one more than those of
+    /// the last equal position since the last capture and the last pass
+    /// (whose own count covers everything before it).
+    fn count_occurrences(&self) -> u8 {
+        let now = self.history.position();
+        if now.rules().repetition == Repetition::Off {
             return 1;
         }
-        let len = self.frames.len(); // index `next` will take
-        let since_capture = next.no_capture_plies() as usize;
-        let oldest = len.saturating_sub(since_capture);
-        let mut j = len;
-        while j >= oldest + 2 {
-            j -= 2;
-            if self.frames[j + 1].null {
-                break; // no repetition across a pass
-            }
-            let earlier = &self.frames[j];
-            if earlier.pos.same_board(next) {
-                return earlier.occurrences.saturating_add(1);
-            }
-            if earlier.null {
-                break;
-            }
-        }
-        1
+        let window = now.no_capture_plies() as usize;
+        self.history
+            .earlier(window)
+            .find(|frame| frame.position().same_board(now))
+            .map_or(1, |frame| frame.extra().occurrences.saturating_add(1))
     }
 }
 
@@ -206,33 +186,19 @@ impl Game {
     /// repetitions are not counted across the pass. Undo it with
     /// [`undo_null`](Game::undo_null) before any other undo.
     pub fn play_null(&mut self) {
-        let pos = self.top().pos;
-        let next = pos.passed();
-        self.frames.push(Frame {
-            pos: next,
-            occurrences: 1,
-            null: true,
-        });
-        // Keeps the plies of each side at their parity for the anti-chase
-        // rules: a placeholder entering no square.
-        self.plies.push(Ply {
-            animal: 0,
-            to: NONE,
-        });
+        let next = self.history.position().passed();
+        self.history.push_pass(next, Entry::FRESH);
     }
 
     /// Takes back a pass made by [`play_null`](Game::play_null) (does
     /// nothing if the last entry is not a pass).
     pub fn undo_null(&mut self) {
-        if self.frames.len() > 1 && self.top().null {
-            self.frames.pop();
-            self.plies.pop();
-        }
+        self.history.pop_pass();
     }
 
     /// Whether the current position was reached by a pass.
     pub fn is_null(&self) -> bool {
-        self.top().null
+        self.history.is_pass()
     }
 }
 
@@ -248,7 +214,7 @@ impl qi_core::Game for Game {
     }
 
     fn moves(&self) -> &[Move] {
-        &self.moves
+        Game::moves(self)
     }
 
     fn occurrences(&self) -> usize {
@@ -256,12 +222,12 @@ impl qi_core::Game for Game {
     }
 
     fn external_result(&self) -> Option<ExternalResult> {
-        self.external
+        Game::external_result(self)
     }
 
     #[inline(always)]
     fn position(&self) -> &Jungle {
-        &self.top().pos
+        self.history.position()
     }
 
     fn generate_moves(&self, moves: &mut MoveList<Move>) {
@@ -271,30 +237,29 @@ impl qi_core::Game for Game {
         let start = moves.len();
         let pos = self.position();
         pos.generate_moves(moves);
-        if pos.rules().anti_chase && moves.len() > start {
-            let mut mine: MoveList<Move> = moves.drain(start..).collect();
-            self.filter_anti_chase(&mut mine);
-            moves.extend(mine);
+        if moves.len() > start {
+            if let Some(forbidden) = self.anti_chase() {
+                forbidden.retain(pos, moves, start);
+            }
         }
     }
 
     fn play_unchecked(&mut self, mv: Move) {
-        let pos = self.top().pos;
-        let side = pos.side_to_move();
-        let animal = pos.animal_index_on(side, mv.from.index()) as u8;
-        let mut next = pos;
-        next.play_unchecked(mv);
-        let occurrences = self.occurrences_of(&next);
-        self.frames.push(Frame {
-            pos: next,
-            occurrences,
-            null: false,
-        });
-        self.moves.push(mv);
-        self.plies.push(Ply {
+        let pos = self.history.position();
+        let animal = pos.animal_index_on(pos.side_to_move(), mv.from.index()) as u8;
+        let ply = Ply {
             animal,
             to: mv.to.index(),
-        });
+        };
+        self.history.play_unchecked(
+            mv,
+            Entry {
+                occurrences: 1,
+                ply,
+            },
+        );
+        let occurrences = self.count_occurrences();
+        self.history.extra_mut().occurrences = occurrences;
     }
 
     fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
@@ -322,17 +287,14 @@ impl qi_core::Game for Game {
         }
     }
 
+    #[inline]
     fn undo(&mut self) -> Option<Move> {
-        self.external = None;
-        let mv = self.moves.pop()?;
-        self.frames.pop();
-        self.plies.pop();
-        Some(mv)
+        self.history.pop()
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        if let Some(result) = self.external {
-            return Some(result.outcome());
+        if let Some(outcome) = self.history.external_outcome() {
+            return Some(outcome);
         }
         let pos = self.position();
         if pos.is_terminal_cheap() {
@@ -345,26 +307,23 @@ impl qi_core::Game for Game {
         if let Some(outcome) = self.history_outcome() {
             return Some(outcome);
         }
-        if pos.rules().anti_chase && self.plies.len() >= 2 {
-            let (seven, seventeen) = self.forbidden_squares();
-            if seven.iter().chain(&seventeen).any(|&m| m != 0) {
-                let mut moves = MoveList::new();
-                pos.generate_moves(&mut moves);
-                self.filter_anti_chase(&mut moves);
-                if moves.is_empty() {
-                    return Some(Outcome::win(side.opponent(), WinReason::NoLegalMove));
-                }
+        if let Some(forbidden) = self.anti_chase() {
+            let mut moves = MoveList::new();
+            pos.generate_moves(&mut moves);
+            forbidden.retain(pos, &mut moves, 0);
+            if moves.is_empty() {
+                return Some(Outcome::win(side.opponent(), WinReason::NoLegalMove));
             }
         }
         None
     }
 
     fn record(&mut self, result: ExternalResult) {
-        self.external = Some(result);
+        self.history.record(result);
     }
 
     #[inline(always)]
     fn ply(&self) -> usize {
-        self.moves.len()
+        self.history.ply()
     }
 }
