@@ -77,6 +77,24 @@ pub trait Game: Clone {
     /// else a result of the history rules, else `None`.
     fn outcome(&self) -> Option<Outcome>;
 
+    /// [`outcome`](Game::outcome) and, when there is none, the legal moves
+    /// appended to `moves` (nothing is appended when there is an outcome).
+    ///
+    /// A search needs both at almost every node, and in most games the two
+    /// share work (deciding that the side to move has no legal move is
+    /// generating its moves; Jungle's anti-chase rules filter the moves
+    /// either way): games override this so that the work is done once.
+    fn outcome_and_moves(
+        &self,
+        moves: &mut MoveList<<Self::Position as Position>::Move>,
+    ) -> Option<Outcome> {
+        let outcome = self.outcome();
+        if outcome.is_none() {
+            self.generate_moves(moves);
+        }
+        outcome
+    }
+
     /// Records a result decided outside the rules (resignation, time,
     /// agreed draw). Later moves are refused until it is undone.
     fn record(&mut self, result: ExternalResult);

@@ -137,9 +137,7 @@ impl GameTrait for Game {
     }
 
     fn generate_moves(&self, moves: &mut MoveList<Move>) {
-        if self.outcome().is_none() {
-            self.history.position().generate_moves(moves);
-        }
+        let _ = self.outcome_and_moves(moves);
     }
 
     fn play_unchecked(&mut self, mv: Move) {
@@ -175,6 +173,27 @@ impl GameTrait for Game {
             return Some(outcome);
         }
         frame.extra().map(Outcome::Draw)
+    }
+
+    /// As [`outcome`](GameTrait::outcome), with the board's outcome read
+    /// from the moves generated: the board generates none exactly when a
+    /// side is out of pieces, and in the movement phase with no removal
+    /// owed when the side to move has no step, the board's two outcomes.
+    fn outcome_and_moves(&self, moves: &mut MoveList<Move>) -> Option<Outcome> {
+        if let Some(outcome) = self.history.external_outcome() {
+            return Some(outcome);
+        }
+        let frame = self.history.top();
+        let pos = frame.position();
+        if let Some(draw) = *frame.extra() {
+            return Some(pos.outcome().unwrap_or(Outcome::Draw(draw)));
+        }
+        let start = moves.len();
+        pos.generate_moves(moves);
+        if moves.len() == start {
+            return pos.outcome();
+        }
+        None
     }
 
     fn record(&mut self, result: ExternalResult) {

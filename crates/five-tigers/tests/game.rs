@@ -4,8 +4,10 @@ mod common;
 
 use common::{mv, pos, presets};
 use qi_core::testkit::Rng;
-use qi_core::{DrawReason, ExternalResult, Game as _, Outcome, Position, Side, WinReason};
-use qi_five_tigers::{FiveTigers, Game, Rules};
+use qi_core::{
+    DrawReason, ExternalResult, Game as _, MoveList, Outcome, Position, Side, WinReason,
+};
+use qi_five_tigers::{FiveTigers, Game, Move, Rules};
 
 fn game(text: &str, rules: Rules) -> Game {
     Game::new(pos(text, rules))
@@ -173,5 +175,68 @@ fn random_games_under_every_preset_end_and_undo_back_to_the_start() {
             assert_eq!(g.undo(), None);
         }
         assert!(draws < 40, "{name}: every game drawn");
+    }
+}
+
+#[test]
+fn outcome_and_moves_agrees_with_outcome_and_legal_moves() {
+    // A move already in the list must be left alone: the call appends.
+    let sentinel = mv("xa1");
+    for (i, (name, rules)) in presets().into_iter().enumerate() {
+        let (mut positions, mut wins, mut draws) = (0, 0, 0);
+        for seed in 0..40u64 {
+            let mut rng = Rng::new(seed * 17 + i as u64);
+            // Every fourth game from a lone piece each, where only the
+            // draws end the game.
+            let mut g = if seed % 4 == 0 {
+                game("4O/5/5/5/X4 x move X:0,O:0 - x -,- 0", rules)
+            } else {
+                Game::new(FiveTigers::new(rules))
+            };
+            loop {
+                let outcome = g.outcome();
+                let mut list = MoveList::new();
+                list.push(sentinel);
+                assert_eq!(g.outcome_and_moves(&mut list), outcome, "{name}");
+                assert_eq!(list[0], sentinel);
+                let moves = &list[1..];
+                assert_eq!(moves, &g.legal_moves()[..], "{name}");
+                let expected = if outcome.is_some() {
+                    MoveList::new()
+                } else {
+                    g.position().legal_moves()
+                };
+                assert_eq!(moves, &expected[..], "{name} at {}", g.position());
+                positions += 1;
+                match outcome {
+                    Some(Outcome::Win { .. }) => wins += 1,
+                    Some(Outcome::Draw(_)) => draws += 1,
+                    None => {}
+                }
+                if outcome.is_some() || g.ply() >= 600 {
+                    break;
+                }
+                // Stepping back where the last own step came from, now and
+                // then, brings positions back (the repetition draw) where
+                // the rules allow it.
+                let back = g
+                    .moves()
+                    .len()
+                    .checked_sub(2)
+                    .and_then(|i| match g.moves()[i] {
+                        Move::Step { from, to } => Some(Move::Step { from: to, to: from }),
+                        _ => None,
+                    });
+                let pick = match back.filter(|m| moves.contains(m)) {
+                    Some(m) if rng.below(3) == 0 => m,
+                    _ => moves[rng.below(moves.len())],
+                };
+                g.play(pick).unwrap();
+            }
+        }
+        assert!(
+            positions > 1000 && wins > 0 && draws > 0,
+            "{name}: {positions} {wins} {draws}"
+        );
     }
 }

@@ -5,8 +5,10 @@ mod common;
 
 use common::*;
 use qi_core::testkit::Rng;
-use qi_core::{DrawReason, ExternalResult, Game as _, Outcome, Position, Side, WinReason};
-use qi_jungle::{AntiChaseRule, Game, Jungle, Repetition, Rules};
+use qi_core::{
+    DrawReason, ExternalResult, Game as _, MoveList, Outcome, Position, Side, WinReason,
+};
+use qi_jungle::{AntiChaseRule, Game, Jungle, Move, Repetition, Rules};
 
 fn play_all(game: &mut Game, moves: &str) {
     for m in moves.split_whitespace() {
@@ -49,6 +51,24 @@ fn no_capture_draw_after_200_plies() {
     // undo reopens the game
     assert_eq!(game.undo(), Some(mv("a8a9")));
     assert_eq!(game.outcome(), None);
+}
+
+#[test]
+fn having_no_move_comes_before_the_no_capture_draw() {
+    // Red's Rat on a1 is walled in by a Blue Cat and Dog it cannot take,
+    // with the no-capture counter at the limit: Red loses, no draw.
+    let game = Game::new(pos("7/7/7/7/7/7/7/c6/Rd5 w 200 100", Rules::standard()));
+    let lost = Some(Outcome::win(Side::Second, WinReason::NoLegalMove));
+    assert_eq!(game.outcome(), lost);
+    let mut moves = MoveList::new();
+    assert_eq!(game.outcome_and_moves(&mut moves), lost);
+    assert!(moves.is_empty());
+    // With a way out, the draw.
+    let game = Game::new(pos("7/7/7/7/7/7/7/c6/R1d4 w 200 100", Rules::standard()));
+    let drawn = Some(Outcome::Draw(DrawReason::NoCapture));
+    assert_eq!(game.outcome(), drawn);
+    assert_eq!(game.outcome_and_moves(&mut moves), drawn);
+    assert!(moves.is_empty());
 }
 
 #[test]
@@ -291,6 +311,9 @@ fn only_forbidden_moves_loses() {
         game.outcome(),
         Some(Outcome::win(Side::Second, WinReason::NoLegalMove))
     );
+    let mut moves = MoveList::new();
+    assert_eq!(game.outcome_and_moves(&mut moves), game.outcome());
+    assert!(moves.is_empty());
     assert!(game.play(mv("g1g2")).is_err());
 }
 
@@ -542,4 +565,72 @@ fn game_perft_sees_the_anti_chase_rules() {
     let board_count = qi_search::perft(game.position(), 1);
     assert_eq!(board_count, 2);
     assert_eq!(game_perft(&mut game, 1), 1);
+}
+
+/// The move that takes back the side to move's own last move, when it has
+/// one: playouts that favour it shuffle, and so meet the repetition and
+/// anti-chase rules.
+fn own_move_back(game: &Game) -> Option<Move> {
+    let moves = game.moves();
+    let last = moves.len().checked_sub(2).map(|i| moves[i])?;
+    let text = last.to_string();
+    Some(mv(&format!("{}{}", &text[2..], &text[..2])))
+}
+
+#[test]
+fn outcome_and_moves_agrees_with_outcome_and_legal_moves() {
+    // A move already in the list must be left alone: the call appends.
+    let sentinel = mv("a1a2");
+    for (name, rules) in presets() {
+        let mut rng = Rng::new(11);
+        let (mut positions, mut filtered, mut ended) = (0, 0, 0);
+        for _ in 0..60 {
+            let mut game = Game::new(Jungle::new(rules));
+            for _ in 0..400 {
+                let outcome = game.outcome();
+                let mut list = MoveList::new();
+                list.push(sentinel);
+                assert_eq!(game.outcome_and_moves(&mut list), outcome, "{name}");
+                assert_eq!(list[0], sentinel);
+                let moves = &list[1..];
+                assert_eq!(moves, &game.legal_moves()[..], "{name}");
+                // The same moves found another way: the board's, less those
+                // the anti-chase rules refuse.
+                let expected: Vec<Move> = if outcome.is_some() {
+                    Vec::new()
+                } else {
+                    let board = game.position().legal_moves();
+                    if board
+                        .iter()
+                        .any(|&m| game.anti_chase_violation(m).is_some())
+                    {
+                        filtered += 1;
+                    }
+                    board
+                        .into_iter()
+                        .filter(|&m| game.anti_chase_violation(m).is_none())
+                        .collect()
+                };
+                assert_eq!(moves, &expected[..], "{name} at {}", game.position());
+                positions += 1;
+                if outcome.is_some() {
+                    ended += 1;
+                    break;
+                }
+                let back = own_move_back(&game).filter(|m| moves.contains(m));
+                let pick = match back {
+                    Some(m) if rng.below(3) == 0 => m,
+                    _ => moves[rng.below(moves.len())],
+                };
+                game.play(pick).unwrap();
+            }
+        }
+        assert!(
+            positions > 3000 && ended > 20,
+            "{name}: {positions} {ended}"
+        );
+        if rules.anti_chase {
+            assert!(filtered > 20, "{name}: {filtered} positions filtered");
+        }
+    }
 }

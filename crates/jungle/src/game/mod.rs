@@ -132,14 +132,6 @@ impl Game {
         None
     }
 
-    /// Whether moves are refused now for a reason other than the anti-chase
-    /// rules (external result, board result, history result).
-    fn closed(&self) -> bool {
-        self.history.external_result().is_some()
-            || self.position().is_terminal_cheap()
-            || self.history_outcome().is_some()
-    }
-
     /// The occurrences of the position just pushed: one more than those of
     /// the last equal position since the last capture and the last pass
     /// (whose own count covers everything before it).
@@ -231,17 +223,9 @@ impl qi_core::Game for Game {
     }
 
     fn generate_moves(&self, moves: &mut MoveList<Move>) {
-        if self.closed() {
-            return;
-        }
-        let start = moves.len();
-        let pos = self.position();
-        pos.generate_moves(moves);
-        if moves.len() > start {
-            if let Some(forbidden) = self.anti_chase() {
-                forbidden.retain(pos, moves, start);
-            }
-        }
+        // The moves are generated only when nothing but the moves could
+        // end the game, so this is the generator too.
+        let _ = qi_core::Game::outcome_and_moves(self, moves);
     }
 
     fn play_unchecked(&mut self, mv: Move) {
@@ -313,6 +297,43 @@ impl qi_core::Game for Game {
             forbidden.retain(pos, &mut moves, 0);
             if moves.is_empty() {
                 return Some(Outcome::win(side.opponent(), WinReason::NoLegalMove));
+            }
+        }
+        None
+    }
+
+    /// As [`outcome`](qi_core::Game::outcome), with the moves generated
+    /// and filtered by the anti-chase rules once: no move left, before or
+    /// after the filter, is the loss `outcome` finds by counting.
+    fn outcome_and_moves(&self, moves: &mut MoveList<Move>) -> Option<Outcome> {
+        if let Some(outcome) = self.history.external_outcome() {
+            return Some(outcome);
+        }
+        let pos = self.position();
+        if pos.is_terminal_cheap() {
+            return pos.outcome();
+        }
+        let no_move = Some(Outcome::win(
+            pos.side_to_move().opponent(),
+            WinReason::NoLegalMove,
+        ));
+        if let Some(outcome) = self.history_outcome() {
+            // Having no move at all decides first (as in `outcome`).
+            return if has_move(pos) {
+                Some(outcome)
+            } else {
+                no_move
+            };
+        }
+        let start = moves.len();
+        pos.generate_moves(moves);
+        if moves.len() == start {
+            return no_move;
+        }
+        if let Some(forbidden) = self.anti_chase() {
+            forbidden.retain(pos, moves, start);
+            if moves.len() == start {
+                return no_move;
             }
         }
         None
