@@ -198,7 +198,7 @@ impl Game {
     }
 
     /// What the anti-chase rules forbid now, when they forbid anything.
-    #[inline]
+    #[inline(always)]
     pub(super) fn anti_chase(&self) -> Option<Forbidden> {
         // Under two plies no side has a move of its own on record.
         if !self.position().rules().anti_chase || self.history.frames().len() < 3 {
