@@ -162,7 +162,7 @@ pub(crate) fn tactical_score<G: Game, H: SearchHooks<G>>(
 
 /// Moves the highest-scored remaining move to index `start` (selection
 /// sort one step at a time: most nodes cut off after a move or two).
-#[inline]
+#[inline(always)]
 pub(crate) fn pick_next<M>(moves: &mut [M], scores: &mut [i32], start: usize) {
     let mut best = start;
     let mut best_score = scores[start];

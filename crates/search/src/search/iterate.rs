@@ -48,10 +48,8 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
             elapsed: Duration::ZERO,
         };
         let mut root_moves = MoveList::new();
-        if let Some(outcome) = game.outcome() {
+        if let Some(outcome) = game.outcome_and_moves(&mut root_moves) {
             result.score = Score::from_value(terminal_value(outcome, stm, 0));
-        } else {
-            game.generate_moves(&mut root_moves);
         }
 
         if !root_moves.is_empty() {

@@ -62,49 +62,65 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
             return 0;
         }
         let stm = game.position().side_to_move();
-        if let Some(outcome) = game.outcome() {
+        let opts = self.options;
+        let pv_node = beta - alpha > 1;
+
+        // The cut-offs that come before the moves (ply limit, mate
+        // distance, table) are found before the outcome is read: reading
+        // the table changes nothing and a finished game's value needs no
+        // bound. So the outcome comes with the moves exactly when the node
+        // goes on to search them, and the game decides both at once.
+
+        // Mate distance: if the game is not over here, no value beats a win
+        // (or loses worse than a loss) one ply below.
+        let mut mate_cut = false;
+        if opts.mate_distance && ply > 0 {
+            let best_possible = MATE - ply as i32 - 1;
+            alpha = alpha.max(-best_possible);
+            beta = beta.min(best_possible);
+            mate_cut = alpha >= beta;
+        }
+        let key = game.position().zobrist();
+        let mut tt_move = None;
+        let mut tt_cut = None;
+        if ply < MAX_PLY && !mate_cut {
+            if let Some(entry) = self.tt.probe(key) {
+                tt_move = entry.mv;
+                if !pv_node && ply > 0 && i32::from(entry.depth) >= depth {
+                    let value = from_tt(entry.value, ply);
+                    let cut = match entry.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => value >= beta,
+                        Bound::Upper => value <= alpha,
+                        Bound::Empty => false,
+                    };
+                    tt_cut = cut.then_some(value);
+                }
+            }
+        }
+
+        let mut moves = MoveList::new();
+        let outcome = if ply < MAX_PLY && !mate_cut && tt_cut.is_none() {
+            game.outcome_and_moves(&mut moves)
+        } else {
+            game.outcome()
+        };
+        if let Some(outcome) = outcome {
             return terminal_value(outcome, stm, ply);
         }
         if ply >= MAX_PLY {
             ctx.horizon = true;
             return ctx.eval.evaluate(game.position());
         }
-        let opts = self.options;
-        let pv_node = beta - alpha > 1;
-
-        // Mate distance: the game is not over here, so no value beats a win
-        // (or loses worse than a loss) one ply below.
-        if opts.mate_distance && ply > 0 {
-            let best_possible = MATE - ply as i32 - 1;
-            alpha = alpha.max(-best_possible);
-            beta = beta.min(best_possible);
-            if alpha >= beta {
-                return alpha;
-            }
+        if mate_cut {
+            return alpha;
         }
         let original_alpha = alpha;
-
-        let key = game.position().zobrist();
-        let mut tt_move = None;
-        if let Some(entry) = self.tt.probe(key) {
-            tt_move = entry.mv;
-            if !pv_node && ply > 0 && i32::from(entry.depth) >= depth {
-                let value = from_tt(entry.value, ply);
-                let cut = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => value >= beta,
-                    Bound::Upper => value <= alpha,
-                    Bound::Empty => false,
-                };
-                if cut {
-                    ctx.horizon = true;
-                    return value;
-                }
-            }
+        if let Some(value) = tt_cut {
+            ctx.horizon = true;
+            return value;
         }
 
-        let mut moves = MoveList::new();
-        game.generate_moves(&mut moves);
         if moves.is_empty() {
             ctx.horizon = true;
             return ctx.eval.evaluate(game.position());

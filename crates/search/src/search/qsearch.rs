@@ -49,19 +49,27 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
             return 0;
         }
         let stm = game.position().side_to_move();
-        if let Some(outcome) = game.outcome() {
+        // Standing pat is scored before the outcome is read (a finished
+        // game's value ignores it), so that the outcome comes with the
+        // moves exactly when they are searched.
+        let stand_pat = ctx.eval.evaluate(game.position());
+        let stands = stand_pat >= beta || ply >= MAX_PLY;
+        let mut moves = MoveList::new();
+        let outcome = if stands {
+            game.outcome()
+        } else {
+            game.outcome_and_moves(&mut moves)
+        };
+        if let Some(outcome) = outcome {
             return terminal_value(outcome, stm, ply);
         }
         ctx.horizon = true;
-        let stand_pat = ctx.eval.evaluate(game.position());
-        if stand_pat >= beta || ply >= MAX_PLY {
+        if stands {
             return stand_pat;
         }
         alpha = alpha.max(stand_pat);
         let mut best = stand_pat;
 
-        let mut moves = MoveList::new();
-        game.generate_moves(&mut moves);
         let hooks = self.hooks;
         moves.retain(|mv| hooks.is_tactical(game, *mv));
         let mut scores: SmallVec<[i32; 64]> = moves
