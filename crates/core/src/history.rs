@@ -24,8 +24,9 @@ pub struct Frame<P, F> {
     pass: bool,
     /// The oldest frame a repetition scan from here may visit: the last
     /// frame reached by a pass, or the start. Kept per frame so that
-    /// [`History::earlier`] checks no pass flags on its way back.
-    horizon: usize,
+    /// [`History::earlier`] checks no pass flags on its way back (32 bits
+    /// keep a frame of a 48-byte position within a cache line).
+    horizon: u32,
 }
 
 impl<P, F> Frame<P, F> {
@@ -192,7 +193,7 @@ impl<P: Position, F> History<P, F> {
     /// Pushes `position`, reached by a pass: the record is left alone.
     #[inline]
     pub fn push_pass(&mut self, position: P, extra: F) {
-        let horizon = self.frames.len();
+        let horizon = self.frames.len() as u32;
         self.frames.push(Frame {
             key: position.zobrist(),
             position,
@@ -240,6 +241,7 @@ impl<P: Position, F> History<P, F> {
     /// visited, and nothing is visited when the current frame is one.
     /// Whether a frame's position really equals the current one is for the
     /// caller to decide, as its rules compare positions.
+    #[inline]
     pub fn earlier(&self, window: usize) -> impl Iterator<Item = &Frame<P, F>> + '_ {
         let at = self.frames.len() - 1;
         let top = &self.frames[at];
@@ -247,19 +249,29 @@ impl<P: Position, F> History<P, F> {
             frames: &self.frames,
             key: top.key,
             at,
-            oldest: at.saturating_sub(window).max(top.horizon),
+            oldest: at.saturating_sub(window).max(top.horizon as usize),
         }
     }
 
     /// How many times the current position has occurred, now included:
     /// one more than the frames of [`earlier`](History::earlier)`(window)`
     /// whose position `same` finds equal to the current one.
+    #[inline]
     pub fn occurrences(&self, window: usize, mut same: impl FnMut(&P, &P) -> bool) -> usize {
-        let now = self.position();
-        1 + self
-            .earlier(window)
-            .filter(|frame| same(&frame.position, now))
-            .count()
+        // The walk of `earlier`, written out: games count on every push.
+        let at = self.frames.len() - 1;
+        let now = &self.frames[at];
+        let oldest = at.saturating_sub(window).max(now.horizon as usize);
+        let mut count = 1;
+        let mut i = at;
+        while i >= oldest + 2 {
+            i -= 2;
+            let frame = &self.frames[i];
+            if frame.key == now.key && same(&frame.position, &now.position) {
+                count += 1;
+            }
+        }
+        count
     }
 }
 

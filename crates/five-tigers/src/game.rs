@@ -69,6 +69,7 @@ impl Game {
     }
 
     /// How many times the current position has occurred (1 the first time).
+    #[inline]
     pub fn occurrences(&self) -> usize {
         // Only positions since the last removal can be equal (a removal
         // changes the material for good); steps alternate sides, so the same
@@ -78,6 +79,7 @@ impl Game {
     }
 
     /// Decides the draw of the frame just pushed.
+    #[inline]
     fn settle(&mut self) {
         let pos = self.history.position();
         let limit = pos.rules().no_capture_draw;
