@@ -306,37 +306,27 @@ impl qi_core::Game for Game {
     /// and filtered by the anti-chase rules once: no move left, before or
     /// after the filter, is the loss `outcome` finds by counting.
     fn outcome_and_moves(&self, moves: &mut MoveList<Move>) -> Option<Outcome> {
-        if let Some(outcome) = self.history.external_outcome() {
-            return Some(outcome);
-        }
         let pos = self.position();
-        if pos.is_terminal_cheap() {
-            return pos.outcome();
+        if self.history.external_result().is_some() || pos.is_terminal_cheap() {
+            // Decided before any move counts.
+            return qi_core::Game::outcome(self);
         }
-        let no_move = Some(Outcome::win(
-            pos.side_to_move().opponent(),
-            WinReason::NoLegalMove,
-        ));
+        let no_move = || Outcome::win(pos.side_to_move().opponent(), WinReason::NoLegalMove);
         if let Some(outcome) = self.history_outcome() {
             // Having no move at all decides first (as in `outcome`).
-            return if has_move(pos) {
-                Some(outcome)
-            } else {
-                no_move
-            };
+            return Some(if has_move(pos) { outcome } else { no_move() });
         }
         let start = moves.len();
         pos.generate_moves(moves);
-        if moves.len() == start {
-            return no_move;
-        }
-        if let Some(forbidden) = self.anti_chase() {
+        if moves.len() > start {
+            // Moves left and nothing forbidden: the game goes on.
+            let forbidden = self.anti_chase()?;
             forbidden.retain(pos, moves, start);
-            if moves.len() == start {
-                return no_move;
+            if moves.len() > start {
+                return None;
             }
         }
-        None
+        Some(no_move())
     }
 
     fn record(&mut self, result: ExternalResult) {
