@@ -23,7 +23,7 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
     /// Searches a child just played: with the same window when the side to
     /// move did not change, else negamax-style.
     #[allow(clippy::too_many_arguments)]
-    #[inline]
+    #[inline(always)]
     fn child<E: Evaluator<G::Position>>(
         &mut self,
         game: &mut G,
