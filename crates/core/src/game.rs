@@ -107,6 +107,8 @@ pub trait Game: Clone {
 /// the point of view of the side to move (positive: good for it).
 pub trait Evaluator<P: Position> {
     /// Scores `pos` for its side to move. Must be far below the search's
-    /// mate scores in magnitude (|score| < 20 000).
+    /// mate scores in magnitude (|score| < 20 000). The search may ask
+    /// about a finished position before it reads the outcome (and then
+    /// discards the score), so any position must be scored without panic.
     fn evaluate(&self, pos: &P) -> i32;
 }

@@ -318,6 +318,38 @@ proptest! {
     }
 }
 
+/// Quiescence scores standing pat before it reads the outcome, so finished
+/// positions (a den entered, a side without animals or moves) are scored
+/// too, and must be scored within bounds.
+#[test]
+fn finished_positions_are_scored_within_bounds() {
+    let eval = JungleEval::default();
+    let mut finished = 0;
+    for (i, &preset) in Rules::PRESETS.iter().enumerate() {
+        let rules = Rules::preset(preset).expect("preset");
+        for seed in 0..50u64 {
+            let mut state = (seed * 4 + i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+            let mut p = Jungle::new(rules);
+            for _ in 0..3000 {
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                p.play_unchecked(moves[(state % moves.len() as u64) as usize]);
+            }
+            if p.outcome().is_some() {
+                finished += 1;
+                let v = eval.evaluate(&p);
+                assert!(v.abs() <= EVAL_LIMIT, "{p} scored {v}");
+            }
+        }
+    }
+    assert!(finished > 100, "{finished} finished games");
+}
+
 // ---------------------------------------------------------------------------
 // Hooks.
 
