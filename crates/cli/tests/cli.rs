@@ -302,6 +302,10 @@ fn engine_speaks_jcei() {
     e.send("d");
     let board = e.until("Red to move");
     assert!(board.len() > 5);
+    assert!(
+        board.iter().all(|l| !l.contains('\x1b')),
+        "no colours into a pipe: {board:?}"
+    );
     e.send("perft 3");
     // Hand count: the rat has 3 quiet moves (d8d9 ends the game), the
     // elephant 2 replies, then the rat 4 moves from each square.
@@ -423,6 +427,41 @@ fn play(args: &[&str], input: &str) -> String {
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success());
     String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// `qi play` with `env` set, its output as text.
+fn play_with_env(env: &[(&str, &str)], input: &str) -> String {
+    let mut command = Command::new(QI);
+    command.args(["play", "--movetime", "10"]);
+    let mut child = command
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .envs(env.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("qi play starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn colours_follow_the_terminal_and_no_color() {
+    // Into a pipe: no styles.
+    assert!(!play_with_env(&[], "quit\n").contains('\x1b'));
+    // Forced on, the board is coloured...
+    let forced = play_with_env(&[("CLICOLOR_FORCE", "1")], "quit\n");
+    assert!(forced.contains('\x1b'), "{forced}");
+    // ...unless NO_COLOR says otherwise.
+    let off = play_with_env(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")], "quit\n");
+    assert!(!off.contains('\x1b'), "{off}");
 }
 
 #[test]
