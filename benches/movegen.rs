@@ -11,10 +11,10 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use qi::core::testkit::{random_playout, Rng};
-use qi::core::{Evaluator, Game, MoveList, Position};
-use qi::engine::{EvalProfile, GameFn, GameKit, Games, Registry, RulesOf};
-use qi::search::{perft, Limits, SearchHooks, Searcher};
+use qi_games::core::testkit::{random_playout, Rng};
+use qi_games::core::{Evaluator, Game, MoveList, Position};
+use qi_games::engine::{EvalProfile, GameFn, GameKit, Games, Registry, RulesOf};
+use qi_games::search::{perft, Limits, SearchHooks, Searcher};
 
 /// Per game: the plies of the three mid-game samples and the perft depths
 /// (a game's opening lasts longer in Jungle than in Five Tigers). Games not

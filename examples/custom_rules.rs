@@ -4,9 +4,9 @@
 //! cargo run --release --example custom_rules
 //! ```
 
-use qi::core::Position;
-use qi::jungle::{JumpBlock, Jumps, Jungle, RankOrder, Repetition, Rules};
-use qi::search::perft;
+use qi_games::core::Position;
+use qi_games::jungle::{JumpBlock, Jumps, Jungle, RankOrder, Repetition, Rules};
+use qi_games::search::perft;
 
 fn main() {
     // Start from the standard rules and change one option at a time.

@@ -9,9 +9,9 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use qi::core::{Game, Position};
-use qi::engine::{EvalProfile, GameFn, GameKit, Games, Registry, RulesOf};
-use qi::search::{Limits, SearchHooks, Searcher};
+use qi_games::core::{Game, Position};
+use qi_games::engine::{EvalProfile, GameFn, GameKit, Games, Registry, RulesOf};
+use qi_games::search::{Limits, SearchHooks, Searcher};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

@@ -1,4 +1,4 @@
-//! `qi`: game engines for two Chinese folk board games, Jungle (斗兽棋,
+//! `qi-games`: game engines for two Chinese folk board games, Jungle (斗兽棋,
 //! Dou Shou Qi) and Five Tigers (五虎棋, Wu Hu Qi).
 //!
 //! This facade re-exports the workspace crates:
@@ -12,18 +12,18 @@
 //!   game a spec names.
 //!
 //! ```
-//! use qi::core::Position;
-//! use qi::jungle::{Jungle, Move, Rules};
+//! use qi_games::core::Position;
+//! use qi_games::jungle::{Jungle, Move, Rules};
 //!
 //! let mut pos = Jungle::new(Rules::standard());
 //! let mv: Move = "a3a4".parse()?;
 //! pos.play(mv)?; // checked: an illegal move is an error
 //! assert_eq!(pos.to_string(), "l5t/1d3c1/r1p1w1e/7/7/E6/2W1P1R/1C3D1/T5L b 1 1");
-//! assert_eq!(qi::search::perft(&Jungle::default(), 2), 576);
+//! assert_eq!(qi_games::search::perft(&Jungle::default(), 2), 576);
 //! assert!(pos.play("a4a5".parse()?).is_err()); // Blue is to move
 //!
 //! // Five Tigers: placement, step and removal moves share one type.
-//! let mut ft = qi::five_tigers::FiveTigers::default();
+//! let mut ft = qi_games::five_tigers::FiveTigers::default();
 //! ft.play("c3".parse()?)?;
 //! assert_eq!(ft.legal_moves().len(), 24);
 //! # Ok::<(), Box<dyn std::error::Error>>(())
@@ -32,8 +32,8 @@
 //! Code written once for every game runs through the registry:
 //!
 //! ```
-//! use qi::core::Position;
-//! use qi::engine::{GameFn, GameKit, Games, Registry, RulesOf};
+//! use qi_games::core::Position;
+//! use qi_games::engine::{GameFn, GameKit, Games, Registry, RulesOf};
 //!
 //! struct StartMoves;
 //! impl GameFn for StartMoves {

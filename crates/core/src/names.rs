@@ -11,7 +11,7 @@
 ///   matched exactly; [`ParseNameError`](crate::ParseNameError) otherwise).
 ///
 /// Serde can then go through the text with
-/// [`serde_via_text!`](crate::serde_via_text) (feature `serde`).
+/// `serde_via_text!` (feature `serde`).
 ///
 /// ```
 /// #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,5 +1,5 @@
 //! `qi match`: engines as child processes ([`process`]) playing the
-//! library's arena ([`qi_engine::arena`]) from the command line ([`run`]).
+//! library's arena ([`qi_engine::arena`]) from the command line ([`run()`]).
 
 pub mod process;
 pub mod run;
