@@ -4,8 +4,10 @@
 use std::fmt::Display;
 use std::str::FromStr;
 
+use std::sync::atomic::AtomicBool;
+
 use qi_core::{Evaluator, Game, Position};
-use qi_search::{SearchHooks, SearchOptions};
+use qi_search::{Limits, MoveOf, SearchHooks, SearchOptions, SearchResult, Searcher};
 
 /// The rules type of a kit's game.
 pub type RulesOf<K> = <<K as GameKit>::Position as Position>::Rules;
@@ -100,6 +102,35 @@ pub trait GameKit: 'static {
     /// The board drawn for a terminal, styled with ANSI sequences (print it
     /// through `anstream`, which drops them where colour is unwanted).
     fn draw(position: &Self::Position) -> String;
+
+    /// Searches `game`'s current position within `limits` with this game's
+    /// evaluation and tuned options, and returns the best move, its score,
+    /// the depth and the principal variation: the one-call entry point,
+    /// with no stop flag or callback. ([`Searcher`] is the full API: a
+    /// table kept between moves, progress reports, stopping from another
+    /// thread.)
+    ///
+    /// ```
+    /// use std::time::Duration;
+    ///
+    /// use qi_engine::{GameKit, JungleKit};
+    /// use qi_jungle::{Game, Jungle};
+    /// use qi_search::Limits;
+    ///
+    /// let game = Game::new(Jungle::default());
+    /// let result = JungleKit::think(&game, Limits::movetime(Duration::from_millis(50)));
+    /// let best = result.best_move.expect("the start has moves");
+    /// assert!(game.legal_moves().contains(&best));
+    /// assert_eq!(result.pv.first(), Some(&best));
+    /// ```
+    fn think(game: &Self::Game, limits: Limits) -> SearchResult<MoveOf<Self::Game>> {
+        let hooks = Self::hooks(EvalProfile::Default);
+        let mut searcher = Searcher::with_hooks(hooks.tuned_options(), hooks);
+        let mut game = game.clone();
+        let never = AtomicBool::new(false);
+        let eval = Self::eval(EvalProfile::Default);
+        searcher.search(&mut game, &eval, limits, &never, |_| {})
+    }
 }
 
 /// The game spec of `rules` in canonical form: `GAME:` and the rules' own

@@ -60,3 +60,8 @@ pub use position::{Jungle, DEN_ENTERED, START_JFEN};
 pub use rules::{JumpBlock, Jumps, ParseRulesError, RankOrder, Repetition, Rules, UnknownPreset};
 pub use setup::{Setup, SetupError};
 pub use tables::{den_square, ALL, ALL_TRAPS, DENS, LAND, TRAPS, WATER};
+
+// Serialized as its rules and its JFEN: the text alone does not say which
+// rules it is read under.
+#[cfg(feature = "serde")]
+qi_core::serde_via_text!(rules_and_text: Jungle);

@@ -47,3 +47,20 @@ fn square_and_piece_round_trip() {
     let back: Piece = serde_json::from_str(&serde_json::to_string(&p).unwrap()).unwrap();
     assert_eq!(back, p);
 }
+
+#[test]
+fn positions_round_trip_with_their_rules() {
+    for (name, rules) in presets() {
+        let mut pos = qi_jungle::Jungle::new(rules);
+        for text in ["a3a4", "g7g6", "a4a5"] {
+            pos.play(text.parse().unwrap()).unwrap();
+        }
+        let json = serde_json::to_value(pos).unwrap();
+        assert_eq!(json["position"], pos.to_string(), "{name}");
+        let back: qi_jungle::Jungle = serde_json::from_value(json).unwrap();
+        assert_eq!(back, pos, "{name}");
+        assert_eq!(back.rules(), pos.rules(), "{name}");
+    }
+    let bad = serde_json::json!({"rules": Rules::standard(), "position": "not a position"});
+    assert!(serde_json::from_value::<qi_jungle::Jungle>(bad).is_err());
+}
