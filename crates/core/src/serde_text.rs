@@ -34,6 +34,8 @@ use serde::de::{self, Deserializer, Visitor};
 use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
 
+use crate::game::Game;
+use crate::outcome::ExternalResult;
 use crate::position::Position;
 
 // The macros expand in other crates, which may not depend on serde under
@@ -48,6 +50,11 @@ pub use serde as __serde;
 /// `serde_via_text!(rules_and_text: Pos)` does the same for a position
 /// type: a map of its rules (serialized as they are) and its position text,
 /// read back with [`Position::from_text`] under those rules.
+///
+/// `serde_via_text!(game_record: G)` serializes a game layer as its record:
+/// the start position (as above), the moves as text and the external
+/// result; reading it back replays the moves, each checked, so a record
+/// that breaks the rules is refused.
 #[macro_export]
 macro_rules! serde_via_text {
     (rules_and_text: $ty:ty) => {
@@ -65,6 +72,24 @@ macro_rules! serde_via_text {
                 D: $crate::serde_text::__serde::Deserializer<'de>,
             {
                 $crate::serde_text::deserialize_position(deserializer)
+            }
+        }
+    };
+    (game_record: $ty:ty) => {
+        impl $crate::serde_text::__serde::Serialize for $ty {
+            fn serialize<S>(&self, serializer: S) -> ::core::result::Result<S::Ok, S::Error>
+            where
+                S: $crate::serde_text::__serde::Serializer,
+            {
+                $crate::serde_text::serialize_game(self, serializer)
+            }
+        }
+        impl<'de> $crate::serde_text::__serde::Deserialize<'de> for $ty {
+            fn deserialize<D>(deserializer: D) -> ::core::result::Result<Self, D::Error>
+            where
+                D: $crate::serde_text::__serde::Deserializer<'de>,
+            {
+                $crate::serde_text::deserialize_game(deserializer)
             }
         }
     };
@@ -166,4 +191,54 @@ where
 {
     let repr = PositionOwned::<P::Rules>::deserialize(deserializer)?;
     P::from_text(&repr.position, &repr.rules).map_err(de::Error::custom)
+}
+
+#[derive(Serialize)]
+struct GameRef<'a, P, M> {
+    start: &'a P,
+    moves: &'a [M],
+    external_result: Option<ExternalResult>,
+}
+
+#[derive(Deserialize)]
+struct GameOwned<P, M> {
+    start: P,
+    moves: Vec<M>,
+    external_result: Option<ExternalResult>,
+}
+
+/// Serializes a game as `{ start, moves, external_result }`: its first
+/// position, its move record and a result recorded from outside the rules.
+pub fn serialize_game<G, S>(game: &G, serializer: S) -> Result<S::Ok, S::Error>
+where
+    G: Game,
+    G::Position: Serialize,
+    <G::Position as Position>::Move: Serialize,
+    S: Serializer,
+{
+    GameRef {
+        start: game.start(),
+        moves: game.moves(),
+        external_result: game.external_result(),
+    }
+    .serialize(serializer)
+}
+
+/// Reads what [`serialize_game`] writes by replaying the moves from the
+/// start, each checked; the first illegal move is the error.
+pub fn deserialize_game<'de, G, D>(deserializer: D) -> Result<G, D::Error>
+where
+    G: Game,
+    G::Position: Deserialize<'de>,
+    <G::Position as Position>::Move: Deserialize<'de>,
+    D: Deserializer<'de>,
+{
+    let repr =
+        GameOwned::<G::Position, <G::Position as Position>::Move>::deserialize(deserializer)?;
+    let mut game = G::from_moves(repr.start, &repr.moves)
+        .map_err(|e| de::Error::custom(format!("move '{}': {}", e.mv, e.reason)))?;
+    if let Some(result) = repr.external_result {
+        game.record(result);
+    }
+    Ok(game)
 }

@@ -79,3 +79,8 @@ pub use qi_core::ParseCoordError as ParsePointError;
 // say which rules it is read under.
 #[cfg(feature = "serde")]
 qi_core::serde_via_text!(rules_and_text: FiveTigers);
+
+// Serialized as its record (start, moves, recorded result) and read back
+// by replaying it, so the history rules are rebuilt, not trusted.
+#[cfg(feature = "serde")]
+qi_core::serde_via_text!(game_record: Game);

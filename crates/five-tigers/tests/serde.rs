@@ -67,3 +67,23 @@ fn positions_round_trip() {
     let err = serde_json::from_str::<FiveTigers>(bad).unwrap_err();
     assert!(err.to_string().contains("to-move"), "{err}");
 }
+
+#[test]
+fn games_round_trip_as_their_record() {
+    use qi_core::Game as _;
+    use qi_five_tigers::{FiveTigers, Game, Rules};
+    let mut game = Game::new(FiveTigers::new(Rules::ten()));
+    for text in ["c3", "a1", "c4", "b1"] {
+        game.play(text.parse().unwrap()).unwrap();
+    }
+    let json = serde_json::to_value(&game).unwrap();
+    assert_eq!(json["moves"], serde_json::json!(["c3", "a1", "c4", "b1"]));
+    let back: Game = serde_json::from_value(json.clone()).unwrap();
+    assert_eq!(back.moves(), game.moves());
+    assert_eq!(back.position(), game.position());
+    assert_eq!(back.start().rules(), &Rules::ten());
+    let mut bad = json;
+    bad["moves"] = serde_json::json!(["c3", "c3"]);
+    let err = serde_json::from_value::<Game>(bad).unwrap_err().to_string();
+    assert!(err.contains("c3"), "{err}");
+}

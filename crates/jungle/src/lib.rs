@@ -65,3 +65,8 @@ pub use tables::{den_square, ALL, ALL_TRAPS, DENS, LAND, TRAPS, WATER};
 // rules it is read under.
 #[cfg(feature = "serde")]
 qi_core::serde_via_text!(rules_and_text: Jungle);
+
+// Serialized as its record (start, moves, recorded result) and read back
+// by replaying it, so the history rules are rebuilt, not trusted.
+#[cfg(feature = "serde")]
+qi_core::serde_via_text!(game_record: Game);

@@ -64,3 +64,29 @@ fn positions_round_trip_with_their_rules() {
     let bad = serde_json::json!({"rules": Rules::standard(), "position": "not a position"});
     assert!(serde_json::from_value::<qi_jungle::Jungle>(bad).is_err());
 }
+
+#[test]
+fn games_round_trip_as_their_record() {
+    use qi_core::{ExternalResult, Game as _, Side};
+    use qi_jungle::Game;
+    let mut game = Game::new(qi_jungle::Jungle::new(Rules::traditional()));
+    for text in ["a3a4", "g7g6", "a4a5", "g6g5"] {
+        game.play(text.parse().unwrap()).unwrap();
+    }
+    game.record(ExternalResult::Resignation(Side::First));
+    let json = serde_json::to_value(&game).unwrap();
+    assert_eq!(
+        json["moves"],
+        serde_json::json!(["a3a4", "g7g6", "a4a5", "g6g5"])
+    );
+    let back: Game = serde_json::from_value(json.clone()).unwrap();
+    assert_eq!(back.moves(), game.moves());
+    assert_eq!(back.position(), game.position());
+    assert_eq!(back.outcome(), game.outcome());
+    assert_eq!(back.start().rules(), &Rules::traditional());
+    // A record that breaks the rules is refused, naming the move.
+    let mut bad = json;
+    bad["moves"] = serde_json::json!(["a3a4", "a4a5"]);
+    let err = serde_json::from_value::<Game>(bad).unwrap_err().to_string();
+    assert!(err.contains("a4a5"), "{err}");
+}
