@@ -11,6 +11,7 @@ mod arena;
 mod commands;
 mod error;
 mod jcei;
+mod out;
 mod play_cmd;
 
 use std::io::IsTerminal;
@@ -63,6 +64,7 @@ pub(crate) fn games_help() -> String {
 }
 
 fn main() -> ExitCode {
+    out::install_panic_hook();
     let command = Cli::command().after_help(format!(
         "games (--game): {} (default {})",
         games_help(),
