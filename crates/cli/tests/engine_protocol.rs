@@ -219,3 +219,21 @@ fn a_new_table_is_allocated_only_after_the_old_one_is_freed() {
     }
     e.send("quit");
 }
+
+#[test]
+fn stop_behind_a_waiting_go_is_meant_for_that_search() {
+    let mut e = Engine::start(&[]);
+    e.send("position startpos");
+    e.send("go depth 3");
+    e.send("go infinite");
+    e.send("stop");
+    // The first search ends by its depth, the second by the `stop`.
+    let first = e.until("bestmove");
+    assert!(
+        first.iter().any(|l| l.starts_with("info depth 3 ")),
+        "{first:?}"
+    );
+    e.until_within("bestmove", Duration::from_secs(5));
+    e.send("quit");
+    assert_eq!(e.exit_within(Duration::from_secs(2)), Some(0));
+}

@@ -194,6 +194,11 @@ impl Session {
         // The input has ended: what was asked is still answered, but a
         // search that only `stop` ends is stopped.
         loop {
+            if self.waiting.front() == Some(&Command::Stop) {
+                self.waiting.pop_front();
+                self.stop_job();
+                continue;
+            }
             if let Some(job) = self.job.take() {
                 if job.until_stop {
                     job.stop.store(true, Ordering::Relaxed);
@@ -210,7 +215,19 @@ impl Session {
     /// Once the job has ended, runs the commands that waited for it (until
     /// one of them starts a job again).
     fn run_waiting(&mut self) {
-        while self.job.as_ref().is_none_or(|job| job.handle.is_finished()) {
+        loop {
+            if self.waiting.front() == Some(&Command::Stop) {
+                self.waiting.pop_front();
+                self.stop_job();
+                continue;
+            }
+            if self
+                .job
+                .as_ref()
+                .is_some_and(|job| !job.handle.is_finished())
+            {
+                break;
+            }
             if let Some(job) = self.job.take() {
                 let _ = job.handle.join();
             }
@@ -218,6 +235,20 @@ impl Session {
                 break;
             };
             self.handle_idle(command);
+        }
+    }
+
+    /// Whether a waiting command starts a job.
+    fn job_waits(&self) -> bool {
+        self.waiting
+            .iter()
+            .any(|c| matches!(c, Command::Go(_) | Command::Perft(_)))
+    }
+
+    /// Raises the running job's stop flag; its answer follows.
+    fn stop_job(&self) {
+        if let Some(job) = &self.job {
+            job.stop.store(true, Ordering::Relaxed);
         }
     }
 
@@ -233,11 +264,10 @@ impl Session {
         };
         match command {
             Command::Quit => return false,
-            Command::Stop => {
-                if let Some(job) = &self.job {
-                    job.stop.store(true, Ordering::Relaxed);
-                }
-            }
+            // Behind a waiting `go` or `perft`, `stop` is meant for the job
+            // that starts: it waits its turn (a piped script's order).
+            Command::Stop if self.job_waits() => self.waiting.push_back(Command::Stop),
+            Command::Stop => self.stop_job(),
             Command::IsReady => outln!("readyok"),
             Command::Jcei => self.identify(),
             other if self.job.is_some() || !self.waiting.is_empty() => {
