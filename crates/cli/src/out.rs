@@ -62,6 +62,10 @@ pub fn install_panic_hook() {
             let _ = writeln!(io::stderr(), "qi: error: cannot write the output: {reason}");
             std::process::exit(EXIT_OUTPUT);
         }
+        if message.starts_with("failed printing to stderr") {
+            // The error has nowhere to go; the exit code still tells.
+            std::process::exit(EXIT_OUTPUT);
+        }
         default(info);
     }));
 }

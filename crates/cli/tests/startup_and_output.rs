@@ -133,3 +133,18 @@ fn a_full_disk_is_one_line_on_stderr_and_exit_code_3() {
         assert!(!err.contains("panicked"), "{err}");
     }
 }
+
+#[test]
+fn a_full_stderr_is_no_panic_either() {
+    let Ok(full) = fs::OpenOptions::new().write(true).open("/dev/full") else {
+        return; // not Linux
+    };
+    let out = Command::new(QI)
+        .args(["perft", "2"])
+        .stderr(full)
+        .output()
+        .unwrap();
+    // `perft` writes its timing to stderr after the total.
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "total: 576\n");
+    assert_eq!(out.status.code(), Some(3));
+}
