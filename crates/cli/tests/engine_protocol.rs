@@ -48,16 +48,16 @@ fn commands_are_answered_while_the_engine_searches() {
     e.send("d");
     std::thread::sleep(Duration::from_millis(300));
     e.send("isready");
-    let lines = e.until_within("readyok", Duration::from_secs(2));
+    let lines = e.until_within("readyok", Duration::from_secs(5));
     let before = &lines[..lines.len() - 1];
     assert!(before.iter().all(|l| l.starts_with("info")), "{lines:?}");
     e.send("stop");
-    let lines = e.until_within("bestmove", Duration::from_secs(2));
+    let lines = e.until_within("bestmove", Duration::from_secs(5));
     assert_eq!(bestmove(lines.last().unwrap()).len(), 4);
     // Then the board that waited.
-    e.until_within("Red to move", Duration::from_secs(2));
+    e.until_within("Red to move", Duration::from_secs(5));
     e.send("quit");
-    assert_eq!(e.exit_within(Duration::from_secs(2)), Some(0));
+    assert_eq!(e.exit_within(Duration::from_secs(5)), Some(0));
 }
 
 #[test]
@@ -66,9 +66,9 @@ fn perft_is_answered_stopped_and_quit_while_it_counts() {
     e.send("perft 99");
     std::thread::sleep(Duration::from_millis(300));
     e.send("isready");
-    e.until_within("readyok", Duration::from_secs(2));
+    e.until_within("readyok", Duration::from_secs(5));
     e.send("stop");
-    let lines = e.until_within("total:", Duration::from_secs(2));
+    let lines = e.until_within("total:", Duration::from_secs(5));
     let count: u64 = lines.last().unwrap()["total: ".len()..].parse().unwrap();
     assert!(count > 0, "{lines:?}");
     assert!(lines[0].ends_with("stopped"), "{lines:?}");
@@ -79,8 +79,8 @@ fn perft_is_answered_stopped_and_quit_while_it_counts() {
     std::thread::sleep(Duration::from_millis(200));
     let asked = Instant::now();
     e.send("quit");
-    assert_eq!(e.exit_within(Duration::from_secs(2)), Some(0));
-    assert!(asked.elapsed() < Duration::from_secs(1));
+    assert_eq!(e.exit_within(Duration::from_secs(5)), Some(0));
+    assert!(asked.elapsed() < Duration::from_secs(3));
 }
 
 #[test]
@@ -91,8 +91,8 @@ fn quit_during_a_search_ends_the_process_at_once() {
     std::thread::sleep(Duration::from_millis(200));
     let asked = Instant::now();
     e.send("quit");
-    assert_eq!(e.exit_within(Duration::from_secs(2)), Some(0));
-    assert!(asked.elapsed() < Duration::from_secs(1));
+    assert_eq!(e.exit_within(Duration::from_secs(5)), Some(0));
+    assert!(asked.elapsed() < Duration::from_secs(3));
 }
 
 #[test]
@@ -105,7 +105,7 @@ fn go_without_a_usable_limit_searches_until_stop() {
         e.send(go);
         no_bestmove_for(&mut e, Duration::from_millis(1500), go);
         e.send("stop");
-        let lines = e.until_within("bestmove", Duration::from_secs(2));
+        let lines = e.until_within("bestmove", Duration::from_secs(5));
         assert_eq!(bestmove(lines.last().unwrap()).len(), 4, "{go}");
     }
     // Its own clock is a limit.
@@ -235,5 +235,5 @@ fn stop_behind_a_waiting_go_is_meant_for_that_search() {
     );
     e.until_within("bestmove", Duration::from_secs(5));
     e.send("quit");
-    assert_eq!(e.exit_within(Duration::from_secs(2)), Some(0));
+    assert_eq!(e.exit_within(Duration::from_secs(5)), Some(0));
 }

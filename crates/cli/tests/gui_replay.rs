@@ -146,7 +146,7 @@ fn engine_turn(e: &mut Engine, played: &[String]) -> Answer {
 /// The GUI's `quit`: the engine ends at once and cleanly.
 fn quit(mut e: Engine) {
     e.send("quit");
-    assert_eq!(e.exit_within(Duration::from_secs(2)), Some(0));
+    assert_eq!(e.exit_within(Duration::from_secs(5)), Some(0));
 }
 
 fn moves(text: &str) -> Vec<String> {
