@@ -234,6 +234,14 @@ fn stop_behind_a_waiting_go_is_meant_for_that_search() {
         "{first:?}"
     );
     e.until_within("bestmove", Duration::from_secs(5));
+    // With a command between the waiting search and the `stop` too.
+    e.send("go depth 3");
+    e.send("go infinite");
+    e.send("d");
+    e.send("stop");
+    e.until_within("bestmove", Duration::from_secs(5));
+    e.until_within("bestmove", Duration::from_secs(5));
+    e.until_within("Red to move", Duration::from_secs(5));
     e.send("quit");
     assert_eq!(e.exit_within(Duration::from_secs(5)), Some(0));
 }

@@ -99,6 +99,11 @@ fn print_result(outcome: Outcome) {
     }
 }
 
+/// Whether `command` starts a search or a perft.
+fn starts_job(command: &Command) -> bool {
+    matches!(command, Command::Go(_) | Command::Perft(_))
+}
+
 /// A search or perft running on its own thread.
 struct Job {
     handle: JoinHandle<()>,
@@ -194,11 +199,7 @@ impl Session {
         // The input has ended: what was asked is still answered, but a
         // search that only `stop` ends is stopped.
         loop {
-            if self.waiting.front() == Some(&Command::Stop) {
-                self.waiting.pop_front();
-                self.stop_job();
-                continue;
-            }
+            self.pass_on_stop();
             if let Some(job) = self.job.take() {
                 if job.until_stop {
                     job.stop.store(true, Ordering::Relaxed);
@@ -216,11 +217,7 @@ impl Session {
     /// one of them starts a job again).
     fn run_waiting(&mut self) {
         loop {
-            if self.waiting.front() == Some(&Command::Stop) {
-                self.waiting.pop_front();
-                self.stop_job();
-                continue;
-            }
+            self.pass_on_stop();
             if self
                 .job
                 .as_ref()
@@ -240,9 +237,22 @@ impl Session {
 
     /// Whether a waiting command starts a job.
     fn job_waits(&self) -> bool {
-        self.waiting
-            .iter()
-            .any(|c| matches!(c, Command::Go(_) | Command::Perft(_)))
+        self.waiting.iter().any(starts_job)
+    }
+
+    /// A waiting `stop` with no `go` or `perft` ahead of it is meant for
+    /// the running job (the one that came before it): it stops it now,
+    /// even with other commands (`d`) still ahead of it in the queue,
+    /// which would otherwise wait for that job forever.
+    fn pass_on_stop(&mut self) {
+        let Some(at) = self.waiting.iter().position(|c| *c == Command::Stop) else {
+            return;
+        };
+        if self.waiting.iter().take(at).any(starts_job) {
+            return;
+        }
+        self.waiting.remove(at);
+        self.stop_job();
     }
 
     /// Raises the running job's stop flag; its answer follows.
