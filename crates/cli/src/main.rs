@@ -3,7 +3,9 @@
 //! Subcommands: `perft` (count the move tree), `moves` (list the legal
 //! moves), `engine` (the JCEI protocol), `play` (a game against the
 //! engine), `match` (engine against engine). Bad input is reported on one
-//! stderr line with exit code 2. Every command is generic over the game:
+//! stderr line with exit code 2; output that cannot be written ends the
+//! program quietly with exit code 0 on a closed pipe, with one stderr line
+//! and exit code 3 otherwise ([`out`]). Every command is generic over the game:
 //! the game named by `--game` is found in the library's registry
 //! ([`qi_engine::Games`]), which runs the command's generic code for it.
 
@@ -11,6 +13,7 @@ mod arena;
 mod commands;
 mod error;
 mod jcei;
+mod out;
 mod play_cmd;
 
 use std::io::IsTerminal;
@@ -63,6 +66,7 @@ pub(crate) fn games_help() -> String {
 }
 
 fn main() -> ExitCode {
+    out::install_panic_hook();
     let command = Cli::command().after_help(format!(
         "games (--game): {} (default {})",
         games_help(),

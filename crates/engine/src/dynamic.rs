@@ -22,6 +22,9 @@ pub enum EngineEvent {
     BestMove(Option<String>),
 }
 
+/// A perft to run on another thread (see [`DynEngine::perft_task`]).
+pub type PerftTask = Box<dyn FnOnce(u32, &AtomicBool) -> u64 + Send>;
+
 /// Why a position could not be set.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PositionError {
@@ -58,6 +61,10 @@ pub trait DynEngine: Send {
     fn board(&self) -> String;
     /// The perft count of the current position (board moves).
     fn perft(&self, depth: u32) -> u64;
+    /// The perft of the current position as a task for another thread:
+    /// `task(depth, stop)` counts until done or until `stop` is raised,
+    /// and returns the leaves counted so far.
+    fn perft_task(&self) -> PerftTask;
     /// The moves legal now under every rule of the game (history included).
     fn moves(&self) -> Vec<String>;
     /// The static evaluation of the current position for the side to move.
@@ -162,6 +169,11 @@ impl<K: GameKit> DynEngine for KitEngine<K> {
 
     fn perft(&self, depth: u32) -> u64 {
         qi_search::perft(self.game.position(), depth)
+    }
+
+    fn perft_task(&self) -> PerftTask {
+        let position = self.game.position().clone();
+        Box::new(move |depth, stop| qi_search::perft_with_stop(&position, depth, stop))
     }
 
     fn moves(&self) -> Vec<String> {

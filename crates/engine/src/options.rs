@@ -35,17 +35,20 @@ pub fn set_search_option(
     name: &str,
     value: &str,
 ) -> Result<bool, String> {
-    let number = |max: usize| -> Result<usize, String> {
+    let number = |min: usize, max: usize| -> Result<usize, String> {
         value
             .parse::<usize>()
             .ok()
-            .filter(|&n| n <= max)
-            .ok_or_else(|| format!("option '{name}' takes a number from 0 to {max}, not '{value}'"))
+            .filter(|&n| (min..=max).contains(&n))
+            .ok_or_else(|| {
+                format!("option '{name}' takes a number from {min} to {max}, not '{value}'")
+            })
     };
     let lower = name.to_ascii_lowercase();
     match lower.as_str() {
-        "hash" => options.hash_mib = number(MAX_HASH_MIB)?,
-        "threads" => options.threads = number(MAX_THREADS)?.max(1),
+        "hash" => options.hash_mib = number(0, MAX_HASH_MIB)?,
+        // No thread would search at all: an error, not a silent 1.
+        "threads" => options.threads = number(1, MAX_THREADS)?,
         _ => {
             let Some((_, field)) = SWITCHES
                 .iter()
@@ -121,8 +124,9 @@ mod tests {
         }
         let mut options = SearchOptions::default();
         assert_eq!(set_search_option(&mut options, "Hash", "4"), Ok(true));
-        assert_eq!(set_search_option(&mut options, "threads", "0"), Ok(true));
-        assert_eq!((options.hash_mib, options.threads), (4, 1));
+        assert!(set_search_option(&mut options, "threads", "0").is_err());
+        assert_eq!(set_search_option(&mut options, "threads", "2"), Ok(true));
+        assert_eq!((options.hash_mib, options.threads), (4, 2));
         assert_eq!(set_search_option(&mut options, "Bogus", "1"), Ok(false));
         assert!(set_search_option(&mut options, "LMR", "yes").is_err());
         assert!(set_search_option(&mut options, "Hash", "-1").is_err());

@@ -79,7 +79,9 @@ pub mod tt;
 
 pub use hooks::{DefaultHooks, MoveOf, SearchHooks};
 pub use limits::{Limits, SearchOptions};
-pub use perft::{divide, divide_parallel, perft, perft_parallel, perft_plain};
+pub use perft::{
+    divide, divide_parallel, perft, perft_parallel, perft_plain, perft_with_stop, MAX_PERFT_DEPTH,
+};
 pub use report::{SearchInfo, SearchResult};
 pub use score::{terminal_value, Score, EVAL_LIMIT, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 pub use search::{Searcher, MAX_DEPTH};

@@ -1,7 +1,7 @@
 //! Perft: the number of leaf nodes of the legal move tree to a fixed depth,
 //! the standard cross-check of a move generator.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::thread;
 
 use qi_core::{MoveList, Position};
@@ -25,6 +25,31 @@ pub fn perft<P: Position>(pos: &P, depth: u32) -> u64 {
             nodes
         }
     }
+}
+
+/// The deepest perft the engines accept: far beyond what finishes in a
+/// lifetime, and shallow enough that the recursion fits any thread's stack.
+pub const MAX_PERFT_DEPTH: u32 = 128;
+
+/// [`perft`] that gives up when `stop` is raised, returning the leaves
+/// counted so far (the flag is read once per subtree two plies above the
+/// leaves, so a stop is seen within a few milliseconds).
+pub fn perft_with_stop<P: Position>(pos: &P, depth: u32, stop: &AtomicBool) -> u64 {
+    if depth <= 2 {
+        return perft(pos, depth);
+    }
+    let mut moves = MoveList::new();
+    pos.generate_moves(&mut moves);
+    let mut nodes = 0;
+    for &mv in &moves {
+        if stop.load(Ordering::Relaxed) {
+            break;
+        }
+        let mut child = pos.clone();
+        child.play_unchecked(mv);
+        nodes += perft_with_stop(&child, depth - 1, stop);
+    }
+    nodes
 }
 
 /// Perft 2: the move counts of the children summed (the hot loop of every

@@ -5,7 +5,9 @@
 mod toy;
 
 use qi_core::Position;
-use qi_search::{divide, divide_parallel, perft, perft_parallel, perft_plain};
+use std::sync::atomic::AtomicBool;
+
+use qi_search::{divide, divide_parallel, perft, perft_parallel, perft_plain, perft_with_stop};
 use toy::{Nim, TreeConfig, TreeNode, Ttt};
 
 fn check<P>(pos: &P, max_depth: u32)
@@ -20,6 +22,14 @@ where
             perft_plain(pos, depth),
             "perft vs plain at {depth}: {pos}"
         );
+        assert_eq!(
+            perft_with_stop(pos, depth, &AtomicBool::new(false)),
+            n,
+            "with an unraised stop flag at {depth}: {pos}"
+        );
+        if depth >= 3 && n > 0 {
+            assert!(perft_with_stop(pos, depth, &AtomicBool::new(true)) < n);
+        }
         assert_eq!(
             perft_parallel(pos, depth, 2),
             n,

@@ -1,5 +1,5 @@
 //! The JCEI engine protocol's commands, read from text lines
-//! (UCI-like; docs/engine.md).
+//! (UCI-like; docs/protocol.md).
 
 use std::time::Duration;
 

@@ -1,24 +1,36 @@
 //! The JCEI session: the protocol state (the engine of the current game,
-//! the options, the running search) answering one command line at a time.
+//! the options, the running search or perft) answering one command line at
+//! a time.
 //!
-//! The main thread reads commands; `go` runs the search on a worker thread,
-//! so `stop`, `isready` and `quit` are answered while it thinks. Bad input
-//! is answered with `info string error: ...` and never ends the process.
+//! A thread of its own reads the input ([`input`]), so `isready`, `stop`,
+//! `jcei` and `quit` are answered while a search or a perft runs; other
+//! commands wait for it to end, in order. Bad input is answered with
+//! `info string error: ...` and never ends the process.
 
-use std::io::BufRead;
+use std::collections::VecDeque;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::sync::Arc;
-use std::thread::JoinHandle;
+use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
 
 use clap::Args;
+use qi_core::{Outcome, Side};
 use qi_engine::options::{Overrides, MAX_HASH_MIB, MAX_THREADS, SWITCHES};
 use qi_engine::{engine_for, DynEngine, EngineEvent, EvalProfile, Games, Registry};
-use qi_search::{Clock, Limits};
+use qi_search::{Clock, Limits, MAX_DEPTH, MAX_PERFT_DEPTH};
 
+use super::input::{self, Input, MAX_LINE};
 use super::parse::{self as jcei, Command, GoLimits};
 use crate::error::CliError;
+use crate::out::{self, outln};
 
 const ENGINE_NAME: &str = concat!("qi ", env!("CARGO_PKG_VERSION"));
+
+/// How often the session looks whether a running job has ended while no
+/// input comes (commands waiting for it run then).
+const POLL: Duration = Duration::from_millis(2);
 
 /// `qi engine` options.
 #[derive(Args, Debug, Default)]
@@ -31,40 +43,89 @@ pub struct EngineArgs {
 
 /// `qi engine [--game G]`
 pub fn run(args: EngineArgs) -> Result<(), CliError> {
+    let chosen = args.game.is_some();
     let spec = args.game.unwrap_or_else(Games::default_spec);
     let mut session = Session::new(&spec)?;
-    let stdin = std::io::stdin();
-    for line in stdin.lock().lines() {
-        let Ok(line) = line else { break };
-        if !session.handle(&line) {
-            break;
-        }
+    if !chosen {
+        session.configure_from_environment();
     }
-    session.stop_search();
+    session.serve(&input::spawn(std::io::stdin()));
     Ok(())
+}
+
+/// The environment variable naming the game at start.
+const VARIANT_VARIABLE: &str = "QI_VARIANT";
+
+/// The settings file looked for beside the binary.
+const CONFIG_FILE: &str = "qi.conf";
+
+/// The first `qi.conf` found beside the binary: beside the path it was
+/// started by (a GUI's `engine/jungle` link), then beside the file that
+/// path resolves to. Its path and text.
+fn config_file() -> Option<(PathBuf, String)> {
+    let started_as = std::env::args_os().next().map(PathBuf::from);
+    let resolved = std::env::current_exe().ok();
+    [started_as, resolved]
+        .into_iter()
+        .flatten()
+        .filter_map(|exe| {
+            // `qi` found on the PATH has no directory of its own: its
+            // parent is empty, and the working directory is not the place.
+            let dir = exe.parent().filter(|dir| !dir.as_os_str().is_empty())?;
+            Some(dir.join(CONFIG_FILE))
+        })
+        .find_map(|path| {
+            let text = std::fs::read_to_string(&path).ok()?;
+            Some((path, text))
+        })
 }
 
 /// Prints a search's reports as protocol lines.
 fn print_event(event: EngineEvent) {
     match event {
-        EngineEvent::Info(line) => println!("{line}"),
-        EngineEvent::BestMove(Some(mv)) => println!("bestmove {mv}"),
-        EngineEvent::BestMove(None) => println!("bestmove (none)"),
+        EngineEvent::Info(line) => outln!("{line}"),
+        EngineEvent::BestMove(Some(mv)) => outln!("bestmove {mv}"),
+        // UCI's null move, which GUIs read as "no move".
+        EngineEvent::BestMove(None) => outln!("bestmove 0000"),
     }
 }
 
-/// The protocol state: the variant, the options and the running search.
+/// The `info string result` line of a finished game.
+fn print_result(outcome: Outcome) {
+    let score = outcome.score_text();
+    match outcome {
+        Outcome::Win { reason, .. } => outln!("info string result {score} {reason}"),
+        Outcome::Draw(reason) => outln!("info string result {score} {reason}"),
+    }
+}
+
+/// Whether `command` starts a search or a perft.
+fn starts_job(command: &Command) -> bool {
+    matches!(command, Command::Go(_) | Command::Perft(_))
+}
+
+/// A search or perft running on its own thread.
+struct Job {
+    handle: JoinHandle<()>,
+    stop: Arc<AtomicBool>,
+    /// A search that only `stop` ends (`go infinite`, a `go` without a
+    /// usable limit): stopped, not waited for, when the input ends.
+    until_stop: bool,
+}
+
+/// The protocol state: the variant, the options and the running job.
 struct Session {
     spec: String,
     eval_profile: EvalProfile,
     variant: Box<dyn DynEngine>,
     overrides: Overrides,
-    /// The running search: its thread, its stop flag, whether it is infinite.
-    search: Option<(JoinHandle<()>, Arc<AtomicBool>, bool)>,
+    job: Option<Job>,
+    /// Commands that came during a job, run in order once it has ended.
+    waiting: VecDeque<Command>,
 }
 
 fn error(message: impl std::fmt::Display) {
-    println!("info string error: {message}");
+    outln!("info string error: {message}");
 }
 
 impl Session {
@@ -76,27 +137,128 @@ impl Session {
             spec: spec.to_string(),
             eval_profile,
             overrides,
-            search: None,
+            job: None,
+            waiting: VecDeque::new(),
         })
     }
 
-    /// Stops a running search (it prints its `bestmove`) and waits for it.
-    fn stop_search(&mut self) {
-        if let Some((handle, stop, _)) = self.search.take() {
-            stop.store(true, Ordering::Relaxed);
-            let _ = handle.join();
+    /// Applies the settings of a GUI that starts the engine without
+    /// arguments (docs/protocol.md): the file `qi.conf` beside the binary,
+    /// then `QI_VARIANT`. Errors are reported and the engine goes on.
+    fn configure_from_environment(&mut self) {
+        if let Some((path, text)) = config_file() {
+            for (n, line) in text.lines().enumerate() {
+                let line = line.trim();
+                if line.is_empty() || line.starts_with('#') {
+                    continue;
+                }
+                let result = match line.split_once('=') {
+                    Some((name, value)) => self.set_option(name.trim(), Some(value.trim())),
+                    None => Err("expected 'NAME = VALUE'".to_string()),
+                };
+                if let Err(e) = result {
+                    error(format_args!("{}:{}: {e}", path.display(), n + 1));
+                }
+            }
+        }
+        if let Some(variant) = std::env::var_os(VARIANT_VARIABLE) {
+            let variant = variant.to_string_lossy();
+            if let Err(e) = self.set_option("Variant", Some(&variant)) {
+                error(format_args!("{VARIANT_VARIABLE}: {e}"));
+            }
         }
     }
 
-    /// Waits for a running search to end by its own limits, so commands
-    /// piped after a `go` see its `bestmove` first; an infinite search is
-    /// stopped instead.
-    fn finish_search(&mut self) {
-        if let Some((handle, stop, infinite)) = self.search.take() {
-            if infinite {
-                stop.store(true, Ordering::Relaxed);
+    /// Answers the input until `quit` or its end.
+    fn serve(&mut self, input: &Receiver<Input>) {
+        loop {
+            self.run_waiting();
+            let next = if self.job.is_some() {
+                match input.recv_timeout(POLL) {
+                    Ok(next) => next,
+                    Err(RecvTimeoutError::Timeout) => continue,
+                    Err(RecvTimeoutError::Disconnected) => Input::End,
+                }
+            } else {
+                input.recv().unwrap_or(Input::End)
+            };
+            match next {
+                Input::Line(line) => {
+                    if !self.handle(&line) {
+                        // `quit`: a running job ends with the process.
+                        return;
+                    }
+                }
+                Input::NotUtf8 => error("the line is not UTF-8 text; ignored"),
+                Input::TooLong => error(format_args!(
+                    "the line is longer than {MAX_LINE} bytes; ignored"
+                )),
+                Input::End => break,
             }
-            let _ = handle.join();
+        }
+        // The input has ended: what was asked is still answered, but a
+        // search that only `stop` ends is stopped.
+        loop {
+            self.pass_on_stop();
+            if let Some(job) = self.job.take() {
+                if job.until_stop {
+                    job.stop.store(true, Ordering::Relaxed);
+                }
+                let _ = job.handle.join();
+            }
+            let Some(command) = self.waiting.pop_front() else {
+                break;
+            };
+            self.handle_idle(command);
+        }
+    }
+
+    /// Once the job has ended, runs the commands that waited for it (until
+    /// one of them starts a job again).
+    fn run_waiting(&mut self) {
+        loop {
+            self.pass_on_stop();
+            if self
+                .job
+                .as_ref()
+                .is_some_and(|job| !job.handle.is_finished())
+            {
+                break;
+            }
+            if let Some(job) = self.job.take() {
+                let _ = job.handle.join();
+            }
+            let Some(command) = self.waiting.pop_front() else {
+                break;
+            };
+            self.handle_idle(command);
+        }
+    }
+
+    /// Whether a waiting command starts a job.
+    fn job_waits(&self) -> bool {
+        self.waiting.iter().any(starts_job)
+    }
+
+    /// A waiting `stop` with no `go` or `perft` ahead of it is meant for
+    /// the running job (the one that came before it): it stops it now,
+    /// even with other commands (`d`) still ahead of it in the queue,
+    /// which would otherwise wait for that job forever.
+    fn pass_on_stop(&mut self) {
+        let Some(at) = self.waiting.iter().position(|c| *c == Command::Stop) else {
+            return;
+        };
+        if self.waiting.iter().take(at).any(starts_job) {
+            return;
+        }
+        self.waiting.remove(at);
+        self.stop_job();
+    }
+
+    /// Raises the running job's stop flag; its answer follows.
+    fn stop_job(&self) {
+        if let Some(job) = &self.job {
+            job.stop.store(true, Ordering::Relaxed);
         }
     }
 
@@ -112,50 +274,53 @@ impl Session {
         };
         match command {
             Command::Quit => return false,
-            Command::Stop => self.stop_search(),
-            Command::IsReady => println!("readyok"),
+            // Behind a waiting `go` or `perft`, `stop` is meant for the job
+            // that starts: it waits its turn (a piped script's order).
+            Command::Stop if self.job_waits() => self.waiting.push_back(Command::Stop),
+            Command::Stop => self.stop_job(),
+            Command::IsReady => outln!("readyok"),
             Command::Jcei => self.identify(),
-            other => {
-                self.finish_search();
-                self.handle_idle(other);
+            other if self.job.is_some() || !self.waiting.is_empty() => {
+                self.waiting.push_back(other);
             }
+            other => self.handle_idle(other),
         }
         true
     }
 
     fn identify(&self) {
-        println!("id name {ENGINE_NAME}");
-        println!("id author the qi developers");
+        outln!("id name {ENGINE_NAME}");
+        outln!("id author the qi developers");
         // The defaults a GUI sees are the current game's tuned options.
         let d = self.variant.tuned_options();
-        println!(
+        outln!(
             "option name Hash type spin default {} min 0 max {MAX_HASH_MIB}",
             d.hash_mib
         );
-        println!(
+        outln!(
             "option name Threads type spin default {} min 1 max {MAX_THREADS}",
             d.threads
         );
         let specs = Games::preset_specs();
-        println!(
+        outln!(
             "option name Variant type combo default {} var {}",
             Games::default_spec(),
             specs.join(" var ")
         );
         let profiles: Vec<&str> = EvalProfile::ALL.iter().map(|p| p.name()).collect();
-        println!(
+        outln!(
             "option name EvalProfile type combo default {} var {}",
             EvalProfile::default(),
             profiles.join(" var ")
         );
         for (name, field) in SWITCHES {
             let mut options = d;
-            println!(
+            outln!(
                 "option name {name} type check default {}",
                 field(&mut options)
             );
         }
-        println!("jceiok");
+        outln!("jceiok");
     }
 
     fn handle_idle(&mut self, command: Command) {
@@ -166,61 +331,119 @@ impl Session {
                     error(e);
                 }
             }
-            Command::Go(go) => {
-                let limits = self.limits(&go);
-                let stop = Arc::new(AtomicBool::new(false));
-                let handle = self
-                    .variant
-                    .go(limits, Arc::clone(&stop), Box::new(print_event));
-                self.search = Some((handle, stop, go.infinite));
-            }
+            Command::Go(go) => self.go(&go),
             Command::SetOption { name, value } => {
                 if let Err(e) = self.set_option(&name, value.as_deref()) {
                     error(e);
                 }
             }
-            Command::Display => anstream::print!("{}", self.variant.board()),
-            Command::Perft(depth) => {
-                let start = std::time::Instant::now();
-                let nodes = self.variant.perft(depth);
-                let ms = start.elapsed().as_millis();
-                println!("info string perft {depth} nodes {nodes} time {ms}");
-                println!("total: {nodes}");
-            }
+            Command::Display => out::text(format_args!("{}", self.variant.board())),
+            Command::Perft(depth) => self.perft(depth),
             Command::Moves => {
                 // The form the existing JCEI GUI parses: it takes what
                 // follows the colon.
                 let list = self.variant.moves();
-                println!("Legal moves ({}): {}", list.len(), list.join(" "));
+                outln!("Legal moves ({}): {}", list.len(), list.join(" "));
             }
-            Command::Eval => println!("info string eval cp {}", self.variant.eval()),
+            Command::Eval => outln!("info string eval cp {}", self.variant.eval()),
             Command::Jcei | Command::IsReady | Command::Stop | Command::Quit => {}
         }
     }
 
+    fn go(&mut self, go: &GoLimits) {
+        if let Some(depth) = go.depth.filter(|&d| d > MAX_DEPTH) {
+            return error(format_args!(
+                "go: depth {depth} is beyond the supported maximum {MAX_DEPTH}"
+            ));
+        }
+        if let Some(outcome) = self.variant.outcome() {
+            // A finished game has no move to search; the GUI learns why.
+            print_result(outcome);
+            outln!("bestmove 0000");
+            return;
+        }
+        let limits = self.limits(go);
+        let stop = Arc::new(AtomicBool::new(false));
+        let handle = self
+            .variant
+            .go(limits, Arc::clone(&stop), Box::new(print_event));
+        self.job = Some(Job {
+            handle,
+            stop,
+            until_stop: limits.infinite,
+        });
+    }
+
+    fn perft(&mut self, depth: u32) {
+        if depth > MAX_PERFT_DEPTH {
+            return error(format_args!(
+                "perft: depth {depth} is beyond the supported maximum {MAX_PERFT_DEPTH}"
+            ));
+        }
+        let task = self.variant.perft_task();
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&stop);
+        let handle = thread::spawn(move || {
+            let start = Instant::now();
+            let nodes = task(depth, &flag);
+            let ms = start.elapsed().as_millis();
+            let stopped = if flag.load(Ordering::Relaxed) {
+                " stopped"
+            } else {
+                ""
+            };
+            outln!("info string perft {depth} nodes {nodes} time {ms}{stopped}");
+            outln!("total: {nodes}");
+        });
+        self.job = Some(Job {
+            handle,
+            stop,
+            until_stop: false,
+        });
+    }
+
     /// Turns a `go` command into search limits; the search turns the
-    /// clock into a time budget for the side to move.
+    /// clock into a time budget for the side to move. Without a limit it
+    /// can use (a bare `go`, only the other side's clock, only
+    /// increments) the search runs until `stop`, as with `go infinite`.
     fn limits(&self, go: &GoLimits) -> Limits {
+        let clock = Clock {
+            time: [go.wtime, go.btime],
+            inc: [go.winc, go.binc],
+            movestogo: go.movestogo,
+        };
+        let own_time = match self.variant.side_to_move() {
+            Side::First => go.wtime,
+            Side::Second => go.btime,
+        };
+        let limited =
+            go.depth.is_some() || go.nodes.is_some() || go.movetime.is_some() || own_time.is_some();
         Limits {
             depth: go.depth,
             nodes: go.nodes,
             movetime: go.movetime,
-            infinite: go.infinite,
-            clock: Clock {
-                time: [go.wtime, go.btime],
-                inc: [go.winc, go.binc],
-                movestogo: go.movestogo,
-            },
+            infinite: go.infinite || !limited,
+            clock,
         }
+    }
+
+    /// Frees the transposition table before a new engine allocates its
+    /// own, so memory never holds both.
+    fn release_table(&mut self) {
+        let mut options = self.variant.options();
+        options.hash_mib = 0;
+        self.variant.configure(options);
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
         let value = value.ok_or_else(|| format!("option '{name}' needs a value"))?;
         match name.to_ascii_lowercase().as_str() {
             "variant" => {
-                self.variant = engine_for::<Games>(value, self.eval_profile, &self.overrides)
-                    .map_err(|e| e.to_string())?;
-                self.spec = value.to_string();
+                let spec = Games::canonical(value).map_err(|e| format!("Variant: {e}"))?;
+                self.release_table();
+                self.variant = engine_for::<Games>(&spec, self.eval_profile, &self.overrides)
+                    .map_err(|e| format!("Variant: {e}"))?;
+                self.spec = spec;
             }
             "evalprofile" => {
                 let profile: EvalProfile = value.parse().map_err(|_| {
@@ -230,8 +453,9 @@ impl Session {
                         known.join(", ")
                     )
                 })?;
+                self.release_table();
                 self.variant = engine_for::<Games>(&self.spec, profile, &self.overrides)
-                    .map_err(|e| e.to_string())?;
+                    .map_err(|e| format!("Variant: {e}"))?;
                 self.eval_profile = profile;
             }
             _ => {

@@ -105,6 +105,12 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
         if options.hash_mib != self.options.hash_mib
             || (options.threads > 1) != (self.options.threads > 1)
         {
+            // The old table goes before the new one is allocated, so memory
+            // never holds both (at `Hash` 4096 that is 4 GiB saved at peak).
+            self.table = Table::new(&SearchOptions {
+                hash_mib: 0,
+                ..options
+            });
             self.table = Table::new(&options);
         }
         self.options = options;
