@@ -70,7 +70,7 @@ pub fn install_panic_hook() {
     }));
 }
 
-/// `println!` through [`line`].
+/// `println!` through [`line()`].
 macro_rules! outln {
     ($($arg:tt)*) => {
         $crate::out::line(format_args!($($arg)*))
