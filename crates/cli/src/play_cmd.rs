@@ -1,6 +1,6 @@
 //! `qi play`: a game against the engine in the terminal.
 
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -10,6 +10,7 @@ use qi_engine::{EvalProfile, GameFn, GameKit, Games, Registry, RulesOf};
 use qi_search::{Limits, MoveOf, SearchHooks, Searcher};
 
 use crate::error::CliError;
+use crate::out::outln;
 
 const HELP: &str = "enter a move (e.g. a3a4, or c3 / c3-c4 / xb2 in Five Tigers), or:
   undo     take back your last move (and the engine's reply)
@@ -67,51 +68,51 @@ fn play<K: GameKit>(
     let mut searcher = Searcher::with_hooks(hooks.tuned_options(), hooks);
     let stop = AtomicBool::new(false);
     let limits = Limits::movetime(movetime);
-    println!("You play {human}. Type 'help' for commands.");
+    outln!("You play {human}. Type 'help' for commands.");
     loop {
-        anstream::println!("\n{}", K::draw(game.position()));
+        crate::out::text(format_args!("\n{}\n", K::draw(game.position())));
         if let Some(outcome) = game.outcome() {
             let verdict = match outcome.winner() {
                 Some(side) if side == human => "You win.",
                 Some(_) => "The engine wins.",
                 None => "Draw.",
             };
-            println!("Game over: {outcome}. {verdict}");
+            outln!("Game over: {outcome}. {verdict}");
             return;
         }
         if game.position().side_to_move() != human {
             let result = searcher.search(&mut game, &eval, limits, &stop, |_| {});
             let Some(mv) = result.best_move else {
-                println!("The engine has no move.");
+                outln!("The engine has no move.");
                 return;
             };
-            println!(
+            outln!(
                 "qi plays {mv} (score {}, depth {})",
-                result.score, result.depth
+                result.score,
+                result.depth
             );
             game.play_unchecked(mv);
             continue;
         }
-        print!("your move> ");
-        let _ = std::io::stdout().flush();
+        crate::out::text(format_args!("your move> "));
         let Some(line) = lines.next() else {
-            println!();
+            outln!("");
             return;
         };
         match line.trim() {
             "" => {}
-            "help" => println!("{HELP}"),
+            "help" => outln!("{HELP}"),
             "quit" | "exit" => return,
             "resign" => game.record(ExternalResult::Resignation(human)),
             "moves" => {
                 let list: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
-                println!("legal moves: {}", list.join(" "));
+                outln!("legal moves: {}", list.join(" "));
             }
             "hint" => {
                 let result = searcher.search(&mut game, &eval, limits, &stop, |_| {});
                 match result.best_move {
-                    Some(mv) => println!("hint: {mv} (score {})", result.score),
-                    None => println!("no move to suggest"),
+                    Some(mv) => outln!("hint: {mv} (score {})", result.score),
+                    None => outln!("no move to suggest"),
                 }
             }
             "undo" => {
@@ -125,14 +126,14 @@ fn play<K: GameKit>(
                     }
                 }
                 if undone == 0 {
-                    println!("nothing to undo");
+                    outln!("nothing to undo");
                 }
             }
             text => match text.parse::<MoveOf<K::Game>>() {
-                Err(e) => println!("cannot read '{text}': {e}"),
+                Err(e) => outln!("cannot read '{text}': {e}"),
                 Ok(mv) => {
                     if let Err(e) = game.play(mv) {
-                        println!("illegal move {text}: {}", e.reason);
+                        outln!("illegal move {text}: {}", e.reason);
                     }
                 }
             },

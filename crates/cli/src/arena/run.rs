@@ -11,6 +11,7 @@ use qi_engine::{GameFn, GameKit, Games, Registry, RulesOf};
 
 use super::process::ProcessPlayer;
 use crate::error::CliError;
+use crate::out::outln;
 
 /// `qi match` options.
 #[derive(Args, Debug)]
@@ -55,7 +56,7 @@ pub fn run(args: MatchArgs) -> Result<(), CliError> {
             openings: openings.as_deref(),
         },
     )??;
-    println!(
+    outln!(
         "score: A {}-{}-{} (wins-draws-losses), {:.1}/{} = {:.1}%",
         tally.wins,
         tally.draws,
@@ -66,9 +67,9 @@ pub fn run(args: MatchArgs) -> Result<(), CliError> {
     );
     match tally.elo() {
         Some((elo, margin)) if elo.is_finite() => {
-            println!("elo: A - B = {elo:+.1} +/- {margin:.1} (95%)")
+            outln!("elo: A - B = {elo:+.1} +/- {margin:.1} (95%)")
         }
-        _ => println!("elo: not estimable from a score of 0% or 100%"),
+        _ => outln!("elo: not estimable from a score of 0% or 100%"),
     }
     Ok(())
 }
@@ -106,7 +107,7 @@ impl GameFn for Run<'_> {
                     GameResult::Loss => "B wins",
                 };
                 let t = report.tally;
-                println!(
+                outln!(
                     "game {}/{}: A plays {}: {mark} ({}); running score A {}-{}-{} ({:.1}%)",
                     report.index + 1,
                     config.games,
