@@ -62,8 +62,10 @@ pub enum Repetition {
     /// The third occurrence of a position is a draw.
     #[default]
     Draw,
-    /// The side whose move creates the third occurrence loses.
-    MoverLoses,
+    /// The side that began a cycle loses if it does not vary: a move made
+    /// from a position that has occurred three times loses when the
+    /// position it creates has then occurred three times too.
+    InitiatorLoses,
 }
 
 // The one spelling of each value: rules text, `Display`/`FromStr` and serde.
@@ -86,7 +88,11 @@ qi_core::text_names!(JumpBlock {
 qi_core::text_names!(Repetition {
     Off => "off",
     Draw => "draw",
-    MoverLoses => "mover_loses",
+    InitiatorLoses => "initiator_loses",
+} renamed {
+    // The rule changed meaning (it used to punish the other side), so the
+    // old name is refused rather than read as the new rule.
+    "mover_loses" | "mover-loses" | "MoverLoses" | "moverloses" => InitiatorLoses,
 });
 
 #[cfg(feature = "serde")]
@@ -147,6 +153,16 @@ pub enum ParseRulesError {
         /// What the option accepts.
         expected: &'static str,
     },
+    /// The value is a former name of a value, no longer read.
+    #[error("value '{value}' of rule option {option} was renamed: use '{new_name}' (the rule it names changed)")]
+    Renamed {
+        /// The option.
+        option: &'static str,
+        /// The old name given.
+        value: String,
+        /// The name to write instead.
+        new_name: &'static str,
+    },
 }
 
 impl Rules {
@@ -189,11 +205,12 @@ impl Rules {
         }
     }
 
-    /// `traditional`: sources 001/003 (Dog over Wolf, the repeater loses).
+    /// `traditional`: sources 001/003 (Dog over Wolf, the side that began a
+    /// repetition cycle loses if it does not vary).
     pub const fn traditional() -> Rules {
         Rules {
             rank_order: RankOrder::DogOverWolf,
-            repetition: Repetition::MoverLoses,
+            repetition: Repetition::InitiatorLoses,
             anti_chase: true,
             ..Rules::standard()
         }
@@ -282,9 +299,16 @@ impl Rules {
                     .map_err(|_| bad("no_capture_draw", "a number of plies (0: never)"))?
             }
             "repetition" => {
-                self.repetition = v
-                    .parse()
-                    .map_err(|_| bad("repetition", Repetition::EXPECTED))?
+                self.repetition =
+                    v.parse()
+                        .map_err(|e: qi_core::ParseNameError| match e.renamed_to {
+                            Some(new_name) => ParseRulesError::Renamed {
+                                option: "repetition",
+                                value: value.to_string(),
+                                new_name,
+                            },
+                            None => bad("repetition", Repetition::EXPECTED),
+                        })?
             }
             "anti_chase" => {
                 self.anti_chase = parse_bool(&v).ok_or_else(|| bad("anti_chase", "on or off"))?

@@ -129,27 +129,171 @@ fn repetition_draw() {
     assert!(game.legal_moves().is_empty());
 }
 
-#[test]
-fn repetition_mover_loses() {
-    // Blue's a8a9 makes the start position occur a third time: Blue loses.
-    let mut game = Game::new(Jungle::new(Rules::traditional()));
-    play_all(&mut game, "g1g2 a9a8 g2g1 a8a9 g1g2 a9a8 g2g1");
-    assert_eq!(game.outcome(), None);
-    play_all(&mut game, "a8a9");
-    assert_eq!(
-        game.outcome(),
-        Some(Outcome::win(Side::First, WinReason::Repetition))
-    );
+/// The position: the Red Lion on b9 chases the lone Blue Cat on
+/// a8 (the Red Elephant on g1 only gives Red other moves).
+const CHASE: &str = "1L5/c6/7/7/7/7/7/7/6E w 0 1";
+/// Two full cycles: the start position stands for the third time after it.
+const CHASE_CYCLES: &str = "b9b8 a8a9 b8b9 a9a8 b9b8 a8a9 b8b9 a9a8";
 
-    // Red's g2g1 makes the position after a3a4 occur a third time: Red loses.
-    let mut game = Game::new(Jungle::new(Rules::traditional()));
-    play_all(&mut game, "a3a4 a9a8 g1g2 a8a9 g2g1 a9a8 g1g2 a8a9");
+#[test]
+fn repetition_initiator_loses_on_the_chase() {
+    let start = pos(CHASE, Rules::traditional());
+    let mut game = Game::new(start);
+    play_all(&mut game, "b9b8 a8a9 b8b9 a9a8 b9b8 a8a9 b8b9");
+    // The chased Cat's only move completes the third occurrence: legal,
+    // and not a loss (the old rule made Blue lose here).
+    assert_eq!(game_texts(&game), ["a9a8"]);
+    play_all(&mut game, "a9a8");
+    assert_eq!(game.occurrences(), 3);
     assert_eq!(game.outcome(), None);
-    play_all(&mut game, "g2g1");
+    let replies = game_texts(&game);
+    assert!(replies.contains(&"b9b8".to_string()), "{replies:?}");
+    // Red began the cycle: repeating it loses, varying is fine.
+    for reply in &replies {
+        game.play(mv(reply)).unwrap();
+        let expected = (reply == "b9b8").then(|| Outcome::win(Side::Second, WinReason::Repetition));
+        assert_eq!(game.outcome(), expected, "after {reply}");
+        game.undo();
+    }
+}
+
+#[test]
+fn repetition_initiator_loses_from_the_start_position() {
+    // The contract's worked example on the start position: Blue's 8th ply
+    // brings the start back a third time and is fine; Red's g1g2 repeats.
+    let mut game = Game::new(Jungle::new(Rules::traditional()));
+    play_all(&mut game, "g1g2 a9a8 g2g1 a8a9 g1g2 a9a8 g2g1 a8a9");
+    assert_eq!(game.occurrences(), 3);
+    assert_eq!(game.outcome(), None);
+    play_all(&mut game, "a3a4");
+    assert_eq!(game.outcome(), None);
+    game.undo();
+    play_all(&mut game, "g1g2");
     assert_eq!(
         game.outcome(),
         Some(Outcome::win(Side::Second, WinReason::Repetition))
     );
+    assert!(game.legal_moves().is_empty());
+}
+
+/// The repetition rule read literally from the record: the number of
+/// times each position (board and side to move) stood up to then.
+fn naive_initiator_lost(game: &Game) -> bool {
+    let keys: Vec<String> = game
+        .positions()
+        .map(|p| {
+            let text = p.to_string();
+            let mut fields = text.split(' ');
+            format!("{} {}", fields.next().unwrap(), fields.next().unwrap())
+        })
+        .collect();
+    let occurrences = |i: usize| keys[..=i].iter().filter(|k| **k == keys[i]).count();
+    let now = keys.len() - 1;
+    now >= 1 && occurrences(now) >= 3 && occurrences(now - 1) >= 3
+}
+
+#[test]
+fn repetition_initiator_loses_matches_a_naive_count() {
+    // Random games in small positions, where cycles are frequent.
+    let mut rng = Rng::new(10);
+    let mut losses = 0;
+    for (k, jfen) in [
+        CHASE,
+        "1L5/c6/7/7/7/7/7/7/4t1E w 0 1",
+        "7/7/7/3l3/7/3L3/7/7/7 w 0 1",
+    ]
+    .into_iter()
+    .cycle()
+    .take(60)
+    .enumerate()
+    {
+        let mut rules = Rules::traditional();
+        rules.anti_chase = k % 2 == 0;
+        let mut game = Game::new(pos(jfen, rules));
+        for _ in 0..150 {
+            let naive = naive_initiator_lost(&game);
+            let board_decides =
+                game.position().outcome().is_some() || game.position().legal_moves().is_empty();
+            let repetition_loss = Some(Outcome::win(
+                game.position().side_to_move(),
+                WinReason::Repetition,
+            ));
+            assert_eq!(
+                game.outcome() == repetition_loss,
+                naive && !board_decides,
+                "at {} after {:?}",
+                game.position(),
+                game.moves()
+            );
+            losses += usize::from(naive && !board_decides);
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            // Prefer moving back and forth, so positions recur.
+            let pick = if rng.below(3) > 0 {
+                moves.len() - 1
+            } else {
+                rng.below(moves.len())
+            };
+            game.play(moves[pick]).unwrap();
+        }
+    }
+    assert!(losses > 5, "too few repetition losses seen: {losses}");
+}
+
+#[test]
+fn search_scores_the_initiator_rule_like_the_game() {
+    use qi_search::{Limits, SearchOptions, Searcher};
+    use std::sync::atomic::AtomicBool;
+    struct Zero;
+    impl qi_core::Evaluator<Jungle> for Zero {
+        fn evaluate(&self, _: &Jungle) -> i32 {
+            0
+        }
+    }
+    let search = |game: &mut Game, depth: u32| {
+        let mut searcher = Searcher::new(SearchOptions::default());
+        let stop = AtomicBool::new(false);
+        searcher.search(game, &Zero, Limits::depth(depth), &stop, |_| {})
+    };
+    let mut game = Game::new(pos(CHASE, Rules::traditional()));
+    play_all(&mut game, "b9b8 a8a9 b8b9 a9a8 b9b8 a8a9 b8b9");
+    // Blue's forced a9a8 does not lose (it did under the old rule).
+    for depth in 1..=4 {
+        let r = search(&mut game, depth);
+        assert_eq!(r.best_move, Some(mv("a9a8")));
+        // (Red's Lion reaches the den in 3 more plies: a mate in 4 is
+        // right, a loss in 1 was the old rule.)
+        assert_ne!(r.score, qi_search::Score::loss_in(1), "Blue depth {depth}");
+        assert!(
+            depth == 4 || !r.score.is_mate(),
+            "Blue depth {depth}: {:?}",
+            r.score
+        );
+    }
+    play_all(&mut game, "a9a8");
+    // Red must vary: b9b8 would lose at once.
+    for depth in 1..=6 {
+        let r = search(&mut game, depth);
+        assert_ne!(r.best_move, Some(mv("b9b8")), "Red depth {depth}");
+        assert!(
+            !r.score.is_mate() || r.score > qi_search::Score::DRAW,
+            "Red depth {depth}: {:?}",
+            r.score
+        );
+        assert_eq!(game.ply(), 8);
+    }
+    // After b9b8 the search sees the game over, won by Blue.
+    play_all(&mut game, "b9b8");
+    let r = search(&mut game, 3);
+    assert_eq!(r.best_move, None);
+    assert_eq!(r.score, qi_search::Score::win_in(0));
+    // The same cycle under the old reading's other victim: from a fresh
+    // game, Red's moves that vary are searched as the game goes on.
+    let mut game = Game::new(pos(CHASE, Rules::traditional()));
+    play_all(&mut game, CHASE_CYCLES);
+    assert_eq!(game.outcome(), None);
 }
 
 #[test]

@@ -75,7 +75,7 @@ fn the_names_are_the_rules_text_spellings() {
     assert_eq!(Jumps::EXPECTED, "none, both, horizontal or vertical");
     assert_eq!(RankOrder::EXPECTED, "wolf_over_dog or dog_over_wolf");
     assert_eq!(JumpBlock::EXPECTED, "any_rat or enemy_rat");
-    assert_eq!(Repetition::EXPECTED, "off, draw or mover_loses");
+    assert_eq!(Repetition::EXPECTED, "off, draw or initiator_loses");
     // The rules text has always read these; they stay readable.
     assert_eq!("horizontal_only".parse(), Ok(Jumps::HorizontalOnly));
     assert_eq!("vertical_only".parse(), Ok(Jumps::VerticalOnly));

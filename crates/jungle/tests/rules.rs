@@ -636,7 +636,7 @@ fn presets_match_the_table() {
             t.repetition,
             t.anti_chase
         ),
-        (false, 200, Repetition::MoverLoses, true)
+        (false, 200, Repetition::InitiatorLoses, true)
     );
     assert_eq!(Rules::default(), Rules::standard());
 }
@@ -682,6 +682,29 @@ fn unknown_preset_names_the_known_ones() {
 }
 
 #[test]
+fn the_old_repetition_name_is_refused_with_the_new_one() {
+    for old in ["mover_loses", "mover-loses", "MoverLoses", "Mover_Loses"] {
+        let err = format!("traditional,repetition={old}")
+            .parse::<Rules>()
+            .unwrap_err();
+        assert_eq!(
+            err,
+            ParseRulesError::Renamed {
+                option: "repetition",
+                value: old.to_string(),
+                new_name: "initiator_loses",
+            }
+        );
+        assert!(err.to_string().contains("initiator_loses"), "{err}");
+    }
+    for old in ["mover_loses", "mover-loses", "MoverLoses"] {
+        let err = old.parse::<Repetition>().unwrap_err();
+        assert_eq!(err.renamed_to, Some("initiator_loses"));
+        assert!(err.to_string().contains("initiator_loses"), "{err}");
+    }
+}
+
+#[test]
 fn every_option_is_settable_one_by_one() {
     let cases = [
         ("rank_order", "dog_over_wolf"),
@@ -690,7 +713,7 @@ fn every_option_is_settable_one_by_one() {
         ("jump_block", "enemy_rat"),
         ("rat_bank_capture", "on"),
         ("no_capture_draw", "100"),
-        ("repetition", "mover_loses"),
+        ("repetition", "initiator_loses"),
         ("anti_chase", "on"),
     ];
     for (option, value) in cases {
@@ -702,7 +725,7 @@ fn every_option_is_settable_one_by_one() {
         assert_eq!(text, format!("standard,{option}={value}"));
         assert_eq!(text.parse::<Rules>(), Ok(rules));
     }
-    let all = "jungle:standard,rank_order=dog_over_wolf,tiger_jumps=horizontal,anti_chase=on,repetition=mover_loses"
+    let all = "jungle:standard,rank_order=dog_over_wolf,tiger_jumps=horizontal,anti_chase=on,repetition=initiator_loses"
         .parse::<Rules>()
         .unwrap();
     assert_eq!(all, Rules::traditional().with_tiger(Jumps::HorizontalOnly));
