@@ -9,10 +9,11 @@ use qi_core::{Bitboard, MoveList, MoveSpace, Outcome, Position, RuleName, Side, 
 use crate::board::{Animal, Piece, Square, ALL, DENS, LAND, NONE, TRAPS, WATER};
 use crate::jfen::{self, JfenError};
 use crate::moves::Move;
-use crate::rules::{JumpBlock, RankOrder, Rules};
+use crate::rules::{JumpBlock, JumpBlockArea, RankOrder, Rules};
 use crate::setup::{Setup, SetupError};
 use crate::tables::{
-    piece_key, JUMPS, JUMP_PAIRS, LANDINGS, LAND_STEPS, RAT_STEPS, SIDE_KEY, STEPS,
+    piece_key, JUMPS, JUMP_PAIRS, LANDINGS, LAND_STEPS, LEFT_RIVER, RAT_STEPS, RIGHT_RIVER,
+    SIDE_KEY, STEPS,
 };
 
 const RAT: usize = Animal::Rat as usize;
@@ -291,10 +292,18 @@ impl Jungle {
         let elephant = bit(ELEPHANT);
         let cap_elephant = ((cap_lion | elephant) & !rat) | trapped;
         let bank = if rules.rat_bank_capture { ALL } else { 0 };
-        let blockers = match rules.jump_block {
+        let rats = match rules.jump_block {
             JumpBlock::AnyRat => own | enemy,
             JumpBlock::EnemyRat => enemy,
         };
+        // Where a Rat anywhere in the river blocks, a blocking Rat fills
+        // its whole river, so the jumps keep testing their paths alone.
+        let whole = match rules.jump_block_area {
+            JumpBlockArea::Path => 0,
+            JumpBlockArea::River => u64::MAX,
+        };
+        let fill = |river: u64| river & ((rats & river != 0) as u64).wrapping_neg() & whole;
+        let blockers = rats | fill(LEFT_RIVER) | fill(RIGHT_RIVER);
         let sq = &self.squares[s];
         let land = &LAND_STEPS[s];
 

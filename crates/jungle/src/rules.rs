@@ -54,6 +54,18 @@ pub enum JumpBlock {
     EnemyRat,
 }
 
+/// Where a Rat must stand to block a jump (the Rats that block are
+/// [`JumpBlock`]'s choice).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum JumpBlockArea {
+    /// On a water square the jump passes over.
+    #[default]
+    Path = 0,
+    /// On any of the six squares of the river being crossed (source 000,
+    /// 大头).
+    River = 1,
+}
+
 /// What a threefold repetition does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Repetition {
@@ -85,6 +97,10 @@ qi_core::text_names!(JumpBlock {
     AnyRat => "any_rat",
     EnemyRat => "enemy_rat",
 });
+qi_core::text_names!(JumpBlockArea {
+    Path => "path",
+    River => "river",
+});
 qi_core::text_names!(Repetition {
     Off => "off",
     Draw => "draw",
@@ -96,7 +112,7 @@ qi_core::text_names!(Repetition {
 });
 
 #[cfg(feature = "serde")]
-qi_core::serde_via_text!(RankOrder, Jumps, JumpBlock, Repetition);
+qi_core::serde_via_text!(RankOrder, Jumps, JumpBlock, JumpBlockArea, Repetition);
 
 /// A complete rule set: every option of spec section 6.
 ///
@@ -113,6 +129,8 @@ pub struct Rules {
     pub tiger_jumps: Jumps,
     /// Which Rats block a jump.
     pub jump_block: JumpBlock,
+    /// Where a blocking Rat stands: on the path or anywhere in the river.
+    pub jump_block_area: JumpBlockArea,
     /// Whether a Rat in water and a Rat on land may capture each other.
     pub rat_bank_capture: bool,
     /// Consecutive plies without a capture that draw the game (0: never).
@@ -138,7 +156,7 @@ pub enum ParseRulesError {
     #[error(transparent)]
     UnknownPreset(#[from] UnknownPreset),
     /// An `option=value` item names no option.
-    #[error("unknown rule option '{0}' (known: rank_order, lion_jumps, tiger_jumps, jump_block, rat_bank_capture, no_capture_draw, repetition, anti_chase)")]
+    #[error("unknown rule option '{0}' (known: rank_order, lion_jumps, tiger_jumps, jump_block, jump_block_area, rat_bank_capture, no_capture_draw, repetition, anti_chase)")]
     UnknownOption(String),
     /// An item has no `=`.
     #[error("rule option item '{0}' is not of the form option=value")]
@@ -177,6 +195,7 @@ impl Rules {
             lion_jumps: Jumps::Both,
             tiger_jumps: Jumps::Both,
             jump_block: JumpBlock::AnyRat,
+            jump_block_area: JumpBlockArea::Path,
             rat_bank_capture: false,
             no_capture_draw: 200,
             repetition: Repetition::Draw,
@@ -195,10 +214,12 @@ impl Rules {
         }
     }
 
-    /// `datou`: the mobile game 大头斗兽棋 (the Tiger jumps along ranks only).
+    /// `datou`: the mobile game 大头斗兽棋 (the Tiger jumps along ranks
+    /// only; a Rat anywhere in the river blocks a jump).
     pub const fn datou() -> Rules {
         Rules {
             tiger_jumps: Jumps::HorizontalOnly,
+            jump_block_area: JumpBlockArea::River,
             repetition: Repetition::Off,
             anti_chase: true,
             ..Rules::standard()
@@ -241,12 +262,13 @@ impl Rules {
     }
 
     /// The options as `(name, value)` text pairs, in a fixed order.
-    pub fn options(&self) -> [(&'static str, String); 8] {
+    pub fn options(&self) -> [(&'static str, String); 9] {
         [
             ("rank_order", self.rank_order.to_string()),
             ("lion_jumps", self.lion_jumps.to_string()),
             ("tiger_jumps", self.tiger_jumps.to_string()),
             ("jump_block", self.jump_block.to_string()),
+            ("jump_block_area", self.jump_block_area.to_string()),
             (
                 "rat_bank_capture",
                 on_off(self.rat_bank_capture).to_string(),
@@ -288,6 +310,11 @@ impl Rules {
                 self.jump_block = v
                     .parse()
                     .map_err(|_| bad("jump_block", JumpBlock::EXPECTED))?
+            }
+            "jump_block_area" => {
+                self.jump_block_area = v
+                    .parse()
+                    .map_err(|_| bad("jump_block_area", JumpBlockArea::EXPECTED))?
             }
             "rat_bank_capture" => {
                 self.rat_bank_capture =

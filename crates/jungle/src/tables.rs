@@ -81,14 +81,17 @@ pub const fn rat_steps(side: Side, sq: Square) -> Bitboard {
     Bitboard(RAT_STEPS[side.index()][sq.index() as usize])
 }
 
-/// A river jump: where it lands and the water squares it passes over (a
-/// Rat on any of them blocks it).
+/// A river jump: where it lands, the water squares it passes over (a
+/// Rat on any of them blocks it) and the whole river it crosses (where a
+/// Rat blocks it under [`JumpBlockArea::River`](crate::JumpBlockArea)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Jump {
     /// The landing square, on the far bank.
     pub to: Square,
     /// The water squares passed over.
     pub path: Bitboard,
+    /// The six water squares of the river crossed.
+    pub river: Bitboard,
 }
 
 /// The river jump from `sq` in direction `dir`, if the water starts next to
@@ -101,6 +104,7 @@ pub const fn jump(sq: Square, dir: Direction) -> Option<Jump> {
         Some(Jump {
             to: Square::from_index_unchecked(j.to),
             path: Bitboard(j.path),
+            river: Bitboard(river_of(j.path)),
         })
     }
 }
@@ -187,6 +191,33 @@ const DIRS: [Direction; 4] = [
 pub(crate) struct JumpBits {
     pub to: u8,
     pub path: u64,
+}
+
+/// The files a to c: the left river lies in them, the right one beyond.
+const LEFT_FILES: u64 = {
+    let mut m = 0u64;
+    let mut sq = 0;
+    while sq < 63 {
+        if sq % 7 < 3 {
+            m |= 1u64 << sq;
+        }
+        sq += 1;
+    }
+    m
+};
+
+/// The left river (files b and c).
+pub(crate) const LEFT_RIVER: u64 = board::WATER & LEFT_FILES;
+/// The right river (files e and f).
+pub(crate) const RIGHT_RIVER: u64 = board::WATER & !LEFT_FILES;
+
+/// The whole river (six water squares) holding the water squares `path`.
+const fn river_of(path: u64) -> u64 {
+    if path & LEFT_FILES != 0 {
+        LEFT_RIVER
+    } else {
+        RIGHT_RIVER
+    }
 }
 
 const fn build_jumps() -> [[JumpBits; 4]; 64] {

@@ -6,8 +6,8 @@ mod common;
 use common::*;
 use qi_core::{Outcome, Position, Side, WinReason};
 use qi_jungle::{
-    Animal, JfenError, JumpBlock, Jumps, Jungle, Move, ParseMoveError, ParseRulesError, Piece,
-    RankOrder, Repetition, Rules, Square, UnknownPreset, START_JFEN,
+    Animal, JfenError, JumpBlock, JumpBlockArea, Jumps, Jungle, Move, ParseMoveError,
+    ParseRulesError, Piece, RankOrder, Repetition, Rules, Square, UnknownPreset, START_JFEN,
 };
 use qi_search::perft;
 
@@ -222,10 +222,39 @@ fn jump_blocked_by_enemy_rat_in_every_preset() {
         }
         let pos = board("Ta6 rb6 ea9", 'w', rules);
         assert!(!legal(&pos, "a6d6"));
-        // a rat in the other river or another rank does not block
+        // A Rat on another rank of the river blocks only where a Rat
+        // anywhere in the river crossed blocks (datou); one in the other
+        // river never does.
         let pos = board("Ta6 rb5 ea9", 'w', rules);
-        assert!(legal(&pos, "a6d6"));
+        assert_eq!(
+            legal(&pos, "a6d6"),
+            rules.jump_block_area == JumpBlockArea::Path,
+            "{rules}"
+        );
+        assert!(legal(&board("Ta6 rf5 ea9", 'w', rules), "a6d6"), "{rules}");
     }
+}
+
+#[test]
+fn datou_blocks_jumps_with_a_rat_anywhere_in_the_river() {
+    // The position: the Blue Rat on b6 is off the Lion's path a4-d4.
+    let text = "6l/7/7/1r5/7/L6/7/7/6E w 0 1";
+    assert!(legal(&pos(text, Rules::standard()), "a4d4"));
+    assert!(!legal(&pos(text, Rules::datou()), "a4d4"));
+    let mut rules = Rules::standard();
+    rules.jump_block_area = JumpBlockArea::River;
+    assert!(!legal(&pos(text, rules), "a4d4"));
+    // Which Rats block still follows jump_block: the own Rat anywhere in
+    // the river does not block under enemy_rat.
+    rules.jump_block = JumpBlock::EnemyRat;
+    assert!(legal(&board("La4 Rc6 eg9", 'w', rules), "a4d4"));
+    assert!(!legal(&board("La4 rc6 eg9", 'w', rules), "a4d4"));
+    // Vertical jumps too: a Rat on c5 blocks b3-b7 in datou only.
+    let pos3 = |rules| board("Lb3 rc5 eg9", 'w', rules);
+    assert!(legal(&pos3(Rules::standard()), "b3b7"));
+    assert!(!legal(&pos3(Rules::datou()), "b3b7"));
+    // The other river never blocks.
+    assert!(legal(&board("Lb3 re5 eg9", 'w', Rules::datou()), "b3b7"));
 }
 
 #[test]
@@ -711,6 +740,7 @@ fn every_option_is_settable_one_by_one() {
         ("lion_jumps", "vertical"),
         ("tiger_jumps", "none"),
         ("jump_block", "enemy_rat"),
+        ("jump_block_area", "river"),
         ("rat_bank_capture", "on"),
         ("no_capture_draw", "100"),
         ("repetition", "initiator_loses"),

@@ -4,7 +4,9 @@
 #![allow(dead_code)]
 
 use qi_core::{Position, Side};
-use qi_jungle::{Animal, JumpBlock, Jumps, Jungle, Move, Piece, RankOrder, Rules, Square};
+use qi_jungle::{
+    Animal, JumpBlock, JumpBlockArea, Jumps, Jungle, Move, Piece, RankOrder, Rules, Square,
+};
 
 /// Parses a position or panics with the error.
 pub fn pos(jfen: &str, rules: Rules) -> Jungle {
@@ -219,17 +221,29 @@ impl RefBoard {
                     }
                     // river jump
                     if is_water(to) && self.jumps_allowed(p.animal, df == 0) {
+                        let blocks = |q: Piece| match self.rules.jump_block {
+                            JumpBlock::AnyRat => true,
+                            JumpBlock::EnemyRat => q.side != p.side,
+                        };
                         let mut cur = to;
                         let mut blocked = false;
                         while on_board(cur) && is_water(cur) {
                             if let Some(q) = self.at(cur) {
-                                let blocks = match self.rules.jump_block {
-                                    JumpBlock::AnyRat => true,
-                                    JumpBlock::EnemyRat => q.side != p.side,
-                                };
-                                blocked |= blocks;
+                                blocked |= blocks(q);
                             }
                             cur = (cur.0 + df, cur.1 + dr);
+                        }
+                        if self.rules.jump_block_area == JumpBlockArea::River {
+                            // The river crossed: the water on the same side
+                            // of the d file as the first water square.
+                            for f in 0..7 {
+                                for r in 0..9 {
+                                    let w = (f, r);
+                                    if is_water(w) && (f < 3) == (to.0 < 3) {
+                                        blocked |= self.at(w).is_some_and(blocks);
+                                    }
+                                }
+                            }
                         }
                         if !blocked && on_board(cur) && self.may_enter(p, from, cur) {
                             out.push((from, cur));
