@@ -207,9 +207,9 @@ const LEFT_FILES: u64 = {
 };
 
 /// The left river (files b and c).
-pub(crate) const LEFT_RIVER: u64 = board::WATER & LEFT_FILES;
+const LEFT_RIVER: u64 = board::WATER & LEFT_FILES;
 /// The right river (files e and f).
-pub(crate) const RIGHT_RIVER: u64 = board::WATER & !LEFT_FILES;
+const RIGHT_RIVER: u64 = board::WATER & !LEFT_FILES;
 
 /// The whole river (six water squares) holding the water squares `path`.
 const fn river_of(path: u64) -> u64 {
@@ -261,7 +261,8 @@ pub(crate) struct JumpPair {
     pub path: [u64; 2],
 }
 
-const fn jump_pairs() -> [JumpPair; 64] {
+/// `river`: whether the whole river crossed blocks (else the path).
+const fn jump_pairs(river: bool) -> [JumpPair; 64] {
     let mut t = [JumpPair {
         to: [0; 2],
         path: [0; 2],
@@ -276,7 +277,11 @@ const fn jump_pairs() -> [JumpPair; 64] {
                 // east and west; the others at most one way).
                 assert!(k < 2);
                 t[sq].to[k] = 1u64 << JUMPS[sq][d].to;
-                t[sq].path[k] = JUMPS[sq][d].path;
+                t[sq].path[k] = if river {
+                    river_of(JUMPS[sq][d].path)
+                } else {
+                    JUMPS[sq][d].path
+                };
                 k += 1;
             }
             d += 1;
@@ -286,8 +291,11 @@ const fn jump_pairs() -> [JumpPair; 64] {
     t
 }
 
-/// The jumps of each square (entry 63, the captured sentinel: none).
-pub(crate) const JUMP_PAIRS: [JumpPair; 64] = jump_pairs();
+/// The jumps of each square (entry 63, the captured sentinel: none), per
+/// [`JumpBlockArea`](crate::JumpBlockArea) value (as index): the squares
+/// where a Rat blocks each jump are its path, or its whole river. Picking
+/// the table once per node costs less than widening the blockers.
+pub(crate) const JUMP_PAIRS: [[JumpPair; 64]; 2] = [jump_pairs(false), jump_pairs(true)];
 
 const fn landings() -> [u64; 16] {
     let mut t = [0u64; 16];
@@ -345,8 +353,16 @@ mod tests {
         assert_eq!(JUMPS[31][3].to, 28);
         assert_eq!(JUMPS[31][2].path.count_ones(), 2);
         // 8 vertical starts (b3 c3 e3 f3 b7 c7 e7 f7) + 9 horizontal (a/d/g 4-6).
-        let starts = (0..63).filter(|&sq| JUMP_PAIRS[sq].to[0] != 0).count();
+        let starts = (0..63).filter(|&sq| JUMP_PAIRS[0][sq].to[0] != 0).count();
         assert_eq!(starts, 17);
+        // The river table blocks on the whole river crossed: b3-b7 on any
+        // of b4..c6, d5-g5 on any of e4..f6.
+        let b3 = &JUMP_PAIRS[1][15];
+        assert_eq!(b3.path[0].count_ones(), 6);
+        assert_eq!(b3.path[0] & JUMPS[15][0].path, JUMPS[15][0].path);
+        let d5 = &JUMP_PAIRS[1][31];
+        assert_eq!(d5.path[0] & d5.path[1], 0);
+        assert_eq!((d5.path[0] | d5.path[1]).count_ones(), 12);
     }
 
     #[test]
