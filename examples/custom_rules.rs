@@ -15,7 +15,7 @@ fn main() {
     rules.tiger_jumps = Jumps::HorizontalOnly;
     rules.jump_block = JumpBlock::EnemyRat;
     rules.rat_bank_capture = true;
-    rules.repetition = Repetition::MoverLoses;
+    rules.repetition = Repetition::InitiatorLoses;
     rules.anti_chase = true;
     rules.no_capture_draw = 100;
     println!("custom rules: {rules}");

@@ -3,7 +3,7 @@
 use std::time::Instant;
 
 use clap::Args;
-use qi_core::Position;
+use qi_core::{Game, Position};
 use qi_engine::{GameFn, GameKit, Games, Registry, RulesOf};
 
 use crate::error::CliError;
@@ -26,15 +26,26 @@ pub struct PositionArgs {
 }
 
 impl PositionArgs {
-    /// The position of game `K` under `rules` that the options describe.
-    pub fn position<K: GameKit>(&self, rules: RulesOf<K>) -> Result<K::Position, CliError> {
+    /// The position `--game` and `--fen` describe, before `--moves`.
+    fn start<K: GameKit>(&self, rules: RulesOf<K>) -> Result<K::Position, CliError> {
         let start = K::Position::new(rules);
-        let mut pos = match &self.fen {
+        match &self.fen {
             Some(text) => start
                 .with_text(text)
-                .map_err(|e| CliError::Fen(e.to_string()))?,
-            None => start,
-        };
+                .map_err(|e| CliError::Fen(e.to_string())),
+            None => Ok(start),
+        }
+    }
+
+    /// Plays each move of `--moves` with `play`, naming the first one
+    /// that cannot be read or is refused.
+    fn play_moves<M: std::str::FromStr>(
+        &self,
+        mut play: impl FnMut(M) -> Result<(), qi_core::IllegalMove>,
+    ) -> Result<(), CliError>
+    where
+        M::Err: std::fmt::Display,
+    {
         for (i, text) in self
             .moves
             .iter()
@@ -46,11 +57,29 @@ impl PositionArgs {
                 text: text.to_string(),
                 reason,
             };
-            let mv: <K::Position as Position>::Move =
-                text.parse().map_err(|e| bad(format!("{e}")))?;
-            pos.play(mv).map_err(|e| bad(e.reason))?;
+            let mv: M = text.parse().map_err(|e| bad(format!("{e}")))?;
+            play(mv).map_err(|e| bad(e.reason))?;
         }
+        Ok(())
+    }
+
+    /// The position of game `K` under `rules` that the options describe,
+    /// the moves checked against the board rules only (perft counts board
+    /// moves).
+    pub fn position<K: GameKit>(&self, rules: RulesOf<K>) -> Result<K::Position, CliError> {
+        let mut pos = self.start::<K>(rules)?;
+        self.play_moves(|mv| pos.play(mv))?;
         Ok(pos)
+    }
+
+    /// The game of `K` under `rules` that the options describe: the moves
+    /// are played in the game layer, so the history rules (repetition,
+    /// move-count draws, Jungle's anti-chase rules) refuse and decide as
+    /// in a game.
+    pub fn game<K: GameKit>(&self, rules: RulesOf<K>) -> Result<K::Game, CliError> {
+        let mut game = K::Game::new(self.start::<K>(rules)?);
+        self.play_moves(|mv| game.play(mv))?;
+        Ok(game)
     }
 }
 
@@ -116,13 +145,18 @@ pub struct MovesArgs {
     position: PositionArgs,
 }
 
-/// `qi moves`: the legal moves on one line.
+/// `qi moves`: the moves a player may really play, on one line: the game
+/// layer's, so with `--moves` the history rules apply (a move they forbid
+/// is left out; a game they end has none, and its result goes to stderr).
 impl GameFn for &MovesArgs {
     type Output = Result<(), CliError>;
     fn call<K: GameKit>(self, rules: RulesOf<K>) -> Result<(), CliError> {
-        let pos = self.position.position::<K>(rules)?;
-        let list: Vec<String> = pos.legal_moves().iter().map(|m| m.to_string()).collect();
+        let game = self.position.game::<K>(rules)?;
+        let list: Vec<String> = game.legal_moves().iter().map(|m| m.to_string()).collect();
         println!("{}", list.join(" "));
+        if let Some(outcome) = game.outcome() {
+            eprintln!("game over: {outcome}");
+        }
         Ok(())
     }
 }

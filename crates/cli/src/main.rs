@@ -42,7 +42,9 @@ enum Command {
     /// Count the leaves of the legal move tree DEPTH plies deep (board
     /// moves: the history rules of the game layer do not apply).
     Perft(commands::PerftArgs),
-    /// Print the legal moves on one line.
+    /// Print the moves the side to move may play, on one line (the game's
+    /// moves: with --moves, the history rules such as repetition and
+    /// Jungle's anti-chase rules apply).
     Moves(commands::MovesArgs),
     /// Speak the JCEI engine protocol on stdin/stdout.
     Engine(jcei::EngineArgs),

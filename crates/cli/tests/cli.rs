@@ -101,6 +101,56 @@ fn moves_lists_the_legal_moves() {
     assert_eq!(out.split_whitespace().count(), 25);
 }
 
+/// The issue's game where the Blue Dog is locked by the 17-5 rule and the
+/// Red Cat on b2 by the 7-3 rule.
+const LOCKED_DOG: [&str; 2] = [
+    "7/7/7/7/7/7/C6/7/d5E w 0 1",
+    "g1g2 a1b1 g2f2 b1b2 f2f1 b2a2 f1g1 a2a1 g1g2 a1b1 g2f2 b1b2 f2f1 b2a2 f1g1 a2a1 \
+     g1g2 a1b1 g2f2 b1b2 a3b3 b2a2 b3a3 a2a1 a3b3 a1b1 b3a3 b1b2 a3b3 b2a2 b3b2 a2a1 f2f1 a1b1",
+];
+
+#[test]
+fn moves_apply_the_history_rules_and_perft_does_not() {
+    let [fen, moves] = LOCKED_DOG;
+    let args = ["--game", "jungle:yeshou", "--fen", fen, "--moves", moves];
+    let (code, out, _) = qi(&[&["moves"][..], &args].concat());
+    assert_eq!(code, 0);
+    let mut listed: Vec<&str> = out.split_whitespace().collect();
+    listed.sort();
+    assert_eq!(listed, ["b2a2", "b2c2", "f1e1", "f1f2", "f1g1"]);
+    // perft counts board moves: b2b3 too.
+    let (code, out, _) = qi(&[&["perft"][..], &args, &["--divide", "1"]].concat());
+    assert_eq!(code, 0);
+    assert!(out.contains("b2b3: 1"), "{out}");
+    assert!(out.contains("total: 6"), "{out}");
+    // A move the history rules forbid is refused in --moves of `moves`
+    // only.
+    let longer = format!("{moves} b2b3");
+    let args = ["--game", "jungle:yeshou", "--fen", fen, "--moves", &longer];
+    let (code, _, err) = qi(&[&["moves"][..], &args].concat());
+    assert_eq!(code, 2);
+    assert!(err.contains("7-3"), "{err}");
+    let (code, _, _) = qi(&[&["perft"][..], &args, &["1"]].concat());
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn moves_of_a_finished_game_are_none() {
+    // jungle:traditional: Red repeats the cycle it began and loses.
+    let (code, out, err) = qi(&[
+        "moves",
+        "--game",
+        "jungle:traditional",
+        "--fen",
+        "1L5/c6/7/7/7/7/7/7/6E w 0 1",
+        "--moves",
+        "b9b8 a8a9 b8b9 a9a8 b9b8 a8a9 b8b9 a9a8 b9b8",
+    ]);
+    assert_eq!(code, 0);
+    assert_eq!(out.trim(), "");
+    assert!(err.starts_with("game over: "), "{err}");
+}
+
 #[test]
 fn bad_input_is_one_line_and_exit_code_two() {
     for args in [
@@ -113,6 +163,7 @@ fn bad_input_is_one_line_and_exit_code_two() {
         &["perft"],
         &["perft", "--threads", "0", "3"],
         &["moves", "--bogus"],
+        &["moves", "--moves", "a3a4 a3a4"],
         &["frobnicate"],
         &["match", "--engine-a", "x"],
     ] {

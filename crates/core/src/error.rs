@@ -48,12 +48,19 @@ impl IllegalMove {
 /// A text that is none of the names of an enum's values (see
 /// [`text_names!`](crate::text_names)).
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("unknown value '{text}' (expected {expected})")]
+#[error("unknown value '{text}' (expected {expected}){}", renamed_note(.renamed_to))]
 pub struct ParseNameError {
     /// The text given.
     pub text: String,
     /// The names accepted, as a list.
     pub expected: &'static str,
+    /// When the text is a former name that is no longer read, the name
+    /// that replaced it: the reader learns what to write instead.
+    pub renamed_to: Option<&'static str>,
+}
+
+fn renamed_note(renamed_to: &Option<&'static str>) -> String {
+    renamed_to.map_or_else(String::new, |name| format!("; it is now called '{name}'"))
 }
 
 impl ParseNameError {
@@ -62,6 +69,16 @@ impl ParseNameError {
         ParseNameError {
             text: text.to_string(),
             expected,
+            renamed_to: None,
+        }
+    }
+
+    /// An error for `text`, a former name of the value now called
+    /// `renamed_to`.
+    pub fn renamed(text: &str, expected: &'static str, renamed_to: &'static str) -> ParseNameError {
+        ParseNameError {
+            renamed_to: Some(renamed_to),
+            ..ParseNameError::new(text, expected)
         }
     }
 }

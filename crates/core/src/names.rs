@@ -10,6 +10,11 @@
 /// * `as_str`, `Display` (the name) and `FromStr` (any accepted text,
 ///   matched exactly; [`ParseNameError`](crate::ParseNameError) otherwise).
 ///
+/// An optional `renamed { "old" | "Old" => Value }` block lists former
+/// names that are no longer read: they are refused with an error that
+/// names the value's new name (`ParseNameError::renamed_to`), because a
+/// silent alias would keep a changed rule under its old name.
+///
 /// Serde can then go through the text with
 /// `serde_via_text!` (feature `serde`).
 ///
@@ -37,7 +42,8 @@ macro_rules! text_names {
     (@expected $a:literal, $($rest:literal),+) => {
         concat!($a, ", ", $crate::text_names!(@expected $($rest),+))
     };
-    ($ty:ident { $($variant:ident => $name:literal $(| $alias:literal)*),+ $(,)? }) => {
+    ($ty:ident { $($variant:ident => $name:literal $(| $alias:literal)*),+ $(,)? }
+     $(renamed { $($old:literal $(| $old_alias:literal)* => $new:ident),+ $(,)? })?) => {
         impl $ty {
             /// Each value with its name, in declaration order.
             pub const NAMES: &'static [($ty, &'static str)] = &[$(($ty::$variant, $name)),+];
@@ -71,6 +77,11 @@ macro_rules! text_names {
             fn from_str(text: &str) -> ::core::result::Result<$ty, $crate::ParseNameError> {
                 match text {
                     $($name $(| $alias)* => Ok($ty::$variant),)+
+                    $($($old $(| $old_alias)* => Err($crate::ParseNameError::renamed(
+                        text,
+                        $ty::EXPECTED,
+                        $ty::$new.as_str(),
+                    )),)+)?
                     _ => Err($crate::ParseNameError::new(text, $ty::EXPECTED)),
                 }
             }
@@ -93,7 +104,20 @@ mod tests {
         One => "one" | "1",
         Two => "two",
         Three => "three" | "3" | "iii",
+    } renamed {
+        "deux" | "Deux" => Two,
     });
+
+    #[test]
+    fn renamed_names_are_refused_with_the_new_name() {
+        let err = "Deux".parse::<Count>().unwrap_err();
+        assert_eq!(err.renamed_to, Some("two"));
+        assert_eq!(
+            err.to_string(),
+            "unknown value 'Deux' (expected one, two or three); it is now called 'two'"
+        );
+        assert!(Count::ACCEPTED.iter().all(|&(_, text)| text != "deux"));
+    }
 
     #[test]
     fn names_round_trip_and_aliases_are_read() {

@@ -57,7 +57,9 @@ pub use game::{AntiChaseRule, Game};
 pub use jfen::JfenError;
 pub use moves::{Move, ParseMoveError};
 pub use position::{Jungle, DEN_ENTERED, START_JFEN};
-pub use rules::{JumpBlock, Jumps, ParseRulesError, RankOrder, Repetition, Rules, UnknownPreset};
+pub use rules::{
+    JumpBlock, JumpBlockArea, Jumps, ParseRulesError, RankOrder, Repetition, Rules, UnknownPreset,
+};
 pub use setup::{Setup, SetupError};
 pub use tables::{den_square, ALL, ALL_TRAPS, DENS, LAND, TRAPS, WATER};
 

@@ -12,7 +12,7 @@ use crate::moves::Move;
 use crate::rules::{JumpBlock, RankOrder, Rules};
 use crate::setup::{Setup, SetupError};
 use crate::tables::{
-    piece_key, JUMPS, JUMP_PAIRS, LANDINGS, LAND_STEPS, RAT_STEPS, SIDE_KEY, STEPS,
+    piece_key, JumpPair, JUMPS, JUMP_PAIRS, LANDINGS, LAND_STEPS, RAT_STEPS, SIDE_KEY, STEPS,
 };
 
 const RAT: usize = Animal::Rat as usize;
@@ -84,11 +84,12 @@ fn find(squares: &[u8; 8], sq: u8) -> usize {
 
 /// The landing squares of the river jumps from `from` (a square index, or
 /// 63 for a captured animal) in the directions `dirs` allows, each kept
-/// only when no square of its path is in `blockers`. Branchless: every
+/// only when no square where a Rat blocks it (in `pairs`: its path or its
+/// river) is in `blockers`. Branchless: every
 /// square has at most two jumps (see [`JUMP_PAIRS`] and [`LANDINGS`]).
 #[inline(always)]
-fn jump_targets(from: usize, dirs: u8, blockers: u64) -> u64 {
-    let j = &JUMP_PAIRS[from & 63];
+fn jump_targets(pairs: &[JumpPair; 64], from: usize, dirs: u8, blockers: u64) -> u64 {
+    let j = &pairs[from & 63];
     let open = |k: usize| j.to[k] & ((j.path[k] & blockers == 0) as u64).wrapping_neg();
     (open(0) | open(1)) & LANDINGS[(dirs & 15) as usize]
 }
@@ -295,6 +296,7 @@ impl Jungle {
             JumpBlock::AnyRat => own | enemy,
             JumpBlock::EnemyRat => enemy,
         };
+        let pairs = &JUMP_PAIRS[rules.jump_block_area as usize & 1];
         let sq = &self.squares[s];
         let land = &LAND_STEPS[s];
 
@@ -310,9 +312,19 @@ impl Jungle {
         let from_tiger = at(TIGER);
         let from_lion = at(LION);
         let tiger_reach = land[from_tiger]
-            | jump_targets(from_tiger, rules.tiger_jumps.direction_mask(), blockers);
-        let lion_reach =
-            land[from_lion] | jump_targets(from_lion, rules.lion_jumps.direction_mask(), blockers);
+            | jump_targets(
+                pairs,
+                from_tiger,
+                rules.tiger_jumps.direction_mask(),
+                blockers,
+            );
+        let lion_reach = land[from_lion]
+            | jump_targets(
+                pairs,
+                from_lion,
+                rules.lion_jumps.direction_mask(),
+                blockers,
+            );
         [
             RAT_STEPS[s][from] & (empty | cap_rat),
             land[at(CAT)] & (empty | cap_cat),
@@ -626,7 +638,7 @@ mod tests {
                 for v in variants {
                     let dirs = v.direction_mask();
                     assert_eq!(
-                        jump_targets(from, dirs, blockers),
+                        jump_targets(&JUMP_PAIRS[0], from, dirs, blockers),
                         jump_targets_reference(from, dirs, blockers),
                         "from {from} dirs {dirs:04b} blockers {blockers:x}"
                     );

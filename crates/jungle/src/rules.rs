@@ -54,6 +54,18 @@ pub enum JumpBlock {
     EnemyRat,
 }
 
+/// Where a Rat must stand to block a jump (the Rats that block are
+/// [`JumpBlock`]'s choice).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum JumpBlockArea {
+    /// On a water square the jump passes over.
+    #[default]
+    Path = 0,
+    /// On any of the six squares of the river being crossed (source 000,
+    /// 大头).
+    River = 1,
+}
+
 /// What a threefold repetition does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Repetition {
@@ -62,8 +74,10 @@ pub enum Repetition {
     /// The third occurrence of a position is a draw.
     #[default]
     Draw,
-    /// The side whose move creates the third occurrence loses.
-    MoverLoses,
+    /// The side that began a cycle loses if it does not vary: a move made
+    /// from a position that has occurred three times loses when the
+    /// position it creates has then occurred three times too.
+    InitiatorLoses,
 }
 
 // The one spelling of each value: rules text, `Display`/`FromStr` and serde.
@@ -83,14 +97,22 @@ qi_core::text_names!(JumpBlock {
     AnyRat => "any_rat",
     EnemyRat => "enemy_rat",
 });
+qi_core::text_names!(JumpBlockArea {
+    Path => "path",
+    River => "river",
+});
 qi_core::text_names!(Repetition {
     Off => "off",
     Draw => "draw",
-    MoverLoses => "mover_loses",
+    InitiatorLoses => "initiator_loses",
+} renamed {
+    // The rule changed meaning (it used to punish the other side), so the
+    // old name is refused rather than read as the new rule.
+    "mover_loses" | "mover-loses" | "MoverLoses" | "moverloses" => InitiatorLoses,
 });
 
 #[cfg(feature = "serde")]
-qi_core::serde_via_text!(RankOrder, Jumps, JumpBlock, Repetition);
+qi_core::serde_via_text!(RankOrder, Jumps, JumpBlock, JumpBlockArea, Repetition);
 
 /// A complete rule set: every option of spec section 6.
 ///
@@ -107,6 +129,8 @@ pub struct Rules {
     pub tiger_jumps: Jumps,
     /// Which Rats block a jump.
     pub jump_block: JumpBlock,
+    /// Where a blocking Rat stands: on the path or anywhere in the river.
+    pub jump_block_area: JumpBlockArea,
     /// Whether a Rat in water and a Rat on land may capture each other.
     pub rat_bank_capture: bool,
     /// Consecutive plies without a capture that draw the game (0: never).
@@ -132,7 +156,7 @@ pub enum ParseRulesError {
     #[error(transparent)]
     UnknownPreset(#[from] UnknownPreset),
     /// An `option=value` item names no option.
-    #[error("unknown rule option '{0}' (known: rank_order, lion_jumps, tiger_jumps, jump_block, rat_bank_capture, no_capture_draw, repetition, anti_chase)")]
+    #[error("unknown rule option '{0}' (known: rank_order, lion_jumps, tiger_jumps, jump_block, jump_block_area, rat_bank_capture, no_capture_draw, repetition, anti_chase)")]
     UnknownOption(String),
     /// An item has no `=`.
     #[error("rule option item '{0}' is not of the form option=value")]
@@ -146,6 +170,16 @@ pub enum ParseRulesError {
         value: String,
         /// What the option accepts.
         expected: &'static str,
+    },
+    /// The value is a former name of a value, no longer read.
+    #[error("value '{value}' of rule option {option} was renamed: use '{new_name}' (the rule it names changed)")]
+    Renamed {
+        /// The option.
+        option: &'static str,
+        /// The old name given.
+        value: String,
+        /// The name to write instead.
+        new_name: &'static str,
     },
 }
 
@@ -161,6 +195,7 @@ impl Rules {
             lion_jumps: Jumps::Both,
             tiger_jumps: Jumps::Both,
             jump_block: JumpBlock::AnyRat,
+            jump_block_area: JumpBlockArea::Path,
             rat_bank_capture: false,
             no_capture_draw: 200,
             repetition: Repetition::Draw,
@@ -179,21 +214,24 @@ impl Rules {
         }
     }
 
-    /// `datou`: the mobile game 大头斗兽棋 (the Tiger jumps along ranks only).
+    /// `datou`: the mobile game 大头斗兽棋 (the Tiger jumps along ranks
+    /// only; a Rat anywhere in the river blocks a jump).
     pub const fn datou() -> Rules {
         Rules {
             tiger_jumps: Jumps::HorizontalOnly,
+            jump_block_area: JumpBlockArea::River,
             repetition: Repetition::Off,
             anti_chase: true,
             ..Rules::standard()
         }
     }
 
-    /// `traditional`: sources 001/003 (Dog over Wolf, the repeater loses).
+    /// `traditional`: sources 001/003 (Dog over Wolf, the side that began a
+    /// repetition cycle loses if it does not vary).
     pub const fn traditional() -> Rules {
         Rules {
             rank_order: RankOrder::DogOverWolf,
-            repetition: Repetition::MoverLoses,
+            repetition: Repetition::InitiatorLoses,
             anti_chase: true,
             ..Rules::standard()
         }
@@ -224,12 +262,13 @@ impl Rules {
     }
 
     /// The options as `(name, value)` text pairs, in a fixed order.
-    pub fn options(&self) -> [(&'static str, String); 8] {
+    pub fn options(&self) -> [(&'static str, String); 9] {
         [
             ("rank_order", self.rank_order.to_string()),
             ("lion_jumps", self.lion_jumps.to_string()),
             ("tiger_jumps", self.tiger_jumps.to_string()),
             ("jump_block", self.jump_block.to_string()),
+            ("jump_block_area", self.jump_block_area.to_string()),
             (
                 "rat_bank_capture",
                 on_off(self.rat_bank_capture).to_string(),
@@ -272,6 +311,11 @@ impl Rules {
                     .parse()
                     .map_err(|_| bad("jump_block", JumpBlock::EXPECTED))?
             }
+            "jump_block_area" => {
+                self.jump_block_area = v
+                    .parse()
+                    .map_err(|_| bad("jump_block_area", JumpBlockArea::EXPECTED))?
+            }
             "rat_bank_capture" => {
                 self.rat_bank_capture =
                     parse_bool(&v).ok_or_else(|| bad("rat_bank_capture", "on or off"))?
@@ -282,9 +326,16 @@ impl Rules {
                     .map_err(|_| bad("no_capture_draw", "a number of plies (0: never)"))?
             }
             "repetition" => {
-                self.repetition = v
-                    .parse()
-                    .map_err(|_| bad("repetition", Repetition::EXPECTED))?
+                self.repetition =
+                    v.parse()
+                        .map_err(|e: qi_core::ParseNameError| match e.renamed_to {
+                            Some(new_name) => ParseRulesError::Renamed {
+                                option: "repetition",
+                                value: value.to_string(),
+                                new_name,
+                            },
+                            None => bad("repetition", Repetition::EXPECTED),
+                        })?
             }
             "anti_chase" => {
                 self.anti_chase = parse_bool(&v).ok_or_else(|| bad("anti_chase", "on or off"))?

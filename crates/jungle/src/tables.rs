@@ -81,14 +81,17 @@ pub const fn rat_steps(side: Side, sq: Square) -> Bitboard {
     Bitboard(RAT_STEPS[side.index()][sq.index() as usize])
 }
 
-/// A river jump: where it lands and the water squares it passes over (a
-/// Rat on any of them blocks it).
+/// A river jump: where it lands, the water squares it passes over (a
+/// Rat on any of them blocks it) and the whole river it crosses (where a
+/// Rat blocks it under [`JumpBlockArea::River`](crate::JumpBlockArea)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Jump {
     /// The landing square, on the far bank.
     pub to: Square,
     /// The water squares passed over.
     pub path: Bitboard,
+    /// The six water squares of the river crossed.
+    pub river: Bitboard,
 }
 
 /// The river jump from `sq` in direction `dir`, if the water starts next to
@@ -101,6 +104,7 @@ pub const fn jump(sq: Square, dir: Direction) -> Option<Jump> {
         Some(Jump {
             to: Square::from_index_unchecked(j.to),
             path: Bitboard(j.path),
+            river: Bitboard(river_of(j.path)),
         })
     }
 }
@@ -189,6 +193,33 @@ pub(crate) struct JumpBits {
     pub path: u64,
 }
 
+/// The files a to c: the left river lies in them, the right one beyond.
+const LEFT_FILES: u64 = {
+    let mut m = 0u64;
+    let mut sq = 0;
+    while sq < 63 {
+        if sq % 7 < 3 {
+            m |= 1u64 << sq;
+        }
+        sq += 1;
+    }
+    m
+};
+
+/// The left river (files b and c).
+const LEFT_RIVER: u64 = board::WATER & LEFT_FILES;
+/// The right river (files e and f).
+const RIGHT_RIVER: u64 = board::WATER & !LEFT_FILES;
+
+/// The whole river (six water squares) holding the water squares `path`.
+const fn river_of(path: u64) -> u64 {
+    if path & LEFT_FILES != 0 {
+        LEFT_RIVER
+    } else {
+        RIGHT_RIVER
+    }
+}
+
 const fn build_jumps() -> [[JumpBits; 4]; 64] {
     let none = JumpBits { to: NONE, path: 0 };
     let mut t = [[none; 4]; 64];
@@ -230,7 +261,8 @@ pub(crate) struct JumpPair {
     pub path: [u64; 2],
 }
 
-const fn jump_pairs() -> [JumpPair; 64] {
+/// `river`: whether the whole river crossed blocks (else the path).
+const fn jump_pairs(river: bool) -> [JumpPair; 64] {
     let mut t = [JumpPair {
         to: [0; 2],
         path: [0; 2],
@@ -245,7 +277,11 @@ const fn jump_pairs() -> [JumpPair; 64] {
                 // east and west; the others at most one way).
                 assert!(k < 2);
                 t[sq].to[k] = 1u64 << JUMPS[sq][d].to;
-                t[sq].path[k] = JUMPS[sq][d].path;
+                t[sq].path[k] = if river {
+                    river_of(JUMPS[sq][d].path)
+                } else {
+                    JUMPS[sq][d].path
+                };
                 k += 1;
             }
             d += 1;
@@ -255,8 +291,11 @@ const fn jump_pairs() -> [JumpPair; 64] {
     t
 }
 
-/// The jumps of each square (entry 63, the captured sentinel: none).
-pub(crate) const JUMP_PAIRS: [JumpPair; 64] = jump_pairs();
+/// The jumps of each square (entry 63, the captured sentinel: none), per
+/// [`JumpBlockArea`](crate::JumpBlockArea) value (as index): the squares
+/// where a Rat blocks each jump are its path, or its whole river. Picking
+/// the table once per node costs less than widening the blockers.
+pub(crate) const JUMP_PAIRS: [[JumpPair; 64]; 2] = [jump_pairs(false), jump_pairs(true)];
 
 const fn landings() -> [u64; 16] {
     let mut t = [0u64; 16];
@@ -314,8 +353,16 @@ mod tests {
         assert_eq!(JUMPS[31][3].to, 28);
         assert_eq!(JUMPS[31][2].path.count_ones(), 2);
         // 8 vertical starts (b3 c3 e3 f3 b7 c7 e7 f7) + 9 horizontal (a/d/g 4-6).
-        let starts = (0..63).filter(|&sq| JUMP_PAIRS[sq].to[0] != 0).count();
+        let starts = (0..63).filter(|&sq| JUMP_PAIRS[0][sq].to[0] != 0).count();
         assert_eq!(starts, 17);
+        // The river table blocks on the whole river crossed: b3-b7 on any
+        // of b4..c6, d5-g5 on any of e4..f6.
+        let b3 = &JUMP_PAIRS[1][15];
+        assert_eq!(b3.path[0].count_ones(), 6);
+        assert_eq!(b3.path[0] & JUMPS[15][0].path, JUMPS[15][0].path);
+        let d5 = &JUMP_PAIRS[1][31];
+        assert_eq!(d5.path[0] & d5.path[1], 0);
+        assert_eq!((d5.path[0] | d5.path[1]).count_ones(), 12);
     }
 
     #[test]

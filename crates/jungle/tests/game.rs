@@ -129,27 +129,163 @@ fn repetition_draw() {
     assert!(game.legal_moves().is_empty());
 }
 
+/// The issue's position: the Red Lion on b9 chases the lone Blue Cat on
+/// a8 (the Red Elephant on g1 only gives Red other moves).
+const CHASE: &str = "1L5/c6/7/7/7/7/7/7/6E w 0 1";
 #[test]
-fn repetition_mover_loses() {
-    // Blue's a8a9 makes the start position occur a third time: Blue loses.
-    let mut game = Game::new(Jungle::new(Rules::traditional()));
-    play_all(&mut game, "g1g2 a9a8 g2g1 a8a9 g1g2 a9a8 g2g1");
+fn repetition_initiator_loses_on_the_chase() {
+    let start = pos(CHASE, Rules::traditional());
+    let mut game = Game::new(start);
+    play_all(&mut game, "b9b8 a8a9 b8b9 a9a8 b9b8 a8a9 b8b9");
+    // The chased Cat's only move completes the third occurrence: legal,
+    // and not a loss (the old rule made Blue lose here).
+    assert_eq!(game_texts(&game), ["a9a8"]);
+    play_all(&mut game, "a9a8");
+    assert_eq!(game.occurrences(), 3);
     assert_eq!(game.outcome(), None);
-    play_all(&mut game, "a8a9");
-    assert_eq!(
-        game.outcome(),
-        Some(Outcome::win(Side::First, WinReason::Repetition))
-    );
+    let replies = game_texts(&game);
+    assert!(replies.contains(&"b9b8".to_string()), "{replies:?}");
+    // Red began the cycle: repeating it loses, varying is fine.
+    for reply in &replies {
+        game.play(mv(reply)).unwrap();
+        let expected = (reply == "b9b8").then(|| Outcome::win(Side::Second, WinReason::Repetition));
+        assert_eq!(game.outcome(), expected, "after {reply}");
+        game.undo();
+    }
+}
 
-    // Red's g2g1 makes the position after a3a4 occur a third time: Red loses.
+#[test]
+fn repetition_initiator_loses_from_the_start_position() {
+    // The contract's worked example on the start position: Blue's 8th ply
+    // brings the start back a third time and is fine; Red's g1g2 repeats.
     let mut game = Game::new(Jungle::new(Rules::traditional()));
-    play_all(&mut game, "a3a4 a9a8 g1g2 a8a9 g2g1 a9a8 g1g2 a8a9");
+    play_all(&mut game, "g1g2 a9a8 g2g1 a8a9 g1g2 a9a8 g2g1 a8a9");
+    assert_eq!(game.occurrences(), 3);
     assert_eq!(game.outcome(), None);
-    play_all(&mut game, "g2g1");
+    play_all(&mut game, "a3a4");
+    assert_eq!(game.outcome(), None);
+    game.undo();
+    play_all(&mut game, "g1g2");
     assert_eq!(
         game.outcome(),
         Some(Outcome::win(Side::Second, WinReason::Repetition))
     );
+    assert!(game.legal_moves().is_empty());
+}
+
+/// The repetition rule read literally from the record: the number of
+/// times each position (board and side to move) stood up to then.
+fn naive_initiator_lost(game: &Game) -> bool {
+    let keys: Vec<String> = game
+        .positions()
+        .map(|p| {
+            let text = p.to_string();
+            let mut fields = text.split(' ');
+            format!("{} {}", fields.next().unwrap(), fields.next().unwrap())
+        })
+        .collect();
+    let occurrences = |i: usize| keys[..=i].iter().filter(|k| **k == keys[i]).count();
+    let now = keys.len() - 1;
+    now >= 1 && occurrences(now) >= 3 && occurrences(now - 1) >= 3
+}
+
+#[test]
+fn repetition_initiator_loses_matches_a_naive_count() {
+    // Random games in small positions, where cycles are frequent.
+    let mut rng = Rng::new(10);
+    let mut losses = 0;
+    for (k, jfen) in [
+        CHASE,
+        "1L5/c6/7/7/7/7/7/7/4t1E w 0 1",
+        "7/7/7/3l3/7/3L3/7/7/7 w 0 1",
+    ]
+    .into_iter()
+    .cycle()
+    .take(60)
+    .enumerate()
+    {
+        let mut rules = Rules::traditional();
+        rules.anti_chase = k % 2 == 0;
+        let mut game = Game::new(pos(jfen, rules));
+        for _ in 0..150 {
+            let naive = naive_initiator_lost(&game);
+            let board_decides =
+                game.position().outcome().is_some() || game.position().legal_moves().is_empty();
+            let repetition_loss = Some(Outcome::win(
+                game.position().side_to_move(),
+                WinReason::Repetition,
+            ));
+            assert_eq!(
+                game.outcome() == repetition_loss,
+                naive && !board_decides,
+                "at {} after {:?}",
+                game.position(),
+                game.moves()
+            );
+            losses += usize::from(naive && !board_decides);
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            // Prefer moving back and forth, so positions recur.
+            let pick = if rng.below(3) > 0 {
+                moves.len() - 1
+            } else {
+                rng.below(moves.len())
+            };
+            game.play(moves[pick]).unwrap();
+        }
+    }
+    assert!(losses > 5, "too few repetition losses seen: {losses}");
+}
+
+#[test]
+fn search_scores_the_initiator_rule_like_the_game() {
+    use qi_search::{Limits, SearchOptions, Searcher};
+    use std::sync::atomic::AtomicBool;
+    struct Zero;
+    impl qi_core::Evaluator<Jungle> for Zero {
+        fn evaluate(&self, _: &Jungle) -> i32 {
+            0
+        }
+    }
+    let search = |game: &mut Game, depth: u32| {
+        let mut searcher = Searcher::new(SearchOptions::default());
+        let stop = AtomicBool::new(false);
+        searcher.search(game, &Zero, Limits::depth(depth), &stop, |_| {})
+    };
+    let mut game = Game::new(pos(CHASE, Rules::traditional()));
+    play_all(&mut game, "b9b8 a8a9 b8b9 a9a8 b9b8 a8a9 b8b9");
+    // Blue's forced a9a8 does not lose (it did under the old rule).
+    for depth in 1..=4 {
+        let r = search(&mut game, depth);
+        assert_eq!(r.best_move, Some(mv("a9a8")));
+        // (Red's Lion reaches the den in 3 more plies: a mate in 4 is
+        // right, a loss in 1 was the old rule.)
+        assert_ne!(r.score, qi_search::Score::loss_in(1), "Blue depth {depth}");
+        assert!(
+            depth == 4 || !r.score.is_mate(),
+            "Blue depth {depth}: {:?}",
+            r.score
+        );
+    }
+    play_all(&mut game, "a9a8");
+    // Red must vary: b9b8 would lose at once.
+    for depth in 1..=6 {
+        let r = search(&mut game, depth);
+        assert_ne!(r.best_move, Some(mv("b9b8")), "Red depth {depth}");
+        assert!(
+            !r.score.is_mate() || r.score > qi_search::Score::DRAW,
+            "Red depth {depth}: {:?}",
+            r.score
+        );
+        assert_eq!(game.ply(), 8);
+    }
+    // After b9b8 the search sees the game over, won by Blue.
+    play_all(&mut game, "b9b8");
+    let r = search(&mut game, 3);
+    assert_eq!(r.best_move, None);
+    assert_eq!(r.score, qi_search::Score::win_in(0));
 }
 
 #[test]
@@ -241,6 +377,107 @@ fn anti_chase_7_3_exempt_when_attacked() {
     );
     assert_eq!(game_texts(&game), ["g1g2"]);
     assert_eq!(game.anti_chase_violation(mv("g1g2")), None);
+}
+
+/// The issue's game: the Blue Dog shuttles on a1 b1 b2 a2 until the 17-5
+/// rule locks those squares, while the Red Cat enters b3 three times.
+const LOCKED_DOG: &str = "7/7/7/7/7/7/C6/7/d5E w 0 1";
+const LOCKED_DOG_MOVES: &str = "g1g2 a1b1 g2f2 b1b2 f2f1 b2a2 f1g1 a2a1 g1g2 a1b1 g2f2 b1b2 \
+    f2f1 b2a2 f1g1 a2a1 g1g2 a1b1 g2f2 b1b2 a3b3 b2a2 b3a3 a2a1 a3b3 a1b1 b3a3 b1b2 \
+    a3b3 b2a2 b3b2 a2a1 f2f1 a1b1";
+
+#[test]
+fn anti_chase_7_3_exemption_counts_only_playable_captures() {
+    let mut game = Game::new(pos(LOCKED_DOG, Rules::yeshou()));
+    play_all(&mut game, LOCKED_DOG_MOVES);
+    // The Dog on b1 attacks the Cat on b2 on the board, but 17-5 forbids
+    // it b2: the Cat is not chased, so 7-3 keeps it off b3.
+    let b2: qi_jungle::Square = "b2".parse().unwrap();
+    assert!(game
+        .position()
+        .attacked_by(Side::Second)
+        .contains(b2.index()));
+    let mut blue_to_move = game.clone();
+    blue_to_move.play_null();
+    assert_eq!(
+        blue_to_move.anti_chase_violation(mv("b1b2")),
+        Some(AntiChaseRule::SeventeenFive)
+    );
+    let moves = game_texts(&game);
+    assert!(!moves.contains(&"b2b3".to_string()), "{moves:?}");
+    assert_eq!(moves, naive_game_moves(&game));
+    assert_eq!(
+        game.anti_chase_violation(mv("b2b3")),
+        Some(AntiChaseRule::SevenThree)
+    );
+    assert!(game.play(mv("b2b3")).is_err());
+}
+
+#[test]
+fn anti_chase_matches_a_naive_reading_of_the_record() {
+    let mut rng = Rng::new(17);
+    let (mut filtered, mut checked) = (0, 0);
+    let starts = [
+        LOCKED_DOG,
+        "7/7/7/7/7/7/C6/7/d5E b 0 1",
+        "1L5/c6/7/7/7/7/7/7/6E w 0 1",
+        "7/7/3l3/7/7/7/3Dc2/3W3/7 w 0 1",
+        "7/3t3/7/7/7/7/7/1C1p3/6E w 0 1",
+    ];
+    for k in 0..150 {
+        let rules = if k % 3 == 2 {
+            let mut r = Rules::traditional();
+            r.repetition = Repetition::Off;
+            r
+        } else {
+            Rules::yeshou()
+        };
+        let mut game = Game::new(pos(starts[k % starts.len()], rules));
+        if k % 10 == 0 {
+            // Go on from the issue's game, where the exemption matters.
+            play_all(&mut game, LOCKED_DOG_MOVES);
+        }
+        for _ in 0..120 {
+            let board = move_texts(game.position());
+            let naive = naive_game_moves(&game);
+            let moves = game_texts(&game);
+            if game.outcome().is_none() {
+                assert_eq!(
+                    moves,
+                    naive,
+                    "at {} after {:?}",
+                    game.position(),
+                    game.moves()
+                );
+            } else {
+                assert!(moves.is_empty());
+                if game.outcome()
+                    == Some(Outcome::win(
+                        game.position().side_to_move().opponent(),
+                        WinReason::NoLegalMove,
+                    ))
+                {
+                    assert!(naive.is_empty(), "{naive:?} at {}", game.position());
+                }
+                break;
+            }
+            checked += 1;
+            filtered += usize::from(naive.len() < board.len());
+            let list = game.legal_moves();
+            // Mostly the first move found: animals shuttle, so the rules bite.
+            let pick = if rng.below(4) > 0 {
+                0
+            } else {
+                rng.below(list.len())
+            };
+            game.play(list[pick]).unwrap();
+        }
+    }
+    assert!(checked > 5_000, "{checked}");
+    assert!(
+        filtered > 200,
+        "too few positions where the rules bite: {filtered}"
+    );
 }
 
 #[test]

@@ -143,8 +143,9 @@ const CASES: &[Case] = &[
         ],
     },
     // Same, Blue to move: the Blue Lion's lane d5-a5 is blocked by the Red
-    // Rat; the Blue Rat swims out to land; the Blue Wolf takes the Red Dog
-    // unless Dog is over Wolf.
+    // Rat; the Blue Rat swims out to land (in datou, from f4 it blocks the
+    // Lion's d5-g5: a Rat anywhere in the river blocks); the Blue Wolf
+    // takes the Red Dog unless Dog is over Wolf.
     Case {
         id: "lanes-blue",
         pieces: "Lb3 Tc3 Rb5 Ea1 ld5 rf4 pc7 eg7 wa7 Da6 ca5",
@@ -153,7 +154,7 @@ const CASES: &[Case] = &[
             "a5a4", "a7a6", "a7a8", "a7b7", "c7b7", "c7c8", "c7d7", "d5d4", "d5d6", "d5g5", "f4e4",
             "f4f3", "f4f5", "f4g4", "g7f7", "g7g6", "g7g8",
         ],
-        presets: [(&[], &[]), (&[], &[]), (&[], &[]), (&[], &["a7a6"])],
+        presets: [(&[], &[]), (&[], &[]), (&[], &["d5g5"]), (&[], &["a7a6"])],
     },
     // Water rats: Red Rat c4 takes Blue Rat c5 in the water; the Red Lion's
     // lane d4-a4 holds its own Rat (yeshou: not blocked), d4-g4 lands on the
@@ -189,13 +190,14 @@ const CASES: &[Case] = &[
         ],
         presets: [(&[], &[]), (&["d6e6"], &[]), (&[], &[]), (&[], &[])],
     },
-    // Blue to move: the swimming Rat never takes the Elephant on e7.
+    // Blue to move: the swimming Rat never takes the Elephant on e7; in
+    // datou, from e6 it blocks its own Lion's g5-d5.
     Case {
         id: "bank-blue",
         pieces: "Rd6 re6 Ee7 La5 lg5 Cg1 ca9",
         side: 'b',
         standard_moves: &["a9a8", "a9b9", "e6e5", "e6f6", "g5d5", "g5g4", "g5g6"],
-        presets: [(&[], &[]), (&["e6d6"], &[]), (&[], &[]), (&[], &[])],
+        presets: [(&[], &[]), (&["e6d6"], &[]), (&[], &["g5d5"]), (&[], &[])],
     },
     // Traps: a Blue Elephant on Red's trap d2 falls to the Red Rat, a Blue
     // Lion on Red's trap c1 to the Red Cat; the Red Wolf on its own trap e1

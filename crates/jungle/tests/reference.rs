@@ -6,7 +6,7 @@ mod common;
 
 use common::*;
 use qi_core::testkit::{walk, Rng};
-use qi_jungle::{JumpBlock, Jumps, Jungle, RankOrder, Repetition, Rules};
+use qi_jungle::{JumpBlock, JumpBlockArea, Jumps, Jungle, RankOrder, Repetition, Rules};
 use qi_search::perft;
 
 fn random_rules(rng: &mut Rng) -> Rules {
@@ -28,6 +28,11 @@ fn random_rules(rng: &mut Rng) -> Rules {
             JumpBlock::AnyRat
         } else {
             JumpBlock::EnemyRat
+        },
+        jump_block_area: if rng.below(2) == 0 {
+            JumpBlockArea::Path
+        } else {
+            JumpBlockArea::River
         },
         rat_bank_capture: rng.below(2) == 0,
         no_capture_draw: 200,

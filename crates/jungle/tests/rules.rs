@@ -6,8 +6,8 @@ mod common;
 use common::*;
 use qi_core::{Outcome, Position, Side, WinReason};
 use qi_jungle::{
-    Animal, JfenError, JumpBlock, Jumps, Jungle, Move, ParseMoveError, ParseRulesError, Piece,
-    RankOrder, Repetition, Rules, Square, UnknownPreset, START_JFEN,
+    Animal, JfenError, JumpBlock, JumpBlockArea, Jumps, Jungle, Move, ParseMoveError,
+    ParseRulesError, Piece, RankOrder, Repetition, Rules, Square, UnknownPreset, START_JFEN,
 };
 use qi_search::perft;
 
@@ -222,10 +222,39 @@ fn jump_blocked_by_enemy_rat_in_every_preset() {
         }
         let pos = board("Ta6 rb6 ea9", 'w', rules);
         assert!(!legal(&pos, "a6d6"));
-        // a rat in the other river or another rank does not block
+        // A Rat on another rank of the river blocks only where a Rat
+        // anywhere in the river crossed blocks (datou); one in the other
+        // river never does.
         let pos = board("Ta6 rb5 ea9", 'w', rules);
-        assert!(legal(&pos, "a6d6"));
+        assert_eq!(
+            legal(&pos, "a6d6"),
+            rules.jump_block_area == JumpBlockArea::Path,
+            "{rules}"
+        );
+        assert!(legal(&board("Ta6 rf5 ea9", 'w', rules), "a6d6"), "{rules}");
     }
+}
+
+#[test]
+fn datou_blocks_jumps_with_a_rat_anywhere_in_the_river() {
+    // The position: the Blue Rat on b6 is off the Lion's path a4-d4.
+    let text = "6l/7/7/1r5/7/L6/7/7/6E w 0 1";
+    assert!(legal(&pos(text, Rules::standard()), "a4d4"));
+    assert!(!legal(&pos(text, Rules::datou()), "a4d4"));
+    let mut rules = Rules::standard();
+    rules.jump_block_area = JumpBlockArea::River;
+    assert!(!legal(&pos(text, rules), "a4d4"));
+    // Which Rats block still follows jump_block: the own Rat anywhere in
+    // the river does not block under enemy_rat.
+    rules.jump_block = JumpBlock::EnemyRat;
+    assert!(legal(&board("La4 Rc6 eg9", 'w', rules), "a4d4"));
+    assert!(!legal(&board("La4 rc6 eg9", 'w', rules), "a4d4"));
+    // Vertical jumps too: a Rat on c5 blocks b3-b7 in datou only.
+    let pos3 = |rules| board("Lb3 rc5 eg9", 'w', rules);
+    assert!(legal(&pos3(Rules::standard()), "b3b7"));
+    assert!(!legal(&pos3(Rules::datou()), "b3b7"));
+    // The other river never blocks.
+    assert!(legal(&board("Lb3 re5 eg9", 'w', Rules::datou()), "b3b7"));
 }
 
 #[test]
@@ -636,7 +665,7 @@ fn presets_match_the_table() {
             t.repetition,
             t.anti_chase
         ),
-        (false, 200, Repetition::MoverLoses, true)
+        (false, 200, Repetition::InitiatorLoses, true)
     );
     assert_eq!(Rules::default(), Rules::standard());
 }
@@ -682,15 +711,39 @@ fn unknown_preset_names_the_known_ones() {
 }
 
 #[test]
+fn the_old_repetition_name_is_refused_with_the_new_one() {
+    for old in ["mover_loses", "mover-loses", "MoverLoses", "Mover_Loses"] {
+        let err = format!("traditional,repetition={old}")
+            .parse::<Rules>()
+            .unwrap_err();
+        assert_eq!(
+            err,
+            ParseRulesError::Renamed {
+                option: "repetition",
+                value: old.to_string(),
+                new_name: "initiator_loses",
+            }
+        );
+        assert!(err.to_string().contains("initiator_loses"), "{err}");
+    }
+    for old in ["mover_loses", "mover-loses", "MoverLoses"] {
+        let err = old.parse::<Repetition>().unwrap_err();
+        assert_eq!(err.renamed_to, Some("initiator_loses"));
+        assert!(err.to_string().contains("initiator_loses"), "{err}");
+    }
+}
+
+#[test]
 fn every_option_is_settable_one_by_one() {
     let cases = [
         ("rank_order", "dog_over_wolf"),
         ("lion_jumps", "vertical"),
         ("tiger_jumps", "none"),
         ("jump_block", "enemy_rat"),
+        ("jump_block_area", "river"),
         ("rat_bank_capture", "on"),
         ("no_capture_draw", "100"),
-        ("repetition", "mover_loses"),
+        ("repetition", "initiator_loses"),
         ("anti_chase", "on"),
     ];
     for (option, value) in cases {
@@ -702,7 +755,7 @@ fn every_option_is_settable_one_by_one() {
         assert_eq!(text, format!("standard,{option}={value}"));
         assert_eq!(text.parse::<Rules>(), Ok(rules));
     }
-    let all = "jungle:standard,rank_order=dog_over_wolf,tiger_jumps=horizontal,anti_chase=on,repetition=mover_loses"
+    let all = "jungle:standard,rank_order=dog_over_wolf,tiger_jumps=horizontal,anti_chase=on,repetition=initiator_loses"
         .parse::<Rules>()
         .unwrap();
     assert_eq!(all, Rules::traditional().with_tiger(Jumps::HorizontalOnly));

@@ -19,9 +19,19 @@ fn rules_round_trip() {
     }
     let json = serde_json::to_value(Rules::traditional()).unwrap();
     assert_eq!(json["rank_order"], "dog_over_wolf");
-    assert_eq!(json["repetition"], "mover_loses");
+    assert_eq!(json["repetition"], "initiator_loses");
     assert_eq!(json["jump_block"], "any_rat");
     assert_eq!(json["anti_chase"], true);
+}
+
+#[test]
+fn the_old_repetition_name_is_refused_naming_the_new_one() {
+    let json = serde_json::to_string(&Rules::traditional()).unwrap();
+    for old in ["mover_loses", "mover-loses", "MoverLoses"] {
+        let bad = json.replace("initiator_loses", old);
+        let err = serde_json::from_str::<Rules>(&bad).unwrap_err().to_string();
+        assert!(err.contains("initiator_loses"), "{err}");
+    }
 }
 
 #[test]

@@ -3,7 +3,9 @@
 //!
 //! * 7-3: animal P may not move onto square X if, among its side's
 //!   previous 7 moves, P entered X at least 3 times — unless P entered a
-//!   trap in any of those moves or is under attack right now;
+//!   trap in any of those moves or is under attack right now by a capture
+//!   the enemy could really play (its own anti-chase rules included, its
+//!   own exemption judged by board captures only);
 //! * 17-5: if its side's previous 17 moves were all made by P and entered
 //!   at most 5 squares, none of them a trap, P may not enter those squares.
 
@@ -62,16 +64,24 @@ impl Forbidden {
     /// What the rules forbid the side to move of the last frame, given the
     /// frames of the game (the start first).
     pub(super) fn new(frames: &[Frame<Jungle, Entry>]) -> Forbidden {
-        let mut seven = [0u64; 8];
-        let mut seventeen = [0u64; 8];
         let now = frames.len() - 1;
         // The side to move made the moves that led to the frames 1, 3, 5, …
-        // back from now (sides alternate; a pass keeps the parity); the
-        // start frame records no move.
-        let own = |k: usize| -> Option<Ply> {
-            let back = 2 * k + 1;
-            (back < now).then(|| frames[now - back].extra().ply)
-        };
+        // back from now (sides alternate; a pass keeps the parity).
+        let mut forbidden = Forbidden::of_side(frames, now.saturating_sub(1));
+        if forbidden.seven.iter().any(|&m| m != 0) {
+            forbidden.exempt_chased(frames);
+        }
+        forbidden
+    }
+
+    /// The squares the rules forbid to the side whose own moves led to the
+    /// frames `last`, `last - 2`, … (the start frame records no move), with
+    /// no "chased animal" exemption applied yet.
+    fn of_side(frames: &[Frame<Jungle, Entry>], last: usize) -> Forbidden {
+        let mut seven = [0u64; 8];
+        let mut seventeen = [0u64; 8];
+        let own =
+            |k: usize| -> Option<Ply> { (2 * k < last).then(|| frames[last - 2 * k].extra().ply) };
 
         // 7-3: among the last (up to) 7 own moves, P entered X at least 3 times.
         let mut window = [Ply { animal: 0, to: 0 }; WINDOW_7_3];
@@ -105,19 +115,6 @@ impl Forbidden {
                 seven[a] |= 1u64 << p.to;
             }
         }
-        if seven.iter().any(|&m| m != 0) {
-            // The chased animal is exempt: an animal under attack right now
-            // (an enemy animal could legally capture it next move).
-            let pos = frames[now].position();
-            let side = pos.side_to_move();
-            let attacked = pos.attacked_by(side.opponent()).0;
-            let squares = pos.animal_squares(side);
-            for (a, mask) in seven.iter_mut().enumerate() {
-                if *mask != 0 && attacked >> squares[a] & 1 != 0 {
-                    *mask = 0;
-                }
-            }
-        }
 
         // 17-5: the last 17 own moves all by P, entering at most 5 squares.
         if own(WINDOW_17_5 - 1).is_some() {
@@ -140,6 +137,37 @@ impl Forbidden {
             }
         }
         Forbidden { seven, seventeen }
+    }
+
+    /// Lifts the 7-3 rule from the side to move's animals that are chased:
+    /// some enemy animal could capture one by a move the enemy could
+    /// legally play next. A capture the enemy's own 7-3 or 17-5 rule
+    /// forbids does not chase; the enemy's own exemption is judged by
+    /// board captures alone, so this looks one level deep and no further.
+    fn exempt_chased(&mut self, frames: &[Frame<Jungle, Entry>]) {
+        let now = frames.len() - 1;
+        let pos = frames[now].position();
+        let side = pos.side_to_move();
+        let enemy = side.opponent();
+        let mut theirs = Forbidden::of_side(frames, now);
+        // The enemy's chased animals, by board captures only.
+        let ours_attack = pos.attacked_by(side).0;
+        let enemy_squares = pos.animal_squares(enemy);
+        for (a, mask) in theirs.seven.iter_mut().enumerate() {
+            if *mask != 0 && ours_attack >> enemy_squares[a] & 1 != 0 {
+                *mask = 0;
+            }
+        }
+        let mut attacks = 0u64;
+        for (a, targets) in pos.destination_bits(enemy).iter().enumerate() {
+            attacks |= targets & !(theirs.seven[a] | theirs.seventeen[a]);
+        }
+        let squares = pos.animal_squares(side);
+        for (a, mask) in self.seven.iter_mut().enumerate() {
+            if *mask != 0 && attacks >> squares[a] & 1 != 0 {
+                *mask = 0;
+            }
+        }
     }
 
     /// Whether any square is forbidden to any animal.

@@ -120,9 +120,14 @@ impl Game {
             match rules.repetition {
                 Repetition::Off => {}
                 Repetition::Draw => return Some(Outcome::Draw(DrawReason::Repetition)),
-                Repetition::MoverLoses => {
-                    // The side that moved into the third occurrence loses.
-                    return Some(Outcome::win(pos.side_to_move(), WinReason::Repetition));
+                Repetition::InitiatorLoses => {
+                    // Only the side that began the cycle must vary: it is
+                    // the one that moved from a position standing for the
+                    // third time. The other side's move that completed
+                    // that third occurrence is no fault of its own.
+                    if self.moved_from_third_occurrence() {
+                        return Some(Outcome::win(pos.side_to_move(), WinReason::Repetition));
+                    }
                 }
             }
         }
@@ -130,6 +135,15 @@ impl Game {
             return Some(Outcome::Draw(DrawReason::NoCapture));
         }
         None
+    }
+
+    /// Whether the last move was played from a position that had then
+    /// occurred three times or more (a pass, or the start, never was).
+    fn moved_from_third_occurrence(&self) -> bool {
+        let frames = self.history.frames();
+        frames.len() >= 2
+            && !self.history.is_pass()
+            && frames[frames.len() - 2].extra().occurrences >= 3
     }
 
     /// The occurrences of the position just pushed: one more than those of

@@ -4,7 +4,9 @@
 #![allow(dead_code)]
 
 use qi_core::{Position, Side};
-use qi_jungle::{Animal, JumpBlock, Jumps, Jungle, Move, Piece, RankOrder, Rules, Square};
+use qi_jungle::{
+    Animal, JumpBlock, JumpBlockArea, Jumps, Jungle, Move, Piece, RankOrder, Rules, Square,
+};
 
 /// Parses a position or panics with the error.
 pub fn pos(jfen: &str, rules: Rules) -> Jungle {
@@ -219,17 +221,29 @@ impl RefBoard {
                     }
                     // river jump
                     if is_water(to) && self.jumps_allowed(p.animal, df == 0) {
+                        let blocks = |q: Piece| match self.rules.jump_block {
+                            JumpBlock::AnyRat => true,
+                            JumpBlock::EnemyRat => q.side != p.side,
+                        };
                         let mut cur = to;
                         let mut blocked = false;
                         while on_board(cur) && is_water(cur) {
                             if let Some(q) = self.at(cur) {
-                                let blocks = match self.rules.jump_block {
-                                    JumpBlock::AnyRat => true,
-                                    JumpBlock::EnemyRat => q.side != p.side,
-                                };
-                                blocked |= blocks;
+                                blocked |= blocks(q);
                             }
                             cur = (cur.0 + df, cur.1 + dr);
+                        }
+                        if self.rules.jump_block_area == JumpBlockArea::River {
+                            // The river crossed: the water on the same side
+                            // of the d file as the first water square.
+                            for f in 0..7 {
+                                for r in 0..9 {
+                                    let w = (f, r);
+                                    if is_water(w) && (f < 3) == (to.0 < 3) {
+                                        blocked |= self.at(w).is_some_and(blocks);
+                                    }
+                                }
+                            }
                         }
                         if !blocked && on_board(cur) && self.may_enter(p, from, cur) {
                             out.push((from, cur));
@@ -313,4 +327,108 @@ pub fn jfen(pieces: &str, side: char) -> String {
 /// A position from piece tokens (see [`jfen`]).
 pub fn board(pieces: &str, side: char, rules: Rules) -> Jungle {
     pos(&jfen(pieces, side), rules)
+}
+
+// ---- the anti-chase rules, read literally from the record ----
+
+/// One own move of a side as the anti-chase rules see it: the animal that
+/// moved and the square it entered.
+type Entered = (Piece, Sq);
+
+/// The moves `side` made in `game`, most recent first.
+fn own_moves(game: &qi_jungle::Game, side: Side) -> Vec<Entered> {
+    let positions: Vec<Jungle> = game.positions().copied().collect();
+    let mut out: Vec<Entered> = game
+        .moves()
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| positions[*i].side_to_move() == side)
+        .map(|(i, m)| (positions[i].piece_at(m.from).unwrap(), sq_of(m.to)))
+        .collect();
+    out.reverse();
+    out
+}
+
+fn entered_trap(moves: &[Entered], p: Piece) -> bool {
+    moves
+        .iter()
+        .any(|&(q, to)| q == p && trap_owner(to).is_some())
+}
+
+/// Whether the 17-5 rule forbids `p` (of the side whose moves are `own`)
+/// to enter `to`.
+fn forbidden_17_5(own: &[Entered], p: Piece, to: Sq) -> bool {
+    if own.len() < 17 {
+        return false;
+    }
+    let window = &own[..17];
+    if window.iter().any(|&(q, _)| q != p) || entered_trap(window, p) {
+        return false;
+    }
+    let mut squares: Vec<Sq> = window.iter().map(|&(_, s)| s).collect();
+    squares.sort();
+    squares.dedup();
+    squares.len() <= 5 && squares.contains(&to)
+}
+
+/// Whether the 7-3 rule, before its "chased" exemption, forbids `p` to
+/// enter `to`.
+fn forbidden_7_3_unless_chased(own: &[Entered], p: Piece, to: Sq) -> bool {
+    let window = &own[..own.len().min(7)];
+    !entered_trap(window, p) && window.iter().filter(|&&e| e == (p, to)).count() >= 3
+}
+
+/// The captures of `p` standing on `target` that `board`'s side
+/// `attacker` could play, looking `levels` more levels into the
+/// attacker's own anti-chase rules (0: board captures).
+fn chased(
+    game: &qi_jungle::Game,
+    board: &RefBoard,
+    target: Sq,
+    attacker: Side,
+    levels: u32,
+) -> bool {
+    let own = own_moves(game, attacker);
+    board
+        .moves_of(attacker)
+        .into_iter()
+        .filter(|&(_, to)| to == target)
+        .any(|(from, to)| {
+            if levels == 0 {
+                return true;
+            }
+            let q = board.at(from).unwrap();
+            let seven = forbidden_7_3_unless_chased(&own, q, to)
+                && !chased(game, board, from, attacker.opponent(), levels - 1);
+            !seven && !forbidden_17_5(&own, q, to)
+        })
+}
+
+/// The legal moves of the side to move of `game` under the board rules
+/// and the 7-3 / 17-5 rules (spec section 5.6), as sorted text. Ignores
+/// the repetition and no-capture rules.
+pub fn naive_game_moves(game: &qi_jungle::Game) -> Vec<String> {
+    let pos = game.position();
+    let board = RefBoard::from_jungle(pos);
+    if !pos.rules().anti_chase {
+        return board.legal_moves();
+    }
+    if board.game_over() {
+        return Vec::new();
+    }
+    let side = pos.side_to_move();
+    let own = own_moves(game, side);
+    let mut v: Vec<String> = board
+        .moves_of(side)
+        .into_iter()
+        .filter(|&(from, to)| {
+            let p = board.at(from).unwrap();
+            let seven = forbidden_7_3_unless_chased(&own, p, to)
+                && !chased(game, &board, from, side.opponent(), 1);
+            !seven && !forbidden_17_5(&own, p, to)
+        })
+        .map(|(a, b)| format!("{}{}", square(a), square(b)))
+        .collect();
+    v.sort();
+    v
 }
