@@ -290,3 +290,20 @@ proptest! {
         }
     }
 }
+
+/// The examples of docs/records.md read and replay.
+#[test]
+fn the_documented_examples_replay() {
+    let doc = include_str!("../../../docs/records.md");
+    let examples: Vec<&str> = doc
+        .split("```text\n")
+        .skip(1)
+        .map(|part| part.split("```").next().unwrap())
+        .collect();
+    assert_eq!(examples.len(), 2);
+    for example in examples {
+        let record: Record = example.parse().unwrap_or_else(|e| panic!("{e}\n{example}"));
+        assert_eq!(record.to_string(), example);
+        record.final_position::<Games>().unwrap();
+    }
+}
