@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use clap::Args;
 use qi_core::{ExternalResult, Game, Position, Side};
-use qi_engine::{EvalProfile, GameFn, GameKit, Games, Registry, RulesOf};
+use qi_engine::record::{ParseError, Record};
+use qi_engine::{spec_of, EvalProfile, GameFn, GameKit, Games, Registry, RulesOf};
 use qi_search::{Limits, MoveOf, SearchHooks, Searcher};
 
 use crate::error::CliError;
@@ -17,6 +18,8 @@ const HELP: &str = "enter a move (e.g. a3a4, or c3 / c3-c4 / xb2 in Five Tigers)
   hint     ask the engine for a move
   moves    list the legal moves
   resign   give up
+  save F   write the game to file F as a game record (docs/records.md)
+  load F   replay the game record in file F (of the game being played)
   quit     leave";
 
 /// `qi play` options.
@@ -129,6 +132,23 @@ fn play<K: GameKit>(
                     outln!("nothing to undo");
                 }
             }
+            text if text.starts_with("save ") => {
+                let path = text["save ".len()..].trim();
+                match save::<K>(&game, human, path) {
+                    Ok(()) => outln!("saved the game to {path}"),
+                    Err(e) => outln!("cannot save: {e}"),
+                }
+            }
+            text if text.starts_with("load ") => {
+                let path = text["load ".len()..].trim();
+                match load::<K>(&game, path) {
+                    Ok(loaded) => {
+                        outln!("loaded {} moves from {path}", loaded.ply());
+                        game = loaded;
+                    }
+                    Err(e) => outln!("cannot load {path}: {e}"),
+                }
+            }
             text => match text.parse::<MoveOf<K::Game>>() {
                 Err(e) => outln!("cannot read '{text}': {e}"),
                 Ok(mv) => {
@@ -139,4 +159,32 @@ fn play<K: GameKit>(
             },
         }
     }
+}
+
+/// Writes `game` as a game record to `path`, the players named by side.
+fn save<K: GameKit>(game: &K::Game, human: Side, path: &str) -> Result<(), String> {
+    let mut record = Record::from_game::<K>(game);
+    let (first, second) = match human {
+        Side::First => ("you", "qi"),
+        Side::Second => ("qi", "you"),
+    };
+    record.set_tag("First", first);
+    record.set_tag("Second", second);
+    std::fs::write(path, record.to_string()).map_err(|e| e.to_string())
+}
+
+/// The game of the record in `path`, which must be of the same game and
+/// rules as `current` (another would change the game under the player).
+fn load<K: GameKit>(current: &K::Game, path: &str) -> Result<K::Game, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let record: Record = text.parse().map_err(|e: ParseError| e.to_string())?;
+    let playing = spec_of::<K>(current.start().rules());
+    let recorded = record.tag("Game").unwrap_or_default();
+    let same = Games::canonical(recorded).is_ok_and(|spec| spec == playing);
+    if !same {
+        return Err(format!(
+            "the record is of '{recorded}', the game being played is '{playing}'"
+        ));
+    }
+    record.replay::<K>().map_err(|e| e.to_string())
 }

@@ -586,3 +586,91 @@ fn engine_switches_eval_profiles() {
     e.send("setoption name EvalProfile value clever");
     e.until("info string error: unknown EvalProfile");
 }
+
+/// A path for a test's file in the temporary directory, unique per process.
+fn temp_path(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("qi-{}-{name}", std::process::id()))
+}
+
+#[test]
+fn match_writes_every_game_as_a_record() {
+    let engine = format!("{QI} engine");
+    let path = temp_path("match.pgn");
+    let (code, out, err) = qi(&[
+        "match",
+        "--engine-a",
+        &engine,
+        "--engine-b",
+        &engine,
+        "--games",
+        "2",
+        "--movetime",
+        "5",
+        "--max-plies",
+        "30",
+        "--game",
+        "five-tigers:ten",
+        "--pgn",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::remove_file(&path).ok();
+    let records =
+        qi_engine::record::Record::read_all(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+    assert_eq!(records.len(), 2, "{text}");
+    for record in &records {
+        assert_eq!(record.tag("Game"), Some("five-tigers:ten"));
+        assert_eq!(record.tag("First"), Some(engine.as_str()));
+        assert_eq!(record.tag("Second"), Some(engine.as_str()));
+        assert!(record.tag("Termination").is_some(), "{text}");
+        assert!(record.tag("Result").is_some(), "{text}");
+        record
+            .replay::<qi_engine::FiveTigersKit>()
+            .unwrap_or_else(|e| panic!("{e}\n{text}"));
+    }
+    assert!(out.contains("game 2/2"), "{out}");
+    let (code, _, err) = qi(&[
+        "match",
+        "--engine-a",
+        &engine,
+        "--engine-b",
+        &engine,
+        "--pgn",
+        "/nonexistent-dir/x.pgn",
+    ]);
+    assert_eq!(code, 2);
+    assert!(err.contains("--pgn"), "{err}");
+}
+
+#[test]
+fn play_saves_and_loads_a_game() {
+    let path = temp_path("play.pgn");
+    let path = path.to_str().unwrap();
+    let out = play(&["--movetime", "10"], &format!("a3a4\nsave {path}\nquit\n"));
+    assert!(out.contains(&format!("saved the game to {path}")), "{out}");
+    let text = std::fs::read_to_string(path).unwrap();
+    let record: qi_engine::record::Record = text.parse().unwrap();
+    assert_eq!(record.tag("Game"), Some("jungle:standard"));
+    assert_eq!(record.tag("First"), Some("you"));
+    assert_eq!(record.moves.len(), 2, "{text}");
+    assert_eq!(record.moves[0].text, "a3a4");
+    // Loaded back, the game goes on from the second move: the human (first)
+    // is to move, and the engine does not play before the next move.
+    let out = play(&["--movetime", "10"], &format!("load {path}\nquit\n"));
+    assert!(
+        out.contains(&format!("loaded 2 moves from {path}")),
+        "{out}"
+    );
+    assert!(!out.contains("qi plays"), "{out}");
+    // Another game's record is refused with a line, and the game goes on.
+    let out = play(
+        &["--game", "jungle:datou", "--movetime", "10"],
+        &format!("load {path}\nquit\n"),
+    );
+    assert!(out.contains("cannot load"), "{out}");
+    assert!(out.contains("'jungle:datou'"), "{out}");
+    let out = play(&["--movetime", "10"], "load /nonexistent/x.pgn\nquit\n");
+    assert!(out.contains("cannot load /nonexistent/x.pgn"), "{out}");
+    std::fs::remove_file(path).ok();
+}

@@ -10,7 +10,8 @@
 //!   `jungle:datou`, lists presets, runs a [`GameFn`] for the chosen game;
 //! * [`DynEngine`]: one game's engine behind an object-safe interface;
 //! * [`arena`]: matches between [`arena::Player`]s;
-//! * [`render`]: boards drawn for a terminal.
+//! * [`render`]: boards drawn for a terminal;
+//! * [`record`]: game records, read and written (`docs/records.md`).
 //!
 //! ```
 //! use qi_engine::{GameFn, GameKit, Games, Registry, RulesOf};
@@ -38,6 +39,7 @@ mod games;
 pub mod jungle;
 mod kit;
 pub mod options;
+pub mod record;
 mod registry;
 pub mod render;
 

@@ -2,11 +2,14 @@
 //! every move and the result adjudicated by the rules library (the match
 //! loop is [`qi_engine::arena`]).
 
+use std::fs::File;
+use std::io::Write;
 use std::time::Duration;
 
 use clap::Args;
-use qi_core::Position;
-use qi_engine::arena::{self, GameResult, MatchConfig, Player};
+use qi_core::{Game, Position, Side};
+use qi_engine::arena::{self, GameReport, GameResult, MatchConfig, Player};
+use qi_engine::record::{termination_of, Record, RecordResult};
 use qi_engine::{GameFn, GameKit, Games, Registry, RulesOf};
 
 use super::process::ProcessPlayer;
@@ -37,6 +40,10 @@ pub struct MatchArgs {
     /// Plies after which a game is adjudicated a draw.
     #[arg(long, value_name = "N", default_value_t = 1000)]
     max_plies: usize,
+    /// Writes every game to FILE as a game record as soon as it ends
+    /// (the format of docs/records.md).
+    #[arg(long, value_name = "FILE")]
+    pgn: Option<String>,
 }
 
 /// `qi match`
@@ -92,33 +99,91 @@ impl GameFn for Run<'_> {
             movetime: Duration::from_millis(args.movetime),
             max_plies: args.max_plies,
         };
+        // Created before the first game, so that a path that cannot be
+        // written is an error before the engines start.
+        let mut pgn = match &args.pgn {
+            Some(path) => Some((
+                path.as_str(),
+                File::create(path)
+                    .map_err(|e| CliError::Usage(format!("cannot write --pgn '{path}': {e}")))?,
+            )),
+            None => None,
+        };
+        let mut pgn_error = None;
         let mut a = ProcessPlayer::new(args.engine_a.clone(), args.game.clone());
         let mut b = ProcessPlayer::new(args.engine_b.clone(), args.game.clone());
         let players: [&mut dyn Player; 2] = [&mut a, &mut b];
-        Ok(arena::play_match::<K::Game>(
-            &config,
-            &start,
-            &openings,
-            players,
-            |report| {
-                let mark = match report.result {
-                    GameResult::Win => "A wins",
-                    GameResult::Draw => "draw",
-                    GameResult::Loss => "B wins",
-                };
-                let t = report.tally;
-                outln!(
-                    "game {}/{}: A plays {}: {mark} ({}); running score A {}-{}-{} ({:.1}%)",
-                    report.index + 1,
-                    config.games,
-                    report.a_side,
-                    report.reason,
-                    t.wins,
-                    t.draws,
-                    t.losses,
-                    100.0 * t.points() / t.games() as f64
-                );
-            },
-        ))
+        let tally = arena::play_match::<K::Game>(&config, &start, &openings, players, |report| {
+            let mark = match report.result {
+                GameResult::Win => "A wins",
+                GameResult::Draw => "draw",
+                GameResult::Loss => "B wins",
+            };
+            let t = report.tally;
+            outln!(
+                "game {}/{}: A plays {}: {mark} ({}); running score A {}-{}-{} ({:.1}%)",
+                report.index + 1,
+                config.games,
+                report.a_side,
+                report.reason,
+                t.wins,
+                t.draws,
+                t.losses,
+                100.0 * t.points() / t.games() as f64
+            );
+            if let Some((path, file)) = &mut pgn {
+                // The opening of a game is found the way `play_match`
+                // chooses it: each opening twice, in order.
+                let opening = &openings[(report.index / 2) % openings.len()];
+                let text = record_of::<K>(args, opening, report).to_string();
+                let written = writeln!(file, "{text}").and_then(|()| file.flush());
+                if let Err(e) = written {
+                    pgn_error.get_or_insert(format!("cannot write --pgn '{path}': {e}"));
+                }
+            }
+        });
+        match pgn_error {
+            Some(e) => Err(CliError::Usage(e)),
+            None => Ok(tally),
+        }
     }
+}
+
+/// The record of one finished game of the match: the players are the
+/// engines' command lines and the termination the arena's reason.
+fn record_of<K: GameKit>(args: &MatchArgs, opening: &K::Position, report: &GameReport) -> Record {
+    let mut record = Record::for_start::<K>(opening);
+    let (first, second) = match report.a_side {
+        Side::First => (&args.engine_a, &args.engine_b),
+        Side::Second => (&args.engine_b, &args.engine_a),
+    };
+    record.set_tag("First", first);
+    record.set_tag("Second", second);
+    for mv in &report.moves {
+        record.push_move(mv, None);
+    }
+    let a_won = match report.result {
+        GameResult::Win => Some(true),
+        GameResult::Loss => Some(false),
+        GameResult::Draw => None,
+    };
+    let result = match a_won.map(|won| won == (report.a_side == Side::First)) {
+        None => RecordResult::Draw,
+        Some(true) => RecordResult::FirstWins,
+        Some(false) => RecordResult::SecondWins,
+    };
+    record.set_result(result);
+    // An end by the rules is named as the rules name it; others (forfeits,
+    // adjudications) only the arena can say.
+    let mut game = K::Game::new(opening.clone());
+    for mv in &report.moves {
+        if let Ok(mv) = mv.parse::<<K::Position as Position>::Move>() {
+            let _ = game.play(mv);
+        }
+    }
+    match game.outcome() {
+        Some(outcome) => record.set_tag("Termination", &termination_of(outcome)),
+        None => record.set_tag("Termination", &report.reason),
+    }
+    record
 }

@@ -1,0 +1,422 @@
+//! Game records: a PGN-like text for every game of a registry (tag pairs,
+//! then the moves in the game's own notation with optional comments, then
+//! the result). The format is described in `docs/records.md`.
+//!
+//! ```
+//! use qi_core::{Game, Position};
+//! use qi_engine::{GameKit, JungleKit, record::Record};
+//!
+//! let text = "[Game \"jungle:datou\"]\n[Result \"*\"]\n\na3a4 {score cp 12} *\n";
+//! let record: Record = text.parse().unwrap();
+//! assert_eq!(record.to_string().parse::<Record>().unwrap(), record);
+//! let game = record.replay::<JungleKit>().unwrap();
+//! assert_eq!(game.moves().len(), 1);
+//! ```
+
+mod parse;
+
+use std::fmt;
+use std::str::FromStr;
+
+use qi_core::{ExternalResult, Game, Outcome, Position, Side, WinReason};
+use thiserror::Error;
+
+use crate::kit::{spec_of, GameKit, RulesOf};
+use crate::registry::{GameFn, Registry, SpecError};
+
+pub use parse::{ParseError, ParseErrorKind};
+
+/// The result tokens, in the order of [`RecordResult`]'s variants.
+pub const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
+
+/// The `Start` value that names the rules' start position.
+pub const STARTPOS: &str = "startpos";
+
+/// The tags a writer puts first, in this order; other tags follow them in
+/// the order they were added.
+const TAG_ORDER: [&str; 8] = [
+    "Event",
+    "Date",
+    "Game",
+    "Start",
+    "First",
+    "Second",
+    "Result",
+    "Termination",
+];
+
+/// One move of a record: its text in the game's notation and an optional
+/// comment (the text between the braces, trimmed).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RecordMove {
+    /// The move as the game writes it (`a3a4`, `c3-c4`, `xb2`).
+    pub text: String,
+    /// The comment after the move, e.g. `score cp 12 depth 9`.
+    pub comment: Option<String>,
+}
+
+/// A game record: tag pairs and moves. `Display` writes the text format and
+/// `FromStr` reads it; [`Record::replay`] checks the moves against the rules.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Record {
+    tags: Vec<(String, String)>,
+    /// The moves, in the order played.
+    pub moves: Vec<RecordMove>,
+}
+
+/// Why a record does not replay.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ReplayError {
+    /// The record has no `Game` tag.
+    #[error("the record has no Game tag")]
+    MissingGame,
+    /// The `Game` tag names another game, or rules that cannot be read.
+    #[error("Game tag: {0}")]
+    Game(#[from] SpecError),
+    /// The `Start` tag is not a position of the game.
+    #[error("Start tag: {0}")]
+    Start(String),
+    /// A move's text is not a move of the game.
+    #[error("move {number} '{text}': {reason}")]
+    BadMove {
+        /// The move's number, counted from 1.
+        number: usize,
+        /// Its text.
+        text: String,
+        /// Why it could not be read.
+        reason: String,
+    },
+    /// A move is not legal where it is played.
+    #[error("move {number} '{text}' is illegal: {reason}")]
+    IllegalMove {
+        /// The move's number, counted from 1.
+        number: usize,
+        /// Its text.
+        text: String,
+        /// Why the rules refuse it.
+        reason: String,
+    },
+    /// The rules end the game with another result than the record's.
+    #[error("the rules give {rules}, the record {record}")]
+    ResultMismatch {
+        /// The result the rules decide.
+        rules: String,
+        /// The record's `Result`.
+        record: String,
+    },
+}
+
+/// A record's result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RecordResult {
+    /// `1-0`: the first side won.
+    FirstWins,
+    /// `0-1`: the second side won.
+    SecondWins,
+    /// `1/2-1/2`.
+    Draw,
+    /// `*`: unfinished or unknown.
+    Unfinished,
+}
+
+impl RecordResult {
+    /// The result's token.
+    pub const fn text(self) -> &'static str {
+        RESULTS[self as usize]
+    }
+
+    /// The result of a token, if it is one.
+    pub fn from_token(token: &str) -> Option<RecordResult> {
+        [
+            RecordResult::FirstWins,
+            RecordResult::SecondWins,
+            RecordResult::Draw,
+            RecordResult::Unfinished,
+        ]
+        .into_iter()
+        .find(|r| r.text() == token)
+    }
+
+    /// The result of an outcome (`Unfinished` for none).
+    pub fn of(outcome: Option<Outcome>) -> RecordResult {
+        match outcome.map(Outcome::winner) {
+            None => RecordResult::Unfinished,
+            Some(None) => RecordResult::Draw,
+            Some(Some(Side::First)) => RecordResult::FirstWins,
+            Some(Some(Side::Second)) => RecordResult::SecondWins,
+        }
+    }
+}
+
+impl fmt::Display for RecordResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.text())
+    }
+}
+
+/// The reason text of an outcome, as the `Termination` tag holds it.
+pub fn termination_of(outcome: Outcome) -> String {
+    match outcome {
+        Outcome::Win { reason, .. } => reason.to_string(),
+        Outcome::Draw(reason) => reason.to_string(),
+    }
+}
+
+impl Record {
+    /// An empty record (no tags, no moves).
+    pub fn new() -> Record {
+        Record::default()
+    }
+
+    /// A record of no moves yet for game `K` from `start`: the `Game` tag,
+    /// the `Start` tag unless `start` is the rules' start position, and
+    /// `Result` `*`.
+    pub fn for_start<K: GameKit>(start: &K::Position) -> Record {
+        let mut record = Record::new();
+        record.set_tag("Game", &spec_of::<K>(start.rules()));
+        if *start != K::Position::new(start.rules().clone()) {
+            record.set_tag("Start", &start.to_string());
+        }
+        record.set_result(RecordResult::Unfinished);
+        record
+    }
+
+    /// The record of `game` (of kit `K`): its start, its moves, and its
+    /// outcome as `Result` and `Termination` when it has one.
+    pub fn from_game<K: GameKit>(game: &K::Game) -> Record {
+        let mut record = Record::for_start::<K>(game.start());
+        record.moves = game
+            .moves()
+            .iter()
+            .map(|mv| RecordMove {
+                text: mv.to_string(),
+                comment: None,
+            })
+            .collect();
+        if let Some(outcome) = game.outcome() {
+            record.set_result(RecordResult::of(Some(outcome)));
+            record.set_tag("Termination", &termination_of(outcome));
+        }
+        record
+    }
+
+    /// The tags, in the order they are written.
+    pub fn tags(&self) -> &[(String, String)] {
+        &self.tags
+    }
+
+    /// The value of tag `name`.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// Sets tag `name` to `value`: in place if the record has it, otherwise
+    /// at its place among the usual tags (after them for another name).
+    /// A name keeps only its letters, digits and `_`, and line breaks in
+    /// `value` become spaces, so that the tag is still one readable line.
+    pub fn set_tag(&mut self, name: &str, value: &str) {
+        let name: String = name
+            .chars()
+            .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        let name = name.as_str();
+        let value = value.replace(['\n', '\r'], " ");
+        if let Some(slot) = self.tags.iter_mut().find(|(n, _)| n == name) {
+            slot.1 = value;
+            return;
+        }
+        let rank = |n: &str| TAG_ORDER.iter().position(|t| *t == n);
+        let at = match rank(name) {
+            Some(r) => self
+                .tags
+                .iter()
+                .position(|(n, _)| rank(n).is_none_or(|other| other > r))
+                .unwrap_or(self.tags.len()),
+            None => self.tags.len(),
+        };
+        self.tags.insert(at, (name.to_string(), value));
+    }
+
+    /// The record's result: its `Result` tag (`*` without one).
+    pub fn result(&self) -> RecordResult {
+        self.tag("Result")
+            .and_then(RecordResult::from_token)
+            .unwrap_or(RecordResult::Unfinished)
+    }
+
+    /// Sets the `Result` tag.
+    pub fn set_result(&mut self, result: RecordResult) {
+        self.set_tag("Result", result.text());
+    }
+
+    /// Appends a move with an optional comment.
+    pub fn push_move(&mut self, text: &str, comment: Option<&str>) {
+        self.moves.push(RecordMove {
+            text: text.to_string(),
+            comment: comment.map(str::to_string),
+        });
+    }
+
+    /// Reads every record of `text` (a file of records, one after another,
+    /// as `qi match --pgn` writes them).
+    pub fn read_all(text: &str) -> Result<Vec<Record>, ParseError> {
+        parse::read_all(text)
+    }
+
+    /// Rebuilds the game of kit `K`: the rules from the `Game` tag (which
+    /// must name `K`'s game), the start from `Start`, then every move,
+    /// checked. A decided `Result` that the rules did not reach is recorded
+    /// as decided outside them (a resignation, a loss on time or an agreed
+    /// draw, after `Termination`).
+    pub fn replay<K: GameKit>(&self) -> Result<K::Game, ReplayError> {
+        let spec = self.tag("Game").ok_or(ReplayError::MissingGame)?.trim();
+        let name = spec.split([':', ',']).next().unwrap_or_default();
+        if name != K::NAME {
+            return Err(ReplayError::Game(SpecError::UnknownGame {
+                name: name.to_string(),
+                known: format!("'{}'", K::NAME),
+            }));
+        }
+        let rules = K::parse_rules(spec).map_err(SpecError::BadRules)?;
+        self.replay_under::<K>(rules)
+    }
+
+    /// [`replay`](Record::replay) under rules already read.
+    fn replay_under<K: GameKit>(&self, rules: RulesOf<K>) -> Result<K::Game, ReplayError> {
+        let start = match self.tag("Start").map(str::trim) {
+            None | Some(STARTPOS) | Some("") => K::Position::new(rules),
+            Some(text) => K::Position::from_text(text, &rules)
+                .map_err(|e| ReplayError::Start(e.to_string()))?,
+        };
+        let mut game = K::Game::new(start);
+        for (i, mv) in self.moves.iter().enumerate() {
+            let number = i + 1;
+            let bad = |reason: String| ReplayError::BadMove {
+                number,
+                text: mv.text.clone(),
+                reason,
+            };
+            let parsed = mv
+                .text
+                .parse::<<K::Position as Position>::Move>()
+                .map_err(|e| bad(e.to_string()))?;
+            let illegal = |reason: String| ReplayError::IllegalMove {
+                number,
+                text: mv.text.clone(),
+                reason,
+            };
+            if let Some(outcome) = game.outcome() {
+                return Err(illegal(format!("the game is over ({outcome})")));
+            }
+            game.play(parsed).map_err(|e| illegal(e.reason))?;
+        }
+        self.settle::<K>(&mut game)?;
+        Ok(game)
+    }
+
+    /// Checks the record's result against the rules' and records a result
+    /// decided outside them.
+    fn settle<K: GameKit>(&self, game: &mut K::Game) -> Result<(), ReplayError> {
+        let recorded = self.result();
+        let mismatch = |rules: RecordResult| ReplayError::ResultMismatch {
+            rules: rules.text().to_string(),
+            record: recorded.text().to_string(),
+        };
+        if let Some(outcome) = game.outcome() {
+            let rules = RecordResult::of(Some(outcome));
+            if recorded != RecordResult::Unfinished && recorded != rules {
+                return Err(mismatch(rules));
+            }
+            return Ok(());
+        }
+        let on_time = self.tag("Termination") == Some(&WinReason::Time.to_string());
+        let external = match recorded {
+            RecordResult::Unfinished => return Ok(()),
+            RecordResult::Draw => ExternalResult::AgreedDraw,
+            RecordResult::FirstWins if on_time => ExternalResult::TimeLoss(Side::Second),
+            RecordResult::SecondWins if on_time => ExternalResult::TimeLoss(Side::First),
+            RecordResult::FirstWins => ExternalResult::Resignation(Side::Second),
+            RecordResult::SecondWins => ExternalResult::Resignation(Side::First),
+        };
+        game.record(external);
+        Ok(())
+    }
+
+    /// Replays the record in whichever game of registry `R` its `Game` tag
+    /// names, and returns the final position's text.
+    pub fn final_position<R: Registry>(&self) -> Result<String, ReplayError> {
+        struct Final<'a>(&'a Record);
+        impl GameFn for Final<'_> {
+            type Output = Result<String, ReplayError>;
+            fn call<K: GameKit>(self, rules: RulesOf<K>) -> Self::Output {
+                Ok(self.0.replay_under::<K>(rules)?.position().to_string())
+            }
+        }
+        let spec = self.tag("Game").ok_or(ReplayError::MissingGame)?;
+        R::dispatch(spec, Final(self))?
+    }
+}
+
+/// Writes `value` as a tag value: between quotes, with `\` and `"` escaped.
+fn write_tag_value(f: &mut fmt::Formatter<'_>, value: &str) -> fmt::Result {
+    f.write_str("\"")?;
+    for c in value.chars() {
+        if matches!(c, '"' | '\\') {
+            f.write_str("\\")?;
+        }
+        write!(f, "{c}")?;
+    }
+    f.write_str("\"")
+}
+
+/// The longest line of move text a writer makes before breaking it.
+const LINE_WIDTH: usize = 79;
+
+impl fmt::Display for Record {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (name, value) in &self.tags {
+            write!(f, "[{name} ")?;
+            write_tag_value(f, value)?;
+            f.write_str("]\n")?;
+        }
+        f.write_str("\n")?;
+        let mut tokens: Vec<String> = Vec::new();
+        for mv in &self.moves {
+            tokens.push(mv.text.clone());
+            if let Some(comment) = &mv.comment {
+                // A brace inside would end or nest the comment.
+                let clean: String = comment
+                    .replace('{', "(")
+                    .replace('}', ")")
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                tokens.push(format!("{{{clean}}}"));
+            }
+        }
+        tokens.push(self.result().text().to_string());
+        let mut width = 0;
+        for token in tokens {
+            if width > 0 && width + 1 + token.len() > LINE_WIDTH {
+                f.write_str("\n")?;
+                width = 0;
+            } else if width > 0 {
+                f.write_str(" ")?;
+                width += 1;
+            }
+            f.write_str(&token)?;
+            width += token.len();
+        }
+        f.write_str("\n")
+    }
+}
+
+impl FromStr for Record {
+    type Err = ParseError;
+    fn from_str(text: &str) -> Result<Record, ParseError> {
+        parse::read_one(text)
+    }
+}

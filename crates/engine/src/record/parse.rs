@@ -1,0 +1,324 @@
+//! The reader of the record text: a cursor over characters that knows its
+//! line and column, so that every fault is reported where it is.
+
+use std::iter::Peekable;
+use std::str::Chars;
+
+use thiserror::Error;
+
+use super::{Record, RecordMove, RecordResult};
+
+/// Where and why record text could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[error("line {line}, column {column}: {kind}")]
+pub struct ParseError {
+    /// The line of the fault, from 1.
+    pub line: usize,
+    /// The column of the fault (in characters), from 1.
+    pub column: usize,
+    /// What is wrong.
+    pub kind: ParseErrorKind,
+}
+
+/// What is wrong in record text.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ParseErrorKind {
+    /// A tag pair does not end with `"]` on its line.
+    #[error("unterminated tag")]
+    UnterminatedTag,
+    /// A tag pair is not `[Name "value"]`.
+    #[error("malformed tag: {0}")]
+    BadTag(String),
+    /// A tag appears twice.
+    #[error("tag {0} appears twice")]
+    DuplicateTag(String),
+    /// A tag pair after the move text began.
+    #[error("a tag after the moves")]
+    TagAfterMoves,
+    /// The `Result` tag holds no result.
+    #[error("Result '{0}' is not 1-0, 0-1, 1/2-1/2 or *")]
+    BadResult(String),
+    /// A `{` without its `}`.
+    #[error("unterminated comment")]
+    UnterminatedComment,
+    /// A `}` without its `{`, or a `{` inside a comment.
+    #[error("unbalanced brace")]
+    UnbalancedBrace,
+    /// A comment with no move before it, or a second comment on a move.
+    #[error("a comment must follow a move, at most one per move")]
+    MisplacedComment,
+    /// A token that cannot be move text.
+    #[error("'{0}' is not a move")]
+    BadMove(String),
+    /// The text ends without the result token.
+    #[error("the moves end without a result (1-0, 0-1, 1/2-1/2 or *)")]
+    MissingResult,
+    /// The result token differs from the `Result` tag.
+    #[error("result {token} differs from the Result tag {tag}")]
+    ResultMismatch {
+        /// The token at the end of the moves.
+        token: String,
+        /// The tag's value.
+        tag: String,
+    },
+    /// Text after the record's result where one record was expected.
+    #[error("text after the result")]
+    TrailingText,
+    /// No record at all.
+    #[error("no record")]
+    Empty,
+}
+
+struct Cursor<'a> {
+    chars: Peekable<Chars<'a>>,
+    line: usize,
+    column: usize,
+}
+
+impl Cursor<'_> {
+    fn new(text: &str) -> Cursor<'_> {
+        Cursor {
+            chars: text.chars().peekable(),
+            line: 1,
+            column: 1,
+        }
+    }
+
+    fn peek(&mut self) -> Option<char> {
+        self.chars.peek().copied()
+    }
+
+    fn next(&mut self) -> Option<char> {
+        let c = self.chars.next()?;
+        if c == '\n' {
+            self.line += 1;
+            self.column = 1;
+        } else {
+            self.column += 1;
+        }
+        Some(c)
+    }
+
+    fn skip_space(&mut self) {
+        while self.peek().is_some_and(char::is_whitespace) {
+            self.next();
+        }
+    }
+
+    fn here(&self) -> (usize, usize) {
+        (self.line, self.column)
+    }
+
+    fn error(&self, kind: ParseErrorKind) -> ParseError {
+        error_at(self.here(), kind)
+    }
+}
+
+fn error_at((line, column): (usize, usize), kind: ParseErrorKind) -> ParseError {
+    ParseError { line, column, kind }
+}
+
+/// Reads exactly one record.
+pub(super) fn read_one(text: &str) -> Result<Record, ParseError> {
+    let mut cursor = Cursor::new(text);
+    let record = read_record(&mut cursor)?.ok_or_else(|| cursor.error(ParseErrorKind::Empty))?;
+    cursor.skip_space();
+    if cursor.peek().is_some() {
+        return Err(cursor.error(ParseErrorKind::TrailingText));
+    }
+    Ok(record)
+}
+
+/// Reads records until the text ends.
+pub(super) fn read_all(text: &str) -> Result<Vec<Record>, ParseError> {
+    let mut cursor = Cursor::new(text);
+    let mut records = Vec::new();
+    while let Some(record) = read_record(&mut cursor)? {
+        records.push(record);
+    }
+    Ok(records)
+}
+
+/// Reads the next record, or `None` at the end of the text.
+fn read_record(cursor: &mut Cursor<'_>) -> Result<Option<Record>, ParseError> {
+    let mut record = Record::new();
+    cursor.skip_space();
+    if cursor.peek().is_none() {
+        return Ok(None);
+    }
+    while cursor.peek() == Some('[') {
+        let at = cursor.here();
+        let (name, value) = read_tag(cursor)?;
+        if record.tag(&name).is_some() {
+            return Err(error_at(at, ParseErrorKind::DuplicateTag(name)));
+        }
+        if name == "Result" && RecordResult::from_token(&value).is_none() {
+            return Err(error_at(at, ParseErrorKind::BadResult(value)));
+        }
+        record.tags.push((name, value));
+        cursor.skip_space();
+    }
+    loop {
+        cursor.skip_space();
+        let at = cursor.here();
+        match cursor.peek() {
+            None => return Err(cursor.error(ParseErrorKind::MissingResult)),
+            Some('[') => return Err(cursor.error(ParseErrorKind::TagAfterMoves)),
+            Some('}') => return Err(cursor.error(ParseErrorKind::UnbalancedBrace)),
+            Some('{') => {
+                let comment = read_comment(cursor)?;
+                match record.moves.last_mut() {
+                    Some(mv) if mv.comment.is_none() => mv.comment = Some(comment),
+                    _ => return Err(error_at(at, ParseErrorKind::MisplacedComment)),
+                }
+            }
+            Some(_) => {
+                let token = read_token(cursor);
+                if let Some(result) = RecordResult::from_token(&token) {
+                    match record.tag("Result") {
+                        Some(tag) if tag != token => {
+                            let tag = tag.to_string();
+                            return Err(error_at(
+                                at,
+                                ParseErrorKind::ResultMismatch { token, tag },
+                            ));
+                        }
+                        Some(_) => {}
+                        // Without a tag the result is `*` already; adding
+                        // the tag then would change the text written back.
+                        None if result == RecordResult::Unfinished => {}
+                        None => record.set_result(result),
+                    }
+                    return Ok(Some(record));
+                }
+                if is_move_number(&token) {
+                    continue;
+                }
+                if !token
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-x@=+#".contains(c))
+                {
+                    return Err(error_at(at, ParseErrorKind::BadMove(token)));
+                }
+                record.moves.push(RecordMove {
+                    text: token,
+                    comment: None,
+                });
+            }
+        }
+    }
+}
+
+/// `12.` or `12...`: numbers are allowed and skipped, since a game whose
+/// sides do not alternate cannot rely on them.
+fn is_move_number(token: &str) -> bool {
+    let digits = token.trim_end_matches('.');
+    digits.len() < token.len() && !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit())
+}
+
+/// A run of characters up to whitespace, a brace or `[` (at least one
+/// character, since the caller has seen none of those).
+fn read_token(cursor: &mut Cursor<'_>) -> String {
+    let mut token = String::new();
+    while let Some(c) = cursor.peek() {
+        if c.is_whitespace() || "{}[".contains(c) {
+            break;
+        }
+        token.push(c);
+        cursor.next();
+    }
+    token
+}
+
+/// `{…}`, with its whitespace runs made single spaces.
+fn read_comment(cursor: &mut Cursor<'_>) -> Result<String, ParseError> {
+    let open = cursor.here();
+    cursor.next();
+    let mut text = String::new();
+    loop {
+        match cursor.peek() {
+            None => return Err(error_at(open, ParseErrorKind::UnterminatedComment)),
+            Some('{') => return Err(cursor.error(ParseErrorKind::UnbalancedBrace)),
+            Some('}') => {
+                cursor.next();
+                return Ok(text.split_whitespace().collect::<Vec<_>>().join(" "));
+            }
+            Some(c) => {
+                text.push(c);
+                cursor.next();
+            }
+        }
+    }
+}
+
+/// `[Name "value"]` on one line.
+fn read_tag(cursor: &mut Cursor<'_>) -> Result<(String, String), ParseError> {
+    let open = cursor.here();
+    let unterminated = || error_at(open, ParseErrorKind::UnterminatedTag);
+    cursor.next();
+    let mut name = String::new();
+    while let Some(c) = cursor
+        .peek()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == '_')
+    {
+        name.push(c);
+        cursor.next();
+    }
+    if name.is_empty() {
+        return Err(cursor.error(ParseErrorKind::BadTag("a tag needs a name".into())));
+    }
+    while cursor.peek().is_some_and(|c| c == ' ' || c == '\t') {
+        cursor.next();
+    }
+    match cursor.peek() {
+        Some('"') => {
+            cursor.next();
+        }
+        None | Some('\n') => return Err(unterminated()),
+        Some(_) => {
+            let kind = ParseErrorKind::BadTag("the value must be in double quotes".into());
+            return Err(cursor.error(kind));
+        }
+    }
+    let mut value = String::new();
+    loop {
+        match cursor.peek() {
+            None | Some('\n') | Some('\r') => return Err(unterminated()),
+            Some('"') => {
+                cursor.next();
+                break;
+            }
+            Some('\\') => {
+                cursor.next();
+                match cursor.peek() {
+                    Some(c @ ('"' | '\\')) => {
+                        value.push(c);
+                        cursor.next();
+                    }
+                    None | Some('\n') => return Err(unterminated()),
+                    Some(_) => {
+                        let kind = ParseErrorKind::BadTag("only \\\" and \\\\ are escapes".into());
+                        return Err(cursor.error(kind));
+                    }
+                }
+            }
+            Some(c) => {
+                value.push(c);
+                cursor.next();
+            }
+        }
+    }
+    while cursor.peek().is_some_and(|c| c == ' ' || c == '\t') {
+        cursor.next();
+    }
+    match cursor.peek() {
+        Some(']') => {
+            cursor.next();
+            Ok((name, value))
+        }
+        None | Some('\n') | Some('\r') => Err(unterminated()),
+        Some(_) => Err(cursor.error(ParseErrorKind::BadTag(
+            "expected ']' after the value".into(),
+        ))),
+    }
+}
