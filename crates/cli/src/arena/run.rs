@@ -94,6 +94,11 @@ impl GameFn for Run<'_> {
         };
         let mut a = ProcessPlayer::new(args.engine_a.clone(), args.game.clone());
         let mut b = ProcessPlayer::new(args.engine_b.clone(), args.game.clone());
+        for (name, player) in [("A", &mut a), ("B", &mut b)] {
+            player
+                .start()
+                .map_err(|e| CliError::Engine(format!("engine {name}: {e}")))?;
+        }
         let players: [&mut dyn Player; 2] = [&mut a, &mut b];
         Ok(arena::play_match::<K::Game>(
             &config,
