@@ -141,6 +141,10 @@ fn a_hung_engine_forfeits_and_is_killed_with_its_children() {
     );
     assert!(r.out.contains("forfeits"), "{r:?}");
     assert!(r.out.contains("score: A 2-0-0"), "{r:?}");
+    // A score of 100% still has a finite estimate and error bar.
+    let elo = r.out.lines().last().unwrap();
+    assert!(elo.starts_with("elo: A - B = +"), "{elo}");
+    assert!(!elo.contains("inf") && !elo.contains("NaN"), "{elo}");
     // One start for each game: the engine was restarted after its forfeit.
     assert_eq!(std::fs::read_to_string(&pids).unwrap().lines().count(), 2);
     assert_gone(&pids);

@@ -65,11 +65,8 @@ pub fn run(args: MatchArgs) -> Result<(), CliError> {
         tally.games(),
         100.0 * tally.points() / tally.games().max(1) as f64
     );
-    match tally.elo() {
-        Some((elo, margin)) if elo.is_finite() => {
-            outln!("elo: A - B = {elo:+.1} +/- {margin:.1} (95%)")
-        }
-        _ => outln!("elo: not estimable from a score of 0% or 100%"),
+    if let Some((elo, margin)) = tally.elo() {
+        outln!("elo: A - B = {elo:+.1} +/- {margin:.1} (95%)");
     }
     Ok(())
 }
