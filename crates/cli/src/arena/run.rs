@@ -10,6 +10,7 @@ use qi_engine::arena::{self, GameResult, MatchConfig, Player};
 use qi_engine::{GameFn, GameKit, Games, Registry, RulesOf};
 
 use super::process::ProcessPlayer;
+use super::progress::{self, Progress};
 use crate::error::CliError;
 use crate::out::outln;
 
@@ -97,6 +98,8 @@ impl GameFn for Run<'_> {
                 .map_err(|e| CliError::Engine(format!("engine {name}: {e}")))?;
         }
         let players: [&mut dyn Player; 2] = [&mut a, &mut b];
+        let mut progress = Progress::new();
+        progress.show(&progress::line(config.games, &arena::Tally::default()));
         Ok(arena::play_match::<K::Game>(
             &config,
             &start,
@@ -109,6 +112,7 @@ impl GameFn for Run<'_> {
                     GameResult::Loss => "B wins",
                 };
                 let t = report.tally;
+                progress.clear();
                 outln!(
                     "game {}/{}: A plays {}: {mark} ({}); running score A {}-{}-{} ({:.1}%)",
                     report.index + 1,
@@ -120,6 +124,7 @@ impl GameFn for Run<'_> {
                     t.losses,
                     100.0 * t.points() / t.games() as f64
                 );
+                progress.show(&progress::line(config.games, &t));
             },
         ))
     }

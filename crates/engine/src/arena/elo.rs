@@ -67,7 +67,9 @@ pub fn elo_of(score: f64) -> f64 {
     } else if score >= 1.0 {
         f64::INFINITY
     } else {
-        -400.0 * (1.0 / score - 1.0).log10()
+        // `+ 0.0` turns the -0.0 of an even score into 0.0, which prints
+        // without a sign.
+        -400.0 * (1.0 / score - 1.0).log10() + 0.0
     }
 }
 
@@ -135,6 +137,7 @@ mod tests {
     fn all_draws_is_zero_with_a_finite_error_bar() {
         let (elo, margin) = tally(0, 10, 0).elo().unwrap();
         assert!(elo.abs() < 1e-9);
+        assert_eq!(format!("{elo:+.1}"), "+0.0");
         assert!(margin.is_finite() && margin >= 0.0);
     }
 }
