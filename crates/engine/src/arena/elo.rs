@@ -26,20 +26,24 @@ impl Tally {
     /// interval, or `None` before any game; both are always finite.
     ///
     /// The interval is the normal one of the mean score (its variance from
-    /// the games' own wins, draws and losses), mapped to Elo. A score of 0%
-    /// or 100% says only that the difference is large, and would give an
-    /// infinite estimate with no error bar at all; it is then taken with
-    /// one extra draw (a prior of half a point each way), the usual way to
-    /// keep such an estimate finite. For the same reason no bound of the
-    /// score is taken closer to 0 or 1 than that one draw would leave it.
+    /// the games' own wins, draws and losses), mapped to Elo. When every
+    /// game ended alike (all won, all lost, all drawn) the games show no
+    /// spread at all: a score of 0% or 100% would give an infinite estimate
+    /// with no error bar, all draws an error bar of zero. Such a tally is
+    /// then taken with one more win and one more loss (a prior of an even
+    /// score), the usual way to keep the estimate and its spread finite.
+    /// For the same reason no bound of the score is taken closer to 0 or 1
+    /// than half a game in one more game.
     pub fn elo(&self) -> Option<(f64, f64)> {
         let n = self.games() as f64;
         if n == 0.0 {
             return None;
         }
-        let t = if self.wins + self.draws == 0 || self.draws + self.losses == 0 {
+        let kinds = [self.wins, self.draws, self.losses];
+        let t = if kinds.iter().filter(|&&count| count > 0).count() == 1 {
             Tally {
-                draws: self.draws + 1,
+                wins: self.wins + 1,
+                losses: self.losses + 1,
                 ..*self
             }
         } else {
@@ -121,9 +125,9 @@ mod tests {
             assert!((low + elo).abs() < 1e-9, "0% mirrors 100%");
             assert!((low_margin - margin).abs() < 1e-9);
         }
-        // 10 wins and the prior's draw: 10.5/11, about +529.
+        // 10 wins and the prior's win and loss: 11/12, about +417.
         let (elo, margin) = tally(10, 0, 0).elo().unwrap();
-        assert!((elo - 528.9).abs() < 0.5, "{elo}");
+        assert!((elo - 416.6).abs() < 0.5, "{elo}");
         assert!(margin > 100.0 && margin < 600.0, "{margin}");
         // More games of the same perfect score: a larger estimate.
         assert!(tally(100, 0, 0).elo().unwrap().0 > elo);
@@ -134,10 +138,12 @@ mod tests {
     }
 
     #[test]
-    fn all_draws_is_zero_with_a_finite_error_bar() {
+    fn all_draws_is_zero_with_an_error_bar_above_zero() {
         let (elo, margin) = tally(0, 10, 0).elo().unwrap();
         assert!(elo.abs() < 1e-9);
         assert_eq!(format!("{elo:+.1}"), "+0.0");
-        assert!(margin.is_finite() && margin >= 0.0);
+        // Ten draws are no proof of equality: the error bar is not zero.
+        assert!(margin.is_finite() && margin > 50.0, "{margin}");
+        assert!(tally(0, 100, 0).elo().unwrap().1 < margin);
     }
 }
