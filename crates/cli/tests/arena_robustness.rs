@@ -3,6 +3,9 @@
 //! engine loses by forfeit, nothing it started is left running, and all of
 //! it within a bounded time.
 
+// Whether a process is gone is read from Linux's /proc.
+#![cfg(target_os = "linux")]
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
