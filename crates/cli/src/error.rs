@@ -24,4 +24,7 @@ pub enum CliError {
         /// What was wrong.
         reason: String,
     },
+    /// An engine of `qi match` could not be started.
+    #[error("{0}")]
+    Engine(String),
 }

@@ -2,6 +2,7 @@
 //! library's arena ([`qi_engine::arena`]) from the command line ([`run()`]).
 
 pub mod process;
+mod progress;
 pub mod run;
 
 pub use run::{run, MatchArgs};

@@ -1,8 +1,14 @@
 //! A JCEI engine run as a child process, for `qi match`.
+//!
+//! An engine may be broken in every way a program can be: it may stop
+//! reading, hang, crash, print without end or leave children behind. The
+//! match must go on regardless, so every exchange has a deadline, output is
+//! read in bounded pieces, and an engine that failed is killed together with
+//! its whole process group.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -33,46 +39,65 @@ pub enum EngineError {
         /// How long we waited.
         timeout: Duration,
     },
+    /// The engine stopped reading its input: a line could not be written.
+    #[error("engine '{command}' did not read its input within {timeout:?}")]
+    WriteTimeout {
+        /// The command line.
+        command: String,
+        /// How long the write was given.
+        timeout: Duration,
+    },
 }
 
-/// A running engine: lines are written to its stdin and read from its
-/// stdout by a reader thread, so reads can time out.
+/// The longest engine output line kept; the rest of a longer line is read
+/// and dropped, so an engine printing without newlines costs no memory.
+pub const MAX_LINE: usize = 64 * 1024;
+/// Lines read ahead of the match; past this the reader waits, and so does
+/// the engine on its full pipe, so a chatty engine costs no memory either.
+const LINES_AHEAD: usize = 1024;
+/// How long one line may take to reach an engine's input.
+pub const WRITE_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long an engine told to `quit` may take before it is killed.
+const QUIT_GRACE: Duration = Duration::from_millis(500);
+
+/// A running engine: lines are written to its stdin by a writer thread
+/// and read from its stdout by a reader thread, so both can time out.
 pub struct EngineProcess {
     command: String,
     child: Child,
-    stdin: ChildStdin,
+    /// Each line to write, with where to say it was written.
+    writer: Option<Sender<(String, Sender<io::Result<()>>)>>,
     lines: Receiver<String>,
 }
 
 impl EngineProcess {
     /// Starts `command` through the shell and performs the `jcei` handshake.
     pub fn start(command: &str, timeout: Duration) -> Result<EngineProcess, EngineError> {
-        let mut child = Command::new("sh")
+        let mut shell = Command::new("sh");
+        shell
             .arg("-c")
             .arg(command)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|source| EngineError::Spawn {
-                command: command.to_string(),
-                source,
-            })?;
+            .stderr(Stdio::null());
+        // Its own process group, whose id is the child's pid, so killing
+        // the group reaches whatever the engine started too.
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut shell, 0);
+        let mut child = shell.spawn().map_err(|source| EngineError::Spawn {
+            command: command.to_string(),
+            source,
+        })?;
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
-        let (tx, lines) = mpsc::channel();
-        thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let (tx, lines) = mpsc::sync_channel(LINES_AHEAD);
+        thread::spawn(move || read_lines(stdout, tx));
+        let (writer, to_write) = mpsc::channel();
+        thread::spawn(move || write_lines(stdin, to_write));
         let mut engine = EngineProcess {
             command: command.to_string(),
             child,
-            stdin,
+            writer: Some(writer),
             lines,
         };
         engine.send("jcei")?;
@@ -80,11 +105,32 @@ impl EngineProcess {
         Ok(engine)
     }
 
-    /// Sends one line.
+    /// Sends one line, waiting at most [`WRITE_TIMEOUT`] for the engine to
+    /// take it.
     pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
-        writeln!(self.stdin, "{line}")
-            .and_then(|_| self.stdin.flush())
-            .map_err(|_| EngineError::Exited(self.command.clone()))
+        self.send_within(line, WRITE_TIMEOUT)
+    }
+
+    fn send_within(&mut self, line: &str, timeout: Duration) -> Result<(), EngineError> {
+        let exited = || EngineError::Exited(self.command.clone());
+        let writer = self.writer.as_ref().ok_or_else(exited)?;
+        let (done, written) = mpsc::channel();
+        writer
+            .send((format!("{line}\n"), done))
+            .map_err(|_| exited())?;
+        match written.recv_timeout(timeout) {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(_)) | Err(RecvTimeoutError::Disconnected) => Err(exited()),
+            Err(RecvTimeoutError::Timeout) => {
+                // The writer stays blocked until the engine is killed (its
+                // pipe then breaks); no later line may queue behind it.
+                self.writer = None;
+                Err(EngineError::WriteTimeout {
+                    command: self.command.clone(),
+                    timeout,
+                })
+            }
+        }
     }
 
     /// Reads lines until one starts with `prefix`; returns that line.
@@ -118,16 +164,96 @@ impl EngineProcess {
 
 impl Drop for EngineProcess {
     fn drop(&mut self) {
-        let _ = self.send("quit");
-        let deadline = Instant::now() + Duration::from_millis(500);
+        let _ = self.send_within("quit", QUIT_GRACE);
+        let deadline = Instant::now() + QUIT_GRACE;
         while Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {
-                return;
+                break;
             }
             thread::sleep(Duration::from_millis(10));
         }
+        // Even an engine that quit may have left children running. Its group
+        // id cannot name another group yet: POSIX reuses a process group id
+        // only once the group has no member left, and then this finds none.
+        kill_group(&self.child);
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// Kills every process of the child's process group.
+#[cfg(unix)]
+fn kill_group(child: &Child) {
+    use nix::sys::signal::{killpg, Signal};
+    use nix::unistd::Pid;
+    let Ok(pgid) = i32::try_from(child.id()) else {
+        return;
+    };
+    // An empty group (all gone already) is the normal case, not an error.
+    let _ = killpg(Pid::from_raw(pgid), Signal::SIGKILL);
+}
+
+/// Without process groups only the child itself can be killed.
+#[cfg(not(unix))]
+fn kill_group(_child: &Child) {}
+
+/// Writes each line it is given, then says whether it could.
+fn write_lines(mut stdin: ChildStdin, lines: Receiver<(String, Sender<io::Result<()>>)>) {
+    for (line, done) in lines {
+        let result = stdin
+            .write_all(line.as_bytes())
+            .and_then(|()| stdin.flush());
+        let failed = result.is_err();
+        let _ = done.send(result);
+        if failed {
+            return;
+        }
+    }
+}
+
+/// Sends the engine's output on, a line at a time, each cut to [`MAX_LINE`]
+/// bytes (read as UTF-8 with replacement: an engine's bytes are not
+/// trusted to be text).
+fn read_lines(stdout: impl Read, lines: SyncSender<String>) {
+    let mut reader = BufReader::new(stdout);
+    let mut line = Vec::new();
+    while let Ok(true) = read_bounded_line(&mut reader, &mut line, MAX_LINE) {
+        let text = String::from_utf8_lossy(&line).trim_end().to_string();
+        if lines.send(text).is_err() {
+            return;
+        }
+    }
+}
+
+/// Reads one line (without its newline) into `line`, keeping at most `max`
+/// bytes of it; `false` at the end of the input.
+fn read_bounded_line(
+    reader: &mut impl BufRead,
+    line: &mut Vec<u8>,
+    max: usize,
+) -> io::Result<bool> {
+    line.clear();
+    let mut read_any = false;
+    loop {
+        let buf = match reader.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok(read_any);
+        }
+        read_any = true;
+        let (piece, used, end) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..i], i + 1, true),
+            None => (buf, buf.len(), false),
+        };
+        let room = max.saturating_sub(line.len());
+        line.extend_from_slice(&piece[..piece.len().min(room)]);
+        reader.consume(used);
+        if end {
+            return Ok(true);
+        }
     }
 }
 
@@ -170,20 +296,25 @@ impl ProcessPlayer {
             PlayerError(e.to_string())
         })
     }
+
+    /// Starts the engine unless it runs already. `qi match` calls it once
+    /// before the first game: an engine that cannot start at all is an
+    /// error of the command line, not a match lost by forfeits.
+    pub fn start(&mut self) -> Result<(), EngineError> {
+        if self.process.is_none() {
+            let mut process = EngineProcess::start(&self.command, HANDSHAKE_TIMEOUT)?;
+            if let Some(variant) = &self.variant {
+                process.send(&format!("setoption name Variant value {variant}"))?;
+            }
+            self.process = Some(process);
+        }
+        Ok(())
+    }
 }
 
 impl Player for ProcessPlayer {
     fn new_game(&mut self) -> Result<(), PlayerError> {
-        if self.process.is_none() {
-            let mut process = EngineProcess::start(&self.command, HANDSHAKE_TIMEOUT)
-                .map_err(|e| PlayerError(e.to_string()))?;
-            if let Some(variant) = &self.variant {
-                process
-                    .send(&format!("setoption name Variant value {variant}"))
-                    .map_err(|e| PlayerError(e.to_string()))?;
-            }
-            self.process = Some(process);
-        }
+        self.start().map_err(|e| PlayerError(e.to_string()))?;
         self.with_process(|p| {
             p.send("newgame")?;
             p.sync(HANDSHAKE_TIMEOUT)
@@ -209,5 +340,81 @@ impl Player for ProcessPlayer {
             p.wait_for("bestmove", movetime + MOVE_GRACE)
         })?;
         Ok(line.split_whitespace().nth(1).unwrap_or("").to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_is_cut_and_the_rest_dropped() {
+        let text = format!("{}\nreadyok\nlast", "x".repeat(100));
+        let mut reader = BufReader::with_capacity(7, text.as_bytes());
+        let mut line = Vec::new();
+        assert!(read_bounded_line(&mut reader, &mut line, 10).unwrap());
+        assert_eq!(line, b"xxxxxxxxxx");
+        assert!(read_bounded_line(&mut reader, &mut line, 10).unwrap());
+        assert_eq!(line, b"readyok");
+        assert!(read_bounded_line(&mut reader, &mut line, 10).unwrap());
+        assert_eq!(line, b"last");
+        assert!(!read_bounded_line(&mut reader, &mut line, 10).unwrap());
+    }
+
+    /// An engine that never reads: a line larger than any pipe buffer
+    /// cannot be written, and the write gives up instead of hanging; the
+    /// engine's own child dies with it.
+    // Whether the engine's child is gone is read from Linux's /proc.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_write_to_an_engine_that_stopped_reading_times_out() {
+        let dir = std::env::temp_dir().join(format!("qi-write-timeout-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let pid_file = dir.join("grandchild");
+        let script = format!(
+            "echo jceiok; sleep 300 & echo $! > {}; wait",
+            pid_file.display()
+        );
+        let mut engine = EngineProcess::start(&script, Duration::from_secs(10)).unwrap();
+        let begun = Instant::now();
+        let big = "x".repeat(4 << 20);
+        let err = engine
+            .send_within(&big, Duration::from_millis(300))
+            .unwrap_err();
+        assert!(matches!(err, EngineError::WriteTimeout { .. }), "{err}");
+        assert!(begun.elapsed() < Duration::from_secs(3));
+        let grandchild = std::fs::read_to_string(&pid_file).unwrap();
+        let proc_dir = format!("/proc/{}", grandchild.trim());
+        assert!(!gone_within(&proc_dir, Duration::ZERO));
+        drop(engine);
+        assert!(begun.elapsed() < Duration::from_secs(5));
+        assert!(
+            gone_within(&proc_dir, Duration::from_secs(2)),
+            "{proc_dir} left behind"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[cfg(target_os = "linux")]
+    /// Whether the process of `proc_dir` ends within `limit`: a zombie
+    /// counts as ended, since its reaping is up to whoever adopted it.
+    fn gone_within(proc_dir: &str, limit: Duration) -> bool {
+        let deadline = Instant::now() + limit;
+        loop {
+            let stat = std::fs::read_to_string(format!("{proc_dir}/stat")).unwrap_or_default();
+            let state = stat
+                .rsplit(')')
+                .next()
+                .unwrap_or("")
+                .split_whitespace()
+                .next();
+            if matches!(state, None | Some("Z") | Some("X")) {
+                return true;
+            }
+            if Instant::now() >= deadline {
+                return false;
+            }
+            thread::sleep(Duration::from_millis(20));
+        }
     }
 }

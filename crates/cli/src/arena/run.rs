@@ -13,6 +13,7 @@ use qi_engine::record::{termination_of, Record, RecordResult};
 use qi_engine::{GameFn, GameKit, Games, Registry, RulesOf};
 
 use super::process::ProcessPlayer;
+use super::progress::{self, Progress};
 use crate::error::CliError;
 use crate::out::outln;
 
@@ -72,11 +73,8 @@ pub fn run(args: MatchArgs) -> Result<(), CliError> {
         tally.games(),
         100.0 * tally.points() / tally.games().max(1) as f64
     );
-    match tally.elo() {
-        Some((elo, margin)) if elo.is_finite() => {
-            outln!("elo: A - B = {elo:+.1} +/- {margin:.1} (95%)")
-        }
-        _ => outln!("elo: not estimable from a score of 0% or 100%"),
+    if let Some((elo, margin)) = tally.elo() {
+        outln!("elo: A - B = {elo:+.1} +/- {margin:.1} (95%)");
     }
     Ok(())
 }
@@ -112,7 +110,14 @@ impl GameFn for Run<'_> {
         let mut pgn_error = None;
         let mut a = ProcessPlayer::new(args.engine_a.clone(), args.game.clone());
         let mut b = ProcessPlayer::new(args.engine_b.clone(), args.game.clone());
+        for (name, player) in [("A", &mut a), ("B", &mut b)] {
+            player
+                .start()
+                .map_err(|e| CliError::Engine(format!("engine {name}: {e}")))?;
+        }
         let players: [&mut dyn Player; 2] = [&mut a, &mut b];
+        let mut progress = Progress::new();
+        progress.show(&progress::line(config.games, &arena::Tally::default()));
         let tally = arena::play_match::<K::Game>(&config, &start, &openings, players, |report| {
             let mark = match report.result {
                 GameResult::Win => "A wins",
@@ -120,6 +125,7 @@ impl GameFn for Run<'_> {
                 GameResult::Loss => "B wins",
             };
             let t = report.tally;
+            progress.clear();
             outln!(
                 "game {}/{}: A plays {}: {mark} ({}); running score A {}-{}-{} ({:.1}%)",
                 report.index + 1,
@@ -131,6 +137,7 @@ impl GameFn for Run<'_> {
                 t.losses,
                 100.0 * t.points() / t.games() as f64
             );
+            progress.show(&progress::line(config.games, &t));
             if let Some((path, file)) = &mut pgn {
                 // The opening of a game is found the way `play_match`
                 // chooses it: each opening twice, in order.
