@@ -1,11 +1,13 @@
 //! The `qi` binary end to end: perft, moves, errors, the JCEI engine and a
 //! short match.
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const QI: &str = env!("CARGO_BIN_EXE_qi");
+mod common;
+
+use common::{Engine, QI};
 
 fn qi(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(QI).args(args).output().expect("qi runs");
@@ -176,78 +178,13 @@ fn bad_input_is_one_line_and_exit_code_two() {
     assert!(err.contains("move 2 'a3a4'"), "{err}");
 }
 
-/// A `qi engine` process driven line by line.
-struct Engine {
-    child: std::process::Child,
-    lines: std::sync::mpsc::Receiver<String>,
-}
-
-impl Engine {
-    fn start(args: &[&str]) -> Engine {
-        let mut argv = vec!["engine"];
-        argv.extend_from_slice(args);
-        Engine::spawn(&argv)
-    }
-
-    /// `qi` with exactly `argv`.
-    fn spawn(argv: &[&str]) -> Engine {
-        let mut child = Command::new(QI)
-            .args(argv)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("engine starts");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine { child, lines }
-    }
-
-    fn send(&mut self, line: &str) {
-        let stdin = self.child.stdin.as_mut().unwrap();
-        writeln!(stdin, "{line}").unwrap();
-        stdin.flush().unwrap();
-    }
-
-    /// Lines up to and including the first that starts with `prefix`.
-    fn until(&mut self, prefix: &str) -> Vec<String> {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let line = self
-                .lines
-                .recv_timeout(left)
-                .unwrap_or_else(|_| panic!("no '{prefix}' after {seen:?}"));
-            let done = line.starts_with(prefix);
-            seen.push(line);
-            if done {
-                return seen;
-            }
-        }
-    }
-}
-
-impl Drop for Engine {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 /// The JCEI GUI that ships with the C++ Jungle engine starts its engine
 /// binary without arguments, reads one line after `moves` and takes the
 /// moves after its colon, and reads `info` lines until `bestmove`. `qi` must
 /// work there unchanged.
 #[test]
 fn qi_without_arguments_is_a_drop_in_engine_for_the_jcei_gui() {
-    let mut e = Engine::spawn(&[]);
+    let mut e = Engine::spawn(&mut Command::new(QI));
     e.send("jcei");
     e.until("jceiok");
     e.send("isready");
@@ -462,29 +399,15 @@ fn match_forfeits_a_broken_engine() {
 }
 
 fn play(args: &[&str], input: &str) -> String {
+    play_with_env(args, &[], input)
+}
+
+/// `qi play ARGS` with `env` set (and no colour settings inherited), fed
+/// `input`; its output as text.
+fn play_with_env(args: &[&str], env: &[(&str, &str)], input: &str) -> String {
     let mut child = Command::new(QI)
         .arg("play")
         .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("qi play starts");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-/// `qi play` with `env` set, its output as text.
-fn play_with_env(env: &[(&str, &str)], input: &str) -> String {
-    let mut command = Command::new(QI);
-    command.args(["play", "--movetime", "10"]);
-    let mut child = command
         .env_remove("NO_COLOR")
         .env_remove("CLICOLOR_FORCE")
         .envs(env.iter().copied())
@@ -506,12 +429,16 @@ fn play_with_env(env: &[(&str, &str)], input: &str) -> String {
 #[test]
 fn colours_follow_the_terminal_and_no_color() {
     // Into a pipe: no styles.
-    assert!(!play_with_env(&[], "quit\n").contains('\x1b'));
+    assert!(!play_with_env(&["--movetime", "10"], &[], "quit\n").contains('\x1b'));
     // Forced on, the board is coloured...
-    let forced = play_with_env(&[("CLICOLOR_FORCE", "1")], "quit\n");
+    let forced = play_with_env(&["--movetime", "10"], &[("CLICOLOR_FORCE", "1")], "quit\n");
     assert!(forced.contains('\x1b'), "{forced}");
     // ...unless NO_COLOR says otherwise.
-    let off = play_with_env(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")], "quit\n");
+    let off = play_with_env(
+        &["--movetime", "10"],
+        &[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")],
+        "quit\n",
+    );
     assert!(!off.contains('\x1b'), "{off}");
 }
 
