@@ -7,7 +7,7 @@ use std::io::Write;
 use std::time::Duration;
 
 use clap::Args;
-use qi_core::{Game, Position, Side};
+use qi_core::{Position, Side};
 use qi_engine::arena::{self, GameReport, GameResult, MatchConfig, Player};
 use qi_engine::record::{termination_of, Record, RecordResult};
 use qi_engine::{GameFn, GameKit, Games, Registry, RulesOf};
@@ -139,9 +139,7 @@ impl GameFn for Run<'_> {
             );
             progress.show(&progress::line(config.games, &t));
             if let Some((path, file)) = &mut pgn {
-                // The opening of a game is found the way `play_match`
-                // chooses it: each opening twice, in order.
-                let opening = &openings[(report.index / 2) % openings.len()];
+                let opening = &openings[report.opening];
                 let text = record_of::<K>(args, opening, report).to_string();
                 let written = writeln!(file, "{text}").and_then(|()| file.flush());
                 if let Err(e) = written {
@@ -182,15 +180,10 @@ fn record_of<K: GameKit>(args: &MatchArgs, opening: &K::Position, report: &GameR
     record.set_result(result);
     // An end by the rules is named as the rules name it; others (forfeits,
     // adjudications) only the arena can say.
-    let mut game = K::Game::new(opening.clone());
-    for mv in &report.moves {
-        if let Ok(mv) = mv.parse::<<K::Position as Position>::Move>() {
-            let _ = game.play(mv);
-        }
-    }
-    match game.outcome() {
-        Some(outcome) => record.set_tag("Termination", &termination_of(outcome)),
-        None => record.set_tag("Termination", &report.reason),
-    }
+    let termination = match report.outcome {
+        Some(outcome) => termination_of(outcome),
+        None => report.reason.clone(),
+    };
+    record.set_tag("Termination", &termination);
     record
 }

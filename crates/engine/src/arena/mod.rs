@@ -7,7 +7,7 @@ mod elo;
 
 use std::time::Duration;
 
-use qi_core::{Game, Position, Side};
+use qi_core::{Game, Outcome, Position, Side};
 use qi_search::Limits;
 
 pub use elo::Tally;
@@ -101,6 +101,11 @@ pub struct GameReport {
     pub result: GameResult,
     /// Why the game ended (the outcome, a forfeit, an adjudication).
     pub reason: String,
+    /// The outcome when the rules ended the game (`None` for a forfeit or
+    /// an adjudication).
+    pub outcome: Option<Outcome>,
+    /// Which of the match's openings the game started from.
+    pub opening: usize,
     /// The moves played.
     pub moves: Vec<String>,
     /// The running score after this game.
@@ -147,14 +152,24 @@ pub fn play_match<G: Game>(
     let mut players = players;
     let mut tally = Tally::default();
     for index in 0..config.games {
-        let opening = &openings[(index / 2) % openings.len()];
+        let opening = (index / 2) % openings.len();
         let a_side = if index % 2 == 0 {
             Side::First
         } else {
             Side::Second
         };
-        let (result, reason, moves) =
-            play_game(config, &mut players, start, G::new(opening.clone()), a_side);
+        let Ended {
+            result,
+            reason,
+            outcome,
+            moves,
+        } = play_game(
+            config,
+            &mut players,
+            start,
+            G::new(openings[opening].clone()),
+            a_side,
+        );
         match result {
             GameResult::Win => tally.wins += 1,
             GameResult::Draw => tally.draws += 1,
@@ -165,6 +180,8 @@ pub fn play_match<G: Game>(
             a_side,
             result,
             reason,
+            outcome,
+            opening,
             moves,
             tally,
         });
@@ -172,14 +189,32 @@ pub fn play_match<G: Game>(
     tally
 }
 
-/// Plays one game; returns the result for A, the reason and the moves.
+/// How one game ended.
+struct Ended {
+    /// The result for A.
+    result: GameResult,
+    /// Why.
+    reason: String,
+    /// The rules' outcome, when the rules ended it.
+    outcome: Option<Outcome>,
+    /// The moves played.
+    moves: Vec<String>,
+}
+
+/// Plays one game.
 fn play_game<G: Game>(
     config: &MatchConfig,
     players: &mut [&mut dyn Player; 2],
     start: &G::Position,
     mut game: G,
     a_side: Side,
-) -> (GameResult, String, Vec<String>) {
+) -> Ended {
+    let ended = |result, reason, outcome, moves| Ended {
+        result,
+        reason,
+        outcome,
+        moves,
+    };
     let player_of = |side: Side| if side == a_side { 0 } else { 1 };
     let result_for_loser = |loser: usize| {
         if loser == 0 {
@@ -191,7 +226,7 @@ fn play_game<G: Game>(
     let mut moves: Vec<String> = Vec::new();
     for (which, player) in players.iter_mut().enumerate() {
         if let Err(e) = player.new_game() {
-            return (result_for_loser(which), e.to_string(), moves);
+            return ended(result_for_loser(which), e.to_string(), None, moves);
         }
     }
     let setup = (game.position() != start).then(|| game.position().to_string());
@@ -202,22 +237,19 @@ fn play_game<G: Game>(
                 Some(side) if side == a_side => GameResult::Win,
                 Some(_) => GameResult::Loss,
             };
-            return (result, outcome.to_string(), moves);
+            return ended(result, outcome.to_string(), Some(outcome), moves);
         }
         if moves.len() >= config.max_plies {
             let reason = format!("adjudicated draw after {} plies", moves.len());
-            return (GameResult::Draw, reason, moves);
+            return ended(GameResult::Draw, reason, None, moves);
         }
         let side = game.position().side_to_move();
         let which = player_of(side);
         let text = match players[which].best_move(setup.as_deref(), &moves, config.movetime) {
             Ok(text) => text,
             Err(e) => {
-                return (
-                    result_for_loser(which),
-                    format!("{side} forfeits: {e}"),
-                    moves,
-                )
+                let reason = format!("{side} forfeits: {e}");
+                return ended(result_for_loser(which), reason, None, moves);
             }
         };
         let played = text
@@ -226,7 +258,7 @@ fn play_game<G: Game>(
             .and_then(|mv| game.play(mv).map_err(|e| e.reason));
         if let Err(reason) = played {
             let reason = format!("{side} forfeits: illegal move '{text}': {reason}");
-            return (result_for_loser(which), reason, moves);
+            return ended(result_for_loser(which), reason, None, moves);
         }
         moves.push(text);
     }
