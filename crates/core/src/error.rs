@@ -2,6 +2,8 @@
 
 use thiserror::Error;
 
+use crate::{Escaped, EscapedChar};
+
 /// Why a coordinate text such as `a1` could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ParseCoordError {
@@ -9,25 +11,25 @@ pub enum ParseCoordError {
     #[error("empty coordinate")]
     Empty,
     /// The first character is not a lower-case file letter.
-    #[error("'{0}' is not a file letter (expected a lower-case letter)")]
+    #[error("'{}' is not a file letter (expected a lower-case letter)", EscapedChar(*.0))]
     BadFile(char),
     /// The file letter lies beyond the board's last file.
-    #[error("file '{0}' is off the board")]
+    #[error("file '{}' is off the board", EscapedChar(*.0))]
     FileOffBoard(char),
     /// Only a file letter was given.
     #[error("missing rank after the file letter")]
     MissingRank,
     /// A character of the rank is not a digit.
-    #[error("'{0}' is not a rank digit")]
+    #[error("'{}' is not a rank digit", EscapedChar(*.0))]
     BadRank(char),
     /// The rank number lies outside the board.
-    #[error("rank {0} is off the board")]
+    #[error("rank {} is off the board", Escaped(.0))]
     RankOffBoard(String),
 }
 
 /// A move refused by a checked `play`: the position was left unchanged.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("illegal move {mv}: {reason}")]
+#[error("illegal move {}: {reason}", Escaped(.mv))]
 pub struct IllegalMove {
     /// The move as text.
     pub mv: String,
@@ -48,7 +50,7 @@ impl IllegalMove {
 /// A text that is none of the names of an enum's values (see
 /// [`text_names!`](crate::text_names)).
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("unknown value '{text}' (expected {expected}){}", renamed_note(.renamed_to))]
+#[error("unknown value '{}' (expected {expected}){}", Escaped(.text), renamed_note(.renamed_to))]
 pub struct ParseNameError {
     /// The text given.
     pub text: String,

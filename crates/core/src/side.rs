@@ -65,7 +65,7 @@ impl fmt::Display for Side {
 
 /// A side name that is neither `first` nor `second`.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("unknown side '{0}' (expected 'first' or 'second')")]
+#[error("unknown side '{}' (expected 'first' or 'second')", crate::Escaped(.0))]
 pub struct ParseSideError(pub String);
 
 impl FromStr for Side {
