@@ -15,6 +15,7 @@ mod error;
 mod jcei;
 mod out;
 mod play_cmd;
+mod serve_cmd;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -53,6 +54,10 @@ enum Command {
     /// Play two JCEI engines against each other and report the Elo
     /// difference.
     Match(arena::MatchArgs),
+    /// Serve the web app: play and analyse both games in a browser.
+    Serve(serve_cmd::ServeArgs),
+    /// Draw a position (text, or a game record at a ply) as an SVG picture.
+    Render(serve_cmd::RenderArgs),
 }
 
 /// The games and presets `--game` accepts, from the registry.
@@ -127,5 +132,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Some(Command::Engine(args)) => jcei::run(args),
         Some(Command::Play(args)) => play_cmd::run(args),
         Some(Command::Match(args)) => arena::run(args),
+        Some(Command::Serve(args)) => serve_cmd::serve(args),
+        Some(Command::Render(args)) => serve_cmd::render(args),
     }
 }

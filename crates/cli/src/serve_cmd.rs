@@ -1,0 +1,119 @@
+//! `qi serve` (the web app, from `qi-web`) and `qi render` (a position
+//! drawn as SVG, with the web app's drawing).
+
+use std::net::{IpAddr, SocketAddr};
+
+use clap::Args;
+use qi_engine::{Games, Registry};
+use qi_web::server::{self, Config};
+use qi_web::svg::{self, Marks, RenderOptions};
+
+use crate::error::CliError;
+use crate::out::outln;
+
+/// `qi serve` options.
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// The address to listen on (127.0.0.1: this machine only).
+    #[arg(long, value_name = "ADDR", default_value = "127.0.0.1")]
+    host: IpAddr,
+    /// The port to listen on (0: any free port; the address is printed).
+    #[arg(long, value_name = "P", default_value_t = 8080)]
+    port: u16,
+    /// Sessions (games) kept at once.
+    #[arg(long, value_name = "N", default_value_t = Config::default().max_sessions as u64,
+          value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    max_sessions: u64,
+    /// Engine searches running at once, over all sessions.
+    #[arg(long, value_name = "N", default_value_t = Config::default().max_searches as u64,
+          value_parser = clap::value_parser!(u64).range(1..=256))]
+    max_searches: u64,
+}
+
+/// `qi serve [--host 127.0.0.1] [--port P]`
+pub fn serve(args: ServeArgs) -> Result<(), CliError> {
+    let config = Config {
+        // Both are range-checked far below usize::MAX.
+        max_sessions: args.max_sessions as usize,
+        max_searches: args.max_searches as usize,
+        ..Config::default()
+    };
+    let addr = SocketAddr::new(args.host, args.port);
+    server::run(addr, config, |bound| {
+        outln!("qi serve: listening on http://{bound}/ (Ctrl-C stops)");
+    })
+    .map_err(|e| CliError::Usage(format!("cannot serve on {addr}: {e}")))?;
+    outln!("qi serve: stopped");
+    Ok(())
+}
+
+/// `qi render` options.
+#[derive(Args, Debug)]
+pub struct RenderArgs {
+    /// The game and its rules (a record names its own).
+    #[arg(long, value_name = "G", default_value_t = Games::default_spec(), help = crate::games_help())]
+    game: String,
+    /// Draw this position text instead of the start position.
+    #[arg(long, value_name = "TEXT", conflicts_with = "record")]
+    fen: Option<String>,
+    /// Then play these moves (space-separated), each checked; the last one
+    /// is highlighted.
+    #[arg(long, value_name = "\"m1 m2 ...\"", conflicts_with = "record")]
+    moves: Option<String>,
+    /// Draw a position of this game record file (docs/records.md).
+    #[arg(long, value_name = "FILE")]
+    record: Option<std::path::PathBuf>,
+    /// With --record: the position after this many moves (default: all).
+    #[arg(long, value_name = "N", requires = "record")]
+    ply: Option<usize>,
+    /// Squares to highlight as the last move (comma-separated: a3,a4).
+    #[arg(long, value_name = "SQ,SQ", value_delimiter = ',')]
+    highlight: Vec<String>,
+    /// Squares to mark as legal destinations (comma-separated).
+    #[arg(long, value_name = "SQ,SQ", value_delimiter = ',')]
+    targets: Vec<String>,
+    /// Draw the board from the second side's point of view.
+    #[arg(long)]
+    flip: bool,
+    /// Write the side to move and the position text under the board.
+    #[arg(long)]
+    caption: bool,
+    /// The SVG file to write (default: standard output).
+    #[arg(long, short = 'o', value_name = "FILE")]
+    output: Option<std::path::PathBuf>,
+}
+
+/// `qi render [--game G] [--fen TEXT] [--moves M] [--record F [--ply N]] [-o FILE]`
+pub fn render(args: RenderArgs) -> Result<(), CliError> {
+    let options = RenderOptions {
+        marks: Marks {
+            last: args.highlight.clone(),
+            selected: None,
+            targets: args.targets.clone(),
+        },
+        flip: args.flip,
+        caption: args.caption,
+    };
+    let picture = match &args.record {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| CliError::Usage(format!("cannot read {}: {e}", path.display())))?;
+            svg::render_record(&text, args.ply, &options)
+        }
+        None => {
+            let moves: Vec<&str> = args
+                .moves
+                .iter()
+                .flat_map(|m| m.split_whitespace())
+                .collect();
+            svg::render_game(&args.game, args.fen.as_deref(), &moves, &options)
+        }
+    }
+    .map_err(|e| CliError::Usage(e.to_string()))?;
+    match &args.output {
+        Some(path) => std::fs::write(path, picture)
+            .map_err(|e| CliError::Usage(format!("cannot write {}: {e}", path.display())))?,
+        None => crate::out::text(format_args!("{picture}")),
+    }
+    Ok(())
+}

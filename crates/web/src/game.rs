@@ -1,0 +1,498 @@
+//! One game as the web page sees it: a start position, the line of moves
+//! played from it with a cursor (the ply shown, for navigating the move
+//! list), and a searcher, all behind an object-safe interface
+//! ([`WebGame`]) so that a session can hold a game of any game of the
+//! registry and change game at run time.
+//!
+//! ```
+//! use qi_web::game::new_game;
+//!
+//! let mut game = new_game("jungle", None).unwrap();
+//! game.play("a3a4").unwrap();
+//! let view = game.view(false);
+//! assert_eq!(view.moves, ["a3a4"]);
+//! assert_eq!(view.to_move_name, "Blue");
+//! assert!(game.play("a9a1").is_err());
+//! ```
+
+use std::any::Any;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+
+use qi_core::{DrawReason, ExternalResult, Game, Outcome, Position, Side, WinReason};
+use qi_engine::record::{Record, RecordResult};
+use qi_engine::{spec_of, EvalProfile, GameFn, GameKit, Games, Registry, RulesOf, SpecError};
+use qi_five_tigers::{FiveTigers, Phase};
+use qi_search::{Limits, MoveOf, SearchHooks, SearchInfo, Searcher};
+use serde::Serialize;
+
+use crate::svg::{move_squares, render_position, Marks, RenderOptions};
+
+/// The transposition table of each session's searcher, in MiB.
+pub const HASH_MIB: usize = 16;
+
+/// Why a request on a game failed; the message is meant for the user.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum GameError {
+    /// The game spec names no game or rules of the registry.
+    #[error("{0}")]
+    Spec(#[from] SpecError),
+    /// The position text is not a position of the game.
+    #[error("bad position: {0}")]
+    Position(String),
+    /// A move that cannot be read or is not legal now.
+    #[error("move '{text}': {reason}")]
+    Move {
+        /// The move as given (control characters escaped).
+        text: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A ply outside the move list.
+    #[error("ply {ply} is outside the game (0 to {len})")]
+    Ply {
+        /// The ply asked for.
+        ply: usize,
+        /// The number of moves in the line.
+        len: usize,
+    },
+    /// There is no move to take back.
+    #[error("no move to take back")]
+    NothingToUndo,
+    /// A game record that cannot be read or replayed.
+    #[error("bad record: {0}")]
+    Record(String),
+}
+
+/// The result of a game, in words.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ResultView {
+    /// `1-0`, `0-1` or `1/2-1/2`.
+    pub token: String,
+    /// The winner's name (`Red`, `O`), none for a draw.
+    pub winner: Option<String>,
+    /// Why the game ended (`den entered`, `no step left`, ...).
+    pub reason: String,
+    /// A sentence: `Red wins: den entered.`
+    pub text: String,
+}
+
+/// Removals owed in Five Tigers: who removes now and how many.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RemovalView {
+    /// The side that takes the removals (`X` or `O`).
+    pub side: String,
+    /// How many it still takes.
+    pub count: u8,
+    /// The side choosing the piece now: the owner itself when it has no
+    /// loose piece.
+    pub chooser: String,
+}
+
+/// Everything the page shows of a game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GameView {
+    /// The canonical game spec (`jungle:standard`).
+    pub spec: String,
+    /// The game's name (`jungle`, `five-tigers`).
+    pub game: String,
+    /// The shown position's text.
+    pub text: String,
+    /// The first position's text.
+    pub start: String,
+    /// The whole line of moves; the shown position is after `ply` of them.
+    pub moves: Vec<String>,
+    /// How many moves of the line lead to the shown position.
+    pub ply: usize,
+    /// The side to move: `first` or `second`.
+    pub to_move: String,
+    /// Its name: `Red`/`Blue` (Jungle), `X`/`O` (Five Tigers).
+    pub to_move_name: String,
+    /// The names of the first and the second side.
+    pub side_names: [String; 2],
+    /// The moves legal in the shown position (none once the game is over).
+    pub legal: Vec<String>,
+    /// The move that led to the shown position.
+    pub last: Option<String>,
+    /// The result, once the game is over.
+    pub result: Option<ResultView>,
+    /// What happens now, in words: `Blue to move`, `X must remove 2 of O's
+    /// pieces`, the result.
+    pub status: String,
+    /// Five Tigers: removals owed now.
+    pub removal: Option<RemovalView>,
+    /// Five Tigers: the phase (`place`, `move`).
+    pub phase: Option<String>,
+    /// Five Tigers: pieces in hand of each side.
+    pub hands: Option<[u8; 2]>,
+    /// The board as SVG, with the last move highlighted.
+    pub svg: String,
+}
+
+/// One iteration of a search, as the analysis panel shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct InfoView {
+    /// The iteration's depth.
+    pub depth: u32,
+    /// The deepest ply reached.
+    pub seldepth: u32,
+    /// The score for the side to move: `cp 35` or `mate 3`.
+    pub score: String,
+    /// The score from the first side's point of view, in centi-units
+    /// (mate scores are large).
+    pub score_first: i32,
+    /// Nodes searched.
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Milliseconds since the search started.
+    pub time_ms: u64,
+    /// The principal variation.
+    pub pv: Vec<String>,
+}
+
+/// A search ready to run on another thread: `task(limits, stop, report)`
+/// searches the position it was taken from, calls `report` after each
+/// iteration and returns the best move (`None` when there is none).
+pub type SearchTask =
+    Box<dyn FnOnce(Limits, &AtomicBool, &mut dyn FnMut(InfoView)) -> Option<String> + Send>;
+
+/// A game of any game of the registry, as the page drives it. Moves and
+/// positions are text in the game's own notation.
+pub trait WebGame: Send {
+    /// The canonical game spec.
+    fn spec(&self) -> String;
+    /// What the page shows; `flip` draws the board from the second side.
+    fn view(&self, flip: bool) -> GameView;
+    /// Plays `text` in the shown position. A move played before the end of
+    /// the line replaces the rest of the line.
+    fn play(&mut self, text: &str) -> Result<(), GameError>;
+    /// Takes back the move that led to the shown position (and drops the
+    /// rest of the line).
+    fn undo(&mut self) -> Result<(), GameError>;
+    /// Shows the position after `ply` moves of the line.
+    fn goto(&mut self, ply: usize) -> Result<(), GameError>;
+    /// The whole line as a game record (`docs/records.md`).
+    fn record(&self) -> String;
+    /// A search of the shown position, to run on another thread.
+    fn search_task(&mut self) -> SearchTask;
+}
+
+/// A new game of `spec` from `text` (position text of the game; the start
+/// position when `None` or empty).
+pub fn new_game(spec: &str, text: Option<&str>) -> Result<Box<dyn WebGame>, GameError> {
+    struct Build<'a>(Option<&'a str>);
+    impl GameFn for Build<'_> {
+        type Output = Result<Box<dyn WebGame>, GameError>;
+        fn call<K: GameKit>(self, rules: RulesOf<K>) -> Self::Output {
+            let start = match self.0.map(str::trim) {
+                None | Some("") | Some("startpos") => K::Position::new(rules),
+                Some(text) => K::Position::from_text(text, &rules)
+                    .map_err(|e| GameError::Position(e.to_string()))?,
+            };
+            Ok(Box::new(KitGame::<K>::new(K::Game::new(start))))
+        }
+    }
+    Games::dispatch(spec, Build(text))?
+}
+
+/// The game of a record (`docs/records.md`), replayed under its rules and
+/// shown at its end.
+pub fn load_record(text: &str) -> Result<Box<dyn WebGame>, GameError> {
+    let record: Record = text
+        .parse()
+        .map_err(|e: qi_engine::record::ParseError| GameError::Record(e.to_string()))?;
+    let spec = record
+        .tag("Game")
+        .ok_or_else(|| GameError::Record("the record has no Game tag".to_string()))?
+        .to_string();
+    struct Replay(Record);
+    impl GameFn for Replay {
+        type Output = Result<Box<dyn WebGame>, GameError>;
+        fn call<K: GameKit>(self, _: RulesOf<K>) -> Self::Output {
+            let game = self
+                .0
+                .replay::<K>()
+                .map_err(|e| GameError::Record(e.to_string()))?;
+            Ok(Box::new(KitGame::<K>::new(game)))
+        }
+    }
+    Games::dispatch(&spec, Replay(record))
+        .map_err(|e| GameError::Record(format!("Game tag: {e}")))?
+}
+
+/// The [`WebGame`] of kit `K`.
+struct KitGame<K: GameKit> {
+    /// The game at the shown ply.
+    game: K::Game,
+    /// The whole line.
+    line: Vec<MoveOf<K::Game>>,
+    /// A result decided outside the rules at the end of the line.
+    external: Option<ExternalResult>,
+    /// Built on the first search.
+    searcher: Option<Arc<Mutex<Searcher<K::Game, K::Hooks>>>>,
+    eval: Arc<K::Eval>,
+}
+
+impl<K: GameKit> KitGame<K> {
+    /// A game shown at the end of `game`'s moves.
+    fn new(game: K::Game) -> KitGame<K> {
+        KitGame {
+            line: game.moves().to_vec(),
+            external: game.external_result(),
+            game,
+            searcher: None,
+            eval: Arc::new(K::eval(EvalProfile::Default)),
+        }
+    }
+
+    /// The game after `ply` moves of the line (`ply <= line.len()`).
+    fn game_at(&self, ply: usize) -> K::Game {
+        let mut game = K::Game::new(self.game.start().clone());
+        for mv in &self.line[..ply] {
+            game.play_unchecked(*mv);
+        }
+        if ply == self.line.len() {
+            if let Some(result) = self.external {
+                game.record(result);
+            }
+        }
+        game
+    }
+
+    fn side_names() -> [&'static str; 2] {
+        if K::NAME == "five-tigers" {
+            ["X", "O"]
+        } else if K::NAME == "jungle" {
+            ["Red", "Blue"]
+        } else {
+            ["First", "Second"]
+        }
+    }
+
+    fn name_of(side: Side) -> &'static str {
+        Self::side_names()[side.index()]
+    }
+
+    fn result_view(&self, outcome: Outcome) -> ResultView {
+        let position = self.game.position();
+        let tigers = (position as &dyn Any).downcast_ref::<FiveTigers>();
+        let reason = match outcome {
+            Outcome::Win { reason, .. } => match reason {
+                WinReason::NoPieces if tigers.is_some() => "no pieces left".to_string(),
+                WinReason::NoPieces => "no animals left".to_string(),
+                WinReason::NoLegalMove if tigers.is_some() => "no step left".to_string(),
+                WinReason::NoLegalMove if position.count_moves() > 0 => {
+                    "no legal move (the anti-chase rules forbid every move)".to_string()
+                }
+                WinReason::Repetition => {
+                    "repetition (the side that began it did not vary)".to_string()
+                }
+                other => other.to_string(),
+            },
+            Outcome::Draw(DrawReason::NoCapture) => {
+                let noun = if tigers.is_some() {
+                    "removal"
+                } else {
+                    "capture"
+                };
+                format!("no {noun} for {} plies", position.no_capture_plies())
+            }
+            Outcome::Draw(DrawReason::Repetition) => "threefold repetition".to_string(),
+            Outcome::Draw(reason) => reason.to_string(),
+        };
+        let winner = outcome.winner().map(|side| Self::name_of(side).to_string());
+        let text = match &winner {
+            Some(name) => format!("{name} wins: {reason}."),
+            None => format!("Draw: {reason}."),
+        };
+        ResultView {
+            token: RecordResult::of(Some(outcome)).text().to_string(),
+            winner,
+            reason,
+            text,
+        }
+    }
+}
+
+/// `n piece(s)`.
+fn pieces(n: u8) -> String {
+    if n == 1 {
+        "1 piece".to_string()
+    } else {
+        format!("{n} pieces")
+    }
+}
+
+impl<K: GameKit> WebGame for KitGame<K> {
+    fn spec(&self) -> String {
+        spec_of::<K>(self.game.start().rules())
+    }
+
+    fn view(&self, flip: bool) -> GameView {
+        let position = self.game.position();
+        let ply = self.game.moves().len();
+        let last = ply.checked_sub(1).map(|i| self.line[i].to_string());
+        let outcome = self.game.outcome();
+        let to_move = position.side_to_move();
+        let result = outcome.map(|o| self.result_view(o));
+        let mut status = format!("{} to move", Self::name_of(to_move));
+        let (mut removal, mut phase, mut hands) = (None, None, None);
+        if let Some(tigers) = (position as &dyn Any).downcast_ref::<FiveTigers>() {
+            hands = Some([tigers.hand(Side::First), tigers.hand(Side::Second)]);
+            let placing = tigers.phase() == Phase::Placement;
+            phase = Some(if placing { "place" } else { "move" }.to_string());
+            status = format!(
+                "{} to {}",
+                Self::name_of(to_move),
+                if placing { "place" } else { "step" }
+            );
+            if let Some((side, count)) = tigers.owed().first() {
+                let (taker, victim) = (Self::name_of(side), Self::name_of(side.opponent()));
+                status = if to_move == side {
+                    format!("{taker} must remove {count} of {victim}'s pieces (loose ones first)")
+                } else {
+                    format!(
+                        "{victim} has no loose piece: {victim} gives up one of its own ({taker} is owed {})",
+                        pieces(count)
+                    )
+                };
+                removal = Some(RemovalView {
+                    side: taker.to_string(),
+                    count,
+                    chooser: Self::name_of(to_move).to_string(),
+                });
+            }
+        }
+        if let Some(result) = &result {
+            status = result.text.clone();
+        }
+        let legal = if outcome.is_some() {
+            Vec::new()
+        } else {
+            self.game
+                .legal_moves()
+                .iter()
+                .map(|m| m.to_string())
+                .collect()
+        };
+        let options = RenderOptions {
+            marks: Marks {
+                last: last.as_deref().map(move_squares).unwrap_or_default(),
+                ..Marks::default()
+            },
+            flip,
+            caption: false,
+        };
+        let svg = render_position::<K>(position, &options).unwrap_or_else(|e| {
+            format!("<svg xmlns=\"http://www.w3.org/2000/svg\"><text x=\"10\" y=\"20\">{e}</text></svg>")
+        });
+        let names = Self::side_names();
+        GameView {
+            spec: self.spec(),
+            game: K::NAME.to_string(),
+            text: position.to_string(),
+            start: self.game.start().to_string(),
+            moves: self.line.iter().map(|m| m.to_string()).collect(),
+            ply,
+            to_move: match to_move {
+                Side::First => "first",
+                Side::Second => "second",
+            }
+            .to_string(),
+            to_move_name: Self::name_of(to_move).to_string(),
+            side_names: [names[0].to_string(), names[1].to_string()],
+            legal,
+            last,
+            result,
+            status,
+            removal,
+            phase,
+            hands,
+            svg,
+        }
+    }
+
+    fn play(&mut self, text: &str) -> Result<(), GameError> {
+        let bad = |reason: String| GameError::Move {
+            text: text.chars().take(40).flat_map(char::escape_debug).collect(),
+            reason,
+        };
+        let mv: MoveOf<K::Game> = text.trim().parse().map_err(|e| bad(format!("{e}")))?;
+        if let Some(outcome) = self.game.outcome() {
+            return Err(bad(format!("the game is over ({outcome})")));
+        }
+        self.game.play(mv).map_err(|e| bad(e.reason))?;
+        let ply = self.game.moves().len();
+        self.line.truncate(ply - 1);
+        self.line.push(mv);
+        self.external = None;
+        Ok(())
+    }
+
+    fn undo(&mut self) -> Result<(), GameError> {
+        let ply = self.game.moves().len();
+        if ply == 0 {
+            return Err(GameError::NothingToUndo);
+        }
+        self.line.truncate(ply - 1);
+        self.external = None;
+        self.game = self.game_at(ply - 1);
+        Ok(())
+    }
+
+    fn goto(&mut self, ply: usize) -> Result<(), GameError> {
+        if ply > self.line.len() {
+            return Err(GameError::Ply {
+                ply,
+                len: self.line.len(),
+            });
+        }
+        self.game = self.game_at(ply);
+        Ok(())
+    }
+
+    fn record(&self) -> String {
+        let game = self.game_at(self.line.len());
+        let mut record = Record::from_game::<K>(&game);
+        let names = Self::side_names();
+        record.set_tag("Event", "qi serve");
+        record.set_tag("First", names[0]);
+        record.set_tag("Second", names[1]);
+        record.to_string()
+    }
+
+    fn search_task(&mut self) -> SearchTask {
+        let searcher = Arc::clone(self.searcher.get_or_insert_with(|| {
+            let hooks = K::hooks(EvalProfile::Default);
+            let mut options = hooks.tuned_options();
+            options.hash_mib = HASH_MIB;
+            options.threads = 1;
+            Arc::new(Mutex::new(Searcher::with_hooks(options, hooks)))
+        }));
+        let eval = Arc::clone(&self.eval);
+        let mut game = self.game.clone();
+        let first = game.position().side_to_move() == Side::First;
+        Box::new(move |limits, stop, report| {
+            let mut searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
+            let result = searcher.search(&mut game, &*eval, limits, stop, |info| {
+                report(info_view(info, first));
+            });
+            result.best_move.map(|mv| mv.to_string())
+        })
+    }
+}
+
+fn info_view<M: ToString>(info: &SearchInfo<M>, first: bool) -> InfoView {
+    let value = info.score.value();
+    InfoView {
+        depth: info.depth,
+        seldepth: info.seldepth,
+        score: info.score.to_string(),
+        score_first: if first { value } else { -value },
+        nodes: info.nodes,
+        nps: info.nps,
+        time_ms: u64::try_from(info.time.as_millis()).unwrap_or(u64::MAX),
+        pv: info.pv.iter().map(ToString::to_string).collect(),
+    }
+}
