@@ -82,10 +82,23 @@ pub struct ApiError {
 }
 
 impl ApiError {
+    /// An error answer; control characters of the message (which may
+    /// repeat the request) are escaped.
     fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        let message: String = message.into();
         ApiError {
             status,
-            message: message.into(),
+            message: message
+                .chars()
+                .flat_map(|c| {
+                    let escaped: Vec<char> = if c.is_control() {
+                        c.escape_default().collect()
+                    } else {
+                        vec![c]
+                    };
+                    escaped
+                })
+                .collect(),
         }
     }
 

@@ -1,0 +1,695 @@
+//! The server's JSON API, called through the router: games, sessions,
+//! moves, navigation, records, engine moves, analysis with its event
+//! stream, bad requests (4xx with a JSON error), session isolation and the
+//! limits.
+
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt;
+use qi_web::server::{Config, Server};
+use serde_json::{json, Value};
+use tower::ServiceExt;
+
+fn app(config: Config) -> (Server, Router) {
+    let server = Server::new(config);
+    let router = server.router();
+    (server, router)
+}
+
+fn default_app() -> Router {
+    app(Config::default()).1
+}
+
+async fn raw(app: &Router, method: &str, uri: &str, body: &str) -> (StatusCode, String) {
+    let request = Request::builder()
+        .method(method)
+        .uri(uri)
+        .header("content-type", "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (status, String::from_utf8_lossy(&bytes).into_owned())
+}
+
+async fn call(app: &Router, method: &str, uri: &str, body: Value) -> (StatusCode, Value) {
+    let text = if body.is_null() {
+        String::new()
+    } else {
+        body.to_string()
+    };
+    let (status, text) = raw(app, method, uri, &text).await;
+    let value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{uri}: not JSON ({e}): {text}"));
+    (status, value)
+}
+
+async fn session(app: &Router, body: Value) -> (String, Value) {
+    let (status, view) = call(app, "POST", "/api/sessions", body).await;
+    assert_eq!(status, StatusCode::CREATED, "{view}");
+    (view["id"].as_str().unwrap().to_string(), view)
+}
+
+fn moves(view: &Value) -> Vec<&str> {
+    view["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect()
+}
+
+fn legal(view: &Value) -> Vec<&str> {
+    view["legal"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect()
+}
+
+fn error_of(status: StatusCode, body: &Value) -> &str {
+    assert!(
+        status.is_client_error() || status.is_server_error(),
+        "{status}"
+    );
+    body["error"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no error message: {body}"))
+}
+
+#[tokio::test]
+async fn the_page_and_its_assets_are_served() {
+    let app = default_app();
+    let (status, html) = raw(&app, "GET", "/", "").await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(html.contains("<script src=\"/app.js\""));
+    for asset in ["/app.js", "/app.css"] {
+        let (status, text) = raw(&app, "GET", asset, "").await;
+        assert_eq!(status, StatusCode::OK);
+        assert!(!text.is_empty());
+        assert!(
+            !text.contains("http://") && !text.contains("https://"),
+            "{asset} loads nothing from the internet"
+        );
+    }
+    let (status, games) = call(&app, "GET", "/api/games", Value::Null).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(games["default"], "jungle:standard");
+    assert_eq!(games["games"][1]["name"], "five-tigers");
+    assert!(games["games"][1]["presets"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("five-tigers:ten")));
+}
+
+#[tokio::test]
+async fn a_jungle_game_plays_undoes_and_navigates() {
+    let app = default_app();
+    let (id, view) = session(&app, Value::Null).await;
+    assert_eq!(view["spec"], "jungle:standard");
+    assert_eq!(view["status"], "Red to move");
+    assert_eq!(legal(&view).len(), 24);
+    assert!(view["svg"].as_str().unwrap().starts_with("<svg"));
+    let base = format!("/api/sessions/{id}");
+    for mv in ["a3a4", "g7g6", "a4a5"] {
+        let (status, view) = call(&app, "POST", &format!("{base}/play"), json!({"move": mv})).await;
+        assert_eq!(status, StatusCode::OK, "{view}");
+        assert_eq!(view["last"], mv);
+    }
+    let (_, view) = call(&app, "GET", &base, Value::Null).await;
+    assert_eq!(moves(&view), ["a3a4", "g7g6", "a4a5"]);
+    assert_eq!(view["ply"], 3);
+    assert_eq!(view["to_move_name"], "Blue");
+    let (status, view) = call(&app, "POST", &format!("{base}/goto"), json!({"ply": 1})).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(view["ply"], 1);
+    assert_eq!(moves(&view).len(), 3, "navigation keeps the line");
+    assert_eq!(
+        view["text"],
+        "l5t/1d3c1/r1p1w1e/7/7/E6/2W1P1R/1C3D1/T5L b 1 1"
+    );
+    // A move played inside the line replaces the rest of it.
+    let (_, view) = call(
+        &app,
+        "POST",
+        &format!("{base}/play"),
+        json!({"move": "a7a6"}),
+    )
+    .await;
+    assert_eq!(moves(&view), ["a3a4", "a7a6"]);
+    let (_, view) = call(&app, "POST", &format!("{base}/undo"), json!({"count": 2})).await;
+    assert_eq!(view["ply"], 0);
+    assert!(moves(&view).is_empty());
+    let (status, body) = call(&app, "POST", &format!("{base}/undo"), Value::Null).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(error_of(status, &body), "no move to take back");
+}
+
+#[tokio::test]
+async fn five_tigers_square_and_removal() {
+    let app = default_app();
+    let (id, view) = session(&app, json!({"spec": "five-tigers"})).await;
+    assert_eq!(view["status"], "X to place");
+    assert_eq!(view["hands"], json!([13, 13]));
+    let base = format!("/api/sessions/{id}");
+    let mut view = view;
+    for mv in ["b2", "a5", "b3", "c4", "c2", "e5", "c3"] {
+        let (status, next) = call(&app, "POST", &format!("{base}/play"), json!({"move": mv})).await;
+        assert_eq!(status, StatusCode::OK, "{next}");
+        view = next;
+    }
+    assert_eq!(
+        view["removal"],
+        json!({"side": "X", "count": 1, "chooser": "X"})
+    );
+    assert_eq!(
+        view["status"],
+        "X must remove 1 of O's pieces (loose ones first)"
+    );
+    let mut removals = legal(&view);
+    removals.sort_unstable();
+    assert_eq!(removals, ["xa5", "xc4", "xe5"]);
+    let (_, view) = call(
+        &app,
+        "POST",
+        &format!("{base}/play"),
+        json!({"move": "xc4"}),
+    )
+    .await;
+    assert!(view["removal"].is_null());
+    assert_eq!(view["status"], "O to place");
+    assert_eq!(view["phase"], "place");
+}
+
+#[tokio::test]
+async fn a_game_ends_with_its_reason_in_words() {
+    let app = default_app();
+    let (id, _) = session(
+        &app,
+        json!({"spec": "jungle", "text": "6l/3R3/7/7/7/7/7/7/6L w 0 1"}),
+    )
+    .await;
+    let (status, view) = call(
+        &app,
+        "POST",
+        &format!("/api/sessions/{id}/play"),
+        json!({"move": "d8d9"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(view["result"]["token"], "1-0");
+    assert_eq!(view["result"]["winner"], "Red");
+    assert_eq!(view["result"]["reason"], "den entered");
+    assert_eq!(view["status"], "Red wins: den entered.");
+    assert!(legal(&view).is_empty());
+    let (status, body) = call(
+        &app,
+        "POST",
+        &format!("/api/sessions/{id}/play"),
+        json!({"move": "g9g8"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(error_of(status, &body).contains("the game is over"));
+    let (status, body) = call(
+        &app,
+        "POST",
+        &format!("/api/sessions/{id}/engine"),
+        json!({}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(error_of(status, &body), "the game is over");
+}
+
+#[tokio::test]
+async fn records_save_and_load() {
+    let app = default_app();
+    let (a, _) = session(&app, json!({"spec": "five-tigers:ten"})).await;
+    for mv in ["c3", "b2"] {
+        call(
+            &app,
+            "POST",
+            &format!("/api/sessions/{a}/play"),
+            json!({"move": mv}),
+        )
+        .await;
+    }
+    let (status, saved) = call(
+        &app,
+        "GET",
+        &format!("/api/sessions/{a}/record"),
+        Value::Null,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let record = saved["record"].as_str().unwrap();
+    assert!(record.contains("[Game \"five-tigers:ten\"]"));
+    assert!(record.contains("c3 b2 *"));
+    // Loading it elsewhere changes that session's game, shown at its end.
+    let (b, _) = session(&app, Value::Null).await;
+    let (status, view) = call(
+        &app,
+        "POST",
+        &format!("/api/sessions/{b}/record"),
+        json!({"record": record}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["spec"], "five-tigers:ten");
+    assert_eq!(moves(&view), ["c3", "b2"]);
+    assert_eq!(view["ply"], 2);
+    // A finished record replays with its result.
+    let finished = "[Game \"jungle\"]\n[Start \"6l/3R3/7/7/7/7/7/7/6L w 0 1\"]\n[Result \"1-0\"]\n\nd8d9 1-0\n";
+    let (_, view) = call(
+        &app,
+        "POST",
+        &format!("/api/sessions/{b}/record"),
+        json!({"record": finished}),
+    )
+    .await;
+    assert_eq!(view["result"]["reason"], "den entered");
+    let (_, view) = call(
+        &app,
+        "POST",
+        &format!("/api/sessions/{b}/goto"),
+        json!({"ply": 0}),
+    )
+    .await;
+    assert!(view["result"].is_null());
+    for bad in [
+        "nonsense",
+        "[Game \"chess\"]\n\n*\n",
+        "[Game \"jungle\"]\n\na3a5 *\n",
+    ] {
+        let (status, body) = call(
+            &app,
+            "POST",
+            &format!("/api/sessions/{b}/record"),
+            json!({"record": bad}),
+        )
+        .await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}");
+        assert!(error_of(status, &body).starts_with("bad record"), "{body}");
+    }
+}
+
+#[tokio::test]
+async fn bad_requests_get_4xx_with_a_json_error() {
+    let app = default_app();
+    let (id, _) = session(&app, Value::Null).await;
+    let base = format!("/api/sessions/{id}");
+    let cases: Vec<(&str, String, String, StatusCode)> = vec![
+        (
+            "POST",
+            format!("{base}/play"),
+            "{".into(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "POST",
+            format!("{base}/play"),
+            "[]".into(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "POST",
+            format!("{base}/play"),
+            r#"{"move": 3}"#.into(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "POST",
+            format!("{base}/play"),
+            r#"{"move": "a3a4", "x": 1}"#.into(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "POST",
+            format!("{base}/play"),
+            r#"{"move": "zz\u001b[31m"}"#.into(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            "POST",
+            format!("{base}/play"),
+            r#"{"move": "a3a5"}"#.into(),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        ),
+        (
+            "POST",
+            format!("{base}/goto"),
+            r#"{"ply": 5}"#.into(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "POST",
+            format!("{base}/goto"),
+            r#"{"ply": -1}"#.into(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "POST",
+            format!("{base}/undo"),
+            r#"{"count": 0}"#.into(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "POST",
+            format!("{base}/new"),
+            r#"{"spec": "chess"}"#.into(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "POST",
+            format!("{base}/new"),
+            r#"{"spec": "jungle", "text": "xx"}"#.into(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "POST",
+            format!("{base}/new"),
+            r#"{"spec": "five-tigers:ten,pieces_per_side=99"}"#.into(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "POST",
+            format!("{base}/engine"),
+            r#"{"movetime_ms": 0}"#.into(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "POST",
+            format!("{base}/engine"),
+            r#"{"movetime_ms": 999999999}"#.into(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "POST",
+            format!("{base}/analysis/start"),
+            r#"{"movetime_ms": "soon"}"#.into(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "POST",
+            "/api/sessions".into(),
+            r#"{"spec": 7}"#.into(),
+            StatusCode::BAD_REQUEST,
+        ),
+        (
+            "GET",
+            "/api/sessions/nope\u{7f}".replace('\u{7f}', "%7F"),
+            String::new(),
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            "POST",
+            "/api/sessions/nope/play".into(),
+            r#"{"move": "a3a4"}"#.into(),
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            "GET",
+            "/api/nothing".into(),
+            String::new(),
+            StatusCode::NOT_FOUND,
+        ),
+        (
+            "DELETE",
+            format!("{base}/play"),
+            String::new(),
+            StatusCode::METHOD_NOT_ALLOWED,
+        ),
+        (
+            "PUT",
+            "/api/sessions".into(),
+            String::new(),
+            StatusCode::METHOD_NOT_ALLOWED,
+        ),
+    ];
+    for (method, uri, body, expected) in cases {
+        let (status, text) = raw(&app, method, &uri, &body).await;
+        assert_eq!(status, expected, "{method} {uri} {body}: {text}");
+        let value: Value = serde_json::from_str(&text)
+            .unwrap_or_else(|_| panic!("{method} {uri}: not JSON: {text}"));
+        let message = error_of(status, &value);
+        assert!(!message.is_empty());
+        assert!(
+            !message.contains('\u{1b}'),
+            "control characters are escaped: {message}"
+        );
+    }
+    // A body over the limit.
+    let huge = format!(
+        "{{\"record\": \"{}\"}}",
+        "a".repeat(qi_web::server::MAX_BODY + 10)
+    );
+    let (status, text) = raw(&app, "POST", &format!("{base}/record"), &huge).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(text.contains("\"error\""));
+    // The session is unharmed.
+    let (status, view) = call(&app, "GET", &base, Value::Null).await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(moves(&view).is_empty());
+}
+
+#[tokio::test]
+async fn sessions_are_isolated() {
+    let app = default_app();
+    let (a, _) = session(&app, Value::Null).await;
+    let (b, _) = session(&app, json!({"spec": "five-tigers"})).await;
+    assert_ne!(a, b);
+    call(
+        &app,
+        "POST",
+        &format!("/api/sessions/{a}/play"),
+        json!({"move": "a3a4"}),
+    )
+    .await;
+    let (_, view_b) = call(&app, "GET", &format!("/api/sessions/{b}"), Value::Null).await;
+    assert!(moves(&view_b).is_empty());
+    assert_eq!(view_b["game"], "five-tigers");
+    let (_, view_a) = call(&app, "GET", &format!("/api/sessions/{a}"), Value::Null).await;
+    assert_eq!(moves(&view_a), ["a3a4"]);
+    let (status, _) = raw(&app, "DELETE", &format!("/api/sessions/{a}"), "").await;
+    assert_eq!(status, StatusCode::NO_CONTENT);
+    let (status, _) = call(&app, "GET", &format!("/api/sessions/{a}"), Value::Null).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let (status, _) = call(&app, "GET", &format!("/api/sessions/{b}"), Value::Null).await;
+    assert_eq!(status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn the_number_of_sessions_is_bounded() {
+    let (server, app) = app(Config {
+        max_sessions: 2,
+        ..Config::default()
+    });
+    let (first, _) = session(&app, Value::Null).await;
+    let (second, _) = session(&app, Value::Null).await;
+    // Using the first makes the second the one unused the longest.
+    call(&app, "GET", &format!("/api/sessions/{first}"), Value::Null).await;
+    let (third, _) = session(&app, Value::Null).await;
+    assert_eq!(server.session_count(), 2);
+    let (status, _) = call(&app, "GET", &format!("/api/sessions/{second}"), Value::Null).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    for id in [&first, &third] {
+        let (status, _) = call(&app, "GET", &format!("/api/sessions/{id}"), Value::Null).await;
+        assert_eq!(status, StatusCode::OK);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_engine_answers_a_move() {
+    let app = default_app();
+    let (id, _) = session(&app, Value::Null).await;
+    call(
+        &app,
+        "POST",
+        &format!("/api/sessions/{id}/play"),
+        json!({"move": "a3a4"}),
+    )
+    .await;
+    let (status, view) = call(
+        &app,
+        "POST",
+        &format!("/api/sessions/{id}/engine"),
+        json!({"movetime_ms": 100}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(moves(&view).len(), 2);
+    assert_eq!(view["to_move_name"], "Red");
+    assert!(view["searching"].is_null());
+}
+
+/// Reads the event stream until `done` or `limit` events.
+async fn read_events(body: Body, until_done: bool, limit: usize) -> Vec<Value> {
+    let mut body = body;
+    let mut events = Vec::new();
+    let mut pending = String::new();
+    while events.len() < limit {
+        let frame = tokio::time::timeout(Duration::from_secs(20), body.frame())
+            .await
+            .expect("an event within 20 s");
+        let Some(Ok(frame)) = frame else { break };
+        let Ok(data) = frame.into_data() else {
+            continue;
+        };
+        pending.push_str(&String::from_utf8_lossy(&data));
+        while let Some(end) = pending.find("\n\n") {
+            let block: String = pending.drain(..end + 2).collect();
+            for line in block.lines() {
+                if let Some(json) = line.strip_prefix("data: ") {
+                    let event: Value = serde_json::from_str(json).unwrap();
+                    let done = event["type"] == "done";
+                    events.push(event);
+                    if done && until_done {
+                        return events;
+                    }
+                }
+            }
+        }
+    }
+    events
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn analysis_streams_iterations_and_stops_on_request() {
+    let (_server, app) = app(Config {
+        max_searches: 1,
+        ..Config::default()
+    });
+    let (id, _) = session(&app, Value::Null).await;
+    let (other, _) = session(&app, Value::Null).await;
+    let request = Request::get(format!("/api/sessions/{id}/events"))
+        .body(Body::empty())
+        .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.headers()["content-type"], "text/event-stream");
+    let (status, view) = call(
+        &app,
+        "POST",
+        &format!("/api/sessions/{id}/analysis/start"),
+        Value::Null,
+    )
+    .await;
+    assert_eq!(status, StatusCode::ACCEPTED, "{view}");
+    assert_eq!(view["searching"], "analysis");
+    // One search per session, and here one search in all.
+    let (status, body) = call(
+        &app,
+        "POST",
+        &format!("/api/sessions/{id}/analysis/start"),
+        Value::Null,
+    )
+    .await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert!(error_of(status, &body).contains("a search is running"));
+    let (status, body) = call(
+        &app,
+        "POST",
+        &format!("/api/sessions/{other}/engine"),
+        json!({"movetime_ms": 50}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    assert!(error_of(status, &body).contains("too many searches"));
+    let events = read_events(response.into_body(), false, 3).await;
+    assert_eq!(events[0]["type"], "start");
+    assert_eq!(events[1]["type"], "info");
+    assert_eq!(events[1]["search"], "analysis");
+    let info = &events[2];
+    assert!(info["depth"].as_u64().unwrap() >= 1);
+    assert!(info["nodes"].as_u64().unwrap() > 0);
+    assert!(
+        info["score"].as_str().unwrap().starts_with("cp ")
+            || info["score"].as_str().unwrap().starts_with("mate ")
+    );
+    assert!(!info["pv"].as_array().unwrap().is_empty());
+    let (status, view) = call(
+        &app,
+        "POST",
+        &format!("/api/sessions/{id}/analysis/stop"),
+        Value::Null,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(view["searching"].is_null());
+    assert!(moves(&view).is_empty(), "analysis plays no move");
+    // The search slot is free again; playing a move stops an analysis.
+    call(
+        &app,
+        "POST",
+        &format!("/api/sessions/{id}/analysis/start"),
+        Value::Null,
+    )
+    .await;
+    let (status, view) = call(
+        &app,
+        "POST",
+        &format!("/api/sessions/{id}/play"),
+        json!({"move": "a3a4"}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert!(view["searching"].is_null());
+    let (status, view) = call(
+        &app,
+        "POST",
+        &format!("/api/sessions/{other}/engine"),
+        json!({"movetime_ms": 50}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn closing_the_server_stops_searches_and_event_streams() {
+    let (server, app) = app(Config::default());
+    let (id, _) = session(&app, Value::Null).await;
+    let request = Request::get(format!("/api/sessions/{id}/events"))
+        .body(Body::empty())
+        .unwrap();
+    let response = app.clone().oneshot(request).await.unwrap();
+    call(
+        &app,
+        "POST",
+        &format!("/api/sessions/{id}/analysis/start"),
+        Value::Null,
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    server.close();
+    // The stream ends (it would otherwise run for ten minutes).
+    let events = tokio::time::timeout(
+        Duration::from_secs(10),
+        read_events(response.into_body(), false, 10_000),
+    )
+    .await
+    .expect("the stream ends");
+    assert!(events.len() < 10_000);
+    let (status, body) = call(
+        &app,
+        "POST",
+        &format!("/api/sessions/{id}/analysis/stop"),
+        Value::Null,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (status, body) = call(
+        &app,
+        "POST",
+        &format!("/api/sessions/{id}/engine"),
+        json!({"movetime_ms": 50}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(error_of(status, &body), "the server is stopping");
+}
