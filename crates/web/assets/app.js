@@ -14,6 +14,7 @@ const app = {
   thinking: false,   // the engine is choosing its move
   events: null,      // the EventSource
   downSq: null,      // the square a pointer went down on
+  searchNote: "idle", // how the last search ended
 };
 
 // ---- the API ---------------------------------------------------------------
@@ -251,7 +252,7 @@ function updateButtons() {
   $("engine-move").disabled = !view || !!view.result || !idle;
   $("analyse").disabled = !view || (!app.analysing && (!!view.result || !idle));
   $("analyse").textContent = app.analysing ? "Stop" : "Analyse";
-  $("an-state").textContent = app.analysing ? "analysing…" : app.thinking ? "engine thinking…" : "idle";
+  $("an-state").textContent = app.analysing ? "analysing…" : app.thinking ? "engine thinking…" : app.searchNote;
 }
 
 // ---- the engine's live output ----------------------------------------------
@@ -275,6 +276,7 @@ function onSearchEvent(event) {
   }
   if (data.type === "start") {
     $("an-lines").innerHTML = "";
+    app.searchNote = "idle";
   } else if (data.type === "info") {
     $("an-depth").textContent = String(data.depth);
     $("an-score").textContent = formatScore(data);
@@ -287,8 +289,8 @@ function onSearchEvent(event) {
   } else if (data.type === "done") {
     if (data.search === "analysis") {
       app.analysing = false;
+      app.searchNote = data.best ? `stopped (best ${data.best})` : "stopped";
       updateButtons();
-      $("an-state").textContent = data.best ? `stopped (best ${data.best})` : "stopped";
     }
   }
 }

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Browser tests of `qi serve`: Debian's chromium driven by Playwright
+# (playwright-core from npm, web-tests/) against a server on a free port of
+# this machine. Screenshots go to target/web-tests/. Run after the Rust
+# tests, which build the qi binary this uses.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+target="${CARGO_TARGET_DIR:-target}"
+out="target/web-tests"
+mkdir -p "$out"
+
+# Chromium, a font with Chinese characters for readable screenshots, and
+# node with npm: installed from Debian's packages when missing.
+missing=()
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
+dpkg -s fonts-wqy-zenhei >/dev/null 2>&1 || missing+=(fonts-wqy-zenhei)
+if [ "${#missing[@]}" -gt 0 ]; then
+  echo "installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  timeout 600 apt-get update -qq
+  timeout 900 apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+(cd web-tests && timeout 300 npm ci --no-audit --no-fund --loglevel=error)
+
+# The binary the tests of qi-cli built (the test profile), rebuilt only if
+# something changed since.
+cargo build -q -p qi-cli --profile test
+qi="$target/debug/qi"
+
+server=""
+cleanup() {
+  if [ -n "$server" ] && kill -0 "$server" 2>/dev/null; then
+    kill -KILL "$server" 2>/dev/null || true
+  fi
+}
+trap cleanup EXIT
+
+"$qi" serve --port 0 >"$out/server.log" 2>&1 &
+server=$!
+url=""
+for _ in $(seq 1 300); do
+  url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$out/server.log" || true)
+  [ -n "$url" ] && break
+  kill -0 "$server" 2>/dev/null || { cat "$out/server.log"; echo "qi serve did not start"; exit 1; }
+  sleep 0.1
+done
+[ -n "$url" ] || { echo "qi serve printed no address"; exit 1; }
+echo "qi serve at $url"
+
+status=0
+QI_URL="$url" SHOTS="$out" timeout 600 node web-tests/run.mjs || status=$?
+
+# Stopping the server (SIGTERM, as Ctrl-C does SIGINT) ends the analysis
+# the tests left running and exits cleanly.
+kill -TERM "$server"
+for _ in $(seq 1 100); do
+  kill -0 "$server" 2>/dev/null || break
+  sleep 0.1
+done
+if kill -0 "$server" 2>/dev/null; then
+  echo "qi serve did not stop within 10 s of SIGTERM"
+  status=1
+else
+  code=0
+  wait "$server" || code=$?
+  server=""
+  if [ "$code" -ne 0 ] || ! grep -q "qi serve: stopped" "$out/server.log"; then
+    echo "qi serve did not stop cleanly (exit code $code)"
+    cat "$out/server.log"
+    status=1
+  else
+    echo "qi serve stopped cleanly"
+  fi
+fi
+exit "$status"

@@ -1,0 +1,266 @@
+// Browser tests of `qi serve`: Playwright (playwright-core) drives Debian's
+// chromium, headless, against a server already running at QI_URL. Each
+// test opens the page in a fresh browser context (so a fresh session) and
+// saves a screenshot under SHOTS (target/web-tests by default).
+//
+//   QI_URL=http://127.0.0.1:PORT/ node run.mjs [name-filter]
+
+import { chromium } from "playwright-core";
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+
+const BASE = process.env.QI_URL || "http://127.0.0.1:8080/";
+const SHOTS = process.env.SHOTS || "target/web-tests";
+const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
+const filter = process.argv[2] || "";
+mkdirSync(SHOTS, { recursive: true });
+
+function check(condition, message) {
+  if (!condition) throw new Error(message);
+}
+
+async function open(browser, viewport) {
+  const context = await browser.newContext({ viewport: viewport || { width: 1100, height: 900 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(20000);
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  const log = [];
+  page.on("response", (r) => log.push(`${r.request().method()} ${r.url().replace(/^.*?\/api/, "/api")} ${r.status()}`));
+  page.log = log;
+  page.on("console", (m) => log.push(`console ${m.text()}`));
+  await page.goto(BASE);
+  await page.waitForSelector("body[data-ready='1']");
+  return { context, page, errors };
+}
+
+const text = (page, selector) => page.locator(selector).innerText();
+const moveCount = (page) => page.locator("#moves li").count();
+
+async function waitForText(page, selector, expected) {
+  await page.waitForFunction(
+    ([s, e]) => document.querySelector(s) && document.querySelector(s).textContent.includes(e),
+    [selector, expected],
+  );
+}
+
+async function clickSq(page, sq) {
+  // A piece's group when one stands there, otherwise the square itself.
+  const piece = page.locator(`#board .piece[data-sq="${sq}"]`);
+  if (await piece.count()) {
+    await piece.click();
+  } else {
+    await page.locator(`#board .sq[data-sq="${sq}"]`).click();
+  }
+}
+
+async function setMode(page, mode) {
+  await page.selectOption("#mode", mode);
+}
+
+async function chooseGame(page, spec) {
+  await page.selectOption("#game-select", spec);
+  await page.waitForFunction((s) => document.querySelector("#position-text").value !== "" &&
+    document.body.dataset.game === s.split(":")[0], spec);
+}
+
+const tests = {
+  async "jungle opening by clicks, the engine answers"(page) {
+    await page.selectOption("#movetime", "200");
+    await setMode(page, "first");
+    check((await text(page, "#status")) === "Red to move", "Red starts");
+    await clickSq(page, "a3");
+    // The selection shows the legal destinations.
+    await page.waitForSelector("#board .overlay.target");
+    const targets = await page.locator("#board .overlay.target").count();
+    check(targets === 3, `the Elephant on a3 has 3 moves, shown ${targets}`);
+    await clickSq(page, "a4");
+    // The engine answers as Blue.
+    await page.waitForFunction(() => document.querySelectorAll("#moves li").length === 2);
+    await waitForText(page, "#status", "Red to move");
+    const first = await page.locator("#moves li button").first().innerText();
+    check(first === "a3a4", `first move a3a4, got ${first}`);
+    // A second move, by dragging the Tiger a1 to a2.
+    const from = await page.locator('#board .piece[data-sq="a1"]').boundingBox();
+    const to = await page.locator('#board .sq[data-sq="a2"]').boundingBox();
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 5 });
+    await page.mouse.up();
+    await page.waitForFunction(() => document.querySelectorAll("#moves li").length === 4);
+    const third = await page.locator("#moves li button").nth(2).innerText();
+    check(third === "a1a2", `the drag played a1a2, got ${third}`);
+    check((await page.locator("#board .last").count()) === 2, "the engine's last move is highlighted");
+  },
+
+  async "five tigers placement forms a square, then the removal"(page) {
+    await setMode(page, "human");
+    await chooseGame(page, "five-tigers:shandong");
+    check((await text(page, "#status")) === "X to place", "X places first");
+    for (const sq of ["b2", "a5", "b3", "c4", "c2", "e5", "c3"]) {
+      const before = await moveCount(page);
+      await clickSq(page, sq);
+      await page.waitForFunction((n) => document.querySelectorAll("#moves li").length === n + 1, before);
+    }
+    await waitForText(page, "#status", "X must remove 1 of O's pieces");
+    const removal = await text(page, "#removal");
+    check(removal.includes("X takes 1 more piece"), `the removal is shown: ${removal}`);
+    await page.screenshot({ path: join(SHOTS, "five-tigers-removal-owed.png") });
+    await clickSq(page, "c4");
+    await waitForText(page, "#status", "O to place");
+    check((await page.locator('#board .piece[data-sq="c4"]').count()) === 0, "c4 was removed");
+    const last = await page.locator("#moves li button").last().innerText();
+    check(last === "xc4", `the removal is in the move list: ${last}`);
+  },
+
+  async "the analysis panel updates and stops"(page) {
+    await setMode(page, "human");
+    await page.click("#analyse");
+    await page.waitForFunction(() => Number(document.querySelector("#an-depth").textContent) >= 3);
+    const nodes = await text(page, "#an-nodes");
+    const nps = await text(page, "#an-nps");
+    const pv = await text(page, "#an-pv");
+    const score = await text(page, "#an-score");
+    check(/^[0-9,]+$/.test(nodes) && nodes !== "0", `nodes ${nodes}`);
+    check(/^[0-9,]+$/.test(nps), `nodes/s ${nps}`);
+    check(/^[a-g][1-9][a-g][1-9]/.test(pv), `a principal variation: ${pv}`);
+    check(/^[+-][0-9]+\.[0-9]{2}$|mates/.test(score), `a score: ${score}`);
+    const depth = Number(await text(page, "#an-depth"));
+    await page.waitForFunction((d) => Number(document.querySelector("#an-depth").textContent) > d, depth);
+    check((await page.locator("#an-lines li").count()) >= 2, "one line per iteration");
+    check((await text(page, "#analyse")) === "Stop", "the button stops");
+    await page.click("#analyse");
+    await waitForText(page, "#an-state", "stopped");
+    check((await text(page, "#analyse")) === "Analyse", "the button starts again");
+    check((await moveCount(page)) === 0, "analysis plays no move");
+  },
+
+  async "load a record and step through it"(page) {
+    await setMode(page, "human");
+    const record = [
+      '[Event "browser test"]',
+      '[Game "jungle:standard"]',
+      '[Result "*"]',
+      "",
+      "a3a4 g7g6 c3d3 {a comment} a7a6 *",
+      "",
+    ].join("\n");
+    await page.fill("#record-text", record);
+    await page.click("#load-record");
+    await page.waitForFunction(() => document.querySelectorAll("#moves li").length === 4);
+    const end = await page.inputValue("#position-text");
+    check(end === "l5t/1d3c1/4w1e/r6/E6/6p/3W2R/1C3D1/T5L w 4 3" || end.endsWith(" w 4 3"), `the end: ${end}`);
+    await page.click("#nav-first");
+    await page.waitForFunction(() => document.querySelector("#position-text").value.startsWith("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R"));
+    check(await page.locator("#nav-back").isDisabled(), "no move before the first");
+    await page.click("#nav-forward");
+    await page.click("#nav-forward");
+    await page.waitForFunction(() => document.querySelector("#moves .current") &&
+      document.querySelector("#moves .current").dataset.ply === "2");
+    check((await page.inputValue("#position-text")).endsWith(" w 2 2"), "after two moves, Red to move");
+    await page.click('#moves button[data-ply="3"]');
+    await page.waitForFunction(() => document.querySelector("#moves .current").dataset.ply === "3");
+    check((await text(page, "#status")) === "Blue to move", "after c3d3, Blue to move");
+    await page.click("#nav-last");
+    await page.waitForFunction(() => document.querySelector("#moves .current").dataset.ply === "4");
+    // Saving gives the record back.
+    await page.fill("#record-text", "");
+    await page.click("#save-record");
+    await page.waitForFunction(() => document.querySelector("#record-text").value.includes("a3a4 g7g6 c3d3 a7a6"));
+    // A bad record is refused with a message, and the game is kept.
+    await page.fill("#record-text", "[Game \"jungle\"]\n\na3a5 *\n");
+    await page.click("#load-record");
+    await waitForText(page, "#error", "bad record");
+    check((await moveCount(page)) === 4, "the game is kept");
+  },
+
+  async "a game ends with its reason"(page) {
+    await setMode(page, "human");
+    await page.fill("#setup-text", "6l/3R3/7/7/7/7/7/7/6L w 0 1");
+    await page.click("#setup");
+    await page.waitForFunction(() => document.querySelector("#position-text").value === "6l/3R3/7/7/7/7/7/7/6L w 0 1");
+    await clickSq(page, "d8");
+    await clickSq(page, "d9");
+    await waitForText(page, "#status", "Red wins: den entered.");
+    check(await page.locator("#engine-move").isDisabled(), "no engine move after the end");
+    // Bad position text is refused with a message.
+    await page.fill("#setup-text", "not a position");
+    await page.click("#setup");
+    await waitForText(page, "#error", "bad position");
+    await waitForText(page, "#status", "Red wins: den entered.");
+  },
+
+  async "five tigers against the engine, which answers a placement"(page) {
+    await page.selectOption("#movetime", "200");
+    await setMode(page, "first");
+    await chooseGame(page, "five-tigers:ten");
+    await clickSq(page, "c3");
+    await page.waitForFunction(() => document.querySelectorAll("#moves li").length === 2);
+    await waitForText(page, "#status", "X to place");
+  },
+
+  async "phone-sized screen"(page) {
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    check(width <= 390, `no sideways scrolling (page width ${width})`);
+    const board = await page.locator("#board svg").boundingBox();
+    check(board.width <= 390 && board.width >= 300, `the board fills the width (${board.width})`);
+    await clickSq(page, "a3");
+    await page.waitForSelector("#board .overlay.target");
+  },
+};
+
+const viewports = { "phone-sized screen": { width: 390, height: 844 } };
+
+// Playwright gives the browser a fresh, empty --user-data-dir of its own
+// (it refuses one in args), removed when the browser closes.
+const browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  headless: true,
+  args: [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+  ],
+});
+
+let passed = 0;
+let failed = 0;
+for (const [name, test] of Object.entries(tests)) {
+  if (!name.includes(filter)) continue;
+  const started = Date.now();
+  const { context, page, errors } = await open(browser, viewports[name]);
+  const shot = join(SHOTS, `${name.replace(/[^a-z0-9]+/gi, "-")}.png`);
+  try {
+    await test(page);
+    check(errors.length === 0, `errors on the page: ${errors.join("; ")}`);
+    await page.screenshot({ path: shot, fullPage: true });
+    passed += 1;
+    console.log(`ok   ${name} (${Date.now() - started} ms)`);
+  } catch (e) {
+    failed += 1;
+    await page.screenshot({ path: shot, fullPage: true }).catch(() => {});
+    console.log(`FAIL ${name}: ${e.message}`);
+    console.log(`  requests: ${page.log.slice(-12).join("; ")}`);
+  }
+  await context.close();
+}
+await browser.close();
+
+// Leave an analysis running, so that stopping the server is tested with a
+// search in progress.
+try {
+  const created = await fetch(new URL("api/sessions", BASE), { method: "POST" });
+  const { id } = await created.json();
+  const started = await fetch(new URL(`api/sessions/${id}/analysis/start`, BASE), { method: "POST" });
+  check(started.status === 202, `analysis started: ${started.status}`);
+} catch (e) {
+  failed += 1;
+  console.log(`FAIL leaving an analysis running: ${e.message}`);
+}
+console.log(`browser: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 && passed > 0 ? 0 : 1);
