@@ -221,6 +221,9 @@ pub fn load_record(text: &str) -> Result<Box<dyn WebGame>, GameError> {
         .map_err(|e| GameError::Record(format!("Game tag: {e}")))?
 }
 
+/// A kit's searcher, shared with the thread that searches.
+type SharedSearcher<K> = Arc<Mutex<Searcher<<K as GameKit>::Game, <K as GameKit>::Hooks>>>;
+
 /// The [`WebGame`] of kit `K`.
 struct KitGame<K: GameKit> {
     /// The game at the shown ply.
@@ -230,7 +233,7 @@ struct KitGame<K: GameKit> {
     /// A result decided outside the rules at the end of the line.
     external: Option<ExternalResult>,
     /// Built on the first search.
-    searcher: Option<Arc<Mutex<Searcher<K::Game, K::Hooks>>>>,
+    searcher: Option<SharedSearcher<K>>,
     eval: Arc<K::Eval>,
 }
 

@@ -515,7 +515,7 @@ fn draw_five_tigers(pos: &FiveTigers, marks: &Squares, options: &RenderOptions) 
             name(point.file(), point.rank())
         );
     }
-    highlights(&mut out, marks, |f, r| at(f, r));
+    highlights(&mut out, marks, at);
     for point in (0..25u8).filter_map(Point::new) {
         let Some(owner) = pos.piece_at(point) else {
             continue;
