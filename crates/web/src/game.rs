@@ -26,7 +26,9 @@ use qi_five_tigers::{FiveTigers, Phase};
 use qi_search::{Limits, MoveOf, SearchHooks, SearchInfo, Searcher};
 use serde::Serialize;
 
-use crate::svg::{move_squares, render_position, Marks, RenderOptions};
+use crate::svg::{
+    move_squares, read_record, render_position, start_position, Marks, RenderOptions,
+};
 
 /// The transposition table of each session's searcher, in MiB.
 pub const HASH_MIB: usize = 16;
@@ -185,11 +187,7 @@ pub fn new_game(spec: &str, text: Option<&str>) -> Result<Box<dyn WebGame>, Game
     impl GameFn for Build<'_> {
         type Output = Result<Box<dyn WebGame>, GameError>;
         fn call<K: GameKit>(self, rules: RulesOf<K>) -> Self::Output {
-            let start = match self.0.map(str::trim) {
-                None | Some("") | Some("startpos") => K::Position::new(rules),
-                Some(text) => K::Position::from_text(text, &rules)
-                    .map_err(|e| GameError::Position(e.to_string()))?,
-            };
+            let start = start_position::<K>(rules, self.0).map_err(GameError::Position)?;
             Ok(Box::new(KitGame::<K>::new(K::Game::new(start))))
         }
     }
@@ -199,13 +197,7 @@ pub fn new_game(spec: &str, text: Option<&str>) -> Result<Box<dyn WebGame>, Game
 /// The game of a record (`docs/records.md`), replayed under its rules and
 /// shown at its end.
 pub fn load_record(text: &str) -> Result<Box<dyn WebGame>, GameError> {
-    let record: Record = text
-        .parse()
-        .map_err(|e: qi_engine::record::ParseError| GameError::Record(e.to_string()))?;
-    let spec = record
-        .tag("Game")
-        .ok_or_else(|| GameError::Record("the record has no Game tag".to_string()))?
-        .to_string();
+    let (record, spec) = read_record(text).map_err(GameError::Record)?;
     struct Replay(Record);
     impl GameFn for Replay {
         type Output = Result<Box<dyn WebGame>, GameError>;

@@ -96,19 +96,7 @@ pub fn render(
     text: Option<&str>,
     options: &RenderOptions,
 ) -> Result<String, RenderError> {
-    struct Draw<'a>(Option<&'a str>, &'a RenderOptions);
-    impl GameFn for Draw<'_> {
-        type Output = Result<String, RenderError>;
-        fn call<K: GameKit>(self, rules: RulesOf<K>) -> Self::Output {
-            let position = match self.0.map(str::trim) {
-                None | Some("") | Some("startpos") => K::Position::new(rules),
-                Some(text) => K::Position::from_text(text, &rules)
-                    .map_err(|e| RenderError::Position(e.to_string()))?,
-            };
-            render_position::<K>(&position, self.1)
-        }
-    }
-    Games::dispatch(spec, Draw(text, options))?
+    render_game(spec, text, &[], options)
 }
 
 /// Draws the position of the game `spec` names after `moves` (played in
@@ -125,11 +113,7 @@ pub fn render_game(
     impl GameFn for Draw<'_> {
         type Output = Result<String, RenderError>;
         fn call<K: GameKit>(self, rules: RulesOf<K>) -> Self::Output {
-            let start = match self.0.map(str::trim) {
-                None | Some("") | Some("startpos") => K::Position::new(rules),
-                Some(text) => K::Position::from_text(text, &rules)
-                    .map_err(|e| RenderError::Position(e.to_string()))?,
-            };
+            let start = start_position::<K>(rules, self.0).map_err(RenderError::Position)?;
             let mut game = K::Game::new(start);
             for (i, text) in self.1.iter().enumerate() {
                 let bad = |reason: String| RenderError::Move {
@@ -159,13 +143,7 @@ pub fn render_record(
     ply: Option<usize>,
     options: &RenderOptions,
 ) -> Result<String, RenderError> {
-    let record: Record = record
-        .parse()
-        .map_err(|e: qi_engine::record::ParseError| RenderError::Record(e.to_string()))?;
-    let spec = record
-        .tag("Game")
-        .ok_or_else(|| RenderError::Record("the record has no Game tag".to_string()))?
-        .to_string();
+    let (record, spec) = read_record(record).map_err(RenderError::Record)?;
     struct Draw<'a>(&'a Record, Option<usize>, &'a RenderOptions);
     impl GameFn for Draw<'_> {
         type Output = Result<String, RenderError>;
@@ -184,6 +162,30 @@ pub fn render_record(
     }
     Games::dispatch(&spec, Draw(&record, ply, options))
         .map_err(|e| RenderError::Record(format!("Game tag: {e}")))?
+}
+
+/// Reads a game record and its `Game` tag.
+pub(crate) fn read_record(text: &str) -> Result<(Record, String), String> {
+    let record: Record = text
+        .parse()
+        .map_err(|e: qi_engine::record::ParseError| e.to_string())?;
+    let spec = record
+        .tag("Game")
+        .ok_or("the record has no Game tag")?
+        .to_string();
+    Ok((record, spec))
+}
+
+/// The position `text` of game `K` under `rules` (the start position when
+/// `None`, empty or `startpos`), or why the text is not one.
+pub(crate) fn start_position<K: GameKit>(
+    rules: RulesOf<K>,
+    text: Option<&str>,
+) -> Result<K::Position, String> {
+    match text.map(str::trim) {
+        None | Some("") | Some("startpos") => Ok(K::Position::new(rules)),
+        Some(text) => K::Position::from_text(text, &rules).map_err(|e| e.to_string()),
+    }
 }
 
 /// Draws `game`'s position after `ply` of its moves.

@@ -48,6 +48,11 @@ async fn call(app: &Router, method: &str, uri: &str, body: Value) -> (StatusCode
     (status, value)
 }
 
+/// A POST of `body` to `/api/sessions/ID` + `action`.
+async fn post(app: &Router, id: &str, action: &str, body: Value) -> (StatusCode, Value) {
+    call(app, "POST", &format!("/api/sessions/{id}{action}"), body).await
+}
+
 async fn session(app: &Router, body: Value) -> (String, Value) {
     let (status, view) = call(app, "POST", "/api/sessions", body).await;
     assert_eq!(status, StatusCode::CREATED, "{view}");
@@ -117,7 +122,7 @@ async fn a_jungle_game_plays_undoes_and_navigates() {
     assert!(view["svg"].as_str().unwrap().starts_with("<svg"));
     let base = format!("/api/sessions/{id}");
     for mv in ["a3a4", "g7g6", "a4a5"] {
-        let (status, view) = call(&app, "POST", &format!("{base}/play"), json!({"move": mv})).await;
+        let (status, view) = post(&app, &id, "/play", json!({"move": mv})).await;
         assert_eq!(status, StatusCode::OK, "{view}");
         assert_eq!(view["last"], mv);
     }
@@ -125,7 +130,7 @@ async fn a_jungle_game_plays_undoes_and_navigates() {
     assert_eq!(moves(&view), ["a3a4", "g7g6", "a4a5"]);
     assert_eq!(view["ply"], 3);
     assert_eq!(view["to_move_name"], "Blue");
-    let (status, view) = call(&app, "POST", &format!("{base}/goto"), json!({"ply": 1})).await;
+    let (status, view) = post(&app, &id, "/goto", json!({"ply": 1})).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(view["ply"], 1);
     assert_eq!(moves(&view).len(), 3, "navigation keeps the line");
@@ -134,18 +139,12 @@ async fn a_jungle_game_plays_undoes_and_navigates() {
         "l5t/1d3c1/r1p1w1e/7/7/E6/2W1P1R/1C3D1/T5L b 1 1"
     );
     // A move played inside the line replaces the rest of it.
-    let (_, view) = call(
-        &app,
-        "POST",
-        &format!("{base}/play"),
-        json!({"move": "a7a6"}),
-    )
-    .await;
+    let (_, view) = post(&app, &id, "/play", json!({"move": "a7a6"})).await;
     assert_eq!(moves(&view), ["a3a4", "a7a6"]);
-    let (_, view) = call(&app, "POST", &format!("{base}/undo"), json!({"count": 2})).await;
+    let (_, view) = post(&app, &id, "/undo", json!({"count": 2})).await;
     assert_eq!(view["ply"], 0);
     assert!(moves(&view).is_empty());
-    let (status, body) = call(&app, "POST", &format!("{base}/undo"), Value::Null).await;
+    let (status, body) = post(&app, &id, "/undo", Value::Null).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(error_of(status, &body), "no move to take back");
 }
@@ -156,10 +155,9 @@ async fn five_tigers_square_and_removal() {
     let (id, view) = session(&app, json!({"spec": "five-tigers"})).await;
     assert_eq!(view["status"], "X to place");
     assert_eq!(view["hands"], json!([13, 13]));
-    let base = format!("/api/sessions/{id}");
     let mut view = view;
     for mv in ["b2", "a5", "b3", "c4", "c2", "e5", "c3"] {
-        let (status, next) = call(&app, "POST", &format!("{base}/play"), json!({"move": mv})).await;
+        let (status, next) = post(&app, &id, "/play", json!({"move": mv})).await;
         assert_eq!(status, StatusCode::OK, "{next}");
         view = next;
     }
@@ -174,13 +172,7 @@ async fn five_tigers_square_and_removal() {
     let mut removals = legal(&view);
     removals.sort_unstable();
     assert_eq!(removals, ["xa5", "xc4", "xe5"]);
-    let (_, view) = call(
-        &app,
-        "POST",
-        &format!("{base}/play"),
-        json!({"move": "xc4"}),
-    )
-    .await;
+    let (_, view) = post(&app, &id, "/play", json!({"move": "xc4"})).await;
     assert!(view["removal"].is_null());
     assert_eq!(view["status"], "O to place");
     assert_eq!(view["phase"], "place");
@@ -194,35 +186,17 @@ async fn a_game_ends_with_its_reason_in_words() {
         json!({"spec": "jungle", "text": "6l/3R3/7/7/7/7/7/7/6L w 0 1"}),
     )
     .await;
-    let (status, view) = call(
-        &app,
-        "POST",
-        &format!("/api/sessions/{id}/play"),
-        json!({"move": "d8d9"}),
-    )
-    .await;
+    let (status, view) = post(&app, &id, "/play", json!({"move": "d8d9"})).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(view["result"]["token"], "1-0");
     assert_eq!(view["result"]["winner"], "Red");
     assert_eq!(view["result"]["reason"], "den entered");
     assert_eq!(view["status"], "Red wins: den entered.");
     assert!(legal(&view).is_empty());
-    let (status, body) = call(
-        &app,
-        "POST",
-        &format!("/api/sessions/{id}/play"),
-        json!({"move": "g9g8"}),
-    )
-    .await;
+    let (status, body) = post(&app, &id, "/play", json!({"move": "g9g8"})).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(error_of(status, &body).contains("the game is over"));
-    let (status, body) = call(
-        &app,
-        "POST",
-        &format!("/api/sessions/{id}/engine"),
-        json!({}),
-    )
-    .await;
+    let (status, body) = post(&app, &id, "/engine", json!({})).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert_eq!(error_of(status, &body), "the game is over");
 }
@@ -232,13 +206,7 @@ async fn records_save_and_load() {
     let app = default_app();
     let (a, _) = session(&app, json!({"spec": "five-tigers:ten"})).await;
     for mv in ["c3", "b2"] {
-        call(
-            &app,
-            "POST",
-            &format!("/api/sessions/{a}/play"),
-            json!({"move": mv}),
-        )
-        .await;
+        post(&app, &a, "/play", json!({"move": mv})).await;
     }
     let (status, saved) = call(
         &app,
@@ -253,47 +221,23 @@ async fn records_save_and_load() {
     assert!(record.contains("c3 b2 *"));
     // Loading it elsewhere changes that session's game, shown at its end.
     let (b, _) = session(&app, Value::Null).await;
-    let (status, view) = call(
-        &app,
-        "POST",
-        &format!("/api/sessions/{b}/record"),
-        json!({"record": record}),
-    )
-    .await;
+    let (status, view) = post(&app, &b, "/record", json!({"record": record})).await;
     assert_eq!(status, StatusCode::OK, "{view}");
     assert_eq!(view["spec"], "five-tigers:ten");
     assert_eq!(moves(&view), ["c3", "b2"]);
     assert_eq!(view["ply"], 2);
     // A finished record replays with its result.
     let finished = "[Game \"jungle\"]\n[Start \"6l/3R3/7/7/7/7/7/7/6L w 0 1\"]\n[Result \"1-0\"]\n\nd8d9 1-0\n";
-    let (_, view) = call(
-        &app,
-        "POST",
-        &format!("/api/sessions/{b}/record"),
-        json!({"record": finished}),
-    )
-    .await;
+    let (_, view) = post(&app, &b, "/record", json!({"record": finished})).await;
     assert_eq!(view["result"]["reason"], "den entered");
-    let (_, view) = call(
-        &app,
-        "POST",
-        &format!("/api/sessions/{b}/goto"),
-        json!({"ply": 0}),
-    )
-    .await;
+    let (_, view) = post(&app, &b, "/goto", json!({"ply": 0})).await;
     assert!(view["result"].is_null());
     for bad in [
         "nonsense",
         "[Game \"chess\"]\n\n*\n",
         "[Game \"jungle\"]\n\na3a5 *\n",
     ] {
-        let (status, body) = call(
-            &app,
-            "POST",
-            &format!("/api/sessions/{b}/record"),
-            json!({"record": bad}),
-        )
-        .await;
+        let (status, body) = post(&app, &b, "/record", json!({"record": bad})).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}");
         assert!(error_of(status, &body).starts_with("bad record"), "{body}");
     }
@@ -304,137 +248,43 @@ async fn bad_requests_get_4xx_with_a_json_error() {
     let app = default_app();
     let (id, _) = session(&app, Value::Null).await;
     let base = format!("/api/sessions/{id}");
-    let cases: Vec<(&str, String, String, StatusCode)> = vec![
+    // (method, path: under the session when it starts with '/', body,
+    // status)
+    let cases: [(&str, &str, &str, u16); 21] = [
+        ("POST", "/play", "{", 400),
+        ("POST", "/play", "[]", 400),
+        ("POST", "/play", r#"{"move": 3}"#, 400),
+        ("POST", "/play", r#"{"move": "a3a4", "x": 1}"#, 400),
+        ("POST", "/play", r#"{"move": "zz\u001b[31m"}"#, 422),
+        ("POST", "/play", r#"{"move": "a3a5"}"#, 422),
+        ("POST", "/goto", r#"{"ply": 5}"#, 400),
+        ("POST", "/goto", r#"{"ply": -1}"#, 400),
+        ("POST", "/undo", r#"{"count": 0}"#, 400),
+        ("POST", "/new", r#"{"spec": "chess"}"#, 400),
+        ("POST", "/new", r#"{"spec": "jungle", "text": "xx"}"#, 400),
         (
             "POST",
-            format!("{base}/play"),
-            "{".into(),
-            StatusCode::BAD_REQUEST,
+            "/new",
+            r#"{"spec": "five-tigers:ten,pieces_per_side=99"}"#,
+            400,
         ),
-        (
-            "POST",
-            format!("{base}/play"),
-            "[]".into(),
-            StatusCode::BAD_REQUEST,
-        ),
-        (
-            "POST",
-            format!("{base}/play"),
-            r#"{"move": 3}"#.into(),
-            StatusCode::BAD_REQUEST,
-        ),
-        (
-            "POST",
-            format!("{base}/play"),
-            r#"{"move": "a3a4", "x": 1}"#.into(),
-            StatusCode::BAD_REQUEST,
-        ),
-        (
-            "POST",
-            format!("{base}/play"),
-            r#"{"move": "zz\u001b[31m"}"#.into(),
-            StatusCode::UNPROCESSABLE_ENTITY,
-        ),
-        (
-            "POST",
-            format!("{base}/play"),
-            r#"{"move": "a3a5"}"#.into(),
-            StatusCode::UNPROCESSABLE_ENTITY,
-        ),
-        (
-            "POST",
-            format!("{base}/goto"),
-            r#"{"ply": 5}"#.into(),
-            StatusCode::BAD_REQUEST,
-        ),
-        (
-            "POST",
-            format!("{base}/goto"),
-            r#"{"ply": -1}"#.into(),
-            StatusCode::BAD_REQUEST,
-        ),
-        (
-            "POST",
-            format!("{base}/undo"),
-            r#"{"count": 0}"#.into(),
-            StatusCode::BAD_REQUEST,
-        ),
-        (
-            "POST",
-            format!("{base}/new"),
-            r#"{"spec": "chess"}"#.into(),
-            StatusCode::BAD_REQUEST,
-        ),
-        (
-            "POST",
-            format!("{base}/new"),
-            r#"{"spec": "jungle", "text": "xx"}"#.into(),
-            StatusCode::BAD_REQUEST,
-        ),
-        (
-            "POST",
-            format!("{base}/new"),
-            r#"{"spec": "five-tigers:ten,pieces_per_side=99"}"#.into(),
-            StatusCode::BAD_REQUEST,
-        ),
-        (
-            "POST",
-            format!("{base}/engine"),
-            r#"{"movetime_ms": 0}"#.into(),
-            StatusCode::BAD_REQUEST,
-        ),
-        (
-            "POST",
-            format!("{base}/engine"),
-            r#"{"movetime_ms": 999999999}"#.into(),
-            StatusCode::BAD_REQUEST,
-        ),
-        (
-            "POST",
-            format!("{base}/analysis/start"),
-            r#"{"movetime_ms": "soon"}"#.into(),
-            StatusCode::BAD_REQUEST,
-        ),
-        (
-            "POST",
-            "/api/sessions".into(),
-            r#"{"spec": 7}"#.into(),
-            StatusCode::BAD_REQUEST,
-        ),
-        (
-            "GET",
-            "/api/sessions/nope\u{7f}".replace('\u{7f}', "%7F"),
-            String::new(),
-            StatusCode::NOT_FOUND,
-        ),
-        (
-            "POST",
-            "/api/sessions/nope/play".into(),
-            r#"{"move": "a3a4"}"#.into(),
-            StatusCode::NOT_FOUND,
-        ),
-        (
-            "GET",
-            "/api/nothing".into(),
-            String::new(),
-            StatusCode::NOT_FOUND,
-        ),
-        (
-            "DELETE",
-            format!("{base}/play"),
-            String::new(),
-            StatusCode::METHOD_NOT_ALLOWED,
-        ),
-        (
-            "PUT",
-            "/api/sessions".into(),
-            String::new(),
-            StatusCode::METHOD_NOT_ALLOWED,
-        ),
+        ("POST", "/engine", r#"{"movetime_ms": 0}"#, 400),
+        ("POST", "/engine", r#"{"movetime_ms": 999999999}"#, 400),
+        ("POST", "/analysis/start", r#"{"movetime_ms": "soon"}"#, 400),
+        ("DELETE", "/play", "", 405),
+        ("POST", "api/sessions", r#"{"spec": 7}"#, 400),
+        ("GET", "api/sessions/nope%7F", "", 404),
+        ("POST", "api/sessions/nope/play", r#"{"move": "a3a4"}"#, 404),
+        ("GET", "api/nothing", "", 404),
+        ("PUT", "api/sessions", "", 405),
     ];
-    for (method, uri, body, expected) in cases {
-        let (status, text) = raw(&app, method, &uri, &body).await;
-        assert_eq!(status, expected, "{method} {uri} {body}: {text}");
+    for (method, path, body, expected) in cases {
+        let uri = match path.strip_prefix('/') {
+            Some(_) => format!("{base}{path}"),
+            None => format!("/{path}"),
+        };
+        let (status, text) = raw(&app, method, &uri, body).await;
+        assert_eq!(status.as_u16(), expected, "{method} {uri} {body}: {text}");
         let value: Value = serde_json::from_str(&text)
             .unwrap_or_else(|_| panic!("{method} {uri}: not JSON: {text}"));
         let message = error_of(status, &value);
@@ -464,13 +314,7 @@ async fn sessions_are_isolated() {
     let (a, _) = session(&app, Value::Null).await;
     let (b, _) = session(&app, json!({"spec": "five-tigers"})).await;
     assert_ne!(a, b);
-    call(
-        &app,
-        "POST",
-        &format!("/api/sessions/{a}/play"),
-        json!({"move": "a3a4"}),
-    )
-    .await;
+    post(&app, &a, "/play", json!({"move": "a3a4"})).await;
     let (_, view_b) = call(&app, "GET", &format!("/api/sessions/{b}"), Value::Null).await;
     assert!(moves(&view_b).is_empty());
     assert_eq!(view_b["game"], "five-tigers");
@@ -508,20 +352,8 @@ async fn the_number_of_sessions_is_bounded() {
 async fn the_engine_answers_a_move() {
     let app = default_app();
     let (id, _) = session(&app, Value::Null).await;
-    call(
-        &app,
-        "POST",
-        &format!("/api/sessions/{id}/play"),
-        json!({"move": "a3a4"}),
-    )
-    .await;
-    let (status, view) = call(
-        &app,
-        "POST",
-        &format!("/api/sessions/{id}/engine"),
-        json!({"movetime_ms": 100}),
-    )
-    .await;
+    post(&app, &id, "/play", json!({"move": "a3a4"})).await;
+    let (status, view) = post(&app, &id, "/engine", json!({"movetime_ms": 100})).await;
     assert_eq!(status, StatusCode::OK, "{view}");
     assert_eq!(moves(&view).len(), 2);
     assert_eq!(view["to_move_name"], "Red");
@@ -573,32 +405,14 @@ async fn analysis_streams_iterations_and_stops_on_request() {
     let response = app.clone().oneshot(request).await.unwrap();
     assert_eq!(response.status(), StatusCode::OK);
     assert_eq!(response.headers()["content-type"], "text/event-stream");
-    let (status, view) = call(
-        &app,
-        "POST",
-        &format!("/api/sessions/{id}/analysis/start"),
-        Value::Null,
-    )
-    .await;
+    let (status, view) = post(&app, &id, "/analysis/start", Value::Null).await;
     assert_eq!(status, StatusCode::ACCEPTED, "{view}");
     assert_eq!(view["searching"], "analysis");
     // One search per session, and here one search in all.
-    let (status, body) = call(
-        &app,
-        "POST",
-        &format!("/api/sessions/{id}/analysis/start"),
-        Value::Null,
-    )
-    .await;
+    let (status, body) = post(&app, &id, "/analysis/start", Value::Null).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert!(error_of(status, &body).contains("a search is running"));
-    let (status, body) = call(
-        &app,
-        "POST",
-        &format!("/api/sessions/{other}/engine"),
-        json!({"movetime_ms": 50}),
-    )
-    .await;
+    let (status, body) = post(&app, &other, "/engine", json!({"movetime_ms": 50})).await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
     assert!(error_of(status, &body).contains("too many searches"));
     let events = read_events(response.into_body(), false, 3).await;
@@ -613,40 +427,16 @@ async fn analysis_streams_iterations_and_stops_on_request() {
             || info["score"].as_str().unwrap().starts_with("mate ")
     );
     assert!(!info["pv"].as_array().unwrap().is_empty());
-    let (status, view) = call(
-        &app,
-        "POST",
-        &format!("/api/sessions/{id}/analysis/stop"),
-        Value::Null,
-    )
-    .await;
+    let (status, view) = post(&app, &id, "/analysis/stop", Value::Null).await;
     assert_eq!(status, StatusCode::OK);
     assert!(view["searching"].is_null());
     assert!(moves(&view).is_empty(), "analysis plays no move");
     // The search slot is free again; playing a move stops an analysis.
-    call(
-        &app,
-        "POST",
-        &format!("/api/sessions/{id}/analysis/start"),
-        Value::Null,
-    )
-    .await;
-    let (status, view) = call(
-        &app,
-        "POST",
-        &format!("/api/sessions/{id}/play"),
-        json!({"move": "a3a4"}),
-    )
-    .await;
+    post(&app, &id, "/analysis/start", Value::Null).await;
+    let (status, view) = post(&app, &id, "/play", json!({"move": "a3a4"})).await;
     assert_eq!(status, StatusCode::OK, "{view}");
     assert!(view["searching"].is_null());
-    let (status, view) = call(
-        &app,
-        "POST",
-        &format!("/api/sessions/{other}/engine"),
-        json!({"movetime_ms": 50}),
-    )
-    .await;
+    let (status, view) = post(&app, &other, "/engine", json!({"movetime_ms": 50})).await;
     assert_eq!(status, StatusCode::OK, "{view}");
 }
 
@@ -658,13 +448,7 @@ async fn closing_the_server_stops_searches_and_event_streams() {
         .body(Body::empty())
         .unwrap();
     let response = app.clone().oneshot(request).await.unwrap();
-    call(
-        &app,
-        "POST",
-        &format!("/api/sessions/{id}/analysis/start"),
-        Value::Null,
-    )
-    .await;
+    post(&app, &id, "/analysis/start", Value::Null).await;
     tokio::time::sleep(Duration::from_millis(100)).await;
     server.close();
     // The stream ends (it would otherwise run for ten minutes).
@@ -675,21 +459,9 @@ async fn closing_the_server_stops_searches_and_event_streams() {
     .await
     .expect("the stream ends");
     assert!(events.len() < 10_000);
-    let (status, body) = call(
-        &app,
-        "POST",
-        &format!("/api/sessions/{id}/analysis/stop"),
-        Value::Null,
-    )
-    .await;
+    let (status, body) = post(&app, &id, "/analysis/stop", Value::Null).await;
     assert_eq!(status, StatusCode::OK, "{body}");
-    let (status, body) = call(
-        &app,
-        "POST",
-        &format!("/api/sessions/{id}/engine"),
-        json!({"movetime_ms": 50}),
-    )
-    .await;
+    let (status, body) = post(&app, &id, "/engine", json!({"movetime_ms": 50})).await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
     assert_eq!(error_of(status, &body), "the server is stopping");
 }
