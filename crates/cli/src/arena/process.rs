@@ -275,6 +275,9 @@ pub struct ProcessPlayer {
     command: String,
     /// `setoption name Variant value ...` sent after the start, if set.
     variant: Option<String>,
+    /// `setoption name NAME value VALUE` lines sent after the start (and
+    /// after `Variant`), in order.
+    options: Vec<(String, String)>,
     process: Option<EngineProcess>,
 }
 
@@ -288,10 +291,15 @@ const UNTIMED_MOVE: Duration = Duration::from_secs(60);
 
 impl ProcessPlayer {
     /// A player run by the shell command `command`.
-    pub fn new(command: String, variant: Option<String>) -> ProcessPlayer {
+    pub fn new(
+        command: String,
+        variant: Option<String>,
+        options: Vec<(String, String)>,
+    ) -> ProcessPlayer {
         ProcessPlayer {
             command,
             variant,
+            options,
             process: None,
         }
     }
@@ -320,6 +328,9 @@ impl ProcessPlayer {
             let mut process = EngineProcess::start(&self.command, HANDSHAKE_TIMEOUT)?;
             if let Some(variant) = &self.variant {
                 process.send(&format!("setoption name Variant value {variant}"))?;
+            }
+            for (name, value) in &self.options {
+                process.send(&format!("setoption name {name} value {value}"))?;
             }
             self.process = Some(process);
         }

@@ -26,6 +26,13 @@ pub struct MatchArgs {
     /// Engine B's command line.
     #[arg(long, value_name = "CMD")]
     engine_b: String,
+    /// An option for engine A, sent as `setoption name NAME value VALUE`
+    /// after it starts (repeatable: `--option-a NullMove=false`).
+    #[arg(long, value_name = "NAME=VALUE", value_parser = parse_option)]
+    option_a: Vec<(String, String)>,
+    /// An option for engine B (as --option-a).
+    #[arg(long, value_name = "NAME=VALUE", value_parser = parse_option)]
+    option_b: Vec<(String, String)>,
     /// Games to play (each opening twice, colours swapped).
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
     games: u32,
@@ -74,6 +81,16 @@ pub struct MatchArgs {
     /// and depth as its comment.
     #[arg(long, value_name = "FILE")]
     pgn: Option<String>,
+}
+
+/// `--option-a` and `--option-b`: `NAME=VALUE`, neither empty.
+fn parse_option(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((name, value)) if !name.trim().is_empty() && !value.trim().is_empty() => {
+            Ok((name.trim().to_string(), value.trim().to_string()))
+        }
+        _ => Err(format!("'{text}' is not NAME=VALUE")),
+    }
 }
 
 /// `--tc`, read by the library.
@@ -211,8 +228,11 @@ impl GameFn for Run<'_> {
         let mut pgn_error = None;
         let mut slots = Vec::new();
         for _ in 0..args.concurrency.min(args.games) {
-            let mut a = ProcessPlayer::new(args.engine_a.clone(), args.game.clone());
-            let mut b = ProcessPlayer::new(args.engine_b.clone(), args.game.clone());
+            let new_player = |command: &String, options: &Vec<(String, String)>| {
+                ProcessPlayer::new(command.clone(), args.game.clone(), options.clone())
+            };
+            let mut a = new_player(&args.engine_a, &args.option_a);
+            let mut b = new_player(&args.engine_b, &args.option_b);
             for (name, player) in [("A", &mut a), ("B", &mut b)] {
                 player
                     .start()
