@@ -24,6 +24,13 @@ fn qi_match(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// `qi match` between `a` and `b` with `extra`.
+fn qi_match_ab(a: &str, b: &str, extra: &[&str]) -> (i32, String, String) {
+    let mut args = vec!["--engine-a", a, "--engine-b", b];
+    args.extend_from_slice(extra);
+    qi_match(&args)
+}
+
 fn qi_engine() -> String {
     format!("{QI} engine")
 }
@@ -94,6 +101,11 @@ fn concurrent_games_give_the_sequential_tally_in_game_order() {
         "{pairs}"
     );
     assert!(parallel.contains("(95%, pentanomial)"), "{parallel}");
+    // B's options name it in the records.
+    assert!(
+        parallel_pgn.contains(&format!("[Second \"{engine} (EvalProfile=material)\"]")),
+        "{parallel_pgn}"
+    );
     // Every move of the records carries the engine's score and depth.
     assert!(parallel_pgn.contains(" {score cp "), "{parallel_pgn}");
     assert!(parallel_pgn.contains(" depth "), "{parallel_pgn}");
@@ -111,20 +123,9 @@ fn clocks_are_sent_and_a_side_that_oversteps_its_time_forfeits() {
         "slow.sh",
         &scripted_engine(&b_log, "sleep 3; echo bestmove a7a6"),
     );
-    let (code, out, err) = qi_match(&[
-        "--engine-a",
-        &a,
-        "--engine-b",
-        &b,
-        "--games",
-        "2",
-        "--tc",
-        "2+0.5",
-        "--timemargin",
-        "500",
-        "--max-plies",
-        "10",
-    ]);
+    let extra = "--games 2 --tc 2+0.5 --timemargin 500 --max-plies 10";
+    let extra: Vec<&str> = extra.split(' ').collect();
+    let (code, out, err) = qi_match_ab(&a, &b, &extra);
     assert_eq!(code, 0, "{out}{err}");
     let lines = game_lines(&out);
     assert_eq!(lines.len(), 2, "{out}");
@@ -153,21 +154,9 @@ fn the_sprt_stops_the_match_at_its_bound() {
         "illegal.sh",
         &scripted_engine(&dir.path("b.log"), "echo bestmove z0z0"),
     );
-    let (code, out, err) = qi_match(&[
-        "--engine-a",
-        &qi_engine(),
-        "--engine-b",
-        &b,
-        "--games",
-        "40",
-        "--nodes",
-        "100",
-        "--sprt",
-        "elo0=-400",
-        "elo1=400",
-        "alpha=0.05",
-        "beta=0.05",
-    ]);
+    let extra = "--games 40 --nodes 100 --sprt elo0=-400 elo1=400 alpha=0.05 beta=0.05";
+    let extra: Vec<&str> = extra.split(' ').collect();
+    let (code, out, err) = qi_match_ab(&qi_engine(), &b, &extra);
     assert_eq!(code, 0, "{out}{err}");
     let lines = game_lines(&out);
     // One won pair is too few (with the prior's pairs of 0 and 2 points,
@@ -252,9 +241,7 @@ fn bad_limits_are_one_line_and_exit_code_two() {
         &["--option-a", "Hash"],
         &["--openings", "x.txt", "--no-openings"],
     ] {
-        let mut args = vec!["--engine-a", &engine, "--engine-b", &engine];
-        args.extend_from_slice(bad);
-        let (code, out, err) = qi_match(&args);
+        let (code, out, err) = qi_match_ab(&engine, &engine, bad);
         assert_eq!(code, 2, "{bad:?}: {out}{err}");
         assert!(err.starts_with("qi: error: "), "{bad:?}: {err}");
         assert_eq!(err.lines().count(), 1, "{bad:?}: {err}");

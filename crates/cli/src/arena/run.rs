@@ -283,13 +283,26 @@ impl GameFn for Run<'_> {
     }
 }
 
+/// A player's name in the records: its command line, then its options
+/// (`qi engine (NullMove=false)`), so that two settings of one engine are
+/// told apart.
+fn player_name(command: &str, options: &[(String, String)]) -> String {
+    if options.is_empty() {
+        return command.to_string();
+    }
+    let options: Vec<String> = options.iter().map(|(n, v)| format!("{n}={v}")).collect();
+    format!("{command} ({})", options.join(", "))
+}
+
 /// The record of one finished game of the match: the players are the
-/// engines' command lines and the termination the arena's reason.
+/// engines' command lines (and options) and the termination the arena's reason.
 fn record_of<K: GameKit>(args: &MatchArgs, opening: &K::Position, report: &GameReport) -> Record {
     let mut record = Record::for_start::<K>(opening);
+    let a = player_name(&args.engine_a, &args.option_a);
+    let b = player_name(&args.engine_b, &args.option_b);
     let (first, second) = match report.a_side {
-        Side::First => (&args.engine_a, &args.engine_b),
-        Side::Second => (&args.engine_b, &args.engine_a),
+        Side::First => (&a, &b),
+        Side::Second => (&b, &a),
     };
     record.set_tag("First", first);
     record.set_tag("Second", second);

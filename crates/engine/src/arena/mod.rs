@@ -305,7 +305,7 @@ where
                     GameResult::Loss => tally.losses += 1,
                 }
                 let half = ended.result.half_points();
-                if index % 2 == 0 {
+                if index.is_multiple_of(2) {
                     first_of_pair = half;
                 } else {
                     tally.pairs[(first_of_pair + half) as usize] += 1;
@@ -337,7 +337,7 @@ where
 /// The opening and A's side of game `index`: each opening twice, A first
 /// with the first side, then with the second.
 fn deal(index: usize, openings: usize) -> (usize, Side) {
-    let a_side = if index % 2 == 0 {
+    let a_side = if index.is_multiple_of(2) {
         Side::First
     } else {
         Side::Second
@@ -398,7 +398,11 @@ impl Clocks {
         }
         self.made[i] += 1;
         self.left[i] = left.saturating_sub(used) + self.tc.inc;
-        if self.tc.moves.is_some_and(|moves| self.made[i] % moves == 0) {
+        if self
+            .tc
+            .moves
+            .is_some_and(|moves| self.made[i].is_multiple_of(moves))
+        {
             self.left[i] += self.tc.base;
         }
         Ok(())
