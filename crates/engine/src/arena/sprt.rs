@@ -1,8 +1,10 @@
 //! The sequential probability ratio test of a match: does engine A gain
 //! at least `elo1` over B (H1) or at most `elo0` (H0)?
 //!
-//! The test is the generalized SPRT of fastchess and cutechess under the
-//! logistic Elo model, in its normal approximation: with `s0` and `s1` the
+//! The test is the generalized SPRT under the logistic Elo model, in the
+//! normal approximation that fastchess's `logistic` bounds used (and that
+//! Stockfish's fishtest approximates too; cutechess-cli's own SPRT uses the
+//! BayesElo model instead): with `s0` and `s1` the
 //! expected scores of Elo differences `elo0` and `elo1`
 //! (`s = 1 / (1 + 10^(-elo / 400))`), `x̄` the mean score of the `N`
 //! results so far and `σ²` their variance,
