@@ -64,10 +64,10 @@ fn three_slots_play_the_games_of_one() {
     assert!(three_reports[0].verdicts.iter().all(|v| v.depth.is_some()));
 }
 
-/// A player that sleeps before it lets its engine answer.
-struct Slow(InProcessPlayer, Duration);
+/// A player that sleeps before it lets another answer.
+struct Slow<P>(P, Duration);
 
-impl Player for Slow {
+impl<P: Player> Player for Slow<P> {
     fn new_game(&mut self) -> Result<(), PlayerError> {
         self.0.new_game()
     }
@@ -119,6 +119,13 @@ fn a_side_past_its_clock_loses_on_time() {
         let lost = format!("time forfeit: {b_side} took ");
         assert!(r.reason.starts_with(&lost), "{r:?}");
         assert!(r.reason.ends_with(" ms with 500 ms left"), "{r:?}");
+    }
+    // A player that fails after its time ran out lost on time too.
+    let late_and_broken = || Box::new(Slow(Broken, Duration::from_millis(2000))) as BoxedPlayer;
+    let (_, reports) = run(&config, slots(1, late_and_broken));
+    for r in &reports {
+        assert!(r.reason.starts_with("time forfeit: "), "{r:?}");
+        assert!(r.reason.ends_with(" ms with 500 ms left (broken)"), "{r:?}");
     }
 }
 

@@ -463,6 +463,21 @@ fn play_game<G: Game>(
             let began = Instant::now();
             let answer = players[which].best_move(setup.as_deref(), &moves, &limits);
             let used = began.elapsed();
+            // The clock first: a player that failed after its time ran out
+            // (an engine that never answered) lost on time.
+            if let Some(clocks) = &mut clocks {
+                if let Err(left) = clocks.charge(side, used, config.time_margin) {
+                    let mut reason = format!(
+                        "time forfeit: {side} took {} ms with {} ms left",
+                        used.as_millis(),
+                        left.as_millis()
+                    );
+                    if let Err(e) = &answer {
+                        reason += &format!(" ({e})");
+                    }
+                    break 'game (result_for_loser(which), reason, None);
+                }
+            }
             let reply = match answer {
                 Ok(reply) => reply,
                 Err(e) => {
@@ -470,16 +485,6 @@ fn play_game<G: Game>(
                     break 'game (result_for_loser(which), reason, None);
                 }
             };
-            if let Some(clocks) = &mut clocks {
-                if let Err(left) = clocks.charge(side, used, config.time_margin) {
-                    let reason = format!(
-                        "time forfeit: {side} took {} ms with {} ms left",
-                        used.as_millis(),
-                        left.as_millis()
-                    );
-                    break 'game (result_for_loser(which), reason, None);
-                }
-            }
             let text = reply.mv;
             let played = text
                 .parse::<<G::Position as Position>::Move>()
