@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 
 use qi_core::{Evaluator, Game, Outcome, Position, Side};
-use qi_search::{Limits, MoveOf, SearchHooks, SearchOptions, Searcher};
+use qi_search::{Limits, MoveOf, Score, SearchHooks, SearchOptions, Searcher};
 
 use crate::kit::{spec_of, EvalProfile, GameKit, RulesOf};
 use crate::options::Overrides;
@@ -20,6 +20,18 @@ pub enum EngineEvent {
     Info(String),
     /// The search ended: the move to play, `None` when there is none.
     BestMove(Option<String>),
+}
+
+/// The result of [`DynEngine::best_move`]: the move and what the search
+/// thought of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BestMove {
+    /// The move, in the game's notation.
+    pub mv: String,
+    /// The score of the deepest completed iteration, for the side to move.
+    pub score: Score,
+    /// The deepest completed iteration (0 when none completed).
+    pub depth: u32,
 }
 
 /// A perft to run on another thread (see [`DynEngine::perft_task`]).
@@ -237,7 +249,7 @@ pub trait DynEngine: Send {
         report: Box<dyn FnMut(EngineEvent) + Send>,
     ) -> JoinHandle<()>;
     /// Searches the current position on this thread and returns the best
-    /// move (`None` when there is none).
+    /// move with its score and depth (`None` when there is no move).
     ///
     /// ```
     /// use qi_engine::{engine_for, options::Overrides, EvalProfile, Games};
@@ -245,9 +257,11 @@ pub trait DynEngine: Send {
     ///
     /// let mut engine = engine_for::<Games>("jungle", EvalProfile::Default, &Overrides::default()).unwrap();
     /// engine.set_position(Some("7/3L3/7/7/7/7/7/7/6l w 0 1"), &[]).unwrap();
-    /// assert_eq!(engine.best_move(Limits::depth(3)).as_deref(), Some("d8d9"));
+    /// let best = engine.best_move(Limits::depth(3)).unwrap();
+    /// assert_eq!(best.mv, "d8d9");
+    /// assert!(best.score.is_mate());
     /// ```
-    fn best_move(&mut self, limits: Limits) -> Option<String>;
+    fn best_move(&mut self, limits: Limits) -> Option<BestMove>;
 }
 
 /// The engine of game `K`: its start position, game record, evaluation and
@@ -397,14 +411,18 @@ impl<K: GameKit> DynEngine for KitEngine<K> {
         })
     }
 
-    fn best_move(&mut self, limits: Limits) -> Option<String> {
+    fn best_move(&mut self, limits: Limits) -> Option<BestMove> {
         let mut game = self.game.clone();
         let stop = AtomicBool::new(false);
         let eval = Arc::clone(&self.eval);
         let result = self
             .searcher()
             .search_smp(&mut game, &*eval, limits, &stop, |_| {});
-        result.best_move.map(|mv| mv.to_string())
+        result.best_move.map(|mv| BestMove {
+            mv: mv.to_string(),
+            score: result.score,
+            depth: result.depth,
+        })
     }
 }
 

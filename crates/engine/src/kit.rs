@@ -88,6 +88,10 @@ pub trait GameKit: 'static {
     const NAME: &'static str;
     /// The names of the presets, the default first.
     const PRESETS: &'static [&'static str];
+    /// The game's built-in opening suite, in the form
+    /// [`arena::read_openings`](crate::arena::read_openings) reads (`None`:
+    /// the game has none). `qi match` plays it unless told otherwise.
+    const OPENINGS: Option<&'static str> = None;
 
     /// Reads a rules spec: the game's name, optionally `:PRESET`, then
     /// optional `,option=value` items (`jungle:datou,jumps=none`).
