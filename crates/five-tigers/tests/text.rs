@@ -45,9 +45,14 @@ proptest! {
         s in "[XO1-6/]{0,20} [xo]{1,2} (place|move|mov) X:[0-9]{1,3},O:[0-9]{1,3} (-|[xo][0-9]{1,3}(,[xo][0-9]{1,3}){0,2}) [xo] (-|[a-e][1-5]-[a-e][1-5]),(-|[a-e][1-5]-[a-e][1-5]) [0-9]{1,6}"
     ) {
         for (_, rules) in presets() {
+            if let Ok(pos) = FiveTigers::from_text_lenient(&s, &rules) {
+                // Whatever the lenient reader accepts round-trips through it.
+                prop_assert_eq!(FiveTigers::from_text_lenient(&pos.to_string(), &rules).unwrap(), pos);
+            }
             if let Ok(pos) = FiveTigers::from_text(&s, &rules) {
                 // Whatever is accepted round-trips and can be played.
                 prop_assert_eq!(FiveTigers::from_text(&pos.to_string(), &rules).unwrap(), pos);
+                prop_assert_eq!(FiveTigers::from_text_lenient(&s, &rules).unwrap(), pos);
                 let _ = pos.outcome();
                 for m in pos.legal_moves() {
                     let mut c = pos;
@@ -225,4 +230,130 @@ fn invalid_rules_are_refused_by_from_text_and_try_new() {
             let _ = (p.to_string(), p.outcome());
         }
     }
+}
+
+#[test]
+fn echoed_input_has_its_control_characters_escaped() {
+    let esc = '\u{1b}';
+    let messages = [
+        format!("a1{esc}[2J")
+            .parse::<Move>()
+            .unwrap_err()
+            .to_string(),
+        format!("c{esc}").parse::<Move>().unwrap_err().to_string(),
+        format!("5/5/5/5/4{esc} x place X:13,O:13 - x -,- 0")
+            .parse::<FiveTigers>()
+            .unwrap_err()
+            .to_string(),
+        format!("5/5/5/5/5 x place X:13,O:13 - x a1{esc}-a2,- 0")
+            .parse::<FiveTigers>()
+            .unwrap_err()
+            .to_string(),
+        format!("5/5/5/5/5 x place X:13,O:13 - x a1-a2{esc},- 0")
+            .parse::<FiveTigers>()
+            .unwrap_err()
+            .to_string(),
+        format!("shandong{esc}")
+            .parse::<Rules>()
+            .unwrap_err()
+            .to_string(),
+        format!("shandong,shuttle{esc}")
+            .parse::<Rules>()
+            .unwrap_err()
+            .to_string(),
+        format!("shandong,{esc}=1")
+            .parse::<Rules>()
+            .unwrap_err()
+            .to_string(),
+        format!("shandong,shuttle={esc}")
+            .parse::<Rules>()
+            .unwrap_err()
+            .to_string(),
+        format!("shandong,pieces_per_side=1{esc}")
+            .parse::<Rules>()
+            .unwrap_err()
+            .to_string(),
+    ];
+    for message in messages {
+        assert!(!message.contains(esc), "{message:?}");
+        assert!(message.contains("\\u{1b}"), "{message:?}");
+    }
+}
+
+#[test]
+fn every_option_value_outside_the_rules_reads_the_same_way() {
+    let message = |option: &str, value: &str, allowed: &str| {
+        format!("option {option} = '{value}' is not allowed (allowed: {allowed})")
+    };
+    // As text, out of range or unreadable, and as a field of Rules.
+    for value in ["0", "14", "x", "-1"] {
+        let err = format!("shandong,pieces_per_side={value}")
+            .parse::<Rules>()
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            message("pieces_per_side", value, "1 to 13")
+        );
+    }
+    for pieces_per_side in [0, 14, 200] {
+        let err = Rules {
+            pieces_per_side,
+            ..Rules::shandong()
+        }
+        .validate()
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            message("pieces_per_side", &pieces_per_side.to_string(), "1 to 13")
+        );
+    }
+    for (field, text) in [
+        (
+            Rules {
+                four_diagonal_value: 5,
+                ..Rules::shandong()
+            },
+            "shandong,four_diagonal_value=5",
+        ),
+        (
+            Rules {
+                four_diagonal_value: 2,
+                ..Rules::shandong()
+            },
+            "shandong,four_diagonal_value=2",
+        ),
+        (
+            Rules {
+                five_tigers_value: 3,
+                ..Rules::shandong()
+            },
+            "shandong,five_tigers_value=3",
+        ),
+    ] {
+        assert_eq!(
+            field.validate().unwrap_err(),
+            text.parse::<Rules>().unwrap_err(),
+            "{text}"
+        );
+    }
+    assert_eq!(
+        "shandong,shuttle=sometimes"
+            .parse::<Rules>()
+            .unwrap_err()
+            .to_string(),
+        message("shuttle", "sometimes", "allowed or forbidden")
+    );
+    // Position text under such rules reports the same.
+    let err = FiveTigers::from_text(
+        "5/5/5/5/5 x place X:13,O:13 - x -,- 0",
+        &Rules {
+            pieces_per_side: 0,
+            ..Rules::shandong()
+        },
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!("rules: {}", message("pieces_per_side", "0", "1 to 13"))
+    );
 }
