@@ -197,15 +197,9 @@ fn five_tigers_positions_no_game_reaches_are_usage_errors() {
             "{err}"
         );
     }
+    let perft = |text: &str| qi(&["perft", "--game", "five-tigers", "--fen", text, "1"]);
     // A board field that does not spell five ranks of five.
-    let (code, _, err) = qi(&[
-        "perft",
-        "--game",
-        "five-tigers",
-        "--fen",
-        "23/5/5/5/5 x place X:13,O:13 - x -,- 0",
-        "1",
-    ]);
+    let (code, _, err) = perft("23/5/5/5/5 x place X:13,O:13 - x -,- 0");
     assert_eq!(code, 2, "{err}");
     assert!(
         err.contains("board: rank 5 has two digits in a row"),
@@ -213,14 +207,7 @@ fn five_tigers_positions_no_game_reaches_are_usage_errors() {
     );
     // A full board without formations, with the opening removals owed, is
     // a position of the game.
-    let (code, out, err) = qi(&[
-        "perft",
-        "--game",
-        "five-tigers",
-        "--fen",
-        "XXOOO/XOOXX/XXXOO/OXOXX/XOOXO o move X:0,O:0 o1,x1 o -,- 0",
-        "1",
-    ]);
+    let (code, out, err) = perft("XXOOO/XOOXX/XXXOO/OXOXX/XOOXO o move X:0,O:0 o1,x1 o -,- 0");
     assert_eq!(code, 0, "{err}");
     assert!(!out.is_empty());
 }

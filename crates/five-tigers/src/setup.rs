@@ -478,9 +478,18 @@ impl Setup {
         Ok(())
     }
 
+    /// The error for owed removals the end of placement cannot leave.
+    fn not_from_placement(&self, rules: &Rules) -> SetupError {
+        SetupError::OwedNotFromPlacement {
+            owed: self.owed,
+            capture: rules.placement_capture,
+        }
+    }
+
     fn reachable_in_movement(&self, rules: &Rules) -> Result<(), SetupError> {
         let boards = [self.pieces(Side::First), self.pieces(Side::Second)];
-        if (boards[0] | boards[1]) == ALL_POINTS {
+        let full = (boards[0] | boards[1]) == ALL_POINTS;
+        if full {
             self.reachable_on_full_board(rules, boards)?;
         }
         let steps = self.last_steps.map(|l| l.is_some());
@@ -503,7 +512,11 @@ impl Setup {
                     plies: self.no_capture_plies,
                 });
             }
-            return self.owed_at_start_of_movement(rules, boards);
+            // A full board was checked on its own.
+            if full {
+                return Ok(());
+            }
+            return self.owed_at_start_of_movement(rules);
         };
         if self.piece_at(step.to) != Some(last) || self.piece_at(step.from).is_some() {
             return Err(SetupError::LastStepOffBoard { side: last, step });
@@ -579,10 +592,7 @@ impl Setup {
                     expected = opening.unwrap_or_default();
                 }
                 if self.owed != expected {
-                    return Err(SetupError::OwedNotFromPlacement {
-                        owed: self.owed,
-                        capture: rules.placement_capture,
-                    });
+                    return Err(self.not_from_placement(rules));
                 }
             }
             PlacementCapture::Immediate => {
@@ -617,10 +627,7 @@ impl Setup {
                     _ => false,
                 };
                 if !reached {
-                    return Err(SetupError::OwedNotFromPlacement {
-                        owed: self.owed,
-                        capture: rules.placement_capture,
-                    });
+                    return Err(self.not_from_placement(rules));
                 }
             }
         }
@@ -629,22 +636,11 @@ impl Setup {
 
     /// The movement phase before any step, on a board with an empty
     /// point: removals left by the end of placement, some taken.
-    fn owed_at_start_of_movement(
-        &self,
-        rules: &Rules,
-        boards: [Bitboard32; 2],
-    ) -> Result<(), SetupError> {
-        let full = (boards[0] | boards[1]) == ALL_POINTS;
-        let bad = || SetupError::OwedNotFromPlacement {
-            owed: self.owed,
-            capture: rules.placement_capture,
-        };
+    fn owed_at_start_of_movement(&self, rules: &Rules) -> Result<(), SetupError> {
+        let first_pieces = self.pieces(Side::First);
+        let bad = || self.not_from_placement(rules);
         let mut entries = self.owed.iter();
         let (first, second) = (entries.next(), entries.next());
-        if full {
-            // Checked on its own.
-            return Ok(());
-        }
         match (rules.placement_capture, first, second) {
             (_, None, _) => Ok(()),
             // First's opening removal, after Second took its own.
@@ -654,8 +650,8 @@ impl Setup {
             // Deferred scores: First takes its own first, and First's
             // pieces stay whole until then.
             (PlacementCapture::Deferred, Some((Side::First, n)), _) => {
-                if boards[0].count() != u32::from(rules.pieces_per_side)
-                    || score(boards[0], rules) < n
+                if first_pieces.count() != u32::from(rules.pieces_per_side)
+                    || score(first_pieces, rules) < n
                 {
                     return Err(bad());
                 }

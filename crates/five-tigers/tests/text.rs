@@ -235,44 +235,21 @@ fn invalid_rules_are_refused_by_from_text_and_try_new() {
 #[test]
 fn echoed_input_has_its_control_characters_escaped() {
     let esc = '\u{1b}';
+    let move_error = |t: String| t.parse::<Move>().unwrap_err().to_string();
+    let position_error = |t: String| t.parse::<FiveTigers>().unwrap_err().to_string();
+    let rules_error = |t: String| t.parse::<Rules>().unwrap_err().to_string();
+    let start = "5/5/5/5/5 x place X:13,O:13 - x";
     let messages = [
-        format!("a1{esc}[2J")
-            .parse::<Move>()
-            .unwrap_err()
-            .to_string(),
-        format!("c{esc}").parse::<Move>().unwrap_err().to_string(),
-        format!("5/5/5/5/4{esc} x place X:13,O:13 - x -,- 0")
-            .parse::<FiveTigers>()
-            .unwrap_err()
-            .to_string(),
-        format!("5/5/5/5/5 x place X:13,O:13 - x a1{esc}-a2,- 0")
-            .parse::<FiveTigers>()
-            .unwrap_err()
-            .to_string(),
-        format!("5/5/5/5/5 x place X:13,O:13 - x a1-a2{esc},- 0")
-            .parse::<FiveTigers>()
-            .unwrap_err()
-            .to_string(),
-        format!("shandong{esc}")
-            .parse::<Rules>()
-            .unwrap_err()
-            .to_string(),
-        format!("shandong,shuttle{esc}")
-            .parse::<Rules>()
-            .unwrap_err()
-            .to_string(),
-        format!("shandong,{esc}=1")
-            .parse::<Rules>()
-            .unwrap_err()
-            .to_string(),
-        format!("shandong,shuttle={esc}")
-            .parse::<Rules>()
-            .unwrap_err()
-            .to_string(),
-        format!("shandong,pieces_per_side=1{esc}")
-            .parse::<Rules>()
-            .unwrap_err()
-            .to_string(),
+        move_error(format!("a1{esc}[2J")),
+        move_error(format!("c{esc}")),
+        position_error(format!("5/5/5/5/4{esc} x place X:13,O:13 - x -,- 0")),
+        position_error(format!("{start} a1{esc}-a2,- 0")),
+        position_error(format!("{start} a1-a2{esc},- 0")),
+        rules_error(format!("shandong{esc}")),
+        rules_error(format!("shandong,shuttle{esc}")),
+        rules_error(format!("shandong,{esc}=1")),
+        rules_error(format!("shandong,shuttle={esc}")),
+        rules_error(format!("shandong,pieces_per_side=1{esc}")),
     ];
     for message in messages {
         assert!(!message.contains(esc), "{message:?}");
