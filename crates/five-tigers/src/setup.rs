@@ -412,7 +412,7 @@ impl Setup {
         let max = rules.pieces_per_side;
         // Hands are at most `max` (checked before): what each side placed.
         let placed = self.hands.map(|h| max - h);
-        if placed[0] != placed[1] && placed[0] != placed[1] + 1 {
+        if placed[0] != placed[1] && Some(placed[0]) != placed[1].checked_add(1) {
             return Err(SetupError::PlacedOutOfTurn { placed });
         }
         let expected = if placed[0] == placed[1] {

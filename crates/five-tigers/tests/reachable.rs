@@ -412,3 +412,30 @@ fn a_board_field_must_spell_five_ranks_of_five() {
     }
     accepted("5/5/5/5/X4 o place X:12,O:13 - o -,- 0", Rules::shandong());
 }
+
+#[test]
+fn rules_outside_the_limits_never_make_the_checks_panic() {
+    // from_setup takes the rules as given: whatever they say, the checks
+    // answer without panicking.
+    for pieces_per_side in [0, 14, 200, 255] {
+        let rules = Rules {
+            pieces_per_side,
+            four_diagonal_value: 255,
+            ..Rules::shandong()
+        };
+        for (_, preset) in common::presets() {
+            for seed in 0..20 {
+                for plies in [0, 3, 20, 40, 80] {
+                    let (pos, _) = common::random_line(preset, seed, plies);
+                    let mut setup = pos.to_setup();
+                    let _ = FiveTigers::from_setup(setup, &rules);
+                    let _ = FiveTigers::from_setup_lenient(setup, &rules);
+                    setup.hands = [0, 255];
+                    let _ = FiveTigers::from_setup(setup, &rules);
+                    setup.hands = [255, 0];
+                    let _ = FiveTigers::from_setup(setup, &rules);
+                }
+            }
+        }
+    }
+}
