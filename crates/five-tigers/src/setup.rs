@@ -710,7 +710,7 @@ pub enum SetupError {
         step: LastStep,
     },
     /// A side holds more pieces in hand than the rules give it.
-    #[error("{side} holds {hand} pieces, more than {max}")]
+    #[error("{}", hand_too_large(*.side, .hand, *.max))]
     HandTooLarge {
         /// The side.
         side: Side,
@@ -902,6 +902,12 @@ pub enum SetupError {
         /// The removals the step earns on the board as it stands.
         value: u8,
     },
+}
+
+/// The one wording of a hand larger than the rules allow, for the setup
+/// and for a hand the position text cannot even hold in a `u8`.
+pub(crate) fn hand_too_large(side: Side, hand: impl std::fmt::Display, max: u8) -> String {
+    format!("{side} holds {hand} pieces, more than {max}")
 }
 
 impl SetupError {

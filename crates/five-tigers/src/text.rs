@@ -9,7 +9,7 @@ use thiserror::Error;
 use crate::point::Point;
 use crate::position::{Check, FiveTigers};
 use crate::rules::{Rules, RulesError};
-use crate::setup::{LastStep, Owed, Phase, Setup, SetupError};
+use crate::setup::{hand_too_large, LastStep, Owed, Phase, Setup, SetupError};
 
 /// A field of the position text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -71,8 +71,9 @@ pub enum PositionTextError {
         /// The character.
         ch: char,
     },
-    /// The field is well formed but its value is impossible or inconsistent
-    /// with the other fields.
+    /// The field cannot be read, or its value is impossible on its own
+    /// (a rank of more than five points, a count beyond its type, a step
+    /// between points that are not adjacent).
     #[error("{field}: {reason}")]
     Invalid {
         /// The field.
@@ -276,7 +277,7 @@ fn parse_number(text: &str, field: Field, max: u32) -> Result<u32, PositionTextE
     }
 }
 
-fn parse_hands(text: &str) -> Result<[u8; 2], PositionTextError> {
+fn parse_hands(text: &str, max: u8) -> Result<[u8; 2], PositionTextError> {
     let (x, o) = text
         .split_once(',')
         .ok_or_else(|| invalid(Field::Hands, "expected X:<n>,O:<n>"))?;
@@ -287,9 +288,24 @@ fn parse_hands(text: &str) -> Result<[u8; 2], PositionTextError> {
         .strip_prefix("O:")
         .ok_or_else(|| invalid(Field::Hands, "expected O:<n> second"))?;
     Ok([
-        parse_number(x, Field::Hands, 255)? as u8,
-        parse_number(o, Field::Hands, 255)? as u8,
+        parse_hand(x, Side::First, max)?,
+        parse_hand(o, Side::Second, max)?,
     ])
+}
+
+/// A hand: a hand beyond 255 is refused in the words the setup uses for a
+/// hand beyond `pieces_per_side`.
+fn parse_hand(text: &str, side: Side, max: u8) -> Result<u8, PositionTextError> {
+    let plain = !text.is_empty()
+        && text.bytes().all(|b| b.is_ascii_digit())
+        && !(text.len() > 1 && text.starts_with('0'));
+    match parse_number(text, Field::Hands, 255) {
+        Err(PositionTextError::Invalid { .. }) if plain => Err(invalid(
+            Field::Hands,
+            hand_too_large(side, Escaped(text), max),
+        )),
+        read => read.map(|n| n as u8),
+    }
 }
 
 fn parse_owed(text: &str) -> Result<Owed, PositionTextError> {
@@ -373,7 +389,7 @@ pub(crate) fn parse(
             })
         }
     };
-    let hands = parse_hands(fields[3])?;
+    let hands = parse_hands(fields[3], rules.pieces_per_side)?;
     let owed = parse_owed(fields[4])?;
     let next = parse_side(fields[5], Field::Next)?;
     let (lx, lo) = fields[6]

@@ -334,3 +334,18 @@ fn every_option_value_outside_the_rules_reads_the_same_way() {
         format!("rules: {}", message("pieces_per_side", "0", "1 to 13"))
     );
 }
+
+#[test]
+fn a_hand_too_large_reads_the_same_whatever_its_size() {
+    for (hand, field) in [("14", true), ("300", false), ("99999999999", false)] {
+        let text = format!("5/5/5/5/5 x place X:13,O:{hand} - x -,- 0");
+        let err = text.parse::<FiveTigers>().unwrap_err();
+        assert_eq!(err.field(), Some(Field::Hands), "{err}");
+        assert_eq!(
+            err.to_string(),
+            format!("hands: second holds {hand} pieces, more than 13")
+        );
+        // Up to 255 the hand is read and the setup refuses it.
+        assert_eq!(matches!(err, PositionTextError::Setup(_)), field, "{err:?}");
+    }
+}
