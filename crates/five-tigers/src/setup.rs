@@ -6,7 +6,7 @@ use qi_core::{Bitboard32, Side};
 use thiserror::Error;
 
 use crate::formation::{count_held_at, held_formations, loose_pieces, score, THROUGH};
-use crate::point::{Point, ALL_POINTS};
+use crate::point::{not_adjacent, Point, ALL_POINTS};
 use crate::position::FiveTigers;
 use crate::rules::{PlacementCapture, Rules};
 use crate::text::{side_char, Field};
@@ -702,7 +702,7 @@ pub enum SetupError {
         side: Side,
     },
     /// A previous step that is not a step to an adjacent point.
-    #[error("{}-{} is not a step to an adjacent point", .step.from, .step.to)]
+    #[error("{}", not_adjacent(.step.from, .step.to))]
     LastStepNotAdjacent {
         /// The side that made it.
         side: Side,

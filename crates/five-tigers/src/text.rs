@@ -6,7 +6,7 @@ use std::fmt;
 use qi_core::{Escaped, EscapedChar, Side};
 use thiserror::Error;
 
-use crate::point::Point;
+use crate::point::{not_adjacent, Point};
 use crate::position::{Check, FiveTigers};
 use crate::rules::{Rules, RulesError};
 use crate::setup::{hand_too_large, LastStep, Owed, Phase, Setup, SetupError};
@@ -352,10 +352,7 @@ fn parse_last(text: &str) -> Result<Option<LastStep>, PositionTextError> {
     };
     let (from, to) = (point(a)?, point(b)?);
     if !from.is_adjacent(to) {
-        return Err(invalid(
-            Field::LastSteps,
-            format!("{from}-{to} is not a step to an adjacent point"),
-        ));
+        return Err(invalid(Field::LastSteps, not_adjacent(from, to)));
     }
     Ok(Some(LastStep { from, to }))
 }

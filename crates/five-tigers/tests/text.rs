@@ -349,3 +349,13 @@ fn a_hand_too_large_reads_the_same_whatever_its_size() {
         assert_eq!(matches!(err, PositionTextError::Setup(_)), field, "{err:?}");
     }
 }
+
+#[test]
+fn a_step_between_points_not_adjacent_reads_the_same_everywhere() {
+    let message = "a1-c1 is not a step to an adjacent point";
+    assert_eq!("a1-c1".parse::<Move>().unwrap_err().to_string(), message);
+    let err = "5/5/5/5/5 x place X:13,O:13 - x a1-c1,- 0"
+        .parse::<FiveTigers>()
+        .unwrap_err();
+    assert_eq!(err.to_string(), format!("last-steps: {message}"));
+}
