@@ -53,7 +53,7 @@ enum Command {
     Play(play_cmd::PlayArgs),
     /// Play two JCEI engines against each other and report the Elo
     /// difference.
-    Match(arena::MatchArgs),
+    Match(Box<arena::MatchArgs>),
     /// Serve the web app: play and analyse both games in a browser.
     Serve(serve_cmd::ServeArgs),
     /// Draw a position (text, or a game record at a ply) as an SVG picture.
@@ -131,7 +131,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Some(Command::Moves(args)) => commands::moves(args),
         Some(Command::Engine(args)) => jcei::run(args),
         Some(Command::Play(args)) => play_cmd::run(args),
-        Some(Command::Match(args)) => arena::run(args),
+        Some(Command::Match(args)) => arena::run(*args),
         Some(Command::Serve(args)) => serve_cmd::serve(args),
         Some(Command::Render(args)) => serve_cmd::render(args),
     }
