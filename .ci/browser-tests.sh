@@ -26,9 +26,9 @@ fi
 
 (cd web-tests && timeout 300 npm ci --no-audit --no-fund --loglevel=error)
 
-# The binary the tests of qi-cli built (the test profile), rebuilt only if
-# something changed since.
-cargo build -q -p qi-cli --profile test
+# The binary that .ci/run's `cargo test --workspace --all-features` built
+# (the test profile, the same features), so nothing is built again.
+cargo build -q --workspace --all-features --profile test --bin qi
 qi="$target/debug/qi"
 
 server=""

@@ -169,6 +169,13 @@ function show(view) {
     removal.hidden = true;
   }
   $("position-text").value = view.text;
+  const select = $("game-select");
+  if ([...select.options].some((o) => o.value === view.spec)) {
+    select.value = view.spec;
+    $("custom-spec").value = "";
+  } else if (document.activeElement !== $("custom-spec")) {
+    $("custom-spec").value = view.spec;
+  }
   drawMoves();
   drawMarks();
   updateButtons();

@@ -570,7 +570,7 @@ fn highlights(out: &mut String, marks: &Squares, centre: impl Fn(u8, u8) -> (u32
         let (x, y) = centre(f, r);
         let _ = write!(
             out,
-            "<circle class=\"last\" cx=\"{x}\" cy=\"{y}\" r=\"31\" fill=\"#ffd600\" fill-opacity=\"0.6\" \
+            "<circle class=\"last\" cx=\"{x}\" cy=\"{y}\" r=\"31\" fill=\"#ffd600\" fill-opacity=\"0.5\" \
              pointer-events=\"none\"/>"
         );
     }
