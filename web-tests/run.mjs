@@ -113,6 +113,24 @@ const tests = {
     check(last === "xc4", `the removal is in the move list: ${last}`);
   },
 
+  async "five tigers movement: a step by click"(page) {
+    await setMode(page, "human");
+    await chooseGame(page, "five-tigers:ten");
+    const text = "OXOX1/OXOO1/1XXO1/1XXOX/1OXOX o move X:0,O:0 - o -,- 0";
+    await page.fill("#setup-text", text);
+    await page.click("#setup");
+    await page.waitForFunction((t) => document.querySelector("#position-text").value === t, text);
+    await waitForText(page, "#status", "O to step");
+    await clickSq(page, "b1");
+    await page.waitForSelector("#board .overlay.target");
+    check((await page.locator("#board .overlay.target").count()) === 1, "b1 steps to a1 only");
+    await clickSq(page, "a1");
+    await page.waitForFunction(() => document.querySelectorAll("#moves li").length === 1);
+    const step = await page.locator("#moves li button").first().innerText();
+    check(step === "b1-a1", `the step b1-a1, got ${step}`);
+    check((await page.locator('#board .piece[data-sq="a1"][data-side="second"]').count()) === 1, "O stands on a1");
+  },
+
   async "the analysis panel updates and stops"(page) {
     await setMode(page, "human");
     await page.click("#analyse");
@@ -197,6 +215,24 @@ const tests = {
     await clickSq(page, "c3");
     await page.waitForFunction(() => document.querySelectorAll("#moves li").length === 2);
     await waitForText(page, "#status", "X to place");
+  },
+
+  async "two tabs, two games"(page) {
+    await setMode(page, "human");
+    const other = await page.context().newPage();
+    await other.goto(BASE);
+    await other.waitForSelector("body[data-ready='1']");
+    await clickSq(page, "a3");
+    await clickSq(page, "a4");
+    await page.waitForFunction(() => document.querySelectorAll("#moves li").length === 1);
+    // A reload keeps the tab's own game, untouched by the other tab.
+    await other.reload();
+    await other.waitForSelector("body[data-ready='1']");
+    check((await moveCount(other)) === 0, "the other tab's game has no move");
+    await page.reload();
+    await page.waitForSelector("body[data-ready='1']");
+    check((await moveCount(page)) === 1, "a reload keeps the tab's game");
+    await other.close();
   },
 
   async "phone-sized screen"(page) {
