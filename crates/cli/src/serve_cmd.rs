@@ -39,6 +39,12 @@ pub fn serve(args: ServeArgs) -> Result<(), CliError> {
         ..Config::default()
     };
     let addr = SocketAddr::new(args.host, args.port);
+    if !args.host.is_loopback() {
+        eprintln!(
+            "qi serve: warning: listening on {} lets other machines use this server (it has no authentication)",
+            args.host
+        );
+    }
     server::run(addr, config, |bound| {
         outln!("qi serve: listening on http://{bound}/ (Ctrl-C stops)");
     })
