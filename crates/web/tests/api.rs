@@ -202,6 +202,63 @@ async fn a_game_ends_with_its_reason_in_words() {
 }
 
 #[tokio::test]
+async fn each_game_says_why_it_ended() {
+    let app = default_app();
+    for (spec, text, sentence) in [
+        (
+            "jungle",
+            "7/7/7/7/7/7/7/7/6L b 0 1",
+            "Red wins: no animals left.",
+        ),
+        (
+            "five-tigers:ten",
+            "5/5/5/X4/OX3 o move X:0,O:0 - o -,- 0",
+            "X wins: no step left.",
+        ),
+        (
+            "five-tigers:ten",
+            "5/5/5/5/X4 o move X:0,O:0 - o -,- 0",
+            "X wins: no pieces left.",
+        ),
+    ] {
+        let (_, view) = session(&app, json!({"spec": spec, "text": text})).await;
+        assert_eq!(view["result"]["text"], sentence, "{spec} {text}");
+        assert_eq!(view["status"], sentence);
+        assert_eq!(view["result"]["token"], "1-0");
+    }
+}
+
+#[tokio::test]
+async fn history_rules_end_games_in_words_too() {
+    let app = default_app();
+    // Jungle's traditional rules: the side that began a repetition and
+    // does not vary loses.
+    let (id, _) = session(
+        &app,
+        json!({"spec": "jungle:traditional", "text": "1L5/c6/7/7/7/7/7/7/6E w 0 1"}),
+    )
+    .await;
+    let mut view = Value::Null;
+    for mv in [
+        "b9b8", "a8a9", "b8b9", "a9a8", "b9b8", "a8a9", "b8b9", "a9a8", "b9b8",
+    ] {
+        let (status, next) = post(&app, &id, "/play", json!({"move": mv})).await;
+        assert_eq!(status, StatusCode::OK, "{mv}: {next}");
+        view = next;
+    }
+    assert_eq!(
+        view["result"]["text"],
+        "Blue wins: repetition (the side that began it did not vary)."
+    );
+    // The no-capture draw, after two quiet plies.
+    let (id, _) = session(&app, json!({"spec": "jungle:standard,no_capture_draw=2"})).await;
+    post(&app, &id, "/play", json!({"move": "a3a4"})).await;
+    let (_, view) = post(&app, &id, "/play", json!({"move": "g7g6"})).await;
+    assert_eq!(view["result"]["text"], "Draw: no capture for 2 plies.");
+    assert_eq!(view["result"]["token"], "1/2-1/2");
+}
+
+#[tokio::test]
 async fn records_save_and_load() {
     let app = default_app();
     let (a, _) = session(&app, json!({"spec": "five-tigers:ten"})).await;
