@@ -150,3 +150,10 @@ def test_errors_escape_control_characters():
 def test_perft_depth_is_bounded():
     with pytest.raises(ValueError, match="depth"):
         qi_games.Game("jungle").perft(1000)
+
+
+def test_the_package_docstring_examples_run():
+    import doctest
+
+    failures, tried = doctest.testmod(qi_games)
+    assert tried > 0 and failures == 0
