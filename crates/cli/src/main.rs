@@ -52,7 +52,7 @@ enum Command {
     Play(play_cmd::PlayArgs),
     /// Play two JCEI engines against each other and report the Elo
     /// difference.
-    Match(arena::MatchArgs),
+    Match(Box<arena::MatchArgs>),
 }
 
 /// The games and presets `--game` accepts, from the registry.
@@ -126,6 +126,6 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Some(Command::Moves(args)) => commands::moves(args),
         Some(Command::Engine(args)) => jcei::run(args),
         Some(Command::Play(args)) => play_cmd::run(args),
-        Some(Command::Match(args)) => arena::run(args),
+        Some(Command::Match(args)) => arena::run(*args),
     }
 }

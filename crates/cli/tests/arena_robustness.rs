@@ -6,42 +6,13 @@
 // Whether a process is gone is read from Linux's /proc.
 #![cfg(target_os = "linux")]
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const QI: &str = env!("CARGO_BIN_EXE_qi");
+mod common;
 
-/// A directory of its own for each test, removed at the end.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("qi-arena-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TempDir(dir)
-    }
-
-    /// Writes an executable script; its path.
-    fn script(&self, name: &str, body: &str) -> String {
-        let path = self.0.join(name);
-        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
-        let status = Command::new("chmod").arg("+x").arg(&path).status().unwrap();
-        assert!(status.success());
-        path.display().to_string()
-    }
-
-    fn path(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use common::{TempDir, QI};
 
 /// `qi match` between `a` and `b`: exit code, stdout, stderr, its peak
 /// resident memory in KiB and how long it took. It is killed past `limit`.

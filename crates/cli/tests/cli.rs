@@ -178,6 +178,40 @@ fn bad_input_is_one_line_and_exit_code_two() {
     assert!(err.contains("move 2 'a3a4'"), "{err}");
 }
 
+#[test]
+fn five_tigers_positions_no_game_reaches_are_usage_errors() {
+    // A full board in the movement phase with nothing owed: the opening
+    // removals would have followed placement.
+    let text = "XXXXX/XXXXX/XXOOO/OOOOO/OOOOO x move X:0,O:0 - x -,- 0";
+    for command in ["perft", "moves"] {
+        let mut args = vec![command, "--game", "five-tigers", "--fen", text];
+        if command == "perft" {
+            args.push("1");
+        }
+        let (code, out, err) = qi(&args);
+        assert_eq!(code, 2, "{args:?}: {out} {err}");
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.starts_with("qi: error: "), "{err}");
+        assert!(
+            err.contains("owed: a full board in the movement phase owes removals"),
+            "{err}"
+        );
+    }
+    let perft = |text: &str| qi(&["perft", "--game", "five-tigers", "--fen", text, "1"]);
+    // A board field that does not spell five ranks of five.
+    let (code, _, err) = perft("23/5/5/5/5 x place X:13,O:13 - x -,- 0");
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("board: rank 5 has two digits in a row"),
+        "{err}"
+    );
+    // A full board without formations, with the opening removals owed, is
+    // a position of the game.
+    let (code, out, err) = perft("XXOOO/XOOXX/XXXOO/OXOXX/XOOXO o move X:0,O:0 o1,x1 o -,- 0");
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.is_empty());
+}
+
 /// The JCEI GUI that ships with the C++ Jungle engine starts its engine
 /// binary without arguments, reads one line after `moves` and takes the
 /// moves after its colon, and reads `info` lines until `bestmove`. `qi` must

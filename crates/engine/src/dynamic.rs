@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 
 use qi_core::{Evaluator, Game, Outcome, Position, Side};
-use qi_search::{Limits, MoveOf, SearchHooks, SearchOptions, Searcher};
+use qi_search::{Limits, MoveOf, Score, SearchHooks, SearchOptions, Searcher};
 
 use crate::kit::{spec_of, EvalProfile, GameKit, RulesOf};
 use crate::options::Overrides;
@@ -20,6 +20,18 @@ pub enum EngineEvent {
     Info(String),
     /// The search ended: the move to play, `None` when there is none.
     BestMove(Option<String>),
+}
+
+/// The result of [`DynEngine::best_move`]: the move and what the search
+/// thought of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BestMove {
+    /// The move, in the game's notation.
+    pub mv: String,
+    /// The score of the deepest completed iteration, for the side to move.
+    pub score: Score,
+    /// The deepest completed iteration (0 when none completed).
+    pub depth: u32,
 }
 
 /// A perft to run on another thread (see [`DynEngine::perft_task`]).
@@ -47,40 +59,189 @@ pub enum PositionError {
 /// are text, in the game's own notation.
 pub trait DynEngine: Send {
     /// The game spec (`jungle:datou`, canonical form).
+    ///
+    /// ```
+    /// use qi_engine::{engine_for, options::Overrides, EvalProfile, Games};
+    ///
+    /// let engine = engine_for::<Games>("jungle:datou,anti_chase=on", EvalProfile::Default, &Overrides::default()).unwrap();
+    /// // Canonical: datou has the anti-chase rules already.
+    /// assert_eq!(engine.spec(), "jungle:datou");
+    /// ```
     fn spec(&self) -> String;
     /// Starts a new game from the start position and forgets what the
     /// search learned.
+    ///
+    /// ```
+    /// use qi_engine::{engine_for, options::Overrides, EvalProfile, Games};
+    ///
+    /// let mut engine = engine_for::<Games>("jungle", EvalProfile::Default, &Overrides::default()).unwrap();
+    /// engine.set_position(None, &["a3a4".to_string()]).unwrap();
+    /// engine.new_game();
+    /// assert_eq!(engine.position_text(), qi_jungle::START_JFEN);
+    /// ```
     fn new_game(&mut self);
     /// Sets the game: from `text` (or the start position) after `moves`.
     /// On error the game is unchanged.
+    ///
+    /// ```
+    /// use qi_engine::{engine_for, options::Overrides, EvalProfile, Games, PositionError};
+    ///
+    /// let mut engine = engine_for::<Games>("jungle", EvalProfile::Default, &Overrides::default()).unwrap();
+    /// let moves = ["a3a4".to_string(), "g7g6".to_string()];
+    /// engine.set_position(Some("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1"), &moves).unwrap();
+    /// // After the Rat's g3g4, g3 is empty: move 2 is refused, the game is kept.
+    /// let bad = ["g3g4".to_string(), "g3g4".to_string()];
+    /// assert!(matches!(engine.set_position(None, &bad), Err(PositionError::Move { index: 2, .. })));
+    /// assert_eq!(engine.position_text(), "l5t/1d3c1/r1p1w2/6e/7/E6/2W1P1R/1C3D1/T5L w 2 2");
+    /// ```
     fn set_position(&mut self, text: Option<&str>, moves: &[String]) -> Result<(), PositionError>;
     /// The current position's text.
+    ///
+    /// ```
+    /// use qi_engine::{engine_for, options::Overrides, EvalProfile, Games};
+    ///
+    /// let mut engine = engine_for::<Games>("five-tigers", EvalProfile::Default, &Overrides::default()).unwrap();
+    /// engine.set_position(None, &["c3".to_string()]).unwrap();
+    /// assert_eq!(engine.position_text(), "5/5/2X2/5/5 o place X:12,O:13 - o -,- 0");
+    /// ```
     fn position_text(&self) -> String;
     /// The board drawn for a terminal (ANSI-styled), then the result if the
     /// game is over.
+    ///
+    /// ```
+    /// use qi_engine::{engine_for, options::Overrides, EvalProfile, Games};
+    ///
+    /// let mut engine = engine_for::<Games>("jungle", EvalProfile::Default, &Overrides::default()).unwrap();
+    /// engine.set_position(Some("7/3L3/7/7/7/7/7/7/6l w 0 1"), &["d8d9".to_string()]).unwrap();
+    /// let board = engine.board();
+    /// assert!(board.contains("to move   3L3/7/7/7/7/7/7/7/6l b 1 1\n"));
+    /// assert!(board.ends_with("result: 1-0 (first wins: den entered)\n"));
+    /// ```
     fn board(&self) -> String;
     /// The perft count of the current position (board moves).
+    ///
+    /// ```
+    /// use qi_engine::{engine_for, options::Overrides, EvalProfile, Games};
+    ///
+    /// let engine = engine_for::<Games>("jungle", EvalProfile::Default, &Overrides::default()).unwrap();
+    /// assert_eq!(engine.perft(2), 576);
+    /// ```
     fn perft(&self, depth: u32) -> u64;
     /// The perft of the current position as a task for another thread:
     /// `task(depth, stop)` counts until done or until `stop` is raised,
     /// and returns the leaves counted so far.
+    ///
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    /// use std::thread;
+    ///
+    /// use qi_engine::{engine_for, options::Overrides, EvalProfile, Games};
+    ///
+    /// let engine = engine_for::<Games>("five-tigers", EvalProfile::Default, &Overrides::default()).unwrap();
+    /// let task = engine.perft_task();
+    /// let count = thread::spawn(move || task(3, &AtomicBool::new(false))).join().unwrap();
+    /// assert_eq!(count, 13_800);
+    /// ```
     fn perft_task(&self) -> PerftTask;
     /// The moves legal now under every rule of the game (history included).
+    ///
+    /// ```
+    /// use qi_engine::{engine_for, options::Overrides, EvalProfile, Games};
+    ///
+    /// let engine = engine_for::<Games>("five-tigers", EvalProfile::Default, &Overrides::default()).unwrap();
+    /// let moves = engine.moves();
+    /// assert_eq!(moves.len(), 25);
+    /// assert!(moves.contains(&"c3".to_string()));
+    /// ```
     fn moves(&self) -> Vec<String>;
     /// The static evaluation of the current position for the side to move.
+    ///
+    /// ```
+    /// use qi_engine::{engine_for, options::Overrides, EvalProfile, Games};
+    ///
+    /// let mut engine = engine_for::<Games>("jungle", EvalProfile::Default, &Overrides::default()).unwrap();
+    /// // Red's Lion against Blue's Rat.
+    /// engine.set_position(Some("6r/7/7/7/7/7/7/7/L6 w 0 1"), &[]).unwrap();
+    /// assert!(engine.eval() > 0);
+    /// engine.set_position(Some("6r/7/7/7/7/7/7/7/L6 b 0 1"), &[]).unwrap();
+    /// assert!(engine.eval() < 0);
+    /// ```
     fn eval(&self) -> i32;
     /// The side to move.
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_engine::{engine_for, options::Overrides, EvalProfile, Games};
+    ///
+    /// let mut engine = engine_for::<Games>("five-tigers", EvalProfile::Default, &Overrides::default()).unwrap();
+    /// assert_eq!(engine.side_to_move(), Side::First);
+    /// engine.set_position(None, &["c3".to_string()]).unwrap();
+    /// assert_eq!(engine.side_to_move(), Side::Second);
+    /// ```
     fn side_to_move(&self) -> Side;
     /// The game's outcome so far.
+    ///
+    /// ```
+    /// use qi_core::{Outcome, Side};
+    /// use qi_engine::{engine_for, options::Overrides, EvalProfile, Games};
+    ///
+    /// let mut engine = engine_for::<Games>("jungle", EvalProfile::Default, &Overrides::default()).unwrap();
+    /// engine.set_position(Some("7/3L3/7/7/7/7/7/7/6l w 0 1"), &[]).unwrap();
+    /// assert_eq!(engine.outcome(), None);
+    /// engine.set_position(Some("7/3L3/7/7/7/7/7/7/6l w 0 1"), &["d8d9".to_string()]).unwrap();
+    /// assert_eq!(engine.outcome(), Some(Outcome::win(Side::First, qi_jungle::DEN_ENTERED)));
+    /// ```
     fn outcome(&self) -> Option<Outcome>;
     /// The game's tuned search options.
+    ///
+    /// ```
+    /// use qi_engine::{engine_for, options::Overrides, EvalProfile, FiveTigersKit, GameKit, Games};
+    ///
+    /// let engine = engine_for::<Games>("five-tigers", EvalProfile::Default, &Overrides::default()).unwrap();
+    /// assert_eq!(engine.tuned_options(), FiveTigersKit::tuned_options());
+    /// ```
     fn tuned_options(&self) -> SearchOptions;
     /// The search options in use.
+    ///
+    /// ```
+    /// use qi_engine::{engine_for, options::Overrides, EvalProfile, Games};
+    ///
+    /// let mut overrides = Overrides::default();
+    /// overrides.set("Hash", "1").unwrap();
+    /// let engine = engine_for::<Games>("jungle", EvalProfile::Default, &overrides).unwrap();
+    /// assert_eq!(engine.options().hash_mib, 1);
+    /// assert_eq!(engine.options().lmr, engine.tuned_options().lmr);
+    /// ```
     fn options(&self) -> SearchOptions;
     /// Replaces the search options.
+    ///
+    /// ```
+    /// use qi_engine::{engine_for, options::Overrides, EvalProfile, Games};
+    /// use qi_search::SearchOptions;
+    ///
+    /// let mut engine = engine_for::<Games>("jungle", EvalProfile::Default, &Overrides::default()).unwrap();
+    /// engine.configure(SearchOptions::exact(1));
+    /// assert_eq!(engine.options(), SearchOptions::exact(1));
+    /// ```
     fn configure(&mut self, options: SearchOptions);
     /// Searches the current position on a thread of its own, reporting
     /// through `report`; raising `stop` ends it (its best move follows).
+    ///
+    /// ```
+    /// use std::sync::{atomic::AtomicBool, mpsc, Arc};
+    ///
+    /// use qi_engine::{engine_for, options::Overrides, EngineEvent, EvalProfile, Games};
+    /// use qi_search::Limits;
+    ///
+    /// let mut engine = engine_for::<Games>("jungle", EvalProfile::Default, &Overrides::default()).unwrap();
+    /// let (tx, rx) = mpsc::channel();
+    /// let stop = Arc::new(AtomicBool::new(false));
+    /// let search = engine.go(Limits::depth(3), stop, Box::new(move |event| tx.send(event).unwrap()));
+    /// search.join().unwrap();
+    /// let events: Vec<EngineEvent> = rx.iter().collect();
+    /// assert!(matches!(&events[0], EngineEvent::Info(line) if line.starts_with("info depth 1 ")));
+    /// assert!(matches!(events.last(), Some(EngineEvent::BestMove(Some(_)))));
+    /// ```
     fn go(
         &mut self,
         limits: Limits,
@@ -88,8 +249,19 @@ pub trait DynEngine: Send {
         report: Box<dyn FnMut(EngineEvent) + Send>,
     ) -> JoinHandle<()>;
     /// Searches the current position on this thread and returns the best
-    /// move (`None` when there is none).
-    fn best_move(&mut self, limits: Limits) -> Option<String>;
+    /// move with its score and depth (`None` when there is no move).
+    ///
+    /// ```
+    /// use qi_engine::{engine_for, options::Overrides, EvalProfile, Games};
+    /// use qi_search::Limits;
+    ///
+    /// let mut engine = engine_for::<Games>("jungle", EvalProfile::Default, &Overrides::default()).unwrap();
+    /// engine.set_position(Some("7/3L3/7/7/7/7/7/7/6l w 0 1"), &[]).unwrap();
+    /// let best = engine.best_move(Limits::depth(3)).unwrap();
+    /// assert_eq!(best.mv, "d8d9");
+    /// assert!(best.score.is_mate());
+    /// ```
+    fn best_move(&mut self, limits: Limits) -> Option<BestMove>;
 }
 
 /// The engine of game `K`: its start position, game record, evaluation and
@@ -104,6 +276,17 @@ pub struct KitEngine<K: GameKit> {
 impl<K: GameKit> KitEngine<K> {
     /// An engine for `K` under `rules`, with the evaluation of `profile` and
     /// the game's tuned search options changed by `overrides`.
+    ///
+    /// ```
+    /// use qi_engine::{options::Overrides, DynEngine, EvalProfile, FiveTigersKit, KitEngine};
+    /// use qi_five_tigers::Rules;
+    ///
+    /// let mut overrides = Overrides::default();
+    /// overrides.set("Threads", "2").unwrap();
+    /// let engine = KitEngine::<FiveTigersKit>::new(Rules::ten(), EvalProfile::Material, &overrides);
+    /// assert_eq!(engine.spec(), "five-tigers:ten");
+    /// assert_eq!(engine.options().threads, 2);
+    /// ```
     pub fn new(rules: RulesOf<K>, profile: EvalProfile, overrides: &Overrides) -> KitEngine<K> {
         let start = K::Position::new(rules);
         let hooks = K::hooks(profile);
@@ -228,19 +411,33 @@ impl<K: GameKit> DynEngine for KitEngine<K> {
         })
     }
 
-    fn best_move(&mut self, limits: Limits) -> Option<String> {
+    fn best_move(&mut self, limits: Limits) -> Option<BestMove> {
         let mut game = self.game.clone();
         let stop = AtomicBool::new(false);
         let eval = Arc::clone(&self.eval);
         let result = self
             .searcher()
             .search_smp(&mut game, &*eval, limits, &stop, |_| {});
-        result.best_move.map(|mv| mv.to_string())
+        result.best_move.map(|mv| BestMove {
+            mv: mv.to_string(),
+            score: result.score,
+            depth: result.depth,
+        })
     }
 }
 
 /// Builds the type-erased engine of the game `spec` names, from registry
 /// `R` (usually [`Games`](crate::Games)).
+///
+/// ```
+/// use qi_engine::{engine_for, options::Overrides, EvalProfile, Games, SpecError};
+///
+/// let engine = engine_for::<Games>("five-tigers:ten", EvalProfile::Default, &Overrides::default()).unwrap();
+/// assert_eq!(engine.spec(), "five-tigers:ten");
+/// assert_eq!(engine.moves().len(), 25);
+/// let error = engine_for::<Games>("chess", EvalProfile::Default, &Overrides::default()).err();
+/// assert!(matches!(error, Some(SpecError::UnknownGame { .. })));
+/// ```
 pub fn engine_for<R: Registry>(
     spec: &str,
     profile: EvalProfile,

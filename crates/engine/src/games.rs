@@ -27,6 +27,7 @@ impl GameKit for JungleKit {
 
     const NAME: &'static str = "jungle";
     const PRESETS: &'static [&'static str] = &qi_jungle::Rules::PRESETS;
+    const OPENINGS: Option<&'static str> = Some(include_str!("../openings/jungle.txt"));
 
     fn eval(profile: EvalProfile) -> JungleEval {
         JungleEval::new(jungle_weights(profile))
@@ -53,6 +54,7 @@ impl GameKit for FiveTigersKit {
 
     const NAME: &'static str = "five-tigers";
     const PRESETS: &'static [&'static str] = &qi_five_tigers::Rules::PRESETS;
+    const OPENINGS: Option<&'static str> = Some(include_str!("../openings/five-tigers.txt"));
 
     fn eval(profile: EvalProfile) -> FiveTigersEval {
         FiveTigersEval::new(match profile {

@@ -28,6 +28,14 @@ impl EvalProfile {
     pub const ALL: [EvalProfile; 2] = [EvalProfile::Default, EvalProfile::Material];
 
     /// The profile's name (`default`, `material`).
+    ///
+    /// ```
+    /// use qi_engine::EvalProfile;
+    ///
+    /// assert_eq!(EvalProfile::Material.name(), "material");
+    /// // The name reads back.
+    /// assert_eq!("material".parse::<EvalProfile>(), Ok(EvalProfile::Material));
+    /// ```
     pub const fn name(self) -> &'static str {
         match self {
             EvalProfile::Default => "default",
@@ -80,27 +88,82 @@ pub trait GameKit: 'static {
     const NAME: &'static str;
     /// The names of the presets, the default first.
     const PRESETS: &'static [&'static str];
+    /// The game's built-in opening suite, in the form
+    /// [`arena::read_openings`](crate::arena::read_openings) reads (`None`:
+    /// the game has none). `qi match` plays it unless told otherwise.
+    const OPENINGS: Option<&'static str> = None;
 
     /// Reads a rules spec: the game's name, optionally `:PRESET`, then
     /// optional `,option=value` items (`jungle:datou,jumps=none`).
+    ///
+    /// ```
+    /// use qi_engine::{GameKit, JungleKit};
+    /// use qi_jungle::Rules;
+    ///
+    /// assert_eq!(JungleKit::parse_rules("jungle:datou"), Ok(Rules::datou()));
+    /// let rules = JungleKit::parse_rules("jungle:datou,anti_chase=off").unwrap();
+    /// assert!(!rules.anti_chase);
+    /// assert!(JungleKit::parse_rules("jungle:chess").is_err());
+    /// ```
     fn parse_rules(spec: &str) -> Result<RulesOf<Self>, String> {
         spec.parse()
             .map_err(|e: <RulesOf<Self> as FromStr>::Err| e.to_string())
     }
 
     /// The evaluation of `profile`.
+    ///
+    /// ```
+    /// use qi_core::Evaluator;
+    /// use qi_engine::{EvalProfile, GameKit, JungleKit};
+    /// use qi_jungle::{Jungle, Rules};
+    ///
+    /// let eval = JungleKit::eval(EvalProfile::Material);
+    /// // Red's Lion against Blue's Rat, Red to move: Red is ahead.
+    /// let pos = Jungle::from_text("6r/7/7/7/7/7/7/7/L6 w 0 1", &Rules::standard()).unwrap();
+    /// assert!(eval.evaluate(&pos) > 0);
+    /// ```
     fn eval(profile: EvalProfile) -> Self::Eval;
 
     /// The search hooks that go with the evaluation of `profile`.
+    ///
+    /// ```
+    /// use qi_engine::{EvalProfile, GameKit, JungleKit};
+    /// use qi_jungle::{Game, Jungle};
+    /// use qi_search::SearchHooks;
+    ///
+    /// let hooks = JungleKit::hooks(EvalProfile::Default);
+    /// let mut game = Game::new(Jungle::default());
+    /// // Jungle's hooks can pass, for null-move pruning.
+    /// assert!(hooks.make_null(&mut game));
+    /// assert!(game.is_null());
+    /// ```
     fn hooks(profile: EvalProfile) -> Self::Hooks;
 
     /// The search options that play this game best (from its hooks).
+    ///
+    /// ```
+    /// use qi_engine::{EvalProfile, FiveTigersKit, GameKit};
+    /// use qi_search::{SearchHooks, SearchOptions};
+    ///
+    /// let options = FiveTigersKit::tuned_options();
+    /// assert_eq!(options, FiveTigersKit::hooks(EvalProfile::Default).tuned_options());
+    /// assert_ne!(options, SearchOptions::default());
+    /// ```
     fn tuned_options() -> SearchOptions {
         Self::hooks(EvalProfile::Default).tuned_options()
     }
 
     /// The board drawn for a terminal, styled with ANSI sequences (print it
     /// through `anstream`, which drops them where colour is unwanted).
+    ///
+    /// ```
+    /// use qi_engine::{FiveTigersKit, GameKit};
+    /// use qi_five_tigers::FiveTigers;
+    ///
+    /// let board = FiveTigersKit::draw(&FiveTigers::default());
+    /// assert!(board.starts_with("5 ┼───┼"));
+    /// assert!(board.contains("5/5/5/5/5 x place X:13,O:13 - x -,- 0"));
+    /// ```
     fn draw(position: &Self::Position) -> String;
 
     /// Searches `game`'s current position within `limits` with this game's
@@ -134,7 +197,17 @@ pub trait GameKit: 'static {
 }
 
 /// The game spec of `rules` in canonical form: `GAME:` and the rules' own
-/// text (`jungle:datou`, `five-tigers:ten,pieces_per_side=12`).
+/// text (`jungle:datou`, `five-tigers:shandong,pieces_per_side=12`).
+///
+/// ```
+/// use qi_engine::{spec_of, FiveTigersKit, JungleKit};
+///
+/// assert_eq!(spec_of::<JungleKit>(&qi_jungle::Rules::datou()), "jungle:datou");
+/// // Rules that are no preset: the default preset and what differs from it.
+/// let mut rules = qi_five_tigers::Rules::ten();
+/// rules.pieces_per_side = 12;
+/// assert_eq!(spec_of::<FiveTigersKit>(&rules), "five-tigers:shandong,pieces_per_side=12");
+/// ```
 pub fn spec_of<K: GameKit>(rules: &RulesOf<K>) -> String {
     let text = rules.to_string();
     match text.strip_prefix(K::NAME).and_then(|t| t.strip_prefix(':')) {

@@ -43,7 +43,9 @@ pub mod record;
 mod registry;
 pub mod render;
 
-pub use dynamic::{engine_for, DynEngine, EngineEvent, KitEngine, PerftTask, PositionError};
+pub use dynamic::{
+    engine_for, BestMove, DynEngine, EngineEvent, KitEngine, PerftTask, PositionError,
+};
 pub use games::{FiveTigersKit, JungleKit};
 pub use kit::{spec_of, EvalProfile, GameKit, RulesOf, UnknownProfile};
 pub use registry::{GameFn, GameInfo, Games, Registry, SpecError};

@@ -17,6 +17,23 @@ pub type Games = (crate::games::JungleKit, (crate::games::FiveTigersKit, ()));
 
 /// A function generic over the game, run by [`Registry::dispatch`] for the
 /// game a spec names.
+///
+/// ```
+/// use qi_core::Position;
+/// use qi_engine::{GameFn, GameKit, Games, Registry, RulesOf};
+///
+/// /// The number of moves at the start.
+/// struct StartMoves;
+/// impl GameFn for StartMoves {
+///     type Output = usize;
+///     fn call<K: GameKit>(self, rules: RulesOf<K>) -> usize {
+///         K::Position::new(rules).count_moves()
+///     }
+/// }
+///
+/// assert_eq!(Games::dispatch("jungle", StartMoves), Ok(24));
+/// assert_eq!(Games::dispatch("five-tigers:ten", StartMoves), Ok(25));
+/// ```
 pub trait GameFn {
     /// What the function returns.
     type Output;
@@ -35,6 +52,14 @@ pub struct GameInfo {
 
 impl GameInfo {
     /// The specs of every preset: `name:preset`.
+    ///
+    /// ```
+    /// use qi_engine::{Games, Registry};
+    ///
+    /// let jungle = &Games::games()[0];
+    /// let specs: Vec<String> = jungle.preset_specs().collect();
+    /// assert_eq!(specs, ["jungle:standard", "jungle:yeshou", "jungle:datou", "jungle:traditional"]);
+    /// ```
     pub fn preset_specs(&self) -> impl Iterator<Item = String> + '_ {
         self.presets.iter().map(|p| format!("{}:{p}", self.name))
     }
@@ -59,10 +84,34 @@ pub enum SpecError {
 /// A list of games (a chain of [`GameKit`]s ending in `()`).
 pub trait Registry {
     /// Appends the games of the chain to `out`, in order.
+    ///
+    /// ```
+    /// use qi_engine::{Games, Registry};
+    ///
+    /// let mut out = Vec::new();
+    /// Games::collect(&mut out);
+    /// assert_eq!(out, Games::games());
+    /// ```
     fn collect(out: &mut Vec<GameInfo>);
 
     /// Runs `f` for the game named by `spec` if it is in this chain;
     /// gives `f` back otherwise.
+    ///
+    /// ```
+    /// use qi_engine::{GameFn, GameKit, Games, Registry, RulesOf};
+    ///
+    /// struct Name;
+    /// impl GameFn for Name {
+    ///     type Output = &'static str;
+    ///     fn call<K: GameKit>(self, _: RulesOf<K>) -> &'static str {
+    ///         K::NAME
+    ///     }
+    /// }
+    ///
+    /// assert!(matches!(Games::try_dispatch("five-tigers", "five-tigers:ten", Name), Ok(Ok("five-tigers"))));
+    /// // Not a game of the chain: `Name` comes back.
+    /// assert!(matches!(Games::try_dispatch("chess", "chess", Name), Err(Name)));
+    /// ```
     fn try_dispatch<F: GameFn>(
         name: &str,
         spec: &str,
@@ -70,6 +119,14 @@ pub trait Registry {
     ) -> Result<Result<F::Output, SpecError>, F>;
 
     /// The games, in order.
+    ///
+    /// ```
+    /// use qi_engine::{Games, Registry};
+    ///
+    /// let names: Vec<&str> = Games::games().iter().map(|g| g.name).collect();
+    /// assert_eq!(names, ["jungle", "five-tigers"]);
+    /// assert_eq!(Games::games()[1].presets[0], "shandong");
+    /// ```
     fn games() -> Vec<GameInfo> {
         let mut out = Vec::new();
         Self::collect(&mut out);
@@ -78,6 +135,15 @@ pub trait Registry {
 
     /// Every preset spec of every game (`jungle:standard`, ...), the
     /// registry's default first.
+    ///
+    /// ```
+    /// use qi_engine::{Games, Registry};
+    ///
+    /// let specs = Games::preset_specs();
+    /// assert_eq!(specs[0], "jungle:standard");
+    /// assert!(specs.iter().any(|s| s == "five-tigers:ten"));
+    /// assert_eq!(specs.len(), 8);
+    /// ```
     fn preset_specs() -> Vec<String> {
         Self::games()
             .iter()
@@ -86,12 +152,36 @@ pub trait Registry {
     }
 
     /// The default spec: the first game's first preset.
+    ///
+    /// ```
+    /// use qi_engine::{FiveTigersKit, Games, Registry};
+    ///
+    /// assert_eq!(Games::default_spec(), "jungle:standard");
+    /// assert_eq!(<(FiveTigersKit, ())>::default_spec(), "five-tigers:shandong");
+    /// ```
     fn default_spec() -> String {
         Self::preset_specs().into_iter().next().unwrap_or_default()
     }
 
     /// Reads `spec` (`GAME`, `GAME:PRESET`, then optional `,option=value`
     /// items) and runs `f` for that game under those rules.
+    ///
+    /// ```
+    /// use qi_engine::{GameFn, GameKit, Games, Registry, RulesOf, SpecError};
+    ///
+    /// /// The rules' own text.
+    /// struct RulesText;
+    /// impl GameFn for RulesText {
+    ///     type Output = String;
+    ///     fn call<K: GameKit>(self, rules: RulesOf<K>) -> String {
+    ///         rules.to_string()
+    ///     }
+    /// }
+    ///
+    /// assert_eq!(Games::dispatch("jungle:datou", RulesText).unwrap(), "datou");
+    /// assert!(matches!(Games::dispatch("chess", RulesText), Err(SpecError::UnknownGame { .. })));
+    /// assert!(matches!(Games::dispatch("jungle:chess", RulesText), Err(SpecError::BadRules(_))));
+    /// ```
     fn dispatch<F: GameFn>(spec: &str, f: F) -> Result<F::Output, SpecError> {
         let spec = spec.trim();
         let name = spec.split([':', ',']).next().unwrap_or_default();
@@ -110,6 +200,14 @@ pub trait Registry {
 
     /// Checks `spec` and returns it in canonical form (`GAME:` followed by
     /// the rules' own text), so that equal rule sets compare equal.
+    ///
+    /// ```
+    /// use qi_engine::{Games, Registry};
+    ///
+    /// assert_eq!(Games::canonical(" jungle ").unwrap(), "jungle:standard");
+    /// assert_eq!(Games::canonical("five-tigers:shandong,pieces_per_side=10").unwrap(), "five-tigers:ten");
+    /// assert!(Games::canonical("jungle:chess").is_err());
+    /// ```
     fn canonical(spec: &str) -> Result<String, SpecError> {
         struct Canonical;
         impl GameFn for Canonical {

@@ -15,7 +15,7 @@ use qi_core::{
     DrawReason, Evaluator, ExternalResult, Game, History, IllegalMove, MoveList, MoveSpace,
     Outcome, Position, Side, WinReason,
 };
-use qi_engine::arena::{self, InProcessPlayer, MatchConfig, Player};
+use qi_engine::arena::{self, InProcessPlayer, MatchConfig};
 use qi_engine::options::Overrides;
 use qi_engine::{
     engine_for, DynEngine, EngineEvent, EvalProfile, GameFn, GameKit, Games, KitEngine, Registry,
@@ -501,15 +501,22 @@ fn in_process_engines_play_a_match_through_the_arena() {
             &Overrides::default(),
         )))
     };
-    let (mut a, mut b) = (new_player(), new_player());
-    let players: [&mut dyn Player; 2] = [&mut a, &mut b];
+    let slots: Vec<[arena::BoxedPlayer; 2]> = (0..2)
+        .map(|_| {
+            [
+                Box::new(new_player()) as arena::BoxedPlayer,
+                Box::new(new_player()),
+            ]
+        })
+        .collect();
     let config = MatchConfig {
         games: 4,
-        movetime: Duration::from_millis(50),
+        movetime: Some(Duration::from_millis(50)),
         max_plies: 20,
+        ..MatchConfig::default()
     };
     let mut reports = Vec::new();
-    let tally = arena::play_match::<TttGame>(&config, &start, &openings, players, |r| {
+    let tally = arena::play_match::<TttGame>(&config, &start, &openings, slots, |r| {
         reports.push(r.clone())
     });
     // Perfect play from these openings is a draw.
@@ -521,4 +528,9 @@ fn in_process_engines_play_a_match_through_the_arena() {
     assert_eq!(reports.len(), 4);
     assert!(reports.iter().all(|r| r.moves.len() == 8), "{reports:?}");
     assert_eq!(reports[1].a_side, Side::Second, "colours swap");
+    // Two games at a time, reported in order; two drawn pairs.
+    assert!(reports.iter().enumerate().all(|(i, r)| r.index == i));
+    assert_eq!(tally.pairs, [0, 0, 2, 0, 0]);
+    // Each move carries the search's score and depth.
+    assert!(reports[0].verdicts.iter().all(|v| v.comment().is_some()));
 }

@@ -35,7 +35,9 @@ mod tests {
     fn material_and_owed_removals_count() {
         let start = FiveTigers::new(Rules::shandong());
         assert_eq!(MaterialEvaluator.evaluate(&start), 0);
-        let pos: FiveTigers = "O4/5/5/4X/XXXX1 x move X:0,O:0 - x -,- 0".parse().unwrap();
+        let pos: FiveTigers = "O4/5/5/4X/XXXX1 x move X:0,O:0 - x -,a4-a5 1"
+            .parse()
+            .unwrap();
         // X: 5 pieces, O: 1 piece, X to move.
         assert_eq!(MaterialEvaluator.evaluate(&pos), 400);
         let mut after = pos;

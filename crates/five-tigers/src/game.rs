@@ -28,6 +28,15 @@ pub struct Game {
 
 impl Default for Game {
     /// A game from the start position under the default rules.
+    ///
+    /// ```
+    /// use qi_core::Game as _;
+    /// use qi_five_tigers::{FiveTigers, Game, Rules};
+    ///
+    /// let game = Game::default();
+    /// assert_eq!(game, Game::new(FiveTigers::new(Rules::shandong())));
+    /// assert_eq!(game.position().to_string(), "5/5/5/5/5 x place X:13,O:13 - x -,- 0");
+    /// ```
     fn default() -> Game {
         Game::new(FiveTigers::default())
     }
@@ -35,6 +44,16 @@ impl Default for Game {
 
 impl Game {
     /// A game starting from `pos` (with no earlier history).
+    ///
+    /// ```
+    /// use qi_core::Game as _;
+    /// use qi_five_tigers::{FiveTigers, Game};
+    ///
+    /// let game = Game::new(FiveTigers::default());
+    /// assert_eq!(game.position(), &FiveTigers::default());
+    /// assert!(game.moves().is_empty());
+    /// assert_eq!(game.legal_moves().len(), 25);
+    /// ```
     pub fn new(pos: FiveTigers) -> Game {
         let mut game = Game {
             history: History::new(pos, None),
@@ -44,31 +63,100 @@ impl Game {
     }
 
     /// The rules.
+    ///
+    /// ```
+    /// use qi_five_tigers::{FiveTigers, Game, Rules};
+    ///
+    /// let game = Game::new(FiveTigers::new(Rules::ten()));
+    /// assert_eq!(game.rules(), &Rules::ten());
+    /// assert_eq!(game.rules().pieces_per_side, 10);
+    /// ```
     pub fn rules(&self) -> &Rules {
         self.history.position().rules()
     }
 
     /// The position the game started from.
+    ///
+    /// ```
+    /// use qi_core::Game as _;
+    /// use qi_five_tigers::{FiveTigers, Game};
+    ///
+    /// let mut game = Game::default();
+    /// game.play("c3".parse().unwrap()).unwrap();
+    /// assert_eq!(game.start(), &FiveTigers::default());
+    /// assert_eq!(game.position().to_string(), "5/5/2X2/5/5 o place X:12,O:13 - o -,- 0");
+    /// ```
     pub fn start(&self) -> &FiveTigers {
         self.history.start()
     }
 
     /// The moves played, in order (the record).
+    ///
+    /// ```
+    /// use qi_core::Game as _;
+    /// use qi_five_tigers::{Game, Move};
+    ///
+    /// let mut game = Game::default();
+    /// let (a, b): (Move, Move) = ("c3".parse().unwrap(), "b2".parse().unwrap());
+    /// game.play(a).unwrap();
+    /// game.play(b).unwrap();
+    /// assert_eq!(game.moves(), &[a, b]);
+    /// ```
     pub fn moves(&self) -> &[Move] {
         self.history.moves()
     }
 
     /// The positions of the game, the start first and the current last.
+    ///
+    /// ```
+    /// use qi_core::Game as _;
+    /// use qi_five_tigers::{FiveTigers, Game};
+    ///
+    /// let mut game = Game::default();
+    /// game.play("c3".parse().unwrap()).unwrap();
+    /// let positions: Vec<&FiveTigers> = game.positions().collect();
+    /// assert_eq!(positions, [game.start(), game.position()]);
+    /// ```
     pub fn positions(&self) -> impl Iterator<Item = &FiveTigers> + '_ {
         self.history.positions()
     }
 
     /// The external result recorded, if any.
+    ///
+    /// ```
+    /// use qi_core::{DrawReason, ExternalResult, Game as _, Outcome};
+    /// use qi_five_tigers::Game;
+    ///
+    /// let mut game = Game::default();
+    /// assert_eq!(game.external_result(), None);
+    /// game.record(ExternalResult::AgreedDraw);
+    /// assert_eq!(game.external_result(), Some(ExternalResult::AgreedDraw));
+    /// assert_eq!(game.outcome(), Some(Outcome::Draw(DrawReason::Agreed)));
+    /// ```
     pub fn external_result(&self) -> Option<ExternalResult> {
         self.history.external_result()
     }
 
     /// How many times the current position has occurred (1 the first time).
+    ///
+    /// ```
+    /// use qi_core::{DrawReason, Game as _, Outcome};
+    /// use qi_five_tigers::{FiveTigers, Game, Rules};
+    ///
+    /// let text = "5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0";
+    /// let mut game = Game::new(FiveTigers::from_text(text, &Rules::shandong_shuttle()).unwrap());
+    /// let moves = ["c3-c4", "a1-a2", "c4-c3", "a2-a1"].repeat(3);
+    /// for mv in &moves[..8] {
+    ///     game.play(mv.parse().unwrap()).unwrap();
+    /// }
+    /// // As after the first cycle (the previous steps count: the start had none).
+    /// assert_eq!(game.occurrences(), 2);
+    /// for mv in &moves[8..10] {
+    ///     game.play(mv.parse().unwrap()).unwrap();
+    /// }
+    /// assert_eq!(game.occurrences(), 3);
+    /// assert_eq!(game.outcome(), Some(Outcome::Draw(DrawReason::Repetition)));
+    /// ```
     #[inline]
     pub fn occurrences(&self) -> usize {
         // Only positions since the last removal can be equal (a removal

@@ -16,7 +16,9 @@
 //!   position text) with a builder API, to set up custom positions;
 //!   [`FiveTigers::from_setup`] validates one (errors: [`SetupError`]) and
 //!   [`FiveTigers::to_setup`] takes one apart. Position text is read
-//!   through it.
+//!   through it. Positions no game from the start can reach are refused;
+//!   [`FiveTigers::from_text_lenient`] and [`FiveTigers::from_setup_lenient`]
+//!   accept them for puzzles and analysis.
 //! * [`Move`] is a placement `c3`, a step `c3-c4` or a removal `xb2`;
 //!   [`Point`] a point `a1`..`e5`; [`ALL_POINTS`] the whole board.
 //! * Board tables and step helpers, as [`Bitboard32`](qi_core::Bitboard32)s:

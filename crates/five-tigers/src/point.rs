@@ -204,13 +204,19 @@ pub enum ParseMoveError {
     #[error("bad point in move: {0}")]
     Point(#[from] ParseCoordError),
     /// A step between two points that are not adjacent.
-    #[error("step {from}-{to} does not go to an adjacent point")]
+    #[error("{}", not_adjacent(*.from, *.to))]
     NotAdjacent {
         /// The point left.
         from: Point,
         /// The point entered.
         to: Point,
     },
+}
+
+/// The one wording of a step between points that are not adjacent: in a
+/// move, a previous step of the position text, a setup.
+pub(crate) fn not_adjacent(from: Point, to: Point) -> String {
+    format!("{from}-{to} is not a step to an adjacent point")
 }
 
 impl FromStr for Move {

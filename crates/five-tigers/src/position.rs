@@ -10,6 +10,15 @@ use crate::rules::{PlacementCapture, Rules, RulesError, Shuttle};
 use crate::setup::{LastStep, Owed, Phase, Setup, SetupError};
 use crate::text::PositionTextError;
 
+/// How much of a setup is checked when it becomes a position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Check {
+    /// The fields agree with each other (the lenient readers).
+    Consistent,
+    /// The fields agree and some game can reach the position.
+    Reachable,
+}
+
 const BOARD_KEYS: [u64; 50] = table(0x5F1E_7164_E25A_0001);
 
 /// [`BOARD_KEYS`] as one row of 32 per side (same keys, zero padding), so
@@ -82,17 +91,63 @@ impl FiveTigers {
         Ok(FiveTigers::new(rules))
     }
 
-    /// Reads position text (`docs/five-tigers.md`, "Position text") under `rules`.
+    /// Reads position text (`docs/five-tigers.md`, "Position text") under
+    /// `rules`: the fields must agree with each other and some game from
+    /// the start position must be able to reach the position (see
+    /// [`SetupError`]).
     pub fn from_text(text: &str, rules: &Rules) -> Result<FiveTigers, PositionTextError> {
-        crate::text::parse(text, *rules)
+        crate::text::parse(text, *rules, Check::Reachable)
+    }
+
+    /// Reads position text under `rules` as [`FiveTigers::from_text`] does,
+    /// but accepts positions no game can reach, as long as the fields
+    /// agree with each other as the rules need them to (the
+    /// [`SetupError`] variants up to `WrongSideToMove`): for puzzles and
+    /// the analysis of hypothetical positions. The text is read just as
+    /// strictly.
+    ///
+    /// ```
+    /// use qi_five_tigers::{FiveTigers, Rules};
+    ///
+    /// // A full board in the movement phase with nothing owed: the opening
+    /// // removals would have followed placement.
+    /// let text = "XXXXX/XXXXX/XXOOO/OOOOO/OOOOO o move X:0,O:0 - o -,- 0";
+    /// assert!(FiveTigers::from_text(text, &Rules::shandong()).is_err());
+    /// let pos = FiveTigers::from_text_lenient(text, &Rules::shandong()).unwrap();
+    /// assert_eq!(pos.to_string(), text);
+    /// ```
+    pub fn from_text_lenient(text: &str, rules: &Rules) -> Result<FiveTigers, PositionTextError> {
+        crate::text::parse(text, *rules, Check::Consistent)
     }
 
     /// The position a setup describes under `rules`, if the setup is valid
-    /// (see [`SetupError`] for what is checked). The rules are taken as
-    /// given, as by [`FiveTigers::new`]; [`Rules::validate`] checks them.
+    /// and some game can reach it (see [`SetupError`] for what is
+    /// checked). The rules are taken as given, as by [`FiveTigers::new`];
+    /// [`Rules::validate`] checks them.
     pub fn from_setup(setup: Setup, rules: &Rules) -> Result<FiveTigers, SetupError> {
         setup.validate(rules)?;
         Ok(FiveTigers::from_setup_unchecked(&setup, *rules))
+    }
+
+    /// The position a setup describes under `rules`, if its fields agree
+    /// with each other, whether or not a game can reach it (see
+    /// [`FiveTigers::from_text_lenient`]).
+    pub fn from_setup_lenient(setup: Setup, rules: &Rules) -> Result<FiveTigers, SetupError> {
+        setup.validate_consistent(rules)?;
+        Ok(FiveTigers::from_setup_unchecked(&setup, *rules))
+    }
+
+    /// The position a setup describes under `rules`, checked as `check`
+    /// says.
+    pub(crate) fn from_setup_checked(
+        setup: Setup,
+        rules: &Rules,
+        check: Check,
+    ) -> Result<FiveTigers, SetupError> {
+        match check {
+            Check::Reachable => FiveTigers::from_setup(setup, rules),
+            Check::Consistent => FiveTigers::from_setup_lenient(setup, rules),
+        }
     }
 
     /// The position a setup describes, taken as valid: for setups made from

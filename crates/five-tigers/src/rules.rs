@@ -1,7 +1,10 @@
 //! Rule options and the named presets of section 8.
 
 use std::fmt;
+use std::ops::RangeInclusive;
 use std::str::FromStr;
+
+use qi_core::Escaped;
 
 use thiserror::Error;
 
@@ -94,51 +97,54 @@ impl TryFrom<RulesRepr> for Rules {
     }
 }
 
-/// Why a rule set could not be made.
+/// Why a rule set could not be made. Every message that repeats the text
+/// given shows it through [`qi_core::Escaped`] (control characters
+/// escaped), and every option value outside the rules, whether it came as
+/// text or as a field of [`Rules`], reads the same way
+/// ([`RulesError::BadValue`]).
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum RulesError {
     /// The name is not a known preset.
-    #[error("unknown Five Tigers preset '{name}' (known: {})", Rules::PRESETS.join(", "))]
+    #[error("unknown Five Tigers preset '{}' (known: {})", Escaped(.name), Rules::PRESETS.join(", "))]
     UnknownPreset {
         /// The name asked for.
         name: String,
     },
     /// An override is not of the form `option=value`.
-    #[error("'{text}' is not of the form option=value")]
+    #[error("'{}' is not of the form option=value", Escaped(.text))]
     BadSyntax {
         /// The text of the override.
         text: String,
     },
     /// An override names no option.
     #[error(
-        "unknown option '{option}' (known: pieces_per_side, placement_capture, \
-         four_diagonal_value, five_tigers_value, shuttle, no_capture_draw)"
+        "unknown option '{}' (known: pieces_per_side, placement_capture, \
+         four_diagonal_value, five_tigers_value, shuttle, no_capture_draw)",
+        Escaped(.option)
     )]
     UnknownOption {
         /// The name given.
         option: String,
     },
-    /// An override's value cannot be read or is out of range.
-    #[error("option {option} = '{value}' is not allowed (allowed: {allowed})")]
+    /// An option's value cannot be read or is outside the rules, given as
+    /// text (`pieces_per_side=14`) or as a field of [`Rules`]
+    /// (`pieces_per_side: 0`, refused by [`Rules::validate`]).
+    #[error("option {} = '{}' is not allowed (allowed: {allowed})", Escaped(.option), Escaped(.value))]
     BadValue {
         /// The option.
         option: String,
-        /// The value text.
+        /// The value, as text.
         value: String,
         /// The values allowed.
         allowed: &'static str,
     },
-    /// An option has a value outside the rules.
-    #[error("option {option} = {value} is out of range (allowed: {allowed})")]
-    BadOption {
-        /// The option's name.
-        option: &'static str,
-        /// The value given.
-        value: u32,
-        /// The values allowed.
-        allowed: &'static str,
-    },
 }
+
+/// The values each numeric option allows, and how messages name them.
+const PIECES_PER_SIDE: (RangeInclusive<u32>, &str) = (1..=13, "1 to 13");
+const FOUR_DIAGONAL_VALUE: (RangeInclusive<u32>, &str) = (3..=4, "3 or 4");
+const FIVE_TIGERS_VALUE: (RangeInclusive<u32>, &str) = (4..=5, "4 or 5");
+const NO_CAPTURE_DRAW: (RangeInclusive<u32>, &str) = (0..=u16::MAX as u32, "0 to 65535");
 
 impl Rules {
     /// The names of the presets, in the order of section 8.
@@ -206,26 +212,27 @@ impl Rules {
 
     /// Checks every option against the values the rules allow.
     pub fn validate(&self) -> Result<(), RulesError> {
-        if !(1..=13).contains(&self.pieces_per_side) {
-            return Err(RulesError::BadOption {
-                option: "pieces_per_side",
-                value: self.pieces_per_side.into(),
-                allowed: "1 to 13",
-            });
-        }
-        if !(3..=4).contains(&self.four_diagonal_value) {
-            return Err(RulesError::BadOption {
-                option: "four_diagonal_value",
-                value: self.four_diagonal_value.into(),
-                allowed: "3 or 4",
-            });
-        }
-        if !(4..=5).contains(&self.five_tigers_value) {
-            return Err(RulesError::BadOption {
-                option: "five_tigers_value",
-                value: self.five_tigers_value.into(),
-                allowed: "4 or 5",
-            });
+        let checks = [
+            ("pieces_per_side", self.pieces_per_side, PIECES_PER_SIDE),
+            (
+                "four_diagonal_value",
+                self.four_diagonal_value,
+                FOUR_DIAGONAL_VALUE,
+            ),
+            (
+                "five_tigers_value",
+                self.five_tigers_value,
+                FIVE_TIGERS_VALUE,
+            ),
+        ];
+        for (option, value, (range, allowed)) in checks {
+            if !range.contains(&u32::from(value)) {
+                return Err(RulesError::BadValue {
+                    option: option.to_string(),
+                    value: value.to_string(),
+                    allowed,
+                });
+            }
         }
         Ok(())
     }
@@ -304,20 +311,22 @@ impl FromStr for Rules {
                 value: value.to_string(),
                 allowed,
             };
-            let number = |max: u32, allowed: &'static str| {
+            // A number out of range is refused here, with the same error
+            // `validate` gives for the field.
+            let number = |(range, allowed): (RangeInclusive<u32>, &'static str)| {
                 value
                     .parse::<u32>()
                     .ok()
-                    .filter(|&n| n <= max)
+                    .filter(|n| range.contains(n))
                     .ok_or_else(|| bad_value(allowed))
             };
             match key {
-                "pieces_per_side" => rules.pieces_per_side = number(13, "1 to 13")? as u8,
-                "four_diagonal_value" => rules.four_diagonal_value = number(4, "3 or 4")? as u8,
-                "five_tigers_value" => rules.five_tigers_value = number(5, "4 or 5")? as u8,
-                "no_capture_draw" => {
-                    rules.no_capture_draw = number(u16::MAX as u32, "0 to 65535")? as u16
+                "pieces_per_side" => rules.pieces_per_side = number(PIECES_PER_SIDE)? as u8,
+                "four_diagonal_value" => {
+                    rules.four_diagonal_value = number(FOUR_DIAGONAL_VALUE)? as u8
                 }
+                "five_tigers_value" => rules.five_tigers_value = number(FIVE_TIGERS_VALUE)? as u8,
+                "no_capture_draw" => rules.no_capture_draw = number(NO_CAPTURE_DRAW)? as u16,
                 "placement_capture" => {
                     rules.placement_capture = value
                         .parse()
@@ -420,7 +429,7 @@ mod tests {
         ));
         assert!(matches!(
             "shandong,pieces_per_side=0".parse::<Rules>(),
-            Err(RulesError::BadOption { .. })
+            Err(RulesError::BadValue { .. })
         ));
         assert!(matches!(
             "shandong,five_tigers_value=x".parse::<Rules>(),

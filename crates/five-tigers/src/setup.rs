@@ -5,10 +5,10 @@
 use qi_core::{Bitboard32, Side};
 use thiserror::Error;
 
-use crate::formation::loose_pieces;
-use crate::point::{Point, ALL_POINTS};
+use crate::formation::{count_held_at, held_formations, loose_pieces, score, THROUGH};
+use crate::point::{not_adjacent, Point, ALL_POINTS};
 use crate::position::FiveTigers;
-use crate::rules::Rules;
+use crate::rules::{PlacementCapture, Rules};
 use crate::text::{side_char, Field};
 
 /// The two phases of the game.
@@ -283,21 +283,36 @@ impl Setup {
             .collect()
     }
 
-    /// The position under `rules`, if the setup is valid (see
-    /// [`SetupError`] for what is checked); the same as
+    /// The position under `rules`, if the setup is valid and some game can
+    /// reach it (see [`SetupError`] for what is checked); the same as
     /// [`FiveTigers::from_setup`].
     pub fn into_position(self, rules: &Rules) -> Result<FiveTigers, SetupError> {
         FiveTigers::from_setup(self, rules)
     }
 
+    /// The position under `rules`, if the setup is valid, whether or not a
+    /// game can reach it (for puzzles and the analysis of hypothetical
+    /// positions); the same as [`FiveTigers::from_setup_lenient`].
+    pub fn into_position_lenient(self, rules: &Rules) -> Result<FiveTigers, SetupError> {
+        FiveTigers::from_setup_lenient(self, rules)
+    }
+
     /// Checks that the fields agree with each other as they do in every
-    /// position the state machine produces.
+    /// position the state machine produces, then that some game can reach
+    /// the position.
+    pub(crate) fn validate(&self, rules: &Rules) -> Result<(), SetupError> {
+        self.validate_consistent(rules)?;
+        self.validate_reachable(rules)
+    }
+
+    /// Checks that the fields agree with each other as they do in every
+    /// position the state machine produces: what the lenient readers check.
     ///
     /// The checks the position text makes after reading its fields run in
     /// the order the text reported them before it read through a setup, so
     /// that its first error stays the same; they come after the checks of
     /// what the text cannot express (it refuses those as it reads them).
-    pub(crate) fn validate(&self, rules: &Rules) -> Result<(), SetupError> {
+    pub(crate) fn validate_consistent(&self, rules: &Rules) -> Result<(), SetupError> {
         let mut entries = self.owed.iter();
         if let (Some((a, _)), Some((b, _))) = (entries.next(), entries.next()) {
             if a == b {
@@ -382,6 +397,274 @@ impl Setup {
         }
         Ok(())
     }
+    /// Checks, on a consistent setup, what a game from the start position
+    /// implies (`docs/five-tigers.md`, "Positions no game can reach"):
+    /// alternating placement, the removals the counts imply, the owed
+    /// removals and the previous steps as the last moves leave them.
+    fn validate_reachable(&self, rules: &Rules) -> Result<(), SetupError> {
+        match self.phase {
+            Phase::Placement => self.reachable_in_placement(rules),
+            Phase::Movement => self.reachable_in_movement(rules),
+        }
+    }
+
+    fn reachable_in_placement(&self, rules: &Rules) -> Result<(), SetupError> {
+        let max = rules.pieces_per_side;
+        // Hands are at most `max` (checked before): what each side placed.
+        let placed = self.hands.map(|h| max - h);
+        if placed[0] != placed[1] && Some(placed[0]) != placed[1].checked_add(1) {
+            return Err(SetupError::PlacedOutOfTurn { placed });
+        }
+        let expected = if placed[0] == placed[1] {
+            Side::First
+        } else {
+            Side::Second
+        };
+        if self.next != expected {
+            return Err(SetupError::NextOutOfTurn {
+                found: self.next,
+                expected,
+            });
+        }
+        // Board and hand are at most `max` (checked before): what each side
+        // lost.
+        let lost = Side::BOTH.map(|side| placed[side.index()] - self.pieces(side).count() as u8);
+        match rules.placement_capture {
+            PlacementCapture::Deferred => {
+                if !self.owed.is_empty() {
+                    return Err(SetupError::OwedInDeferredPlacement);
+                }
+                if let Some(side) = Side::BOTH.into_iter().find(|s| lost[s.index()] > 0) {
+                    return Err(SetupError::RemovedInDeferredPlacement {
+                        side,
+                        lost: lost[side.index()],
+                    });
+                }
+            }
+            PlacementCapture::Immediate => {
+                if self.owed.len() == 2 {
+                    return Err(SetupError::TwoOwedInPlacement);
+                }
+                if let Some((taker, count)) = self.owed.first() {
+                    if taker != self.next.opponent() {
+                        return Err(SetupError::OwedNotToLastPlacer { taker });
+                    }
+                    self.formed_by_one_piece(taker, count)?;
+                }
+                for side in Side::BOTH {
+                    let taker = side.opponent();
+                    if lost[side.index()] > 0 && placed[taker.index()] < 3 {
+                        return Err(SetupError::RemovedBeforeFormation { side });
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `taker`, owed `count` removals by one placement, has a piece through
+    /// which it holds that many formations (its pieces are not taken while
+    /// it is owed removals, so the placed piece still stands).
+    fn formed_by_one_piece(&self, taker: Side, count: u8) -> Result<(), SetupError> {
+        let pieces = self.pieces(taker);
+        let most = pieces
+            .into_iter()
+            .map(|p| count_held_at(usize::from(p), pieces))
+            .max()
+            .unwrap_or(0);
+        if most < count {
+            return Err(SetupError::OwedWithoutFormation { taker, count });
+        }
+        Ok(())
+    }
+
+    /// The error for owed removals the end of placement cannot leave.
+    fn not_from_placement(&self, rules: &Rules) -> SetupError {
+        SetupError::OwedNotFromPlacement {
+            owed: self.owed,
+            capture: rules.placement_capture,
+        }
+    }
+
+    fn reachable_in_movement(&self, rules: &Rules) -> Result<(), SetupError> {
+        let boards = [self.pieces(Side::First), self.pieces(Side::Second)];
+        let full = (boards[0] | boards[1]) == ALL_POINTS;
+        if full {
+            self.reachable_on_full_board(rules, boards)?;
+        }
+        let steps = self.last_steps.map(|l| l.is_some());
+        let in_turn = match self.next {
+            // Second steps first, then the sides alternate: with Second
+            // next, both sides have stepped as often, maybe never.
+            Side::Second => steps[0] == steps[1],
+            // With First next, Second stepped last.
+            Side::First => steps[1],
+        };
+        if !in_turn {
+            return Err(SetupError::StepsOutOfTurn);
+        }
+        // The side that stepped last (if any step was made): only removals
+        // of the other side's pieces have followed its step.
+        let last = self.next.opponent();
+        let Some(step) = self.last_steps[last.index()] else {
+            if self.no_capture_plies != 0 {
+                return Err(SetupError::QuietWithoutSteps {
+                    plies: self.no_capture_plies,
+                });
+            }
+            // A full board was checked on its own.
+            if full {
+                return Ok(());
+            }
+            return self.owed_at_start_of_movement(rules);
+        };
+        if self.piece_at(step.to) != Some(last) || self.piece_at(step.from).is_some() {
+            return Err(SetupError::LastStepOffBoard { side: last, step });
+        }
+        // The other side stepped before: since then one step of `last`
+        // (which may have entered the point left) and removals (which may
+        // have taken the piece that stepped).
+        let other = self.next;
+        if let Some(before) = self.last_steps[other.index()] {
+            if self.piece_at(before.from) == Some(other) || self.piece_at(before.to) == Some(last) {
+                return Err(SetupError::LastStepOffBoard {
+                    side: other,
+                    step: before,
+                });
+            }
+        }
+        let value =
+            THROUGH[usize::from(step.to.index())].value_held(boards[last.index()], &rules.values());
+        let follows = if self.no_capture_plies > 0 {
+            // The step was the last ply: it left exactly its earnings owed.
+            let mut owed = Owed::NONE;
+            owed.push(last, value);
+            self.owed == owed
+        } else {
+            // A removal followed the step: the step earned some, and what
+            // is still owed is part of them.
+            value > 0
+                && match (self.owed.len(), self.owed.first()) {
+                    (0, _) => true,
+                    (1, Some((side, n))) => side == last && n < value,
+                    _ => false,
+                }
+        };
+        if !follows {
+            return Err(SetupError::OwedNotFromStep {
+                side: last,
+                step,
+                value,
+            });
+        }
+        Ok(())
+    }
+
+    /// A full board in the movement phase: nothing was removed since
+    /// placement ended (a removal empties a point, and a step needs an
+    /// empty point), so the owed removals are those the end of placement
+    /// left, untouched.
+    fn reachable_on_full_board(
+        &self,
+        rules: &Rules,
+        boards: [Bitboard32; 2],
+    ) -> Result<(), SetupError> {
+        if self.owed.is_empty() {
+            return Err(SetupError::FullBoardNothingOwed);
+        }
+        // 25 pieces of at most 13 a side: 13 and 12. With First's 13 and
+        // Second's 12, First's 13th placement filled the board; otherwise
+        // (a piece was taken) both placed 13 and Second placed last.
+        let first_full = boards[0].count() == 13;
+        let opening = Owed::from_entries(&[(Side::Second, 1), (Side::First, 1)]);
+        match rules.placement_capture {
+            PlacementCapture::Deferred => {
+                if !first_full {
+                    return Err(SetupError::RemovedInDeferredPlacement {
+                        side: Side::First,
+                        lost: 1,
+                    });
+                }
+                let mut expected = Owed::NONE;
+                expected.push(Side::First, score(boards[0], rules));
+                expected.push(Side::Second, score(boards[1], rules));
+                if expected.is_empty() {
+                    expected = opening.unwrap_or_default();
+                }
+                if self.owed != expected {
+                    return Err(self.not_from_placement(rules));
+                }
+            }
+            PlacementCapture::Immediate => {
+                // With at most one removal before the board filled, no
+                // removal was ever dropped, and each formation formed
+                // during placement earned one: a side holds the formations
+                // it formed (its pieces were not taken) or none of them.
+                // Either First's 13th placement filled the board with no
+                // removal before it, or Second placed last after one
+                // removal, which the side that lost no piece took.
+                let held = boards.map(|b| held_formations(b).count());
+                let through = |side: Side, n: u8| {
+                    let pieces = boards[side.index()];
+                    pieces
+                        .into_iter()
+                        .any(|p| count_held_at(usize::from(p), pieces) == n)
+                };
+                let reached = match (first_full, self.owed.len(), self.owed.first()) {
+                    // The last placement formed nothing.
+                    (true, 2, _) => Some(self.owed) == opening && held[1] == 0 && held[0] <= 1,
+                    (false, 2, _) => Some(self.owed) == opening && held == [0, 1],
+                    // The last placement formed `n`.
+                    (true, 1, Some((Side::First, n))) => {
+                        held[1] == 0 && held[0] == usize::from(n) && through(Side::First, n)
+                    }
+                    (true, 1, Some((Side::Second, n))) => {
+                        held[0] == 1 && held[1] == usize::from(n) && through(Side::Second, n)
+                    }
+                    (false, 1, Some((Side::Second, n))) => {
+                        held[0] == 0 && held[1] == usize::from(n) + 1 && through(Side::Second, n)
+                    }
+                    _ => false,
+                };
+                if !reached {
+                    return Err(self.not_from_placement(rules));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The movement phase before any step, on a board with an empty
+    /// point: removals left by the end of placement, some taken.
+    fn owed_at_start_of_movement(&self, rules: &Rules) -> Result<(), SetupError> {
+        let first_pieces = self.pieces(Side::First);
+        let bad = || self.not_from_placement(rules);
+        let mut entries = self.owed.iter();
+        let (first, second) = (entries.next(), entries.next());
+        match (rules.placement_capture, first, second) {
+            (_, None, _) => Ok(()),
+            // First's opening removal, after Second took its own.
+            (_, Some((Side::First, 1)), None) => Ok(()),
+            // The opening removals begin on a full board.
+            (_, Some((Side::Second, _)), Some(_)) => Err(bad()),
+            // Deferred scores: First takes its own first, and First's
+            // pieces stay whole until then.
+            (PlacementCapture::Deferred, Some((Side::First, n)), _) => {
+                if first_pieces.count() != u32::from(rules.pieces_per_side)
+                    || score(first_pieces, rules) < n
+                {
+                    return Err(bad());
+                }
+                Ok(())
+            }
+            (PlacementCapture::Deferred, Some((Side::Second, _)), None) => Ok(()),
+            // Immediate: one entry, earned by the last placement.
+            (PlacementCapture::Immediate, Some(_), Some(_)) => Err(bad()),
+            (PlacementCapture::Immediate, Some((taker, n)), None) => {
+                self.formed_by_one_piece(taker, n)
+            }
+        }
+    }
 }
 
 impl From<&FiveTigers> for Setup {
@@ -404,9 +687,12 @@ impl std::fmt::Debug for Setup {
 }
 
 /// Why a [`Setup`] is not a valid position: its fields do not agree with
-/// each other as they do in every position the state machine produces.
-/// The first problem found is reported; [`SetupError::field`] names the
-/// field of the position text it is reported on.
+/// each other as they do in every position the state machine produces
+/// (the variants up to [`SetupError::WrongSideToMove`], all that the
+/// lenient readers check), or no game from the start position can reach
+/// it (the later ones). The first problem found is reported;
+/// [`SetupError::field`] names the field of the position text it is
+/// reported on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Error)]
 pub enum SetupError {
     /// Two owed entries in a row for one side (they would be one entry).
@@ -416,7 +702,7 @@ pub enum SetupError {
         side: Side,
     },
     /// A previous step that is not a step to an adjacent point.
-    #[error("{}-{} is not a step to an adjacent point", .step.from, .step.to)]
+    #[error("{}", not_adjacent(.step.from, .step.to))]
     LastStepNotAdjacent {
         /// The side that made it.
         side: Side,
@@ -424,7 +710,7 @@ pub enum SetupError {
         step: LastStep,
     },
     /// A side holds more pieces in hand than the rules give it.
-    #[error("{side} holds {hand} pieces, more than {max}")]
+    #[error("{}", hand_too_large(*.side, .hand, *.max))]
     HandTooLarge {
         /// The side.
         side: Side,
@@ -490,6 +776,138 @@ pub enum SetupError {
         /// The side the other fields decide.
         expected: Side,
     },
+    /// In placement, the hands say the sides did not place in turn: First
+    /// places first and the sides alternate, so First has placed as many
+    /// pieces as Second or one more.
+    #[error(
+        "first has placed {} pieces and second {}, but the sides place in turn, first beginning",
+        .placed[0],
+        .placed[1]
+    )]
+    PlacedOutOfTurn {
+        /// The pieces each side has placed (`pieces_per_side` minus its
+        /// hand), First's first.
+        placed: [u8; 2],
+    },
+    /// In placement, the next side is not the one whose turn the hands
+    /// say it is.
+    #[error(
+        "'{}' should be '{}': first places when both have placed as many pieces, second when first has placed one more",
+        side_char(*.found),
+        side_char(*.expected)
+    )]
+    NextOutOfTurn {
+        /// The next side given.
+        found: Side,
+        /// The side whose turn it is.
+        expected: Side,
+    },
+    /// Removals owed during placement under deferred capture.
+    #[error("nothing is owed during placement under deferred capture")]
+    OwedInDeferredPlacement,
+    /// Pieces taken before placement ended under deferred capture.
+    #[error(
+        "{side} has lost {lost} piece(s), but nothing is taken before placement ends under deferred capture"
+    )]
+    RemovedInDeferredPlacement {
+        /// The side that lost pieces.
+        side: Side,
+        /// How many pieces it lost.
+        lost: u8,
+    },
+    /// Two owed entries during placement under immediate capture: only the
+    /// last placement earns removals, and they are taken before the next.
+    #[error("two owed entries during placement: only the last placement earns removals")]
+    TwoOwedInPlacement,
+    /// Removals owed during placement to the side that did not place last.
+    #[error("{taker} is owed removals during placement, but the other side placed last")]
+    OwedNotToLastPlacer {
+        /// The side owed the removals.
+        taker: Side,
+    },
+    /// More removals owed for one move than the formations through any
+    /// one of the taker's pieces.
+    #[error(
+        "{taker} is owed {count} removal(s), more than the formations it holds through any one of its pieces"
+    )]
+    OwedWithoutFormation {
+        /// The side owed the removals.
+        taker: Side,
+        /// The removals owed.
+        count: u8,
+    },
+    /// A side lost pieces in placement before the other side placed the 3
+    /// pieces the smallest formation needs.
+    #[error(
+        "{side} has lost pieces, but the other side has placed fewer than the 3 pieces a formation needs"
+    )]
+    RemovedBeforeFormation {
+        /// The side that lost pieces.
+        side: Side,
+    },
+    /// A full board in the movement phase with nothing owed: the end of
+    /// placement on a full board always leaves removals owed (the opening
+    /// removals if nothing else).
+    #[error(
+        "a full board in the movement phase owes removals: the opening removals follow placement"
+    )]
+    FullBoardNothingOwed,
+    /// Owed removals in the movement phase, before any step, that the end
+    /// of placement cannot leave on this board (on a full board, nothing
+    /// was removed since placement ended, so the owed removals must be
+    /// exactly what the formations on the board earned).
+    #[error("'{owed}' cannot be owed on this board when placement ends under {capture} capture")]
+    OwedNotFromPlacement {
+        /// The owed removals given.
+        owed: Owed,
+        /// The placement capture of the rules.
+        capture: PlacementCapture,
+    },
+    /// The previous steps do not fit the turn: Second steps first and the
+    /// sides alternate.
+    #[error(
+        "the previous steps do not fit the turn: second steps first, then the sides alternate"
+    )]
+    StepsOutOfTurn,
+    /// A previous step that the board contradicts: after its step a side's
+    /// piece stands on the point entered unless a removal took it, and
+    /// the point left is empty unless the other side stepped into it
+    /// since.
+    #[error("{side}'s previous step {}-{} does not match the board", .step.from, .step.to)]
+    LastStepOffBoard {
+        /// The side that made it.
+        side: Side,
+        /// The step.
+        step: LastStep,
+    },
+    /// Quiet plies in the movement phase before any step.
+    #[error("the quiet count is {plies}, but no side has stepped yet")]
+    QuietWithoutSteps {
+        /// The count.
+        plies: u16,
+    },
+    /// The owed removals and the quiet count do not follow from the last
+    /// step: the step leaves what it earns owed (quiet count above 0), and
+    /// a quiet count of 0 says that one of its removals was taken.
+    #[error(
+        "{side}'s step {}-{} earns {value} removal(s): the owed removals and the quiet count do not follow from it",
+        .step.from,
+        .step.to
+    )]
+    OwedNotFromStep {
+        /// The side that stepped last.
+        side: Side,
+        /// Its step.
+        step: LastStep,
+        /// The removals the step earns on the board as it stands.
+        value: u8,
+    },
+}
+
+/// The one wording of a hand larger than the rules allow, for the setup
+/// and for a hand the position text cannot even hold in a `u8`.
+pub(crate) fn hand_too_large(side: Side, hand: impl std::fmt::Display, max: u8) -> String {
+    format!("{side} holds {hand} pieces, more than {max}")
 }
 
 impl SetupError {
@@ -508,6 +926,19 @@ impl SetupError {
             SetupError::NextHandEmpty { .. } => Field::Next,
             SetupError::QuietPliesInPlacement { .. } => Field::Quiet,
             SetupError::WrongSideToMove { .. } => Field::ToMove,
+            SetupError::PlacedOutOfTurn { .. } => Field::Hands,
+            SetupError::NextOutOfTurn { .. } => Field::Next,
+            SetupError::RemovedInDeferredPlacement { .. }
+            | SetupError::RemovedBeforeFormation { .. } => Field::Board,
+            SetupError::OwedInDeferredPlacement
+            | SetupError::TwoOwedInPlacement
+            | SetupError::OwedNotToLastPlacer { .. }
+            | SetupError::OwedWithoutFormation { .. }
+            | SetupError::FullBoardNothingOwed
+            | SetupError::OwedNotFromPlacement { .. }
+            | SetupError::OwedNotFromStep { .. } => Field::Owed,
+            SetupError::StepsOutOfTurn | SetupError::LastStepOffBoard { .. } => Field::LastSteps,
+            SetupError::QuietWithoutSteps { .. } => Field::Quiet,
         }
     }
 }

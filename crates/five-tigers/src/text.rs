@@ -3,13 +3,13 @@
 
 use std::fmt;
 
-use qi_core::Side;
+use qi_core::{Escaped, EscapedChar, Side};
 use thiserror::Error;
 
-use crate::point::Point;
-use crate::position::FiveTigers;
+use crate::point::{not_adjacent, Point};
+use crate::position::{Check, FiveTigers};
 use crate::rules::{Rules, RulesError};
-use crate::setup::{LastStep, Owed, Phase, Setup};
+use crate::setup::{hand_too_large, LastStep, Owed, Phase, Setup, SetupError};
 
 /// A field of the position text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -54,22 +54,26 @@ impl fmt::Display for Field {
     }
 }
 
-/// Why position text could not be read.
+/// Why position text could not be read. Every message names the field
+/// (but for a wrong field count or bad rules), and the user's text it
+/// repeats is shown through [`qi_core::Escaped`] / [`qi_core::EscapedChar`]
+/// (control characters escaped).
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum PositionTextError {
     /// The text does not have eight space-separated fields.
     #[error("expected 8 space-separated fields, found {0}")]
     FieldCount(usize),
     /// A character that has no place in the field.
-    #[error("{field}: unexpected character '{ch}'")]
+    #[error("{field}: unexpected character '{}'", EscapedChar(*.ch))]
     BadChar {
         /// The field.
         field: Field,
         /// The character.
         ch: char,
     },
-    /// The field is well formed but its value is impossible or inconsistent
-    /// with the other fields.
+    /// The field cannot be read, or its value is impossible on its own
+    /// (a rank of more than five points, a count beyond its type, a step
+    /// between points that are not adjacent).
     #[error("{field}: {reason}")]
     Invalid {
         /// The field.
@@ -80,6 +84,11 @@ pub enum PositionTextError {
     /// The rules given are not valid.
     #[error("rules: {0}")]
     Rules(#[from] RulesError),
+    /// The fields were read, but they disagree with each other or describe
+    /// a position no game can reach: the [`SetupError`] says why, and
+    /// [`SetupError::field`] on which field it is reported.
+    #[error("{field}: {error}", field = .0.field(), error = .0)]
+    Setup(#[from] SetupError),
 }
 
 impl PositionTextError {
@@ -90,7 +99,8 @@ impl PositionTextError {
             PositionTextError::BadChar { field, .. } | PositionTextError::Invalid { field, .. } => {
                 Some(*field)
             }
-            _ => None,
+            PositionTextError::Setup(e) => Some(e.field()),
+            PositionTextError::FieldCount(_) | PositionTextError::Rules(_) => None,
         }
     }
 }
@@ -199,6 +209,7 @@ fn parse_board(text: &str) -> Result<[Option<Side>; 25], PositionTextError> {
     for (i, rank_text) in ranks.iter().enumerate() {
         let rank = 4 - i as u8;
         let mut file = 0u8;
+        let mut after_digit = false;
         for ch in rank_text.chars() {
             let (n, side) = match ch {
                 'X' => (1, Some(Side::First)),
@@ -206,6 +217,15 @@ fn parse_board(text: &str) -> Result<[Option<Side>; 25], PositionTextError> {
                 '1'..='5' => (ch as u8 - b'0', None),
                 _ => return Err(bad_char(Field::Board, ch)),
             };
+            // A run of empty points is one digit: `23` or `11` is not
+            // how the text writes a rank, and is refused, not rewritten.
+            if side.is_none() && after_digit {
+                return Err(invalid(
+                    Field::Board,
+                    format!("rank {} has two digits in a row", rank + 1),
+                ));
+            }
+            after_digit = side.is_none();
             if file + n > 5 {
                 return Err(invalid(
                     Field::Board,
@@ -249,15 +269,15 @@ fn parse_number(text: &str, field: Field, max: u32) -> Result<u32, PositionTextE
         return Err(bad_char(field, c));
     }
     if text.len() > 1 && text.starts_with('0') {
-        return Err(invalid(field, format!("leading zero in {text}")));
+        return Err(invalid(field, format!("leading zero in {}", Escaped(text))));
     }
     match text.parse::<u32>() {
         Ok(n) if n <= max => Ok(n),
-        _ => Err(invalid(field, format!("{text} exceeds {max}"))),
+        _ => Err(invalid(field, format!("{} exceeds {max}", Escaped(text)))),
     }
 }
 
-fn parse_hands(text: &str) -> Result<[u8; 2], PositionTextError> {
+fn parse_hands(text: &str, max: u8) -> Result<[u8; 2], PositionTextError> {
     let (x, o) = text
         .split_once(',')
         .ok_or_else(|| invalid(Field::Hands, "expected X:<n>,O:<n>"))?;
@@ -268,9 +288,24 @@ fn parse_hands(text: &str) -> Result<[u8; 2], PositionTextError> {
         .strip_prefix("O:")
         .ok_or_else(|| invalid(Field::Hands, "expected O:<n> second"))?;
     Ok([
-        parse_number(x, Field::Hands, 255)? as u8,
-        parse_number(o, Field::Hands, 255)? as u8,
+        parse_hand(x, Side::First, max)?,
+        parse_hand(o, Side::Second, max)?,
     ])
+}
+
+/// A hand: a hand beyond 255 is refused in the words the setup uses for a
+/// hand beyond `pieces_per_side`.
+fn parse_hand(text: &str, side: Side, max: u8) -> Result<u8, PositionTextError> {
+    let plain = !text.is_empty()
+        && text.bytes().all(|b| b.is_ascii_digit())
+        && !(text.len() > 1 && text.starts_with('0'));
+    match parse_number(text, Field::Hands, 255) {
+        Err(PositionTextError::Invalid { .. }) if plain => Err(invalid(
+            Field::Hands,
+            hand_too_large(side, Escaped(text), max),
+        )),
+        read => read.map(|n| n as u8),
+    }
 }
 
 fn parse_owed(text: &str) -> Result<Owed, PositionTextError> {
@@ -305,27 +340,32 @@ fn parse_last(text: &str) -> Result<Option<LastStep>, PositionTextError> {
     if text == "-" {
         return Ok(None);
     }
-    let (a, b) = text
-        .split_once('-')
-        .ok_or_else(|| invalid(Field::LastSteps, format!("'{text}' is not a step or '-'")))?;
+    let (a, b) = text.split_once('-').ok_or_else(|| {
+        invalid(
+            Field::LastSteps,
+            format!("'{}' is not a step or '-'", Escaped(text)),
+        )
+    })?;
     let point = |s: &str| {
         s.parse::<Point>()
-            .map_err(|e| invalid(Field::LastSteps, format!("'{s}': {e}")))
+            .map_err(|e| invalid(Field::LastSteps, format!("'{}': {e}", Escaped(s))))
     };
     let (from, to) = (point(a)?, point(b)?);
     if !from.is_adjacent(to) {
-        return Err(invalid(
-            Field::LastSteps,
-            format!("{from}-{to} is not a step to an adjacent point"),
-        ));
+        return Err(invalid(Field::LastSteps, not_adjacent(from, to)));
     }
     Ok(Some(LastStep { from, to }))
 }
 
 /// Reads position text under `rules` into a [`Setup`], which is then
-/// validated into the position: the fields must agree with each other as
-/// they do in every position the state machine produces.
-pub(crate) fn parse(text: &str, rules: Rules) -> Result<FiveTigers, PositionTextError> {
+/// validated into the position as `check` says: the fields must agree with
+/// each other as they do in every position the state machine produces,
+/// and with [`Check::Reachable`] some game must reach the position.
+pub(crate) fn parse(
+    text: &str,
+    rules: Rules,
+    check: Check,
+) -> Result<FiveTigers, PositionTextError> {
     rules.validate()?;
     let fields: Vec<&str> = text.split_ascii_whitespace().collect();
     if fields.len() != 8 {
@@ -339,11 +379,14 @@ pub(crate) fn parse(text: &str, rules: Rules) -> Result<FiveTigers, PositionText
         other => {
             return Err(match other.chars().find(|c| !c.is_ascii_lowercase()) {
                 Some(c) => bad_char(Field::Phase, c),
-                None => invalid(Field::Phase, format!("'{other}' is not 'place' or 'move'")),
+                None => invalid(
+                    Field::Phase,
+                    format!("'{}' is not 'place' or 'move'", Escaped(other)),
+                ),
             })
         }
     };
-    let hands = parse_hands(fields[3])?;
+    let hands = parse_hands(fields[3], rules.pieces_per_side)?;
     let owed = parse_owed(fields[4])?;
     let next = parse_side(fields[5], Field::Next)?;
     let (lx, lo) = fields[6]
@@ -361,9 +404,7 @@ pub(crate) fn parse(text: &str, rules: Rules) -> Result<FiveTigers, PositionText
         last_steps,
         no_capture_plies,
     };
-    setup
-        .into_position(&rules)
-        .map_err(|e| invalid(e.field(), e.to_string()))
+    Ok(FiveTigers::from_setup_checked(setup, &rules, check)?)
 }
 
 #[cfg(test)]

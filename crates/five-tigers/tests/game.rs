@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{mv, pos, presets};
+use common::{mv, pos, presets, sketch};
 use qi_core::testkit::Rng;
 use qi_core::{
     DrawReason, ExternalResult, Game as _, MoveList, Outcome, Position, Side, WinReason,
@@ -13,9 +13,14 @@ fn game(text: &str, rules: Rules) -> Game {
     Game::new(pos(text, rules))
 }
 
+/// A game from a hand-made position no game reaches (see `common::sketch`).
+fn sketch_game(text: &str, rules: Rules) -> Game {
+    Game::new(sketch(text, rules))
+}
+
 #[test]
 fn no_capture_draw_after_the_limit_of_quiet_movement_plies() {
-    let mut g = game("4O/5/5/5/X4 x move X:0,O:0 - x -,- 98", Rules::shandong());
+    let mut g = sketch_game("4O/5/5/5/X4 x move X:0,O:0 - x -,- 98", Rules::shandong());
     g.play(mv("a1-a2")).unwrap();
     assert_eq!(g.outcome(), None);
     g.play(mv("e5-e4")).unwrap();
@@ -35,7 +40,7 @@ fn the_limit_is_an_option_and_zero_disables_it() {
         no_capture_draw: 2,
         ..Rules::shandong()
     };
-    let mut g = game("4O/5/5/5/X4 x move X:0,O:0 - x -,- 0", rules);
+    let mut g = sketch_game("4O/5/5/5/X4 x move X:0,O:0 - x -,- 0", rules);
     g.play(mv("a1-a2")).unwrap();
     g.play(mv("e5-e4")).unwrap();
     assert_eq!(g.outcome(), Some(Outcome::Draw(DrawReason::NoCapture)));
@@ -43,14 +48,14 @@ fn the_limit_is_an_option_and_zero_disables_it() {
         no_capture_draw: 0,
         ..Rules::shandong()
     };
-    let mut g = game("4O/5/5/5/X4 x move X:0,O:0 - x -,- 65000", rules);
+    let mut g = sketch_game("4O/5/5/5/X4 x move X:0,O:0 - x -,- 65000", rules);
     g.play(mv("a1-a2")).unwrap();
     assert_eq!(g.outcome(), None);
 }
 
 #[test]
 fn the_third_occurrence_of_a_position_is_a_draw() {
-    let mut g = game(
+    let mut g = sketch_game(
         "4O/5/5/5/X4 x move X:0,O:0 - x -,- 0",
         Rules::shandong_shuttle(),
     );
@@ -84,7 +89,7 @@ fn the_third_occurrence_of_a_position_is_a_draw() {
 #[test]
 fn repetition_under_the_shuttle_ban_takes_a_longer_cycle() {
     // X goes round a unit square; O shuffles between two points by way of a third.
-    let mut g = game("4O/5/5/5/X4 x move X:0,O:0 - x -,- 0", Rules::shandong());
+    let mut g = sketch_game("4O/5/5/5/X4 x move X:0,O:0 - x -,- 0", Rules::shandong());
     let cycle = [
         "a1-a2", "e5-e4", "a2-b2", "e4-d4", "b2-b1", "d4-d5", "b1-a1", "d5-e5",
     ];
@@ -189,7 +194,7 @@ fn outcome_and_moves_agrees_with_outcome_and_legal_moves() {
             // Every fourth game from a lone piece each, where only the
             // draws end the game.
             let mut g = if seed % 4 == 0 {
-                game("4O/5/5/5/X4 x move X:0,O:0 - x -,- 0", rules)
+                sketch_game("4O/5/5/5/X4 x move X:0,O:0 - x -,- 0", rules)
             } else {
                 Game::new(FiveTigers::new(rules))
             };

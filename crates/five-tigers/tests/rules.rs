@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{after, mv, pos};
+use common::{after, mv, pos, sketch};
 use qi_core::{Bitboard32, Position, Side, WinReason};
 use qi_five_tigers::{
     loose_pieces, FiveTigers, Move, Owed, Phase, PlacementCapture, Point, Rules, Shuttle,
@@ -42,7 +42,7 @@ fn steps_go_to_orthogonally_adjacent_points_only() {
     let mut moves: Vec<String> = p.legal_moves().iter().map(|m| m.to_string()).collect();
     moves.sort();
     assert_eq!(moves, ["a1-a2", "a1-b1"]);
-    let x = pos("5/5/2X2/5/O4 x move X:0,O:0 - x -,- 0", Rules::shandong());
+    let x = sketch("5/5/2X2/5/O4 x move X:0,O:0 - x -,- 0", Rules::shandong());
     assert_eq!(x.count_moves(), 4);
     let diagonal = Move::Step {
         from: pt("c3"),
@@ -70,7 +70,7 @@ fn each_side_starts_with_pieces_per_side_in_hand_and_first_places_first() {
 #[test]
 fn a_formation_is_formed_only_by_the_piece_that_completes_it() {
     // X already holds the square a1-b2; stepping another piece earns nothing.
-    let p = pos(
+    let p = sketch(
         "5/4X/5/XX3/XX2O x move X:0,O:0 - x -,- 0",
         Rules::shandong(),
     );
@@ -79,7 +79,7 @@ fn a_formation_is_formed_only_by_the_piece_that_completes_it() {
     assert!(q.owed().is_empty());
     assert_eq!(q.side_to_move(), Side::Second);
     // Stepping out of the square and back in (shuttle allowed) re-forms it.
-    let p = pos(
+    let p = sketch(
         "5/4O/5/XX3/XX3 x move X:0,O:0 - x -,- 0",
         Rules::shandong_shuttle(),
     );
@@ -98,7 +98,7 @@ fn a_formation_is_formed_only_by_the_piece_that_completes_it() {
 fn a_piece_is_loose_when_in_no_formation_its_side_holds() {
     let x = set("a1 b1 a2 b2 e5 c3");
     assert_eq!(loose_pieces(x), set("e5 c3"));
-    let p = pos(
+    let p = sketch(
         "4X/5/2X2/XX3/XX2O x move X:0,O:0 - x -,- 0",
         Rules::shandong(),
     );
@@ -137,7 +137,7 @@ fn placement_is_on_an_empty_point_only() {
 #[test]
 fn a_side_whose_hand_is_empty_is_skipped() {
     let rules = Rules::shandong();
-    let mut p = pos("5/5/5/5/XO3 o place X:0,O:3 - o -,- 0", rules);
+    let mut p = sketch("5/5/5/5/XO3 o place X:0,O:3 - o -,- 0", rules);
     p.play(mv("c1")).unwrap();
     assert_eq!(p.side_to_move(), Side::Second);
     assert_eq!(p.next(), Side::Second);
@@ -268,7 +268,7 @@ fn deferred_both_scores_zero_on_a_board_not_full_goes_straight_to_movement() {
 #[test]
 fn removals_are_taken_one_at_a_time_before_the_turn_passes() {
     // X steps d1-e1 completing rank 1 (4) and nothing else: owed x4.
-    let mut p = pos(
+    let mut p = sketch(
         "OOO2/O4/5/4X/XXXX1 x move X:0,O:0 - x -,- 0",
         Rules::shandong(),
     );
@@ -304,7 +304,7 @@ fn a_removal_must_take_a_loose_enemy_piece() {
 #[test]
 fn an_enemy_without_loose_pieces_removes_one_of_its_own() {
     // O holds only the square d1-e2: O itself gives up a piece.
-    let mut p = pos(
+    let mut p = sketch(
         "5/5/5/3OO/XXXOO o move X:0,O:0 x2 o -,- 0",
         Rules::shandong(),
     );
@@ -324,7 +324,7 @@ fn an_enemy_without_loose_pieces_removes_one_of_its_own() {
 
 #[test]
 fn the_text_to_move_of_a_self_removal_is_the_side_losing_the_piece() {
-    let p = pos(
+    let p = sketch(
         "5/5/5/3OO/XXXOO o move X:0,O:0 x2 o -,- 0",
         Rules::shandong(),
     );
@@ -338,7 +338,7 @@ fn the_text_to_move_of_a_self_removal_is_the_side_losing_the_piece() {
 
 #[test]
 fn removals_owed_beyond_the_enemys_last_piece_are_dropped() {
-    let mut p = pos(
+    let mut p = sketch(
         "O4/5/5/4X/XXXX1 x move X:0,O:0 - x -,- 0",
         Rules::shandong(),
     );
@@ -354,7 +354,7 @@ fn removals_owed_beyond_the_enemys_last_piece_are_dropped() {
 fn removals_owed_during_placement_from_an_enemy_with_nothing_on_the_board_are_dropped() {
     // O has no piece on the board but still has pieces in hand.
     // X's placement on c1 completes the three-diagonal a3-b2-c1.
-    let mut p = pos(
+    let mut p = sketch(
         "5/5/X4/1X3/5 x place X:11,O:13 - x -,- 0",
         Rules::shandong(),
     );
@@ -389,8 +389,9 @@ fn full_board_opening_removals_second_then_first_then_second_moves() {
 #[test]
 fn opening_removals_follow_the_looseness_rule() {
     // Every piece of both sides is in a formation: each side gives up one
-    // of its own.
-    let p = pos(
+    // of its own. (No game reaches this: the board would have earned
+    // removals as it filled. The rule still holds on the sketch.)
+    let p = sketch(
         "XOXOX/OXOXO/XOXOX/OXOXO/XOXOX x move X:0,O:0 o1,x1 o -,- 0",
         Rules::shandong(),
     );
@@ -442,13 +443,13 @@ fn second_moves_first_in_movement() {
 fn a_step_forming_several_formations_earns_the_sum_of_their_values() {
     // d3-d2 completes rank 2 (4), the squares c1-d2 and d1-e2 (1 + 1)
     // and the three-diagonal c1-d2-e3 (2): 8 removals.
-    let mut p = pos(
+    let mut p = sketch(
         "OOOOO/OOO2/3XX/XXX1X/XXXXX x move X:0,O:0 - x -,- 0",
         Rules::shandong(),
     );
     p.play(mv("d3-d2")).unwrap();
     assert_eq!(p.owed(), owed(&[(Side::First, 8)]));
-    let mut d = pos(
+    let mut d = sketch(
         "OOOOO/OOO2/3XX/XXX1X/XXXXX x move X:0,O:0 - x -,- 0",
         Rules::deferred(),
     );
@@ -462,7 +463,7 @@ fn a_step_forming_several_formations_earns_the_sum_of_their_values() {
 
 #[test]
 fn shuttle_forbidden_a_side_may_not_step_straight_back() {
-    let mut p = pos("5/O4/5/5/XX3 x move X:0,O:0 - x -,- 0", Rules::shandong());
+    let mut p = sketch("5/O4/5/5/XX3 x move X:0,O:0 - x -,- 0", Rules::shandong());
     p.play(mv("b1-c1")).unwrap();
     p.play(mv("a4-a3")).unwrap();
     let before = p;
@@ -483,7 +484,7 @@ fn shuttle_forbidden_a_side_may_not_step_straight_back() {
 
 #[test]
 fn shuttle_allowed_a_side_may_step_straight_back() {
-    let mut p = pos(
+    let mut p = sketch(
         "5/O4/5/5/XX3 x move X:0,O:0 - x -,- 0",
         Rules::shandong_shuttle(),
     );
@@ -497,7 +498,7 @@ fn shuttle_allowed_a_side_may_step_straight_back() {
 #[test]
 fn shuttle_forbidden_lets_the_square_be_reformed_only_by_another_route() {
     let rules = Rules::shandong();
-    let mut p = pos("5/4O/5/XX3/XX3 x move X:0,O:0 - x -,- 0", rules);
+    let mut p = sketch("5/4O/5/XX3/XX3 x move X:0,O:0 - x -,- 0", rules);
     p.play(mv("b2-c2")).unwrap();
     p.play(mv("e4-e3")).unwrap();
     assert!(p.play(mv("c2-b2")).is_err());
@@ -519,7 +520,7 @@ fn a_side_with_no_pieces_loses() {
     ));
     assert_eq!(p.count_moves(), 0);
     // Pieces in hand count: no loss during placement with pieces in hand.
-    let q = pos("5/5/5/5/X4 o place X:5,O:3 - o -,- 0", Rules::shandong());
+    let q = sketch("5/5/5/5/X4 o place X:5,O:3 - o -,- 0", Rules::shandong());
     assert_eq!(q.outcome(), None);
 }
 
@@ -538,12 +539,12 @@ fn a_side_to_move_with_no_step_loses() {
     ));
     assert!(p.legal_moves().is_empty());
     // Only the shuttle rule blocks the step: still a loss.
-    let q = pos(
+    let q = sketch(
         "5/5/5/X4/O1X2 o move X:0,O:0 - o -,b1-a1 3",
         Rules::shandong(),
     );
     assert_eq!(q.outcome().unwrap().winner(), Some(Side::First));
-    let r = pos(
+    let r = sketch(
         "5/5/5/X4/O1X2 o move X:0,O:0 - o -,b1-a1 3",
         Rules::shandong_shuttle(),
     );
@@ -552,7 +553,7 @@ fn a_side_to_move_with_no_step_loses() {
 
 #[test]
 fn perft_ignores_the_draw_rules() {
-    let p = pos(
+    let p = sketch(
         "5/5/5/X4/O1X2 o move X:0,O:0 - o -,- 500",
         Rules::shandong(),
     );
@@ -588,10 +589,10 @@ fn the_start_position_text() {
 
 #[test]
 fn quiet_counts_movement_plies_since_the_last_removal() {
-    let mut p = pos("O4/5/5/4X/XXX2 x move X:0,O:0 - x -,- 7", Rules::shandong());
+    let mut p = sketch("O4/5/5/4X/XXX2 x move X:0,O:0 - x -,- 7", Rules::shandong());
     p.play(mv("e2-e3")).unwrap();
     assert_eq!(p.no_capture_plies(), 8);
-    let mut q = pos(
+    let mut q = sketch(
         "O4/5/5/4X/XXXX1 x move X:0,O:0 - x -,- 7",
         Rules::shandong(),
     );

@@ -45,9 +45,14 @@ proptest! {
         s in "[XO1-6/]{0,20} [xo]{1,2} (place|move|mov) X:[0-9]{1,3},O:[0-9]{1,3} (-|[xo][0-9]{1,3}(,[xo][0-9]{1,3}){0,2}) [xo] (-|[a-e][1-5]-[a-e][1-5]),(-|[a-e][1-5]-[a-e][1-5]) [0-9]{1,6}"
     ) {
         for (_, rules) in presets() {
+            if let Ok(pos) = FiveTigers::from_text_lenient(&s, &rules) {
+                // Whatever the lenient reader accepts round-trips through it.
+                prop_assert_eq!(FiveTigers::from_text_lenient(&pos.to_string(), &rules).unwrap(), pos);
+            }
             if let Ok(pos) = FiveTigers::from_text(&s, &rules) {
                 // Whatever is accepted round-trips and can be played.
                 prop_assert_eq!(FiveTigers::from_text(&pos.to_string(), &rules).unwrap(), pos);
+                prop_assert_eq!(FiveTigers::from_text_lenient(&s, &rules).unwrap(), pos);
                 let _ = pos.outcome();
                 for m in pos.legal_moves() {
                     let mut c = pos;
@@ -225,4 +230,132 @@ fn invalid_rules_are_refused_by_from_text_and_try_new() {
             let _ = (p.to_string(), p.outcome());
         }
     }
+}
+
+#[test]
+fn echoed_input_has_its_control_characters_escaped() {
+    let esc = '\u{1b}';
+    let move_error = |t: String| t.parse::<Move>().unwrap_err().to_string();
+    let position_error = |t: String| t.parse::<FiveTigers>().unwrap_err().to_string();
+    let rules_error = |t: String| t.parse::<Rules>().unwrap_err().to_string();
+    let start = "5/5/5/5/5 x place X:13,O:13 - x";
+    let messages = [
+        move_error(format!("a1{esc}[2J")),
+        move_error(format!("c{esc}")),
+        position_error(format!("5/5/5/5/4{esc} x place X:13,O:13 - x -,- 0")),
+        position_error(format!("{start} a1{esc}-a2,- 0")),
+        position_error(format!("{start} a1-a2{esc},- 0")),
+        rules_error(format!("shandong{esc}")),
+        rules_error(format!("shandong,shuttle{esc}")),
+        rules_error(format!("shandong,{esc}=1")),
+        rules_error(format!("shandong,shuttle={esc}")),
+        rules_error(format!("shandong,pieces_per_side=1{esc}")),
+    ];
+    for message in messages {
+        assert!(!message.contains(esc), "{message:?}");
+        assert!(message.contains("\\u{1b}"), "{message:?}");
+    }
+}
+
+#[test]
+fn every_option_value_outside_the_rules_reads_the_same_way() {
+    let message = |option: &str, value: &str, allowed: &str| {
+        format!("option {option} = '{value}' is not allowed (allowed: {allowed})")
+    };
+    // As text, out of range or unreadable, and as a field of Rules.
+    for value in ["0", "14", "x", "-1"] {
+        let err = format!("shandong,pieces_per_side={value}")
+            .parse::<Rules>()
+            .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            message("pieces_per_side", value, "1 to 13")
+        );
+    }
+    for pieces_per_side in [0, 14, 200] {
+        let err = Rules {
+            pieces_per_side,
+            ..Rules::shandong()
+        }
+        .validate()
+        .unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            message("pieces_per_side", &pieces_per_side.to_string(), "1 to 13")
+        );
+    }
+    for (field, text) in [
+        (
+            Rules {
+                four_diagonal_value: 5,
+                ..Rules::shandong()
+            },
+            "shandong,four_diagonal_value=5",
+        ),
+        (
+            Rules {
+                four_diagonal_value: 2,
+                ..Rules::shandong()
+            },
+            "shandong,four_diagonal_value=2",
+        ),
+        (
+            Rules {
+                five_tigers_value: 3,
+                ..Rules::shandong()
+            },
+            "shandong,five_tigers_value=3",
+        ),
+    ] {
+        assert_eq!(
+            field.validate().unwrap_err(),
+            text.parse::<Rules>().unwrap_err(),
+            "{text}"
+        );
+    }
+    assert_eq!(
+        "shandong,shuttle=sometimes"
+            .parse::<Rules>()
+            .unwrap_err()
+            .to_string(),
+        message("shuttle", "sometimes", "allowed or forbidden")
+    );
+    // Position text under such rules reports the same.
+    let err = FiveTigers::from_text(
+        "5/5/5/5/5 x place X:13,O:13 - x -,- 0",
+        &Rules {
+            pieces_per_side: 0,
+            ..Rules::shandong()
+        },
+    )
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!("rules: {}", message("pieces_per_side", "0", "1 to 13"))
+    );
+}
+
+#[test]
+fn a_hand_too_large_reads_the_same_whatever_its_size() {
+    for (hand, field) in [("14", true), ("300", false), ("99999999999", false)] {
+        let text = format!("5/5/5/5/5 x place X:13,O:{hand} - x -,- 0");
+        let err = text.parse::<FiveTigers>().unwrap_err();
+        assert_eq!(err.field(), Some(Field::Hands), "{err}");
+        assert_eq!(
+            err.to_string(),
+            format!("hands: second holds {hand} pieces, more than 13")
+        );
+        // Up to 255 the hand is read and the setup refuses it.
+        assert_eq!(matches!(err, PositionTextError::Setup(_)), field, "{err:?}");
+    }
+}
+
+#[test]
+fn a_step_between_points_not_adjacent_reads_the_same_everywhere() {
+    let message = "a1-c1 is not a step to an adjacent point";
+    assert_eq!("a1-c1".parse::<Move>().unwrap_err().to_string(), message);
+    let err = "5/5/5/5/5 x place X:13,O:13 - x a1-c1,- 0"
+        .parse::<FiveTigers>()
+        .unwrap_err();
+    assert_eq!(err.to_string(), format!("last-steps: {message}"));
 }

@@ -32,6 +32,18 @@ pub struct Limits {
 
 impl Limits {
     /// Limits to a fixed depth.
+    ///
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    ///
+    /// use qi_five_tigers::{Game, MaterialEvaluator};
+    /// use qi_search::{Limits, SearchOptions, Searcher};
+    ///
+    /// let mut searcher: Searcher<Game> = Searcher::new(SearchOptions::default());
+    /// let stop = AtomicBool::new(false);
+    /// let result = searcher.search(&mut Game::default(), &MaterialEvaluator, Limits::depth(3), &stop, |_| {});
+    /// assert_eq!(result.depth, 3);
+    /// ```
     pub fn depth(depth: u32) -> Limits {
         Limits {
             depth: Some(depth),
@@ -40,6 +52,19 @@ impl Limits {
     }
 
     /// Limits to a node count.
+    ///
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    ///
+    /// use qi_five_tigers::{Game, MaterialEvaluator};
+    /// use qi_search::{Limits, SearchOptions, Searcher};
+    ///
+    /// let mut searcher: Searcher<Game> = Searcher::new(SearchOptions::default());
+    /// let stop = AtomicBool::new(false);
+    /// let result = searcher.search(&mut Game::default(), &MaterialEvaluator, Limits::nodes(2_000), &stop, |_| {});
+    /// assert!(result.nodes <= 2_000);
+    /// assert!(result.best_move.is_some());
+    /// ```
     pub fn nodes(nodes: u64) -> Limits {
         Limits {
             nodes: Some(nodes),
@@ -48,6 +73,20 @@ impl Limits {
     }
 
     /// Limits to a search time.
+    ///
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    /// use std::time::Duration;
+    ///
+    /// use qi_five_tigers::{Game, MaterialEvaluator};
+    /// use qi_search::{Limits, SearchOptions, Searcher};
+    ///
+    /// let mut searcher: Searcher<Game> = Searcher::new(SearchOptions::default());
+    /// let limits = Limits::movetime(Duration::from_millis(20));
+    /// let result = searcher.search(&mut Game::default(), &MaterialEvaluator, limits, &AtomicBool::new(false), |_| {});
+    /// assert!(result.best_move.is_some());
+    /// assert!(result.elapsed < Duration::from_secs(5));
+    /// ```
     pub fn movetime(movetime: Duration) -> Limits {
         Limits {
             movetime: Some(movetime),
@@ -56,6 +95,28 @@ impl Limits {
     }
 
     /// No limit but the stop flag.
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicBool, Ordering};
+    /// use std::{thread, time::Duration};
+    ///
+    /// use qi_five_tigers::{Game, MaterialEvaluator};
+    /// use qi_search::{Limits, SearchOptions, Searcher};
+    ///
+    /// let mut searcher: Searcher<Game> = Searcher::new(SearchOptions::default());
+    /// let stop = AtomicBool::new(false);
+    /// // Depth 1 is done at once, then the search waits for the stop flag.
+    /// let limits = Limits { depth: Some(1), ..Limits::infinite() };
+    /// let result = thread::scope(|s| {
+    ///     s.spawn(|| {
+    ///         thread::sleep(Duration::from_millis(50));
+    ///         stop.store(true, Ordering::Relaxed);
+    ///     });
+    ///     searcher.search(&mut Game::default(), &MaterialEvaluator, limits, &stop, |_| {})
+    /// });
+    /// assert!(stop.load(Ordering::Relaxed));
+    /// assert_eq!(result.depth, 1);
+    /// ```
     pub fn infinite() -> Limits {
         Limits {
             infinite: true,
@@ -137,6 +198,20 @@ impl SearchOptions {
     /// Every pruning and window feature off, quiescence off, with a table
     /// of `hash_mib` MiB: a full-width alpha-beta whose scores equal plain
     /// minimax at the same depth.
+    ///
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    ///
+    /// use qi_five_tigers::{FiveTigers, Game, MaterialEvaluator, Rules};
+    /// use qi_search::{reference::minimax, Limits, SearchOptions, Searcher};
+    ///
+    /// let text = "OO3/5/1X3/X4/XX3 x move X:0,O:0 - x -,c5-b5 1";
+    /// let mut game = Game::new(FiveTigers::from_text(text, &Rules::shandong()).unwrap());
+    /// let mut searcher: Searcher<Game> = Searcher::new(SearchOptions::exact(1));
+    /// let stop = AtomicBool::new(false);
+    /// let result = searcher.search(&mut game, &MaterialEvaluator, Limits::depth(4), &stop, |_| {});
+    /// assert_eq!(result.score, minimax(&mut game, &MaterialEvaluator, 4));
+    /// ```
     pub fn exact(hash_mib: usize) -> SearchOptions {
         SearchOptions {
             hash_mib,

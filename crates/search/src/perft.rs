@@ -8,6 +8,16 @@ use qi_core::{MoveList, Position};
 
 /// Counts the leaves `depth` plies below `pos`, counting the last ply in
 /// bulk with [`Position::count_moves`] (no list is built there).
+///
+/// ```
+/// use qi_five_tigers::FiveTigers;
+/// use qi_jungle::Jungle;
+/// use qi_search::perft;
+///
+/// assert_eq!(perft(&Jungle::default(), 1), 24);
+/// assert_eq!(perft(&Jungle::default(), 3), 12_240);
+/// assert_eq!(perft(&FiveTigers::default(), 3), 13_800);
+/// ```
 pub fn perft<P: Position>(pos: &P, depth: u32) -> u64 {
     match depth {
         0 => 1,
@@ -34,6 +44,18 @@ pub const MAX_PERFT_DEPTH: u32 = 128;
 /// [`perft`] that gives up when `stop` is raised, returning the leaves
 /// counted so far (the flag is read once per subtree two plies above the
 /// leaves, so a stop is seen within a few milliseconds).
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+///
+/// use qi_jungle::Jungle;
+/// use qi_search::{perft, perft_with_stop};
+///
+/// let pos = Jungle::default();
+/// assert_eq!(perft_with_stop(&pos, 3, &AtomicBool::new(false)), perft(&pos, 3));
+/// // Raised before the start: nothing is counted.
+/// assert_eq!(perft_with_stop(&pos, 4, &AtomicBool::new(true)), 0);
+/// ```
 pub fn perft_with_stop<P: Position>(pos: &P, depth: u32, stop: &AtomicBool) -> u64 {
     if depth <= 2 {
         return perft(pos, depth);
@@ -70,6 +92,15 @@ fn perft2<P: Position>(pos: &P) -> u64 {
 /// Perft by plain recursion down to depth 0 through the checked `play`, with
 /// no bulk counting: slow, and independent of `count_moves`, so tests can
 /// compare it with [`perft`].
+///
+/// ```
+/// use qi_jungle::Jungle;
+/// use qi_search::{perft, perft_plain};
+///
+/// let pos = Jungle::default();
+/// assert_eq!(perft_plain(&pos, 2), 576);
+/// assert_eq!(perft_plain(&pos, 3), perft(&pos, 3));
+/// ```
 pub fn perft_plain<P: Position>(pos: &P, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
@@ -86,6 +117,17 @@ pub fn perft_plain<P: Position>(pos: &P, depth: u32) -> u64 {
 
 /// The perft count below each legal root move, in generation order
 /// (`depth` ≥ 1; each count is for `depth - 1` plies after the move).
+///
+/// ```
+/// use qi_jungle::{Jungle, Move};
+/// use qi_search::{divide, perft};
+///
+/// let pos = Jungle::default();
+/// let counts = divide(&pos, 2);
+/// assert_eq!(counts.len(), 24);
+/// assert!(counts.contains(&("a3a4".parse::<Move>().unwrap(), 24)));
+/// assert_eq!(counts.iter().map(|&(_, n)| n).sum::<u64>(), perft(&pos, 2));
+/// ```
 pub fn divide<P: Position>(pos: &P, depth: u32) -> Vec<(P::Move, u64)> {
     let depth = depth.max(1);
     pos.legal_moves()
@@ -107,6 +149,14 @@ pub fn divide<P: Position>(pos: &P, depth: u32) -> Vec<(P::Move, u64)> {
 /// fraction of one item of each other, where splitting at the root (24
 /// moves in Jungle, subtrees of very different sizes) could leave one
 /// thread working alone on the last big subtree.
+///
+/// ```
+/// use qi_jungle::Jungle;
+/// use qi_search::{divide, divide_parallel};
+///
+/// let pos = Jungle::default();
+/// assert_eq!(divide_parallel(&pos, 3, 2), divide(&pos, 3));
+/// ```
 pub fn divide_parallel<P>(pos: &P, depth: u32, threads: usize) -> Vec<(P::Move, u64)>
 where
     P: Position + Send + Sync,
@@ -163,6 +213,15 @@ where
 }
 
 /// [`perft`] on `threads` threads, splitting the root moves among them.
+///
+/// ```
+/// use qi_five_tigers::FiveTigers;
+/// use qi_search::{perft, perft_parallel};
+///
+/// let pos = FiveTigers::default();
+/// assert_eq!(perft_parallel(&pos, 4, 2), 303_600);
+/// assert_eq!(perft_parallel(&pos, 4, 2), perft(&pos, 4));
+/// ```
 pub fn perft_parallel<P>(pos: &P, depth: u32, threads: usize) -> u64
 where
     P: Position + Send + Sync,

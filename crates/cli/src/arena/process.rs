@@ -12,7 +12,8 @@ use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, SyncSender};
 use std::thread;
 use std::time::{Duration, Instant};
 
-use qi_engine::arena::{Player, PlayerError};
+use qi_engine::arena::{Player, PlayerError, Reply, Verdict};
+use qi_search::Limits;
 use thiserror::Error;
 
 /// What went wrong talking to an engine.
@@ -135,12 +136,23 @@ impl EngineProcess {
 
     /// Reads lines until one starts with `prefix`; returns that line.
     pub fn wait_for(&mut self, prefix: &str, timeout: Duration) -> Result<String, EngineError> {
+        self.wait_for_seeing(prefix, timeout, |_| {})
+    }
+
+    /// [`EngineProcess::wait_for`], showing each line before that one to
+    /// `seen`.
+    pub fn wait_for_seeing(
+        &mut self,
+        prefix: &str,
+        timeout: Duration,
+        mut seen: impl FnMut(&str),
+    ) -> Result<String, EngineError> {
         let deadline = Instant::now() + timeout;
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
                 Ok(line) if line.trim_start().starts_with(prefix) => return Ok(line),
-                Ok(_) => continue,
+                Ok(line) => seen(&line),
                 Err(RecvTimeoutError::Timeout) => {
                     return Err(EngineError::Timeout {
                         command: self.command.clone(),
@@ -263,20 +275,31 @@ pub struct ProcessPlayer {
     command: String,
     /// `setoption name Variant value ...` sent after the start, if set.
     variant: Option<String>,
+    /// `setoption name NAME value VALUE` lines sent after the start (and
+    /// after `Variant`), in order.
+    options: Vec<(String, String)>,
     process: Option<EngineProcess>,
 }
 
 /// How long an engine may take to start or answer `isready`.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
-/// Grace time past `movetime` before a silent engine loses on time.
+/// Grace time past `movetime` (or the clock) before a silent engine
+/// forfeits.
 const MOVE_GRACE: Duration = Duration::from_secs(5);
+/// How long a move may take when only a node limit bounds it.
+const UNTIMED_MOVE: Duration = Duration::from_secs(60);
 
 impl ProcessPlayer {
     /// A player run by the shell command `command`.
-    pub fn new(command: String, variant: Option<String>) -> ProcessPlayer {
+    pub fn new(
+        command: String,
+        variant: Option<String>,
+        options: Vec<(String, String)>,
+    ) -> ProcessPlayer {
         ProcessPlayer {
             command,
             variant,
+            options,
             process: None,
         }
     }
@@ -306,6 +329,9 @@ impl ProcessPlayer {
             if let Some(variant) = &self.variant {
                 process.send(&format!("setoption name Variant value {variant}"))?;
             }
+            for (name, value) in &self.options {
+                process.send(&format!("setoption name {name} value {value}"))?;
+            }
             self.process = Some(process);
         }
         Ok(())
@@ -325,8 +351,8 @@ impl Player for ProcessPlayer {
         &mut self,
         start: Option<&str>,
         moves: &[String],
-        movetime: Duration,
-    ) -> Result<String, PlayerError> {
+        limits: &Limits,
+    ) -> Result<Reply, PlayerError> {
         let mut command = match start {
             Some(text) => format!("position fen {text}"),
             None => "position startpos".to_string(),
@@ -334,18 +360,138 @@ impl Player for ProcessPlayer {
         if !moves.is_empty() {
             command = format!("{command} moves {}", moves.join(" "));
         }
+        let mut verdict = Verdict::default();
         let line = self.with_process(|p| {
             p.send(&command)?;
-            p.send(&format!("go movetime {}", movetime.as_millis()))?;
-            p.wait_for("bestmove", movetime + MOVE_GRACE)
+            p.send(&go_command(limits))?;
+            p.wait_for_seeing("bestmove", answer_within(limits), |line| {
+                read_info(line, &mut verdict)
+            })
         })?;
-        Ok(line.split_whitespace().nth(1).unwrap_or("").to_string())
+        Ok(Reply {
+            mv: line.split_whitespace().nth(1).unwrap_or("").to_string(),
+            verdict,
+        })
+    }
+}
+
+/// The `go` line of `limits` (docs/protocol.md): `movetime`, `nodes`, and
+/// the clock as `wtime`/`btime` (the first and the second player),
+/// `winc`/`binc` and `movestogo`, in milliseconds.
+pub fn go_command(limits: &Limits) -> String {
+    let mut go = String::from("go");
+    let clock = &limits.clock;
+    let names = [("wtime", "btime"), ("winc", "binc")];
+    for (values, (first, second)) in [clock.time, clock.inc].iter().zip(names) {
+        for (value, name) in values.iter().zip([first, second]) {
+            if let Some(value) = value {
+                go += &format!(" {name} {}", value.as_millis());
+            }
+        }
+    }
+    if let Some(moves) = clock.movestogo {
+        go += &format!(" movestogo {moves}");
+    }
+    if let Some(movetime) = limits.movetime {
+        go += &format!(" movetime {}", movetime.as_millis());
+    }
+    if let Some(nodes) = limits.nodes {
+        go += &format!(" nodes {nodes}");
+    }
+    if let Some(depth) = limits.depth {
+        go += &format!(" depth {depth}");
+    }
+    go
+}
+
+/// How long to wait for `bestmove`: the move time or the longer clock,
+/// whichever is shorter, and [`MOVE_GRACE`] more; [`UNTIMED_MOVE`] when
+/// neither is set.
+fn answer_within(limits: &Limits) -> Duration {
+    let clock = limits.clock.time.iter().flatten().max().copied();
+    let bound = match (limits.movetime, clock) {
+        (Some(movetime), Some(clock)) => Some(movetime.min(clock)),
+        (one, other) => one.or(other),
+    };
+    bound.map_or(UNTIMED_MOVE, |b| b + MOVE_GRACE)
+}
+
+/// Keeps the depth and score of an `info` line (the last one before
+/// `bestmove` wins); other lines, and `info string`, change nothing.
+fn read_info(line: &str, verdict: &mut Verdict) {
+    let mut words = line.split_whitespace();
+    if words.next() != Some("info") {
+        return;
+    }
+    let words: Vec<&str> = words.collect();
+    if words.first() == Some(&"string") {
+        return;
+    }
+    for (i, word) in words.iter().enumerate() {
+        match *word {
+            "depth" => {
+                if let Some(depth) = words.get(i + 1).and_then(|d| d.parse().ok()) {
+                    verdict.depth = Some(depth);
+                }
+            }
+            "score" => {
+                if let (Some(kind @ ("cp" | "mate")), Some(value)) = (
+                    words.get(i + 1).copied(),
+                    words.get(i + 2).and_then(|v| v.parse::<i64>().ok()),
+                ) {
+                    verdict.score = Some(format!("{kind} {value}"));
+                }
+            }
+            _ => {}
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn go_lines_carry_every_limit() {
+        use qi_search::Clock;
+        let ms = Duration::from_millis;
+        assert_eq!(go_command(&Limits::movetime(ms(100))), "go movetime 100");
+        assert_eq!(go_command(&Limits::nodes(200)), "go nodes 200");
+        let limits = Limits {
+            clock: Clock {
+                time: [Some(ms(10_000)), Some(ms(9_500))],
+                inc: [Some(ms(100)), Some(ms(100))],
+                movestogo: Some(40),
+            },
+            nodes: Some(5000),
+            ..Limits::default()
+        };
+        assert_eq!(
+            go_command(&limits),
+            "go wtime 10000 btime 9500 winc 100 binc 100 movestogo 40 nodes 5000"
+        );
+        assert_eq!(answer_within(&limits), ms(10_000) + MOVE_GRACE);
+        assert_eq!(answer_within(&Limits::nodes(1)), UNTIMED_MOVE);
+    }
+
+    #[test]
+    fn the_last_info_line_gives_score_and_depth() {
+        let mut verdict = Verdict::default();
+        for line in [
+            "info depth 1 seldepth 1 score cp 5 nodes 10 pv a1a2",
+            "info string depth 99 score cp 1000",
+            "info depth 9 seldepth 14 score cp -35 nodes 9000 pv a1a2",
+            "readyok",
+        ] {
+            read_info(line, &mut verdict);
+        }
+        assert_eq!(verdict.comment().as_deref(), Some("score cp -35 depth 9"));
+        read_info("info depth 10 score mate 3 pv a1a2", &mut verdict);
+        assert_eq!(verdict.comment().as_deref(), Some("score mate 3 depth 10"));
+        let mut none = Verdict::default();
+        read_info("info nodes 5 score lowerbound", &mut none);
+        assert_eq!(none.comment(), None);
+    }
 
     #[test]
     fn a_line_is_cut_and_the_rest_dropped() {

@@ -4,7 +4,7 @@
 
 use std::io::{self, IsTerminal, Write};
 
-use qi_engine::arena::Tally;
+use qi_engine::arena::{SprtStatus, Tally};
 
 /// Erases the current terminal line and returns to its start.
 const ERASE: &str = "\r\x1b[2K";
@@ -49,8 +49,9 @@ impl Drop for Progress {
     }
 }
 
-/// The text of the display after `tally.games()` of `total` games.
-pub fn line(total: usize, tally: &Tally) -> String {
+/// The text of the display after `tally.games()` of `total` games, with
+/// the SPRT's standing when the match runs one.
+pub fn line(total: usize, tally: &Tally, sprt: Option<&SprtStatus>) -> String {
     let played = tally.games();
     let mut text = format!(
         "match: {played}/{total} games, A {}-{}-{}",
@@ -62,6 +63,9 @@ pub fn line(total: usize, tally: &Tally) -> String {
     if let Some((elo, margin)) = tally.elo() {
         text += &format!(", elo {elo:+.1} +/- {margin:.1}");
     }
+    if let Some(sprt) = sprt {
+        text += &format!(", {sprt}");
+    }
     text
 }
 
@@ -71,18 +75,26 @@ mod tests {
 
     #[test]
     fn the_line_shows_games_score_and_elo() {
-        assert_eq!(line(10, &Tally::default()), "match: 0/10 games, A 0-0-0");
+        assert_eq!(
+            line(10, &Tally::default(), None),
+            "match: 0/10 games, A 0-0-0"
+        );
         let t = Tally {
             wins: 2,
             draws: 1,
             losses: 1,
+            pairs: [0, 0, 1, 1, 0],
         };
-        let text = line(10, &t);
+        let text = line(10, &t, None);
         assert!(
             text.starts_with("match: 4/10 games, A 2-1-1 (62.5%), elo +"),
             "{text}"
         );
         assert!(text.contains(" +/- "), "{text}");
         assert!(!text.contains('\n'));
+        let sprt = qi_engine::arena::Sprt::new(0.0, 10.0, 0.05, 0.05).unwrap();
+        let text = line(10, &t, Some(&sprt.status(&t)));
+        assert!(text.contains(", LLR "), "{text}");
+        assert!(text.ends_with("(-2.94, 2.94)"), "{text}");
     }
 }

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use clap::Args;
 use qi_core::{Position, Side};
-use qi_engine::arena::{self, GameReport, GameResult, MatchConfig, Player};
+use qi_engine::arena::{self, BoxedPlayer, GameReport, GameResult, MatchConfig, Sprt, TimeControl};
 use qi_engine::record::{termination_of, Record, RecordResult};
 use qi_engine::{GameFn, GameKit, Games, Registry, RulesOf};
 
@@ -26,15 +26,50 @@ pub struct MatchArgs {
     /// Engine B's command line.
     #[arg(long, value_name = "CMD")]
     engine_b: String,
+    /// An option for engine A, sent as `setoption name NAME value VALUE`
+    /// after it starts (repeatable: `--option-a NullMove=false`).
+    #[arg(long, value_name = "NAME=VALUE", value_parser = parse_option)]
+    option_a: Vec<(String, String)>,
+    /// An option for engine B (as --option-a).
+    #[arg(long, value_name = "NAME=VALUE", value_parser = parse_option)]
+    option_b: Vec<(String, String)>,
     /// Games to play (each opening twice, colours swapped).
     #[arg(long, value_name = "N", default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..))]
     games: u32,
-    /// Thinking time per move, in milliseconds.
+    /// Games played at the same time, each by its own pair of engine
+    /// processes (results are still reported in game order).
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    concurrency: u32,
+    /// Time control [MOVES/]BASE[+INC] in seconds (10+0.1, 60, 40/60+0.5):
+    /// each side's clock is kept by the match and sent with every `go` as
+    /// wtime/btime/winc/binc (and movestogo); a side that oversteps it
+    /// loses on time.
+    #[arg(long, value_name = "TC", value_parser = parse_tc)]
+    tc: Option<TimeControl>,
+    /// How far, in milliseconds, a side may overstep its clock before it
+    /// loses on time (with --tc).
     #[arg(long, value_name = "MS", default_value_t = 100)]
-    movetime: u64,
+    timemargin: u64,
+    /// Thinking time per move, in milliseconds (`go movetime`); 100 when
+    /// neither --tc nor --nodes is given.
+    #[arg(long, value_name = "MS")]
+    movetime: Option<u64>,
+    /// Nodes per move (`go nodes`).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
+    /// Sequential probability ratio test: `elo0=E0 elo1=E1 [alpha=A]
+    /// [beta=B]` (alpha and beta 0.05 unless given); prints the
+    /// log-likelihood ratio after every game and stops the match once it
+    /// leaves [ln(beta/(1-alpha)), ln((1-beta)/alpha)].
+    #[arg(long, value_name = "ITEM", num_args = 1..)]
+    sprt: Option<Vec<String>>,
     /// Opening suite: one position text a line (`#` starts a comment).
+    /// Without it the game's built-in suite is played (docs/arena.md).
     #[arg(long, value_name = "FILE")]
     openings: Option<String>,
+    /// Every game starts from the start position (no opening suite).
+    #[arg(long, conflicts_with = "openings")]
+    no_openings: bool,
     /// The game and its rules (sent to both engines as `Variant`).
     #[arg(long, value_name = "G", help = crate::games_help())]
     game: Option<String>,
@@ -42,26 +77,76 @@ pub struct MatchArgs {
     #[arg(long, value_name = "N", default_value_t = 1000)]
     max_plies: usize,
     /// Writes every game to FILE as a game record as soon as it ends
-    /// (the format of docs/records.md).
+    /// (the format of docs/records.md), each move with the engine's score
+    /// and depth as its comment.
     #[arg(long, value_name = "FILE")]
     pgn: Option<String>,
 }
 
+/// `--option-a` and `--option-b`: `NAME=VALUE`, neither empty.
+fn parse_option(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((name, value)) if !name.trim().is_empty() && !value.trim().is_empty() => {
+            Ok((name.trim().to_string(), value.trim().to_string()))
+        }
+        _ => Err(format!("'{text}' is not NAME=VALUE")),
+    }
+}
+
+/// `--tc`, read by the library.
+fn parse_tc(text: &str) -> Result<TimeControl, String> {
+    text.parse()
+}
+
+/// Where the openings come from.
+enum Openings {
+    /// The text of a suite (`--openings FILE`).
+    File(String),
+    /// The game's built-in suite.
+    BuiltIn,
+    /// The start position alone (`--no-openings`).
+    Start,
+}
+
 /// `qi match`
 pub fn run(args: MatchArgs) -> Result<(), CliError> {
-    let openings = match &args.openings {
-        Some(path) => Some(
+    let openings = match (&args.openings, args.no_openings) {
+        (Some(path), _) => Openings::File(
             std::fs::read_to_string(path)
                 .map_err(|e| CliError::Usage(format!("cannot read --openings '{path}': {e}")))?,
         ),
+        (None, true) => Openings::Start,
+        (None, false) => Openings::BuiltIn,
+    };
+    let sprt = match &args.sprt {
+        Some(items) => Some(
+            items
+                .join(" ")
+                .parse::<Sprt>()
+                .map_err(|e| CliError::Usage(format!("bad --sprt: {e}")))?,
+        ),
         None => None,
+    };
+    let movetime = match (args.movetime, args.tc, args.nodes) {
+        (None, None, None) => Some(100),
+        (movetime, _, _) => movetime,
+    };
+    let config = MatchConfig {
+        games: args.games as usize,
+        movetime: movetime.map(Duration::from_millis),
+        nodes: args.nodes,
+        tc: args.tc,
+        time_margin: Duration::from_millis(args.timemargin),
+        max_plies: args.max_plies,
+        sprt,
     };
     let spec = args.game.clone().unwrap_or_else(Games::default_spec);
     let tally = Games::dispatch(
         &spec,
         Run {
             args: &args,
-            openings: openings.as_deref(),
+            config: &config,
+            openings: &openings,
         },
     )??;
     outln!(
@@ -73,29 +158,62 @@ pub fn run(args: MatchArgs) -> Result<(), CliError> {
         tally.games(),
         100.0 * tally.points() / tally.games().max(1) as f64
     );
+    if tally.pair_count() > 0 {
+        let [p0, p1, p2, p3, p4] = tally.pairs;
+        outln!(
+            "pairs: A scored 0: {p0}, 0.5: {p1}, 1: {p2}, 1.5: {p3}, 2: {p4} (pentanomial, {} colour-swapped pairs)",
+            tally.pair_count()
+        );
+    }
     if let Some((elo, margin)) = tally.elo() {
-        outln!("elo: A - B = {elo:+.1} +/- {margin:.1} (95%)");
+        let model = if tally.pairs_complete() {
+            "pentanomial"
+        } else {
+            "trinomial"
+        };
+        outln!("elo: A - B = {elo:+.1} +/- {margin:.1} (95%, {model})");
+    }
+    if let Some(sprt) = &config.sprt {
+        let status = sprt.status(&tally);
+        let verdict = match status.decision {
+            Some(h) => h.to_string(),
+            None => "no bound reached".to_string(),
+        };
+        outln!(
+            "sprt: elo0 {} elo1 {} alpha {} beta {}: LLR {:.2} ({:.2}, {:.2}) after {} games: {verdict}",
+            sprt.elo0,
+            sprt.elo1,
+            sprt.alpha,
+            sprt.beta,
+            status.llr,
+            status.lower,
+            status.upper,
+            tally.games()
+        );
     }
     Ok(())
 }
 
 struct Run<'a> {
     args: &'a MatchArgs,
-    openings: Option<&'a str>,
+    config: &'a MatchConfig,
+    openings: &'a Openings,
 }
 
 impl GameFn for Run<'_> {
     type Output = Result<arena::Tally, CliError>;
 
     fn call<K: GameKit>(self, rules: RulesOf<K>) -> Result<arena::Tally, CliError> {
-        let args = self.args;
+        let (args, config) = (self.args, self.config);
         let start = K::Position::new(rules);
-        let openings = arena::read_openings(&start, self.openings)
-            .map_err(|e| CliError::Usage(format!("--openings {e}")))?;
-        let config = MatchConfig {
-            games: args.games as usize,
-            movetime: Duration::from_millis(args.movetime),
-            max_plies: args.max_plies,
+        let openings = match self.openings {
+            Openings::File(text) => arena::read_openings(&start, Some(text))
+                .map_err(|e| CliError::Usage(format!("--openings {e}")))?,
+            // A suite that does not fit these rules: the start position.
+            Openings::BuiltIn => {
+                arena::builtin_openings::<K>(&start).unwrap_or_else(|| vec![start.clone()])
+            }
+            Openings::Start => vec![start.clone()],
         };
         // Created before the first game, so that a path that cannot be
         // written is an error before the engines start.
@@ -108,17 +226,27 @@ impl GameFn for Run<'_> {
             None => None,
         };
         let mut pgn_error = None;
-        let mut a = ProcessPlayer::new(args.engine_a.clone(), args.game.clone());
-        let mut b = ProcessPlayer::new(args.engine_b.clone(), args.game.clone());
-        for (name, player) in [("A", &mut a), ("B", &mut b)] {
-            player
-                .start()
-                .map_err(|e| CliError::Engine(format!("engine {name}: {e}")))?;
+        let mut slots = Vec::new();
+        for _ in 0..args.concurrency.min(args.games) {
+            let new_player = |command: &String, options: &Vec<(String, String)>| {
+                ProcessPlayer::new(command.clone(), args.game.clone(), options.clone())
+            };
+            let mut a = new_player(&args.engine_a, &args.option_a);
+            let mut b = new_player(&args.engine_b, &args.option_b);
+            for (name, player) in [("A", &mut a), ("B", &mut b)] {
+                player
+                    .start()
+                    .map_err(|e| CliError::Engine(format!("engine {name}: {e}")))?;
+            }
+            slots.push([Box::new(a) as BoxedPlayer, Box::new(b) as BoxedPlayer]);
         }
-        let players: [&mut dyn Player; 2] = [&mut a, &mut b];
         let mut progress = Progress::new();
-        progress.show(&progress::line(config.games, &arena::Tally::default()));
-        let tally = arena::play_match::<K::Game>(&config, &start, &openings, players, |report| {
+        progress.show(&progress::line(
+            config.games,
+            &arena::Tally::default(),
+            None,
+        ));
+        let tally = arena::play_match::<K::Game>(config, &start, &openings, slots, |report| {
             let mark = match report.result {
                 GameResult::Win => "A wins",
                 GameResult::Draw => "draw",
@@ -126,8 +254,9 @@ impl GameFn for Run<'_> {
             };
             let t = report.tally;
             progress.clear();
+            let sprt = report.sprt.map(|s| format!("; {s}")).unwrap_or_default();
             outln!(
-                "game {}/{}: A plays {}: {mark} ({}); running score A {}-{}-{} ({:.1}%)",
+                "game {}/{}: A plays {}: {mark} ({}); running score A {}-{}-{} ({:.1}%){sprt}",
                 report.index + 1,
                 config.games,
                 report.a_side,
@@ -137,7 +266,7 @@ impl GameFn for Run<'_> {
                 t.losses,
                 100.0 * t.points() / t.games() as f64
             );
-            progress.show(&progress::line(config.games, &t));
+            progress.show(&progress::line(config.games, &t, report.sprt.as_ref()));
             if let Some((path, file)) = &mut pgn {
                 let opening = &openings[report.opening];
                 let text = record_of::<K>(args, opening, report).to_string();
@@ -154,18 +283,31 @@ impl GameFn for Run<'_> {
     }
 }
 
+/// A player's name in the records: its command line, then its options
+/// (`qi engine (NullMove=false)`), so that two settings of one engine are
+/// told apart.
+fn player_name(command: &str, options: &[(String, String)]) -> String {
+    if options.is_empty() {
+        return command.to_string();
+    }
+    let options: Vec<String> = options.iter().map(|(n, v)| format!("{n}={v}")).collect();
+    format!("{command} ({})", options.join(", "))
+}
+
 /// The record of one finished game of the match: the players are the
-/// engines' command lines and the termination the arena's reason.
+/// engines' command lines (and options) and the termination the arena's reason.
 fn record_of<K: GameKit>(args: &MatchArgs, opening: &K::Position, report: &GameReport) -> Record {
     let mut record = Record::for_start::<K>(opening);
+    let a = player_name(&args.engine_a, &args.option_a);
+    let b = player_name(&args.engine_b, &args.option_b);
     let (first, second) = match report.a_side {
-        Side::First => (&args.engine_a, &args.engine_b),
-        Side::Second => (&args.engine_b, &args.engine_a),
+        Side::First => (&a, &b),
+        Side::Second => (&b, &a),
     };
     record.set_tag("First", first);
     record.set_tag("Second", second);
-    for mv in &report.moves {
-        record.push_move(mv, None);
+    for (mv, verdict) in report.moves.iter().zip(&report.verdicts) {
+        record.push_move(mv, verdict.comment().as_deref());
     }
     let a_won = match report.result {
         GameResult::Win => Some(true),

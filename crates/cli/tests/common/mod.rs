@@ -2,6 +2,7 @@
 #![allow(dead_code)] // each test file uses its own part
 
 use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -110,4 +111,35 @@ pub fn bestmove(line: &str) -> &str {
     let mut words = line.split_whitespace();
     assert_eq!(words.next(), Some("bestmove"), "{line}");
     words.next().expect("a move after bestmove")
+}
+
+/// A directory of its own for each test, removed at the end.
+pub struct TempDir(PathBuf);
+
+impl TempDir {
+    pub fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("qi-arena-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+
+    /// Writes an executable script; its path.
+    pub fn script(&self, name: &str, body: &str) -> String {
+        let path = self.0.join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        let status = Command::new("chmod").arg("+x").arg(&path).status().unwrap();
+        assert!(status.success());
+        path.display().to_string()
+    }
+
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }

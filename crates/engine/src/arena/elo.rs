@@ -1,6 +1,8 @@
-//! Match statistics: score, Elo difference and its 95% error bar.
+//! Match statistics: score, pentanomial pair counts, Elo difference and
+//! its 95% error bar.
 
-/// Wins, draws and losses from one engine's point of view.
+/// Wins, draws and losses from one engine's point of view, and the
+/// results of its colour-swapped pairs of games.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
     /// Games won.
@@ -9,6 +11,10 @@ pub struct Tally {
     pub draws: u32,
     /// Games lost.
     pub losses: u32,
+    /// Pentanomial counts: `pairs[k]` is the number of finished pairs
+    /// (the two games of one opening, colours swapped) in which the engine
+    /// scored `k / 2` points, so 0, ½, 1, 1½ and 2 points.
+    pub pairs: [u32; 5],
 }
 
 impl Tally {
@@ -22,46 +28,102 @@ impl Tally {
         self.wins as f64 + 0.5 * self.draws as f64
     }
 
+    /// Finished colour-swapped pairs.
+    pub fn pair_count(&self) -> u32 {
+        self.pairs.iter().sum()
+    }
+
+    /// Whether every game belongs to a finished pair, so that the
+    /// pentanomial counts describe the whole match.
+    pub fn pairs_complete(&self) -> bool {
+        let pairs = self.pair_count();
+        pairs > 0 && 2 * pairs == self.games()
+    }
+
+    /// The game results as `(score of one game, count)`: the trinomial
+    /// model.
+    pub fn trinomial(&self) -> [(f64, f64); 3] {
+        [
+            (0.0, self.losses as f64),
+            (0.5, self.draws as f64),
+            (1.0, self.wins as f64),
+        ]
+    }
+
+    /// The pair results as `(score per game of the pair, count)`: the
+    /// pentanomial model (a pair scoring 1½ points is 0.75 a game).
+    pub fn pentanomial(&self) -> [(f64, f64); 5] {
+        let mut model = [(0.0, 0.0); 5];
+        for (k, slot) in model.iter_mut().enumerate() {
+            *slot = (k as f64 / 4.0, self.pairs[k] as f64);
+        }
+        model
+    }
+
     /// The Elo difference and the half-width of its 95% confidence
     /// interval, or `None` before any game; both are always finite.
     ///
-    /// The interval is the normal one of the mean score (its variance from
-    /// the games' own wins, draws and losses), mapped to Elo. When every
-    /// game ended alike (all won, all lost, all drawn) the games show no
-    /// spread at all: a score of 0% or 100% would give an infinite estimate
-    /// with no error bar, all draws an error bar of zero. Such a tally is
-    /// then taken with one more win and one more loss (a prior of an even
+    /// The interval is the normal one of the mean score, mapped to Elo. Its
+    /// variance comes from the pentanomial counts when every game belongs
+    /// to a finished colour-swapped pair (the two games of a pair are not
+    /// independent: an opening that favours one side shows in both, and
+    /// the pair's total cancels it), otherwise from the games' own wins,
+    /// draws and losses. When every game (or pair) ended alike the results
+    /// show no spread at all: a score of 0% or 100% would give an infinite
+    /// estimate with no error bar, all draws an error bar of zero. Such a
+    /// tally is then taken with one more result at each extreme (a win and
+    /// a loss, or a pair of 2 points and one of 0: a prior of an even
     /// score), the usual way to keep the estimate and its spread finite.
     /// For the same reason no bound of the score is taken closer to 0 or 1
     /// than half a game in one more game.
     pub fn elo(&self) -> Option<(f64, f64)> {
-        let n = self.games() as f64;
-        if n == 0.0 {
+        let games = self.games() as f64;
+        if games == 0.0 {
             return None;
         }
-        let kinds = [self.wins, self.draws, self.losses];
-        let t = if kinds.iter().filter(|&&count| count > 0).count() == 1 {
-            Tally {
-                wins: self.wins + 1,
-                losses: self.losses + 1,
-                ..*self
-            }
+        let (score, var_of_mean) = if self.pairs_complete() {
+            mean_and_variance(&with_prior(self.pentanomial()))
         } else {
-            *self
+            mean_and_variance(&with_prior(self.trinomial()))
         };
-        let n = t.games() as f64;
-        let score = t.points() / n;
-        let var = (t.wins as f64 * (1.0 - score).powi(2)
-            + t.draws as f64 * (0.5 - score).powi(2)
-            + t.losses as f64 * (0.0 - score).powi(2))
-            / n;
-        let margin = 1.959_964 * (var / n).sqrt();
-        let edge = 0.5 / (n + 1.0);
+        let margin = 1.959_964 * var_of_mean.sqrt();
+        let edge = 0.5 / (games + 1.0);
         let elo = elo_of(score);
         let low = elo_of((score - margin).max(edge));
         let high = elo_of((score + margin).min(1.0 - edge));
         Some((elo, (high - low) / 2.0))
     }
+}
+
+/// `model` with one more result at each extreme when only one kind of
+/// result occurred (see [`Tally::elo`]).
+pub(crate) fn with_prior<const N: usize>(mut model: [(f64, f64); N]) -> [(f64, f64); N] {
+    if model.iter().filter(|(_, count)| *count > 0.0).count() == 1 {
+        model[0].1 += 1.0;
+        model[N - 1].1 += 1.0;
+    }
+    model
+}
+
+/// The mean score of `model`'s results (`(score, count)`) and the variance
+/// of that mean (the results' variance over their number); `(0.5, 0.0)`
+/// for no results.
+pub(crate) fn mean_and_variance(model: &[(f64, f64)]) -> (f64, f64) {
+    let n: f64 = model.iter().map(|(_, count)| count).sum();
+    if n == 0.0 {
+        return (0.5, 0.0);
+    }
+    let mean = model
+        .iter()
+        .map(|(score, count)| score * count)
+        .sum::<f64>()
+        / n;
+    let var = model
+        .iter()
+        .map(|(score, count)| count * (score - mean).powi(2))
+        .sum::<f64>()
+        / n;
+    (mean, var / n)
 }
 
 /// The Elo difference that gives an expected score `score`.
@@ -83,11 +145,7 @@ mod tests {
 
     #[test]
     fn even_score_is_zero_elo() {
-        let t = Tally {
-            wins: 10,
-            draws: 0,
-            losses: 10,
-        };
+        let t = tally(10, 0, 10);
         let (elo, margin) = t.elo().unwrap();
         assert!(elo.abs() < 1e-9);
         assert!(margin > 100.0 && margin < 200.0, "margin {margin}");
@@ -96,11 +154,7 @@ mod tests {
     #[test]
     fn seventy_six_percent_is_about_two_hundred() {
         assert!((elo_of(0.76) - 200.2).abs() < 0.5);
-        let t = Tally {
-            wins: 76,
-            draws: 0,
-            losses: 24,
-        };
+        let t = tally(76, 0, 24);
         let (elo, margin) = t.elo().unwrap();
         assert!((elo - 200.2).abs() < 0.5);
         assert!(margin > 50.0 && margin < 100.0);
@@ -112,6 +166,7 @@ mod tests {
             wins,
             draws,
             losses,
+            pairs: [0; 5],
         }
     }
 
@@ -145,5 +200,28 @@ mod tests {
         // Ten draws are no proof of equality: the error bar is not zero.
         assert!(margin.is_finite() && margin > 50.0, "{margin}");
         assert!(tally(0, 100, 0).elo().unwrap().1 < margin);
+    }
+
+    #[test]
+    fn complete_pairs_give_the_pentanomial_error_bar() {
+        // 10 pairs, each a win and a loss (1 point): the trinomial model
+        // sees 10 wins and 10 losses with a wide spread, the pentanomial
+        // one ten identical pairs, taken with the prior's two extremes.
+        let mut t = tally(10, 0, 10);
+        let trinomial = t.elo().unwrap();
+        t.pairs = [0, 0, 10, 0, 0];
+        assert!(t.pairs_complete());
+        let (elo, margin) = t.elo().unwrap();
+        assert!(elo.abs() < 1e-9);
+        assert!(margin < trinomial.1, "{margin} vs {:?}", trinomial);
+        // By hand: pair scores 0 (once), 0.5 (10 times), 1 (once);
+        // variance of one pair 2 * 0.25 / 12, of the mean that over 12.
+        let var = 2.0 * 0.25 / 12.0 / 12.0;
+        let m = 1.959_964 * f64::sqrt(var);
+        let expected = (elo_of(0.5 + m) - elo_of(0.5 - m)) / 2.0;
+        assert!((margin - expected).abs() < 1e-9, "{margin} {expected}");
+        // An unfinished pair: back to the trinomial model.
+        let odd = Tally { wins: 11, ..t };
+        assert!(!odd.pairs_complete());
     }
 }

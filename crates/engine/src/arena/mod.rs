@@ -3,37 +3,87 @@
 //! reached (a child process speaking the protocol, or an engine in this
 //! process).
 
+mod clock;
 mod elo;
+mod sprt;
 
-use std::time::Duration;
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
 
 use qi_core::{Game, Outcome, Position, Side};
-use qi_search::Limits;
+use qi_search::{Clock, Limits};
 
-pub use elo::Tally;
+pub use clock::TimeControl;
+pub use elo::{elo_of, Tally};
+pub use sprt::{score_of, Hypothesis, Sprt, SprtStatus};
 
 use crate::dynamic::DynEngine;
+use crate::kit::GameKit;
 
 /// Why a player could not play: it loses the game (a forfeit).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
 pub struct PlayerError(pub String);
 
+/// What a player said about its move: the search's score and depth, when
+/// it reported them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Verdict {
+    /// The score in the protocol's words, from the mover's point of view:
+    /// `cp 35` or `mate 3`.
+    pub score: Option<String>,
+    /// The depth of the search that chose the move.
+    pub depth: Option<u32>,
+}
+
+impl Verdict {
+    /// The comment of a game record (docs/records.md): `score cp 35 depth
+    /// 9`, either part alone, or `None` when there is neither.
+    pub fn comment(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        if let Some(score) = &self.score {
+            parts.push(format!("score {score}"));
+        }
+        if let Some(depth) = self.depth {
+            parts.push(format!("depth {depth}"));
+        }
+        (!parts.is_empty()).then(|| parts.join(" "))
+    }
+}
+
+/// A player's answer: its move (in the game's notation) and what it said
+/// about it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reply {
+    /// The move.
+    pub mv: String,
+    /// Its score and depth, when known.
+    pub verdict: Verdict,
+}
+
 /// One side of a match.
 pub trait Player {
     /// Gets ready for a new game (starting or restarting what it needs).
     fn new_game(&mut self) -> Result<(), PlayerError>;
 
-    /// The move to play (in the game's notation) in the position reached
-    /// from `start` (position text, or `None` for the start position) after
-    /// `moves`, thinking for `movetime`.
+    /// The move to play in the position reached from `start` (position
+    /// text, or `None` for the start position) after `moves`, searched
+    /// within `limits`: its `movetime` and `nodes` when set, and its
+    /// `clock` (both sides' time left, increments, moves to go) under a
+    /// time control.
     fn best_move(
         &mut self,
         start: Option<&str>,
         moves: &[String],
-        movetime: Duration,
-    ) -> Result<String, PlayerError>;
+        limits: &Limits,
+    ) -> Result<Reply, PlayerError>;
 }
+
+/// A player that a match can hand to a thread of its own.
+pub type BoxedPlayer = Box<dyn Player + Send>;
 
 /// An engine of this process as a player.
 pub struct InProcessPlayer {
@@ -57,26 +107,61 @@ impl Player for InProcessPlayer {
         &mut self,
         start: Option<&str>,
         moves: &[String],
-        movetime: Duration,
-    ) -> Result<String, PlayerError> {
+        limits: &Limits,
+    ) -> Result<Reply, PlayerError> {
         self.engine
             .set_position(start, moves)
             .map_err(|e| PlayerError(e.to_string()))?;
-        self.engine
-            .best_move(Limits::movetime(movetime))
-            .ok_or_else(|| PlayerError("no move".to_string()))
+        let best = self
+            .engine
+            .best_move(*limits)
+            .ok_or_else(|| PlayerError("no move".to_string()))?;
+        Ok(Reply {
+            mv: best.mv,
+            verdict: Verdict {
+                score: Some(best.score.to_string()),
+                depth: Some(best.depth),
+            },
+        })
     }
 }
 
 /// The settings of a match.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MatchConfig {
     /// Games to play (each opening twice, colours swapped).
     pub games: usize,
-    /// Thinking time per move.
-    pub movetime: Duration,
+    /// Thinking time per move (`go movetime`).
+    pub movetime: Option<Duration>,
+    /// Nodes per move (`go nodes`).
+    pub nodes: Option<u64>,
+    /// The time control: clocks kept by the arena, sent with every move,
+    /// and a side whose move takes longer than its time left (plus
+    /// `time_margin`) loses on time.
+    pub tc: Option<TimeControl>,
+    /// How far a side may overstep its clock before it loses on time.
+    pub time_margin: Duration,
     /// Plies after which a game is adjudicated a draw.
     pub max_plies: usize,
+    /// A sequential probability ratio test: the match stops as soon as it
+    /// accepts a hypothesis.
+    pub sprt: Option<Sprt>,
+}
+
+impl Default for MatchConfig {
+    /// Two games of 100 ms a move, a 100 ms time margin, a draw after
+    /// 1000 plies, no time control, node limit or SPRT.
+    fn default() -> MatchConfig {
+        MatchConfig {
+            games: 2,
+            movetime: Some(Duration::from_millis(100)),
+            nodes: None,
+            tc: None,
+            time_margin: Duration::from_millis(100),
+            max_plies: 1000,
+            sprt: None,
+        }
+    }
 }
 
 /// How one game ended, from player A's point of view.
@@ -90,8 +175,19 @@ pub enum GameResult {
     Loss,
 }
 
+impl GameResult {
+    /// A's points in half points: 2 for a win, 1 for a draw, 0 for a loss.
+    pub fn half_points(self) -> u32 {
+        match self {
+            GameResult::Win => 2,
+            GameResult::Draw => 1,
+            GameResult::Loss => 0,
+        }
+    }
+}
+
 /// One finished game of a match.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct GameReport {
     /// 0-based index of the game.
     pub index: usize,
@@ -108,8 +204,13 @@ pub struct GameReport {
     pub opening: usize,
     /// The moves played.
     pub moves: Vec<String>,
-    /// The running score after this game.
+    /// What the player said about each move of `moves`.
+    pub verdicts: Vec<Verdict>,
+    /// The running score after this game (and its pair, when this game
+    /// finished one).
     pub tally: Tally,
+    /// The SPRT after this game, when the match runs one.
+    pub sprt: Option<SprtStatus>,
 }
 
 /// Reads an opening suite: one position text a line (read like `start`'s);
@@ -139,54 +240,109 @@ pub fn read_openings<P: Position>(start: &P, text: Option<&str>) -> Result<Vec<P
     Ok(openings)
 }
 
-/// Plays a match of `config.games` games between `players[0]` (A) and
-/// `players[1]` (B) from `openings` (each played twice, A first with the
-/// first side), calling `on_game` after each game; returns A's score.
+/// The built-in opening suite of game `K` ([`GameKit::OPENINGS`]) read for
+/// `start`'s rules: `None` when the game has none, or when a position of
+/// it does not load under these rules (a suite written for one preset
+/// need not fit another's board or piece count), so that the caller can
+/// fall back to the start position.
+pub fn builtin_openings<K: GameKit>(start: &K::Position) -> Option<Vec<K::Position>> {
+    read_openings(start, Some(K::OPENINGS?)).ok()
+}
+
+/// Plays a match of `config.games` games between player A and player B
+/// from `openings` (each played twice, A first with the first side), one
+/// game on each of `slots` at a time: each slot is a pair of players (A,
+/// B) with a thread of its own, so `slots.len()` games run in parallel.
+/// Games are dealt to the slots in order and reported to `on_game` in
+/// order of their index, so the running tally (and an SPRT's decision) is
+/// the same whatever the slots' number and speed. With an SPRT the match
+/// ends at the first game whose tally crosses a bound; games still running
+/// then are abandoned. Returns A's score.
 pub fn play_match<G: Game>(
     config: &MatchConfig,
     start: &G::Position,
     openings: &[G::Position],
-    players: [&mut dyn Player; 2],
+    slots: Vec<[BoxedPlayer; 2]>,
     mut on_game: impl FnMut(&GameReport),
-) -> Tally {
-    let mut players = players;
+) -> Tally
+where
+    G::Position: Send + Sync,
+{
+    let next = &AtomicUsize::new(0);
+    let stop = &AtomicBool::new(false);
     let mut tally = Tally::default();
-    for index in 0..config.games {
-        let opening = (index / 2) % openings.len();
-        let a_side = if index % 2 == 0 {
-            Side::First
-        } else {
-            Side::Second
-        };
-        let Ended {
-            result,
-            reason,
-            outcome,
-            moves,
-        } = play_game(
-            config,
-            &mut players,
-            start,
-            G::new(openings[opening].clone()),
-            a_side,
-        );
-        match result {
-            GameResult::Win => tally.wins += 1,
-            GameResult::Draw => tally.draws += 1,
-            GameResult::Loss => tally.losses += 1,
+    thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel::<(usize, Ended)>();
+        for mut players in slots {
+            let tx = tx.clone();
+            scope.spawn(move || loop {
+                let index = next.fetch_add(1, Ordering::SeqCst);
+                if index >= config.games || stop.load(Ordering::SeqCst) {
+                    return;
+                }
+                let (opening, a_side) = deal(index, openings.len());
+                let game = G::new(openings[opening].clone());
+                let Some(ended) = play_game(config, &mut players, start, game, a_side, stop) else {
+                    return;
+                };
+                if tx.send((index, ended)).is_err() {
+                    return;
+                }
+            });
         }
-        on_game(&GameReport {
-            index,
-            a_side,
-            result,
-            reason,
-            outcome,
-            opening,
-            moves,
-            tally,
-        });
-    }
+        drop(tx);
+        let mut waiting = BTreeMap::new();
+        let mut reported = 0;
+        let mut first_of_pair = 0;
+        for (index, ended) in rx {
+            waiting.insert(index, ended);
+            while let Some(ended) = waiting.remove(&reported) {
+                let index = reported;
+                reported += 1;
+                match ended.result {
+                    GameResult::Win => tally.wins += 1,
+                    GameResult::Draw => tally.draws += 1,
+                    GameResult::Loss => tally.losses += 1,
+                }
+                let half = ended.result.half_points();
+                if index.is_multiple_of(2) {
+                    first_of_pair = half;
+                } else {
+                    tally.pairs[(first_of_pair + half) as usize] += 1;
+                }
+                let sprt = config.sprt.map(|sprt| sprt.status(&tally));
+                let (opening, a_side) = deal(index, openings.len());
+                on_game(&GameReport {
+                    index,
+                    a_side,
+                    result: ended.result,
+                    reason: ended.reason,
+                    outcome: ended.outcome,
+                    opening,
+                    moves: ended.moves,
+                    verdicts: ended.verdicts,
+                    tally,
+                    sprt,
+                });
+                if sprt.is_some_and(|s| s.decision.is_some()) {
+                    stop.store(true, Ordering::SeqCst);
+                    return;
+                }
+            }
+        }
+    });
     tally
+}
+
+/// The opening and A's side of game `index`: each opening twice, A first
+/// with the first side, then with the second.
+fn deal(index: usize, openings: usize) -> (usize, Side) {
+    let a_side = if index.is_multiple_of(2) {
+        Side::First
+    } else {
+        Side::Second
+    };
+    ((index / 2) % openings, a_side)
 }
 
 /// How one game ended.
@@ -199,22 +355,71 @@ struct Ended {
     outcome: Option<Outcome>,
     /// The moves played.
     moves: Vec<String>,
+    /// What the players said about them.
+    verdicts: Vec<Verdict>,
 }
 
-/// Plays one game.
+/// Both sides' clocks in one game under a time control.
+struct Clocks {
+    tc: TimeControl,
+    /// Time left, by side index.
+    left: [Duration; 2],
+    /// Moves made, by side index.
+    made: [u32; 2],
+}
+
+impl Clocks {
+    fn new(tc: TimeControl) -> Clocks {
+        Clocks {
+            tc,
+            left: [tc.base; 2],
+            made: [0; 2],
+        }
+    }
+
+    /// The clock part of the limits for `side`'s move.
+    fn clock(&self, side: Side) -> Clock {
+        Clock {
+            time: self.left.map(Some),
+            inc: [Some(self.tc.inc); 2],
+            movestogo: self.tc.moves_to_go(self.made[side.index()]),
+        }
+    }
+
+    /// Charges `side` for a move that took `used`: `Err` with the time it
+    /// had when that oversteps it by more than `margin`; otherwise its
+    /// time left less `used` (at least zero), plus the increment, plus a
+    /// new period's time when one begins.
+    fn charge(&mut self, side: Side, used: Duration, margin: Duration) -> Result<(), Duration> {
+        let i = side.index();
+        let left = self.left[i];
+        if used > left + margin {
+            return Err(left);
+        }
+        self.made[i] += 1;
+        self.left[i] = left.saturating_sub(used) + self.tc.inc;
+        if self
+            .tc
+            .moves
+            .is_some_and(|moves| self.made[i].is_multiple_of(moves))
+        {
+            self.left[i] += self.tc.base;
+        }
+        Ok(())
+    }
+}
+
+/// Plays one game; `None` when `stop` was raised before it ended.
 fn play_game<G: Game>(
     config: &MatchConfig,
-    players: &mut [&mut dyn Player; 2],
+    players: &mut [BoxedPlayer; 2],
     start: &G::Position,
     mut game: G,
     a_side: Side,
-) -> Ended {
-    let ended = |result, reason, outcome, moves| Ended {
-        result,
-        reason,
-        outcome,
-        moves,
-    };
+    stop: &AtomicBool,
+) -> Option<Ended> {
+    let mut moves: Vec<String> = Vec::new();
+    let mut verdicts: Vec<Verdict> = Vec::new();
     let player_of = |side: Side| if side == a_side { 0 } else { 1 };
     let result_for_loser = |loser: usize| {
         if loser == 0 {
@@ -223,43 +428,81 @@ fn play_game<G: Game>(
             GameResult::Win
         }
     };
-    let mut moves: Vec<String> = Vec::new();
-    for (which, player) in players.iter_mut().enumerate() {
-        if let Err(e) = player.new_game() {
-            return ended(result_for_loser(which), e.to_string(), None, moves);
-        }
-    }
+    let mut clocks = config.tc.map(Clocks::new);
     let setup = (game.position() != start).then(|| game.position().to_string());
-    loop {
-        if let Some(outcome) = game.outcome() {
-            let result = match outcome.winner() {
-                None => GameResult::Draw,
-                Some(side) if side == a_side => GameResult::Win,
-                Some(_) => GameResult::Loss,
-            };
-            return ended(result, outcome.to_string(), Some(outcome), moves);
-        }
-        if moves.len() >= config.max_plies {
-            let reason = format!("adjudicated draw after {} plies", moves.len());
-            return ended(GameResult::Draw, reason, None, moves);
-        }
-        let side = game.position().side_to_move();
-        let which = player_of(side);
-        let text = match players[which].best_move(setup.as_deref(), &moves, config.movetime) {
-            Ok(text) => text,
-            Err(e) => {
-                let reason = format!("{side} forfeits: {e}");
-                return ended(result_for_loser(which), reason, None, moves);
+    let (result, reason, outcome) = 'game: {
+        for (which, player) in players.iter_mut().enumerate() {
+            if let Err(e) = player.new_game() {
+                break 'game (result_for_loser(which), e.to_string(), None);
             }
-        };
-        let played = text
-            .parse::<<G::Position as Position>::Move>()
-            .map_err(|e| e.to_string())
-            .and_then(|mv| game.play(mv).map_err(|e| e.reason));
-        if let Err(reason) = played {
-            let reason = format!("{side} forfeits: illegal move '{text}': {reason}");
-            return ended(result_for_loser(which), reason, None, moves);
         }
-        moves.push(text);
-    }
+        loop {
+            if stop.load(Ordering::SeqCst) {
+                return None;
+            }
+            if let Some(outcome) = game.outcome() {
+                let result = match outcome.winner() {
+                    None => GameResult::Draw,
+                    Some(side) if side == a_side => GameResult::Win,
+                    Some(_) => GameResult::Loss,
+                };
+                break 'game (result, outcome.to_string(), Some(outcome));
+            }
+            if moves.len() >= config.max_plies {
+                let reason = format!("adjudicated draw after {} plies", moves.len());
+                break 'game (GameResult::Draw, reason, None);
+            }
+            let side = game.position().side_to_move();
+            let which = player_of(side);
+            let limits = Limits {
+                movetime: config.movetime,
+                nodes: config.nodes,
+                clock: clocks.as_ref().map(|c| c.clock(side)).unwrap_or_default(),
+                ..Limits::default()
+            };
+            let began = Instant::now();
+            let answer = players[which].best_move(setup.as_deref(), &moves, &limits);
+            let used = began.elapsed();
+            // The clock first: a player that failed after its time ran out
+            // (an engine that never answered) lost on time.
+            if let Some(clocks) = &mut clocks {
+                if let Err(left) = clocks.charge(side, used, config.time_margin) {
+                    let mut reason = format!(
+                        "time forfeit: {side} took {} ms with {} ms left",
+                        used.as_millis(),
+                        left.as_millis()
+                    );
+                    if let Err(e) = &answer {
+                        reason += &format!(" ({e})");
+                    }
+                    break 'game (result_for_loser(which), reason, None);
+                }
+            }
+            let reply = match answer {
+                Ok(reply) => reply,
+                Err(e) => {
+                    let reason = format!("{side} forfeits: {e}");
+                    break 'game (result_for_loser(which), reason, None);
+                }
+            };
+            let text = reply.mv;
+            let played = text
+                .parse::<<G::Position as Position>::Move>()
+                .map_err(|e| e.to_string())
+                .and_then(|mv| game.play(mv).map_err(|e| e.reason));
+            if let Err(reason) = played {
+                let reason = format!("{side} forfeits: illegal move '{text}': {reason}");
+                break 'game (result_for_loser(which), reason, None);
+            }
+            moves.push(text);
+            verdicts.push(reply.verdict);
+        }
+    };
+    Some(Ended {
+        result,
+        reason,
+        outcome,
+        moves,
+        verdicts,
+    })
 }

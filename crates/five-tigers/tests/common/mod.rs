@@ -452,6 +452,19 @@ pub fn pos(text: &str, rules: Rules) -> FiveTigers {
     FiveTigers::from_text(text, &rules).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
+/// Reads a hand-made position that probes one rule, with
+/// `FiveTigers::from_text_lenient`, or panics with the error. Such
+/// sketches (a lone piece a side, First to move in the movement phase
+/// before any step) need not be reachable by a game: the rule they probe
+/// works on any consistent position, as when a user analyses one.
+pub fn sketch(text: &str, rules: Rules) -> FiveTigers {
+    assert!(
+        FiveTigers::from_text(text, &rules).is_err(),
+        "{text} is reachable: read it with pos"
+    );
+    FiveTigers::from_text_lenient(text, &rules).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
 /// Plays moves given as space-separated text through the checked `play`.
 pub fn after(rules: Rules, moves: &str) -> FiveTigers {
     let mut pos = FiveTigers::new(rules);

@@ -212,6 +212,19 @@ impl Forbidden {
 impl Game {
     /// The anti-chase rule that forbids `mv` now, if any (`None` also when
     /// the rules have no anti-chase or `mv` is not a move of the side to move).
+    ///
+    /// ```
+    /// use qi_jungle::{AntiChaseRule, Game, Jungle, Move, Rules};
+    ///
+    /// let mut game = Game::new(Jungle::new(Rules::yeshou()));
+    /// for mv in ["a3a4", "g7g6", "a4a3", "g6g7"].repeat(3) {
+    ///     game.play(mv.parse().unwrap()).unwrap();
+    /// }
+    /// // The Elephant entered a4 three times in Red's last seven moves.
+    /// let mv: Move = "a3a4".parse().unwrap();
+    /// assert_eq!(game.anti_chase_violation(mv), Some(AntiChaseRule::SevenThree));
+    /// assert!(game.play(mv).is_err());
+    /// ```
     pub fn anti_chase_violation(&self, mv: Move) -> Option<AntiChaseRule> {
         if !self.position().rules().anti_chase {
             return None;

@@ -48,6 +48,15 @@ pub struct Game {
 
 impl Game {
     /// A game starting at `position` (with no history before it).
+    ///
+    /// ```
+    /// use qi_jungle::{Game, Jungle};
+    ///
+    /// let game = Game::new(Jungle::default());
+    /// assert_eq!(game.position(), &Jungle::default());
+    /// assert!(game.moves().is_empty());
+    /// assert_eq!(game.outcome(), None);
+    /// ```
     pub fn new(position: Jungle) -> Game {
         Game {
             history: History::new(position, Entry::FRESH),
@@ -55,32 +64,92 @@ impl Game {
     }
 
     /// A game starting at `position` after the checked moves `moves`.
+    ///
+    /// ```
+    /// use qi_jungle::{Game, Jungle, Move};
+    ///
+    /// let moves: Vec<Move> = ["a3a4", "g7g6"].iter().map(|m| m.parse().unwrap()).collect();
+    /// let game = Game::from_moves(Jungle::default(), &moves).unwrap();
+    /// assert_eq!(game.moves(), &moves[..]);
+    /// // A3a5 is no step: the whole record is refused.
+    /// assert!(Game::from_moves(Jungle::default(), &["a3a5".parse().unwrap()]).is_err());
+    /// ```
     pub fn from_moves(position: Jungle, moves: &[Move]) -> Result<Game, IllegalMove> {
         qi_core::Game::from_moves(position, moves)
     }
 
     /// The current position.
+    ///
+    /// ```
+    /// use qi_jungle::{Game, Jungle};
+    ///
+    /// let mut game = Game::new(Jungle::default());
+    /// game.play("a3a4".parse().unwrap()).unwrap();
+    /// assert_eq!(
+    ///     game.position().to_string(),
+    ///     "l5t/1d3c1/r1p1w1e/7/7/E6/2W1P1R/1C3D1/T5L b 1 1"
+    /// );
+    /// ```
     #[inline(always)]
     pub fn position(&self) -> &Jungle {
         self.history.position()
     }
 
     /// The position the game started from.
+    ///
+    /// ```
+    /// use qi_jungle::{Game, Jungle};
+    ///
+    /// let mut game = Game::new(Jungle::default());
+    /// game.play("a3a4".parse().unwrap()).unwrap();
+    /// assert_eq!(game.start(), &Jungle::default());
+    /// assert_ne!(game.position(), game.start());
+    /// ```
     pub fn start(&self) -> &Jungle {
         self.history.start()
     }
 
     /// The moves played, in order (the record).
+    ///
+    /// ```
+    /// use qi_jungle::{Game, Jungle, Move};
+    ///
+    /// let mut game = Game::new(Jungle::default());
+    /// let (a, b): (Move, Move) = ("a3a4".parse().unwrap(), "g7g6".parse().unwrap());
+    /// game.play(a).unwrap();
+    /// game.play(b).unwrap();
+    /// assert_eq!(game.moves(), &[a, b]);
+    /// ```
     pub fn moves(&self) -> &[Move] {
         self.history.moves()
     }
 
     /// The positions of the game, start first, current last.
+    ///
+    /// ```
+    /// use qi_jungle::{Game, Jungle};
+    ///
+    /// let mut game = Game::new(Jungle::default());
+    /// game.play("a3a4".parse().unwrap()).unwrap();
+    /// let positions: Vec<&Jungle> = game.positions().collect();
+    /// assert_eq!(positions, [game.start(), game.position()]);
+    /// ```
     pub fn positions(&self) -> impl Iterator<Item = &Jungle> + '_ {
         self.history.positions()
     }
 
     /// The recorded external result, if any.
+    ///
+    /// ```
+    /// use qi_core::{ExternalResult, Game as _, Side};
+    /// use qi_jungle::{Game, Jungle};
+    ///
+    /// let mut game = Game::new(Jungle::default());
+    /// assert_eq!(game.external_result(), None);
+    /// game.record(ExternalResult::Resignation(Side::Second));
+    /// assert_eq!(game.external_result(), Some(ExternalResult::Resignation(Side::Second)));
+    /// assert_eq!(game.outcome().unwrap().winner(), Some(Side::First));
+    /// ```
     pub fn external_result(&self) -> Option<ExternalResult> {
         self.history.external_result()
     }
@@ -88,26 +157,80 @@ impl Game {
     /// How many times the current position (board and side to move) has
     /// occurred in this game, now included. Always 1 when the repetition
     /// rule is off.
+    ///
+    /// ```
+    /// use qi_jungle::{Game, Jungle};
+    ///
+    /// let mut game = Game::new(Jungle::default());
+    /// assert_eq!(game.occurrences(), 1);
+    /// for mv in ["a3a4", "g7g6", "a4a3", "g6g7"] {
+    ///     game.play(mv.parse().unwrap()).unwrap();
+    /// }
+    /// // The start's board again, with Red to move: its second occurrence.
+    /// assert!(game.position().same_board(game.start()));
+    /// assert_eq!(game.occurrences(), 2);
+    /// ```
     pub fn occurrences(&self) -> usize {
         usize::from(self.history.extra().occurrences)
     }
 
     /// Takes back the last move (see [`qi_core::Game::undo`]).
+    ///
+    /// ```
+    /// use qi_jungle::{Game, Jungle, Move};
+    ///
+    /// let mut game = Game::new(Jungle::default());
+    /// let mv: Move = "a3a4".parse().unwrap();
+    /// game.play(mv).unwrap();
+    /// assert_eq!(game.undo(), Some(mv));
+    /// assert_eq!(game.position(), &Jungle::default());
+    /// assert_eq!(game.undo(), None);
+    /// ```
     pub fn undo(&mut self) -> Option<Move> {
         qi_core::Game::undo(self)
     }
 
     /// Plays `mv` if it is legal now (see [`qi_core::Game::play`]).
+    ///
+    /// ```
+    /// use qi_jungle::{Game, Jungle};
+    ///
+    /// let mut game = Game::new(Jungle::default());
+    /// assert!(game.play("a3a4".parse().unwrap()).is_ok());
+    /// // Blue is to move: Red's Elephant may not move again.
+    /// assert!(game.play("a4a5".parse().unwrap()).is_err());
+    /// assert_eq!(game.moves().len(), 1);
+    /// ```
     pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
         qi_core::Game::play(self, mv)
     }
 
     /// The outcome so far (see [`qi_core::Game::outcome`]).
+    ///
+    /// ```
+    /// use qi_core::{Outcome, Side};
+    /// use qi_jungle::{Game, Jungle, Rules, DEN_ENTERED};
+    ///
+    /// let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/6l w 0 1", &Rules::standard()).unwrap();
+    /// let mut game = Game::new(pos);
+    /// assert_eq!(game.outcome(), None);
+    /// game.play("d8d9".parse().unwrap()).unwrap();
+    /// assert_eq!(game.outcome(), Some(Outcome::win(Side::First, DEN_ENTERED)));
+    /// ```
     pub fn outcome(&self) -> Option<Outcome> {
         qi_core::Game::outcome(self)
     }
 
     /// The legal moves now (see [`qi_core::Game::legal_moves`]).
+    ///
+    /// ```
+    /// use qi_jungle::{Game, Jungle, Move};
+    ///
+    /// let game = Game::new(Jungle::default());
+    /// let moves = game.legal_moves();
+    /// assert_eq!(moves.len(), 24);
+    /// assert!(moves.contains(&"a3a4".parse::<Move>().unwrap()));
+    /// ```
     pub fn legal_moves(&self) -> MoveList<Move> {
         qi_core::Game::legal_moves(self)
     }
@@ -191,6 +314,18 @@ impl Game {
     /// move record and the anti-chase history are left alone, and
     /// repetitions are not counted across the pass. Undo it with
     /// [`undo_null`](Game::undo_null) before any other undo.
+    ///
+    /// ```
+    /// use qi_core::{Position as _, Side};
+    /// use qi_jungle::{Game, Jungle};
+    ///
+    /// let mut game = Game::new(Jungle::default());
+    /// game.play_null();
+    /// assert_eq!(game.position().side_to_move(), Side::Second);
+    /// assert!(game.moves().is_empty());
+    /// game.undo_null();
+    /// assert_eq!(game.position(), &Jungle::default());
+    /// ```
     pub fn play_null(&mut self) {
         let next = self.history.position().passed();
         self.history.push_pass(next, Entry::FRESH);
@@ -198,11 +333,32 @@ impl Game {
 
     /// Takes back a pass made by [`play_null`](Game::play_null) (does
     /// nothing if the last entry is not a pass).
+    ///
+    /// ```
+    /// use qi_jungle::{Game, Jungle};
+    ///
+    /// let mut game = Game::new(Jungle::default());
+    /// game.play("a3a4".parse().unwrap()).unwrap();
+    /// game.undo_null(); // not a pass: nothing happens
+    /// assert_eq!(game.moves().len(), 1);
+    /// game.play_null();
+    /// game.undo_null();
+    /// assert_eq!(game.position().to_string(), "l5t/1d3c1/r1p1w1e/7/7/E6/2W1P1R/1C3D1/T5L b 1 1");
+    /// ```
     pub fn undo_null(&mut self) {
         self.history.pop_pass();
     }
 
     /// Whether the current position was reached by a pass.
+    ///
+    /// ```
+    /// use qi_jungle::{Game, Jungle};
+    ///
+    /// let mut game = Game::new(Jungle::default());
+    /// assert!(!game.is_null());
+    /// game.play_null();
+    /// assert!(game.is_null());
+    /// ```
     pub fn is_null(&self) -> bool {
         self.history.is_pass()
     }

@@ -77,6 +77,14 @@ pub struct Searcher<G: Game, H: SearchHooks<G> = DefaultHooks> {
 
 impl<G: Game> Searcher<G, DefaultHooks> {
     /// A searcher with `options` and the default hooks.
+    ///
+    /// ```
+    /// use qi_five_tigers::Game;
+    /// use qi_search::{SearchOptions, Searcher};
+    ///
+    /// let searcher: Searcher<Game> = Searcher::new(SearchOptions::default());
+    /// assert_eq!(searcher.options(), &SearchOptions::default());
+    /// ```
     pub fn new(options: SearchOptions) -> Searcher<G, DefaultHooks> {
         Searcher::with_hooks(options, DefaultHooks)
     }
@@ -84,6 +92,22 @@ impl<G: Game> Searcher<G, DefaultHooks> {
 
 impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
     /// A searcher with `options` and game knowledge `hooks`.
+    ///
+    /// ```
+    /// use qi_five_tigers::Game;
+    /// use qi_search::{SearchHooks, SearchOptions, Searcher};
+    ///
+    /// /// Five Tigers searched full width.
+    /// struct Exact;
+    /// impl SearchHooks<Game> for Exact {
+    ///     fn tuned_options(&self) -> SearchOptions {
+    ///         SearchOptions::exact(1)
+    ///     }
+    /// }
+    ///
+    /// let searcher = Searcher::with_hooks(Exact.tuned_options(), Exact);
+    /// assert_eq!(searcher.options(), &SearchOptions::exact(1));
+    /// ```
     pub fn with_hooks(options: SearchOptions, hooks: H) -> Searcher<G, H> {
         Searcher {
             options,
@@ -94,6 +118,15 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
     }
 
     /// The options in force.
+    ///
+    /// ```
+    /// use qi_five_tigers::Game;
+    /// use qi_search::{SearchOptions, Searcher};
+    ///
+    /// let searcher: Searcher<Game> = Searcher::new(SearchOptions::exact(4));
+    /// assert_eq!(searcher.options().hash_mib, 4);
+    /// assert!(!searcher.options().lmr);
+    /// ```
     pub fn options(&self) -> &SearchOptions {
         &self.options
     }
@@ -101,6 +134,16 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
     /// Changes the options. A new hash size, or a change between one and
     /// several threads, reallocates (and so clears) the transposition
     /// table.
+    ///
+    /// ```
+    /// use qi_five_tigers::Game;
+    /// use qi_search::{SearchOptions, Searcher};
+    ///
+    /// let mut searcher: Searcher<Game> = Searcher::new(SearchOptions::default());
+    /// searcher.set_options(SearchOptions { hash_mib: 1, threads: 2, ..SearchOptions::default() });
+    /// assert_eq!(searcher.options().hash_mib, 1);
+    /// assert_eq!(searcher.options().threads, 2);
+    /// ```
     pub fn set_options(&mut self, options: SearchOptions) {
         if options.hash_mib != self.options.hash_mib
             || (options.threads > 1) != (self.options.threads > 1)
@@ -117,12 +160,37 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
     }
 
     /// The game knowledge in use.
+    ///
+    /// ```
+    /// use qi_five_tigers::Game;
+    /// use qi_search::{DefaultHooks, SearchOptions, Searcher};
+    ///
+    /// let searcher: Searcher<Game> = Searcher::new(SearchOptions::default());
+    /// assert_eq!(searcher.hooks(), &DefaultHooks);
+    /// ```
     pub fn hooks(&self) -> &H {
         &self.hooks
     }
 
     /// Forgets everything learned (transposition table, history, killers):
     /// for a new game.
+    ///
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    ///
+    /// use qi_five_tigers::{Game, MaterialEvaluator};
+    /// use qi_search::{Limits, SearchOptions, Searcher};
+    ///
+    /// let mut searcher: Searcher<Game> = Searcher::new(SearchOptions::default());
+    /// let go = |searcher: &mut Searcher<Game>| {
+    ///     let r = searcher.search(&mut Game::default(), &MaterialEvaluator, Limits::depth(4), &AtomicBool::new(false), |_| {});
+    ///     (r.best_move, r.score, r.nodes)
+    /// };
+    /// let first = go(&mut searcher);
+    /// searcher.clear();
+    /// // Nothing learned is left: the same search again, node for node.
+    /// assert_eq!(go(&mut searcher), first);
+    /// ```
     pub fn clear(&mut self) {
         self.table.clear();
         self.state.clear();
@@ -140,6 +208,26 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
     /// With one thread, a search bounded by depth or nodes alone is
     /// deterministic given the searcher's state (e.g. after
     /// [`clear`](Searcher::clear)).
+    ///
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    ///
+    /// use qi_five_tigers::{FiveTigers, Game, MaterialEvaluator, Rules};
+    /// use qi_search::{Limits, Score, SearchOptions, Searcher};
+    ///
+    /// // X steps b3-b2 (a small square) and removes O's last piece.
+    /// let text = "4O/5/1X3/X4/XX3 x move X:0,O:0 - x -,d5-e5 1";
+    /// let mut game = Game::new(FiveTigers::from_text(text, &Rules::shandong()).unwrap());
+    /// let mut searcher: Searcher<Game> = Searcher::new(SearchOptions::default());
+    /// let (stop, mut reported) = (AtomicBool::new(false), 0);
+    /// let result = searcher.search(&mut game, &MaterialEvaluator, Limits::depth(3), &stop, |info| {
+    ///     reported = info.depth;
+    /// });
+    /// assert_eq!(result.best_move, Some("b3-b2".parse().unwrap()));
+    /// assert_eq!(result.pv, ["b3-b2".parse().unwrap(), "xe5".parse().unwrap()]);
+    /// assert_eq!(result.score, Score::win_in(2));
+    /// assert_eq!(reported, result.depth);
+    /// ```
     pub fn search<E, F>(
         &mut self,
         game: &mut G,
@@ -188,6 +276,22 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
     /// iterations give the result and the `info` calls. The node limit
     /// bounds the calling thread's nodes; the result counts every thread's.
     /// With one thread this is exactly [`search`](Searcher::search).
+    ///
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    ///
+    /// use qi_five_tigers::{FiveTigers, Game, MaterialEvaluator, Rules};
+    /// use qi_search::{Limits, Score, SearchOptions, Searcher};
+    ///
+    /// let text = "4O/5/1X3/X4/XX3 x move X:0,O:0 - x -,d5-e5 1";
+    /// let mut game = Game::new(FiveTigers::from_text(text, &Rules::shandong()).unwrap());
+    /// let options = SearchOptions { threads: 2, ..SearchOptions::default() };
+    /// let mut searcher: Searcher<Game> = Searcher::new(options);
+    /// let stop = AtomicBool::new(false);
+    /// let result = searcher.search_smp(&mut game, &MaterialEvaluator, Limits::depth(3), &stop, |_| {});
+    /// assert_eq!(result.best_move, Some("b3-b2".parse().unwrap()));
+    /// assert_eq!(result.score, Score::win_in(2));
+    /// ```
     pub fn search_smp<E, F>(
         &mut self,
         game: &mut G,

@@ -1,0 +1,135 @@
+//! Time controls: what each side's clock starts with and gains.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+/// A time control as cutechess-cli and fastchess write it: `[MOVES/]BASE[+INC]`,
+/// in seconds (`10+0.1`, `60`, `40/60+0.5`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeControl {
+    /// Moves per period: after each `moves` moves a side gets `base`
+    /// again (`None`: one period for the whole game).
+    pub moves: Option<u32>,
+    /// Each side's time at the start (and of each new period).
+    pub base: Duration,
+    /// Time each side gains after each of its moves.
+    pub inc: Duration,
+}
+
+impl TimeControl {
+    /// The moves to go in the current period after `made` moves of a
+    /// side, for `go movestogo` (`None` without periods).
+    pub fn moves_to_go(&self, made: u32) -> Option<u32> {
+        self.moves.map(|moves| moves - made % moves)
+    }
+}
+
+/// Reads seconds (`10`, `0.5`) as a duration.
+fn seconds(text: &str, what: &str) -> Result<Duration, String> {
+    let value: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("{what} '{text}' is not a number of seconds"))?;
+    Duration::try_from_secs_f64(value)
+        .map_err(|_| format!("{what} '{text}' is not a time (seconds, 0 or more)"))
+}
+
+impl FromStr for TimeControl {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<TimeControl, String> {
+        let (moves, rest) = match text.split_once('/') {
+            Some((moves, rest)) => {
+                let moves: u32 = moves
+                    .trim()
+                    .parse()
+                    .ok()
+                    .filter(|&m| m > 0)
+                    .ok_or_else(|| format!("moves '{moves}' is not a whole number above 0"))?;
+                (Some(moves), rest)
+            }
+            None => (None, text),
+        };
+        let (base, inc) = match rest.split_once('+') {
+            Some((base, inc)) => (seconds(base, "base")?, seconds(inc, "increment")?),
+            None => (seconds(rest, "base")?, Duration::ZERO),
+        };
+        if base.is_zero() {
+            return Err(format!(
+                "'{text}' starts the clock at zero (the form is [MOVES/]BASE[+INC], in seconds)"
+            ));
+        }
+        Ok(TimeControl { moves, base, inc })
+    }
+}
+
+impl fmt::Display for TimeControl {
+    /// The form [`FromStr`] reads.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(moves) = self.moves {
+            write!(f, "{moves}/")?;
+        }
+        write!(f, "{}", self.base.as_secs_f64())?;
+        if !self.inc.is_zero() {
+            write!(f, "+{}", self.inc.as_secs_f64())?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn time_controls_are_read() {
+        let tc: TimeControl = "10+0.1".parse().unwrap();
+        assert_eq!(
+            tc,
+            TimeControl {
+                moves: None,
+                base: ms(10_000),
+                inc: ms(100)
+            }
+        );
+        let tc: TimeControl = "60".parse().unwrap();
+        assert_eq!(
+            tc,
+            TimeControl {
+                moves: None,
+                base: ms(60_000),
+                inc: ms(0)
+            }
+        );
+        let tc: TimeControl = "40/60+0.5".parse().unwrap();
+        assert_eq!(
+            tc,
+            TimeControl {
+                moves: Some(40),
+                base: ms(60_000),
+                inc: ms(500)
+            }
+        );
+        assert_eq!(tc.moves_to_go(0), Some(40));
+        assert_eq!(tc.moves_to_go(39), Some(1));
+        assert_eq!(tc.moves_to_go(40), Some(40));
+        for text in ["10+0.1", "60", "40/60+0.5", "0.5"] {
+            let tc: TimeControl = text.parse().unwrap();
+            assert_eq!(tc.to_string(), text);
+        }
+    }
+
+    #[test]
+    fn bad_time_controls_are_errors() {
+        for bad in [
+            "", "x", "10+", "+1", "-1", "10+-1", "0", "0+1", "0/10", "a/10", "10+inf", "1e400",
+        ] {
+            assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
+        }
+    }
+}
