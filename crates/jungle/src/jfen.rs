@@ -8,7 +8,7 @@ use thiserror::Error;
 use crate::board::{Piece, Square};
 use crate::position::Jungle;
 use crate::rules::Rules;
-use crate::setup::{Setup, SetupError};
+use crate::setup::{ImpossiblePosition, Setup, SetupError};
 
 /// Why JFEN text could not be read. Ranks are named as on the board
 /// (`rank 9` is the first `/`-separated field).
@@ -83,11 +83,16 @@ pub enum JfenError {
     /// More than four whitespace-separated fields.
     #[error("unexpected extra field \"{0}\" after the full-move number")]
     ExtraField(String),
+    /// The text is well formed but no game reaches the position (only
+    /// [`Jungle::from_text_lenient`] reads it).
+    #[error(transparent)]
+    Impossible(#[from] ImpossiblePosition),
 }
 
 /// Reads JFEN under `rules`: the text is read into a [`Setup`], which is
-/// then validated into the position.
-pub(crate) fn parse(text: &str, rules: Rules) -> Result<Jungle, JfenError> {
+/// then validated into the position (refusing positions no game reaches
+/// when `reachable` says so).
+pub(crate) fn parse(text: &str, rules: Rules, reachable: bool) -> Result<Jungle, JfenError> {
     let mut fields = text.split_whitespace();
     let board = fields.next().ok_or(JfenError::Empty)?;
     let mut setup = read_board(board)?;
@@ -100,9 +105,17 @@ pub(crate) fn parse(text: &str, rules: Rules) -> Result<Jungle, JfenError> {
             .no_capture_plies(no_capture)
             .fullmove(fullmove);
     }
-    let position = setup.into_position(&rules).map_err(setup_error)?;
+    // The well-formedness checks of the setup, then the rest of the text,
+    // and only then whether a game reaches the position (which needs the
+    // counters).
+    setup.validate_board(reachable).map_err(setup_error)?;
     rest?;
-    Ok(position)
+    let position = if reachable {
+        Jungle::from_setup(setup, &rules)
+    } else {
+        Jungle::from_setup_lenient(setup, &rules)
+    };
+    position.map_err(setup_error)
 }
 
 /// Reads the board field into an otherwise empty setup.
@@ -205,6 +218,7 @@ fn setup_error(error: SetupError) -> JfenError {
             field: "full-move",
             text: "0".to_string(),
         },
+        SetupError::Impossible(why) => JfenError::Impossible(why),
     }
 }
 

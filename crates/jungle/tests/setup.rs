@@ -7,7 +7,10 @@ use common::*;
 use proptest::prelude::*;
 use qi_core::testkit::{random_playout, Rng};
 use qi_core::{Position, Side};
-use qi_jungle::{Animal, JfenError, Jungle, Piece, Rules, Setup, SetupError, Square, START_JFEN};
+use qi_jungle::{
+    Animal, ImpossiblePosition, JfenError, Jungle, Piece, Rules, Setup, SetupError, Square,
+    START_JFEN,
+};
 
 fn sq(text: &str) -> Square {
     text.parse().unwrap()
@@ -70,9 +73,19 @@ fn start_and_empty_setups() {
         format!("{:?}", Setup::start()),
         format!("Setup(\"{START_JFEN}\")")
     );
-    // An empty board is accepted, as its JFEN is (the game is decided).
-    let empty = Setup::empty().into_position(&Rules::standard()).unwrap();
-    assert_eq!(empty, pos("7/7/7/7/7/7/7/7/7 w 0 1", Rules::standard()));
+    // An empty board is refused (no game ends with both sides bare), and
+    // read leniently, as its JFEN is (the game is decided).
+    assert_eq!(
+        Setup::empty().into_position(&Rules::standard()),
+        Err(SetupError::Impossible(ImpossiblePosition::EmptyBoard))
+    );
+    let empty = Setup::empty()
+        .into_position_lenient(&Rules::standard())
+        .unwrap();
+    assert_eq!(
+        empty,
+        pos_lenient("7/7/7/7/7/7/7/7/7 w 0 1", Rules::standard())
+    );
     assert!(empty.outcome().is_some());
 }
 
@@ -136,7 +149,8 @@ fn an_animal_on_its_own_den_is_refused() {
 fn both_dens_entered_is_refused() {
     let one = Setup::empty()
         .place(sq("d9"), red(Animal::Cat))
-        .place(sq("a5"), blue(Animal::Cat));
+        .place(sq("a5"), blue(Animal::Cat))
+        .side_to_move(Side::Second);
     assert!(one.into_position(&Rules::standard()).is_ok());
     let err = one
         .place(sq("d1"), blue(Animal::Rat))
