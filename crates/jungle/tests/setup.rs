@@ -230,3 +230,120 @@ proptest! {
         prop_assert_eq!(read.to_string(), text);
     }
 }
+
+/// The impossible positions, each with the error that says why: as JFEN and
+/// as a setup, refused by the strict readers and read by the lenient ones.
+#[test]
+fn positions_no_game_reaches_are_refused_and_read_leniently() {
+    let rules = Rules::standard();
+    let cases = [
+        (
+            "7/7/7/7/7/7/7/7/7 w 0 1",
+            ImpossiblePosition::EmptyBoard,
+            "impossible position: the board is empty",
+        ),
+        (
+            "3D3/7/7/7/7/7/7/7/6c w 0 1",
+            ImpossiblePosition::MoverInEnemyDen {
+                piece: red(Animal::Dog),
+                square: sq("d9"),
+            },
+            "impossible position: Red Dog stands in the enemy den d9 with its side to move (the game ended when it entered)",
+        ),
+        (
+            "6C/7/7/7/7/7/7/7/3d3 b 0 1",
+            ImpossiblePosition::MoverInEnemyDen {
+                piece: blue(Animal::Dog),
+                square: sq("d1"),
+            },
+            "impossible position: Blue Dog stands in the enemy den d1 with its side to move (the game ended when it entered)",
+        ),
+        (
+            "7/7/7/7/7/7/7/7/6L w 0 1",
+            ImpossiblePosition::LastMoverWithoutAnimals { side: Side::Second },
+            "impossible position: Blue has no animals, yet it made the last move",
+        ),
+        (
+            "l6/7/7/7/7/7/7/7/7 b 0 1",
+            ImpossiblePosition::LastMoverWithoutAnimals { side: Side::First },
+            "impossible position: Red has no animals, yet it made the last move",
+        ),
+        (
+            "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 1 1",
+            ImpossiblePosition::CountersContradict {
+                no_capture_plies: 1,
+                plies: 0,
+            },
+            "impossible position: the no-capture count 1 is larger than the 0 plies played by this full-move number and side to move",
+        ),
+        (
+            "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 2 1",
+            ImpossiblePosition::CountersContradict {
+                no_capture_plies: 2,
+                plies: 1,
+            },
+            "impossible position: the no-capture count 2 is larger than the 1 plies played by this full-move number and side to move",
+        ),
+        (
+            "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 201 101",
+            ImpossiblePosition::CountersContradict {
+                no_capture_plies: 201,
+                plies: 200,
+            },
+            "impossible position: the no-capture count 201 is larger than the 200 plies played by this full-move number and side to move",
+        ),
+    ];
+    for (text, why, message) in cases {
+        let err = Jungle::from_text(text, &rules).unwrap_err();
+        assert_eq!(err, JfenError::Impossible(why), "{text}");
+        assert_eq!(err.to_string(), message, "{text}");
+        assert_eq!(text.parse::<Jungle>(), Err(err.clone()));
+        // The setup of the same position: the same reason.
+        let lenient = Jungle::from_text_lenient(text, &rules).unwrap();
+        assert_eq!(lenient.to_string(), text);
+        let setup = lenient.to_setup();
+        assert_eq!(
+            setup.into_position(&rules),
+            Err(SetupError::Impossible(why))
+        );
+        assert_eq!(SetupError::Impossible(why).to_string(), message);
+        assert_eq!(setup.into_position_lenient(&rules), Ok(lenient));
+        assert_eq!(Jungle::from_setup_lenient(setup, &rules), Ok(lenient));
+        assert_eq!(
+            Jungle::from_setup(setup, &rules),
+            Err(SetupError::Impossible(why))
+        );
+    }
+}
+
+/// Finished positions a game does reach are read strictly.
+#[test]
+fn finished_but_reachable_positions_are_accepted() {
+    let rules = Rules::standard();
+    for text in [
+        // a Red Dog entered the Blue den; Blue to move
+        "3D3/7/7/7/7/7/7/7/6c b 1 1",
+        // Red took Blue's last animal; Blue to move, no animals
+        "7/7/7/7/7/7/7/7/6L b 0 1",
+        // Blue took Red's last animal; Red to move
+        "l6/7/7/7/7/7/7/7/7 w 0 2",
+        // no-capture count equal to the plies played
+        "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 1 1",
+        "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 200 101",
+    ] {
+        let pos = Jungle::from_text(text, &rules).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(pos.to_string(), text);
+        assert_eq!(pos.to_setup().into_position(&rules), Ok(pos));
+    }
+    // The huge counters of a full-move number near u32::MAX do not overflow.
+    let far = format!(
+        "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b {} {}",
+        u32::MAX,
+        u32::MAX
+    );
+    assert!(Jungle::from_text(&far, &rules).is_ok());
+    assert_eq!(
+        Setup::start().fullmove(u32::MAX).plies_played(),
+        2 * (u64::from(u32::MAX) - 1)
+    );
+}
