@@ -3,6 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use qi_core::Escaped;
 use thiserror::Error;
 
 use crate::board::{Animal, Piece, Square};
@@ -170,7 +171,7 @@ pub struct Rules {
 
 /// A preset name that is not one of [`Rules::PRESETS`].
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("unknown Jungle rule preset '{name}' (known presets: standard, yeshou, datou, traditional; optionally prefixed 'jungle:')")]
+#[error("unknown Jungle rule preset '{}' (known presets: standard, yeshou, datou, traditional; optionally prefixed 'jungle:')", Escaped(.name))]
 pub struct UnknownPreset {
     /// The name that was asked for.
     pub name: String,
@@ -183,13 +184,13 @@ pub enum ParseRulesError {
     #[error(transparent)]
     UnknownPreset(#[from] UnknownPreset),
     /// An `option=value` item names no option.
-    #[error("unknown rule option '{0}' (known: rank_order, lion_jumps, tiger_jumps, jump_block, jump_block_area, trapped_attacks, rat_bank_capture, no_capture_draw, repetition, anti_chase)")]
+    #[error("unknown Jungle rule option '{}' (known options: rank_order, lion_jumps, tiger_jumps, jump_block, jump_block_area, trapped_attacks, rat_bank_capture, no_capture_draw, repetition, anti_chase)", Escaped(.0))]
     UnknownOption(String),
     /// An item has no `=`.
-    #[error("rule option item '{0}' is not of the form option=value")]
+    #[error("bad rule option item '{}' (expected option=value)", Escaped(.0))]
     MissingValue(String),
     /// The value does not fit the option.
-    #[error("bad value '{value}' for rule option {option} (expected {expected})")]
+    #[error("bad value '{}' for rule option {option} (expected {expected})", Escaped(.value))]
     BadValue {
         /// The option.
         option: &'static str,
@@ -199,7 +200,7 @@ pub enum ParseRulesError {
         expected: &'static str,
     },
     /// The value is a former name of a value, no longer read.
-    #[error("value '{value}' of rule option {option} was renamed: use '{new_name}' (the rule it names changed)")]
+    #[error("renamed value '{}' for rule option {option}: use '{new_name}' (the rule it names changed)", Escaped(.value))]
     Renamed {
         /// The option.
         option: &'static str,
