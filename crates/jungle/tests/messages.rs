@@ -56,7 +56,7 @@ fn move_text_is_echoed_escaped() {
 fn jfen_text_is_echoed_escaped() {
     let p = |text: String| message(text.parse::<Jungle>().unwrap_err());
     assert_eq!(
-        p(format!("l5t/1d3c1/r1p1w1e/7/\u{1b}6/7/E1W1P1R/1C3D1/T5L w")),
+        p("l5t/1d3c1/r1p1w1e/7/\u{1b}6/7/E1W1P1R/1C3D1/T5L w".to_string()),
         "unknown piece letter '\\u{1b}' at rank 5"
     );
     assert_eq!(
