@@ -178,6 +178,25 @@ fn bad_input_is_one_line_and_exit_code_two() {
     assert!(err.contains("move 2 'a3a4'"), "{err}");
 }
 
+/// `trapped_attacks`: under `yeshou` the Red Lion on Blue's trap c9 may not
+/// take the Blue Tiger, under `standard` it may; the rules text sets it too.
+#[test]
+fn a_trapped_lion_captures_only_where_the_rules_allow() {
+    let fen = "1tL4/7/7/7/7/7/7/7/6E w 0 1";
+    for (game, moves) in [
+        ("jungle", "c9c8 c9b9 c9d9 g1f1 g1g2"),
+        ("jungle:yeshou", "c9c8 c9d9 g1f1 g1g2"),
+        (
+            "jungle:standard,trapped_attacks=none",
+            "c9c8 c9d9 g1f1 g1g2",
+        ),
+    ] {
+        let (code, out, err) = qi(&["moves", "--game", game, "--fen", fen]);
+        assert_eq!(code, 0, "{game}: {err}");
+        assert_eq!(out.trim(), moves, "{game}");
+    }
+}
+
 /// A Jungle position no game reaches is bad input: exit code 2 and the
 /// reason on one line, for every command that reads `--fen`.
 #[test]

@@ -21,6 +21,10 @@
 //!   to move, counters) with a builder API, to set up custom positions;
 //!   [`Jungle::from_setup`] validates one (errors: [`SetupError`]) and
 //!   [`Jungle::to_setup`] takes one apart. JFEN is read through it.
+//!   Positions no game reaches are refused with the reason
+//!   ([`ImpossiblePosition`]); [`Jungle::from_text_lenient`],
+//!   [`Jungle::from_setup_lenient`] and [`Setup::into_position_lenient`]
+//!   read them for puzzles and analysis.
 //! * [`tables`]: the board's features as [`Bitboard`](qi_core::Bitboard)s
 //!   ([`WATER`], [`LAND`], [`DENS`], [`TRAPS`], [`ALL_TRAPS`], [`ALL`], also
 //!   re-exported here, and [`den_square`]) and the move tables behind the
