@@ -347,3 +347,54 @@ fn finished_but_reachable_positions_are_accepted() {
         2 * (u64::from(u32::MAX) - 1)
     );
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Any setup: the lenient reader refuses only boards no position can
+    /// hold, the strict reader refuses in addition only impossible
+    /// positions, and both readers of the text agree with them.
+    #[test]
+    fn strict_and_lenient_readers_agree_on_random_setups(
+        picks in proptest::collection::vec((0usize..16, 0u8..63), 0..10),
+        blue in any::<bool>(),
+        no_capture in 0u32..40,
+        fullmove in 1u32..20,
+    ) {
+        let rules = Rules::standard();
+        let mut setup = Setup::empty()
+            .side_to_move(if blue { Side::Second } else { Side::First })
+            .no_capture_plies(no_capture)
+            .fullmove(fullmove);
+        for (p, square) in picks {
+            let side = if p < 8 { Side::First } else { Side::Second };
+            let square = Square::new(square).unwrap();
+            setup = setup.place(square, Piece::new(side, Animal::ALL[p % 8]));
+        }
+        let strict = setup.into_position(&rules);
+        match setup.into_position_lenient(&rules) {
+            Err(e) => {
+                prop_assert!(!matches!(e, SetupError::Impossible(_)), "{}", e);
+                prop_assert_eq!(strict, Err(e));
+            }
+            Ok(pos) => {
+                prop_assert_eq!(pos.to_setup(), setup);
+                let text = pos.to_string();
+                prop_assert_eq!(Jungle::from_text_lenient(&text, &rules), Ok(pos));
+                match strict {
+                    Ok(strict) => {
+                        prop_assert_eq!(strict, pos);
+                        prop_assert_eq!(Jungle::from_text(&text, &rules), Ok(pos));
+                    }
+                    Err(SetupError::Impossible(why)) => {
+                        prop_assert_eq!(
+                            Jungle::from_text(&text, &rules),
+                            Err(JfenError::Impossible(why))
+                        );
+                    }
+                    Err(e) => prop_assert!(false, "strict refused a lenient position: {}", e),
+                }
+            }
+        }
+    }
+}
