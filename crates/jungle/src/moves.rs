@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use qi_core::ParseCoordError;
+use qi_core::{Escaped, ParseCoordError};
 use thiserror::Error;
 
 use crate::board::Square;
@@ -36,10 +36,10 @@ impl Move {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ParseMoveError {
     /// The text is not four ASCII characters (two squares).
-    #[error("move text '{0}' is not two squares like 'a3a4'")]
+    #[error("bad move '{}' (expected two squares like 'a3a4')", Escaped(.0))]
     BadLength(String),
     /// The origin square is malformed.
-    #[error("bad origin square in move '{text}': {error}")]
+    #[error("bad origin square in move '{}': {error}", Escaped(.text))]
     BadFrom {
         /// The whole move text.
         text: String,
@@ -47,7 +47,7 @@ pub enum ParseMoveError {
         error: ParseCoordError,
     },
     /// The destination square is malformed.
-    #[error("bad destination square in move '{text}': {error}")]
+    #[error("bad destination square in move '{}': {error}", Escaped(.text))]
     BadTo {
         /// The whole move text.
         text: String,
@@ -55,7 +55,7 @@ pub enum ParseMoveError {
         error: ParseCoordError,
     },
     /// Origin and destination are the same square.
-    #[error("move '{0}' does not leave its square")]
+    #[error("bad move '{}' (it does not leave its square)", Escaped(.0))]
     SameSquare(String),
 }
 

@@ -3,6 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use qi_core::Escaped;
 use thiserror::Error;
 
 use crate::board::{Animal, Piece, Square};
@@ -66,6 +67,20 @@ pub enum JumpBlockArea {
     River = 1,
 }
 
+/// Whether an animal standing on one of its enemy's traps may capture
+/// (spec section 4, rule 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum TrappedAttacks {
+    /// It captures at its own rank, as anywhere else (the open-source
+    /// engines).
+    #[default]
+    Normal,
+    /// It has lost its fighting power: it captures nothing while it stands
+    /// there, though it may still step off onto an empty square (source
+    /// 000, 野兽争霸).
+    None,
+}
+
 /// What a threefold repetition does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Repetition {
@@ -101,6 +116,10 @@ qi_core::text_names!(JumpBlockArea {
     Path => "path",
     River => "river",
 });
+qi_core::text_names!(TrappedAttacks {
+    Normal => "normal",
+    None => "none",
+});
 qi_core::text_names!(Repetition {
     Off => "off",
     Draw => "draw",
@@ -112,7 +131,14 @@ qi_core::text_names!(Repetition {
 });
 
 #[cfg(feature = "serde")]
-qi_core::serde_via_text!(RankOrder, Jumps, JumpBlock, JumpBlockArea, Repetition);
+qi_core::serde_via_text!(
+    RankOrder,
+    Jumps,
+    JumpBlock,
+    JumpBlockArea,
+    TrappedAttacks,
+    Repetition
+);
 
 /// A complete rule set: every option of spec section 6.
 ///
@@ -131,6 +157,8 @@ pub struct Rules {
     pub jump_block: JumpBlock,
     /// Where a blocking Rat stands: on the path or anywhere in the river.
     pub jump_block_area: JumpBlockArea,
+    /// Whether an animal on an enemy trap may capture.
+    pub trapped_attacks: TrappedAttacks,
     /// Whether a Rat in water and a Rat on land may capture each other.
     pub rat_bank_capture: bool,
     /// Consecutive plies without a capture that draw the game (0: never).
@@ -143,7 +171,7 @@ pub struct Rules {
 
 /// A preset name that is not one of [`Rules::PRESETS`].
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("unknown Jungle rule preset '{name}' (known presets: standard, yeshou, datou, traditional; optionally prefixed 'jungle:')")]
+#[error("unknown Jungle rule preset '{}' (known presets: standard, yeshou, datou, traditional; optionally prefixed 'jungle:')", Escaped(.name))]
 pub struct UnknownPreset {
     /// The name that was asked for.
     pub name: String,
@@ -156,13 +184,13 @@ pub enum ParseRulesError {
     #[error(transparent)]
     UnknownPreset(#[from] UnknownPreset),
     /// An `option=value` item names no option.
-    #[error("unknown rule option '{0}' (known: rank_order, lion_jumps, tiger_jumps, jump_block, jump_block_area, rat_bank_capture, no_capture_draw, repetition, anti_chase)")]
+    #[error("unknown Jungle rule option '{}' (known options: rank_order, lion_jumps, tiger_jumps, jump_block, jump_block_area, trapped_attacks, rat_bank_capture, no_capture_draw, repetition, anti_chase)", Escaped(.0))]
     UnknownOption(String),
     /// An item has no `=`.
-    #[error("rule option item '{0}' is not of the form option=value")]
+    #[error("bad rule option item '{}' (expected option=value)", Escaped(.0))]
     MissingValue(String),
     /// The value does not fit the option.
-    #[error("bad value '{value}' for rule option {option} (expected {expected})")]
+    #[error("bad value '{}' for rule option {option} (expected {expected})", Escaped(.value))]
     BadValue {
         /// The option.
         option: &'static str,
@@ -172,7 +200,7 @@ pub enum ParseRulesError {
         expected: &'static str,
     },
     /// The value is a former name of a value, no longer read.
-    #[error("value '{value}' of rule option {option} was renamed: use '{new_name}' (the rule it names changed)")]
+    #[error("renamed value '{}' for rule option {option}: use '{new_name}' (the rule it names changed)", Escaped(.value))]
     Renamed {
         /// The option.
         option: &'static str,
@@ -196,6 +224,7 @@ impl Rules {
             tiger_jumps: Jumps::Both,
             jump_block: JumpBlock::AnyRat,
             jump_block_area: JumpBlockArea::Path,
+            trapped_attacks: TrappedAttacks::Normal,
             rat_bank_capture: false,
             no_capture_draw: 200,
             repetition: Repetition::Draw,
@@ -203,10 +232,13 @@ impl Rules {
         }
     }
 
-    /// `yeshou`: the PC game 野兽争霸.
+    /// `yeshou`: the PC game 野兽争霸 (only an enemy Rat blocks a jump, an
+    /// animal on an enemy trap captures nothing, Rats capture across the
+    /// bank).
     pub const fn yeshou() -> Rules {
         Rules {
             jump_block: JumpBlock::EnemyRat,
+            trapped_attacks: TrappedAttacks::None,
             rat_bank_capture: true,
             repetition: Repetition::Off,
             anti_chase: true,
@@ -262,13 +294,14 @@ impl Rules {
     }
 
     /// The options as `(name, value)` text pairs, in a fixed order.
-    pub fn options(&self) -> [(&'static str, String); 9] {
+    pub fn options(&self) -> [(&'static str, String); 10] {
         [
             ("rank_order", self.rank_order.to_string()),
             ("lion_jumps", self.lion_jumps.to_string()),
             ("tiger_jumps", self.tiger_jumps.to_string()),
             ("jump_block", self.jump_block.to_string()),
             ("jump_block_area", self.jump_block_area.to_string()),
+            ("trapped_attacks", self.trapped_attacks.to_string()),
             (
                 "rat_bank_capture",
                 on_off(self.rat_bank_capture).to_string(),
@@ -315,6 +348,11 @@ impl Rules {
                 self.jump_block_area = v
                     .parse()
                     .map_err(|_| bad("jump_block_area", JumpBlockArea::EXPECTED))?
+            }
+            "trapped_attacks" => {
+                self.trapped_attacks = v
+                    .parse()
+                    .map_err(|_| bad("trapped_attacks", TrappedAttacks::EXPECTED))?
             }
             "rat_bank_capture" => {
                 self.rat_bank_capture =
@@ -417,6 +455,10 @@ impl Rules {
         to: Square,
     ) -> bool {
         if attacker.side == defender.side {
+            return false;
+        }
+        if self.trapped_attacks == TrappedAttacks::None && from.trap_owner() == Some(defender.side)
+        {
             return false;
         }
         let (a, d) = (attacker.animal, defender.animal);

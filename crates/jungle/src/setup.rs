@@ -6,7 +6,7 @@ use std::fmt;
 use qi_core::Side;
 use thiserror::Error;
 
-use crate::board::{Animal, Piece, Square, DEN_SQUARES, NONE};
+use crate::board::{side_name, Animal, Piece, Square, DEN_SQUARES, NONE};
 use crate::position::Jungle;
 use crate::rules::Rules;
 
@@ -16,8 +16,11 @@ use crate::rules::Rules;
 ///
 /// Build one from [`Setup::empty`] or [`Setup::start`] with the chaining
 /// methods (or by writing the public fields), then validate it with
-/// [`Setup::into_position`] (the same as [`Jungle::from_setup`]). Its
-/// `Display` is JFEN, written as is (even when the setup is not valid).
+/// [`Setup::into_position`] (the same as [`Jungle::from_setup`]), which
+/// also refuses positions no game can reach ([`ImpossiblePosition`]), or
+/// with [`Setup::into_position_lenient`], which accepts those for puzzles
+/// and analysis. Its `Display` is JFEN, written as is (even when the setup
+/// is not valid).
 ///
 /// ```
 /// use qi_core::Side;
@@ -96,17 +99,56 @@ impl Setup {
     }
 
     /// The position, if the setup is valid (see [`SetupError`] for what is
-    /// checked); the same as [`Jungle::from_setup`].
+    /// checked) and some game can reach it (see [`ImpossiblePosition`]);
+    /// the same as [`Jungle::from_setup`].
     pub fn into_position(self, rules: &Rules) -> Result<Jungle, SetupError> {
         Jungle::from_setup(self, rules)
+    }
+
+    /// The position, if the board can hold the setup at all: like
+    /// [`Setup::into_position`] but without the checks that the position
+    /// can occur in a game ([`ImpossiblePosition`]), for puzzles and
+    /// analysis (an empty board, an animal in the enemy den with its side
+    /// to move, counters that contradict each other, …). The same as
+    /// [`Jungle::from_setup_lenient`]. Every position is still one the
+    /// move generator handles: each animal at most once, none in water but
+    /// the Rat, none in its own den, a full-move number of at least 1.
+    ///
+    /// ```
+    /// use qi_jungle::{Jungle, Rules, Setup, SetupError, ImpossiblePosition};
+    ///
+    /// let rules = Rules::standard();
+    /// assert_eq!(
+    ///     Setup::empty().into_position(&rules),
+    ///     Err(SetupError::Impossible(ImpossiblePosition::EmptyBoard))
+    /// );
+    /// let empty = Setup::empty().into_position_lenient(&rules).unwrap();
+    /// assert_eq!(empty.to_string(), "7/7/7/7/7/7/7/7/7 w 0 1");
+    /// ```
+    pub fn into_position_lenient(self, rules: &Rules) -> Result<Jungle, SetupError> {
+        Jungle::from_setup_lenient(self, rules)
     }
 
     /// Checks the setup and gives the square of each animal of each side,
     /// Rat first (`NONE` when absent), as [`Jungle`] keeps them.
     ///
     /// The checks run in the order the JFEN reader reported them before it
-    /// read through a setup, so that its first error stays the same.
-    pub(crate) fn validate(&self) -> Result<[[u8; 8]; 2], SetupError> {
+    /// read through a setup, so that its first error stays the same; the
+    /// checks that the position can occur in a game come last, and only
+    /// when `reachable` asks for them.
+    pub(crate) fn validate(&self, reachable: bool) -> Result<[[u8; 8]; 2], SetupError> {
+        let squares = self.validate_board(reachable)?;
+        if reachable {
+            self.check_reachable(&squares)?;
+        }
+        Ok(squares)
+    }
+
+    /// The checks of [`validate`](Setup::validate) that the JFEN reader
+    /// makes before it reads the fields after the board: all but those
+    /// that a game reaches the position, except that both dens entered is
+    /// refused here when `reachable` asks for it.
+    pub(crate) fn validate_board(&self, reachable: bool) -> Result<[[u8; 8]; 2], SetupError> {
         let mut squares = [[NONE; 8]; 2];
         for (sq, piece) in Square::all().zip(self.board) {
             let Some(piece) = piece else { continue };
@@ -136,13 +178,50 @@ impl Setup {
         }
         let in_den =
             |side: Side| squares[side.index()].contains(&DEN_SQUARES[side.opponent().index()]);
-        if in_den(Side::First) && in_den(Side::Second) {
+        if reachable && in_den(Side::First) && in_den(Side::Second) {
             return Err(SetupError::BothDensEntered);
         }
         if self.fullmove == 0 {
             return Err(SetupError::ZeroFullmove);
         }
         Ok(squares)
+    }
+
+    /// The checks that a game can reach the position (see
+    /// [`ImpossiblePosition`]), on the squares `validate` found.
+    fn check_reachable(&self, squares: &[[u8; 8]; 2]) -> Result<(), ImpossiblePosition> {
+        let mover = self.side_to_move;
+        let other = mover.opponent();
+        let has_animals = |side: Side| squares[side.index()].iter().any(|&sq| sq != NONE);
+        if !has_animals(mover) && !has_animals(other) {
+            return Err(ImpossiblePosition::EmptyBoard);
+        }
+        let den = DEN_SQUARES[other.index()];
+        if let Some(animal) = squares[mover.index()].iter().position(|&sq| sq == den) {
+            return Err(ImpossiblePosition::MoverInEnemyDen {
+                piece: Piece::new(mover, Animal::ALL[animal]),
+                square: Square::from_index_unchecked(den),
+            });
+        }
+        if !has_animals(other) {
+            return Err(ImpossiblePosition::LastMoverWithoutAnimals { side: other });
+        }
+        let plies = self.plies_played();
+        if u64::from(self.no_capture_plies) > plies {
+            return Err(ImpossiblePosition::CountersContradict {
+                no_capture_plies: self.no_capture_plies,
+                plies,
+            });
+        }
+        Ok(())
+    }
+
+    /// The plies played before this position, by the full-move number and
+    /// the side to move: `2 × (fullmove − 1)`, plus one with Blue to move
+    /// (0 for a full-move number of 0, which is refused anyway).
+    pub fn plies_played(&self) -> u64 {
+        let before = 2 * u64::from(self.fullmove.saturating_sub(1));
+        before + u64::from(self.side_to_move == Side::Second)
     }
 }
 
@@ -173,7 +252,8 @@ impl fmt::Debug for Setup {
 }
 
 /// Why a [`Setup`] is not a valid position. The board is checked before the
-/// counters; the first problem found is reported.
+/// counters, and whether a game can reach the position last; the first
+/// problem found is reported.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Error)]
 pub enum SetupError {
     /// The same animal of the same side stands on two squares.
@@ -209,6 +289,54 @@ pub enum SetupError {
     /// The full-move number is 0 (it starts at 1).
     #[error("the full-move number is 0 (it starts at 1)")]
     ZeroFullmove,
+    /// The board can hold the position, but no game reaches it (refused by
+    /// [`Setup::into_position`], accepted by
+    /// [`Setup::into_position_lenient`]).
+    #[error(transparent)]
+    Impossible(#[from] ImpossiblePosition),
+}
+
+/// Why a position that the board can hold cannot occur in a game. Refused
+/// by [`Setup::into_position`], [`Jungle::from_setup`] and
+/// [`Jungle::from_text`] (and so by `FromStr`); accepted by their lenient
+/// forms ([`Setup::into_position_lenient`],
+/// [`Jungle::from_setup_lenient`], [`Jungle::from_text_lenient`]).
+///
+/// A finished position that a game does reach is accepted: the side to
+/// move without animals (the other side took the last one), or an animal
+/// of the side that just moved in the den of the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Error)]
+pub enum ImpossiblePosition {
+    /// No animal on the board: a game ends when a side loses its last
+    /// animal, so the other always keeps one.
+    #[error("impossible position: the board is empty")]
+    EmptyBoard,
+    /// An animal of the side to move stands in the enemy den: it entered
+    /// on its side's previous move, which ended the game, so the other
+    /// side never moved since.
+    #[error("impossible position: {piece} stands in the enemy den {square} with its side to move (the game ended when it entered)")]
+    MoverInEnemyDen {
+        /// The animal in the den.
+        piece: Piece,
+        /// The den.
+        square: Square,
+    },
+    /// The side that just moved has no animals: it moved one.
+    #[error("impossible position: {} has no animals, yet it made the last move", side_name(*.side))]
+    LastMoverWithoutAnimals {
+        /// The side not to move.
+        side: Side,
+    },
+    /// The no-capture ply count is larger than the plies played, which the
+    /// full-move number and the side to move fix: `2 × (fullmove − 1)`,
+    /// plus one with Blue to move ([`Setup::plies_played`]).
+    #[error("impossible position: the no-capture count {no_capture_plies} is larger than the {plies} plies played by this full-move number and side to move")]
+    CountersContradict {
+        /// The no-capture ply count.
+        no_capture_plies: u32,
+        /// The plies played.
+        plies: u64,
+    },
 }
 
 #[cfg(test)]

@@ -108,7 +108,7 @@ def test_history_rules_apply():
 @pytest.mark.parametrize(
     "spec, position, move, words",
     [
-        ("jungle", None, "zz", "not two squares"),
+        ("jungle", None, "zz", "bad move 'zz'"),
         ("jungle", None, "a3a5", "illegal move a3a5"),
         ("five-tigers", None, "c3-c4", "illegal move"),
         ("five-tigers", None, "q9", "file 'q'"),
