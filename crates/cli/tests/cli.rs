@@ -694,3 +694,26 @@ fn play_saves_and_loads_a_game() {
     assert!(out.contains("cannot load /nonexistent/x.pgn"), "{out}");
     std::fs::remove_file(path).ok();
 }
+
+/// Input echoed in an error shows control characters escaped, so a bad
+/// argument cannot act on the terminal that shows the error.
+#[test]
+fn echoed_input_has_its_control_characters_escaped() {
+    for args in [
+        vec!["moves", "--moves", "a3\u{1b}[2J"],
+        vec!["perft", "--game", "jungle:\u{1b}[2J", "1"],
+        vec!["perft", "--game", "go\u{7}", "1"],
+        vec!["moves", "--game", "five-tigers", "--moves", "c3 x\u{1b}c3"],
+    ] {
+        let (code, _, err) = qi(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(
+            !err.chars().any(|c| c.is_control() && c != '\n'),
+            "{args:?}: {err:?}"
+        );
+        assert!(
+            err.contains("\\u{1b}") || err.contains("\\u{7}"),
+            "{args:?}: {err}"
+        );
+    }
+}
