@@ -669,10 +669,10 @@ impl Jungle {
     /// let pos = Jungle::default();
     /// let rat = Piece::new(Side::First, Animal::Rat);
     /// let elephant = Piece::new(Side::Second, Animal::Elephant);
-    /// assert!(pos.capture_allowed(rat, sq("c4"), elephant, sq("d4")));
+    /// assert!(pos.capture_allowed(rat, sq("a4"), elephant, sq("a5")));
     /// let red_elephant = Piece::new(Side::First, Animal::Elephant);
     /// let blue_rat = Piece::new(Side::Second, Animal::Rat);
-    /// assert!(!pos.capture_allowed(red_elephant, sq("c4"), blue_rat, sq("d4")));
+    /// assert!(!pos.capture_allowed(red_elephant, sq("a4"), blue_rat, sq("a5")));
     /// ```
     pub fn capture_allowed(
         &self,
