@@ -50,6 +50,14 @@ pub struct Setup {
 
 impl Setup {
     /// An empty board, Red to move, counters `0 1`.
+    ///
+    /// ```
+    /// use qi_jungle::{Rules, Setup};
+    ///
+    /// let setup = Setup::empty();
+    /// assert_eq!(setup.to_string(), "7/7/7/7/7/7/7/7/7 w 0 1");
+    /// assert!(setup.into_position(&Rules::standard()).is_err()); // no game empties the board
+    /// ```
     pub const fn empty() -> Setup {
         Setup {
             board: [None; 63],
@@ -60,40 +68,112 @@ impl Setup {
     }
 
     /// The start position ([`START_JFEN`](crate::START_JFEN)).
+    ///
+    /// ```
+    /// use qi_jungle::{Jungle, Rules, Setup, START_JFEN};
+    ///
+    /// assert_eq!(Setup::start().to_string(), START_JFEN);
+    /// assert_eq!(Setup::start().into_position(&Rules::standard()), Ok(Jungle::default()));
+    /// ```
     pub fn start() -> Setup {
         Jungle::new(Rules::standard()).to_setup()
     }
 
     /// The setup with `piece` on `square` (replacing what stood there).
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_jungle::{Animal, Piece, Setup};
+    ///
+    /// let sq = |t: &str| t.parse().unwrap();
+    /// let setup = Setup::empty()
+    ///     .place(sq("d8"), Piece::new(Side::First, Animal::Lion))
+    ///     .place(sq("g9"), Piece::new(Side::Second, Animal::Lion));
+    /// assert_eq!(setup.to_string(), "6l/3L3/7/7/7/7/7/7/7 w 0 1");
+    /// ```
     pub const fn place(self, square: Square, piece: Piece) -> Setup {
         self.set(square, Some(piece))
     }
 
     /// The setup with `square` holding `piece`, or emptied by `None`.
+    ///
+    /// ```
+    /// use qi_core::{Position, Side};
+    /// use qi_jungle::{Jungle, Rules, Setup};
+    ///
+    /// let sq = |t: &str| t.parse().unwrap();
+    /// // The start after a3a4, built by hand.
+    /// let elephant = Setup::start().piece_at(sq("a3"));
+    /// let setup = Setup::start().set(sq("a3"), None).set(sq("a4"), elephant);
+    /// let setup = setup.side_to_move(Side::Second).no_capture_plies(1);
+    /// let mut pos = Jungle::default();
+    /// pos.play("a3a4".parse().unwrap()).unwrap();
+    /// assert_eq!(setup.into_position(&Rules::standard()), Ok(pos));
+    /// ```
     pub const fn set(mut self, square: Square, piece: Option<Piece>) -> Setup {
         self.board[square.index() as usize] = piece;
         self
     }
 
     /// The setup with `side` to move.
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_jungle::{Jungle, Rules};
+    ///
+    /// let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/6l w 0 1", &Rules::standard()).unwrap();
+    /// let setup = pos.to_setup().side_to_move(Side::Second);
+    /// assert_eq!(setup.to_string(), "7/3L3/7/7/7/7/7/7/6l b 0 1");
+    /// assert_eq!(setup.plies_played(), 1);
+    /// ```
     pub const fn side_to_move(mut self, side: Side) -> Setup {
         self.side_to_move = side;
         self
     }
 
     /// The setup with `plies` since the last capture.
+    ///
+    /// ```
+    /// use qi_jungle::{ImpossiblePosition, Rules, SetupError, Setup};
+    ///
+    /// let setup = Setup::start().fullmove(12).no_capture_plies(22);
+    /// assert_eq!(setup.to_string(), "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 22 12");
+    /// assert!(setup.into_position(&Rules::standard()).is_ok());
+    /// // More plies without a capture than plies played:
+    /// let err = Setup::start().no_capture_plies(3).into_position(&Rules::standard());
+    /// assert!(matches!(err, Err(SetupError::Impossible(ImpossiblePosition::CountersContradict { .. }))));
+    /// ```
     pub const fn no_capture_plies(mut self, plies: u32) -> Setup {
         self.no_capture_plies = plies;
         self
     }
 
     /// The setup with full-move number `number`.
+    ///
+    /// ```
+    /// use qi_jungle::{Rules, SetupError, Setup};
+    ///
+    /// let pos = Setup::start().fullmove(30).into_position(&Rules::standard()).unwrap();
+    /// assert_eq!(pos.fullmove(), 30);
+    /// assert_eq!(Setup::start().fullmove(0).into_position(&Rules::standard()), Err(SetupError::ZeroFullmove));
+    /// ```
     pub const fn fullmove(mut self, number: u32) -> Setup {
         self.fullmove = number;
         self
     }
 
     /// The animal on `square`, if any.
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_jungle::{Animal, Piece, Setup};
+    ///
+    /// let sq = |t: &str| t.parse().unwrap();
+    /// let setup = Setup::start();
+    /// assert_eq!(setup.piece_at(sq("a1")), Some(Piece::new(Side::First, Animal::Tiger)));
+    /// assert_eq!(setup.piece_at(sq("a7")), Some(Piece::new(Side::Second, Animal::Rat)));
+    /// assert_eq!(setup.piece_at(sq("d5")), None);
+    /// ```
     pub const fn piece_at(&self, square: Square) -> Option<Piece> {
         self.board[square.index() as usize]
     }
@@ -101,6 +181,19 @@ impl Setup {
     /// The position, if the setup is valid (see [`SetupError`] for what is
     /// checked) and some game can reach it (see [`ImpossiblePosition`]);
     /// the same as [`Jungle::from_setup`].
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_jungle::{Animal, Piece, Rules, Setup, SetupError};
+    ///
+    /// let sq = |t: &str| t.parse().unwrap();
+    /// let lions = Setup::empty()
+    ///     .place(sq("d8"), Piece::new(Side::First, Animal::Lion))
+    ///     .place(sq("g9"), Piece::new(Side::Second, Animal::Lion));
+    /// assert!(lions.into_position(&Rules::standard()).is_ok());
+    /// let wet = lions.place(sq("b4"), Piece::new(Side::First, Animal::Dog)); // only the Rat swims
+    /// assert!(matches!(wet.into_position(&Rules::standard()), Err(SetupError::AnimalInWater { .. })));
+    /// ```
     pub fn into_position(self, rules: &Rules) -> Result<Jungle, SetupError> {
         Jungle::from_setup(self, rules)
     }
@@ -219,6 +312,18 @@ impl Setup {
     /// The plies played before this position, by the full-move number and
     /// the side to move: `2 × (fullmove − 1)`, plus one with Blue to move
     /// (0 for a full-move number of 0, which is refused anyway).
+    ///
+    /// ```
+    /// use qi_core::Position;
+    /// use qi_jungle::{Jungle, Setup};
+    ///
+    /// assert_eq!(Setup::start().plies_played(), 0);
+    /// let mut pos = Jungle::default();
+    /// for mv in ["a3a4", "g7g6", "a4a5"] {
+    ///     pos.play(mv.parse().unwrap()).unwrap();
+    /// }
+    /// assert_eq!(pos.to_setup().plies_played(), 3);
+    /// ```
     pub fn plies_played(&self) -> u64 {
         let before = 2 * u64::from(self.fullmove.saturating_sub(1));
         before + u64::from(self.side_to_move == Side::Second)
@@ -227,11 +332,24 @@ impl Setup {
 
 impl Default for Setup {
     /// The start position.
+    ///
+    /// ```
+    /// use qi_jungle::Setup;
+    ///
+    /// assert_eq!(Setup::default(), Setup::start());
+    /// ```
     fn default() -> Setup {
         Setup::start()
     }
 }
 
+/// The plain contents of a position (the same as [`Jungle::to_setup`]).
+///
+/// ```
+/// use qi_jungle::{Jungle, Setup};
+///
+/// assert_eq!(Setup::from(&Jungle::default()), Setup::start());
+/// ```
 impl From<&Jungle> for Setup {
     fn from(pos: &Jungle) -> Setup {
         pos.to_setup()
@@ -245,6 +363,12 @@ impl From<Jungle> for Setup {
 }
 
 /// JFEN, as in `Setup("l5t/... w 0 1")`.
+///
+/// ```
+/// use qi_jungle::Setup;
+///
+/// assert_eq!(format!("{:?}", Setup::empty()), "Setup(\"7/7/7/7/7/7/7/7/7 w 0 1\")");
+/// ```
 impl fmt::Debug for Setup {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "Setup(\"{self}\")")
@@ -305,6 +429,16 @@ pub enum SetupError {
 /// A finished position that a game does reach is accepted: the side to
 /// move without animals (the other side took the last one), or an animal
 /// of the side that just moved in the den of the side to move.
+///
+/// ```
+/// use qi_jungle::{ImpossiblePosition, JfenError, Jungle, Rules};
+///
+/// // Red to move with its Dog in the Blue den: the game ended when it entered.
+/// let err = Jungle::from_text("3D3/7/7/7/7/7/7/7/6c w 0 1", &Rules::standard());
+/// assert!(matches!(err, Err(JfenError::Impossible(ImpossiblePosition::MoverInEnemyDen { .. }))));
+/// // With Blue to move, the Dog has just won.
+/// assert!(Jungle::from_text("3D3/7/7/7/7/7/7/7/6c b 0 1", &Rules::standard()).is_ok());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Error)]
 pub enum ImpossiblePosition {
     /// No animal on the board: a game ends when a side loses its last
