@@ -721,6 +721,26 @@ impl Setup {
                         return Err(SetupError::RemovedBeforeFormation { side });
                     }
                 }
+                // Each formation a side holds earned one removal when its
+                // placement formed it, taken before the other side's next
+                // placement; the other side then had pieces on the board
+                // (it had placed 2 or more), so the removal was not dropped.
+                // A side whose opponent has lost nothing has therefore taken
+                // nothing, and every formation it holds is still owed.
+                for side in Side::BOTH {
+                    if lost[side.opponent().index()] > 0 {
+                        continue;
+                    }
+                    let held = held_formations(self.pieces(side)).count();
+                    let owed = self
+                        .owed
+                        .first()
+                        .filter(|&(taker, _)| taker == side)
+                        .map_or(0, |(_, count)| count);
+                    if held > usize::from(owed) {
+                        return Err(SetupError::UnpaidFormations { side, held, owed });
+                    }
+                }
             }
         }
         Ok(())
@@ -1124,6 +1144,20 @@ pub enum SetupError {
         /// The removals owed.
         count: u8,
     },
+    /// During immediate placement, a side holds more formations than the
+    /// removals owed to it, though its opponent has lost no piece: each
+    /// formation earned a removal that was neither taken nor is still owed.
+    #[error(
+        "{side} holds {held} formation(s) but is owed {owed} removal(s), and the other side has lost no piece: every formation formed in placement earns a removal"
+    )]
+    UnpaidFormations {
+        /// The side holding the formations.
+        side: Side,
+        /// The formations it holds.
+        held: usize,
+        /// The removals owed to it.
+        owed: u8,
+    },
     /// A side lost pieces in placement before the other side placed the 3
     /// pieces the smallest formation needs.
     #[error(
@@ -1230,6 +1264,7 @@ impl SetupError {
             | SetupError::TwoOwedInPlacement
             | SetupError::OwedNotToLastPlacer { .. }
             | SetupError::OwedWithoutFormation { .. }
+            | SetupError::UnpaidFormations { .. }
             | SetupError::FullBoardNothingOwed
             | SetupError::OwedNotFromPlacement { .. }
             | SetupError::OwedNotFromStep { .. } => Field::Owed,
