@@ -15,7 +15,7 @@ pub enum CliError {
     #[error("bad --fen: {0}")]
     Fen(String),
     /// A move of `--moves` could not be read or is illegal.
-    #[error("bad move {index} '{text}' in --moves: {reason}")]
+    #[error("bad move {index} '{}' in --moves: {reason}", qi_core::Escaped(.text))]
     Move {
         /// 1-based position in the list.
         index: usize,

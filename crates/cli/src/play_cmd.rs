@@ -150,7 +150,7 @@ fn play<K: GameKit>(
                 }
             }
             text => match text.parse::<MoveOf<K::Game>>() {
-                Err(e) => outln!("cannot read '{text}': {e}"),
+                Err(e) => outln!("cannot read '{}': {e}", qi_core::Escaped(text)),
                 Ok(mv) => {
                     if let Err(e) = game.play(mv) {
                         outln!("illegal move {text}: {}", e.reason);

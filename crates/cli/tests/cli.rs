@@ -212,6 +212,65 @@ fn five_tigers_positions_no_game_reaches_are_usage_errors() {
     assert!(!out.is_empty());
 }
 
+/// `trapped_attacks`: under `yeshou` the Red Lion on Blue's trap c9 may not
+/// take the Blue Tiger, under `standard` it may; the rules text sets it too.
+#[test]
+fn a_trapped_lion_captures_only_where_the_rules_allow() {
+    let fen = "1tL4/7/7/7/7/7/7/7/6E w 0 1";
+    for (game, moves) in [
+        ("jungle", "c9c8 c9b9 c9d9 g1f1 g1g2"),
+        ("jungle:yeshou", "c9c8 c9d9 g1f1 g1g2"),
+        (
+            "jungle:standard,trapped_attacks=none",
+            "c9c8 c9d9 g1f1 g1g2",
+        ),
+    ] {
+        let (code, out, err) = qi(&["moves", "--game", game, "--fen", fen]);
+        assert_eq!(code, 0, "{game}: {err}");
+        assert_eq!(out.trim(), moves, "{game}");
+    }
+}
+
+/// A Jungle position no game reaches is bad input: exit code 2 and the
+/// reason on one line, for every command that reads `--fen`.
+#[test]
+fn impossible_jungle_positions_are_refused_with_the_reason() {
+    for (fen, reason) in [
+        ("7/7/7/7/7/7/7/7/7 w 0 1", "the board is empty"),
+        (
+            "3D3/7/7/7/7/7/7/7/6c w 0 1",
+            "Red Dog stands in the enemy den d9 with its side to move",
+        ),
+        (
+            "7/7/7/7/7/7/7/7/6L w 0 1",
+            "Blue has no animals, yet it made the last move",
+        ),
+        (
+            "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 5 2",
+            "the no-capture count 5 is larger than the 2 plies played",
+        ),
+    ] {
+        for command in ["perft", "moves"] {
+            let mut args = vec![command, "--fen", fen];
+            if command == "perft" {
+                args.push("1");
+            }
+            let (code, out, err) = qi(&args);
+            assert_eq!(code, 2, "{args:?}: {out} {err}");
+            assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+            assert!(
+                err.starts_with("qi: error: bad --fen: impossible position: "),
+                "{err}"
+            );
+            assert!(err.contains(reason), "{args:?}: {err}");
+        }
+    }
+    // The finished positions a game reaches are read: no moves, perft 0.
+    let (code, out, err) = qi(&["perft", "--fen", "3D3/7/7/7/7/7/7/7/6c b 1 1", "1"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out.trim(), "total: 0");
+}
+
 /// The JCEI GUI that ships with the C++ Jungle engine starts its engine
 /// binary without arguments, reads one line after `moves` and takes the
 /// moves after its colon, and reads `info` lines until `bestmove`. `qi` must
@@ -634,4 +693,27 @@ fn play_saves_and_loads_a_game() {
     let out = play(&["--movetime", "10"], "load /nonexistent/x.pgn\nquit\n");
     assert!(out.contains("cannot load /nonexistent/x.pgn"), "{out}");
     std::fs::remove_file(path).ok();
+}
+
+/// Input echoed in an error shows control characters escaped, so a bad
+/// argument cannot act on the terminal that shows the error.
+#[test]
+fn echoed_input_has_its_control_characters_escaped() {
+    for args in [
+        vec!["moves", "--moves", "a3\u{1b}[2J"],
+        vec!["perft", "--game", "jungle:\u{1b}[2J", "1"],
+        vec!["perft", "--game", "go\u{7}", "1"],
+        vec!["moves", "--game", "five-tigers", "--moves", "c3 x\u{1b}c3"],
+    ] {
+        let (code, _, err) = qi(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(
+            !err.chars().any(|c| c.is_control() && c != '\n'),
+            "{args:?}: {err:?}"
+        );
+        assert!(
+            err.contains("\\u{1b}") || err.contains("\\u{7}"),
+            "{args:?}: {err}"
+        );
+    }
 }

@@ -129,7 +129,7 @@ fn no_bestmove_for(e: &mut Engine, wait: Duration, what: &str) {
 #[test]
 fn bad_input_is_an_error_line_and_the_engine_goes_on() {
     let mut e = Engine::start(&[]);
-    let errors: [(&[u8], &str); 8] = [
+    let errors: [(&[u8], &str); 12] = [
         (b"perft 20000\n", "maximum 128"),
         (b"perft 99999999999999\n", "perft"),
         (b"go depth 20000\n", "maximum 100"),
@@ -144,6 +144,19 @@ fn bad_input_is_an_error_line_and_the_engine_goes_on() {
         (b"setoption name EvalProfile value magic\n", "EvalProfile"),
         (b"position startpos moves \xff\xfe\n", "not UTF-8"),
         (b"d\xc3\n", "not UTF-8"),
+        // Echoed input shows control characters escaped.
+        (b"go depth\x1b[2J 3\n", "unknown limit 'depth\\u{1b}[2J'"),
+        (b"position startpos moves a3\x07a4\n", "'a3\\u{7}a4'"),
+        (
+            b"setoption name EvalProfile value x\x1b\n",
+            "unknown EvalProfile 'x\\u{1b}'",
+        ),
+        // A position no game reaches, refused with the reason; the engine
+        // keeps the start position (the perft below counts from it).
+        (
+            b"position fen 3D3/7/7/7/7/7/7/7/6c w 0 1\n",
+            "impossible position: Red Dog stands in the enemy den d9",
+        ),
     ];
     for (line, says) in errors {
         e.send_bytes(line);

@@ -44,7 +44,7 @@ pub enum PositionError {
     #[error("bad position: {0}")]
     Text(String),
     /// A move could not be read or is not legal.
-    #[error("move {index} '{text}': {reason}")]
+    #[error("move {index} '{}': {reason}", qi_core::Escaped(.text))]
     Move {
         /// 1-based position in the list.
         index: usize,

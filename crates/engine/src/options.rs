@@ -41,7 +41,11 @@ pub fn set_search_option(
             .ok()
             .filter(|&n| (min..=max).contains(&n))
             .ok_or_else(|| {
-                format!("option '{name}' takes a number from {min} to {max}, not '{value}'")
+                format!(
+                    "option '{}' takes a number from {min} to {max}, not '{}'",
+                    qi_core::Escaped(name),
+                    qi_core::Escaped(value)
+                )
             })
     };
     let lower = name.to_ascii_lowercase();
@@ -61,7 +65,9 @@ pub fn set_search_option(
                 "false" => false,
                 _ => {
                     return Err(format!(
-                        "option '{name}' takes true or false, not '{value}'"
+                        "option '{}' takes true or false, not '{}'",
+                        qi_core::Escaped(name),
+                        qi_core::Escaped(value)
                     ))
                 }
             };
@@ -90,7 +96,7 @@ impl Overrides {
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
         let mut probe = SearchOptions::default();
         if !set_search_option(&mut probe, name, value)? {
-            return Err(format!("unknown option '{name}'"));
+            return Err(format!("unknown option '{}'", qi_core::Escaped(name)));
         }
         let name = name.to_ascii_lowercase();
         self.0.retain(|(n, _)| *n != name);

@@ -69,7 +69,7 @@ impl GameInfo {
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum SpecError {
     /// The game name is not in the registry.
-    #[error("unknown game '{name}' (expected {known}, optionally with ':PRESET')")]
+    #[error("unknown game '{}' (expected {known}, optionally with ':PRESET')", qi_core::Escaped(.name))]
     UnknownGame {
         /// The name given.
         name: String,

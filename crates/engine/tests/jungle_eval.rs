@@ -61,7 +61,13 @@ fn mirror(p: &Jungle) -> Jungle {
         Side::First => 'b',
         Side::Second => 'w',
     };
-    let text = format!("{text} {side} {} 1", p.no_capture_plies());
+    // One full move more than the original keeps the counters consistent
+    // (the mirrored side to move may have played one ply fewer).
+    let text = format!(
+        "{text} {side} {} {}",
+        p.no_capture_plies(),
+        p.fullmove() + 1
+    );
     Jungle::from_text(&text, p.rules()).expect("mirrored JFEN")
 }
 

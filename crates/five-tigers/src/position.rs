@@ -64,6 +64,15 @@ impl FiveTigers {
     /// The empty board at the start of placement, First to move, both hands
     /// full. The rules are taken as given (never panics); use
     /// [`FiveTigers::try_new`] to have them validated.
+    ///
+    /// ```
+    /// use qi_core::{Position as _, Side};
+    /// use qi_five_tigers::{FiveTigers, Rules};
+    ///
+    /// let pos = FiveTigers::new(Rules::shandong());
+    /// assert_eq!(pos.hand(Side::First), 13);
+    /// assert_eq!(pos.legal_moves().len(), 25);
+    /// ```
     pub fn new(rules: Rules) -> FiveTigers {
         let mut pos = FiveTigers {
             boards: [Bitboard32::EMPTY; 2],
@@ -86,6 +95,15 @@ impl FiveTigers {
     }
 
     /// The start position under validated rules.
+    ///
+    /// ```
+    /// use qi_five_tigers::{FiveTigers, Rules};
+    ///
+    /// assert!(FiveTigers::try_new(Rules::ten()).is_ok());
+    /// let mut rules = Rules::shandong();
+    /// rules.pieces_per_side = 0;
+    /// assert!(FiveTigers::try_new(rules).is_err());
+    /// ```
     pub fn try_new(rules: Rules) -> Result<FiveTigers, RulesError> {
         rules.validate()?;
         Ok(FiveTigers::new(rules))
@@ -95,6 +113,17 @@ impl FiveTigers {
     /// `rules`: the fields must agree with each other and some game from
     /// the start position must be able to reach the position (see
     /// [`SetupError`]).
+    ///
+    /// ```
+    /// use qi_core::{Position as _, Side};
+    /// use qi_five_tigers::{FiveTigers, Rules};
+    ///
+    /// let pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", &Rules::shandong()).unwrap();
+    /// assert_eq!(pos.side_to_move(), Side::Second);
+    /// // A full board in the movement phase owes the opening removals.
+    /// let full = "XXXXX/XXXXX/XXOOO/OOOOO/OOOOO x move X:0,O:0 - x -,- 0";
+    /// assert!(FiveTigers::from_text(full, &Rules::shandong()).is_err());
+    /// ```
     pub fn from_text(text: &str, rules: &Rules) -> Result<FiveTigers, PositionTextError> {
         crate::text::parse(text, *rules, Check::Reachable)
     }
@@ -124,6 +153,21 @@ impl FiveTigers {
     /// and some game can reach it (see [`SetupError`] for what is
     /// checked). The rules are taken as given, as by [`FiveTigers::new`];
     /// [`Rules::validate`] checks them.
+    ///
+    /// ```
+    /// use qi_core::{Position as _, Side};
+    /// use qi_five_tigers::{FiveTigers, Phase, Rules, Setup};
+    ///
+    /// let pt = |t: &str| -> qi_five_tigers::Point { t.parse().unwrap() };
+    /// let setup = Setup::empty()
+    ///     .phase(Phase::Movement)
+    ///     .place(pt("a1"), Side::First)
+    ///     .place(pt("c3"), Side::Second)
+    ///     .side_to_move(Side::Second)
+    ///     .next(Side::Second);
+    /// let pos = FiveTigers::from_setup(setup, &Rules::shandong()).unwrap();
+    /// assert_eq!(pos.legal_moves().len(), 4); // the piece on c3 steps
+    /// ```
     pub fn from_setup(setup: Setup, rules: &Rules) -> Result<FiveTigers, SetupError> {
         setup.validate(rules)?;
         Ok(FiveTigers::from_setup_unchecked(&setup, *rules))
@@ -132,6 +176,20 @@ impl FiveTigers {
     /// The position a setup describes under `rules`, if its fields agree
     /// with each other, whether or not a game can reach it (see
     /// [`FiveTigers::from_text_lenient`]).
+    ///
+    /// ```
+    /// use qi_core::{Position as _, Side};
+    /// use qi_five_tigers::{FiveTigers, Phase, Rules, Setup};
+    ///
+    /// let pt = |t: &str| -> qi_five_tigers::Point { t.parse().unwrap() };
+    /// // First to move in the movement phase, though Second steps first.
+    /// let setup = Setup::empty()
+    ///     .phase(Phase::Movement)
+    ///     .place(pt("a1"), Side::First)
+    ///     .place(pt("c3"), Side::Second);
+    /// assert!(FiveTigers::from_setup(setup, &Rules::shandong()).is_err());
+    /// assert!(FiveTigers::from_setup_lenient(setup, &Rules::shandong()).is_ok());
+    /// ```
     pub fn from_setup_lenient(setup: Setup, rules: &Rules) -> Result<FiveTigers, SetupError> {
         setup.validate_consistent(rules)?;
         Ok(FiveTigers::from_setup_unchecked(&setup, *rules))
@@ -169,6 +227,17 @@ impl FiveTigers {
     }
 
     /// The plain contents of the position (everything but the rules).
+    ///
+    /// ```
+    /// use qi_core::{Position as _, Side};
+    /// use qi_five_tigers::{FiveTigers, Rules};
+    ///
+    /// let mut pos = FiveTigers::new(Rules::shandong());
+    /// pos.play("c3".parse().unwrap()).unwrap();
+    /// let setup = pos.to_setup();
+    /// assert_eq!(setup.hands, [12, 13]);
+    /// assert_eq!(setup.into_position(&Rules::shandong()).unwrap(), pos);
+    /// ```
     pub fn to_setup(&self) -> Setup {
         let mut board = [None; 25];
         for side in Side::BOTH {
@@ -189,23 +258,60 @@ impl FiveTigers {
     }
 
     /// The rules.
+    ///
+    /// ```
+    /// use qi_five_tigers::{FiveTigers, Rules};
+    ///
+    /// assert_eq!(FiveTigers::new(Rules::ten()).rules().pieces_per_side, 10);
+    /// ```
     pub fn rules(&self) -> &Rules {
         &self.rules
     }
 
     /// The points `side`'s pieces stand on.
     #[inline(always)]
+    ///
+    /// ```
+    /// use qi_core::{Position as _, Side};
+    /// use qi_five_tigers::{FiveTigers, Rules};
+    ///
+    /// let mut pos = FiveTigers::new(Rules::shandong());
+    /// pos.play("c3".parse().unwrap()).unwrap();
+    /// assert_eq!(pos.pieces(Side::First).count(), 1);
+    /// assert!(pos.pieces(Side::First).contains(12)); // c3 = rank 2 * 5 + file 2
+    /// ```
     pub fn pieces(&self, side: Side) -> Bitboard32 {
         self.boards[side.index()]
     }
 
     /// The empty points.
     #[inline(always)]
+    ///
+    /// ```
+    /// use qi_core::{Position as _, Side};
+    /// use qi_five_tigers::{FiveTigers, Rules};
+    ///
+    /// let mut pos = FiveTigers::new(Rules::shandong());
+    /// assert_eq!(pos.empty().count(), 25);
+    /// pos.play("c3".parse().unwrap()).unwrap();
+    /// assert_eq!(pos.empty().count(), 24);
+    /// ```
     pub fn empty(&self) -> Bitboard32 {
         ALL_POINTS - (self.boards[0] | self.boards[1])
     }
 
     /// The side whose piece stands on `point`, if any.
+    ///
+    /// ```
+    /// use qi_core::{Position as _, Side};
+    /// use qi_five_tigers::{FiveTigers, Rules};
+    ///
+    /// let pt = |t: &str| -> qi_five_tigers::Point { t.parse().unwrap() };
+    /// let mut pos = FiveTigers::new(Rules::shandong());
+    /// pos.play("c3".parse().unwrap()).unwrap();
+    /// assert_eq!(pos.piece_at(pt("c3")), Some(Side::First));
+    /// assert_eq!(pos.piece_at(pt("c4")), None);
+    /// ```
     pub fn piece_at(&self, point: Point) -> Option<Side> {
         Side::BOTH
             .into_iter()
@@ -213,52 +319,164 @@ impl FiveTigers {
     }
 
     /// The pieces `side` still has in hand.
+    ///
+    /// ```
+    /// use qi_core::{Position as _, Side};
+    /// use qi_five_tigers::{FiveTigers, Rules};
+    ///
+    /// let mut pos = FiveTigers::new(Rules::ten());
+    /// pos.play("c3".parse().unwrap()).unwrap();
+    /// assert_eq!((pos.hand(Side::First), pos.hand(Side::Second)), (9, 10));
+    /// ```
     pub fn hand(&self, side: Side) -> u8 {
         self.hands[side.index()]
     }
 
     /// The pieces `side` has in all (board and hand).
+    ///
+    /// ```
+    /// use qi_core::{Position as _, Side};
+    /// use qi_five_tigers::{FiveTigers, Rules};
+    ///
+    /// let mut pos = FiveTigers::new(Rules::shandong());
+    /// pos.play("c3".parse().unwrap()).unwrap();
+    /// assert_eq!(pos.material(Side::First), 13); // 1 on the board, 12 in hand
+    /// ```
     pub fn material(&self, side: Side) -> u32 {
         self.boards[side.index()].count() + self.hands[side.index()] as u32
     }
 
     /// The phase.
+    ///
+    /// ```
+    /// use qi_core::{Position as _, Side};
+    /// use qi_five_tigers::{FiveTigers, Phase, Rules};
+    ///
+    /// assert_eq!(FiveTigers::new(Rules::shandong()).phase(), Phase::Placement);
+    /// let pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", &Rules::shandong()).unwrap();
+    /// assert_eq!(pos.phase(), Phase::Movement);
+    /// ```
     pub fn phase(&self) -> Phase {
         self.phase
     }
 
     /// The removal obligations still owed.
+    ///
+    /// ```
+    /// use qi_core::{Position as _, Side};
+    /// use qi_five_tigers::{FiveTigers, Rules};
+    ///
+    /// let mut pos = FiveTigers::new(Rules::shandong());
+    /// for mv in ["a1", "e5", "b1", "e4", "a2", "d5", "b2"] {
+    ///     pos.play(mv.parse().unwrap()).unwrap();
+    /// }
+    /// // b2 completed First's small square a1-b1-a2-b2: one removal owed.
+    /// assert_eq!(pos.owed().iter().collect::<Vec<_>>(), [(Side::First, 1)]);
+    /// assert_eq!(pos.side_to_move(), Side::First);
+    /// assert!(pos.legal_moves().iter().all(|mv| mv.is_removal()));
+    /// ```
     pub fn owed(&self) -> Owed {
         self.owed
     }
 
     /// The side with the regular turn once nothing is owed.
+    ///
+    /// ```
+    /// use qi_core::{Position as _, Side};
+    /// use qi_five_tigers::{FiveTigers, Rules};
+    ///
+    /// let mut pos = FiveTigers::new(Rules::shandong());
+    /// for mv in ["a1", "e5", "b1", "e4", "a2", "d5", "b2"] {
+    ///     pos.play(mv.parse().unwrap()).unwrap();
+    /// }
+    /// // First removes now; then Second has its regular turn.
+    /// assert_eq!(pos.side_to_move(), Side::First);
+    /// assert_eq!(pos.next(), Side::Second);
+    /// ```
     pub fn next(&self) -> Side {
         self.next
     }
 
     /// `side`'s previous step (movement phase), for the shuttle rule.
+    ///
+    /// ```
+    /// use qi_core::{Position as _, Side};
+    /// use qi_five_tigers::{FiveTigers, LastStep, Rules};
+    ///
+    /// let mut pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", &Rules::shandong()).unwrap();
+    /// assert_eq!(pos.last_step(Side::Second), None);
+    /// pos.play("c3-c4".parse().unwrap()).unwrap();
+    /// let step = LastStep { from: "c3".parse().unwrap(), to: "c4".parse().unwrap() };
+    /// assert_eq!(pos.last_step(Side::Second), Some(step));
+    /// ```
     pub fn last_step(&self, side: Side) -> Option<LastStep> {
         self.last[side.index()]
     }
 
     /// Plies of the movement phase since the last removal (the position
     /// text's quiet count).
+    ///
+    /// ```
+    /// use qi_core::{Position as _, Side};
+    /// use qi_five_tigers::{FiveTigers, Rules};
+    ///
+    /// let mut pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", &Rules::shandong()).unwrap();
+    /// pos.play("c3-c4".parse().unwrap()).unwrap();
+    /// assert_eq!(pos.no_capture_plies(), 1);
+    /// ```
     pub fn no_capture_plies(&self) -> u32 {
         u32::from(self.quiet)
     }
 
     /// The loose pieces (散子) of `side`.
+    ///
+    /// ```
+    /// use qi_core::{Position as _, Side};
+    /// use qi_five_tigers::{FiveTigers, Rules};
+    ///
+    /// let mut pos = FiveTigers::new(Rules::shandong());
+    /// for mv in ["a1", "e5", "b1", "e4", "a2", "d5", "b2"] {
+    ///     pos.play(mv.parse().unwrap()).unwrap();
+    /// }
+    /// assert_eq!(pos.loose(Side::First).count(), 0); // all four in the square
+    /// assert_eq!(pos.loose(Side::Second).count(), 3);
+    /// ```
     pub fn loose(&self, side: Side) -> Bitboard32 {
         loose_pieces(self.boards[side.index()])
     }
 
     /// The points of `side`'s pieces that belong to a formation it holds.
+    ///
+    /// ```
+    /// use qi_core::{Position as _, Side};
+    /// use qi_five_tigers::{FiveTigers, Rules};
+    ///
+    /// let mut pos = FiveTigers::new(Rules::shandong());
+    /// for mv in ["a1", "e5", "b1", "e4", "a2", "d5", "b2"] {
+    ///     pos.play(mv.parse().unwrap()).unwrap();
+    /// }
+    /// assert_eq!(pos.held(Side::First).count(), 4);
+    /// assert!(pos.held(Side::Second).is_empty());
+    /// ```
     pub fn held(&self, side: Side) -> Bitboard32 {
         held_mask(self.boards[side.index()])
     }
 
     /// The step `side` may not play next under the shuttle rule, if any.
+    ///
+    /// ```
+    /// use qi_core::{Position as _, Side};
+    /// use qi_five_tigers::{FiveTigers, Rules};
+    ///
+    /// let text = "5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0";
+    /// // Shuttling is forbidden by default: a step may not be undone at once.
+    /// let mut pos = FiveTigers::from_text(text, &Rules::shandong()).unwrap();
+    /// pos.play("c3-c4".parse().unwrap()).unwrap();
+    /// assert_eq!(pos.forbidden_step(Side::Second), Some("c4-c3".parse().unwrap()));
+    /// let mut pos = FiveTigers::from_text(text, &Rules::shandong_shuttle()).unwrap();
+    /// pos.play("c3-c4".parse().unwrap()).unwrap();
+    /// assert_eq!(pos.forbidden_step(Side::Second), None);
+    /// ```
     pub fn forbidden_step(&self, side: Side) -> Option<Move> {
         if self.rules.shuttle == Shuttle::Allowed {
             return None;
@@ -396,6 +614,14 @@ impl FiveTigers {
     }
 
     /// Whether `mv` is legal here (fast, without generating a list).
+    ///
+    /// ```
+    /// use qi_five_tigers::{FiveTigers, Rules};
+    ///
+    /// let pos = FiveTigers::new(Rules::shandong());
+    /// assert!(pos.is_legal_move("c3".parse().unwrap()));
+    /// assert!(!pos.is_legal_move("xc3".parse().unwrap())); // nothing is owed
+    /// ```
     pub fn is_legal_move(&self, mv: Move) -> bool {
         if self.someone_out() {
             return false;
@@ -417,6 +643,18 @@ impl FiveTigers {
     }
 
     /// The 8 symmetric images of this position (see [`crate::Symmetry`]).
+    ///
+    /// ```
+    /// use qi_core::{Position as _, Side};
+    /// use qi_five_tigers::{FiveTigers, Rules, Symmetry};
+    ///
+    /// let pt = |t: &str| -> qi_five_tigers::Point { t.parse().unwrap() };
+    /// let mut pos = FiveTigers::new(Rules::shandong());
+    /// pos.play("a1".parse().unwrap()).unwrap();
+    /// let turned = pos.transformed(Symmetry::Rotate180);
+    /// assert_eq!(turned.piece_at(pt("e5")), Some(Side::First));
+    /// assert_eq!(turned.transformed(Symmetry::Rotate180), pos);
+    /// ```
     pub fn transformed(&self, symmetry: crate::Symmetry) -> FiveTigers {
         symmetry.position(self)
     }

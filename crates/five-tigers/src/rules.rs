@@ -9,6 +9,14 @@ use qi_core::Escaped;
 use thiserror::Error;
 
 /// When formations made during placement earn removals (section 3).
+///
+/// ```
+/// use qi_five_tigers::{PlacementCapture, Rules};
+///
+/// assert_eq!(Rules::deferred().placement_capture, PlacementCapture::Deferred);
+/// assert_eq!("immediate".parse::<PlacementCapture>(), Ok(PlacementCapture::Immediate));
+/// assert_eq!(PlacementCapture::Deferred.to_string(), "deferred");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PlacementCapture {
     /// Each formation formed by a placement earns one removal at once.
@@ -20,6 +28,14 @@ pub enum PlacementCapture {
 
 /// Whether a side may step a piece straight back where it came from
 /// (走花子, section 6).
+///
+/// ```
+/// use qi_five_tigers::{Rules, Shuttle};
+///
+/// assert_eq!(Rules::shandong().shuttle, Shuttle::Forbidden);
+/// assert_eq!("allowed".parse::<Shuttle>(), Ok(Shuttle::Allowed));
+/// assert_eq!(Shuttle::Forbidden.to_string(), "forbidden");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Shuttle {
     /// Stepping back is allowed.
@@ -48,6 +64,15 @@ qi_core::serde_via_text!(PlacementCapture, Shuttle);
 /// The engine never panics on any value, but only validated rules are
 /// accepted by [`FiveTigers::from_text`](crate::FiveTigers::from_text),
 /// [`FiveTigers::try_new`](crate::FiveTigers::try_new) and deserialization.
+///
+/// ```
+/// use qi_five_tigers::Rules;
+///
+/// let rules = Rules { pieces_per_side: 12, ..Rules::shandong() };
+/// assert!(rules.validate().is_ok());
+/// assert_eq!(rules.to_string(), "five-tigers:shandong,pieces_per_side=12");
+/// assert_eq!("ten".parse::<Rules>(), Ok(Rules::ten()));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(try_from = "RulesRepr"))]
@@ -102,6 +127,15 @@ impl TryFrom<RulesRepr> for Rules {
 /// escaped), and every option value outside the rules, whether it came as
 /// text or as a field of [`Rules`], reads the same way
 /// ([`RulesError::BadValue`]).
+///
+/// ```
+/// use qi_five_tigers::{Rules, RulesError};
+///
+/// assert!(matches!("chess".parse::<Rules>(), Err(RulesError::UnknownPreset { .. })));
+/// assert!(matches!("shandong,shuttle".parse::<Rules>(), Err(RulesError::BadSyntax { .. })));
+/// assert!(matches!("shandong,speed=3".parse::<Rules>(), Err(RulesError::UnknownOption { .. })));
+/// assert!(matches!("shandong,pieces_per_side=14".parse::<Rules>(), Err(RulesError::BadValue { .. })));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum RulesError {
     /// The name is not a known preset.
@@ -148,10 +182,28 @@ const NO_CAPTURE_DRAW: (RangeInclusive<u32>, &str) = (0..=u16::MAX as u32, "0 to
 
 impl Rules {
     /// The names of the presets, in the order of section 8.
+    ///
+    /// ```
+    /// use qi_five_tigers::Rules;
+    ///
+    /// for name in Rules::PRESETS {
+    ///     assert_eq!(Rules::preset(name).unwrap().preset_name(), Some(name));
+    /// }
+    /// ```
     pub const PRESETS: [&'static str; 4] = ["shandong", "shandong-shuttle", "ten", "deferred"];
 
     /// `shandong` (default): 13 pieces, immediate capture, values 3 and 4,
     /// shuttle forbidden.
+    ///
+    /// ```
+    /// use qi_five_tigers::{PlacementCapture, Rules, Shuttle};
+    ///
+    /// let rules = Rules::shandong();
+    /// assert_eq!(rules, Rules::default());
+    /// assert_eq!((rules.pieces_per_side, rules.placement_capture), (13, PlacementCapture::Immediate));
+    /// assert_eq!((rules.four_diagonal_value, rules.five_tigers_value), (3, 4));
+    /// assert_eq!(rules.shuttle, Shuttle::Forbidden);
+    /// ```
     pub const fn shandong() -> Rules {
         Rules {
             pieces_per_side: 13,
@@ -164,6 +216,14 @@ impl Rules {
     }
 
     /// `shandong-shuttle`: `shandong` with the shuttle allowed.
+    ///
+    /// ```
+    /// use qi_five_tigers::{Rules, Shuttle};
+    ///
+    /// let rules = Rules::shandong_shuttle();
+    /// assert_eq!(rules.shuttle, Shuttle::Allowed);
+    /// assert_eq!(Rules { shuttle: Shuttle::Forbidden, ..rules }, Rules::shandong());
+    /// ```
     pub const fn shandong_shuttle() -> Rules {
         Rules {
             shuttle: Shuttle::Allowed,
@@ -172,6 +232,14 @@ impl Rules {
     }
 
     /// `ten`: `shandong` with 10 pieces per side.
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_five_tigers::{FiveTigers, Rules};
+    ///
+    /// assert_eq!(Rules::ten().pieces_per_side, 10);
+    /// assert_eq!(FiveTigers::new(Rules::ten()).hand(Side::First), 10);
+    /// ```
     pub const fn ten() -> Rules {
         Rules {
             pieces_per_side: 10,
@@ -181,6 +249,14 @@ impl Rules {
 
     /// `deferred`: 13 pieces, deferred capture, values 4 and 5, shuttle
     /// forbidden.
+    ///
+    /// ```
+    /// use qi_five_tigers::{PlacementCapture, Rules};
+    ///
+    /// let rules = Rules::deferred();
+    /// assert_eq!(rules.placement_capture, PlacementCapture::Deferred);
+    /// assert_eq!((rules.four_diagonal_value, rules.five_tigers_value), (4, 5));
+    /// ```
     pub const fn deferred() -> Rules {
         Rules {
             placement_capture: PlacementCapture::Deferred,
@@ -191,6 +267,14 @@ impl Rules {
     }
 
     /// The preset called `name` (one of [`Rules::PRESETS`]).
+    ///
+    /// ```
+    /// use qi_five_tigers::Rules;
+    ///
+    /// assert_eq!(Rules::preset("shandong-shuttle"), Ok(Rules::shandong_shuttle()));
+    /// assert!(Rules::preset("five-tigers:ten").is_err()); // the bare name only; `FromStr` reads the prefix
+    /// assert!(Rules::preset("eleven").is_err());
+    /// ```
     pub fn preset(name: &str) -> Result<Rules, RulesError> {
         match name {
             "shandong" => Ok(Rules::shandong()),
@@ -204,6 +288,13 @@ impl Rules {
     }
 
     /// The name of the preset these rules equal, if any.
+    ///
+    /// ```
+    /// use qi_five_tigers::Rules;
+    ///
+    /// assert_eq!(Rules::deferred().preset_name(), Some("deferred"));
+    /// assert_eq!(Rules { no_capture_draw: 50, ..Rules::ten() }.preset_name(), None);
+    /// ```
     pub fn preset_name(&self) -> Option<&'static str> {
         Rules::PRESETS
             .into_iter()
@@ -211,6 +302,15 @@ impl Rules {
     }
 
     /// Checks every option against the values the rules allow.
+    ///
+    /// ```
+    /// use qi_five_tigers::{FiveTigers, Rules};
+    ///
+    /// assert!(Rules::ten().validate().is_ok());
+    /// let rules = Rules { pieces_per_side: 14, ..Rules::shandong() };
+    /// assert!(rules.validate().is_err());
+    /// assert!(FiveTigers::try_new(rules).is_err());
+    /// ```
     pub fn validate(&self) -> Result<(), RulesError> {
         let checks = [
             ("pieces_per_side", self.pieces_per_side, PIECES_PER_SIDE),
@@ -240,6 +340,14 @@ impl Rules {
     /// The value of each formation kind in [`FormationKind`](crate::FormationKind)
     /// order: small square, three-diagonal, four-diagonal, five tigers,
     /// through-heaven.
+    ///
+    /// ```
+    /// use qi_five_tigers::Rules;
+    ///
+    /// // Small square, three-diagonal, four-diagonal, five tigers, through-heaven.
+    /// assert_eq!(Rules::shandong().values(), [1, 2, 3, 4, 5]);
+    /// assert_eq!(Rules::deferred().values(), [1, 2, 4, 5, 5]);
+    /// ```
     #[inline(always)]
     pub const fn values(&self) -> [u8; 5] {
         [1, 2, self.four_diagonal_value, self.five_tigers_value, 5]
@@ -256,6 +364,14 @@ impl Default for Rules {
 /// followed by the options that differ from it, e.g.
 /// `five-tigers:shandong,pieces_per_side=12,no_capture_draw=50`. The
 /// `FromStr` implementation reads both back.
+///
+/// ```
+/// use qi_five_tigers::Rules;
+///
+/// assert_eq!(Rules::ten().to_string(), "five-tigers:ten");
+/// let rules = Rules { no_capture_draw: 50, ..Rules::shandong() };
+/// assert_eq!(rules.to_string(), "five-tigers:shandong,no_capture_draw=50");
+/// ```
 impl fmt::Display for Rules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(name) = self.preset_name() {
@@ -291,6 +407,15 @@ impl fmt::Display for Rules {
 /// = `immediate`|`deferred`, `four_diagonal_value`, `five_tigers_value`,
 /// `shuttle` = `allowed`|`forbidden`, `no_capture_draw`). The result is
 /// validated.
+///
+/// ```
+/// use qi_five_tigers::{Rules, Shuttle};
+///
+/// let rules: Rules = "five-tigers:ten,shuttle=allowed".parse().unwrap();
+/// assert_eq!((rules.pieces_per_side, rules.shuttle), (10, Shuttle::Allowed));
+/// assert_eq!(rules.to_string().parse::<Rules>(), Ok(rules));
+/// assert_eq!("five-tigers".parse::<Rules>(), Ok(Rules::shandong()));
+/// ```
 impl FromStr for Rules {
     type Err = RulesError;
     fn from_str(s: &str) -> Result<Rules, RulesError> {

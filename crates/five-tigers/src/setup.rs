@@ -12,6 +12,15 @@ use crate::rules::{PlacementCapture, Rules};
 use crate::text::{side_char, Field};
 
 /// The two phases of the game.
+///
+/// ```
+/// use qi_five_tigers::{FiveTigers, Phase, Rules};
+///
+/// let rules = Rules::shandong();
+/// assert_eq!(FiveTigers::new(rules).phase(), Phase::Placement);
+/// let pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", &rules).unwrap();
+/// assert_eq!(pos.phase(), Phase::Movement);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
@@ -25,6 +34,19 @@ pub enum Phase {
 /// The removal obligations still owed, in order: at most two entries, each
 /// a side and a positive count (`x2,o3` in position text: First takes 2 of
 /// Second's pieces, then Second takes 3 of First's).
+///
+/// ```
+/// use qi_core::{Position, Side};
+/// use qi_five_tigers::{FiveTigers, Owed, Rules};
+///
+/// let mut pos = FiveTigers::new(Rules::shandong());
+/// for mv in ["a1", "e5", "b1", "e4", "a2", "d5", "b2"] {
+///     pos.play(mv.parse().unwrap()).unwrap();
+/// }
+/// // First's small square a1 b1 a2 b2 earns one removal.
+/// assert_eq!(pos.owed(), Owed::from_entries(&[(Side::First, 1)]).unwrap());
+/// assert_eq!(pos.to_string(), "3OO/4O/5/XX3/XX3 x place X:9,O:10 x1 o -,- 0");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub struct Owed {
     counts: [u8; 2],
@@ -33,12 +55,28 @@ pub struct Owed {
 
 impl Owed {
     /// No obligation.
+    ///
+    /// ```
+    /// use qi_five_tigers::{FiveTigers, Owed, Rules};
+    ///
+    /// assert!(Owed::NONE.is_empty());
+    /// assert_eq!(Owed::NONE, Owed::default());
+    /// assert_eq!(FiveTigers::new(Rules::shandong()).owed(), Owed::NONE);
+    /// ```
     pub const NONE: Owed = Owed {
         counts: [0; 2],
         sides: [0; 2],
     };
 
     /// Whether nothing is owed.
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_five_tigers::Owed;
+    ///
+    /// assert!(Owed::NONE.is_empty());
+    /// assert!(!Owed::from_entries(&[(Side::Second, 1)]).unwrap().is_empty());
+    /// ```
     #[inline(always)]
     pub const fn is_empty(&self) -> bool {
         self.counts[0] == 0
@@ -46,6 +84,15 @@ impl Owed {
 
     /// The obligation being taken now: the side owed the removals and how
     /// many it is still owed.
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_five_tigers::Owed;
+    ///
+    /// let owed = Owed::from_entries(&[(Side::First, 2), (Side::Second, 3)]).unwrap();
+    /// assert_eq!(owed.first(), Some((Side::First, 2)));
+    /// assert_eq!(Owed::NONE.first(), None);
+    /// ```
     #[inline(always)]
     pub const fn first(&self) -> Option<(Side, u8)> {
         if self.counts[0] == 0 {
@@ -56,6 +103,16 @@ impl Owed {
     }
 
     /// The obligations in order.
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_five_tigers::Owed;
+    ///
+    /// let owed = Owed::from_entries(&[(Side::First, 2), (Side::Second, 3)]).unwrap();
+    /// let entries: Vec<(Side, u8)> = owed.iter().collect();
+    /// assert_eq!(entries, [(Side::First, 2), (Side::Second, 3)]);
+    /// assert_eq!(Owed::NONE.iter().count(), 0);
+    /// ```
     pub fn iter(&self) -> impl Iterator<Item = (Side, u8)> + '_ {
         (0..2)
             .filter(|&i| self.counts[i] > 0)
@@ -63,12 +120,30 @@ impl Owed {
     }
 
     /// The number of entries (0, 1 or 2).
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_five_tigers::Owed;
+    ///
+    /// assert_eq!(Owed::NONE.len(), 0);
+    /// assert_eq!(Owed::from_entries(&[(Side::First, 2), (Side::Second, 3)]).unwrap().len(), 2);
+    /// ```
     pub fn len(&self) -> usize {
         self.counts.iter().filter(|&&c| c > 0).count()
     }
 
     /// The obligations from a list of at most two entries of positive count
     /// (`None` otherwise).
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_five_tigers::Owed;
+    ///
+    /// assert_eq!(Owed::from_entries(&[]), Some(Owed::NONE));
+    /// assert_eq!(Owed::from_entries(&[(Side::First, 1)]).unwrap().first(), Some((Side::First, 1)));
+    /// assert_eq!(Owed::from_entries(&[(Side::First, 0)]), None); // counts are positive
+    /// assert_eq!(Owed::from_entries(&[(Side::First, 1); 3]), None); // two entries at most
+    /// ```
     pub fn from_entries(entries: &[(Side, u8)]) -> Option<Owed> {
         if entries.len() > 2 || entries.iter().any(|e| e.1 == 0) {
             return None;
@@ -134,6 +209,18 @@ const fn side_of(index: u8) -> Side {
 }
 
 /// A side's previous step, kept for the shuttle rule.
+///
+/// ```
+/// use qi_core::{Position, Side};
+/// use qi_five_tigers::{FiveTigers, LastStep, Rules};
+///
+/// let pt = |t: &str| t.parse().unwrap();
+/// let text = "5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0";
+/// let mut pos = FiveTigers::from_text(text, &Rules::shandong()).unwrap();
+/// pos.play("c3-c4".parse().unwrap()).unwrap();
+/// assert_eq!(pos.last_step(Side::Second), Some(LastStep { from: pt("c3"), to: pt("c4") }));
+/// assert_eq!(pos.to_string(), "5/2O2/5/5/X4 x move X:0,O:0 - x -,c3-c4 1");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LastStep {
@@ -197,6 +284,14 @@ impl Setup {
     /// An empty board, empty hands, placement with First to move and next,
     /// nothing owed, no previous step, quiet count 0. Not valid as it is
     /// (neither side has a piece): give it pieces or hands.
+    ///
+    /// ```
+    /// use qi_five_tigers::{Rules, Setup, SetupError};
+    ///
+    /// let setup = Setup::empty();
+    /// assert_eq!(setup.to_string(), "5/5/5/5/5 x place X:0,O:0 - x -,- 0");
+    /// assert_eq!(setup.into_position(&Rules::shandong()), Err(SetupError::NoPieces));
+    /// ```
     pub const fn empty() -> Setup {
         Setup {
             board: [None; 25],
@@ -211,71 +306,216 @@ impl Setup {
     }
 
     /// The start position under `rules` (as [`FiveTigers::new`] makes it).
+    ///
+    /// ```
+    /// use qi_five_tigers::{FiveTigers, Rules, Setup};
+    ///
+    /// let rules = Rules::ten();
+    /// let setup = Setup::start(&rules);
+    /// assert_eq!(setup.to_string(), "5/5/5/5/5 x place X:10,O:10 - x -,- 0");
+    /// assert_eq!(setup.into_position(&rules), Ok(FiveTigers::new(rules)));
+    /// ```
     pub fn start(rules: &Rules) -> Setup {
         FiveTigers::new(*rules).to_setup()
     }
 
     /// The setup with a piece of `side` on `point` (replacing what stood
     /// there).
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_five_tigers::{Rules, Setup};
+    ///
+    /// let pt = |t: &str| t.parse().unwrap();
+    /// let rules = Rules::shandong();
+    /// // The start after First places on c3.
+    /// let setup = Setup::start(&rules).place(pt("c3"), Side::First).hand(Side::First, 12);
+    /// let setup = setup.side_to_move(Side::Second).next(Side::Second);
+    /// assert_eq!(setup.to_string(), "5/5/2X2/5/5 o place X:12,O:13 - o -,- 0");
+    /// assert!(setup.into_position(&rules).is_ok());
+    /// ```
     pub const fn place(self, point: Point, side: Side) -> Setup {
         self.set(point, Some(side))
     }
 
     /// The setup with `point` holding a piece of `side`, or emptied by
     /// `None`.
+    ///
+    /// ```
+    /// use qi_core::{Position, Side};
+    /// use qi_five_tigers::{FiveTigers, LastStep, Rules};
+    ///
+    /// let pt = |t: &str| t.parse().unwrap();
+    /// let rules = Rules::shandong();
+    /// let mut pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", &rules).unwrap();
+    /// // Second's step c3-c4, made by hand.
+    /// let setup = pos.to_setup().set(pt("c3"), None).set(pt("c4"), Some(Side::Second));
+    /// let step = LastStep { from: pt("c3"), to: pt("c4") };
+    /// let setup = setup.last_step(Side::Second, Some(step)).side_to_move(Side::First).next(Side::First);
+    /// pos.play("c3-c4".parse().unwrap()).unwrap();
+    /// assert_eq!(setup.no_capture_plies(1).into_position(&rules), Ok(pos));
+    /// ```
     pub const fn set(mut self, point: Point, side: Option<Side>) -> Setup {
         self.board[point.index() as usize] = side;
         self
     }
 
     /// The setup with `side` holding `pieces` in hand.
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_five_tigers::{Rules, Setup};
+    ///
+    /// let setup = Setup::empty().hand(Side::First, 13).hand(Side::Second, 13);
+    /// assert_eq!(setup, Setup::start(&Rules::shandong()));
+    /// assert_eq!(Setup::start(&Rules::ten()).hands, [10, 10]);
+    /// ```
     pub const fn hand(mut self, side: Side, pieces: u8) -> Setup {
         self.hands[side.index()] = pieces;
         self
     }
 
     /// The setup in `phase`.
+    ///
+    /// ```
+    /// use qi_five_tigers::{FiveTigers, Phase, Rules, Setup, SetupError};
+    ///
+    /// let rules = Rules::shandong();
+    /// let pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", &rules).unwrap();
+    /// assert_eq!(pos.to_setup().phase, Phase::Movement);
+    /// // Pieces in hand: placement has not ended.
+    /// let err = Setup::start(&rules).phase(Phase::Movement).into_position(&rules);
+    /// assert_eq!(err, Err(SetupError::HandsInMovement { hands: [13, 13] }));
+    /// ```
     pub const fn phase(mut self, phase: Phase) -> Setup {
         self.phase = phase;
         self
     }
 
     /// The setup with `side` to move.
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_five_tigers::{Rules, Setup, SetupError};
+    ///
+    /// let rules = Rules::shandong();
+    /// // First places first.
+    /// let err = Setup::start(&rules).side_to_move(Side::Second).into_position(&rules);
+    /// assert_eq!(err, Err(SetupError::WrongSideToMove { found: Side::Second, expected: Side::First }));
+    /// ```
     pub const fn side_to_move(mut self, side: Side) -> Setup {
         self.side_to_move = side;
         self
     }
 
     /// The setup with `side` having the regular turn.
+    ///
+    /// ```
+    /// use qi_core::{Position, Side};
+    /// use qi_five_tigers::{FiveTigers, Rules};
+    ///
+    /// let mut pos = FiveTigers::new(Rules::shandong());
+    /// for mv in ["a1", "e5", "b1", "e4", "a2", "d5", "b2"] {
+    ///     pos.play(mv.parse().unwrap()).unwrap();
+    /// }
+    /// // First takes its removal, then Second has the regular turn.
+    /// let setup = pos.to_setup();
+    /// assert_eq!((setup.side_to_move, setup.next), (Side::First, Side::Second));
+    /// ```
     pub const fn next(mut self, side: Side) -> Setup {
         self.next = side;
         self
     }
 
     /// The setup owing `owed`.
+    ///
+    /// ```
+    /// use qi_core::{Position, Side};
+    /// use qi_five_tigers::{FiveTigers, Owed, Rules, SetupError};
+    ///
+    /// let rules = Rules::shandong();
+    /// let mut pos = FiveTigers::new(rules);
+    /// for mv in ["a1", "e5", "b1", "e4", "a2", "d5", "b2"] {
+    ///     pos.play(mv.parse().unwrap()).unwrap();
+    /// }
+    /// // One small square earns one removal, not two.
+    /// let two = Owed::from_entries(&[(Side::First, 2)]).unwrap();
+    /// let err = pos.to_setup().owed(two).into_position(&rules);
+    /// assert_eq!(err, Err(SetupError::OwedWithoutFormation { taker: Side::First, count: 2 }));
+    /// ```
     pub const fn owed(mut self, owed: Owed) -> Setup {
         self.owed = owed;
         self
     }
 
     /// The setup with `step` as `side`'s previous step.
+    ///
+    /// ```
+    /// use qi_core::{Position, Side};
+    /// use qi_five_tigers::{FiveTigers, LastStep, Rules};
+    ///
+    /// let pt = |t: &str| t.parse().unwrap();
+    /// let rules = Rules::shandong();
+    /// let mut pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", &rules).unwrap();
+    /// pos.play("c3-c4".parse().unwrap()).unwrap();
+    /// let setup = pos.to_setup();
+    /// assert_eq!(setup.last_steps[1], Some(LastStep { from: pt("c3"), to: pt("c4") }));
+    /// // Second has stepped, so its previous step cannot be missing.
+    /// assert!(setup.last_step(Side::Second, None).into_position(&rules).is_err());
+    /// ```
     pub const fn last_step(mut self, side: Side, step: Option<LastStep>) -> Setup {
         self.last_steps[side.index()] = step;
         self
     }
 
     /// The setup with `plies` quiet plies.
+    ///
+    /// ```
+    /// use qi_core::Position;
+    /// use qi_five_tigers::{FiveTigers, Rules, Setup, SetupError};
+    ///
+    /// let rules = Rules::shandong();
+    /// let mut pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", &rules).unwrap();
+    /// pos.play("c3-c4".parse().unwrap()).unwrap();
+    /// pos.play("a1-a2".parse().unwrap()).unwrap();
+    /// assert_eq!(pos.to_setup().no_capture_plies, 2);
+    /// let err = Setup::start(&rules).no_capture_plies(3).into_position(&rules);
+    /// assert_eq!(err, Err(SetupError::QuietPliesInPlacement { plies: 3 })); // only steps count
+    /// ```
     pub const fn no_capture_plies(mut self, plies: u16) -> Setup {
         self.no_capture_plies = plies;
         self
     }
 
     /// The side whose piece stands on `point`, if any.
+    ///
+    /// ```
+    /// use qi_core::{Position, Side};
+    /// use qi_five_tigers::{FiveTigers, Rules};
+    ///
+    /// let pt = |t: &str| t.parse().unwrap();
+    /// let mut pos = FiveTigers::new(Rules::shandong());
+    /// pos.play("c3".parse().unwrap()).unwrap();
+    /// assert_eq!(pos.to_setup().piece_at(pt("c3")), Some(Side::First));
+    /// assert_eq!(pos.to_setup().piece_at(pt("a1")), None);
+    /// ```
     pub const fn piece_at(&self, point: Point) -> Option<Side> {
         self.board[point.index() as usize]
     }
 
     /// The points `side`'s pieces stand on.
+    ///
+    /// ```
+    /// use qi_core::{Position, Side};
+    /// use qi_five_tigers::{FiveTigers, Point, Rules};
+    ///
+    /// let mut pos = FiveTigers::new(Rules::shandong());
+    /// for mv in ["a1", "e5", "b1", "e4", "a2", "d5", "b2"] {
+    ///     pos.play(mv.parse().unwrap()).unwrap();
+    /// }
+    /// let mine = Point::points_of(pos.to_setup().pieces(Side::First));
+    /// assert_eq!(mine.map(|p| p.to_string()).collect::<Vec<_>>(), ["a1", "b1", "a2", "b2"]);
+    /// ```
     pub fn pieces(&self, side: Side) -> Bitboard32 {
         Point::all()
             .filter(|&p| self.piece_at(p) == Some(side))
@@ -286,6 +526,16 @@ impl Setup {
     /// The position under `rules`, if the setup is valid and some game can
     /// reach it (see [`SetupError`] for what is checked); the same as
     /// [`FiveTigers::from_setup`].
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_five_tigers::{FiveTigers, Rules, Setup};
+    ///
+    /// let rules = Rules::shandong();
+    /// assert_eq!(Setup::start(&rules).into_position(&rules), Ok(FiveTigers::new(rules)));
+    /// // A piece gone from First's hand but not on the board: it never placed.
+    /// assert!(Setup::start(&rules).hand(Side::First, 12).into_position(&rules).is_err());
+    /// ```
     pub fn into_position(self, rules: &Rules) -> Result<FiveTigers, SetupError> {
         FiveTigers::from_setup(self, rules)
     }
@@ -293,6 +543,20 @@ impl Setup {
     /// The position under `rules`, if the setup is valid, whether or not a
     /// game can reach it (for puzzles and the analysis of hypothetical
     /// positions); the same as [`FiveTigers::from_setup_lenient`].
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_five_tigers::{Phase, Rules, Setup, SetupError};
+    ///
+    /// let pt = |t: &str| t.parse().unwrap();
+    /// let rules = Rules::shandong();
+    /// // First to move in the movement phase, but Second steps first: no game gets here.
+    /// let setup = Setup::empty().phase(Phase::Movement);
+    /// let setup = setup.place(pt("a1"), Side::First).place(pt("c3"), Side::Second);
+    /// assert_eq!(setup.into_position(&rules), Err(SetupError::StepsOutOfTurn));
+    /// let pos = setup.into_position_lenient(&rules).unwrap();
+    /// assert_eq!(pos.to_string(), "5/5/2O2/5/X4 x move X:0,O:0 - x -,- 0");
+    /// ```
     pub fn into_position_lenient(self, rules: &Rules) -> Result<FiveTigers, SetupError> {
         FiveTigers::from_setup_lenient(self, rules)
     }
@@ -455,6 +719,26 @@ impl Setup {
                     let taker = side.opponent();
                     if lost[side.index()] > 0 && placed[taker.index()] < 3 {
                         return Err(SetupError::RemovedBeforeFormation { side });
+                    }
+                }
+                // Each formation a side holds earned one removal when its
+                // placement formed it, taken before the other side's next
+                // placement; the other side then had pieces on the board
+                // (it had placed 2 or more), so the removal was not dropped.
+                // A side whose opponent has lost nothing has therefore taken
+                // nothing, and every formation it holds is still owed.
+                for side in Side::BOTH {
+                    if lost[side.opponent().index()] > 0 {
+                        continue;
+                    }
+                    let held = held_formations(self.pieces(side)).count();
+                    let owed = self
+                        .owed
+                        .first()
+                        .filter(|&(taker, _)| taker == side)
+                        .map_or(0, |(_, count)| count);
+                    if held > usize::from(owed) {
+                        return Err(SetupError::UnpaidFormations { side, held, owed });
                     }
                 }
             }
@@ -667,6 +951,14 @@ impl Setup {
     }
 }
 
+/// The plain contents of a position (the same as [`FiveTigers::to_setup`]).
+///
+/// ```
+/// use qi_five_tigers::{FiveTigers, Rules, Setup};
+///
+/// let pos = FiveTigers::new(Rules::ten());
+/// assert_eq!(Setup::from(&pos), Setup::start(&Rules::ten()));
+/// ```
 impl From<&FiveTigers> for Setup {
     fn from(pos: &FiveTigers) -> Setup {
         pos.to_setup()
@@ -680,6 +972,13 @@ impl From<FiveTigers> for Setup {
 }
 
 /// The position text, as in `Setup("5/5/5/5/5 x place X:13,O:13 - x -,- 0")`.
+///
+/// ```
+/// use qi_five_tigers::{Rules, Setup};
+///
+/// let setup = Setup::start(&Rules::shandong());
+/// assert_eq!(format!("{setup:?}"), "Setup(\"5/5/5/5/5 x place X:13,O:13 - x -,- 0\")");
+/// ```
 impl std::fmt::Debug for Setup {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Setup(\"{self}\")")
@@ -693,6 +992,15 @@ impl std::fmt::Debug for Setup {
 /// it (the later ones). The first problem found is reported;
 /// [`SetupError::field`] names the field of the position text it is
 /// reported on.
+///
+/// ```
+/// use qi_five_tigers::{Rules, Setup, SetupError};
+///
+/// let rules = Rules::shandong();
+/// let err = Setup::empty().into_position(&rules).unwrap_err();
+/// assert_eq!(err, SetupError::NoPieces);
+/// assert!(Setup::empty().into_position_lenient(&rules).is_err()); // the lenient readers refuse it too
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Error)]
 pub enum SetupError {
     /// Two owed entries in a row for one side (they would be one entry).
@@ -836,6 +1144,20 @@ pub enum SetupError {
         /// The removals owed.
         count: u8,
     },
+    /// During immediate placement, a side holds more formations than the
+    /// removals owed to it, though its opponent has lost no piece: each
+    /// formation earned a removal that was neither taken nor is still owed.
+    #[error(
+        "{side} holds {held} formation(s) but is owed {owed} removal(s), and the other side has lost no piece: every formation formed in placement earns a removal"
+    )]
+    UnpaidFormations {
+        /// The side holding the formations.
+        side: Side,
+        /// The formations it holds.
+        held: usize,
+        /// The removals owed to it.
+        owed: u8,
+    },
     /// A side lost pieces in placement before the other side placed the 3
     /// pieces the smallest formation needs.
     #[error(
@@ -912,6 +1234,14 @@ pub(crate) fn hand_too_large(side: Side, hand: impl std::fmt::Display, max: u8) 
 
 impl SetupError {
     /// The field of the position text the error is about.
+    ///
+    /// ```
+    /// use qi_five_tigers::{Field, Rules, Setup};
+    ///
+    /// let rules = Rules::shandong();
+    /// let err = Setup::start(&rules).no_capture_plies(3).into_position(&rules).unwrap_err();
+    /// assert_eq!(err.field(), Field::Quiet);
+    /// ```
     pub const fn field(&self) -> Field {
         match self {
             SetupError::OwedTwiceInARow { .. }
@@ -934,6 +1264,7 @@ impl SetupError {
             | SetupError::TwoOwedInPlacement
             | SetupError::OwedNotToLastPlacer { .. }
             | SetupError::OwedWithoutFormation { .. }
+            | SetupError::UnpaidFormations { .. }
             | SetupError::FullBoardNothingOwed
             | SetupError::OwedNotFromPlacement { .. }
             | SetupError::OwedNotFromStep { .. } => Field::Owed,

@@ -259,6 +259,27 @@ fn removals_in_placement_follow_the_capture_option() {
             count: 2,
         },
     );
+    // A formation formed in placement earns a removal at once: X's square
+    // a1-b1-a2-b2 with nothing owed and O still holding all it placed is
+    // no game's position (the removal was neither taken nor is owed).
+    unreachable(
+        "3OO/4O/5/XX3/XX3 o place X:9,O:10 - o -,- 0",
+        Rules::shandong(),
+        SetupError::UnpaidFormations {
+            side: Side::First,
+            held: 1,
+            owed: 0,
+        },
+    );
+    // The same square with its removal owed, or taken, is.
+    accepted(
+        "3OO/4O/5/XX3/XX3 x place X:9,O:10 x1 o -,- 0",
+        Rules::shandong(),
+    );
+    accepted(
+        "3OO/5/5/XX3/XX3 o place X:9,O:10 - o -,- 0",
+        Rules::shandong(),
+    );
     // Only the side that placed last is owed removals.
     unreachable(
         "OOO2/5/X4/1X3/2X2 x place X:10,O:10 x1 x -,- 0",

@@ -8,6 +8,13 @@ use qi_core::{Coord, Geometry, ParseCoordError, Side};
 use crate::rules::RankOrder;
 
 /// The Jungle board: 7 files × 9 ranks, `a1` = 0.
+///
+/// ```
+/// use qi_jungle::GEOMETRY;
+///
+/// assert_eq!((GEOMETRY.width(), GEOMETRY.height()), (7, 9));
+/// assert_eq!(GEOMETRY.squares(), 63);
+/// ```
 pub const GEOMETRY: Geometry = Geometry::new(7, 9);
 
 // The raw masks below are what the move generator and the game layer read;
@@ -58,11 +65,27 @@ pub(crate) const TRAPS: [u64; 2] = [
 pub(crate) const ALL_TRAPS: u64 = TRAPS[0] | TRAPS[1];
 
 /// A square of the board, `a1` (0) to `g9` (62): index = `rank * 7 + file`.
+///
+/// ```
+/// use qi_jungle::Square;
+///
+/// let sq: Square = "d9".parse().unwrap();
+/// assert_eq!((sq.index(), sq.to_string()), (59, "d9".to_string()));
+/// assert!("h1".parse::<Square>().is_err());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
 
 impl Square {
     /// The square with this index, if it is on the board (< 63).
+    ///
+    /// ```
+    /// use qi_jungle::Square;
+    ///
+    /// assert_eq!(Square::new(0).unwrap().to_string(), "a1");
+    /// assert_eq!(Square::new(62).unwrap().to_string(), "g9");
+    /// assert_eq!(Square::new(63), None);
+    /// ```
     pub const fn new(index: u8) -> Option<Square> {
         if index < 63 {
             Some(Square(index))
@@ -72,6 +95,13 @@ impl Square {
     }
 
     /// The square on 0-based `file` and `rank`, if on the board.
+    ///
+    /// ```
+    /// use qi_jungle::Square;
+    ///
+    /// assert_eq!(Square::from_file_rank(3, 8).unwrap().to_string(), "d9");
+    /// assert_eq!(Square::from_file_rank(7, 0), None);
+    /// ```
     pub const fn from_file_rank(file: u8, rank: u8) -> Option<Square> {
         match GEOMETRY.index(file, rank) {
             Some(i) => Some(Square(i)),
@@ -80,6 +110,13 @@ impl Square {
     }
 
     /// Every square, `a1` first.
+    ///
+    /// ```
+    /// use qi_jungle::Square;
+    ///
+    /// assert_eq!(Square::all().count(), 63);
+    /// assert_eq!(Square::all().filter(|sq| sq.is_water()).count(), 12);
+    /// ```
     pub fn all() -> impl Iterator<Item = Square> {
         (0..63).map(Square)
     }
@@ -89,38 +126,86 @@ impl Square {
     }
 
     /// The index, 0..63.
+    ///
+    /// ```
+    /// use qi_jungle::Square;
+    ///
+    /// assert_eq!("a1".parse::<Square>().unwrap().index(), 0);
+    /// assert_eq!("b2".parse::<Square>().unwrap().index(), 8);
+    /// ```
     #[inline(always)]
     pub const fn index(self) -> u8 {
         self.0
     }
 
     /// The 0-based file (`a` = 0).
+    ///
+    /// ```
+    /// use qi_jungle::Square;
+    ///
+    /// assert_eq!("c7".parse::<Square>().unwrap().file(), 2);
+    /// ```
     pub const fn file(self) -> u8 {
         self.0 % 7
     }
 
     /// The 0-based rank (`1` = 0).
+    ///
+    /// ```
+    /// use qi_jungle::Square;
+    ///
+    /// assert_eq!("c7".parse::<Square>().unwrap().rank(), 6);
+    /// ```
     pub const fn rank(self) -> u8 {
         self.0 / 7
     }
 
     /// The one-square bit mask.
+    ///
+    /// ```
+    /// use qi_jungle::Square;
+    ///
+    /// assert_eq!("b1".parse::<Square>().unwrap().bit(), 0b10);
+    /// ```
     #[inline(always)]
     pub const fn bit(self) -> u64 {
         1u64 << self.0
     }
 
     /// Whether the square is water.
+    ///
+    /// ```
+    /// use qi_jungle::Square;
+    ///
+    /// assert!("b4".parse::<Square>().unwrap().is_water());
+    /// assert!(!"d5".parse::<Square>().unwrap().is_water());
+    /// ```
     pub const fn is_water(self) -> bool {
         WATER >> self.0 & 1 != 0
     }
 
     /// Whether the square is one of the six traps.
+    ///
+    /// ```
+    /// use qi_jungle::Square;
+    ///
+    /// assert!("d8".parse::<Square>().unwrap().is_trap());
+    /// assert!(!"d9".parse::<Square>().unwrap().is_trap());
+    /// ```
     pub const fn is_trap(self) -> bool {
         ALL_TRAPS >> self.0 & 1 != 0
     }
 
     /// The owner of the trap on this square, if it is a trap.
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_jungle::Square;
+    ///
+    /// assert_eq!("c1".parse::<Square>().unwrap().trap_owner(), Some(Side::First));
+    /// assert_eq!("d8".parse::<Square>().unwrap().trap_owner(), Some(Side::Second));
+    /// assert_eq!("d5".parse::<Square>().unwrap().trap_owner(), None);
+    /// ```
     pub const fn trap_owner(self) -> Option<Side> {
         if TRAPS[0] >> self.0 & 1 != 0 {
             Some(Side::First)
@@ -132,6 +217,15 @@ impl Square {
     }
 
     /// The owner of the den on this square, if it is a den.
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_jungle::Square;
+    ///
+    /// assert_eq!("d1".parse::<Square>().unwrap().den_owner(), Some(Side::First));
+    /// assert_eq!("d9".parse::<Square>().unwrap().den_owner(), Some(Side::Second));
+    /// assert_eq!("d8".parse::<Square>().unwrap().den_owner(), None);
+    /// ```
     pub const fn den_owner(self) -> Option<Side> {
         if self.0 == DEN_SQUARES[0] {
             Some(Side::First)
@@ -165,6 +259,14 @@ impl From<Square> for u8 {
 }
 
 /// One of the eight animals, weakest (Rat) first in the default order.
+///
+/// ```
+/// use qi_jungle::{Animal, RankOrder};
+///
+/// assert!(Animal::Rat < Animal::Elephant);
+/// assert_eq!(Animal::Lion.to_string(), "Lion");
+/// assert_eq!(Animal::Wolf.strength(RankOrder::WolfOverDog), 4);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
@@ -189,6 +291,13 @@ pub enum Animal {
 
 impl Animal {
     /// All eight animals, Rat first.
+    ///
+    /// ```
+    /// use qi_jungle::Animal;
+    ///
+    /// let letters: String = Animal::ALL.iter().map(|a| a.letter()).collect();
+    /// assert_eq!(letters, "RCDWPTLE");
+    /// ```
     pub const ALL: [Animal; 8] = [
         Animal::Rat,
         Animal::Cat,
@@ -201,12 +310,26 @@ impl Animal {
     ];
 
     /// 0 (Rat) to 7 (Elephant): an index into per-animal arrays.
+    ///
+    /// ```
+    /// use qi_jungle::Animal;
+    ///
+    /// assert_eq!(Animal::Rat.index(), 0);
+    /// assert_eq!(Animal::Elephant.index(), 7);
+    /// ```
     #[inline(always)]
     pub const fn index(self) -> usize {
         self as usize
     }
 
     /// The animal of an index 0..8 (`None` otherwise).
+    ///
+    /// ```
+    /// use qi_jungle::Animal;
+    ///
+    /// assert_eq!(Animal::from_index(6), Some(Animal::Lion));
+    /// assert_eq!(Animal::from_index(8), None);
+    /// ```
     pub const fn from_index(index: usize) -> Option<Animal> {
         if index < 8 {
             Some(Animal::ALL[index])
@@ -216,6 +339,13 @@ impl Animal {
     }
 
     /// The upper-case letter (`E L T P W D C R`).
+    ///
+    /// ```
+    /// use qi_jungle::Animal;
+    ///
+    /// assert_eq!(Animal::Leopard.letter(), 'P');
+    /// assert_eq!(Animal::Wolf.letter(), 'W');
+    /// ```
     pub const fn letter(self) -> char {
         match self {
             Animal::Rat => 'R',
@@ -230,6 +360,14 @@ impl Animal {
     }
 
     /// The animal of a letter, either case.
+    ///
+    /// ```
+    /// use qi_jungle::Animal;
+    ///
+    /// assert_eq!(Animal::from_letter('e'), Some(Animal::Elephant));
+    /// assert_eq!(Animal::from_letter('T'), Some(Animal::Tiger));
+    /// assert_eq!(Animal::from_letter('x'), None);
+    /// ```
     pub const fn from_letter(letter: char) -> Option<Animal> {
         match letter.to_ascii_uppercase() {
             'R' => Some(Animal::Rat),
@@ -245,6 +383,12 @@ impl Animal {
     }
 
     /// The English name.
+    ///
+    /// ```
+    /// use qi_jungle::Animal;
+    ///
+    /// assert_eq!(Animal::Leopard.name(), "Leopard");
+    /// ```
     pub const fn name(self) -> &'static str {
         match self {
             Animal::Rat => "Rat",
@@ -261,6 +405,15 @@ impl Animal {
     /// The strength 1 (weakest) to 8 under a rank order: Elephant 8, Lion 7,
     /// Tiger 6, Leopard 5, then Wolf 4 / Dog 3 (or Dog 4 / Wolf 3), Cat 2,
     /// Rat 1.
+    ///
+    /// ```
+    /// use qi_jungle::{Animal, RankOrder};
+    ///
+    /// assert_eq!(Animal::Elephant.strength(RankOrder::WolfOverDog), 8);
+    /// assert_eq!(Animal::Dog.strength(RankOrder::WolfOverDog), 3);
+    /// assert_eq!(Animal::Dog.strength(RankOrder::DogOverWolf), 4);
+    /// assert_eq!(Animal::Rat.strength(RankOrder::DogOverWolf), 1);
+    /// ```
     pub const fn strength(self, order: RankOrder) -> u8 {
         match (self, order) {
             (Animal::Wolf, RankOrder::DogOverWolf) => 3,
@@ -277,6 +430,14 @@ impl fmt::Display for Animal {
 }
 
 /// The colour name of a side in Jungle: `Red` (first) or `Blue` (second).
+///
+/// ```
+/// use qi_core::Side;
+/// use qi_jungle::side_name;
+///
+/// assert_eq!(side_name(Side::First), "Red");
+/// assert_eq!(side_name(Side::Second), "Blue");
+/// ```
 pub const fn side_name(side: Side) -> &'static str {
     match side {
         Side::First => "Red",
@@ -296,11 +457,28 @@ pub struct Piece {
 
 impl Piece {
     /// A piece.
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_jungle::{Animal, Piece};
+    ///
+    /// let piece = Piece::new(Side::Second, Animal::Tiger);
+    /// assert_eq!((piece.side, piece.animal), (Side::Second, Animal::Tiger));
+    /// assert_eq!(piece.to_string(), "Blue Tiger");
+    /// ```
     pub const fn new(side: Side, animal: Animal) -> Piece {
         Piece { side, animal }
     }
 
     /// The JFEN letter: upper case for Red, lower case for Blue.
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_jungle::{Animal, Piece};
+    ///
+    /// assert_eq!(Piece::new(Side::First, Animal::Lion).letter(), 'L');
+    /// assert_eq!(Piece::new(Side::Second, Animal::Lion).letter(), 'l');
+    /// ```
     pub const fn letter(self) -> char {
         let c = self.animal.letter();
         match self.side {
@@ -310,6 +488,15 @@ impl Piece {
     }
 
     /// The piece of a JFEN letter (upper case Red, lower case Blue).
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_jungle::{Animal, Piece};
+    ///
+    /// assert_eq!(Piece::from_letter('r'), Some(Piece::new(Side::Second, Animal::Rat)));
+    /// assert_eq!(Piece::from_letter('E'), Some(Piece::new(Side::First, Animal::Elephant)));
+    /// assert_eq!(Piece::from_letter('?'), None);
+    /// ```
     pub const fn from_letter(letter: char) -> Option<Piece> {
         match Animal::from_letter(letter) {
             Some(animal) => Some(Piece {
@@ -325,12 +512,27 @@ impl Piece {
     }
 
     /// 0..16: `side * 8 + animal`.
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_jungle::{Animal, Piece};
+    ///
+    /// assert_eq!(Piece::new(Side::First, Animal::Cat).index(), 1);
+    /// assert_eq!(Piece::new(Side::Second, Animal::Cat).index(), 9);
+    /// ```
     pub const fn index(self) -> usize {
         self.side.index() * 8 + self.animal.index()
     }
 }
 
 /// `Red Lion`, `Blue Rat`, …
+///
+/// ```
+/// use qi_core::Side;
+/// use qi_jungle::{Animal, Piece};
+///
+/// assert_eq!(Piece::new(Side::First, Animal::Rat).to_string(), "Red Rat");
+/// ```
 impl fmt::Display for Piece {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} {}", side_name(self.side), self.animal)

@@ -2,13 +2,13 @@
 
 use std::fmt;
 
-use qi_core::Side;
+use qi_core::{Escaped, EscapedChar, Side};
 use thiserror::Error;
 
 use crate::board::{Piece, Square};
 use crate::position::Jungle;
 use crate::rules::Rules;
-use crate::setup::{Setup, SetupError};
+use crate::setup::{ImpossiblePosition, Setup, SetupError};
 
 /// Why JFEN text could not be read. Ranks are named as on the board
 /// (`rank 9` is the first `/`-separated field).
@@ -29,7 +29,7 @@ pub enum JfenError {
         squares: usize,
     },
     /// A character of the board is neither a piece letter nor a digit 1-7.
-    #[error("unknown piece letter '{letter}' at rank {rank}")]
+    #[error("unknown piece letter '{}' at rank {rank}", EscapedChar(*.letter))]
     UnknownPiece {
         /// The character.
         letter: char,
@@ -37,7 +37,7 @@ pub enum JfenError {
         rank: u8,
     },
     /// A digit that is not 1–7 (empty runs are 1 to 7 squares).
-    #[error("bad empty-square count '{digit}' at rank {rank} (expected 1-7)")]
+    #[error("bad empty-square count '{}' at rank {rank} (expected 1-7)", EscapedChar(*.digit))]
     BadDigit {
         /// The digit.
         digit: char,
@@ -67,13 +67,13 @@ pub enum JfenError {
     #[error("both sides have an animal in the enemy den")]
     BothDensEntered,
     /// The side-to-move field is missing.
-    #[error("missing side to move after the board (expected 'w', 'b' or 'r')")]
+    #[error("missing side to move after the board (expected 'w' or 'r' for Red, 'b' for Blue)")]
     MissingSide,
     /// The side-to-move field is not `w`, `b` or `r`.
-    #[error("bad side field \"{0}\" (expected 'w' or 'r' for Red, 'b' for Blue)")]
+    #[error("bad side to move '{}' (expected 'w' or 'r' for Red, 'b' for Blue)", Escaped(.0))]
     BadSide(String),
     /// A counter is not a number in range.
-    #[error("bad {field} counter \"{text}\"")]
+    #[error("bad {field} counter '{}' (expected {})", Escaped(.text), counter_range(.field))]
     BadCounter {
         /// `no-capture` or `full-move`.
         field: &'static str,
@@ -81,13 +81,27 @@ pub enum JfenError {
         text: String,
     },
     /// More than four whitespace-separated fields.
-    #[error("unexpected extra field \"{0}\" after the full-move number")]
+    #[error("unexpected extra field '{}' after the full-move number", Escaped(.0))]
     ExtraField(String),
+    /// The text is well formed but no game reaches the position (only
+    /// [`Jungle::from_text_lenient`] reads it).
+    #[error(transparent)]
+    Impossible(#[from] ImpossiblePosition),
+}
+
+/// What a counter field accepts, for its error message.
+fn counter_range(field: &str) -> &'static str {
+    if field == "full-move" {
+        "a number from 1 to 4294967295"
+    } else {
+        "a number from 0 to 4294967295"
+    }
 }
 
 /// Reads JFEN under `rules`: the text is read into a [`Setup`], which is
-/// then validated into the position.
-pub(crate) fn parse(text: &str, rules: Rules) -> Result<Jungle, JfenError> {
+/// then validated into the position (refusing positions no game reaches
+/// when `reachable` says so).
+pub(crate) fn parse(text: &str, rules: Rules, reachable: bool) -> Result<Jungle, JfenError> {
     let mut fields = text.split_whitespace();
     let board = fields.next().ok_or(JfenError::Empty)?;
     let mut setup = read_board(board)?;
@@ -100,9 +114,17 @@ pub(crate) fn parse(text: &str, rules: Rules) -> Result<Jungle, JfenError> {
             .no_capture_plies(no_capture)
             .fullmove(fullmove);
     }
-    let position = setup.into_position(&rules).map_err(setup_error)?;
+    // The well-formedness checks of the setup, then the rest of the text,
+    // and only then whether a game reaches the position (which needs the
+    // counters).
+    setup.validate_board(reachable).map_err(setup_error)?;
     rest?;
-    Ok(position)
+    let position = if reachable {
+        Jungle::from_setup(setup, &rules)
+    } else {
+        Jungle::from_setup_lenient(setup, &rules)
+    };
+    position.map_err(setup_error)
 }
 
 /// Reads the board field into an otherwise empty setup.
@@ -205,6 +227,7 @@ fn setup_error(error: SetupError) -> JfenError {
             field: "full-move",
             text: "0".to_string(),
         },
+        SetupError::Impossible(why) => JfenError::Impossible(why),
     }
 }
 

@@ -4,7 +4,7 @@
 //! (`docs/jungle.md` describes the rules as implemented, every option and
 //! preset, and each reading of the sources this crate had to choose).
 //!
-//! * [`Jungle`] is a position: a small `Copy` value (64 bytes) implementing
+//! * [`Jungle`] is a position: a small `Copy` value (72 bytes) implementing
 //!   [`qi_core::Position`] and [`qi_core::MoveSpace`], played by copy-make.
 //!   Its move generator works on 63-bit bitboards with compile-time step and
 //!   jump tables; [`Position::count_moves`](qi_core::Position::count_moves)
@@ -21,6 +21,10 @@
 //!   to move, counters) with a builder API, to set up custom positions;
 //!   [`Jungle::from_setup`] validates one (errors: [`SetupError`]) and
 //!   [`Jungle::to_setup`] takes one apart. JFEN is read through it.
+//!   Positions no game reaches are refused with the reason
+//!   ([`ImpossiblePosition`]); [`Jungle::from_text_lenient`],
+//!   [`Jungle::from_setup_lenient`] and [`Setup::into_position_lenient`]
+//!   read them for puzzles and analysis.
 //! * [`tables`]: the board's features as [`Bitboard`](qi_core::Bitboard)s
 //!   ([`WATER`], [`LAND`], [`DENS`], [`TRAPS`], [`ALL_TRAPS`], [`ALL`], also
 //!   re-exported here, and [`den_square`]) and the move tables behind the
@@ -58,9 +62,10 @@ pub use jfen::JfenError;
 pub use moves::{Move, ParseMoveError};
 pub use position::{Jungle, DEN_ENTERED, START_JFEN};
 pub use rules::{
-    JumpBlock, JumpBlockArea, Jumps, ParseRulesError, RankOrder, Repetition, Rules, UnknownPreset,
+    JumpBlock, JumpBlockArea, Jumps, ParseRulesError, RankOrder, Repetition, Rules, TrappedAttacks,
+    UnknownPreset,
 };
-pub use setup::{Setup, SetupError};
+pub use setup::{ImpossiblePosition, Setup, SetupError};
 pub use tables::{den_square, ALL, ALL_TRAPS, DENS, LAND, TRAPS, WATER};
 
 // Serialized as its rules and its JFEN: the text alone does not say which

@@ -3,13 +3,21 @@
 use std::fmt;
 use std::str::FromStr;
 
-use qi_core::ParseCoordError;
+use qi_core::{Escaped, ParseCoordError};
 use thiserror::Error;
 
 use crate::board::Square;
 
 /// A move: an animal goes from `from` to `to` (a step or a jump; a capture
 /// when an enemy animal stands on `to`). Written `a3a4`.
+///
+/// ```
+/// use qi_jungle::Move;
+///
+/// let mv: Move = "a3a4".parse().unwrap();
+/// assert_eq!((mv.from.to_string(), mv.to.to_string()), ("a3".to_string(), "a4".to_string()));
+/// assert_eq!(mv.to_string(), "a3a4");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move {
     /// The square the animal leaves.
@@ -20,11 +28,26 @@ pub struct Move {
 
 impl Move {
     /// A move from `from` to `to`.
+    ///
+    /// ```
+    /// use qi_jungle::{Move, Square};
+    ///
+    /// let sq = |t: &str| t.parse::<Square>().unwrap();
+    /// assert_eq!(Move::new(sq("g3"), sq("g4")), "g3g4".parse().unwrap());
+    /// ```
     pub const fn new(from: Square, to: Square) -> Move {
         Move { from, to }
     }
 
     /// Whether the move is a river jump (more than one square away).
+    ///
+    /// ```
+    /// use qi_jungle::Move;
+    ///
+    /// assert!("a4d4".parse::<Move>().unwrap().is_jump()); // across the left river
+    /// assert!("b3b7".parse::<Move>().unwrap().is_jump());
+    /// assert!(!"a3a4".parse::<Move>().unwrap().is_jump());
+    /// ```
     pub const fn is_jump(self) -> bool {
         let (a, b) = (self.from.index() as i32, self.to.index() as i32);
         let d = if a > b { a - b } else { b - a };
@@ -33,13 +56,21 @@ impl Move {
 }
 
 /// Why move text could not be read.
+///
+/// ```
+/// use qi_jungle::{Move, ParseMoveError};
+///
+/// assert!(matches!("a3".parse::<Move>(), Err(ParseMoveError::BadLength(_))));
+/// assert!(matches!("a3h4".parse::<Move>(), Err(ParseMoveError::BadTo { .. })));
+/// assert!(matches!("a3a3".parse::<Move>(), Err(ParseMoveError::SameSquare(_))));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ParseMoveError {
     /// The text is not four ASCII characters (two squares).
-    #[error("move text '{0}' is not two squares like 'a3a4'")]
+    #[error("bad move '{}' (expected two squares like 'a3a4')", Escaped(.0))]
     BadLength(String),
     /// The origin square is malformed.
-    #[error("bad origin square in move '{text}': {error}")]
+    #[error("bad origin square in move '{}': {error}", Escaped(.text))]
     BadFrom {
         /// The whole move text.
         text: String,
@@ -47,7 +78,7 @@ pub enum ParseMoveError {
         error: ParseCoordError,
     },
     /// The destination square is malformed.
-    #[error("bad destination square in move '{text}': {error}")]
+    #[error("bad destination square in move '{}': {error}", Escaped(.text))]
     BadTo {
         /// The whole move text.
         text: String,
@@ -55,7 +86,7 @@ pub enum ParseMoveError {
         error: ParseCoordError,
     },
     /// Origin and destination are the same square.
-    #[error("move '{0}' does not leave its square")]
+    #[error("bad move '{}' (it does not leave its square)", Escaped(.0))]
     SameSquare(String),
 }
 

@@ -9,7 +9,9 @@ use qi_core::{Bitboard, MoveList, MoveSpace, Outcome, Position, RuleName, Side, 
 use crate::board::{Animal, Piece, Square, ALL, DENS, LAND, NONE, TRAPS, WATER};
 use crate::jfen::{self, JfenError};
 use crate::moves::Move;
-use crate::rules::{JumpBlock, RankOrder, Rules};
+use crate::rules::{JumpBlock, RankOrder, Rules, TrappedAttacks};
+#[cfg(doc)]
+use crate::setup::ImpossiblePosition;
 use crate::setup::{Setup, SetupError};
 use crate::tables::{
     piece_key, JumpPair, JUMPS, JUMP_PAIRS, LANDINGS, LAND_STEPS, RAT_STEPS, SIDE_KEY, STEPS,
@@ -27,7 +29,7 @@ const ELEPHANT: usize = Animal::Elephant as usize;
 /// A Jungle position: where every animal stands, the side to move, the two
 /// counters of JFEN and the rule set it is played under.
 ///
-/// Small and `Copy` (64 bytes): play by copy-make. The board is kept as one
+/// Small and `Copy` (72 bytes): play by copy-make. The board is kept as one
 /// square per animal per side (63 = captured) plus one occupancy bitboard
 /// per side; the Zobrist key is updated incrementally.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -96,24 +98,103 @@ fn jump_targets(pairs: &[JumpPair; 64], from: usize, dirs: u8, blockers: u64) ->
 
 impl Jungle {
     /// The start position under `rules`.
+    ///
+    /// ```
+    /// use qi_core::Position;
+    /// use qi_jungle::{Jungle, Rules};
+    ///
+    /// let pos = Jungle::new(Rules::yeshou());
+    /// assert_eq!(pos.count_moves(), 24);
+    /// assert_eq!(pos.to_string(), qi_jungle::START_JFEN);
+    /// ```
     pub fn new(rules: Rules) -> Jungle {
         Jungle::from_parts(START_SQUARES, Side::First, 0, 1, rules)
     }
 
     /// The start position under `rules` (same as [`Jungle::new`]).
+    ///
+    /// ```
+    /// use qi_jungle::{Jungle, Rules};
+    ///
+    /// assert_eq!(Jungle::start(Rules::datou()), Jungle::new(Rules::datou()));
+    /// ```
     pub fn start(rules: Rules) -> Jungle {
         Jungle::new(rules)
     }
 
     /// Reads JFEN text (`docs/jungle.md`, "Position text") under `rules`.
+    /// A position no game can reach is refused
+    /// ([`JfenError::Impossible`]); [`Jungle::from_text_lenient`] reads it.
+    ///
+    /// ```
+    /// use qi_jungle::{Jungle, Rules};
+    ///
+    /// let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/6l w 0 1", &Rules::standard()).unwrap();
+    /// assert_eq!(pos.animal_count(qi_core::Side::First), 1);
+    /// let err = Jungle::from_text("7/3L3/7/7/7/7/7/7/6x w 0 1", &Rules::standard()).unwrap_err();
+    /// assert!(err.to_string().contains("'x'"));
+    /// ```
     pub fn from_text(text: &str, rules: &Rules) -> Result<Jungle, JfenError> {
-        jfen::parse(text, *rules)
+        jfen::parse(text, *rules, true)
     }
 
-    /// The position a setup describes, if it is valid (see
-    /// [`SetupError`] for what is checked).
+    /// Reads JFEN text like [`Jungle::from_text`], but also accepts
+    /// positions no game can reach (see [`ImpossiblePosition`]), for
+    /// puzzles and analysis; the text must still be well formed and the
+    /// board one the generator handles (see
+    /// [`Setup::into_position_lenient`]).
+    ///
+    /// ```
+    /// use qi_jungle::{Jungle, Rules};
+    ///
+    /// // Red to move, but a Red Dog already stands in the Blue den.
+    /// let text = "3D3/7/7/7/7/7/7/7/6c w 0 1";
+    /// assert!(Jungle::from_text(text, &Rules::standard()).is_err());
+    /// assert!(Jungle::from_text_lenient(text, &Rules::standard()).is_ok());
+    /// ```
+    pub fn from_text_lenient(text: &str, rules: &Rules) -> Result<Jungle, JfenError> {
+        jfen::parse(text, *rules, false)
+    }
+
+    /// The position a setup describes, if it is valid and a game can reach
+    /// it (see [`SetupError`] for what is checked).
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_jungle::{Animal, Jungle, Piece, Rules, Setup};
+    ///
+    /// let sq = |t: &str| t.parse().unwrap();
+    /// let setup = Setup::empty()
+    ///     .place(sq("d8"), Piece::new(Side::First, Animal::Dog))
+    ///     .place(sq("g1"), Piece::new(Side::Second, Animal::Cat));
+    /// assert!(Jungle::from_setup(setup, &Rules::standard()).is_ok());
+    /// assert!(Jungle::from_setup(Setup::empty(), &Rules::standard()).is_err()); // an empty board
+    /// ```
     pub fn from_setup(setup: Setup, rules: &Rules) -> Result<Jungle, SetupError> {
-        let squares = setup.validate()?;
+        Jungle::checked_setup(setup, rules, true)
+    }
+
+    /// The position a setup describes, if it is valid, reachable in a game
+    /// or not (see [`Setup::into_position_lenient`]).
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_jungle::{Animal, Jungle, Piece, Rules, Setup};
+    ///
+    /// let sq = |t: &str| t.parse().unwrap();
+    /// // Red to move with its Dog already in the Blue den: no game gets here.
+    /// let setup = Setup::empty()
+    ///     .place(sq("d9"), Piece::new(Side::First, Animal::Dog))
+    ///     .place(sq("g1"), Piece::new(Side::Second, Animal::Cat));
+    /// assert!(Jungle::from_setup(setup, &Rules::standard()).is_err());
+    /// assert!(Jungle::from_setup_lenient(setup, &Rules::standard()).is_ok());
+    /// ```
+    pub fn from_setup_lenient(setup: Setup, rules: &Rules) -> Result<Jungle, SetupError> {
+        Jungle::checked_setup(setup, rules, false)
+    }
+
+    fn checked_setup(setup: Setup, rules: &Rules, reachable: bool) -> Result<Jungle, SetupError> {
+        let squares = setup.validate(reachable)?;
         Ok(Jungle::from_parts(
             squares,
             setup.side_to_move,
@@ -124,6 +205,16 @@ impl Jungle {
     }
 
     /// The plain contents of the position (everything but the rules).
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_jungle::{Animal, Jungle, Piece, Rules};
+    ///
+    /// let sq = |t: &str| t.parse().unwrap();
+    /// let setup = Jungle::default().to_setup();
+    /// assert_eq!(setup.piece_at(sq("a1")), Some(Piece::new(Side::First, Animal::Tiger)));
+    /// assert_eq!(setup.into_position(&Rules::standard()).unwrap(), Jungle::default());
+    /// ```
     pub fn to_setup(&self) -> Setup {
         let mut setup = Setup::empty()
             .side_to_move(self.side)
@@ -177,26 +268,70 @@ impl Jungle {
     }
 
     /// The rule set.
+    ///
+    /// ```
+    /// use qi_jungle::{Jungle, Rules};
+    ///
+    /// assert_eq!(Jungle::new(Rules::traditional()).rules(), &Rules::traditional());
+    /// ```
     pub fn rules(&self) -> &Rules {
         &self.rules
     }
 
     /// The position with another rule set (board, side and counters kept).
+    ///
+    /// ```
+    /// use qi_jungle::{Jungle, Rules};
+    ///
+    /// let pos = Jungle::default().with_rules(Rules::datou());
+    /// assert_eq!(pos.rules(), &Rules::datou());
+    /// assert_eq!(pos.to_string(), Jungle::default().to_string());
+    /// ```
     pub fn with_rules(&self, rules: Rules) -> Jungle {
         Jungle { rules, ..*self }
     }
 
     /// Plies since the last capture (JFEN's fourth field).
+    ///
+    /// ```
+    /// use qi_core::Position as _;
+    /// use qi_jungle::{Jungle, Rules};
+    ///
+    /// let mut pos = Jungle::default();
+    /// pos.play("a3a4".parse().unwrap()).unwrap();
+    /// assert_eq!(pos.no_capture_plies(), 1);
+    /// ```
     pub fn no_capture_plies(&self) -> u32 {
         self.no_capture
     }
 
     /// The full-move number (starts at 1, grows after each Blue move).
+    ///
+    /// ```
+    /// use qi_core::Position as _;
+    /// use qi_jungle::{Jungle, Rules};
+    ///
+    /// let mut pos = Jungle::default();
+    /// pos.play("a3a4".parse().unwrap()).unwrap();
+    /// assert_eq!(pos.fullmove(), 1);
+    /// pos.play("g7g6".parse().unwrap()).unwrap(); // Blue's move ends the full move
+    /// assert_eq!(pos.fullmove(), 2);
+    /// ```
     pub fn fullmove(&self) -> u32 {
         self.fullmove
     }
 
     /// The animal on `sq`, if any.
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_jungle::{Animal, Jungle, Piece, Rules};
+    ///
+    /// let sq = |t: &str| t.parse().unwrap();
+    /// let pos = Jungle::default();
+    /// assert_eq!(pos.piece_at(sq("g1")), Some(Piece::new(Side::First, Animal::Lion)));
+    /// assert_eq!(pos.piece_at(sq("d5")), None);
+    /// ```
     pub fn piece_at(&self, sq: Square) -> Option<Piece> {
         let bit = sq.bit();
         for side in Side::BOTH {
@@ -210,6 +345,15 @@ impl Jungle {
 
     /// The square of an animal, `None` once it has been captured.
     #[inline(always)]
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_jungle::{Animal, Jungle, Piece, Rules};
+    ///
+    /// let pos = Jungle::default();
+    /// let lion = Piece::new(Side::Second, Animal::Lion);
+    /// assert_eq!(pos.square_of(lion), Some("a9".parse().unwrap()));
+    /// ```
     pub fn square_of(&self, piece: Piece) -> Option<Square> {
         Square::new(self.squares[piece.side.index()][piece.animal.index()])
     }
@@ -217,23 +361,58 @@ impl Jungle {
     /// The square index (0..63) of each animal of `side`, Rat first;
     /// 63 for a captured animal.
     #[inline(always)]
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_jungle::{Animal, Jungle, Piece, Rules};
+    ///
+    /// let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/6l w 0 1", &Rules::standard()).unwrap();
+    /// let squares = pos.animal_squares(Side::First);
+    /// assert_eq!(squares[Animal::Lion.index()], 7 * 7 + 3); // d8
+    /// assert_eq!(squares[Animal::Rat.index()], 63); // no Rat
+    /// ```
     pub fn animal_squares(&self, side: Side) -> [u8; 8] {
         self.squares[side.index()]
     }
 
     /// The squares held by `side`.
     #[inline(always)]
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_jungle::{Jungle, Rules};
+    ///
+    /// let red = Jungle::default().occupancy(Side::First);
+    /// assert_eq!(red.count(), 8);
+    /// assert!(red.contains(0)); // a1, the Tiger
+    /// ```
     pub fn occupancy(&self, side: Side) -> Bitboard {
         Bitboard(self.occ[side.index()])
     }
 
     /// The squares held by either side.
     #[inline(always)]
+    ///
+    /// ```
+    /// use qi_jungle::{Jungle, Rules};
+    ///
+    /// assert_eq!(Jungle::default().occupied().count(), 16);
+    /// ```
     pub fn occupied(&self) -> Bitboard {
         Bitboard(self.occ[0] | self.occ[1])
     }
 
     /// The animals of `side` still on the board with their squares, Rat first.
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_jungle::{Animal, Jungle, Piece, Rules};
+    ///
+    /// let pos = Jungle::default();
+    /// let first = pos.pieces(Side::First).next();
+    /// assert_eq!(first, Some((Animal::Rat, "g3".parse().unwrap())));
+    /// assert_eq!(pos.pieces(Side::Second).count(), 8);
+    /// ```
     pub fn pieces(&self, side: Side) -> impl Iterator<Item = (Animal, Square)> + '_ {
         self.squares[side.index()]
             .iter()
@@ -242,6 +421,16 @@ impl Jungle {
     }
 
     /// The number of animals `side` has left.
+    ///
+    /// ```
+    /// use qi_core::{Position as _, Side};
+    /// use qi_jungle::{Jungle, Rules};
+    ///
+    /// let mut pos = Jungle::from_text("7/7/7/7/7/7/7/l6/L5E w 0 1", &Rules::standard()).unwrap();
+    /// assert_eq!(pos.animal_count(Side::Second), 1);
+    /// pos.play("a1a2".parse().unwrap()).unwrap(); // Lion takes Lion
+    /// assert_eq!(pos.animal_count(Side::Second), 0);
+    /// ```
     pub fn animal_count(&self, side: Side) -> u32 {
         self.occ[side.index()].count_ones()
     }
@@ -249,6 +438,16 @@ impl Jungle {
     /// Whether the board alone has ended the game by a den entry or a side
     /// without animals (cheap; the no-legal-move loss is not checked).
     #[inline(always)]
+    ///
+    /// ```
+    /// use qi_core::Position as _;
+    /// use qi_jungle::{Jungle, Rules};
+    ///
+    /// let mut pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/6l w 0 1", &Rules::standard()).unwrap();
+    /// assert!(!pos.is_terminal_cheap());
+    /// pos.play("d8d9".parse().unwrap()).unwrap(); // the den
+    /// assert!(pos.is_terminal_cheap());
+    /// ```
     pub fn is_terminal_cheap(&self) -> bool {
         (self.occ[0] & DENS[1]) | (self.occ[1] & DENS[0]) != 0
             || self.occ[0] == 0
@@ -259,6 +458,20 @@ impl Jungle {
     /// (ignoring whether the game is over), Rat first; empty for a captured
     /// animal. Captures are included exactly when the rules allow them.
     #[inline(always)]
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_jungle::{Animal, Jungle, Piece, Rules};
+    ///
+    /// let pos = Jungle::default();
+    /// let masks = pos.destination_masks(Side::First);
+    /// // The Elephant on a3 may go to a2, a4 or b3.
+    /// assert_eq!(masks[Animal::Elephant.index()], pos.destinations("a3".parse().unwrap()));
+    /// assert_eq!(masks[Animal::Elephant.index()].count(), 3);
+    /// // Leaf counting: the moves are the sum of the masks' sizes.
+    /// let total: u32 = masks.iter().map(|m| m.count()).sum();
+    /// assert_eq!(total, 24);
+    /// ```
     pub fn destination_masks(&self, side: Side) -> [Bitboard; 8] {
         self.destination_bits(side).map(Bitboard)
     }
@@ -267,6 +480,26 @@ impl Jungle {
     /// the move generator's loops.
     #[inline(always)]
     pub(crate) fn destination_bits(&self, side: Side) -> [u64; 8] {
+        // Under `trapped_attacks = none`, `side`'s animals on the enemy's
+        // traps capture nothing: one test per call (see `count_disarmed`).
+        if self.has_disarmed(side) {
+            return Jungle::disarmed_destination_bits(self.squares, self.occ, self.rules, side);
+        }
+        self.board_destination_bits(side)
+    }
+
+    /// Whether the rules are `trapped_attacks = none` and some animal of
+    /// `side` stands on an enemy trap.
+    #[inline(always)]
+    fn has_disarmed(&self, side: Side) -> bool {
+        self.rules.trapped_attacks == TrappedAttacks::None
+            && self.occ[side.index()] & TRAPS[side.index() ^ 1] != 0
+    }
+
+    /// The destinations of `side`'s animals with every capture the capture
+    /// table allows, trapped attackers included.
+    #[inline(always)]
+    fn board_destination_bits(&self, side: Side) -> [u64; 8] {
         let s = side.index();
         let e = s ^ 1;
         let own = self.occ[s];
@@ -337,8 +570,68 @@ impl Jungle {
         ]
     }
 
+    /// `count_moves` when [`has_disarmed`](Jungle::has_disarmed). Out of
+    /// line and returning a count, and given the board by value rather
+    /// than the position: perft's hot loop (copy, play, count) then keeps
+    /// its masks in registers and never builds the whole child position
+    /// for this rare case (fixing the masks up in line, or handing them to
+    /// an out-of-line fix-up, made them spill to memory: +14 to +23 %
+    /// perft instructions when measured).
+    #[cold]
+    #[inline(never)]
+    fn count_disarmed(squares: [[u8; 8]; 2], occ: [u64; 2], rules: Rules, side: Side) -> usize {
+        Jungle::disarmed_destination_bits(squares, occ, rules, side)
+            .iter()
+            .map(|m| m.count_ones() as usize)
+            .sum()
+    }
+
+    /// [`board_destination_bits`](Jungle::board_destination_bits) with
+    /// the captures of `side`'s animals on enemy traps removed (the
+    /// `trapped_attacks = none` case), out of line because it is rare.
+    #[cold]
+    #[inline(never)]
+    fn disarmed_destination_bits(
+        squares: [[u8; 8]; 2],
+        occ: [u64; 2],
+        rules: Rules,
+        side: Side,
+    ) -> [u64; 8] {
+        let board = Jungle {
+            squares,
+            occ,
+            hash: 0,
+            no_capture: 0,
+            fullmove: 1,
+            rules,
+            side,
+        };
+        let disarmed = occ[side.index()] & TRAPS[side.index() ^ 1];
+        let empty = !(occ[0] | occ[1]);
+        let mut masks = board.board_destination_bits(side);
+        for (mask, &sq) in masks.iter_mut().zip(&squares[side.index()]) {
+            if disarmed >> (sq & 63) & 1 != 0 {
+                *mask &= empty;
+            }
+        }
+        masks
+    }
+
     /// Where the animal on `from` could move if its side were to move now
     /// (empty when the square is empty).
+    ///
+    /// ```
+    /// use qi_jungle::{Jungle, Rules};
+    ///
+    /// // The Lion on a4 jumps the river to d4 unless a Rat blocks the way.
+    /// let text = "6l/7/7/1r5/7/L6/7/7/6E w 0 1";
+    /// let d4 = 3 * 7 + 3;
+    /// let standard = Jungle::from_text(text, &Rules::standard()).unwrap();
+    /// assert!(standard.destinations("a4".parse().unwrap()).contains(d4));
+    /// // Under `datou` a Rat anywhere in the river crossed blocks it.
+    /// let datou = Jungle::from_text(text, &Rules::datou()).unwrap();
+    /// assert!(!datou.destinations("a4".parse().unwrap()).contains(d4));
+    /// ```
     pub fn destinations(&self, from: Square) -> Bitboard {
         match self.piece_at(from) {
             Some(p) => self.destination_masks(p.side)[p.animal.index()],
@@ -348,6 +641,15 @@ impl Jungle {
 
     /// The animals of `side`'s opponent that `side` could capture if it
     /// were to move now: the opponent's animals "under attack".
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_jungle::{Jungle, Rules};
+    ///
+    /// let pos = Jungle::from_text("7/7/7/7/7/7/7/l6/L5E w 0 1", &Rules::standard()).unwrap();
+    /// assert_eq!(pos.attacked_by(Side::First).count(), 1); // the Blue Lion on a2
+    /// assert!(pos.attacked_by(Side::First).contains(7));
+    /// ```
     pub fn attacked_by(&self, side: Side) -> Bitboard {
         let all = self
             .destination_masks(side)
@@ -358,6 +660,20 @@ impl Jungle {
 
     /// Whether the animal of `attacker` on `from` may capture `defender` on
     /// `to` under these rules (see [`Rules::capture_allowed`]).
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_jungle::{Animal, Jungle, Piece, Rules};
+    ///
+    /// let sq = |t: &str| t.parse().unwrap();
+    /// let pos = Jungle::default();
+    /// let rat = Piece::new(Side::First, Animal::Rat);
+    /// let elephant = Piece::new(Side::Second, Animal::Elephant);
+    /// assert!(pos.capture_allowed(rat, sq("a4"), elephant, sq("a5")));
+    /// let red_elephant = Piece::new(Side::First, Animal::Elephant);
+    /// let blue_rat = Piece::new(Side::Second, Animal::Rat);
+    /// assert!(!pos.capture_allowed(red_elephant, sq("a4"), blue_rat, sq("a5")));
+    /// ```
     pub fn capture_allowed(
         &self,
         attacker: Piece,
@@ -378,6 +694,18 @@ impl Jungle {
     /// Same animals on the same squares and same side to move (counters and
     /// rules ignored): the repetition rule's notion of "the same position".
     #[inline(always)]
+    ///
+    /// ```
+    /// use qi_core::Position as _;
+    /// use qi_jungle::{Jungle, Rules};
+    ///
+    /// let mut pos = Jungle::default();
+    /// for mv in ["a1b1", "a9b9", "b1a1", "b9a9"] {
+    ///     pos.play(mv.parse().unwrap()).unwrap();
+    /// }
+    /// assert!(pos.same_board(&Jungle::default()));
+    /// assert_ne!(pos, Jungle::default()); // the counters differ
+    /// ```
     pub fn same_board(&self, other: &Jungle) -> bool {
         self.hash == other.hash && self.squares == other.squares && self.side == other.side
     }
@@ -463,7 +791,10 @@ impl Position for Jungle {
         if self.is_terminal_cheap() {
             return 0;
         }
-        self.destination_bits(self.side)
+        if self.has_disarmed(self.side) {
+            return Jungle::count_disarmed(self.squares, self.occ, self.rules, self.side);
+        }
+        self.board_destination_bits(self.side)
             .iter()
             .map(|m| m.count_ones() as usize)
             .sum()
@@ -600,7 +931,8 @@ mod tests {
 
     #[test]
     fn position_is_small() {
-        assert!(std::mem::size_of::<Jungle>() <= 64);
+        // Board 32 bytes, key 8, counters 8, rules 16, side 1 (+ padding).
+        assert!(std::mem::size_of::<Jungle>() <= 72);
     }
 
     /// The jump targets of the old per-direction loop.

@@ -3,11 +3,21 @@
 use std::fmt;
 use std::str::FromStr;
 
+use qi_core::Escaped;
 use thiserror::Error;
 
 use crate::board::{Animal, Piece, Square};
 
 /// Which of Wolf and Dog is stronger.
+///
+/// ```
+/// use qi_jungle::{Animal, RankOrder};
+///
+/// let order: RankOrder = "dog_over_wolf".parse().unwrap();
+/// assert_eq!(order, RankOrder::DogOverWolf);
+/// assert_eq!(order.to_string(), "dog_over_wolf");
+/// assert!(Animal::Dog.strength(order) > Animal::Wolf.strength(order));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum RankOrder {
     /// Elephant > Lion > Tiger > Leopard > Wolf > Dog > Cat > Rat (source 000).
@@ -18,6 +28,14 @@ pub enum RankOrder {
 }
 
 /// In which directions an animal (Lion or Tiger) may jump across a river.
+///
+/// ```
+/// use qi_jungle::Jumps;
+///
+/// assert_eq!(Jumps::default(), Jumps::Both);
+/// assert_eq!("horizontal".parse::<Jumps>(), Ok(Jumps::HorizontalOnly));
+/// assert_eq!(Jumps::VerticalOnly.to_string(), "vertical");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Jumps {
     /// No jumps at all.
@@ -45,6 +63,13 @@ impl Jumps {
 }
 
 /// Which Rats in the water block a jump.
+///
+/// ```
+/// use qi_jungle::{JumpBlock, Rules};
+///
+/// assert_eq!(Rules::standard().jump_block, JumpBlock::AnyRat);
+/// assert_eq!("enemy_rat".parse::<JumpBlock>(), Ok(JumpBlock::EnemyRat));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum JumpBlock {
     /// Any Rat, own or enemy, on a water square of the path blocks.
@@ -56,6 +81,13 @@ pub enum JumpBlock {
 
 /// Where a Rat must stand to block a jump (the Rats that block are
 /// [`JumpBlock`]'s choice).
+///
+/// ```
+/// use qi_jungle::{JumpBlockArea, Rules};
+///
+/// assert_eq!(Rules::datou().jump_block_area, JumpBlockArea::River);
+/// assert_eq!(JumpBlockArea::Path.to_string(), "path");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum JumpBlockArea {
     /// On a water square the jump passes over.
@@ -66,7 +98,37 @@ pub enum JumpBlockArea {
     River = 1,
 }
 
+/// Whether an animal standing on one of its enemy's traps may capture
+/// (spec section 4, rule 1).
+///
+/// ```
+/// use qi_jungle::{Rules, TrappedAttacks};
+///
+/// assert_eq!(Rules::yeshou().trapped_attacks, TrappedAttacks::None);
+/// assert_eq!("normal".parse::<TrappedAttacks>(), Ok(TrappedAttacks::Normal));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum TrappedAttacks {
+    /// It captures at its own rank, as anywhere else (the open-source
+    /// engines).
+    #[default]
+    Normal,
+    /// It has lost its fighting power: it captures nothing while it stands
+    /// there, though it may still step off onto an empty square (source
+    /// 000, 野兽争霸).
+    None,
+}
+
 /// What a threefold repetition does.
+///
+/// ```
+/// use qi_jungle::Repetition;
+///
+/// assert_eq!("initiator_loses".parse::<Repetition>(), Ok(Repetition::InitiatorLoses));
+/// assert_eq!(Repetition::default().to_string(), "draw");
+/// // The old name of a rule that changed meaning is refused.
+/// assert!("mover_loses".parse::<Repetition>().is_err());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Repetition {
     /// Repetition has no effect.
@@ -101,6 +163,10 @@ qi_core::text_names!(JumpBlockArea {
     Path => "path",
     River => "river",
 });
+qi_core::text_names!(TrappedAttacks {
+    Normal => "normal",
+    None => "none",
+});
 qi_core::text_names!(Repetition {
     Off => "off",
     Draw => "draw",
@@ -112,7 +178,14 @@ qi_core::text_names!(Repetition {
 });
 
 #[cfg(feature = "serde")]
-qi_core::serde_via_text!(RankOrder, Jumps, JumpBlock, JumpBlockArea, Repetition);
+qi_core::serde_via_text!(
+    RankOrder,
+    Jumps,
+    JumpBlock,
+    JumpBlockArea,
+    TrappedAttacks,
+    Repetition
+);
 
 /// A complete rule set: every option of spec section 6.
 ///
@@ -131,6 +204,8 @@ pub struct Rules {
     pub jump_block: JumpBlock,
     /// Where a blocking Rat stands: on the path or anywhere in the river.
     pub jump_block_area: JumpBlockArea,
+    /// Whether an animal on an enemy trap may capture.
+    pub trapped_attacks: TrappedAttacks,
     /// Whether a Rat in water and a Rat on land may capture each other.
     pub rat_bank_capture: bool,
     /// Consecutive plies without a capture that draw the game (0: never).
@@ -143,7 +218,7 @@ pub struct Rules {
 
 /// A preset name that is not one of [`Rules::PRESETS`].
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("unknown Jungle rule preset '{name}' (known presets: standard, yeshou, datou, traditional; optionally prefixed 'jungle:')")]
+#[error("unknown Jungle rule preset '{}' (known presets: standard, yeshou, datou, traditional; optionally prefixed 'jungle:')", Escaped(.name))]
 pub struct UnknownPreset {
     /// The name that was asked for.
     pub name: String,
@@ -156,13 +231,13 @@ pub enum ParseRulesError {
     #[error(transparent)]
     UnknownPreset(#[from] UnknownPreset),
     /// An `option=value` item names no option.
-    #[error("unknown rule option '{0}' (known: rank_order, lion_jumps, tiger_jumps, jump_block, jump_block_area, rat_bank_capture, no_capture_draw, repetition, anti_chase)")]
+    #[error("unknown Jungle rule option '{}' (known options: rank_order, lion_jumps, tiger_jumps, jump_block, jump_block_area, trapped_attacks, rat_bank_capture, no_capture_draw, repetition, anti_chase)", Escaped(.0))]
     UnknownOption(String),
     /// An item has no `=`.
-    #[error("rule option item '{0}' is not of the form option=value")]
+    #[error("bad rule option item '{}' (expected option=value)", Escaped(.0))]
     MissingValue(String),
     /// The value does not fit the option.
-    #[error("bad value '{value}' for rule option {option} (expected {expected})")]
+    #[error("bad value '{}' for rule option {option} (expected {expected})", Escaped(.value))]
     BadValue {
         /// The option.
         option: &'static str,
@@ -172,7 +247,7 @@ pub enum ParseRulesError {
         expected: &'static str,
     },
     /// The value is a former name of a value, no longer read.
-    #[error("value '{value}' of rule option {option} was renamed: use '{new_name}' (the rule it names changed)")]
+    #[error("renamed value '{}' for rule option {option}: use '{new_name}' (the rule it names changed)", Escaped(.value))]
     Renamed {
         /// The option.
         option: &'static str,
@@ -186,9 +261,27 @@ pub enum ParseRulesError {
 impl Rules {
     /// The names of the presets, in this order: `standard`, `yeshou`,
     /// `datou`, `traditional`.
+    ///
+    /// ```
+    /// use qi_jungle::Rules;
+    ///
+    /// for name in Rules::PRESETS {
+    ///     assert_eq!(Rules::preset(name).unwrap().preset_name(), Some(name));
+    /// }
+    /// ```
     pub const PRESETS: [&'static str; 4] = ["standard", "yeshou", "datou", "traditional"];
 
     /// `standard`: the rules shared by today's open-source engines (default).
+    ///
+    /// ```
+    /// use qi_jungle::{RankOrder, Rules};
+    ///
+    /// let rules = Rules::standard();
+    /// assert_eq!(rules, Rules::default());
+    /// assert_eq!(rules.rank_order, RankOrder::WolfOverDog);
+    /// assert_eq!(rules.no_capture_draw, 200);
+    /// assert_eq!(rules.to_string(), "standard");
+    /// ```
     pub const fn standard() -> Rules {
         Rules {
             rank_order: RankOrder::WolfOverDog,
@@ -196,6 +289,7 @@ impl Rules {
             tiger_jumps: Jumps::Both,
             jump_block: JumpBlock::AnyRat,
             jump_block_area: JumpBlockArea::Path,
+            trapped_attacks: TrappedAttacks::Normal,
             rat_bank_capture: false,
             no_capture_draw: 200,
             repetition: Repetition::Draw,
@@ -203,10 +297,23 @@ impl Rules {
         }
     }
 
-    /// `yeshou`: the PC game 野兽争霸.
+    /// `yeshou`: the PC game 野兽争霸 (only an enemy Rat blocks a jump, an
+    /// animal on an enemy trap captures nothing, Rats capture across the
+    /// bank).
+    ///
+    /// ```
+    /// use qi_jungle::{JumpBlock, Rules, TrappedAttacks};
+    ///
+    /// let rules = Rules::yeshou();
+    /// assert_eq!(rules.jump_block, JumpBlock::EnemyRat);
+    /// assert_eq!(rules.trapped_attacks, TrappedAttacks::None);
+    /// assert!(rules.rat_bank_capture && rules.anti_chase);
+    /// assert_eq!("jungle:yeshou".parse::<Rules>(), Ok(rules));
+    /// ```
     pub const fn yeshou() -> Rules {
         Rules {
             jump_block: JumpBlock::EnemyRat,
+            trapped_attacks: TrappedAttacks::None,
             rat_bank_capture: true,
             repetition: Repetition::Off,
             anti_chase: true,
@@ -216,6 +323,18 @@ impl Rules {
 
     /// `datou`: the mobile game 大头斗兽棋 (the Tiger jumps along ranks
     /// only; a Rat anywhere in the river blocks a jump).
+    ///
+    /// ```
+    /// use qi_core::Position;
+    /// use qi_jungle::{Jumps, Jungle, Rules};
+    ///
+    /// assert_eq!(Rules::datou().tiger_jumps, Jumps::HorizontalOnly);
+    /// // A Tiger on b3 jumps the river along its file only under `standard`.
+    /// let text = "6l/7/7/7/7/7/1T5/7/7 w 0 1";
+    /// let jump = "b3b7".parse().unwrap();
+    /// assert!(Jungle::from_text(text, &Rules::standard()).unwrap().is_legal(jump));
+    /// assert!(!Jungle::from_text(text, &Rules::datou()).unwrap().is_legal(jump));
+    /// ```
     pub const fn datou() -> Rules {
         Rules {
             tiger_jumps: Jumps::HorizontalOnly,
@@ -228,6 +347,15 @@ impl Rules {
 
     /// `traditional`: sources 001/003 (Dog over Wolf, the side that began a
     /// repetition cycle loses if it does not vary).
+    ///
+    /// ```
+    /// use qi_jungle::{Animal, RankOrder, Repetition, Rules};
+    ///
+    /// let rules = Rules::traditional();
+    /// assert_eq!(rules.rank_order, RankOrder::DogOverWolf);
+    /// assert_eq!(rules.repetition, Repetition::InitiatorLoses);
+    /// assert!(Animal::Dog.strength(rules.rank_order) > Animal::Wolf.strength(rules.rank_order));
+    /// ```
     pub const fn traditional() -> Rules {
         Rules {
             rank_order: RankOrder::DogOverWolf,
@@ -240,6 +368,14 @@ impl Rules {
     /// The preset of a name: `standard`, `yeshou`, `datou`, `traditional`,
     /// each optionally prefixed `jungle:`; `jungle` alone is `standard`.
     /// Case and surrounding blanks are ignored.
+    ///
+    /// ```
+    /// use qi_jungle::Rules;
+    ///
+    /// assert_eq!(Rules::preset("jungle:datou"), Ok(Rules::datou()));
+    /// assert_eq!(Rules::preset(" Jungle "), Ok(Rules::standard()));
+    /// assert!(Rules::preset("chess").is_err());
+    /// ```
     pub fn preset(name: &str) -> Result<Rules, UnknownPreset> {
         let lower = name.trim().to_ascii_lowercase();
         let bare = lower.strip_prefix("jungle:").unwrap_or(&lower);
@@ -255,6 +391,14 @@ impl Rules {
     }
 
     /// The preset name if `self` equals a preset.
+    ///
+    /// ```
+    /// use qi_jungle::Rules;
+    ///
+    /// assert_eq!(Rules::yeshou().preset_name(), Some("yeshou"));
+    /// let custom = Rules { anti_chase: true, ..Rules::standard() };
+    /// assert_eq!(custom.preset_name(), None);
+    /// ```
     pub fn preset_name(&self) -> Option<&'static str> {
         Rules::PRESETS
             .into_iter()
@@ -262,13 +406,23 @@ impl Rules {
     }
 
     /// The options as `(name, value)` text pairs, in a fixed order.
-    pub fn options(&self) -> [(&'static str, String); 9] {
+    ///
+    /// ```
+    /// use qi_jungle::Rules;
+    ///
+    /// let options = Rules::standard().options();
+    /// assert_eq!(options[0], ("rank_order", "wolf_over_dog".to_string()));
+    /// assert_eq!(options[7], ("no_capture_draw", "200".to_string()));
+    /// assert_eq!(options[9], ("anti_chase", "off".to_string()));
+    /// ```
+    pub fn options(&self) -> [(&'static str, String); 10] {
         [
             ("rank_order", self.rank_order.to_string()),
             ("lion_jumps", self.lion_jumps.to_string()),
             ("tiger_jumps", self.tiger_jumps.to_string()),
             ("jump_block", self.jump_block.to_string()),
             ("jump_block_area", self.jump_block_area.to_string()),
+            ("trapped_attacks", self.trapped_attacks.to_string()),
             (
                 "rat_bank_capture",
                 on_off(self.rat_bank_capture).to_string(),
@@ -280,6 +434,17 @@ impl Rules {
     }
 
     /// Sets one option from text (`option`, `value` as in [`Rules::options`]).
+    ///
+    /// ```
+    /// use qi_jungle::{RankOrder, Rules};
+    ///
+    /// let mut rules = Rules::standard();
+    /// rules.set_option("rank_order", "dog_over_wolf").unwrap();
+    /// rules.set_option("no_capture_draw", "100").unwrap();
+    /// assert_eq!(rules.rank_order, RankOrder::DogOverWolf);
+    /// assert_eq!(rules.to_string(), "standard,rank_order=dog_over_wolf,no_capture_draw=100");
+    /// assert!(rules.set_option("anti_chase", "maybe").is_err());
+    /// ```
     pub fn set_option(&mut self, option: &str, value: &str) -> Result<(), ParseRulesError> {
         let v = value.trim().to_ascii_lowercase();
         let bad = |option: &'static str, expected: &'static str| ParseRulesError::BadValue {
@@ -315,6 +480,11 @@ impl Rules {
                 self.jump_block_area = v
                     .parse()
                     .map_err(|_| bad("jump_block_area", JumpBlockArea::EXPECTED))?
+            }
+            "trapped_attacks" => {
+                self.trapped_attacks = v
+                    .parse()
+                    .map_err(|_| bad("trapped_attacks", TrappedAttacks::EXPECTED))?
             }
             "rat_bank_capture" => {
                 self.rat_bank_capture =
@@ -371,6 +541,14 @@ impl Default for Rules {
 /// The preset name (`standard`, …) when the rules equal a preset; otherwise
 /// `standard` followed by `,option=value` for every option that differs
 /// from it (text that [`FromStr`] reads back).
+///
+/// ```
+/// use qi_jungle::Rules;
+///
+/// assert_eq!(Rules::datou().to_string(), "datou");
+/// let rules = Rules { anti_chase: true, ..Rules::standard() };
+/// assert_eq!(rules.to_string(), "standard,anti_chase=on");
+/// ```
 impl fmt::Display for Rules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(name) = self.preset_name() {
@@ -390,6 +568,16 @@ impl fmt::Display for Rules {
 /// Reads a preset name (see [`Rules::preset`]), optionally followed by
 /// comma-separated `option=value` items that change single options, e.g.
 /// `jungle:standard,anti_chase=on,rank_order=dog_over_wolf`.
+///
+/// ```
+/// use qi_jungle::{RankOrder, Rules};
+///
+/// let rules: Rules = "jungle:standard,anti_chase=on,rank_order=dog_over_wolf".parse().unwrap();
+/// assert_eq!(rules.rank_order, RankOrder::DogOverWolf);
+/// assert!(rules.anti_chase);
+/// assert_eq!(rules.to_string().parse::<Rules>(), Ok(rules));
+/// assert!("standard,anti_chase".parse::<Rules>().is_err()); // no value
+/// ```
 impl FromStr for Rules {
     type Err = ParseRulesError;
     fn from_str(s: &str) -> Result<Rules, ParseRulesError> {
@@ -409,6 +597,19 @@ impl FromStr for Rules {
 impl Rules {
     /// Whether `attacker` moving from `from` may capture `defender` on `to`
     /// (spec section 4; the squares are assumed adjacent or a jump apart).
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_jungle::{Animal, Piece, Rules};
+    ///
+    /// let sq = |t: &str| t.parse().unwrap();
+    /// let rat = Piece::new(Side::First, Animal::Rat);
+    /// let elephant = Piece::new(Side::Second, Animal::Elephant);
+    /// let rules = Rules::standard();
+    /// assert!(rules.capture_allowed(rat, sq("d5"), elephant, sq("d6")));
+    /// assert!(!rules.capture_allowed(elephant, sq("d6"), rat, sq("d5")));
+    /// assert!(!rules.capture_allowed(rat, sq("c5"), elephant, sq("d5"))); // not from the water
+    /// ```
     pub fn capture_allowed(
         &self,
         attacker: Piece,
@@ -417,6 +618,10 @@ impl Rules {
         to: Square,
     ) -> bool {
         if attacker.side == defender.side {
+            return false;
+        }
+        if self.trapped_attacks == TrappedAttacks::None && from.trap_owner() == Some(defender.side)
+        {
             return false;
         }
         let (a, d) = (attacker.animal, defender.animal);

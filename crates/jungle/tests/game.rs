@@ -57,14 +57,14 @@ fn no_capture_draw_after_200_plies() {
 fn having_no_move_comes_before_the_no_capture_draw() {
     // Red's Rat on a1 is walled in by a Blue Cat and Dog it cannot take,
     // with the no-capture counter at the limit: Red loses, no draw.
-    let game = Game::new(pos("7/7/7/7/7/7/7/c6/Rd5 w 200 100", Rules::standard()));
+    let game = Game::new(pos("7/7/7/7/7/7/7/c6/Rd5 w 200 101", Rules::standard()));
     let lost = Some(Outcome::win(Side::Second, WinReason::NoLegalMove));
     assert_eq!(game.outcome(), lost);
     let mut moves = MoveList::new();
     assert_eq!(game.outcome_and_moves(&mut moves), lost);
     assert!(moves.is_empty());
     // With a way out, the draw.
-    let game = Game::new(pos("7/7/7/7/7/7/7/c6/R1d4 w 200 100", Rules::standard()));
+    let game = Game::new(pos("7/7/7/7/7/7/7/c6/R1d4 w 200 101", Rules::standard()));
     let drawn = Some(Outcome::Draw(DrawReason::NoCapture));
     assert_eq!(game.outcome(), drawn);
     assert_eq!(game.outcome_and_moves(&mut moves), drawn);
@@ -74,7 +74,7 @@ fn having_no_move_comes_before_the_no_capture_draw() {
 #[test]
 fn no_capture_draw_counts_from_the_jfen_counter() {
     let start = pos(
-        "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 199 80",
+        "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 199 101",
         Rules::standard(),
     );
     let mut game = Game::new(start);
@@ -87,7 +87,7 @@ fn no_capture_draw_counts_from_the_jfen_counter() {
 fn capture_resets_the_no_capture_count() {
     let start = board("Da2 ca3 eg9", 'w', Rules::standard());
     let start = start
-        .with_text(&start.to_string().replace(" w 0 1", " w 199 1"))
+        .with_text(&start.to_string().replace(" w 0 1", " w 199 101"))
         .unwrap();
     let mut game = Game::new(start);
     play_all(&mut game, "a2a3");

@@ -5,7 +5,7 @@
 use std::fmt::{Debug, Display};
 use std::str::FromStr;
 
-use qi_jungle::{JumpBlock, JumpBlockArea, Jumps, RankOrder, Repetition, Rules};
+use qi_jungle::{JumpBlock, JumpBlockArea, Jumps, RankOrder, Repetition, Rules, TrappedAttacks};
 
 /// Checks one option: every value's name round-trips through the value's
 /// `Display`/`FromStr`, through `set_option` and through the whole rules
@@ -62,6 +62,12 @@ fn every_value_name_round_trips_through_the_rules_text() {
         JumpBlockArea::ACCEPTED,
         |r| r.jump_block_area,
     );
+    check_option(
+        "trapped_attacks",
+        TrappedAttacks::NAMES,
+        TrappedAttacks::ACCEPTED,
+        |r| r.trapped_attacks,
+    );
     check_option("repetition", Repetition::NAMES, Repetition::ACCEPTED, |r| {
         r.repetition
     });
@@ -81,6 +87,7 @@ fn the_names_are_the_rules_text_spellings() {
     assert_eq!(Jumps::EXPECTED, "none, both, horizontal or vertical");
     assert_eq!(RankOrder::EXPECTED, "wolf_over_dog or dog_over_wolf");
     assert_eq!(JumpBlock::EXPECTED, "any_rat or enemy_rat");
+    assert_eq!(TrappedAttacks::EXPECTED, "normal or none");
     assert_eq!(Repetition::EXPECTED, "off, draw or initiator_loses");
     // The rules text has always read these; they stay readable.
     assert_eq!("horizontal_only".parse(), Ok(Jumps::HorizontalOnly));

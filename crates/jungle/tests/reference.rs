@@ -6,7 +6,9 @@ mod common;
 
 use common::*;
 use qi_core::testkit::{walk, Rng};
-use qi_jungle::{JumpBlock, JumpBlockArea, Jumps, Jungle, RankOrder, Repetition, Rules};
+use qi_jungle::{
+    JumpBlock, JumpBlockArea, Jumps, Jungle, RankOrder, Repetition, Rules, TrappedAttacks,
+};
 use qi_search::perft;
 
 fn random_rules(rng: &mut Rng) -> Rules {
@@ -33,6 +35,11 @@ fn random_rules(rng: &mut Rng) -> Rules {
             JumpBlockArea::Path
         } else {
             JumpBlockArea::River
+        },
+        trapped_attacks: if rng.below(2) == 0 {
+            TrappedAttacks::Normal
+        } else {
+            TrappedAttacks::None
         },
         rat_bank_capture: rng.below(2) == 0,
         no_capture_draw: 200,

@@ -7,7 +7,8 @@ use common::*;
 use qi_core::{Outcome, Position, Side, WinReason};
 use qi_jungle::{
     Animal, JfenError, JumpBlock, JumpBlockArea, Jumps, Jungle, Move, ParseMoveError,
-    ParseRulesError, Piece, RankOrder, Repetition, Rules, Square, UnknownPreset, START_JFEN,
+    ParseRulesError, Piece, RankOrder, Repetition, Rules, Square, TrappedAttacks, UnknownPreset,
+    START_JFEN,
 };
 use qi_search::perft;
 
@@ -436,11 +437,65 @@ fn own_trap_changes_nothing() {
 
 #[test]
 fn trapped_animal_still_attacks() {
-    // a Blue Lion on Red's trap c1 still takes a Red Tiger
-    let pos = board("Tc2 lc1", 'b', std());
-    assert!(legal(&pos, "c1c2"));
-    // a Blue Cat on Red's trap still cannot take a Red Dog
-    assert!(!legal(&board("Dc2 cc1", 'b', std()), "c1c2"));
+    for (name, rules) in presets() {
+        if rules.trapped_attacks != TrappedAttacks::Normal {
+            continue;
+        }
+        // a Blue Lion on Red's trap c1 still takes a Red Tiger
+        let pos = board("Tc2 lc1", 'b', rules);
+        assert!(legal(&pos, "c1c2"), "{name}");
+        // a Blue Cat on Red's trap still cannot take a Red Dog
+        assert!(!legal(&board("Dc2 cc1", 'b', rules), "c1c2"), "{name}");
+    }
+}
+
+#[test]
+fn trapped_animal_captures_nothing_in_yeshou() {
+    let sq = |t: &str| t.parse::<Square>().unwrap();
+    // The Red Lion stands on Blue's trap c9 next to the Blue Tiger on b9.
+    let text = "1tL4/7/7/7/7/7/7/7/6E w 0 1";
+    assert!(legal(&pos(text, Rules::standard()), "c9b9"));
+    let yeshou = pos(text, Rules::yeshou());
+    assert!(!legal(&yeshou, "c9b9"));
+    // It may still step off, onto an empty square or into the den.
+    assert_eq!(moves_from(&yeshou, "c9"), ["c9c8", "c9d9"]);
+    // The option alone does it, whatever the rest of the rule set.
+    let mut rules = Rules::standard();
+    rules.trapped_attacks = TrappedAttacks::None;
+    assert!(!legal(&pos(text, rules), "c9b9"));
+    assert!(!rules.capture_allowed(
+        Piece::new(Side::First, Animal::Lion),
+        sq("c9"),
+        Piece::new(Side::Second, Animal::Tiger),
+        sq("b9"),
+    ));
+    // Once off the trap, the Lion captures again.
+    assert!(legal(&board("Lc8 tb8 Eg1", 'w', Rules::yeshou()), "c8b8"));
+    // Every animal: a trapped Rat does not take an Elephant, a trapped
+    // Elephant not a Cat; Blue animals on Red's traps alike.
+    for (pieces, side, mv) in [
+        ("Rd8 ed7 Eg1", 'w', "d8d7"),
+        ("Ee9 cf9", 'w', "e9f9"),
+        ("lc1 Tc2 ea9", 'b', "c1c2"),
+        ("rd2 Ed3 ea9", 'b', "d2d3"),
+    ] {
+        let std_pos = board(pieces, side, Rules::standard());
+        let yeshou_pos = board(pieces, side, Rules::yeshou());
+        assert!(legal(&std_pos, mv), "{pieces}");
+        assert!(!legal(&yeshou_pos, mv), "{pieces}");
+        // and the enemy the trapped animal faces is not under attack
+        let to = sq(&mv[2..]);
+        let mover = yeshou_pos.side_to_move();
+        assert!(std_pos.attacked_by(mover).contains(to.index()), "{pieces}");
+        assert!(
+            !yeshou_pos.attacked_by(mover).contains(to.index()),
+            "{pieces}"
+        );
+    }
+    // The trapped animal is still captured by any animal of the trap's
+    // owner, and an animal on its own trap captures as usual.
+    assert!(legal(&board("Lc9 cb9", 'b', Rules::yeshou()), "b9c9"));
+    assert!(legal(&board("Le1 te2", 'w', Rules::yeshou()), "e1e2"));
 }
 
 #[test]
@@ -558,8 +613,9 @@ fn no_animals_loses() {
         pos.outcome(),
         Some(Outcome::win(Side::Second, WinReason::NoPieces))
     );
-    // the side not to move without animals has lost too
-    let pos = board("ra9", 'b', std());
+    // the side not to move without animals has lost too (no game reaches
+    // that position: it is read leniently)
+    let pos = board_lenient("ra9", 'b', std());
     assert_eq!(
         pos.outcome(),
         Some(Outcome::win(Side::Second, WinReason::NoPieces))
@@ -667,6 +723,16 @@ fn presets_match_the_table() {
         ),
         (false, 200, Repetition::InitiatorLoses, true)
     );
+    let areas_and_traps = presets().map(|(_, r)| (r.jump_block_area, r.trapped_attacks));
+    assert_eq!(
+        areas_and_traps,
+        [
+            (JumpBlockArea::Path, TrappedAttacks::Normal),
+            (JumpBlockArea::Path, TrappedAttacks::None),
+            (JumpBlockArea::River, TrappedAttacks::Normal),
+            (JumpBlockArea::Path, TrappedAttacks::Normal),
+        ]
+    );
     assert_eq!(Rules::default(), Rules::standard());
 }
 
@@ -741,6 +807,7 @@ fn every_option_is_settable_one_by_one() {
         ("tiger_jumps", "none"),
         ("jump_block", "enemy_rat"),
         ("jump_block_area", "river"),
+        ("trapped_attacks", "none"),
         ("rat_bank_capture", "on"),
         ("no_capture_draw", "100"),
         ("repetition", "initiator_loses"),
@@ -819,10 +886,10 @@ fn jfen_counters_are_optional() {
         .unwrap();
     assert_eq!((pos.no_capture_plies(), pos.fullmove()), (0, 1));
     assert!(pos.to_string().ends_with(" w 0 1"));
-    let pos: Jungle = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 17"
+    let pos: Jungle = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 1"
         .parse()
         .unwrap();
-    assert_eq!((pos.no_capture_plies(), pos.fullmove()), (17, 1));
+    assert_eq!((pos.no_capture_plies(), pos.fullmove()), (1, 1));
     let pos: Jungle = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 17 42"
         .parse()
         .unwrap();

@@ -7,7 +7,10 @@ use common::*;
 use proptest::prelude::*;
 use qi_core::testkit::{random_playout, Rng};
 use qi_core::{Position, Side};
-use qi_jungle::{Animal, JfenError, Jungle, Piece, Rules, Setup, SetupError, Square, START_JFEN};
+use qi_jungle::{
+    Animal, ImpossiblePosition, JfenError, Jungle, Piece, Rules, Setup, SetupError, Square,
+    START_JFEN,
+};
 
 fn sq(text: &str) -> Square {
     text.parse().unwrap()
@@ -70,9 +73,19 @@ fn start_and_empty_setups() {
         format!("{:?}", Setup::start()),
         format!("Setup(\"{START_JFEN}\")")
     );
-    // An empty board is accepted, as its JFEN is (the game is decided).
-    let empty = Setup::empty().into_position(&Rules::standard()).unwrap();
-    assert_eq!(empty, pos("7/7/7/7/7/7/7/7/7 w 0 1", Rules::standard()));
+    // An empty board is refused (no game ends with both sides bare), and
+    // read leniently, as its JFEN is (the game is decided).
+    assert_eq!(
+        Setup::empty().into_position(&Rules::standard()),
+        Err(SetupError::Impossible(ImpossiblePosition::EmptyBoard))
+    );
+    let empty = Setup::empty()
+        .into_position_lenient(&Rules::standard())
+        .unwrap();
+    assert_eq!(
+        empty,
+        pos_lenient("7/7/7/7/7/7/7/7/7 w 0 1", Rules::standard())
+    );
     assert!(empty.outcome().is_some());
 }
 
@@ -136,7 +149,8 @@ fn an_animal_on_its_own_den_is_refused() {
 fn both_dens_entered_is_refused() {
     let one = Setup::empty()
         .place(sq("d9"), red(Animal::Cat))
-        .place(sq("a5"), blue(Animal::Cat));
+        .place(sq("a5"), blue(Animal::Cat))
+        .side_to_move(Side::Second);
     assert!(one.into_position(&Rules::standard()).is_ok());
     let err = one
         .place(sq("d1"), blue(Animal::Rat))
@@ -214,5 +228,173 @@ proptest! {
         let read = Jungle::from_text(&text, &rules).unwrap();
         prop_assert_eq!(read.to_setup(), setup);
         prop_assert_eq!(read.to_string(), text);
+    }
+}
+
+/// The impossible positions, each with the error that says why: as JFEN and
+/// as a setup, refused by the strict readers and read by the lenient ones.
+#[test]
+fn positions_no_game_reaches_are_refused_and_read_leniently() {
+    let rules = Rules::standard();
+    let cases = [
+        (
+            "7/7/7/7/7/7/7/7/7 w 0 1",
+            ImpossiblePosition::EmptyBoard,
+            "impossible position: the board is empty",
+        ),
+        (
+            "3D3/7/7/7/7/7/7/7/6c w 0 1",
+            ImpossiblePosition::MoverInEnemyDen {
+                piece: red(Animal::Dog),
+                square: sq("d9"),
+            },
+            "impossible position: Red Dog stands in the enemy den d9 with its side to move (the game ended when it entered)",
+        ),
+        (
+            "6C/7/7/7/7/7/7/7/3d3 b 0 1",
+            ImpossiblePosition::MoverInEnemyDen {
+                piece: blue(Animal::Dog),
+                square: sq("d1"),
+            },
+            "impossible position: Blue Dog stands in the enemy den d1 with its side to move (the game ended when it entered)",
+        ),
+        (
+            "7/7/7/7/7/7/7/7/6L w 0 1",
+            ImpossiblePosition::LastMoverWithoutAnimals { side: Side::Second },
+            "impossible position: Blue has no animals, yet it made the last move",
+        ),
+        (
+            "l6/7/7/7/7/7/7/7/7 b 0 1",
+            ImpossiblePosition::LastMoverWithoutAnimals { side: Side::First },
+            "impossible position: Red has no animals, yet it made the last move",
+        ),
+        (
+            "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 1 1",
+            ImpossiblePosition::CountersContradict {
+                no_capture_plies: 1,
+                plies: 0,
+            },
+            "impossible position: the no-capture count 1 is larger than the 0 plies played by this full-move number and side to move",
+        ),
+        (
+            "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 2 1",
+            ImpossiblePosition::CountersContradict {
+                no_capture_plies: 2,
+                plies: 1,
+            },
+            "impossible position: the no-capture count 2 is larger than the 1 plies played by this full-move number and side to move",
+        ),
+        (
+            "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 201 101",
+            ImpossiblePosition::CountersContradict {
+                no_capture_plies: 201,
+                plies: 200,
+            },
+            "impossible position: the no-capture count 201 is larger than the 200 plies played by this full-move number and side to move",
+        ),
+    ];
+    for (text, why, message) in cases {
+        let err = Jungle::from_text(text, &rules).unwrap_err();
+        assert_eq!(err, JfenError::Impossible(why), "{text}");
+        assert_eq!(err.to_string(), message, "{text}");
+        assert_eq!(text.parse::<Jungle>(), Err(err.clone()));
+        // The setup of the same position: the same reason.
+        let lenient = Jungle::from_text_lenient(text, &rules).unwrap();
+        assert_eq!(lenient.to_string(), text);
+        let setup = lenient.to_setup();
+        assert_eq!(
+            setup.into_position(&rules),
+            Err(SetupError::Impossible(why))
+        );
+        assert_eq!(SetupError::Impossible(why).to_string(), message);
+        assert_eq!(setup.into_position_lenient(&rules), Ok(lenient));
+        assert_eq!(Jungle::from_setup_lenient(setup, &rules), Ok(lenient));
+        assert_eq!(
+            Jungle::from_setup(setup, &rules),
+            Err(SetupError::Impossible(why))
+        );
+    }
+}
+
+/// Finished positions a game does reach are read strictly.
+#[test]
+fn finished_but_reachable_positions_are_accepted() {
+    let rules = Rules::standard();
+    for text in [
+        // a Red Dog entered the Blue den; Blue to move
+        "3D3/7/7/7/7/7/7/7/6c b 1 1",
+        // Red took Blue's last animal; Blue to move, no animals
+        "7/7/7/7/7/7/7/7/6L b 0 1",
+        // Blue took Red's last animal; Red to move
+        "l6/7/7/7/7/7/7/7/7 w 0 2",
+        // no-capture count equal to the plies played
+        "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 1 1",
+        "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 200 101",
+    ] {
+        let pos = Jungle::from_text(text, &rules).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(pos.to_string(), text);
+        assert_eq!(pos.to_setup().into_position(&rules), Ok(pos));
+    }
+    // The huge counters of a full-move number near u32::MAX do not overflow.
+    let far = format!(
+        "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b {} {}",
+        u32::MAX,
+        u32::MAX
+    );
+    assert!(Jungle::from_text(&far, &rules).is_ok());
+    assert_eq!(
+        Setup::start().fullmove(u32::MAX).plies_played(),
+        2 * (u64::from(u32::MAX) - 1)
+    );
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// Any setup: the lenient reader refuses only boards no position can
+    /// hold, the strict reader refuses in addition only impossible
+    /// positions, and both readers of the text agree with them.
+    #[test]
+    fn strict_and_lenient_readers_agree_on_random_setups(
+        picks in proptest::collection::vec((0usize..16, 0u8..63), 0..10),
+        blue in any::<bool>(),
+        no_capture in 0u32..40,
+        fullmove in 1u32..20,
+    ) {
+        let rules = Rules::standard();
+        let mut setup = Setup::empty()
+            .side_to_move(if blue { Side::Second } else { Side::First })
+            .no_capture_plies(no_capture)
+            .fullmove(fullmove);
+        for (p, square) in picks {
+            let side = if p < 8 { Side::First } else { Side::Second };
+            let square = Square::new(square).unwrap();
+            setup = setup.place(square, Piece::new(side, Animal::ALL[p % 8]));
+        }
+        let strict = setup.into_position(&rules);
+        match setup.into_position_lenient(&rules) {
+            Err(e) => {
+                prop_assert!(!matches!(e, SetupError::Impossible(_)), "{}", e);
+                prop_assert_eq!(strict, Err(e));
+            }
+            Ok(pos) => {
+                prop_assert_eq!(pos.to_setup(), setup);
+                let text = pos.to_string();
+                prop_assert_eq!(Jungle::from_text_lenient(&text, &rules), Ok(pos));
+                match strict {
+                    Ok(strict) => {
+                        prop_assert_eq!(strict, pos);
+                        prop_assert_eq!(Jungle::from_text(&text, &rules), Ok(pos));
+                    }
+                    Err(SetupError::Impossible(why)) => {
+                        prop_assert_eq!(
+                            Jungle::from_text(&text, &rules),
+                            Err(JfenError::Impossible(why))
+                        );
+                    }
+                    Err(e) => prop_assert!(false, "strict refused a lenient position: {}", e),
+                }
+            }
+        }
     }
 }

@@ -205,7 +205,7 @@ impl SearchOptions {
     /// use qi_five_tigers::{FiveTigers, Game, MaterialEvaluator, Rules};
     /// use qi_search::{reference::minimax, Limits, SearchOptions, Searcher};
     ///
-    /// let text = "OO3/5/1X3/X4/XX3 x move X:0,O:0 - x -,- 0";
+    /// let text = "OO3/5/1X3/X4/XX3 x move X:0,O:0 - x -,c5-b5 1";
     /// let mut game = Game::new(FiveTigers::from_text(text, &Rules::shandong()).unwrap());
     /// let mut searcher: Searcher<Game> = Searcher::new(SearchOptions::exact(1));
     /// let stop = AtomicBool::new(false);

@@ -89,7 +89,7 @@ fn parse_option(text: &str) -> Result<(String, String), String> {
         Some((name, value)) if !name.trim().is_empty() && !value.trim().is_empty() => {
             Ok((name.trim().to_string(), value.trim().to_string()))
         }
-        _ => Err(format!("'{text}' is not NAME=VALUE")),
+        _ => Err(format!("'{}' is not NAME=VALUE", qi_core::Escaped(text))),
     }
 }
 

@@ -112,7 +112,7 @@ pub fn parse(line: &str) -> Result<Command, ParseError> {
             [n] => n
                 .parse()
                 .map(Command::Perft)
-                .map_err(|_| malformed("perft", format!("bad depth '{n}'"))),
+                .map_err(|_| malformed("perft", format!("bad depth '{}'", qi_core::Escaped(n)))),
             _ => Err(malformed("perft", "expected 'perft N'")),
         },
         "position" => parse_position(rest),
@@ -153,13 +153,17 @@ fn parse_go(words: &[&str]) -> Result<GoLimits, ParseError> {
             limits.infinite = true;
             continue;
         }
-        let value = iter
-            .next()
-            .ok_or_else(|| malformed("go", format!("'{word}' needs a value")))?;
+        let value = iter.next().ok_or_else(|| {
+            malformed("go", format!("'{}' needs a value", qi_core::Escaped(word)))
+        })?;
         let number: u64 = value.parse().map_err(|_| {
             malformed(
                 "go",
-                format!("'{word}' takes a whole number, not '{value}'"),
+                format!(
+                    "'{}' takes a whole number, not '{}'",
+                    qi_core::Escaped(word),
+                    qi_core::Escaped(value)
+                ),
             )
         })?;
         let ms = Duration::from_millis(number);
@@ -172,7 +176,12 @@ fn parse_go(words: &[&str]) -> Result<GoLimits, ParseError> {
             "winc" => limits.winc = Some(ms),
             "binc" => limits.binc = Some(ms),
             "movestogo" => limits.movestogo = Some(number.min(u32::MAX as u64) as u32),
-            _ => return Err(malformed("go", format!("unknown limit '{word}'"))),
+            _ => {
+                return Err(malformed(
+                    "go",
+                    format!("unknown limit '{}'", qi_core::Escaped(word)),
+                ))
+            }
         }
     }
     Ok(limits)

@@ -436,7 +436,8 @@ impl Session {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
-        let value = value.ok_or_else(|| format!("option '{name}' needs a value"))?;
+        let value =
+            value.ok_or_else(|| format!("option '{}' needs a value", qi_core::Escaped(name)))?;
         match name.to_ascii_lowercase().as_str() {
             "variant" => {
                 let spec = Games::canonical(value).map_err(|e| format!("Variant: {e}"))?;
@@ -449,7 +450,8 @@ impl Session {
                 let profile: EvalProfile = value.parse().map_err(|_| {
                     let known: Vec<&str> = EvalProfile::ALL.iter().map(|p| p.name()).collect();
                     format!(
-                        "unknown EvalProfile '{value}' (known: {})",
+                        "unknown EvalProfile '{}' (known: {})",
+                        qi_core::Escaped(value),
                         known.join(", ")
                     )
                 })?;

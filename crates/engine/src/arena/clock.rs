@@ -27,12 +27,18 @@ impl TimeControl {
 
 /// Reads seconds (`10`, `0.5`) as a duration.
 fn seconds(text: &str, what: &str) -> Result<Duration, String> {
-    let value: f64 = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("{what} '{text}' is not a number of seconds"))?;
-    Duration::try_from_secs_f64(value)
-        .map_err(|_| format!("{what} '{text}' is not a time (seconds, 0 or more)"))
+    let value: f64 = text.trim().parse().map_err(|_| {
+        format!(
+            "{what} '{}' is not a number of seconds",
+            qi_core::Escaped(text)
+        )
+    })?;
+    Duration::try_from_secs_f64(value).map_err(|_| {
+        format!(
+            "{what} '{}' is not a time (seconds, 0 or more)",
+            qi_core::Escaped(text)
+        )
+    })
 }
 
 impl FromStr for TimeControl {
@@ -46,7 +52,12 @@ impl FromStr for TimeControl {
                     .parse()
                     .ok()
                     .filter(|&m| m > 0)
-                    .ok_or_else(|| format!("moves '{moves}' is not a whole number above 0"))?;
+                    .ok_or_else(|| {
+                        format!(
+                            "moves '{}' is not a whole number above 0",
+                            qi_core::Escaped(moves)
+                        )
+                    })?;
                 (Some(moves), rest)
             }
             None => (None, text),

@@ -491,7 +491,10 @@ fn play_game<G: Game>(
                 .map_err(|e| e.to_string())
                 .and_then(|mv| game.play(mv).map_err(|e| e.reason));
             if let Err(reason) = played {
-                let reason = format!("{side} forfeits: illegal move '{text}': {reason}");
+                let reason = format!(
+                    "{side} forfeits: illegal move '{}': {reason}",
+                    qi_core::Escaped(&text)
+                );
                 break 'game (result_for_loser(which), reason, None);
             }
             moves.push(text);

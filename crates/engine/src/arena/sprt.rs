@@ -194,17 +194,20 @@ impl FromStr for Sprt {
         {
             let (name, value) = item
                 .split_once('=')
-                .ok_or_else(|| format!("'{item}' is not NAME=VALUE"))?;
+                .ok_or_else(|| format!("'{}' is not NAME=VALUE", qi_core::Escaped(item)))?;
             let slot = NAMES
                 .iter()
                 .position(|n| n.eq_ignore_ascii_case(name.trim()))
                 .ok_or_else(|| {
-                    format!("unknown item '{name}' (expected elo0, elo1, alpha, beta)")
+                    format!(
+                        "unknown item '{}' (expected elo0, elo1, alpha, beta)",
+                        qi_core::Escaped(name)
+                    )
                 })?;
             let value: f64 = value
                 .trim()
                 .parse()
-                .map_err(|_| format!("{name}: '{value}' is not a number"))?;
+                .map_err(|_| format!("{name}: '{}' is not a number", qi_core::Escaped(value)))?;
             if values[slot].replace(value).is_some() {
                 return Err(format!("{name} is given twice"));
             }

@@ -77,7 +77,7 @@ pub enum ReplayError {
     #[error("Start tag: {0}")]
     Start(String),
     /// A move's text is not a move of the game.
-    #[error("move {number} '{text}': {reason}")]
+    #[error("move {number} '{}': {reason}", qi_core::Escaped(.text))]
     BadMove {
         /// The move's number, counted from 1.
         number: usize,
@@ -87,7 +87,7 @@ pub enum ReplayError {
         reason: String,
     },
     /// A move is not legal where it is played.
-    #[error("move {number} '{text}' is illegal: {reason}")]
+    #[error("move {number} '{}' is illegal: {reason}", qi_core::Escaped(.text))]
     IllegalMove {
         /// The move's number, counted from 1.
         number: usize,

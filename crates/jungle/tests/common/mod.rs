@@ -6,11 +6,19 @@
 use qi_core::{Position, Side};
 use qi_jungle::{
     Animal, JumpBlock, JumpBlockArea, Jumps, Jungle, Move, Piece, RankOrder, Rules, Square,
+    TrappedAttacks,
 };
 
 /// Parses a position or panics with the error.
 pub fn pos(jfen: &str, rules: Rules) -> Jungle {
     Jungle::from_text(jfen, &rules).unwrap_or_else(|e| panic!("bad test JFEN {jfen:?}: {e}"))
+}
+
+/// Parses a position that no game may reach (puzzle or analysis loading),
+/// or panics with the error.
+pub fn pos_lenient(jfen: &str, rules: Rules) -> Jungle {
+    Jungle::from_text_lenient(jfen, &rules)
+        .unwrap_or_else(|e| panic!("bad test JFEN {jfen:?}: {e}"))
 }
 
 /// Parses a move.
@@ -107,6 +115,11 @@ pub fn strength(a: Animal, order: RankOrder) -> i32 {
 /// Spec section 4, read literally.
 pub fn can_capture(rules: &Rules, att: Piece, from: Sq, def: Piece, to: Sq) -> bool {
     if att.side == def.side {
+        return false;
+    }
+    // An animal in one of its enemy's traps has lost its fighting power
+    // under trapped_attacks = none: it captures nothing there.
+    if rules.trapped_attacks == TrappedAttacks::None && trap_owner(from) == Some(def.side) {
         return false;
     }
     let (from_water, to_water) = (is_water(from), is_water(to));
@@ -327,6 +340,12 @@ pub fn jfen(pieces: &str, side: char) -> String {
 /// A position from piece tokens (see [`jfen`]).
 pub fn board(pieces: &str, side: char, rules: Rules) -> Jungle {
     pos(&jfen(pieces, side), rules)
+}
+
+/// A position from piece tokens, read leniently: it need not be one a
+/// game reaches (see [`pos_lenient`]).
+pub fn board_lenient(pieces: &str, side: char, rules: Rules) -> Jungle {
+    pos_lenient(&jfen(pieces, side), rules)
 }
 
 // ---- the anti-chase rules, read literally from the record ----

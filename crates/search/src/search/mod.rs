@@ -216,7 +216,7 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
     /// use qi_search::{Limits, Score, SearchOptions, Searcher};
     ///
     /// // X steps b3-b2 (a small square) and removes O's last piece.
-    /// let text = "4O/5/1X3/X4/XX3 x move X:0,O:0 - x -,- 0";
+    /// let text = "4O/5/1X3/X4/XX3 x move X:0,O:0 - x -,d5-e5 1";
     /// let mut game = Game::new(FiveTigers::from_text(text, &Rules::shandong()).unwrap());
     /// let mut searcher: Searcher<Game> = Searcher::new(SearchOptions::default());
     /// let (stop, mut reported) = (AtomicBool::new(false), 0);
@@ -283,7 +283,7 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
     /// use qi_five_tigers::{FiveTigers, Game, MaterialEvaluator, Rules};
     /// use qi_search::{Limits, Score, SearchOptions, Searcher};
     ///
-    /// let text = "4O/5/1X3/X4/XX3 x move X:0,O:0 - x -,- 0";
+    /// let text = "4O/5/1X3/X4/XX3 x move X:0,O:0 - x -,d5-e5 1";
     /// let mut game = Game::new(FiveTigers::from_text(text, &Rules::shandong()).unwrap());
     /// let options = SearchOptions { threads: 2, ..SearchOptions::default() };
     /// let mut searcher: Searcher<Game> = Searcher::new(options);

@@ -1,0 +1,249 @@
+//! One game of either kind behind an object-safe trait, so that the Python
+//! classes hold a `Box<dyn AnyGame>` whatever the spec names.
+
+use std::any::Any;
+use std::str::FromStr;
+
+use qi_core::{Game, Outcome, Position, Side};
+use qi_engine::record::Record;
+use qi_engine::{spec_of, FiveTigersKit, GameKit, JungleKit, RulesOf};
+use qi_search::MoveOf;
+
+use crate::encode::Encoding;
+
+/// A game kit with its reinforcement-learning encoding.
+pub(crate) trait Kit: Encoding {}
+impl<K: Encoding> Kit for K {}
+
+/// What the bindings need of a game, for either kind.
+pub(crate) trait AnyGame: Send + Sync {
+    fn as_any(&self) -> &dyn Any;
+    fn clone_box(&self) -> Box<dyn AnyGame>;
+    fn spec(&self) -> String;
+    fn legal_moves(&self) -> Vec<String>;
+    fn play(&mut self, text: &str) -> Result<(), String>;
+    fn undo(&mut self) -> Option<String>;
+    fn outcome(&self) -> Option<Outcome>;
+    fn position_text(&self) -> String;
+    fn start_text(&self) -> String;
+    fn side_to_move(&self) -> Side;
+    fn moves(&self) -> Vec<String>;
+    fn ply(&self) -> usize;
+    fn occurrences(&self) -> usize;
+    fn record(&self) -> String;
+    fn perft(&self, depth: u32) -> u64;
+    /// Back to the start position, the record emptied.
+    fn restart(&mut self);
+    fn num_actions(&self) -> usize;
+    fn observation_shape(&self) -> [usize; 3];
+    /// Sets `mask[a]` for every legal action `a` (`mask` zeroed by the caller).
+    fn action_mask(&self, mask: &mut [bool]);
+    /// Fills `out` (zeroed by the caller) with the planes seen by `side`.
+    fn observe(&self, side: Side, out: &mut [f32]);
+    /// The legal move of action `action`, as text.
+    fn move_of(&self, action: usize) -> Result<String, String>;
+    fn action_of(&self, text: &str) -> Result<usize, String>;
+    /// Plays action `action`; an illegal action changes nothing.
+    fn play_action(&mut self, action: usize) -> Result<(), String>;
+}
+
+/// The game of kit `K`.
+pub(crate) struct Typed<K: Kit> {
+    pub(crate) game: K::Game,
+}
+
+impl<K: Kit> Typed<K> {
+    fn parse_move(text: &str) -> Result<MoveOf<K::Game>, String> {
+        <MoveOf<K::Game> as FromStr>::from_str(text).map_err(|e| e.to_string())
+    }
+
+    fn legal_action(&self, action: usize) -> Option<MoveOf<K::Game>> {
+        let pos = self.game.position();
+        self.game
+            .legal_moves()
+            .into_iter()
+            .find(|&mv| K::action_of(pos, mv) == action)
+    }
+}
+
+impl<K: Kit> AnyGame for Typed<K>
+where
+    K::Game: Sync,
+{
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn clone_box(&self) -> Box<dyn AnyGame> {
+        Box::new(Typed::<K> {
+            game: self.game.clone(),
+        })
+    }
+
+    fn spec(&self) -> String {
+        spec_of::<K>(self.game.position().rules())
+    }
+
+    fn legal_moves(&self) -> Vec<String> {
+        self.game
+            .legal_moves()
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    fn play(&mut self, text: &str) -> Result<(), String> {
+        let mv = Self::parse_move(text)?;
+        self.game.play(mv).map_err(|e| e.to_string())
+    }
+
+    fn undo(&mut self) -> Option<String> {
+        self.game.undo().map(|mv| mv.to_string())
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.game.outcome()
+    }
+
+    fn position_text(&self) -> String {
+        self.game.position().to_string()
+    }
+
+    fn start_text(&self) -> String {
+        self.game.start().to_string()
+    }
+
+    fn side_to_move(&self) -> Side {
+        self.game.position().side_to_move()
+    }
+
+    fn moves(&self) -> Vec<String> {
+        self.game.moves().iter().map(ToString::to_string).collect()
+    }
+
+    fn ply(&self) -> usize {
+        self.game.ply()
+    }
+
+    fn occurrences(&self) -> usize {
+        self.game.occurrences()
+    }
+
+    fn record(&self) -> String {
+        Record::from_game::<K>(&self.game).to_string()
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        qi_search::perft(self.game.position(), depth)
+    }
+
+    fn restart(&mut self) {
+        self.game = K::Game::new(self.game.start().clone());
+    }
+
+    fn num_actions(&self) -> usize {
+        K::ACTIONS
+    }
+
+    fn observation_shape(&self) -> [usize; 3] {
+        K::SHAPE
+    }
+
+    fn action_mask(&self, mask: &mut [bool]) {
+        let pos = self.game.position();
+        for mv in self.game.legal_moves() {
+            mask[K::action_of(pos, mv)] = true;
+        }
+    }
+
+    fn observe(&self, side: Side, out: &mut [f32]) {
+        K::observe(self.game.position(), side, out);
+    }
+
+    fn move_of(&self, action: usize) -> Result<String, String> {
+        self.legal_action(action)
+            .map(|mv| mv.to_string())
+            .ok_or_else(|| not_legal(action, K::ACTIONS))
+    }
+
+    fn action_of(&self, text: &str) -> Result<usize, String> {
+        let mv = Self::parse_move(text)?;
+        if !self.game.legal_moves().contains(&mv) {
+            return Err(format!("{mv} is not a legal move now"));
+        }
+        Ok(K::action_of(self.game.position(), mv))
+    }
+
+    fn play_action(&mut self, action: usize) -> Result<(), String> {
+        let mv = self
+            .legal_action(action)
+            .ok_or_else(|| not_legal(action, K::ACTIONS))?;
+        self.game.play_unchecked(mv);
+        Ok(())
+    }
+}
+
+fn not_legal(action: usize, actions: usize) -> String {
+    if action >= actions {
+        format!("action {action} is outside the action space (0..{actions})")
+    } else {
+        format!("action {action} is not a legal move now")
+    }
+}
+
+/// The game a spec names: its name before `:` or `,`.
+fn game_name(spec: &str) -> &str {
+    spec.split([':', ',']).next().unwrap_or_default().trim()
+}
+
+fn new_typed<K: Kit>(spec: &str, position: Option<&str>) -> Result<Box<dyn AnyGame>, String>
+where
+    K::Game: Sync,
+{
+    let rules: RulesOf<K> = K::parse_rules(spec)?;
+    let start = match position {
+        None => K::Position::new(rules),
+        Some(text) => K::Position::from_text(text, &rules).map_err(|e| e.to_string())?,
+    };
+    Ok(Box::new(Typed::<K> {
+        game: K::Game::new(start),
+    }))
+}
+
+fn unknown_game(name: &str) -> String {
+    format!(
+        "unknown game '{}' (expected '{}' or '{}', optionally with ':PRESET')",
+        qi_core::Escaped(name),
+        JungleKit::NAME,
+        FiveTigersKit::NAME
+    )
+}
+
+/// A new game for `spec` (`jungle:datou`, `five-tigers`), from `position`
+/// text or the start.
+pub(crate) fn new_game(spec: &str, position: Option<&str>) -> Result<Box<dyn AnyGame>, String> {
+    match game_name(spec) {
+        JungleKit::NAME => new_typed::<JungleKit>(spec, position),
+        FiveTigersKit::NAME => new_typed::<FiveTigersKit>(spec, position),
+        other => Err(unknown_game(other)),
+    }
+}
+
+/// The game a record holds, replayed with every move checked.
+pub(crate) fn from_record(text: &str) -> Result<Box<dyn AnyGame>, String> {
+    let record: Record = text
+        .parse()
+        .map_err(|e: qi_engine::record::ParseError| e.to_string())?;
+    let spec = record.tag("Game").ok_or("the record has no Game tag")?;
+    match game_name(spec) {
+        JungleKit::NAME => Ok(Box::new(Typed::<JungleKit> {
+            game: record.replay::<JungleKit>().map_err(|e| e.to_string())?,
+        })),
+        FiveTigersKit::NAME => Ok(Box::new(Typed::<FiveTigersKit> {
+            game: record
+                .replay::<FiveTigersKit>()
+                .map_err(|e| e.to_string())?,
+        })),
+        other => Err(unknown_game(other)),
+    }
+}

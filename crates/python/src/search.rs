@@ -1,0 +1,89 @@
+//! The engine behind the Python `Engine` class: one searcher per game
+//! kind, kept between searches (its hash table and history survive).
+
+use std::sync::atomic::AtomicBool;
+
+use qi_engine::{EvalProfile, FiveTigersKit, GameKit, JungleKit};
+use qi_search::{Limits, SearchHooks, Searcher};
+
+use crate::game::{AnyGame, Kit, Typed};
+
+/// A search's answer, as text.
+pub(crate) struct Found {
+    pub(crate) best_move: Option<String>,
+    pub(crate) score: i32,
+    pub(crate) score_text: String,
+    pub(crate) depth: u32,
+    pub(crate) nodes: u64,
+    pub(crate) pv: Vec<String>,
+    pub(crate) seconds: f64,
+}
+
+/// A searcher for either kind of game.
+pub(crate) trait AnySearcher: Send {
+    fn search(&mut self, game: &dyn AnyGame, limits: Limits) -> Result<Found, String>;
+    fn clear(&mut self);
+}
+
+struct KitSearcher<K: Kit> {
+    searcher: Searcher<K::Game, K::Hooks>,
+    eval: K::Eval,
+}
+
+impl<K: Kit> AnySearcher for KitSearcher<K>
+where
+    Searcher<K::Game, K::Hooks>: Send,
+{
+    fn search(&mut self, game: &dyn AnyGame, limits: Limits) -> Result<Found, String> {
+        let typed = game.as_any().downcast_ref::<Typed<K>>().ok_or_else(|| {
+            format!(
+                "this engine plays {}, not the game of spec '{}'",
+                K::NAME,
+                game.spec()
+            )
+        })?;
+        let mut game = typed.game.clone();
+        let never = AtomicBool::new(false);
+        let result = self
+            .searcher
+            .search(&mut game, &self.eval, limits, &never, |_| {});
+        Ok(Found {
+            best_move: result.best_move.map(|mv| mv.to_string()),
+            score: result.score.value(),
+            score_text: result.score.to_string(),
+            depth: result.depth,
+            nodes: result.nodes,
+            pv: result.pv.iter().map(ToString::to_string).collect(),
+            seconds: result.elapsed.as_secs_f64(),
+        })
+    }
+
+    fn clear(&mut self) {
+        self.searcher.clear();
+    }
+}
+
+fn searcher_for<K: Kit>(hash_mib: usize) -> Box<dyn AnySearcher>
+where
+    Searcher<K::Game, K::Hooks>: Send,
+{
+    let hooks = K::hooks(EvalProfile::Default);
+    let mut options = hooks.tuned_options();
+    options.hash_mib = hash_mib;
+    Box::new(KitSearcher::<K> {
+        searcher: Searcher::with_hooks(options, hooks),
+        eval: K::eval(EvalProfile::Default),
+    })
+}
+
+/// The searcher for the game `name` (`jungle`, `five-tigers`).
+pub(crate) fn new_searcher(name: &str, hash_mib: usize) -> Result<Box<dyn AnySearcher>, String> {
+    match name {
+        JungleKit::NAME => Ok(searcher_for::<JungleKit>(hash_mib)),
+        FiveTigersKit::NAME => Ok(searcher_for::<FiveTigersKit>(hash_mib)),
+        other => Err(format!(
+            "unknown game '{}' (expected 'jungle' or 'five-tigers')",
+            qi_core::Escaped(other)
+        )),
+    }
+}

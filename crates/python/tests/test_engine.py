@@ -1,0 +1,70 @@
+"""The engine through Python: legal best moves, limits, errors."""
+
+import threading
+
+import pytest
+
+import qi_games
+
+
+def test_search_by_depth_returns_a_legal_move_and_its_pv():
+    game = qi_games.Game("jungle")
+    result = qi_games.Engine("jungle").search(game, depth=5)
+    assert result.best_move in game.legal_moves()
+    assert result.depth == 5
+    assert result.pv[0] == result.best_move
+    assert result.nodes > 0
+    assert result.score_text.startswith("cp ")
+
+
+def test_search_by_nodes_and_time():
+    game = qi_games.Game("five-tigers")
+    engine = qi_games.Engine("five-tigers")
+    assert engine.search(game, nodes=2000).best_move in game.legal_moves()
+    assert engine.search(game, movetime_ms=50).best_move in game.legal_moves()
+
+
+def test_the_engine_finds_the_den():
+    game = qi_games.Game("jungle", "7/7/3L3/7/7/7/7/7/6l w 0 1")
+    result = qi_games.Engine().search(game, depth=4)
+    assert result.best_move == "d7d8"
+    assert result.score_text == "mate 2"
+
+
+def test_a_finished_game_has_no_best_move():
+    game = qi_games.Game("jungle", "7/3L3/7/7/7/7/7/7/6l w 0 1")
+    game.play("d8d9")
+    assert qi_games.Engine().search(game, depth=3).best_move is None
+
+
+def test_engine_errors():
+    with pytest.raises(ValueError, match="depth, nodes or movetime_ms"):
+        qi_games.Engine().search(qi_games.Game())
+    with pytest.raises(ValueError, match="not the game"):
+        qi_games.Engine("jungle").search(qi_games.Game("five-tigers"), depth=2)
+    with pytest.raises(ValueError):
+        qi_games.Engine("go")
+    with pytest.raises(ValueError):
+        qi_games.Engine("jungle", hash_mib=0)
+
+
+def test_the_search_releases_the_gil():
+    # A Python thread keeps counting while the engine searches.
+    engine = qi_games.Engine()
+    game = qi_games.Game()
+    ticks = 0
+    done = threading.Event()
+
+    def count():
+        nonlocal ticks
+        while not done.is_set():
+            ticks += 1
+
+    thread = threading.Thread(target=count)
+    thread.start()
+    try:
+        engine.search(game, movetime_ms=300)
+    finally:
+        done.set()
+        thread.join()
+    assert ticks > 1000
