@@ -158,9 +158,14 @@ impl Table {
         out.extend_from_slice(&self.values);
         match &self.distances {
             Distances::U8(d) => out.extend_from_slice(d),
-            Distances::U16(d) => d.iter().for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
+            Distances::U16(d) => d
+                .iter()
+                .for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
         }
-        let sum = fnv1a(fnv1a(FNV_OFFSET, &out[..checksum_at]), &out[checksum_at + 8..]);
+        let sum = fnv1a(
+            fnv1a(FNV_OFFSET, &out[..checksum_at]),
+            &out[checksum_at + 8..],
+        );
         out[checksum_at..checksum_at + 8].copy_from_slice(&sum.to_le_bytes());
         out
     }
@@ -190,7 +195,10 @@ impl Table {
         let width = r.take(1)?[0];
         let checksum_at = r.at;
         let checksum = u64::from_le_bytes(r.array()?);
-        let found = fnv1a(fnv1a(FNV_OFFSET, &bytes[..checksum_at]), &bytes[checksum_at + 8..]);
+        let found = fnv1a(
+            fnv1a(FNV_OFFSET, &bytes[..checksum_at]),
+            &bytes[checksum_at + 8..],
+        );
         if found != checksum {
             return Err(FormatError::Checksum {
                 expected: checksum,
@@ -228,7 +236,10 @@ impl Table {
                 return Err(FormatError::BadValue(i as u64));
             }
         }
-        let raw = r.take(n.checked_mul(usize::from(width)).ok_or(FormatError::Truncated)?)?;
+        let raw = r.take(
+            n.checked_mul(usize::from(width))
+                .ok_or(FormatError::Truncated)?,
+        )?;
         let distances = if width == 1 {
             Distances::U8(raw.to_vec())
         } else {

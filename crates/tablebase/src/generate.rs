@@ -217,9 +217,9 @@ pub fn generate_table(
     Ok(Table::from_parts(material, *rules, &values, dist))
 }
 
-/// `materials` and every material their captures lead to, fewest animals
-/// first.
-pub(crate) fn closure(materials: &[Material]) -> Vec<Material> {
+/// `materials` and every material their captures lead to (the tables
+/// needed to generate them), fewest animals first.
+pub fn closure(materials: &[Material]) -> Vec<Material> {
     let mut all = BTreeSet::new();
     let mut todo: Vec<Material> = materials.to_vec();
     while let Some(m) = todo.pop() {

@@ -50,7 +50,7 @@ use qi_jungle::{Jungle, Rules};
 use thiserror::Error;
 
 pub use format::{same_board_rules, FormatError, EXTENSION, FORMAT_VERSION, GAME, MAGIC};
-pub use generate::{generate_table, GenerateError};
+pub use generate::{closure, generate_table, GenerateError};
 pub use material::{Material, MaterialError};
 pub use table::{Stats, Table, Wdl};
 
@@ -211,7 +211,10 @@ impl Tablebase {
 
     /// Per loaded material, its statistics.
     pub fn stats(&self) -> Vec<(Material, Stats)> {
-        self.tables.values().map(|t| (t.material, t.stats())).collect()
+        self.tables
+            .values()
+            .map(|t| (t.material, t.stats()))
+            .collect()
     }
 }
 

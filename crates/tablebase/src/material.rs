@@ -298,7 +298,10 @@ impl Indexer {
 
     /// The index of `pos`, if it has this material and no animal on a den.
     pub(crate) fn index_of(&self, pos: &Jungle) -> Option<u64> {
-        let squares = [pos.animal_squares(Side::First), pos.animal_squares(Side::Second)];
+        let squares = [
+            pos.animal_squares(Side::First),
+            pos.animal_squares(Side::Second),
+        ];
         if Side::BOTH.map(|s| mask_of(&squares[s.index()])) != self.material.masks {
             return None;
         }
@@ -322,7 +325,7 @@ impl Indexer {
         if index >= self.count {
             return None;
         }
-        let side = if index % 2 == 0 {
+        let side = if index.is_multiple_of(2) {
             Side::First
         } else {
             Side::Second
@@ -432,7 +435,10 @@ mod tests {
 
     #[test]
     fn bad_material_text_is_refused() {
-        assert!(matches!("LL".parse::<Material>(), Err(MaterialError::Syntax(_))));
+        assert!(matches!(
+            "LL".parse::<Material>(),
+            Err(MaterialError::Syntax(_))
+        ));
         assert!(matches!(
             "LLvE".parse::<Material>(),
             Err(MaterialError::Duplicate { .. })
