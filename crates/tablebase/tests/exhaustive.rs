@@ -4,7 +4,8 @@
 //! in round `d` a position is won if a successor was lost in `d - 1`, lost
 //! if every successor was won, the longest in `d - 1`; what no round
 //! decides is drawn). Also: every value agrees with its successors', and
-//! left-right mirror positions have equal values.
+//! left-right mirror positions and colour-swapped positions (half a turn,
+//! Red and Blue exchanged) have equal values.
 
 use std::collections::HashMap;
 
@@ -203,15 +204,30 @@ fn mirror(pos: &Jungle) -> Jungle {
     setup.into_position(pos.rules()).unwrap()
 }
 
-fn mirror_symmetric(tb: &Tablebase, m: Material) {
+/// The position turned half a turn with the colours swapped (Red's
+/// animals become Blue's and the other side moves): the board (dens, traps,
+/// water) is the same, so the value is.
+fn colour_swap(pos: &Jungle) -> Jungle {
+    let mut setup = Setup::empty().side_to_move(pos.side_to_move().opponent());
+    for side in Side::BOTH {
+        for (animal, sq) in pos.pieces(side) {
+            let m = Square::from_file_rank(6 - sq.file(), 8 - sq.rank()).unwrap();
+            setup = setup.place(m, Piece::new(side.opponent(), animal));
+        }
+    }
+    setup.into_position(pos.rules()).unwrap()
+}
+
+/// The table of `m` in `tb` gives a position and its mirror image equal
+/// values, and a position and its colour swap (in the table of the swapped
+/// material) too.
+fn symmetric(tb: &Tablebase, m: Material) {
     let rules = *tb.rules();
     for i in 0..m.position_count() {
         let pos = m.position(i, &rules).unwrap();
-        assert_eq!(
-            tb.probe(&pos).unwrap(),
-            tb.probe(&mirror(&pos)).unwrap(),
-            "{pos}"
-        );
+        let value = tb.probe(&pos).unwrap();
+        assert_eq!(value, tb.probe(&mirror(&pos)).unwrap(), "{pos}");
+        assert_eq!(value, tb.probe(&colour_swap(&pos)).unwrap(), "{pos}");
     }
 }
 
@@ -235,12 +251,12 @@ fn every_one_against_one_table_agrees_with_exhaustive_search_under_every_preset(
 }
 
 #[test]
-fn one_against_one_values_agree_with_successors_and_mirrors() {
+fn one_against_one_values_agree_with_successors_mirrors_and_colour_swaps() {
     let one_v_one = Material::all_with(1, 1);
     let tb = Tablebase::generate(&Rules::standard(), &one_v_one, 2).unwrap();
     for m in one_v_one {
         consistent(&tb, m);
-        mirror_symmetric(&tb, m);
+        symmetric(&tb, m);
     }
 }
 
@@ -262,7 +278,9 @@ fn three_animal_tables_agree_with_exhaustive_search() {
         agree(&tb, m, &rules, &solved);
         consistent(&tb, m);
         if text == "ERvL" {
-            mirror_symmetric(&tb, m);
+            let swapped: Material = "LvER".parse().unwrap();
+            let tb = Tablebase::generate(&rules, &[m, swapped], 2).unwrap();
+            symmetric(&tb, m);
         }
     }
 }
