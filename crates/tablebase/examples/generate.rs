@@ -14,7 +14,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use qi_jungle::Rules;
-use qi_tablebase::{load_table, save_table, Material, Tablebase};
+use qi_tablebase::{generation_memory, load_table, save_table, Material, Tablebase};
 
 fn main() -> ExitCode {
     match run() {
@@ -50,6 +50,22 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
             tb.insert(table).map_err(|_| "rules mismatch")?;
         }
     }
+    let todo: Vec<Material> = qi_tablebase::closure(&materials)
+        .into_iter()
+        .filter(|m| tb.table(*m).is_none())
+        .collect();
+    let per_thread = todo
+        .iter()
+        .map(|&m| generation_memory(m))
+        .max()
+        .unwrap_or(0);
+    let tables: u64 = todo.iter().map(|m| m.position_count() * 5 / 4).sum();
+    eprintln!(
+        "{} tables to generate: at most {:.1} MB of working memory per thread, {:.1} MB of tables",
+        todo.len(),
+        per_thread as f64 / 1e6,
+        tables as f64 / 1e6
+    );
     let start = Instant::now();
     let failed: Mutex<Option<String>> = Mutex::new(None);
     tb.extend(&materials, threads, &|table| {

@@ -42,12 +42,33 @@ pub enum GenerateError {
 const UNKNOWN: u16 = u16::MAX;
 
 /// The value, for the side to move, of a position whose game is over.
-fn terminal_value(pos: &Jungle, outcome: Outcome) -> Wdl {
+pub(crate) fn terminal_value(pos: &Jungle, outcome: Outcome) -> Wdl {
     match outcome.winner() {
         Some(w) if w == pos.side_to_move() => Wdl::Win,
         Some(_) => Wdl::Loss,
         None => Wdl::Draw,
     }
+}
+
+/// An upper bound, in bytes, of the memory [`generate_table`] takes for
+/// `material` (its sub-tables not counted): per position 28 bytes of
+/// working arrays and result and 16 bytes of queue entries, plus 16 bytes
+/// per move that stays in the material (a forward and a reverse edge of 4
+/// bytes, a queue entry of 8), at most 4 moves per animal of the side to
+/// move.
+///
+/// ```
+/// use qi_tablebase::{generation_memory, Material};
+///
+/// // 221 088 positions, up to 8 moves each: at most 38 MB.
+/// let m: Material = "LCvE".parse().unwrap();
+/// assert_eq!(generation_memory(m), 221_088 * (44 + 16 * 8));
+/// ```
+pub fn generation_memory(material: Material) -> u64 {
+    let most = material
+        .count(qi_core::Side::First)
+        .max(material.count(qi_core::Side::Second));
+    material.position_count() * (44 + 16 * 4 * u64::from(most))
 }
 
 /// Solves `material` under `rules` by retrograde analysis. Captures lead

@@ -21,7 +21,7 @@
 //! * [`Tablebase::probe`] answers for a position.
 //!
 //! Only the board rules are in the tables (the moves and
-//! [`Position::outcome`](qi_core::Position::outcome)); the no-capture draw,
+//! [`Position::outcome`]); the no-capture draw,
 //! repetition and anti-chase rules of the game record are not.
 //!
 //! ```
@@ -50,7 +50,7 @@ use qi_jungle::{Jungle, Rules};
 use thiserror::Error;
 
 pub use format::{same_board_rules, FormatError, EXTENSION, FORMAT_VERSION, GAME, MAGIC};
-pub use generate::{closure, generate_table, GenerateError};
+pub use generate::{closure, generate_table, generation_memory, GenerateError};
 pub use material::{Material, MaterialError};
 pub use table::{Stats, Table, Wdl};
 
@@ -193,12 +193,7 @@ impl Tablebase {
             });
         }
         if let Some(outcome) = pos.outcome() {
-            let wdl = match outcome.winner() {
-                Some(w) if w == pos.side_to_move() => Wdl::Win,
-                Some(_) => Wdl::Loss,
-                None => Wdl::Draw,
-            };
-            return Ok(Some((wdl, 0)));
+            return Ok(Some((generate::terminal_value(pos, outcome), 0)));
         }
         let Some(material) = Material::of(pos) else {
             return Ok(None);
