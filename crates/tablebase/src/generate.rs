@@ -33,7 +33,8 @@ pub enum GenerateError {
         /// The index.
         index: u64,
     },
-    /// The material has more than `u32::MAX` positions.
+    /// The material has more than `u32::MAX` positions, or more than
+    /// `u32::MAX` moves that stay inside it.
     #[error("{0} has too many positions for one table")]
     TooLarge(Material),
 }
@@ -52,23 +53,24 @@ pub(crate) fn terminal_value(pos: &Jungle, outcome: Outcome) -> Wdl {
 
 /// An upper bound, in bytes, of the memory [`generate_table`] takes for
 /// `material` (its sub-tables not counted): per position 28 bytes of
-/// working arrays and result and 16 bytes of queue entries, plus 16 bytes
-/// per move that stays in the material (a forward and a reverse edge of 4
-/// bytes, a queue entry of 8), at most 4 moves per animal of the side to
-/// move.
+/// working arrays and result and 16 bytes of queue entries (a position is
+/// queued at most twice: as a loss, or as a win through a successor outside
+/// the material and once more through one inside), plus 8 bytes per move
+/// that stays in the material (a forward and a reverse edge of 4 bytes), at
+/// most 4 moves per animal of the side to move.
 ///
 /// ```
 /// use qi_tablebase::{generation_memory, Material};
 ///
-/// // 221 088 positions, up to 8 moves each: at most 38 MB.
+/// // 221 088 positions, up to 8 moves each: at most 24 MB.
 /// let m: Material = "LCvE".parse().unwrap();
-/// assert_eq!(generation_memory(m), 221_088 * (44 + 16 * 8));
+/// assert_eq!(generation_memory(m), 221_088 * (44 + 8 * 8));
 /// ```
 pub fn generation_memory(material: Material) -> u64 {
     let most = material
         .count(qi_core::Side::First)
         .max(material.count(qi_core::Side::Second));
-    material.position_count() * (44 + 16 * 4 * u64::from(most))
+    material.position_count() * (44 + 8 * 4 * u64::from(most))
 }
 
 /// Solves `material` under `rules` by retrograde analysis. Captures lead
@@ -121,7 +123,7 @@ pub fn generate_table(
             })?;
         if let Some(outcome) = pos.outcome() {
             terminal[i] = Some(terminal_value(&pos, outcome));
-            offsets.push(edges.len() as u32);
+            offsets.push(offsets[i]);
             continue;
         }
         for mv in pos.legal_moves() {
@@ -141,7 +143,7 @@ pub fn generate_table(
                     .table(needed)
                     .and_then(|t| needed.index_of(&child).and_then(|c| t.get(c)))
                     .ok_or(GenerateError::MissingSubtable { material, needed })?;
-                (hit.0, hit.1 as u16)
+                (hit.0, hit.1.min(u32::from(UNKNOWN - 2)) as u16)
             };
             match v {
                 Wdl::Loss => {
@@ -152,7 +154,7 @@ pub fn generate_table(
                 Wdl::Draw => escapes[i] = true,
             }
         }
-        offsets.push(edges.len() as u32);
+        offsets.push(u32::try_from(edges.len()).map_err(|_| GenerateError::TooLarge(material))?);
     }
 
     // Reverse the graph: parents of each position, and the number of
@@ -215,7 +217,13 @@ pub fn generate_table(
                     continue;
                 }
                 match v {
-                    Wdl::Loss => push(&mut buckets, next, p, Wdl::Win),
+                    // Queued once, at its least distance: later
+                    // successors lost are never closer.
+                    Wdl::Loss if next < win_via[p] => {
+                        win_via[p] = next;
+                        push(&mut buckets, next, p, Wdl::Win);
+                    }
+                    Wdl::Loss => {}
                     Wdl::Win => {
                         remaining[p] -= 1;
                         loss_via[p] = loss_via[p].max(next);

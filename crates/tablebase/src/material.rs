@@ -233,7 +233,8 @@ impl Material {
     /// The number of positions of the material (the counting convention
     /// of `docs/tablebases.md`): every placement of its animals on distinct
     /// squares where each may stand (only a Rat in water, no animal on
-    /// either den), times 2 for the side to move.
+    /// either den), times 2 for the side to move. Saturates at `u64::MAX`
+    /// (materials of a dozen animals and more).
     pub fn position_count(self) -> u64 {
         Indexer::new(self).count
     }
@@ -286,7 +287,10 @@ impl Indexer {
             .enumerate()
             .map(|(i, &k)| u64::from(ALLOWED_COUNT[k]).saturating_sub(i as u64))
             .collect();
-        let count = radix.iter().product::<u64>() * 2;
+        let count = radix
+            .iter()
+            .try_fold(2u64, |n, &r| n.checked_mul(r))
+            .unwrap_or(u64::MAX);
         Indexer {
             material,
             pieces,
@@ -431,6 +435,7 @@ mod tests {
         assert_eq!(count("RvR"), 61 * 60 * 2);
         assert_eq!(count("RCvE"), 49 * 48 * 59 * 2);
         assert_eq!(Material::all_up_to(3).len(), 64 + 2 * 28 * 8);
+        assert_eq!(count("ELTPWDCRvELTPWDCR"), u64::MAX);
     }
 
     #[test]

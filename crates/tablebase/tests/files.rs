@@ -195,6 +195,50 @@ fn wrong_headers_are_refused_with_their_error() {
     assert!(Table::from_bytes(&y, Some(&Rules::yeshou())).is_ok());
 }
 
+/// A file of the given header fields and payload, with a right checksum.
+fn craft(material: &str, count: u64, width: u8, payload: &[u8]) -> Vec<u8> {
+    let mut b = MAGIC.to_vec();
+    b.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    b.push(6);
+    b.extend_from_slice(b"jungle");
+    b.extend_from_slice(&8u16.to_le_bytes());
+    b.extend_from_slice(b"standard");
+    b.push(material.len() as u8);
+    b.extend_from_slice(material.as_bytes());
+    b.extend_from_slice(&count.to_le_bytes());
+    b.push(width);
+    b.extend_from_slice(&[0; 8]);
+    b.extend_from_slice(payload);
+    reseal(&mut b);
+    b
+}
+
+#[test]
+fn crafted_headers_are_refused_without_allocating_their_claims() {
+    // The largest material: its count saturates, and the payload it
+    // claims is never allocated.
+    let all = "ELTPWDCRvELTPWDCR";
+    assert!(matches!(
+        Table::from_bytes(&craft(all, u64::MAX, 1, &[]), None),
+        Err(FormatError::Truncated)
+    ));
+    assert!(matches!(
+        Table::from_bytes(&craft(all, 12, 1, &[]), None),
+        Err(FormatError::CountMismatch { .. })
+    ));
+    // A well-formed header and payload is read.
+    let n = 4704;
+    let mut payload = vec![0x55u8; n / 4];
+    payload.extend(std::iter::repeat_n(0u8, n));
+    let t = Table::from_bytes(&craft("LvE", n as u64, 1, &payload), None).unwrap();
+    assert_eq!(t.get(0), Some((Wdl::Draw, 0)));
+    payload.push(0);
+    assert!(matches!(
+        Table::from_bytes(&craft("LvE", n as u64, 1, &payload), None),
+        Err(FormatError::TrailingBytes(1))
+    ));
+}
+
 #[test]
 fn garbage_never_panics() {
     let mut state = 0x2545_f491_4f6c_dd1du64;
