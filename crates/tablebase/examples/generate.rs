@@ -54,16 +54,17 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         .into_iter()
         .filter(|m| tb.table(*m).is_none())
         .collect();
-    let per_thread = todo
+    let per_table = todo
         .iter()
         .map(|&m| generation_memory(m))
         .max()
         .unwrap_or(0);
     let tables: u64 = todo.iter().map(|m| m.position_count() * 5 / 4).sum();
     eprintln!(
-        "{} tables to generate: at most {:.1} MB of working memory per thread, {:.1} MB of tables",
+        "{} tables to generate: at most {:.1} MB of working memory per table in progress \
+         ({threads} at once at most), {:.1} MB of tables",
         todo.len(),
-        per_thread as f64 / 1e6,
+        per_table as f64 / 1e6,
         tables as f64 / 1e6
     );
     let start = Instant::now();

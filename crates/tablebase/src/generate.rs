@@ -2,6 +2,7 @@
 //! dependency order on several threads.
 
 use std::collections::BTreeSet;
+use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -70,7 +71,89 @@ pub fn generation_memory(material: Material) -> u64 {
     let most = material
         .count(qi_core::Side::First)
         .max(material.count(qi_core::Side::Second));
-    material.position_count() * (44 + 8 * 4 * u64::from(most))
+    material
+        .position_count()
+        .saturating_mul(44 + 8 * 4 * u64::from(most))
+}
+
+/// What the forward pass finds for a range of positions (indexed from the
+/// range's start).
+struct Forward {
+    /// Per position, how many of its successors stay in the material.
+    counts: Vec<u32>,
+    /// Those successors' indices, position after position.
+    edges: Vec<u32>,
+    /// Least win distance through a successor outside the material
+    /// (`UNKNOWN` if none is lost); the retrograde pass lowers it further.
+    win_via: Vec<u16>,
+    /// Greatest loss distance through won successors outside the material;
+    /// the retrograde pass raises it with those inside.
+    loss_via: Vec<u16>,
+    /// Whether a successor outside the material is drawn or lost for the
+    /// opponent: then the position cannot be lost.
+    escapes: Vec<bool>,
+    /// Positions already over: their value, solved at distance 0.
+    terminal: Vec<Option<Wdl>>,
+}
+
+/// The forward pass over the positions `range` of a material: each position
+/// is built from its index, and each of its moves played.
+fn forward(
+    ix: &Indexer,
+    rules: &Rules,
+    subtables: &Tablebase,
+    range: Range<usize>,
+) -> Result<Forward, GenerateError> {
+    let material = ix.material;
+    let len = range.len();
+    let mut f = Forward {
+        counts: Vec::with_capacity(len),
+        edges: Vec::new(),
+        win_via: vec![UNKNOWN; len],
+        loss_via: vec![0; len],
+        escapes: vec![false; len],
+        terminal: vec![None; len],
+    };
+    for (k, i) in range.enumerate() {
+        let invalid = GenerateError::InvalidPosition {
+            material,
+            index: i as u64,
+        };
+        let pos = ix.position(i as u64, rules).ok_or(invalid.clone())?;
+        if let Some(outcome) = pos.outcome() {
+            f.terminal[k] = Some(terminal_value(&pos, outcome));
+            f.counts.push(0);
+            continue;
+        }
+        let before = f.edges.len();
+        for mv in pos.legal_moves() {
+            let mut child = pos;
+            child.play_unchecked(mv);
+            let (v, d) = if let Some(outcome) = child.outcome() {
+                (terminal_value(&child, outcome), 0)
+            } else if let Some(c) = ix.index_of(&child) {
+                f.edges.push(c as u32);
+                continue;
+            } else {
+                let needed = Material::of(&child).ok_or(invalid.clone())?;
+                let hit = subtables
+                    .table(needed)
+                    .and_then(|t| needed.index_of(&child).and_then(|c| t.get(c)))
+                    .ok_or(GenerateError::MissingSubtable { material, needed })?;
+                (hit.0, hit.1.min(u32::from(UNKNOWN - 2)) as u16)
+            };
+            match v {
+                Wdl::Loss => {
+                    f.win_via[k] = f.win_via[k].min(d + 1);
+                    f.escapes[k] = true;
+                }
+                Wdl::Win => f.loss_via[k] = f.loss_via[k].max(d + 1),
+                Wdl::Draw => f.escapes[k] = true,
+            }
+        }
+        f.counts.push((f.edges.len() - before) as u32);
+    }
+    Ok(f)
 }
 
 /// Solves `material` under `rules` by retrograde analysis. Captures lead
@@ -86,10 +169,14 @@ pub fn generation_memory(material: Material) -> u64 {
 /// `d - 1` (the first such successor found has the least distance), lost in
 /// `d` once all its successors are won, the longest in `d - 1`. What is
 /// left is drawn.
+///
+/// The forward pass (building each position and playing its moves, most of
+/// the work) is cut into `threads` parts run on scoped threads.
 pub fn generate_table(
     rules: &Rules,
     material: Material,
     subtables: &Tablebase,
+    threads: usize,
 ) -> Result<Table, GenerateError> {
     let ix = Indexer::new(material);
     let n = usize::try_from(ix.count)
@@ -97,86 +184,72 @@ pub fn generate_table(
         .filter(|&n| n <= u32::MAX as usize)
         .ok_or(GenerateError::TooLarge(material))?;
 
-    // Forward pass: per position, the successors inside the material
-    // (`edges`, CSR by `offsets`) and what the others say.
-    let mut offsets: Vec<u32> = Vec::with_capacity(n + 1);
-    let mut edges: Vec<u32> = Vec::new();
+    // Forward pass, the index range cut into one part per thread.
+    let chunk = n.div_ceil(threads.clamp(1, 256)).max(1);
+    let ranges: Vec<Range<usize>> = (0..n)
+        .step_by(chunk)
+        .map(|a| a..(a + chunk).min(n))
+        .collect();
+    let parts: Vec<Result<Forward, GenerateError>> = if ranges.len() <= 1 {
+        ranges
+            .into_iter()
+            .map(|r| forward(&ix, rules, subtables, r))
+            .collect()
+    } else {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = ranges
+                .into_iter()
+                .map(|r| {
+                    let ix = &ix;
+                    scope.spawn(move || forward(ix, rules, subtables, r))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect()
+        })
+    };
+    // The number of successors inside the material not yet known to be
+    // won: at first, all of them.
+    let mut remaining: Vec<u32> = Vec::with_capacity(n);
+    let mut win_via: Vec<u16> = Vec::with_capacity(n);
+    let mut loss_via: Vec<u16> = Vec::with_capacity(n);
+    let mut escapes: Vec<bool> = Vec::with_capacity(n);
+    let mut terminal: Vec<Option<Wdl>> = Vec::with_capacity(n);
+    let mut edges: Vec<Vec<u32>> = Vec::with_capacity(parts.len());
+    for part in parts {
+        let part = part?;
+        remaining.extend(part.counts);
+        win_via.extend(part.win_via);
+        loss_via.extend(part.loss_via);
+        escapes.extend(part.escapes);
+        terminal.extend(part.terminal);
+        edges.push(part.edges);
+    }
+    let edge_count = u32::try_from(edges.iter().map(Vec::len).sum::<usize>())
+        .map_err(|_| GenerateError::TooLarge(material))?;
     let mut values = vec![Wdl::Draw; n];
     let mut dist = vec![UNKNOWN; n];
-    // Least win distance through a successor outside the material.
-    let mut win_via: Vec<u16> = vec![UNKNOWN; n];
-    // Greatest loss distance through won successors (outside, and inside
-    // as they are solved).
-    let mut loss_via: Vec<u16> = vec![0; n];
-    // Whether a successor outside the material is drawn or lost for the
-    // opponent: then the position cannot be lost.
-    let mut escapes: Vec<bool> = vec![false; n];
-    // Positions already over: their value, solved at distance 0.
-    let mut terminal: Vec<Option<Wdl>> = vec![None; n];
-    offsets.push(0);
-    for i in 0..n {
-        let pos = ix
-            .position(i as u64, rules)
-            .ok_or(GenerateError::InvalidPosition {
-                material,
-                index: i as u64,
-            })?;
-        if let Some(outcome) = pos.outcome() {
-            terminal[i] = Some(terminal_value(&pos, outcome));
-            offsets.push(offsets[i]);
-            continue;
-        }
-        for mv in pos.legal_moves() {
-            let mut child = pos;
-            child.play_unchecked(mv);
-            let (v, d) = if let Some(outcome) = child.outcome() {
-                (terminal_value(&child, outcome), 0)
-            } else if let Some(c) = ix.index_of(&child) {
-                edges.push(c as u32);
-                continue;
-            } else {
-                let needed = Material::of(&child).ok_or(GenerateError::InvalidPosition {
-                    material,
-                    index: i as u64,
-                })?;
-                let hit = subtables
-                    .table(needed)
-                    .and_then(|t| needed.index_of(&child).and_then(|c| t.get(c)))
-                    .ok_or(GenerateError::MissingSubtable { material, needed })?;
-                (hit.0, hit.1.min(u32::from(UNKNOWN - 2)) as u16)
-            };
-            match v {
-                Wdl::Loss => {
-                    win_via[i] = win_via[i].min(d + 1);
-                    escapes[i] = true;
-                }
-                Wdl::Win => loss_via[i] = loss_via[i].max(d + 1),
-                Wdl::Draw => escapes[i] = true,
-            }
-        }
-        offsets.push(u32::try_from(edges.len()).map_err(|_| GenerateError::TooLarge(material))?);
-    }
 
-    // Reverse the graph: parents of each position, and the number of
-    // successors inside the material not yet known to be won.
-    let mut remaining: Vec<u32> = (0..n).map(|i| offsets[i + 1] - offsets[i]).collect();
+    // Reverse the graph: the parents of each position, in compressed rows.
     let mut parent_offsets = vec![0u32; n + 1];
-    for &c in &edges {
+    for &c in edges.iter().flatten() {
         parent_offsets[c as usize + 1] += 1;
     }
     for i in 0..n {
         parent_offsets[i + 1] += parent_offsets[i];
     }
     let mut fill = parent_offsets.clone();
-    let mut parents = vec![0u32; edges.len()];
-    for i in 0..n {
-        for &c in &edges[offsets[i] as usize..offsets[i + 1] as usize] {
+    let mut parents = vec![0u32; edge_count as usize];
+    let mut successors = edges.iter().flatten();
+    for (i, &count) in remaining.iter().enumerate() {
+        for &c in successors.by_ref().take(count as usize) {
             parents[fill[c as usize] as usize] = i as u32;
             fill[c as usize] += 1;
         }
     }
     drop(edges);
-    drop(offsets);
     drop(fill);
 
     // Buckets of tentative values by distance.
@@ -264,7 +337,8 @@ pub fn closure(materials: &[Material]) -> Vec<Material> {
 /// Generates the tables of `materials` (and of the smaller materials their
 /// captures lead to) that `base` does not hold yet, adding them to `base`,
 /// fewest animals first; the materials of one size are shared out among
-/// `threads` threads. `done` is called with each table as it is finished
+/// `threads` threads, and when there are fewer of them than threads each
+/// one's forward pass is cut among the rest. `done` is called with each table as it is finished
 /// (to save it, or report progress) before it is added.
 pub(crate) fn generate_into(
     base: &mut Tablebase,
@@ -285,6 +359,8 @@ pub(crate) fn generate_into(
             .position(|m| m.total() != size)
             .map_or(todo.len(), |k| start + k);
         let level = &todo[start..end];
+        // Fewer materials than threads: each material gets the rest.
+        let per_material = (threads / level.len()).max(1);
         let next = AtomicUsize::new(0);
         let results: Mutex<Vec<Result<Table, GenerateError>>> = Mutex::new(Vec::new());
         let base_ref: &Tablebase = base;
@@ -293,7 +369,7 @@ pub(crate) fn generate_into(
                 scope.spawn(|| loop {
                     let k = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&m) = level.get(k) else { break };
-                    let result = generate_table(&rules, m, base_ref);
+                    let result = generate_table(&rules, m, base_ref, per_material);
                     if let Ok(table) = &result {
                         done(table);
                     }

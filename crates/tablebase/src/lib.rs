@@ -116,7 +116,8 @@ impl Tablebase {
 
     /// Solves `materials` and every smaller material their captures lead to
     /// under `rules`, on `threads` threads (the materials of one size are
-    /// shared out among them).
+    /// shared out among them; when there are fewer materials than threads,
+    /// each material's forward pass is cut among the rest).
     pub fn generate(
         rules: &Rules,
         materials: &[Material],

@@ -284,3 +284,15 @@ fn three_animal_tables_agree_with_exhaustive_search() {
         }
     }
 }
+
+#[test]
+fn the_forward_pass_cut_among_threads_changes_nothing() {
+    let rules = Rules::standard();
+    let m: Material = "ERvL".parse().unwrap();
+    let subs = Tablebase::generate(&rules, &m.after_captures(), 2).unwrap();
+    let one = qi_tablebase::generate_table(&rules, m, &subs, 1).unwrap();
+    for threads in [2, 3, 7] {
+        let many = qi_tablebase::generate_table(&rules, m, &subs, threads).unwrap();
+        assert_eq!(one, many, "{threads} threads");
+    }
+}
