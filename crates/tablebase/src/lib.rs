@@ -1,0 +1,247 @@
+//! # qi-tablebase: endgame tablebases for Jungle (斗兽棋)
+//!
+//! Every position of a small material (which animals each side has; see
+//! [`Material`]) solved by retrograde analysis under a preset's board
+//! rules: win, draw or loss for the side to move, and the distance in plies
+//! to the end of the game. `docs/tablebases.md` gives the counting
+//! convention, the file format and measured figures.
+//!
+//! * [`Material`] indexes its positions: a bijection between
+//!   `0..position_count()` and the placements of its animals on distinct
+//!   squares where each may stand (a Rat anywhere but the dens, the others
+//!   on land but not the dens), times the side to move.
+//! * [`generate_table`] solves one material given the tables of the
+//!   materials its captures lead to; [`Tablebase::generate`] solves a set of
+//!   materials and everything they depend on, on several threads.
+//! * [`Table::to_bytes`] / [`Table::from_bytes`] are the file format
+//!   (header with magic, version, game, rules, material, count and
+//!   checksum; 2 bits a value; a separate distance table);
+//!   [`Tablebase::save_dir`] and [`Tablebase::load_dir`] keep a directory
+//!   of tables.
+//! * [`Tablebase::probe`] answers for a position.
+//!
+//! Only the board rules are in the tables (the moves and
+//! [`Position::outcome`]); the no-capture draw,
+//! repetition and anti-chase rules of the game record are not.
+//!
+//! ```
+//! use qi_jungle::{Jungle, Rules};
+//! use qi_tablebase::{Material, Tablebase, Wdl};
+//!
+//! let rules = Rules::standard();
+//! let tb = Tablebase::generate(&rules, &["LvC".parse::<Material>().unwrap()], 2).unwrap();
+//! // Red Lion on d8, beside the Blue den: it enters at once.
+//! let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/c6 w", &rules).unwrap();
+//! assert_eq!(tb.probe(&pos).unwrap(), Some((Wdl::Win, 1)));
+//! ```
+#![deny(missing_docs)]
+#![forbid(unsafe_code)]
+
+mod format;
+mod generate;
+mod material;
+mod table;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use qi_core::Position;
+use qi_jungle::{Jungle, Rules};
+use thiserror::Error;
+
+pub use format::{same_board_rules, FormatError, EXTENSION, FORMAT_VERSION, GAME, MAGIC};
+pub use generate::{closure, generate_table, generation_memory, GenerateError};
+pub use material::{Material, MaterialError};
+pub use table::{Stats, Table, Wdl};
+
+/// Why a position could not be probed.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ProbeError {
+    /// The position is played under other board rules than the tables.
+    #[error("the position's rules {position} are not the tables' rules {tables}")]
+    RulesMismatch {
+        /// The tables' rules.
+        tables: Rules,
+        /// The position's rules.
+        position: Rules,
+    },
+}
+
+/// A set of tables under one rule set, generated in memory or loaded from
+/// a directory.
+#[derive(Clone, Debug)]
+pub struct Tablebase {
+    rules: Rules,
+    tables: BTreeMap<Material, Table>,
+}
+
+impl Tablebase {
+    /// An empty tablebase for `rules`.
+    pub fn new(rules: &Rules) -> Tablebase {
+        Tablebase {
+            rules: *rules,
+            tables: BTreeMap::new(),
+        }
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &Rules {
+        &self.rules
+    }
+
+    /// The table of `material`, if loaded.
+    pub fn table(&self, material: Material) -> Option<&Table> {
+        self.tables.get(&material)
+    }
+
+    /// The loaded tables, in material order.
+    pub fn tables(&self) -> impl Iterator<Item = &Table> {
+        self.tables.values()
+    }
+
+    /// Adds a table (replacing one of the same material), if it was made
+    /// under the same board rules; otherwise gives it back.
+    pub fn insert(&mut self, table: Table) -> Result<(), Box<Table>> {
+        if same_board_rules(&self.rules, &table.rules) {
+            self.insert_table(table);
+            Ok(())
+        } else {
+            Err(Box::new(table))
+        }
+    }
+
+    pub(crate) fn insert_table(&mut self, table: Table) {
+        self.tables.insert(table.material, table);
+    }
+
+    /// Solves `materials` and every smaller material their captures lead to
+    /// under `rules`, on `threads` threads (the materials of one size are
+    /// shared out among them; when there are fewer materials than threads,
+    /// each material's forward pass is cut among the rest).
+    pub fn generate(
+        rules: &Rules,
+        materials: &[Material],
+        threads: usize,
+    ) -> Result<Tablebase, GenerateError> {
+        let mut tb = Tablebase::new(rules);
+        tb.extend(materials, threads, &|_| {})?;
+        Ok(tb)
+    }
+
+    /// Solves those of `materials` (and of their sub-materials) that are not
+    /// loaded yet, calling `done` with each new table as it is finished.
+    pub fn extend(
+        &mut self,
+        materials: &[Material],
+        threads: usize,
+        done: &(dyn Fn(&Table) + Sync),
+    ) -> Result<(), GenerateError> {
+        generate::generate_into(self, materials, threads, done)
+    }
+
+    /// The path of the file of `material` in `dir`: `dir/LCvE.qtb`.
+    pub fn file_path(dir: &Path, material: Material) -> PathBuf {
+        dir.join(format!("{material}.{EXTENSION}"))
+    }
+
+    /// Writes every table to `dir` (created if missing), one file per
+    /// material.
+    pub fn save_dir(&self, dir: &Path) -> Result<(), FormatError> {
+        std::fs::create_dir_all(dir).map_err(|source| FormatError::Io {
+            path: dir.display().to_string(),
+            source,
+        })?;
+        for table in self.tables.values() {
+            save_table(dir, table)?;
+        }
+        Ok(())
+    }
+
+    /// Loads every `*.qtb` file of `dir`, refusing the whole directory if a
+    /// file is corrupt, holds another material than its name says or was
+    /// made under other board rules.
+    pub fn load_dir(dir: &Path, rules: &Rules) -> Result<Tablebase, FormatError> {
+        let io = |source| FormatError::Io {
+            path: dir.display().to_string(),
+            source,
+        };
+        let mut tb = Tablebase::new(rules);
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map_err(io)?
+            .map(|e| e.map(|e| e.path()))
+            .collect::<Result<_, _>>()
+            .map_err(io)?;
+        paths.sort();
+        for path in paths {
+            if path.extension().and_then(|e| e.to_str()) != Some(EXTENSION) {
+                continue;
+            }
+            let table = load_table(&path, rules)?;
+            tb.insert_table(table);
+        }
+        Ok(tb)
+    }
+
+    /// The value and distance of `pos` for its side to move: `None` when its
+    /// material is not loaded. A position whose game is over is answered
+    /// from [`Position::outcome`] with distance 0, table or not. The
+    /// counters of the position (no-capture plies) play no part.
+    pub fn probe(&self, pos: &Jungle) -> Result<Option<(Wdl, u32)>, ProbeError> {
+        if !same_board_rules(&self.rules, pos.rules()) {
+            return Err(ProbeError::RulesMismatch {
+                tables: self.rules,
+                position: *pos.rules(),
+            });
+        }
+        if let Some(outcome) = pos.outcome() {
+            return Ok(Some((generate::terminal_value(pos, outcome), 0)));
+        }
+        let Some(material) = Material::of(pos) else {
+            return Ok(None);
+        };
+        Ok(self
+            .tables
+            .get(&material)
+            .and_then(|t| material.index_of(pos).and_then(|i| t.get(i))))
+    }
+
+    /// Per loaded material, its statistics.
+    pub fn stats(&self) -> Vec<(Material, Stats)> {
+        self.tables
+            .values()
+            .map(|t| (t.material, t.stats()))
+            .collect()
+    }
+}
+
+/// Writes `table` to its file in `dir` (through a temporary file renamed
+/// into place, so that a file present is complete).
+pub fn save_table(dir: &Path, table: &Table) -> Result<(), FormatError> {
+    let path = Tablebase::file_path(dir, table.material);
+    let tmp = path.with_extension("tmp");
+    let io = |source| FormatError::Io {
+        path: path.display().to_string(),
+        source,
+    };
+    std::fs::write(&tmp, table.to_bytes()).map_err(io)?;
+    std::fs::rename(&tmp, &path).map_err(io)
+}
+
+/// Reads the table file at `path`, refusing it if it is corrupt, holds
+/// another material than its name says or was made under other board rules
+/// than `rules`.
+pub fn load_table(path: &Path, rules: &Rules) -> Result<Table, FormatError> {
+    let bytes = std::fs::read(path).map_err(|source| FormatError::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    let table = Table::from_bytes(&bytes, Some(rules))?;
+    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+    if stem.parse::<Material>().ok() != Some(table.material) {
+        return Err(FormatError::MaterialMismatch {
+            path: path.display().to_string(),
+            found: table.material,
+        });
+    }
+    Ok(table)
+}
