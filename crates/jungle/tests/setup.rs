@@ -392,6 +392,11 @@ proptest! {
                             Err(JfenError::Impossible(why))
                         );
                     }
+                    // Both dens entered is refused by the strict reader
+                    // alone, as the impossible positions are.
+                    Err(SetupError::BothDensEntered) => {
+                        prop_assert!(Jungle::from_text(&text, &rules).is_err());
+                    }
                     Err(e) => prop_assert!(false, "strict refused a lenient position: {}", e),
                 }
             }
