@@ -2,11 +2,13 @@
 //! line: `generate` a directory of tables, `probe` a position, print the
 //! `stats` of a directory.
 
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use qi_engine::{GameKit, JungleKit};
 use qi_jungle::{Jungle, Rules};
 use qi_tablebase::{closure, generation_memory, load_table, save_table, Material, Tablebase, Wdl};
@@ -190,16 +192,24 @@ fn generate(args: &GenerateArgs) -> Result<(), CliError> {
         tables as f64 / 1e6
     );
     let start = Instant::now();
+    let bar = progress_bar(todo.len() as u64, std::io::stderr().is_terminal());
     let failed: Mutex<Option<String>> = Mutex::new(None);
-    tb.extend(&materials, threads, &|table| {
+    let generated = tb.extend(&materials, threads, &|table| {
         if let Err(e) = save_table(&args.dir, table) {
             failed
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .get_or_insert(e.to_string());
         }
-    })
-    .map_err(tb_error)?;
+        bar.set_message(format!(
+            "last {} ({} positions)",
+            table.material(),
+            table.len()
+        ));
+        bar.inc(1);
+    });
+    bar.finish_and_clear();
+    generated.map_err(tb_error)?;
     if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(tb_error(e));
     }
@@ -210,6 +220,25 @@ fn generate(args: &GenerateArgs) -> Result<(), CliError> {
         args.dir.display()
     );
     Ok(())
+}
+
+/// The bar of `generate`: tables done of `total`, the elapsed time and the
+/// last table finished, on stderr when it is a terminal (`drawn`), hidden
+/// otherwise (a log or a pipe gets the lines before and after only).
+fn progress_bar(total: u64, drawn: bool) -> ProgressBar {
+    if !drawn || total == 0 {
+        return ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
+    }
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    let style = ProgressStyle::with_template(
+        "{elapsed_precise} [{bar:24}] {pos}/{len} tables, eta {eta} | {wide_msg}",
+    )
+    .map(|s| s.progress_chars("=> "))
+    .unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar.set_message("solving the smallest materials first");
+    bar.enable_steady_tick(Duration::from_millis(250));
+    bar
 }
 
 /// `win in N plies`, `loss in N plies` or `draw`.

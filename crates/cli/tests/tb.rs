@@ -46,6 +46,17 @@ fn generate_probe_and_stats_of_one_material() {
             .starts_with("1 of 1 tables to generate (0 present): at most"),
         "{err}"
     );
+    // stderr is a pipe here: no progress bar, the line before and the
+    // line after only.
+    assert_eq!(err.lines().count(), 2, "{err}");
+    assert!(
+        err.lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("1 tables generated in "),
+        "{err}"
+    );
+    assert!(!err.contains('\r') && !err.contains('\x1b'), "{err:?}");
     assert!(dir.join("LvC.qtb").exists());
     let d = dir.to_str().unwrap();
 
