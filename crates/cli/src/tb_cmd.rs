@@ -44,7 +44,7 @@ enum TbCommand {
 /// `--game`: tablebases exist for Jungle only.
 #[derive(Args, Debug)]
 struct GameArg {
-    /// The game and its rules: jungle[:PRESET] (the tables hold the board
+    /// The game and its rules: jungle or jungle:PRESET (the tables hold the board
     /// rules; the game-record rules are not in them).
     #[arg(long, value_name = "G", default_value = "jungle:standard")]
     game: String,

@@ -3,10 +3,11 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Duration;
 
 mod common;
 
-use common::QI;
+use common::{bestmove, Engine, QI};
 
 fn qi(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(QI).args(args).output().expect("qi runs");
@@ -193,4 +194,85 @@ fn bad_input_is_one_line_and_exit_code_2() {
     assert!(err.contains("checksum"), "{err}");
     let (code, _, _) = qi(&["tb", "stats", d]);
     assert_eq!(code, 2);
+}
+
+/// `go` with `TablebasePath` set: the engine answers from the tables.
+fn go(e: &mut Engine, fen: &str) -> Vec<String> {
+    e.send(&format!("position fen {fen}"));
+    e.send("go depth 3");
+    e.until_within("bestmove", Duration::from_secs(60))
+}
+
+#[test]
+fn the_engine_plays_the_tables_at_the_root() {
+    let dir = temp_dir("engine");
+    let (code, _, err) = generate(&dir, &["--material", "LvC"]);
+    assert_eq!(code, 0, "{err}");
+    let mut e = Engine::start(&[]);
+    e.send("jcei");
+    let hello = e.until("jceiok");
+    assert!(hello
+        .iter()
+        .any(|l| l == "option name TablebasePath type string default <empty>"));
+    e.send(&format!(
+        "setoption name TablebasePath value {}",
+        dir.display()
+    ));
+
+    // Enter the den at once.
+    let lines = go(&mut e, "7/3L3/7/7/7/7/7/7/c6 w 0 1");
+    assert!(
+        lines.iter().any(|l| l.contains(" score mate 1 ")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.contains(&"info string tablebase win in 1 plies".to_string()),
+        "{lines:?}"
+    );
+    assert_eq!(bestmove(lines.last().unwrap()), "d8d9");
+    // Lost in 2: the longest loss, mate -1.
+    let lines = go(&mut e, "7/3L3/7/7/7/7/7/7/c6 b 0 1");
+    assert!(
+        lines.iter().any(|l| l.contains(" score mate -1 ")),
+        "{lines:?}"
+    );
+    // The longest win of LvC, 23 plies: mate in 12, the first move of it.
+    let lines = go(&mut e, "7/7/3c3/7/7/7/7/7/1L5 w 0 1");
+    assert!(
+        lines.iter().any(|l| l.contains(" score mate 12 ")),
+        "{lines:?}"
+    );
+    let first = bestmove(lines.last().unwrap()).to_string();
+    // After it the tables say the Cat is lost in 22.
+    let (_, out, _) = qi(&[
+        "tb",
+        "probe",
+        "--fen",
+        "7/7/3c3/7/7/7/7/7/1L5 w 0 1",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out, "win in 23 plies\n");
+    e.send(&format!(
+        "position fen 7/7/3c3/7/7/7/7/7/1L5 w 0 1 moves {first}"
+    ));
+    e.send("go depth 3");
+    let lines = e.until_within("bestmove", Duration::from_secs(60));
+    assert!(
+        lines.contains(&"info string tablebase loss in 22 plies".to_string()),
+        "{lines:?}"
+    );
+
+    // 190 plies without a capture, 10 left before the draw: a win in 23
+    // is not sure, the engine searches.
+    let lines = go(&mut e, "7/7/3c3/7/7/7/7/7/1L5 w 190 96");
+    assert!(!lines.iter().any(|l| l.contains("tablebase")), "{lines:?}");
+    // A material without a table: the search, as before.
+    let lines = go(&mut e, "7/7/3c3/7/7/7/7/7/1T5 w 0 1");
+    assert!(!lines.iter().any(|l| l.contains("tablebase")), "{lines:?}");
+    // A directory that cannot be read is an error; the engine goes on.
+    e.send("setoption name TablebasePath value /nonexistent/qi-tables");
+    let lines = e.until("info string error");
+    assert!(lines.last().unwrap().contains("TablebasePath"), "{lines:?}");
+    e.send("quit");
+    assert_eq!(e.exit_within(Duration::from_secs(10)), Some(0));
 }
