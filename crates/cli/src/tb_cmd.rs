@@ -3,7 +3,7 @@
 //! `stats` of a directory.
 
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -11,7 +11,7 @@ use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use qi_engine::{GameKit, JungleKit};
 use qi_jungle::{Jungle, Rules};
-use qi_tablebase::{closure, generation_memory, load_table, save_table, Material, Tablebase, Wdl};
+use qi_tablebase::{closure, save_table, Material, Tablebase, Wdl};
 
 use crate::error::CliError;
 use crate::out::outln;
@@ -139,25 +139,6 @@ fn materials(args: &GenerateArgs) -> Result<Vec<Material>, CliError> {
         .collect()
 }
 
-/// Loads the tables of `materials` already in `dir`.
-fn load_present(dir: &Path, rules: &Rules, materials: &[Material]) -> Result<Tablebase, CliError> {
-    let mut tb = Tablebase::new(rules);
-    for m in materials {
-        let path = Tablebase::file_path(dir, *m);
-        if path.exists() {
-            let table = load_table(&path, rules).map_err(tb_error)?;
-            tb.insert(table).map_err(|t| {
-                tb_error(format!(
-                    "{} was made under the rules {}, not {rules}",
-                    path.display(),
-                    t.rules()
-                ))
-            })?;
-        }
-    }
-    Ok(tb)
-}
-
 fn generate(args: &GenerateArgs) -> Result<(), CliError> {
     let rules = args.game.rules()?;
     let materials = materials(args)?;
@@ -169,30 +150,20 @@ fn generate(args: &GenerateArgs) -> Result<(), CliError> {
     std::fs::create_dir_all(&args.dir)
         .map_err(|e| tb_error(format!("cannot create {}: {e}", args.dir.display())))?;
     let all = closure(&materials);
-    let mut tb = load_present(&args.dir, &rules, &all)?;
-    let todo: Vec<Material> = all
-        .iter()
-        .copied()
-        .filter(|m| tb.table(*m).is_none())
-        .collect();
-    let per_table = todo
-        .iter()
-        .map(|&m| generation_memory(m))
-        .max()
-        .unwrap_or(0);
-    let tables: u64 = todo.iter().map(|m| m.position_count() * 5 / 4).sum();
+    let mut tb = Tablebase::load_present(&args.dir, &rules, &all).map_err(tb_error)?;
+    let plan = tb.plan(&materials);
+    let todo = plan.todo.len();
     eprintln!(
-        "{} of {} tables to generate ({} present): at most {:.1} MB of working memory per \
+        "{todo} of {} tables to generate ({} present): at most {:.1} MB of working memory per \
          table in progress, {} at once at most, and {:.1} MB of tables",
-        todo.len(),
         all.len(),
-        all.len() - todo.len(),
-        per_table as f64 / 1e6,
-        threads.min(todo.len().max(1)),
-        tables as f64 / 1e6
+        plan.present,
+        plan.working_memory_per_table as f64 / 1e6,
+        threads.min(todo.max(1)),
+        plan.table_bytes as f64 / 1e6
     );
     let start = Instant::now();
-    let bar = progress_bar(todo.len() as u64, std::io::stderr().is_terminal());
+    let bar = progress_bar(todo as u64, std::io::stderr().is_terminal());
     let failed: Mutex<Option<String>> = Mutex::new(None);
     let generated = tb.extend(&materials, threads, &|table| {
         if let Err(e) = save_table(&args.dir, table) {
@@ -214,8 +185,7 @@ fn generate(args: &GenerateArgs) -> Result<(), CliError> {
         return Err(tb_error(e));
     }
     eprintln!(
-        "{} tables generated in {:.1} s into {}",
-        todo.len(),
+        "{todo} tables generated in {:.1} s into {}",
         start.elapsed().as_secs_f64(),
         args.dir.display()
     );
@@ -255,7 +225,7 @@ fn probe(args: &ProbeArgs) -> Result<(), CliError> {
     let pos = Jungle::from_text(&args.fen, &rules).map_err(|e| CliError::Fen(e.to_string()))?;
     let mut tb = Tablebase::new(&rules);
     if let Some(material) = Material::of(&pos) {
-        tb = load_present(&args.dir, &rules, &[material])?;
+        tb = Tablebase::load_present(&args.dir, &rules, &[material]).map_err(tb_error)?;
     }
     match tb.probe(&pos).map_err(tb_error)? {
         Some((wdl, distance)) => {
