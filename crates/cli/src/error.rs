@@ -27,4 +27,7 @@ pub enum CliError {
     /// An engine of `qi match` could not be started.
     #[error("{0}")]
     Engine(String),
+    /// A tablebase could not be generated, read or probed.
+    #[error("{0}")]
+    Tablebase(String),
 }

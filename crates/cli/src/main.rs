@@ -16,6 +16,7 @@ mod jcei;
 mod out;
 mod play_cmd;
 mod serve_cmd;
+mod tb_cmd;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -58,6 +59,8 @@ enum Command {
     Serve(serve_cmd::ServeArgs),
     /// Draw a position (text, or a game record at a ply) as an SVG picture.
     Render(serve_cmd::RenderArgs),
+    /// Jungle endgame tablebases: generate, probe a position, statistics.
+    Tb(tb_cmd::TbArgs),
 }
 
 /// The games and presets `--game` accepts, from the registry.
@@ -134,5 +137,6 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Some(Command::Match(args)) => arena::run(*args),
         Some(Command::Serve(args)) => serve_cmd::serve(args),
         Some(Command::Render(args)) => serve_cmd::render(args),
+        Some(Command::Tb(args)) => tb_cmd::run(args),
     }
 }

@@ -14,7 +14,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use qi_jungle::Rules;
-use qi_tablebase::{generation_memory, load_table, save_table, Material, Tablebase};
+use qi_tablebase::{save_table, Material, Tablebase};
 
 fn main() -> ExitCode {
     match run() {
@@ -42,30 +42,14 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     std::fs::create_dir_all(&dir)?;
-    let mut tb = Tablebase::new(&rules);
-    for m in qi_tablebase::closure(&materials) {
-        let path = Tablebase::file_path(&dir, m);
-        if path.exists() {
-            let table = load_table(&path, &rules)?;
-            tb.insert(table).map_err(|_| "rules mismatch")?;
-        }
-    }
-    let todo: Vec<Material> = qi_tablebase::closure(&materials)
-        .into_iter()
-        .filter(|m| tb.table(*m).is_none())
-        .collect();
-    let per_table = todo
-        .iter()
-        .map(|&m| generation_memory(m))
-        .max()
-        .unwrap_or(0);
-    let tables: u64 = todo.iter().map(|m| m.position_count() * 5 / 4).sum();
+    let mut tb = Tablebase::load_present(&dir, &rules, &qi_tablebase::closure(&materials))?;
+    let plan = tb.plan(&materials);
     eprintln!(
         "{} tables to generate: at most {:.1} MB of working memory per table in progress \
          ({threads} at once at most), {:.1} MB of tables",
-        todo.len(),
-        per_table as f64 / 1e6,
-        tables as f64 / 1e6
+        plan.todo.len(),
+        plan.working_memory_per_table as f64 / 1e6,
+        plan.table_bytes as f64 / 1e6
     );
     let start = Instant::now();
     let failed: Mutex<Option<String>> = Mutex::new(None);

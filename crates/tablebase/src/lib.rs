@@ -67,6 +67,21 @@ pub enum ProbeError {
     },
 }
 
+/// What a generation has to do ([`Tablebase::plan`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// The materials to solve (the closure under captures of those asked
+    /// for, less the loaded ones), fewest animals first.
+    pub todo: Vec<Material>,
+    /// How many materials of the closure are loaded already.
+    pub present: usize,
+    /// The bound of the working memory of one table in progress, in bytes
+    /// ([`generation_memory`] of the largest material to solve).
+    pub working_memory_per_table: u64,
+    /// The memory of the new tables once finished (1.25 bytes a position).
+    pub table_bytes: u64,
+}
+
 /// A set of tables under one rule set, generated in memory or loaded from
 /// a directory.
 #[derive(Clone, Debug)]
@@ -180,6 +195,46 @@ impl Tablebase {
             tb.insert_table(table);
         }
         Ok(tb)
+    }
+
+    /// Loads the files of `materials` present in `dir` (a missing file is
+    /// skipped; a corrupt one, one holding another material or made under
+    /// other board rules is refused): what an interrupted generation
+    /// resumes from.
+    pub fn load_present(
+        dir: &Path,
+        rules: &Rules,
+        materials: &[Material],
+    ) -> Result<Tablebase, FormatError> {
+        let mut tb = Tablebase::new(rules);
+        for &m in materials {
+            let path = Tablebase::file_path(dir, m);
+            if path.exists() {
+                tb.insert_table(load_table(&path, rules)?);
+            }
+        }
+        Ok(tb)
+    }
+
+    /// What generating `materials` on top of the loaded tables takes: the
+    /// materials to solve and the memory bound.
+    pub fn plan(&self, materials: &[Material]) -> Plan {
+        let all = closure(materials);
+        let todo: Vec<Material> = all
+            .iter()
+            .copied()
+            .filter(|m| self.table(*m).is_none())
+            .collect();
+        Plan {
+            present: all.len() - todo.len(),
+            working_memory_per_table: todo
+                .iter()
+                .map(|&m| generation_memory(m))
+                .max()
+                .unwrap_or(0),
+            table_bytes: todo.iter().map(|m| m.position_count() * 5 / 4).sum(),
+            todo,
+        }
     }
 
     /// The value and distance of `pos` for its side to move: `None` when its

@@ -23,6 +23,7 @@ use qi_search::{Clock, Limits, MAX_DEPTH, MAX_PERFT_DEPTH};
 
 use super::input::{self, Input, MAX_LINE};
 use super::parse::{self as jcei, Command, GoLimits};
+use super::tablebase::RootTables;
 use crate::error::CliError;
 use crate::out::{self, outln};
 
@@ -122,6 +123,8 @@ struct Session {
     job: Option<Job>,
     /// Commands that came during a job, run in order once it has ended.
     waiting: VecDeque<Command>,
+    /// `TablebasePath`: Jungle endgame tables probed at the root.
+    tables: Option<RootTables>,
 }
 
 fn error(message: impl std::fmt::Display) {
@@ -139,6 +142,7 @@ impl Session {
             overrides,
             job: None,
             waiting: VecDeque::new(),
+            tables: None,
         })
     }
 
@@ -308,6 +312,7 @@ impl Session {
             specs.join(" var ")
         );
         let profiles: Vec<&str> = EvalProfile::ALL.iter().map(|p| p.name()).collect();
+        outln!("option name TablebasePath type string default <empty>");
         outln!(
             "option name EvalProfile type combo default {} var {}",
             EvalProfile::default(),
@@ -361,6 +366,15 @@ impl Session {
             print_result(outcome);
             outln!("bestmove 0000");
             return;
+        }
+        if let Some(tables) = &mut self.tables {
+            let moves = self.variant.moves();
+            if let Some(best) = tables.best_move(&self.spec, &self.variant.position_text(), &moves)
+            {
+                outln!("{}", best.info());
+                outln!("bestmove {}", best.mv);
+                return;
+            }
         }
         let limits = self.limits(go);
         let stop = Arc::new(AtomicBool::new(false));
@@ -445,6 +459,12 @@ impl Session {
                 self.variant = engine_for::<Games>(&spec, self.eval_profile, &self.overrides)
                     .map_err(|e| format!("Variant: {e}"))?;
                 self.spec = spec;
+            }
+            "tablebasepath" => {
+                self.tables = match value {
+                    "" | "<empty>" => None,
+                    dir => Some(RootTables::open(dir)?),
+                };
             }
             "evalprofile" => {
                 let profile: EvalProfile = value.parse().map_err(|_| {

@@ -1,0 +1,282 @@
+//! `qi tb`: Jungle endgame tablebases (`qi-tablebase`) from the command
+//! line: `generate` a directory of tables, `probe` a position, print the
+//! `stats` of a directory.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use clap::{Args, Subcommand};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use qi_engine::{GameKit, JungleKit};
+use qi_jungle::{Jungle, Rules};
+use qi_tablebase::{closure, save_table, Material, Tablebase, Wdl};
+
+use crate::error::CliError;
+use crate::out::outln;
+
+/// The most animals `--pieces` accepts: a 5-animal material alone needs
+/// tens of gigabytes of working memory (docs/tablebases.md).
+const MAX_PIECES: u32 = 4;
+
+/// `qi tb` options.
+#[derive(Args, Debug)]
+pub struct TbArgs {
+    #[command(subcommand)]
+    command: TbCommand,
+}
+
+#[derive(Subcommand, Debug)]
+enum TbCommand {
+    /// Generate the tables of every material up to --pieces animals (or of
+    /// each --material) and of the materials their captures lead to into
+    /// DIR; files already in DIR are loaded, not generated again.
+    Generate(GenerateArgs),
+    /// Print the value of a position for its side to move: 'win in N
+    /// plies', 'loss in N plies' or 'draw'.
+    Probe(ProbeArgs),
+    /// Per material of DIR: positions, wins, draws and losses for the side
+    /// to move, the longest win and a position with it (tab-separated).
+    Stats(StatsArgs),
+}
+
+/// `--game`: tablebases exist for Jungle only.
+#[derive(Args, Debug)]
+struct GameArg {
+    /// The game and its rules: jungle or jungle:PRESET (the tables hold the board
+    /// rules; the game-record rules are not in them).
+    #[arg(long, value_name = "G", default_value = "jungle:standard")]
+    game: String,
+}
+
+impl GameArg {
+    fn rules(&self) -> Result<Rules, CliError> {
+        let spec = self.game.trim();
+        let name = spec.split([':', ',']).next().unwrap_or_default();
+        if name != JungleKit::NAME {
+            return Err(CliError::Usage(format!(
+                "bad --game: tablebases exist for 'jungle' only, not '{}'",
+                qi_core::Escaped(name)
+            )));
+        }
+        JungleKit::parse_rules(spec).map_err(|e| qi_engine::SpecError::BadRules(e).into())
+    }
+}
+
+#[derive(Args, Debug)]
+struct GenerateArgs {
+    #[command(flatten)]
+    game: GameArg,
+    /// Every material of up to N animals (both sides together), when no
+    /// --material is given.
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..=MAX_PIECES as i64))]
+    pieces: u32,
+    /// A material to generate instead (Red letters, v, Blue letters:
+    /// LCvED); may be repeated.
+    #[arg(long, value_name = "LCvED")]
+    material: Vec<String>,
+    /// Worker threads (default: the machine's cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
+    /// The directory of the tables (created if missing).
+    #[arg(value_name = "DIR")]
+    dir: PathBuf,
+}
+
+#[derive(Args, Debug)]
+struct ProbeArgs {
+    #[command(flatten)]
+    game: GameArg,
+    /// The position text.
+    #[arg(long, value_name = "TEXT")]
+    fen: String,
+    /// The directory of the tables.
+    #[arg(value_name = "DIR")]
+    dir: PathBuf,
+}
+
+#[derive(Args, Debug)]
+struct StatsArgs {
+    #[command(flatten)]
+    game: GameArg,
+    /// The directory of the tables.
+    #[arg(value_name = "DIR")]
+    dir: PathBuf,
+}
+
+pub fn run(args: TbArgs) -> Result<(), CliError> {
+    match args.command {
+        TbCommand::Generate(args) => generate(&args),
+        TbCommand::Probe(args) => probe(&args),
+        TbCommand::Stats(args) => stats(&args),
+    }
+}
+
+fn tb_error(e: impl std::fmt::Display) -> CliError {
+    CliError::Tablebase(e.to_string())
+}
+
+/// The materials `--material` or `--pieces` name.
+fn materials(args: &GenerateArgs) -> Result<Vec<Material>, CliError> {
+    if args.material.is_empty() {
+        return Ok(Material::all_up_to(args.pieces));
+    }
+    args.material
+        .iter()
+        .map(|text| {
+            let m: Material = text
+                .parse()
+                .map_err(|e| CliError::Usage(format!("bad --material: {e}")))?;
+            if m.total() > MAX_PIECES {
+                return Err(CliError::Usage(format!(
+                    "bad --material: {m} has {} animals, at most {MAX_PIECES} are supported",
+                    m.total()
+                )));
+            }
+            Ok(m)
+        })
+        .collect()
+}
+
+fn generate(args: &GenerateArgs) -> Result<(), CliError> {
+    let rules = args.game.rules()?;
+    let materials = materials(args)?;
+    let threads = args.threads.map(|t| t as usize).unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    std::fs::create_dir_all(&args.dir)
+        .map_err(|e| tb_error(format!("cannot create {}: {e}", args.dir.display())))?;
+    let all = closure(&materials);
+    let mut tb = Tablebase::load_present(&args.dir, &rules, &all).map_err(tb_error)?;
+    let plan = tb.plan(&materials);
+    let todo = plan.todo.len();
+    eprintln!(
+        "{todo} of {} tables to generate ({} present): at most {:.1} MB of working memory per \
+         table in progress, {} at once at most, and {:.1} MB of tables",
+        all.len(),
+        plan.present,
+        plan.working_memory_per_table as f64 / 1e6,
+        threads.min(todo.max(1)),
+        plan.table_bytes as f64 / 1e6
+    );
+    let start = Instant::now();
+    let bar = progress_bar(todo as u64, std::io::stderr().is_terminal());
+    let failed: Mutex<Option<String>> = Mutex::new(None);
+    let generated = tb.extend(&materials, threads, &|table| {
+        if let Err(e) = save_table(&args.dir, table) {
+            failed
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get_or_insert(e.to_string());
+        }
+        bar.set_message(format!(
+            "last {} ({} positions)",
+            table.material(),
+            table.len()
+        ));
+        bar.inc(1);
+    });
+    bar.finish_and_clear();
+    generated.map_err(tb_error)?;
+    if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(tb_error(e));
+    }
+    eprintln!(
+        "{todo} tables generated in {:.1} s into {}",
+        start.elapsed().as_secs_f64(),
+        args.dir.display()
+    );
+    Ok(())
+}
+
+/// The bar of `generate`: tables done of `total`, the elapsed time and the
+/// last table finished, on stderr when it is a terminal (`drawn`), hidden
+/// otherwise (a log or a pipe gets the lines before and after only).
+fn progress_bar(total: u64, drawn: bool) -> ProgressBar {
+    if !drawn || total == 0 {
+        return ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
+    }
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    let style = ProgressStyle::with_template(
+        "{elapsed_precise} [{bar:24}] {pos}/{len} tables, eta {eta} | {wide_msg}",
+    )
+    .map(|s| s.progress_chars("=> "))
+    .unwrap_or_else(|_| ProgressStyle::default_bar());
+    bar.set_style(style);
+    bar.set_message("solving the smallest materials first");
+    bar.enable_steady_tick(Duration::from_millis(250));
+    bar
+}
+
+/// `win in N plies`, `loss in N plies` or `draw`.
+pub(crate) fn value_text(wdl: Wdl, distance: u32) -> String {
+    let plies = if distance == 1 { "ply" } else { "plies" };
+    match wdl {
+        Wdl::Draw => "draw".to_string(),
+        _ => format!("{wdl} in {distance} {plies}"),
+    }
+}
+
+fn probe(args: &ProbeArgs) -> Result<(), CliError> {
+    let rules = args.game.rules()?;
+    let pos = Jungle::from_text(&args.fen, &rules).map_err(|e| CliError::Fen(e.to_string()))?;
+    let mut tb = Tablebase::new(&rules);
+    if let Some(material) = Material::of(&pos) {
+        tb = Tablebase::load_present(&args.dir, &rules, &[material]).map_err(tb_error)?;
+    }
+    match tb.probe(&pos).map_err(tb_error)? {
+        Some((wdl, distance)) => {
+            outln!("{}", value_text(wdl, distance));
+            Ok(())
+        }
+        None => Err(tb_error(format!(
+            "the material {} is not in {}",
+            Material::of(&pos)
+                .map(|m| m.to_string())
+                .unwrap_or_default(),
+            args.dir.display()
+        ))),
+    }
+}
+
+fn stats(args: &StatsArgs) -> Result<(), CliError> {
+    let rules = args.game.rules()?;
+    let tb = Tablebase::load_dir(&args.dir, &rules).map_err(tb_error)?;
+    if tb.tables().next().is_none() {
+        return Err(tb_error(format!("no tables in {}", args.dir.display())));
+    }
+    outln!("material\tpositions\twins\tdraws\tlosses\tlongest win\tlongest win position");
+    let mut total = qi_tablebase::Stats::default();
+    for (m, s) in tb.stats() {
+        let example = s
+            .longest_win_index
+            .and_then(|i| m.position(i, &rules))
+            .map(|p| p.to_string())
+            .unwrap_or_default();
+        outln!(
+            "{m}\t{}\t{}\t{}\t{}\t{}\t{example}",
+            s.positions,
+            s.wins,
+            s.draws,
+            s.losses,
+            s.longest_win
+        );
+        total.positions += s.positions;
+        total.wins += s.wins;
+        total.draws += s.draws;
+        total.losses += s.losses;
+        total.longest_win = total.longest_win.max(s.longest_win);
+    }
+    outln!(
+        "total\t{}\t{}\t{}\t{}\t{}\t",
+        total.positions,
+        total.wins,
+        total.draws,
+        total.losses,
+        total.longest_win
+    );
+    Ok(())
+}

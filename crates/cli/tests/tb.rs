@@ -1,0 +1,278 @@
+//! `qi tb` end to end: generate a small set of tables, probe positions,
+//! print the statistics, and refuse bad input with exit code 2.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+mod common;
+
+use common::{bestmove, Engine, QI};
+
+fn qi(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(QI).args(args).output().expect("qi runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A fresh directory under the target's temporary directory.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("tb-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn generate(dir: &Path, extra: &[&str]) -> (i32, String, String) {
+    let mut args = vec!["tb", "generate", "--threads", "2"];
+    args.extend_from_slice(extra);
+    args.push(dir.to_str().unwrap());
+    qi(&args)
+}
+
+#[test]
+fn generate_probe_and_stats_of_one_material() {
+    let dir = temp_dir("lvc");
+    let (code, out, err) = generate(&dir, &["--material", "LvC"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.is_empty(), "{out}");
+    // The memory bound comes first; LvC needs LvC alone (LvC captures
+    // into 1v0, which needs no table).
+    assert!(
+        err.lines()
+            .next()
+            .unwrap()
+            .starts_with("1 of 1 tables to generate (0 present): at most"),
+        "{err}"
+    );
+    // stderr is a pipe here: no progress bar, the line before and the
+    // line after only.
+    assert_eq!(err.lines().count(), 2, "{err}");
+    assert!(
+        err.lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("1 tables generated in "),
+        "{err}"
+    );
+    assert!(!err.contains('\r') && !err.contains('\x1b'), "{err:?}");
+    assert!(dir.join("LvC.qtb").exists());
+    let d = dir.to_str().unwrap();
+
+    // Red Lion beside the Blue den: it enters at once.
+    let (code, out, err) = qi(&["tb", "probe", "--fen", "7/3L3/7/7/7/7/7/7/c6 w", d]);
+    assert_eq!((code, out.as_str()), (0, "win in 1 ply\n"), "{err}");
+    // The same with Blue to move: Blue cannot stop it.
+    let (code, out, _) = qi(&["tb", "probe", "--fen", "7/3L3/7/7/7/7/7/7/c6 b", d]);
+    assert_eq!((code, out.as_str()), (0, "loss in 2 plies\n"));
+    // The longest win of the table (docs/tablebases.md).
+    let (_, out, _) = qi(&["tb", "probe", "--fen", "7/7/3c3/7/7/7/7/7/1L5 w", d]);
+    assert_eq!(out, "win in 23 plies\n");
+
+    let (code, out, err) = qi(&["tb", "stats", d]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "material\tpositions\twins\tdraws\tlosses\tlongest win\tlongest win position"
+    );
+    assert_eq!(
+        lines[1],
+        "LvC\t4704\t2523\t145\t2036\t23\t7/7/3c3/7/7/7/7/7/1L5 w 0 1"
+    );
+    assert_eq!(lines[2], "total\t4704\t2523\t145\t2036\t23\t");
+    assert_eq!(lines.len(), 3);
+
+    // Run again: the file is present and loaded, nothing is generated.
+    let (code, _, err) = generate(&dir, &["--material", "LvC"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.starts_with("0 of 1 tables to generate (1 present)"),
+        "{err}"
+    );
+}
+
+#[test]
+fn generate_every_two_animal_material_and_resume() {
+    let dir = temp_dir("two");
+    let (code, _, err) = generate(&dir, &["--pieces", "2"]);
+    assert_eq!(code, 0, "{err}");
+    let files = std::fs::read_dir(&dir).unwrap().count();
+    assert_eq!(files, 64);
+    // Remove one file: only it is generated again.
+    std::fs::remove_file(dir.join("EvR.qtb")).unwrap();
+    let (code, _, err) = generate(&dir, &["--pieces", "2"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.starts_with("1 of 64 tables to generate (63 present)"),
+        "{err}"
+    );
+    let (code, out, _) = qi(&["tb", "stats", dir.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert_eq!(out.lines().count(), 66);
+    assert_eq!(
+        out.lines().last(),
+        Some("total\t320136\t165434\t25780\t128922\t33\t")
+    );
+    // A drawn position: Lion against Elephant, docs/tablebases.md counts
+    // 1 216 draws in LvE; a position already over answers loss in 0.
+    let d = dir.to_str().unwrap();
+    let (code, out, _) = qi(&["tb", "probe", "--fen", "7/7/7/7/7/7/7/7/L5e w", d]);
+    assert_eq!(code, 0);
+    assert!(
+        ["win", "draw", "loss"].iter().any(|v| out.starts_with(v)),
+        "{out}"
+    );
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_code_2() {
+    let dir = temp_dir("bad");
+    let (code, _, err) = generate(&dir, &["--material", "LvC"]);
+    assert_eq!(code, 0, "{err}");
+    let d = dir.to_str().unwrap();
+    let missing = temp_dir("missing");
+    let m = missing.to_str().unwrap();
+    for (args, message) in [
+        (vec!["tb", "probe", "--fen", "nonsense", d], "bad --fen"),
+        // A material not in the directory.
+        (
+            vec!["tb", "probe", "--fen", "7/3L3/7/7/7/7/7/7/r6 w", d],
+            "the material LvR is not in",
+        ),
+        (
+            vec!["tb", "probe", "--game", "five-tigers", "--fen", "x", d],
+            "bad --game",
+        ),
+        (
+            vec!["tb", "probe", "--game", "jungle:chess", "--fen", "x", d],
+            "bad --game",
+        ),
+        (
+            vec!["tb", "generate", "--material", "LXvE", d],
+            "bad --material",
+        ),
+        (
+            vec![
+                "tb",
+                "generate",
+                "--material",
+                "LCvE",
+                "--material",
+                "LLvE",
+                d,
+            ],
+            "bad --material",
+        ),
+        (
+            vec!["tb", "generate", "--material", "LCTvED", d],
+            "at most 4",
+        ),
+        (vec!["tb", "generate", "--pieces", "9", d], "--pieces"),
+        (vec!["tb", "stats", m], "I/O error"),
+        (vec!["tb", "frobnicate", d], "unrecognized subcommand"),
+    ] {
+        let (code, out, err) = qi(&args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
+        assert!(
+            err.starts_with("qi: error: ") && err.contains(message),
+            "{args:?}: {err}"
+        );
+    }
+    // A corrupt file is refused, not misread.
+    let file = dir.join("LvC.qtb");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(&file, bytes).unwrap();
+    let (code, _, err) = qi(&["tb", "probe", "--fen", "7/3L3/7/7/7/7/7/7/c6 w", d]);
+    assert_eq!(code, 2);
+    assert!(err.contains("checksum"), "{err}");
+    let (code, _, _) = qi(&["tb", "stats", d]);
+    assert_eq!(code, 2);
+}
+
+/// `go` with `TablebasePath` set: the engine answers from the tables.
+fn go(e: &mut Engine, fen: &str) -> Vec<String> {
+    e.send(&format!("position fen {fen}"));
+    e.send("go depth 3");
+    e.until_within("bestmove", Duration::from_secs(60))
+}
+
+#[test]
+fn the_engine_plays_the_tables_at_the_root() {
+    let dir = temp_dir("engine");
+    let (code, _, err) = generate(&dir, &["--material", "LvC"]);
+    assert_eq!(code, 0, "{err}");
+    let mut e = Engine::start(&[]);
+    e.send("jcei");
+    let hello = e.until("jceiok");
+    assert!(hello
+        .iter()
+        .any(|l| l == "option name TablebasePath type string default <empty>"));
+    e.send(&format!(
+        "setoption name TablebasePath value {}",
+        dir.display()
+    ));
+
+    // Enter the den at once.
+    let lines = go(&mut e, "7/3L3/7/7/7/7/7/7/c6 w 0 1");
+    assert!(
+        lines.iter().any(|l| l.contains(" score mate 1 ")),
+        "{lines:?}"
+    );
+    assert!(
+        lines.contains(&"info string tablebase win in 1 plies".to_string()),
+        "{lines:?}"
+    );
+    assert_eq!(bestmove(lines.last().unwrap()), "d8d9");
+    // Lost in 2: the longest loss, mate -1.
+    let lines = go(&mut e, "7/3L3/7/7/7/7/7/7/c6 b 0 1");
+    assert!(
+        lines.iter().any(|l| l.contains(" score mate -1 ")),
+        "{lines:?}"
+    );
+    // The longest win of LvC, 23 plies: mate in 12, the first move of it.
+    let lines = go(&mut e, "7/7/3c3/7/7/7/7/7/1L5 w 0 1");
+    assert!(
+        lines.iter().any(|l| l.contains(" score mate 12 ")),
+        "{lines:?}"
+    );
+    let first = bestmove(lines.last().unwrap()).to_string();
+    // After it the tables say the Cat is lost in 22.
+    let (_, out, _) = qi(&[
+        "tb",
+        "probe",
+        "--fen",
+        "7/7/3c3/7/7/7/7/7/1L5 w 0 1",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out, "win in 23 plies\n");
+    e.send(&format!(
+        "position fen 7/7/3c3/7/7/7/7/7/1L5 w 0 1 moves {first}"
+    ));
+    e.send("go depth 3");
+    let lines = e.until_within("bestmove", Duration::from_secs(60));
+    assert!(
+        lines.contains(&"info string tablebase loss in 22 plies".to_string()),
+        "{lines:?}"
+    );
+
+    // 190 plies without a capture, 10 left before the draw: a win in 23
+    // is not sure, the engine searches.
+    let lines = go(&mut e, "7/7/3c3/7/7/7/7/7/1L5 w 190 96");
+    assert!(!lines.iter().any(|l| l.contains("tablebase")), "{lines:?}");
+    // A material without a table: the search, as before.
+    let lines = go(&mut e, "7/7/3c3/7/7/7/7/7/1T5 w 0 1");
+    assert!(!lines.iter().any(|l| l.contains("tablebase")), "{lines:?}");
+    // A directory that cannot be read is an error; the engine goes on.
+    e.send("setoption name TablebasePath value /nonexistent/qi-tables");
+    let lines = e.until("info string error");
+    assert!(lines.last().unwrap().contains("TablebasePath"), "{lines:?}");
+    e.send("quit");
+    assert_eq!(e.exit_within(Duration::from_secs(10)), Some(0));
+}
