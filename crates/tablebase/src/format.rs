@@ -5,11 +5,11 @@
 //! | field | bytes |
 //! |---|---|
 //! | magic `QITB\r\n\x1a\n` | 8 |
-//! | format version (1) | 2 |
+//! | format version (2) | 2 |
 //! | game name length, game name (`jungle`) | 1 + n |
 //! | rules text length, rules text (`Rules` display) | 2 + n |
 //! | material text length, material text (`LCvE`) | 1 + n |
-//! | position count | 8 |
+//! | index count (positions stored, one per mirror pair) | 8 |
 //! | distance width (1 or 2 bytes) | 1 |
 //! | checksum: FNV-1a 64 of every other byte of the file | 8 |
 //! | values, 2 bits a position, 4 a byte, lowest bits first | ⌈count / 4⌉ |
@@ -26,7 +26,9 @@ use crate::table::{Distances, Table};
 /// The first bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"QITB\r\n\x1a\n";
 /// The format version this crate writes and reads.
-pub const FORMAT_VERSION: u16 = 1;
+/// Version 2 stores one position of each left-right mirror pair (version 1
+/// stored both).
+pub const FORMAT_VERSION: u16 = 2;
 /// The game name in the header of a Jungle table.
 pub const GAME: &str = "jungle";
 /// The extension of table files.
@@ -85,12 +87,12 @@ pub enum FormatError {
         /// The header's material.
         found: Material,
     },
-    /// The position count is not the material's.
-    #[error("{material} has {expected} positions, the header says {found}")]
+    /// The index count is not the material's.
+    #[error("{material} has {expected} indices, the header says {found}")]
     CountMismatch {
         /// The material.
         material: Material,
-        /// Its position count.
+        /// Its index count ([`Material::index_count`]).
         expected: u64,
         /// The header's.
         found: u64,
@@ -218,7 +220,7 @@ impl Table {
             }
         }
         let material: Material = material_text.parse()?;
-        let expected_count = material.position_count();
+        let expected_count = material.index_count();
         if count != expected_count {
             return Err(FormatError::CountMismatch {
                 material,

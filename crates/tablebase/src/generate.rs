@@ -63,16 +63,17 @@ pub(crate) fn terminal_value(pos: &Jungle, outcome: Outcome) -> Wdl {
 /// ```
 /// use qi_tablebase::{generation_memory, Material};
 ///
-/// // 221 088 positions, up to 8 moves each: at most 24 MB.
+/// // 126 336 positions stored, up to 8 moves each: at most 14 MB.
 /// let m: Material = "LCvE".parse().unwrap();
-/// assert_eq!(generation_memory(m), 221_088 * (44 + 8 * 8));
+/// assert_eq!(m.index_count(), 126_336);
+/// assert_eq!(generation_memory(m), 126_336 * (44 + 8 * 8));
 /// ```
 pub fn generation_memory(material: Material) -> u64 {
     let most = material
         .count(qi_core::Side::First)
         .max(material.count(qi_core::Side::Second));
     material
-        .position_count()
+        .index_count()
         .saturating_mul(44 + 8 * 4 * u64::from(most))
 }
 

@@ -7,9 +7,11 @@
 //! convention, the file format and measured figures.
 //!
 //! * [`Material`] indexes its positions: a bijection between
-//!   `0..position_count()` and the placements of its animals on distinct
+//!   `0..index_count()` and the placements of its animals on distinct
 //!   squares where each may stand (a Rat anywhere but the dens, the others
-//!   on land but not the dens), times the side to move.
+//!   on land but not the dens), times the side to move, taken one of each
+//!   left-right mirror pair (every preset's board is the same in a
+//!   mirror, so both have one value); `position_count()` counts them all.
 //! * [`generate_table`] solves one material given the tables of the
 //!   materials its captures lead to; [`Tablebase::generate`] solves a set of
 //!   materials and everything they depend on, on several threads.
@@ -232,7 +234,7 @@ impl Tablebase {
                 .map(|&m| generation_memory(m))
                 .max()
                 .unwrap_or(0),
-            table_bytes: todo.iter().map(|m| m.position_count() * 5 / 4).sum(),
+            table_bytes: todo.iter().map(|m| m.index_count() * 5 / 4).sum(),
             todo,
         }
     }

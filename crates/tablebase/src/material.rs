@@ -44,6 +44,65 @@ const RANKS: [[u8; 63]; 2] = {
 /// den for the others, and 61 (land and water, no den) for the Rat.
 const ALLOWED_COUNT: [u8; 2] = [49, 61];
 
+/// The files a table stores its first piece on: a to d. Every board rule
+/// of every preset is the same seen in a mirror (water, traps and dens are
+/// symmetric about file d; jumps, blocking and captures depend on the
+/// squares crossed, not on the side of the board), so a position and its
+/// left-right mirror image have the same value and one of them is stored.
+const HALF_FILES: u8 = 4;
+
+/// `HALF_RANKS[rat][sq]`: the rank of `sq` among the squares of files a to
+/// d allowed to a Rat (1) or to any other animal (0), `NOT_ALLOWED` when
+/// not allowed or on files e to g.
+const HALF_RANKS: [[u8; 63]; 2] = {
+    let mut t = [[NOT_ALLOWED; 63]; 2];
+    let mut r = 0;
+    while r < 2 {
+        let mut n = 0u8;
+        let mut sq = 0u8;
+        while sq < 63 {
+            if allowed(r == 1, sq) && sq % 7 < HALF_FILES {
+                t[r][sq as usize] = n;
+                n += 1;
+            }
+            sq += 1;
+        }
+        r += 1;
+    }
+    t
+};
+
+/// How many squares of files a to d each kind may stand on: 28 for the
+/// others, 34 for the Rat.
+const HALF_COUNT: [u8; 2] = [28, 34];
+
+/// `HALF_SQUARES[rat][rank]`: the inverse of [`HALF_RANKS`].
+const HALF_SQUARES: [[u8; 34]; 2] = {
+    let mut t = [[0u8; 34]; 2];
+    let mut r = 0;
+    while r < 2 {
+        let mut sq = 0;
+        while sq < 63 {
+            let k = HALF_RANKS[r][sq];
+            if k != NOT_ALLOWED {
+                t[r][k as usize] = sq as u8;
+            }
+            sq += 1;
+        }
+        r += 1;
+    }
+    t
+};
+
+/// The square `sq` seen in the mirror (file a ↔ g); 63 (captured) stays.
+const fn mirror(sq: u8) -> u8 {
+    if sq < 63 {
+        sq - sq % 7 + (6 - sq % 7)
+    } else {
+        sq
+    }
+}
+
 /// `SQUARES[rat][rank]`: the inverse of [`RANKS`].
 const SQUARES: [[u8; 61]; 2] = {
     let mut t = [[0u8; 61]; 2];
@@ -236,17 +295,49 @@ impl Material {
     /// either den), times 2 for the side to move. Saturates at `u64::MAX`
     /// (materials of a dozen animals and more).
     pub fn position_count(self) -> u64 {
+        Indexer::new(self).full_count
+    }
+
+    /// The number of indices of the material's table, about 4/7 of
+    /// [`position_count`](Material::position_count): a table stores one
+    /// position of each left-right mirror pair, the one whose first piece
+    /// in index order stands on files a to d (both when it stands on file
+    /// d). Saturates at `u64::MAX`.
+    ///
+    /// ```
+    /// use qi_tablebase::Material;
+    ///
+    /// // The Lion on one of the 28 squares of files a to d, the Elephant
+    /// // on any of the 48 others.
+    /// let m: Material = "LvE".parse().unwrap();
+    /// assert_eq!(m.index_count(), 28 * 48 * 2);
+    /// assert_eq!(m.position_count(), 49 * 48 * 2);
+    /// ```
+    pub fn index_count(self) -> u64 {
         Indexer::new(self).count
     }
 
     /// The index of `pos` in the material's table, if the position has
-    /// this material and no animal on a den.
+    /// this material and no animal on a den. A position and its left-right
+    /// mirror image have the same index when the mirror is the one stored.
+    ///
+    /// ```
+    /// use qi_jungle::{Jungle, Rules};
+    /// use qi_tablebase::Material;
+    ///
+    /// let rules = Rules::standard();
+    /// let m: Material = "LvE".parse().unwrap();
+    /// let pos = Jungle::from_text("7/7/6e/7/7/7/7/L6/7 w", &rules).unwrap();
+    /// let mirror = Jungle::from_text("7/7/e6/7/7/7/7/6L/7 w", &rules).unwrap();
+    /// assert_eq!(m.index_of(&pos), m.index_of(&mirror));
+    /// assert!(m.index_of(&pos).unwrap() < m.index_count());
+    /// ```
     pub fn index_of(self, pos: &Jungle) -> Option<u64> {
         Indexer::new(self).index_of(pos)
     }
 
     /// The position with index `index` under `rules` (counters 0 and 1),
-    /// if `index < position_count()`.
+    /// if `index < index_count()`.
     pub fn position(self, index: u64, rules: &Rules) -> Option<Jungle> {
         Indexer::new(self).position(index, rules)
     }
@@ -270,9 +361,15 @@ pub(crate) struct Indexer {
     /// Per piece: 1 for a Rat (row of [`RANKS`]), 0 otherwise.
     kind: Vec<usize>,
     /// Per piece: how many squares are left for it once the pieces before
-    /// it are placed.
+    /// it are placed (for the first piece, its squares on files a to d).
     radix: Vec<u64>,
+    /// The product of the radices after the first: what one step of the
+    /// first piece's digit is worth in the index (divided by 2).
+    tail: u64,
+    /// The number of indices (stored positions).
     pub(crate) count: u64,
+    /// The number of positions by the counting convention.
+    pub(crate) full_count: u64,
 }
 
 impl Indexer {
@@ -282,38 +379,65 @@ impl Indexer {
             .iter()
             .map(|p| usize::from(p.animal == Animal::Rat))
             .collect();
-        let radix: Vec<u64> = kind
+        let full: Vec<u64> = kind
             .iter()
             .enumerate()
             .map(|(i, &k)| u64::from(ALLOWED_COUNT[k]).saturating_sub(i as u64))
             .collect();
-        let count = radix
-            .iter()
-            .try_fold(2u64, |n, &r| n.checked_mul(r))
-            .unwrap_or(u64::MAX);
+        let mut radix = full.clone();
+        radix[0] = u64::from(HALF_COUNT[kind[0]]);
+        let product = |r: &[u64], start: u64| {
+            r.iter()
+                .try_fold(start, |n, &r| n.checked_mul(r))
+                .unwrap_or(u64::MAX)
+        };
         Indexer {
             material,
+            tail: product(&radix[1..], 1),
+            count: product(&radix, 2),
+            full_count: product(&full, 2),
             pieces,
             kind,
             radix,
-            count,
+        }
+    }
+
+    /// How many positions of the counting convention the index `index`
+    /// stands for: 2 (itself and its mirror image) when its first piece
+    /// stands on files a to c, 1 on file d, where the mirror image has an
+    /// index of its own (or is the position itself).
+    pub(crate) fn weight(&self, index: u64) -> u64 {
+        let first = (index / 2 / self.tail) as usize;
+        let sq = HALF_SQUARES[self.kind[0]][first.min(33)];
+        if sq % 7 == HALF_FILES - 1 {
+            1
+        } else {
+            2
         }
     }
 
     /// The index of `pos`, if it has this material and no animal on a den.
     pub(crate) fn index_of(&self, pos: &Jungle) -> Option<u64> {
-        let squares = [
+        let mut squares = [
             pos.animal_squares(Side::First),
             pos.animal_squares(Side::Second),
         ];
         if Side::BOTH.map(|s| mask_of(&squares[s.index()])) != self.material.masks {
             return None;
         }
+        let first = self.pieces[0];
+        if squares[first.side.index()][first.animal.index()] % 7 >= HALF_FILES {
+            squares = squares.map(|side| side.map(mirror));
+        }
         let mut index = 0u64;
         let mut placed = [0u8; 16];
         for (i, piece) in self.pieces.iter().enumerate() {
             let sq = squares[piece.side.index()][piece.animal.index()];
-            let rank = RANKS[self.kind[i]][usize::from(sq)];
+            let rank = if i == 0 {
+                HALF_RANKS[self.kind[0]][usize::from(sq)]
+            } else {
+                RANKS[self.kind[i]][usize::from(sq)]
+            };
             if rank == NOT_ALLOWED {
                 return None;
             }
@@ -344,6 +468,12 @@ impl Indexer {
         let mut placed = [0u8; 16];
         for (i, piece) in self.pieces.iter().enumerate() {
             let kind = self.kind[i];
+            if i == 0 {
+                let sq = HALF_SQUARES[kind][digits[0] as usize];
+                placed[0] = sq;
+                setup = setup.place(Square::new(sq)?, *piece);
+                continue;
+            }
             let mut earlier: Vec<u8> = placed[..i]
                 .iter()
                 .map(|&sq| RANKS[kind][usize::from(sq)])
@@ -436,6 +566,35 @@ mod tests {
         assert_eq!(count("RCvE"), 49 * 48 * 59 * 2);
         assert_eq!(Material::all_up_to(3).len(), 64 + 2 * 28 * 8);
         assert_eq!(count("ELTPWDCRvELTPWDCR"), u64::MAX);
+        let stored = |t: &str| t.parse::<Material>().unwrap().index_count();
+        assert_eq!(stored("LvE"), 28 * 48 * 2);
+        assert_eq!(stored("RvR"), 34 * 60 * 2);
+        assert_eq!(stored("RCvE"), 28 * 48 * 59 * 2);
+    }
+
+    #[test]
+    fn weights_add_up_to_the_convention_and_mirrors_share_an_index() {
+        let rules = Rules::standard();
+        for text in ["RvR", "LvR", "EvC", "RCvR", "TCvL"] {
+            let m: Material = text.parse().unwrap();
+            let ix = Indexer::new(m);
+            let total: u64 = (0..ix.count).map(|i| ix.weight(i)).sum();
+            assert_eq!(total, ix.full_count, "{m}");
+            for i in (0..ix.count).step_by(7) {
+                let pos = ix.position(i, &rules).unwrap();
+                let mut setup = Setup::empty().side_to_move(pos.side_to_move());
+                for side in Side::BOTH {
+                    for (animal, sq) in pos.pieces(side) {
+                        let sq = Square::new(mirror(sq.index())).unwrap();
+                        setup = setup.place(sq, Piece::new(side, animal));
+                    }
+                }
+                let image = setup.into_position(&rules).unwrap();
+                let j = ix.index_of(&image).unwrap();
+                // Stored once unless the first piece is on file d.
+                assert_eq!(i == j, ix.weight(i) == 2 || image == pos, "{m} {pos}");
+            }
+        }
     }
 
     #[test]

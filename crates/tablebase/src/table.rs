@@ -5,7 +5,7 @@ use std::fmt;
 
 use qi_jungle::Rules;
 
-use crate::material::Material;
+use crate::material::{Indexer, Material};
 
 /// The value of a position for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -159,7 +159,8 @@ impl Table {
         &self.rules
     }
 
-    /// The number of positions.
+    /// The number of indices (positions stored: one of each left-right
+    /// mirror pair, [`Material::index_count`]).
     pub fn len(&self) -> u64 {
         self.len
     }
@@ -182,24 +183,26 @@ impl Table {
         Some((wdl, self.distances.get(i)))
     }
 
-    /// Wins, draws and losses for the side to move and the longest win.
+    /// Wins, draws and losses for the side to move and the longest win,
+    /// by the counting convention: an index stands for a position and its
+    /// mirror image unless it is its own (see [`Material::index_count`]).
     pub fn stats(&self) -> Stats {
-        let mut s = Stats {
-            positions: self.len,
-            ..Stats::default()
-        };
+        let ix = Indexer::new(self.material);
+        let mut s = Stats::default();
         for i in 0..self.len {
             let Some((wdl, d)) = self.get(i) else { break };
+            let weight = ix.weight(i);
+            s.positions += weight;
             match wdl {
                 Wdl::Win => {
-                    s.wins += 1;
+                    s.wins += weight;
                     if s.longest_win_index.is_none() || d > s.longest_win {
                         s.longest_win = d;
                         s.longest_win_index = Some(i);
                     }
                 }
-                Wdl::Draw => s.draws += 1,
-                Wdl::Loss => s.losses += 1,
+                Wdl::Draw => s.draws += weight,
+                Wdl::Loss => s.losses += weight,
             }
         }
         s

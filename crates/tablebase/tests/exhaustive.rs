@@ -145,7 +145,8 @@ fn solve(m: Material, rules: &Rules, solved: &mut HashMap<Key, (Wdl, u32)>) {
 fn agree(tb: &Tablebase, m: Material, rules: &Rules, solved: &HashMap<Key, (Wdl, u32)>) {
     let positions = enumerate(&pieces(m), rules);
     assert_eq!(positions.len() as u64, m.position_count(), "{m}");
-    assert_eq!(tb.table(m).unwrap().len(), m.position_count());
+    assert_eq!(tb.table(m).unwrap().len(), m.index_count());
+    assert_eq!(tb.table(m).unwrap().stats().positions, m.position_count());
     for pos in positions {
         let expected = solved[&key(&pos)];
         assert_eq!(
@@ -223,7 +224,7 @@ fn colour_swap(pos: &Jungle) -> Jungle {
 /// material) too.
 fn symmetric(tb: &Tablebase, m: Material) {
     let rules = *tb.rules();
-    for i in 0..m.position_count() {
+    for i in 0..m.index_count() {
         let pos = m.position(i, &rules).unwrap();
         let value = tb.probe(&pos).unwrap();
         assert_eq!(value, tb.probe(&mirror(&pos)).unwrap(), "{pos}");

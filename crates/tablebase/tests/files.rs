@@ -80,7 +80,7 @@ fn header_fields_are_as_documented() {
     assert_eq!(bytes[..8], MAGIC);
     assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), FORMAT_VERSION);
     assert_eq!(&bytes[11..17], b"jungle");
-    let n = m.position_count() as usize;
+    let n = m.index_count() as usize;
     // Header, then 2 bits and 1 distance byte a position.
     assert_eq!(bytes.len(), checksum_at(&bytes) + 8 + n.div_ceil(4) + n);
 }
@@ -226,8 +226,9 @@ fn crafted_headers_are_refused_without_allocating_their_claims() {
         Table::from_bytes(&craft(all, 12, 1, &[]), None),
         Err(FormatError::CountMismatch { .. })
     ));
-    // A well-formed header and payload is read.
-    let n = 4704;
+    // A well-formed header and payload is read (LvE stores 28 × 48 × 2
+    // positions: the Lion on files a to d).
+    let n = 2688;
     let mut payload = vec![0x55u8; n / 4];
     payload.extend(std::iter::repeat_n(0u8, n));
     let t = Table::from_bytes(&craft("LvE", n as u64, 1, &payload), None).unwrap();
