@@ -20,16 +20,17 @@ const fn allowed(rat: bool, sq: u8) -> bool {
     }
 }
 
-/// `RANKS[rat][sq]`: the rank of `sq` among the squares allowed to a Rat
-/// (`rat` = 1) or to any other animal (0), `NOT_ALLOWED` when not allowed.
-const RANKS: [[u8; 63]; 2] = {
+/// The rank tables of the squares of files `0..files`: `t[rat][sq]` is
+/// the rank of `sq` among those squares allowed to a Rat (`rat` = 1) or to
+/// any other animal (0), `NOT_ALLOWED` when not allowed or beyond.
+const fn rank_table(files: u8) -> [[u8; 63]; 2] {
     let mut t = [[NOT_ALLOWED; 63]; 2];
     let mut r = 0;
     while r < 2 {
         let mut n = 0u8;
         let mut sq = 0u8;
         while sq < 63 {
-            if allowed(r == 1, sq) {
+            if allowed(r == 1, sq) && sq % 7 < files {
                 t[r][sq as usize] = n;
                 n += 1;
             }
@@ -38,11 +39,36 @@ const RANKS: [[u8; 63]; 2] = {
         r += 1;
     }
     t
-};
+}
+
+/// The inverse of a rank table: `t[rat][rank]` is the square.
+const fn square_table<const N: usize>(ranks: &[[u8; 63]; 2]) -> [[u8; N]; 2] {
+    let mut t = [[0u8; N]; 2];
+    let mut r = 0;
+    while r < 2 {
+        let mut sq = 0;
+        while sq < 63 {
+            let k = ranks[r][sq];
+            if k != NOT_ALLOWED {
+                t[r][k as usize] = sq as u8;
+            }
+            sq += 1;
+        }
+        r += 1;
+    }
+    t
+}
+
+/// `RANKS[rat][sq]`: the rank of `sq` among the squares allowed to a Rat
+/// (`rat` = 1) or to any other animal (0), `NOT_ALLOWED` when not allowed.
+const RANKS: [[u8; 63]; 2] = rank_table(7);
 
 /// How many squares each kind may stand on: 49 land squares that are not a
 /// den for the others, and 61 (land and water, no den) for the Rat.
 const ALLOWED_COUNT: [u8; 2] = [49, 61];
+
+/// `SQUARES[rat][rank]`: the inverse of [`RANKS`].
+const SQUARES: [[u8; 61]; 2] = square_table(&RANKS);
 
 /// The files a table stores its first piece on: a to d. Every board rule
 /// of every preset is the same seen in a mirror (water, traps and dens are
@@ -54,45 +80,14 @@ const HALF_FILES: u8 = 4;
 /// `HALF_RANKS[rat][sq]`: the rank of `sq` among the squares of files a to
 /// d allowed to a Rat (1) or to any other animal (0), `NOT_ALLOWED` when
 /// not allowed or on files e to g.
-const HALF_RANKS: [[u8; 63]; 2] = {
-    let mut t = [[NOT_ALLOWED; 63]; 2];
-    let mut r = 0;
-    while r < 2 {
-        let mut n = 0u8;
-        let mut sq = 0u8;
-        while sq < 63 {
-            if allowed(r == 1, sq) && sq % 7 < HALF_FILES {
-                t[r][sq as usize] = n;
-                n += 1;
-            }
-            sq += 1;
-        }
-        r += 1;
-    }
-    t
-};
+const HALF_RANKS: [[u8; 63]; 2] = rank_table(HALF_FILES);
 
 /// How many squares of files a to d each kind may stand on: 28 for the
 /// others, 34 for the Rat.
 const HALF_COUNT: [u8; 2] = [28, 34];
 
 /// `HALF_SQUARES[rat][rank]`: the inverse of [`HALF_RANKS`].
-const HALF_SQUARES: [[u8; 34]; 2] = {
-    let mut t = [[0u8; 34]; 2];
-    let mut r = 0;
-    while r < 2 {
-        let mut sq = 0;
-        while sq < 63 {
-            let k = HALF_RANKS[r][sq];
-            if k != NOT_ALLOWED {
-                t[r][k as usize] = sq as u8;
-            }
-            sq += 1;
-        }
-        r += 1;
-    }
-    t
-};
+const HALF_SQUARES: [[u8; 34]; 2] = square_table(&HALF_RANKS);
 
 /// The square `sq` seen in the mirror (file a ↔ g); 63 (captured) stays.
 const fn mirror(sq: u8) -> u8 {
@@ -102,24 +97,6 @@ const fn mirror(sq: u8) -> u8 {
         sq
     }
 }
-
-/// `SQUARES[rat][rank]`: the inverse of [`RANKS`].
-const SQUARES: [[u8; 61]; 2] = {
-    let mut t = [[0u8; 61]; 2];
-    let mut r = 0;
-    while r < 2 {
-        let mut sq = 0;
-        while sq < 63 {
-            let k = RANKS[r][sq];
-            if k != NOT_ALLOWED {
-                t[r][k as usize] = sq as u8;
-            }
-            sq += 1;
-        }
-        r += 1;
-    }
-    t
-};
 
 /// The animals of each side in a tablebase: at most one of each animal per
 /// side (as in the game), at least one animal per side (a side without
