@@ -5,16 +5,20 @@
 //! ```
 //!
 //! `WHAT` is a material (`LCvE`) or a number `n` (every material of up to
-//! `n` animals). Tables already in `DIR` are loaded and not generated again,
-//! so an interrupted run resumes where it stopped.
+//! `n` animals). Tables already in `DIR` are checked and not generated
+//! again, so an interrupted run resumes where it stopped. Only the tables
+//! of the size below the one being solved are held in memory
+//! (`generate_dir`). The statistics of each new table are printed, tab-
+//! separated, as it is finished.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Mutex;
 use std::time::Instant;
 
 use qi_jungle::Rules;
-use qi_tablebase::{save_table, Material, Tablebase};
+use qi_tablebase::{generate_dir, plan_dir, Material};
 
 fn main() -> ExitCode {
     match run() {
@@ -42,46 +46,47 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     std::fs::create_dir_all(&dir)?;
-    let mut tb = Tablebase::load_present(&dir, &rules, &qi_tablebase::closure(&materials))?;
-    let plan = tb.plan(&materials);
+    let plan = plan_dir(&dir, &materials);
     eprintln!(
-        "{} tables to generate: at most {:.1} MB of working memory per table in progress \
-         ({threads} at once at most), {:.1} MB of tables",
+        "{} of {} tables to generate: at most {:.1} MB of working memory per table in \
+         progress ({threads} at once at most), {:.1} MB of finished tables in memory, \
+         {:.1} MB of new files",
         plan.todo.len(),
+        plan.all.len(),
         plan.working_memory_per_table as f64 / 1e6,
-        plan.table_bytes as f64 / 1e6
+        plan.resident_table_bytes as f64 / 1e6,
+        plan.file_bytes as f64 / 1e6
     );
     let start = Instant::now();
-    let failed: Mutex<Option<String>> = Mutex::new(None);
-    tb.extend(&materials, threads, &|table| {
-        if let Err(e) = save_table(&dir, table) {
-            *failed.lock().unwrap_or_else(|e| e.into_inner()) = Some(e.to_string());
-        }
-        eprintln!(
-            "{:>8.1}s {} ({} positions)",
-            start.elapsed().as_secs_f64(),
-            table.material(),
-            table.len()
-        );
-    })?;
-    if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Err(e.into());
-    }
-    eprintln!("generated in {:.1}s", start.elapsed().as_secs_f64());
-    println!("material\tpositions\twins\tdraws\tlosses\tlongest win\tlongest win position");
-    for (m, s) in tb.stats() {
-        if !materials.contains(&m) {
-            continue;
-        }
+    let out = Mutex::new(std::io::stdout());
+    writeln!(
+        out.lock().unwrap_or_else(|e| e.into_inner()),
+        "material\tpositions\twins\tdraws\tlosses\tlongest win\tlongest win position"
+    )?;
+    generate_dir(&rules, &materials, threads, &dir, &|table| {
+        let m = table.material();
+        let s = table.stats();
         let example = s
             .longest_win_index
             .and_then(|i| m.position(i, &rules))
             .map(|p| p.to_string())
             .unwrap_or_default();
-        println!(
-            "{m}\t{}\t{}\t{}\t{}\t{}\t{example}",
-            s.positions, s.wins, s.draws, s.losses, s.longest_win
+        eprintln!(
+            "{:>8.1}s {m} ({} indices)",
+            start.elapsed().as_secs_f64(),
+            table.len()
         );
-    }
+        // A closed stdout is not worth stopping the generation for.
+        let _ = writeln!(
+            out.lock().unwrap_or_else(|e| e.into_inner()),
+            "{m}\t{}\t{}\t{}\t{}\t{}\t{example}",
+            s.positions,
+            s.wins,
+            s.draws,
+            s.losses,
+            s.longest_win
+        );
+    })?;
+    eprintln!("generated in {:.1}s", start.elapsed().as_secs_f64());
     Ok(())
 }

@@ -352,44 +352,69 @@ pub(crate) fn generate_into(
         .filter(|m| base.table(*m).is_none())
         .collect();
     let rules = *base.rules();
-    let mut start = 0;
-    while start < todo.len() {
-        let size = todo[start].total();
-        let end = todo[start..]
-            .iter()
-            .position(|m| m.total() != size)
-            .map_or(todo.len(), |k| start + k);
-        let level = &todo[start..end];
-        // Fewer materials than threads: each material gets the rest.
-        let per_material = (threads / level.len()).max(1);
-        let next = AtomicUsize::new(0);
-        let results: Mutex<Vec<Result<Table, GenerateError>>> = Mutex::new(Vec::new());
-        let base_ref: &Tablebase = base;
-        std::thread::scope(|scope| {
-            for _ in 0..threads.clamp(1, level.len()) {
-                scope.spawn(|| loop {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(&m) = level.get(k) else { break };
-                    let result = generate_table(&rules, m, base_ref, per_material);
-                    if let Ok(table) = &result {
-                        done(table);
-                    }
-                    let failed = result.is_err();
-                    results
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push(result);
-                    if failed {
-                        next.store(level.len(), Ordering::Relaxed);
-                    }
-                });
-            }
-        });
-        let results = results.into_inner().unwrap_or_else(|e| e.into_inner());
-        for result in results {
-            base.insert_table(result?);
+    for level in levels(&todo) {
+        let finished = Mutex::new(Vec::new());
+        solve_level(&rules, level, base, threads, &|table: Table| {
+            done(&table);
+            lock(&finished).push(table);
+            Ok::<(), GenerateError>(())
+        })?;
+        for table in finished.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            base.insert_table(table);
         }
-        start = end;
     }
     Ok(())
+}
+
+/// `materials` (sorted fewest animals first, as [`closure`] gives them)
+/// cut into runs of one size.
+pub(crate) fn levels(materials: &[Material]) -> Vec<&[Material]> {
+    materials.chunk_by(|a, b| a.total() == b.total()).collect()
+}
+
+/// Locks `m`, going on after a panic elsewhere (the data is a list that a
+/// panicking thread leaves whole).
+pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Solves the materials of `level` (all of one size; their captures lead
+/// into `subtables`) on `threads` threads: the materials are shared out
+/// among them, and when there are fewer materials than threads each one's
+/// forward pass is cut among the rest. `finish` takes each table as it is
+/// finished, on the thread that solved it; the first error (of a table or
+/// of `finish`) stops the others from starting new materials and is
+/// returned.
+pub(crate) fn solve_level<E: From<GenerateError> + Send>(
+    rules: &Rules,
+    level: &[Material],
+    subtables: &Tablebase,
+    threads: usize,
+    finish: &(dyn Fn(Table) -> Result<(), E> + Sync),
+) -> Result<(), E> {
+    if level.is_empty() {
+        return Ok(());
+    }
+    let per_material = (threads / level.len()).max(1);
+    let next = AtomicUsize::new(0);
+    let first_error: Mutex<Option<E>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.clamp(1, level.len()) {
+            scope.spawn(|| loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&m) = level.get(k) else { break };
+                let result = generate_table(rules, m, subtables, per_material)
+                    .map_err(E::from)
+                    .and_then(finish);
+                if let Err(e) = result {
+                    lock(&first_error).get_or_insert(e);
+                    next.store(level.len(), Ordering::Relaxed);
+                }
+            });
+        }
+    });
+    match first_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
 }

@@ -39,6 +39,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod dir;
 mod format;
 mod generate;
 mod material;
@@ -51,6 +52,7 @@ use qi_core::Position;
 use qi_jungle::{Jungle, Rules};
 use thiserror::Error;
 
+pub use dir::{generate_dir, plan_dir, DirPlan, GenerateDirError};
 pub use format::{same_board_rules, FormatError, EXTENSION, FORMAT_VERSION, GAME, MAGIC};
 pub use generate::{closure, generate_table, generation_memory, GenerateError};
 pub use material::{Material, MaterialError};

@@ -1,0 +1,113 @@
+//! `generate_dir`: the same files as generation in memory, resumption from
+//! the files present, refusal of a corrupt one.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use qi_jungle::Rules;
+use qi_tablebase::{
+    closure, generate_dir, plan_dir, FormatError, GenerateDirError, Material, Tablebase,
+};
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("qi-tb-dir-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn materials() -> Vec<Material> {
+    ["ERvL", "LCvE", "RvCD"]
+        .iter()
+        .map(|t| t.parse().unwrap())
+        .collect()
+}
+
+#[test]
+fn files_equal_those_of_generation_in_memory_and_a_run_resumes() {
+    let rules = Rules::yeshou();
+    let dir = temp_dir("resume");
+    let wanted = materials();
+    let all = closure(&wanted);
+    let plan = plan_dir(&dir, &wanted);
+    assert_eq!(plan.all, all);
+    assert_eq!(plan.todo, all);
+    // The 2-animal tables are kept while the 3-animal ones are solved; the
+    // 3-animal ones are dropped once written (nothing needs them).
+    let two: u64 = all
+        .iter()
+        .filter(|m| m.total() == 2)
+        .map(|m| m.index_count() * 5 / 4)
+        .sum();
+    assert_eq!(plan.resident_table_bytes, two);
+
+    let calls = AtomicUsize::new(0);
+    let solved = generate_dir(&rules, &wanted, 2, &dir, &|_| {
+        calls.fetch_add(1, Ordering::Relaxed);
+    })
+    .unwrap();
+    assert_eq!(solved, all.len());
+    assert_eq!(calls.load(Ordering::Relaxed), all.len());
+    let memory = Tablebase::generate(&rules, &wanted, 2).unwrap();
+    let bytes_of = |m: Material| std::fs::read(Tablebase::file_path(&dir, m)).unwrap();
+    for &m in &all {
+        assert_eq!(bytes_of(m), memory.table(m).unwrap().to_bytes(), "{m}");
+    }
+
+    // Remove one table of each size: exactly those are solved again, and
+    // come out the same.
+    let gone: Vec<Material> = ["LvE", "LCvE"].iter().map(|t| t.parse().unwrap()).collect();
+    for &m in &gone {
+        std::fs::remove_file(Tablebase::file_path(&dir, m)).unwrap();
+    }
+    assert_eq!(plan_dir(&dir, &wanted).todo, gone);
+    assert_eq!(generate_dir(&rules, &wanted, 1, &dir, &|_| {}).unwrap(), 2);
+    for &m in &all {
+        assert_eq!(bytes_of(m), memory.table(m).unwrap().to_bytes(), "{m}");
+    }
+    assert_eq!(generate_dir(&rules, &wanted, 2, &dir, &|_| {}).unwrap(), 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_corrupt_or_foreign_file_present_stops_the_run_with_its_error() {
+    let dir = temp_dir("corrupt");
+    let wanted = materials();
+    generate_dir(&Rules::standard(), &wanted, 2, &dir, &|_| {}).unwrap();
+    // A 2-animal file (read because the 3-animal tables need it) and a
+    // 3-animal one (only checked) are both refused when damaged.
+    for text in ["CvE", "RvCD"] {
+        let path = Tablebase::file_path(&dir, text.parse().unwrap());
+        let good = std::fs::read(&path).unwrap();
+        let mut bad = good.clone();
+        let last = bad.len() - 1;
+        bad[last] ^= 1;
+        std::fs::write(&path, &bad).unwrap();
+        let err = generate_dir(&Rules::standard(), &wanted, 2, &dir, &|_| {}).unwrap_err();
+        assert!(
+            matches!(err, GenerateDirError::Format(FormatError::Checksum { .. })),
+            "{text}: {err}"
+        );
+        std::fs::write(&path, &good).unwrap();
+    }
+    // Tables of other board rules.
+    let err = generate_dir(&Rules::datou(), &wanted, 2, &dir, &|_| {}).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            GenerateDirError::Format(FormatError::RulesMismatch { .. })
+        ),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_directory_that_cannot_be_written_is_an_error() {
+    let dir = temp_dir("missing").join("not-there");
+    let err = generate_dir(&Rules::standard(), &materials(), 2, &dir, &|_| {}).unwrap_err();
+    assert!(
+        matches!(err, GenerateDirError::Format(FormatError::Io { .. })),
+        "{err}"
+    );
+}
