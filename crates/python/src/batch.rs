@@ -135,23 +135,24 @@ impl VecGame {
         let n = self.games.len();
         let games = &mut self.games;
         let result = py.detach(move || {
-            let mut mask = Vec::new();
-            for (i, (game, &action)) in games.iter().zip(actions).enumerate() {
-                let legal = usize::try_from(action).ok().filter(|&a| {
-                    mask.clear();
-                    mask.resize(game.num_actions(), false);
-                    game.action_mask(&mut mask);
-                    mask.get(a).copied().unwrap_or(false)
-                });
-                if legal.is_none() {
-                    return Err(format!("game {i}: action {action} is not legal now"));
+            // Every action is checked (and its move kept) before any game
+            // changes, so an illegal one leaves the batch as it was.
+            for i in 0..games.len() {
+                let checked = usize::try_from(actions[i])
+                    .map_err(|_| String::new())
+                    .and_then(|a| games[i].prepare_action(a));
+                if checked.is_err() {
+                    for game in games.iter_mut() {
+                        game.cancel_action();
+                    }
+                    return Err(format!("game {i}: action {} is not legal now", actions[i]));
                 }
             }
             let mut rewards = vec![0.0f32; n];
             let mut dones = vec![false; n];
-            for (i, (game, &action)) in games.iter_mut().zip(actions).enumerate() {
+            for (i, game) in games.iter_mut().enumerate() {
                 let mover = game.side_to_move();
-                game.play_action(action as usize)?;
+                game.commit_action();
                 let outcome = game.outcome();
                 if outcome.is_some() {
                     rewards[i] = reward(outcome, mover);

@@ -45,14 +45,36 @@ pub(crate) trait AnyGame: Send + Sync {
     fn action_of(&self, text: &str) -> Result<usize, String>;
     /// Plays action `action`; an illegal action changes nothing.
     fn play_action(&mut self, action: usize) -> Result<(), String>;
+    /// Checks action `action` and keeps its move for
+    /// [`commit_action`](AnyGame::commit_action) without playing it, so
+    /// that a batch can check every game before changing any, generating
+    /// each game's moves once; an illegal action keeps nothing.
+    fn prepare_action(&mut self, action: usize) -> Result<(), String>;
+    /// Plays the move kept by [`prepare_action`](AnyGame::prepare_action)
+    /// (nothing if none is kept).
+    fn commit_action(&mut self);
+    /// Forgets a move kept by [`prepare_action`](AnyGame::prepare_action).
+    fn cancel_action(&mut self);
 }
 
 /// The game of kit `K`.
 pub(crate) struct Typed<K: Kit> {
     pub(crate) game: K::Game,
+    /// The move of an action checked by `prepare_action`, not yet played.
+    pending: Option<MoveOf<K::Game>>,
 }
 
 impl<K: Kit> Typed<K> {
+    fn boxed(game: K::Game) -> Box<dyn AnyGame>
+    where
+        K::Game: Sync,
+    {
+        Box::new(Typed::<K> {
+            game,
+            pending: None,
+        })
+    }
+
     fn parse_move(text: &str) -> Result<MoveOf<K::Game>, String> {
         <MoveOf<K::Game> as FromStr>::from_str(text).map_err(|e| e.to_string())
     }
@@ -75,9 +97,7 @@ where
     }
 
     fn clone_box(&self) -> Box<dyn AnyGame> {
-        Box::new(Typed::<K> {
-            game: self.game.clone(),
-        })
+        Typed::<K>::boxed(self.game.clone())
     }
 
     fn spec(&self) -> String {
@@ -175,11 +195,28 @@ where
     }
 
     fn play_action(&mut self, action: usize) -> Result<(), String> {
+        self.prepare_action(action)?;
+        self.commit_action();
+        Ok(())
+    }
+
+    fn prepare_action(&mut self, action: usize) -> Result<(), String> {
+        self.pending = None;
         let mv = self
             .legal_action(action)
             .ok_or_else(|| not_legal(action, K::ACTIONS))?;
-        self.game.play_unchecked(mv);
+        self.pending = Some(mv);
         Ok(())
+    }
+
+    fn commit_action(&mut self) {
+        if let Some(mv) = self.pending.take() {
+            self.game.play_unchecked(mv);
+        }
+    }
+
+    fn cancel_action(&mut self) {
+        self.pending = None;
     }
 }
 
@@ -205,9 +242,7 @@ where
         None => K::Position::new(rules),
         Some(text) => K::Position::from_text(text, &rules).map_err(|e| e.to_string())?,
     };
-    Ok(Box::new(Typed::<K> {
-        game: K::Game::new(start),
-    }))
+    Ok(Typed::<K>::boxed(K::Game::new(start)))
 }
 
 fn unknown_game(name: &str) -> String {
@@ -236,14 +271,14 @@ pub(crate) fn from_record(text: &str) -> Result<Box<dyn AnyGame>, String> {
         .map_err(|e: qi_engine::record::ParseError| e.to_string())?;
     let spec = record.tag("Game").ok_or("the record has no Game tag")?;
     match game_name(spec) {
-        JungleKit::NAME => Ok(Box::new(Typed::<JungleKit> {
-            game: record.replay::<JungleKit>().map_err(|e| e.to_string())?,
-        })),
-        FiveTigersKit::NAME => Ok(Box::new(Typed::<FiveTigersKit> {
-            game: record
+        JungleKit::NAME => Ok(Typed::<JungleKit>::boxed(
+            record.replay::<JungleKit>().map_err(|e| e.to_string())?,
+        )),
+        FiveTigersKit::NAME => Ok(Typed::<FiveTigersKit>::boxed(
+            record
                 .replay::<FiveTigersKit>()
                 .map_err(|e| e.to_string())?,
-        })),
+        )),
         other => Err(unknown_game(other)),
     }
 }
