@@ -10,6 +10,9 @@
 //!   is played with both colours), then N4 positions of 2 animals against
 //!   2 with no capture to make, no animal next to a den, and a 5-ply
 //!   search without tables far from a win for either side.
+//! * `bench DIR`: the time of one probe of [`LazyTablebase`], over a
+//!   million random positions of 3 animals (tables already read), and of
+//!   the search hook that wraps it for a position of 4 animals (no table).
 //!
 //! ```text
 //! cargo run --release -p qi-engine --example tb_positions -- suite /tmp/tb-standard 40
@@ -131,8 +134,70 @@ fn quiet_four(rng: &mut Rng, rules: &Rules, n: usize) -> Vec<Jungle> {
     picked
 }
 
+/// Prints the time a probe takes.
+fn bench(tables: &LazyTablebase, rng: &mut Rng, rules: &Rules) {
+    let materials = three_animals();
+    let positions: Vec<Jungle> =
+        std::iter::from_fn(|| Some(random_position(rng, &materials, rules)))
+            .flatten()
+            .take(1_000_000)
+            .collect();
+    for pos in &positions {
+        let _ = tables.probe(pos);
+    }
+    let start = std::time::Instant::now();
+    let found = positions
+        .iter()
+        .filter(|p| matches!(tables.probe(p), Ok(Some(_))))
+        .count();
+    let elapsed = start.elapsed();
+    println!(
+        "LazyTablebase::probe: {:.0} ns a position of 3 animals ({found} of {} answered)",
+        elapsed.as_nanos() as f64 / positions.len() as f64,
+        positions.len()
+    );
+    // The parts of a probe: the game's end, the index, the table's read.
+    let start = std::time::Instant::now();
+    let over = positions.iter().filter(|p| p.outcome().is_some()).count();
+    println!(
+        "  of which Position::outcome: {:.0} ns ({over} over)",
+        start.elapsed().as_nanos() as f64 / positions.len() as f64
+    );
+    let start = std::time::Instant::now();
+    let indexed: u64 = positions
+        .iter()
+        .filter_map(|p| Material::of(p)?.index_of(p))
+        .fold(0, u64::wrapping_add);
+    println!(
+        "  of which Material::of and index_of: {:.0} ns ({indexed})",
+        start.elapsed().as_nanos() as f64 / positions.len() as f64
+    );
+    let start = std::time::Instant::now();
+    let looked_up = positions
+        .iter()
+        .filter(|p| tables.table(Material::of(p).unwrap()).is_some())
+        .count();
+    println!(
+        "  of which the table's look-up: {:.0} ns ({looked_up})",
+        start.elapsed().as_nanos() as f64 / positions.len() as f64
+    );
+    let hooks = JungleHooks::default().with_tablebase(Some(std::sync::Arc::new(
+        LazyTablebase::open(tables.dir(), rules).expect("the directory opened once"),
+    )));
+    let game = Game::new(quiet_four(rng, rules, 1)[0]);
+    let rounds = 10_000_000;
+    let start = std::time::Instant::now();
+    let answered = (0..rounds)
+        .filter(|_| qi_search::SearchHooks::probe(&hooks, std::hint::black_box(&game)).is_some())
+        .count();
+    println!(
+        "JungleHooks::probe: {:.1} ns a position of 4 animals ({answered} answered)",
+        start.elapsed().as_nanos() as f64 / f64::from(rounds)
+    );
+}
+
 fn run(args: &[String]) -> Result<(), String> {
-    let usage = "usage: tb_positions suite DIR N | openings DIR N3 N4";
+    let usage = "usage: tb_positions suite DIR N | openings DIR N3 N4 | bench DIR";
     let number = |i: usize| -> Result<usize, String> {
         args.get(i)
             .ok_or(usage)?
@@ -171,6 +236,7 @@ fn run(args: &[String]) -> Result<(), String> {
                 println!("{pos}");
             }
         }
+        Some("bench") => bench(&tables, &mut rng, &rules),
         _ => return Err(usage.to_string()),
     }
     Ok(())
