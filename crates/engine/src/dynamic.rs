@@ -2,6 +2,7 @@
 //! evaluation, searcher) behind an object-safe interface, so a protocol
 //! session can switch games at run time (`setoption name Variant`).
 
+use std::path::Path;
 use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
@@ -9,7 +10,7 @@ use std::thread::{self, JoinHandle};
 use qi_core::{Evaluator, Game, Outcome, Position, Side};
 use qi_search::{Limits, MoveOf, Score, SearchHooks, SearchOptions, Searcher};
 
-use crate::kit::{spec_of, EvalProfile, GameKit, RulesOf};
+use crate::kit::{spec_of, EvalProfile, GameKit, RulesOf, TablebaseError};
 use crate::options::Overrides;
 use crate::registry::{GameFn, Registry, SpecError};
 
@@ -224,6 +225,35 @@ pub trait DynEngine: Send {
     /// assert_eq!(engine.options(), SearchOptions::exact(1));
     /// ```
     fn configure(&mut self, options: SearchOptions);
+    /// Probes the endgame tables of the directory `dir` in the search tree
+    /// from the next search on (`None`: no tables), for games that have
+    /// tables (Jungle); [`TablebaseError::Unsupported`] for the others.
+    /// The files are read as the search needs them.
+    ///
+    /// ```
+    /// use qi_engine::{engine_for, options::Overrides, EvalProfile, Games, TablebaseError};
+    /// use qi_search::Limits;
+    /// use qi_tablebase::{Material, Tablebase};
+    ///
+    /// let rules = qi_jungle::Rules::standard();
+    /// let dir = std::env::temp_dir().join(format!("qi-dyn-doc-{}", std::process::id()));
+    /// Tablebase::generate(&rules, &["LvC".parse::<Material>().unwrap()], 1)
+    ///     .unwrap()
+    ///     .save_dir(&dir)
+    ///     .unwrap();
+    /// let mut engine = engine_for::<Games>("jungle", EvalProfile::Default, &Overrides::default()).unwrap();
+    /// engine.set_tablebase(Some(&dir)).unwrap();
+    /// engine.set_position(Some("6c/7/7/7/7/7/7/7/L6 w 0 1"), &[]).unwrap();
+    /// // Every reply is in the tables: two plies give the exact value.
+    /// let best = engine.best_move(Limits::depth(2)).unwrap();
+    /// assert!(best.score.is_mate());
+    ///
+    /// let mut five_tigers = engine_for::<Games>("five-tigers", EvalProfile::Default, &Overrides::default()).unwrap();
+    /// let refused = five_tigers.set_tablebase(Some(&dir));
+    /// assert!(matches!(refused, Err(TablebaseError::Unsupported { .. })));
+    /// std::fs::remove_dir_all(&dir).unwrap();
+    /// ```
+    fn set_tablebase(&mut self, dir: Option<&Path>) -> Result<(), TablebaseError>;
     /// Searches the current position on a thread of its own, reporting
     /// through `report`; raising `stop` ends it (its best move follows).
     ///
@@ -389,6 +419,11 @@ impl<K: GameKit> DynEngine for KitEngine<K> {
 
     fn configure(&mut self, options: SearchOptions) {
         self.searcher().set_options(options);
+    }
+
+    fn set_tablebase(&mut self, dir: Option<&Path>) -> Result<(), TablebaseError> {
+        let mut searcher = self.searcher();
+        K::attach_tablebase(searcher.hooks_mut(), self.start.rules(), dir)
     }
 
     fn go(

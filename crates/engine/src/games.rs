@@ -1,11 +1,15 @@
 //! The kits of the games this library ships (see [`Games`](crate::Games)).
 
+use std::path::Path;
+use std::sync::Arc;
+
 use qi_five_tigers::FiveTigers;
 use qi_jungle::Jungle;
+use qi_tablebase::LazyTablebase;
 
 use crate::five_tigers::{FiveTigersEval, FiveTigersHooks, FiveTigersWeights};
 use crate::jungle::{JungleEval, JungleHooks, JungleWeights};
-use crate::kit::{EvalProfile, GameKit};
+use crate::kit::{EvalProfile, GameKit, TablebaseError};
 use crate::render;
 
 /// Jungle (斗兽棋) with [`JungleEval`] and [`JungleHooks`].
@@ -39,6 +43,19 @@ impl GameKit for JungleKit {
 
     fn draw(position: &Jungle) -> String {
         render::jungle(position)
+    }
+
+    fn attach_tablebase(
+        hooks: &mut JungleHooks,
+        rules: &qi_jungle::Rules,
+        dir: Option<&Path>,
+    ) -> Result<(), TablebaseError> {
+        let tables = match dir {
+            Some(dir) => Some(Arc::new(LazyTablebase::open(dir, rules)?)),
+            None => None,
+        };
+        *hooks = hooks.clone().with_tablebase(tables);
+        Ok(())
     }
 }
 

@@ -2,6 +2,7 @@
 //! over it (registry, type-erased engine, arena): one [`GameKit`] per game.
 
 use std::fmt::Display;
+use std::path::Path;
 use std::str::FromStr;
 
 use std::sync::atomic::AtomicBool;
@@ -63,6 +64,21 @@ impl FromStr for EvalProfile {
             .find(|p| p.name() == s)
             .ok_or_else(|| UnknownProfile(s.to_string()))
     }
+}
+
+/// Why endgame tables could not be given to a game's search
+/// ([`GameKit::attach_tablebase`]).
+#[derive(Debug, thiserror::Error)]
+pub enum TablebaseError {
+    /// The game has no endgame tables.
+    #[error("{game} has no endgame tables")]
+    Unsupported {
+        /// The game's name.
+        game: &'static str,
+    },
+    /// The directory cannot be read.
+    #[error("tablebase directory: {0}")]
+    Open(#[from] qi_tablebase::FormatError),
 }
 
 /// Everything about one game that generic front ends need: its types, its
@@ -138,6 +154,39 @@ pub trait GameKit: 'static {
     /// assert!(game.is_null());
     /// ```
     fn hooks(profile: EvalProfile) -> Self::Hooks;
+
+    /// Makes `hooks` probe the endgame tables of the directory `dir` in the
+    /// search tree, for positions under `rules` (`None`: no tables). The
+    /// files are read as the search needs them. The default has no tables:
+    /// `None` is accepted, a directory is [`TablebaseError::Unsupported`].
+    ///
+    /// ```
+    /// use qi_engine::{EvalProfile, FiveTigersKit, GameKit, JungleKit, TablebaseError};
+    /// use qi_jungle::Rules;
+    ///
+    /// let dir = std::env::temp_dir();
+    /// let mut hooks = JungleKit::hooks(EvalProfile::Default);
+    /// JungleKit::attach_tablebase(&mut hooks, &Rules::standard(), Some(&dir)).unwrap();
+    /// assert!(hooks.tablebase().is_some());
+    /// JungleKit::attach_tablebase(&mut hooks, &Rules::standard(), None).unwrap();
+    /// assert!(hooks.tablebase().is_none());
+    ///
+    /// let mut hooks = FiveTigersKit::hooks(EvalProfile::Default);
+    /// let rules = qi_five_tigers::Rules::default();
+    /// let refused = FiveTigersKit::attach_tablebase(&mut hooks, &rules, Some(&dir));
+    /// assert!(matches!(refused, Err(TablebaseError::Unsupported { .. })));
+    /// ```
+    fn attach_tablebase(
+        hooks: &mut Self::Hooks,
+        rules: &RulesOf<Self>,
+        dir: Option<&Path>,
+    ) -> Result<(), TablebaseError> {
+        let _ = (hooks, rules);
+        match dir {
+            None => Ok(()),
+            Some(_) => Err(TablebaseError::Unsupported { game: Self::NAME }),
+        }
+    }
 
     /// The search options that play this game best (from its hooks).
     ///

@@ -47,5 +47,5 @@ pub use dynamic::{
     engine_for, BestMove, DynEngine, EngineEvent, KitEngine, PerftTask, PositionError,
 };
 pub use games::{FiveTigersKit, JungleKit};
-pub use kit::{spec_of, EvalProfile, GameKit, RulesOf, UnknownProfile};
+pub use kit::{spec_of, EvalProfile, GameKit, RulesOf, TablebaseError, UnknownProfile};
 pub use registry::{GameFn, GameInfo, Games, Registry, SpecError};

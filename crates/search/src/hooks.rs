@@ -1,7 +1,8 @@
 //! What a game may tell the search beyond the [`Game`] trait: how to order
 //! captures, which moves quiescence searches, how to pass (null move), when
 //! the side to move must answer a threat (check extensions), and which
-//! search features play the game best.
+//! search features play the game best; and the exact values of endgame
+//! tables, where a game has them.
 
 use qi_core::{Game, Position};
 
@@ -56,12 +57,39 @@ pub trait SearchHooks<G: Game> {
         false
     }
 
+    /// The exact value of the position of `game` from an endgame table,
+    /// if the game has tables, one covers this position, and its value is
+    /// sure under every rule of `game` (its history rules included: a win
+    /// the no-capture draw could cut short is no win). The search asks at
+    /// every node below the root before generating moves, and takes a
+    /// value given here as the end of the line, so anything unsure must be
+    /// `None`. The default has no tables and costs nothing.
+    fn probe(&self, game: &G) -> Option<TableValue> {
+        let _ = game;
+        None
+    }
+
     /// The search options that play this game best, as matches measured
     /// them: what front ends start from (before a user's own settings).
     /// The default is [`SearchOptions::default`].
     fn tuned_options(&self) -> SearchOptions {
         SearchOptions::default()
     }
+}
+
+/// The exact value of a position from an endgame table, for the side to
+/// move ([`SearchHooks::probe`]): the search scores it as the end of the
+/// game that many plies ahead.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TableValue {
+    /// The side to move wins, the game ending this many plies ahead with
+    /// best play (0: it is over now).
+    Win(u32),
+    /// Neither side can win.
+    Draw,
+    /// The side to move loses, the game ending this many plies ahead with
+    /// best play (0: it is over now).
+    Loss(u32),
 }
 
 /// Hooks with every default: captures in generation order, quiescence on

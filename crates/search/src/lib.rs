@@ -11,7 +11,8 @@
 //! * [`TimeManager`]: the time a search may take, from a move time or the
 //!   game's [`Clock`], and whether another iteration fits in it.
 //! * [`SearchHooks`]: optional game knowledge (capture order, quiescence
-//!   moves, passing for null moves, "check" for extensions);
+//!   moves, passing for null moves, "check" for extensions, endgame table
+//!   values probed in the tree as [`TableValue`]s);
 //!   [`DefaultHooks`] suits every game.
 //! * [`reference`](mod@reference): plain minimax, the yardstick of the tests.
 //! * [`perft`](mod@perft): move-generator node counts.
@@ -77,7 +78,7 @@ mod search;
 mod time;
 pub mod tt;
 
-pub use hooks::{DefaultHooks, MoveOf, SearchHooks};
+pub use hooks::{DefaultHooks, MoveOf, SearchHooks, TableValue};
 pub use limits::{Limits, SearchOptions};
 pub use perft::{
     divide, divide_parallel, perft, perft_parallel, perft_plain, perft_with_stop, MAX_PERFT_DEPTH,

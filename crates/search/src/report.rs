@@ -26,17 +26,22 @@ pub struct SearchInfo<M> {
     pub pv: Vec<M>,
     /// Permille of the transposition table filled by this search.
     pub hashfull: u32,
+    /// Nodes answered by an endgame table since the search started, by
+    /// every thread ([`SearchHooks::probe`](crate::SearchHooks::probe)).
+    pub tbhits: u64,
 }
 
 impl<M: fmt::Display> fmt::Display for SearchInfo<M> {
     /// The protocol's `info` line: `info depth D seldepth S score SCORE
-    /// nodes N nps N time MS hashfull H pv m1 m2 ...` (`score` as
-    /// [`Score`] shows it, `time` in whole milliseconds). An empty line
-    /// still ends in `pv ` (with the space), as front ends have printed it.
+    /// nodes N nps N time MS hashfull H [tbhits T] pv m1 m2 ...` (`score`
+    /// as [`Score`] shows it, `time` in whole milliseconds; `tbhits` only
+    /// when a table answered, so a search without tables prints what it
+    /// always has). An empty line still ends in `pv ` (with the space), as
+    /// front ends have printed it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {} pv ",
+            "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {} ",
             self.depth,
             self.seldepth,
             self.score,
@@ -45,6 +50,10 @@ impl<M: fmt::Display> fmt::Display for SearchInfo<M> {
             self.time.as_millis(),
             self.hashfull
         )?;
+        if self.tbhits > 0 {
+            write!(f, "tbhits {} ", self.tbhits)?;
+        }
+        f.write_str("pv ")?;
         for (i, mv) in self.pv.iter().enumerate() {
             if i > 0 {
                 f.write_str(" ")?;
@@ -70,6 +79,9 @@ pub struct SearchResult<M> {
     pub seldepth: u32,
     /// Nodes visited.
     pub nodes: u64,
+    /// Nodes answered by an endgame table
+    /// ([`SearchHooks::probe`](crate::SearchHooks::probe)).
+    pub tbhits: u64,
     /// The principal variation of the deepest completed iteration,
     /// starting with `best_move`.
     pub pv: Vec<M>,
@@ -98,6 +110,7 @@ mod tests {
             time: Duration::from_micros(131_900),
             pv,
             hashfull: 125,
+            tbhits: 0,
         }
     }
 
@@ -119,6 +132,17 @@ mod tests {
             info(Vec::new()).to_string(),
             "info depth 14 seldepth 18 score cp 7 nodes 539748 nps 4097549 time 131 \
              hashfull 125 pv "
+        );
+    }
+
+    #[test]
+    fn table_hits_are_shown_when_there_are_some() {
+        let mut i = info(vec!["c1"]);
+        i.tbhits = 42;
+        assert_eq!(
+            i.to_string(),
+            "info depth 14 seldepth 18 score cp 7 nodes 539748 nps 4097549 time 131 \
+             hashfull 125 tbhits 42 pv c1"
         );
     }
 

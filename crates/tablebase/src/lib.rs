@@ -20,7 +20,9 @@
 //!   checksum; 2 bits a value; a separate distance table);
 //!   [`Tablebase::save_dir`] and [`Tablebase::load_dir`] keep a directory
 //!   of tables.
-//! * [`Tablebase::probe`] answers for a position.
+//! * [`Tablebase::probe`] answers for a position; [`LazyTablebase`] answers
+//!   from a directory, reading each material's file when first needed
+//!   (what a search shares between its threads).
 //!
 //! Only the board rules are in the tables (the moves and
 //! [`Position::outcome`]); the no-capture draw,
@@ -42,6 +44,7 @@
 mod dir;
 mod format;
 mod generate;
+mod lazy;
 mod material;
 mod table;
 
@@ -55,6 +58,7 @@ use thiserror::Error;
 pub use dir::{generate_dir, plan_dir, DirPlan, GenerateDirError};
 pub use format::{same_board_rules, FormatError, EXTENSION, FORMAT_VERSION, GAME, MAGIC};
 pub use generate::{closure, generate_table, generation_memory, GenerateError};
+pub use lazy::LazyTablebase;
 pub use material::{Material, MaterialError};
 pub use table::{Stats, Table, Wdl};
 

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use clap::Args;
 use qi_core::{Outcome, Side};
 use qi_engine::options::{Overrides, MAX_HASH_MIB, MAX_THREADS, SWITCHES};
-use qi_engine::{engine_for, DynEngine, EngineEvent, EvalProfile, Games, Registry};
+use qi_engine::{engine_for, DynEngine, EngineEvent, EvalProfile, Games, Registry, TablebaseError};
 use qi_search::{Clock, Limits, MAX_DEPTH, MAX_PERFT_DEPTH};
 
 use super::input::{self, Input, MAX_LINE};
@@ -40,15 +40,27 @@ pub struct EngineArgs {
     /// changes it).
     #[arg(long, value_name = "G", help = crate::games_help())]
     game: Option<String>,
+    /// A directory of Jungle endgame tables (`qi tb generate`), probed at
+    /// the root and in the search tree: the same as `setoption name
+    /// TablebasePath value DIR` at start.
+    #[arg(long, value_name = "DIR")]
+    tablebase: Option<PathBuf>,
 }
 
-/// `qi engine [--game G]`
+/// `qi engine [--game G] [--tablebase DIR]`
 pub fn run(args: EngineArgs) -> Result<(), CliError> {
     let chosen = args.game.is_some();
     let spec = args.game.unwrap_or_else(Games::default_spec);
     let mut session = Session::new(&spec)?;
     if !chosen {
         session.configure_from_environment();
+    }
+    if let Some(dir) = &args.tablebase {
+        // Checked before the first command: a bad directory ends the
+        // engine at once rather than leaving it to play without tables.
+        session
+            .set_tablebase(Some(dir))
+            .map_err(|e| CliError::Tablebase(format!("bad --tablebase: {e}")))?;
     }
     session.serve(&input::spawn(std::io::stdin()));
     Ok(())
@@ -123,8 +135,11 @@ struct Session {
     job: Option<Job>,
     /// Commands that came during a job, run in order once it has ended.
     waiting: VecDeque<Command>,
-    /// `TablebasePath`: Jungle endgame tables probed at the root.
+    /// `TablebasePath`: Jungle endgame tables probed at the root (the
+    /// engine probes them in the tree too).
     tables: Option<RootTables>,
+    /// Their directory, given again to each new engine (`Variant`).
+    tablebase_dir: Option<PathBuf>,
 }
 
 fn error(message: impl std::fmt::Display) {
@@ -143,7 +158,27 @@ impl Session {
             job: None,
             waiting: VecDeque::new(),
             tables: None,
+            tablebase_dir: None,
         })
+    }
+
+    /// Probes the tables of `dir` at the root and in the tree (`None`:
+    /// none). On error the tables in use are kept.
+    fn set_tablebase(&mut self, dir: Option<&std::path::Path>) -> Result<(), String> {
+        let root = dir.map(RootTables::open).transpose()?;
+        self.attach_tablebase(dir)?;
+        self.tables = root;
+        self.tablebase_dir = dir.map(|d| d.to_path_buf());
+        Ok(())
+    }
+
+    /// Gives the engine of the current game the tables of `dir` for its
+    /// tree search: a game without tables (Five Tigers) searches without.
+    fn attach_tablebase(&mut self, dir: Option<&std::path::Path>) -> Result<(), String> {
+        match self.variant.set_tablebase(dir) {
+            Ok(()) | Err(TablebaseError::Unsupported { .. }) => Ok(()),
+            Err(e) => Err(format!("TablebasePath: {e}")),
+        }
     }
 
     /// Applies the settings of a GUI that starts the engine without
@@ -459,13 +494,13 @@ impl Session {
                 self.variant = engine_for::<Games>(&spec, self.eval_profile, &self.overrides)
                     .map_err(|e| format!("Variant: {e}"))?;
                 self.spec = spec;
+                let dir = self.tablebase_dir.clone();
+                self.attach_tablebase(dir.as_deref())?;
             }
-            "tablebasepath" => {
-                self.tables = match value {
-                    "" | "<empty>" => None,
-                    dir => Some(RootTables::open(dir)?),
-                };
-            }
+            "tablebasepath" => match value {
+                "" | "<empty>" => self.set_tablebase(None)?,
+                dir => self.set_tablebase(Some(std::path::Path::new(dir)))?,
+            },
             "evalprofile" => {
                 let profile: EvalProfile = value.parse().map_err(|_| {
                     let known: Vec<&str> = EvalProfile::ALL.iter().map(|p| p.name()).collect();
@@ -479,6 +514,8 @@ impl Session {
                 self.variant = engine_for::<Games>(&self.spec, profile, &self.overrides)
                     .map_err(|e| format!("Variant: {e}"))?;
                 self.eval_profile = profile;
+                let dir = self.tablebase_dir.clone();
+                self.attach_tablebase(dir.as_deref())?;
             }
             _ => {
                 self.overrides.set(name, value)?;

@@ -1,5 +1,7 @@
 //! Root probing of Jungle endgame tablebases for `go`
-//! (`setoption name TablebasePath value DIR`, docs/protocol.md).
+//! (`setoption name TablebasePath value DIR` or `qi engine --tablebase
+//! DIR`, docs/protocol.md); the engine's search probes the same directory
+//! in the tree (`qi_engine::DynEngine::set_tablebase`).
 //!
 //! The tables of a position's material and of the materials its captures
 //! lead to are read from the directory when first needed and kept. Among
@@ -9,7 +11,7 @@
 //! before the no-capture draw (docs/tablebases.md); otherwise, or when a
 //! table is missing, the engine searches as before.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use qi_core::Position;
 use qi_engine::{GameKit, JungleKit};
@@ -54,8 +56,8 @@ impl TableMove {
 
 impl RootTables {
     /// The tables of `dir`, if it is a directory that can be read.
-    pub fn open(dir: &str) -> Result<RootTables, String> {
-        let path = PathBuf::from(dir);
+    pub fn open(dir: &Path) -> Result<RootTables, String> {
+        let path = dir.to_path_buf();
         std::fs::read_dir(&path)
             .map_err(|e| format!("TablebasePath: cannot read '{}': {e}", path.display()))?;
         Ok(RootTables {

@@ -1,10 +1,13 @@
-//! The search hooks: move ordering, quiescence moves, null moves and
-//! "check".
+//! The search hooks: move ordering, quiescence moves, null moves, "check"
+//! and endgame tables.
 
-use qi_core::Position;
+use std::sync::Arc;
+
+use qi_core::{Position, Side};
 use qi_jungle::tables::DENS;
-use qi_jungle::{Game, Jungle, Move, Square};
-use qi_search::{SearchHooks, SearchOptions};
+use qi_jungle::{Game, Jungle, Move, Repetition, Square};
+use qi_search::{SearchHooks, SearchOptions, TableValue};
+use qi_tablebase::{LazyTablebase, Wdl};
 
 use super::eval::DEN_ADJACENT;
 use super::weights::{material_values, JungleWeights};
@@ -13,27 +16,120 @@ use super::weights::{material_values, JungleWeights};
 /// (least valuable attacker first among equals), and quiescence on
 /// captures, den entries and moves onto a square next to the enemy den (den
 /// threats); null moves by [`Game::play_null`]; "check" when an enemy
-/// animal stands next to the den of the side to move.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// animal stands next to the den of the side to move; and, when given
+/// endgame tables ([`with_tablebase`](JungleHooks::with_tablebase)), their
+/// values in the tree where the game's history rules cannot change them
+/// (docs/tablebases.md).
+#[derive(Clone, Debug)]
 pub struct JungleHooks {
     /// Material values used for ordering (standard rank order; Wolf and Dog
     /// swap under Dog over Wolf).
     pub material: [i32; 8],
+    /// The endgame tables probed in the tree, shared by the search threads.
+    tables: Option<Arc<LazyTablebase>>,
 }
 
 impl Default for JungleHooks {
     fn default() -> JungleHooks {
-        JungleHooks {
-            material: JungleWeights::default().material,
-        }
+        JungleHooks::new(&JungleWeights::default())
     }
 }
 
+/// Equal material values and the same tables (the same shared set, or
+/// none).
+impl PartialEq for JungleHooks {
+    fn eq(&self, other: &JungleHooks) -> bool {
+        self.material == other.material
+            && match (&self.tables, &other.tables) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                (None, None) => true,
+                _ => false,
+            }
+    }
+}
+
+impl Eq for JungleHooks {}
+
 impl JungleHooks {
-    /// Hooks ordering captures by the material values of `weights`.
+    /// Hooks ordering captures by the material values of `weights`, with no
+    /// endgame tables.
     pub fn new(weights: &JungleWeights) -> JungleHooks {
         JungleHooks {
             material: weights.material,
+            tables: None,
+        }
+    }
+
+    /// These hooks probing `tables` in the search tree (`None`: no tables).
+    ///
+    /// ```
+    /// use std::sync::{atomic::AtomicBool, Arc};
+    ///
+    /// use qi_engine::jungle::{JungleEval, JungleHooks};
+    /// use qi_engine::{GameKit, JungleKit};
+    /// use qi_jungle::{Game, Jungle, Rules};
+    /// use qi_search::{Limits, Score, Searcher};
+    /// use qi_tablebase::{LazyTablebase, Material, Tablebase};
+    ///
+    /// let rules = Rules::standard();
+    /// let dir = std::env::temp_dir().join(format!("qi-hooks-doc-{}", std::process::id()));
+    /// Tablebase::generate(&rules, &["LvC".parse::<Material>().unwrap()], 1)
+    ///     .unwrap()
+    ///     .save_dir(&dir)
+    ///     .unwrap();
+    /// let tables = Arc::new(LazyTablebase::open(&dir, &rules).unwrap());
+    /// let hooks = JungleHooks::default().with_tablebase(Some(tables));
+    /// let mut searcher = Searcher::with_hooks(JungleKit::tuned_options(), hooks);
+    /// // Red's Lion against Blue's Cat: the tables know the value of every
+    /// // move, so two plies give the exact result.
+    /// let mut game = Game::new(Jungle::from_text("6c/7/7/7/7/7/7/7/L6 w", &rules).unwrap());
+    /// let result = searcher.search(&mut game, &JungleEval::default(), Limits::depth(2), &AtomicBool::new(false), |_| {});
+    /// assert!(result.score.is_mate());
+    /// assert!(result.tbhits > 0);
+    /// std::fs::remove_dir_all(&dir).unwrap();
+    /// ```
+    pub fn with_tablebase(self, tables: Option<Arc<LazyTablebase>>) -> JungleHooks {
+        JungleHooks { tables, ..self }
+    }
+
+    /// The endgame tables probed in the tree, if any.
+    pub fn tablebase(&self) -> Option<&Arc<LazyTablebase>> {
+        self.tables.as_ref()
+    }
+
+    /// The value of the tables for the position of `game`, when it is sure
+    /// under the game's history rules (docs/tablebases.md, "How the search
+    /// reconciles them"):
+    ///
+    /// * no value under the anti-chase rules, which may forbid the moves a
+    ///   table line needs (a win or a defence) whatever is pending now;
+    /// * no value for a position already seen in this game (the
+    ///   repetition rule is the game's to apply there);
+    /// * a win or a loss only when it ends before the no-capture draw:
+    ///   its distance below `no_capture_draw − no_capture_plies`;
+    /// * a draw only when repetitions draw or are allowed: under
+    ///   `initiator_loses` holding a draw may need a cycle that loses.
+    pub fn table_value(&self, game: &Game) -> Option<TableValue> {
+        let tables = self.tables.as_deref()?;
+        let pos = game.position();
+        let rules = pos.rules();
+        if rules.anti_chase
+            || pos.animal_count(Side::First) + pos.animal_count(Side::Second) > tables.max_animals()
+            || game.occurrences() > 1
+        {
+            return None;
+        }
+        let (wdl, distance) = tables.probe(pos).ok()??;
+        let left = match rules.no_capture_draw {
+            0 => u32::MAX,
+            limit => limit.saturating_sub(pos.no_capture_plies()),
+        };
+        match wdl {
+            Wdl::Draw if rules.repetition == Repetition::InitiatorLoses => None,
+            Wdl::Draw => Some(TableValue::Draw),
+            _ if distance >= left => None,
+            Wdl::Win => Some(TableValue::Win(distance)),
+            Wdl::Loss => Some(TableValue::Loss(distance)),
         }
     }
 
@@ -92,6 +188,14 @@ impl SearchHooks<Game> for JungleHooks {
     /// next move unless captured).
     fn in_check(&self, game: &Game) -> bool {
         JungleHooks::den_attacked(game.position())
+    }
+
+    /// [`JungleHooks::table_value`]: nothing, at the cost of one test,
+    /// without tables.
+    #[inline]
+    fn probe(&self, game: &Game) -> Option<TableValue> {
+        self.tables.as_ref()?;
+        self.table_value(game)
     }
 
     /// Every switch written out: these are the values `qi match` chose for

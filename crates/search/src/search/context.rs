@@ -1,22 +1,29 @@
 //! What one search thread knows of the whole search: when to stop (the
 //! stop flag, the deadline, the node limit), its counters, and how its node
-//! count reaches the `info` lines.
+//! and table-hit counts reach the `info` lines.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::params::CHECK_EVERY;
 
-/// How a search thread shares its node count with the others, so that
-/// the main thread's `info` lines count every thread's nodes.
+/// The counters Lazy SMP helpers add to as they poll.
+#[derive(Debug, Default)]
+pub(super) struct SharedCounts {
+    pub(super) nodes: AtomicU64,
+    pub(super) tbhits: AtomicU64,
+}
+
+/// How a search thread shares its node and table-hit counts with the
+/// others, so that the main thread's `info` lines count every thread's.
 #[derive(Clone, Copy)]
 pub(super) enum NodeSharing<'a> {
     /// A single-threaded search.
     Alone,
-    /// A Lazy SMP helper: adds its nodes to the counter as it polls.
-    Helper(&'a AtomicU64),
-    /// The Lazy SMP main thread: reports its nodes plus the counter.
-    Main(&'a AtomicU64),
+    /// A Lazy SMP helper: adds its counts to the shared ones as it polls.
+    Helper(&'a SharedCounts),
+    /// The Lazy SMP main thread: reports its counts plus the shared ones.
+    Main(&'a SharedCounts),
 }
 
 /// Per-search state: limits, counters and the evaluator.
@@ -26,9 +33,13 @@ pub(super) struct Ctx<'a, E> {
     sharing: NodeSharing<'a>,
     /// The part of `nodes` a helper has already added to the shared counter.
     published: u64,
+    /// The part of `tbhits` a helper has already added.
+    published_tbhits: u64,
     deadline: Option<Instant>,
     node_limit: u64,
     pub(super) nodes: u64,
+    /// Nodes answered by an endgame table.
+    pub(super) tbhits: u64,
     pub(super) seldepth: usize,
     pub(super) stopped: bool,
     /// Whether the iteration met an unfinished node at its horizon (or
@@ -53,9 +64,11 @@ impl<'a, E> Ctx<'a, E> {
             stop,
             sharing,
             published: 0,
+            published_tbhits: 0,
             deadline,
             node_limit,
             nodes: 0,
+            tbhits: 0,
             seldepth: 0,
             stopped: false,
             horizon: false,
@@ -85,9 +98,15 @@ impl<'a, E> Ctx<'a, E> {
 
     /// Reads the stop flag and the clock (and publishes a helper's nodes).
     pub(super) fn poll(&mut self) {
-        if let NodeSharing::Helper(counter) = self.sharing {
-            counter.fetch_add(self.nodes - self.published, Ordering::Relaxed);
+        if let NodeSharing::Helper(counts) = self.sharing {
+            counts
+                .nodes
+                .fetch_add(self.nodes - self.published, Ordering::Relaxed);
             self.published = self.nodes;
+            counts
+                .tbhits
+                .fetch_add(self.tbhits - self.published_tbhits, Ordering::Relaxed);
+            self.published_tbhits = self.tbhits;
         }
         if self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d) {
             self.stopped = true;
@@ -98,8 +117,16 @@ impl<'a, E> Ctx<'a, E> {
     /// search adds what its helpers have published so far.
     pub(super) fn reported_nodes(&self) -> u64 {
         match self.sharing {
-            NodeSharing::Main(helpers) => self.nodes + helpers.load(Ordering::Relaxed),
+            NodeSharing::Main(helpers) => self.nodes + helpers.nodes.load(Ordering::Relaxed),
             _ => self.nodes,
+        }
+    }
+
+    /// The table hits for the `info` lines, every thread's as for nodes.
+    pub(super) fn reported_tbhits(&self) -> u64 {
+        match self.sharing {
+            NodeSharing::Main(helpers) => self.tbhits + helpers.tbhits.load(Ordering::Relaxed),
+            _ => self.tbhits,
         }
     }
 }

@@ -44,6 +44,7 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
             depth: 0,
             seldepth: 0,
             nodes: 0,
+            tbhits: 0,
             pv: Vec::new(),
             elapsed: Duration::ZERO,
         };
@@ -83,6 +84,7 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
                     time,
                     pv: result.pv.clone(),
                     hashfull: self.tt.hashfull(),
+                    tbhits: ctx.reported_tbhits(),
                 });
                 if !ctx.horizon {
                     break; // every line reached the end of the game
@@ -101,6 +103,7 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
             }
         }
         result.nodes = ctx.nodes;
+        result.tbhits = ctx.tbhits;
         result.seldepth = result.seldepth.max(ctx.seldepth as u32);
         result
     }

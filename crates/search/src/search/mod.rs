@@ -159,6 +159,21 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
         self.options = options;
     }
 
+    /// The game knowledge in use, to change (e.g. to give Jungle's hooks
+    /// endgame tables): it takes effect from the next search.
+    ///
+    /// ```
+    /// use qi_five_tigers::Game;
+    /// use qi_search::{DefaultHooks, SearchOptions, Searcher};
+    ///
+    /// let mut searcher: Searcher<Game> = Searcher::new(SearchOptions::default());
+    /// *searcher.hooks_mut() = DefaultHooks;
+    /// assert_eq!(searcher.hooks(), &DefaultHooks);
+    /// ```
+    pub fn hooks_mut(&mut self) -> &mut H {
+        &mut self.hooks
+    }
+
     /// The game knowledge in use.
     ///
     /// ```

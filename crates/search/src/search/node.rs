@@ -1,7 +1,7 @@
 //! The node search: fail-soft principal variation search with mate-distance
 //! pruning, transposition-table cutoffs, internal iterative reduction,
 //! reverse futility, null-move, futility and late-move pruning, late-move
-//! reductions and check extensions.
+//! reductions, check extensions and endgame-table cut-offs.
 //!
 //! Sides need not alternate: a child whose side to move is the parent's
 //! is searched with the parent's window and its score taken as is; any
@@ -14,7 +14,7 @@ use qi_core::{Evaluator, Game, MoveList, Position, Side};
 use super::context::Ctx;
 use super::params::{FUTILITY_MARGIN, IIR_DEPTH, LMP_DEPTH, LMP_MOVES, RFP_DEPTH, RFP_MARGIN};
 use super::worker::Worker;
-use crate::hooks::{MoveOf, SearchHooks};
+use crate::hooks::{MoveOf, SearchHooks, TableValue};
 use crate::ordering::{pick_next, NodeOrder, KILLER_2};
 use crate::score::{from_tt, terminal_value, to_tt, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 use crate::tt::{Bound, TableAccess};
@@ -96,6 +96,23 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
                     };
                     tt_cut = cut.then_some(value);
                 }
+            }
+        }
+
+        // Endgame tables, below the root (which must give a move): an exact
+        // value ends the line before any move is generated. The hooks give
+        // only values that hold under the game's history rules, and a
+        // finished game as a value at distance 0, so this may come before
+        // the outcome is read. Stored as exact: the value does not depend
+        // on the depth, only on the history the position is reached with,
+        // which the table shares with every stored score (the key does not
+        // hold the no-capture count).
+        if ply > 0 && ply < MAX_PLY && !mate_cut && tt_cut.is_none() {
+            if let Some(value) = self.hooks.probe(game).and_then(|v| table_score(v, ply)) {
+                ctx.tbhits += 1;
+                self.tt
+                    .store(key, None, to_tt(value, ply), depth as u32, Bound::Exact);
+                return value;
             }
         }
 
@@ -337,5 +354,49 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
             stm,
         }
         .score(moves, tt_move, scores);
+    }
+}
+
+/// The score of a table value `ply` plies below the root: a win or loss as
+/// the end of the game `distance` plies further on, as [`terminal_value`]
+/// scores it there. `None` when that end lies beyond the plies mate scores
+/// can tell apart (the line is then searched).
+#[inline]
+pub(super) fn table_score(value: TableValue, ply: usize) -> Option<i32> {
+    let end = |distance: u32| {
+        let end = ply.checked_add(usize::try_from(distance).ok()?)?;
+        (end <= MAX_PLY).then_some(MATE - end as i32)
+    };
+    match value {
+        TableValue::Win(d) => end(d),
+        TableValue::Loss(d) => end(d).map(|v| -v),
+        TableValue::Draw => Some(0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::score::Score;
+
+    #[test]
+    fn table_values_score_as_the_end_of_the_game() {
+        // A win in 5 plies seen 3 plies below the root ends 8 plies ahead.
+        assert_eq!(
+            table_score(TableValue::Win(5), 3),
+            Some(Score::win_in(8).value())
+        );
+        assert_eq!(
+            table_score(TableValue::Loss(4), 2),
+            Some(Score::loss_in(6).value())
+        );
+        assert_eq!(table_score(TableValue::Loss(0), 7), Some(-(MATE - 7)));
+        assert_eq!(table_score(TableValue::Draw, 40), Some(0));
+        assert_eq!(
+            table_score(TableValue::Win(30), MAX_PLY - 30),
+            Some(MATE - MAX_PLY as i32)
+        );
+        assert_eq!(table_score(TableValue::Win(31), MAX_PLY - 30), None);
+        assert_eq!(table_score(TableValue::Loss(u32::MAX), 1), None);
     }
 }

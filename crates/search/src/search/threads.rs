@@ -2,13 +2,13 @@
 //! transposition table and leave their results there for the calling
 //! thread, whose iterations alone make the result and the `info` calls.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::Instant;
 
 use qi_core::{Evaluator, Game};
 
-use super::context::NodeSharing;
+use super::context::{NodeSharing, SharedCounts};
 use super::wait_for;
 use super::worker::{ThreadState, Worker};
 use crate::hooks::{MoveOf, SearchHooks};
@@ -35,7 +35,7 @@ where
     MoveOf<G>: Send + Sync,
 {
     /// Searches on the calling thread while the helpers run, then stops
-    /// and joins them, adding their nodes to the result. Leaves `elapsed`
+    /// and joins them, adding their nodes and table hits to the result. Leaves `elapsed`
     /// for the caller.
     pub(super) fn search<E, F>(
         self,
@@ -58,7 +58,7 @@ where
             helpers,
         } = self;
         let helpers_stop = AtomicBool::new(false);
-        let helper_nodes = AtomicU64::new(0);
+        let helper_counts = SharedCounts::default();
         // The calling thread's limits end the search: helpers have no node
         // limit or clock of their own and run until told to stop.
         let helper_limits = Limits {
@@ -71,7 +71,7 @@ where
                 .map(|i| {
                     let mut copy = game.clone();
                     let helpers_stop = &helpers_stop;
-                    let sharing = NodeSharing::Helper(&helper_nodes);
+                    let sharing = NodeSharing::Helper(&helper_counts);
                     // Helpers start alternately one and two plies deeper
                     // than the calling thread, so that their trees differ
                     // from its tree and from each other's.
@@ -79,13 +79,18 @@ where
                     scope.spawn(move || {
                         let mut st =
                             ThreadState::new(<G::Position as qi_core::Position>::MOVE_INDEX_COUNT);
-                        Worker::new(options, hooks, table, &mut st, depth_offset, sharing)
-                            .iterate(&mut copy, eval, helper_limits, helpers_stop, start, |_| {})
-                            .nodes
+                        Worker::new(options, hooks, table, &mut st, depth_offset, sharing).iterate(
+                            &mut copy,
+                            eval,
+                            helper_limits,
+                            helpers_stop,
+                            start,
+                            |_| {},
+                        )
                     })
                 })
                 .collect();
-            let sharing = NodeSharing::Main(&helper_nodes);
+            let sharing = NodeSharing::Main(&helper_counts);
             let mut result = Worker::new(options, hooks, table, state, 0, sharing)
                 .iterate(game, eval, limits, stop, start, info);
             if limits.infinite {
@@ -93,7 +98,10 @@ where
             }
             helpers_stop.store(true, Ordering::Relaxed);
             for handle in handles {
-                result.nodes += handle.join().unwrap_or(0);
+                if let Ok(helper) = handle.join() {
+                    result.nodes += helper.nodes;
+                    result.tbhits += helper.tbhits;
+                }
             }
             result
         })
