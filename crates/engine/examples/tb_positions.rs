@@ -45,10 +45,10 @@ impl Rng {
     }
 }
 
-/// A random position of `materials` (`None` for an index no position has).
+/// A random position of `materials`.
 fn random_position(rng: &mut Rng, materials: &[Material], rules: &Rules) -> Option<Jungle> {
     let m = materials[rng.below(materials.len() as u64) as usize];
-    m.position(rng.below(m.position_count()), rules)
+    m.position(rng.below(m.index_count()), rules)
 }
 
 fn three_animals() -> Vec<Material> {

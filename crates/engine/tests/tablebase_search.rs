@@ -81,7 +81,7 @@ fn score_of(wdl: Wdl, distance: u32) -> Score {
 /// Positions of `material` at a stride through its index, not over.
 fn sample(material: &str, stride: u64) -> Vec<Jungle> {
     let m: Material = material.parse().unwrap();
-    (0..m.position_count())
+    (0..m.index_count())
         .step_by(stride as usize)
         .filter_map(|i| m.position(i, &Rules::standard()))
         .filter(|p| p.outcome().is_none())
@@ -94,7 +94,7 @@ fn the_search_with_tables_returns_the_tables_value() {
     let hooks = with_tables(&dir);
     let mut checked = [0usize; 3];
     for material in MATERIALS.iter().chain(&["LvE", "DvW"]) {
-        for pos in sample(material, 7919) {
+        for pos in sample(material, 4513) {
             let (wdl, distance) = tb.probe(&pos).unwrap().unwrap();
             // Two plies: every reply of the root is answered by a table.
             let result = search(hooks.clone(), JungleKit::tuned_options(), pos, 2);
@@ -161,7 +161,7 @@ fn tables_find_at_two_plies_what_the_search_alone_does_not() {
     let (dir, tb) = tables("shallow");
     let m: Material = "TDvW".parse().unwrap();
     // The longest win of the material.
-    let (pos, distance) = (0..m.position_count())
+    let (pos, distance) = (0..m.index_count())
         .filter_map(|i| m.position(i, &Rules::standard()))
         .filter_map(|p| match tb.probe(&p).unwrap() {
             Some((Wdl::Win, d)) => Some((p, d)),

@@ -253,7 +253,7 @@ mod tests {
                 let lazy = Arc::clone(&lazy);
                 let tb = tb.clone();
                 std::thread::spawn(move || {
-                    for i in (t..m.position_count()).step_by(97) {
+                    for i in (t..m.index_count()).step_by(97) {
                         let pos = m.position(i, &rules).unwrap();
                         assert_eq!(lazy.probe(&pos).unwrap(), tb.probe(&pos).unwrap());
                     }
