@@ -37,6 +37,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod five_tigers;
 mod format;
 mod generate;
 mod material;
