@@ -48,7 +48,11 @@ fn best(tb: &Tablebase, pos: &FiveTigers) -> (Wdl, u32) {
         let mut child = *pos;
         child.play(mv).unwrap();
         let (v, d) = value(tb, &child);
-        let v = if child.side_to_move() == me { v } else { v.flip() };
+        let v = if child.side_to_move() == me {
+            v
+        } else {
+            v.flip()
+        };
         let cand = (v, if v == Wdl::Draw { 0 } else { d + 1 });
         out = Some(match out {
             None => cand,
@@ -127,7 +131,8 @@ fn stats_follow_the_counting_convention() {
         let m = table.material();
         let s = table.stats();
         let choose = |n: u64, k: u64| (0..k).fold(1u64, |acc, i| acc * (n - i) / (i + 1));
-        let placements = choose(25, u64::from(m.first)) * choose(25 - u64::from(m.first), u64::from(m.second));
+        let placements =
+            choose(25, u64::from(m.first)) * choose(25 - u64::from(m.first), u64::from(m.second));
         assert_eq!(s.positions, 2 * placements, "{m}");
         assert_eq!(s.wins + s.draws + s.losses, s.positions);
         // Without the shuttle rule every stored state is a convention
@@ -166,7 +171,10 @@ fn files_round_trip_and_bad_files_are_refused() {
     }
     // Truncated anywhere, or extended: refused.
     for len in (0..bytes.len()).step_by(bytes.len() / 200 + 1) {
-        assert!(Table::from_bytes(&bytes[..len], None).is_err(), "length {len}");
+        assert!(
+            Table::from_bytes(&bytes[..len], None).is_err(),
+            "length {len}"
+        );
     }
     let mut long = bytes.clone();
     long.push(0);
@@ -219,7 +227,8 @@ fn probe_covers_only_movement_endings_with_nothing_owed() {
     // Placement phase: not covered.
     assert_eq!(tb.probe(&FiveTigers::new(rules)).unwrap(), None);
     assert_eq!(
-        tb.probe(&read("5/5/2X2/5/5 o place X:12,O:13 - o -,- 0")).unwrap(),
+        tb.probe(&read("5/5/2X2/5/5 o place X:12,O:13 - o -,- 0"))
+            .unwrap(),
         None
     );
     // Removals owed: not covered.
@@ -227,7 +236,8 @@ fn probe_covers_only_movement_endings_with_nothing_owed() {
     assert_eq!(tb.probe(&owed).unwrap(), None);
     // Four pieces a side: not covered.
     assert_eq!(
-        tb.probe(&read("OOOO1/5/5/5/XXXX1 x move X:0,O:0 - x -,- 0")).unwrap(),
+        tb.probe(&read("OOOO1/5/5/5/XXXX1 x move X:0,O:0 - x -,- 0"))
+            .unwrap(),
         None
     );
     // A covered one, and the same under another preset's rules: refused.
