@@ -322,7 +322,7 @@ fn direction(at: u8, back: u8) -> Option<u64> {
         5 => Some(0),
         -5 => Some(1),
         1 if at % 5 != 4 => Some(2),
-        -1 if at % 5 != 0 => Some(3),
+        -1 if !at.is_multiple_of(5) => Some(3),
         _ => None,
     }
 }
@@ -346,7 +346,7 @@ fn ban_decode(board: u32, code: u64) -> Option<Ban> {
         0 => at.checked_add(5).filter(|&p| p < 25)?,
         1 => at.checked_sub(5)?,
         2 => Some(at + 1).filter(|_| at % 5 != 4)?,
-        _ => at.checked_sub(1).filter(|_| at % 5 != 0)?,
+        _ => at.checked_sub(1).filter(|_| !at.is_multiple_of(5))?,
     };
     Some(Ban { at, back })
 }
