@@ -30,12 +30,14 @@ enum Edge {
 /// Distance not known yet.
 const UNKNOWN: u16 = u16::MAX;
 
-/// Bytes of working memory per stored state and per edge: key 8, value 1,
-/// distance 2, counters 3, reverse offset 4; an edge 16 bytes while the
-/// graph is built and 4 bytes in the reverse graph.
-pub(crate) const BYTES_PER_STATE: u64 = 18;
+/// Bytes of working memory per stored state and per edge: key 8 (twice
+/// while the workers' keys are gathered), value 1, distance 2, counters 6,
+/// offsets 8 (two arrays while the reverse graph is filled), queue entries
+/// 24 (a node is queued at most three times); an edge 4 bytes forward and
+/// 4 bytes reversed.
+pub(crate) const BYTES_PER_STATE: u64 = 57;
 /// See [`BYTES_PER_STATE`].
-pub(crate) const BYTES_PER_EDGE: u64 = 20;
+pub(crate) const BYTES_PER_EDGE: u64 = 8;
 
 /// The raw states of a material with nothing owed, before the symmetry
 /// reduction: every placement on distinct points, each side to move, and
@@ -204,6 +206,77 @@ fn internal(message: String) -> GenerateError {
     GenerateError::Internal(message)
 }
 
+/// What the forward pass knows of a node before the backward one: its
+/// edges inside the graph, and what its edges to known values already say.
+#[derive(Default)]
+struct Part {
+    /// Per node, how many of its edges go to nodes (in `targets`).
+    counts: Vec<u8>,
+    /// The nodes' edges to nodes, `id | same << 31`.
+    targets: Vec<u32>,
+    /// Edges to owed-removal states: (node, key, same).
+    owed: Vec<(u32, u64, bool)>,
+    /// Per node, edges not yet known to lose for it.
+    remaining: Vec<u8>,
+    /// Per node, the longest known losing edge.
+    longest_loss: Vec<u16>,
+    /// Per node, the shortest known win (distance of the node), or UNKNOWN.
+    win: Vec<u16>,
+    /// Nodes whose game is over, with their value.
+    over: Vec<(u32, Wdl)>,
+}
+
+impl Part {
+    /// Records node `node`'s `edges` (its value if its game is over).
+    fn add(&mut self, node: u32, edges: &[Edge], over: Option<Wdl>) {
+        if let Some(v) = over {
+            self.over.push((node, v));
+        }
+        let mut count = 0u8;
+        let mut remaining = 0u8;
+        let mut longest = 0u16;
+        let mut win = UNKNOWN;
+        for e in edges {
+            match *e {
+                Edge::Node { id, same } => {
+                    self.targets.push(id | u32::from(same) << 31);
+                    count += 1;
+                    remaining += 1;
+                }
+                Edge::Owed { key, same } => {
+                    self.owed.push((node, key, same));
+                    remaining += 1;
+                }
+                Edge::Known { value, distance } => match value {
+                    Wdl::Win => {
+                        win = win.min(distance + 1);
+                        remaining += 1;
+                    }
+                    Wdl::Loss => longest = longest.max(distance),
+                    Wdl::Draw => remaining += 1,
+                },
+            }
+        }
+        // A node with only losing known edges is lost at once (`remaining`
+        // 0 with edges); a winning or drawn edge stays counted, so it never
+        // reaches 0.
+        self.counts.push(count);
+        self.remaining.push(remaining);
+        self.longest_loss.push(longest);
+        self.win.push(win);
+    }
+
+    fn append(&mut self, other: Part) {
+        self.counts.extend(other.counts);
+        self.targets.extend(other.targets);
+        self.owed.extend(other.owed);
+        self.remaining.extend(other.remaining);
+        self.longest_loss.extend(other.longest_loss);
+        self.win.extend(other.win);
+        self.over.extend(other.over);
+    }
+}
+
 /// Solves `material` under `rules` given the tables of the materials its
 /// removals lead to (in `smaller`), on `threads` threads.
 pub(crate) fn solve(
@@ -215,6 +288,9 @@ pub(crate) fn solve(
     let threads = threads.max(1);
     let keys = enumerate(material, rules, threads);
     let n = keys.len();
+    if n >= (1 << 31) {
+        return Err(internal(format!("{n} states do not fit the 31-bit ids")));
+    }
     let graph = Graph {
         material,
         rules,
@@ -223,9 +299,10 @@ pub(crate) fn solve(
     };
 
     // Forward pass over the stored states, in parallel: each worker takes
-    // a contiguous range and returns its edges in order.
+    // a contiguous range and returns its part in order. Edges to nodes
+    // take 4 bytes; edges to known values are folded into the node's
+    // counters at once.
     let per = n.div_ceil(threads).max(1);
-    type Part = (Vec<u8>, Vec<Edge>, Vec<(usize, Wdl)>);
     let parts: Vec<Result<Part, GenerateError>> = std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|t| {
@@ -234,19 +311,16 @@ pub(crate) fn solve(
                 scope.spawn(move || {
                     let lo = (t * per).min(n);
                     let hi = ((t + 1) * per).min(n);
-                    let mut counts = Vec::with_capacity(hi - lo);
+                    let mut part = Part::default();
                     let mut edges = Vec::new();
-                    let mut over = Vec::new();
                     for (i, &key) in keys.iter().enumerate().take(hi).skip(lo) {
-                        let state = State::from_key(key)
-                            .ok_or_else(|| internal(format!("bad key {key}")))?;
-                        let before = edges.len();
-                        if let Some(v) = graph.edges(state, &mut edges)? {
-                            over.push((i, v));
-                        }
-                        counts.push((edges.len() - before) as u8);
+                        let state =
+                            State::from_key(key).ok_or_else(|| internal(format!("bad key {key}")))?;
+                        edges.clear();
+                        let over = graph.edges(state, &mut edges)?;
+                        part.add(i as u32, &edges, over);
                     }
-                    Ok((counts, edges, over))
+                    Ok(part)
                 })
             })
             .collect();
@@ -258,18 +332,14 @@ pub(crate) fn solve(
             })
             .collect()
     });
-    let mut counts: Vec<u8> = Vec::with_capacity(n);
-    let mut edges: Vec<Edge> = Vec::new();
-    let mut over: Vec<(usize, Wdl)> = Vec::new();
+    let mut all = Part::default();
     for part in parts {
-        let (c, e, o) = part?;
-        counts.extend(c);
-        edges.extend(e);
-        over.extend(o);
+        all.append(part?);
     }
 
     // The owed-removal states: interned and expanded one by one (they are
-    // few: only steps that form a formation lead to them).
+    // few: only steps that form a formation lead to them). Their edges to
+    // other owed states are resolved as they are interned.
     let mut owed_ids: HashMap<u64, u32> = HashMap::new();
     let mut owed_keys: Vec<u64> = Vec::new();
     let intern = |key: u64, ids: &mut HashMap<u64, u32>, list: &mut Vec<u64>| -> u32 {
@@ -278,94 +348,112 @@ pub(crate) fn solve(
             (n + list.len() - 1) as u32
         })
     };
-    for e in edges.iter_mut() {
-        if let Edge::Owed { key, same } = *e {
-            let id = intern(key, &mut owed_ids, &mut owed_keys);
-            *e = Edge::Node { id, same };
-        }
+    // (parent, child | same << 31) of every edge to an owed state.
+    let mut extra: Vec<(u32, u32)> = Vec::new();
+    for &(node, key, same) in &all.owed {
+        extra.push((node, intern(key, &mut owed_ids, &mut owed_keys) | u32::from(same) << 31));
     }
     let mut done = 0;
+    let mut edges = Vec::new();
     while done < owed_keys.len() {
         let key = owed_keys[done];
+        let node = (n + done) as u32;
         done += 1;
         let state = State::from_key(key).ok_or_else(|| internal(format!("bad key {key}")))?;
-        let before = edges.len();
-        if let Some(v) = graph.edges(state, &mut edges)? {
-            over.push((n + done - 1, v));
+        edges.clear();
+        let over = graph.edges(state, &mut edges)?;
+        let mut part = Part::default();
+        part.add(node, &edges, over);
+        for &(_, key, same) in &part.owed {
+            extra.push((node, intern(key, &mut owed_ids, &mut owed_keys) | u32::from(same) << 31));
         }
-        counts.push((edges.len() - before) as u8);
-        for e in edges[before..].iter_mut() {
-            if let Edge::Owed { key, same } = *e {
-                let id = intern(key, &mut owed_ids, &mut owed_keys);
-                *e = Edge::Node { id, same };
-            }
+        part.owed.clear();
+        // Its edges to stored nodes go to `extra` too (it has no slot in
+        // `counts`' ranges), and its counters follow the stored nodes'.
+        let mut at = 0;
+        for _ in 0..part.counts[0] {
+            extra.push((node, part.targets[at]));
+            at += 1;
         }
+        part.counts[0] = 0;
+        part.targets.clear();
+        all.append(part);
     }
-    let total = counts.len();
+    let total = n + owed_keys.len();
     if total >= (1 << 31) {
-        return Err(internal(format!(
-            "{total} states do not fit the 31-bit ids"
-        )));
+        return Err(internal(format!("{total} states do not fit the 31-bit ids")));
     }
 
     // Reverse graph (CSR): for each node, its predecessors, the top bit
     // set when the same side decides at both ends.
+    let mask = !(1u32 << 31);
     let mut offsets = vec![0u32; total + 1];
-    for e in &edges {
-        if let Edge::Node { id, .. } = e {
-            offsets[*id as usize + 1] += 1;
-        }
+    for &t in all.targets.iter().chain(extra.iter().map(|(_, t)| t)) {
+        offsets[(t & mask) as usize + 1] += 1;
     }
     for i in 0..total {
         offsets[i + 1] += offsets[i];
     }
     let mut fill = offsets.clone();
     let mut preds = vec![0u32; offsets[total] as usize];
-    let mut remaining: Vec<u8> = counts.clone();
-    let mut longest_loss: Vec<u16> = vec![0; total];
+    let mut link = |parent: u32, t: u32| {
+        let slot = &mut fill[(t & mask) as usize];
+        preds[*slot as usize] = parent | (t & !mask);
+        *slot += 1;
+    };
+    let mut at = 0usize;
+    for (node, &c) in all.counts.iter().enumerate() {
+        for &t in &all.targets[at..at + c as usize] {
+            link(node as u32, t);
+        }
+        at += c as usize;
+    }
+    for &(parent, t) in &extra {
+        link(parent, t);
+    }
+    drop(fill);
+    let Part {
+        mut remaining,
+        mut longest_loss,
+        mut win,
+        over,
+        ..
+    } = all;
+    drop(extra);
+
+    // Bucket queue by distance: a node is final when first taken out, so
+    // a win gets its shortest distance; a loss is queued only once all its
+    // successors are wins for the opponent, at the longest of them plus 1.
+    // A win is queued only when shorter than the one queued before, so a
+    // node is queued at most three times.
     let mut queue: Vec<Vec<(u32, Wdl)>> = vec![Vec::new()];
     let push = |queue: &mut Vec<Vec<(u32, Wdl)>>, d: u16, node: u32, v: Wdl| {
-        let d = d as usize;
+        let d = usize::from(d);
         if queue.len() <= d {
             queue.resize_with(d + 1, Vec::new);
         }
         queue[d].push((node, v));
     };
-    let mut at = 0usize;
-    for (node, &c) in counts.iter().enumerate() {
-        for e in &edges[at..at + c as usize] {
-            match *e {
-                Edge::Node { id, same } => {
-                    let slot = &mut fill[id as usize];
-                    preds[*slot as usize] = node as u32 | if same { 1 << 31 } else { 0 };
-                    *slot += 1;
-                }
-                Edge::Known { value, distance } => match value {
-                    Wdl::Win => push(&mut queue, distance + 1, node as u32, Wdl::Win),
-                    Wdl::Loss => {
-                        remaining[node] -= 1;
-                        longest_loss[node] = longest_loss[node].max(distance);
-                    }
-                    Wdl::Draw => {}
-                },
-                Edge::Owed { .. } => return Err(internal("an owed edge left".into())),
-            }
+    // Every node whose game is not over has an edge: with none left
+    // unknown it is lost.
+    let mut is_over = vec![false; total];
+    for &(node, _) in &over {
+        is_over[node as usize] = true;
+    }
+    for node in 0..total {
+        if win[node] != UNKNOWN {
+            push(&mut queue, win[node], node as u32, Wdl::Win);
         }
-        if c > 0 && remaining[node] == 0 {
+        if remaining[node] == 0 && !is_over[node] {
             push(&mut queue, longest_loss[node] + 1, node as u32, Wdl::Loss);
         }
-        at += c as usize;
     }
-    drop(edges);
     for &(node, v) in &over {
-        push(&mut queue, 0, node as u32, v);
+        push(&mut queue, 0, node, v);
     }
-
-    // Bucket queue by distance: a node is final when first taken out, so
-    // a win gets its shortest distance; a loss is queued only once all its
-    // successors are wins for the opponent, at the longest of them plus 1.
+    drop(is_over);
     let mut value: Vec<Option<Wdl>> = vec![None; total];
-    let mut dist: Vec<u16> = vec![UNKNOWN; total];
+    let mut dist: Vec<u16> = vec![0; total];
     let mut d = 0usize;
     while d < queue.len() {
         let bucket = std::mem::take(&mut queue[d]);
@@ -378,13 +466,17 @@ pub(crate) fn solve(
             dist[node] = d as u16;
             for &p in &preds[offsets[node] as usize..offsets[node + 1] as usize] {
                 let same = p >> 31 == 1;
-                let parent = (p & !(1 << 31)) as usize;
+                let parent = (p & mask) as usize;
                 if value[parent].is_some() {
                     continue;
                 }
                 let for_parent = if same { v } else { v.flip() };
                 if for_parent == Wdl::Win {
-                    push(&mut queue, d as u16 + 1, parent as u32, Wdl::Win);
+                    let w = d as u16 + 1;
+                    if w < win[parent] {
+                        win[parent] = w;
+                        push(&mut queue, w, parent as u32, Wdl::Win);
+                    }
                 } else if for_parent == Wdl::Loss {
                     remaining[parent] -= 1;
                     longest_loss[parent] = longest_loss[parent].max(d as u16);
@@ -405,10 +497,13 @@ pub(crate) fn solve(
         }
     }
     let values: Vec<Wdl> = value[..n].iter().map(|v| v.unwrap_or(Wdl::Draw)).collect();
-    let dists: Vec<u16> = (0..n)
-        .map(|i| if value[i].is_some() { dist[i] } else { 0 })
-        .collect();
-    Ok(Table::from_parts(material, *rules, keys, &values, dists))
+    Ok(Table::from_parts(
+        material,
+        *rules,
+        keys,
+        &values,
+        dist[..n].to_vec(),
+    ))
 }
 
 impl std::fmt::Display for NoState {
