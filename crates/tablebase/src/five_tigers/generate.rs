@@ -314,8 +314,8 @@ pub(crate) fn solve(
                     let mut part = Part::default();
                     let mut edges = Vec::new();
                     for (i, &key) in keys.iter().enumerate().take(hi).skip(lo) {
-                        let state =
-                            State::from_key(key).ok_or_else(|| internal(format!("bad key {key}")))?;
+                        let state = State::from_key(key)
+                            .ok_or_else(|| internal(format!("bad key {key}")))?;
                         edges.clear();
                         let over = graph.edges(state, &mut edges)?;
                         part.add(i as u32, &edges, over);
@@ -351,7 +351,10 @@ pub(crate) fn solve(
     // (parent, child | same << 31) of every edge to an owed state.
     let mut extra: Vec<(u32, u32)> = Vec::new();
     for &(node, key, same) in &all.owed {
-        extra.push((node, intern(key, &mut owed_ids, &mut owed_keys) | u32::from(same) << 31));
+        extra.push((
+            node,
+            intern(key, &mut owed_ids, &mut owed_keys) | u32::from(same) << 31,
+        ));
     }
     let mut done = 0;
     let mut edges = Vec::new();
@@ -365,15 +368,16 @@ pub(crate) fn solve(
         let mut part = Part::default();
         part.add(node, &edges, over);
         for &(_, key, same) in &part.owed {
-            extra.push((node, intern(key, &mut owed_ids, &mut owed_keys) | u32::from(same) << 31));
+            extra.push((
+                node,
+                intern(key, &mut owed_ids, &mut owed_keys) | u32::from(same) << 31,
+            ));
         }
         part.owed.clear();
         // Its edges to stored nodes go to `extra` too (it has no slot in
         // `counts`' ranges), and its counters follow the stored nodes'.
-        let mut at = 0;
-        for _ in 0..part.counts[0] {
-            extra.push((node, part.targets[at]));
-            at += 1;
+        for &t in &part.targets[..usize::from(part.counts[0])] {
+            extra.push((node, t));
         }
         part.counts[0] = 0;
         part.targets.clear();
@@ -381,7 +385,9 @@ pub(crate) fn solve(
     }
     let total = n + owed_keys.len();
     if total >= (1 << 31) {
-        return Err(internal(format!("{total} states do not fit the 31-bit ids")));
+        return Err(internal(format!(
+            "{total} states do not fit the 31-bit ids"
+        )));
     }
 
     // Reverse graph (CSR): for each node, its predecessors, the top bit
