@@ -395,11 +395,15 @@ fn ft_probe(args: &ProbeArgs, rules: &qi_five_tigers::Rules) -> Result<(), CliEr
             Ok(())
         }
         None => Err(tb_error(match ft::Material::of(&pos) {
-            Some(m) if pos.phase() == qi_five_tigers::Phase::Movement && pos.owed().is_empty() => {
+            Some(m)
+                if pos.phase() == qi_five_tigers::Phase::Movement
+                    && pos.owed().is_empty()
+                    && tb.table(m).is_none() =>
+            {
                 format!("the material {m} is not in {}", args.dir.display())
             }
-            _ => "not a covered ending: the movement phase with nothing owed and 1 to 3 \
-                  pieces a side"
+            _ => "not a covered ending: the movement phase with nothing owed, 1 to 3 \
+                  pieces a side, and no previous step whose way back the side to move blocks"
                 .to_string(),
         })),
     }
