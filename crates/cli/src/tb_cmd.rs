@@ -1,6 +1,7 @@
-//! `qi tb`: Jungle endgame tablebases (`qi-tablebase`) from the command
-//! line: `generate` a directory of tables, `probe` a position, print the
-//! `stats` of a directory.
+//! `qi tb`: endgame tablebases (`qi-tablebase`) from the command line:
+//! `generate` a directory of tables, `probe` a position, print the `stats`
+//! of a directory. Jungle endgames, or Five Tigers movement-phase endings
+//! with `--game five-tigers[:PRESET]`.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -9,9 +10,11 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use qi_engine::{GameKit, JungleKit};
+use qi_engine::{FiveTigersKit, GameKit, JungleKit};
+use qi_five_tigers::FiveTigers;
 use qi_jungle::{Jungle, Rules};
-use qi_tablebase::{closure, save_table, Material, Tablebase, Wdl};
+use qi_tablebase::five_tigers as ft;
+use qi_tablebase::{generate_dir, plan_dir, Material, Tablebase, Wdl};
 
 use crate::error::CliError;
 use crate::out::outln;
@@ -41,26 +44,41 @@ enum TbCommand {
     Stats(StatsArgs),
 }
 
-/// `--game`: tablebases exist for Jungle only.
+/// `--game`: Jungle or Five Tigers.
 #[derive(Args, Debug)]
 struct GameArg {
-    /// The game and its rules: jungle or jungle:PRESET (the tables hold the board
-    /// rules; the game-record rules are not in them).
+    /// The game and its rules: jungle, jungle:PRESET, five-tigers or
+    /// five-tigers:PRESET (the tables hold the board rules; the game-record
+    /// rules are not in them).
     #[arg(long, value_name = "G", default_value = "jungle:standard")]
     game: String,
 }
 
+/// The rules `--game` names.
+enum GameRules {
+    Jungle(Rules),
+    FiveTigers(qi_five_tigers::Rules),
+}
+
 impl GameArg {
-    fn rules(&self) -> Result<Rules, CliError> {
+    fn game_rules(&self) -> Result<GameRules, CliError> {
         let spec = self.game.trim();
         let name = spec.split([':', ',']).next().unwrap_or_default();
-        if name != JungleKit::NAME {
-            return Err(CliError::Usage(format!(
-                "bad --game: tablebases exist for 'jungle' only, not '{}'",
+        let bad = |e| -> CliError { qi_engine::SpecError::BadRules(e).into() };
+        if name == JungleKit::NAME {
+            JungleKit::parse_rules(spec)
+                .map(GameRules::Jungle)
+                .map_err(bad)
+        } else if name == FiveTigersKit::NAME {
+            FiveTigersKit::parse_rules(spec)
+                .map(GameRules::FiveTigers)
+                .map_err(bad)
+        } else {
+            Err(CliError::Usage(format!(
+                "bad --game: tablebases exist for 'jungle' and 'five-tigers', not '{}'",
                 qi_core::Escaped(name)
-            )));
+            )))
         }
-        JungleKit::parse_rules(spec).map_err(|e| qi_engine::SpecError::BadRules(e).into())
     }
 }
 
@@ -69,11 +87,12 @@ struct GenerateArgs {
     #[command(flatten)]
     game: GameArg,
     /// Every material of up to N animals (both sides together), when no
-    /// --material is given.
+    /// --material is given; for five-tigers, up to N pieces a side (at
+    /// most 3).
     #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..=MAX_PIECES as i64))]
     pieces: u32,
     /// A material to generate instead (Red letters, v, Blue letters:
-    /// LCvED); may be repeated.
+    /// LCvED; for five-tigers the counts: 3v2); may be repeated.
     #[arg(long, value_name = "LCvED")]
     material: Vec<String>,
     /// Worker threads (default: the machine's cores).
@@ -88,7 +107,8 @@ struct GenerateArgs {
 struct ProbeArgs {
     #[command(flatten)]
     game: GameArg,
-    /// The position text.
+    /// The position text (five-tigers: read leniently, so that endings no
+    /// game reaches can be probed).
     #[arg(long, value_name = "TEXT")]
     fen: String,
     /// The directory of the tables.
@@ -117,6 +137,15 @@ fn tb_error(e: impl std::fmt::Display) -> CliError {
     CliError::Tablebase(e.to_string())
 }
 
+/// The worker threads: `--threads`, or the machine's cores.
+fn threads(args: &GenerateArgs) -> usize {
+    args.threads.map(|t| t as usize).unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    })
+}
+
 /// The materials `--material` or `--pieces` name.
 fn materials(args: &GenerateArgs) -> Result<Vec<Material>, CliError> {
     if args.material.is_empty() {
@@ -140,40 +169,35 @@ fn materials(args: &GenerateArgs) -> Result<Vec<Material>, CliError> {
 }
 
 fn generate(args: &GenerateArgs) -> Result<(), CliError> {
-    let rules = args.game.rules()?;
+    let rules = match args.game.game_rules()? {
+        GameRules::Jungle(rules) => rules,
+        GameRules::FiveTigers(rules) => return ft_generate(args, &rules),
+    };
     let materials = materials(args)?;
-    let threads = args.threads.map(|t| t as usize).unwrap_or_else(|| {
-        std::thread::available_parallelism()
-            .map(|n| n.get())
-            .unwrap_or(1)
-    });
+    let threads = threads(args);
     std::fs::create_dir_all(&args.dir)
         .map_err(|e| tb_error(format!("cannot create {}: {e}", args.dir.display())))?;
-    let all = closure(&materials);
-    let mut tb = Tablebase::load_present(&args.dir, &rules, &all).map_err(tb_error)?;
-    let plan = tb.plan(&materials);
+    // Straight into the directory: only the tables of the size below the
+    // one being solved stay in memory, so every 4-animal material runs
+    // beside the 78 MB of 3-animal tables.
+    let plan = plan_dir(&args.dir, &materials);
     let todo = plan.todo.len();
     eprintln!(
         "{todo} of {} tables to generate ({} present): at most {:.1} MB of working memory per \
-         table in progress, {} at once at most, and {:.1} MB of tables",
-        all.len(),
-        plan.present,
+         table in progress, {} at once at most, {:.1} MB of finished tables in memory and \
+         {:.1} MB of new files",
+        plan.all.len(),
+        plan.all.len() - todo,
         plan.working_memory_per_table as f64 / 1e6,
         threads.min(todo.max(1)),
-        plan.table_bytes as f64 / 1e6
+        plan.resident_table_bytes as f64 / 1e6,
+        plan.file_bytes as f64 / 1e6
     );
     let start = Instant::now();
     let bar = progress_bar(todo as u64, std::io::stderr().is_terminal());
-    let failed: Mutex<Option<String>> = Mutex::new(None);
-    let generated = tb.extend(&materials, threads, &|table| {
-        if let Err(e) = save_table(&args.dir, table) {
-            failed
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .get_or_insert(e.to_string());
-        }
+    let generated = generate_dir(&rules, &materials, threads, &args.dir, &|table| {
         bar.set_message(format!(
-            "last {} ({} positions)",
+            "last {} ({} indices)",
             table.material(),
             table.len()
         ));
@@ -181,9 +205,6 @@ fn generate(args: &GenerateArgs) -> Result<(), CliError> {
     });
     bar.finish_and_clear();
     generated.map_err(tb_error)?;
-    if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        return Err(tb_error(e));
-    }
     eprintln!(
         "{todo} tables generated in {:.1} s into {}",
         start.elapsed().as_secs_f64(),
@@ -221,7 +242,10 @@ pub(crate) fn value_text(wdl: Wdl, distance: u32) -> String {
 }
 
 fn probe(args: &ProbeArgs) -> Result<(), CliError> {
-    let rules = args.game.rules()?;
+    let rules = match args.game.game_rules()? {
+        GameRules::Jungle(rules) => rules,
+        GameRules::FiveTigers(rules) => return ft_probe(args, &rules),
+    };
     let pos = Jungle::from_text(&args.fen, &rules).map_err(|e| CliError::Fen(e.to_string()))?;
     let mut tb = Tablebase::new(&rules);
     if let Some(material) = Material::of(&pos) {
@@ -243,7 +267,10 @@ fn probe(args: &ProbeArgs) -> Result<(), CliError> {
 }
 
 fn stats(args: &StatsArgs) -> Result<(), CliError> {
-    let rules = args.game.rules()?;
+    let rules = match args.game.game_rules()? {
+        GameRules::Jungle(rules) => rules,
+        GameRules::FiveTigers(rules) => return ft_stats(args, &rules),
+    };
     let tb = Tablebase::load_dir(&args.dir, &rules).map_err(tb_error)?;
     if tb.tables().next().is_none() {
         return Err(tb_error(format!("no tables in {}", args.dir.display())));
@@ -273,6 +300,149 @@ fn stats(args: &StatsArgs) -> Result<(), CliError> {
     outln!(
         "total\t{}\t{}\t{}\t{}\t{}\t",
         total.positions,
+        total.wins,
+        total.draws,
+        total.losses,
+        total.longest_win
+    );
+    Ok(())
+}
+
+/// The Five Tigers materials `--material` or `--pieces` (a side) name.
+fn ft_materials(args: &GenerateArgs) -> Result<Vec<ft::Material>, CliError> {
+    if args.material.is_empty() {
+        if args.pieces > ft::MAX_PIECES {
+            return Err(CliError::Usage(format!(
+                "bad --pieces: five-tigers tables have at most {} pieces a side, not {}",
+                ft::MAX_PIECES,
+                args.pieces
+            )));
+        }
+        return Ok(ft::Material::all_up_to(args.pieces));
+    }
+    args.material
+        .iter()
+        .map(|text| {
+            text.parse::<ft::Material>()
+                .map_err(|e| CliError::Usage(format!("bad --material: {e}")))
+        })
+        .collect()
+}
+
+fn ft_generate(args: &GenerateArgs, rules: &qi_five_tigers::Rules) -> Result<(), CliError> {
+    let materials = ft_materials(args)?;
+    let threads = threads(args);
+    std::fs::create_dir_all(&args.dir)
+        .map_err(|e| tb_error(format!("cannot create {}: {e}", args.dir.display())))?;
+    let all = ft::closure(&materials, rules);
+    let mut tb = ft::Tablebase::load_present(&args.dir, rules, &all).map_err(tb_error)?;
+    let plan = tb.plan(&materials);
+    let todo = plan.todo.len();
+    eprintln!(
+        "{todo} of {} tables to generate ({} present): about {:.1} MB of working memory for \
+         the largest table in progress, one table at a time on {threads} threads",
+        all.len(),
+        plan.present,
+        plan.working_memory_per_table as f64 / 1e6,
+    );
+    let start = Instant::now();
+    let bar = progress_bar(todo as u64, std::io::stderr().is_terminal());
+    let failed: Mutex<Option<String>> = Mutex::new(None);
+    let generated = tb.extend(&materials, threads, &|table| {
+        if let Err(e) = ft::save_table(&args.dir, table) {
+            failed
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get_or_insert(e.to_string());
+        }
+        bar.set_message(format!(
+            "last {} ({} states)",
+            table.material(),
+            table.len()
+        ));
+        bar.inc(1);
+    });
+    bar.finish_and_clear();
+    generated.map_err(tb_error)?;
+    if let Some(e) = failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(tb_error(e));
+    }
+    eprintln!(
+        "{todo} tables generated in {:.1} s into {}",
+        start.elapsed().as_secs_f64(),
+        args.dir.display()
+    );
+    Ok(())
+}
+
+fn ft_probe(args: &ProbeArgs, rules: &qi_five_tigers::Rules) -> Result<(), CliError> {
+    let pos = FiveTigers::from_text_lenient(&args.fen, rules)
+        .map_err(|e| CliError::Fen(e.to_string()))?;
+    let mut tb = ft::Tablebase::new(rules);
+    if let Some(material) = ft::Material::of(&pos) {
+        tb = ft::Tablebase::load_present(&args.dir, rules, &[material]).map_err(tb_error)?;
+    }
+    match tb.probe(&pos).map_err(tb_error)? {
+        Some((wdl, distance)) => {
+            outln!("{}", value_text(wdl, distance));
+            Ok(())
+        }
+        None => Err(tb_error(match ft::Material::of(&pos) {
+            Some(m)
+                if pos.phase() == qi_five_tigers::Phase::Movement
+                    && pos.owed().is_empty()
+                    && tb.table(m).is_none() =>
+            {
+                format!("the material {m} is not in {}", args.dir.display())
+            }
+            _ => "not a covered ending: the movement phase with nothing owed, 1 to 3 \
+                  pieces a side, and no previous step whose way back the side to move blocks"
+                .to_string(),
+        })),
+    }
+}
+
+fn ft_stats(args: &StatsArgs, rules: &qi_five_tigers::Rules) -> Result<(), CliError> {
+    let tb = ft::Tablebase::load_dir(&args.dir, rules).map_err(tb_error)?;
+    if tb.tables().next().is_none() {
+        return Err(tb_error(format!("no tables in {}", args.dir.display())));
+    }
+    outln!(
+        "material\tpositions\tcanonical\tstored\twins\tdraws\tlosses\tlongest win\t\
+         longest win position"
+    );
+    let mut total = ft::Stats::default();
+    for table in tb.tables() {
+        let s = table.stats();
+        let example = s
+            .longest_win_key
+            .and_then(|k| table.position_of_key(k))
+            .map(|p| p.to_string())
+            .unwrap_or_default();
+        outln!(
+            "{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{example}",
+            table.material(),
+            s.positions,
+            s.canonical,
+            s.stored,
+            s.wins,
+            s.draws,
+            s.losses,
+            s.longest_win
+        );
+        total.positions += s.positions;
+        total.canonical += s.canonical;
+        total.stored += s.stored;
+        total.wins += s.wins;
+        total.draws += s.draws;
+        total.losses += s.losses;
+        total.longest_win = total.longest_win.max(s.longest_win);
+    }
+    outln!(
+        "total\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t",
+        total.positions,
+        total.canonical,
+        total.stored,
         total.wins,
         total.draws,
         total.losses,

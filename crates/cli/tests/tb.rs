@@ -143,8 +143,61 @@ fn bad_input_is_one_line_and_exit_code_2() {
             "the material LvR is not in",
         ),
         (
-            vec!["tb", "probe", "--game", "five-tigers", "--fen", "x", d],
+            vec!["tb", "probe", "--game", "go", "--fen", "x", d],
             "bad --game",
+        ),
+        (
+            vec!["tb", "probe", "--game", "five-tigers", "--fen", "x", d],
+            "bad --fen",
+        ),
+        (
+            vec![
+                "tb",
+                "probe",
+                "--game",
+                "five-tigers:seven",
+                "--fen",
+                "x",
+                d,
+            ],
+            "bad --game",
+        ),
+        (
+            vec![
+                "tb",
+                "generate",
+                "--game",
+                "five-tigers",
+                "--pieces",
+                "4",
+                d,
+            ],
+            "at most 3 pieces a side",
+        ),
+        (
+            vec![
+                "tb",
+                "generate",
+                "--game",
+                "five-tigers",
+                "--material",
+                "4v1",
+                d,
+            ],
+            "bad --material",
+        ),
+        // Placement phase: not an ending the tables cover.
+        (
+            vec![
+                "tb",
+                "probe",
+                "--game",
+                "five-tigers",
+                "--fen",
+                "5/5/2X2/5/5 o place X:12,O:13 - o -,- 0",
+                d,
+            ],
+            "not a covered ending",
         ),
         (
             vec!["tb", "probe", "--game", "jungle:chess", "--fen", "x", d],
@@ -275,4 +328,61 @@ fn the_engine_plays_the_tables_at_the_root() {
     assert!(lines.last().unwrap().contains("TablebasePath"), "{lines:?}");
     e.send("quit");
     assert_eq!(e.exit_within(Duration::from_secs(10)), Some(0));
+}
+
+#[test]
+fn five_tigers_generate_probe_and_stats() {
+    let dir = temp_dir("five-tigers");
+    let d = dir.to_str().unwrap();
+    let game = ["--game", "five-tigers:shandong-shuttle"];
+    let (code, out, err) = generate(&dir, &[&game[..], &["--material", "3v1"]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(
+        err.starts_with("1 of 1 tables to generate (0 present): about"),
+        "{err}"
+    );
+    assert!(dir.join("3v1.qft").exists());
+    // X completes the three-diagonal a3-b2-c1 and takes O's last piece.
+    let pos = "4O/5/X4/1X3/1X3 x move X:0,O:0 - x -,- 0";
+    let (code, out, err) = qi(&[&["tb", "probe"][..], &game, &["--fen", pos, d]].concat());
+    assert_eq!((code, out.as_str()), (0, "win in 2 plies\n"), "{err}");
+    let (code, out, err) = qi(&[&["tb", "stats"][..], &game, &[d]].concat());
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "material\tpositions\tcanonical\tstored\twins\tdraws\tlosses\tlongest win\tlongest win position"
+    );
+    // 25 * C(24, 3) * 2 = 101 200 positions in 12 870 classes; the side
+    // with three pieces wins whoever it is, the side to move decides.
+    assert!(lines[1].starts_with("3v1\t101200\t12870\t12870\t50600\t0\t50600\t16\t"));
+    assert_eq!(lines.len(), 3);
+    // The shandong rules (shuttle forbidden) need other tables: the file
+    // is refused.
+    let (code, _, err) = qi(&["tb", "stats", "--game", "five-tigers", d]);
+    assert_eq!(code, 2);
+    assert!(err.contains("another shuttle rule"), "{err}");
+    // Everything up to 2 a side, resuming: 3v1 is loaded, not solved again.
+    let (code, _, err) = generate(&dir, &[&game[..], &["--pieces", "2"]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.starts_with("4 of 4 tables to generate (0 present)"),
+        "{err}"
+    );
+    let (code, _, err) = generate(&dir, &game);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.starts_with("4 of 9 tables to generate (5 present)"),
+        "{err}"
+    );
+    let (_, out, _) = qi(&[&["tb", "stats"][..], &game, &[d]].concat());
+    assert_eq!(out.lines().count(), 11);
+    assert!(
+        out.lines()
+            .last()
+            .unwrap()
+            .starts_with("total\t9592200\t1203990\t"),
+        "{out}"
+    );
 }

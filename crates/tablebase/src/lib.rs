@@ -42,6 +42,7 @@
 #![forbid(unsafe_code)]
 
 mod dir;
+pub mod five_tigers;
 mod format;
 mod generate;
 mod lazy;
