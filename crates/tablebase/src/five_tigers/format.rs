@@ -179,14 +179,17 @@ impl Table {
         if r.take(8)? != MAGIC {
             return Err(FormatError::BadMagic);
         }
+        // The version and the game name sit at the same place in every
+        // qi table file, so a file of the other game is named as such
+        // whatever its version.
         let version = u16::from_le_bytes(r.array()?);
-        if version != FORMAT_VERSION {
-            return Err(FormatError::UnsupportedVersion(version));
-        }
         let n = usize::from(r.take(1)?[0]);
         let game = r.text(n, "game name")?;
         if game != GAME {
             return Err(FormatError::WrongGame(game.to_string()));
+        }
+        if version != FORMAT_VERSION {
+            return Err(FormatError::UnsupportedVersion(version));
         }
         let n = usize::from(u16::from_le_bytes(r.array()?));
         let rules_text = r.text(n, "rules text")?;
