@@ -273,7 +273,7 @@ fn stats(args: &StatsArgs) -> Result<(), CliError> {
     };
     // One table in memory at a time: a directory of every 4-animal
     // material holds 13.9 GB.
-    let io = |e: std::io::Error| tb_error(format!("cannot read {}: {e}", args.dir.display()));
+    let io = |e: std::io::Error| tb_error(format!("I/O error on {}: {e}", args.dir.display()));
     let mut files: Vec<(Option<Material>, PathBuf)> = Vec::new();
     for entry in std::fs::read_dir(&args.dir).map_err(io)? {
         let path = entry.map_err(io)?.path();
