@@ -41,6 +41,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod container;
 mod dir;
 pub mod five_tigers;
 mod format;
@@ -56,6 +57,7 @@ use qi_core::Position;
 use qi_jungle::{Jungle, Rules};
 use thiserror::Error;
 
+pub use container::FileError;
 pub use dir::{generate_dir, plan_dir, DirPlan, GenerateDirError};
 pub use format::{same_board_rules, FormatError, EXTENSION, FORMAT_VERSION, GAME, MAGIC};
 pub use generate::{closure, generate_table, generation_memory, GenerateError};
@@ -282,13 +284,10 @@ impl Tablebase {
 /// into place, so that a file present is complete).
 pub fn save_table(dir: &Path, table: &Table) -> Result<(), FormatError> {
     let path = Tablebase::file_path(dir, table.material);
-    let tmp = path.with_extension("tmp");
-    let io = |source| FormatError::Io {
+    container::write_atomically(&path, &table.to_bytes()).map_err(|source| FormatError::Io {
         path: path.display().to_string(),
         source,
-    };
-    std::fs::write(&tmp, table.to_bytes()).map_err(io)?;
-    std::fs::rename(&tmp, &path).map_err(io)
+    })
 }
 
 /// Reads the table file at `path`, refusing it if it is corrupt, holds

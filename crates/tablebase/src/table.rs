@@ -136,14 +136,10 @@ impl Table {
         values: &[Wdl],
         distances: Vec<u16>,
     ) -> Table {
-        let mut packed = vec![0u8; values.len().div_ceil(4)];
-        for (i, v) in values.iter().enumerate() {
-            packed[i / 4] |= v.code() << (2 * (i % 4));
-        }
         Table {
             material,
             rules,
-            values: packed,
+            values: crate::container::pack_values(values),
             distances: Distances::from_u16(distances),
             len: values.len() as u64,
         }

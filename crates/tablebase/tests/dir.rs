@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use qi_jungle::Rules;
 use qi_tablebase::{
-    closure, generate_dir, plan_dir, FormatError, GenerateDirError, Material, Tablebase,
+    closure, generate_dir, plan_dir, FileError, FormatError, GenerateDirError, Material, Tablebase,
 };
 
 fn temp_dir(tag: &str) -> PathBuf {
@@ -85,7 +85,10 @@ fn a_corrupt_or_foreign_file_present_stops_the_run_with_its_error() {
         std::fs::write(&path, &bad).unwrap();
         let err = generate_dir(&Rules::standard(), &wanted, 2, &dir, &|_| {}).unwrap_err();
         assert!(
-            matches!(err, GenerateDirError::Format(FormatError::Checksum { .. })),
+            matches!(
+                err,
+                GenerateDirError::Format(FormatError::File(FileError::Checksum { .. }))
+            ),
             "{text}: {err}"
         );
         std::fs::write(&path, &good).unwrap();

@@ -6,7 +6,8 @@ use std::path::PathBuf;
 
 use qi_jungle::{Jungle, Rules};
 use qi_tablebase::{
-    load_table, FormatError, Material, ProbeError, Table, Tablebase, Wdl, FORMAT_VERSION, MAGIC,
+    load_table, FileError, FormatError, Material, ProbeError, Table, Tablebase, Wdl,
+    FORMAT_VERSION, MAGIC,
 };
 
 /// A fresh directory under the system's temporary directory.
@@ -121,27 +122,30 @@ fn wrong_headers_are_refused_with_their_error() {
         f(&mut b);
         Table::from_bytes(&b, Some(&Rules::standard())).unwrap_err()
     };
-    assert!(matches!(edit(&|b| b[0] = b'X'), FormatError::BadMagic));
+    assert!(matches!(
+        edit(&|b| b[0] = b'X'),
+        FormatError::File(FileError::BadMagic)
+    ));
     assert!(matches!(
         edit(&|b| {
             let at = checksum_at(b) + 8;
             b[at] ^= 1
         }),
-        FormatError::Checksum { .. }
+        FormatError::File(FileError::Checksum { .. })
     ));
     assert!(matches!(
         edit(&|b| {
             b[8] = 9;
             reseal(b)
         }),
-        FormatError::UnsupportedVersion(9)
+        FormatError::File(FileError::UnsupportedVersion(9))
     ));
     assert!(matches!(
         edit(&|b| {
             b[11] = b'x';
             reseal(b)
         }),
-        FormatError::WrongGame(_)
+        FormatError::File(FileError::WrongGame(_))
     ));
     // The count of another material.
     assert!(matches!(
@@ -158,7 +162,7 @@ fn wrong_headers_are_refused_with_their_error() {
             b[at] = 3;
             reseal(b)
         }),
-        FormatError::BadWidth(3)
+        FormatError::File(FileError::BadWidth(3))
     ));
     // A value code 3.
     assert!(matches!(
@@ -167,7 +171,7 @@ fn wrong_headers_are_refused_with_their_error() {
             b[at] |= 3;
             reseal(b)
         }),
-        FormatError::BadValue(0)
+        FormatError::File(FileError::BadValue(0))
     ));
     // Another material's letters: the count then disagrees.
     let pos = bytes.windows(3).position(|w| w == b"LvR").unwrap();
@@ -220,7 +224,7 @@ fn crafted_headers_are_refused_without_allocating_their_claims() {
     let all = "ELTPWDCRvELTPWDCR";
     assert!(matches!(
         Table::from_bytes(&craft(all, u64::MAX, 1, &[]), None),
-        Err(FormatError::Truncated)
+        Err(FormatError::File(FileError::Truncated))
     ));
     assert!(matches!(
         Table::from_bytes(&craft(all, 12, 1, &[]), None),
@@ -236,7 +240,7 @@ fn crafted_headers_are_refused_without_allocating_their_claims() {
     payload.push(0);
     assert!(matches!(
         Table::from_bytes(&craft("LvE", n as u64, 1, &payload), None),
-        Err(FormatError::TrailingBytes(1))
+        Err(FormatError::File(FileError::TrailingBytes(1)))
     ));
 }
 

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use qi_core::{Position, Side};
 use qi_five_tigers::{FiveTigers, Rules, Symmetry};
 use qi_tablebase::five_tigers::{load_table, FormatError, Material, ProbeError, Table, Tablebase};
-use qi_tablebase::Wdl;
+use qi_tablebase::{FileError, Wdl};
 
 /// Every table of up to 3 a side with the shuttle allowed.
 fn shuttle() -> &'static Tablebase {
@@ -189,7 +189,7 @@ fn files_round_trip_and_bad_files_are_refused() {
     let jbytes = jungle.tables().next().unwrap().to_bytes();
     assert!(matches!(
         Table::from_bytes(&jbytes, None),
-        Err(FormatError::WrongGame(g)) if g == "jungle"
+        Err(FormatError::File(FileError::WrongGame(g))) if g == "jungle"
     ));
 
     // Directory: save, load, a file under another material's name refused.

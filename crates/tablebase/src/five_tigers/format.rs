@@ -23,8 +23,7 @@ use thiserror::Error;
 
 use super::key::State;
 use super::{forbids_shuttle, same_board_rules, Material, MaterialError, Table};
-use crate::format::MAGIC;
-use crate::table::Distances;
+use crate::container::{self, FileError, Header};
 
 /// The format version this module writes and reads.
 pub const FORMAT_VERSION: u16 = 1;
@@ -45,21 +44,10 @@ pub enum FormatError {
         /// The error.
         source: io::Error,
     },
-    /// The file does not start with the magic bytes.
-    #[error("not a qi tablebase file (bad magic bytes)")]
-    BadMagic,
-    /// A format version this module does not read.
-    #[error("unsupported format version {0} (this build reads version {FORMAT_VERSION})")]
-    UnsupportedVersion(u16),
-    /// The file ends inside the header or the payload.
-    #[error("the file is truncated")]
-    Truncated,
-    /// The header's text fields are not UTF-8.
-    #[error("the header's {0} is not UTF-8")]
-    NotUtf8(&'static str),
-    /// A table of another game.
-    #[error("a table of game {0:?}, expected {GAME:?}")]
-    WrongGame(String),
+    /// The part every table file shares (magic, version, game, checksum,
+    /// values, distances) is wrong.
+    #[error("{0} (this build reads {GAME} tables of format version {FORMAT_VERSION})")]
+    File(#[from] FileError),
     /// The rules text does not parse.
     #[error("bad rules text {text:?}: {source}")]
     BadRules {
@@ -87,40 +75,11 @@ pub enum FormatError {
         /// The header's material.
         found: Material,
     },
-    /// A distance width other than 1 or 2.
-    #[error("bad distance width {0} (1 or 2 bytes)")]
-    BadWidth(u8),
-    /// The payload is longer than the header says.
-    #[error("{0} bytes after the payload")]
-    TrailingBytes(usize),
-    /// The checksum does not match the contents.
-    #[error("checksum mismatch: header {expected:#018x}, contents {found:#018x}")]
-    Checksum {
-        /// The header's checksum.
-        expected: u64,
-        /// The checksum of the contents.
-        found: u64,
-    },
     /// A key that is not the canonical key of a state of the material with
     /// nothing owed, or not above the previous one.
     #[error("state {0}: bad key (not canonical, not of the material, or out of order)")]
     BadKey(u64),
-    /// A 2-bit value that is not loss, draw or win.
-    #[error("state {0} has the invalid value code 3")]
-    BadValue(u64),
 }
-
-/// FNV-1a, 64 bits, continued from `hash` over `bytes` (the Jungle
-/// format's checksum).
-fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
-    for &b in bytes {
-        hash ^= u64::from(b);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    hash
-}
-
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// Whether `key` is a state a table of `material` under `rules` stores.
 fn valid_key(key: u64, material: Material, rules: &Rules) -> bool {
@@ -137,82 +96,31 @@ fn valid_key(key: u64, material: Material, rules: &Rules) -> bool {
 impl Table {
     /// The table as file bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let n = self.keys.len();
-        let mut out = Vec::with_capacity(64 + n * 11);
-        out.extend_from_slice(&MAGIC);
-        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-        out.push(GAME.len() as u8);
-        out.extend_from_slice(GAME.as_bytes());
-        let rules = self.rules.to_string();
-        out.extend_from_slice(&(rules.len() as u16).to_le_bytes());
-        out.extend_from_slice(rules.as_bytes());
-        let material = self.material.to_string();
-        out.push(material.len() as u8);
-        out.extend_from_slice(material.as_bytes());
-        out.extend_from_slice(&(n as u64).to_le_bytes());
-        out.push(self.distances.width());
-        let checksum_at = out.len();
-        out.extend_from_slice(&[0; 8]);
-        for k in &self.keys {
-            out.extend_from_slice(&k.to_le_bytes());
-        }
-        out.extend_from_slice(&self.values);
-        match &self.distances {
-            Distances::U8(d) => out.extend_from_slice(d),
-            Distances::U16(d) => d
-                .iter()
-                .for_each(|x| out.extend_from_slice(&x.to_le_bytes())),
-        }
-        let sum = fnv1a(
-            fnv1a(FNV_OFFSET, &out[..checksum_at]),
-            &out[checksum_at + 8..],
-        );
-        out[checksum_at..checksum_at + 8].copy_from_slice(&sum.to_le_bytes());
-        out
+        let header = Header {
+            game: GAME,
+            version: FORMAT_VERSION,
+            rules: &self.rules.to_string(),
+            material: &self.material.to_string(),
+            count: self.keys.len() as u64,
+            width: self.distances.width(),
+        };
+        let keys: Vec<u8> = self.keys.iter().flat_map(|k| k.to_le_bytes()).collect();
+        let distances = container::distance_bytes(&self.distances);
+        container::write(&header, &[&keys, &self.values, &distances])
     }
 
     /// Reads a table from file bytes, refusing anything not exactly as
     /// written by [`Table::to_bytes`] (see [`FormatError`]). With
     /// `expected` rules, a table of other board rules is refused too.
     pub fn from_bytes(bytes: &[u8], expected: Option<&Rules>) -> Result<Table, FormatError> {
-        let mut r = Reader { bytes, at: 0 };
-        if r.take(8)? != MAGIC {
-            return Err(FormatError::BadMagic);
-        }
-        // The version and the game name sit at the same place in every
-        // qi table file, so a file of the other game is named as such
-        // whatever its version.
-        let version = u16::from_le_bytes(r.array()?);
-        let n = usize::from(r.take(1)?[0]);
-        let game = r.text(n, "game name")?;
-        if game != GAME {
-            return Err(FormatError::WrongGame(game.to_string()));
-        }
-        if version != FORMAT_VERSION {
-            return Err(FormatError::UnsupportedVersion(version));
-        }
-        let n = usize::from(u16::from_le_bytes(r.array()?));
-        let rules_text = r.text(n, "rules text")?;
-        let n = usize::from(r.take(1)?[0]);
-        let material_text = r.text(n, "material")?;
-        let count = u64::from_le_bytes(r.array()?);
-        let width = r.take(1)?[0];
-        let checksum_at = r.at;
-        let checksum = u64::from_le_bytes(r.array()?);
-        let found = fnv1a(
-            fnv1a(FNV_OFFSET, &bytes[..checksum_at]),
-            &bytes[checksum_at + 8..],
-        );
-        if found != checksum {
-            return Err(FormatError::Checksum {
-                expected: checksum,
-                found,
-            });
-        }
-        let rules: Rules = rules_text.parse().map_err(|source| FormatError::BadRules {
-            text: rules_text.to_string(),
-            source,
-        })?;
+        let (header, mut r) = container::read(bytes, GAME, FORMAT_VERSION)?;
+        let rules: Rules = header
+            .rules
+            .parse()
+            .map_err(|source| FormatError::BadRules {
+                text: header.rules.to_string(),
+                source,
+            })?;
         if let Some(expected) = expected {
             if !same_board_rules(expected, &rules) {
                 return Err(FormatError::RulesMismatch {
@@ -221,12 +129,9 @@ impl Table {
                 });
             }
         }
-        let material: Material = material_text.parse()?;
-        if width != 1 && width != 2 {
-            return Err(FormatError::BadWidth(width));
-        }
-        let n = usize::try_from(count).map_err(|_| FormatError::Truncated)?;
-        let raw_keys = r.take(n.checked_mul(8).ok_or(FormatError::Truncated)?)?;
+        let material: Material = header.material.parse()?;
+        let n = usize::try_from(header.count).map_err(|_| FileError::Truncated)?;
+        let raw_keys = r.take(n.checked_mul(8).ok_or(FileError::Truncated)?)?;
         let mut keys = Vec::with_capacity(n);
         for (i, c) in raw_keys.chunks_exact(8).enumerate() {
             let mut a = [0u8; 8];
@@ -237,32 +142,9 @@ impl Table {
             }
             keys.push(k);
         }
-        let values = r.take(n.div_ceil(4))?.to_vec();
-        for i in 0..n {
-            if values[i / 4] >> (2 * (i % 4)) & 3 == 3 {
-                return Err(FormatError::BadValue(i as u64));
-            }
-        }
-        let raw = r.take(
-            n.checked_mul(usize::from(width))
-                .ok_or(FormatError::Truncated)?,
-        )?;
-        let distances = if width == 1 {
-            Distances::U8(raw.to_vec())
-        } else {
-            Distances::U16(
-                raw.chunks_exact(2)
-                    .map(|c| u16::from_le_bytes([c[0], c[1]]))
-                    .collect(),
-            )
-        };
-        if r.at != bytes.len() {
-            return Err(FormatError::TrailingBytes(bytes.len() - r.at));
-        }
-        // The padding bits of the last value byte are written as 0.
-        if n % 4 != 0 && values.last().is_some_and(|&b| b >> (2 * (n % 4)) != 0) {
-            return Err(FormatError::BadValue(n as u64));
-        }
+        let values = r.values(n)?;
+        let distances = r.distances(n, header.width)?;
+        r.finish()?;
         Ok(Table {
             material,
             rules,
@@ -270,30 +152,5 @@ impl Table {
             values,
             distances,
         })
-    }
-}
-
-/// A cursor over the file bytes that never reads past the end.
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], FormatError> {
-        let end = self.at.checked_add(n).ok_or(FormatError::Truncated)?;
-        let s = self.bytes.get(self.at..end).ok_or(FormatError::Truncated)?;
-        self.at = end;
-        Ok(s)
-    }
-
-    fn array<const N: usize>(&mut self) -> Result<[u8; N], FormatError> {
-        let mut a = [0u8; N];
-        a.copy_from_slice(self.take(N)?);
-        Ok(a)
-    }
-
-    fn text(&mut self, n: usize, what: &'static str) -> Result<&'a str, FormatError> {
-        std::str::from_utf8(self.take(n)?).map_err(|_| FormatError::NotUtf8(what))
     }
 }

@@ -276,15 +276,11 @@ impl Table {
         values: &[Wdl],
         distances: Vec<u16>,
     ) -> Table {
-        let mut packed = vec![0u8; values.len().div_ceil(4)];
-        for (i, v) in values.iter().enumerate() {
-            packed[i / 4] |= v.code() << (2 * (i % 4));
-        }
         Table {
             material,
             rules,
             keys,
-            values: packed,
+            values: crate::container::pack_values(values),
             distances: Distances::from_u16(distances),
         }
     }
@@ -603,13 +599,10 @@ impl Tablebase {
 /// into place, so that a file present is complete).
 pub fn save_table(dir: &Path, table: &Table) -> Result<(), FormatError> {
     let path = Tablebase::file_path(dir, table.material);
-    let tmp = path.with_extension("tmp");
-    let io = |source| FormatError::Io {
+    crate::container::write_atomically(&path, &table.to_bytes()).map_err(|source| FormatError::Io {
         path: path.display().to_string(),
         source,
-    };
-    std::fs::write(&tmp, table.to_bytes()).map_err(io)?;
-    std::fs::rename(&tmp, &path).map_err(io)
+    })
 }
 
 /// Reads the table file at `path`, refusing it if it is corrupt, holds

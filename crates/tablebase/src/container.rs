@@ -1,0 +1,253 @@
+//! What every qi table file shares, whatever the game: the header (magic,
+//! version, game name, rules text, material text, count, distance width,
+//! checksum), the 2-bit values, the distance table, and the atomic write.
+//! Each game's format (`format`, `five_tigers::format`) adds its own
+//! payload and its own typed errors, into which [`FileError`] maps.
+
+use std::path::Path;
+
+use thiserror::Error;
+
+use crate::table::{Distances, Wdl};
+
+/// The first bytes of every table file.
+pub const MAGIC: [u8; 8] = *b"QITB\r\n\x1a\n";
+
+/// FNV-1a (64 bits) start state.
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// FNV-1a, 64 bits, continued from `hash` over `bytes`. Every single-byte
+/// change changes the result: each step is a bijection of the state.
+fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
+    for &b in bytes {
+        hash ^= u64::from(b);
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
+/// Why a table file was refused in the part every game's file shares
+/// (inside [`FormatError::File`](crate::FormatError::File) and the Five
+/// Tigers one).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum FileError {
+    /// The file does not start with the magic bytes.
+    #[error("not a qi tablebase file (bad magic bytes)")]
+    BadMagic,
+    /// The file is of a format version this build does not read.
+    #[error("unsupported format version {0}")]
+    UnsupportedVersion(u16),
+    /// The file ends inside the header or the payload.
+    #[error("the file is truncated")]
+    Truncated,
+    /// The header's text fields are not UTF-8.
+    #[error("the header's {0} is not UTF-8")]
+    NotUtf8(&'static str),
+    /// A table of another game.
+    #[error("a table of game {0:?}")]
+    WrongGame(String),
+    /// A distance width other than 1 or 2.
+    #[error("bad distance width {0} (1 or 2 bytes)")]
+    BadWidth(u8),
+    /// The payload is longer than the header says.
+    #[error("{0} bytes after the payload")]
+    TrailingBytes(usize),
+    /// The checksum does not match the contents.
+    #[error("checksum mismatch: header {expected:#018x}, contents {found:#018x}")]
+    Checksum {
+        /// The header's checksum.
+        expected: u64,
+        /// The checksum of the contents.
+        found: u64,
+    },
+    /// A 2-bit value that is not loss, draw or win (or padding bits after
+    /// the last value that are not 0).
+    #[error("position {0} has the invalid value code 3")]
+    BadValue(u64),
+}
+
+/// The header fields of a file, as written.
+pub(crate) struct Header<'a> {
+    pub(crate) game: &'a str,
+    pub(crate) version: u16,
+    pub(crate) rules: &'a str,
+    pub(crate) material: &'a str,
+    pub(crate) count: u64,
+    pub(crate) width: u8,
+}
+
+/// The file bytes of `header` followed by `payload` (written in order),
+/// with the checksum of everything else filled in.
+pub(crate) fn write(header: &Header<'_>, payload: &[&[u8]]) -> Vec<u8> {
+    let size: usize = payload.iter().map(|p| p.len()).sum();
+    let mut out = Vec::with_capacity(64 + size);
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&header.version.to_le_bytes());
+    out.push(header.game.len() as u8);
+    out.extend_from_slice(header.game.as_bytes());
+    out.extend_from_slice(&(header.rules.len() as u16).to_le_bytes());
+    out.extend_from_slice(header.rules.as_bytes());
+    out.push(header.material.len() as u8);
+    out.extend_from_slice(header.material.as_bytes());
+    out.extend_from_slice(&header.count.to_le_bytes());
+    out.push(header.width);
+    let checksum_at = out.len();
+    out.extend_from_slice(&[0; 8]);
+    for part in payload {
+        out.extend_from_slice(part);
+    }
+    let sum = fnv1a(
+        fnv1a(FNV_OFFSET, &out[..checksum_at]),
+        &out[checksum_at + 8..],
+    );
+    out[checksum_at..checksum_at + 8].copy_from_slice(&sum.to_le_bytes());
+    out
+}
+
+/// Reads the header of `bytes`, refusing another game, another version or
+/// a checksum that does not match, and returns it with a reader at the
+/// start of the payload. The distance width is checked to be 1 or 2.
+pub(crate) fn read<'a>(
+    bytes: &'a [u8],
+    game: &str,
+    version: u16,
+) -> Result<(Header<'a>, Reader<'a>), FileError> {
+    let mut r = Reader { bytes, at: 0 };
+    if r.take(8)? != MAGIC {
+        return Err(FileError::BadMagic);
+    }
+    // The version and the game name sit at the same place in every qi
+    // table file, so a file of the other game is named as such whatever
+    // its version.
+    let found_version = u16::from_le_bytes(r.array()?);
+    let n = usize::from(r.take(1)?[0]);
+    let found_game = r.text(n, "game name")?;
+    if found_game != game {
+        return Err(FileError::WrongGame(found_game.to_string()));
+    }
+    if found_version != version {
+        return Err(FileError::UnsupportedVersion(found_version));
+    }
+    let n = usize::from(u16::from_le_bytes(r.array()?));
+    let rules = r.text(n, "rules text")?;
+    let n = usize::from(r.take(1)?[0]);
+    let material = r.text(n, "material")?;
+    let count = u64::from_le_bytes(r.array()?);
+    let width = r.take(1)?[0];
+    let checksum_at = r.at;
+    let checksum = u64::from_le_bytes(r.array()?);
+    let found = fnv1a(
+        fnv1a(FNV_OFFSET, &bytes[..checksum_at]),
+        &bytes[checksum_at + 8..],
+    );
+    if found != checksum {
+        return Err(FileError::Checksum {
+            expected: checksum,
+            found,
+        });
+    }
+    if width != 1 && width != 2 {
+        return Err(FileError::BadWidth(width));
+    }
+    let header = Header {
+        game: found_game,
+        version: found_version,
+        rules,
+        material,
+        count,
+        width,
+    };
+    Ok((header, r))
+}
+
+/// `values` packed 2 bits each, four a byte, lowest bits first.
+pub(crate) fn pack_values(values: &[Wdl]) -> Vec<u8> {
+    let mut packed = vec![0u8; values.len().div_ceil(4)];
+    for (i, v) in values.iter().enumerate() {
+        packed[i / 4] |= v.code() << (2 * (i % 4));
+    }
+    packed
+}
+
+/// The bytes of a distance table: one or two (little-endian) a distance.
+pub(crate) fn distance_bytes(distances: &Distances) -> Vec<u8> {
+    match distances {
+        Distances::U8(d) => d.clone(),
+        Distances::U16(d) => d.iter().flat_map(|x| x.to_le_bytes()).collect(),
+    }
+}
+
+/// A cursor over the file bytes that never reads past the end.
+pub(crate) struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    /// The next `n` bytes.
+    pub(crate) fn take(&mut self, n: usize) -> Result<&'a [u8], FileError> {
+        let end = self.at.checked_add(n).ok_or(FileError::Truncated)?;
+        let s = self.bytes.get(self.at..end).ok_or(FileError::Truncated)?;
+        self.at = end;
+        Ok(s)
+    }
+
+    /// The next `N` bytes as an array.
+    pub(crate) fn array<const N: usize>(&mut self) -> Result<[u8; N], FileError> {
+        let mut a = [0u8; N];
+        a.copy_from_slice(self.take(N)?);
+        Ok(a)
+    }
+
+    fn text(&mut self, n: usize, what: &'static str) -> Result<&'a str, FileError> {
+        std::str::from_utf8(self.take(n)?).map_err(|_| FileError::NotUtf8(what))
+    }
+
+    /// `n` packed 2-bit values, refusing the code 3 and padding bits that
+    /// are not 0.
+    pub(crate) fn values(&mut self, n: usize) -> Result<Vec<u8>, FileError> {
+        let values = self.take(n.div_ceil(4))?.to_vec();
+        for i in 0..n {
+            if values[i / 4] >> (2 * (i % 4)) & 3 == 3 {
+                return Err(FileError::BadValue(i as u64));
+            }
+        }
+        if !n.is_multiple_of(4) && values.last().is_some_and(|&b| b >> (2 * (n % 4)) != 0) {
+            return Err(FileError::BadValue(n as u64));
+        }
+        Ok(values)
+    }
+
+    /// `n` distances of `width` bytes (1 or 2).
+    pub(crate) fn distances(&mut self, n: usize, width: u8) -> Result<Distances, FileError> {
+        let raw = self.take(
+            n.checked_mul(usize::from(width))
+                .ok_or(FileError::Truncated)?,
+        )?;
+        Ok(if width == 1 {
+            Distances::U8(raw.to_vec())
+        } else {
+            Distances::U16(
+                raw.chunks_exact(2)
+                    .map(|c| u16::from_le_bytes([c[0], c[1]]))
+                    .collect(),
+            )
+        })
+    }
+
+    /// Refuses bytes after the payload.
+    pub(crate) fn finish(self) -> Result<(), FileError> {
+        match self.bytes.len() - self.at {
+            0 => Ok(()),
+            extra => Err(FileError::TrailingBytes(extra)),
+        }
+    }
+}
+
+/// Writes `bytes` to `path` through a temporary file renamed into place,
+/// so that a file present is complete.
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let tmp = path.with_extension("tmp");
+    std::fs::write(&tmp, bytes)?;
+    std::fs::rename(&tmp, path)
+}
