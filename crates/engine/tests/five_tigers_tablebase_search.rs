@@ -339,3 +339,53 @@ fn the_library_engine_takes_a_table_directory() {
         .tablebase()
         .is_none());
 }
+
+/// The figure of docs/tablebases.md ("Five Tigers endings"): 3v2 positions
+/// of `shandong-shuttle` won in 9 plies or more, searched at a fixed node
+/// count with and without the tables; how many get the table's exact
+/// score, and how many play a move that keeps the shortest win. Run with
+/// `cargo test --release -p qi-engine --test five_tigers_tablebase_search
+/// -- --ignored --nocapture`.
+#[test]
+#[ignore = "a measurement (seconds in release), not a check"]
+fn measure_the_gain_at_a_fixed_node_count() {
+    let rules = Rules::shandong_shuttle();
+    let (dir, tb) = tables("measure", &rules, &["3v2"]);
+    let wins: Vec<(FiveTigers, u32)> = tb
+        .table("3v2".parse().unwrap())
+        .unwrap()
+        .entries()
+        .filter(|(p, w, d)| *w == Wdl::Win && *d >= 9 && p.outcome().is_none())
+        .map(|(p, _, d)| (p, d))
+        .collect();
+    let stride = (wins.len() / 200).max(1);
+    let suite: Vec<(FiveTigers, u32)> = wins.into_iter().step_by(stride).take(200).collect();
+    for nodes in [2_000, 20_000] {
+        for tables_on in [false, true] {
+            let hooks = if tables_on {
+                with_tables(&dir, &rules)
+            } else {
+                FiveTigersHooks::default()
+            };
+            let (mut exact, mut keeps) = (0, 0);
+            for &(pos, distance) in &suite {
+                let result = search(hooks.clone(), pos, Limits::nodes(nodes));
+                exact += usize::from(result.score == Score::win_in(distance));
+                let mut child = pos;
+                child.play(result.best_move.unwrap()).unwrap();
+                let (cw, cd) = value(&tb, &child);
+                let kept = if child.side_to_move() == pos.side_to_move() {
+                    cw
+                } else {
+                    cw.flip()
+                };
+                keeps += usize::from(kept == Wdl::Win && cd + 1 == distance);
+            }
+            println!(
+                "nodes {nodes} tables {tables_on}: {} positions, exact score {exact}, \
+                 shortest-win move {keeps}",
+                suite.len()
+            );
+        }
+    }
+}
