@@ -74,8 +74,8 @@ fn the_option_probes_in_the_tree_and_survives_a_change_of_game() {
     ));
     let lines = search(&mut e);
     assert!(tbhits(&lines), "{lines:?}");
-    // Five Tigers has no tables and searches as before; back to Jungle,
-    // the tables are probed again.
+    // Five Tigers reads `.qft` files: a Jungle directory gives it none, and
+    // it searches as before; back to Jungle, the tables are probed again.
     e.send("setoption name Variant value five-tigers");
     e.send("position startpos");
     e.send("go depth 2");
@@ -99,4 +99,70 @@ fn a_bad_directory_is_exit_code_2() {
     assert!(err.contains("--tablebase"), "{err}");
     assert!(err.contains("/nonexistent/qi-tables"), "{err}");
     assert!(out.stdout.is_empty());
+}
+
+/// A fresh directory holding the Five Tigers tables of three pieces against
+/// two under `shandong-shuttle`.
+fn five_tigers_tables(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("engine-ft-tb-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = Command::new(QI)
+        .args(["tb", "generate", "--game", "five-tigers:shandong-shuttle"])
+        .args(["--threads", "2", "--material", "3v2"])
+        .arg(&dir)
+        .output()
+        .expect("qi runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    dir
+}
+
+/// Three X pieces against two O pieces in the movement phase, O to move:
+/// lost in 16 plies by the tables (`qi tb probe`).
+const FIVE_TIGERS: &str = "5/5/5/X1X2/OO1X1 o move X:0,O:0 - o -,- 0";
+
+fn search_five_tigers(e: &mut Engine) -> Vec<String> {
+    e.send(&format!("position fen {FIVE_TIGERS}"));
+    e.send("go depth 4");
+    e.until_within("bestmove", Duration::from_secs(60))
+}
+
+#[test]
+fn five_tigers_tables_are_probed_in_the_tree() {
+    let dir = five_tigers_tables("flag");
+    // The flag, with the game chosen on the command line.
+    let mut e = Engine::start(&[
+        "--game",
+        "five-tigers:shandong-shuttle",
+        "--tablebase",
+        dir.to_str().unwrap(),
+    ]);
+    let lines = search_five_tigers(&mut e);
+    assert!(tbhits(&lines), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.contains(" score mate -8 ")),
+        "the tables' exact value: {lines:?}"
+    );
+    e.send("quit");
+    assert_eq!(e.exit_within(Duration::from_secs(10)), Some(0));
+    // The option, with the game chosen by `Variant` afterwards: the
+    // directory is given to the new game's engine.
+    let mut e = Engine::start(&[]);
+    e.send(&format!(
+        "setoption name TablebasePath value {}",
+        dir.display()
+    ));
+    e.send("setoption name Variant value five-tigers:shandong-shuttle");
+    let lines = search_five_tigers(&mut e);
+    assert!(tbhits(&lines), "{lines:?}");
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    // Under `shandong` (shuttle ban) these tables do not apply: no hits.
+    e.send("setoption name Variant value five-tigers:shandong");
+    let lines = search_five_tigers(&mut e);
+    assert!(!tbhits(&lines), "{lines:?}");
+    e.send("quit");
+    assert_eq!(e.exit_within(Duration::from_secs(10)), Some(0));
 }

@@ -227,7 +227,8 @@ pub trait DynEngine: Send {
     fn configure(&mut self, options: SearchOptions);
     /// Probes the endgame tables of the directory `dir` in the search tree
     /// from the next search on (`None`: no tables), for games that have
-    /// tables (Jungle); [`TablebaseError::Unsupported`] for the others.
+    /// tables (Jungle: `.qtb` files; Five Tigers: `.qft` files);
+    /// [`TablebaseError::Unsupported`] for the others.
     /// The files are read as the search needs them.
     ///
     /// ```
@@ -248,9 +249,12 @@ pub trait DynEngine: Send {
     /// let best = engine.best_move(Limits::depth(2)).unwrap();
     /// assert!(best.score.is_mate());
     ///
+    /// // Five Tigers reads `.qft` files, so a directory of Jungle tables
+    /// // gives it none; a missing directory is refused.
     /// let mut five_tigers = engine_for::<Games>("five-tigers", EvalProfile::Default, &Overrides::default()).unwrap();
-    /// let refused = five_tigers.set_tablebase(Some(&dir));
-    /// assert!(matches!(refused, Err(TablebaseError::Unsupported { .. })));
+    /// five_tigers.set_tablebase(Some(&dir)).unwrap();
+    /// let refused = five_tigers.set_tablebase(Some(&dir.join("missing")));
+    /// assert!(matches!(refused, Err(TablebaseError::OpenFiveTigers(_))));
     /// std::fs::remove_dir_all(&dir).unwrap();
     /// ```
     fn set_tablebase(&mut self, dir: Option<&Path>) -> Result<(), TablebaseError>;

@@ -81,10 +81,25 @@ impl GameKit for FiveTigersKit {
     }
 
     fn hooks(_: EvalProfile) -> FiveTigersHooks {
-        FiveTigersHooks
+        FiveTigersHooks::default()
     }
 
     fn draw(position: &FiveTigers) -> String {
         render::five_tigers(position)
+    }
+
+    fn attach_tablebase(
+        hooks: &mut FiveTigersHooks,
+        rules: &qi_five_tigers::Rules,
+        dir: Option<&Path>,
+    ) -> Result<(), TablebaseError> {
+        let tables = match dir {
+            Some(dir) => Some(Arc::new(qi_tablebase::five_tigers::LazyTablebase::open(
+                dir, rules,
+            )?)),
+            None => None,
+        };
+        *hooks = hooks.clone().with_tablebase(tables);
+        Ok(())
     }
 }

@@ -79,6 +79,9 @@ pub enum TablebaseError {
     /// The directory cannot be read.
     #[error("tablebase directory: {0}")]
     Open(#[from] qi_tablebase::FormatError),
+    /// The directory of Five Tigers tables cannot be read.
+    #[error("tablebase directory: {0}")]
+    OpenFiveTigers(#[from] qi_tablebase::five_tigers::FormatError),
 }
 
 /// Everything about one game that generic front ends need: its types, its
@@ -173,8 +176,11 @@ pub trait GameKit: 'static {
     ///
     /// let mut hooks = FiveTigersKit::hooks(EvalProfile::Default);
     /// let rules = qi_five_tigers::Rules::default();
-    /// let refused = FiveTigersKit::attach_tablebase(&mut hooks, &rules, Some(&dir));
-    /// assert!(matches!(refused, Err(TablebaseError::Unsupported { .. })));
+    /// FiveTigersKit::attach_tablebase(&mut hooks, &rules, Some(&dir)).unwrap();
+    /// assert!(hooks.tablebase().is_some());
+    /// let missing = dir.join("qi-no-such-directory");
+    /// let refused = FiveTigersKit::attach_tablebase(&mut hooks, &rules, Some(&missing));
+    /// assert!(matches!(refused, Err(TablebaseError::OpenFiveTigers(_))));
     /// ```
     fn attach_tablebase(
         hooks: &mut Self::Hooks,

@@ -35,7 +35,8 @@ fn game_after(moves: &[&str]) -> Game {
 }
 
 fn search(game: &mut Game, eval: &FiveTigersEval, depth: u32) -> SearchResult<Move> {
-    let mut searcher = Searcher::with_hooks(FiveTigersKit::tuned_options(), FiveTigersHooks);
+    let mut searcher =
+        Searcher::with_hooks(FiveTigersKit::tuned_options(), FiveTigersHooks::default());
     let stop = AtomicBool::new(false);
     searcher.search(game, eval, Limits::depth(depth), &stop, |_| {})
 }
@@ -67,7 +68,7 @@ fn placement_completing_a_formation_is_found_at_depth_1() {
 #[test]
 fn formation_completion_and_removals_are_tactical() {
     let game = game_after(&["a1", "e5", "b1", "c5", "a2", "e2"]);
-    let hooks = FiveTigersHooks;
+    let hooks = FiveTigersHooks::default();
     assert!(hooks.is_tactical(&game, mv("b2")));
     assert!(!hooks.is_tactical(&game, mv("c3")));
     let mut game = game;
@@ -93,7 +94,7 @@ fn removals_prefer_pieces_of_near_formations() {
     // X has just formed a square and owes a removal.
     let text = "3O1/3OO/O4/XX3/XX3 x place X:9,O:9 x1 o -,- 0";
     let game = Game::new(pos(text));
-    let hooks = FiveTigersHooks;
+    let hooks = FiveTigersHooks::default();
     let near = hooks.capture_order(&game, mv("xd4"));
     let far = hooks.capture_order(&game, mv("xa3"));
     assert!(near > far, "near {near} far {far}");
@@ -108,7 +109,7 @@ fn a_side_removing_its_own_piece_gives_up_the_least_useful() {
     let text = "OOO2/OOO2/5/XX3/XX3 o place X:9,O:7 x1 o -,- 0";
     let game = Game::new(pos(text));
     assert_eq!(game.position().side_to_move(), Side::Second);
-    let hooks = FiveTigersHooks;
+    let hooks = FiveTigersHooks::default();
     assert!(hooks.capture_order(&game, mv("xa4")) > hooks.capture_order(&game, mv("xb4")));
     let best = FiveTigersHooks::best_removal(game.position()).unwrap();
     assert!(
@@ -137,7 +138,7 @@ fn stepping_straight_back_is_no_threat_when_shuttling_is_forbidden() {
 
 #[test]
 fn a_single_step_left_is_check() {
-    let hooks = FiveTigersHooks;
+    let hooks = FiveTigersHooks::default();
     // O's only step is a1-b1 (O to move).
     let stuck = Game::new(pos("5/5/2X2/X4/O1X2 o move X:0,O:0 - o -,- 0"));
     assert!(hooks.in_check(&stuck));
@@ -203,8 +204,8 @@ fn whole_game(rules: Rules) {
     let eval_b = FiveTigersEval::new(FiveTigersWeights::material_only());
     let stop = AtomicBool::new(false);
     let mut game = Game::new(FiveTigers::new(rules));
-    let mut a = Searcher::with_hooks(FiveTigersKit::tuned_options(), FiveTigersHooks);
-    let mut b = Searcher::with_hooks(FiveTigersKit::tuned_options(), FiveTigersHooks);
+    let mut a = Searcher::with_hooks(FiveTigersKit::tuned_options(), FiveTigersHooks::default());
+    let mut b = Searcher::with_hooks(FiveTigersKit::tuned_options(), FiveTigersHooks::default());
     for _ in 0..3000 {
         if game.outcome().is_some() {
             break;

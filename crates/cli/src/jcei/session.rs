@@ -40,8 +40,9 @@ pub struct EngineArgs {
     /// changes it).
     #[arg(long, value_name = "G", help = crate::games_help())]
     game: Option<String>,
-    /// A directory of Jungle endgame tables (`qi tb generate`), probed at
-    /// the root and in the search tree: the same as `setoption name
+    /// A directory of endgame tables (`qi tb generate`) of the game's rule
+    /// set: Jungle tables are probed at the root and in the search tree,
+    /// Five Tigers tables (`.qft`) in the tree. The same as `setoption name
     /// TablebasePath value DIR` at start.
     #[arg(long, value_name = "DIR")]
     tablebase: Option<PathBuf>,
@@ -136,7 +137,7 @@ struct Session {
     /// Commands that came during a job, run in order once it has ended.
     waiting: VecDeque<Command>,
     /// `TablebasePath`: Jungle endgame tables probed at the root (the
-    /// engine probes them in the tree too).
+    /// engine probes them, and Five Tigers tables, in the tree too).
     tables: Option<RootTables>,
     /// Their directory, given again to each new engine (`Variant`).
     tablebase_dir: Option<PathBuf>,
@@ -173,7 +174,8 @@ impl Session {
     }
 
     /// Gives the engine of the current game the tables of `dir` for its
-    /// tree search: a game without tables (Five Tigers) searches without.
+    /// tree search (Jungle reads the `.qtb` files, Five Tigers the `.qft`
+    /// files); a game without tables searches without.
     fn attach_tablebase(&mut self, dir: Option<&std::path::Path>) -> Result<(), String> {
         match self.variant.set_tablebase(dir) {
             Ok(()) | Err(TablebaseError::Unsupported { .. }) => Ok(()),

@@ -1,9 +1,13 @@
-//! The search hooks: removal ordering, quiescence moves, "check" and the
-//! tuned search options.
+//! The search hooks: removal ordering, quiescence moves, "check", endgame
+//! tables and the tuned search options.
+
+use std::sync::Arc;
 
 use qi_core::{Game as _, Position, Side};
 use qi_five_tigers::{FiveTigers, Game, Move, Phase, PlacementCapture, Point, NEIGHBOURS, THROUGH};
-use qi_search::{SearchHooks, SearchOptions};
+use qi_search::{SearchHooks, SearchOptions, TableValue};
+use qi_tablebase::five_tigers::LazyTablebase;
+use qi_tablebase::Wdl;
 
 use super::eval::piece_worth;
 
@@ -19,15 +23,120 @@ use super::eval::piece_worth;
 /// * "check" ([`SearchHooks::in_check`]) when the side to move has a single
 ///   step left ([`FiveTigersHooks::must_answer`]);
 /// * no null move: the game has no pass, and a side owed removals moves
-///   several times running.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct FiveTigersHooks;
+///   several times running;
+/// * when given endgame tables
+///   ([`with_tablebase`](FiveTigersHooks::with_tablebase)), their values
+///   in the tree where the game's history rules cannot change them
+///   ([`table_value`](FiveTigersHooks::table_value), docs/tablebases.md).
+#[derive(Clone, Debug, Default)]
+pub struct FiveTigersHooks {
+    /// The endgame tables probed in the tree, shared by the search threads.
+    tables: Option<Arc<LazyTablebase>>,
+}
+
+/// The same tables (the same shared set, or none): the hooks have no other
+/// state.
+impl PartialEq for FiveTigersHooks {
+    fn eq(&self, other: &FiveTigersHooks) -> bool {
+        match (&self.tables, &other.tables) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for FiveTigersHooks {}
 
 /// Per point of a removal in the movement phase: own pieces next to the
 /// hole minus enemy pieces next to it (who can step into it).
 const REMOVAL_HOLE: i32 = 12;
 
 impl FiveTigersHooks {
+    /// These hooks probing `tables` in the search tree (`None`: no tables).
+    ///
+    /// ```
+    /// use std::sync::{atomic::AtomicBool, Arc};
+    ///
+    /// use qi_engine::five_tigers::{FiveTigersEval, FiveTigersHooks};
+    /// use qi_engine::{FiveTigersKit, GameKit};
+    /// use qi_five_tigers::{FiveTigers, Game, Rules};
+    /// use qi_search::{Limits, Score, Searcher};
+    /// use qi_tablebase::five_tigers::{LazyTablebase, Material, Tablebase};
+    ///
+    /// let rules = Rules::shandong_shuttle();
+    /// let dir = std::env::temp_dir().join(format!("qi-ft-hooks-doc-{}", std::process::id()));
+    /// Tablebase::generate(&rules, &["3v1".parse::<Material>().unwrap()], 1)
+    ///     .unwrap()
+    ///     .save_dir(&dir)
+    ///     .unwrap();
+    /// let tables = Arc::new(LazyTablebase::open(&dir, &rules).unwrap());
+    /// let hooks = FiveTigersHooks::default().with_tablebase(Some(tables));
+    /// let mut searcher = Searcher::with_hooks(FiveTigersKit::tuned_options(), hooks);
+    /// // The longest win of 3v1 (16 plies): within four plies every line
+    /// // reaches a table, so four plies give the exact value.
+    /// let pos = FiveTigers::from_text_lenient("X4/4X/5/5/OX3 x move X:0,O:0 - x -,- 0", &rules).unwrap();
+    /// let mut game = Game::new(pos);
+    /// let result = searcher.search(&mut game, &FiveTigersEval::default(), Limits::depth(4), &AtomicBool::new(false), |_| {});
+    /// assert_eq!(result.score, Score::win_in(16));
+    /// assert!(result.tbhits > 0);
+    /// std::fs::remove_dir_all(&dir).unwrap();
+    /// ```
+    pub fn with_tablebase(self, tables: Option<Arc<LazyTablebase>>) -> FiveTigersHooks {
+        FiveTigersHooks { tables }
+    }
+
+    /// The endgame tables probed in the tree, if any.
+    pub fn tablebase(&self) -> Option<&Arc<LazyTablebase>> {
+        self.tables.as_ref()
+    }
+
+    /// The value of the tables for the position of `game`, when it is sure
+    /// under the game's history rules (docs/tablebases.md, "Five Tigers
+    /// endings"):
+    ///
+    /// * only in the movement phase with nothing owed (the tables hold
+    ///   nothing else) and at most 3 pieces a side;
+    /// * no value for a position already seen in this game: whether it
+    ///   is drawn by repetition now is the game's to say;
+    /// * a win or a loss only when it ends before the quiet-move draw: its
+    ///   distance below `no_capture_draw − no_capture_plies` (along the
+    ///   line the count only grows, one a ply, until a removal resets it);
+    /// * a draw always: the game's own rules (threefold repetition, the
+    ///   quiet-move count) only add draws, and Five Tigers has no rule
+    ///   that makes a repetition lost.
+    ///
+    /// The shuttle ban, the one rule about earlier moves, is in the
+    /// position (each side's previous step) and in the tables' states, so
+    /// it needs no check here.
+    pub fn table_value(&self, game: &Game) -> Option<TableValue> {
+        let tables = self.tables.as_deref()?;
+        let pos = game.position();
+        let most = pos
+            .pieces(Side::First)
+            .0
+            .count_ones()
+            .max(pos.pieces(Side::Second).0.count_ones());
+        if pos.phase() != Phase::Movement
+            || !pos.owed().is_empty()
+            || most > tables.max_pieces()
+            || game.occurrences() > 1
+        {
+            return None;
+        }
+        let (wdl, distance) = tables.probe(pos).ok()??;
+        let left = match pos.rules().no_capture_draw {
+            0 => u32::MAX,
+            limit => u32::from(limit).saturating_sub(pos.no_capture_plies()),
+        };
+        match wdl {
+            Wdl::Draw => Some(TableValue::Draw),
+            _ if distance >= left => None,
+            Wdl::Win => Some(TableValue::Win(distance)),
+            Wdl::Loss => Some(TableValue::Loss(distance)),
+        }
+    }
+
     /// The ordering scores of removing each piece of the side losing the
     /// removal, from the side to move's view: the piece's worth to its
     /// owner (negated when the owner removes it itself), plus in the
@@ -134,6 +243,14 @@ impl SearchHooks<Game> for FiveTigersHooks {
 
     fn in_check(&self, game: &Game) -> bool {
         FiveTigersHooks::must_answer(game.position())
+    }
+
+    /// [`FiveTigersHooks::table_value`]: nothing, at the cost of one test,
+    /// without tables.
+    #[inline]
+    fn probe(&self, game: &Game) -> Option<TableValue> {
+        self.tables.as_ref()?;
+        self.table_value(game)
     }
 
     /// Every pruning feature but null moves and the check extension.

@@ -45,6 +45,7 @@
 mod format;
 mod generate;
 mod key;
+mod lazy;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -57,6 +58,7 @@ use thiserror::Error;
 
 pub use format::{FormatError, EXTENSION, FORMAT_VERSION, GAME};
 pub use generate::raw_state_count;
+pub use lazy::LazyTablebase;
 
 use crate::table::{Distances, Wdl};
 use key::State;
