@@ -43,7 +43,7 @@ pub(crate) const BYTES_PER_EDGE: u64 = 8;
 /// reduction: every placement on distinct points, each side to move, and
 /// under `shuttle = forbidden` every pair of bans that can still matter.
 /// With `convention`, only the placements times the side to move (the
-/// issue's counting convention).
+/// counting convention of `docs/tablebases.md`).
 pub fn raw_state_count(material: Material, rules: &Rules, convention: bool) -> u64 {
     let forbidden = rules.shuttle == Shuttle::Forbidden && !convention;
     let mut n = 0u64;
