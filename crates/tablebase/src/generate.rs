@@ -45,11 +45,7 @@ const UNKNOWN: u16 = u16::MAX;
 
 /// The value, for the side to move, of a position whose game is over.
 pub(crate) fn terminal_value(pos: &Jungle, outcome: Outcome) -> Wdl {
-    match outcome.winner() {
-        Some(w) if w == pos.side_to_move() => Wdl::Win,
-        Some(_) => Wdl::Loss,
-        None => Wdl::Draw,
-    }
+    Wdl::of_outcome(outcome, pos.side_to_move())
 }
 
 /// An upper bound, in bytes, of the memory [`generate_table`] takes for

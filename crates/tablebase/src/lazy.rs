@@ -17,10 +17,10 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
-use qi_core::{Position, Side};
+use qi_core::Side;
 use qi_jungle::{Jungle, Rules};
 
-use crate::format::{same_board_rules, FormatError, EXTENSION};
+use crate::format::{FormatError, EXTENSION};
 use crate::material::Material;
 use crate::table::{Table, Wdl};
 use crate::{load_table, ProbeError, Tablebase};
@@ -160,19 +160,8 @@ impl LazyTablebase {
     /// is over is answered from [`Position::outcome`] with distance 0. The
     /// counters of the position play no part.
     pub fn probe(&self, pos: &Jungle) -> Result<Option<(Wdl, u32)>, ProbeError> {
-        if !same_board_rules(&self.rules, pos.rules()) {
-            return Err(ProbeError::RulesMismatch {
-                tables: self.rules,
-                position: *pos.rules(),
-            });
-        }
-        if let Some(outcome) = pos.outcome() {
-            let wdl = match outcome.winner() {
-                Some(w) if w == pos.side_to_move() => Wdl::Win,
-                Some(_) => Wdl::Loss,
-                None => Wdl::Draw,
-            };
-            return Ok(Some((wdl, 0)));
+        if let Some(over) = crate::probe_without_table(&self.rules, pos)? {
+            return Ok(Some(over));
         }
         if pos.animal_count(Side::First) + pos.animal_count(Side::Second) > self.max_animals {
             return Ok(None);

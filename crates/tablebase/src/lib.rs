@@ -253,14 +253,8 @@ impl Tablebase {
     /// from [`Position::outcome`] with distance 0, table or not. The
     /// counters of the position (no-capture plies) play no part.
     pub fn probe(&self, pos: &Jungle) -> Result<Option<(Wdl, u32)>, ProbeError> {
-        if !same_board_rules(&self.rules, pos.rules()) {
-            return Err(ProbeError::RulesMismatch {
-                tables: self.rules,
-                position: *pos.rules(),
-            });
-        }
-        if let Some(outcome) = pos.outcome() {
-            return Ok(Some((generate::terminal_value(pos, outcome), 0)));
+        if let Some(over) = probe_without_table(&self.rules, pos)? {
+            return Ok(Some(over));
         }
         let Some(material) = Material::of(pos) else {
             return Ok(None);
@@ -278,6 +272,25 @@ impl Tablebase {
             .map(|t| (t.material, t.stats()))
             .collect()
     }
+}
+
+/// What every probe settles before reading a table: a position under
+/// other board rules than the tables' is an error, a finished game's value
+/// is read from [`Position::outcome`] at distance 0; `None` when a table
+/// has to answer.
+pub(crate) fn probe_without_table(
+    tables: &Rules,
+    pos: &Jungle,
+) -> Result<Option<(Wdl, u32)>, ProbeError> {
+    if !same_board_rules(tables, pos.rules()) {
+        return Err(ProbeError::RulesMismatch {
+            tables: *tables,
+            position: *pos.rules(),
+        });
+    }
+    Ok(pos
+        .outcome()
+        .map(|outcome| (generate::terminal_value(pos, outcome), 0)))
 }
 
 /// Writes `table` to its file in `dir` (through a temporary file renamed

@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use qi_core::{Outcome, Side};
 use qi_jungle::Rules;
 
 use crate::material::{Indexer, Material};
@@ -36,6 +37,16 @@ impl Wdl {
             1 => Some(Wdl::Draw),
             2 => Some(Wdl::Win),
             _ => None,
+        }
+    }
+
+    /// The value of a finished game (`outcome`) for `side`: both games'
+    /// tables and probes read a finished game through this one rule.
+    pub(crate) fn of_outcome(outcome: Outcome, side: Side) -> Wdl {
+        match outcome.winner() {
+            Some(w) if w == side => Wdl::Win,
+            Some(_) => Wdl::Loss,
+            None => Wdl::Draw,
         }
     }
 

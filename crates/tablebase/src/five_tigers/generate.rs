@@ -128,11 +128,7 @@ pub(crate) fn enumerate(material: Material, rules: &Rules, threads: usize) -> Ve
 
 /// The value of a finished game for `side`.
 fn over_value(pos: &FiveTigers, side: Side) -> Option<Wdl> {
-    pos.outcome().map(|o| match o.winner() {
-        Some(w) if w == side => Wdl::Win,
-        Some(_) => Wdl::Loss,
-        None => Wdl::Draw,
-    })
+    pos.outcome().map(|o| Wdl::of_outcome(o, side))
 }
 
 /// Context of the edge computation: the material's own keys and the

@@ -14,11 +14,12 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock, RwLockReadGuard};
 
-use qi_core::{Position, Side};
-use qi_five_tigers::{FiveTigers, Phase, Rules};
+use qi_five_tigers::{FiveTigers, Rules};
 
-use super::{load_table, same_board_rules, FormatError, Material, ProbeError, Table, Tablebase};
-use super::{EXTENSION, MAX_PIECES};
+use super::EXTENSION;
+use super::{
+    load_table, probe_without_table, FormatError, Material, ProbeError, Settled, Table, Tablebase,
+};
 use crate::table::Wdl;
 
 /// What the directory holds for one material: its table, or why not.
@@ -134,34 +135,13 @@ impl LazyTablebase {
     /// under another shuttle rule: read once, then taken as absent); a
     /// finished game answers with distance 0.
     pub fn probe(&self, pos: &FiveTigers) -> Result<Option<(Wdl, u32)>, ProbeError> {
-        if !same_board_rules(&self.rules, pos.rules()) {
-            return Err(ProbeError::RulesMismatch {
-                tables: self.rules,
-                position: *pos.rules(),
-            });
-        }
-        if pos.phase() != Phase::Movement || !pos.owed().is_empty() {
-            return Ok(None);
-        }
-        if let Some(outcome) = pos.outcome() {
-            let v = match outcome.winner() {
-                Some(w) if w == pos.side_to_move() => Wdl::Win,
-                Some(_) => Wdl::Loss,
-                None => Wdl::Draw,
-            };
-            return Ok(Some((v, 0)));
-        }
-        let most = pos
-            .pieces(Side::First)
-            .0
-            .count_ones()
-            .max(pos.pieces(Side::Second).0.count_ones());
-        if most > self.max_pieces.min(MAX_PIECES) {
-            return Ok(None);
-        }
-        let Some(material) = Material::of(pos) else {
-            return Ok(None);
+        let material = match probe_without_table(&self.rules, pos)? {
+            Settled::Answer(answer) => return Ok(answer),
+            Settled::Table(material) => material,
         };
+        if material.first.max(material.second) > self.max_pieces {
+            return Ok(None);
+        }
         // The common case under the read lock, without cloning the Arc.
         if let Some(slot) = self.read_slots().get(&material) {
             return Ok(match slot {

@@ -565,27 +565,10 @@ impl Tablebase {
     /// is not loaded. A finished game (a side without pieces, or no legal
     /// step) is answered with distance 0. The quiet count plays no part.
     pub fn probe(&self, pos: &FiveTigers) -> Result<Option<(Wdl, u32)>, ProbeError> {
-        if !same_board_rules(&self.rules, pos.rules()) {
-            return Err(ProbeError::RulesMismatch {
-                tables: self.rules,
-                position: *pos.rules(),
-            });
-        }
-        if pos.phase() != Phase::Movement || !pos.owed().is_empty() {
-            return Ok(None);
-        }
-        if let Some(outcome) = pos.outcome() {
-            let v = match outcome.winner() {
-                Some(w) if w == pos.side_to_move() => Wdl::Win,
-                Some(_) => Wdl::Loss,
-                None => Wdl::Draw,
-            };
-            return Ok(Some((v, 0)));
-        }
-        let Some(material) = Material::of(pos) else {
-            return Ok(None);
-        };
-        Ok(self.tables.get(&material).and_then(|t| t.get(pos)))
+        Ok(match probe_without_table(&self.rules, pos)? {
+            Settled::Answer(answer) => answer,
+            Settled::Table(material) => self.tables.get(&material).and_then(|t| t.get(pos)),
+        })
     }
 
     /// Per loaded material, its statistics.
@@ -595,6 +578,38 @@ impl Tablebase {
             .map(|t| (t.material, t.stats()))
             .collect()
     }
+}
+
+/// What a probe settles before reading a table.
+pub(crate) enum Settled {
+    /// The answer: `None` for a position that is not a covered ending
+    /// (placement phase, something owed, no material), a finished game's
+    /// value at distance 0.
+    Answer(Option<(Wdl, u32)>),
+    /// The table of this material answers.
+    Table(Material),
+}
+
+/// What every probe settles before reading a table: a position under
+/// another shuttle rule than the tables' is an error; see [`Settled`].
+pub(crate) fn probe_without_table(tables: &Rules, pos: &FiveTigers) -> Result<Settled, ProbeError> {
+    if !same_board_rules(tables, pos.rules()) {
+        return Err(ProbeError::RulesMismatch {
+            tables: *tables,
+            position: *pos.rules(),
+        });
+    }
+    if pos.phase() != Phase::Movement || !pos.owed().is_empty() {
+        return Ok(Settled::Answer(None));
+    }
+    if let Some(outcome) = pos.outcome() {
+        let value = Wdl::of_outcome(outcome, pos.side_to_move());
+        return Ok(Settled::Answer(Some((value, 0))));
+    }
+    Ok(match Material::of(pos) {
+        Some(material) => Settled::Table(material),
+        None => Settled::Answer(None),
+    })
 }
 
 /// Writes `table` to its file in `dir` (through a temporary file renamed
