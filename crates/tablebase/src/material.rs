@@ -6,6 +6,7 @@ use std::str::FromStr;
 
 use qi_core::{Position, Side};
 use qi_jungle::{Animal, Jungle, Piece, Rules, Setup, Square};
+use smallvec::SmallVec;
 use thiserror::Error;
 
 /// Sentinel of the rank tables: the square is not allowed.
@@ -249,8 +250,8 @@ impl Material {
     /// square another animal may, so each piece's squares include those of
     /// every piece before it, which makes the index a plain mixed-radix
     /// number (see [`Material::index_of`]).
-    fn pieces(self) -> Vec<Piece> {
-        let mut out = Vec::with_capacity(self.total() as usize);
+    fn pieces(self) -> Pieces<Piece> {
+        let mut out = Pieces::new();
         for side in Side::BOTH {
             out.extend(
                 self.animals(side)
@@ -329,17 +330,21 @@ fn mask_of(squares: &[u8; 8]) -> u8 {
         .fold(0, |m, (a, _)| m | 1 << a)
 }
 
+/// One entry per piece of a material (at most 16), kept inline: an index
+/// is computed at every probe of the search, which must not allocate.
+type Pieces<T> = SmallVec<[T; 16]>;
+
 /// A material's index arithmetic, computed once: the pieces in index order
 /// and each one's radix.
 #[derive(Clone, Debug)]
 pub(crate) struct Indexer {
     pub(crate) material: Material,
-    pieces: Vec<Piece>,
+    pieces: Pieces<Piece>,
     /// Per piece: 1 for a Rat (row of [`RANKS`]), 0 otherwise.
-    kind: Vec<usize>,
+    kind: Pieces<usize>,
     /// Per piece: how many squares are left for it once the pieces before
     /// it are placed (for the first piece, its squares on files a to d).
-    radix: Vec<u64>,
+    radix: Pieces<u64>,
     /// The product of the radices after the first: what one step of the
     /// first piece's digit is worth in the index (divided by 2).
     tail: u64,
@@ -352,11 +357,11 @@ pub(crate) struct Indexer {
 impl Indexer {
     pub(crate) fn new(material: Material) -> Indexer {
         let pieces = material.pieces();
-        let kind: Vec<usize> = pieces
+        let kind: Pieces<usize> = pieces
             .iter()
             .map(|p| usize::from(p.animal == Animal::Rat))
             .collect();
-        let full: Vec<u64> = kind
+        let full: Pieces<u64> = kind
             .iter()
             .enumerate()
             .map(|(i, &k)| u64::from(ALLOWED_COUNT[k]).saturating_sub(i as u64))
@@ -451,7 +456,7 @@ impl Indexer {
                 setup = setup.place(Square::new(sq)?, *piece);
                 continue;
             }
-            let mut earlier: Vec<u8> = placed[..i]
+            let mut earlier: Pieces<u8> = placed[..i]
                 .iter()
                 .map(|&sq| RANKS[kind][usize::from(sq)])
                 .collect();
