@@ -157,7 +157,7 @@ impl LazyTablebase {
     /// [`Tablebase::probe`] gives them: `None` when its material has no
     /// usable file (missing, corrupt or made under other board rules: such
     /// a file is read once and then taken as absent). A position whose game
-    /// is over is answered from [`Position::outcome`] with distance 0. The
+    /// is over is answered from [`Position::outcome`](qi_core::Position::outcome) with distance 0. The
     /// counters of the position play no part.
     pub fn probe(&self, pos: &Jungle) -> Result<Option<(Wdl, u32)>, ProbeError> {
         if let Some(over) = crate::probe_without_table(&self.rules, pos)? {

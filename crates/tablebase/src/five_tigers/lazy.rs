@@ -61,7 +61,7 @@ pub struct LazyTablebase {
 
 impl LazyTablebase {
     /// The tables of `dir` for positions played under `rules` (only the
-    /// `shuttle` option must match the files', [`same_board_rules`]). The
+    /// `shuttle` option must match the files', [`same_board_rules`](super::same_board_rules)). The
     /// directory must be readable; only the names of its files are read
     /// here, to learn the most pieces a side of any material present
     /// ([`max_pieces`](LazyTablebase::max_pieces)).
