@@ -228,6 +228,9 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
         let mut best_move = None;
         let mut quiets_tried: SmallVec<[MoveOf<G>; 64]> = SmallVec::new();
         let mut searched = 0usize;
+        // MultiPV: the root skips the lines already found; read once per
+        // node so a single-line search pays one test per node, not per move.
+        let excluding = ply == 0 && !self.st.excluded.is_empty();
         for i in 0..moves.len() {
             if !scored {
                 // Past the TT move (index 0): score the rest now.
@@ -238,6 +241,9 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
                 pick_next(&mut moves, &mut scores, i);
             }
             let mv = moves[i];
+            if excluding && self.st.excluded.contains(&mv) {
+                continue;
+            }
             let capture = game.position().is_capture(mv);
             let quiet = !capture
                 && (scores.is_empty() || scores[i] < KILLER_2)
@@ -331,8 +337,12 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
         } else {
             Bound::Upper
         };
-        self.tt
-            .store(key, best_move, to_tt(best, ply), depth as u32, bound);
+        // A root searched without its best lines would leave a lesser
+        // move as the root's stored move and value.
+        if !excluding {
+            self.tt
+                .store(key, best_move, to_tt(best, ply), depth as u32, bound);
+        }
         best
     }
 
