@@ -143,6 +143,14 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
             return ctx.eval.evaluate(game.position());
         }
 
+        // MultiPV: the root leaves out the lines already found, before the
+        // move loop, so that a single-line search pays one test a node.
+        let excluding = ply == 0 && !self.st.excluded.is_empty();
+        if excluding {
+            let excluded = &self.st.excluded;
+            moves.retain(|mv| !excluded.contains(mv));
+        }
+
         let in_check = self.hooks.in_check(game);
         let prunable = !pv_node && ply > 0 && !in_check;
         // Internal iterative reduction: with no stored move to try first,
@@ -228,9 +236,6 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
         let mut best_move = None;
         let mut quiets_tried: SmallVec<[MoveOf<G>; 64]> = SmallVec::new();
         let mut searched = 0usize;
-        // MultiPV: the root skips the lines already found; read once per
-        // node so a single-line search pays one test per node, not per move.
-        let excluding = ply == 0 && !self.st.excluded.is_empty();
         for i in 0..moves.len() {
             if !scored {
                 // Past the TT move (index 0): score the rest now.
@@ -241,9 +246,6 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
                 pick_next(&mut moves, &mut scores, i);
             }
             let mv = moves[i];
-            if excluding && self.st.excluded.contains(&mv) {
-                continue;
-            }
             let capture = game.position().is_capture(mv);
             let quiet = !capture
                 && (scores.is_empty() || scores[i] < KILLER_2)
