@@ -54,7 +54,7 @@ fn check(options: SearchOptions) {
                     let result =
                         searcher.search(&mut game, &TreeEval, Limits::depth(depth), &stop, |_| {});
                     let mut values = root_values(&mut game, depth);
-                    values.sort_by(|a, b| b.1.cmp(&a.1));
+                    values.sort_by_key(|v| std::cmp::Reverse(v.1));
                     let legal = game.legal_moves();
                     assert_eq!(result.lines.len(), lines.min(legal.len()), "{cfg:?}");
                     // Sorted, distinct, legal, and each the K-th best value.

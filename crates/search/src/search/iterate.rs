@@ -102,7 +102,7 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
                     }
                     if complete {
                         // Stable: equal scores keep the order they were found in.
-                        lines.sort_by(|a, b| b.score.cmp(&a.score));
+                        lines.sort_by_key(|l| std::cmp::Reverse(l.score));
                     }
                     result.lines = lines;
                     let best = &result.lines[0];
