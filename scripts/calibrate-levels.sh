@@ -4,23 +4,27 @@
 # game's built-in openings. Prints one line per pair and a table with the
 # ratings (the random mover is 0).
 #
-#   scripts/calibrate-levels.sh GAME [GAMES] [NODES] [CONCURRENCY]
+#   scripts/calibrate-levels.sh GAME [GAMES] [NODES] [CONCURRENCY] [FIRST] [LAST]
 #
 # GAMES per pair (200), NODES per move for every engine (100000: the full
 # engine's budget at level 10; weaker levels stop at their own), games at
-# once (2). Builds qi in release first.
+# once (2), the pairs of levels FIRST to LAST only (1 and 10: every pair,
+# level 1's against the random mover). Builds qi in release first. The
+# ratings column adds up the pairs it ran.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-game="${1:?usage: scripts/calibrate-levels.sh GAME [GAMES] [NODES] [CONCURRENCY]}"
+game="${1:?usage: scripts/calibrate-levels.sh GAME [GAMES] [NODES] [CONCURRENCY] [FIRST] [LAST]}"
 games="${2:-200}"
 nodes="${3:-100000}"
 concurrency="${4:-2}"
+first="${5:-1}"
+last="${6:-10}"
 cargo build --release -q -p qi-cli
 qi="$PWD/target/release/qi"
 
 total=0
 printf '| pair | score (W-D-L) | Elo of the stronger | ± (95%%) | level | rating |\n|---|---|---|---|---|---|\n'
-for level in $(seq 1 10); do
+for level in $(seq "$first" "$last"); do
   if [ "$level" -eq 1 ]; then
     weaker=(--engine-b "$qi engine --random")
     name="level 1 vs random"

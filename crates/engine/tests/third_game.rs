@@ -335,7 +335,7 @@ impl GameKit for TttKit {
     // Unmeasured: the levels of a game nobody plays only need to work.
     const STRENGTH: StrengthScale = StrengthScale {
         unit: 100,
-        node_unit: 10,
+        nodes: [0, 0, 20, 40, 80, 160, 320, 640, 1_280],
         ratings: [0, 100, 200, 300, 400, 500, 600, 700, 800, 900],
     };
 

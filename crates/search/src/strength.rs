@@ -5,7 +5,7 @@
 //! A level below the full engine weakens the search in the two ways that
 //! keep its play plausible (the reasons are in `docs/levels.md`):
 //!
-//! * a node budget that grows about 2.2× a level, so weak levels look only a few
+//! * a node budget that roughly doubles a level, so weak levels look only a few
 //!   plies ahead and answer at once, yet always finish a one-ply search
 //!   with its quiescence (they see a piece left hanging or a den entered
 //!   next move);
@@ -105,7 +105,7 @@ impl Level {
     ///
     /// let scale = StrengthScale {
     ///     unit: 100,
-    ///     node_unit: 100,
+    ///     nodes: [0, 0, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000],
     ///     ratings: [100, 200, 300, 400, 500, 600, 700, 800, 900, 1000],
     /// };
     /// assert_eq!(Level::for_elo(340, &scale).get(), 3);
@@ -126,21 +126,22 @@ impl Level {
     /// ```
     /// use qi_search::{Level, StrengthScale};
     ///
-    /// let scale = StrengthScale { unit: 100, node_unit: 100, ratings: [0; 10] };
+    /// let nodes = [0, 0, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000];
+    /// let scale = StrengthScale { unit: 100, nodes, ratings: [0; 10] };
     /// let weakest = Level::WEAKEST.plan(&scale).unwrap();
     /// // A one-ply search, then any of the best lines within a piece.
     /// assert_eq!(weakest.nodes, 0);
     /// assert_eq!(weakest.max_loss, 100);
     /// let nine = Level::new(9).unwrap().plan(&scale).unwrap();
-    /// assert_eq!(nine.nodes, 40_000);
+    /// assert_eq!(nine.nodes, 32_000);
     /// assert!(nine.weakness < weakest.weakness);
     /// assert_eq!(Level::FULL.plan(&scale), None);
     /// ```
     pub fn plan(self, scale: &StrengthScale) -> Option<LevelPlan> {
         let i = usize::from(self.0 - 1);
-        let step = PLANS.get(i)?;
+        let step = CHOICES.get(i)?;
         Some(LevelPlan {
-            nodes: scale.node_unit * step.node_units,
+            nodes: scale.nodes[i],
             lines: LINES,
             weakness: step.weakness,
             max_loss: scale.unit * step.max_loss_pct / 100,
@@ -148,69 +149,37 @@ impl Level {
     }
 }
 
-/// One level's plan in the game's units.
-struct Step {
-    /// Node budget in [`StrengthScale::node_unit`]s (0: the one-ply
-    /// search alone).
-    node_units: u64,
+/// One level's choice of line, game-neutral.
+struct Choice {
     /// [`LevelPlan::weakness`].
     weakness: i32,
     /// [`LevelPlan::max_loss`] in percent of [`StrengthScale::unit`].
     max_loss_pct: i32,
 }
 
-/// Levels 1 to 9. Each step adds a little search and takes away a little
-/// error; where the search adds little (the lowest levels, held at one
-/// ply) the error does the work, and where the error would cost most (the
-/// highest) it is smallest. Tuned to even steps by matches
-/// (`docs/levels.md`).
-const PLANS: [Step; Level::COUNT - 1] = [
-    Step {
-        node_units: 0,
-        weakness: 128,
-        max_loss_pct: 100,
-    },
-    Step {
-        node_units: 0,
-        weakness: 100,
-        max_loss_pct: 75,
-    },
-    Step {
-        node_units: 3,
-        weakness: 84,
-        max_loss_pct: 60,
-    },
-    Step {
-        node_units: 6,
-        weakness: 68,
-        max_loss_pct: 50,
-    },
-    Step {
-        node_units: 14,
-        weakness: 54,
-        max_loss_pct: 40,
-    },
-    Step {
-        node_units: 35,
-        weakness: 40,
-        max_loss_pct: 28,
-    },
-    Step {
-        node_units: 60,
-        weakness: 32,
-        max_loss_pct: 23,
-    },
-    Step {
-        node_units: 160,
-        weakness: 20,
-        max_loss_pct: 15,
-    },
-    Step {
-        node_units: 400,
-        weakness: 10,
-        max_loss_pct: 8,
-    },
+/// Levels 1 to 9: the error shrinks level by level while each game's node
+/// budget grows ([`StrengthScale::nodes`]). At the lowest levels, held at
+/// one ply, the error does the work; at the highest, where it would cost
+/// most, it is smallest. Tuned to even steps by matches (`docs/levels.md`).
+const CHOICES: [Choice; Level::COUNT - 1] = [
+    // weakness (128ths), max loss (% of the smallest piece)
+    choice(128, 100),
+    choice(92, 70),
+    choice(76, 55),
+    choice(64, 48),
+    choice(54, 40),
+    choice(40, 28),
+    choice(32, 23),
+    choice(22, 16),
+    choice(8, 6),
 ];
+
+const fn choice(weakness: i32, max_loss_pct: i32) -> Choice {
+    Choice {
+        weakness,
+        max_loss_pct,
+    }
+}
 
 impl fmt::Display for Level {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -241,10 +210,10 @@ pub struct StrengthScale {
     /// The value of the game's least valuable piece in evaluation units:
     /// the most a weak level may give away by its choice of line.
     pub unit: i32,
-    /// The unit of the levels' node budgets (about the nodes of a
-    /// two-ply search from a middle-game position): level 9 searches 400
-    /// of them.
-    pub node_unit: u64,
+    /// The node budget of levels 1 to 9 (0: the one-ply search alone).
+    /// The same nodes buy different depths in different games, so each
+    /// game sets its own, tuned with the game's matches.
+    pub nodes: [u64; Level::COUNT - 1],
     /// The measured rating of each level, level 1 first (a uniformly
     /// random mover is 0), for [`Level::for_elo`].
     pub ratings: [i32; Level::COUNT],
@@ -318,7 +287,8 @@ impl Strength {
     /// let line = |cp: i32, mv: &'static str| PvLine { score: Score::cp(cp), depth: 3, pv: vec![mv] };
     /// // The third line gives a piece away: level 1 never plays it.
     /// let lines = [line(50, "a"), line(20, "b"), line(-400, "c")];
-    /// let scale = StrengthScale { unit: 250, node_unit: 100, ratings: [0; 10] };
+    /// let nodes = [0, 0, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000];
+    /// let scale = StrengthScale { unit: 250, nodes, ratings: [0; 10] };
     /// let plan = Level::WEAKEST.plan(&scale).unwrap();
     /// let mut strength = Strength::new(Level::WEAKEST, 1);
     /// let chosen: Vec<usize> = (0..200).map(|_| strength.choose(&lines, &plan)).collect();

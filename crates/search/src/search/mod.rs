@@ -274,7 +274,8 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
     /// use qi_five_tigers::{Game, MaterialEvaluator};
     /// use qi_search::{Level, Limits, SearchOptions, Searcher, Strength, StrengthScale};
     ///
-    /// let scale = StrengthScale { unit: 100, node_unit: 100, ratings: [0; 10] };
+    /// let nodes = [0, 0, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000];
+    /// let scale = StrengthScale { unit: 100, nodes, ratings: [0; 10] };
     /// let mut searcher: Searcher<Game> = Searcher::new(SearchOptions::default());
     /// let stop = AtomicBool::new(false);
     /// let mut strength = Strength::new(Level::WEAKEST, 42);
