@@ -386,3 +386,39 @@ fn five_tigers_generate_probe_and_stats() {
         "{out}"
     );
 }
+
+/// The root move from the tables must not repeat a position for the third
+/// time: the fastest table win here, c7d7, is a threefold repetition draw.
+#[test]
+fn the_root_move_from_the_tables_respects_repetition() {
+    let dir = temp_dir("root-repetition");
+    let (code, _, err) = generate(&dir, &["--material", "LvR"]);
+    assert_eq!(code, 0, "{err}");
+    let mut e = Engine::start(&["--tablebase", dir.to_str().unwrap()]);
+    let fen = "7/7/4L2/7/1r5/7/7/7/7 w";
+    let history = "e7d7 b5b4 d7e7 b4b5 e7d7 b5b4 d7c7 b4b5";
+    e.send(&format!("position fen {fen} moves {history}"));
+    e.send("go movetime 200");
+    let lines = e.until_within("bestmove", Duration::from_secs(60));
+    let mv = bestmove(lines.last().unwrap()).to_string();
+    assert_ne!(mv, "c7d7", "{lines:?}");
+    // Whatever it plays, the game goes on (no repetition draw) and the
+    // tables still value it as won for Red.
+    e.send(&format!("position fen {fen} moves {history} {mv}"));
+    e.send("d");
+    e.until("Blue to move");
+    // The result, if any, follows the board.
+    e.send("eval");
+    let after = e.until("info string eval");
+    assert!(!after.iter().any(|l| l.starts_with("result")), "{after:?}");
+    // Under `go infinite` the tables' answer waits for `stop`.
+    e.send("position fen 7/3L3/7/7/7/7/7/7/r6 w");
+    e.send("go infinite");
+    let first = e.until("info string tablebase");
+    assert!(first.iter().any(|l| l.contains(" pv d8d9")), "{first:?}");
+    e.silent_for(Duration::from_millis(300));
+    e.send("stop");
+    assert_eq!(e.until("bestmove"), ["bestmove d8d9"]);
+    e.send("quit");
+    assert_eq!(e.exit_within(Duration::from_secs(10)), Some(0));
+}

@@ -3,7 +3,7 @@
 //! session can switch games at run time (`setoption name Variant`).
 
 use std::path::Path;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 
@@ -13,6 +13,7 @@ use qi_search::{Limits, MoveOf, Score, SearchHooks, SearchOptions, Searcher};
 use crate::kit::{spec_of, EvalProfile, GameKit, RulesOf, TablebaseError};
 use crate::options::Overrides;
 use crate::registry::{GameFn, Registry, SpecError};
+use crate::root_table::root_table_move;
 
 /// What a running search reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -133,7 +134,7 @@ pub trait DynEngine: Send {
     /// and returns the leaves counted so far.
     ///
     /// ```
-    /// use std::sync::atomic::AtomicBool;
+    /// use std::sync::atomic::{AtomicBool, Ordering};
     /// use std::thread;
     ///
     /// use qi_engine::{engine_for, options::Overrides, EvalProfile, Games};
@@ -260,6 +261,10 @@ pub trait DynEngine: Send {
     fn set_tablebase(&mut self, dir: Option<&Path>) -> Result<(), TablebaseError>;
     /// Searches the current position on a thread of its own, reporting
     /// through `report`; raising `stop` ends it (its best move follows).
+    /// With endgame tables ([`set_tablebase`](DynEngine::set_tablebase))
+    /// whose values settle every root move under the game's history rules,
+    /// the move is the tables' ([`root_table_move`](crate::root_table_move)),
+    /// without a search.
     ///
     /// ```
     /// use std::sync::{atomic::AtomicBool, mpsc, Arc};
@@ -441,6 +446,20 @@ impl<K: GameKit> DynEngine for KitEngine<K> {
         let searcher = Arc::clone(&self.searcher);
         thread::spawn(move || {
             let mut searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
+            // On this thread, not the caller's: the first probe of a
+            // material reads its file, and the protocol must still answer.
+            if let Some(found) = root_table_move(&game, searcher.hooks()) {
+                drop(searcher);
+                for line in found.info_lines() {
+                    report(EngineEvent::Info(line));
+                }
+                // `go infinite` answers only once stopped (as UCI asks).
+                while limits.infinite && !stop.load(Ordering::Relaxed) {
+                    thread::sleep(std::time::Duration::from_millis(1));
+                }
+                report(EngineEvent::BestMove(Some(found.mv)));
+                return;
+            }
             let result = searcher.search_smp(&mut game, &*eval, limits, &stop, |info| {
                 report(EngineEvent::Info(info.to_string()));
             });

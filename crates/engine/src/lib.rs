@@ -42,6 +42,7 @@ pub mod options;
 pub mod record;
 mod registry;
 pub mod render;
+mod root_table;
 
 pub use dynamic::{
     engine_for, BestMove, DynEngine, EngineEvent, KitEngine, PerftTask, PositionError,
@@ -49,3 +50,4 @@ pub use dynamic::{
 pub use games::{FiveTigersKit, JungleKit};
 pub use kit::{spec_of, EvalProfile, GameKit, RulesOf, TablebaseError, UnknownProfile};
 pub use registry::{GameFn, GameInfo, Games, Registry, SpecError};
+pub use root_table::{root_table_move, RootTableMove};

@@ -23,7 +23,6 @@ use qi_search::{Clock, Limits, MAX_DEPTH, MAX_PERFT_DEPTH};
 
 use super::input::{self, Input, MAX_LINE};
 use super::parse::{self as jcei, Command, GoLimits};
-use super::tablebase::RootTables;
 use crate::error::CliError;
 use crate::out::{self, outln};
 
@@ -41,8 +40,8 @@ pub struct EngineArgs {
     #[arg(long, value_name = "G", help = crate::games_help())]
     game: Option<String>,
     /// A directory of endgame tables (`qi tb generate`) of the game's rule
-    /// set: Jungle tables are probed at the root and in the search tree,
-    /// Five Tigers tables (`.qft`) in the tree. The same as `setoption name
+    /// set, probed at the root and in the search tree (Jungle `.qtb`, Five
+    /// Tigers `.qft` files). The same as `setoption name
     /// TablebasePath value DIR` at start.
     #[arg(long, value_name = "DIR")]
     tablebase: Option<PathBuf>,
@@ -136,10 +135,7 @@ struct Session {
     job: Option<Job>,
     /// Commands that came during a job, run in order once it has ended.
     waiting: VecDeque<Command>,
-    /// `TablebasePath`: Jungle endgame tables probed at the root (the
-    /// engine probes them, and Five Tigers tables, in the tree too).
-    tables: Option<RootTables>,
-    /// Their directory, given again to each new engine (`Variant`).
+    /// `TablebasePath`, given again to each new engine (`Variant`).
     tablebase_dir: Option<PathBuf>,
 }
 
@@ -158,7 +154,6 @@ impl Session {
             overrides,
             job: None,
             waiting: VecDeque::new(),
-            tables: None,
             tablebase_dir: None,
         })
     }
@@ -166,9 +161,7 @@ impl Session {
     /// Probes the tables of `dir` at the root and in the tree (`None`:
     /// none). On error the tables in use are kept.
     fn set_tablebase(&mut self, dir: Option<&std::path::Path>) -> Result<(), String> {
-        let root = dir.map(RootTables::open).transpose()?;
         self.attach_tablebase(dir)?;
-        self.tables = root;
         self.tablebase_dir = dir.map(|d| d.to_path_buf());
         Ok(())
     }
@@ -403,15 +396,6 @@ impl Session {
             print_result(outcome);
             outln!("bestmove 0000");
             return;
-        }
-        if let Some(tables) = &mut self.tables {
-            let moves = self.variant.moves();
-            if let Some(best) = tables.best_move(&self.spec, &self.variant.position_text(), &moves)
-            {
-                outln!("{}", best.info());
-                outln!("bestmove {}", best.mv);
-                return;
-            }
         }
         let limits = self.limits(go);
         let stop = Arc::new(AtomicBool::new(false));
