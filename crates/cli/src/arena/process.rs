@@ -40,6 +40,9 @@ pub enum EngineError {
         /// How long we waited.
         timeout: Duration,
     },
+    /// The match was interrupted (SIGINT, SIGTERM): no engine starts.
+    #[error("the match was interrupted")]
+    Interrupted,
     /// The engine stopped reading its input: a line could not be written.
     #[error("engine '{command}' did not read its input within {timeout:?}")]
     WriteTimeout {
@@ -89,6 +92,10 @@ impl EngineProcess {
             command: command.to_string(),
             source,
         })?;
+        if !super::interrupt::register(child.id()) {
+            let _ = child.wait();
+            return Err(EngineError::Interrupted);
+        }
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         let (tx, lines) = mpsc::sync_channel(LINES_AHEAD);
@@ -187,27 +194,12 @@ impl Drop for EngineProcess {
         // Even an engine that quit may have left children running. Its group
         // id cannot name another group yet: POSIX reuses a process group id
         // only once the group has no member left, and then this finds none.
-        kill_group(&self.child);
+        super::interrupt::kill_group(self.child.id());
         let _ = self.child.kill();
         let _ = self.child.wait();
+        super::interrupt::unregister(self.child.id());
     }
 }
-
-/// Kills every process of the child's process group.
-#[cfg(unix)]
-fn kill_group(child: &Child) {
-    use nix::sys::signal::{killpg, Signal};
-    use nix::unistd::Pid;
-    let Ok(pgid) = i32::try_from(child.id()) else {
-        return;
-    };
-    // An empty group (all gone already) is the normal case, not an error.
-    let _ = killpg(Pid::from_raw(pgid), Signal::SIGKILL);
-}
-
-/// Without process groups only the child itself can be killed.
-#[cfg(not(unix))]
-fn kill_group(_child: &Child) {}
 
 /// Writes each line it is given, then says whether it could.
 fn write_lines(mut stdin: ChildStdin, lines: Receiver<(String, Sender<io::Result<()>>)>) {
