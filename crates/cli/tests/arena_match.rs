@@ -234,6 +234,8 @@ fn bad_limits_are_one_line_and_exit_code_two() {
         &["--tc", "1+x"][..],
         &["--tc", "0"],
         &["--tc", "-5+1"],
+        &["--tc", "1e17"],
+        &["--tc", "60+1e17"],
         &["--sprt", "elo0=10", "elo1=0"],
         &["--sprt", "elo0=0"],
         &["--sprt", "elo0=0", "elo1=10", "alpha=2"],

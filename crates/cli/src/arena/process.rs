@@ -377,7 +377,10 @@ pub fn go_command(limits: &Limits) -> String {
     for (values, (first, second)) in [clock.time, clock.inc].iter().zip(names) {
         for (value, name) in values.iter().zip([first, second]) {
             if let Some(value) = value {
-                go += &format!(" {name} {}", value.as_millis());
+                // A clock that grew past 64-bit milliseconds (increments on
+                // a clock near the largest --tc) is sent as the largest.
+                let ms = u64::try_from(value.as_millis()).unwrap_or(u64::MAX);
+                go += &format!(" {name} {ms}");
             }
         }
     }
@@ -464,6 +467,15 @@ mod tests {
         );
         assert_eq!(answer_within(&limits), ms(10_000) + MOVE_GRACE);
         assert_eq!(answer_within(&Limits::nodes(1)), UNTIMED_MOVE);
+        // Past 64-bit milliseconds: the largest the protocol carries.
+        let huge = Limits {
+            clock: Clock {
+                time: [Some(Duration::from_secs(u64::MAX / 100)), None],
+                ..Clock::default()
+            },
+            ..Limits::default()
+        };
+        assert_eq!(go_command(&huge), format!("go wtime {}", u64::MAX));
     }
 
     #[test]
