@@ -470,18 +470,34 @@ impl Session {
         self.variant.configure(options);
     }
 
+    /// A new engine for `spec` and `profile` in place of the current one,
+    /// with the tables of `TablebasePath`; on error the current one is
+    /// kept as it was. It is made without a transposition table, which is
+    /// allocated only once the old one is freed, so memory never holds
+    /// both.
+    fn replace_engine(&mut self, spec: &str, profile: EvalProfile) -> Result<(), String> {
+        let mut without_table = self.overrides.clone();
+        without_table.set("Hash", "0")?;
+        let mut engine = engine_for::<Games>(spec, profile, &without_table)
+            .map_err(|e| format!("Variant: {e}"))?;
+        match engine.set_tablebase(self.tablebase_dir.as_deref()) {
+            Ok(()) | Err(TablebaseError::Unsupported { .. }) => {}
+            Err(e) => return Err(format!("TablebasePath: {e}")),
+        }
+        self.release_table();
+        engine.configure(self.overrides.applied_to(engine.tuned_options()));
+        self.variant = engine;
+        Ok(())
+    }
+
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
         let value =
             value.ok_or_else(|| format!("option '{}' needs a value", qi_core::Escaped(name)))?;
         match name.to_ascii_lowercase().as_str() {
             "variant" => {
                 let spec = Games::canonical(value).map_err(|e| format!("Variant: {e}"))?;
-                self.release_table();
-                self.variant = engine_for::<Games>(&spec, self.eval_profile, &self.overrides)
-                    .map_err(|e| format!("Variant: {e}"))?;
+                self.replace_engine(&spec, self.eval_profile)?;
                 self.spec = spec;
-                let dir = self.tablebase_dir.clone();
-                self.attach_tablebase(dir.as_deref())?;
             }
             "tablebasepath" => match value {
                 "" | "<empty>" => self.set_tablebase(None)?,
@@ -496,12 +512,9 @@ impl Session {
                         known.join(", ")
                     )
                 })?;
-                self.release_table();
-                self.variant = engine_for::<Games>(&self.spec, profile, &self.overrides)
-                    .map_err(|e| format!("Variant: {e}"))?;
+                let spec = self.spec.clone();
+                self.replace_engine(&spec, profile)?;
                 self.eval_profile = profile;
-                let dir = self.tablebase_dir.clone();
-                self.attach_tablebase(dir.as_deref())?;
             }
             _ => {
                 self.overrides.set(name, value)?;
@@ -517,6 +530,38 @@ impl Session {
 mod tests {
     use super::*;
     use qi_engine::{FiveTigersKit, GameKit, JungleKit};
+
+    #[test]
+    fn an_option_that_fails_changes_nothing() {
+        let dir = std::env::temp_dir().join(format!("qi-session-gone-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut session = Session::new("jungle").unwrap();
+        session.set_option("Hash", Some("1")).unwrap();
+        session
+            .set_option("TablebasePath", Some(dir.to_str().unwrap()))
+            .unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        // The directory has gone: the new game cannot have its tables.
+        let e = session
+            .set_option("Variant", Some("five-tigers:ten"))
+            .unwrap_err();
+        assert!(e.starts_with("TablebasePath: "), "{e}");
+        assert_eq!(session.spec, "jungle");
+        assert_eq!(session.variant.spec(), "jungle:standard");
+        assert_eq!(session.variant.options().hash_mib, 1, "the table is kept");
+        let e = session
+            .set_option("EvalProfile", Some("material"))
+            .unwrap_err();
+        assert!(e.starts_with("TablebasePath: "), "{e}");
+        assert_eq!(session.eval_profile, EvalProfile::default());
+        // Without tables the change applies, with the options set.
+        session.set_option("TablebasePath", Some("")).unwrap();
+        session
+            .set_option("Variant", Some("five-tigers:ten"))
+            .unwrap();
+        assert_eq!(session.variant.spec(), "five-tigers:ten");
+        assert_eq!(session.variant.options().hash_mib, 1);
+    }
 
     #[test]
     fn a_session_starts_each_game_from_its_tuned_options() {
