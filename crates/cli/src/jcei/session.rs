@@ -74,8 +74,9 @@ const CONFIG_FILE: &str = "qi.conf";
 
 /// The first `qi.conf` found beside the binary: beside the path it was
 /// started by (a GUI's `engine/jungle` link), then beside the file that
-/// path resolves to. Its path and text.
-fn config_file() -> Option<(PathBuf, String)> {
+/// path resolves to. Its path and bytes (read line by line, so that one
+/// line that is not UTF-8 costs only that line).
+fn config_file() -> Option<(PathBuf, Vec<u8>)> {
     let started_as = std::env::args_os().next().map(PathBuf::from);
     let resolved = std::env::current_exe().ok();
     [started_as, resolved]
@@ -88,8 +89,8 @@ fn config_file() -> Option<(PathBuf, String)> {
             Some(dir.join(CONFIG_FILE))
         })
         .find_map(|path| {
-            let text = std::fs::read_to_string(&path).ok()?;
-            Some((path, text))
+            let bytes = std::fs::read(&path).ok()?;
+            Some((path, bytes))
         })
 }
 
@@ -180,8 +181,16 @@ impl Session {
     /// arguments (docs/protocol.md): the file `qi.conf` beside the binary,
     /// then `QI_VARIANT`. Errors are reported and the engine goes on.
     fn configure_from_environment(&mut self) {
-        if let Some((path, text)) = config_file() {
-            for (n, line) in text.lines().enumerate() {
+        if let Some((path, bytes)) = config_file() {
+            for (n, line) in bytes.split(|&b| b == b'\n').enumerate() {
+                let Ok(line) = std::str::from_utf8(line) else {
+                    error(format_args!(
+                        "{}:{}: the line is not UTF-8 text; ignored",
+                        path.display(),
+                        n + 1
+                    ));
+                    continue;
+                };
                 let line = line.trim();
                 if line.is_empty() || line.starts_with('#') {
                     continue;
