@@ -422,3 +422,70 @@ fn the_root_move_from_the_tables_respects_repetition() {
     e.send("quit");
     assert_eq!(e.exit_within(Duration::from_secs(10)), Some(0));
 }
+
+/// Writers of one directory: one at a time (the directory's lock), each
+/// table written through a temporary file of its own, and what a killed
+/// run left behind removed by the next.
+#[test]
+fn generate_locks_the_directory_and_cleans_what_a_killed_run_left() {
+    let dir = temp_dir("lock");
+    std::fs::create_dir_all(&dir).unwrap();
+    for stale in [".LvC.qtb.Ab12Cd.tmp", "LvC.tmp"] {
+        std::fs::write(dir.join(stale), b"partial").unwrap();
+    }
+    // Another writer holds the lock: the run waits for it.
+    let lock = qi_tablebase::WriteLock::try_acquire(&dir).unwrap().unwrap();
+    let child = Command::new(QI)
+        .args(["tb", "generate", "--material", "LvC"])
+        .arg(&dir)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(!dir.join("LvC.qtb").exists(), "it waited");
+    drop(lock);
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.starts_with("waiting for another qi tb generate"),
+        "{err}"
+    );
+    assert!(err.contains("removed 2 temporary files"), "{err}");
+    assert!(dir.join("LvC.qtb").exists());
+    let tmp: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(tmp.is_empty(), "{tmp:?}");
+    // Two runs at once into one directory: both succeed.
+    let fresh = temp_dir("two-runs");
+    let runs: Vec<_> = (0..2)
+        .map(|_| {
+            Command::new(QI)
+                .args(["tb", "generate", "--material", "RvR"])
+                .arg(&fresh)
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for run in runs {
+        let out = run.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let (code, out, _) = qi(&[
+        "tb",
+        "probe",
+        "--fen",
+        "7/7/7/7/7/7/7/7/R5r w",
+        fresh.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    assert!(!out.is_empty());
+}

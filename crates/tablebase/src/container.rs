@@ -4,8 +4,6 @@
 //! Each game's format (`format`, `five_tigers::format`) adds its own
 //! payload and its own typed errors, into which [`FileError`] maps.
 
-use std::path::Path;
-
 use thiserror::Error;
 
 use crate::table::{Distances, Wdl};
@@ -242,12 +240,4 @@ impl<'a> Reader<'a> {
             extra => Err(FileError::TrailingBytes(extra)),
         }
     }
-}
-
-/// Writes `bytes` to `path` through a temporary file renamed into place,
-/// so that a file present is complete.
-pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(&tmp, path)
 }

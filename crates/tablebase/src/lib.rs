@@ -49,6 +49,7 @@ mod generate;
 mod lazy;
 mod material;
 mod table;
+mod write;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -64,6 +65,7 @@ pub use generate::{closure, generate_table, generation_memory, GenerateError};
 pub use lazy::LazyTablebase;
 pub use material::{Material, MaterialError};
 pub use table::{Stats, Table, Wdl};
+pub use write::{remove_stale_temporaries, WriteLock, LOCK_FILE};
 
 /// Why a position could not be probed.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -297,7 +299,7 @@ pub(crate) fn probe_without_table(
 /// into place, so that a file present is complete).
 pub fn save_table(dir: &Path, table: &Table) -> Result<(), FormatError> {
     let path = Tablebase::file_path(dir, table.material);
-    container::write_atomically(&path, &table.to_bytes()).map_err(|source| FormatError::Io {
+    crate::write::write_atomically(&path, &table.to_bytes()).map_err(|source| FormatError::Io {
         path: path.display().to_string(),
         source,
     })

@@ -616,7 +616,7 @@ pub(crate) fn probe_without_table(tables: &Rules, pos: &FiveTigers) -> Result<Se
 /// into place, so that a file present is complete).
 pub fn save_table(dir: &Path, table: &Table) -> Result<(), FormatError> {
     let path = Tablebase::file_path(dir, table.material);
-    crate::container::write_atomically(&path, &table.to_bytes()).map_err(|source| FormatError::Io {
+    crate::write::write_atomically(&path, &table.to_bytes()).map_err(|source| FormatError::Io {
         path: path.display().to_string(),
         source,
     })
