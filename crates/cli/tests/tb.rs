@@ -489,3 +489,44 @@ fn generate_locks_the_directory_and_cleans_what_a_killed_run_left() {
     assert_eq!(code, 0);
     assert!(!out.is_empty());
 }
+
+/// A FIFO named as a table hangs neither `qi tb probe` nor the engine:
+/// it is refused unread, and the engine answers throughout.
+#[cfg(unix)]
+#[test]
+fn a_fifo_under_a_tables_name_hangs_nothing() {
+    let dir = temp_dir("fifo");
+    std::fs::create_dir_all(&dir).unwrap();
+    let made = Command::new("mkfifo")
+        .arg(dir.join("LvC.qtb"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let mut probe = Command::new(QI)
+        .args(["tb", "probe", "--fen", "7/3L3/7/7/7/7/7/7/c6 w"])
+        .arg(&dir)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let code = loop {
+        if let Some(status) = probe.try_wait().unwrap() {
+            break status.code();
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = probe.kill();
+            panic!("qi tb probe hangs on a FIFO");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(code, Some(2));
+    let mut e = Engine::start(&["--tablebase", dir.to_str().unwrap()]);
+    e.send("position fen 7/3L3/7/7/7/7/7/7/c6 w");
+    e.send("go depth 3");
+    e.send("isready");
+    let lines = e.until_within("bestmove", Duration::from_secs(10));
+    assert!(lines.contains(&"readyok".to_string()), "{lines:?}");
+    assert_eq!(bestmove(lines.last().unwrap()), "d8d9");
+    e.send("quit");
+    assert_eq!(e.exit_within(Duration::from_secs(10)), Some(0));
+}

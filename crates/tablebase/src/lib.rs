@@ -309,10 +309,14 @@ pub fn save_table(dir: &Path, table: &Table) -> Result<(), FormatError> {
 /// another material than its name says or was made under other board rules
 /// than `rules`.
 pub fn load_table(path: &Path, rules: &Rules) -> Result<Table, FormatError> {
-    let bytes = std::fs::read(path).map_err(|source| FormatError::Io {
-        path: path.display().to_string(),
-        source,
-    })?;
+    let bytes =
+        container::read_file(path, format::GAME, FORMAT_VERSION, 0).map_err(|e| match e {
+            container::ReadFileError::Io(source) => FormatError::Io {
+                path: path.display().to_string(),
+                source,
+            },
+            container::ReadFileError::File(e) => FormatError::File(e),
+        })?;
     let table = Table::from_bytes(&bytes, Some(rules))?;
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
     if stem.parse::<Material>().ok() != Some(table.material) {
