@@ -2,7 +2,8 @@
 
 use thiserror::Error;
 
-/// A failure reported to the user on one line, with exit code 2.
+/// A failure reported to the user on one line, with exit code 2 (an
+/// interrupted match: 128 + the signal's number).
 #[derive(Debug, Error)]
 pub enum CliError {
     /// Malformed command line.
@@ -27,6 +28,16 @@ pub enum CliError {
     /// An engine of `qi match` could not be started.
     #[error("{0}")]
     Engine(String),
+    /// `qi match` was stopped by a signal (exit code 128 + its number).
+    #[error("the match was interrupted by {name} after {games} games")]
+    Interrupted {
+        /// The signal's number.
+        signal: i32,
+        /// Its name (`SIGINT`).
+        name: String,
+        /// The games that counted.
+        games: u32,
+    },
     /// A tablebase could not be generated, read or probed.
     #[error("{0}")]
     Tablebase(String),

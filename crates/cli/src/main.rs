@@ -93,7 +93,12 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("qi: error: {e}");
-            ExitCode::from(2)
+            match e {
+                CliError::Interrupted { signal, .. } => {
+                    ExitCode::from(u8::try_from(128 + signal).unwrap_or(255))
+                }
+                _ => ExitCode::from(2),
+            }
         }
     }
 }

@@ -14,7 +14,10 @@ use qi_engine::{FiveTigersKit, GameKit, JungleKit};
 use qi_five_tigers::FiveTigers;
 use qi_jungle::{Jungle, Rules};
 use qi_tablebase::five_tigers as ft;
-use qi_tablebase::{generate_dir, load_table, plan_dir, Material, Tablebase, Wdl, EXTENSION};
+use qi_tablebase::{
+    generate_dir, load_table, plan_dir, remove_stale_temporaries, Material, Tablebase, Wdl,
+    WriteLock, EXTENSION, LOCK_FILE,
+};
 
 use crate::error::CliError;
 use crate::out::outln;
@@ -137,6 +140,31 @@ fn tb_error(e: impl std::fmt::Display) -> CliError {
     CliError::Tablebase(e.to_string())
 }
 
+/// Creates `dir` if need be and holds its write lock for the run (a
+/// second `qi tb generate` into it waits, then finds the tables made),
+/// then removes the temporary files a killed run left there.
+fn lock_dir(dir: &std::path::Path) -> Result<WriteLock, CliError> {
+    let shown = dir.display();
+    std::fs::create_dir_all(dir).map_err(|e| tb_error(format!("cannot create {shown}: {e}")))?;
+    let locked = |e| tb_error(format!("cannot lock {shown}/{LOCK_FILE}: {e}"));
+    let lock = match WriteLock::try_acquire(dir).map_err(locked)? {
+        Some(lock) => lock,
+        None => {
+            eprintln!("waiting for another qi tb generate to finish writing {shown}");
+            WriteLock::acquire(dir).map_err(locked)?
+        }
+    };
+    let removed = remove_stale_temporaries(dir, &lock)
+        .map_err(|e| tb_error(format!("cannot clean {shown}: {e}")))?;
+    if !removed.is_empty() {
+        eprintln!(
+            "removed {} temporary files an interrupted run left in {shown}",
+            removed.len()
+        );
+    }
+    Ok(lock)
+}
+
 /// The worker threads: `--threads`, or the machine's cores.
 fn threads(args: &GenerateArgs) -> usize {
     args.threads.map(|t| t as usize).unwrap_or_else(|| {
@@ -175,8 +203,7 @@ fn generate(args: &GenerateArgs) -> Result<(), CliError> {
     };
     let materials = materials(args)?;
     let threads = threads(args);
-    std::fs::create_dir_all(&args.dir)
-        .map_err(|e| tb_error(format!("cannot create {}: {e}", args.dir.display())))?;
+    let _lock = lock_dir(&args.dir)?;
     // Straight into the directory: only the tables of the size below the
     // one being solved stay in memory, so every 4-animal material runs
     // beside the 78 MB of 3-animal tables.
@@ -350,8 +377,7 @@ fn ft_materials(args: &GenerateArgs) -> Result<Vec<ft::Material>, CliError> {
 fn ft_generate(args: &GenerateArgs, rules: &qi_five_tigers::Rules) -> Result<(), CliError> {
     let materials = ft_materials(args)?;
     let threads = threads(args);
-    std::fs::create_dir_all(&args.dir)
-        .map_err(|e| tb_error(format!("cannot create {}: {e}", args.dir.display())))?;
+    let _lock = lock_dir(&args.dir)?;
     let all = ft::closure(&materials, rules);
     let mut tb = ft::Tablebase::load_present(&args.dir, rules, &all).map_err(tb_error)?;
     let plan = tb.plan(&materials);

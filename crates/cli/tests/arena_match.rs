@@ -90,7 +90,9 @@ fn concurrent_games_give_the_sequential_tally_in_game_order() {
     }
     // A node limit makes every game the same, whichever slot played it.
     assert_eq!(parallel, sequential);
-    assert_eq!(parallel_pgn, sequential_pgn);
+    // The records in the order the games ended: the same set.
+    assert_eq!(by_round(&parallel_pgn), by_round(&sequential_pgn));
+    assert_eq!(by_round(&parallel_pgn).len(), 4);
     assert!(parallel.contains("\nscore: A "), "{parallel}");
     let pairs = parallel
         .lines()
@@ -232,6 +234,8 @@ fn bad_limits_are_one_line_and_exit_code_two() {
         &["--tc", "1+x"][..],
         &["--tc", "0"],
         &["--tc", "-5+1"],
+        &["--tc", "1e17"],
+        &["--tc", "60+1e17"],
         &["--sprt", "elo0=10", "elo1=0"],
         &["--sprt", "elo0=0"],
         &["--sprt", "elo0=0", "elo1=10", "alpha=2"],
@@ -247,4 +251,26 @@ fn bad_limits_are_one_line_and_exit_code_two() {
         assert_eq!(err.lines().count(), 1, "{bad:?}: {err}");
         assert!(!err.contains("panicked"), "{bad:?}: {err}");
     }
+}
+
+/// The records of a `--pgn` file (each begins with its `Game` tag) in
+/// order of their `Round`.
+fn by_round(text: &str) -> Vec<String> {
+    let mut records: Vec<String> = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("[Game ") || records.is_empty() {
+            records.push(String::new());
+        }
+        let last = records.last_mut().unwrap();
+        last.push_str(line);
+        last.push('\n');
+    }
+    let round = |r: &String| -> u32 {
+        r.lines()
+            .find_map(|l| l.strip_prefix("[Round \""))
+            .and_then(|v| v.trim_end_matches("\"]").parse().ok())
+            .unwrap_or_else(|| panic!("no Round in {r}"))
+    };
+    records.sort_by_key(round);
+    records
 }

@@ -71,6 +71,24 @@ fn qi_conf_beside_the_binary_sets_options_at_start() {
     // The environment wins over the file.
     let lines = position_after_start(Command::new(&exe).env("QI_VARIANT", "jungle"));
     assert!(!five_tigers_board(&lines), "{lines:?}");
+    // A line that is not UTF-8 (a Latin-1 'é' in a comment) is reported
+    // and skipped; the lines around it apply.
+    fs::write(
+        dir.join("qi.conf"),
+        b"Variant = five-tigers:ten\r\n# r\xe9glages\nThreads = 0\n",
+    )
+    .unwrap();
+    let lines = position_after_start(Command::new(&exe).env_remove("QI_VARIANT"));
+    assert!(five_tigers_board(&lines), "{lines:?}");
+    assert!(
+        lines[0].starts_with("info string error: ")
+            && lines[0].ends_with("qi.conf:2: the line is not UTF-8 text; ignored"),
+        "{lines:?}"
+    );
+    assert!(
+        lines[1].contains("qi.conf:3: option 'Threads'"),
+        "{lines:?}"
+    );
     fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -386,3 +386,147 @@ fn five_tigers_generate_probe_and_stats() {
         "{out}"
     );
 }
+
+/// The root move from the tables must not repeat a position for the third
+/// time: the fastest table win here, c7d7, is a threefold repetition draw.
+#[test]
+fn the_root_move_from_the_tables_respects_repetition() {
+    let dir = temp_dir("root-repetition");
+    let (code, _, err) = generate(&dir, &["--material", "LvR"]);
+    assert_eq!(code, 0, "{err}");
+    let mut e = Engine::start(&["--tablebase", dir.to_str().unwrap()]);
+    let fen = "7/7/4L2/7/1r5/7/7/7/7 w";
+    let history = "e7d7 b5b4 d7e7 b4b5 e7d7 b5b4 d7c7 b4b5";
+    e.send(&format!("position fen {fen} moves {history}"));
+    e.send("go movetime 200");
+    let lines = e.until_within("bestmove", Duration::from_secs(60));
+    let mv = bestmove(lines.last().unwrap()).to_string();
+    assert_ne!(mv, "c7d7", "{lines:?}");
+    // Whatever it plays, the game goes on (no repetition draw) and the
+    // tables still value it as won for Red.
+    e.send(&format!("position fen {fen} moves {history} {mv}"));
+    e.send("d");
+    e.until("Blue to move");
+    // The result, if any, follows the board.
+    e.send("eval");
+    let after = e.until("info string eval");
+    assert!(!after.iter().any(|l| l.starts_with("result")), "{after:?}");
+    // Under `go infinite` the tables' answer waits for `stop`.
+    e.send("position fen 7/3L3/7/7/7/7/7/7/r6 w");
+    e.send("go infinite");
+    let first = e.until("info string tablebase");
+    assert!(first.iter().any(|l| l.contains(" pv d8d9")), "{first:?}");
+    e.silent_for(Duration::from_millis(300));
+    e.send("stop");
+    assert_eq!(e.until("bestmove"), ["bestmove d8d9"]);
+    e.send("quit");
+    assert_eq!(e.exit_within(Duration::from_secs(10)), Some(0));
+}
+
+/// Writers of one directory: one at a time (the directory's lock), each
+/// table written through a temporary file of its own, and what a killed
+/// run left behind removed by the next.
+#[test]
+fn generate_locks_the_directory_and_cleans_what_a_killed_run_left() {
+    let dir = temp_dir("lock");
+    std::fs::create_dir_all(&dir).unwrap();
+    for stale in [".LvC.qtb.Ab12Cd.tmp", "LvC.tmp"] {
+        std::fs::write(dir.join(stale), b"partial").unwrap();
+    }
+    // Another writer holds the lock: the run waits for it.
+    let lock = qi_tablebase::WriteLock::try_acquire(&dir).unwrap().unwrap();
+    let child = Command::new(QI)
+        .args(["tb", "generate", "--material", "LvC"])
+        .arg(&dir)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(!dir.join("LvC.qtb").exists(), "it waited");
+    drop(lock);
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.starts_with("waiting for another qi tb generate"),
+        "{err}"
+    );
+    assert!(err.contains("removed 2 temporary files"), "{err}");
+    assert!(dir.join("LvC.qtb").exists());
+    let tmp: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(tmp.is_empty(), "{tmp:?}");
+    // Two runs at once into one directory: both succeed.
+    let fresh = temp_dir("two-runs");
+    let runs: Vec<_> = (0..2)
+        .map(|_| {
+            Command::new(QI)
+                .args(["tb", "generate", "--material", "RvR"])
+                .arg(&fresh)
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for run in runs {
+        let out = run.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let (code, out, _) = qi(&[
+        "tb",
+        "probe",
+        "--fen",
+        "7/7/7/7/7/7/7/7/R5r w",
+        fresh.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0);
+    assert!(!out.is_empty());
+}
+
+/// A FIFO named as a table hangs neither `qi tb probe` nor the engine:
+/// it is refused unread, and the engine answers throughout.
+#[cfg(unix)]
+#[test]
+fn a_fifo_under_a_tables_name_hangs_nothing() {
+    let dir = temp_dir("fifo");
+    std::fs::create_dir_all(&dir).unwrap();
+    let made = Command::new("mkfifo")
+        .arg(dir.join("LvC.qtb"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let mut probe = Command::new(QI)
+        .args(["tb", "probe", "--fen", "7/3L3/7/7/7/7/7/7/c6 w"])
+        .arg(&dir)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let code = loop {
+        if let Some(status) = probe.try_wait().unwrap() {
+            break status.code();
+        }
+        if std::time::Instant::now() > deadline {
+            let _ = probe.kill();
+            panic!("qi tb probe hangs on a FIFO");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(code, Some(2));
+    let mut e = Engine::start(&["--tablebase", dir.to_str().unwrap()]);
+    e.send("position fen 7/3L3/7/7/7/7/7/7/c6 w");
+    e.send("go depth 3");
+    e.send("isready");
+    let lines = e.until_within("bestmove", Duration::from_secs(10));
+    assert!(lines.contains(&"readyok".to_string()), "{lines:?}");
+    assert_eq!(bestmove(lines.last().unwrap()), "d8d9");
+    e.send("quit");
+    assert_eq!(e.exit_within(Duration::from_secs(10)), Some(0));
+}

@@ -3,7 +3,7 @@
 //! session can switch games at run time (`setoption name Variant`).
 
 use std::path::Path;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 
@@ -16,6 +16,7 @@ use qi_search::{
 use crate::kit::{spec_of, EvalProfile, GameKit, RulesOf, TablebaseError};
 use crate::options::Overrides;
 use crate::registry::{GameFn, Registry, SpecError};
+use crate::root_table::root_table_move;
 
 /// What a running search reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -152,7 +153,7 @@ pub trait DynEngine: Send {
     /// and returns the leaves counted so far.
     ///
     /// ```
-    /// use std::sync::atomic::AtomicBool;
+    /// use std::sync::atomic::{AtomicBool, Ordering};
     /// use std::thread;
     ///
     /// use qi_engine::{engine_for, options::Overrides, EvalProfile, Games};
@@ -309,6 +310,10 @@ pub trait DynEngine: Send {
     fn strength_scale(&self) -> StrengthScale;
     /// Searches the current position on a thread of its own, reporting
     /// through `report`; raising `stop` ends it (its best move follows).
+    /// With endgame tables ([`set_tablebase`](DynEngine::set_tablebase))
+    /// whose values settle every root move under the game's history rules,
+    /// the move is the tables' ([`root_table_move`](crate::root_table_move)),
+    /// without a search.
     ///
     /// ```
     /// use std::sync::{atomic::AtomicBool, mpsc, Arc};
@@ -536,6 +541,27 @@ impl<K: GameKit> DynEngine for KitEngine<K> {
         thread::spawn(move || {
             let mut searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
             let mut strength = strength.lock().unwrap_or_else(|e| e.into_inner());
+            // On this thread, not the caller's: the first probe of a
+            // material reads its file, and the protocol must still answer.
+            // A weakened level plays its own moves, tables or not.
+            let table_move = if strength.level().is_full() {
+                root_table_move(&game, searcher.hooks())
+            } else {
+                None
+            };
+            if let Some(found) = table_move {
+                drop(searcher);
+                drop(strength);
+                for line in found.info_lines() {
+                    report(EngineEvent::Info(line));
+                }
+                // `go infinite` answers only once stopped (as UCI asks).
+                while limits.infinite && !stop.load(Ordering::Relaxed) {
+                    thread::sleep(std::time::Duration::from_millis(1));
+                }
+                report(EngineEvent::BestMove(Some(found.mv)));
+                return;
+            }
             let result = search_with::<K>(
                 &mut searcher,
                 &mut strength,

@@ -44,6 +44,7 @@ pub mod options;
 pub mod record;
 mod registry;
 pub mod render;
+mod root_table;
 pub mod strength;
 
 pub use dynamic::{
@@ -52,3 +53,4 @@ pub use dynamic::{
 pub use games::{FiveTigersKit, JungleKit};
 pub use kit::{spec_of, EvalProfile, GameKit, RulesOf, TablebaseError, UnknownProfile};
 pub use registry::{GameFn, GameInfo, Games, Registry, SpecError};
+pub use root_table::{root_table_move, RootTableMove};

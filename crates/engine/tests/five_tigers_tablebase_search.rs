@@ -389,3 +389,58 @@ fn measure_the_gain_at_a_fixed_node_count() {
         }
     }
 }
+
+/// The root move from the tables (`qi_engine::root_table_move`) follows
+/// the game's history: a position seen before is the search's (a cycle
+/// may draw it by repetition), a new one the tables', which give their
+/// fastest win.
+#[test]
+fn the_root_move_from_the_tables_follows_the_game_history() {
+    let rules = Rules::shandong_shuttle();
+    let (dir, tb) = tables("root-repetition", &rules, &["3v2"]);
+    let hooks = with_tables(&dir, &rules);
+    // A won position and a cycle of four steps from it (each side out and
+    // back): after one cycle the position is new (the previous steps
+    // count), after two it is there for the second time.
+    let found = tb
+        .table("3v2".parse().unwrap())
+        .unwrap()
+        .entries()
+        .filter(|(p, w, _)| *w == Wdl::Win && p.outcome().is_none())
+        .find_map(|(start, _, _)| {
+            let mut game = Game::new(start);
+            let mut out = Vec::new();
+            for _ in 0..2 {
+                let &mv = game.legal_moves().first()?;
+                game.play(mv).ok()?;
+                out.push(mv);
+            }
+            let back = out.iter().filter_map(|mv| match *mv {
+                Move::Step { from, to } => Some(Move::Step { from: to, to: from }),
+                _ => None,
+            });
+            let cycle: Vec<Move> = out.iter().copied().chain(back).collect();
+            let mut once = Game::new(start);
+            for &mv in &cycle {
+                once.play(mv).ok()?;
+            }
+            let mut twice = once.clone();
+            for &mv in &cycle {
+                twice.play(mv).ok()?;
+            }
+            let usable = |g: &Game| g.outcome().is_none() && g.position().owed().is_empty();
+            (cycle.len() == 4
+                && usable(&once)
+                && usable(&twice)
+                && once.occurrences() == 1
+                && twice.occurrences() == 2
+                && hooks.table_value(&once).is_some())
+            .then_some((once, twice))
+        });
+    let (once, twice) = found.expect("a won position with a cycle");
+    let chosen = qi_engine::root_table_move(&once, &hooks).expect("a new position");
+    let (wdl, distance) = tb.probe(once.position()).unwrap().unwrap();
+    assert_eq!(wdl, Wdl::Win);
+    assert_eq!(chosen.value, TableValue::Win(distance), "{chosen:?}");
+    assert_eq!(qi_engine::root_table_move(&twice, &hooks), None);
+}

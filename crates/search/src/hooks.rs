@@ -63,7 +63,10 @@ pub trait SearchHooks<G: Game> {
     /// the no-capture draw could cut short is no win). The search asks at
     /// every node below the root before generating moves, and takes a
     /// value given here as the end of the line, so anything unsure must be
-    /// `None`. The default has no tables and costs nothing.
+    /// `None`. Every value given counts as a table hit (`tbhits`), so a
+    /// finished game the tables did not answer is better left to the
+    /// game's outcome (`None`). The default has no tables and costs
+    /// nothing.
     fn probe(&self, game: &G) -> Option<TableValue> {
         let _ = game;
         None

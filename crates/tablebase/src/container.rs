@@ -4,6 +4,7 @@
 //! Each game's format (`format`, `five_tigers::format`) adds its own
 //! payload and its own typed errors, into which [`FileError`] maps.
 
+use std::io::Read;
 use std::path::Path;
 
 use thiserror::Error;
@@ -58,6 +59,15 @@ pub enum FileError {
         /// The header's checksum.
         expected: u64,
         /// The checksum of the contents.
+        found: u64,
+    },
+    /// The file's size is not the one its header implies (checked before
+    /// the payload is read).
+    #[error("the header implies {expected} bytes, the file has {found}")]
+    SizeMismatch {
+        /// The size the header implies.
+        expected: u64,
+        /// The file's size.
         found: u64,
     },
     /// A 2-bit value that is not loss, draw or win (or padding bits after
@@ -244,10 +254,98 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// Writes `bytes` to `path` through a temporary file renamed into place,
-/// so that a file present is complete.
-pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, bytes)?;
-    std::fs::rename(&tmp, path)
+/// The most bytes a header can take: magic, version, the game name (up to
+/// 255 bytes), the rules text (up to 65 535), the material (up to 255),
+/// count, width and checksum.
+const HEADER_MAX: u64 = 8 + 2 + 1 + 255 + 2 + 65_535 + 1 + 255 + 8 + 1 + 8;
+
+/// Why a table file could not be read ([`read_file`]).
+pub(crate) enum ReadFileError {
+    /// The file could not be opened or read, or is not a regular file.
+    Io(std::io::Error),
+    /// Its header is bad or implies another size.
+    File(FileError),
+}
+
+/// Reads the table file at `path` of `game` and `version`, whose payload
+/// holds `key_bytes` a position besides its 2-bit value and its distance:
+/// a FIFO, a device (a link to `/dev/zero`) or a directory is refused
+/// before it is opened (reading one could block or never end); the header
+/// is read first, and the size it implies checked against the file's,
+/// before the rest is read, so a large file of anything else is refused
+/// after a few bytes. The checksum is the caller's to check.
+pub(crate) fn read_file(
+    path: &Path,
+    game: &str,
+    version: u16,
+    key_bytes: u64,
+) -> Result<Vec<u8>, ReadFileError> {
+    let meta = std::fs::metadata(path).map_err(ReadFileError::Io)?;
+    if !meta.is_file() {
+        return Err(ReadFileError::Io(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file (a FIFO, a device or a directory): refused unread",
+        )));
+    }
+    let found = meta.len();
+    let mut file = std::fs::File::open(path).map_err(ReadFileError::Io)?;
+    let mut bytes = Vec::new();
+    (&mut file)
+        .take(found.min(HEADER_MAX))
+        .read_to_end(&mut bytes)
+        .map_err(ReadFileError::Io)?;
+    let expected = implied_size(&bytes, game, version, key_bytes).map_err(ReadFileError::File)?;
+    if expected != found {
+        return Err(ReadFileError::File(FileError::SizeMismatch {
+            expected,
+            found,
+        }));
+    }
+    // The size is known and checked: read exactly that much (a file that
+    // grows meanwhile is cut there, one that shrinks is truncated).
+    let rest = found - bytes.len() as u64;
+    bytes.reserve_exact(
+        usize::try_from(rest).map_err(|_| ReadFileError::File(FileError::Truncated))?,
+    );
+    file.take(rest)
+        .read_to_end(&mut bytes)
+        .map_err(ReadFileError::Io)?;
+    Ok(bytes)
+}
+
+/// The size of the file whose first bytes are `prefix` (at least its whole
+/// header), as its header implies: the header, then per position
+/// `key_bytes`, the distance's width, and 2 bits of value.
+fn implied_size(prefix: &[u8], game: &str, version: u16, key_bytes: u64) -> Result<u64, FileError> {
+    let mut r = Reader {
+        bytes: prefix,
+        at: 0,
+    };
+    if r.take(8)? != MAGIC {
+        return Err(FileError::BadMagic);
+    }
+    let found_version = u16::from_le_bytes(r.array()?);
+    let n = usize::from(r.take(1)?[0]);
+    let found_game = r.text(n, "game name")?;
+    if found_game != game {
+        return Err(FileError::WrongGame(found_game.to_string()));
+    }
+    if found_version != version {
+        return Err(FileError::UnsupportedVersion(found_version));
+    }
+    let n = usize::from(u16::from_le_bytes(r.array()?));
+    r.text(n, "rules text")?;
+    let n = usize::from(r.take(1)?[0]);
+    r.text(n, "material")?;
+    let count = u64::from_le_bytes(r.array()?);
+    let width = r.take(1)?[0];
+    r.take(8)?;
+    if width != 1 && width != 2 {
+        return Err(FileError::BadWidth(width));
+    }
+    count
+        .checked_mul(key_bytes + u64::from(width))
+        .and_then(|payload| payload.checked_add(count.div_ceil(4)))
+        .and_then(|payload| payload.checked_add(r.at as u64))
+        .ok_or(FileError::Truncated)
 }

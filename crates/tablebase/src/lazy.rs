@@ -163,6 +163,21 @@ impl LazyTablebase {
         if let Some(over) = crate::probe_without_table(&self.rules, pos)? {
             return Ok(Some(over));
         }
+        self.probe_in_table(pos)
+    }
+
+    /// [`probe`](LazyTablebase::probe), but only what a table answers:
+    /// `None` for a finished game too (the game itself says how it ended),
+    /// so that a caller counting table hits counts only those.
+    pub fn probe_table(&self, pos: &Jungle) -> Result<Option<(Wdl, u32)>, ProbeError> {
+        if crate::probe_without_table(&self.rules, pos)?.is_some() {
+            return Ok(None);
+        }
+        self.probe_in_table(pos)
+    }
+
+    /// The table's value of `pos`, a game not over under the tables' rules.
+    fn probe_in_table(&self, pos: &Jungle) -> Result<Option<(Wdl, u32)>, ProbeError> {
         if pos.animal_count(Side::First) + pos.animal_count(Side::Second) > self.max_animals {
             return Ok(None);
         }

@@ -49,6 +49,7 @@ mod generate;
 mod lazy;
 mod material;
 mod table;
+mod write;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -64,6 +65,7 @@ pub use generate::{closure, generate_table, generation_memory, GenerateError};
 pub use lazy::LazyTablebase;
 pub use material::{Material, MaterialError};
 pub use table::{Stats, Table, Wdl};
+pub use write::{remove_stale_temporaries, WriteLock, LOCK_FILE};
 
 /// Why a position could not be probed.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -297,7 +299,7 @@ pub(crate) fn probe_without_table(
 /// into place, so that a file present is complete).
 pub fn save_table(dir: &Path, table: &Table) -> Result<(), FormatError> {
     let path = Tablebase::file_path(dir, table.material);
-    container::write_atomically(&path, &table.to_bytes()).map_err(|source| FormatError::Io {
+    crate::write::write_atomically(&path, &table.to_bytes()).map_err(|source| FormatError::Io {
         path: path.display().to_string(),
         source,
     })
@@ -307,10 +309,14 @@ pub fn save_table(dir: &Path, table: &Table) -> Result<(), FormatError> {
 /// another material than its name says or was made under other board rules
 /// than `rules`.
 pub fn load_table(path: &Path, rules: &Rules) -> Result<Table, FormatError> {
-    let bytes = std::fs::read(path).map_err(|source| FormatError::Io {
-        path: path.display().to_string(),
-        source,
-    })?;
+    let bytes =
+        container::read_file(path, format::GAME, FORMAT_VERSION, 0).map_err(|e| match e {
+            container::ReadFileError::Io(source) => FormatError::Io {
+                path: path.display().to_string(),
+                source,
+            },
+            container::ReadFileError::File(e) => FormatError::File(e),
+        })?;
     let table = Table::from_bytes(&bytes, Some(rules))?;
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
     if stem.parse::<Material>().ok() != Some(table.material) {

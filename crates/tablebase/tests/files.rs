@@ -338,3 +338,59 @@ fn statistics_count_every_position() {
     let i = s.longest_win_index.unwrap();
     assert_eq!(tb.table(m).unwrap().get(i), Some((Wdl::Win, s.longest_win)));
 }
+
+/// `load_table` on another thread, which must answer within 10 s (a FIFO
+/// or `/dev/zero` read as a file never does).
+#[cfg(unix)]
+fn load_within(path: &std::path::Path) -> Result<Table, FormatError> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    let path = path.to_path_buf();
+    std::thread::spawn(move || {
+        let _ = tx.send(load_table(&path, &Rules::standard()));
+    });
+    rx.recv_timeout(std::time::Duration::from_secs(10))
+        .expect("load_table answers at once")
+}
+
+/// A FIFO or a device under a table's name is refused unread; a file whose
+/// size is not the one its header implies is refused before its payload is
+/// read (a large file of zeros after its first bytes).
+#[cfg(unix)]
+#[test]
+fn non_regular_and_oversized_files_are_refused_before_reading() {
+    let dir = temp_dir("non-regular");
+    let fifo = dir.join("LvR.qtb");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let e = load_within(&fifo).unwrap_err();
+    assert!(
+        matches!(&e, FormatError::Io { source, .. } if source.to_string().contains("not a regular file")),
+        "{e}"
+    );
+    std::fs::remove_file(&fifo).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", &fifo).unwrap();
+    assert!(matches!(load_within(&fifo), Err(FormatError::Io { .. })));
+    std::fs::remove_file(&fifo).unwrap();
+    // 300 MB of zeros (a sparse file): the magic is wrong at once.
+    let zeros = std::fs::File::create(&fifo).unwrap();
+    zeros.set_len(300_000_000).unwrap();
+    assert!(matches!(
+        load_within(&fifo),
+        Err(FormatError::File(FileError::BadMagic))
+    ));
+    // A good table with 300 MB more: the header says how long it is.
+    small_base().save_dir(&dir).unwrap();
+    let size = std::fs::metadata(&fifo).unwrap().len();
+    let grown = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+    grown.set_len(size + 300_000_000).unwrap();
+    match load_within(&fifo) {
+        Err(FormatError::File(FileError::SizeMismatch { expected, found })) => {
+            assert_eq!((expected, found), (size, size + 300_000_000));
+        }
+        other => panic!("{other:?}"),
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

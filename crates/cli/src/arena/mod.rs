@@ -1,6 +1,7 @@
 //! `qi match`: engines as child processes ([`process`]) playing the
 //! library's arena ([`qi_engine::arena`]) from the command line ([`run()`]).
 
+mod interrupt;
 pub mod process;
 mod progress;
 pub mod run;

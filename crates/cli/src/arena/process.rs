@@ -40,6 +40,9 @@ pub enum EngineError {
         /// How long we waited.
         timeout: Duration,
     },
+    /// The match was interrupted (SIGINT, SIGTERM): no engine starts.
+    #[error("the match was interrupted")]
+    Interrupted,
     /// The engine stopped reading its input: a line could not be written.
     #[error("engine '{command}' did not read its input within {timeout:?}")]
     WriteTimeout {
@@ -89,6 +92,10 @@ impl EngineProcess {
             command: command.to_string(),
             source,
         })?;
+        if !super::interrupt::register(child.id()) {
+            let _ = child.wait();
+            return Err(EngineError::Interrupted);
+        }
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
         let (tx, lines) = mpsc::sync_channel(LINES_AHEAD);
@@ -187,27 +194,12 @@ impl Drop for EngineProcess {
         // Even an engine that quit may have left children running. Its group
         // id cannot name another group yet: POSIX reuses a process group id
         // only once the group has no member left, and then this finds none.
-        kill_group(&self.child);
+        super::interrupt::kill_group(self.child.id());
         let _ = self.child.kill();
         let _ = self.child.wait();
+        super::interrupt::unregister(self.child.id());
     }
 }
-
-/// Kills every process of the child's process group.
-#[cfg(unix)]
-fn kill_group(child: &Child) {
-    use nix::sys::signal::{killpg, Signal};
-    use nix::unistd::Pid;
-    let Ok(pgid) = i32::try_from(child.id()) else {
-        return;
-    };
-    // An empty group (all gone already) is the normal case, not an error.
-    let _ = killpg(Pid::from_raw(pgid), Signal::SIGKILL);
-}
-
-/// Without process groups only the child itself can be killed.
-#[cfg(not(unix))]
-fn kill_group(_child: &Child) {}
 
 /// Writes each line it is given, then says whether it could.
 fn write_lines(mut stdin: ChildStdin, lines: Receiver<(String, Sender<io::Result<()>>)>) {
@@ -385,7 +377,10 @@ pub fn go_command(limits: &Limits) -> String {
     for (values, (first, second)) in [clock.time, clock.inc].iter().zip(names) {
         for (value, name) in values.iter().zip([first, second]) {
             if let Some(value) = value {
-                go += &format!(" {name} {}", value.as_millis());
+                // A clock that grew past 64-bit milliseconds (increments on
+                // a clock near the largest --tc) is sent as the largest.
+                let ms = u64::try_from(value.as_millis()).unwrap_or(u64::MAX);
+                go += &format!(" {name} {ms}");
             }
         }
     }
@@ -472,6 +467,15 @@ mod tests {
         );
         assert_eq!(answer_within(&limits), ms(10_000) + MOVE_GRACE);
         assert_eq!(answer_within(&Limits::nodes(1)), UNTIMED_MOVE);
+        // Past 64-bit milliseconds: the largest the protocol carries.
+        let huge = Limits {
+            clock: Clock {
+                time: [Some(Duration::from_secs(u64::MAX / 100)), None],
+                ..Clock::default()
+            },
+            ..Limits::default()
+        };
+        assert_eq!(go_command(&huge), format!("go wtime {}", u64::MAX));
     }
 
     #[test]

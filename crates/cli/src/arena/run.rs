@@ -2,16 +2,21 @@
 //! every move and the result adjudicated by the rules library (the match
 //! loop is [`qi_engine::arena`]).
 
-use std::fs::File;
+use std::fs::{File, OpenOptions};
 use std::io::Write;
+use std::path::Path;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use clap::Args;
 use qi_core::{Position, Side};
-use qi_engine::arena::{self, BoxedPlayer, GameReport, GameResult, MatchConfig, Sprt, TimeControl};
+use qi_engine::arena::{
+    self, BoxedPlayer, FinishedGame, GameResult, MatchConfig, Sprt, TimeControl,
+};
 use qi_engine::record::{termination_of, Record, RecordResult};
 use qi_engine::{GameFn, GameKit, Games, Registry, RulesOf};
 
+use super::interrupt::{self, STOP};
 use super::process::ProcessPlayer;
 use super::progress::{self, Progress};
 use crate::error::CliError;
@@ -77,10 +82,16 @@ pub struct MatchArgs {
     #[arg(long, value_name = "N", default_value_t = 1000)]
     max_plies: usize,
     /// Writes every game to FILE as a game record as soon as it ends
-    /// (the format of docs/records.md), each move with the engine's score
-    /// and depth as its comment.
+    /// (the format of docs/records.md; with --concurrency above 1 in the
+    /// order the games end, each with its number as `Round`), each move
+    /// with the engine's score and depth as its comment. FILE is opened
+    /// once the engines have started: replaced, or added to with
+    /// --pgn-append. A write that fails stops the match.
     #[arg(long, value_name = "FILE")]
     pgn: Option<String>,
+    /// Adds the games to the end of the --pgn file instead of replacing it.
+    #[arg(long, requires = "pgn")]
+    pgn_append: bool,
 }
 
 /// `--option-a` and `--option-b`: `NAME=VALUE`, neither empty.
@@ -110,6 +121,13 @@ enum Openings {
 
 /// `qi match`
 pub fn run(args: MatchArgs) -> Result<(), CliError> {
+    if let (Some(pgn), Some(openings)) = (&args.pgn, &args.openings) {
+        if same_file(Path::new(pgn), Path::new(openings)) {
+            return Err(CliError::Usage(format!(
+                "--pgn '{pgn}' is the --openings file: the records would overwrite the suite"
+            )));
+        }
+    }
     let openings = match (&args.openings, args.no_openings) {
         (Some(path), _) => Openings::File(
             std::fs::read_to_string(path)
@@ -141,7 +159,10 @@ pub fn run(args: MatchArgs) -> Result<(), CliError> {
         sprt,
     };
     let spec = args.game.clone().unwrap_or_else(Games::default_spec);
-    let tally = Games::dispatch(
+    // Before any engine starts: from then on a signal kills them all.
+    interrupt::install()
+        .map_err(|e| CliError::Usage(format!("cannot catch SIGINT/SIGTERM: {e}")))?;
+    let (tally, stopped) = Games::dispatch(
         &spec,
         Run {
             args: &args,
@@ -149,6 +170,36 @@ pub fn run(args: MatchArgs) -> Result<(), CliError> {
             openings: &openings,
         },
     )??;
+    print_summary(&config, &tally);
+    if let Some(signal) = interrupt::signal() {
+        return Err(CliError::Interrupted {
+            signal,
+            name: interrupt::signal_name(signal),
+            games: tally.games(),
+        });
+    }
+    match stopped {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Whether `a` and `b` name one file (both exist and are the same inode).
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::metadata(a), std::fs::metadata(b)) {
+        #[cfg(unix)]
+        (Ok(a), Ok(b)) => {
+            use std::os::unix::fs::MetadataExt;
+            (a.dev(), a.ino()) == (b.dev(), b.ino())
+        }
+        #[cfg(not(unix))]
+        (Ok(_), Ok(_)) => std::fs::canonicalize(a).ok() == std::fs::canonicalize(b).ok(),
+        _ => false,
+    }
+}
+
+/// The score, pairs, Elo and SPRT lines of the games played.
+fn print_summary(config: &MatchConfig, tally: &arena::Tally) {
     outln!(
         "score: A {}-{}-{} (wins-draws-losses), {:.1}/{} = {:.1}%",
         tally.wins,
@@ -174,7 +225,7 @@ pub fn run(args: MatchArgs) -> Result<(), CliError> {
         outln!("elo: A - B = {elo:+.1} +/- {margin:.1} (95%, {model})");
     }
     if let Some(sprt) = &config.sprt {
-        let status = sprt.status(&tally);
+        let status = sprt.status(tally);
         let verdict = match status.decision {
             Some(h) => h.to_string(),
             None => "no bound reached".to_string(),
@@ -191,7 +242,6 @@ pub fn run(args: MatchArgs) -> Result<(), CliError> {
             tally.games()
         );
     }
-    Ok(())
 }
 
 struct Run<'a> {
@@ -200,10 +250,15 @@ struct Run<'a> {
     openings: &'a Openings,
 }
 
-impl GameFn for Run<'_> {
-    type Output = Result<arena::Tally, CliError>;
+/// The tally of the games played and, when something other than the end
+/// of the games stopped the match (a record that could not be written),
+/// why.
+type Played = (arena::Tally, Option<CliError>);
 
-    fn call<K: GameKit>(self, rules: RulesOf<K>) -> Result<arena::Tally, CliError> {
+impl GameFn for Run<'_> {
+    type Output = Result<Played, CliError>;
+
+    fn call<K: GameKit>(self, rules: RulesOf<K>) -> Result<Played, CliError> {
         let (args, config) = (self.args, self.config);
         let start = K::Position::new(rules);
         let openings = match self.openings {
@@ -215,17 +270,6 @@ impl GameFn for Run<'_> {
             }
             Openings::Start => vec![start.clone()],
         };
-        // Created before the first game, so that a path that cannot be
-        // written is an error before the engines start.
-        let mut pgn = match &args.pgn {
-            Some(path) => Some((
-                path.as_str(),
-                File::create(path)
-                    .map_err(|e| CliError::Usage(format!("cannot write --pgn '{path}': {e}")))?,
-            )),
-            None => None,
-        };
-        let mut pgn_error = None;
         let mut slots = Vec::new();
         for _ in 0..args.concurrency.min(args.games) {
             let new_player = |command: &String, options: &Vec<(String, String)>| {
@@ -240,47 +284,83 @@ impl GameFn for Run<'_> {
             }
             slots.push([Box::new(a) as BoxedPlayer, Box::new(b) as BoxedPlayer]);
         }
+        // Opened only now that the engines run: a match that cannot start
+        // leaves the file as it was.
+        let mut pgn = match &args.pgn {
+            Some(path) => Some((path.as_str(), open_pgn(path, args.pgn_append)?)),
+            None => None,
+        };
+        let mut pgn_error = None;
         let mut progress = Progress::new();
         progress.show(&progress::line(
             config.games,
             &arena::Tally::default(),
             None,
         ));
-        let tally = arena::play_match::<K::Game>(config, &start, &openings, slots, |report| {
-            let mark = match report.result {
-                GameResult::Win => "A wins",
-                GameResult::Draw => "draw",
-                GameResult::Loss => "B wins",
+        let on_finished = |game: &FinishedGame| {
+            let Some((path, file)) = &mut pgn else {
+                return;
             };
-            let t = report.tally;
-            progress.clear();
-            let sprt = report.sprt.map(|s| format!("; {s}")).unwrap_or_default();
-            outln!(
-                "game {}/{}: A plays {}: {mark} ({}); running score A {}-{}-{} ({:.1}%){sprt}",
-                report.index + 1,
-                config.games,
-                report.a_side,
-                report.reason,
-                t.wins,
-                t.draws,
-                t.losses,
-                100.0 * t.points() / t.games() as f64
-            );
-            progress.show(&progress::line(config.games, &t, report.sprt.as_ref()));
-            if let Some((path, file)) = &mut pgn {
-                let opening = &openings[report.opening];
-                let text = record_of::<K>(args, opening, report).to_string();
-                let written = writeln!(file, "{text}").and_then(|()| file.flush());
-                if let Err(e) = written {
-                    pgn_error.get_or_insert(format!("cannot write --pgn '{path}': {e}"));
-                }
+            if pgn_error.is_some() {
+                return;
             }
-        });
-        match pgn_error {
-            Some(e) => Err(CliError::Usage(e)),
-            None => Ok(tally),
-        }
+            let opening = &openings[game.opening];
+            let text = record_of::<K>(args, opening, game).to_string();
+            let written = writeln!(file, "{text}").and_then(|()| file.flush());
+            if let Err(e) = written {
+                pgn_error = Some(CliError::Usage(format!(
+                    "cannot write --pgn '{path}': {e}; the match stopped after game {}",
+                    game.index + 1
+                )));
+                STOP.store(true, Ordering::SeqCst);
+            }
+        };
+        let tally = arena::play_match_with::<K::Game>(
+            config,
+            &start,
+            &openings,
+            slots,
+            &STOP,
+            on_finished,
+            |report| {
+                let mark = match report.result {
+                    GameResult::Win => "A wins",
+                    GameResult::Draw => "draw",
+                    GameResult::Loss => "B wins",
+                };
+                let t = report.tally;
+                progress.clear();
+                let sprt = report.sprt.map(|s| format!("; {s}")).unwrap_or_default();
+                outln!(
+                    "game {}/{}: A plays {}: {mark} ({}); running score A {}-{}-{} ({:.1}%){sprt}",
+                    report.index + 1,
+                    config.games,
+                    report.a_side,
+                    report.reason,
+                    t.wins,
+                    t.draws,
+                    t.losses,
+                    100.0 * t.points() / t.games() as f64
+                );
+                progress.show(&progress::line(config.games, &t, report.sprt.as_ref()));
+            },
+        );
+        progress.clear();
+        Ok((tally, pgn_error))
     }
+}
+
+/// The `--pgn` file, replaced or appended to.
+fn open_pgn(path: &str, append: bool) -> Result<File, CliError> {
+    let mut options = OpenOptions::new();
+    if append {
+        options.append(true).create(true);
+    } else {
+        options.write(true).create(true).truncate(true);
+    }
+    options
+        .open(path)
+        .map_err(|e| CliError::Usage(format!("cannot write --pgn '{path}': {e}")))
 }
 
 /// A player's name in the records: its command line, then its options
@@ -296,8 +376,9 @@ fn player_name(command: &str, options: &[(String, String)]) -> String {
 
 /// The record of one finished game of the match: the players are the
 /// engines' command lines (and options) and the termination the arena's reason.
-fn record_of<K: GameKit>(args: &MatchArgs, opening: &K::Position, report: &GameReport) -> Record {
+fn record_of<K: GameKit>(args: &MatchArgs, opening: &K::Position, report: &FinishedGame) -> Record {
     let mut record = Record::for_start::<K>(opening);
+    record.set_tag("Round", &(report.index + 1).to_string());
     let a = player_name(&args.engine_a, &args.option_a);
     let b = player_name(&args.engine_b, &args.option_b);
     let (first, second) = match report.a_side {

@@ -5,6 +5,5 @@
 pub mod input;
 pub mod parse;
 pub mod session;
-pub mod tablebase;
 
 pub use session::{run, EngineArgs};

@@ -74,7 +74,7 @@ pub enum ParseError {
     #[error("empty line")]
     Empty,
     /// The first word is no command.
-    #[error("unknown command '{0}'")]
+    #[error("unknown command '{}'", qi_core::Escaped(.0))]
     Unknown(String),
     /// A command's arguments are malformed.
     #[error("{command}: {reason}")]
@@ -254,6 +254,10 @@ mod tests {
     fn explains_bad_lines() {
         assert_eq!(parse(""), Err(ParseError::Empty));
         assert!(matches!(parse("fly"), Err(ParseError::Unknown(w)) if w == "fly"));
+        // The word is the user's: its control characters are escaped, as in
+        // every other error, never sent raw to a terminal.
+        let e = parse("fo\x1b[2J\0o").unwrap_err().to_string();
+        assert_eq!(e, "unknown command 'fo\\u{1b}[2J\\u{0}o'");
         assert!(parse("go depth").is_err());
         assert!(parse("go depth x").is_err());
         assert!(parse("go sideways 3").is_err());

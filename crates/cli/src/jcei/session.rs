@@ -24,7 +24,6 @@ use qi_search::{Clock, Limits, MAX_DEPTH, MAX_PERFT_DEPTH};
 
 use super::input::{self, Input, MAX_LINE};
 use super::parse::{self as jcei, Command, GoLimits};
-use super::tablebase::RootTables;
 use crate::error::CliError;
 use crate::out::{self, outln};
 
@@ -42,8 +41,8 @@ pub struct EngineArgs {
     #[arg(long, value_name = "G", help = crate::games_help())]
     game: Option<String>,
     /// A directory of endgame tables (`qi tb generate`) of the game's rule
-    /// set: Jungle tables are probed at the root and in the search tree,
-    /// Five Tigers tables (`.qft`) in the tree. The same as `setoption name
+    /// set, probed at the root and in the search tree (Jungle `.qtb`, Five
+    /// Tigers `.qft` files). The same as `setoption name
     /// TablebasePath value DIR` at start.
     #[arg(long, value_name = "DIR")]
     tablebase: Option<PathBuf>,
@@ -82,8 +81,9 @@ const CONFIG_FILE: &str = "qi.conf";
 
 /// The first `qi.conf` found beside the binary: beside the path it was
 /// started by (a GUI's `engine/jungle` link), then beside the file that
-/// path resolves to. Its path and text.
-fn config_file() -> Option<(PathBuf, String)> {
+/// path resolves to. Its path and bytes (read line by line, so that one
+/// line that is not UTF-8 costs only that line).
+fn config_file() -> Option<(PathBuf, Vec<u8>)> {
     let started_as = std::env::args_os().next().map(PathBuf::from);
     let resolved = std::env::current_exe().ok();
     [started_as, resolved]
@@ -96,8 +96,8 @@ fn config_file() -> Option<(PathBuf, String)> {
             Some(dir.join(CONFIG_FILE))
         })
         .find_map(|path| {
-            let text = std::fs::read_to_string(&path).ok()?;
-            Some((path, text))
+            let bytes = std::fs::read(&path).ok()?;
+            Some((path, bytes))
         })
 }
 
@@ -143,10 +143,7 @@ struct Session {
     job: Option<Job>,
     /// Commands that came during a job, run in order once it has ended.
     waiting: VecDeque<Command>,
-    /// `TablebasePath`: Jungle endgame tables probed at the root (the
-    /// engine probes them, and Five Tigers tables, in the tree too).
-    tables: Option<RootTables>,
-    /// Their directory, given again to each new engine (`Variant`).
+    /// `TablebasePath`, given again to each new engine (`Variant`).
     tablebase_dir: Option<PathBuf>,
     /// `Level`, `LimitStrength`, `Elo`, `Seed`: given again to each new
     /// engine.
@@ -172,7 +169,6 @@ impl Session {
             overrides,
             job: None,
             waiting: VecDeque::new(),
-            tables: None,
             tablebase_dir: None,
             strength: StrengthOptions::default(),
             seed: qi_engine::strength::random_seed(),
@@ -183,9 +179,7 @@ impl Session {
     /// Probes the tables of `dir` at the root and in the tree (`None`:
     /// none). On error the tables in use are kept.
     fn set_tablebase(&mut self, dir: Option<&std::path::Path>) -> Result<(), String> {
-        let root = dir.map(RootTables::open).transpose()?;
         self.attach_tablebase(dir)?;
-        self.tables = root;
         self.tablebase_dir = dir.map(|d| d.to_path_buf());
         Ok(())
     }
@@ -204,8 +198,16 @@ impl Session {
     /// arguments (docs/protocol.md): the file `qi.conf` beside the binary,
     /// then `QI_VARIANT`. Errors are reported and the engine goes on.
     fn configure_from_environment(&mut self) {
-        if let Some((path, text)) = config_file() {
-            for (n, line) in text.lines().enumerate() {
+        if let Some((path, bytes)) = config_file() {
+            for (n, line) in bytes.split(|&b| b == b'\n').enumerate() {
+                let Ok(line) = std::str::from_utf8(line) else {
+                    error(format_args!(
+                        "{}:{}: the line is not UTF-8 text; ignored",
+                        path.display(),
+                        n + 1
+                    ));
+                    continue;
+                };
                 let line = line.trim();
                 if line.is_empty() || line.starts_with('#') {
                     continue;
@@ -454,15 +456,6 @@ impl Session {
             outln!("bestmove {mv}");
             return;
         }
-        if let Some(tables) = &mut self.tables {
-            let moves = self.variant.moves();
-            if let Some(best) = tables.best_move(&self.spec, &self.variant.position_text(), &moves)
-            {
-                outln!("{}", best.info());
-                outln!("bestmove {}", best.mv);
-                return;
-            }
-        }
         let limits = self.limits(go);
         let stop = Arc::new(AtomicBool::new(false));
         let handle = self
@@ -543,19 +536,35 @@ impl Session {
         self.variant.configure(options);
     }
 
+    /// A new engine for `spec` and `profile` in place of the current one,
+    /// with the tables of `TablebasePath`; on error the current one is
+    /// kept as it was. It is made without a transposition table, which is
+    /// allocated only once the old one is freed, so memory never holds
+    /// both.
+    fn replace_engine(&mut self, spec: &str, profile: EvalProfile) -> Result<(), String> {
+        let mut without_table = self.overrides.clone();
+        without_table.set("Hash", "0")?;
+        let mut engine = engine_for::<Games>(spec, profile, &without_table)
+            .map_err(|e| format!("Variant: {e}"))?;
+        match engine.set_tablebase(self.tablebase_dir.as_deref()) {
+            Ok(()) | Err(TablebaseError::Unsupported { .. }) => {}
+            Err(e) => return Err(format!("TablebasePath: {e}")),
+        }
+        self.release_table();
+        engine.configure(self.overrides.applied_to(engine.tuned_options()));
+        self.variant = engine;
+        Ok(())
+    }
+
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
         let value =
             value.ok_or_else(|| format!("option '{}' needs a value", qi_core::Escaped(name)))?;
         match name.to_ascii_lowercase().as_str() {
             "variant" => {
                 let spec = Games::canonical(value).map_err(|e| format!("Variant: {e}"))?;
-                self.release_table();
-                self.variant = engine_for::<Games>(&spec, self.eval_profile, &self.overrides)
-                    .map_err(|e| format!("Variant: {e}"))?;
+                self.replace_engine(&spec, self.eval_profile)?;
                 self.spec = spec;
                 self.apply_strength();
-                let dir = self.tablebase_dir.clone();
-                self.attach_tablebase(dir.as_deref())?;
             }
             "tablebasepath" => match value {
                 "" | "<empty>" => self.set_tablebase(None)?,
@@ -570,13 +579,10 @@ impl Session {
                         known.join(", ")
                     )
                 })?;
-                self.release_table();
-                self.variant = engine_for::<Games>(&self.spec, profile, &self.overrides)
-                    .map_err(|e| format!("Variant: {e}"))?;
+                let spec = self.spec.clone();
+                self.replace_engine(&spec, profile)?;
                 self.eval_profile = profile;
                 self.apply_strength();
-                let dir = self.tablebase_dir.clone();
-                self.attach_tablebase(dir.as_deref())?;
             }
             _ if self.strength.set(name, value)? => {
                 if name.eq_ignore_ascii_case("seed") {
@@ -601,6 +607,38 @@ impl Session {
 mod tests {
     use super::*;
     use qi_engine::{FiveTigersKit, GameKit, JungleKit};
+
+    #[test]
+    fn an_option_that_fails_changes_nothing() {
+        let dir = std::env::temp_dir().join(format!("qi-session-gone-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut session = Session::new("jungle").unwrap();
+        session.set_option("Hash", Some("1")).unwrap();
+        session
+            .set_option("TablebasePath", Some(dir.to_str().unwrap()))
+            .unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        // The directory has gone: the new game cannot have its tables.
+        let e = session
+            .set_option("Variant", Some("five-tigers:ten"))
+            .unwrap_err();
+        assert!(e.starts_with("TablebasePath: "), "{e}");
+        assert_eq!(session.spec, "jungle");
+        assert_eq!(session.variant.spec(), "jungle:standard");
+        assert_eq!(session.variant.options().hash_mib, 1, "the table is kept");
+        let e = session
+            .set_option("EvalProfile", Some("material"))
+            .unwrap_err();
+        assert!(e.starts_with("TablebasePath: "), "{e}");
+        assert_eq!(session.eval_profile, EvalProfile::default());
+        // Without tables the change applies, with the options set.
+        session.set_option("TablebasePath", Some("")).unwrap();
+        session
+            .set_option("Variant", Some("five-tigers:ten"))
+            .unwrap();
+        assert_eq!(session.variant.spec(), "five-tigers:ten");
+        assert_eq!(session.variant.options().hash_mib, 1);
+    }
 
     #[test]
     fn a_session_starts_each_game_from_its_tuned_options() {

@@ -33,12 +33,23 @@ fn seconds(text: &str, what: &str) -> Result<Duration, String> {
             qi_core::Escaped(text)
         )
     })?;
-    Duration::try_from_secs_f64(value).map_err(|_| {
+    let time = Duration::try_from_secs_f64(value).map_err(|_| {
         format!(
             "{what} '{}' is not a time (seconds, 0 or more)",
             qi_core::Escaped(text)
         )
-    })
+    })?;
+    // The protocol sends clocks as whole milliseconds that engines read as
+    // 64-bit numbers: a longer one would be refused by the engine, and the
+    // arena would wait for its answer as long as the clock says.
+    if u64::try_from(time.as_millis()).is_err() {
+        return Err(format!(
+            "{what} '{}' is longer than a clock can be ({} ms at most)",
+            qi_core::Escaped(text),
+            u64::MAX
+        ));
+    }
+    Ok(time)
 }
 
 impl FromStr for TimeControl {
@@ -139,8 +150,14 @@ mod tests {
     fn bad_time_controls_are_errors() {
         for bad in [
             "", "x", "10+", "+1", "-1", "10+-1", "0", "0+1", "0/10", "a/10", "10+inf", "1e400",
+            "1e17", "1+2e16", "40/1e17",
         ] {
             assert!(bad.parse::<TimeControl>().is_err(), "{bad}");
         }
+        // 10^19 ms still fits the protocol's 64-bit milliseconds.
+        let tc: TimeControl = "1e16+1e16".parse().unwrap();
+        assert_eq!(tc.base, Duration::from_secs(10_000_000_000_000_000));
+        let e = "1e17".parse::<TimeControl>().unwrap_err();
+        assert!(e.contains("longer than a clock can be"), "{e}");
     }
 }

@@ -213,6 +213,28 @@ pub struct GameReport {
     pub sprt: Option<SprtStatus>,
 }
 
+/// One game as soon as it ends, before the games dealt before it may have
+/// ended ([`play_match_with`]): what a record of it needs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FinishedGame {
+    /// 0-based index of the game.
+    pub index: usize,
+    /// The side player A played.
+    pub a_side: Side,
+    /// Which of the match's openings the game started from.
+    pub opening: usize,
+    /// The result for A.
+    pub result: GameResult,
+    /// Why the game ended (the outcome, a forfeit, an adjudication).
+    pub reason: String,
+    /// The outcome when the rules ended the game.
+    pub outcome: Option<Outcome>,
+    /// The moves played.
+    pub moves: Vec<String>,
+    /// What the player said about each move of `moves`.
+    pub verdicts: Vec<Verdict>,
+}
+
 /// Reads an opening suite: one position text a line (read like `start`'s);
 /// blank lines and lines starting with `#` are skipped. Without text: the
 /// start position alone.
@@ -263,13 +285,36 @@ pub fn play_match<G: Game>(
     start: &G::Position,
     openings: &[G::Position],
     slots: Vec<[BoxedPlayer; 2]>,
+    on_game: impl FnMut(&GameReport),
+) -> Tally
+where
+    G::Position: Send + Sync,
+{
+    let stop = AtomicBool::new(false);
+    play_match_with::<G>(config, start, openings, slots, &stop, |_| {}, on_game)
+}
+
+/// [`play_match`], stopped from outside too, and telling each game as
+/// soon as it ends: raising `stop` (a signal, a record that cannot be
+/// written) abandons the games in progress (a player that fails once it is
+/// raised does not lose: its game is not counted), starts no new one, and
+/// returns the tally of the games reported. `on_finished` gets each game
+/// the moment it ends, in the order they end (so a record of it is never
+/// held back behind a longer game dealt before it), on the caller's
+/// thread; `on_game` then gets it in order of index, with the tally.
+pub fn play_match_with<G: Game>(
+    config: &MatchConfig,
+    start: &G::Position,
+    openings: &[G::Position],
+    slots: Vec<[BoxedPlayer; 2]>,
+    stop: &AtomicBool,
+    mut on_finished: impl FnMut(&FinishedGame),
     mut on_game: impl FnMut(&GameReport),
 ) -> Tally
 where
     G::Position: Send + Sync,
 {
     let next = &AtomicUsize::new(0);
-    let stop = &AtomicBool::new(false);
     let mut tally = Tally::default();
     thread::scope(|scope| {
         let (tx, rx) = mpsc::channel::<(usize, Ended)>();
@@ -293,45 +338,88 @@ where
         drop(tx);
         let mut waiting = BTreeMap::new();
         let mut reported = 0;
-        let mut first_of_pair = 0;
+        let mut counter = Counter::default();
+        let mut decided = false;
         for (index, ended) in rx {
-            waiting.insert(index, ended);
-            while let Some(ended) = waiting.remove(&reported) {
-                let index = reported;
+            let (opening, a_side) = deal(index, openings.len());
+            let finished = FinishedGame {
+                index,
+                a_side,
+                opening,
+                result: ended.result,
+                reason: ended.reason,
+                outcome: ended.outcome,
+                moves: ended.moves,
+                verdicts: ended.verdicts,
+            };
+            on_finished(&finished);
+            if decided {
+                continue;
+            }
+            waiting.insert(index, finished);
+            while let Some(finished) = waiting.remove(&reported) {
                 reported += 1;
-                match ended.result {
-                    GameResult::Win => tally.wins += 1,
-                    GameResult::Draw => tally.draws += 1,
-                    GameResult::Loss => tally.losses += 1,
-                }
-                let half = ended.result.half_points();
-                if index.is_multiple_of(2) {
-                    first_of_pair = half;
-                } else {
-                    tally.pairs[(first_of_pair + half) as usize] += 1;
-                }
-                let sprt = config.sprt.map(|sprt| sprt.status(&tally));
-                let (opening, a_side) = deal(index, openings.len());
-                on_game(&GameReport {
-                    index,
-                    a_side,
-                    result: ended.result,
-                    reason: ended.reason,
-                    outcome: ended.outcome,
-                    opening,
-                    moves: ended.moves,
-                    verdicts: ended.verdicts,
-                    tally,
-                    sprt,
-                });
-                if sprt.is_some_and(|s| s.decision.is_some()) {
+                let report = counter.count(config, finished);
+                on_game(&report);
+                if report.sprt.is_some_and(|s| s.decision.is_some()) {
+                    // The decision is this game's: those still running, or
+                    // ended after a gap, do not count.
+                    decided = true;
+                    waiting.clear();
                     stop.store(true, Ordering::SeqCst);
-                    return;
+                    break;
                 }
             }
         }
+        // Stopped from outside: the games that ended after one that did
+        // not count too (every game that ended is reported).
+        for finished in std::mem::take(&mut waiting).into_values() {
+            on_game(&counter.count(config, finished));
+        }
+        tally = counter.tally;
     });
     tally
+}
+
+/// The running tally of the games reported.
+#[derive(Default)]
+struct Counter {
+    tally: Tally,
+    /// The index and half points of the last game that opened a pair.
+    first_of_pair: Option<(usize, u32)>,
+}
+
+impl Counter {
+    /// Counts `game` (the games reported so far come before it) and makes
+    /// its report; a pair is counted only when both its games are.
+    fn count(&mut self, config: &MatchConfig, game: FinishedGame) -> GameReport {
+        let tally = &mut self.tally;
+        match game.result {
+            GameResult::Win => tally.wins += 1,
+            GameResult::Draw => tally.draws += 1,
+            GameResult::Loss => tally.losses += 1,
+        }
+        let half = game.result.half_points();
+        if game.index.is_multiple_of(2) {
+            self.first_of_pair = Some((game.index, half));
+        } else if let Some((first, first_half)) = self.first_of_pair.take() {
+            if first + 1 == game.index {
+                tally.pairs[(first_half + half) as usize] += 1;
+            }
+        }
+        GameReport {
+            index: game.index,
+            a_side: game.a_side,
+            result: game.result,
+            reason: game.reason,
+            outcome: game.outcome,
+            opening: game.opening,
+            moves: game.moves,
+            verdicts: game.verdicts,
+            tally: *tally,
+            sprt: config.sprt.map(|sprt| sprt.status(tally)),
+        }
+    }
 }
 
 /// The opening and A's side of game `index`: each opening twice, A first
@@ -433,6 +521,9 @@ fn play_game<G: Game>(
     let (result, reason, outcome) = 'game: {
         for (which, player) in players.iter_mut().enumerate() {
             if let Err(e) = player.new_game() {
+                if stop.load(Ordering::SeqCst) {
+                    return None;
+                }
                 break 'game (result_for_loser(which), e.to_string(), None);
             }
         }
@@ -463,6 +554,11 @@ fn play_game<G: Game>(
             let began = Instant::now();
             let answer = players[which].best_move(setup.as_deref(), &moves, &limits);
             let used = began.elapsed();
+            // Stopped while it thought (its engine may have been killed
+            // for it): the game is abandoned, no one forfeits.
+            if stop.load(Ordering::SeqCst) {
+                return None;
+            }
             // The clock first: a player that failed after its time ran out
             // (an engine that never answered) lost on time.
             if let Some(clocks) = &mut clocks {

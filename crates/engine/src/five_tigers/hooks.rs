@@ -124,7 +124,9 @@ impl FiveTigersHooks {
         {
             return None;
         }
-        let (wdl, distance) = tables.probe(pos).ok()??;
+        // Only a table's answer: a finished game is the game's to score, and
+        // is not a table hit.
+        let (wdl, distance) = tables.probe_table(pos).ok()??;
         let left = match pos.rules().no_capture_draw {
             0 => u32::MAX,
             limit => u32::from(limit).saturating_sub(pos.no_capture_plies()),

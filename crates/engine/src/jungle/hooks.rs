@@ -119,7 +119,9 @@ impl JungleHooks {
         {
             return None;
         }
-        let (wdl, distance) = tables.probe(pos).ok()??;
+        // Only a table's answer: a finished game is the game's to score, and
+        // is not a table hit.
+        let (wdl, distance) = tables.probe_table(pos).ok()??;
         let left = match rules.no_capture_draw {
             0 => u32::MAX,
             limit => limit.saturating_sub(pos.no_capture_plies()),

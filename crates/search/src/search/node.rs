@@ -101,9 +101,9 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
 
         // Endgame tables, below the root (which must give a move): an exact
         // value ends the line before any move is generated. The hooks give
-        // only values that hold under the game's history rules, and a
-        // finished game as a value at distance 0, so this may come before
-        // the outcome is read. Stored as exact: the value does not depend
+        // only values that hold under the game's history rules (a finished
+        // game, if they answer one, as a value at distance 0), so this may
+        // come before the outcome is read. Stored as exact: the value does not depend
         // on the depth, only on the history the position is reached with,
         // which the table shares with every stored score (the key does not
         // hold the no-capture count).

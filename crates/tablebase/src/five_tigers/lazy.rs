@@ -135,21 +135,35 @@ impl LazyTablebase {
     /// under another shuttle rule: read once, then taken as absent); a
     /// finished game answers with distance 0.
     pub fn probe(&self, pos: &FiveTigers) -> Result<Option<(Wdl, u32)>, ProbeError> {
-        let material = match probe_without_table(&self.rules, pos)? {
-            Settled::Answer(answer) => return Ok(answer),
-            Settled::Table(material) => material,
-        };
+        match probe_without_table(&self.rules, pos)? {
+            Settled::Answer(answer) => Ok(answer),
+            Settled::Table(material) => Ok(self.probe_in_table(pos, material)),
+        }
+    }
+
+    /// [`probe`](LazyTablebase::probe), but only what a table answers:
+    /// `None` for a finished game too (the game itself says how it ended),
+    /// so that a caller counting table hits counts only those.
+    pub fn probe_table(&self, pos: &FiveTigers) -> Result<Option<(Wdl, u32)>, ProbeError> {
+        match probe_without_table(&self.rules, pos)? {
+            Settled::Answer(_) => Ok(None),
+            Settled::Table(material) => Ok(self.probe_in_table(pos, material)),
+        }
+    }
+
+    /// The value of `pos` in the table of `material`, if it has one.
+    fn probe_in_table(&self, pos: &FiveTigers, material: Material) -> Option<(Wdl, u32)> {
         if material.first.max(material.second) > self.max_pieces {
-            return Ok(None);
+            return None;
         }
         // The common case under the read lock, without cloning the Arc.
         if let Some(slot) = self.read_slots().get(&material) {
-            return Ok(match slot {
+            return match slot {
                 Slot::Loaded(t) => t.get(pos),
                 Slot::Absent(_) => None,
-            });
+            };
         }
-        Ok(self.table(material).and_then(|t| t.get(pos)))
+        self.table(material).and_then(|t| t.get(pos))
     }
 
     /// The table of `material`, read from its file on first use.

@@ -616,7 +616,7 @@ pub(crate) fn probe_without_table(tables: &Rules, pos: &FiveTigers) -> Result<Se
 /// into place, so that a file present is complete).
 pub fn save_table(dir: &Path, table: &Table) -> Result<(), FormatError> {
     let path = Tablebase::file_path(dir, table.material);
-    crate::container::write_atomically(&path, &table.to_bytes()).map_err(|source| FormatError::Io {
+    crate::write::write_atomically(&path, &table.to_bytes()).map_err(|source| FormatError::Io {
         path: path.display().to_string(),
         source,
     })
@@ -626,10 +626,15 @@ pub fn save_table(dir: &Path, table: &Table) -> Result<(), FormatError> {
 /// another material than its name says or was made under other board
 /// rules than `rules`.
 pub fn load_table(path: &Path, rules: &Rules) -> Result<Table, FormatError> {
-    let bytes = std::fs::read(path).map_err(|source| FormatError::Io {
-        path: path.display().to_string(),
-        source,
-    })?;
+    // Each state's 8-byte key precedes the values.
+    let bytes = crate::container::read_file(path, format::GAME, format::FORMAT_VERSION, 8)
+        .map_err(|e| match e {
+            crate::container::ReadFileError::Io(source) => FormatError::Io {
+                path: path.display().to_string(),
+                source,
+            },
+            crate::container::ReadFileError::File(e) => FormatError::File(e),
+        })?;
     let table = Table::from_bytes(&bytes, Some(rules))?;
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
     if stem.parse::<Material>().ok() != Some(table.material) {
