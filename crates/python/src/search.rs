@@ -21,7 +21,12 @@ pub(crate) struct Found {
 
 /// A searcher for either kind of game.
 pub(crate) trait AnySearcher: Send {
-    fn search(&mut self, game: &dyn AnyGame, limits: Limits) -> Result<Found, String>;
+    fn search(
+        &mut self,
+        game: &dyn AnyGame,
+        limits: Limits,
+        stop: &AtomicBool,
+    ) -> Result<Found, String>;
     fn clear(&mut self);
 }
 
@@ -34,7 +39,12 @@ impl<K: Kit> AnySearcher for KitSearcher<K>
 where
     Searcher<K::Game, K::Hooks>: Send,
 {
-    fn search(&mut self, game: &dyn AnyGame, limits: Limits) -> Result<Found, String> {
+    fn search(
+        &mut self,
+        game: &dyn AnyGame,
+        limits: Limits,
+        stop: &AtomicBool,
+    ) -> Result<Found, String> {
         let typed = game.as_any().downcast_ref::<Typed<K>>().ok_or_else(|| {
             format!(
                 "this engine plays {}, not the game of spec '{}'",
@@ -43,10 +53,9 @@ where
             )
         })?;
         let mut game = typed.game.clone();
-        let never = AtomicBool::new(false);
         let result = self
             .searcher
-            .search(&mut game, &self.eval, limits, &never, |_| {});
+            .search(&mut game, &self.eval, limits, stop, |_| {});
         Ok(Found {
             best_move: result.best_move.map(|mv| mv.to_string()),
             score: result.score.value(),
