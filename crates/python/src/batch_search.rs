@@ -29,7 +29,10 @@ type Answers<'py> = (Bound<'py, PyArray1<i64>>, Bound<'py, PyArray1<i32>>);
 type Answer = Result<(usize, i32), String>;
 
 /// Searches many positions at once, one thread (and one hash table of
-/// `hash_mib` MiB) per core.
+/// `hash_mib` MiB) per core. Each position is searched from a cleared
+/// table, so that an answer does not depend on which thread searched which
+/// positions before it: the batch gives what a new `Engine` with the same
+/// table size gives, run after run (a small table keeps the clearing cheap).
 #[pyclass(module = "qi_games", frozen)]
 pub(crate) struct BatchEngine {
     game: String,
@@ -42,7 +45,7 @@ impl BatchEngine {
     /// An engine for the game of `spec`, with `threads` searchers (default:
     /// the machine's cores), each with a `hash_mib` MiB table.
     #[new]
-    #[pyo3(signature = (spec = "jungle", threads = None, hash_mib = 4))]
+    #[pyo3(signature = (spec = "jungle", threads = None, hash_mib = 1))]
     fn new(spec: &str, threads: Option<usize>, hash_mib: usize) -> PyResult<BatchEngine> {
         check_hash(hash_mib)?;
         let game = game_name(spec)?;
@@ -171,6 +174,7 @@ fn best_action(
     limits: qi_search::Limits,
     stop: &AtomicBool,
 ) -> Answer {
+    searcher.clear();
     let found = searcher.search(game, limits, stop)?;
     let best = found
         .best_move
