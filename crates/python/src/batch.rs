@@ -10,6 +10,7 @@ use pyo3::prelude::*;
 use qi_core::Side;
 
 use crate::game::{self, AnyGame};
+use crate::observations::{self, Dtype, View};
 use crate::py_game::Game;
 use crate::rng::SplitMix64;
 use crate::shared::Shared;
@@ -30,70 +31,6 @@ pub(crate) fn reward(outcome: Option<qi_core::Outcome>, side: Side) -> f32 {
         Some(winner) if winner == side => 1.0,
         Some(_) => -1.0,
         None => 0.0,
-    }
-}
-
-/// The element types observations come in.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Dtype {
-    Float32,
-    Uint8,
-    Bool,
-}
-
-impl Dtype {
-    fn parse(value: Option<&Bound<'_, PyAny>>) -> PyResult<Dtype> {
-        let Some(value) = value else {
-            return Ok(Dtype::Float32);
-        };
-        let numpy = value.py().import("numpy")?;
-        let name: String = numpy
-            .call_method1("dtype", (value,))?
-            .getattr("name")?
-            .extract()?;
-        match name.as_str() {
-            "float32" => Ok(Dtype::Float32),
-            "uint8" => Ok(Dtype::Uint8),
-            "bool" => Ok(Dtype::Bool),
-            other => Err(value_error(format!(
-                "observations come as float32, uint8 or bool, not {other}"
-            ))),
-        }
-    }
-
-    /// `planes` (float32) as a NumPy array of this type, shaped `shape`.
-    fn array<'py>(
-        self,
-        py: Python<'py>,
-        planes: Vec<f32>,
-        shape: [usize; 4],
-    ) -> PyResult<Bound<'py, PyUntypedArray>> {
-        let reshape = |e: PyErr| value_error(e.to_string());
-        Ok(match self {
-            Dtype::Float32 => PyArray1::from_vec(py, planes)
-                .reshape(shape)
-                .map_err(reshape)?
-                .as_untyped()
-                .clone(),
-            // Fixed point: binary planes become 0 and 255, fractions keep
-            // eight bits.
-            Dtype::Uint8 => {
-                let bytes = planes.iter().map(|&v| (v * 255.0).round() as u8).collect();
-                PyArray1::from_vec(py, bytes)
-                    .reshape(shape)
-                    .map_err(reshape)?
-                    .as_untyped()
-                    .clone()
-            }
-            Dtype::Bool => {
-                let bits = planes.iter().map(|&v| v > 0.0).collect();
-                PyArray1::from_vec(py, bits)
-                    .reshape(shape)
-                    .map_err(reshape)?
-                    .as_untyped()
-                    .clone()
-            }
-        })
     }
 }
 
@@ -163,10 +100,6 @@ impl VecGame {
             .iter()
             .map(|g| g.clone_box())
             .collect()
-    }
-
-    fn observation_len(&self) -> usize {
-        self.shape.iter().product()
     }
 
     fn shape4(&self, n: usize) -> [usize; 4] {
@@ -395,40 +328,38 @@ impl VecGame {
 
     /// Each game's observation seen by its side to move, shaped
     /// `(n, planes, ranks, files)`: float32 by default, or `dtype="uint8"`
-    /// (each value × 255, rounded) or `dtype="bool"` (value > 0).
-    #[pyo3(signature = (dtype = None))]
+    /// (each value × 255, rounded) or `dtype="bool"` (value > 0). With
+    /// `out`, a C-contiguous array of that dtype and shape, the planes are
+    /// written there (and `out` is returned), which saves allocating.
+    #[pyo3(signature = (dtype = None, out = None))]
     fn observations<'py>(
         &self,
         py: Python<'py>,
         dtype: Option<&Bound<'py, PyAny>>,
+        out: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyUntypedArray>> {
         let dtype = Dtype::parse(dtype)?;
-        let len = self.observation_len();
         let batch = self.batch.lock(py);
-        let n = batch.games.len();
-        let games = &batch.games;
-        let out = py.detach(|| {
-            let mut out = vec![0.0f32; n * len];
-            for (game, chunk) in games.iter().zip(out.chunks_mut(len)) {
-                game.observe(game.side_to_move(), chunk);
-            }
-            out
-        });
-        drop(batch);
-        dtype.array(py, out, self.shape4(n))
+        let views: Vec<View<'_>> = batch
+            .games
+            .iter()
+            .map(|g| Some((&**g, g.side_to_move())))
+            .collect();
+        observations::fill(py, &views, self.shape4(views.len()), dtype, out)
     }
 
     /// The final observations of the games that ended at the last `step`,
     /// zeros for the others; each seen by `side` (`"first"`, `"second"`,
     /// `"mover"` for the side that made the last move, or None for the
     /// final position's side to move, as `observations` sees a game);
-    /// `dtype` as for `observations`.
-    #[pyo3(signature = (dtype = None, side = None))]
+    /// `dtype` and `out` as for `observations`.
+    #[pyo3(signature = (dtype = None, side = None, out = None))]
     fn final_observations<'py>(
         &self,
         py: Python<'py>,
         dtype: Option<&Bound<'py, PyAny>>,
         side: Option<&str>,
+        out: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyUntypedArray>> {
         let dtype = Dtype::parse(dtype)?;
         let fixed = match side {
@@ -436,23 +367,23 @@ impl VecGame {
             Some(text) => Some(parse_side(text)?),
         };
         let mover = side == Some("mover");
-        let len = self.observation_len();
         let batch = self.batch.lock(py);
-        let n = batch.games.len();
-        let mut planes = vec![0.0f32; n * len];
-        for (game, chunk) in batch.finals.iter().zip(planes.chunks_mut(len)) {
-            if let Some(game) = game {
-                let to_move = game.side_to_move();
-                let seen = match fixed {
-                    Some(side) => side,
-                    None if mover => game.last_mover().unwrap_or(to_move),
-                    None => to_move,
-                };
-                game.observe(seen, chunk);
-            }
-        }
-        drop(batch);
-        dtype.array(py, planes, self.shape4(n))
+        let views: Vec<View<'_>> = batch
+            .finals
+            .iter()
+            .map(|game| {
+                game.as_ref().map(|game| {
+                    let to_move = game.side_to_move();
+                    let seen = match fixed {
+                        Some(side) => side,
+                        None if mover => game.last_mover().unwrap_or(to_move),
+                        None => to_move,
+                    };
+                    (&**game, seen)
+                })
+            })
+            .collect();
+        observations::fill(py, &views, self.shape4(views.len()), dtype, out)
     }
 
     /// The records of the games that ended at the last `step` (None for the

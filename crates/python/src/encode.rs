@@ -8,6 +8,8 @@
 //! rules look back on. Without them two positions with the same planes
 //! could have different legal moves or different outcomes.
 
+use std::sync::OnceLock;
+
 use qi_core::{Game as _, MoveList, Position, Side};
 use qi_engine::{FiveTigersKit, GameKit, JungleKit};
 use qi_five_tigers::{FiveTigers, Move as TigerMove, Phase, Point};
@@ -155,28 +157,20 @@ impl Encoding for JungleKit {
         use jungle_planes::*;
         let pos = game.position();
         let rules = pos.rules();
-        let mut set = |plane: usize, square: Square| {
-            out[plane * JUNGLE_CELLS + jungle_frame(square, side)] = 1.0
+        let frame = |index: u8| match side {
+            Side::First => index as usize,
+            Side::Second => 62 - index as usize,
         };
-        for square in Square::all() {
-            if let Some(piece) = pos.piece_at(square) {
-                let base = if piece.side == side { OWN } else { OPPONENT };
-                set(base + piece.animal.index(), square);
-            }
-            if square.is_water() {
-                set(WATER, square);
-            }
-            match square.trap_owner() {
-                Some(owner) if owner == side => set(OWN_TRAPS, square),
-                Some(_) => set(OPPONENT_TRAPS, square),
-                None => {}
-            }
-            match square.den_owner() {
-                Some(owner) if owner == side => set(OWN_DEN, square),
-                Some(_) => set(OPPONENT_DEN, square),
-                None => {}
+        for (who, base) in [(side, OWN), (side.opponent(), OPPONENT)] {
+            for (animal, &index) in pos.animal_squares(who).iter().enumerate() {
+                // A captured animal's square is past the board.
+                if usize::from(index) < JUNGLE_CELLS {
+                    out[(base + animal) * JUNGLE_CELLS + frame(index)] = 1.0;
+                }
             }
         }
+        out[WATER * JUNGLE_CELLS..(OPPONENT_DEN + 1) * JUNGLE_CELLS]
+            .copy_from_slice(&jungle_terrain()[side.index()]);
         if pos.side_to_move() == side {
             fill(out, JUNGLE_CELLS, TO_MOVE, 1.0);
         }
@@ -200,6 +194,37 @@ impl Encoding for JungleKit {
             jungle_anti_chase_planes(game, side, out);
         }
     }
+}
+
+/// The terrain planes (water, both sides' traps, both dens) as each side
+/// sees them: the same in every position, so computed once.
+fn jungle_terrain() -> &'static [Vec<f32>; 2] {
+    use jungle_planes::*;
+    static TERRAIN: OnceLock<[Vec<f32>; 2]> = OnceLock::new();
+    TERRAIN.get_or_init(|| {
+        [Side::First, Side::Second].map(|side| {
+            let mut planes = vec![0.0f32; (OPPONENT_DEN + 1 - WATER) * JUNGLE_CELLS];
+            let mut set = |plane: usize, square: Square| {
+                planes[(plane - WATER) * JUNGLE_CELLS + jungle_frame(square, side)] = 1.0
+            };
+            for square in Square::all() {
+                if square.is_water() {
+                    set(WATER, square);
+                }
+                match square.trap_owner() {
+                    Some(owner) if owner == side => set(OWN_TRAPS, square),
+                    Some(_) => set(OPPONENT_TRAPS, square),
+                    None => {}
+                }
+                match square.den_owner() {
+                    Some(owner) if owner == side => set(OWN_DEN, square),
+                    Some(_) => set(OPPONENT_DEN, square),
+                    None => {}
+                }
+            }
+            planes
+        })
+    })
 }
 
 /// Whether the last move of `game` was played from a position that had

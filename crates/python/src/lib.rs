@@ -10,6 +10,7 @@ mod batch_search;
 mod encode;
 mod game;
 mod interrupt;
+mod observations;
 mod outcome;
 mod py_engine;
 mod py_game;

@@ -145,3 +145,30 @@ def test_batch_engine_agrees_with_the_single_engine():
     active = np.arange(8) % 2 == 0
     some, scores = qi_games.BatchEngine("five-tigers", threads=1).search(vec, nodes=200, active=active)
     assert (some[~active] == -1).all() and (some[active] >= 0).all() and (scores[~active] == 0).all()
+
+
+def test_observations_into_a_given_buffer():
+    vec = qi_games.VecGame("jungle:yeshou", 4, seed=0, random_plies=8)
+    for dtype in ("float32", "uint8", "bool"):
+        buf = np.full((4, *vec.observation_shape), 7, dtype=dtype)
+        returned = vec.observations(dtype=dtype, out=buf)
+        assert returned is buf
+        assert np.array_equal(buf, vec.observations(dtype=dtype))
+    vec.step(vec.sample_actions())
+    finals = np.ones((4, *vec.observation_shape), dtype=np.float32)
+    vec.final_observations(out=finals)
+    assert not finals.any()  # nothing ended: zeros are written, not left
+    with pytest.raises(TypeError, match="dtype float64"):
+        vec.observations(out=np.zeros((4, *vec.observation_shape)))
+    with pytest.raises(ValueError, match="shape"):
+        vec.observations(out=np.zeros((3, *vec.observation_shape), dtype=np.float32))
+    with pytest.raises(ValueError, match="C-contiguous"):
+        vec.observations(out=np.zeros((8, *vec.observation_shape), dtype=np.float32)[::2])
+
+
+def test_observations_of_vec_game_and_game_agree_for_every_dtype():
+    vec = qi_games.VecGame("jungle:yeshou", 8, seed=3, random_plies=30)
+    floats = vec.observations()
+    for i in range(8):
+        assert np.array_equal(floats[i], vec.game(i).observation())
+    assert np.array_equal(vec.observations(dtype="uint8"), np.round(floats * 255).astype(np.uint8))

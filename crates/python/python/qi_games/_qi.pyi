@@ -208,10 +208,18 @@ class VecGame:
         """0 where first is to move, 1 where second is."""
     def plies(self) -> npt.NDArray[np.int64]:
         """The plies each game has played from the start."""
-    def observations(self, dtype: _ObservationDtype = None) -> npt.NDArray[Any]:
+    def observations(
+        self, dtype: _ObservationDtype = None, out: Optional[npt.NDArray[Any]] = None
+    ) -> npt.NDArray[Any]:
         """(n, planes, ranks, files), each seen by its side to move: float32,
-        or uint8 (value × 255) or bool (value > 0)."""
-    def final_observations(self, dtype: _ObservationDtype = None, side: Optional[str] = None) -> npt.NDArray[Any]:
+        or uint8 (value × 255) or bool (value > 0); written into ``out``
+        (C-contiguous, that dtype and shape) when given."""
+    def final_observations(
+        self,
+        dtype: _ObservationDtype = None,
+        side: Optional[str] = None,
+        out: Optional[npt.NDArray[Any]] = None,
+    ) -> npt.NDArray[Any]:
         """The final observations of the games the last step ended (zeros
         elsewhere), seen by ``side`` (``"first"``, ``"second"``, ``"mover"``,
         or None for the final side to move)."""
