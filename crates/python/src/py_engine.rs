@@ -18,7 +18,7 @@ use crate::{interrupt, value_error};
 pub(crate) struct SearchResult {
     /// The best move (text), or None when the game is over.
     best_move: Option<String>,
-    /// The score for the side to move: centi-units, or ±(1000000 − plies) for
+    /// The score for the side to move: centi-units, or ±(30000 − plies) for
     /// a win or loss found.
     score: i32,
     /// The score as the engine protocol writes it (`cp 35`, `mate 3`).

@@ -68,3 +68,10 @@ def test_the_search_releases_the_gil():
         done.set()
         thread.join()
     assert ticks > 1000
+
+
+def test_forced_scores_are_thirty_thousand_less_the_plies():
+    # Red's Lion enters the den in one ply: the score the docs promise.
+    game = qi_games.Game("jungle", "7/3L3/7/7/7/7/7/7/6l w 0 1")
+    found = qi_games.Engine("jungle").search(game, depth=3)
+    assert found.best_move == "d8d9" and found.score == 30_000 - 1 and found.score_text == "mate 1"

@@ -117,7 +117,7 @@ class SearchResult:
     def best_move(self) -> Optional[str]: ...
     @property
     def score(self) -> int:
-        """Centi-units for the side to move, or ±(1000000 − plies) for a forced result."""
+        """Centi-units for the side to move, or ±(30000 − plies) for a forced result."""
     @property
     def score_text(self) -> str:
         """``cp 35`` or ``mate 3``."""
