@@ -8,16 +8,18 @@
 //! balances searches of uneven length as well as work stealing would here,
 //! without another dependency.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::thread;
 
 use numpy::PyArray1;
 use pyo3::prelude::*;
+use qi_search::Strength;
 
 use crate::batch::VecGame;
 use crate::game::AnyGame;
-use crate::py_engine::{check_hash, game_name, limits};
+use crate::py_engine::{check_hash, game_name, level_of, limits};
+use crate::rng::SplitMix64;
 use crate::search::{self, AnySearcher};
 use crate::shared::Shared;
 use crate::{args, interrupt, value_error};
@@ -37,16 +39,25 @@ type Answer = Result<(usize, i32), String>;
 pub(crate) struct BatchEngine {
     game: String,
     hash_mib: usize,
+    seed: u64,
+    /// Searches made at a level so far: each call's random choices differ.
+    calls: AtomicU64,
     searchers: Shared<Vec<Mutex<Box<dyn AnySearcher>>>>,
 }
 
 #[pymethods]
 impl BatchEngine {
     /// An engine for the game of `spec`, with `threads` searchers (default:
-    /// the machine's cores), each with a `hash_mib` MiB table.
+    /// the machine's cores), each with a `hash_mib` MiB table; `seed`
+    /// starts the weaker levels' random choices.
     #[new]
-    #[pyo3(signature = (spec = "jungle", threads = None, hash_mib = 1))]
-    fn new(spec: &str, threads: Option<usize>, hash_mib: usize) -> PyResult<BatchEngine> {
+    #[pyo3(signature = (spec = "jungle", threads = None, hash_mib = 1, seed = 0))]
+    fn new(
+        spec: &str,
+        threads: Option<usize>,
+        hash_mib: usize,
+        seed: u64,
+    ) -> PyResult<BatchEngine> {
         check_hash(hash_mib)?;
         let game = game_name(spec)?;
         let threads = match threads {
@@ -61,17 +72,19 @@ impl BatchEngine {
         Ok(BatchEngine {
             game,
             hash_mib,
+            seed,
+            calls: AtomicU64::new(0),
             searchers: Shared::new(searchers),
         })
     }
 
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, (String, usize, usize)) {
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, (String, usize, usize, u64)) {
         let py = slf.py();
         let me = slf.get();
         let threads = me.searchers.lock(py).len();
         (
             slf.get_type().into_any(),
-            (me.game.clone(), threads, me.hash_mib),
+            (me.game.clone(), threads, me.hash_mib, me.seed),
         )
     }
 
@@ -92,8 +105,11 @@ impl BatchEngine {
     /// (int64) and score for its side to move (int32). The GIL is released
     /// and Ctrl-C stops it (KeyboardInterrupt). With `active` (bool, one
     /// per game) only the games it marks are searched; the others get
-    /// action -1 and score 0.
-    #[pyo3(signature = (games, depth = None, nodes = None, movetime_ms = None, active = None))]
+    /// action -1 and score 0. At `level` (1 to 10; None: the full engine)
+    /// each game's random choice comes from the seed, the call's number and
+    /// the game's index, so a run of calls replays exactly.
+    #[pyo3(signature = (games, depth = None, nodes = None, movetime_ms = None, active = None, level = None))]
+    #[allow(clippy::too_many_arguments)]
     fn search<'py>(
         &self,
         py: Python<'py>,
@@ -102,8 +118,14 @@ impl BatchEngine {
         nodes: Option<u64>,
         movetime_ms: Option<u64>,
         active: Option<&Bound<'py, PyAny>>,
+        level: Option<u8>,
     ) -> PyResult<Answers<'py>> {
         let limits = limits(depth, nodes, movetime_ms)?;
+        let level = level_of(level)?;
+        let call = match level {
+            Some(_) => self.calls.fetch_add(1, Ordering::Relaxed),
+            None => 0,
+        };
         let positions = games.snapshots(py);
         let active = args::game_mask(active, positions.len())?;
         let wanted: Vec<usize> = (0..positions.len()).filter(|&i| active[i]).collect();
@@ -123,8 +145,19 @@ impl BatchEngine {
                             if k >= wanted.len() || stop.load(Ordering::Relaxed) {
                                 break;
                             }
-                            let game = &*positions[wanted[k]];
-                            let answer = best_action(&mut **searcher, game, limits, &stop);
+                            let i = wanted[k];
+                            let game = &*positions[i];
+                            let mut strength = level.map(|level| {
+                                let mix = (call << 32) ^ i as u64;
+                                Strength::new(level, SplitMix64::new(self.seed ^ mix).next_u64())
+                            });
+                            let answer = best_action(
+                                &mut **searcher,
+                                game,
+                                limits,
+                                strength.as_mut(),
+                                &stop,
+                            );
                             *results[k].lock().unwrap_or_else(|e| e.into_inner()) = Some(answer);
                         }
                     });
@@ -172,10 +205,11 @@ fn best_action(
     searcher: &mut dyn AnySearcher,
     game: &dyn AnyGame,
     limits: qi_search::Limits,
+    strength: Option<&mut Strength>,
     stop: &AtomicBool,
 ) -> Answer {
     searcher.clear();
-    let found = searcher.search(game, limits, stop)?;
+    let found = searcher.search(game, limits, strength, stop)?;
     let best = found
         .best_move
         .ok_or_else(|| "the game is over: there is no move to search".to_string())?;

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use pyo3::prelude::*;
 use qi_engine::{Games, Registry};
-use qi_search::Limits;
+use qi_search::{Level, Limits, Strength};
 
 use crate::py_game::Game;
 use crate::search::{self, AnySearcher, Found};
@@ -153,44 +153,62 @@ pub(crate) fn check_hash(hash_mib: usize) -> PyResult<()> {
     Ok(())
 }
 
+/// A strength level given from Python (1 to 10), checked.
+pub(crate) fn level_of(level: Option<u8>) -> PyResult<Option<Level>> {
+    level
+        .map(|n| Level::new(n).map_err(|e| value_error(e.to_string())))
+        .transpose()
+}
+
 /// The qi search for one game kind, its hash table kept between searches.
 #[pyclass(module = "qi_games", frozen)]
 pub(crate) struct Engine {
     game: String,
     hash_mib: usize,
+    seed: u64,
     searcher: Shared<Box<dyn AnySearcher>>,
+    /// The level of the last search at a level, with its random sequence
+    /// (which goes on from search to search, as in the engine protocol).
+    strength: Shared<Option<Strength>>,
 }
 
 #[pymethods]
 impl Engine {
     /// An engine for the game of `spec` (`"jungle"`, `"five-tigers:ten"`:
-    /// the rules come from each game searched) with a `hash_mib` MiB table.
+    /// the rules come from each game searched) with a `hash_mib` MiB table;
+    /// `seed` starts the random choices of the weaker levels.
     #[new]
-    #[pyo3(signature = (spec = "jungle", hash_mib = 16))]
-    fn new(spec: &str, hash_mib: usize) -> PyResult<Engine> {
+    #[pyo3(signature = (spec = "jungle", hash_mib = 16, seed = 0))]
+    fn new(spec: &str, hash_mib: usize, seed: u64) -> PyResult<Engine> {
         check_hash(hash_mib)?;
         let name = game_name(spec)?;
         let searcher = search::new_searcher(&name, hash_mib).map_err(value_error)?;
         Ok(Engine {
             game: name,
             hash_mib,
+            seed,
             searcher: Shared::new(searcher),
+            strength: Shared::new(None),
         })
     }
 
-    /// Pickles as its game and table size; the copy starts with an empty
-    /// table (what searches learned is not carried over).
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, (String, usize)) {
+    /// Pickles as its game, table size and seed; the copy starts with an
+    /// empty table and its level's random sequence from the seed (what
+    /// searches learned is not carried over).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, (String, usize, u64)) {
         let me = slf.get();
-        (slf.get_type().into_any(), (me.game.clone(), me.hash_mib))
+        (
+            slf.get_type().into_any(),
+            (me.game.clone(), me.hash_mib, me.seed),
+        )
     }
 
     fn __copy__(&self) -> PyResult<Engine> {
-        Engine::new(&self.game, self.hash_mib)
+        Engine::new(&self.game, self.hash_mib, self.seed)
     }
 
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyResult<Engine> {
-        Engine::new(&self.game, self.hash_mib)
+        Engine::new(&self.game, self.hash_mib, self.seed)
     }
 
     /// The game this engine plays (`jungle`, `five-tigers`).
@@ -205,10 +223,17 @@ impl Engine {
         self.hash_mib
     }
 
+    /// The seed of the weaker levels' random choices.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+
     /// Searches `game`'s current position within the limits given (at least
-    /// one of `depth`, `nodes`, `movetime_ms`). Python's other threads run
-    /// meanwhile; Ctrl-C stops it (KeyboardInterrupt).
-    #[pyo3(signature = (game, depth = None, nodes = None, movetime_ms = None))]
+    /// one of `depth`, `nodes`, `movetime_ms`), at strength `level` (1 the
+    /// weakest to 10 the full engine, `docs/levels.md`; None: full). Python's
+    /// other threads run meanwhile; Ctrl-C stops it (KeyboardInterrupt).
+    #[pyo3(signature = (game, depth = None, nodes = None, movetime_ms = None, level = None))]
     fn search(
         &self,
         py: Python<'_>,
@@ -216,19 +241,35 @@ impl Engine {
         depth: Option<u32>,
         nodes: Option<u64>,
         movetime_ms: Option<u64>,
+        level: Option<u8>,
     ) -> PyResult<SearchResult> {
         let limits = limits(depth, nodes, movetime_ms)?;
+        let level = level_of(level)?;
         let position = game.snapshot(py);
         let mut searcher = self.searcher.lock(py);
         let searcher = &mut **searcher;
+        let mut strength = self.strength.lock(py);
+        let strength = match level {
+            Some(level) => {
+                if strength.is_none_or(|s| s.level() != level) {
+                    *strength = Some(Strength::new(level, self.seed));
+                }
+                strength.as_mut()
+            }
+            None => None,
+        };
         let stop = AtomicBool::new(false);
-        let found = interrupt::run(py, &stop, || searcher.search(&*position, limits, &stop))?;
+        let found = interrupt::run(py, &stop, || {
+            searcher.search(&*position, limits, strength, &stop)
+        })?;
         found.map(SearchResult::of).map_err(value_error)
     }
 
-    /// Forgets what earlier searches learned (a new game).
+    /// Forgets what earlier searches learned (a new game); the levels'
+    /// random choices start again from the seed.
     fn clear(&self, py: Python<'_>) {
         self.searcher.lock(py).clear();
+        *self.strength.lock(py) = None;
     }
 
     fn __repr__(&self) -> String {

@@ -4,7 +4,7 @@
 use std::sync::atomic::AtomicBool;
 
 use qi_engine::{EvalProfile, FiveTigersKit, GameKit, JungleKit};
-use qi_search::{Limits, SearchHooks, Searcher};
+use qi_search::{Limits, SearchHooks, Searcher, Strength};
 
 use crate::game::{AnyGame, Kit, Typed};
 
@@ -25,6 +25,7 @@ pub(crate) trait AnySearcher: Send {
         &mut self,
         game: &dyn AnyGame,
         limits: Limits,
+        strength: Option<&mut Strength>,
         stop: &AtomicBool,
     ) -> Result<Found, String>;
     fn clear(&mut self);
@@ -43,6 +44,7 @@ where
         &mut self,
         game: &dyn AnyGame,
         limits: Limits,
+        strength: Option<&mut Strength>,
         stop: &AtomicBool,
     ) -> Result<Found, String> {
         let typed = game.as_any().downcast_ref::<Typed<K>>().ok_or_else(|| {
@@ -53,9 +55,20 @@ where
             )
         })?;
         let mut game = typed.game.clone();
-        let result = self
-            .searcher
-            .search(&mut game, &self.eval, limits, stop, |_| {});
+        let result = match strength {
+            Some(strength) => self.searcher.search_at(
+                &mut game,
+                &self.eval,
+                limits,
+                strength,
+                &K::STRENGTH,
+                stop,
+                |_| {},
+            ),
+            None => self
+                .searcher
+                .search(&mut game, &self.eval, limits, stop, |_| {}),
+        };
         Ok(Found {
             best_move: result.best_move.map(|mv| mv.to_string()),
             score: result.score.value(),

@@ -148,3 +148,15 @@ def test_vector_env_is_reproducible():
 def test_missing_gymnasium_names_the_extra():
     message = missing_extra_message("qi_games.gym", "gymnasium")
     assert 'pip install "qi-games[gymnasium]"' in message
+
+
+def test_opponents_at_a_level():
+    env = QiGymEnv("five-tigers", opponent=EngineOpponent("five-tigers", depth=4, level=2, seed=1), max_plies=60)
+    check_env(env)
+    vec = QiVectorEnv(
+        "five-tigers", 4, opponent=qi_games.BatchEngine("five-tigers", threads=2), opponent_limits={"depth": 4, "level": 2}, seed=0
+    )
+    vec.reset(seed=0)
+    for _ in range(20):
+        vec.step(vec.vec.sample_actions())
+    assert (vec.vec.to_move() == 0).all()

@@ -48,9 +48,9 @@ def test_value_objects_round_trip():
 
 
 def test_engines_round_trip_as_their_settings():
-    engine = qi_games.Engine("five-tigers:ten", hash_mib=2)
+    engine = qi_games.Engine("five-tigers:ten", hash_mib=2, seed=9)
     for clone in (pickle.loads(pickle.dumps(engine)), copy.copy(engine), copy.deepcopy(engine)):
-        assert clone.game == "five-tigers" and clone.hash_mib == 2
+        assert clone.game == "five-tigers" and clone.hash_mib == 2 and clone.seed == 9
         assert clone.search(qi_games.Game("five-tigers"), depth=2).best_move is not None
     batch = qi_games.BatchEngine("jungle", threads=2, hash_mib=1)
     clone = pickle.loads(pickle.dumps(batch))

@@ -147,10 +147,10 @@ class SearchResult:
 class Engine:
     """The qi search for one game kind; its hash table is kept between searches."""
 
-    def __new__(
-        cls, spec: str = "jungle", hash_mib: int = 16) -> Self: ...
-    def __reduce__(self) -> tuple[Any, tuple[str, int]]:
-        """Pickles as its game and table size (the table starts empty)."""
+    def __new__(cls, spec: str = "jungle", hash_mib: int = 16, seed: int = 0) -> Self:
+        """``seed`` starts the weaker levels' random choices."""
+    def __reduce__(self) -> tuple[Any, tuple[str, int, int]]:
+        """Pickles as its game, table size and seed (the table starts empty)."""
     def __copy__(self) -> "Engine": ...
     def __deepcopy__(self, memo: Any) -> "Engine": ...
     @property
@@ -158,17 +158,21 @@ class Engine:
         """``"jungle"`` or ``"five-tigers"``."""
     @property
     def hash_mib(self) -> int: ...
+    @property
+    def seed(self) -> int: ...
     def search(
         self,
         game: Game,
         depth: Optional[int] = None,
         nodes: Optional[int] = None,
         movetime_ms: Optional[int] = None,
+        level: Optional[int] = None,
     ) -> SearchResult:
-        """Searches ``game``'s position within the limits (the GIL is
-        released; Ctrl-C stops it with KeyboardInterrupt)."""
+        """Searches ``game``'s position within the limits at strength
+        ``level`` (1 to 10, None: full); the GIL is released and Ctrl-C
+        stops it with KeyboardInterrupt."""
     def clear(self) -> None:
-        """Forgets what earlier searches learned."""
+        """Forgets what earlier searches learned; the levels' choices restart from the seed."""
 
 @final
 class VecGame:
@@ -246,8 +250,9 @@ class BatchEngine:
     """Searches every game of a VecGame at once, one searcher thread per core."""
 
     def __new__(
-        cls, spec: str = "jungle", threads: Optional[int] = None, hash_mib: int = 1) -> Self: ...
-    def __reduce__(self) -> tuple[Any, tuple[str, int, int]]: ...
+        cls, spec: str = "jungle", threads: Optional[int] = None, hash_mib: int = 1, seed: int = 0
+    ) -> Self: ...
+    def __reduce__(self) -> tuple[Any, tuple[str, int, int, int]]: ...
     @property
     def game(self) -> str: ...
     @property
@@ -259,8 +264,10 @@ class BatchEngine:
         nodes: Optional[int] = None,
         movetime_ms: Optional[int] = None,
         active: Optional[npt.ArrayLike] = None,
+        level: Optional[int] = None,
     ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
-        """(best action, score) per game (-1 and 0 where not ``active``)."""
+        """(best action, score) per game (-1 and 0 where not ``active``), at
+        strength ``level`` (1 to 10, None: full)."""
     def clear(self) -> None: ...
 
 def perft(spec: str, depth: int, position: Optional[str] = None) -> int:

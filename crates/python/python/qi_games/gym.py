@@ -38,7 +38,9 @@ OpponentFn = Callable[[Game], Union[int, str]]
 
 class EngineOpponent:
     """The qi search as an opponent, at a fixed ``depth`` or ``nodes`` (or
-    ``movetime_ms``) per move; deterministic for fixed depth or nodes."""
+    ``movetime_ms``) per move, at strength ``level`` (1 to 10, None: the
+    full engine; the weaker levels' choices come from ``seed``);
+    deterministic for fixed depth or nodes."""
 
     def __init__(
         self,
@@ -46,12 +48,14 @@ class EngineOpponent:
         depth: Optional[int] = None,
         nodes: Optional[int] = None,
         movetime_ms: Optional[int] = None,
+        level: Optional[int] = None,
+        seed: int = 0,
         hash_mib: int = 16,
     ) -> None:
         if depth is None and nodes is None and movetime_ms is None:
             raise ValueError("give depth, nodes or movetime_ms")
-        self.engine = Engine(spec, hash_mib=hash_mib)
-        self.limits = {"depth": depth, "nodes": nodes, "movetime_ms": movetime_ms}
+        self.engine = Engine(spec, hash_mib=hash_mib, seed=seed)
+        self.limits = {"depth": depth, "nodes": nodes, "movetime_ms": movetime_ms, "level": level}
 
     def __call__(self, game: Game) -> str:
         found = self.engine.search(game, **self.limits)
@@ -225,7 +229,8 @@ class QiVectorEnv(VectorEnv):
     to move, observations are seen by the side to move and rewards go to the
     side that played (the other side's is the negation). With ``opponent``
     (``"random"``, sampled in Rust, or a :class:`qi_games.BatchEngine` with
-    ``opponent_limits`` such as ``{"nodes": 200}``) the agent plays
+    ``opponent_limits`` such as ``{"nodes": 200}`` or ``{"depth": 8,
+    "level": 3}``) the agent plays
     ``agent_side`` in every game and the opponent answers inside ``step``.
 
     Auto-reset is same-step (``metadata["autoreset_mode"]``): a game that
