@@ -231,7 +231,7 @@ impl Engine {
 
     /// Searches `game`'s current position within the limits given (at least
     /// one of `depth`, `nodes`, `movetime_ms`), at strength `level` (1 the
-    /// weakest to 10 the full engine, `docs/levels.md`; None: full). Python's
+    /// weakest to 10 the full engine; None: full). Python's
     /// other threads run meanwhile; Ctrl-C stops it (KeyboardInterrupt).
     #[pyo3(signature = (game, depth = None, nodes = None, movetime_ms = None, level = None))]
     fn search(
