@@ -37,8 +37,9 @@ pub(crate) fn reward(outcome: Option<qi_core::Outcome>, side: Side) -> f32 {
 /// The games and what steps them.
 struct Batch {
     games: Vec<Box<dyn AnyGame>>,
-    /// The start every game restarts from.
-    start: Box<dyn AnyGame>,
+    /// The starts a game restarts from (one drawn at random when there are
+    /// several).
+    starts: Vec<Box<dyn AnyGame>>,
     rng: SplitMix64,
     random_plies: u32,
     max_plies: Option<usize>,
@@ -54,7 +55,11 @@ impl Batch {
     /// opening stops before its last move would finish the game).
     fn restart(&mut self, i: usize) {
         let game = &mut self.games[i];
-        *game = self.start.clone_box();
+        let start = match self.starts.len() {
+            1 => 0,
+            n => self.rng.below(n),
+        };
+        *game = self.starts[start].clone_box();
         for _ in 0..self.random_plies {
             let Some(action) = game.random_action(&mut self.rng) else {
                 break;
@@ -87,6 +92,8 @@ pub(crate) struct VecGame {
     seed: Option<u64>,
     random_plies: u32,
     max_plies: Option<usize>,
+    /// Whether the games start from an opening suite.
+    openings: bool,
     actions: usize,
     shape: [usize; 3],
 }
@@ -108,26 +115,36 @@ impl VecGame {
     }
 }
 
-/// A seed from the operating system's randomness (the standard library's
-/// hasher keys), for a `VecGame` made without one.
-fn fresh_seed() -> u64 {
-    RandomState::new().hash_one(0u64)
+/// Where games start besides the start position.
+enum Openings {
+    /// The game's built-in opening suite.
+    Builtin,
+    /// These position texts.
+    Texts(Vec<String>),
 }
 
-#[pymethods]
+/// Refuses a start whose game is already over.
+fn check_not_decided(start: &dyn AnyGame) -> PyResult<()> {
+    if let Some(outcome) = start.outcome() {
+        return Err(value_error(format!(
+            "the start position {} is already decided ({}, {}): its games would have no move to play",
+            start.start_text(),
+            outcome.score_text(),
+            crate::outcome::reason_text(outcome)
+        )));
+    }
+    Ok(())
+}
+
 impl VecGame {
-    /// `n` games of `spec`, each from `position` text or the start, then
-    /// `random_plies` random legal plies (drawn from `seed`); a game is
-    /// truncated once `max_plies` plies have been played from the start.
-    #[new]
-    #[pyo3(signature = (spec, n, position = None, *, seed = None, random_plies = 0, max_plies = None))]
-    fn new(
+    fn build(
         spec: &str,
         n: usize,
         position: Option<&str>,
         seed: Option<u64>,
         random_plies: u32,
         max_plies: Option<usize>,
+        openings: Option<Openings>,
     ) -> PyResult<VecGame> {
         if n == 0 {
             return Err(value_error("n must be at least 1"));
@@ -140,18 +157,36 @@ impl VecGame {
             }
         }
         let start = game::new_game(spec, position).map_err(value_error)?;
-        if let Some(outcome) = start.outcome() {
-            return Err(value_error(format!(
-                "the start position is already decided ({}, {}): its games would have no move to play",
-                outcome.score_text(),
-                crate::outcome::reason_text(outcome)
-            )));
-        }
-        let actions = start.num_actions();
-        let shape = start.observation_shape();
+        check_not_decided(&*start)?;
+        let with_openings = openings.is_some();
+        let starts = match openings {
+            None => vec![start],
+            Some(Openings::Builtin) => start.builtin_openings().ok_or_else(|| {
+                value_error(format!(
+                    "the built-in opening suite does not fit the rules of '{}'",
+                    start.spec()
+                ))
+            })?,
+            Some(Openings::Texts(texts)) => {
+                if texts.is_empty() {
+                    return Err(value_error("openings is an empty list"));
+                }
+                let mut starts = Vec::with_capacity(texts.len());
+                for (i, text) in texts.iter().enumerate() {
+                    let opening = game::new_game(spec, Some(text))
+                        .map_err(|e| value_error(format!("opening {i}: {e}")))?;
+                    check_not_decided(&*opening)?;
+                    starts.push(opening);
+                }
+                starts
+            }
+        };
+        let actions = starts[0].num_actions();
+        let shape = starts[0].observation_shape();
+        let spec = starts[0].spec();
         let mut batch = Batch {
-            games: (0..n).map(|_| start.clone_box()).collect(),
-            start,
+            games: (0..n).map(|_| starts[0].clone_box()).collect(),
+            starts,
             rng: SplitMix64::new(seed.unwrap_or_else(fresh_seed)),
             random_plies,
             max_plies,
@@ -159,34 +194,81 @@ impl VecGame {
         };
         batch.restart_all();
         Ok(VecGame {
-            spec: batch.start.spec(),
+            spec,
             batch: Shared::new(batch),
             position: position.map(str::to_string),
             seed,
             random_plies,
             max_plies,
+            openings: with_openings,
             actions,
             shape,
         })
     }
+}
+
+/// A seed from the operating system's randomness (the standard library's
+/// hasher keys), for a `VecGame` made without one.
+fn fresh_seed() -> u64 {
+    RandomState::new().hash_one(0u64)
+}
+
+#[pymethods]
+impl VecGame {
+    /// `n` games of `spec`, each from `position` text or the start (or, with
+    /// `openings`, from a position drawn from the built-in suite,
+    /// `"builtin"`, or from a list of position texts), then `random_plies`
+    /// random legal plies (drawn from `seed`); a game is truncated once
+    /// `max_plies` plies have been played from its start.
+    #[new]
+    #[pyo3(signature = (spec, n, position = None, *, seed = None, random_plies = 0, max_plies = None, openings = None))]
+    fn new(
+        spec: &str,
+        n: usize,
+        position: Option<&str>,
+        seed: Option<u64>,
+        random_plies: u32,
+        max_plies: Option<usize>,
+        openings: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<VecGame> {
+        let openings = match openings {
+            None => None,
+            Some(value) => match value.extract::<String>() {
+                Ok(name) if name == "builtin" => Some(Openings::Builtin),
+                Ok(other) => {
+                    return Err(value_error(format!(
+                        "openings is \"builtin\" or a list of position texts, not '{other}'"
+                    )))
+                }
+                Err(_) => Some(Openings::Texts(value.extract::<Vec<String>>()?)),
+            },
+        };
+        VecGame::build(spec, n, position, seed, random_plies, max_plies, openings)
+    }
 
     /// Pickles as its settings, its random generator's state and every
-    /// game's moves (each game's whole history).
+    /// game's start and moves (each game's whole history).
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyAny>> {
         let py = slf.py();
         let me = slf.get();
         let batch = me.batch.lock(py);
         let n = batch.games.len();
+        let openings: Option<Vec<String>> = me
+            .openings
+            .then(|| batch.starts.iter().map(|g| g.start_text()).collect());
         let args = (
             me.spec.clone(),
             n,
             me.position.clone(),
-            me.seed.unwrap_or(0),
-            0u32,
             me.max_plies,
+            openings,
         );
-        let moves: Vec<Vec<String>> = batch.games.iter().map(|g| g.moves()).collect();
-        let state = (batch.rng.state, moves, me.random_plies, me.seed);
+        let games: Vec<(String, Vec<String>)> = batch
+            .games
+            .iter()
+            .map(|g| (g.start_text(), g.moves()))
+            .collect();
+        let state = (batch.rng.state, games, me.random_plies, me.seed);
         drop(batch);
         let restore = slf.get_type().getattr("_restore")?;
         Ok((restore, (args, state)).into_pyobject(py)?.into_any())
@@ -196,21 +278,38 @@ impl VecGame {
     #[staticmethod]
     #[allow(clippy::type_complexity)]
     fn _restore(
-        args: (String, usize, Option<String>, u64, u32, Option<usize>),
-        state: (u64, Vec<Vec<String>>, u32, Option<u64>),
+        args: (
+            String,
+            usize,
+            Option<String>,
+            Option<usize>,
+            Option<Vec<String>>,
+        ),
+        state: (u64, Vec<(String, Vec<String>)>, u32, Option<u64>),
     ) -> PyResult<VecGame> {
-        let (spec, n, position, seed, _, max_plies) = args;
-        let (rng_state, moves, random_plies, original_seed) = state;
-        let mut vec = VecGame::new(&spec, n, position.as_deref(), Some(seed), 0, max_plies)?;
-        vec.seed = original_seed;
+        let (spec, n, position, max_plies, openings) = args;
+        let (rng_state, games, random_plies, seed) = state;
+        let openings = openings.map(Openings::Texts);
+        let mut vec = VecGame::build(
+            &spec,
+            n,
+            position.as_deref(),
+            Some(0),
+            0,
+            max_plies,
+            openings,
+        )?;
+        vec.seed = seed;
         vec.random_plies = random_plies;
         let batch = vec.batch.get_mut();
         batch.rng = SplitMix64::new(rng_state);
         batch.random_plies = random_plies;
-        for (game, moves) in batch.games.iter_mut().zip(moves) {
+        for (game, (start, moves)) in batch.games.iter_mut().zip(games) {
+            let mut restored = game::new_game(&spec, Some(&start)).map_err(value_error)?;
             for mv in moves {
-                game.play(&mv).map_err(value_error)?;
+                restored.play(&mv).map_err(value_error)?;
             }
+            *game = restored;
         }
         Ok(vec)
     }
@@ -219,7 +318,7 @@ impl VecGame {
         let batch = self.batch.lock(py);
         let copy = Batch {
             games: batch.games.iter().map(|g| g.clone_box()).collect(),
-            start: batch.start.clone_box(),
+            starts: batch.starts.iter().map(|g| g.clone_box()).collect(),
             rng: batch.rng,
             random_plies: batch.random_plies,
             max_plies: batch.max_plies,
@@ -236,6 +335,7 @@ impl VecGame {
             seed: self.seed,
             random_plies: self.random_plies,
             max_plies: self.max_plies,
+            openings: self.openings,
             actions: self.actions,
             shape: self.shape,
         }

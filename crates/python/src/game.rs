@@ -28,6 +28,9 @@ pub(crate) trait AnyGame: Send + Sync {
     fn outcome(&self) -> Option<Outcome>;
     fn position_text(&self) -> String;
     fn start_text(&self) -> String;
+    /// Games from each position of the kit's built-in opening suite under
+    /// these rules (None: no suite, or it does not fit the rules).
+    fn builtin_openings(&self) -> Option<Vec<Box<dyn AnyGame>>>;
     fn side_to_move(&self) -> Side;
     /// The side that made the last move (None at the start).
     fn last_mover(&self) -> Option<Side>;
@@ -138,6 +141,16 @@ where
 
     fn start_text(&self) -> String {
         self.game.start().to_string()
+    }
+
+    fn builtin_openings(&self) -> Option<Vec<Box<dyn AnyGame>>> {
+        let openings = qi_engine::arena::builtin_openings::<K>(self.game.start())?;
+        Some(
+            openings
+                .into_iter()
+                .map(|pos| Typed::<K>::boxed(K::Game::new(pos)))
+                .collect(),
+        )
     }
 
     fn side_to_move(&self) -> Side {

@@ -2,10 +2,13 @@
 auto-reset keeping the final state, texts and records, dtypes, the Rust
 sampler, and the batched engine."""
 
+import pickle
+
 import numpy as np
 import pytest
 
 import qi_games
+from conftest import REPO
 
 
 def test_seed_and_random_openings_are_reproducible():
@@ -172,3 +175,48 @@ def test_observations_of_vec_game_and_game_agree_for_every_dtype():
     for i in range(8):
         assert np.array_equal(floats[i], vec.game(i).observation())
     assert np.array_equal(vec.observations(dtype="uint8"), np.round(floats * 255).astype(np.uint8))
+
+
+def suite(game: str) -> list[str]:
+    path = REPO / "crates" / "engine" / "openings" / f"{game}.txt"
+    return [line.strip() for line in path.read_text().splitlines() if line.strip() and not line.startswith("#")]
+
+
+def test_builtin_openings():
+    texts = set(suite("jungle"))
+    vec = qi_games.VecGame("jungle", 32, seed=1, openings="builtin")
+    starts = {vec.game(i).start for i in range(32)}
+    assert starts <= texts and len(starts) > 5  # drawn from the suite, not all alike
+    assert (vec.plies() == 0).all()
+    again = qi_games.VecGame("jungle", 32, seed=1, openings="builtin")
+    assert again.positions() == vec.positions()
+    # The restarted games draw again from the suite.
+    vec2 = qi_games.VecGame("jungle", 4, seed=2, openings="builtin", max_plies=3, random_plies=1)
+    for _ in range(2):  # the opening ply and two more: truncated
+        _, _, truncated = vec2.step(vec2.sample_actions())
+    assert truncated.all()
+    assert all(qi_games.Game.from_record(r).start in texts for r in vec2.final_records())
+    assert {vec2.game(i).start for i in range(4)} <= texts
+    assert (vec2.plies() == 1).all()
+
+
+def test_openings_from_a_list_and_pickling_them():
+    texts = suite("five-tigers")[:3]
+    vec = qi_games.VecGame("five-tigers", 6, seed=0, openings=texts, random_plies=2)
+    assert {vec.game(i).start for i in range(6)} <= set(texts)
+    for _ in range(5):
+        vec.step(vec.sample_actions())
+    clone = pickle.loads(pickle.dumps(vec))
+    assert clone.records() == vec.records()
+    for _ in range(60):
+        a = vec.sample_actions()
+        assert np.array_equal(a, clone.sample_actions())
+        vec.step(a)
+        clone.step(a)
+    assert clone.records() == vec.records()
+    with pytest.raises(ValueError, match="builtin"):
+        qi_games.VecGame("jungle", 2, openings="mine")
+    with pytest.raises(ValueError, match="opening 1"):
+        qi_games.VecGame("jungle", 2, openings=[qi_games.Game().position, "not a position"])
+    with pytest.raises(ValueError, match="already decided"):
+        qi_games.VecGame("five-tigers", 2, openings=["5/5/5/X4/OX3 o move X:0,O:0 - o -,- 0"])

@@ -187,7 +187,10 @@ class VecGame:
         seed: Optional[int] = None,
         random_plies: int = 0,
         max_plies: Optional[int] = None,
-    ) -> Self: ...
+        openings: Union[str, list[str], None] = None,
+    ) -> Self:
+        """``openings``: ``"builtin"`` (the game's opening suite) or a list of
+        position texts; each (re)start draws one, then ``random_plies``."""
     def __reduce__(self) -> Any: ...
     @staticmethod
     def _restore(args: tuple[Any, ...], state: tuple[Any, ...]) -> "VecGame": ...
