@@ -160,3 +160,37 @@ def test_opponents_at_a_level():
     for _ in range(20):
         vec.step(vec.vec.sample_actions())
     assert (vec.vec.to_move() == 0).all()
+
+
+@pytest.mark.parametrize("opponent", [None, "random"])
+def test_vector_env_follows_the_vector_api(opponent):
+    # Gymnasium 1.x ships no checker for vector envs: these are the checks
+    # check_env makes, applied to a batch.
+    env = QiVectorEnv("jungle:yeshou", num_envs=5, opponent=opponent, random_plies=2, max_plies=40)
+    assert env.metadata["autoreset_mode"].value == "SameStep"
+    first, info = env.reset(seed=11)
+    again, _ = env.reset(seed=11)
+    assert isinstance(info, dict)
+    for key in ("observation", "action_mask"):
+        assert np.array_equal(first[key], again[key])
+    assert env.observation_space.contains(first)
+    actions = env.action_space.sample()
+    assert env.action_space.contains(actions) and actions.shape == (5,)
+    runs = []
+    for _ in range(2):
+        obs, _ = env.reset(seed=11)
+        trace = []
+        for _ in range(45):
+            legal = env.vec.sample_actions()
+            new_obs, rewards, terminated, truncated, info = env.step(legal)
+            assert new_obs["observation"] is not obs["observation"]  # fresh arrays each step
+            assert env.observation_space.contains(new_obs)
+            assert rewards.shape == terminated.shape == truncated.shape == (5,)
+            assert rewards.dtype == np.float32 and terminated.dtype == truncated.dtype == np.bool_
+            trace.append((new_obs["observation"].copy(), rewards.copy(), terminated.copy(), truncated.copy()))
+            obs = new_obs
+        runs.append(trace)
+    assert any(t[3].any() for t in runs[0])  # max_plies was reached along the way
+    for a, b in zip(*runs):
+        for x, y in zip(a, b):
+            assert np.array_equal(x, y)
