@@ -49,9 +49,6 @@ pub(crate) fn perft_of(py: Python<'_>, game: &dyn AnyGame, depth: u32) -> PyResu
     interrupt::run(py, &stop, || game.perft(depth, &stop))
 }
 
-/// What a `Game` pickles as: its spec, start text and moves.
-type GameArgs = (String, String, Vec<String>);
-
 #[pymethods]
 impl Game {
     /// A game of `spec` (`"jungle"`, `"jungle:datou"`, `"five-tigers:ten"`,
@@ -76,13 +73,14 @@ impl Game {
         game::from_record(text).map(Game::wrap).map_err(value_error)
     }
 
-    /// Pickles as the spec, the start and the moves: the whole history, so
-    /// that the history rules judge the copy as they judge the original.
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, GameArgs)> {
+    /// Pickles as its record: the spec, the start, the moves (the whole
+    /// history, so that the history rules judge the copy as they judge the
+    /// original) and a recorded result such as a resignation, read back by
+    /// `from_record`.
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, (String,))> {
         let py = slf.py();
-        let game = slf.get().inner.lock(py);
-        let parts = (game.spec(), game.start_text(), game.moves());
-        Ok((slf.get_type().into_any(), parts))
+        let record = slf.get().inner.lock(py).record();
+        Ok((slf.get_type().getattr("from_record")?, (record,)))
     }
 
     /// The rules as a canonical spec (`jungle:datou`).

@@ -38,6 +38,15 @@ def test_game_round_trips_with_its_history():
     same_game(custom, pickle.loads(pickle.dumps(custom)))
 
 
+def test_a_recorded_result_survives_pickling():
+    game = qi_games.Game()
+    game.play("a3a4")
+    resigned = qi_games.Game.from_record(game.record().replace("*", "0-1"))
+    assert resigned.outcome().reason == "resignation"
+    for clone in (pickle.loads(pickle.dumps(resigned)), copy.deepcopy(resigned)):
+        assert clone.outcome() == resigned.outcome() and clone.moves == ["a3a4"]
+
+
 def test_value_objects_round_trip():
     game = repeated_game()
     outcome = game.outcome()

@@ -46,8 +46,8 @@ class Game:
     @staticmethod
     def from_record(text: str) -> "Game":
         """The game a record holds, every move checked (ValueError if not)."""
-    def __reduce__(self) -> tuple[Any, tuple[str, str, list[str]]]:
-        """Pickles as the spec, the start and the moves (the whole history)."""
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """Pickles as its record (the whole history and a recorded result)."""
     @property
     def spec(self) -> str:
         """The rules as a canonical spec."""
