@@ -194,3 +194,24 @@ def test_vector_env_follows_the_vector_api(opponent):
     for a, b in zip(*runs):
         for x, y in zip(a, b):
             assert np.array_equal(x, y)
+
+
+def test_gym_envs_pickle():
+    import pickle
+
+    env = QiGymEnv("five-tigers", opponent=EngineOpponent("five-tigers", depth=2), agent_side="second")
+    env.reset(seed=4)
+    env.step(first_legal(env))
+    clone = pickle.loads(pickle.dumps(env))
+    assert clone.game.record() == env.game.record() and clone.side == "second"
+    a = env.step(first_legal(env))
+    b = clone.step(first_legal(clone))
+    assert clone.game.record() == env.game.record() and a[1:4] == b[1:4]
+    vec = QiVectorEnv("jungle", 3, opponent="random", seed=1)
+    vec.reset(seed=1)
+    copy_ = pickle.loads(pickle.dumps(vec))
+    actions = vec.vec.sample_actions()
+    assert np.array_equal(actions, copy_.vec.sample_actions())
+    vec.step(actions)
+    copy_.step(actions)
+    assert copy_.vec.records() == vec.vec.records()
