@@ -1,10 +1,16 @@
-"""Environment steps per second for random play: single games (the native
-Game, and the PettingZoo environment) and the batched VecGame.
+"""Environment steps per second for random play, with the legal-action mask
+and the observation built at every step (what a self-play loop pays):
+
+* single games: the native ``Game`` and the PettingZoo AEC environment;
+* ``VecGame`` at n = 64 and 1,024: observations into a reused buffer,
+  masks, actions drawn in Rust (``sample_actions``), ``step``;
+* OpenSpiel's random play with the mask and the observation tensor on
+  breakthrough and checkers, when ``pyspiel`` is installed
+  (``pip install open_spiel``), for a side-by-side figure.
 
     python crates/python/bench_steps.py [SECONDS_PER_CASE]
 
-Random actions are drawn from the legal-action mask in every case, so the
-figures include mask building; they are what a self-play loop sees.
+Everything runs on one thread (one core).
 """
 
 import sys
@@ -23,6 +29,7 @@ def single(spec: str, rng: np.random.Generator) -> float:
         for _ in range(1000):
             if game.is_over():
                 game = qi_games.Game(spec)
+            game.observation()
             game.play_action(int(rng.choice(np.flatnonzero(game.action_mask()))))
             steps += 1
     return steps / (time.perf_counter() - start)
@@ -44,25 +51,50 @@ def pettingzoo(spec: str, rng: np.random.Generator) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def batched(spec: str, n: int, rng: np.random.Generator) -> float:
-    vec, steps, start = qi_games.VecGame(spec, n), 0, time.perf_counter()
+def batched(spec: str, n: int, dtype: str) -> float:
+    vec = qi_games.VecGame(spec, n, seed=0)
+    obs = np.zeros((n, *vec.observation_shape), dtype=dtype)
+    steps, start = 0, time.perf_counter()
     while time.perf_counter() - start < SECONDS:
-        masks = vec.action_masks()
-        vec.observations()
-        # One random legal action per game: argmax of random keys on the mask.
-        keys = rng.random(masks.shape) * masks
-        vec.step(keys.argmax(axis=1).astype(np.int64))
+        vec.observations(dtype=dtype, out=obs)
+        vec.action_masks()
+        vec.step(vec.sample_actions())
         steps += n
+    return steps / (time.perf_counter() - start)
+
+
+def openspiel(name: str, rng: np.random.Generator) -> float:
+    import pyspiel
+
+    game = pyspiel.load_game(name)
+    state, steps, start = game.new_initial_state(), 0, time.perf_counter()
+    while time.perf_counter() - start < SECONDS:
+        for _ in range(1000):
+            if state.is_terminal():
+                state = game.new_initial_state()
+            np.asarray(state.observation_tensor(), dtype=np.float32)
+            mask = np.asarray(state.legal_actions_mask(), dtype=bool)
+            state.apply_action(int(rng.choice(np.flatnonzero(mask))))
+            steps += 1
     return steps / (time.perf_counter() - start)
 
 
 def main() -> None:
     rng = np.random.default_rng(0)
     for spec in ("jungle", "five-tigers"):
-        print(f"{spec:12} single Game        {single(spec, rng):>12,.0f} steps/s")
-        print(f"{spec:12} PettingZoo AEC     {pettingzoo(spec, rng):>12,.0f} steps/s")
+        print(f"{spec:12} single Game          {single(spec, rng):>12,.0f} steps/s")
+        print(f"{spec:12} PettingZoo AEC       {pettingzoo(spec, rng):>12,.0f} steps/s")
         for n in (64, 1024):
-            print(f"{spec:12} VecGame n={n:<5}   {batched(spec, n, rng):>12,.0f} steps/s (with observations)")
+            for dtype in ("float32", "uint8"):
+                rate = batched(spec, n, dtype)
+                print(f"{spec:12} VecGame n={n:<5} {dtype:7} {rate:>12,.0f} steps/s")
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        print("OpenSpiel not installed (pip install open_spiel): skipped")
+        return
+    for name in ("breakthrough", "checkers"):
+        print(f"{name:12} OpenSpiel            {openspiel(name, rng):>12,.0f} steps/s")
 
 
 if __name__ == "__main__":

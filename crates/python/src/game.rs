@@ -3,6 +3,7 @@
 
 use std::any::Any;
 use std::str::FromStr;
+use std::sync::atomic::AtomicBool;
 
 use qi_core::{Game, Outcome, Position, Side};
 use qi_engine::record::Record;
@@ -10,6 +11,7 @@ use qi_engine::{spec_of, FiveTigersKit, GameKit, JungleKit, RulesOf};
 use qi_search::MoveOf;
 
 use crate::encode::Encoding;
+use crate::rng::SplitMix64;
 
 /// A game kit with its reinforcement-learning encoding.
 pub(crate) trait Kit: Encoding {}
@@ -26,20 +28,28 @@ pub(crate) trait AnyGame: Send + Sync {
     fn outcome(&self) -> Option<Outcome>;
     fn position_text(&self) -> String;
     fn start_text(&self) -> String;
+    /// Games from each position of the kit's built-in opening suite under
+    /// these rules (None: no suite, or it does not fit the rules).
+    fn builtin_openings(&self) -> Option<Vec<Box<dyn AnyGame>>>;
     fn side_to_move(&self) -> Side;
+    /// The side that made the last move (None at the start).
+    fn last_mover(&self) -> Option<Side>;
     fn moves(&self) -> Vec<String>;
     fn ply(&self) -> usize;
     fn occurrences(&self) -> usize;
     fn record(&self) -> String;
-    fn perft(&self, depth: u32) -> u64;
-    /// Back to the start position, the record emptied.
-    fn restart(&mut self);
+    /// Perft that gives up (returning a partial count) when `stop` is raised.
+    fn perft(&self, depth: u32, stop: &AtomicBool) -> u64;
     fn num_actions(&self) -> usize;
     fn observation_shape(&self) -> [usize; 3];
     /// Sets `mask[a]` for every legal action `a` (`mask` zeroed by the caller).
     fn action_mask(&self, mask: &mut [bool]);
     /// Fills `out` (zeroed by the caller) with the planes seen by `side`.
     fn observe(&self, side: Side, out: &mut [f32]);
+    /// The board drawn as text (several lines, with ANSI colours).
+    fn board(&self) -> String;
+    /// A legal action chosen uniformly by `rng`, or None when there is none.
+    fn random_action(&self, rng: &mut SplitMix64) -> Option<usize>;
     /// The legal move of action `action`, as text.
     fn move_of(&self, action: usize) -> Result<String, String>;
     fn action_of(&self, text: &str) -> Result<usize, String>;
@@ -133,8 +143,24 @@ where
         self.game.start().to_string()
     }
 
+    fn builtin_openings(&self) -> Option<Vec<Box<dyn AnyGame>>> {
+        let openings = qi_engine::arena::builtin_openings::<K>(self.game.start())?;
+        Some(
+            openings
+                .into_iter()
+                .map(|pos| Typed::<K>::boxed(K::Game::new(pos)))
+                .collect(),
+        )
+    }
+
     fn side_to_move(&self) -> Side {
         self.game.position().side_to_move()
+    }
+
+    fn last_mover(&self) -> Option<Side> {
+        let mut before = self.game.clone();
+        before.undo()?;
+        Some(before.position().side_to_move())
     }
 
     fn moves(&self) -> Vec<String> {
@@ -153,12 +179,8 @@ where
         Record::from_game::<K>(&self.game).to_string()
     }
 
-    fn perft(&self, depth: u32) -> u64 {
-        qi_search::perft(self.game.position(), depth)
-    }
-
-    fn restart(&mut self) {
-        self.game = K::Game::new(self.game.start().clone());
+    fn perft(&self, depth: u32, stop: &AtomicBool) -> u64 {
+        qi_search::perft_with_stop(self.game.position(), depth, stop)
     }
 
     fn num_actions(&self) -> usize {
@@ -177,7 +199,20 @@ where
     }
 
     fn observe(&self, side: Side, out: &mut [f32]) {
-        K::observe(self.game.position(), side, out);
+        K::observe(&self.game, side, out);
+    }
+
+    fn board(&self) -> String {
+        K::board(self.game.position())
+    }
+
+    fn random_action(&self, rng: &mut SplitMix64) -> Option<usize> {
+        let moves = self.game.legal_moves();
+        if moves.is_empty() || self.game.outcome().is_some() {
+            return None;
+        }
+        let mv = moves[rng.below(moves.len())];
+        Some(K::action_of(self.game.position(), mv))
     }
 
     fn move_of(&self, action: usize) -> Result<String, String> {

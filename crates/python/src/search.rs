@@ -4,7 +4,7 @@
 use std::sync::atomic::AtomicBool;
 
 use qi_engine::{EvalProfile, FiveTigersKit, GameKit, JungleKit};
-use qi_search::{Limits, SearchHooks, Searcher};
+use qi_search::{Limits, SearchHooks, Searcher, Strength};
 
 use crate::game::{AnyGame, Kit, Typed};
 
@@ -21,7 +21,13 @@ pub(crate) struct Found {
 
 /// A searcher for either kind of game.
 pub(crate) trait AnySearcher: Send {
-    fn search(&mut self, game: &dyn AnyGame, limits: Limits) -> Result<Found, String>;
+    fn search(
+        &mut self,
+        game: &dyn AnyGame,
+        limits: Limits,
+        strength: Option<&mut Strength>,
+        stop: &AtomicBool,
+    ) -> Result<Found, String>;
     fn clear(&mut self);
 }
 
@@ -34,7 +40,13 @@ impl<K: Kit> AnySearcher for KitSearcher<K>
 where
     Searcher<K::Game, K::Hooks>: Send,
 {
-    fn search(&mut self, game: &dyn AnyGame, limits: Limits) -> Result<Found, String> {
+    fn search(
+        &mut self,
+        game: &dyn AnyGame,
+        limits: Limits,
+        strength: Option<&mut Strength>,
+        stop: &AtomicBool,
+    ) -> Result<Found, String> {
         let typed = game.as_any().downcast_ref::<Typed<K>>().ok_or_else(|| {
             format!(
                 "this engine plays {}, not the game of spec '{}'",
@@ -43,10 +55,20 @@ where
             )
         })?;
         let mut game = typed.game.clone();
-        let never = AtomicBool::new(false);
-        let result = self
-            .searcher
-            .search(&mut game, &self.eval, limits, &never, |_| {});
+        let result = match strength {
+            Some(strength) => self.searcher.search_at(
+                &mut game,
+                &self.eval,
+                limits,
+                strength,
+                &K::STRENGTH,
+                stop,
+                |_| {},
+            ),
+            None => self
+                .searcher
+                .search(&mut game, &self.eval, limits, stop, |_| {}),
+        };
         Ok(Found {
             best_move: result.best_move.map(|mv| mv.to_string()),
             score: result.score.value(),

@@ -68,3 +68,44 @@ def test_the_search_releases_the_gil():
         done.set()
         thread.join()
     assert ticks > 1000
+
+
+def test_forced_scores_are_thirty_thousand_less_the_plies():
+    # Red's Lion enters the den in one ply: the score the docs promise.
+    game = qi_games.Game("jungle", "7/3L3/7/7/7/7/7/7/6l w 0 1")
+    found = qi_games.Engine("jungle").search(game, depth=3)
+    assert found.best_move == "d8d9" and found.score == 30_000 - 1 and found.score_text == "mate 1"
+
+
+def test_levels_weaken_the_search_and_replay_from_their_seed():
+    game = qi_games.Game("jungle")
+    full = qi_games.Engine("jungle").search(game, depth=8)
+    weak = qi_games.Engine("jungle").search(game, depth=8, level=1)
+    assert weak.best_move in game.legal_moves() and weak.nodes < full.nodes
+
+    def moves(seed):
+        engine, g = qi_games.Engine("jungle", seed=seed), qi_games.Game("jungle")
+        for _ in range(12):
+            g.play(engine.search(g, depth=6, level=1).best_move)
+        return g.moves
+
+    assert moves(5) == moves(5)
+    assert len({tuple(moves(s)) for s in range(4)}) > 1  # the seed matters
+    with pytest.raises(ValueError, match="a level is a whole number from 1 to 10"):
+        qi_games.Engine().search(game, depth=2, level=11)
+
+
+def test_batch_engine_levels_replay():
+    def run(seed):
+        vec = qi_games.VecGame("five-tigers", 6, seed=1, random_plies=3)
+        engine = qi_games.BatchEngine("five-tigers", threads=2, seed=seed)
+        out = []
+        for _ in range(5):
+            actions, _ = engine.search(vec, depth=4, level=1)
+            out.append(actions.tolist())
+            vec.step(actions)
+        return out
+
+    assert run(3) == run(3)
+    with pytest.raises(ValueError, match="1 to 10"):
+        qi_games.BatchEngine("jungle").search(qi_games.VecGame("jungle", 1), depth=1, level=0)

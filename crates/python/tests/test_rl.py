@@ -53,7 +53,7 @@ def test_jungle_actions_are_seen_from_the_mover():
 def test_jungle_observation_planes():
     game = qi_games.Game("jungle")
     obs = game.observation()
-    assert obs.shape == (22, 9, 7) and obs.dtype == np.float32
+    assert obs.shape == (50, 9, 7) and obs.dtype == np.float32
     assert obs[0:8].sum() == 8 and obs[8:16].sum() == 8  # own, opponent
     assert obs[16].sum() == 12  # water
     assert obs[6, 0, 6] == 1  # own Lion at g1
@@ -67,7 +67,7 @@ def test_five_tigers_observation_planes():
     game = qi_games.Game("five-tigers")
     game.play("c3")
     obs = game.observation()  # the second side to move
-    assert obs.shape == (8, 5, 5)
+    assert obs.shape == (17, 5, 5)
     assert obs[1, 2, 2] == 1 and obs[0].sum() == 0
     assert obs[2].all()  # placement
 
@@ -85,7 +85,8 @@ def test_vec_game_matches_single_games(rng):
             assert np.array_equal(masks[i], game.action_mask())
             assert np.array_equal(obs[i], game.observation())
             actions[i] = rng.choice(list(np.flatnonzero(masks[i])))
-        rewards, dones = vec.step(actions)
+        rewards, terminated, truncated = vec.step(actions)
+        dones = terminated | truncated
         for i, game in enumerate(singles):
             mover = game.side_to_move
             game.play_action(int(actions[i]))

@@ -11,9 +11,20 @@
 
 See ``docs/python.md`` in the repository for the tour, the action and
 observation encodings and self-play generation. The PettingZoo environment
-is in :mod:`qi_games.env` (needs the ``pettingzoo`` extra).
+is in :mod:`qi_games.env` (needs the ``pettingzoo`` extra), the Gymnasium
+single-agent and vector environments in :mod:`qi_games.gym` (needs the
+``gymnasium`` extra).
 """
 
-from ._qi import Engine, Game, Outcome, SearchResult, VecGame, perft, presets
+from ._qi import BatchEngine, Engine, Game, Outcome, SearchResult, VecGame, perft, presets
 
-__all__ = ["Engine", "Game", "Outcome", "SearchResult", "VecGame", "perft", "presets"]
+__all__ = [
+    "BatchEngine",
+    "Engine",
+    "Game",
+    "Outcome",
+    "SearchResult",
+    "VecGame",
+    "perft",
+    "presets",
+]

@@ -1,29 +1,53 @@
 """Type stubs of the native module (the classes qi_games re-exports)."""
 
-from typing import Optional
+from typing import Any, Optional, Union
+
+from typing_extensions import Self, final
 
 import numpy as np
 import numpy.typing as npt
 
+__all__ = ["BatchEngine", "Engine", "Game", "Outcome", "SearchResult", "VecGame", "perft", "presets"]
+
+#: An action: a Python int or a NumPy integer (bools and floats are refused).
+_Action = Union[int, np.integer[Any]]
+#: A dtype observations come in: float32 (the default), uint8 or bool.
+_ObservationDtype = Union[str, type, np.dtype[Any], None]
+
+@final
 class Outcome:
     """How a game ended."""
 
-    result: str
-    """``"1-0"``, ``"0-1"`` or ``"1/2-1/2"``."""
-    winner: Optional[str]
-    """``"first"``, ``"second"``, or None for a draw."""
-    reason: str
-    """Why, in words (``den entered``, ``no legal move``, ...)."""
+    @property
+    def result(self) -> str:
+        """``"1-0"``, ``"0-1"`` or ``"1/2-1/2"``."""
+    @property
+    def winner(self) -> Optional[str]:
+        """``"first"``, ``"second"``, or None for a draw."""
+    @property
+    def reason(self) -> str:
+        """Why, in words (``den entered``, ``no legal move``, ...)."""
+    def __new__(
+        cls, result: str, winner: Optional[str], reason: str) -> Self: ...
+    def __reduce__(self) -> tuple[Any, tuple[str, Optional[str], str]]: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
 
+@final
 class Game:
     """A game of Jungle or Five Tigers: position, record and every rule."""
 
-    def __init__(self, spec: str = "jungle", position: Optional[str] = None) -> None:
+    def __new__(
+        cls, spec: str = "jungle", position: Optional[str] = None, moves: Optional[list[str]] = None
+    ) -> Self:
         """A game of ``spec`` (``"jungle:datou"``, ``"five-tigers:ten"``) from
-        ``position`` text or the start. Raises ValueError for a bad spec or text."""
+        ``position`` text or the start, then ``moves``, each checked. Raises
+        ValueError for a bad spec, text or move."""
     @staticmethod
     def from_record(text: str) -> "Game":
         """The game a record holds, every move checked (ValueError if not)."""
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """Pickles as its record (the whole history and a recorded result)."""
     @property
     def spec(self) -> str:
         """The rules as a canonical spec."""
@@ -50,7 +74,8 @@ class Game:
         """The size of the action space (Jungle 252, Five Tigers 150)."""
     @property
     def observation_shape(self) -> tuple[int, int, int]:
-        """(planes, ranks, files) of :meth:`observation`."""
+        """(planes, ranks, files) of :meth:`observation`: Jungle (50, 9, 7),
+        Five Tigers (17, 5, 5)."""
     def legal_moves(self) -> list[str]:
         """The moves the side to move may play now, every rule applied."""
     def play(self, move: str) -> None:
@@ -63,73 +88,194 @@ class Game:
         """Whether the game is over."""
     def record(self) -> str:
         """The game as a record (PGN-like text)."""
+    def board(self) -> str:
+        """The board drawn as text (several lines, ANSI colours)."""
     def perft(self, depth: int) -> int:
-        """Board move sequences of ``depth`` plies from the current position."""
+        """Board move sequences of ``depth`` plies from the current position;
+        Ctrl-C interrupts it (KeyboardInterrupt)."""
     def copy(self) -> "Game":
         """An independent copy."""
+    def __copy__(self) -> "Game": ...
+    def __deepcopy__(self, memo: Any) -> "Game": ...
     def action_mask(self) -> npt.NDArray[np.bool_]:
         """True for every legal action."""
     def observation(self, side: Optional[str] = None) -> npt.NDArray[np.float32]:
         """The planes seen by ``side`` (default: the side to move)."""
-    def action_to_move(self, action: int) -> str:
+    def action_to_move(self, action: _Action) -> str:
         """The legal move of ``action`` (ValueError if not legal now)."""
     def move_to_action(self, move: str) -> int:
         """The action of legal move ``move``."""
-    def play_action(self, action: int) -> None:
-        """Plays ``action`` (ValueError if not legal now)."""
+    def play_action(self, action: _Action) -> None:
+        """Plays ``action``: ValueError if not legal now or negative,
+        TypeError if not an integer."""
 
+@final
 class SearchResult:
     """What a search found."""
 
-    best_move: Optional[str]
-    score: int
-    """Centi-units for the side to move, or ±(1000000 − plies) for a forced result."""
-    score_text: str
-    """``cp 35`` or ``mate 3``."""
-    depth: int
-    nodes: int
-    pv: list[str]
-    seconds: float
+    @property
+    def best_move(self) -> Optional[str]: ...
+    @property
+    def score(self) -> int:
+        """Centi-units for the side to move, or ±(30000 − plies) for a forced result."""
+    @property
+    def score_text(self) -> str:
+        """``cp 35`` or ``mate 3``."""
+    @property
+    def depth(self) -> int: ...
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def pv(self) -> list[str]: ...
+    @property
+    def seconds(self) -> float: ...
+    def __new__(
+        cls,
+        best_move: Optional[str],
+        score: int,
+        score_text: str,
+        depth: int,
+        nodes: int,
+        pv: list[str],
+        seconds: float,
+    ) -> Self: ...
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
 
+@final
 class Engine:
     """The qi search for one game kind; its hash table is kept between searches."""
 
-    def __init__(self, spec: str = "jungle", hash_mib: int = 16) -> None: ...
+    def __new__(cls, spec: str = "jungle", hash_mib: int = 16, seed: int = 0) -> Self:
+        """``seed`` starts the weaker levels' random choices."""
+    def __reduce__(self) -> tuple[Any, tuple[str, int, int]]:
+        """Pickles as its game, table size and seed (the table starts empty)."""
+    def __copy__(self) -> "Engine": ...
+    def __deepcopy__(self, memo: Any) -> "Engine": ...
     @property
     def game(self) -> str:
         """``"jungle"`` or ``"five-tigers"``."""
+    @property
+    def hash_mib(self) -> int: ...
+    @property
+    def seed(self) -> int: ...
     def search(
         self,
         game: Game,
         depth: Optional[int] = None,
         nodes: Optional[int] = None,
         movetime_ms: Optional[int] = None,
+        level: Optional[int] = None,
     ) -> SearchResult:
-        """Searches ``game``'s position within the limits (the GIL is released)."""
+        """Searches ``game``'s position within the limits at strength
+        ``level`` (1 to 10, None: full); the GIL is released and Ctrl-C
+        stops it with KeyboardInterrupt."""
     def clear(self) -> None:
-        """Forgets what earlier searches learned."""
+        """Forgets what earlier searches learned; the levels' choices restart from the seed."""
 
+@final
 class VecGame:
-    """``n`` games of one spec stepped together; ended games restart."""
+    """``n`` games of one spec stepped together; ended games restart at once."""
 
-    def __init__(self, spec: str, n: int, position: Optional[str] = None) -> None: ...
+    def __new__(
+        cls,
+        spec: str,
+        n: int,
+        position: Optional[str] = None,
+        *,
+        seed: Optional[int] = None,
+        random_plies: int = 0,
+        max_plies: Optional[int] = None,
+        openings: Union[str, list[str], None] = None,
+    ) -> Self:
+        """``openings``: ``"builtin"`` (the game's opening suite) or a list of
+        position texts; each (re)start draws one, then ``random_plies``."""
+    def __reduce__(self) -> Any: ...
+    @staticmethod
+    def _restore(args: tuple[Any, ...], state: tuple[Any, ...]) -> "VecGame": ...
+    def __copy__(self) -> "VecGame": ...
+    def __deepcopy__(self, memo: Any) -> "VecGame": ...
     def __len__(self) -> int: ...
     @property
+    def num_envs(self) -> int: ...
+    @property
+    def spec(self) -> str: ...
+    @property
     def num_actions(self) -> int: ...
-    def reset(self) -> None: ...
+    @property
+    def observation_shape(self) -> tuple[int, int, int]: ...
+    @property
+    def max_plies(self) -> Optional[int]: ...
+    @property
+    def random_plies(self) -> int: ...
+    def reset(self, seed: Optional[int] = None) -> None:
+        """Every game back to its start and random opening (reseeded first with ``seed``)."""
     def to_move(self) -> npt.NDArray[np.int8]:
         """0 where first is to move, 1 where second is."""
-    def observations(self) -> npt.NDArray[np.float32]:
-        """(n, planes, ranks, files), each seen by its side to move."""
+    def plies(self) -> npt.NDArray[np.int64]:
+        """The plies each game has played from the start."""
+    def observations(
+        self, dtype: _ObservationDtype = None, out: Optional[npt.NDArray[Any]] = None
+    ) -> npt.NDArray[Any]:
+        """(n, planes, ranks, files), each seen by its side to move: float32,
+        or uint8 (value × 255) or bool (value > 0); written into ``out``
+        (C-contiguous, that dtype and shape) when given."""
+    def final_observations(
+        self,
+        dtype: _ObservationDtype = None,
+        side: Optional[str] = None,
+        out: Optional[npt.NDArray[Any]] = None,
+    ) -> npt.NDArray[Any]:
+        """The final observations of the games the last step ended (zeros
+        elsewhere), seen by ``side`` (``"first"``, ``"second"``, ``"mover"``,
+        or None for the final side to move)."""
+    def final_records(self) -> list[Optional[str]]:
+        """The records of the games the last step ended (None elsewhere)."""
+    def final_mask(self) -> npt.NDArray[np.bool_]:
+        """Which games the last step ended."""
     def action_masks(self) -> npt.NDArray[np.bool_]:
         """(n, num_actions)."""
+    def sample_actions(self) -> npt.NDArray[np.int64]:
+        """A uniformly random legal action per game, drawn in Rust."""
+    def positions(self) -> list[str]: ...
+    def records(self) -> list[str]: ...
+    def game(self, index: int) -> Game:
+        """A copy of game ``index`` with its whole history."""
     def step(
-        self, actions: npt.NDArray[np.int64]
-    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_]]:
-        """Plays one action per game: (reward of the side that played, ended)."""
+        self, actions: npt.ArrayLike, active: Optional[npt.ArrayLike] = None
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.bool_], npt.NDArray[np.bool_]]:
+        """Plays one action per game (only where ``active``): (reward of the
+        side that played, terminated, truncated)."""
+
+@final
+class BatchEngine:
+    """Searches every game of a VecGame at once, one searcher thread per core."""
+
+    def __new__(
+        cls, spec: str = "jungle", threads: Optional[int] = None, hash_mib: int = 1, seed: int = 0
+    ) -> Self: ...
+    def __reduce__(self) -> tuple[Any, tuple[str, int, int, int]]: ...
+    @property
+    def game(self) -> str: ...
+    @property
+    def threads(self) -> int: ...
+    def search(
+        self,
+        games: VecGame,
+        depth: Optional[int] = None,
+        nodes: Optional[int] = None,
+        movetime_ms: Optional[int] = None,
+        active: Optional[npt.ArrayLike] = None,
+        level: Optional[int] = None,
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
+        """(best action, score) per game (-1 and 0 where not ``active``), at
+        strength ``level`` (1 to 10, None: full)."""
+    def clear(self) -> None: ...
 
 def perft(spec: str, depth: int, position: Optional[str] = None) -> int:
-    """Board move sequences of ``depth`` plies from ``position`` or the start."""
+    """Board move sequences of ``depth`` plies from ``position`` or the start
+    (Ctrl-C interrupts it)."""
 
 def presets() -> list[str]:
     """Every game spec with a preset."""

@@ -5,7 +5,8 @@ side to move, so Five Tigers' repeated turns while removals are owed need
 nothing special. An observation is a dict: ``"observation"``, float32 planes
 seen by the observing agent, and ``"action_mask"``, int8 over the fixed
 action space (all zero for the agent not to move). Rewards are +1 / -1 for
-the winner / loser, 0 for a draw. Illegal actions raise ``ValueError``.
+the winner / loser, 0 for a draw. An illegal or negative action raises
+``ValueError``; an action that is not an integer raises ``TypeError``.
 
 The encodings are in ``docs/python.md``. Needs ``pettingzoo`` and
 ``gymnasium`` (``pip install "qi-games[pettingzoo]"``).
@@ -13,25 +14,76 @@ The encodings are in ``docs/python.md``. Needs ``pettingzoo`` and
 
 from __future__ import annotations
 
+import warnings
 from typing import Any, Optional
 
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
 
-from ._qi import Game
+from ._extras import require
+
+_pettingzoo = require("pettingzoo", "pettingzoo", "qi_games.env (the PettingZoo environment)")
+_gymnasium = require("gymnasium", "pettingzoo", "qi_games.env (the PettingZoo environment)")
+
+from gymnasium import spaces  # noqa: E402
+from pettingzoo import AECEnv  # noqa: E402
+
+from ._qi import Game  # noqa: E402
 
 AGENTS = ["first", "second"]
+
+RENDER_MODES = ["ansi", "human"]
+
+
+def env_name(spec: str) -> str:
+    """The environment's name for ``spec``: ``qi_jungle_v1``, ``qi_five_tigers_v1``."""
+    game = spec.split(":")[0].split(",")[0].strip().replace("-", "_")
+    return f"qi_{game}_v1"
+
+
+def check_render_mode(render_mode: Optional[str]) -> None:
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode {render_mode!r} is not supported (None, 'ansi' or 'human')")
+
+
+def check_max_plies(max_plies: Optional[int]) -> None:
+    if max_plies is not None and (isinstance(max_plies, bool) or not isinstance(max_plies, int) or max_plies < 1):
+        raise ValueError(f"max_plies must be None or an integer of at least 1, not {max_plies!r}")
+
+
+def start_game(spec: str, position: Optional[str]) -> Game:
+    """The game from ``position``, refused if it is already over."""
+    game = Game(spec, position)
+    outcome = game.outcome()
+    if outcome is not None:
+        raise ValueError(
+            f"the start position is already decided ({outcome.result}, {outcome.reason}): "
+            "an episode from it would have no move to play"
+        )
+    return game
+
+
+def position_option(options: Optional[dict]) -> Optional[str]:
+    """The ``position`` of reset's options; other keys are ignored with a
+    warning (PettingZoo's own API test passes a made-up one)."""
+    if not options:
+        return None
+    unknown = sorted(set(options) - {"position"})
+    if unknown:
+        warnings.warn(f"reset ignores the unknown option(s) {unknown}; the only option is 'position'", stacklevel=3)
+    return options.get("position")
 
 
 class QiEnv(AECEnv):
     """A game of ``spec`` (``"jungle"``, ``"jungle:datou"``, ``"five-tigers:ten"``).
 
-    ``max_plies`` truncates a game that runs longer (None: the game's own
-    draw rules end it).
+    ``max_plies`` (at least 1) truncates a game that runs longer (None: the
+    game's own draw rules end it). ``render_mode``: None, ``"ansi"``
+    (``render()`` returns the board as text) or ``"human"`` (``render()``
+    prints it). ``reset(options={"position": text})`` starts that episode
+    from ``text``.
     """
 
-    metadata = {"name": "qi_v0", "render_modes": ["ansi"], "is_parallelizable": False}
+    metadata = {"name": "qi_v1", "render_modes": RENDER_MODES, "is_parallelizable": False}
 
     def __init__(
         self,
@@ -41,9 +93,12 @@ class QiEnv(AECEnv):
         render_mode: Optional[str] = None,
     ) -> None:
         super().__init__()
+        check_render_mode(render_mode)
+        check_max_plies(max_plies)
         self._spec = spec
         self._position = position
-        self._game = Game(spec, position)
+        self._game = start_game(spec, position)
+        self.metadata = dict(type(self).metadata, name=env_name(self._game.spec))
         self.max_plies = max_plies
         self.render_mode = render_mode
         self.possible_agents = list(AGENTS)
@@ -68,6 +123,7 @@ class QiEnv(AECEnv):
         self.truncations = {a: False for a in AGENTS}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
         self.agent_selection = self._game.side_to_move
+        self._final: dict[str, tuple[float, bool, bool, dict[str, Any]]] = {}
 
     @property
     def game(self) -> Game:
@@ -87,16 +143,38 @@ class QiEnv(AECEnv):
         return {"observation": self._game.observation(agent), "action_mask": mask}
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
-        self._game = Game(self._spec, self._position)
+        position = position_option(options)
+        if seed is not None:
+            for i, agent in enumerate(AGENTS):
+                self.action_spaces[agent].seed(seed + i)
+        self._game = start_game(self._spec, position if position is not None else self._position)
         self._clear_state()
 
-    def step(self, action: int) -> None:
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if not self.agents:
+            # Every agent is done: the final state stays readable.
+            agent = self.agent_selection
+            reward, termination, truncation, info = self._final[agent]
+            return (self.observe(agent) if observe else None, reward, termination, truncation, info)
+        return super().last(observe)
+
+    def step(self, action: Any) -> None:
+        if not self.agents:
+            if action is not None:
+                raise ValueError("the game is over and every agent is done: the only action is None (or reset())")
+            return
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
+            self._final[agent] = (
+                self._cumulative_rewards[agent],
+                self.terminations[agent],
+                self.truncations[agent],
+                self.infos[agent],
+            )
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        self._game.play_action(int(action))
+        self._game.play_action(action)
         outcome = self._game.outcome()
         if outcome is not None:
             for a in AGENTS:
@@ -108,13 +186,15 @@ class QiEnv(AECEnv):
                 self.truncations[a] = True
         self.agent_selection = self._game.side_to_move
         self._accumulate_rewards()
-        if self.render_mode == "ansi":
-            print(self.render())
 
     def render(self) -> Optional[str]:
         if self.render_mode is None:
             return None
-        return f"{self._game.spec} ply {self._game.ply}: {self._game.position}"
+        board = self._game.board()
+        if self.render_mode == "human":
+            print(board)
+            return None
+        return board
 
     def close(self) -> None:
         pass

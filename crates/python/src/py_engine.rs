@@ -1,0 +1,278 @@
+//! The Python `Engine` and `SearchResult` classes.
+
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use pyo3::prelude::*;
+use qi_engine::{Games, Registry};
+use qi_search::{Level, Limits, Strength};
+
+use crate::py_game::Game;
+use crate::search::{self, AnySearcher, Found};
+use crate::shared::Shared;
+use crate::{interrupt, value_error};
+
+/// What a search found.
+#[pyclass(module = "qi_games", frozen, get_all, eq)]
+#[derive(Clone, PartialEq)]
+pub(crate) struct SearchResult {
+    /// The best move (text), or None when the game is over.
+    best_move: Option<String>,
+    /// The score for the side to move: centi-units, or ±(30000 − plies) for
+    /// a win or loss found.
+    score: i32,
+    /// The score as the engine protocol writes it (`cp 35`, `mate 3`).
+    score_text: String,
+    /// The deepest completed iteration.
+    depth: u32,
+    /// Nodes searched.
+    nodes: u64,
+    /// The principal variation, starting with the best move.
+    pv: Vec<String>,
+    /// Seconds the search took.
+    seconds: f64,
+}
+
+impl SearchResult {
+    pub(crate) fn of(found: Found) -> SearchResult {
+        SearchResult {
+            best_move: found.best_move,
+            score: found.score,
+            score_text: found.score_text,
+            depth: found.depth,
+            nodes: found.nodes,
+            pv: found.pv,
+            seconds: found.seconds,
+        }
+    }
+}
+
+/// The fields of a `SearchResult`, in the constructor's order.
+type SearchResultArgs = (Option<String>, i32, String, u32, u64, Vec<String>, f64);
+
+#[pymethods]
+impl SearchResult {
+    /// A result from its fields (what pickling stores).
+    #[new]
+    #[allow(clippy::too_many_arguments)]
+    #[pyo3(signature = (best_move, score, score_text, depth, nodes, pv, seconds))]
+    fn new(
+        best_move: Option<String>,
+        score: i32,
+        score_text: String,
+        depth: u32,
+        nodes: u64,
+        pv: Vec<String>,
+        seconds: f64,
+    ) -> SearchResult {
+        SearchResult {
+            best_move,
+            score,
+            score_text,
+            depth,
+            nodes,
+            pv,
+            seconds,
+        }
+    }
+
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, SearchResultArgs) {
+        let r = slf.get().clone();
+        (
+            slf.get_type().into_any(),
+            (
+                r.best_move,
+                r.score,
+                r.score_text,
+                r.depth,
+                r.nodes,
+                r.pv,
+                r.seconds,
+            ),
+        )
+    }
+
+    fn __repr__(&self) -> String {
+        let best = self
+            .best_move
+            .as_ref()
+            .map_or_else(|| "None".to_string(), |m| format!("'{m}'"));
+        let pv: Vec<String> = self.pv.iter().map(|m| format!("'{m}'")).collect();
+        format!(
+            "SearchResult(best_move={best}, score_text='{}', depth={}, nodes={}, pv=[{}])",
+            self.score_text,
+            self.depth,
+            self.nodes,
+            pv.join(", ")
+        )
+    }
+}
+
+/// The limits of one search, checked: at least one of depth, nodes and
+/// movetime, each in range.
+pub(crate) fn limits(
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    movetime_ms: Option<u64>,
+) -> PyResult<Limits> {
+    let mut limits = Limits::default();
+    if depth.is_none() && nodes.is_none() && movetime_ms.is_none() {
+        return Err(value_error("give depth, nodes or movetime_ms"));
+    }
+    if let Some(depth) = depth {
+        if depth == 0 || depth > qi_search::MAX_DEPTH {
+            return Err(value_error(format!(
+                "depth {depth} is out of range (1 to {})",
+                qi_search::MAX_DEPTH
+            )));
+        }
+        limits.depth = Some(depth);
+    }
+    if nodes == Some(0) {
+        return Err(value_error("nodes must be at least 1"));
+    }
+    limits.nodes = nodes;
+    limits.movetime = movetime_ms.map(Duration::from_millis);
+    Ok(limits)
+}
+
+/// The game name of a spec (`jungle`, `five-tigers`), checked.
+pub(crate) fn game_name(spec: &str) -> PyResult<String> {
+    let canonical = Games::canonical(spec).map_err(|e| value_error(e.to_string()))?;
+    Ok(canonical.split(':').next().unwrap_or_default().to_string())
+}
+
+/// A hash table size in MiB, checked.
+pub(crate) fn check_hash(hash_mib: usize) -> PyResult<()> {
+    if !(1..=qi_engine::options::MAX_HASH_MIB).contains(&hash_mib) {
+        return Err(value_error(format!(
+            "hash_mib {hash_mib} is out of range (1 to {})",
+            qi_engine::options::MAX_HASH_MIB
+        )));
+    }
+    Ok(())
+}
+
+/// A strength level given from Python (1 to 10), checked.
+pub(crate) fn level_of(level: Option<u8>) -> PyResult<Option<Level>> {
+    level
+        .map(|n| Level::new(n).map_err(|e| value_error(e.to_string())))
+        .transpose()
+}
+
+/// The qi search for one game kind, its hash table kept between searches.
+#[pyclass(module = "qi_games", frozen)]
+pub(crate) struct Engine {
+    game: String,
+    hash_mib: usize,
+    seed: u64,
+    searcher: Shared<Box<dyn AnySearcher>>,
+    /// The level of the last search at a level, with its random sequence
+    /// (which goes on from search to search, as in the engine protocol).
+    strength: Shared<Option<Strength>>,
+}
+
+#[pymethods]
+impl Engine {
+    /// An engine for the game of `spec` (`"jungle"`, `"five-tigers:ten"`:
+    /// the rules come from each game searched) with a `hash_mib` MiB table;
+    /// `seed` starts the random choices of the weaker levels.
+    #[new]
+    #[pyo3(signature = (spec = "jungle", hash_mib = 16, seed = 0))]
+    fn new(spec: &str, hash_mib: usize, seed: u64) -> PyResult<Engine> {
+        check_hash(hash_mib)?;
+        let name = game_name(spec)?;
+        let searcher = search::new_searcher(&name, hash_mib).map_err(value_error)?;
+        Ok(Engine {
+            game: name,
+            hash_mib,
+            seed,
+            searcher: Shared::new(searcher),
+            strength: Shared::new(None),
+        })
+    }
+
+    /// Pickles as its game, table size and seed; the copy starts with an
+    /// empty table and its level's random sequence from the seed (what
+    /// searches learned is not carried over).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, (String, usize, u64)) {
+        let me = slf.get();
+        (
+            slf.get_type().into_any(),
+            (me.game.clone(), me.hash_mib, me.seed),
+        )
+    }
+
+    fn __copy__(&self) -> PyResult<Engine> {
+        Engine::new(&self.game, self.hash_mib, self.seed)
+    }
+
+    fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyResult<Engine> {
+        Engine::new(&self.game, self.hash_mib, self.seed)
+    }
+
+    /// The game this engine plays (`jungle`, `five-tigers`).
+    #[getter]
+    fn game(&self) -> &str {
+        &self.game
+    }
+
+    /// The size of its hash table in MiB.
+    #[getter]
+    fn hash_mib(&self) -> usize {
+        self.hash_mib
+    }
+
+    /// The seed of the weaker levels' random choices.
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Searches `game`'s current position within the limits given (at least
+    /// one of `depth`, `nodes`, `movetime_ms`), at strength `level` (1 the
+    /// weakest to 10 the full engine; None: full). Python's
+    /// other threads run meanwhile; Ctrl-C stops it (KeyboardInterrupt).
+    #[pyo3(signature = (game, depth = None, nodes = None, movetime_ms = None, level = None))]
+    fn search(
+        &self,
+        py: Python<'_>,
+        game: &Game,
+        depth: Option<u32>,
+        nodes: Option<u64>,
+        movetime_ms: Option<u64>,
+        level: Option<u8>,
+    ) -> PyResult<SearchResult> {
+        let limits = limits(depth, nodes, movetime_ms)?;
+        let level = level_of(level)?;
+        let position = game.snapshot(py);
+        let mut searcher = self.searcher.lock(py);
+        let searcher = &mut **searcher;
+        let mut strength = self.strength.lock(py);
+        let strength = match level {
+            Some(level) => {
+                if strength.is_none_or(|s| s.level() != level) {
+                    *strength = Some(Strength::new(level, self.seed));
+                }
+                strength.as_mut()
+            }
+            None => None,
+        };
+        let stop = AtomicBool::new(false);
+        let found = interrupt::run(py, &stop, || {
+            searcher.search(&*position, limits, strength, &stop)
+        })?;
+        found.map(SearchResult::of).map_err(value_error)
+    }
+
+    /// Forgets what earlier searches learned (a new game); the levels'
+    /// random choices start again from the seed.
+    fn clear(&self, py: Python<'_>) {
+        self.searcher.lock(py).clear();
+        *self.strength.lock(py) = None;
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Engine('{}', hash_mib={})", self.game, self.hash_mib)
+    }
+}
