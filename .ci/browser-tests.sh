@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Browser tests of `qi serve`: Debian's chromium driven by Playwright
 # (playwright-core from npm, web-tests/) against a server on a free port of
-# this machine. Screenshots go to target/web-tests/. Run after the Rust
-# tests, which build the qi binary this uses.
+# this machine; then the same page as a static site (scripts/export-site.sh)
+# from a plain file server (python3 -m http.server). Screenshots go to
+# target/web-tests/ and target/web-tests/static/. Run after the Rust tests,
+# which build the qi binary this uses, and after .ci/wasm-tests.sh, which
+# installs what the wasm build needs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -76,4 +79,28 @@ else
     echo "qi serve stopped cleanly"
   fi
 fi
+
+# The static site: the game and the engine in the page, no qi server.
+site="$target/site"
+scripts/export-site.sh "$site"
+files=""
+cleanup_files() {
+  if [ -n "$files" ] && kill -0 "$files" 2>/dev/null; then
+    kill -KILL "$files" 2>/dev/null || true
+  fi
+  cleanup
+}
+trap cleanup_files EXIT
+python3 -u -m http.server --bind 127.0.0.1 --directory "$site" 0 >"$out/static-server.log" 2>&1 &
+files=$!
+static_url=""
+for _ in $(seq 1 100); do
+  port=$(grep -o 'port [0-9]*' "$out/static-server.log" | head -1 | cut -d' ' -f2 || true)
+  [ -n "$port" ] && static_url="http://127.0.0.1:$port/" && break
+  sleep 0.1
+done
+[ -n "$static_url" ] || { cat "$out/static-server.log"; echo "the file server did not start"; exit 1; }
+echo "static site at $static_url"
+QI_STATIC=1 QI_URL="$static_url" SHOTS="$out/static" timeout 600 node web-tests/run.mjs || status=1
+kill -TERM "$files" 2>/dev/null || true
 exit "$status"

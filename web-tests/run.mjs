@@ -4,6 +4,12 @@
 // saves a screenshot under SHOTS (target/web-tests by default).
 //
 //   QI_URL=http://127.0.0.1:PORT/ node run.mjs [name-filter]
+//
+// With QI_STATIC=1, QI_URL is a plain file server of the static site
+// (scripts/export-site.sh): the same tests run against the page's in-page
+// backend, with the static site's own (a full game against the engine,
+// reload while it thinks, nothing fetched from elsewhere) instead of the
+// server's.
 
 import { chromium } from "playwright-core";
 import { mkdirSync } from "node:fs";
@@ -13,6 +19,7 @@ const BASE = process.env.QI_URL || "http://127.0.0.1:8080/";
 const SHOTS = process.env.SHOTS || "target/web-tests";
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 const filter = process.argv[2] || "";
+const STATIC = process.env.QI_STATIC === "1";
 mkdirSync(SHOTS, { recursive: true });
 
 function check(condition, message) {
@@ -28,6 +35,11 @@ async function open(browser, viewport) {
   const log = [];
   page.on("response", (r) => log.push(`${r.request().method()} ${r.url().replace(/^.*?\/api/, "/api")} ${r.status()}`));
   page.log = log;
+  // Every request of the page, to check that it loads nothing from
+  // elsewhere.
+  const urls = [];
+  page.on("request", (r) => urls.push(r.url()));
+  page.urls = urls;
   page.on("console", (m) => log.push(`console ${m.text()}`));
   await page.goto(BASE);
   await page.waitForSelector("body[data-ready='1']");
@@ -245,6 +257,102 @@ const tests = {
   },
 };
 
+// Plays the human's side by clicks: a legal move picked by `choose` from the
+// page's own list of legal moves.
+async function humanMove(page, choose) {
+  const legal = await page.evaluate(() => app.view.legal);
+  const move = choose(legal);
+  const squares = move.replace(/^x/, "").match(/[a-w][0-9]+/g);
+  const before = await moveCount(page);
+  for (const sq of squares) await clickSq(page, sq);
+  await page.waitForFunction((n) => document.querySelectorAll("#moves li").length > n, before);
+  return move;
+}
+
+const staticTests = {
+  async "static: a full jungle game against the engine"(page) {
+    await page.selectOption("#movetime", "200");
+    await setMode(page, "first");
+    // Red plays the first legal move in the page's order (a weak
+    // player), the engine answers until the game ends.
+    for (let i = 0; i < 200; i++) {
+      if (await page.evaluate(() => !!app.view.result)) break;
+      await page.waitForFunction(() => !app.thinking && !app.busy && (app.view.result || app.view.to_move === "first"));
+      if (await page.evaluate(() => !!app.view.result)) break;
+      await humanMove(page, (legal) => legal[0]);
+    }
+    const status = await text(page, "#status");
+    check(/wins|Draw/.test(status), `the game ended: ${status}`);
+    const moves = await moveCount(page);
+    check(moves >= 10, `a game of ${moves} moves`);
+    // The finished game survives a reload.
+    await page.reload();
+    await page.waitForSelector("body[data-ready='1']");
+    check((await moveCount(page)) === moves, "the finished game is kept");
+    check((await text(page, "#status")) === status, "and its result");
+  },
+
+  async "static: five tigers against the engine to the movement phase"(page) {
+    await page.selectOption("#movetime", "200");
+    await setMode(page, "first");
+    await chooseGame(page, "five-tigers:shandong");
+    for (let i = 0; i < 40; i++) {
+      await page.waitForFunction(() => !app.thinking && !app.busy && (app.view.result || app.view.to_move === "first"));
+      const v = await page.evaluate(() => ({ phase: app.view.phase, result: app.view.result }));
+      if (v.result || v.phase === "move") break;
+      await humanMove(page, (legal) => legal[legal.length - 1]);
+    }
+    await page.waitForFunction(() => !app.thinking);
+    const phase = await page.evaluate(() => app.view.phase);
+    const result = await page.evaluate(() => app.view.result);
+    check(phase === "move" || result, `placements done (phase ${phase})`);
+  },
+
+  async "static: reload while the engine thinks keeps the game"(page) {
+    await page.selectOption("#movetime", "3000");
+    await setMode(page, "first");
+    await clickSq(page, "a3");
+    await clickSq(page, "a4");
+    await waitForText(page, "#status", "thinking");
+    await page.reload();
+    await page.waitForSelector("body[data-ready='1']");
+    check((await page.locator("#mode").inputValue()) === "first", "the mode is kept");
+    check((await page.locator("#movetime").inputValue()) === "3000", "the engine time is kept");
+    const first = await page.locator("#moves li button").first().innerText();
+    check(first === "a3a4", `the move is kept: ${first}`);
+    // The engine, which died with the old page, thinks again and answers.
+    await page.waitForFunction(() => document.querySelectorAll("#moves li").length === 2, null, { timeout: 15000 });
+    await waitForText(page, "#status", "Red to move");
+    // A new tab of the same site shows the same game.
+    const other = await page.context().newPage();
+    await other.goto(BASE);
+    await other.waitForSelector("body[data-ready='1']");
+    check((await moveCount(other)) === 2, "another tab shows the saved game");
+    await other.close();
+  },
+
+  async "static: stop ends the analysis at once"(page) {
+    await setMode(page, "human");
+    await page.click("#analyse");
+    await page.waitForFunction(() => Number(document.querySelector("#an-depth").textContent) >= 4);
+    await page.click("#analyse");
+    await waitForText(page, "#an-state", "stopped");
+    const depth = await text(page, "#an-depth");
+    await page.waitForTimeout(1000);
+    check((await text(page, "#an-depth")) === depth, "no iteration after the stop");
+    // The page answers at once: a move plays.
+    await clickSq(page, "a3");
+    await clickSq(page, "a4");
+    await page.waitForFunction(() => document.querySelectorAll("#moves li").length === 1);
+  },
+};
+
+if (STATIC) {
+  // Tabs share the browser's saved game on a static site.
+  delete tests["two tabs, two games"];
+  Object.assign(tests, staticTests);
+}
+
 const viewports = { "phone-sized screen": { width: 390, height: 844 } };
 
 // Playwright gives the browser a fresh, empty --user-data-dir of its own
@@ -274,6 +382,8 @@ for (const [name, test] of Object.entries(tests)) {
   try {
     await test(page);
     check(errors.length === 0, `errors on the page: ${errors.join("; ")}`);
+    const foreign = page.urls.filter((u) => !u.startsWith(new URL(BASE).origin) && !u.startsWith("blob:") && !u.startsWith("data:"));
+    check(foreign.length === 0, `requests to elsewhere: ${foreign.join(" ")}`);
     await page.screenshot({ path: shot, fullPage: true });
     passed += 1;
     console.log(`ok   ${name} (${Date.now() - started} ms)`);
@@ -289,7 +399,7 @@ await browser.close();
 
 // Leave an analysis running, so that stopping the server is tested with a
 // search in progress.
-try {
+if (!STATIC) try {
   const created = await fetch(new URL("api/sessions", BASE), { method: "POST" });
   const { id } = await created.json();
   const started = await fetch(new URL(`api/sessions/${id}/analysis/start`, BASE), { method: "POST" });

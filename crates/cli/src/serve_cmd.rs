@@ -5,8 +5,8 @@ use std::net::{IpAddr, SocketAddr};
 
 use clap::Args;
 use qi_engine::{Games, Registry};
+use qi_play::svg::{self, Marks, RenderOptions};
 use qi_web::server::{self, Config};
-use qi_web::svg::{self, Marks, RenderOptions};
 
 use crate::error::CliError;
 use crate::out::outln;

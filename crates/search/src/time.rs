@@ -2,7 +2,9 @@
 //! move time or the game clock, and whether one more iteration of the
 //! search fits in that time.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use web_time::Instant;
 
 use qi_core::Side;
 

@@ -1,6 +1,8 @@
 // qi web app: the page of `qi serve`. Plain JavaScript, no libraries; it
 // talks to the JSON API of docs/web.md and listens to the session's
-// server-sent events for the engine's live output.
+// server-sent events for the engine's live output. As a static site
+// (scripts/export-site.sh, <html data-backend="local">), local.js answers
+// the same requests with the game and engine in the page.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -15,11 +17,25 @@ const app = {
   events: null,      // the EventSource
   downSq: null,      // the square a pointer went down on
   searchNote: "idle", // how the last search ended
+  local: null,       // local.js's backend, on a static site
 };
+
+// Where the mode and engine time are kept, so a reload keeps them.
+const SETTINGS = "qi-settings";
+
+// local.js, once its module has run (module scripts run after this one).
+function localBackend() {
+  if (document.documentElement.dataset.backend !== "local") return Promise.resolve(null);
+  if (window.qiLocal) return Promise.resolve(window.qiLocal);
+  return new Promise((resolve) => {
+    window.addEventListener("qi-local", () => resolve(window.qiLocal), { once: true });
+  });
+}
 
 // ---- the API ---------------------------------------------------------------
 
 async function api(method, path, body) {
+  if (app.local) return app.local.request(method, path, body);
   const init = { method, headers: {} };
   if (body !== undefined) {
     init.headers["content-type"] = "application/json";
@@ -303,6 +319,10 @@ function onSearchEvent(event) {
 }
 
 function listen() {
+  if (app.local) {
+    app.local.listen(onSearchEvent);
+    return;
+  }
   if (app.events) app.events.close();
   app.events = new EventSource(sessionPath("/events"));
   app.events.addEventListener("search", onSearchEvent);
@@ -388,8 +408,28 @@ async function loadRecord(text) {
   if (view) $("mode").value = "human";
 }
 
+function saveSettings() {
+  const settings = { mode: $("mode").value, movetime: $("movetime").value };
+  localStorage.setItem(SETTINGS, JSON.stringify(settings));
+}
+
+function restoreSettings() {
+  try {
+    const settings = JSON.parse(localStorage.getItem(SETTINGS) || "{}");
+    for (const id of ["mode", "movetime"]) {
+      const select = $(id);
+      if ([...select.options].some((o) => o.value === settings[id])) select.value = settings[id];
+    }
+  } catch (e) {
+    // Unreadable settings: the defaults of the page.
+  }
+}
+
 async function start() {
   try {
+    app.local = await localBackend();
+    if (app.local) await app.local.ready;
+    restoreSettings();
     const games = await api("GET", "/api/games");
     const select = $("game-select");
     for (const game of games.games) {
@@ -417,6 +457,9 @@ async function start() {
     listen();
     show(view);
     document.body.dataset.ready = "1";
+    // On a static site a reload while the engine was to move (or was
+    // thinking: the page's worker died with it) lets it move.
+    if (app.local) maybeEngineMove();
   } catch (e) {
     showError(`cannot start: ${e.message}`);
   }
@@ -478,7 +521,9 @@ $("game-select").addEventListener("change", () => {
   $("custom-spec").value = "";
   newGame({ spec: chosenSpec() });
 });
+$("movetime").addEventListener("change", () => saveSettings());
 $("mode").addEventListener("change", () => {
+  saveSettings();
   const mode = $("mode").value;
   if (mode !== "human") act("POST", "/flip", { flip: mode === "second" }).then(() => maybeEngineMove());
 });

@@ -1,5 +1,5 @@
-//! The qi web app: boards drawn as SVG ([`svg`]), games as the page drives
-//! them ([`game`]) and the local server of `qi serve` ([`server`]).
+//! The qi web app's local server ([`server`]): the page, and the games of
+//! [`qi_play`] driven over HTTP.
 //!
 //! The server is axum on tokio. The page, its script and its style are
 //! embedded in the binary, so it works offline. Commands are JSON requests;
@@ -8,6 +8,8 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
-pub mod game;
 pub mod server;
-pub mod svg;
+
+// The games and boards moved to qi-play, which the browser build shares;
+// their old paths stay for the crate's users.
+pub use qi_play::{game, svg};

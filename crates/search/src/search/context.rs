@@ -3,7 +3,7 @@
 //! and table-hit counts reach the `info` lines.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Instant;
+use web_time::Instant;
 
 use super::params::CHECK_EVERY;
 

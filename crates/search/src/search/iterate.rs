@@ -2,7 +2,9 @@
 //! around the previous score, until a limit or a solved tree.
 
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+use web_time::Instant;
 
 use qi_core::{Evaluator, Game, MoveList, Position};
 

@@ -4,7 +4,7 @@
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
-use std::time::Instant;
+use web_time::Instant;
 
 use qi_core::{Evaluator, Game};
 

@@ -5,7 +5,7 @@
 //! registry and change game at run time.
 //!
 //! ```
-//! use qi_web::game::new_game;
+//! use qi_play::game::new_game;
 //!
 //! let mut game = new_game("jungle", None).unwrap();
 //! game.play("a3a4").unwrap();
@@ -16,22 +16,29 @@
 //! ```
 
 use std::any::Any;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use qi_core::{DrawReason, ExternalResult, Game, Outcome, Position, Side, WinReason};
+use qi_engine::options::set_search_option;
 use qi_engine::record::{Record, RecordResult};
 use qi_engine::{spec_of, EvalProfile, GameFn, GameKit, Games, Registry, RulesOf, SpecError};
 use qi_five_tigers::{FiveTigers, Phase};
-use qi_search::{Limits, MoveOf, SearchHooks, SearchInfo, Searcher};
+use qi_search::{Limits, MoveOf, SearchInfo, SearchOptions, Searcher};
 use serde::Serialize;
 
+use crate::poll::Polled;
 use crate::svg::{
-    move_squares, read_record, render_position, start_position, Marks, RenderOptions,
+    move_squares, read_record, render_position, start_position, Marks, RenderError, RenderOptions,
 };
 
 /// The transposition table of each session's searcher, in MiB.
 pub const HASH_MIB: usize = 16;
+
+/// The largest `Hash` (MiB) a game's searcher takes: a page's memory is
+/// small (a WebAssembly module has at most 4 GiB, and a failed allocation
+/// there aborts the page's engine).
+pub const MAX_HASH_MIB: usize = 1024;
 
 /// Why a request on a game failed; the message is meant for the user.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -64,6 +71,12 @@ pub enum GameError {
     /// A game record that cannot be read or replayed.
     #[error("bad record: {0}")]
     Record(String),
+    /// A search option that is unknown or has a bad value.
+    #[error("{0}")]
+    Option(String),
+    /// A board that cannot be drawn with the marks asked for.
+    #[error("{0}")]
+    Render(#[from] RenderError),
 }
 
 /// The result of a game, in words.
@@ -153,6 +166,19 @@ pub struct InfoView {
     pub pv: Vec<String>,
 }
 
+/// What a finished search found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SearchDone {
+    /// The move to play, `None` when there is none (the game is over).
+    pub best: Option<String>,
+    /// The last completed iteration (none when not even depth 1 finished).
+    pub info: Option<InfoView>,
+    /// Every node searched, the last unfinished iteration's included.
+    pub nodes: u64,
+    /// Whether a stop (rather than a limit) ended the search.
+    pub stopped: bool,
+}
+
 /// A search ready to run on another thread: `task(limits, stop, report)`
 /// searches the position it was taken from, calls `report` after each
 /// iteration and returns the best move (`None` when there is none).
@@ -178,6 +204,34 @@ pub trait WebGame: Send {
     fn record(&self) -> String;
     /// A search of the shown position, to run on another thread.
     fn search_task(&mut self) -> SearchTask;
+    /// Searches the shown position on this thread, for hosts without
+    /// threads (a browser's worker). `report` gets each completed
+    /// iteration and ends the search by returning `true`; `poll` is asked
+    /// every [`POLL_EVERY`](crate::poll::POLL_EVERY) evaluations whether to
+    /// stop (a host's message queue, a shared flag, a clock), so a stop
+    /// needs no thread. A stopped search still gives the best move of its
+    /// last completed iteration.
+    fn search_here(
+        &mut self,
+        limits: Limits,
+        poll: &mut dyn FnMut() -> bool,
+        report: &mut dyn FnMut(&InfoView) -> bool,
+    ) -> SearchDone;
+    /// Sets the search option `name` to `value` through the engine's
+    /// option names ([`qi_engine::options`]: `Hash`, `LMR`, ...), from the
+    /// next search on. The search of a game runs on one thread, so
+    /// `Threads` takes only 1; `Hash` at most [`MAX_HASH_MIB`]. On error
+    /// the options are unchanged.
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), GameError>;
+    /// The search options in use.
+    fn options(&self) -> SearchOptions;
+    /// The perft count of the shown position: the leaves of the tree of
+    /// board moves `depth` plies deep, as `qi perft` counts them.
+    fn perft(&self, depth: u32) -> u64;
+    /// The shown position drawn with `options` (its marks, flip and
+    /// caption); the last move is highlighted unless `options` marks
+    /// squares as last.
+    fn render(&self, options: &RenderOptions) -> Result<String, GameError>;
 }
 
 /// A new game of `spec` from `text` (position text of the game; the start
@@ -226,6 +280,8 @@ struct KitGame<K: GameKit> {
     external: Option<ExternalResult>,
     /// Built on the first search.
     searcher: Option<SharedSearcher<K>>,
+    /// The searcher's options (kept here until it is built).
+    options: SearchOptions,
     eval: Arc<K::Eval>,
 }
 
@@ -237,8 +293,22 @@ impl<K: GameKit> KitGame<K> {
             external: game.external_result(),
             game,
             searcher: None,
+            options: SearchOptions {
+                hash_mib: HASH_MIB,
+                threads: 1,
+                ..K::tuned_options()
+            },
             eval: Arc::new(K::eval(EvalProfile::Default)),
         }
+    }
+
+    /// The searcher, built on first use.
+    fn shared_searcher(&mut self) -> SharedSearcher<K> {
+        let options = self.options;
+        Arc::clone(self.searcher.get_or_insert_with(|| {
+            let hooks = K::hooks(EvalProfile::Default);
+            Arc::new(Mutex::new(Searcher::with_hooks(options, hooks)))
+        }))
     }
 
     /// The game after `ply` moves of the line (`ply <= line.len()`).
@@ -458,13 +528,7 @@ impl<K: GameKit> WebGame for KitGame<K> {
     }
 
     fn search_task(&mut self) -> SearchTask {
-        let searcher = Arc::clone(self.searcher.get_or_insert_with(|| {
-            let hooks = K::hooks(EvalProfile::Default);
-            let mut options = hooks.tuned_options();
-            options.hash_mib = HASH_MIB;
-            options.threads = 1;
-            Arc::new(Mutex::new(Searcher::with_hooks(options, hooks)))
-        }));
+        let searcher = self.shared_searcher();
         let eval = Arc::clone(&self.eval);
         let mut game = self.game.clone();
         let first = game.position().side_to_move() == Side::First;
@@ -475,6 +539,86 @@ impl<K: GameKit> WebGame for KitGame<K> {
             });
             result.best_move.map(|mv| mv.to_string())
         })
+    }
+
+    fn search_here(
+        &mut self,
+        limits: Limits,
+        poll: &mut dyn FnMut() -> bool,
+        report: &mut dyn FnMut(&InfoView) -> bool,
+    ) -> SearchDone {
+        let searcher = self.shared_searcher();
+        let mut searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
+        let mut game = self.game.clone();
+        let first = game.position().side_to_move() == Side::First;
+        let stop = AtomicBool::new(false);
+        let eval = Polled::new(&*self.eval, poll, &stop);
+        let mut last = None;
+        let result = searcher.search(&mut game, &eval, limits, &stop, |info| {
+            let view = info_view(info, first);
+            if report(&view) {
+                stop.store(true, Ordering::Relaxed);
+            }
+            last = Some(view);
+        });
+        SearchDone {
+            best: result.best_move.map(|mv| mv.to_string()),
+            info: last,
+            nodes: result.nodes,
+            stopped: stop.load(Ordering::Relaxed),
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), GameError> {
+        let mut options = self.options;
+        match set_search_option(&mut options, name, value) {
+            Ok(true) => {}
+            Ok(false) => {
+                return Err(GameError::Option(format!(
+                    "unknown option '{}'",
+                    qi_core::Escaped(name)
+                )))
+            }
+            Err(e) => return Err(GameError::Option(e)),
+        }
+        if options.threads != 1 {
+            return Err(GameError::Option(format!(
+                "option 'Threads' takes only 1 here (the search runs on one thread), not '{}'",
+                qi_core::Escaped(value)
+            )));
+        }
+        if options.hash_mib > MAX_HASH_MIB {
+            return Err(GameError::Option(format!(
+                "option 'Hash' takes a number from 0 to {MAX_HASH_MIB} here, not '{}'",
+                qi_core::Escaped(value)
+            )));
+        }
+        self.options = options;
+        if let Some(searcher) = &self.searcher {
+            searcher
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .set_options(options);
+        }
+        Ok(())
+    }
+
+    fn options(&self) -> SearchOptions {
+        self.options
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        qi_search::perft(self.game.position(), depth)
+    }
+
+    fn render(&self, options: &RenderOptions) -> Result<String, GameError> {
+        let mut options = options.clone();
+        if options.marks.last.is_empty() {
+            if let Some(last) = self.game.moves().last() {
+                options.marks.last = move_squares(&last.to_string());
+            }
+        }
+        Ok(render_position::<K>(self.game.position(), &options)?)
     }
 }
 

@@ -9,7 +9,7 @@
 //! to turn clicks into moves.
 //!
 //! ```
-//! use qi_web::svg::{render, RenderOptions};
+//! use qi_play::svg::{render, RenderOptions};
 //!
 //! let svg = render("jungle", None, &RenderOptions::default()).unwrap();
 //! assert!(svg.starts_with("<svg"));

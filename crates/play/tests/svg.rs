@@ -1,7 +1,7 @@
 //! The SVG boards: well-formed XML with the expected squares, pieces,
 //! labels and highlights, for both games; bad input is an error.
 
-use qi_web::svg::{
+use qi_play::svg::{
     move_squares, render, render_game, render_record, Marks, RenderError, RenderOptions,
 };
 use roxmltree::{Document, Node};

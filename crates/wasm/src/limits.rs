@@ -1,0 +1,144 @@
+//! A search's limits as JavaScript gives them, checked before the search.
+
+use std::time::Duration;
+
+use qi_search::{Clock, Limits, MAX_DEPTH};
+use serde::Deserialize;
+
+/// What bounds a search, in JavaScript's terms: `{ depth, nodes, movetime,
+/// clock }`, every field optional; times in milliseconds.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SearchLimits {
+    /// Deepest iteration, 1 to the search's deepest.
+    #[serde(default)]
+    pub depth: Option<u32>,
+    /// Nodes to visit at most (at least 1).
+    #[serde(default)]
+    pub nodes: Option<u64>,
+    /// Milliseconds to search at most.
+    #[serde(default)]
+    pub movetime: Option<u64>,
+    /// The game clock, when there is no `movetime`.
+    #[serde(default)]
+    pub clock: Option<ClockLimits>,
+}
+
+/// The game clock: each side's time left and increment in milliseconds
+/// (first side, then second), and the moves to the next time control.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClockLimits {
+    /// Time left of the first and the second side.
+    #[serde(default)]
+    pub time: [Option<u64>; 2],
+    /// Increment of the first and the second side.
+    #[serde(default)]
+    pub inc: [Option<u64>; 2],
+    /// Moves to the next time control.
+    #[serde(default)]
+    pub movestogo: Option<u32>,
+}
+
+/// Why limits were refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LimitsError {
+    /// A depth outside 1 to the deepest search.
+    #[error("search limits: depth must be from 1 to {MAX_DEPTH}, not {0}")]
+    Depth(u32),
+    /// A node limit of zero.
+    #[error("search limits: nodes must be at least 1")]
+    Nodes,
+    /// A move time of zero.
+    #[error("search limits: movetime must be at least 1 ms")]
+    Movetime,
+}
+
+impl SearchLimits {
+    /// The search's [`Limits`], or why these are refused.
+    ///
+    /// ```
+    /// use qi_wasm::SearchLimits;
+    ///
+    /// let limits = SearchLimits { depth: Some(4), ..SearchLimits::default() };
+    /// assert_eq!(limits.to_limits().unwrap().depth, Some(4));
+    /// let deep = SearchLimits { depth: Some(10_000), ..SearchLimits::default() };
+    /// assert!(deep.to_limits().is_err());
+    /// ```
+    pub fn to_limits(&self) -> Result<Limits, LimitsError> {
+        if let Some(depth) = self.depth {
+            if !(1..=MAX_DEPTH).contains(&depth) {
+                return Err(LimitsError::Depth(depth));
+            }
+        }
+        if self.nodes == Some(0) {
+            return Err(LimitsError::Nodes);
+        }
+        if self.movetime == Some(0) {
+            return Err(LimitsError::Movetime);
+        }
+        let ms = |t: Option<u64>| t.map(Duration::from_millis);
+        let clock = self.clock.clone().unwrap_or_default();
+        Ok(Limits {
+            depth: self.depth,
+            nodes: self.nodes,
+            movetime: ms(self.movetime),
+            // A search waiting for a stop would never return on the
+            // page's only thread.
+            infinite: false,
+            clock: Clock {
+                time: clock.time.map(ms),
+                inc: clock.inc.map(ms),
+                movestogo: clock.movestogo,
+            },
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bad_limits_are_refused_and_good_ones_carried_over() {
+        let none = SearchLimits::default().to_limits().unwrap();
+        assert_eq!(none, Limits::default());
+        for bad in [
+            SearchLimits {
+                depth: Some(0),
+                ..SearchLimits::default()
+            },
+            SearchLimits {
+                depth: Some(MAX_DEPTH + 1),
+                ..SearchLimits::default()
+            },
+            SearchLimits {
+                nodes: Some(0),
+                ..SearchLimits::default()
+            },
+            SearchLimits {
+                movetime: Some(0),
+                ..SearchLimits::default()
+            },
+        ] {
+            assert!(bad.to_limits().is_err(), "{bad:?}");
+        }
+        let clocked = SearchLimits {
+            nodes: Some(5),
+            movetime: Some(250),
+            clock: Some(ClockLimits {
+                time: [Some(60_000), None],
+                inc: [None, Some(2_000)],
+                movestogo: Some(3),
+            }),
+            ..SearchLimits::default()
+        }
+        .to_limits()
+        .unwrap();
+        assert_eq!(clocked.nodes, Some(5));
+        assert_eq!(clocked.movetime, Some(Duration::from_millis(250)));
+        assert_eq!(clocked.clock.time, [Some(Duration::from_secs(60)), None]);
+        assert_eq!(clocked.clock.inc, [None, Some(Duration::from_secs(2))]);
+        assert_eq!(clocked.clock.movestogo, Some(3));
+    }
+}

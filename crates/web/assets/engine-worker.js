@@ -1,0 +1,22 @@
+// The engine of the static page (local.js): one search per worker, of the
+// game it is sent (its first position and the moves to the shown one, so
+// the rules that read the history apply). Each iteration is posted as it
+// finishes; the page stops a search by ending the worker.
+import init, { Game } from "./pkg/qi_wasm.js";
+
+const ready = init();
+
+self.onmessage = async (event) => {
+  const { spec, start, moves, limits } = event.data;
+  try {
+    await ready;
+    const game = new Game(spec, start);
+    for (const move of moves) game.play(move);
+    const done = game.search(limits, (info) => {
+      self.postMessage({ type: "info", info });
+    });
+    self.postMessage({ type: "done", done });
+  } catch (e) {
+    self.postMessage({ type: "error", message: e && e.message ? e.message : String(e) });
+  }
+};
