@@ -38,7 +38,7 @@ impl GameKit for JungleKit {
     const STRENGTH: StrengthScale = StrengthScale {
         unit: 250,
         nodes: [0, 0, 500, 900, 2_000, 3_500, 6_000, 14_000, 40_000],
-        ratings: [400, 550, 700, 850, 1000, 1150, 1300, 1450, 1600, 1750],
+        ratings: [802, 937, 1029, 1141, 1231, 1354, 1518, 1603, 1761, 1919],
     };
 
     fn eval(profile: EvalProfile) -> JungleEval {
@@ -84,8 +84,8 @@ impl GameKit for FiveTigersKit {
     /// `docs/levels.md`.
     const STRENGTH: StrengthScale = StrengthScale {
         unit: 100,
-        nodes: [0, 0, 250, 1_200, 3_000, 6_000, 12_000, 18_000, 60_000],
-        ratings: [400, 550, 700, 850, 1000, 1150, 1300, 1450, 1600, 1750],
+        nodes: [0, 0, 250, 1_200, 3_000, 6_000, 12_000, 30_000, 100_000],
+        ratings: [802, 909, 1036, 1188, 1299, 1430, 1585, 1659, 1734, 1924],
     };
 
     fn eval(profile: EvalProfile) -> FiveTigersEval {

@@ -199,3 +199,22 @@ fn the_weakest_level_enters_the_den_and_guards_its_own() {
         );
     }
 }
+
+#[test]
+fn a_rating_picks_the_level_measured_nearest_to_it() {
+    use qi_engine::strength::StrengthOptions;
+    use qi_engine::FiveTigersKit;
+    for scale in [JungleKit::STRENGTH, FiveTigersKit::STRENGTH] {
+        // The measured ladder climbs.
+        assert!(scale.ratings.windows(2).all(|w| w[0] < w[1]), "{scale:?}");
+        for level in Level::all() {
+            let rating = scale.ratings[usize::from(level.get()) - 1];
+            let mut options = StrengthOptions::default();
+            options.set("Level", "5").unwrap();
+            options.set("Elo", &(rating + 10).to_string()).unwrap();
+            assert_eq!(options.level_for(&scale).get(), 5, "LimitStrength is off");
+            options.set("LimitStrength", "true").unwrap();
+            assert_eq!(options.level_for(&scale), level);
+        }
+    }
+}
