@@ -32,6 +32,10 @@ const ENGINE_NAME: &str = concat!("qi ", env!("CARGO_PKG_VERSION"));
 /// input comes (commands waiting for it run then).
 const POLL: Duration = Duration::from_millis(2);
 
+/// How long the jobs asked for may still run once the input has ended;
+/// then they are stopped (their answer is still printed).
+const INPUT_END_GRACE: Duration = Duration::from_secs(5);
+
 /// `qi engine` options.
 #[derive(Args, Debug, Default)]
 pub struct EngineArgs {
@@ -240,13 +244,20 @@ impl Session {
             }
         }
         // The input has ended: what was asked is still answered, but a
-        // search that only `stop` ends is stopped.
+        // search that only `stop` ends is stopped, and no job runs longer
+        // than INPUT_END_GRACE after the end (`go depth 100`, a huge
+        // movetime): a GUI that died cannot stop its engine any more.
+        let deadline = Instant::now() + INPUT_END_GRACE;
         loop {
             self.pass_on_stop();
             if let Some(job) = self.job.take() {
                 if job.until_stop {
                     job.stop.store(true, Ordering::Relaxed);
                 }
+                while !job.handle.is_finished() && Instant::now() < deadline {
+                    thread::sleep(POLL);
+                }
+                job.stop.store(true, Ordering::Relaxed);
                 let _ = job.handle.join();
             }
             let Some(command) = self.waiting.pop_front() else {
