@@ -8,7 +8,7 @@ use clap::Args;
 use qi_core::{ExternalResult, Game, Position, Side};
 use qi_engine::record::{self, Record};
 use qi_engine::{spec_of, EvalProfile, GameFn, GameKit, Games, Registry, RulesOf};
-use qi_search::{Limits, MoveOf, SearchHooks, Searcher};
+use qi_search::{Level, Limits, MoveOf, SearchHooks, Searcher, Strength};
 
 use crate::error::CliError;
 use crate::out::outln;
@@ -36,6 +36,18 @@ pub struct PlayArgs {
     /// The side you play (`first` or `second`).
     #[arg(long, value_name = "SIDE", default_value = "first", value_parser = parse_side)]
     side: Side,
+    /// The engine's strength, 1 (weakest) to 10 (the full engine; the
+    /// default): docs/levels.md. Weaker levels answer at once.
+    #[arg(long, value_name = "N", default_value_t = Level::FULL, value_parser = parse_level)]
+    level: Level,
+    /// The seed of a weaker level's random choices (a new one each game
+    /// when not given).
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+}
+
+fn parse_level(text: &str) -> Result<Level, String> {
+    text.parse::<Level>().map_err(|e| e.to_string())
 }
 
 fn parse_side(text: &str) -> Result<Side, String> {
@@ -48,10 +60,12 @@ impl GameFn for &PlayArgs {
     fn call<K: GameKit>(self, rules: RulesOf<K>) {
         let input = std::io::stdin();
         let mut lines = input.lock().lines().map_while(Result::ok);
+        let seed = self.seed.unwrap_or_else(qi_engine::strength::random_seed);
         play::<K>(
             K::Game::new(K::Position::new(rules)),
             self.side,
             Duration::from_millis(self.movetime),
+            Strength::new(self.level, seed),
             &mut lines,
         );
     }
@@ -66,6 +80,7 @@ fn play<K: GameKit>(
     mut game: K::Game,
     human: Side,
     movetime: Duration,
+    mut strength: Strength,
     lines: &mut impl Iterator<Item = String>,
 ) {
     let eval = K::eval(EvalProfile::Default);
@@ -73,7 +88,15 @@ fn play<K: GameKit>(
     let mut searcher = Searcher::with_hooks(hooks.tuned_options(), hooks);
     let stop = AtomicBool::new(false);
     let limits = Limits::movetime(movetime);
-    outln!("You play {human}. Type 'help' for commands.");
+    if strength.level().is_full() {
+        outln!("You play {human}. Type 'help' for commands.");
+    } else {
+        outln!(
+            "You play {human} against level {} of {}. Type 'help' for commands.",
+            strength.level(),
+            Level::COUNT
+        );
+    }
     loop {
         crate::out::text(format_args!("\n{}\n", K::draw(game.position())));
         if let Some(outcome) = game.outcome() {
@@ -86,7 +109,15 @@ fn play<K: GameKit>(
             return;
         }
         if game.position().side_to_move() != human {
-            let result = searcher.search(&mut game, &eval, limits, &stop, |_| {});
+            let result = searcher.search_at(
+                &mut game,
+                &eval,
+                limits,
+                &mut strength,
+                &K::STRENGTH,
+                &stop,
+                |_| {},
+            );
             let Some(mv) = result.best_move else {
                 outln!("The engine has no move.");
                 return;

@@ -8,7 +8,10 @@ use std::sync::{Arc, Mutex};
 use std::thread::{self, JoinHandle};
 
 use qi_core::{Evaluator, Game, Outcome, Position, Side};
-use qi_search::{Limits, MoveOf, Score, SearchHooks, SearchOptions, Searcher};
+use qi_search::{
+    Level, Limits, MoveOf, Score, SearchHooks, SearchOptions, SearchResult, Searcher, Strength,
+    StrengthScale,
+};
 
 use crate::kit::{spec_of, EvalProfile, GameKit, RulesOf, TablebaseError};
 use crate::options::Overrides;
@@ -34,6 +37,22 @@ pub struct BestMove {
     pub score: Score,
     /// The deepest completed iteration (0 when none completed).
     pub depth: u32,
+    /// The best root moves, best first (one unless
+    /// [`SearchOptions::multi_pv`] asks for more). Below
+    /// [`Level::FULL`], `mv` is the line the level chose, which need not
+    /// be the first.
+    pub lines: Vec<EngineLine>,
+}
+
+/// One root move's line (MultiPV), in the game's notation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineLine {
+    /// The line's score, for the side to move.
+    pub score: Score,
+    /// The iteration that found it.
+    pub depth: u32,
+    /// The principal variation, starting with the root move.
+    pub pv: Vec<String>,
 }
 
 /// A perft to run on another thread (see [`DynEngine::perft_task`]).
@@ -259,6 +278,36 @@ pub trait DynEngine: Send {
     /// std::fs::remove_dir_all(&dir).unwrap();
     /// ```
     fn set_tablebase(&mut self, dir: Option<&Path>) -> Result<(), TablebaseError>;
+    /// Plays at `level` from the next search on, its random choices
+    /// following `seed` from the start of each game ([`new_game`](DynEngine::new_game)
+    /// starts the sequence again). [`Level::FULL`] is the full engine.
+    ///
+    /// ```
+    /// use qi_engine::{engine_for, options::Overrides, EvalProfile, Games};
+    /// use qi_search::{Level, Limits};
+    ///
+    /// let mut engine = engine_for::<Games>("jungle", EvalProfile::Default, &Overrides::default()).unwrap();
+    /// engine.set_strength(Level::WEAKEST, 42);
+    /// assert_eq!(engine.level(), Level::WEAKEST);
+    /// // Level 1 searches a few hundred nodes, whatever the depth asked.
+    /// let first = engine.best_move(Limits::depth(30)).unwrap();
+    /// engine.new_game();
+    /// // The same seed from the start of a game: the same choice.
+    /// assert_eq!(engine.best_move(Limits::depth(30)).unwrap().mv, first.mv);
+    /// ```
+    fn set_strength(&mut self, level: Level, seed: u64);
+    /// The level in use.
+    fn level(&self) -> Level;
+    /// What the game's levels are made of (node budgets, measured
+    /// ratings).
+    ///
+    /// ```
+    /// use qi_engine::{engine_for, options::Overrides, EvalProfile, GameKit, Games, JungleKit};
+    ///
+    /// let engine = engine_for::<Games>("jungle:datou", EvalProfile::Default, &Overrides::default()).unwrap();
+    /// assert_eq!(engine.strength_scale(), JungleKit::STRENGTH);
+    /// ```
+    fn strength_scale(&self) -> StrengthScale;
     /// Searches the current position on a thread of its own, reporting
     /// through `report`; raising `stop` ends it (its best move follows).
     /// With endgame tables ([`set_tablebase`](DynEngine::set_tablebase))
@@ -310,6 +359,11 @@ pub struct KitEngine<K: GameKit> {
     game: K::Game,
     eval: Arc<K::Eval>,
     searcher: Arc<Mutex<Searcher<K::Game, K::Hooks>>>,
+    /// The level and where its random sequence stands (moved on by each
+    /// weakened search, on whatever thread it runs).
+    strength: Arc<Mutex<Strength>>,
+    /// The seed the sequence starts from at each new game.
+    seed: u64,
 }
 
 impl<K: GameKit> KitEngine<K> {
@@ -335,6 +389,8 @@ impl<K: GameKit> KitEngine<K> {
             start,
             eval: Arc::new(K::eval(profile)),
             searcher: Arc::new(Mutex::new(Searcher::with_hooks(options, hooks))),
+            strength: Arc::new(Mutex::new(Strength::full())),
+            seed: 0,
         }
     }
 
@@ -342,6 +398,28 @@ impl<K: GameKit> KitEngine<K> {
         // A search thread that panicked leaves the searcher usable: its
         // tables hold no invariant a panic could break.
         self.searcher.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn strength(&self) -> std::sync::MutexGuard<'_, Strength> {
+        self.strength.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// Searches `game` with `searcher` at `strength`: the full engine on
+/// every thread the options give, a weaker level on one.
+fn search_with<K: GameKit>(
+    searcher: &mut Searcher<K::Game, K::Hooks>,
+    strength: &mut Strength,
+    game: &mut K::Game,
+    eval: &K::Eval,
+    limits: Limits,
+    stop: &AtomicBool,
+    info: impl FnMut(&qi_search::SearchInfo<MoveOf<K::Game>>),
+) -> SearchResult<MoveOf<K::Game>> {
+    if strength.level().is_full() {
+        searcher.search_smp(game, eval, limits, stop, info)
+    } else {
+        searcher.search_at(game, eval, limits, strength, &K::STRENGTH, stop, info)
     }
 }
 
@@ -353,6 +431,8 @@ impl<K: GameKit> DynEngine for KitEngine<K> {
     fn new_game(&mut self) {
         self.game = K::Game::new(self.start.clone());
         self.searcher().clear();
+        let level = self.strength().level();
+        *self.strength() = Strength::new(level, self.seed);
     }
 
     fn set_position(&mut self, text: Option<&str>, moves: &[String]) -> Result<(), PositionError> {
@@ -435,6 +515,19 @@ impl<K: GameKit> DynEngine for KitEngine<K> {
         K::attach_tablebase(searcher.hooks_mut(), self.start.rules(), dir)
     }
 
+    fn set_strength(&mut self, level: Level, seed: u64) {
+        self.seed = seed;
+        *self.strength() = Strength::new(level, seed);
+    }
+
+    fn level(&self) -> Level {
+        self.strength().level()
+    }
+
+    fn strength_scale(&self) -> StrengthScale {
+        K::STRENGTH
+    }
+
     fn go(
         &mut self,
         limits: Limits,
@@ -444,6 +537,7 @@ impl<K: GameKit> DynEngine for KitEngine<K> {
         let mut game = self.game.clone();
         let eval = Arc::clone(&self.eval);
         let searcher = Arc::clone(&self.searcher);
+        let strength = Arc::clone(&self.strength);
         thread::spawn(move || {
             let mut searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
             // On this thread, not the caller's: the first probe of a
@@ -460,9 +554,16 @@ impl<K: GameKit> DynEngine for KitEngine<K> {
                 report(EngineEvent::BestMove(Some(found.mv)));
                 return;
             }
-            let result = searcher.search_smp(&mut game, &*eval, limits, &stop, |info| {
-                report(EngineEvent::Info(info.to_string()));
-            });
+            let mut strength = strength.lock().unwrap_or_else(|e| e.into_inner());
+            let result = search_with::<K>(
+                &mut searcher,
+                &mut strength,
+                &mut game,
+                &eval,
+                limits,
+                &stop,
+                |info| report(EngineEvent::Info(info.to_string())),
+            );
             report(EngineEvent::BestMove(
                 result.best_move.map(|mv| mv.to_string()),
             ));
@@ -473,13 +574,29 @@ impl<K: GameKit> DynEngine for KitEngine<K> {
         let mut game = self.game.clone();
         let stop = AtomicBool::new(false);
         let eval = Arc::clone(&self.eval);
-        let result = self
-            .searcher()
-            .search_smp(&mut game, &*eval, limits, &stop, |_| {});
+        let result = search_with::<K>(
+            &mut self.searcher(),
+            &mut self.strength(),
+            &mut game,
+            &eval,
+            limits,
+            &stop,
+            |_| {},
+        );
+        let lines = result
+            .lines
+            .iter()
+            .map(|line| EngineLine {
+                score: line.score,
+                depth: line.depth,
+                pv: line.pv.iter().map(|m| m.to_string()).collect(),
+            })
+            .collect();
         result.best_move.map(|mv| BestMove {
             mv: mv.to_string(),
             score: result.score,
             depth: result.depth,
+            lines,
         })
     }
 }

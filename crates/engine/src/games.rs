@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use qi_five_tigers::FiveTigers;
 use qi_jungle::Jungle;
+use qi_search::StrengthScale;
 use qi_tablebase::LazyTablebase;
 
 use crate::five_tigers::{FiveTigersEval, FiveTigersHooks, FiveTigersWeights};
@@ -32,6 +33,13 @@ impl GameKit for JungleKit {
     const NAME: &'static str = "jungle";
     const PRESETS: &'static [&'static str] = &qi_jungle::Rules::PRESETS;
     const OPENINGS: Option<&'static str> = Some(include_str!("../openings/jungle.txt"));
+    /// The Cat (250) is the cheapest animal. Node budgets and ratings:
+    /// `docs/levels.md`.
+    const STRENGTH: StrengthScale = StrengthScale {
+        unit: 250,
+        nodes: [0, 0, 500, 900, 2_000, 3_500, 6_000, 14_000, 40_000],
+        ratings: [400, 550, 700, 850, 1000, 1150, 1300, 1450, 1600, 1750],
+    };
 
     fn eval(profile: EvalProfile) -> JungleEval {
         JungleEval::new(jungle_weights(profile))
@@ -72,6 +80,13 @@ impl GameKit for FiveTigersKit {
     const NAME: &'static str = "five-tigers";
     const PRESETS: &'static [&'static str] = &qi_five_tigers::Rules::PRESETS;
     const OPENINGS: Option<&'static str> = Some(include_str!("../openings/five-tigers.txt"));
+    /// Every piece is worth 100. Node budgets and ratings:
+    /// `docs/levels.md`.
+    const STRENGTH: StrengthScale = StrengthScale {
+        unit: 100,
+        nodes: [0, 0, 250, 1_200, 3_000, 6_000, 12_000, 18_000, 60_000],
+        ratings: [400, 550, 700, 850, 1000, 1150, 1300, 1450, 1600, 1750],
+    };
 
     fn eval(profile: EvalProfile) -> FiveTigersEval {
         FiveTigersEval::new(match profile {

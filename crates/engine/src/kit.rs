@@ -8,7 +8,9 @@ use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
 
 use qi_core::{Evaluator, Game, Position};
-use qi_search::{Limits, MoveOf, SearchHooks, SearchOptions, SearchResult, Searcher};
+use qi_search::{
+    Limits, MoveOf, SearchHooks, SearchOptions, SearchResult, Searcher, Strength, StrengthScale,
+};
 
 /// The rules type of a kit's game.
 pub type RulesOf<K> = <<K as GameKit>::Position as Position>::Rules;
@@ -111,6 +113,11 @@ pub trait GameKit: 'static {
     /// [`arena::read_openings`](crate::arena::read_openings) reads (`None`:
     /// the game has none). `qi match` plays it unless told otherwise.
     const OPENINGS: Option<&'static str> = None;
+
+    /// What the strength levels need of the game: its smallest piece's
+    /// value, level 1's node budget and each level's measured rating
+    /// (`docs/levels.md`).
+    const STRENGTH: StrengthScale;
 
     /// Reads a rules spec: the game's name, optionally `:PRESET`, then
     /// optional `,option=value` items (`jungle:datou,jumps=none`).
@@ -248,6 +255,74 @@ pub trait GameKit: 'static {
         let never = AtomicBool::new(false);
         let eval = Self::eval(EvalProfile::Default);
         searcher.search(&mut game, &eval, limits, &never, |_| {})
+    }
+
+    /// [`think`](GameKit::think) for the best `lines` root moves
+    /// (MultiPV): the result's [`lines`](SearchResult::lines), best first,
+    /// each with its score, depth and principal variation.
+    ///
+    /// ```
+    /// use qi_engine::{GameKit, FiveTigersKit};
+    /// use qi_five_tigers::Game;
+    /// use qi_search::Limits;
+    ///
+    /// let game = Game::default();
+    /// let result = FiveTigersKit::think_lines(&game, Limits::depth(4), 3);
+    /// assert_eq!(result.lines.len(), 3);
+    /// assert_eq!(result.best_move, Some(result.lines[0].pv[0]));
+    /// assert!(result.lines.windows(2).all(|w| w[0].score >= w[1].score));
+    /// ```
+    fn think_lines(
+        game: &Self::Game,
+        limits: Limits,
+        lines: usize,
+    ) -> SearchResult<MoveOf<Self::Game>> {
+        let hooks = Self::hooks(EvalProfile::Default);
+        let options = SearchOptions {
+            multi_pv: lines,
+            ..hooks.tuned_options()
+        };
+        let mut searcher = Searcher::with_hooks(options, hooks);
+        let mut game = game.clone();
+        let eval = Self::eval(EvalProfile::Default);
+        searcher.search(&mut game, &eval, limits, &AtomicBool::new(false), |_| {})
+    }
+
+    /// [`think`](GameKit::think) at `strength`'s level (the same as
+    /// `think` at [`Level::FULL`](qi_search::Level::FULL)); `strength`'s
+    /// random sequence moves on, so a game's moves can be replayed from
+    /// its seed.
+    ///
+    /// ```
+    /// use qi_engine::{GameKit, JungleKit};
+    /// use qi_jungle::{Game, Jungle};
+    /// use qi_search::{Level, Limits, Strength};
+    ///
+    /// let game = Game::new(Jungle::default());
+    /// let mut strength = Strength::new(Level::WEAKEST, 7);
+    /// let weak = JungleKit::think_at(&game, Limits::depth(20), &mut strength);
+    /// assert!(game.legal_moves().contains(&weak.best_move.unwrap()));
+    /// assert!(weak.nodes < 10_000);
+    /// ```
+    fn think_at(
+        game: &Self::Game,
+        limits: Limits,
+        strength: &mut Strength,
+    ) -> SearchResult<MoveOf<Self::Game>> {
+        let hooks = Self::hooks(EvalProfile::Default);
+        let mut searcher = Searcher::with_hooks(hooks.tuned_options(), hooks);
+        let mut game = game.clone();
+        let eval = Self::eval(EvalProfile::Default);
+        let never = AtomicBool::new(false);
+        searcher.search_at(
+            &mut game,
+            &eval,
+            limits,
+            strength,
+            &Self::STRENGTH,
+            &never,
+            |_| {},
+        )
     }
 }
 

@@ -11,7 +11,9 @@
 //! * [`DynEngine`]: one game's engine behind an object-safe interface;
 //! * [`arena`]: matches between [`arena::Player`]s;
 //! * [`render`]: boards drawn for a terminal;
-//! * [`record`]: game records, read and written (`docs/records.md`).
+//! * [`record`]: game records, read and written (`docs/records.md`);
+//! * [`strength`]: the strength options (`Level`, `LimitStrength`,
+//!   `Elo`, `Seed`) of [`qi_search::Level`]s.
 //!
 //! ```
 //! use qi_engine::{GameFn, GameKit, Games, Registry, RulesOf};
@@ -43,9 +45,10 @@ pub mod record;
 mod registry;
 pub mod render;
 mod root_table;
+pub mod strength;
 
 pub use dynamic::{
-    engine_for, BestMove, DynEngine, EngineEvent, KitEngine, PerftTask, PositionError,
+    engine_for, BestMove, DynEngine, EngineEvent, EngineLine, KitEngine, PerftTask, PositionError,
 };
 pub use games::{FiveTigersKit, JungleKit};
 pub use kit::{spec_of, EvalProfile, GameKit, RulesOf, TablebaseError, UnknownProfile};

@@ -7,6 +7,8 @@ use qi_search::SearchOptions;
 pub const MAX_HASH_MIB: usize = 4096;
 /// The largest `Threads` accepted.
 pub const MAX_THREADS: usize = 64;
+/// The largest `MultiPV` accepted (more than any position has moves).
+pub const MAX_MULTI_PV: usize = 256;
 
 /// Where a switch lives in [`SearchOptions`].
 pub type SwitchField = fn(&mut SearchOptions) -> &mut bool;
@@ -26,7 +28,7 @@ pub const SWITCHES: [(&str, SwitchField); 10] = [
     ("IIR", |o| &mut o.iir),
 ];
 
-/// Sets the search option `name` (case ignored: `Hash`, `Threads` or one
+/// Sets the search option `name` (case ignored: `Hash`, `Threads`, `MultiPV` or one
 /// of [`SWITCHES`]) of `options` to `value`; `Ok(false)` when `name` is no
 /// search option, an error naming the accepted values when `value` is bad
 /// (then `options` is unchanged).
@@ -53,6 +55,7 @@ pub fn set_search_option(
         "hash" => options.hash_mib = number(0, MAX_HASH_MIB)?,
         // No thread would search at all: an error, not a silent 1.
         "threads" => options.threads = number(1, MAX_THREADS)?,
+        "multipv" => options.multi_pv = number(1, MAX_MULTI_PV)?,
         _ => {
             let Some((_, field)) = SWITCHES
                 .iter()

@@ -437,6 +437,7 @@ fn tuned_options_are_jungles_own() {
         check_extension: false,
         mate_distance: true,
         iir: true,
+        multi_pv: 1,
     };
     assert_eq!(JungleKit::tuned_options(), expected);
     let material = JungleHooks::new(&JungleWeights::material_only());

@@ -21,7 +21,7 @@ use qi_engine::{
     engine_for, DynEngine, EngineEvent, EvalProfile, GameFn, GameKit, Games, KitEngine, Registry,
     RulesOf,
 };
-use qi_search::{Limits, SearchHooks, SearchOptions, Searcher};
+use qi_search::{Limits, SearchHooks, SearchOptions, Searcher, StrengthScale};
 
 // ---------------------------------------------------------------------------
 // The rules.
@@ -332,6 +332,12 @@ impl GameKit for TttKit {
 
     const NAME: &'static str = "tic-tac-toe";
     const PRESETS: &'static [&'static str] = &["standard"];
+    // Unmeasured: the levels of a game nobody plays only need to work.
+    const STRENGTH: StrengthScale = StrengthScale {
+        unit: 100,
+        nodes: [0, 0, 20, 40, 80, 160, 320, 640, 1_280],
+        ratings: [0, 100, 200, 300, 400, 500, 600, 700, 800, 900],
+    };
 
     fn eval(_: EvalProfile) -> TttEval {
         TttEval

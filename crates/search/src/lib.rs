@@ -75,6 +75,7 @@ pub mod reference;
 mod report;
 mod score;
 mod search;
+mod strength;
 mod time;
 pub mod tt;
 
@@ -83,7 +84,8 @@ pub use limits::{Limits, SearchOptions};
 pub use perft::{
     divide, divide_parallel, perft, perft_parallel, perft_plain, perft_with_stop, MAX_PERFT_DEPTH,
 };
-pub use report::{SearchInfo, SearchResult};
+pub use report::{PvLine, SearchInfo, SearchResult};
 pub use score::{terminal_value, Score, EVAL_LIMIT, INFINITY, MATE, MATE_BOUND, MAX_PLY};
 pub use search::{Searcher, MAX_DEPTH};
+pub use strength::{Level, LevelError, LevelPlan, Strength, StrengthScale};
 pub use time::{Clock, TimeManager};

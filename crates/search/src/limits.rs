@@ -165,6 +165,13 @@ pub struct SearchOptions {
     /// move (at 4 plies or more to go, not in check) is searched a ply
     /// shallower.
     pub iir: bool,
+    /// Root moves searched as lines of their own (MultiPV): each
+    /// iteration finds the best move, then the best of the others, and so
+    /// on, each with its own score and principal variation
+    /// ([`SearchResult::lines`](crate::SearchResult::lines)). `0` and `1`
+    /// both mean a single line; more than the root's moves means one line
+    /// per move.
+    pub multi_pv: usize,
 }
 
 impl Default for SearchOptions {
@@ -190,6 +197,7 @@ impl Default for SearchOptions {
             check_extension: false,
             mate_distance: true,
             iir: true,
+            multi_pv: 1,
         }
     }
 }
@@ -226,6 +234,7 @@ impl SearchOptions {
             check_extension: false,
             mate_distance: false,
             iir: false,
+            multi_pv: 1,
         }
     }
 }

@@ -13,6 +13,10 @@ pub struct SearchInfo<M> {
     pub depth: u32,
     /// The deepest ply reached in this iteration (quiescence included).
     pub seldepth: u32,
+    /// Which line this is, from 1 (the best), in a search of several
+    /// lines ([`SearchOptions::multi_pv`](crate::SearchOptions::multi_pv)
+    /// above 1); `None` in a single-line search.
+    pub multipv: Option<u32>,
     /// The root score from the side to move's point of view.
     pub score: Score,
     /// Nodes visited since the search started, by every thread (helper
@@ -32,18 +36,22 @@ pub struct SearchInfo<M> {
 }
 
 impl<M: fmt::Display> fmt::Display for SearchInfo<M> {
-    /// The protocol's `info` line: `info depth D seldepth S score SCORE
-    /// nodes N nps N time MS hashfull H [tbhits T] pv m1 m2 ...` (`score`
+    /// The protocol's `info` line: `info depth D seldepth S [multipv K]
+    /// score SCORE nodes N nps N time MS hashfull H [tbhits T] pv m1 m2
+    /// ...` (`multipv` in a search of several lines, where UCI engines put
+    /// it; `score`
     /// as [`Score`] shows it, `time` in whole milliseconds; `tbhits` only
     /// when a table answered, so a search without tables prints what it
     /// always has). An empty line still ends in `pv ` (with the space), as
     /// front ends have printed it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "info depth {} seldepth {} ", self.depth, self.seldepth)?;
+        if let Some(k) = self.multipv {
+            write!(f, "multipv {k} ")?;
+        }
         write!(
             f,
-            "info depth {} seldepth {} score {} nodes {} nps {} time {} hashfull {} ",
-            self.depth,
-            self.seldepth,
+            "score {} nodes {} nps {} time {} hashfull {} ",
             self.score,
             self.nodes,
             self.nps,
@@ -62,6 +70,18 @@ impl<M: fmt::Display> fmt::Display for SearchInfo<M> {
         }
         Ok(())
     }
+}
+
+/// One root move's line in a search of several lines (MultiPV).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PvLine<M> {
+    /// The line's score from the side to move's point of view.
+    pub score: Score,
+    /// The iteration that found it (a stopped search's later lines may
+    /// come from the iteration before).
+    pub depth: u32,
+    /// The principal variation, starting with the root move it is about.
+    pub pv: Vec<M>,
 }
 
 /// The answer of a search.
@@ -85,6 +105,13 @@ pub struct SearchResult<M> {
     /// The principal variation of the deepest completed iteration,
     /// starting with `best_move`.
     pub pv: Vec<M>,
+    /// The best root moves, best first, each with its own score, depth
+    /// and principal variation: as many as
+    /// [`SearchOptions::multi_pv`](crate::SearchOptions::multi_pv) asks
+    /// (at most one per legal move), and one in a single-line search. The
+    /// first is `best_move`'s line (with `score`, `depth` and `pv`).
+    /// Empty when no iteration completed or there is no move.
+    pub lines: Vec<PvLine<M>>,
     /// Time the search took.
     pub elapsed: Duration,
 }
@@ -104,6 +131,7 @@ mod tests {
         SearchInfo {
             depth: 14,
             seldepth: 18,
+            multipv: None,
             score: Score::cp(7),
             nodes: 539_748,
             nps: 4_097_549,
@@ -143,6 +171,17 @@ mod tests {
             i.to_string(),
             "info depth 14 seldepth 18 score cp 7 nodes 539748 nps 4097549 time 131 \
              hashfull 125 tbhits 42 pv c1"
+        );
+    }
+
+    #[test]
+    fn a_line_of_several_says_which_where_uci_engines_do() {
+        let mut i = info(vec!["c1"]);
+        i.multipv = Some(3);
+        assert_eq!(
+            i.to_string(),
+            "info depth 14 seldepth 18 multipv 3 score cp 7 nodes 539748 nps 4097549 time 131 \
+             hashfull 125 pv c1"
         );
     }
 

@@ -17,7 +17,8 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use qi_core::{Outcome, Side};
-use qi_engine::options::{Overrides, MAX_HASH_MIB, MAX_THREADS, SWITCHES};
+use qi_engine::options::{Overrides, MAX_HASH_MIB, MAX_MULTI_PV, MAX_THREADS, SWITCHES};
+use qi_engine::strength::{StrengthOptions, ELO_DEFAULT, ELO_MAX, ELO_MIN};
 use qi_engine::{engine_for, DynEngine, EngineEvent, EvalProfile, Games, Registry, TablebaseError};
 use qi_search::{Clock, Limits, MAX_DEPTH, MAX_PERFT_DEPTH};
 
@@ -49,6 +50,11 @@ pub struct EngineArgs {
     /// TablebasePath value DIR` at start.
     #[arg(long, value_name = "DIR")]
     tablebase: Option<PathBuf>,
+    /// Answer every `go` with a uniformly random legal move (a baseline
+    /// for rating the levels: `docs/levels.md`); `setoption name Seed`
+    /// makes the sequence reproducible.
+    #[arg(long)]
+    random: bool,
 }
 
 /// `qi engine [--game G] [--tablebase DIR]`
@@ -56,6 +62,7 @@ pub fn run(args: EngineArgs) -> Result<(), CliError> {
     let chosen = args.game.is_some();
     let spec = args.game.unwrap_or_else(Games::default_spec);
     let mut session = Session::new(&spec)?;
+    session.random = args.random.then_some(session.seed);
     if !chosen {
         session.configure_from_environment();
     }
@@ -142,6 +149,13 @@ struct Session {
     waiting: VecDeque<Command>,
     /// `TablebasePath`, given again to each new engine (`Variant`).
     tablebase_dir: Option<PathBuf>,
+    /// `Level`, `LimitStrength`, `Elo`, `Seed`: given again to each new
+    /// engine.
+    strength: StrengthOptions,
+    /// The seed in use (`Seed`, or one drawn at start).
+    seed: u64,
+    /// `--random`: the state of the random mover's sequence.
+    random: Option<u64>,
 }
 
 fn error(message: impl std::fmt::Display) {
@@ -160,6 +174,9 @@ impl Session {
             job: None,
             waiting: VecDeque::new(),
             tablebase_dir: None,
+            strength: StrengthOptions::default(),
+            seed: qi_engine::strength::random_seed(),
+            random: None,
         })
     }
 
@@ -364,6 +381,18 @@ impl Session {
         let profiles: Vec<&str> = EvalProfile::ALL.iter().map(|p| p.name()).collect();
         outln!("option name TablebasePath type string default <empty>");
         outln!(
+            "option name MultiPV type spin default {} min 1 max {MAX_MULTI_PV}",
+            d.multi_pv
+        );
+        outln!(
+            "option name Level type spin default {} min 1 max {}",
+            qi_search::Level::FULL,
+            qi_search::Level::COUNT
+        );
+        outln!("option name LimitStrength type check default false");
+        outln!("option name Elo type spin default {ELO_DEFAULT} min {ELO_MIN} max {ELO_MAX}");
+        outln!("option name Seed type string default random");
+        outln!(
             "option name EvalProfile type combo default {} var {}",
             EvalProfile::default(),
             profiles.join(" var ")
@@ -380,7 +409,18 @@ impl Session {
 
     fn handle_idle(&mut self, command: Command) {
         match command {
-            Command::NewGame => self.variant.new_game(),
+            Command::NewGame => {
+                self.variant.new_game();
+                // Each game replays the set seed's choices, or makes new
+                // ones when none is set.
+                if self.strength.seed.is_none() {
+                    self.seed = qi_engine::strength::random_seed();
+                }
+                self.apply_strength();
+                if self.random.is_some() {
+                    self.random = Some(self.seed);
+                }
+            }
             Command::Position { fen, moves } => {
                 if let Err(e) = self.variant.set_position(fen.as_deref(), &moves) {
                     error(e);
@@ -415,6 +455,16 @@ impl Session {
             // A finished game has no move to search; the GUI learns why.
             print_result(outcome);
             outln!("bestmove 0000");
+            return;
+        }
+        if let Some(state) = &mut self.random {
+            let moves = self.variant.moves();
+            let (next, value) = qi_core::zobrist::splitmix64(*state);
+            *state = next;
+            // `value % len` leans to the first moves by under 2^-58.
+            let mv = &moves[(value % moves.len() as u64) as usize];
+            outln!("info depth 0 score cp 0 nodes 0 pv {mv}");
+            outln!("bestmove {mv}");
             return;
         }
         let limits = self.limits(go);
@@ -482,6 +532,13 @@ impl Session {
         }
     }
 
+    /// Gives the engine the level the strength options ask for under its
+    /// game's ratings, its choices following the seed.
+    fn apply_strength(&mut self) {
+        let level = self.strength.level_for(&self.variant.strength_scale());
+        self.variant.set_strength(level, self.seed);
+    }
+
     /// Frees the transposition table before a new engine allocates its
     /// own, so memory never holds both.
     fn release_table(&mut self) {
@@ -492,22 +549,32 @@ impl Session {
 
     /// A new engine for `spec` and `profile` in place of the current one,
     /// with the tables of `TablebasePath`; on error the current one is
-    /// kept as it was. It is made without a transposition table, which is
-    /// allocated only once the old one is freed, so memory never holds
-    /// both.
+    /// kept, with its options (its transposition table made again, empty).
+    /// The old table is freed before the new engine allocates its own, so
+    /// memory never holds both.
     fn replace_engine(&mut self, spec: &str, profile: EvalProfile) -> Result<(), String> {
-        let mut without_table = self.overrides.clone();
-        without_table.set("Hash", "0")?;
-        let mut engine = engine_for::<Games>(spec, profile, &without_table)
-            .map_err(|e| format!("Variant: {e}"))?;
-        match engine.set_tablebase(self.tablebase_dir.as_deref()) {
-            Ok(()) | Err(TablebaseError::Unsupported { .. }) => {}
-            Err(e) => return Err(format!("TablebasePath: {e}")),
-        }
+        let kept = self.variant.options();
         self.release_table();
-        engine.configure(self.overrides.applied_to(engine.tuned_options()));
-        self.variant = engine;
-        Ok(())
+        let made = engine_for::<Games>(spec, profile, &self.overrides)
+            .map_err(|e| format!("Variant: {e}"))
+            .and_then(
+                |mut engine| match engine.set_tablebase(self.tablebase_dir.as_deref()) {
+                    Ok(()) | Err(TablebaseError::Unsupported { .. }) => Ok(engine),
+                    Err(e) => Err(format!("TablebasePath: {e}")),
+                },
+            );
+        match made {
+            Ok(engine) => {
+                self.variant = engine;
+                self.apply_strength();
+                Ok(())
+            }
+            Err(e) => {
+                // The new engine, and its table, are gone by now.
+                self.variant.configure(kept);
+                Err(e)
+            }
+        }
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
@@ -535,6 +602,15 @@ impl Session {
                 let spec = self.spec.clone();
                 self.replace_engine(&spec, profile)?;
                 self.eval_profile = profile;
+            }
+            _ if self.strength.set(name, value)? => {
+                if name.eq_ignore_ascii_case("seed") {
+                    self.seed = self.strength.seed_or_random();
+                    if self.random.is_some() {
+                        self.random = Some(self.seed);
+                    }
+                }
+                self.apply_strength();
             }
             _ => {
                 self.overrides.set(name, value)?;

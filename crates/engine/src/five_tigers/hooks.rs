@@ -274,6 +274,7 @@ impl SearchHooks<Game> for FiveTigersHooks {
             check_extension: false,
             mate_distance: true,
             iir: true,
+            multi_pv: 1,
         }
     }
 }

@@ -224,6 +224,7 @@ impl SearchHooks<Game> for JungleHooks {
             // over 400 games) but not at 100 ms (+10 ± 22 over 200), and
             // it is what reaches depth 19 within a second.
             iir: true,
+            multi_pv: 1,
         }
     }
 }

@@ -76,6 +76,12 @@ impl<'a, E> Ctx<'a, E> {
         }
     }
 
+    /// Changes the node limit (a weakened search lifts it for its first
+    /// iterations).
+    pub(super) fn set_node_limit(&mut self, node_limit: u64) {
+        self.node_limit = node_limit;
+    }
+
     /// Says whether the search must stop now; if not, counts the node.
     #[inline]
     pub(super) fn enter(&mut self, ply: usize) -> bool {

@@ -12,7 +12,7 @@ use super::worker::Worker;
 use super::MAX_DEPTH;
 use crate::hooks::{MoveOf, SearchHooks};
 use crate::limits::Limits;
-use crate::report::{nps, SearchInfo, SearchResult};
+use crate::report::{nps, PvLine, SearchInfo, SearchResult};
 use crate::score::{terminal_value, Score, INFINITY, MATE_BOUND};
 use crate::time::TimeManager;
 use crate::tt::TableAccess;
@@ -46,6 +46,7 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
             nodes: 0,
             tbhits: 0,
             pv: Vec::new(),
+            lines: Vec::new(),
             elapsed: Duration::ZERO,
         };
         let mut root_moves = MoveList::new();
@@ -56,36 +57,86 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
         if !root_moves.is_empty() {
             ctx.poll();
             let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-            let mut previous: Option<i32> = None;
+            let wanted = self.options.multi_pv.clamp(1, root_moves.len());
+            // Each line's score in the last completed iteration, to centre
+            // its next aspiration window on.
+            let mut previous: Vec<i32> = Vec::with_capacity(wanted);
+            // The node limit waits until the floor iterations are done.
+            if self.floor_depth > 0 {
+                ctx.set_node_limit(u64::MAX);
+            }
             for iteration in 1..=max_depth {
                 let depth = (iteration + self.depth_offset).min(MAX_DEPTH);
                 ctx.horizon = false;
                 ctx.seldepth = 0;
                 ctx.root_depth = depth as i32;
-                let value = self.aspiration(game, &mut ctx, depth as i32, previous);
-                if ctx.stopped {
+                let mut lines: Vec<PvLine<MoveOf<G>>> = Vec::with_capacity(wanted);
+                self.st.excluded.clear();
+                for k in 0..wanted {
+                    let value =
+                        self.aspiration(game, &mut ctx, depth as i32, previous.get(k).copied());
+                    if ctx.stopped {
+                        break;
+                    }
+                    let pv = self.st.pv.root_line();
+                    let Some(first) = pv.first().copied().or(self.st.root_move) else {
+                        break;
+                    };
+                    self.st.excluded.push(first);
+                    lines.push(PvLine {
+                        score: Score::from_value(value),
+                        depth,
+                        pv: if pv.is_empty() { vec![first] } else { pv },
+                    });
+                }
+                self.st.excluded.clear();
+                let complete = lines.len() == wanted;
+                if !lines.is_empty() {
+                    // A stopped iteration's finished lines (the best first)
+                    // replace those of the iteration before; the rest are
+                    // kept from it.
+                    for old in std::mem::take(&mut result.lines) {
+                        if lines.len() < wanted && lines.iter().all(|l| l.pv[0] != old.pv[0]) {
+                            lines.push(old);
+                        }
+                    }
+                    if complete {
+                        // Stable: equal scores keep the order they were found in.
+                        lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+                    }
+                    result.lines = lines;
+                    let best = &result.lines[0];
+                    result.best_move = Some(best.pv[0]);
+                    result.score = best.score;
+                    result.depth = best.depth;
+                    result.seldepth = ctx.seldepth as u32;
+                    result.pv = best.pv.clone();
+                }
+                if !complete {
                     break;
                 }
-                previous = Some(value);
-                let pv = self.st.pv.root_line();
-                result.best_move = pv.first().copied().or(self.st.root_move);
-                result.score = Score::from_value(value);
-                result.depth = depth;
-                result.seldepth = ctx.seldepth as u32;
-                result.pv = pv;
+                previous.clear();
+                previous.extend(result.lines.iter().map(|l| l.score.value()));
                 let time = start.elapsed();
                 let all_nodes = ctx.reported_nodes();
-                info(&SearchInfo {
-                    depth,
-                    seldepth: ctx.seldepth as u32,
-                    score: result.score,
-                    nodes: all_nodes,
-                    nps: nps(all_nodes, time),
-                    time,
-                    pv: result.pv.clone(),
-                    hashfull: self.tt.hashfull(),
-                    tbhits: ctx.reported_tbhits(),
-                });
+                let several = wanted > 1;
+                for (k, line) in result.lines.iter().enumerate() {
+                    info(&SearchInfo {
+                        depth,
+                        seldepth: ctx.seldepth as u32,
+                        multipv: several.then_some(k as u32 + 1),
+                        score: line.score,
+                        nodes: all_nodes,
+                        nps: nps(all_nodes, time),
+                        time,
+                        pv: line.pv.clone(),
+                        hashfull: self.tt.hashfull(),
+                        tbhits: ctx.reported_tbhits(),
+                    });
+                }
+                if iteration == self.floor_depth {
+                    ctx.set_node_limit(node_limit);
+                }
                 if !ctx.horizon {
                     break; // every line reached the end of the game
                 }

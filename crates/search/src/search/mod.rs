@@ -255,28 +255,118 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
         E: Evaluator<G::Position>,
         F: FnMut(&SearchInfo<MoveOf<G>>),
     {
+        self.search_single(game, eval, limits, stop, info, self.options, 0)
+    }
+
+    /// [`search`](Searcher::search) weakened to `strength`'s level, whose
+    /// node budget and move choice the game's `scale` sets (see
+    /// [`Level::plan`](crate::Level::plan)). At [`Level::FULL`](crate::Level::FULL)
+    /// this is exactly [`search`](Searcher::search). Below it, the search
+    /// runs on this thread alone with at least the plan's lines (MultiPV)
+    /// and at most its nodes (fewer if `limits` says so), always completes
+    /// a one-ply iteration, and the result's `best_move`, `score`,
+    /// `depth` and `pv` are those of the line the level chose; `lines`
+    /// stay best first.
+    ///
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    ///
+    /// use qi_five_tigers::{Game, MaterialEvaluator};
+    /// use qi_search::{Level, Limits, SearchOptions, Searcher, Strength, StrengthScale};
+    ///
+    /// let nodes = [0, 0, 500, 1_000, 2_000, 4_000, 8_000, 16_000, 32_000];
+    /// let scale = StrengthScale { unit: 100, nodes, ratings: [0; 10] };
+    /// let mut searcher: Searcher<Game> = Searcher::new(SearchOptions::default());
+    /// let stop = AtomicBool::new(false);
+    /// let mut strength = Strength::new(Level::WEAKEST, 42);
+    /// let mut game = Game::default();
+    /// let weak = searcher.search_at(&mut game, &MaterialEvaluator, Limits::depth(8), &mut strength, &scale, &stop, |_| {});
+    /// assert!(weak.nodes < 5_000);
+    /// assert_eq!(weak.lines.len(), 4);
+    /// assert!(weak.lines.iter().any(|l| Some(l.pv[0]) == weak.best_move));
+    /// ```
+    #[allow(clippy::too_many_arguments)]
+    pub fn search_at<E, F>(
+        &mut self,
+        game: &mut G,
+        eval: &E,
+        limits: Limits,
+        strength: &mut crate::Strength,
+        scale: &crate::StrengthScale,
+        stop: &AtomicBool,
+        info: F,
+    ) -> SearchResult<MoveOf<G>>
+    where
+        E: Evaluator<G::Position>,
+        F: FnMut(&SearchInfo<MoveOf<G>>),
+    {
+        let Some(plan) = strength.level().plan(scale) else {
+            return self.search(game, eval, limits, stop, info);
+        };
+        let options = SearchOptions {
+            multi_pv: self.options.multi_pv.max(plan.lines),
+            ..self.options
+        };
+        let limits = Limits {
+            nodes: Some(limits.nodes.map_or(plan.nodes, |n| n.min(plan.nodes))),
+            ..limits
+        };
+        let mut result = self.search_single(game, eval, limits, stop, info, options, 1);
+        let chosen = strength.choose(&result.lines, &plan);
+        if let Some(line) = result.lines.get(chosen) {
+            result.best_move = Some(line.pv[0]);
+            result.score = line.score;
+            result.depth = line.depth;
+            result.pv = line.pv.clone();
+        }
+        result
+    }
+
+    /// One thread's search with `options`, whose first `floor_depth`
+    /// iterations ignore the node limit.
+    #[allow(clippy::too_many_arguments)]
+    fn search_single<E, F>(
+        &mut self,
+        game: &mut G,
+        eval: &E,
+        limits: Limits,
+        stop: &AtomicBool,
+        info: F,
+        options: SearchOptions,
+        floor_depth: u32,
+    ) -> SearchResult<MoveOf<G>>
+    where
+        E: Evaluator<G::Position>,
+        F: FnMut(&SearchInfo<MoveOf<G>>),
+    {
         let start = Instant::now();
         self.table.new_search();
         self.state.prepare();
         let mut result = match &mut self.table {
-            Table::Local(t) => Worker::new(
-                self.options,
-                &self.hooks,
-                t,
-                &mut self.state,
-                0,
-                NodeSharing::Alone,
-            )
-            .iterate(game, eval, limits, stop, start, info),
-            Table::Shared(t) => Worker::new(
-                self.options,
-                &self.hooks,
-                &*t,
-                &mut self.state,
-                0,
-                NodeSharing::Alone,
-            )
-            .iterate(game, eval, limits, stop, start, info),
+            Table::Local(t) => {
+                let mut worker = Worker::new(
+                    options,
+                    &self.hooks,
+                    t,
+                    &mut self.state,
+                    0,
+                    NodeSharing::Alone,
+                );
+                worker.floor_depth = floor_depth;
+                worker.iterate(game, eval, limits, stop, start, info)
+            }
+            Table::Shared(t) => {
+                let mut worker = Worker::new(
+                    options,
+                    &self.hooks,
+                    &*t,
+                    &mut self.state,
+                    0,
+                    NodeSharing::Alone,
+                );
+                worker.floor_depth = floor_depth;
+                worker.iterate(game, eval, limits, stop, start, info)
+            }
         };
         if limits.infinite {
             wait_for(stop);

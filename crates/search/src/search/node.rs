@@ -143,6 +143,14 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
             return ctx.eval.evaluate(game.position());
         }
 
+        // MultiPV: the root leaves out the lines already found, before the
+        // move loop, so that a single-line search pays one test a node.
+        let excluding = ply == 0 && !self.st.excluded.is_empty();
+        if excluding {
+            let excluded = &self.st.excluded;
+            moves.retain(|mv| !excluded.contains(mv));
+        }
+
         let in_check = self.hooks.in_check(game);
         let prunable = !pv_node && ply > 0 && !in_check;
         // Internal iterative reduction: with no stored move to try first,
@@ -331,8 +339,12 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
         } else {
             Bound::Upper
         };
-        self.tt
-            .store(key, best_move, to_tt(best, ply), depth as u32, bound);
+        // A root searched without its best lines would leave a lesser
+        // move as the root's stored move and value.
+        if !excluding {
+            self.tt
+                .store(key, best_move, to_tt(best, ply), depth as u32, bound);
+        }
         best
     }
 

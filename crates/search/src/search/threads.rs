@@ -79,6 +79,13 @@ where
                     scope.spawn(move || {
                         let mut st =
                             ThreadState::new(<G::Position as qi_core::Position>::MOVE_INDEX_COUNT);
+                        // Helpers fill the table for the main thread's
+                        // lines; searching lines of their own would only
+                        // slow them.
+                        let options = SearchOptions {
+                            multi_pv: 1,
+                            ..options
+                        };
                         Worker::new(options, hooks, table, &mut st, depth_offset, sharing).iterate(
                             &mut copy,
                             eval,

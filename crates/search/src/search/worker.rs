@@ -16,6 +16,9 @@ pub(super) struct ThreadState<M> {
     pub(super) pv: PvTable<M>,
     /// The best root move of the running iteration.
     pub(super) root_move: Option<M>,
+    /// Root moves the running search skips: the lines already found in
+    /// this iteration of a MultiPV search (empty in a single-line one).
+    pub(super) excluded: Vec<M>,
     /// Late-move reductions by depth and moves searched.
     pub(super) lmr: Vec<[u8; 64]>,
 }
@@ -29,6 +32,7 @@ impl<M: Copy + Eq> ThreadState<M> {
             killers: Killers::new(),
             pv: PvTable::new(),
             root_move: None,
+            excluded: Vec::new(),
             lmr: lmr_table(),
         }
     }
@@ -64,6 +68,10 @@ pub(super) struct Worker<'a, G: Game, H, T> {
     pub(super) depth_offset: u32,
     /// How this thread's node count reaches the `info` lines.
     pub(super) sharing: NodeSharing<'a>,
+    /// Iterations up to this depth complete whatever the node limit (a
+    /// weakened search keeps at least a sound one-ply look with its
+    /// quiescence).
+    pub(super) floor_depth: u32,
 }
 
 impl<'a, G: Game, H, T> Worker<'a, G, H, T> {
@@ -85,6 +93,7 @@ impl<'a, G: Game, H, T> Worker<'a, G, H, T> {
             st,
             depth_offset,
             sharing,
+            floor_depth: 0,
         }
     }
 }
