@@ -15,6 +15,7 @@ mod error;
 mod jcei;
 mod out;
 mod play_cmd;
+mod replay_cmd;
 mod serve_cmd;
 mod tb_cmd;
 
@@ -59,6 +60,9 @@ enum Command {
     Serve(serve_cmd::ServeArgs),
     /// Draw a position (text, or a game record at a ply) as an SVG picture.
     Render(serve_cmd::RenderArgs),
+    /// Replay every game of a record file, reporting the first illegal
+    /// move of each game that does not replay.
+    Replay(replay_cmd::ReplayArgs),
     /// Jungle endgame tablebases: generate, probe a position, statistics.
     Tb(tb_cmd::TbArgs),
 }
@@ -142,6 +146,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Some(Command::Match(args)) => arena::run(*args),
         Some(Command::Serve(args)) => serve_cmd::serve(args),
         Some(Command::Render(args)) => serve_cmd::render(args),
+        Some(Command::Replay(args)) => replay_cmd::run(args),
         Some(Command::Tb(args)) => tb_cmd::run(args),
     }
 }

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use clap::Args;
 use qi_core::{ExternalResult, Game, Position, Side};
-use qi_engine::record::{ParseError, Record};
+use qi_engine::record::{self, Record};
 use qi_engine::{spec_of, EvalProfile, GameFn, GameKit, Games, Registry, RulesOf};
 use qi_search::{Level, Limits, MoveOf, SearchHooks, Searcher, Strength};
 
@@ -19,7 +19,9 @@ const HELP: &str = "enter a move (e.g. a3a4, or c3 / c3-c4 / xb2 in Five Tigers)
   moves    list the legal moves
   resign   give up
   save F   write the game to file F as a game record (docs/records.md)
-  load F   replay the game record in file F (of the game being played)
+  load F [N]  replay the game record in file F (of the game being played);
+           N chooses a game of a file of several, numbered from 1
+  games F  list the games of the record file F, numbered
   quit     leave";
 
 /// `qi play` options.
@@ -170,9 +172,30 @@ fn play<K: GameKit>(
                     Err(e) => outln!("cannot save: {e}"),
                 }
             }
+            text if text.starts_with("games ") => {
+                let path = text["games ".len()..].trim();
+                match std::fs::read_to_string(path)
+                    .map_err(|e| e.to_string())
+                    .and_then(|t| Record::read_all(&t).map_err(|e| e.to_string()))
+                {
+                    Ok(records) => {
+                        for (i, record) in records.iter().enumerate() {
+                            outln!("{}: {}", i + 1, record::summary(record));
+                        }
+                    }
+                    Err(e) => outln!("cannot read {path}: {e}"),
+                }
+            }
             text if text.starts_with("load ") => {
-                let path = text["load ".len()..].trim();
-                match load::<K>(&game, path) {
+                let rest = text["load ".len()..].trim();
+                // `load F N`: game N of a file of several.
+                let (path, number) = match rest.rsplit_once(' ') {
+                    Some((path, n)) if n.parse::<usize>().is_ok() && !path.trim().is_empty() => {
+                        (path.trim(), n.parse().ok())
+                    }
+                    _ => (rest, None),
+                };
+                match load::<K>(&game, path, number) {
                     Ok(loaded) => {
                         outln!("loaded {} moves from {path}", loaded.ply());
                         game = loaded;
@@ -206,9 +229,13 @@ fn save<K: GameKit>(game: &K::Game, human: Side, path: &str) -> Result<(), Strin
 
 /// The game of the record in `path`, which must be of the same game and
 /// rules as `current` (another would change the game under the player).
-fn load<K: GameKit>(current: &K::Game, path: &str) -> Result<K::Game, String> {
+fn load<K: GameKit>(
+    current: &K::Game,
+    path: &str,
+    number: Option<usize>,
+) -> Result<K::Game, String> {
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-    let record: Record = text.parse().map_err(|e: ParseError| e.to_string())?;
+    let record = record::pick(&text, number).map_err(|e| e.to_string())?;
     let playing = spec_of::<K>(current.start().rules());
     let recorded = record.tag("Game").unwrap_or_default();
     let same = Games::canonical(recorded).is_ok_and(|spec| spec == playing);

@@ -4,6 +4,7 @@
 use std::net::{IpAddr, SocketAddr};
 
 use clap::Args;
+use qi_engine::record::{self, Record};
 use qi_engine::{Games, Registry};
 use qi_play::svg::{self, Marks, RenderOptions};
 use qi_web::server::{self, Config};
@@ -72,6 +73,14 @@ pub struct RenderArgs {
     /// With --record: the position after this many moves (default: all).
     #[arg(long, value_name = "N", requires = "record")]
     ply: Option<usize>,
+    /// With --record of a file of several games (`qi match --pgn`): the
+    /// game to draw, numbered from 1.
+    #[arg(long, value_name = "N", requires = "record")]
+    number: Option<usize>,
+    /// With --record: list the file's games, one a line, numbered, and
+    /// draw nothing.
+    #[arg(long, requires = "record")]
+    list: bool,
     /// Squares to highlight as the last move (comma-separated: a3,a4).
     #[arg(long, value_name = "SQ,SQ", value_delimiter = ',')]
     highlight: Vec<String>,
@@ -104,7 +113,17 @@ pub fn render(args: RenderArgs) -> Result<(), CliError> {
         Some(path) => {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| CliError::Usage(format!("cannot read {}: {e}", path.display())))?;
-            svg::render_record(&text, args.ply, &options)
+            let bad =
+                |e: &dyn std::fmt::Display| CliError::Usage(format!("{}: {e}", path.display()));
+            if args.list {
+                let records = Record::read_all(&text).map_err(|e| bad(&e))?;
+                for (i, record) in records.iter().enumerate() {
+                    outln!("{}: {}", i + 1, record::summary(record));
+                }
+                return Ok(());
+            }
+            let record = record::pick(&text, args.number).map_err(|e| bad(&e))?;
+            svg::render_record(&record.to_string(), args.ply, &options)
         }
         None => {
             let moves: Vec<&str> = args

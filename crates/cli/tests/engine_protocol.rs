@@ -258,3 +258,43 @@ fn stop_behind_a_waiting_go_is_meant_for_that_search() {
     e.send("quit");
     assert_eq!(e.exit_within(Duration::from_secs(5)), Some(0));
 }
+
+/// The input ends (the GUI died) during searches that would run for
+/// hours: each is stopped within a few seconds, still answered, and the
+/// engine exits; a search that ends sooner is answered in full.
+#[test]
+fn searches_stop_soon_after_the_input_ends() {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(common::QI)
+        .arg("engine")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let script = "position startpos\ngo depth 3\ngo depth 100\ngo movetime 100000000\n";
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let begun = Instant::now();
+    let deadline = begun + Duration::from_secs(40);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the engine still searches 40 s after its input ended");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    let out = String::from_utf8_lossy(&out.stdout);
+    let answers: Vec<&str> = out.lines().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(answers.len(), 3, "{out}");
+    assert!(
+        out.contains("info depth 3 "),
+        "the short search is complete: {out}"
+    );
+}

@@ -33,6 +33,10 @@ const ENGINE_NAME: &str = concat!("qi ", env!("CARGO_PKG_VERSION"));
 /// input comes (commands waiting for it run then).
 const POLL: Duration = Duration::from_millis(2);
 
+/// How long the jobs asked for may still run once the input has ended;
+/// then they are stopped (their answer is still printed).
+const INPUT_END_GRACE: Duration = Duration::from_secs(5);
+
 /// `qi engine` options.
 #[derive(Args, Debug, Default)]
 pub struct EngineArgs {
@@ -257,13 +261,20 @@ impl Session {
             }
         }
         // The input has ended: what was asked is still answered, but a
-        // search that only `stop` ends is stopped.
+        // search that only `stop` ends is stopped, and no job runs longer
+        // than INPUT_END_GRACE after the end (`go depth 100`, a huge
+        // movetime): a GUI that died cannot stop its engine any more.
+        let deadline = Instant::now() + INPUT_END_GRACE;
         loop {
             self.pass_on_stop();
             if let Some(job) = self.job.take() {
                 if job.until_stop {
                     job.stop.store(true, Ordering::Relaxed);
                 }
+                while !job.handle.is_finished() && Instant::now() < deadline {
+                    thread::sleep(POLL);
+                }
+                job.stop.store(true, Ordering::Relaxed);
                 let _ = job.handle.join();
             }
             let Some(command) = self.waiting.pop_front() else {
@@ -538,22 +549,32 @@ impl Session {
 
     /// A new engine for `spec` and `profile` in place of the current one,
     /// with the tables of `TablebasePath`; on error the current one is
-    /// kept as it was. It is made without a transposition table, which is
-    /// allocated only once the old one is freed, so memory never holds
-    /// both.
+    /// kept, with its options (its transposition table made again, empty).
+    /// The old table is freed before the new engine allocates its own, so
+    /// memory never holds both.
     fn replace_engine(&mut self, spec: &str, profile: EvalProfile) -> Result<(), String> {
-        let mut without_table = self.overrides.clone();
-        without_table.set("Hash", "0")?;
-        let mut engine = engine_for::<Games>(spec, profile, &without_table)
-            .map_err(|e| format!("Variant: {e}"))?;
-        match engine.set_tablebase(self.tablebase_dir.as_deref()) {
-            Ok(()) | Err(TablebaseError::Unsupported { .. }) => {}
-            Err(e) => return Err(format!("TablebasePath: {e}")),
-        }
+        let kept = self.variant.options();
         self.release_table();
-        engine.configure(self.overrides.applied_to(engine.tuned_options()));
-        self.variant = engine;
-        Ok(())
+        let made = engine_for::<Games>(spec, profile, &self.overrides)
+            .map_err(|e| format!("Variant: {e}"))
+            .and_then(
+                |mut engine| match engine.set_tablebase(self.tablebase_dir.as_deref()) {
+                    Ok(()) | Err(TablebaseError::Unsupported { .. }) => Ok(engine),
+                    Err(e) => Err(format!("TablebasePath: {e}")),
+                },
+            );
+        match made {
+            Ok(engine) => {
+                self.variant = engine;
+                self.apply_strength();
+                Ok(())
+            }
+            Err(e) => {
+                // The new engine, and its table, are gone by now.
+                self.variant.configure(kept);
+                Err(e)
+            }
+        }
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
@@ -564,7 +585,6 @@ impl Session {
                 let spec = Games::canonical(value).map_err(|e| format!("Variant: {e}"))?;
                 self.replace_engine(&spec, self.eval_profile)?;
                 self.spec = spec;
-                self.apply_strength();
             }
             "tablebasepath" => match value {
                 "" | "<empty>" => self.set_tablebase(None)?,
@@ -582,7 +602,6 @@ impl Session {
                 let spec = self.spec.clone();
                 self.replace_engine(&spec, profile)?;
                 self.eval_profile = profile;
-                self.apply_strength();
             }
             _ if self.strength.set(name, value)? => {
                 if name.eq_ignore_ascii_case("seed") {

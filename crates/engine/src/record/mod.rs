@@ -13,6 +13,7 @@
 //! assert_eq!(game.moves().len(), 1);
 //! ```
 
+mod file;
 mod parse;
 
 use std::fmt;
@@ -24,6 +25,7 @@ use thiserror::Error;
 use crate::kit::{spec_of, GameKit, RulesOf};
 use crate::registry::{GameFn, Registry, SpecError};
 
+pub use file::{pick, replay_all, summary, PickError};
 pub use parse::{ParseError, ParseErrorKind};
 
 /// The result tokens, in the order of [`RecordResult`]'s variants.
