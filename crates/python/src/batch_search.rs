@@ -209,7 +209,7 @@ fn best_action(
     stop: &AtomicBool,
 ) -> Answer {
     searcher.clear();
-    let found = searcher.search(game, limits, strength, stop)?;
+    let found = searcher.search(game, limits, strength, 1, stop)?;
     let best = found
         .best_move
         .ok_or_else(|| "the game is over: there is no move to search".to_string())?;

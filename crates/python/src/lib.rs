@@ -60,6 +60,7 @@ fn _qi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<outcome::Outcome>()?;
     m.add_class::<py_engine::Engine>()?;
     m.add_class::<py_engine::SearchResult>()?;
+    m.add_class::<py_engine::Line>()?;
     m.add_class::<batch::VecGame>()?;
     m.add_class::<batch_search::BatchEngine>()?;
     m.add_function(wrap_pyfunction!(perft, m)?)?;

@@ -31,6 +31,10 @@ pub(crate) struct SearchResult {
     pv: Vec<String>,
     /// Seconds the search took.
     seconds: f64,
+    /// The best root moves' lines, best first: as many as `multipv` asked
+    /// (one by default; below level 10, `best_move` is the line the level
+    /// chose).
+    lines: Vec<Line>,
 }
 
 impl SearchResult {
@@ -43,19 +47,86 @@ impl SearchResult {
             nodes: found.nodes,
             pv: found.pv,
             seconds: found.seconds,
+            lines: found
+                .lines
+                .into_iter()
+                .map(|l| Line {
+                    score: l.score,
+                    score_text: l.score_text,
+                    depth: l.depth,
+                    pv: l.pv,
+                })
+                .collect(),
         }
     }
 }
 
+/// One root move's line of a search (MultiPV).
+#[pyclass(module = "qi_games", frozen, get_all, eq, from_py_object)]
+#[derive(Clone, PartialEq)]
+pub(crate) struct Line {
+    /// The line's score for the side to move, as `SearchResult.score`.
+    score: i32,
+    /// The score as the engine protocol writes it (`cp 35`, `mate 3`).
+    score_text: String,
+    /// The iteration that found it.
+    depth: u32,
+    /// The line, starting with its root move.
+    pv: Vec<String>,
+}
+
+#[pymethods]
+impl Line {
+    /// A line from its fields (what pickling stores).
+    #[new]
+    fn new(score: i32, score_text: String, depth: u32, pv: Vec<String>) -> Line {
+        Line {
+            score,
+            score_text,
+            depth,
+            pv,
+        }
+    }
+
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (Bound<'py, PyAny>, (i32, String, u32, Vec<String>)) {
+        let l = slf.get().clone();
+        (
+            slf.get_type().into_any(),
+            (l.score, l.score_text, l.depth, l.pv),
+        )
+    }
+
+    fn __repr__(&self) -> String {
+        let pv: Vec<String> = self.pv.iter().map(|m| format!("'{m}'")).collect();
+        format!(
+            "Line(score_text='{}', depth={}, pv=[{}])",
+            self.score_text,
+            self.depth,
+            pv.join(", ")
+        )
+    }
+}
+
 /// The fields of a `SearchResult`, in the constructor's order.
-type SearchResultArgs = (Option<String>, i32, String, u32, u64, Vec<String>, f64);
+type SearchResultArgs = (
+    Option<String>,
+    i32,
+    String,
+    u32,
+    u64,
+    Vec<String>,
+    f64,
+    Vec<Line>,
+);
 
 #[pymethods]
 impl SearchResult {
     /// A result from its fields (what pickling stores).
     #[new]
     #[allow(clippy::too_many_arguments)]
-    #[pyo3(signature = (best_move, score, score_text, depth, nodes, pv, seconds))]
+    #[pyo3(signature = (best_move, score, score_text, depth, nodes, pv, seconds, lines = Vec::new()))]
     fn new(
         best_move: Option<String>,
         score: i32,
@@ -64,6 +135,7 @@ impl SearchResult {
         nodes: u64,
         pv: Vec<String>,
         seconds: f64,
+        lines: Vec<Line>,
     ) -> SearchResult {
         SearchResult {
             best_move,
@@ -73,6 +145,7 @@ impl SearchResult {
             nodes,
             pv,
             seconds,
+            lines,
         }
     }
 
@@ -88,6 +161,7 @@ impl SearchResult {
                 r.nodes,
                 r.pv,
                 r.seconds,
+                r.lines,
             ),
         )
     }
@@ -231,9 +305,10 @@ impl Engine {
 
     /// Searches `game`'s current position within the limits given (at least
     /// one of `depth`, `nodes`, `movetime_ms`), at strength `level` (1 the
-    /// weakest to 10 the full engine; None: full). Python's
+    /// weakest to 10 the full engine; None: full), the best `multipv`
+    /// root moves as lines of their own (`SearchResult.lines`). Python's
     /// other threads run meanwhile; Ctrl-C stops it (KeyboardInterrupt).
-    #[pyo3(signature = (game, depth = None, nodes = None, movetime_ms = None, level = None))]
+    #[pyo3(signature = (game, depth = None, nodes = None, movetime_ms = None, level = None, multipv = 1))]
     fn search(
         &self,
         py: Python<'_>,
@@ -242,8 +317,14 @@ impl Engine {
         nodes: Option<u64>,
         movetime_ms: Option<u64>,
         level: Option<u8>,
+        multipv: i64,
     ) -> PyResult<SearchResult> {
         let limits = limits(depth, nodes, movetime_ms)?;
+        let max = qi_engine::options::MAX_MULTI_PV;
+        let multipv = usize::try_from(multipv)
+            .ok()
+            .filter(|n| (1..=max).contains(n))
+            .ok_or_else(|| value_error(format!("multipv must be 1 to {max}, not {multipv}")))?;
         let level = level_of(level)?;
         let position = game.snapshot(py);
         let mut searcher = self.searcher.lock(py);
@@ -260,7 +341,7 @@ impl Engine {
         };
         let stop = AtomicBool::new(false);
         let found = interrupt::run(py, &stop, || {
-            searcher.search(&*position, limits, strength, &stop)
+            searcher.search(&*position, limits, strength, multipv, &stop)
         })?;
         found.map(SearchResult::of).map_err(value_error)
     }

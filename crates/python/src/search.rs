@@ -4,7 +4,7 @@
 use std::sync::atomic::AtomicBool;
 
 use qi_engine::{EvalProfile, FiveTigersKit, GameKit, JungleKit};
-use qi_search::{Limits, SearchHooks, Searcher, Strength};
+use qi_search::{Limits, SearchHooks, SearchOptions, Searcher, Strength};
 
 use crate::game::{AnyGame, Kit, Typed};
 
@@ -17,6 +17,16 @@ pub(crate) struct Found {
     pub(crate) nodes: u64,
     pub(crate) pv: Vec<String>,
     pub(crate) seconds: f64,
+    /// The root moves' lines (MultiPV), best first.
+    pub(crate) lines: Vec<FoundLine>,
+}
+
+/// One root move's line, as text.
+pub(crate) struct FoundLine {
+    pub(crate) score: i32,
+    pub(crate) score_text: String,
+    pub(crate) depth: u32,
+    pub(crate) pv: Vec<String>,
 }
 
 /// A searcher for either kind of game.
@@ -26,6 +36,7 @@ pub(crate) trait AnySearcher: Send {
         game: &dyn AnyGame,
         limits: Limits,
         strength: Option<&mut Strength>,
+        multi_pv: usize,
         stop: &AtomicBool,
     ) -> Result<Found, String>;
     fn clear(&mut self);
@@ -45,6 +56,7 @@ where
         game: &dyn AnyGame,
         limits: Limits,
         strength: Option<&mut Strength>,
+        multi_pv: usize,
         stop: &AtomicBool,
     ) -> Result<Found, String> {
         let typed = game.as_any().downcast_ref::<Typed<K>>().ok_or_else(|| {
@@ -55,6 +67,12 @@ where
             )
         })?;
         let mut game = typed.game.clone();
+        let options = SearchOptions {
+            multi_pv,
+            ..*self.searcher.options()
+        };
+        // The same table size and threads: nothing is reallocated.
+        self.searcher.set_options(options);
         let result = match strength {
             Some(strength) => self.searcher.search_at(
                 &mut game,
@@ -77,6 +95,16 @@ where
             nodes: result.nodes,
             pv: result.pv.iter().map(ToString::to_string).collect(),
             seconds: result.elapsed.as_secs_f64(),
+            lines: result
+                .lines
+                .iter()
+                .map(|line| FoundLine {
+                    score: line.score.value(),
+                    score_text: line.score.to_string(),
+                    depth: line.depth,
+                    pv: line.pv.iter().map(ToString::to_string).collect(),
+                })
+                .collect(),
         })
     }
 

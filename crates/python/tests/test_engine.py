@@ -109,3 +109,31 @@ def test_batch_engine_levels_replay():
     assert run(3) == run(3)
     with pytest.raises(ValueError, match="1 to 10"):
         qi_games.BatchEngine("jungle").search(qi_games.VecGame("jungle", 1), depth=1, level=0)
+
+
+def test_multipv_lines_are_distinct_legal_and_best_first():
+    import pickle
+
+    game = qi_games.Game("five-tigers")
+    engine = qi_games.Engine("five-tigers")
+    single = engine.search(game, depth=4)
+    assert len(single.lines) == 1
+    assert single.lines[0].pv == single.pv
+    engine.clear()
+    result = engine.search(game, depth=4, multipv=3)
+    assert len(result.lines) == 3
+    firsts = [line.pv[0] for line in result.lines]
+    assert len(set(firsts)) == 3
+    assert all(m in game.legal_moves() for m in firsts)
+    assert [l.score for l in result.lines] == sorted((l.score for l in result.lines), reverse=True)
+    assert result.best_move == firsts[0]
+    assert result.lines[0].score == result.score
+    assert all(l.depth == 4 for l in result.lines)
+    assert pickle.loads(pickle.dumps(result)) == result
+    # More lines than moves: one per move.
+    endgame = qi_games.Game("jungle", position="7/3L3/7/7/7/7/7/7/6l w 0 1")
+    lines = qi_games.Engine("jungle").search(endgame, depth=2, multipv=100).lines
+    assert len(lines) == len(endgame.legal_moves())
+    for bad in (0, -1, 1000):
+        with pytest.raises(ValueError, match="multipv"):
+            engine.search(game, depth=2, multipv=bad)

@@ -16,13 +16,14 @@ single-agent and vector environments in :mod:`qi_games.gym` (needs the
 ``gymnasium`` extra).
 """
 
-from ._qi import BatchEngine, Engine, Game, Outcome, SearchResult, VecGame, perft, presets
+from ._qi import BatchEngine, Engine, Game, Line, Outcome, SearchResult, VecGame, perft, presets
 
 __all__ = [
     "BatchEngine",
     "Engine",
     "Game",
     "Outcome",
+    "Line",
     "SearchResult",
     "VecGame",
     "perft",

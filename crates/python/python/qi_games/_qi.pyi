@@ -7,7 +7,7 @@ from typing_extensions import Self, final
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["BatchEngine", "Engine", "Game", "Outcome", "SearchResult", "VecGame", "perft", "presets"]
+__all__ = ["BatchEngine", "Engine", "Game", "Line", "Outcome", "SearchResult", "VecGame", "perft", "presets"]
 
 #: An action: a Python int or a NumPy integer (bools and floats are refused).
 _Action = Union[int, np.integer[Any]]
@@ -110,6 +110,23 @@ class Game:
         TypeError if not an integer."""
 
 @final
+class Line:
+    """One root move's line of a search (MultiPV)."""
+
+    @property
+    def score(self) -> int: ...
+    @property
+    def score_text(self) -> str: ...
+    @property
+    def depth(self) -> int: ...
+    @property
+    def pv(self) -> list[str]: ...
+    def __new__(cls, score: int, score_text: str, depth: int, pv: list[str]) -> Self: ...
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __ne__(self, other: object, /) -> bool: ...
+
+@final
 class SearchResult:
     """What a search found."""
 
@@ -129,6 +146,9 @@ class SearchResult:
     def pv(self) -> list[str]: ...
     @property
     def seconds(self) -> float: ...
+    @property
+    def lines(self) -> list[Line]:
+        """The best root moves' lines, best first (``multipv`` of them)."""
     def __new__(
         cls,
         best_move: Optional[str],
@@ -138,6 +158,7 @@ class SearchResult:
         nodes: int,
         pv: list[str],
         seconds: float,
+        lines: list[Line] = ...,
     ) -> Self: ...
     def __reduce__(self) -> tuple[Any, tuple[Any, ...]]: ...
     def __eq__(self, other: object, /) -> bool: ...
@@ -167,10 +188,12 @@ class Engine:
         nodes: Optional[int] = None,
         movetime_ms: Optional[int] = None,
         level: Optional[int] = None,
+        multipv: int = 1,
     ) -> SearchResult:
         """Searches ``game``'s position within the limits at strength
-        ``level`` (1 to 10, None: full); the GIL is released and Ctrl-C
-        stops it with KeyboardInterrupt."""
+        ``level`` (1 to 10, None: full), the best ``multipv`` root moves as
+        lines of their own (``SearchResult.lines``); the GIL is released
+        and Ctrl-C stops it with KeyboardInterrupt."""
     def clear(self) -> None:
         """Forgets what earlier searches learned; the levels' choices restart from the seed."""
 
