@@ -163,6 +163,13 @@ const tests = {
     await waitForText(page, "#an-state", "stopped");
     check((await text(page, "#analyse")) === "Analyse", "the button starts again");
     check((await moveCount(page)) === 0, "analysis plays no move");
+    // A move empties the panel: its figures were about the position before.
+    await clickSq(page, "a3");
+    await clickSq(page, "a4");
+    await page.waitForFunction(() => document.querySelectorAll("#moves li").length === 1);
+    check((await text(page, "#an-depth")) === "–", `no depth of the old position: ${await text(page, "#an-depth")}`);
+    check((await page.locator("#an-lines li").count()) === 0, "no lines of the old position");
+    check((await text(page, "#an-state")) === "idle", "idle");
   },
 
   async "load a record and step through it"(page) {

@@ -22,9 +22,10 @@ use std::sync::{Arc, Mutex};
 use qi_core::{DrawReason, ExternalResult, Game, Outcome, Position, Side, WinReason};
 use qi_engine::options::set_search_option;
 use qi_engine::record::{Record, RecordResult};
+use qi_engine::strength::StrengthOptions;
 use qi_engine::{spec_of, EvalProfile, GameFn, GameKit, Games, Registry, RulesOf, SpecError};
 use qi_five_tigers::{FiveTigers, Phase};
-use qi_search::{Limits, MoveOf, SearchInfo, SearchOptions, Searcher};
+use qi_search::{Limits, MoveOf, PvLine, SearchInfo, SearchOptions, Searcher, Strength};
 use serde::Serialize;
 
 use crate::poll::Polled;
@@ -151,6 +152,9 @@ pub struct InfoView {
     pub depth: u32,
     /// The deepest ply reached.
     pub seldepth: u32,
+    /// Which line this is (1 = the best) when the search gives several
+    /// (`MultiPV`); none in a single-line search.
+    pub multipv: Option<u32>,
     /// The score for the side to move: `cp 35` or `mate 3`.
     pub score: String,
     /// The score from the first side's point of view, in centi-units
@@ -166,11 +170,29 @@ pub struct InfoView {
     pub pv: Vec<String>,
 }
 
+/// One of the best root moves a search found, with its score.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LineView {
+    /// The score for the side to move: `cp 35` or `mate 3`.
+    pub score: String,
+    /// The score from the first side's point of view, in centi-units.
+    pub score_first: i32,
+    /// The iteration that found it.
+    pub depth: u32,
+    /// The line, starting with its root move.
+    pub pv: Vec<String>,
+}
+
 /// What a finished search found.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SearchDone {
-    /// The move to play, `None` when there is none (the game is over).
+    /// The move to play, `None` when there is none (the game is over). At
+    /// a level below the full engine, the level's choice among `lines`.
     pub best: Option<String>,
+    /// The best root moves, best first, each with its score, depth and
+    /// line: as many as `MultiPV` asks (one by default; a weaker level
+    /// searches several to choose among).
+    pub lines: Vec<LineView>,
     /// The last completed iteration (none when not even depth 1 finished).
     pub info: Option<InfoView>,
     /// Every node searched, the last unfinished iteration's included.
@@ -217,11 +239,13 @@ pub trait WebGame: Send {
         poll: &mut dyn FnMut() -> bool,
         report: &mut dyn FnMut(&InfoView) -> bool,
     ) -> SearchDone;
-    /// Sets the search option `name` to `value` through the engine's
-    /// option names ([`qi_engine::options`]: `Hash`, `LMR`, ...), from the
-    /// next search on. The search of a game runs on one thread, so
-    /// `Threads` takes only 1; `Hash` at most [`MAX_HASH_MIB`]. On error
-    /// the options are unchanged.
+    /// Sets the engine option `name` to `value` through the engine's
+    /// option names, from the next search on: the search options of
+    /// [`qi_engine::options`] (`Hash`, `MultiPV`, `LMR`, ...) and the
+    /// strength options of [`qi_engine::strength`] (`Level`,
+    /// `LimitStrength`, `Elo`, `Seed`). The search of a game runs on one
+    /// thread, so `Threads` takes only 1; `Hash` at most [`MAX_HASH_MIB`].
+    /// On error the options are unchanged.
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), GameError>;
     /// The search options in use.
     fn options(&self) -> SearchOptions;
@@ -282,6 +306,10 @@ struct KitGame<K: GameKit> {
     searcher: Option<SharedSearcher<K>>,
     /// The searcher's options (kept here until it is built).
     options: SearchOptions,
+    /// The level and its seed, as the options set them.
+    strength_options: StrengthOptions,
+    /// The level with its random sequence.
+    strength: Strength,
     eval: Arc<K::Eval>,
 }
 
@@ -298,6 +326,8 @@ impl<K: GameKit> KitGame<K> {
                 threads: 1,
                 ..K::tuned_options()
             },
+            strength_options: StrengthOptions::default(),
+            strength: Strength::full(),
             eval: Arc::new(K::eval(EvalProfile::Default)),
         }
     }
@@ -554,15 +584,33 @@ impl<K: GameKit> WebGame for KitGame<K> {
         let stop = AtomicBool::new(false);
         let eval = Polled::new(&*self.eval, poll, &stop);
         let mut last = None;
-        let result = searcher.search(&mut game, &eval, limits, &stop, |info| {
+        let on_info = |info: &SearchInfo<MoveOf<K::Game>>| {
             let view = info_view(info, first);
             if report(&view) {
                 stop.store(true, Ordering::Relaxed);
             }
-            last = Some(view);
-        });
+            // The best line's report stands for the iteration.
+            if view.multipv.unwrap_or(1) == 1 {
+                last = Some(view);
+            }
+        };
+        let result = if self.strength.level().is_full() {
+            searcher.search(&mut game, &eval, limits, &stop, on_info)
+        } else {
+            let scale = K::STRENGTH;
+            searcher.search_at(
+                &mut game,
+                &eval,
+                limits,
+                &mut self.strength,
+                &scale,
+                &stop,
+                on_info,
+            )
+        };
         SearchDone {
             best: result.best_move.map(|mv| mv.to_string()),
+            lines: result.lines.iter().map(|l| line_view(l, first)).collect(),
             info: last,
             nodes: result.nodes,
             stopped: stop.load(Ordering::Relaxed),
@@ -574,10 +622,17 @@ impl<K: GameKit> WebGame for KitGame<K> {
         match set_search_option(&mut options, name, value) {
             Ok(true) => {}
             Ok(false) => {
-                return Err(GameError::Option(format!(
-                    "unknown option '{}'",
-                    qi_core::Escaped(name)
-                )))
+                let mut strength = self.strength_options;
+                if !strength.set(name, value).map_err(GameError::Option)? {
+                    return Err(GameError::Option(format!(
+                        "unknown option '{}'",
+                        qi_core::Escaped(name)
+                    )));
+                }
+                self.strength_options = strength;
+                self.strength =
+                    Strength::new(strength.level_for(&K::STRENGTH), strength.seed_or_random());
+                return Ok(());
             }
             Err(e) => return Err(GameError::Option(e)),
         }
@@ -622,11 +677,22 @@ impl<K: GameKit> WebGame for KitGame<K> {
     }
 }
 
+fn line_view<M: ToString>(line: &PvLine<M>, first: bool) -> LineView {
+    let value = line.score.value();
+    LineView {
+        score: line.score.to_string(),
+        score_first: if first { value } else { -value },
+        depth: line.depth,
+        pv: line.pv.iter().map(ToString::to_string).collect(),
+    }
+}
+
 fn info_view<M: ToString>(info: &SearchInfo<M>, first: bool) -> InfoView {
     let value = info.score.value();
     InfoView {
         depth: info.depth,
         seldepth: info.seldepth,
+        multipv: info.multipv,
         score: info.score.to_string(),
         score_first: if first { value } else { -value },
         nodes: info.nodes,

@@ -106,3 +106,39 @@ fn perft_and_board_of_the_shown_position() {
     };
     assert!(matches!(game.render(&bad), Err(GameError::Render(_))));
 }
+
+#[test]
+fn multipv_gives_several_lines_and_a_level_chooses_among_them() {
+    let mut game = new_game("jungle", None).unwrap();
+    game.set_option("MultiPV", "3").unwrap();
+    let mut reported = Vec::new();
+    let done = game.search_here(Limits::depth(4), &mut || false, &mut |info| {
+        reported.push((info.depth, info.multipv));
+        false
+    });
+    assert_eq!(done.lines.len(), 3);
+    assert_eq!(done.lines[0].pv[0], done.best.clone().unwrap());
+    let roots: std::collections::HashSet<_> = done.lines.iter().map(|l| &l.pv[0]).collect();
+    assert_eq!(roots.len(), 3, "three different root moves");
+    assert!(reported.contains(&(4, Some(3))));
+    // The iteration's report is the best line's.
+    assert_eq!(done.info.unwrap().multipv, Some(1));
+
+    // The weakest level, with a fixed seed, plays a legal move and the
+    // same one each time.
+    let choose = || {
+        let mut game = new_game("jungle", None).unwrap();
+        game.set_option("Level", "1").unwrap();
+        game.set_option("Seed", "7").unwrap();
+        game.search_here(Limits::depth(6), &mut || false, &mut |_| false)
+    };
+    let (a, b) = (choose(), choose());
+    assert_eq!(a.best, b.best);
+    let legal = new_game("jungle", None).unwrap().view(false).legal;
+    assert!(legal.contains(&a.best.unwrap()));
+    assert!(a.lines.len() > 1, "a weaker level searches several lines");
+    assert!(matches!(
+        game.set_option("Level", "11"),
+        Err(GameError::Option(_))
+    ));
+}

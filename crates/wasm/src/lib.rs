@@ -246,7 +246,8 @@ impl Game {
     }
 
     /// Sets the engine option `name` to `value` (the engine protocol's
-    /// names and values: `Hash` in MiB, `LMR`, `NullMove`, ... `true` or
+    /// names and values: `Hash` in MiB, `MultiPV`, `Level`,
+    /// `LimitStrength`, `Elo`, `Seed`, `LMR`, `NullMove`, ... `true` or
     /// `false`), from the next search on. Throws on an unknown option or a
     /// bad value, and changes nothing then.
     #[wasm_bindgen(js_name = setOption)]
@@ -254,20 +255,37 @@ impl Game {
         self.inner.set_option(name, value).map_err(error)
     }
 
+    /// The engine's strength from the next search on: level 1 (weakest)
+    /// to 10 (the full engine), `docs/levels.md`. Throws outside 1 to 10.
+    #[wasm_bindgen(js_name = setLevel)]
+    pub fn set_level(&mut self, level: u32) -> Result<(), JsError> {
+        self.set_option("Level", &level.to_string())
+    }
+
+    /// How many of the best root moves the search gives, each with its
+    /// score and line (`lines` of the result, `multipv` of each report).
+    #[wasm_bindgen(js_name = setMultiPV)]
+    pub fn set_multi_pv(&mut self, lines: u32) -> Result<(), JsError> {
+        self.set_option("MultiPV", &lines.to_string())
+    }
+
     /// Searches the shown position on this thread.
     ///
     /// `limits`: `{ depth, nodes, movetime, clock: { time: [first ms,
     /// second ms], inc: [...], movestogo } }`, each optional (none: until
     /// the tree is solved or a stop). `onInfo(info)` is called after each
-    /// iteration with `{ depth, seldepth, score, score_first, nodes, nps,
-    /// time_ms, pv }` and stops the search by returning `true`.
+    /// iteration (once per line with `MultiPV`) with `{ depth, seldepth,
+    /// multipv, score, score_first, nodes, nps, time_ms, pv }` and stops the
+    /// search by returning `true`.
     /// `shouldStop()` is called every few thousand positions and stops it
     /// by returning `true` (a shared flag, a clock). An exception from
     /// either stops the search and is thrown again.
     ///
-    /// Returns `{ best, info, nodes, stopped }`: the move to play (`null`
-    /// when the game is over), the last completed iteration, the nodes
-    /// searched and whether a callback stopped it.
+    /// Returns `{ best, lines, info, nodes, stopped }`: the move to play
+    /// (`null` when the game is over; at a weaker level, the level's
+    /// choice), the best root moves with `{ score, score_first, depth, pv }`
+    /// each, the last completed iteration's report, the nodes searched and
+    /// whether a callback stopped it.
     pub fn search(
         &mut self,
         limits: JsValue,

@@ -163,7 +163,16 @@ async function engineMove() {
 
 // ---- drawing ---------------------------------------------------------------
 
+// The analysis panel empty: what it showed was about another position.
+function clearAnalysis() {
+  for (const id of ["an-depth", "an-score", "an-nodes", "an-nps", "an-pv"]) $(id).textContent = "–";
+  $("an-lines").innerHTML = "";
+  app.searchNote = "idle";
+}
+
 function show(view) {
+  const before = app.view;
+  if (before && (before.text !== view.text || before.spec !== view.spec || before.ply !== view.ply)) clearAnalysis();
   app.view = view;
   app.analysing = view.searching === "analysis";
   if (app.selected && movesFrom(app.selected).length === 0) app.selected = null;

@@ -230,3 +230,32 @@ test("a game over has no best move", () => {
   const done = game.search({ depth: 3 });
   assert.equal(done.best, null);
 });
+
+test("MultiPV gives several lines with scores; a level plays a legal move", () => {
+  const game = new Game("five-tigers:shandong");
+  game.setMultiPV(3);
+  const reports = [];
+  const done = game.search({ depth: 4 }, (info) => { reports.push([info.depth, info.multipv]); });
+  assert.equal(done.lines.length, 3);
+  assert.equal(done.lines[0].pv[0], done.best);
+  assert.equal(new Set(done.lines.map((l) => l.pv[0])).size, 3);
+  for (const line of done.lines) {
+    assert.match(line.score, /^(cp|mate) -?[0-9]+$/);
+    assert.equal(line.depth, 4);
+    assert.ok(game.legalMoves().includes(line.pv[0]));
+  }
+  assert.ok(reports.some(([d, k]) => d === 4 && k === 3));
+  throwsMessage(() => game.setMultiPV(0), /MultiPV/);
+
+  const weak = () => {
+    const g = new Game("jungle");
+    g.setLevel(1);
+    g.setOption("Seed", "11");
+    return g.search({ depth: 6 });
+  };
+  const [a, b] = [weak(), weak()];
+  assert.equal(a.best, b.best);
+  assert.ok(new Game("jungle").legalMoves().includes(a.best));
+  throwsMessage(() => new Game("jungle").setLevel(11), /option 'Level' takes a number from 1 to 10, not '11'/);
+  throwsMessage(() => new Game("jungle").setOption("Elo", "x"), /option 'Elo'/);
+});
