@@ -309,6 +309,7 @@ impl Engine {
     /// root moves as lines of their own (`SearchResult.lines`). Python's
     /// other threads run meanwhile; Ctrl-C stops it (KeyboardInterrupt).
     #[pyo3(signature = (game, depth = None, nodes = None, movetime_ms = None, level = None, multipv = 1))]
+    #[allow(clippy::too_many_arguments)] // Python's keyword arguments
     fn search(
         &self,
         py: Python<'_>,
