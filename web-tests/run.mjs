@@ -172,6 +172,24 @@ const tests = {
     check((await text(page, "#an-state")) === "idle", "idle");
   },
 
+  async "several lines of analysis (MultiPV)"(page) {
+    await setMode(page, "human");
+    await page.selectOption("#an-multipv", "3");
+    await page.click("#analyse");
+    await page.waitForFunction(() => Number(document.querySelector("#an-depth").textContent) >= 4);
+    // Read in one step: the lines are rewritten as each iteration ends.
+    const lines = await (await page.waitForFunction(() => {
+      const items = [...document.querySelectorAll("#an-multi li")].map((li) => li.textContent);
+      return items.length === 3 && items.every((t) => t !== "") ? items : null;
+    })).jsonValue();
+    const firsts = lines.map((l) => l.split(" ").find((w) => /^[a-g][1-9][a-g][1-9]$/.test(w)));
+    check(firsts.every(Boolean), `each line has a move: ${lines.join(" | ")}`);
+    check(new Set(firsts).size === 3, `three different moves: ${firsts.join(" ")}`);
+    await page.click("#analyse");
+    await waitForText(page, "#an-state", "stopped");
+    check((await moveCount(page)) === 0, "analysis plays no move");
+  },
+
   async "load a record and step through it"(page) {
     await setMode(page, "human");
     const record = [

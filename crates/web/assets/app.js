@@ -167,6 +167,7 @@ async function engineMove() {
 function clearAnalysis() {
   for (const id of ["an-depth", "an-score", "an-nodes", "an-nps", "an-pv"]) $(id).textContent = "–";
   $("an-lines").innerHTML = "";
+  $("an-multi").innerHTML = "";
   app.searchNote = "idle";
 }
 
@@ -299,6 +300,15 @@ function formatScore(info) {
   return `${pawns >= 0 ? "+" : ""}${pawns.toFixed(2)}`;
 }
 
+// Line K of a search of several lines, in place K of the list: each
+// iteration rewrites the lines in place (the list never empties while the
+// search runs, so it does not flicker).
+function showLine(data) {
+  const list = $("an-multi");
+  while (list.children.length < data.multipv) list.appendChild(document.createElement("li"));
+  list.children[data.multipv - 1].textContent = `${formatScore(data)} ${data.pv.slice(0, 8).join(" ")}`;
+}
+
 function onSearchEvent(event) {
   let data;
   try {
@@ -308,8 +318,13 @@ function onSearchEvent(event) {
   }
   if (data.type === "start") {
     $("an-lines").innerHTML = "";
+    $("an-multi").innerHTML = "";
     app.searchNote = "idle";
+  } else if (data.type === "info" && data.multipv > 1) {
+    // Line K of several (MultiPV): its place in the list of best moves.
+    showLine(data);
   } else if (data.type === "info") {
+    if (data.multipv === 1) showLine(data);
     $("an-depth").textContent = String(data.depth);
     $("an-score").textContent = formatScore(data);
     $("an-nodes").textContent = data.nodes.toLocaleString("en");
@@ -366,7 +381,8 @@ async function toggleAnalysis() {
   }
   showError(null);
   try {
-    const view = await api("POST", sessionPath("/analysis/start"), {});
+    const multipv = Number($("an-multipv").value) || 1;
+    const view = await api("POST", sessionPath("/analysis/start"), { multipv });
     show(view);
   } catch (e) {
     showError(e.message);

@@ -7,11 +7,12 @@ import init, { Game } from "./pkg/qi_wasm.js";
 const ready = init();
 
 self.onmessage = async (event) => {
-  const { spec, start, moves, limits } = event.data;
+  const { spec, start, moves, limits, multipv } = event.data;
   try {
     await ready;
     const game = new Game(spec, start);
     for (const move of moves) game.play(move);
+    if (multipv > 1) game.setMultiPV(multipv);
     const done = game.search(limits, (info) => {
       self.postMessage({ type: "info", info });
     });

@@ -64,7 +64,7 @@ function stopSearch() {
 }
 
 // Searches the shown position in a new worker; resolves with the result.
-function startSearch(kind, limits) {
+function startSearch(kind, limits, multipv = 1) {
   stopSearch();
   const v = local.game.view(false);
   const worker = new Worker(new URL("./engine-worker.js", import.meta.url), { type: "module" });
@@ -97,7 +97,7 @@ function startSearch(kind, limits) {
     search.reject(new Error(`the engine failed: ${event.message || "worker error"}`));
   };
   emit({ type: "start", search: kind });
-  worker.postMessage({ spec: v.spec, start: v.start, moves: v.moves.slice(0, v.ply), limits });
+  worker.postMessage({ spec: v.spec, start: v.start, moves: v.moves.slice(0, v.ply), limits, multipv });
   return done;
 }
 
@@ -161,7 +161,7 @@ async function request(method, path, b) {
       break;
     }
     case "/analysis/start":
-      startSearch("analysis", {}).catch(() => {});
+      startSearch("analysis", {}, b.multipv).catch(() => {});
       return view();
     case "/analysis/stop": {
       const stopped = stopSearch();

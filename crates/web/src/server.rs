@@ -804,6 +804,8 @@ fn start_search(
 #[serde(deny_unknown_fields)]
 struct SearchRequest {
     movetime_ms: Option<u64>,
+    /// Lines of analysis (MultiPV), 1 when not given.
+    multipv: Option<u64>,
 }
 
 async fn engine_move(
@@ -829,6 +831,11 @@ async fn engine_move(
         if inner.game.view(false).result.is_some() {
             return Err(ApiError::busy("the game is over"));
         }
+        // The engine's move needs one line, whatever the analysis asked.
+        inner
+            .game
+            .set_option("MultiPV", "1")
+            .map_err(|e| ApiError::bad(e.to_string()))?;
         start_search(
             &state,
             &session,
@@ -869,6 +876,11 @@ async fn analysis_start(
     if inner.game.view(false).result.is_some() {
         return Err(ApiError::busy("the game is over"));
     }
+    let lines = request.multipv.unwrap_or(1).to_string();
+    inner
+        .game
+        .set_option("MultiPV", &lines)
+        .map_err(|e| ApiError::bad(e.to_string()))?;
     start_search(
         &state,
         &session,

@@ -307,7 +307,7 @@ async fn bad_requests_get_4xx_with_a_json_error() {
     let base = format!("/api/sessions/{id}");
     // (method, path: under the session when it starts with '/', body,
     // status)
-    let cases: [(&str, &str, &str, u16); 21] = [
+    let cases: [(&str, &str, &str, u16); 23] = [
         ("POST", "/play", "{", 400),
         ("POST", "/play", "[]", 400),
         ("POST", "/play", r#"{"move": 3}"#, 400),
@@ -328,6 +328,8 @@ async fn bad_requests_get_4xx_with_a_json_error() {
         ("POST", "/engine", r#"{"movetime_ms": 0}"#, 400),
         ("POST", "/engine", r#"{"movetime_ms": 999999999}"#, 400),
         ("POST", "/analysis/start", r#"{"movetime_ms": "soon"}"#, 400),
+        ("POST", "/analysis/start", r#"{"multipv": 0}"#, 400),
+        ("POST", "/analysis/start", r#"{"multipv": 1000}"#, 400),
         ("DELETE", "/play", "", 405),
         ("POST", "api/sessions", r#"{"spec": 7}"#, 400),
         ("GET", "api/sessions/nope%7F", "", 404),
