@@ -142,3 +142,59 @@ fn one_line_reports_as_before_and_several_number_their_info_lines() {
         .collect();
     assert_eq!(reported, expected);
 }
+
+#[test]
+fn a_search_stopped_between_lines_keeps_its_finished_lines_and_fills_the_rest() {
+    let stop = AtomicBool::new(false);
+    let (mut checked, mut mixed) = (0, 0);
+    for seed in 0..60u64 {
+        let mut game = tree_game(TreeConfig::tree(seed, 7));
+        if game.outcome().is_some() || game.legal_moves().len() < 3 {
+            continue;
+        }
+        let options = SearchOptions {
+            multi_pv: 3,
+            ..SearchOptions::exact(1)
+        };
+        // The nodes of the whole search to depth 3, then a limit inside
+        // its last iteration.
+        let full =
+            Searcher::new(options).search(&mut game, &TreeEval, Limits::depth(3), &stop, |_| {});
+        let mut complete = 0;
+        Searcher::new(options).search(&mut game, &TreeEval, Limits::depth(2), &stop, |_| {
+            complete += 1
+        });
+        for nodes in [full.nodes * 2 / 3, full.nodes * 5 / 6] {
+            let cut = Searcher::new(options).search(
+                &mut game,
+                &TreeEval,
+                Limits {
+                    nodes: Some(nodes),
+                    ..Limits::depth(3)
+                },
+                &stop,
+                |_| {},
+            );
+            if cut.lines.is_empty() || complete == 0 {
+                continue;
+            }
+            let legal = game.legal_moves();
+            assert_eq!(cut.lines.len(), 3, "{seed}");
+            let mut firsts: Vec<_> = cut.lines.iter().map(|l| l.pv[0]).collect();
+            assert!(firsts.iter().all(|m| legal.contains(m)));
+            firsts.sort_by_key(|m| format!("{m:?}"));
+            firsts.dedup();
+            assert_eq!(firsts.len(), 3, "distinct lines after a stop: {seed}");
+            // The best line is always the deepest one found.
+            assert!(cut.lines.iter().all(|l| l.depth <= cut.lines[0].depth));
+            assert_eq!(cut.best_move, Some(cut.lines[0].pv[0]));
+            checked += 1;
+            if cut.lines.iter().any(|l| l.depth != cut.lines[0].depth) {
+                mixed += 1;
+            }
+        }
+    }
+    assert!(checked > 20, "{checked}");
+    // Some stops fell between the lines of an iteration.
+    assert!(mixed > 0, "{mixed} of {checked}");
+}
