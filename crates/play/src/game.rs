@@ -24,7 +24,7 @@ use qi_engine::options::set_search_option;
 use qi_engine::record::{Record, RecordResult};
 use qi_engine::strength::StrengthOptions;
 use qi_engine::{spec_of, EvalProfile, GameFn, GameKit, Games, Registry, RulesOf, SpecError};
-use qi_five_tigers::{FiveTigers, Phase};
+use qi_five_tigers::{held_formations, FiveTigers, Phase, Point};
 use qi_search::{Limits, MoveOf, PvLine, SearchInfo, SearchOptions, Searcher, Strength};
 use serde::Serialize;
 
@@ -141,6 +141,13 @@ pub struct GameView {
     pub phase: Option<String>,
     /// Five Tigers: pieces in hand of each side.
     pub hands: Option<[u8; 2]>,
+    /// Who played each move of the line (`first`/`second`): a Five Tigers
+    /// side moves several times running while it removes, so the page
+    /// cannot tell by counting (takeback, the move list's numbering).
+    pub movers: Vec<String>,
+    /// Five Tigers: the points of the formations the last placement or
+    /// step formed, while its removals follow it (empty otherwise).
+    pub formed: Vec<String>,
     /// The board as SVG, with the last move highlighted.
     pub svg: String,
 }
@@ -365,6 +372,52 @@ impl<K: GameKit> KitGame<K> {
         }
     }
 
+    /// Who played each move of the line.
+    fn movers(&self) -> Vec<String> {
+        let mut game = K::Game::new(self.game.start().clone());
+        self.line
+            .iter()
+            .map(|mv| {
+                let side = side_word(game.position().side_to_move());
+                game.play_unchecked(*mv);
+                side.to_string()
+            })
+            .collect()
+    }
+
+    /// Five Tigers: the points of the formations that the last move
+    /// before the shown position's removals formed (see
+    /// [`GameView::formed`]).
+    fn formed(&self, movers: &[String]) -> Vec<String> {
+        let ply = self.game.moves().len();
+        let texts: Vec<String> = self.line[..ply].iter().map(|m| m.to_string()).collect();
+        let Some(k) = texts.iter().rposition(|t| !t.starts_with('x')) else {
+            return Vec::new();
+        };
+        let after = self.game_at(k + 1);
+        let Some(tigers) = (after.position() as &dyn Any).downcast_ref::<FiveTigers>() else {
+            return Vec::new();
+        };
+        let Some(point) = move_squares(&texts[k])
+            .last()
+            .and_then(|sq| sq.parse::<Point>().ok())
+        else {
+            return Vec::new();
+        };
+        let mover = if movers[k] == "first" {
+            Side::First
+        } else {
+            Side::Second
+        };
+        let mut points: Vec<Point> = held_formations(tigers.pieces(mover))
+            .filter(|f| f.points().any(|p| p == point))
+            .flat_map(|f| f.points())
+            .collect();
+        points.sort_by_key(|p| p.index());
+        points.dedup();
+        points.iter().map(ToString::to_string).collect()
+    }
+
     fn name_of(side: Side) -> &'static str {
         Self::side_names()[side.index()]
     }
@@ -483,6 +536,8 @@ impl<K: GameKit> WebGame for KitGame<K> {
             format!("<svg xmlns=\"http://www.w3.org/2000/svg\"><text x=\"10\" y=\"20\">{e}</text></svg>")
         });
         let names = Self::side_names();
+        let movers = self.movers();
+        let formed = self.formed(&movers);
         GameView {
             spec: self.spec(),
             game: K::NAME.to_string(),
@@ -490,11 +545,7 @@ impl<K: GameKit> WebGame for KitGame<K> {
             start: self.game.start().to_string(),
             moves: self.line.iter().map(|m| m.to_string()).collect(),
             ply,
-            to_move: match to_move {
-                Side::First => "first",
-                Side::Second => "second",
-            }
-            .to_string(),
+            to_move: side_word(to_move).to_string(),
             to_move_name: Self::name_of(to_move).to_string(),
             side_names: [names[0].to_string(), names[1].to_string()],
             legal,
@@ -504,6 +555,8 @@ impl<K: GameKit> WebGame for KitGame<K> {
             removal,
             phase,
             hands,
+            movers,
+            formed,
             svg,
         }
     }
@@ -674,6 +727,14 @@ impl<K: GameKit> WebGame for KitGame<K> {
             }
         }
         Ok(render_position::<K>(self.game.position(), &options)?)
+    }
+}
+
+/// `first` or `second`, as the view names sides.
+fn side_word(side: Side) -> &'static str {
+    match side {
+        Side::First => "first",
+        Side::Second => "second",
     }
 }
 
