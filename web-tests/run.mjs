@@ -26,8 +26,8 @@ function check(condition, message) {
   if (!condition) throw new Error(message);
 }
 
-async function open(browser, viewport) {
-  const context = await browser.newContext({ viewport: viewport || { width: 1100, height: 900 } });
+async function open(browser, viewport, locale) {
+  const context = await browser.newContext({ viewport: viewport || { width: 1100, height: 900 }, locale: locale || "en-US" });
   const page = await context.newPage();
   page.setDefaultTimeout(20000);
   const errors = [];
@@ -47,7 +47,8 @@ async function open(browser, viewport) {
 }
 
 const text = (page, selector) => page.locator(selector).innerText();
-const moveCount = (page) => page.locator("#moves li").count();
+const moveCount = (page) => page.locator("#moves button[data-ply]").count();
+const MOVES = "#moves button[data-ply]";
 
 async function waitForText(page, selector, expected) {
   await page.waitForFunction(
@@ -65,6 +66,9 @@ async function clickSq(page, sq) {
     await page.locator(`#board .sq[data-sq="${sq}"]`).click();
   }
 }
+
+// Whether the page would take a move from the player now.
+const clickable = (page) => page.evaluate(() => humanToMove());
 
 async function setMode(page, mode) {
   await page.selectOption("#mode", mode);
@@ -88,9 +92,9 @@ const tests = {
     check(targets === 3, `the Elephant on a3 has 3 moves, shown ${targets}`);
     await clickSq(page, "a4");
     // The engine answers as Blue.
-    await page.waitForFunction(() => document.querySelectorAll("#moves li").length === 2);
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 2);
     await waitForText(page, "#status", "Red to move");
-    const first = await page.locator("#moves li button").first().innerText();
+    const first = await page.locator(MOVES).first().getAttribute("data-move");
     check(first === "a3a4", `first move a3a4, got ${first}`);
     // A second move, by dragging the Tiger a1 to a2.
     const from = await page.locator('#board .piece[data-sq="a1"]').boundingBox();
@@ -99,8 +103,8 @@ const tests = {
     await page.mouse.down();
     await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 5 });
     await page.mouse.up();
-    await page.waitForFunction(() => document.querySelectorAll("#moves li").length === 4);
-    const third = await page.locator("#moves li button").nth(2).innerText();
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 4);
+    const third = await page.locator(MOVES).nth(2).getAttribute("data-move");
     check(third === "a1a2", `the drag played a1a2, got ${third}`);
     check((await page.locator("#board .last").count()) === 2, "the engine's last move is highlighted");
   },
@@ -112,7 +116,7 @@ const tests = {
     for (const sq of ["b2", "a5", "b3", "c4", "c2", "e5", "c3"]) {
       const before = await moveCount(page);
       await clickSq(page, sq);
-      await page.waitForFunction((n) => document.querySelectorAll("#moves li").length === n + 1, before);
+      await page.waitForFunction((n) => document.querySelectorAll("#moves button[data-ply]").length === n + 1, before);
     }
     await waitForText(page, "#status", "X must remove 1 of O's pieces");
     const removal = await text(page, "#removal");
@@ -121,7 +125,7 @@ const tests = {
     await clickSq(page, "c4");
     await waitForText(page, "#status", "O to place");
     check((await page.locator('#board .piece[data-sq="c4"]').count()) === 0, "c4 was removed");
-    const last = await page.locator("#moves li button").last().innerText();
+    const last = await page.locator(MOVES).last().getAttribute("data-move");
     check(last === "xc4", `the removal is in the move list: ${last}`);
   },
 
@@ -137,8 +141,8 @@ const tests = {
     await page.waitForSelector("#board .overlay.target");
     check((await page.locator("#board .overlay.target").count()) === 1, "b1 steps to a1 only");
     await clickSq(page, "a1");
-    await page.waitForFunction(() => document.querySelectorAll("#moves li").length === 1);
-    const step = await page.locator("#moves li button").first().innerText();
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 1);
+    const step = await page.locator(MOVES).first().getAttribute("data-move");
     check(step === "b1-a1", `the step b1-a1, got ${step}`);
     check((await page.locator('#board .piece[data-sq="a1"][data-side="second"]').count()) === 1, "O stands on a1");
   },
@@ -154,7 +158,7 @@ const tests = {
     check(/^[0-9,]+$/.test(nodes) && nodes !== "0", `nodes ${nodes}`);
     check(/^[0-9,]+$/.test(nps), `nodes/s ${nps}`);
     check(/^[a-g][1-9][a-g][1-9]/.test(pv), `a principal variation: ${pv}`);
-    check(/^[+-][0-9]+\.[0-9]{2}$|mates/.test(score), `a score: ${score}`);
+    check(/^[+-][0-9]+\.[0-9]{2}$|wins in/.test(score), `a score: ${score}`);
     const depth = Number(await text(page, "#an-depth"));
     await page.waitForFunction((d) => Number(document.querySelector("#an-depth").textContent) > d, depth);
     check((await page.locator("#an-lines li").count()) >= 2, "one line per iteration");
@@ -166,7 +170,7 @@ const tests = {
     // A move empties the panel: its figures were about the position before.
     await clickSq(page, "a3");
     await clickSq(page, "a4");
-    await page.waitForFunction(() => document.querySelectorAll("#moves li").length === 1);
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 1);
     check((await text(page, "#an-depth")) === "–", `no depth of the old position: ${await text(page, "#an-depth")}`);
     check((await page.locator("#an-lines li").count()) === 0, "no lines of the old position");
     check((await text(page, "#an-state")) === "idle", "idle");
@@ -202,7 +206,7 @@ const tests = {
     ].join("\n");
     await page.fill("#record-text", record);
     await page.click("#load-record");
-    await page.waitForFunction(() => document.querySelectorAll("#moves li").length === 4);
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 4);
     const end = await page.inputValue("#position-text");
     check(end === "l5t/1d3c1/2p1w2/r5e/7/E6/3WP1R/1C3D1/T5L w 4 3", `the end: ${end}`);
     await page.click("#nav-first");
@@ -238,6 +242,10 @@ const tests = {
     await clickSq(page, "d9");
     await waitForText(page, "#status", "Red wins: den entered.");
     check(await page.locator("#engine-move").isDisabled(), "no engine move after the end");
+    // The result dialog says it too, with a rematch.
+    await page.waitForSelector("#result-dialog[open]");
+    await waitForText(page, "#result-text", "Red wins: den entered.");
+    await page.click("#result-close");
     // Bad position text is refused with a message.
     await page.fill("#setup-text", "not a position");
     await page.click("#setup");
@@ -250,7 +258,7 @@ const tests = {
     await setMode(page, "first");
     await chooseGame(page, "five-tigers:ten");
     await clickSq(page, "c3");
-    await page.waitForFunction(() => document.querySelectorAll("#moves li").length === 2);
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 2);
     await waitForText(page, "#status", "X to place");
   },
 
@@ -261,7 +269,7 @@ const tests = {
     await other.waitForSelector("body[data-ready='1']");
     await clickSq(page, "a3");
     await clickSq(page, "a4");
-    await page.waitForFunction(() => document.querySelectorAll("#moves li").length === 1);
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 1);
     // A reload keeps the tab's own game, untouched by the other tab.
     await other.reload();
     await other.waitForSelector("body[data-ready='1']");
@@ -270,6 +278,408 @@ const tests = {
     await page.waitForSelector("body[data-ready='1']");
     check((await moveCount(page)) === 1, "a reload keeps the tab's game");
     await other.close();
+  },
+
+  async "defect 1: a move on a phone does not scroll the window"(page) {
+    await setMode(page, "human");
+    const plies = [["a3", "a4"], ["g7", "g6"], ["c3", "d3"], ["a7", "a6"]];
+    for (const [i, [from, to]] of plies.entries()) {
+      await clickSq(page, from);
+      await clickSq(page, to);
+      await page.waitForFunction((n) => document.querySelectorAll("#moves button[data-ply]").length === n, i + 1);
+      const y = await page.evaluate(() => window.scrollY);
+      check(y === 0, `move ${i + 1} scrolled the window to ${y}`);
+    }
+    const status = await page.locator("#status").boundingBox();
+    check(status.y >= 0 && status.y < 200, `the status stays in view (${status.y})`);
+  },
+
+  async "defect 2: reload while the engine thinks, its move arrives"(page) {
+    await page.selectOption("#movetime", "3000");
+    await setMode(page, "first");
+    await clickSq(page, "a3");
+    await clickSq(page, "a4");
+    await waitForText(page, "#status", "thinking");
+    await page.reload();
+    await page.waitForSelector("body[data-ready='1']");
+    const first = await page.locator(MOVES).first().getAttribute("data-move");
+    check(first === "a3a4", `the move is kept: ${first}`);
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 2, null, { timeout: 15000 });
+    await waitForText(page, "#status", "Red to move");
+    // The page is live: a click plays.
+    await page.selectOption("#movetime", "200");
+    await humanMove(page, (legal) => legal[0]);
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 4);
+  },
+
+  async "defect 3: you play second, and the mode and engine time survive a reload"(page) {
+    await page.selectOption("#movetime", "200");
+    await page.click("#new-game");
+    await page.selectOption("#nd-side", "second");
+    await page.click("#nd-start");
+    // The engine opens as Red; the board turns to Blue.
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 1);
+    await waitForText(page, "#status", "Blue to move");
+    check(await page.evaluate(() => app.view.flip), "the board is drawn from Blue");
+    await page.reload();
+    await page.waitForSelector("body[data-ready='1']");
+    check((await page.inputValue("#mode")) === "second", "the mode is kept");
+    check((await page.inputValue("#movetime")) === "200", "the engine time is kept");
+    await waitForText(page, "#status", "Blue to move");
+    await humanMove(page, (legal) => legal[0]);
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 3);
+    await waitForText(page, "#status", "Blue to move");
+    // A reload when it is the engine's turn: it moves. (Blue's move is
+    // played as two players, and the mode is saved as "second" behind
+    // the page's back, so the engine has not answered before the reload.)
+    await page.selectOption("#mode", "human");
+    await humanMove(page, (legal) => legal[0]);
+    await page.evaluate(() => {
+      const settings = JSON.parse(localStorage.getItem("qi-settings"));
+      localStorage.setItem("qi-settings", JSON.stringify({ ...settings, mode: "second" }));
+    });
+    await page.reload();
+    await page.waitForSelector("body[data-ready='1']");
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 5);
+    await waitForText(page, "#status", "Blue to move");
+  },
+
+  async "defect 4: takeback against the engine in both games, removals included"(page) {
+    await page.selectOption("#movetime", "200");
+    await setMode(page, "first");
+    // Jungle: the player's move and the engine's reply.
+    await humanMove(page, (legal) => legal.find((m) => m === "a3a4"));
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 2);
+    await page.waitForFunction(() => !app.thinking);
+    await page.click("#undo");
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 0);
+    await waitForText(page, "#status", "Red to move");
+    // Five Tigers: O has three points of a square; X places c3 and so
+    // threatens the same missing point, d3; O takes it, completing its
+    // square, and removes: three plies, of which two are the engine's.
+    await setMode(page, "human");
+    await chooseGame(page, "five-tigers:shandong");
+    const text = "X4/3OO/4O/2XX1/5 x place X:10,O:10 - x -,- 0";
+    await page.fill("#setup-text", text);
+    await page.click("#setup");
+    await page.waitForFunction((t) => document.querySelector("#position-text").value === t, text);
+    await page.selectOption("#mode", "first");
+    await clickSq(page, "c3");
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length >= 3 && !app.thinking);
+    const movers = await page.evaluate(() => app.view.movers.join(" "));
+    check(movers === "first second second", `X placed, O placed and removed: ${movers}`);
+    await page.screenshot({ path: join(SHOTS, "five-tigers-engine-removed.png") });
+    await page.click("#undo");
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 0);
+    await waitForText(page, "#status", "X to place");
+    check((await page.inputValue("#position-text")) === text, "back to the position before X's placement");
+    check(!(await page.evaluate(() => app.thinking)), "the engine does not move: it is X's turn");
+    // Two players: a takeback undoes one ply, a removal included.
+    await page.selectOption("#mode", "human");
+    await clickSq(page, "c3");
+    await clickSq(page, "d3");
+    await page.waitForFunction(() => app.view.removal);
+    await clickSq(page, "c3");
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 3);
+    await page.click("#undo");
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 2);
+    check(await page.evaluate(() => !!app.view.removal), "the removal is owed again");
+  },
+
+  async "defect 9: the selector shows a typed rule string; a flip stays in its game"(page) {
+    await setMode(page, "human");
+    await page.click("#new-game");
+    await page.fill("#custom-spec", "five-tigers:ten,shuttle=allowed");
+    await page.click("#nd-start");
+    await page.waitForFunction(() => document.body.dataset.game === "five-tigers");
+    const spec = await page.evaluate(() => app.view.spec);
+    const shown = await page.inputValue("#game-select");
+    check(shown === spec, `the selector shows ${spec}, not ${shown}`);
+    const label = await page.locator("#game-select option:checked").innerText();
+    check(label.includes("five-tigers"), `its label: ${label}`);
+    await page.click("#flip");
+    await page.waitForFunction(() => app.view.flip);
+    await page.click("#new-game");
+    await page.selectOption("#nd-game", "jungle:standard");
+    await page.selectOption("#nd-side", "first");
+    await page.click("#nd-start");
+    await page.waitForFunction(() => document.body.dataset.game === "jungle");
+    check(!(await page.evaluate(() => app.view.flip)), "the new game is drawn from Red");
+    check((await page.inputValue("#game-select")) === "jungle:standard", "the selector follows");
+  },
+
+  async "defect 10: a backend that fails says so"(page) {
+    await setMode(page, "human");
+    if (STATIC) {
+      // The engine's module cannot load: the page says so at once.
+      const other = await page.context().newPage();
+      await other.route("**/*.wasm", (route) => route.abort());
+      await other.goto(BASE);
+      await waitForText(other, "#error", "The engine could not be loaded");
+      await other.close();
+      return;
+    }
+    await page.route("**/api/**", (route) => route.abort());
+    await clickSq(page, "a3");
+    await clickSq(page, "a4");
+    await waitForText(page, "#error", "does not answer");
+    check(!(await text(page, "#error")).includes("Failed to fetch"), "no raw browser error");
+    await page.click("#analyse");
+    await waitForText(page, "#an-state", "does not answer");
+    check((await text(page, "#analyse")) === "Analyse", "no analysis is shown running");
+  },
+
+  async "defect 12: a forced win gives one line, not one per depth"(page) {
+    await setMode(page, "human");
+    await page.fill("#setup-text", "6l/7/3R3/7/7/7/7/7/6L w 0 1");
+    await page.click("#setup");
+    await page.waitForFunction(() => document.querySelector("#position-text").value.startsWith("6l/7/3R3"));
+    await page.click("#analyse");
+    await waitForText(page, "#an-score", "Red wins in");
+    await page.waitForTimeout(1500);
+    const lines = await page.locator("#an-lines li").allInnerTexts();
+    const texts = lines.map((l) => l.replace(/^d[0-9]+ /, ""));
+    check(new Set(texts).size === texts.length, `no line twice: ${lines.join(" | ")}`);
+    if (await page.evaluate(() => app.analysing)) await page.click("#analyse");
+  },
+
+  async "chinese from the browser's language, switchable and remembered"(page) {
+    await waitForText(page, "#status", "红方走棋");
+    check((await text(page, "#new-game")) === "新对局…", "the buttons are in Chinese");
+    check((await text(page, "#undo")) === "悔棋", "takeback in Chinese");
+    await setMode(page, "human");
+    await clickSq(page, "a3");
+    await clickSq(page, "a4");
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 1);
+    const name = await page.locator(MOVES).first().innerText();
+    check(name === "象 a3-a4", `the move with its animal: ${name}`);
+    await waitForText(page, "#status", "蓝方走棋");
+    await page.click("#new-game");
+    await page.selectOption("#nd-game", "five-tigers:ten");
+    const desc = await text(page, "#nd-desc");
+    check(desc.includes("每方10子"), `the preset's description: ${desc}`);
+    await page.screenshot({ path: join(SHOTS, "zh-new-game-dialog.png") });
+    await page.click("#nd-cancel");
+    // A bad position: the error in Chinese.
+    await page.fill("#setup-text", "not a position");
+    await page.click("#setup");
+    await waitForText(page, "#error", "局面文本有误");
+    await page.selectOption("#lang", "en");
+    await waitForText(page, "#status", "Blue to move");
+    check((await text(page, "#undo")) === "Take back", "switched to English");
+    await page.reload();
+    await page.waitForSelector("body[data-ready='1']");
+    await waitForText(page, "#status", "Blue to move");
+    check((await page.inputValue("#lang")) === "en", "the choice is remembered");
+    await page.selectOption("#lang", "zh");
+    await waitForText(page, "#status", "蓝方走棋");
+  },
+
+  async "chinese five tigers: removal, formation and hands in words"(page) {
+    await setMode(page, "human");
+    await chooseGame(page, "five-tigers:shandong");
+    await waitForText(page, "#status", "X方落子");
+    await waitForText(page, "#removal", "手中棋子：X方 13，O方 13");
+    for (const sq of ["b2", "a5", "b3", "c4", "c2", "e5", "c3"]) {
+      const before = await moveCount(page);
+      await clickSq(page, sq);
+      await page.waitForFunction((n) => document.querySelectorAll("#moves button[data-ply]").length === n + 1, before);
+    }
+    await waitForText(page, "#status", "X方须提掉O方1子");
+    await waitForText(page, "#removal", "点击O方的棋子");
+    await page.screenshot({ path: join(SHOTS, "zh-five-tigers-removal.png") });
+  },
+
+  async "new game dialog, result dialog, rematch"(page) {
+    await page.click("#new-game");
+    await page.waitForSelector("#new-dialog[open]");
+    await page.selectOption("#nd-game", "five-tigers:deferred");
+    await waitForText(page, "#nd-desc", "full");
+    await page.selectOption("#nd-side", "human");
+    await page.screenshot({ path: join(SHOTS, "new-game-dialog.png") });
+    await page.click("#nd-start");
+    await page.waitForFunction(() => app.view.spec === "five-tigers:deferred");
+    check((await page.inputValue("#mode")) === "human", "two players");
+    await chooseGame(page, "jungle:standard");
+    await page.fill("#setup-text", "6l/3R3/7/7/7/7/7/7/6L w 0 1");
+    await page.click("#setup");
+    await page.waitForFunction(() => document.querySelector("#position-text").value.startsWith("6l/3R3"));
+    await clickSq(page, "d8");
+    await clickSq(page, "d9");
+    await page.waitForSelector("#result-dialog[open]");
+    await waitForText(page, "#result-text", "Red wins: den entered.");
+    await page.screenshot({ path: join(SHOTS, "result-dialog.png") });
+    await page.click("#rematch");
+    await page.waitForFunction(() => app.view.moves.length === 0 && app.view.text.startsWith("l5t/1d3c1"));
+    check(!(await page.locator("#result-dialog").evaluate((d) => d.open)), "the dialog closed");
+  },
+
+  async "resign and a draw by agreement"(page) {
+    await setMode(page, "human");
+    await clickSq(page, "a3");
+    await clickSq(page, "a4");
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 1);
+    await page.click("#offer-draw");
+    await waitForText(page, "#dd-text", "Blue offers a draw. Red, do you accept?");
+    await page.click("#draw-decline");
+    check(!(await page.evaluate(() => gameOver())), "declined: the game goes on");
+    await page.click("#offer-draw");
+    await page.click("#draw-accept");
+    await waitForText(page, "#status", "Draw: agreed draw.");
+    await page.waitForSelector("#result-dialog[open]");
+    check(await page.locator("#resign").isDisabled(), "no resignation after the end");
+    // It survives a reload.
+    await page.reload();
+    await page.waitForSelector("body[data-ready='1']");
+    await waitForText(page, "#status", "Draw: agreed draw.");
+    await page.click("#nav-first");
+    await page.waitForFunction(() => app.view.ply === 0);
+    await page.click("#nav-last");
+    await waitForText(page, "#status", "Draw: agreed draw.");
+    // (After a reload the dialog is not shown again: the game was over before.)
+    check(!(await page.locator("#result-dialog").evaluate((d) => d.open)), "no dialog for an old result");
+    // Against the engine, the player resigns.
+    await page.selectOption("#movetime", "200");
+    await page.click("#new-game");
+    await page.selectOption("#nd-side", "first");
+    await page.click("#nd-start");
+    await page.waitForFunction(() => app.view.moves.length === 0);
+    await page.click("#resign");
+    await waitForText(page, "#status", "Blue wins: resignation.");
+    check((await clickable(page)) === false, "no move after resigning");
+  },
+
+  async "analysis board: bar, arrow, lines that play out, follows the position"(page) {
+    await page.selectOption("#mode", "analysis");
+    // More lines asked for while it runs: it starts again with them.
+    await page.waitForFunction(() => app.analysing);
+    await page.selectOption("#an-multipv", "2");
+    await page.waitForFunction(() => document.querySelectorAll("#an-multi li").length === 2 && Number(document.querySelector("#an-depth").textContent) >= 3);
+    check(await page.locator("#eval-bar").isVisible(), "the evaluation bar");
+    check((await page.locator("#board .overlay.arrow").count()) >= 1, "the best move's arrow");
+    await page.screenshot({ path: join(SHOTS, "analysis-board.png") });
+    // Stopped, so that the line does not change under the click.
+    await page.click("#analyse");
+    await waitForText(page, "#an-state", "stopped");
+    const pv = await page.locator("#an-multi li").first().getAttribute("data-pv");
+    const n = pv.split(" ").length;
+    await page.locator("#an-multi li").first().click();
+    await page.waitForFunction((k) => document.querySelectorAll("#moves button[data-ply]").length === k, n);
+    const played = await page.evaluate(() => app.view.moves.join(" "));
+    check(played === pv, `the line is on the board: ${played} (line ${pv})`);
+    // The analysis starts again by itself, of the new position.
+    await page.waitForFunction(() => app.analysing && Number(document.querySelector("#an-depth").textContent) >= 2);
+    await page.keyboard.press("Home");
+    await page.waitForFunction(() => app.view.ply === 0);
+    await page.waitForFunction(() => app.analysing && Number(document.querySelector("#an-depth").textContent) >= 2);
+    await page.click("#analyse");
+    await waitForText(page, "#an-state", "stopped");
+  },
+
+  async "the move list: numbered turns with animals, keys, a variation and the way back"(page) {
+    await setMode(page, "human");
+    const record = ['[Game "jungle:standard"]', "", "a3a4 g7g6 c3d3 a7a6 a4a5 a6a5 *", ""].join("\n");
+    await page.fill("#record-text", record);
+    await page.click("#load-record");
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 6);
+    const rows = await page.locator("#moves li").allInnerTexts();
+    check(rows.length === 3, `three numbered turns: ${rows.join(" | ")}`);
+    const first = rows[0].replace(/\s+/g, " ").trim();
+    check(first === "1. Elephant a3a4 Elephant g7g6", `turn 1: ${first}`);
+    const third = rows[2].replace(/\s+/g, " ").trim();
+    check(third === "3. Elephant a4a5 Rat a6×a5", `the capture is marked: ${third}`);
+    await page.locator("body").click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press("Home");
+    await page.waitForFunction(() => app.view.ply === 0);
+    await page.keyboard.press("End");
+    await page.waitForFunction(() => app.view.ply === 6);
+    await page.keyboard.press("ArrowLeft");
+    await page.waitForFunction(() => app.view.ply === 5);
+    await page.keyboard.press("ArrowRight");
+    await page.waitForFunction(() => app.view.ply === 6);
+    // From ply 2 another move starts a new line; the old one is kept.
+    await page.click('#moves button[data-ply="2"]');
+    await page.waitForFunction(() => app.view.ply === 2);
+    await clickSq(page, "b2");
+    await clickSq(page, "b3");
+    await page.waitForFunction(() => app.view.moves.length === 3 && app.view.moves[2] === "b2b3");
+    check(await page.locator("#main-line").isVisible(), "a way back to the main line");
+    await page.click("#main-line");
+    await page.waitForFunction(() => app.view.moves.join(" ") === "a3a4 g7g6 c3d3 a7a6 a4a5 a6a5" && app.view.ply === 6);
+    check(await page.locator("#main-line").isHidden(), "back on the main line");
+  },
+
+  async "keyboard-only play with named squares"(page) {
+    await setMode(page, "human");
+    const label = await page.locator('#board .sq[data-sq="a3"]').getAttribute("aria-label");
+    check(label === "a3, Red Elephant", `a3's name: ${label}`);
+    check((await page.locator('#board .sq[tabindex="0"]').count()) === 1, "one tab stop on the board");
+    // Tab back onto the board from the first enabled button after it.
+    await page.focus("#flip");
+    await page.keyboard.press("Shift+Tab");
+    const focused = await page.evaluate(() => document.activeElement.dataset.sq || document.activeElement.id);
+    check(/^[a-g][1-9]$/.test(focused), `the board takes focus: ${focused}`);
+    // Walk to a3: arrows move on the screen.
+    const start = await page.evaluate(() => document.activeElement.dataset.sq);
+    const [file, rank] = [start.charCodeAt(0) - 97, Number(start.slice(1))];
+    for (let i = 0; i < file; i++) await page.keyboard.press("ArrowLeft");
+    for (let r = rank; r > 3; r--) await page.keyboard.press("ArrowDown");
+    for (let r = rank; r < 3; r++) await page.keyboard.press("ArrowUp");
+    check(await page.evaluate(() => document.activeElement.dataset.sq) === "a3", "on a3");
+    await page.keyboard.press("Enter");
+    await page.waitForSelector("#board .overlay.target");
+    await page.keyboard.press("ArrowUp");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(() => app.view.moves[0] === "a3a4");
+    // Every button has a name.
+    const unnamed = await page.evaluate(() => [...document.querySelectorAll("button")]
+      .filter((b) => !b.hidden && !(b.getAttribute("aria-label") || b.textContent.trim())).map((b) => b.id));
+    check(unnamed.length === 0, `buttons without a name: ${unnamed.join(" ")}`);
+    // An illegal click says so.
+    await clickSq(page, "d5");
+    await waitForText(page, "#hint", "Not a legal move");
+  },
+
+  async "five tigers: formation outlined, removable pieces marked, hands shown"(page) {
+    await setMode(page, "human");
+    await chooseGame(page, "five-tigers:shandong");
+    await waitForText(page, "#removal", "In hand: X 13, O 13");
+    for (const sq of ["b2", "a5", "b3", "c4", "c2", "e5", "c3"]) {
+      const before = await moveCount(page);
+      await clickSq(page, sq);
+      await page.waitForFunction((n) => document.querySelectorAll("#moves button[data-ply]").length === n + 1, before);
+    }
+    const formed = await page.locator("#board .overlay.formed").evaluateAll((ns) => ns.map((n) => n.dataset.sq).join(" "));
+    check(formed === "b2 c2 b3 c3", `the square is outlined: ${formed}`);
+    const removable = await page.locator("#board .overlay.removable").evaluateAll((ns) => ns.map((n) => n.dataset.sq).sort().join(" "));
+    check(removable === "a5 c4 e5", `O's pieces to remove are marked: ${removable}`);
+    await page.screenshot({ path: join(SHOTS, "five-tigers-formed.png") });
+  },
+
+  async "screenshots: phone in Chinese"(page) {
+    await waitForText(page, "#status", "红方走棋");
+    await setMode(page, "human");
+    await clickSq(page, "a3");
+    await clickSq(page, "a4");
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 1);
+    await clickSq(page, "g7");
+    await page.waitForSelector("#board .overlay.target");
+    const board = await page.locator("#board svg").boundingBox();
+    check(board.y + board.height <= 844, `the whole board is on the screen (bottom ${board.y + board.height})`);
+    await page.screenshot({ path: join(SHOTS, "phone-zh.png") });
+  },
+
+  async "screenshots: phone held sideways"(page) {
+    const board = await page.locator("#board svg").boundingBox();
+    check(board.y + board.height <= 390 + 1, `the board fits the height (bottom ${board.y + board.height})`);
+    await page.screenshot({ path: join(SHOTS, "phone-landscape.png") });
+  },
+
+  async "screenshots: desktop in Chinese"(page) {
+    await page.selectOption("#mode", "analysis");
+    await page.waitForFunction(() => Number(document.querySelector("#an-depth").textContent) >= 3);
+    await page.screenshot({ path: join(SHOTS, "desktop-zh-analysis.png") });
+    await page.click("#analyse");
   },
 
   async "phone-sized screen"(page) {
@@ -290,7 +700,7 @@ async function humanMove(page, choose) {
   const squares = move.replace(/^x/, "").match(/[a-w][0-9]+/g);
   const before = await moveCount(page);
   for (const sq of squares) await clickSq(page, sq);
-  await page.waitForFunction((n) => document.querySelectorAll("#moves li").length > n, before);
+  await page.waitForFunction((n) => document.querySelectorAll("#moves button[data-ply]").length > n, before);
   return move;
 }
 
@@ -343,10 +753,10 @@ const staticTests = {
     await page.waitForSelector("body[data-ready='1']");
     check((await page.locator("#mode").inputValue()) === "first", "the mode is kept");
     check((await page.locator("#movetime").inputValue()) === "3000", "the engine time is kept");
-    const first = await page.locator("#moves li button").first().innerText();
+    const first = await page.locator(MOVES).first().getAttribute("data-move");
     check(first === "a3a4", `the move is kept: ${first}`);
     // The engine, which died with the old page, thinks again and answers.
-    await page.waitForFunction(() => document.querySelectorAll("#moves li").length === 2, null, { timeout: 15000 });
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 2, null, { timeout: 15000 });
     await waitForText(page, "#status", "Red to move");
     // A new tab of the same site shows the same game.
     const other = await page.context().newPage();
@@ -368,7 +778,7 @@ const staticTests = {
     // The page answers at once: a move plays.
     await clickSq(page, "a3");
     await clickSq(page, "a4");
-    await page.waitForFunction(() => document.querySelectorAll("#moves li").length === 1);
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 1);
   },
 };
 
@@ -378,7 +788,19 @@ if (STATIC) {
   Object.assign(tests, staticTests);
 }
 
-const viewports = { "phone-sized screen": { width: 390, height: 844 } };
+const PHONE = { width: 390, height: 844 };
+const viewports = {
+  "phone-sized screen": PHONE,
+  "defect 1: a move on a phone does not scroll the window": PHONE,
+  "screenshots: phone in Chinese": PHONE,
+  "screenshots: phone held sideways": { width: 844, height: 390 },
+};
+const locales = {
+  "chinese from the browser's language, switchable and remembered": "zh-CN",
+  "chinese five tigers: removal, formation and hands in words": "zh-CN",
+  "screenshots: phone in Chinese": "zh-CN",
+  "screenshots: desktop in Chinese": "zh-CN",
+};
 
 // Playwright gives the browser a fresh, empty --user-data-dir of its own
 // (it refuses one in args), removed when the browser closes.
@@ -402,7 +824,7 @@ let failed = 0;
 for (const [name, test] of Object.entries(tests)) {
   if (!name.includes(filter)) continue;
   const started = Date.now();
-  const { context, page, errors } = await open(browser, viewports[name]);
+  const { context, page, errors } = await open(browser, viewports[name], locales[name]);
   const shot = join(SHOTS, `${name.replace(/[^a-z0-9]+/gi, "-")}.png`);
   try {
     await test(page);
@@ -415,7 +837,8 @@ for (const [name, test] of Object.entries(tests)) {
   } catch (e) {
     failed += 1;
     await page.screenshot({ path: shot, fullPage: true }).catch(() => {});
-    console.log(`FAIL ${name}: ${e.message}`);
+    console.log(`FAIL ${name}: ${e.message.split("\n")[0]}`);
+    console.log(`  at ${(e.stack.match(/run\.mjs:[0-9]+/g) || []).join(" ")}`);
     console.log(`  requests: ${page.log.slice(-12).join("; ")}`);
   }
   await context.close();

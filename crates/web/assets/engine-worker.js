@@ -7,12 +7,14 @@ import init, { Game } from "./pkg/qi_wasm.js";
 const ready = init();
 
 self.onmessage = async (event) => {
-  const { spec, start, moves, limits, multipv } = event.data;
+  const { spec, start, moves, limits, multipv, level } = event.data;
   try {
     await ready;
     const game = new Game(spec, start);
     for (const move of moves) game.play(move);
     if (multipv > 1) game.setMultiPV(multipv);
+    // Levels 1 to 9 play weaker; 10 (or none) is the full engine.
+    if (level) game.setLevel(level);
     const done = game.search(limits, (info) => {
       self.postMessage({ type: "info", info });
     });

@@ -64,7 +64,7 @@ function stopSearch() {
 }
 
 // Searches the shown position in a new worker; resolves with the result.
-function startSearch(kind, limits, multipv = 1) {
+function startSearch(kind, limits, multipv = 1, level = undefined) {
   stopSearch();
   const v = local.game.view(false);
   const worker = new Worker(new URL("./engine-worker.js", import.meta.url), { type: "module" });
@@ -97,7 +97,7 @@ function startSearch(kind, limits, multipv = 1) {
     search.reject(new Error(`the engine failed: ${event.message || "worker error"}`));
   };
   emit({ type: "start", search: kind });
-  worker.postMessage({ spec: v.spec, start: v.start, moves: v.moves.slice(0, v.ply), limits, multipv });
+  worker.postMessage({ spec: v.spec, start: v.start, moves: v.moves.slice(0, v.ply), limits, multipv, level });
   return done;
 }
 
@@ -116,7 +116,11 @@ async function request(method, path, b) {
   if (!m) throw new Error(`no such request: ${method} ${path}`);
   const action = m[1] || "";
   if (action === "" && method === "POST") {
-    local.game = restore() || new Game(b.spec);
+    local.game = restore();
+    if (!local.game) {
+      local.game = new Game(b.spec, b.text || undefined);
+      local.flip = !!b.flip;
+    }
     save();
     return view();
   }
@@ -143,6 +147,7 @@ async function request(method, path, b) {
       stopSearch();
       const fresh = new Game(b.spec, b.text || undefined);
       local.game = fresh;
+      if (b.flip !== undefined) local.flip = !!b.flip;
       break;
     }
     case "/flip":
@@ -155,7 +160,7 @@ async function request(method, path, b) {
       break;
     case "/engine": {
       const movetime = Math.max(1, Number(b.movetime_ms) || 1000);
-      const done = await startSearch("engine", { movetime });
+      const done = await startSearch("engine", { movetime }, 1, b.level);
       if (!done.best) throw new Error("the engine has no move");
       local.game.play(done.best);
       break;
