@@ -836,7 +836,7 @@ function drawArrow(svg) {
   const ns = svg.namespaceURI;
   if (!svg.querySelector("#qi-arrowhead")) {
     const defs = document.createElementNS(ns, "defs");
-    defs.innerHTML = '<marker id="qi-arrowhead" markerWidth="4" markerHeight="4" refX="2" refY="2" orient="auto"><path d="M0,0 L4,2 L0,4 z" fill="#1565c0"/></marker>';
+    defs.innerHTML = '<marker id="qi-arrowhead" markerWidth="3" markerHeight="3" refX="1" refY="1.5" orient="auto"><path d="M0,0 L3,1.5 L0,3 z" fill="#1565c0"/></marker>';
     svg.prepend(defs);
   }
   const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
