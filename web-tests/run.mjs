@@ -27,7 +27,13 @@ function check(condition, message) {
 }
 
 async function open(browser, viewport, locale) {
-  const context = await browser.newContext({ viewport: viewport || { width: 1100, height: 900 }, locale: locale || "en-US" });
+  const phone = viewport && viewport.width < 600;
+  const context = await browser.newContext({
+    viewport: viewport || { width: 1100, height: 900 },
+    locale: locale || "en-US",
+    hasTouch: !!phone,
+    isMobile: !!phone,
+  });
   const page = await context.newPage();
   page.setDefaultTimeout(20000);
   const errors = [];
@@ -419,6 +425,12 @@ const tests = {
       await other.close();
       return;
     }
+    // A tab whose game the server no longer has (it was restarted): the
+    // page says that a new game started.
+    await page.evaluate(() => sessionStorage.setItem("qi-session", "no-such-session"));
+    await page.reload();
+    await page.waitForSelector("body[data-ready='1']");
+    await waitForText(page, "#error", "no longer has this tab's game");
     await page.route("**/api/**", (route) => route.abort());
     await clickSq(page, "a3");
     await clickSq(page, "a4");
@@ -689,6 +701,13 @@ const tests = {
     check(board.width <= 390 && board.width >= 300, `the board fills the width (${board.width})`);
     await clickSq(page, "a3");
     await page.waitForSelector("#board .overlay.target");
+    // A finger: tap a piece, then its destination.
+    await setMode(page, "human");
+    await page.locator('#board .piece[data-sq="g3"]').tap();
+    await page.waitForSelector('#board .overlay.selected[data-sq="g3"]');
+    await page.locator('#board .sq[data-sq="g4"]').tap();
+    await page.waitForFunction(() => app.view.moves[0] === "g3g4");
+    check((await page.evaluate(() => window.scrollY)) === 0, "the tap scrolled nothing");
   },
 };
 

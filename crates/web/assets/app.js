@@ -23,7 +23,7 @@ const WORDS = {
     modeSecond: "You play second (Blue / O)", modeAnalysis: "Analysis board",
     level: "Engine level", levelName: (n) => (n === 1 ? "1 — beginner" : n === 10 ? "10 — full strength" : String(n)),
     movetime: "Engine time per move", seconds: (s) => `${s} s`,
-    engineMove: "Engine move", engineMoveTitle: "let the engine play the side to move", sound: "Sounds",
+    engineMove: "Engine move", engineMoveTitle: "let the engine play the side to move", sound: "Sounds", animate: "Animation",
     analysis: "Analysis", analyse: "Analyse", stop: "Stop", lines: "lines", linesAria: "lines of analysis (MultiPV)",
     depth: "depth", score: "score", nodes: "nodes", nps: "nodes/s", pv: "PV",
     multiAria: "the best moves, each with its line; click one to play it out",
@@ -77,7 +77,7 @@ const WORDS = {
     modeSecond: "你后走（蓝方 / O方）", modeAnalysis: "分析模式",
     level: "引擎等级", levelName: (n) => (n === 1 ? "1 — 入门" : n === 10 ? "10 — 全力" : String(n)),
     movetime: "引擎每步用时", seconds: (s) => `${s} 秒`,
-    engineMove: "引擎走一步", engineMoveTitle: "让引擎替轮到的一方走棋", sound: "音效",
+    engineMove: "引擎走一步", engineMoveTitle: "让引擎替轮到的一方走棋", sound: "音效", animate: "动画",
     analysis: "分析", analyse: "分析", stop: "停止", lines: "线路数", linesAria: "分析线路数（多主变）",
     depth: "深度", score: "评分", nodes: "节点", nps: "节点/秒", pv: "主变",
     multiAria: "最佳着法及其变化；点击可在棋盘上走出",
@@ -261,6 +261,7 @@ function saveSettings() {
     level: $("level").value,
     lang: LANG,
     sound: $("sound").checked,
+    animate: $("animate").checked,
   };
   localStorage.setItem(SETTINGS, JSON.stringify(settings));
 }
@@ -272,6 +273,7 @@ function restoreSettings() {
     if ([...select.options].some((o) => o.value === settings[id])) select.value = settings[id];
   }
   $("sound").checked = !!settings.sound;
+  $("animate").checked = settings.animate !== false;
 }
 
 // local.js, once its module has run (module scripts run after this one).
@@ -597,6 +599,7 @@ function show(view) {
   if (app.selected && movesFrom(app.selected).length === 0) app.selected = null;
   $("board").innerHTML = view.svg;
   decorateBoard();
+  animateMove(before, view);
   const status = $("status");
   status.textContent = app.thinking ? words().thinking(sideName(view.to_move_name)) : statusText(view);
   status.classList.toggle("over", gameOver());
@@ -623,6 +626,29 @@ function show(view) {
   document.body.dataset.game = view.game;
   document.body.dataset.mode = mode();
   maybeShowResult();
+}
+
+// The piece of a move just played slides from its square (a placement
+// fades in), unless animation is off or the system asks for less motion.
+function animateMove(before, view) {
+  if (!$("animate").checked || !before || before.spec !== view.spec || view.ply !== before.ply + 1 || !view.last) return;
+  if (window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  if (view.last.startsWith("x")) return;
+  const svg = $("board").querySelector("svg");
+  const squares = squaresOf(view.last);
+  const piece = svg && svg.querySelector(`.piece[data-sq="${squares[squares.length - 1]}"]`);
+  if (!piece || !piece.animate) return;
+  if (squares.length === 1) {
+    piece.animate([{ opacity: 0 }, { opacity: 1 }], { duration: 200, easing: "ease-out" });
+    return;
+  }
+  const a = centreOf(svg, squares[0]);
+  const b = centreOf(svg, squares[1]);
+  if (!a || !b) return;
+  piece.animate(
+    [{ transform: `translate(${a[0] - b[0]}px, ${a[1] - b[1]}px)` }, { transform: "translate(0px, 0px)" }],
+    { duration: 180, easing: "ease-out" },
+  );
 }
 
 function otherName(name) {
@@ -1445,6 +1471,7 @@ $("game-select").addEventListener("change", () => newGame({ spec: $("game-select
 $("movetime").addEventListener("change", () => saveSettings());
 $("level").addEventListener("change", () => saveSettings());
 $("sound").addEventListener("change", () => saveSettings());
+$("animate").addEventListener("change", () => saveSettings());
 $("lang").addEventListener("change", () => {
   LANG = $("lang").value === "zh" ? "zh" : "en";
   saveSettings();
