@@ -33,6 +33,7 @@ async function open(browser, viewport, locale) {
     locale: locale || "en-US",
     hasTouch: !!phone,
     isMobile: !!phone,
+    colorScheme: schemes[currentTest] || "light",
   });
   const page = await context.newPage();
   page.setDefaultTimeout(20000);
@@ -694,6 +695,18 @@ const tests = {
     await page.click("#analyse");
   },
 
+  async "screenshots: dark theme from the system"(page) {
+    const dark = await page.evaluate(() => matchMedia("(prefers-color-scheme: dark)").matches);
+    check(dark, "the browser asks for dark");
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    check(bg === "rgb(29, 31, 28)", `a dark page: ${bg}`);
+    await setMode(page, "human");
+    await chooseGame(page, "five-tigers:ten");
+    await clickSq(page, "c3");
+    await page.waitForFunction(() => app.view.moves.length === 1);
+    await page.screenshot({ path: join(SHOTS, "dark-five-tigers.png") });
+  },
+
   async "phone-sized screen"(page) {
     const width = await page.evaluate(() => document.documentElement.scrollWidth);
     check(width <= 390, `no sideways scrolling (page width ${width})`);
@@ -814,6 +827,8 @@ const viewports = {
   "screenshots: phone in Chinese": PHONE,
   "screenshots: phone held sideways": { width: 844, height: 390 },
 };
+const schemes = { "screenshots: dark theme from the system": "dark" };
+let currentTest = "";
 const locales = {
   "chinese from the browser's language, switchable and remembered": "zh-CN",
   "chinese five tigers: removal, formation and hands in words": "zh-CN",
@@ -843,6 +858,7 @@ let failed = 0;
 for (const [name, test] of Object.entries(tests)) {
   if (!name.includes(filter)) continue;
   const started = Date.now();
+  currentTest = name;
   const { context, page, errors } = await open(browser, viewports[name], locales[name]);
   const shot = join(SHOTS, `${name.replace(/[^a-z0-9]+/gi, "-")}.png`);
   try {
