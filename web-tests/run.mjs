@@ -739,6 +739,9 @@ async function humanMove(page, choose) {
 const staticTests = {
   async "static: a full jungle game against the engine"(page) {
     await page.selectOption("#movetime", "200");
+    // A weak level, as a beginner would choose it (levels below 10 answer
+    // at once).
+    await page.selectOption("#level", "2");
     await setMode(page, "first");
     // Red plays the first legal move in the page's order (a weak
     // player), the engine answers until the game ends.
@@ -761,6 +764,7 @@ const staticTests = {
 
   async "static: five tigers against the engine to the movement phase"(page) {
     await page.selectOption("#movetime", "200");
+    await page.selectOption("#level", "3");
     await setMode(page, "first");
     await chooseGame(page, "five-tigers:shandong");
     for (let i = 0; i < 40; i++) {
