@@ -80,7 +80,17 @@ test("Five Tigers: placements, the phase, hands and removals in the view", () =>
   assert.deepEqual(view.hands, [9, 10]);
   assert.equal(view.to_move_name, "O");
   assert.equal(view.status, "O to place");
+  assert.deepEqual(view.movers, ["first"]);
+  assert.deepEqual(view.formed, []);
   assert.ok(view.svg.startsWith("<svg"));
+});
+
+test("Five Tigers: the square just formed and who removes, in the view", () => {
+  const game = new Game("five-tigers:shandong");
+  for (const mv of ["b2", "a5", "b3", "c4", "c2", "e5", "c3", "xc4"]) game.play(mv);
+  const view = game.view(false);
+  assert.deepEqual(view.formed, ["b2", "c2", "b3", "c3"]);
+  assert.deepEqual(view.movers.slice(-2), ["first", "first"]);
 });
 
 test("records round-trip in both games", () => {
