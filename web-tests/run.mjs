@@ -477,6 +477,25 @@ const tests = {
     await page.fill("#setup-text", "not a position");
     await page.click("#setup");
     await waitForText(page, "#error", "局面文本有误");
+    // A result and a score in the winner's words, in Chinese.
+    await page.fill("#setup-text", "6l/7/3R3/7/7/7/7/7/6L w 0 1");
+    await page.click("#setup");
+    await page.waitForFunction(() => document.querySelector("#position-text").value.startsWith("6l/7/3R3"));
+    await page.click("#analyse");
+    await waitForText(page, "#an-score", "红方2步胜");
+    await page.click("#analyse");
+    await clickSq(page, "d7");
+    await clickSq(page, "d8");
+    await clickSq(page, "g9");
+    await clickSq(page, "g8");
+    await clickSq(page, "d8");
+    await clickSq(page, "d9");
+    await waitForText(page, "#status", "红方胜：进入兽穴。");
+    await waitForText(page, "#result-text", "红方胜：进入兽穴。");
+    await page.screenshot({ path: join(SHOTS, "zh-result.png") });
+    await page.click("#result-close");
+    await page.click('#moves button[data-ply="1"]');
+    await page.waitForFunction(() => app.view.ply === 1);
     await page.selectOption("#lang", "en");
     await waitForText(page, "#status", "Blue to move");
     check((await text(page, "#undo")) === "Take back", "switched to English");
