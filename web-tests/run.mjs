@@ -579,6 +579,18 @@ const tests = {
     await page.click("#resign");
     await waitForText(page, "#status", "Blue wins: resignation.");
     check((await clickable(page)) === false, "no move after resigning");
+    // The saved record says so, and loading it ends the game the same way.
+    await page.click("#result-close");
+    await page.click("#save-record");
+    await page.waitForFunction(() => document.querySelector("#record-text").value.includes('[Termination "resignation"]'));
+    const record = await page.inputValue("#record-text");
+    check(/\[Result "0-1"\]/.test(record) && /0-1\s*$/.test(record), `the result in the record: ${record}`);
+    await page.click("#new-game");
+    await page.selectOption("#nd-side", "human");
+    await page.click("#nd-start");
+    await page.waitForFunction(() => !gameOver());
+    await page.click("#load-record");
+    await waitForText(page, "#status", "Blue wins: resignation.");
   },
 
   async "analysis board: bar, arrow, lines that play out, follows the position"(page) {

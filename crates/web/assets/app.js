@@ -1247,8 +1247,9 @@ async function saveRecord() {
   showError(null);
   try {
     const data = await api("GET", sessionPath("/record"));
-    $("record-text").value = data.record;
-    const blob = new Blob([data.record], { type: "text/plain" });
+    const record = withEnding(data.record);
+    $("record-text").value = record;
+    const blob = new Blob([record], { type: "text/plain" });
     const link = document.createElement("a");
     link.href = URL.createObjectURL(blob);
     link.download = `${app.view.game}-${new Date().toISOString().slice(0, 10)}.pgn`;
@@ -1259,6 +1260,20 @@ async function saveRecord() {
   } catch (e) {
     showError(e.message);
   }
+}
+
+// A resignation or agreed draw, which only the page knows, written into
+// the record as docs/records.md has it (the Result tag and token, and the
+// Termination tag), so that loading the record ends the game the same way.
+function withEnding(record) {
+  const view = app.view;
+  // The record is the whole line, shown at any ply: the ending of its end.
+  const ended = app.ended && app.ended.key === gameKey(view) ? app.ended : null;
+  if (!ended || !/\[Result "\*"\]/.test(record)) return record;
+  const token = ended.winner ? (ended.winner === view.side_names[0] ? "1-0" : "0-1") : "1/2-1/2";
+  return record
+    .replace(/\[Result "\*"\]/, `[Result "${token}"]\n[Termination "${ended.reason}"]`)
+    .replace(/\*(\s*)$/, `${token}$1`);
 }
 
 async function loadRecord(text) {
