@@ -616,6 +616,10 @@ const tests = {
     await page.keyboard.press("Home");
     await page.waitForFunction(() => app.view.ply === 0);
     await page.waitForFunction(() => app.analysing && Number(document.querySelector("#an-depth").textContent) >= 2);
+    // After a reload the analysis board analyses again.
+    await page.reload();
+    await page.waitForSelector("body[data-ready='1']");
+    await page.waitForFunction(() => app.analysing && Number(document.querySelector("#an-depth").textContent) >= 2);
     await page.click("#analyse");
     await waitForText(page, "#an-state", "stopped");
   },

@@ -1362,6 +1362,7 @@ async function start() {
     // engine goes on (wait for it), the page's died with the page (let
     // it move again).
     if (view.searching === "engine") waitForEngine();
+    else if (mode() === "analysis" && !view.searching && !gameOver()) startAnalysis();
     else maybeEngineMove();
   } catch (e) {
     showError(words().cannotStart(e.message));
