@@ -814,6 +814,22 @@ const staticTests = {
     check(phase === "move" || result, `placements done (phase ${phase})`);
   },
 
+  async "static: a full five tigers game against the engine"(page) {
+    await page.selectOption("#movetime", "200");
+    await page.selectOption("#level", "3");
+    await setMode(page, "first");
+    await chooseGame(page, "five-tigers:ten");
+    for (let i = 0; i < 400; i++) {
+      await page.waitForFunction(() => !app.thinking && !app.busy && (app.view.result || app.view.to_move === "first"));
+      if (await page.evaluate(() => !!app.view.result)) break;
+      await humanMove(page, (legal) => legal[0]);
+    }
+    const status = await text(page, "#status");
+    check(/wins|Draw/.test(status), `the game ended: ${status}`);
+    await page.waitForSelector("#result-dialog[open]");
+    await page.screenshot({ path: join(SHOTS, "five-tigers-full-game.png") });
+  },
+
   async "static: reload while the engine thinks keeps the game"(page) {
     await page.selectOption("#movetime", "3000");
     await setMode(page, "first");
