@@ -141,6 +141,16 @@ const WORDS = {
       [/^the engine is thinking$/, "引擎正在思考"],
       [/^no move to take back$/, "没有可以悔的棋"],
       [/^the engine has no move$/, "引擎无棋可走"],
+      [/^the engine failed: /, "引擎出错："],
+      [/^the engine is thinking: wait for its move$/, "引擎正在思考：请等它走完"],
+      [/^a search is running$/, "正在搜索中"],
+      [/^the game is over$/, "对局已结束"],
+      [/^the server is stopping$/, "服务器正在关闭"],
+      [/^too many searches at once \((\d+)\): try again later$/, "同时进行的搜索太多（$1）：请稍后再试"],
+      [/^too many sessions \((\d+)\), all of them searching$/, "对局太多（$1），都在搜索中"],
+      [/^no session '([^']*)'$/, "没有对局“$1”"],
+      [/^bad JSON body: /, "请求格式有误："],
+      [/^ply (\d+) is outside the game \(0 to (\d+)\)$/, "第$1步不在对局中（0 到 $2）"],
     ],
   },
 };
@@ -200,6 +210,7 @@ function applyLanguage() {
   const w = words();
   document.documentElement.lang = LANG === "zh" ? "zh-CN" : "en";
   document.title = LANG === "zh" ? "qi — 斗兽棋与五虎棋" : "qi — Jungle 斗兽棋 and Five Tigers 五虎棋";
+  if (!app.view) $("status").textContent = LANG === "zh" ? "加载中…" : "Loading…";
   for (const node of document.querySelectorAll("[data-i18n]")) {
     const value = w[node.dataset.i18n];
     if (typeof value === "string") node.textContent = value;
