@@ -637,3 +637,28 @@ async fn error_answers_quote_a_bounded_part_of_the_input() {
         assert!(value["error"].as_str().unwrap().contains('…') || !text.contains("xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"), "{text}");
     }
 }
+
+#[tokio::test]
+async fn the_saved_record_says_why_the_game_ended_as_the_page_does() {
+    let app = default_app();
+    for (spec, text) in [
+        ("jungle", "7/7/7/7/7/7/7/7/6L b 0 1"),
+        ("five-tigers:ten", "5/5/5/X4/OX3 o move X:0,O:0 - o -,- 0"),
+        ("five-tigers:ten", "5/5/5/5/X4 o move X:0,O:0 - o -,- 0"),
+    ] {
+        let (id, view) = session(&app, json!({"spec": spec, "text": text})).await;
+        let reason = view["result"]["reason"].as_str().unwrap().to_string();
+        let (_, saved) = call(
+            &app,
+            "GET",
+            &format!("/api/sessions/{id}/record"),
+            Value::Null,
+        )
+        .await;
+        let record = saved["record"].as_str().unwrap();
+        assert!(
+            record.contains(&format!("[Termination \"{reason}\"]")),
+            "{spec}: the page says {reason:?}, the record {record}"
+        );
+    }
+}
