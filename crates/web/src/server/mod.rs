@@ -3,13 +3,13 @@
 //! JSON API over sessions (one game each), and the engine's live output as
 //! server-sent events.
 //!
-//! * [`routes`]: the API's handlers, each leaving the session unchanged
+//! * `routes`: the API's handlers, each leaving the session unchanged
 //!   when it answers an error.
-//! * [`sessions`]: sessions and their searches, the limits on both.
+//! * `sessions`: sessions and their searches, the limits on both.
 //! * [`errors`]: error answers, `{"error": ..., "code": ...}`.
 //! * [`security`]: the `Host` and `Origin` checks that keep other web
 //!   pages away from the API.
-//! * [`site`]: the page's files, embedded or from a directory.
+//! * `site`: the page's files, embedded or from a directory.
 //!
 //! On shutdown every search is stopped and the event streams end, so the
 //! server exits promptly. The API is described in `docs/web.md`.
