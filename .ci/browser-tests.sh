@@ -56,6 +56,7 @@ echo "qi serve at $url"
 
 status=0
 QI_URL="$url" SHOTS="$out" timeout 600 node web-tests/run.mjs || status=$?
+QI_URL="$url" SHOTS="$out" timeout 300 node web-tests/server.mjs || status=$?
 
 # Stopping the server (SIGTERM, as Ctrl-C does SIGINT) ends the analysis
 # the tests left running and exits cleanly.

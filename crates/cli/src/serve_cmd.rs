@@ -7,7 +7,7 @@ use clap::Args;
 use qi_engine::record::{self, Record};
 use qi_engine::{Games, Registry};
 use qi_play::svg::{self, Marks, RenderOptions};
-use qi_web::server::{self, Config};
+use qi_web::server::{self, Config, Guard, Server};
 
 use crate::error::CliError;
 use crate::out::outln;
@@ -29,9 +29,23 @@ pub struct ServeArgs {
     #[arg(long, value_name = "N", default_value_t = Config::default().max_searches as u64,
           value_parser = clap::value_parser!(u64).range(1..=256))]
     max_searches: u64,
+    /// Serve the static site in DIR (as `scripts/export-site.sh DIR`
+    /// writes it: the games and the engine in the page) instead of the
+    /// page with the games on this server.
+    #[arg(long, value_name = "DIR")]
+    site: Option<std::path::PathBuf>,
+    /// With --site: serve the session API too (the games and the native
+    /// engine on this server), which the server's own page always uses.
+    #[arg(long, requires = "site")]
+    api: bool,
+    /// Also answer the session API under this host name (a reverse
+    /// proxy's, this machine's name on the network); IP addresses and
+    /// localhost are always answered. Repeatable.
+    #[arg(long, value_name = "NAME")]
+    allow_host: Vec<String>,
 }
 
-/// `qi serve [--host 127.0.0.1] [--port P]`
+/// `qi serve [--host 127.0.0.1] [--port P] [--site DIR [--api]]`
 pub fn serve(args: ServeArgs) -> Result<(), CliError> {
     let config = Config {
         // Both are range-checked far below usize::MAX.
@@ -40,13 +54,29 @@ pub fn serve(args: ServeArgs) -> Result<(), CliError> {
         ..Config::default()
     };
     let addr = SocketAddr::new(args.host, args.port);
-    if !args.host.is_loopback() {
+    let mut guard = Guard::default();
+    for name in &args.allow_host {
+        guard.allow_host(name);
+    }
+    let mut server = Server::new(config).guard(guard);
+    let mut api = true;
+    if let Some(dir) = &args.site {
+        if !dir.join("index.html").is_file() {
+            return Err(CliError::Usage(format!(
+                "--site {}: no index.html there (write the site with scripts/export-site.sh DIR)",
+                dir.display()
+            )));
+        }
+        server = server.site(dir).api(args.api);
+        api = args.api;
+    }
+    if !args.host.is_loopback() && api {
         eprintln!(
             "qi serve: warning: listening on {} lets other machines use this server (it has no authentication)",
             args.host
         );
     }
-    server::run(addr, config, |bound| {
+    server::run(addr, server, |bound| {
         outln!("qi serve: listening on http://{bound}/ (Ctrl-C stops)");
     })
     .map_err(|e| CliError::Usage(format!("cannot serve on {addr}: {e}")))?;

@@ -11,8 +11,14 @@ const QI: &str = env!("CARGO_BIN_EXE_qi");
 
 /// Starts `qi serve --port 0` and returns it with the address it printed.
 fn serve() -> (Child, String, BufReader<std::process::ChildStdout>) {
+    serve_with(&[])
+}
+
+/// The same with more arguments.
+fn serve_with(args: &[&str]) -> (Child, String, BufReader<std::process::ChildStdout>) {
     let mut child = Command::new(QI)
         .args(["serve", "--port", "0"])
+        .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -139,4 +145,41 @@ fn a_port_in_use_is_one_line_and_exit_code_2() {
         "{err}"
     );
     assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn serves_a_static_site_with_the_api_only_when_asked() {
+    let dir = std::env::temp_dir().join(format!("qi-serve-site-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let site = dir.to_str().unwrap();
+    // No index.html: one line, exit code 2.
+    let out = Command::new(QI)
+        .args(["serve", "--port", "0", "--site", site])
+        .output()
+        .expect("qi runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("no index.html"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::write(
+        dir.join("index.html"),
+        "<html data-backend=\"local\">the site</html>",
+    )
+    .unwrap();
+    for (args, api) in [
+        (vec!["--site", site], false),
+        (vec!["--site", site, "--api"], true),
+    ] {
+        let (mut child, addr, _out) = serve_with(&args);
+        let (status, page) = http(&addr, "GET", "/", "");
+        assert!(status.contains("200"), "{status}");
+        assert!(page.contains("the site"), "{page}");
+        let (status, _) = http(&addr, "POST", "/api/sessions", "{}");
+        assert_eq!(status.contains("201"), api, "{args:?}: {status}");
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    std::fs::remove_dir_all(dir).unwrap();
 }

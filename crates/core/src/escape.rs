@@ -1,12 +1,14 @@
 //! Echoing user input in error messages without letting it act on the
 //! terminal: a control character (an escape sequence, a carriage return, a
 //! NUL) in a bad move or position text would otherwise be written raw to the
-//! user's screen or log.
+//! user's screen or log, and a long input (a megabyte of position text)
+//! would make the message as long.
 
 use core::fmt::{self, Display, Write};
 
 /// User text made safe to echo: control characters are written as Rust
-/// escapes (`\u{1b}`, `\n`, `\t`), everything else as it is.
+/// escapes (`\u{1b}`, `\n`, `\t`), everything else as it is, and only
+/// the first [`MAX_ECHO`] characters, followed by `…` when there are more.
 ///
 /// Every error of the qi crates that repeats the user's input shows it
 /// through this wrapper.
@@ -16,13 +18,21 @@ use core::fmt::{self, Display, Write};
 ///
 /// assert_eq!(Escaped("a3\u{1b}[2J").to_string(), "a3\\u{1b}[2J");
 /// assert_eq!(Escaped("象 a3").to_string(), "象 a3");
+/// let long = "x".repeat(10_000);
+/// assert_eq!(Escaped(&long).to_string(), format!("{}…", &long[..qi_core::MAX_ECHO]));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Escaped<'a>(pub &'a str);
 
+/// The most characters of an input an error message repeats.
+pub const MAX_ECHO: usize = 80;
+
 impl Display for Escaped<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        for c in self.0.chars() {
+        for (i, c) in self.0.chars().enumerate() {
+            if i == MAX_ECHO {
+                return f.write_char('…');
+            }
             write_char(f, c)?;
         }
         Ok(())
@@ -70,5 +80,17 @@ mod tests {
             "\"quoted\" 'text'"
         );
         assert_eq!(EscapedChar('\u{1b}').to_string(), "\\u{1b}");
+    }
+
+    #[test]
+    fn long_input_is_cut_with_an_ellipsis() {
+        let exact = "é".repeat(MAX_ECHO);
+        assert_eq!(Escaped(&exact).to_string(), exact);
+        let longer = format!("{exact}z");
+        assert_eq!(Escaped(&longer).to_string(), format!("{exact}…"));
+        assert_eq!(
+            Escaped(&"x".repeat(1 << 20)).to_string().chars().count(),
+            MAX_ECHO + 1
+        );
     }
 }

@@ -19,9 +19,9 @@ use std::any::Any;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use qi_core::{DrawReason, ExternalResult, Game, Outcome, Position, Side, WinReason};
+use qi_core::{ExternalResult, Game, Outcome, Position, Side};
 use qi_engine::options::set_search_option;
-use qi_engine::record::{Record, RecordResult};
+use qi_engine::record::{reason_in, Record, RecordResult};
 use qi_engine::strength::StrengthOptions;
 use qi_engine::{spec_of, EvalProfile, GameFn, GameKit, Games, Registry, RulesOf, SpecError};
 use qi_five_tigers::{held_formations, FiveTigers, Phase, Point};
@@ -423,32 +423,8 @@ impl<K: GameKit> KitGame<K> {
     }
 
     fn result_view(&self, outcome: Outcome) -> ResultView {
-        let position = self.game.position();
-        let tigers = (position as &dyn Any).downcast_ref::<FiveTigers>();
-        let reason = match outcome {
-            Outcome::Win { reason, .. } => match reason {
-                WinReason::NoPieces if tigers.is_some() => "no pieces left".to_string(),
-                WinReason::NoPieces => "no animals left".to_string(),
-                WinReason::NoLegalMove if tigers.is_some() => "no step left".to_string(),
-                WinReason::NoLegalMove if position.count_moves() > 0 => {
-                    "no legal move (the anti-chase rules forbid every move)".to_string()
-                }
-                WinReason::Repetition => {
-                    "repetition (the side that began it did not vary)".to_string()
-                }
-                other => other.to_string(),
-            },
-            Outcome::Draw(DrawReason::NoCapture) => {
-                let noun = if tigers.is_some() {
-                    "removal"
-                } else {
-                    "capture"
-                };
-                format!("no {noun} for {} plies", position.no_capture_plies())
-            }
-            Outcome::Draw(DrawReason::Repetition) => "threefold repetition".to_string(),
-            Outcome::Draw(reason) => reason.to_string(),
-        };
+        // The words of the record's Termination tag too.
+        let reason = reason_in(self.game.position(), outcome);
         let winner = outcome.winner().map(|side| Self::name_of(side).to_string());
         let text = match &winner {
             Some(name) => format!("{name} wins: {reason}."),

@@ -612,3 +612,46 @@ fn searcher_and_results_can_move_between_threads() {
     let (r, game) = handle.join().unwrap();
     assert!(game.legal_moves().contains(&r.best_move.unwrap()));
 }
+
+#[test]
+fn a_proven_win_within_the_depth_ends_the_iterations() {
+    // Nim of 13 stones: a win in 7 plies, though lines run up to 13.
+    // Iterations past depth 7 would only repeat the same mate and line.
+    for (stones, plies) in [(13u8, 7u32), (9, 5)] {
+        let mut game = nim(stones);
+        let mut searcher = Searcher::new(SearchOptions::default());
+        let mut infos: Vec<SearchInfo<Take>> = Vec::new();
+        let result = searcher.search(
+            &mut game,
+            &ZeroEval,
+            Limits::depth(MAX_DEPTH),
+            &no_stop(),
+            |i| infos.push(i.clone()),
+        );
+        assert_eq!(result.score, Score::win_in(plies));
+        assert_eq!(result.depth, plies, "{stones} stones");
+        let last = infos.last().unwrap();
+        assert_eq!(last.depth, plies, "no iteration after the proof");
+        assert_eq!(
+            infos
+                .iter()
+                .filter(|i| i.score == Score::win_in(plies))
+                .count(),
+            1,
+            "the mate is reported once"
+        );
+    }
+    // The side that loses: the same.
+    let mut game = nim(12);
+    let mut searcher = Searcher::new(SearchOptions::default());
+    let mut depths = Vec::new();
+    let result = searcher.search(
+        &mut game,
+        &ZeroEval,
+        Limits::depth(MAX_DEPTH),
+        &no_stop(),
+        |i| depths.push(i.depth),
+    );
+    assert_eq!(result.score, Score::loss_in(6));
+    assert_eq!(depths.last(), Some(&6));
+}

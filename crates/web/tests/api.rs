@@ -524,3 +524,141 @@ async fn closing_the_server_stops_searches_and_event_streams() {
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
     assert_eq!(error_of(status, &body), "the server is stopping");
 }
+
+#[tokio::test]
+async fn a_refused_undo_leaves_the_game_unchanged() {
+    let app = default_app();
+    let (id, _) = session(&app, Value::Null).await;
+    for mv in ["a3a4", "g7g6", "a4a5"] {
+        post(&app, &id, "/play", json!({"move": mv})).await;
+    }
+    let (_, before) = post(&app, &id, "/goto", json!({"ply": 1})).await;
+    for count in [2, 3, 1000] {
+        let (status, body) = post(&app, &id, "/undo", json!({"count": count})).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+        assert!(
+            error_of(status, &body).contains("cannot take back"),
+            "{body}"
+        );
+        let (_, view) = call(&app, "GET", &format!("/api/sessions/{id}"), Value::Null).await;
+        assert_eq!(view, before, "undo {count} changed nothing");
+    }
+    // Within the shown position it takes back and drops the rest.
+    let (status, view) = post(&app, &id, "/undo", json!({"count": 1})).await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["ply"], 0);
+    assert!(moves(&view).is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_refused_change_leaves_the_session_as_it_was() {
+    let app = default_app();
+    let (id, _) = session(&app, Value::Null).await;
+    post(&app, &id, "/play", json!({"move": "a3a4"})).await;
+    let (status, _) = post(&app, &id, "/analysis/start", Value::Null).await;
+    assert_eq!(status, StatusCode::ACCEPTED);
+    let (_, before) = call(&app, "GET", &format!("/api/sessions/{id}"), Value::Null).await;
+    assert_eq!(before["searching"], "analysis");
+    for (action, body) in [
+        ("/play", json!({"move": "a3a5"})),
+        ("/play", json!({"move": "nonsense"})),
+        ("/undo", json!({"count": 2})),
+        ("/goto", json!({"ply": 7})),
+        ("/new", json!({"spec": "chess"})),
+        ("/new", json!({"text": "not a position"})),
+        ("/record", json!({"record": "nonsense"})),
+        ("/analysis/start", json!({})),
+        ("/engine", json!({"movetime_ms": 0})),
+        ("/flip", json!({"flip": "yes"})),
+    ] {
+        let (status, answer) = post(&app, &id, action, body.clone()).await;
+        assert!(status.is_client_error(), "{action} {body}: {answer}");
+        let (_, view) = call(&app, "GET", &format!("/api/sessions/{id}"), Value::Null).await;
+        assert_eq!(
+            view, before,
+            "{action} {body} changed nothing, the analysis goes on"
+        );
+    }
+    post(&app, &id, "/analysis/stop", Value::Null).await;
+}
+
+#[tokio::test]
+async fn error_answers_quote_a_bounded_part_of_the_input() {
+    let app = default_app();
+    let (id, _) = session(&app, Value::Null).await;
+    let long = "x".repeat(500_000);
+    for (path, body) in [
+        ("/api/sessions".to_string(), json!({"spec": long})),
+        (
+            "/api/sessions".to_string(),
+            json!({"spec": format!("jungle:{long}")}),
+        ),
+        (
+            "/api/sessions".to_string(),
+            json!({"spec": format!("five-tigers:{long}=1")}),
+        ),
+        ("/api/sessions".to_string(), json!({"text": long})),
+        (
+            "/api/sessions".to_string(),
+            json!({"spec": 1, "text": long}),
+        ),
+        (format!("/api/sessions/{id}/play"), json!({"move": long})),
+        (format!("/api/sessions/{id}/goto"), json!({"ply": long})),
+        (
+            format!("/api/sessions/{id}/record"),
+            json!({"record": long}),
+        ),
+        (
+            format!("/api/sessions/{id}/record"),
+            json!({"record": format!("[Game \"jungle\"]\n\n{long} *\n")}),
+        ),
+        (
+            format!("/api/sessions/{id}/record"),
+            json!({"record": format!("[Game \"{long}\"]\n\n*\n")}),
+        ),
+        (
+            format!("/api/sessions/{id}/record"),
+            json!({"record": format!("[Result \"{long}\"]\n\n*\n")}),
+        ),
+        (
+            format!("/api/sessions/{}/play", &long[..20_000]),
+            json!({"move": "a3a4"}),
+        ),
+    ] {
+        let (status, text) = raw(&app, "POST", &path, &body.to_string()).await;
+        assert!(status.is_client_error(), "{status}");
+        assert!(
+            text.len() < 1000,
+            "{status}: an answer of {} bytes: {}…",
+            text.len(),
+            &text[..200.min(text.len())]
+        );
+        let value: Value = serde_json::from_str(&text).unwrap();
+        assert!(value["error"].as_str().unwrap().contains('…') || !text.contains("xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"), "{text}");
+    }
+}
+
+#[tokio::test]
+async fn the_saved_record_says_why_the_game_ended_as_the_page_does() {
+    let app = default_app();
+    for (spec, text) in [
+        ("jungle", "7/7/7/7/7/7/7/7/6L b 0 1"),
+        ("five-tigers:ten", "5/5/5/X4/OX3 o move X:0,O:0 - o -,- 0"),
+        ("five-tigers:ten", "5/5/5/5/X4 o move X:0,O:0 - o -,- 0"),
+    ] {
+        let (id, view) = session(&app, json!({"spec": spec, "text": text})).await;
+        let reason = view["result"]["reason"].as_str().unwrap().to_string();
+        let (_, saved) = call(
+            &app,
+            "GET",
+            &format!("/api/sessions/{id}/record"),
+            Value::Null,
+        )
+        .await;
+        let record = saved["record"].as_str().unwrap();
+        assert!(
+            record.contains(&format!("[Termination \"{reason}\"]")),
+            "{spec}: the page says {reason:?}, the record {record}"
+        );
+    }
+}

@@ -15,6 +15,7 @@
 
 mod file;
 mod parse;
+mod reason;
 
 use std::fmt;
 use std::str::FromStr;
@@ -27,6 +28,7 @@ use crate::registry::{GameFn, Registry, SpecError};
 
 pub use file::{pick, replay_all, summary, PickError};
 pub use parse::{ParseError, ParseErrorKind};
+pub use reason::reason_in;
 
 /// The result tokens, in the order of [`RecordResult`]'s variants.
 pub const RESULTS: [&str; 4] = ["1-0", "0-1", "1/2-1/2", "*"];
@@ -156,7 +158,9 @@ impl fmt::Display for RecordResult {
     }
 }
 
-/// The reason text of an outcome, as the `Termination` tag holds it.
+/// The reason text of an outcome without its position (a match's
+/// records, whose arena knows only the outcome); a game's record uses
+/// [`reason_in`], the words the web page shows.
 pub fn termination_of(outcome: Outcome) -> String {
     match outcome {
         Outcome::Win { reason, .. } => reason.to_string(),
@@ -197,7 +201,7 @@ impl Record {
             .collect();
         if let Some(outcome) = game.outcome() {
             record.set_result(RecordResult::of(Some(outcome)));
-            record.set_tag("Termination", &termination_of(outcome));
+            record.set_tag("Termination", &reason_in(game.position(), outcome));
         }
         record
     }

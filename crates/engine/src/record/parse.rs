@@ -30,13 +30,13 @@ pub enum ParseErrorKind {
     #[error("malformed tag: {0}")]
     BadTag(String),
     /// A tag appears twice.
-    #[error("tag {0} appears twice")]
+    #[error("tag {} appears twice", qi_core::Escaped(.0))]
     DuplicateTag(String),
     /// A tag pair after the move text began.
     #[error("a tag after the moves")]
     TagAfterMoves,
     /// The `Result` tag holds no result.
-    #[error("Result '{0}' is not 1-0, 0-1, 1/2-1/2 or *")]
+    #[error("Result '{}' is not 1-0, 0-1, 1/2-1/2 or *", qi_core::Escaped(.0))]
     BadResult(String),
     /// A `{` without its `}`.
     #[error("unterminated comment")]
@@ -48,7 +48,7 @@ pub enum ParseErrorKind {
     #[error("a comment must follow a move, at most one per move")]
     MisplacedComment,
     /// A token that cannot be move text.
-    #[error("'{0}' is not a move")]
+    #[error("'{}' is not a move", qi_core::Escaped(.0))]
     BadMove(String),
     /// The text ends without the result token.
     #[error("the moves end without a result (1-0, 0-1, 1/2-1/2 or *)")]

@@ -142,6 +142,12 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
                 if !ctx.horizon {
                     break; // every line reached the end of the game
                 }
+                if result.lines.iter().all(|l| proven_within(l.score, depth)) {
+                    // Deeper iterations would repeat the same lines: a
+                    // forced result this near is within the full-width
+                    // part of the search.
+                    break;
+                }
                 if !timer.next_iteration_fits(time, ctx.nodes) {
                     break;
                 }
@@ -198,4 +204,11 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
             delta *= 2;
         }
     }
+}
+
+/// Whether `score` is a win or loss whose end lies within `depth` plies.
+fn proven_within(score: Score, depth: u32) -> bool {
+    score
+        .mate_plies()
+        .is_some_and(|plies| plies.unsigned_abs() <= depth)
 }

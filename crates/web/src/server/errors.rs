@@ -1,0 +1,166 @@
+//! Error answers: a status, a stable code and a message, sent as
+//! `{"error": message, "code": code}`, with any input they repeat
+//! bounded and escaped.
+
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Serialize;
+
+use crate::game::GameError;
+
+/// The longest error message sent, in characters: messages repeat input
+/// (the libraries bound what they quote, but serde's messages quote a
+/// whole JSON string), and an answer must not grow with the request.
+pub const MAX_MESSAGE: usize = 300;
+
+/// An error answer: a status, a code and a message, sent as
+/// `{"error": message, "code": code}`.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    code: &'static str,
+    message: String,
+}
+
+impl ApiError {
+    /// An error answer with the code of its status. Control characters
+    /// of the message (which may repeat the request) are escaped, and a
+    /// message longer than [`MAX_MESSAGE`] characters is cut with an
+    /// ellipsis.
+    pub(crate) fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError::with_code(status, code_of(status), message)
+    }
+
+    /// An error answer with its own code.
+    pub(crate) fn with_code(
+        status: StatusCode,
+        code: &'static str,
+        message: impl Into<String>,
+    ) -> ApiError {
+        let message: String = message.into();
+        let mut shown = String::new();
+        for (i, c) in message.chars().enumerate() {
+            if i == MAX_MESSAGE {
+                shown.push('…');
+                break;
+            }
+            if c.is_control() {
+                shown.extend(c.escape_default());
+            } else {
+                shown.push(c);
+            }
+        }
+        ApiError {
+            status,
+            code,
+            message: shown,
+        }
+    }
+
+    pub(crate) fn bad(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    pub(crate) fn busy(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::CONFLICT, message)
+    }
+
+    pub(crate) fn unavailable(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message)
+    }
+
+    /// The answer's status.
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+
+    /// The answer's code (see `docs/web.md`).
+    pub fn code(&self) -> &'static str {
+        self.code
+    }
+
+    /// The answer's message.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+/// The code of an error answer that has no more precise one.
+fn code_of(status: StatusCode) -> &'static str {
+    match status {
+        StatusCode::BAD_REQUEST => "bad_request",
+        StatusCode::FORBIDDEN => "forbidden",
+        StatusCode::NOT_FOUND => "not_found",
+        StatusCode::METHOD_NOT_ALLOWED => "method_not_allowed",
+        StatusCode::CONFLICT => "busy",
+        StatusCode::PAYLOAD_TOO_LARGE => "too_large",
+        StatusCode::UNPROCESSABLE_ENTITY => "illegal",
+        StatusCode::SERVICE_UNAVAILABLE => "unavailable",
+        s if s.is_server_error() => "server_error",
+        _ => "error",
+    }
+}
+
+impl From<GameError> for ApiError {
+    fn from(e: GameError) -> ApiError {
+        let status = match e {
+            GameError::Move { .. } | GameError::NothingToUndo => StatusCode::UNPROCESSABLE_ENTITY,
+            _ => StatusCode::BAD_REQUEST,
+        };
+        ApiError::new(status, e.to_string())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (
+            self.status,
+            Json(ErrorBody {
+                error: self.message,
+                code: self.code,
+            }),
+        )
+            .into_response()
+    }
+}
+
+#[derive(Serialize)]
+struct ErrorBody {
+    error: String,
+    code: &'static str,
+}
+
+/// Any error answer without a JSON body (an unknown method, a body too
+/// large, a missing file of the site, ...) gets one.
+pub(crate) async fn json_errors(response: Response) -> Response {
+    let status = response.status();
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if (status.is_client_error() || status.is_server_error()) && !is_json {
+        let message = status.canonical_reason().unwrap_or("error").to_lowercase();
+        return ApiError::new(status, message).into_response();
+    }
+    response
+}
+
+pub(crate) async fn not_found() -> ApiError {
+    ApiError::new(StatusCode::NOT_FOUND, "no such page or API")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_messages_are_cut_and_control_characters_escaped() {
+        let e = ApiError::bad(format!("bad '{}'", "x".repeat(10_000)));
+        assert_eq!(e.message().chars().count(), MAX_MESSAGE + 1);
+        assert!(e.message().ends_with('…'));
+        let e = ApiError::bad("a\u{1b}[2Jb");
+        assert_eq!(e.message(), "a\\u{1b}[2Jb");
+        assert_eq!(e.code(), "bad_request");
+    }
+}

@@ -1,0 +1,426 @@
+//! The API's handlers. Each checks everything it can before it changes
+//! anything, so that an error answer leaves the session as it was.
+
+use std::convert::Infallible;
+use std::time::Duration;
+
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use futures_util::Stream;
+use qi_engine::{Games, Registry};
+use qi_search::Limits;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use tokio::sync::broadcast;
+
+use super::errors::ApiError;
+use super::sessions::{start_search, stop_analysis, Inner, Kind, Session, SessionView, Shared};
+use crate::game::{load_record, new_game, WebGame};
+
+/// How often an idle event stream sends a comment: a closed tab's stream
+/// is noticed at the next write, so this bounds how long its analysis
+/// runs on (with [`super::Config::orphan_grace`]).
+const EVENT_KEEP_ALIVE: Duration = Duration::from_secs(1);
+
+/// Reads a JSON body; an empty body is `{}`.
+fn body<T: DeserializeOwned>(bytes: &Bytes) -> Result<T, ApiError> {
+    let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
+        b"{}"
+    } else {
+        bytes
+    };
+    serde_json::from_slice(bytes).map_err(|e| ApiError::bad(format!("bad JSON body: {e}")))
+}
+
+#[derive(Serialize)]
+pub(crate) struct GameList {
+    games: Vec<GameEntry>,
+    default: String,
+}
+
+#[derive(Serialize)]
+struct GameEntry {
+    name: &'static str,
+    presets: Vec<String>,
+}
+
+pub(crate) async fn games() -> Json<GameList> {
+    Json(GameList {
+        games: Games::games()
+            .iter()
+            .map(|g| GameEntry {
+                name: g.name,
+                presets: g.preset_specs().collect(),
+            })
+            .collect(),
+        default: Games::default_spec(),
+    })
+}
+
+/// A new game: its spec (the default game when omitted) and optional
+/// position text.
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct NewGame {
+    spec: Option<String>,
+    text: Option<String>,
+    flip: Option<bool>,
+}
+
+impl NewGame {
+    fn build(&self) -> Result<Box<dyn WebGame>, ApiError> {
+        let spec = self.spec.clone().unwrap_or_else(Games::default_spec);
+        Ok(new_game(&spec, self.text.as_deref())?)
+    }
+}
+
+pub(crate) async fn create_session(
+    State(state): State<Shared>,
+    bytes: Bytes,
+) -> Result<Response, ApiError> {
+    let request: NewGame = body(&bytes)?;
+    let game = request.build()?;
+    let session = Session::new(Inner::new(game, request.flip.unwrap_or(false)));
+    let mut view = SessionView::of("", &session.lock());
+    view.id = state.insert(session)?;
+    Ok((StatusCode::CREATED, Json(view)).into_response())
+}
+
+pub(crate) async fn show(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+) -> Result<Json<SessionView>, ApiError> {
+    let session = state.session(&id)?;
+    let inner = session.lock();
+    Ok(Json(SessionView::of(&id, &inner)))
+}
+
+pub(crate) async fn delete_session(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiError> {
+    state.remove(&id)?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Runs `change` on the session's game and answers with the new view.
+/// While the engine chooses a move the game must not change under it
+/// (409). An analysis goes on while `change` runs (it searches a copy),
+/// and is stopped only once `change` succeeded: a refused change leaves
+/// the session as it was, analysis included.
+async fn change(
+    state: &Shared,
+    id: &str,
+    change: impl FnOnce(&mut Inner) -> Result<(), ApiError>,
+) -> Result<Json<SessionView>, ApiError> {
+    let session = state.session(id)?;
+    {
+        let mut inner = session.lock();
+        if inner
+            .search
+            .as_ref()
+            .is_some_and(|r| r.kind == Kind::Engine)
+        {
+            return Err(ApiError::busy("the engine is thinking: wait for its move"));
+        }
+        change(&mut inner)?;
+    }
+    stop_analysis(&session).await;
+    let inner = session.lock();
+    Ok(Json(SessionView::of(id, &inner)))
+}
+
+pub(crate) async fn new_game_in(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    bytes: Bytes,
+) -> Result<Json<SessionView>, ApiError> {
+    let request: NewGame = body(&bytes)?;
+    let game = request.build()?;
+    change(&state, &id, move |inner| {
+        inner.game = game;
+        if let Some(flip) = request.flip {
+            inner.flip = flip;
+        }
+        Ok(())
+    })
+    .await
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PlayRequest {
+    #[serde(rename = "move")]
+    mv: String,
+}
+
+pub(crate) async fn play(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    bytes: Bytes,
+) -> Result<Json<SessionView>, ApiError> {
+    let request: PlayRequest = body(&bytes)?;
+    change(&state, &id, |inner| Ok(inner.game.play(&request.mv)?)).await
+}
+
+pub(crate) async fn undo(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    bytes: Bytes,
+) -> Result<Json<SessionView>, ApiError> {
+    #[derive(Deserialize, Default)]
+    #[serde(deny_unknown_fields)]
+    struct Undo {
+        count: Option<usize>,
+    }
+    let request: Undo = body(&bytes)?;
+    let count = request.count.unwrap_or(1);
+    if !(1..=1000).contains(&count) {
+        return Err(ApiError::bad("count must be from 1 to 1000"));
+    }
+    change(&state, &id, |inner| {
+        // Each undo takes back the move before the shown position: all
+        // `count` must exist before the first is taken back.
+        let shown = inner.game.view(false).ply;
+        if count > shown {
+            return Err(ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                if shown == 0 {
+                    "no move to take back".to_string()
+                } else {
+                    format!("cannot take back {count} moves: the shown position is after {shown}")
+                },
+            ));
+        }
+        for _ in 0..count {
+            inner.game.undo()?;
+        }
+        Ok(())
+    })
+    .await
+}
+
+pub(crate) async fn goto(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    bytes: Bytes,
+) -> Result<Json<SessionView>, ApiError> {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Goto {
+        ply: usize,
+    }
+    let request: Goto = body(&bytes)?;
+    change(&state, &id, |inner| Ok(inner.game.goto(request.ply)?)).await
+}
+
+pub(crate) async fn flip(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    bytes: Bytes,
+) -> Result<Json<SessionView>, ApiError> {
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Flip {
+        flip: bool,
+    }
+    let request: Flip = body(&bytes)?;
+    let session = state.session(&id)?;
+    let mut inner = session.lock();
+    inner.flip = request.flip;
+    Ok(Json(SessionView::of(&id, &inner)))
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RecordBody {
+    record: String,
+}
+
+pub(crate) async fn get_record(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+) -> Result<Json<RecordBody>, ApiError> {
+    let session = state.session(&id)?;
+    let record = session.lock().game.record();
+    Ok(Json(RecordBody { record }))
+}
+
+pub(crate) async fn put_record(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    bytes: Bytes,
+) -> Result<Json<SessionView>, ApiError> {
+    let request: RecordBody = body(&bytes)?;
+    let game = load_record(&request.record)?;
+    change(&state, &id, move |inner| {
+        inner.game = game;
+        Ok(())
+    })
+    .await
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct SearchRequest {
+    movetime_ms: Option<u64>,
+    /// Lines of analysis (MultiPV), 1 when not given.
+    multipv: Option<u64>,
+}
+
+pub(crate) async fn engine_move(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    bytes: Bytes,
+) -> Result<Json<SessionView>, ApiError> {
+    let request: SearchRequest = body(&bytes)?;
+    let movetime = Duration::from_millis(request.movetime_ms.unwrap_or(1000));
+    if movetime.is_zero() || movetime > state.config.max_movetime {
+        return Err(ApiError::bad(format!(
+            "movetime_ms must be from 1 to {}",
+            state.config.max_movetime.as_millis()
+        )));
+    }
+    let session = state.session(&id)?;
+    {
+        let inner = session.lock();
+        if inner
+            .search
+            .as_ref()
+            .is_some_and(|r| r.kind == Kind::Engine)
+        {
+            return Err(ApiError::busy("a search is running (engine)"));
+        }
+        if inner.game.view(false).result.is_some() {
+            return Err(ApiError::busy("the game is over"));
+        }
+    }
+    // The engine's move replaces the analysis (which frees its slot).
+    stop_analysis(&session).await;
+    let done = {
+        let mut inner = session.lock();
+        if inner.search.is_some() {
+            return Err(ApiError::busy("a search is running"));
+        }
+        let permit = state.permit()?;
+        // The engine's move needs one line, whatever the analysis asked.
+        inner
+            .game
+            .set_option("MultiPV", "1")
+            .map_err(|e| ApiError::bad(e.to_string()))?;
+        start_search(
+            &state,
+            &session,
+            &mut inner,
+            Kind::Engine,
+            Limits::movetime(movetime),
+            permit,
+        )
+    };
+    let _ = done.await;
+    let inner = session.lock();
+    Ok(Json(SessionView::of(&id, &inner)))
+}
+
+pub(crate) async fn analysis_start(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    bytes: Bytes,
+) -> Result<Response, ApiError> {
+    let request: SearchRequest = body(&bytes)?;
+    let limit = match request.movetime_ms {
+        Some(ms) => Duration::from_millis(ms),
+        None => state.config.max_analysis,
+    };
+    if limit.is_zero() || limit > state.config.max_analysis {
+        return Err(ApiError::bad(format!(
+            "movetime_ms must be from 1 to {}",
+            state.config.max_analysis.as_millis()
+        )));
+    }
+    let session = state.session(&id)?;
+    let mut inner = session.lock();
+    if let Some(running) = &inner.search {
+        return Err(ApiError::busy(format!(
+            "a search is running ({})",
+            running.kind.name()
+        )));
+    }
+    if inner.game.view(false).result.is_some() {
+        return Err(ApiError::busy("the game is over"));
+    }
+    let permit = state.permit()?;
+    let lines = request.multipv.unwrap_or(1).to_string();
+    inner
+        .game
+        .set_option("MultiPV", &lines)
+        .map_err(|e| ApiError::bad(e.to_string()))?;
+    start_search(
+        &state,
+        &session,
+        &mut inner,
+        Kind::Analysis,
+        Limits::movetime(limit),
+        permit,
+    );
+    Ok((StatusCode::ACCEPTED, Json(SessionView::of(&id, &inner))).into_response())
+}
+
+pub(crate) async fn analysis_stop(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+) -> Result<Json<SessionView>, ApiError> {
+    let session = state.session(&id)?;
+    if session
+        .lock()
+        .search
+        .as_ref()
+        .is_some_and(|r| r.kind == Kind::Engine)
+    {
+        return Err(ApiError::busy("the engine is thinking: wait for its move"));
+    }
+    stop_analysis(&session).await;
+    let inner = session.lock();
+    Ok(Json(SessionView::of(&id, &inner)))
+}
+
+pub(crate) async fn events(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiError> {
+    let session = state.session(&id)?;
+    let receiver = session.events.subscribe();
+    let shutdown = state.shutdown.subscribe();
+    drop(session);
+    let stream = futures_util::stream::unfold(
+        (receiver, shutdown),
+        |(mut receiver, mut shutdown)| async move {
+            loop {
+                if *shutdown.borrow() {
+                    return None;
+                }
+                tokio::select! {
+                    event = receiver.recv() => match event {
+                        Ok(event) => {
+                            let data = serde_json::to_string(&event).unwrap_or_default();
+                            let sse = Event::default().event("search").data(data);
+                            return Some((Ok(sse), (receiver, shutdown)));
+                        }
+                        Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                        Err(broadcast::error::RecvError::Closed) => return None,
+                    },
+                    changed = shutdown.changed() => {
+                        if changed.is_err() {
+                            return None;
+                        }
+                    }
+                }
+            }
+        },
+    );
+    Ok(Sse::new(stream).keep_alive(KeepAlive::new().interval(EVENT_KEEP_ALIVE)))
+}
