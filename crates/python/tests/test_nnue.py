@@ -9,7 +9,7 @@ import pytest
 
 from qi_games import nnue
 
-from .conftest import REPO
+from conftest import REPO
 
 TINY = REPO / "crates" / "python" / "tests" / "data" / "nnue_tiny.bin"
 NET = REPO / "crates" / "engine" / "nets" / "jungle.nnue"
@@ -69,3 +69,24 @@ def test_the_committed_network_has_the_format_the_trainer_writes():
     magic, version, inputs, hidden = struct.unpack("<8sIII", data[:20])
     assert (magic, version, inputs, hidden) == (nnue.NET_MAGIC, nnue.NET_VERSION, 1008, 128)
     assert struct.unpack("<Q", data[-8:])[0] == nnue.checksum(data[:-8])
+
+
+def test_the_engine_searches_with_the_network():
+    import pickle
+
+    import qi_games
+
+    game = qi_games.Game("jungle")
+    hand = qi_games.Engine("jungle").search(game, depth=5)
+    engine = qi_games.Engine("jungle", eval_profile="nnue")
+    assert engine.eval_profile == "nnue"
+    learned = engine.search(game, depth=5)
+    assert learned.best_move in game.legal_moves()
+    assert learned.nodes != hand.nodes
+    again = pickle.loads(pickle.dumps(engine))
+    assert again.eval_profile == "nnue"
+    assert again.search(game, depth=5).nodes == learned.nodes
+    with pytest.raises(ValueError, match="five-tigers has no evaluation profile 'nnue'"):
+        qi_games.Engine("five-tigers", eval_profile="nnue")
+    with pytest.raises(ValueError, match="unknown evaluation profile"):
+        qi_games.Engine("jungle", eval_profile="clever")
