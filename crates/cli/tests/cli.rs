@@ -607,6 +607,23 @@ fn engine_switches_eval_profiles() {
     e.until("info string error: unknown EvalProfile");
 }
 
+#[test]
+fn engine_evaluates_with_the_network_in_jungle_only() {
+    let mut e = Engine::start(&[]);
+    e.send("position startpos moves a3a4");
+    e.send("eval");
+    let hand = e.until("info string eval");
+    e.send("setoption name EvalProfile value nnue");
+    e.send("position startpos moves a3a4");
+    e.send("eval");
+    let learned = e.until("info string eval");
+    assert_ne!(hand.last(), learned.last());
+    e.send("setoption name EvalProfile value default");
+    e.send("setoption name Variant value five-tigers");
+    e.send("setoption name EvalProfile value nnue");
+    e.until("info string error: EvalProfile: five-tigers has no evaluation profile 'nnue'");
+}
+
 /// A path for a test's file in the temporary directory, unique per process.
 fn temp_path(name: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("qi-{}-{name}", std::process::id()))

@@ -619,6 +619,10 @@ impl<K: GameKit> DynEngine for KitEngine<K> {
 /// assert_eq!(engine.moves().len(), 25);
 /// let error = engine_for::<Games>("chess", EvalProfile::Default, &Overrides::default()).err();
 /// assert!(matches!(error, Some(SpecError::UnknownGame { .. })));
+/// // Five Tigers has no network.
+/// let error = engine_for::<Games>("five-tigers", EvalProfile::Nnue, &Overrides::default()).err();
+/// assert!(matches!(error, Some(SpecError::Profile { game: "five-tigers", .. })));
+/// assert!(engine_for::<Games>("jungle", EvalProfile::Nnue, &Overrides::default()).is_ok());
 /// ```
 pub fn engine_for<R: Registry>(
     spec: &str,
@@ -627,10 +631,16 @@ pub fn engine_for<R: Registry>(
 ) -> Result<Box<dyn DynEngine>, SpecError> {
     struct Build<'a>(EvalProfile, &'a Overrides);
     impl GameFn for Build<'_> {
-        type Output = Box<dyn DynEngine>;
-        fn call<K: GameKit>(self, rules: RulesOf<K>) -> Box<dyn DynEngine> {
-            Box::new(KitEngine::<K>::new(rules, self.0, self.1))
+        type Output = Result<Box<dyn DynEngine>, SpecError>;
+        fn call<K: GameKit>(self, rules: RulesOf<K>) -> Self::Output {
+            if !K::PROFILES.contains(&self.0) {
+                return Err(SpecError::Profile {
+                    game: K::NAME,
+                    profile: self.0,
+                });
+            }
+            Ok(Box::new(KitEngine::<K>::new(rules, self.0, self.1)))
         }
     }
-    R::dispatch(spec, Build(profile, overrides))
+    R::dispatch(spec, Build(profile, overrides))?
 }

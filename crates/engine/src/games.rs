@@ -9,7 +9,7 @@ use qi_search::StrengthScale;
 use qi_tablebase::LazyTablebase;
 
 use crate::five_tigers::{FiveTigersEval, FiveTigersHooks, FiveTigersWeights};
-use crate::jungle::{JungleEval, JungleHooks, JungleWeights};
+use crate::jungle::{nnue, JungleEval, JungleHooks, JungleWeights};
 use crate::kit::{EvalProfile, GameKit, TablebaseError};
 use crate::render;
 
@@ -19,7 +19,7 @@ pub enum JungleKit {}
 
 fn jungle_weights(profile: EvalProfile) -> JungleWeights {
     match profile {
-        EvalProfile::Default => JungleWeights::default(),
+        EvalProfile::Default | EvalProfile::Nnue => JungleWeights::default(),
         EvalProfile::Material => JungleWeights::material_only(),
     }
 }
@@ -41,8 +41,18 @@ impl GameKit for JungleKit {
         ratings: [802, 937, 1029, 1141, 1231, 1354, 1518, 1603, 1761, 1919],
     };
 
+    const PROFILES: &'static [EvalProfile] = &EvalProfile::ALL;
+
     fn eval(profile: EvalProfile) -> JungleEval {
-        JungleEval::new(jungle_weights(profile))
+        let eval = JungleEval::new(jungle_weights(profile));
+        match profile {
+            // The committed file is read by the tests (`nnue` tests), so
+            // this cannot fail in a released build.
+            EvalProfile::Nnue => {
+                eval.with_network(nnue::embedded().expect("the embedded network is valid (tested)"))
+            }
+            _ => eval,
+        }
     }
 
     fn hooks(profile: EvalProfile) -> JungleHooks {
@@ -90,7 +100,7 @@ impl GameKit for FiveTigersKit {
 
     fn eval(profile: EvalProfile) -> FiveTigersEval {
         FiveTigersEval::new(match profile {
-            EvalProfile::Default => FiveTigersWeights::default(),
+            EvalProfile::Default | EvalProfile::Nnue => FiveTigersWeights::default(),
             EvalProfile::Material => FiveTigersWeights::material_only(),
         })
     }

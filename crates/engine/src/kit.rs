@@ -24,13 +24,20 @@ pub enum EvalProfile {
     Default,
     /// Material only.
     Material,
+    /// The learned evaluation (NNUE) embedded in the binary: Jungle only
+    /// ([`GameKit::PROFILES`]; docs/nnue.md).
+    Nnue,
 }
 
 impl EvalProfile {
     /// Every profile, in the order front ends list them.
-    pub const ALL: [EvalProfile; 2] = [EvalProfile::Default, EvalProfile::Material];
+    pub const ALL: [EvalProfile; 3] = [
+        EvalProfile::Default,
+        EvalProfile::Material,
+        EvalProfile::Nnue,
+    ];
 
-    /// The profile's name (`default`, `material`).
+    /// The profile's name (`default`, `material`, `nnue`).
     ///
     /// ```
     /// use qi_engine::EvalProfile;
@@ -43,6 +50,7 @@ impl EvalProfile {
         match self {
             EvalProfile::Default => "default",
             EvalProfile::Material => "material",
+            EvalProfile::Nnue => "nnue",
         }
     }
 }
@@ -55,7 +63,7 @@ impl Display for EvalProfile {
 
 /// An evaluation profile name that is not known.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown evaluation profile '{0}' (known: default, material)")]
+#[error("unknown evaluation profile '{0}' (known: default, material, nnue)")]
 pub struct UnknownProfile(pub String);
 
 impl FromStr for EvalProfile {
@@ -136,7 +144,12 @@ pub trait GameKit: 'static {
             .map_err(|e: <RulesOf<Self> as FromStr>::Err| e.to_string())
     }
 
-    /// The evaluation of `profile`.
+    /// The evaluation profiles the game has ([`engine_for`](crate::engine_for)
+    /// refuses the others).
+    const PROFILES: &'static [EvalProfile] = &[EvalProfile::Default, EvalProfile::Material];
+
+    /// The evaluation of `profile` (a profile not in
+    /// [`PROFILES`](GameKit::PROFILES) gives the default evaluation).
     ///
     /// ```
     /// use qi_core::Evaluator;

@@ -79,6 +79,14 @@ pub enum SpecError {
     /// The game is known but its rules text is not.
     #[error("{0}")]
     BadRules(String),
+    /// The game has no such evaluation profile.
+    #[error("{game} has no evaluation profile '{profile}'")]
+    Profile {
+        /// The game's name.
+        game: &'static str,
+        /// The profile asked for.
+        profile: crate::EvalProfile,
+    },
 }
 
 /// A list of games (a chain of [`GameKit`]s ending in `()`).

@@ -317,6 +317,9 @@ struct KitGame<K: GameKit> {
     strength_options: StrengthOptions,
     /// The level with its random sequence.
     strength: Strength,
+    /// The evaluation profile (`EvalProfile` option) of `eval` and of the
+    /// searcher's hooks.
+    profile: EvalProfile,
     eval: Arc<K::Eval>,
 }
 
@@ -335,15 +338,16 @@ impl<K: GameKit> KitGame<K> {
             },
             strength_options: StrengthOptions::default(),
             strength: Strength::full(),
+            profile: EvalProfile::Default,
             eval: Arc::new(K::eval(EvalProfile::Default)),
         }
     }
 
     /// The searcher, built on first use.
     fn shared_searcher(&mut self) -> SharedSearcher<K> {
-        let options = self.options;
+        let (options, profile) = (self.options, self.profile);
         Arc::clone(self.searcher.get_or_insert_with(|| {
-            let hooks = K::hooks(EvalProfile::Default);
+            let hooks = K::hooks(profile);
             Arc::new(Mutex::new(Searcher::with_hooks(options, hooks)))
         }))
     }
@@ -647,6 +651,23 @@ impl<K: GameKit> WebGame for KitGame<K> {
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), GameError> {
+        if name.eq_ignore_ascii_case("EvalProfile") {
+            let profile: EvalProfile = value
+                .parse()
+                .map_err(|e: qi_engine::UnknownProfile| GameError::Option(e.to_string()))?;
+            if !K::PROFILES.contains(&profile) {
+                return Err(GameError::Option(format!(
+                    "{} has no evaluation profile '{profile}'",
+                    K::NAME
+                )));
+            }
+            // The hooks go with the profile: the next search builds a
+            // searcher with them.
+            self.profile = profile;
+            self.eval = Arc::new(K::eval(profile));
+            self.searcher = None;
+            return Ok(());
+        }
         let mut options = self.options;
         match set_search_option(&mut options, name, value) {
             Ok(true) => {}

@@ -142,3 +142,28 @@ fn multipv_gives_several_lines_and_a_level_chooses_among_them() {
         Err(GameError::Option(_))
     ));
 }
+
+#[test]
+fn the_eval_profile_option_switches_to_the_network_where_the_game_has_one() {
+    let mut hand = new_game("jungle", None).unwrap();
+    let mut nnue = new_game("jungle", None).unwrap();
+    nnue.set_option("EvalProfile", "nnue").unwrap();
+    let a = hand.search_here(Limits::depth(5), &mut || false, &mut |_| false);
+    let b = nnue.search_here(Limits::depth(5), &mut || false, &mut |_| false);
+    // Another evaluation, another tree.
+    assert_ne!(a.nodes, b.nodes);
+    // Back to the default: the hand-written evaluation's tree again.
+    nnue.set_option("evalprofile", "default").unwrap();
+    let c = nnue.search_here(Limits::depth(5), &mut || false, &mut |_| false);
+    assert_eq!(a.nodes, c.nodes);
+    let mut tigers = new_game("five-tigers", None).unwrap();
+    let refused = tigers.set_option("EvalProfile", "nnue");
+    assert!(
+        matches!(&refused, Err(GameError::Option(m)) if m.contains("five-tigers has no evaluation profile 'nnue'")),
+        "{refused:?}"
+    );
+    assert!(matches!(
+        hand.set_option("EvalProfile", "clever"),
+        Err(GameError::Option(_))
+    ));
+}

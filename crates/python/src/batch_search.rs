@@ -66,7 +66,10 @@ impl BatchEngine {
             None => thread::available_parallelism().map_or(1, |n| n.get()),
         };
         let searchers = (0..threads)
-            .map(|_| search::new_searcher(&game, hash_mib).map(Mutex::new))
+            .map(|_| {
+                search::new_searcher(&game, hash_mib, qi_engine::EvalProfile::Default)
+                    .map(Mutex::new)
+            })
             .collect::<Result<Vec<_>, _>>()
             .map_err(value_error)?;
         Ok(BatchEngine {

@@ -4,7 +4,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use pyo3::prelude::*;
-use qi_engine::{Games, Registry};
+use qi_engine::{EvalProfile, Games, Registry};
 use qi_search::{Level, Limits, Strength};
 
 use crate::py_game::Game;
@@ -238,6 +238,7 @@ pub(crate) fn level_of(level: Option<u8>) -> PyResult<Option<Level>> {
 #[pyclass(module = "qi_games", frozen)]
 pub(crate) struct Engine {
     game: String,
+    profile: EvalProfile,
     hash_mib: usize,
     seed: u64,
     searcher: Shared<Box<dyn AnySearcher>>,
@@ -250,15 +251,21 @@ pub(crate) struct Engine {
 impl Engine {
     /// An engine for the game of `spec` (`"jungle"`, `"five-tigers:ten"`:
     /// the rules come from each game searched) with a `hash_mib` MiB table;
-    /// `seed` starts the random choices of the weaker levels.
+    /// `seed` starts the random choices of the weaker levels;
+    /// `eval_profile` is the evaluation (`"default"`, `"material"`, or
+    /// `"nnue"`, the learned Jungle evaluation of docs/nnue.md).
     #[new]
-    #[pyo3(signature = (spec = "jungle", hash_mib = 16, seed = 0))]
-    fn new(spec: &str, hash_mib: usize, seed: u64) -> PyResult<Engine> {
+    #[pyo3(signature = (spec = "jungle", hash_mib = 16, seed = 0, eval_profile = "default"))]
+    fn new(spec: &str, hash_mib: usize, seed: u64, eval_profile: &str) -> PyResult<Engine> {
         check_hash(hash_mib)?;
         let name = game_name(spec)?;
-        let searcher = search::new_searcher(&name, hash_mib).map_err(value_error)?;
+        let profile: EvalProfile = eval_profile
+            .parse()
+            .map_err(|e: qi_engine::UnknownProfile| value_error(e.to_string()))?;
+        let searcher = search::new_searcher(&name, hash_mib, profile).map_err(value_error)?;
         Ok(Engine {
             game: name,
+            profile,
             hash_mib,
             seed,
             searcher: Shared::new(searcher),
@@ -269,20 +276,28 @@ impl Engine {
     /// Pickles as its game, table size and seed; the copy starts with an
     /// empty table and its level's random sequence from the seed (what
     /// searches learned is not carried over).
-    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, (String, usize, u64)) {
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> (Bound<'py, PyAny>, (String, usize, u64, &'static str)) {
         let me = slf.get();
         (
             slf.get_type().into_any(),
-            (me.game.clone(), me.hash_mib, me.seed),
+            (me.game.clone(), me.hash_mib, me.seed, me.profile.name()),
         )
     }
 
     fn __copy__(&self) -> PyResult<Engine> {
-        Engine::new(&self.game, self.hash_mib, self.seed)
+        Engine::new(&self.game, self.hash_mib, self.seed, self.profile.name())
     }
 
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyResult<Engine> {
-        Engine::new(&self.game, self.hash_mib, self.seed)
+        Engine::new(&self.game, self.hash_mib, self.seed, self.profile.name())
+    }
+
+    /// The evaluation profile (`default`, `material`, `nnue`).
+    #[getter]
+    fn eval_profile(&self) -> &'static str {
+        self.profile.name()
     }
 
     /// The game this engine plays (`jungle`, `five-tigers`).

@@ -113,24 +113,35 @@ where
     }
 }
 
-fn searcher_for<K: Kit>(hash_mib: usize) -> Box<dyn AnySearcher>
+fn searcher_for<K: Kit>(
+    hash_mib: usize,
+    profile: EvalProfile,
+) -> Result<Box<dyn AnySearcher>, String>
 where
     Searcher<K::Game, K::Hooks>: Send,
 {
-    let hooks = K::hooks(EvalProfile::Default);
+    if !K::PROFILES.contains(&profile) {
+        return Err(format!("{} has no evaluation profile '{profile}'", K::NAME));
+    }
+    let hooks = K::hooks(profile);
     let mut options = hooks.tuned_options();
     options.hash_mib = hash_mib;
-    Box::new(KitSearcher::<K> {
+    Ok(Box::new(KitSearcher::<K> {
         searcher: Searcher::with_hooks(options, hooks),
-        eval: K::eval(EvalProfile::Default),
-    })
+        eval: K::eval(profile),
+    }))
 }
 
-/// The searcher for the game `name` (`jungle`, `five-tigers`).
-pub(crate) fn new_searcher(name: &str, hash_mib: usize) -> Result<Box<dyn AnySearcher>, String> {
+/// The searcher for the game `name` (`jungle`, `five-tigers`) with the
+/// evaluation of `profile`.
+pub(crate) fn new_searcher(
+    name: &str,
+    hash_mib: usize,
+    profile: EvalProfile,
+) -> Result<Box<dyn AnySearcher>, String> {
     match name {
-        JungleKit::NAME => Ok(searcher_for::<JungleKit>(hash_mib)),
-        FiveTigersKit::NAME => Ok(searcher_for::<FiveTigersKit>(hash_mib)),
+        JungleKit::NAME => searcher_for::<JungleKit>(hash_mib, profile),
+        FiveTigersKit::NAME => searcher_for::<FiveTigersKit>(hash_mib, profile),
         other => Err(format!(
             "unknown game '{}' (expected 'jungle' or 'five-tigers')",
             qi_core::Escaped(other)

@@ -19,7 +19,9 @@ use clap::Args;
 use qi_core::{Outcome, Side};
 use qi_engine::options::{Overrides, MAX_HASH_MIB, MAX_MULTI_PV, MAX_THREADS, SWITCHES};
 use qi_engine::strength::{StrengthOptions, ELO_DEFAULT, ELO_MAX, ELO_MIN};
-use qi_engine::{engine_for, DynEngine, EngineEvent, EvalProfile, Games, Registry, TablebaseError};
+use qi_engine::{
+    engine_for, DynEngine, EngineEvent, EvalProfile, Games, Registry, SpecError, TablebaseError,
+};
 use qi_search::{Clock, Limits, MAX_DEPTH, MAX_PERFT_DEPTH};
 
 use super::input::{self, Input, MAX_LINE};
@@ -556,7 +558,10 @@ impl Session {
         let kept = self.variant.options();
         self.release_table();
         let made = engine_for::<Games>(spec, profile, &self.overrides)
-            .map_err(|e| format!("Variant: {e}"))
+            .map_err(|e| match e {
+                SpecError::Profile { .. } => format!("EvalProfile: {e}"),
+                _ => format!("Variant: {e}"),
+            })
             .and_then(
                 |mut engine| match engine.set_tablebase(self.tablebase_dir.as_deref()) {
                     Ok(()) | Err(TablebaseError::Unsupported { .. }) => Ok(engine),

@@ -4,6 +4,9 @@ use qi_core::{Bitboard, Evaluator, Position, Side};
 use qi_jungle::tables::{den_square, jump_targets, land_steps, rat_steps, steps};
 use qi_jungle::{Animal, Jumps, Jungle, Piece, RankOrder, Rules, Square, GEOMETRY};
 
+use std::sync::Arc;
+
+use super::nnue::{self, Network};
 use super::weights::{material_values, JungleWeights, PROXIMITY_LEN};
 
 pub use qi_search::EVAL_LIMIT;
@@ -184,6 +187,8 @@ pub struct JungleEval {
     weights: JungleWeights,
     /// `advance[animal][distance]`: proximity scaled per animal.
     advance: [[i32; PROXIMITY_LEN]; 8],
+    /// The learned evaluation that replaces the hand-written one, if any.
+    network: Option<Arc<Network>>,
 }
 
 impl Default for JungleEval {
@@ -201,7 +206,25 @@ impl JungleEval {
                 *v = weights.proximity[d] * weights.advance[a] / 100;
             }
         }
-        JungleEval { weights, advance }
+        JungleEval {
+            weights,
+            advance,
+            network: None,
+        }
+    }
+
+    /// This evaluation scoring by `network` instead of its weights (which
+    /// stay for the search hooks' capture order).
+    pub fn with_network(self, network: Arc<Network>) -> JungleEval {
+        JungleEval {
+            network: Some(network),
+            ..self
+        }
+    }
+
+    /// The network that scores, if any.
+    pub fn network(&self) -> Option<&Arc<Network>> {
+        self.network.as_ref()
     }
 
     /// The weights in use.
@@ -322,6 +345,9 @@ impl JungleEval {
 
 impl Evaluator<Jungle> for JungleEval {
     fn evaluate(&self, pos: &Jungle) -> i32 {
+        if let Some(net) = &self.network {
+            return nnue::evaluate(net, pos);
+        }
         let w = &self.weights;
         let us = pos.side_to_move();
         let them = us.opponent();

@@ -68,6 +68,7 @@
 
 mod eval;
 mod hooks;
+pub mod nnue;
 mod weights;
 
 pub use eval::{den_distance, JungleEval, EVAL_LIMIT};

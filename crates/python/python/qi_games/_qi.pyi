@@ -168,12 +168,17 @@ class SearchResult:
 class Engine:
     """The qi search for one game kind; its hash table is kept between searches."""
 
-    def __new__(cls, spec: str = "jungle", hash_mib: int = 16, seed: int = 0) -> Self:
-        """``seed`` starts the weaker levels' random choices."""
-    def __reduce__(self) -> tuple[Any, tuple[str, int, int]]:
-        """Pickles as its game, table size and seed (the table starts empty)."""
+    def __new__(cls, spec: str = "jungle", hash_mib: int = 16, seed: int = 0, eval_profile: str = "default") -> Self:
+        """``seed`` starts the weaker levels' random choices; ``eval_profile``
+        is ``"default"``, ``"material"`` or ``"nnue"`` (Jungle's learned
+        evaluation)."""
+    def __reduce__(self) -> tuple[Any, tuple[str, int, int, str]]:
+        """Pickles as its game, table size, seed and profile (the table starts empty)."""
     def __copy__(self) -> "Engine": ...
     def __deepcopy__(self, memo: Any) -> "Engine": ...
+    @property
+    def eval_profile(self) -> str:
+        """``"default"``, ``"material"`` or ``"nnue"``."""
     @property
     def game(self) -> str:
         """``"jungle"`` or ``"five-tigers"``."""

@@ -234,6 +234,17 @@ test("options reach the search", () => {
   assert.notEqual(tuned.nodes, b.nodes);
 });
 
+test("the learned evaluation runs in WebAssembly", () => {
+  const hand = new Game("jungle").search({ depth: 5 });
+  const game = new Game("jungle");
+  game.setOption("EvalProfile", "nnue");
+  const learned = game.search({ depth: 5 });
+  assert.ok(game.legalMoves().includes(learned.best));
+  assert.notEqual(hand.nodes, learned.nodes);
+  throwsMessage(() => new Game("five-tigers").setOption("EvalProfile", "nnue"),
+    /five-tigers has no evaluation profile 'nnue'/);
+});
+
 test("a game over has no best move", () => {
   const game = new Game("jungle", "7/3L3/7/7/7/7/7/7/6l w 0 1");
   game.play("d8d9");

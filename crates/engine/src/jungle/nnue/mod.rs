@@ -1,0 +1,79 @@
+//! A learned evaluation for Jungle (NNUE): the training-data format, the
+//! network file, its features and the incrementally updated accumulator
+//! (docs/nnue.md).
+//!
+//! [`JungleEval::with_network`](super::JungleEval::with_network) makes the
+//! Jungle evaluation this network's; [`EvalProfile::Nnue`](crate::EvalProfile::Nnue)
+//! does it with the network embedded in the binary ([`embedded`]).
+//!
+//! ```
+//! use qi_core::Evaluator;
+//! use qi_engine::jungle::nnue::{embedded, evaluate_fresh};
+//! use qi_engine::jungle::JungleEval;
+//! use qi_jungle::{Jungle, Rules};
+//!
+//! let net = embedded().unwrap();
+//! let eval = JungleEval::default().with_network(net.clone());
+//! let pos = Jungle::from_text("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1", &Rules::standard()).unwrap();
+//! // The incremental evaluation equals the one summed from scratch.
+//! assert_eq!(eval.evaluate(&pos), evaluate_fresh(&net, &pos));
+//! ```
+
+use std::cell::RefCell;
+use std::sync::{Arc, OnceLock};
+
+use qi_core::Position;
+use qi_jungle::Jungle;
+
+mod accumulator;
+mod checksum;
+pub mod data;
+mod features;
+mod network;
+
+pub use accumulator::Accumulator;
+pub use features::{feature, INPUTS, SQUARES};
+pub use network::{Network, NetworkError, FILE_LEN, HIDDEN, MAGIC, QA, QB, VERSION};
+
+/// The network the binary carries (docs/nnue.md, "The committed network").
+pub static EMBEDDED_BYTES: &[u8] = include_bytes!("../../../nets/jungle.nnue");
+
+thread_local! {
+    /// Each search thread's sums: the search's threads evaluate apart, and
+    /// nothing is allocated after a thread's first evaluation.
+    static ACCUMULATOR: RefCell<Accumulator> = RefCell::new(Accumulator::default());
+}
+
+/// The embedded network, read once.
+pub fn embedded() -> Result<Arc<Network>, NetworkError> {
+    static NET: OnceLock<Arc<Network>> = OnceLock::new();
+    if let Some(net) = NET.get() {
+        return Ok(net.clone());
+    }
+    let net = Arc::new(Network::from_bytes(EMBEDDED_BYTES)?);
+    Ok(NET.get_or_init(|| net).clone())
+}
+
+/// `net`'s evaluation of `pos` for the side to move, in centi-units, from
+/// this thread's accumulator brought up to `pos`.
+pub fn evaluate(net: &Network, pos: &Jungle) -> i32 {
+    ACCUMULATOR.with(|acc| {
+        let mut acc = acc.borrow_mut();
+        acc.update(net, pos);
+        accumulator::output(net, &acc, pos.side_to_move())
+    })
+}
+
+/// [`evaluate`] with the sums computed from scratch (the reference the
+/// incremental updates are tested against).
+pub fn evaluate_fresh(net: &Network, pos: &Jungle) -> i32 {
+    let mut acc = Accumulator::default();
+    acc.refresh(net, pos);
+    accumulator::output(net, &acc, pos.side_to_move())
+}
+
+/// [`evaluate`] from a given accumulator (updated to `pos` first).
+pub fn evaluate_with(net: &Network, acc: &mut Accumulator, pos: &Jungle) -> i32 {
+    acc.update(net, pos);
+    accumulator::output(net, acc, pos.side_to_move())
+}

@@ -1,0 +1,92 @@
+"""The NumPy trainer of the Jungle network (``qi_games.nnue``) on a tiny
+data file written by the engine's generator (the real training never runs
+in CI)."""
+
+import struct
+
+import numpy as np
+import pytest
+
+from qi_games import nnue
+
+from conftest import REPO
+
+TINY = REPO / "crates" / "python" / "tests" / "data" / "nnue_tiny.bin"
+NET = REPO / "crates" / "engine" / "nets" / "jungle.nnue"
+
+
+def test_reads_the_generators_file_and_refuses_damage(tmp_path):
+    records = nnue.read_data(TINY)
+    assert len(records) == 387
+    assert set(np.unique(records["result"])) <= {0, 1, 2}
+    raw = TINY.read_bytes()
+    for name, data in {
+        "cut": raw[:-5],
+        "flipped": raw[:100] + bytes([raw[100] ^ 1]) + raw[101:],
+        "magic": b"X" + raw[1:],
+    }.items():
+        path = tmp_path / name
+        path.write_bytes(data)
+        with pytest.raises(nnue.DataError):
+            nnue.read_data(path)
+
+
+def test_features_see_each_side_from_its_own_end():
+    records = nnue.read_data(TINY)[:50]
+    stm, other = nnue.feature_indices(records)
+    assert stm.shape == (50, 16)
+    # A Red-to-move position seen by Blue is the colour-flipped position
+    # seen by its side to move: the same inputs.
+    flipped = records.copy()
+    flipped["squares"] = np.where(records["squares"] == 63, 63, 62 - records["squares"])[:, ::-1, :]
+    flipped["side"] = 1 - records["side"]
+    f_stm, f_other = nnue.feature_indices(flipped)
+    assert np.array_equal(np.sort(stm, axis=1), np.sort(f_stm, axis=1))
+    assert np.array_equal(np.sort(other, axis=1), np.sort(f_other, axis=1))
+
+
+def test_training_lowers_the_loss_and_writes_a_network_the_engine_reads(tmp_path):
+    records = nnue.read_data(TINY)
+    model, info = nnue.train(records, hidden=128, epochs=4, batch=64, lr=2e-3, lam=0.75, seed=3, minutes=5, log=lambda _: None)
+    history = info["history"]
+    assert history[-1]["train"] < history[0]["train"]
+    data = nnue.network_bytes(model)
+    # The engine's file length (docs/nnue.md) and a checksum over the rest.
+    assert len(data) == 32 + 2 * (1008 * 128 + 128 + 256) + 4 + 8
+    assert struct.unpack("<Q", data[-8:])[0] == nnue.checksum(data[:-8])
+    stm, other = nnue.feature_indices(records)
+    gap = np.abs(nnue.quantised_cp(model, stm, other) - model.evaluate_cp(stm, other))
+    # Rounding the weights to 1/255 and 1/512 moves the output by a few
+    # hundredths of a logit at most.
+    assert gap.max() <= 0.05 * info["scale"]
+    fixture = tmp_path / "reference.txt"
+    nnue.write_fixture(fixture, model, records, 10, seed=1)
+    assert len(fixture.read_text().splitlines()) == 11
+
+
+def test_the_committed_network_has_the_format_the_trainer_writes():
+    data = NET.read_bytes()
+    magic, version, inputs, hidden = struct.unpack("<8sIII", data[:20])
+    assert (magic, version, inputs, hidden) == (nnue.NET_MAGIC, nnue.NET_VERSION, 1008, 128)
+    assert struct.unpack("<Q", data[-8:])[0] == nnue.checksum(data[:-8])
+
+
+def test_the_engine_searches_with_the_network():
+    import pickle
+
+    import qi_games
+
+    game = qi_games.Game("jungle")
+    hand = qi_games.Engine("jungle").search(game, depth=5)
+    engine = qi_games.Engine("jungle", eval_profile="nnue")
+    assert engine.eval_profile == "nnue"
+    learned = engine.search(game, depth=5)
+    assert learned.best_move in game.legal_moves()
+    assert learned.nodes != hand.nodes
+    again = pickle.loads(pickle.dumps(engine))
+    assert again.eval_profile == "nnue"
+    assert again.search(game, depth=5).nodes == learned.nodes
+    with pytest.raises(ValueError, match="five-tigers has no evaluation profile 'nnue'"):
+        qi_games.Engine("five-tigers", eval_profile="nnue")
+    with pytest.raises(ValueError, match="unknown evaluation profile"):
+        qi_games.Engine("jungle", eval_profile="clever")
