@@ -2,8 +2,9 @@
 # Browser tests of `qi serve`: Debian's chromium driven by Playwright
 # (playwright-core from npm, web-tests/) against a server on a free port of
 # this machine; then the same page as a static site (scripts/export-site.sh)
-# from a plain file server (python3 -m http.server). Screenshots go to
-# target/web-tests/ and target/web-tests/static/. Run after the Rust tests,
+# from a plain file server (python3 -m http.server), and from
+# `qi serve --site`. Screenshots go to target/web-tests/,
+# target/web-tests/static/ and target/web-tests/site/. Run after the Rust tests,
 # which build the qi binary this uses, and after .ci/wasm-tests.sh, which
 # installs what the wasm build needs.
 set -euo pipefail
@@ -42,44 +43,57 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$qi" serve --port 0 >"$out/server.log" 2>&1 &
-server=$!
-url=""
-for _ in $(seq 1 300); do
-  url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$out/server.log" || true)
-  [ -n "$url" ] && break
-  kill -0 "$server" 2>/dev/null || { cat "$out/server.log"; echo "qi serve did not start"; exit 1; }
-  sleep 0.1
-done
-[ -n "$url" ] || { echo "qi serve printed no address"; exit 1; }
-echo "qi serve at $url"
+# start_server LOG ARGS...: runs `qi serve --port 0 ARGS` in the
+# background, sets $server and $url.
+start_server() {
+  local log="$1"
+  shift
+  "$qi" serve --port 0 "$@" >"$log" 2>&1 &
+  server=$!
+  url=""
+  for _ in $(seq 1 300); do
+    url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$log" || true)
+    [ -n "$url" ] && break
+    kill -0 "$server" 2>/dev/null || { cat "$log"; echo "qi serve did not start"; exit 1; }
+    sleep 0.1
+  done
+  [ -n "$url" ] || { echo "qi serve printed no address"; exit 1; }
+  echo "qi serve $* at $url"
+}
+
+# stop_server LOG: SIGTERM (as Ctrl-C does SIGINT) must end the analyses
+# the tests left running and exit cleanly within 10 s.
+stop_server() {
+  local log="$1"
+  kill -TERM "$server"
+  for _ in $(seq 1 100); do
+    kill -0 "$server" 2>/dev/null || break
+    sleep 0.1
+  done
+  if kill -0 "$server" 2>/dev/null; then
+    echo "qi serve did not stop within 10 s of SIGTERM"
+    status=1
+    return
+  fi
+  local code=0
+  wait "$server" || code=$?
+  server=""
+  if [ "$code" -ne 0 ] || ! grep -q "qi serve: stopped" "$log"; then
+    echo "qi serve did not stop cleanly (exit code $code)"
+    cat "$log"
+    status=1
+  else
+    echo "qi serve stopped cleanly"
+  fi
+}
+
+start_server "$out/server.log"
 
 status=0
 QI_URL="$url" SHOTS="$out" timeout 600 node web-tests/run.mjs || status=$?
 QI_URL="$url" SHOTS="$out" timeout 300 node web-tests/server.mjs || status=$?
 
-# Stopping the server (SIGTERM, as Ctrl-C does SIGINT) ends the analysis
-# the tests left running and exits cleanly.
-kill -TERM "$server"
-for _ in $(seq 1 100); do
-  kill -0 "$server" 2>/dev/null || break
-  sleep 0.1
-done
-if kill -0 "$server" 2>/dev/null; then
-  echo "qi serve did not stop within 10 s of SIGTERM"
-  status=1
-else
-  code=0
-  wait "$server" || code=$?
-  server=""
-  if [ "$code" -ne 0 ] || ! grep -q "qi serve: stopped" "$out/server.log"; then
-    echo "qi serve did not stop cleanly (exit code $code)"
-    cat "$out/server.log"
-    status=1
-  else
-    echo "qi serve stopped cleanly"
-  fi
-fi
+stop_server "$out/server.log"
 
 # The static site: the game and the engine in the page, no qi server.
 site="$target/site"
@@ -104,4 +118,10 @@ done
 echo "static site at $static_url"
 QI_STATIC=1 QI_URL="$static_url" SHOTS="$out/static" timeout 600 node web-tests/run.mjs || status=1
 kill -TERM "$files" 2>/dev/null || true
+
+# The same site served by `qi serve --site` (no session API): the page
+# must work there exactly as from a plain file server.
+start_server "$out/site-server.log" --site "$site"
+QI_STATIC=1 QI_URL="$url" SHOTS="$out/site" timeout 600 node web-tests/run.mjs || status=1
+stop_server "$out/site-server.log"
 exit "$status"

@@ -97,7 +97,8 @@ const tests = {
     // Four tabs analysing (each holds one of the server's 4 search slots).
     for (let i = 0; i < 4; i++) {
       const { context, page, id } = await open(browser);
-      await page.click("#analyse");
+      // Analysis mode starts analysing by itself.
+      await page.selectOption("#mode", "analysis");
       let searching = null;
       for (let t = 0; t < 50 && searching !== "analysis"; t++) {
         const [, view] = await api(page, "GET", `/api/sessions/${id}`);
