@@ -595,11 +595,21 @@ impl<K: GameKit> WebGame for KitGame<K> {
         let eval = Arc::clone(&self.eval);
         let mut game = self.game.clone();
         let first = game.position().side_to_move() == Side::First;
+        // The task searches at the level set, and the game's own sequence
+        // moves on for the next search.
+        let mut strength = self.strength.split();
         Box::new(move |limits, stop, report| {
             let mut searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
-            let result = searcher.search(&mut game, &*eval, limits, stop, |info| {
-                report(info_view(info, first));
-            });
+            let scale = K::STRENGTH;
+            let result = searcher.search_at(
+                &mut game,
+                &*eval,
+                limits,
+                &mut strength,
+                &scale,
+                stop,
+                |info| report(info_view(info, first)),
+            );
             result.best_move.map(|mv| mv.to_string())
         })
     }

@@ -267,6 +267,25 @@ impl Strength {
         self.level
     }
 
+    /// A copy of this strength for one search that runs elsewhere (on
+    /// another thread, say), this one moving on to another sequence, so
+    /// that the next search's choices do not repeat this one's.
+    ///
+    /// ```
+    /// use qi_search::{Level, Strength};
+    ///
+    /// let mut strength = Strength::new(Level::WEAKEST, 7);
+    /// let first = strength.split();
+    /// assert_eq!(first, Strength::new(Level::WEAKEST, 7));
+    /// assert_ne!(strength.split(), first);
+    /// assert_eq!(strength.level(), Level::WEAKEST);
+    /// ```
+    pub fn split(&mut self) -> Strength {
+        let copy = *self;
+        self.state = self.next();
+        copy
+    }
+
     /// The next random number of the sequence.
     fn next(&mut self) -> u64 {
         let (state, value) = splitmix64(self.state);

@@ -495,9 +495,7 @@ async function engineMove() {
   app.wantAnalysis = false;
   updateButtons();
   $("status").textContent = words().thinking(sideName(app.view.to_move_name));
-  const body = { movetime_ms: Number($("movetime").value) };
-  // The server's engine has no levels; the page's has.
-  if (app.local) body.level = Number($("level").value);
+  const body = { movetime_ms: Number($("movetime").value), level: Number($("level").value) };
   showError(null);
   let view = null;
   try {

@@ -307,7 +307,7 @@ async fn bad_requests_get_4xx_with_a_json_error() {
     let base = format!("/api/sessions/{id}");
     // (method, path: under the session when it starts with '/', body,
     // status)
-    let cases: [(&str, &str, &str, u16); 23] = [
+    let cases: [(&str, &str, &str, u16); 26] = [
         ("POST", "/play", "{", 400),
         ("POST", "/play", "[]", 400),
         ("POST", "/play", r#"{"move": 3}"#, 400),
@@ -327,6 +327,9 @@ async fn bad_requests_get_4xx_with_a_json_error() {
         ),
         ("POST", "/engine", r#"{"movetime_ms": 0}"#, 400),
         ("POST", "/engine", r#"{"movetime_ms": 999999999}"#, 400),
+        ("POST", "/engine", r#"{"level": 0}"#, 400),
+        ("POST", "/engine", r#"{"level": 11}"#, 400),
+        ("POST", "/analysis/start", r#"{"level": 3}"#, 400),
         ("POST", "/analysis/start", r#"{"movetime_ms": "soon"}"#, 400),
         ("POST", "/analysis/start", r#"{"multipv": 0}"#, 400),
         ("POST", "/analysis/start", r#"{"multipv": 1000}"#, 400),
@@ -417,6 +420,29 @@ async fn the_engine_answers_a_move() {
     assert_eq!(moves(&view).len(), 2);
     assert_eq!(view["to_move_name"], "Red");
     assert!(view["searching"].is_null());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_engine_plays_at_the_level_asked() {
+    let app = default_app();
+    let (id, _) = session(&app, Value::Null).await;
+    // At full strength the search would use all of its 30 s; level 1's
+    // node budget ends it at once (`docs/levels.md`).
+    let start = std::time::Instant::now();
+    let (status, view) = post(
+        &app,
+        &id,
+        "/engine",
+        json!({"movetime_ms": 30000, "level": 1}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(moves(&view).len(), 1);
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(10),
+        "level 1 searched for {:?}",
+        start.elapsed()
+    );
 }
 
 /// Reads the event stream until `done` or `limit` events.
@@ -569,6 +595,7 @@ async fn every_refused_change_leaves_the_session_as_it_was() {
         ("/record", json!({"record": "nonsense"})),
         ("/analysis/start", json!({})),
         ("/engine", json!({"movetime_ms": 0})),
+        ("/engine", json!({"level": 11})),
         ("/flip", json!({"flip": "yes"})),
     ] {
         let (status, answer) = post(&app, &id, action, body.clone()).await;

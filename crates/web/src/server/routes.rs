@@ -270,6 +270,21 @@ struct SearchRequest {
     movetime_ms: Option<u64>,
     /// Lines of analysis (MultiPV), 1 when not given.
     multipv: Option<u64>,
+    /// The engine's level for its moves (1 to 10, `docs/levels.md`); full
+    /// strength when not given. Analysis is always at full strength.
+    level: Option<u8>,
+}
+
+/// The `Level` option a search request asks for, checked before anything
+/// changes (a refused request leaves the session as it was).
+fn level_of(request: &SearchRequest) -> Result<String, ApiError> {
+    match request.level {
+        None => Ok("10".to_string()),
+        Some(level @ 1..=10) => Ok(level.to_string()),
+        Some(level) => Err(ApiError::bad(format!(
+            "level must be from 1 to 10, not {level}"
+        ))),
+    }
 }
 
 pub(crate) async fn engine_move(
@@ -278,6 +293,7 @@ pub(crate) async fn engine_move(
     bytes: Bytes,
 ) -> Result<Json<SessionView>, ApiError> {
     let request: SearchRequest = body(&bytes)?;
+    let level = level_of(&request)?;
     let movetime = Duration::from_millis(request.movetime_ms.unwrap_or(1000));
     if movetime.is_zero() || movetime > state.config.max_movetime {
         return Err(ApiError::bad(format!(
@@ -312,6 +328,10 @@ pub(crate) async fn engine_move(
             .game
             .set_option("MultiPV", "1")
             .map_err(|e| ApiError::bad(e.to_string()))?;
+        inner
+            .game
+            .set_option("Level", &level)
+            .map_err(|e| ApiError::bad(e.to_string()))?;
         start_search(
             &state,
             &session,
@@ -332,6 +352,11 @@ pub(crate) async fn analysis_start(
     bytes: Bytes,
 ) -> Result<Response, ApiError> {
     let request: SearchRequest = body(&bytes)?;
+    if request.level.is_some() {
+        return Err(ApiError::bad(
+            "level is for the engine's moves; analysis is at full strength",
+        ));
+    }
     let limit = match request.movetime_ms {
         Some(ms) => Duration::from_millis(ms),
         None => state.config.max_analysis,
@@ -358,6 +383,11 @@ pub(crate) async fn analysis_start(
     inner
         .game
         .set_option("MultiPV", &lines)
+        .map_err(|e| ApiError::bad(e.to_string()))?;
+    // An engine move at a weak level may have come before.
+    inner
+        .game
+        .set_option("Level", "10")
         .map_err(|e| ApiError::bad(e.to_string()))?;
     start_search(
         &state,
