@@ -7,7 +7,7 @@
 use qi_five_tigers::Rules as FtRules;
 use qi_jungle::Rules;
 use qi_tablebase::five_tigers as ft;
-use qi_tablebase::{Material, Tablebase};
+use qi_tablebase::jungle::{Material, Tablebase};
 
 fn fnv1a(bytes: &[u8]) -> u64 {
     let mut hash = 0xcbf2_9ce4_8422_2325u64;
