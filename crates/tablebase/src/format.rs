@@ -63,12 +63,14 @@ pub enum FormatError {
         source: Source,
     },
     /// The table was generated under other board rules than expected.
-    #[error("the table is for rules {found}, expected {expected}")]
+    #[error("the table is for rules {found}, expected {expected} ({differs})")]
     RulesMismatch {
         /// The expected rules (their text).
         expected: String,
         /// The file's rules (their text).
         found: String,
+        /// What differs ([`TableGame::RULES_DIFFER`]).
+        differs: &'static str,
     },
     /// The material text does not parse.
     #[error("bad material in header: {0}")]
@@ -143,6 +145,7 @@ impl<G: TableGame> Table<G> {
                 return Err(FormatError::RulesMismatch {
                     expected: expected.to_string(),
                     found: rules.to_string(),
+                    differs: G::RULES_DIFFER,
                 });
             }
         }

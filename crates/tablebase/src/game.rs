@@ -53,7 +53,8 @@ pub trait TableGame: Sized + Send + Sync + 'static {
     /// Why a material text does not parse.
     type MaterialError: std::error::Error + Send + Sync + 'static;
     /// What a table keeps to find a position's slot beyond its material
-    /// (nothing for a ranking formula; the sorted keys otherwise).
+    /// (a ranking formula's arithmetic, or the sorted keys), built when the
+    /// table is made or read.
     type Index: Clone + fmt::Debug + Eq + Send + Sync;
     /// The statistics of one table by the game's counting convention.
     type Stats;
@@ -66,6 +67,9 @@ pub trait TableGame: Sized + Send + Sync + 'static {
     const FORMAT_VERSION: u16;
     /// Bytes per position of the index in a file (0 for a formula).
     const KEY_BYTES: u64;
+    /// What differs between two rule sets whose tables differ, for
+    /// [`FormatError::RulesMismatch`]'s message.
+    const RULES_DIFFER: &'static str;
 
     /// Whether tables made under `a` answer for positions played under `b`
     /// (the rules that shape the moves agree).

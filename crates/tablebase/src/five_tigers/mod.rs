@@ -240,6 +240,7 @@ impl TableGame for FiveTigers {
     const EXTENSION: &'static str = "qft";
     const FORMAT_VERSION: u16 = 1;
     const KEY_BYTES: u64 = 8;
+    const RULES_DIFFER: &'static str = "another shuttle rule";
 
     fn same_board_rules(a: &Rules, b: &Rules) -> bool {
         same_board_rules(a, b)

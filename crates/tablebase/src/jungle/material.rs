@@ -335,9 +335,11 @@ fn mask_of(squares: &[u8; 8]) -> u8 {
 type Pieces<T> = SmallVec<[T; 16]>;
 
 /// A material's index arithmetic, computed once: the pieces in index order
-/// and each one's radix.
-#[derive(Clone, Debug)]
-pub(crate) struct Indexer {
+/// and each one's radix. A table keeps its own (its
+/// [`TableGame::Index`](crate::TableGame::Index)), so that a probe does not
+/// compute it again: that was 40 % of a probe's instructions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Indexer {
     pub(crate) material: Material,
     pieces: Pieces<Piece>,
     /// Per piece: 1 for a Rat (row of [`RANKS`]), 0 otherwise.

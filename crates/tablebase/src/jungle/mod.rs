@@ -33,14 +33,13 @@ mod solve;
 use qi_core::Position;
 use qi_jungle::{Jungle, ParseRulesError, Rules};
 
-pub use material::{Material, MaterialError};
+pub use material::{Indexer, Material, MaterialError};
 pub use solve::{closure, generate_table, generation_memory};
 
 use crate::driver::GenerateError;
 use crate::format::FormatError;
 use crate::game::{Settled, TableGame};
 use crate::table::Wdl;
-use material::Indexer;
 
 /// The Jungle tables in memory.
 pub type Tablebase = crate::Tablebase<Jungle>;
@@ -83,8 +82,9 @@ impl TableGame for Jungle {
     type RulesError = ParseRulesError;
     type Material = Material;
     type MaterialError = MaterialError;
-    /// The index is [`Material::index_of`]: nothing to store.
-    type Index = ();
+    /// The index is [`Material::index_of`], a formula: nothing is stored,
+    /// its arithmetic is kept with the table.
+    type Index = Indexer;
     type Stats = Stats;
 
     const NAME: &'static str = "jungle";
@@ -93,6 +93,8 @@ impl TableGame for Jungle {
     /// (version 1 stored both).
     const FORMAT_VERSION: u16 = 2;
     const KEY_BYTES: u64 = 0;
+    const RULES_DIFFER: &'static str =
+        "other board rules: rank order, jumps, jump blocking or rat-bank captures";
 
     fn same_board_rules(a: &Rules, b: &Rules) -> bool {
         same_board_rules(a, b)
@@ -113,7 +115,7 @@ impl TableGame for Jungle {
     }
 
     fn slot(table: &Table, pos: &Jungle) -> Option<u64> {
-        table.material().index_of(pos)
+        table.index().index_of(pos)
     }
 
     fn size(material: Material) -> u32 {
@@ -147,7 +149,7 @@ impl TableGame for Jungle {
         material.index_count().saturating_mul(5) / 4
     }
 
-    fn index_bytes(_index: &()) -> Vec<u8> {
+    fn index_bytes(_index: &Indexer) -> Vec<u8> {
         Vec::new()
     }
 
@@ -156,23 +158,23 @@ impl TableGame for Jungle {
         _rules: &Rules,
         count: u64,
         _bytes: &[u8],
-    ) -> Result<(), FormatError> {
-        let expected = material.index_count();
-        if count != expected {
+    ) -> Result<Indexer, FormatError> {
+        let ix = Indexer::new(material);
+        if count != ix.count {
             return Err(FormatError::CountMismatch {
                 material: material.to_string(),
-                expected,
+                expected: ix.count,
                 found: count,
             });
         }
-        Ok(())
+        Ok(ix)
     }
 
     /// Wins, draws and losses for the side to move and the longest win,
     /// by the counting convention: an index stands for a position and its
     /// mirror image unless it is its own (see [`Material::index_count`]).
     fn stats(table: &Table) -> Stats {
-        let ix = Indexer::new(table.material());
+        let ix = table.index();
         let mut s = Stats::default();
         for i in 0..table.len() {
             let Some((wdl, d)) = table.at(i) else { break };

@@ -108,7 +108,7 @@ fn forward(
                 let needed = Material::of(&child).ok_or_else(invalid)?;
                 let hit = subtables
                     .table(needed)
-                    .and_then(|t| needed.index_of(&child).and_then(|c| t.at(c)))
+                    .and_then(|t| t.get(&child))
                     .ok_or_else(|| GenerateError::MissingSubtable {
                         material: material.to_string(),
                         needed: needed.to_string(),
@@ -289,7 +289,7 @@ pub fn generate_table(
             dist[i] = 0;
         }
     }
-    Ok(Table::new(material, *rules, (), &values, dist))
+    Ok(Table::new(material, *rules, ix, &values, dist))
 }
 
 /// `materials` and every material their captures lead to (the tables
