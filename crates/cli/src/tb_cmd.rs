@@ -424,26 +424,27 @@ fn ft_generate(args: &GenerateArgs, rules: &qi_five_tigers::Rules) -> Result<(),
 fn ft_probe(args: &ProbeArgs, rules: &qi_five_tigers::Rules) -> Result<(), CliError> {
     let pos = FiveTigers::from_text_lenient(&args.fen, rules)
         .map_err(|e| CliError::Fen(e.to_string()))?;
-    let mut tb = ft::Tablebase::new(rules);
-    if let Some(material) = ft::Material::of(&pos) {
-        tb = ft::Tablebase::load_present(&args.dir, rules, &[material]).map_err(tb_error)?;
-    }
-    match tb.probe(&pos).map_err(tb_error)? {
+    // Read per material as needed: a position with removals owed is
+    // answered through them, from the tables of what they leave.
+    let tables = ft::LazyTablebase::open(&args.dir, rules).map_err(tb_error)?;
+    match tables.probe_through_removals(&pos).map_err(tb_error)? {
         Some((wdl, distance)) => {
             outln!("{}", value_text(wdl, distance));
             Ok(())
         }
         None => Err(tb_error(match ft::Material::of(&pos) {
-            Some(m)
-                if pos.phase() == qi_five_tigers::Phase::Movement
-                    && pos.owed().is_empty()
-                    && tb.table(m).is_none() =>
-            {
-                format!("the material {m} is not in {}", args.dir.display())
-            }
-            _ => "not a covered ending: the movement phase with nothing owed, 1 to 3 \
-                  pieces a side, and no previous step whose way back the side to move blocks"
-                .to_string(),
+            Some(m) if pos.phase() == qi_five_tigers::Phase::Movement => match tables.refused(m) {
+                Some(e) => e.to_string(),
+                None if tables.table(m).is_none() => {
+                    format!("the material {m} is not in {}", args.dir.display())
+                }
+                None => format!(
+                    "not a covered ending: a previous step whose way back the side to \
+                         move blocks, or a removal into a material not in {}",
+                    args.dir.display()
+                ),
+            },
+            _ => "not a covered ending: the movement phase with 1 to 3 pieces a side".to_string(),
         })),
     }
 }

@@ -58,6 +58,7 @@ use crate::driver::GenerateError;
 use crate::format::FormatError;
 use crate::game::{Settled, TableGame};
 use crate::table::Wdl;
+use crate::tablebase::ProbeError;
 use key::State;
 
 /// The Five Tigers tables in memory.
@@ -429,6 +430,79 @@ impl crate::LazyTablebase<FiveTigers> {
     /// on a side has no table.
     pub fn max_pieces(&self) -> u32 {
         self.max_size()
+    }
+
+    /// [`probe`](crate::LazyTablebase::probe), and for a movement position
+    /// with removals owed (which no file stores: the nodes between a
+    /// forming step and the next step) the best, for the side that decides
+    /// there, of its removals' values, each removal a ply, down to
+    /// positions with nothing owed (at most 3 removals deep), reading the
+    /// tables they lead to as needed. `None` when a position reached is
+    /// not covered (a table missing, or more than 3 pieces a side).
+    pub fn probe_through_removals(&self, pos: &FiveTigers) -> Probed {
+        probe_through_removals(self.rules(), pos, &|p| self.probe(p))
+    }
+}
+
+impl crate::Tablebase<FiveTigers> {
+    /// [`probe`](crate::Tablebase::probe), and for a movement position with
+    /// removals owed the value through them, as
+    /// [`LazyTablebase::probe_through_removals`](crate::LazyTablebase::probe_through_removals)
+    /// gives it.
+    pub fn probe_through_removals(&self, pos: &FiveTigers) -> Probed {
+        probe_through_removals(self.rules(), pos, &|p| self.probe(p))
+    }
+}
+
+/// What a probe answers.
+type Probed = Result<Option<(Wdl, u32)>, ProbeError>;
+
+/// The value and distance of `pos` as `probe` (of tables made under
+/// `rules`) gives them, through the removals owed if any (see
+/// `LazyTablebase::probe_through_removals`).
+fn probe_through_removals(
+    rules: &Rules,
+    pos: &FiveTigers,
+    probe: &dyn Fn(&FiveTigers) -> Probed,
+) -> Probed {
+    if pos.phase() != Phase::Movement || pos.owed().is_empty() || pos.outcome().is_some() {
+        return probe(pos);
+    }
+    // The rules are checked before any removal is expanded.
+    crate::tablebase::settle(rules, pos)?;
+    let me = pos.side_to_move();
+    let mut best: Option<(Wdl, u32)> = None;
+    for mv in pos.legal_moves() {
+        let mut child = *pos;
+        child.play_unchecked(mv);
+        let Some((v, d)) = probe_through_removals(rules, &child, probe)? else {
+            return Ok(None);
+        };
+        let v = if child.side_to_move() == me {
+            v
+        } else {
+            v.flip()
+        };
+        let candidate = (v, if v == Wdl::Draw { 0 } else { d + 1 });
+        best = Some(match best {
+            None => candidate,
+            Some(b) => better(b, candidate),
+        });
+    }
+    Ok(best)
+}
+
+/// The better of two values for the side to move: a win over a draw over
+/// a loss, the shortest win, the longest loss.
+fn better(a: (Wdl, u32), b: (Wdl, u32)) -> (Wdl, u32) {
+    match a.0.cmp(&b.0) {
+        std::cmp::Ordering::Greater => a,
+        std::cmp::Ordering::Less => b,
+        std::cmp::Ordering::Equal => match a.0 {
+            Wdl::Win => (Wdl::Win, a.1.min(b.1)),
+            Wdl::Loss => (Wdl::Loss, a.1.max(b.1)),
+            Wdl::Draw => a,
+        },
     }
 }
 
