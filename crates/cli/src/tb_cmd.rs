@@ -14,9 +14,10 @@ use qi_engine::{FiveTigersKit, GameKit, JungleKit};
 use qi_five_tigers::FiveTigers;
 use qi_jungle::{Jungle, Rules};
 use qi_tablebase::five_tigers as ft;
+use qi_tablebase::jungle::{Material, Tablebase};
 use qi_tablebase::{
-    generate_dir, load_table, plan_dir, remove_stale_temporaries, Material, Tablebase, Wdl,
-    WriteLock, EXTENSION, LOCK_FILE,
+    generate_dir, load_table, plan_dir, remove_stale_temporaries, TableGame, Wdl, WriteLock,
+    LOCK_FILE,
 };
 
 use crate::error::CliError;
@@ -207,7 +208,7 @@ fn generate(args: &GenerateArgs) -> Result<(), CliError> {
     // Straight into the directory: only the tables of the size below the
     // one being solved stay in memory, so every 4-animal material runs
     // beside the 78 MB of 3-animal tables.
-    let plan = plan_dir(&args.dir, &materials);
+    let plan = plan_dir::<Jungle>(&args.dir, &rules, &materials);
     let todo = plan.todo.len();
     eprintln!(
         "{todo} of {} tables to generate ({} present): at most {:.1} MB of working memory per \
@@ -222,7 +223,7 @@ fn generate(args: &GenerateArgs) -> Result<(), CliError> {
     );
     let start = Instant::now();
     let bar = progress_bar(todo as u64, std::io::stderr().is_terminal());
-    let generated = generate_dir(&rules, &materials, threads, &args.dir, &|table| {
+    let generated = generate_dir::<Jungle>(&rules, &materials, threads, &args.dir, &|table| {
         bar.set_message(format!(
             "last {} ({} indices)",
             table.material(),
@@ -304,7 +305,7 @@ fn stats(args: &StatsArgs) -> Result<(), CliError> {
     let mut files: Vec<(Option<Material>, PathBuf)> = Vec::new();
     for entry in std::fs::read_dir(&args.dir).map_err(io)? {
         let path = entry.map_err(io)?.path();
-        if path.extension().and_then(|e| e.to_str()) == Some(EXTENSION) {
+        if path.extension().and_then(|e| e.to_str()) == Some(Jungle::EXTENSION) {
             let material = path
                 .file_stem()
                 .and_then(|s| s.to_str())
@@ -319,9 +320,9 @@ fn stats(args: &StatsArgs) -> Result<(), CliError> {
     // no material sorts first and is refused by `load_table`.
     files.sort();
     outln!("material\tpositions\twins\tdraws\tlosses\tlongest win\tlongest win position");
-    let mut total = qi_tablebase::Stats::default();
+    let mut total = qi_tablebase::jungle::Stats::default();
     for (_, path) in files {
-        let table = load_table(&path, &rules).map_err(tb_error)?;
+        let table = load_table::<Jungle>(&path, &rules).map_err(tb_error)?;
         let (m, s) = (table.material(), table.stats());
         let example = s
             .longest_win_index
@@ -384,7 +385,8 @@ fn ft_generate(args: &GenerateArgs, rules: &qi_five_tigers::Rules) -> Result<(),
     let todo = plan.todo.len();
     eprintln!(
         "{todo} of {} tables to generate ({} present): about {:.1} MB of working memory for \
-         the largest table in progress, one table at a time on {threads} threads",
+         the largest table in progress, the materials of one size side by side on {threads} \
+         threads",
         all.len(),
         plan.present,
         plan.working_memory_per_table as f64 / 1e6,
@@ -393,7 +395,7 @@ fn ft_generate(args: &GenerateArgs, rules: &qi_five_tigers::Rules) -> Result<(),
     let bar = progress_bar(todo as u64, std::io::stderr().is_terminal());
     let failed: Mutex<Option<String>> = Mutex::new(None);
     let generated = tb.extend(&materials, threads, &|table| {
-        if let Err(e) = ft::save_table(&args.dir, table) {
+        if let Err(e) = qi_tablebase::save_table(&args.dir, table) {
             failed
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
@@ -422,26 +424,27 @@ fn ft_generate(args: &GenerateArgs, rules: &qi_five_tigers::Rules) -> Result<(),
 fn ft_probe(args: &ProbeArgs, rules: &qi_five_tigers::Rules) -> Result<(), CliError> {
     let pos = FiveTigers::from_text_lenient(&args.fen, rules)
         .map_err(|e| CliError::Fen(e.to_string()))?;
-    let mut tb = ft::Tablebase::new(rules);
-    if let Some(material) = ft::Material::of(&pos) {
-        tb = ft::Tablebase::load_present(&args.dir, rules, &[material]).map_err(tb_error)?;
-    }
-    match tb.probe(&pos).map_err(tb_error)? {
+    // Read per material as needed: a position with removals owed is
+    // answered through them, from the tables of what they leave.
+    let tables = ft::LazyTablebase::open(&args.dir, rules).map_err(tb_error)?;
+    match tables.probe_through_removals(&pos).map_err(tb_error)? {
         Some((wdl, distance)) => {
             outln!("{}", value_text(wdl, distance));
             Ok(())
         }
         None => Err(tb_error(match ft::Material::of(&pos) {
-            Some(m)
-                if pos.phase() == qi_five_tigers::Phase::Movement
-                    && pos.owed().is_empty()
-                    && tb.table(m).is_none() =>
-            {
-                format!("the material {m} is not in {}", args.dir.display())
-            }
-            _ => "not a covered ending: the movement phase with nothing owed, 1 to 3 \
-                  pieces a side, and no previous step whose way back the side to move blocks"
-                .to_string(),
+            Some(m) if pos.phase() == qi_five_tigers::Phase::Movement => match tables.refused(m) {
+                Some(e) => e.to_string(),
+                None if tables.table(m).is_none() => {
+                    format!("the material {m} is not in {}", args.dir.display())
+                }
+                None => format!(
+                    "not a covered ending: a previous step whose way back the side to \
+                         move blocks, or a removal into a material not in {}",
+                    args.dir.display()
+                ),
+            },
+            _ => "not a covered ending: the movement phase with 1 to 3 pieces a side".to_string(),
         })),
     }
 }

@@ -358,6 +358,22 @@ fn five_tigers_generate_probe_and_stats() {
     let pos = "4O/5/X4/1X3/1X3 x move X:0,O:0 - x -,- 0";
     let (code, out, err) = qi(&[&["tb", "probe"][..], &game, &["--fen", pos, d]].concat());
     assert_eq!((code, out.as_str()), (0, "win in 2 plies\n"), "{err}");
+    // After the forming step, with the removal owed (no file stores it):
+    // the removal of the last piece is left, one ply.
+    let rules = qi_five_tigers::Rules::shandong_shuttle();
+    let start = qi_five_tigers::FiveTigers::from_text_lenient(pos, &rules).unwrap();
+    let owed = qi_core::Position::legal_moves(&start)
+        .into_iter()
+        .map(|mv| {
+            let mut child = start;
+            qi_core::Position::play(&mut child, mv).unwrap();
+            child
+        })
+        .find(|child| !child.owed().is_empty())
+        .expect("a forming step")
+        .to_string();
+    let (code, out, err) = qi(&[&["tb", "probe"][..], &game, &["--fen", &owed, d]].concat());
+    assert_eq!((code, out.as_str()), (0, "win in 1 ply\n"), "{owed}: {err}");
     let (code, out, err) = qi(&[&["tb", "stats"][..], &game, &[d]].concat());
     assert_eq!(code, 0, "{err}");
     let lines: Vec<&str> = out.lines().collect();

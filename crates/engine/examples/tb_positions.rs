@@ -27,7 +27,8 @@ use qi_engine::jungle::{JungleEval, JungleHooks};
 use qi_engine::{GameKit, JungleKit};
 use qi_jungle::{Game, Jungle, Rules};
 use qi_search::{Limits, Searcher};
-use qi_tablebase::{LazyTablebase, Material, Wdl};
+use qi_tablebase::jungle::{LazyTablebase, Material};
+use qi_tablebase::Wdl;
 
 /// xorshift64*: a fixed sequence, so that the files can be made again.
 struct Rng(u64);

@@ -254,7 +254,7 @@ pub trait DynEngine: Send {
     /// ```
     /// use qi_engine::{engine_for, options::Overrides, EvalProfile, Games, TablebaseError};
     /// use qi_search::Limits;
-    /// use qi_tablebase::{Material, Tablebase};
+    /// use qi_tablebase::jungle::{Material, Tablebase};
     ///
     /// let rules = qi_jungle::Rules::standard();
     /// let dir = std::env::temp_dir().join(format!("qi-dyn-doc-{}", std::process::id()));
@@ -274,7 +274,7 @@ pub trait DynEngine: Send {
     /// let mut five_tigers = engine_for::<Games>("five-tigers", EvalProfile::Default, &Overrides::default()).unwrap();
     /// five_tigers.set_tablebase(Some(&dir)).unwrap();
     /// let refused = five_tigers.set_tablebase(Some(&dir.join("missing")));
-    /// assert!(matches!(refused, Err(TablebaseError::OpenFiveTigers(_))));
+    /// assert!(matches!(refused, Err(TablebaseError::Open(_))));
     /// std::fs::remove_dir_all(&dir).unwrap();
     /// ```
     fn set_tablebase(&mut self, dir: Option<&Path>) -> Result<(), TablebaseError>;

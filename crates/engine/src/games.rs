@@ -6,7 +6,6 @@ use std::sync::Arc;
 use qi_five_tigers::FiveTigers;
 use qi_jungle::Jungle;
 use qi_search::StrengthScale;
-use qi_tablebase::LazyTablebase;
 
 use crate::five_tigers::{FiveTigersEval, FiveTigersHooks, FiveTigersWeights};
 use crate::jungle::{nnue, JungleEval, JungleHooks, JungleWeights};
@@ -69,7 +68,9 @@ impl GameKit for JungleKit {
         dir: Option<&Path>,
     ) -> Result<(), TablebaseError> {
         let tables = match dir {
-            Some(dir) => Some(Arc::new(LazyTablebase::open(dir, rules)?)),
+            Some(dir) => Some(Arc::new(qi_tablebase::jungle::LazyTablebase::open(
+                dir, rules,
+            )?)),
             None => None,
         };
         *hooks = hooks.clone().with_tablebase(tables);

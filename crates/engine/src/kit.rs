@@ -86,12 +86,10 @@ pub enum TablebaseError {
         /// The game's name.
         game: &'static str,
     },
-    /// The directory cannot be read.
+    /// The directory cannot be read (whatever the game: the tables of
+    /// every game share one file format and one error).
     #[error("tablebase directory: {0}")]
     Open(#[from] qi_tablebase::FormatError),
-    /// The directory of Five Tigers tables cannot be read.
-    #[error("tablebase directory: {0}")]
-    OpenFiveTigers(#[from] qi_tablebase::five_tigers::FormatError),
 }
 
 /// Everything about one game that generic front ends need: its types, its
@@ -200,7 +198,7 @@ pub trait GameKit: 'static {
     /// assert!(hooks.tablebase().is_some());
     /// let missing = dir.join("qi-no-such-directory");
     /// let refused = FiveTigersKit::attach_tablebase(&mut hooks, &rules, Some(&missing));
-    /// assert!(matches!(refused, Err(TablebaseError::OpenFiveTigers(_))));
+    /// assert!(matches!(refused, Err(TablebaseError::Open(_))));
     /// ```
     fn attach_tablebase(
         hooks: &mut Self::Hooks,

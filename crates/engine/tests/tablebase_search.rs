@@ -13,7 +13,8 @@ use qi_engine::jungle::{JungleEval, JungleHooks};
 use qi_engine::{engine_for, options::Overrides, EvalProfile, GameKit, Games, JungleKit};
 use qi_jungle::{Game, Jungle, Rules};
 use qi_search::{Limits, Score, SearchOptions, SearchResult, Searcher, TableValue};
-use qi_tablebase::{LazyTablebase, Material, Tablebase, Wdl};
+use qi_tablebase::jungle::{LazyTablebase, Material, Tablebase};
+use qi_tablebase::Wdl;
 
 /// A directory of its own under the system's temporary directory, removed
 /// when dropped.

@@ -23,7 +23,8 @@ use qi_engine::jungle::{JungleEval, JungleHooks};
 use qi_engine::{GameKit, JungleKit};
 use qi_jungle::{Game, Jungle, Move, Rules};
 use qi_search::{Limits, Searcher};
-use qi_tablebase::{LazyTablebase, Material, Tablebase, Wdl};
+use qi_tablebase::jungle::{LazyTablebase, Material, Tablebase};
+use qi_tablebase::Wdl;
 
 const SUITE: &str = include_str!("data/tb-endgames.txt");
 

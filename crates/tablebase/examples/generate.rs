@@ -17,8 +17,9 @@ use std::process::ExitCode;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use qi_jungle::Rules;
-use qi_tablebase::{generate_dir, plan_dir, Material};
+use qi_jungle::{Jungle, Rules};
+use qi_tablebase::jungle::Material;
+use qi_tablebase::{generate_dir, plan_dir};
 
 fn main() -> ExitCode {
     match run() {
@@ -46,7 +47,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     std::fs::create_dir_all(&dir)?;
-    let plan = plan_dir(&dir, &materials);
+    let plan = plan_dir::<Jungle>(&dir, &rules, &materials);
     eprintln!(
         "{} of {} tables to generate: at most {:.1} MB of working memory per table in \
          progress ({threads} at once at most), {:.1} MB of finished tables in memory, \
@@ -63,7 +64,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         out.lock().unwrap_or_else(|e| e.into_inner()),
         "material\tpositions\twins\tdraws\tlosses\tlongest win\tlongest win position"
     )?;
-    generate_dir(&rules, &materials, threads, &dir, &|table| {
+    generate_dir::<Jungle>(&rules, &materials, threads, &dir, &|table| {
         let m = table.material();
         let s = table.stats();
         let example = s

@@ -1,8 +1,7 @@
-//! What every qi table file shares, whatever the game: the header (magic,
-//! version, game name, rules text, material text, count, distance width,
-//! checksum), the 2-bit values, the distance table, and the atomic write.
-//! Each game's format (`format`, `five_tigers::format`) adds its own
-//! payload and its own typed errors, into which [`FileError`] maps.
+//! The bytes every qi table file shares, whatever the game: the header
+//! (magic, version, game name, rules text, material text, count, distance
+//! width, checksum), the 2-bit values, the distance table, and the checked
+//! read of a file. `format` puts a table's parts in and out of them.
 
 use std::io::Read;
 use std::path::Path;
@@ -28,8 +27,7 @@ fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
 }
 
 /// Why a table file was refused in the part every game's file shares
-/// (inside [`FormatError::File`](crate::FormatError::File) and the Five
-/// Tigers one).
+/// (inside [`FormatError::File`](crate::FormatError::File)).
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum FileError {
     /// The file does not start with the magic bytes.

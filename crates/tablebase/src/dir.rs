@@ -4,14 +4,13 @@
 use std::path::Path;
 use std::sync::Mutex;
 
-use qi_jungle::Rules;
 use thiserror::Error;
 
-use crate::format::FormatError;
-use crate::generate::{closure, generation_memory, levels, lock, solve_level, GenerateError};
-use crate::material::Material;
+use crate::driver::{levels, lock, solve_level, GenerateError};
+use crate::format::{load_table, save_table, FormatError};
+use crate::game::TableGame;
 use crate::table::Table;
-use crate::{load_table, save_table, Tablebase};
+use crate::tablebase::Tablebase;
 
 /// Why [`generate_dir`] stopped.
 #[derive(Debug, Error)]
@@ -27,40 +26,39 @@ pub enum GenerateDirError {
 /// What [`generate_dir`] will do, known before it starts
 /// ([`plan_dir`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DirPlan {
-    /// Every material of the closure of those asked for, fewest animals
-    /// first.
-    pub all: Vec<Material>,
+pub struct DirPlan<M> {
+    /// Every material of the closure of those asked for, in generation
+    /// order.
+    pub all: Vec<M>,
     /// Those without a file in the directory: the ones to solve.
-    pub todo: Vec<Material>,
+    pub todo: Vec<M>,
     /// The bound of the working memory of one table in progress, in bytes
-    /// ([`generation_memory`] of the largest material to solve).
+    /// ([`TableGame::generation_memory`] of the largest material to solve).
     pub working_memory_per_table: u64,
     /// The most bytes of finished tables held in memory at once: those of
-    /// one size while the next size is solved, plus those of the next size
-    /// when a size after it needs them (1.25 bytes an index).
+    /// one level while the next level is solved, plus those of the next
+    /// level when a level after it needs them ([`TableGame::table_bytes`]).
     pub resident_table_bytes: u64,
-    /// The bytes of the new files (1.25 bytes an index).
+    /// The bytes of the new files ([`TableGame::table_bytes`]).
     pub file_bytes: u64,
 }
 
-/// Bytes of a table in memory or on disk: 2 bits and a one-byte distance
-/// an index (every table up to 4 animals measured has distances below 256).
-fn table_bytes(m: Material) -> u64 {
-    m.index_count().saturating_mul(5) / 4
-}
-
-/// What generating `materials` into `dir` takes, counting the files
-/// already there as done (they are checked when the generation reads
-/// them).
-pub fn plan_dir(dir: &Path, materials: &[Material]) -> DirPlan {
-    let all = closure(materials);
-    let todo: Vec<Material> = all
+/// What generating `materials` under `rules` into `dir` takes, counting
+/// the files already there as done (they are checked when the generation
+/// reads them).
+pub fn plan_dir<G: TableGame>(
+    dir: &Path,
+    rules: &G::Rules,
+    materials: &[G::Material],
+) -> DirPlan<G::Material> {
+    let table_bytes = |m| G::table_bytes(m, rules);
+    let all = G::closure(materials, rules);
+    let todo: Vec<G::Material> = all
         .iter()
         .copied()
-        .filter(|&m| !Tablebase::file_path(dir, m).exists())
+        .filter(|&m| !Tablebase::<G>::file_path(dir, m).exists())
         .collect();
-    let sizes: Vec<u64> = levels(&all)
+    let sizes: Vec<u64> = levels::<G>(&all)
         .iter()
         .map(|level| level.iter().map(|&m| table_bytes(m)).sum())
         .collect();
@@ -75,7 +73,7 @@ pub fn plan_dir(dir: &Path, materials: &[Material]) -> DirPlan {
     DirPlan {
         working_memory_per_table: todo
             .iter()
-            .map(|&m| generation_memory(m))
+            .map(|&m| G::generation_memory(m, rules))
             .max()
             .unwrap_or(0),
         file_bytes: todo.iter().map(|&m| table_bytes(m)).sum(),
@@ -89,11 +87,11 @@ pub fn plan_dir(dir: &Path, materials: &[Material]) -> DirPlan {
 /// into `dir` (which must exist), one file per material, on `threads`
 /// threads, and returns how many tables it solved. Unlike
 /// [`Tablebase::extend`] it keeps no table it does not need: while the
-/// materials of one size are solved, only the tables of the size below
+/// materials of one level are solved, only the tables of the level below
 /// (which their captures lead into) are in memory, and a table of the top
-/// size is dropped as soon as its file is written. So every 4-animal
-/// material (13.8 GB of tables) is generated with the 3-animal tables
-/// (78 MB) in memory.
+/// level is dropped as soon as its file is written. So every 4-animal
+/// Jungle material (13.8 GB of tables) is generated with the 3-animal
+/// tables (78 MB) in memory.
 ///
 /// A file already in `dir` is not solved again: it is read (and checked)
 /// when the size above needs it, or only checked when nothing does, so an
@@ -101,29 +99,31 @@ pub fn plan_dir(dir: &Path, materials: &[Material]) -> DirPlan {
 /// new table once its file is written.
 ///
 /// ```
-/// use qi_jungle::Rules;
-/// use qi_tablebase::{generate_dir, plan_dir, Material};
+/// use qi_jungle::{Jungle, Rules};
+/// use qi_tablebase::jungle::Material;
+/// use qi_tablebase::{generate_dir, plan_dir};
 ///
 /// let dir = std::env::temp_dir().join(format!("qi-tb-doc-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir).unwrap();
+/// let rules = Rules::standard();
 /// let materials = ["LvC".parse::<Material>().unwrap()];
-/// assert_eq!(plan_dir(&dir, &materials).todo.len(), 1);
-/// let solved = generate_dir(&Rules::standard(), &materials, 2, &dir, &|_| {}).unwrap();
+/// assert_eq!(plan_dir::<Jungle>(&dir, &rules, &materials).todo.len(), 1);
+/// let solved = generate_dir::<Jungle>(&rules, &materials, 2, &dir, &|_| {}).unwrap();
 /// assert_eq!(solved, 1);
 /// // Everything is on disk now: a second run solves nothing.
-/// assert!(plan_dir(&dir, &materials).todo.is_empty());
-/// assert_eq!(generate_dir(&Rules::standard(), &materials, 2, &dir, &|_| {}).unwrap(), 0);
+/// assert!(plan_dir::<Jungle>(&dir, &rules, &materials).todo.is_empty());
+/// assert_eq!(generate_dir::<Jungle>(&rules, &materials, 2, &dir, &|_| {}).unwrap(), 0);
 /// std::fs::remove_dir_all(&dir).unwrap();
 /// ```
-pub fn generate_dir(
-    rules: &Rules,
-    materials: &[Material],
+pub fn generate_dir<G: TableGame>(
+    rules: &G::Rules,
+    materials: &[G::Material],
     threads: usize,
     dir: &Path,
-    done: &(dyn Fn(&Table) + Sync),
+    done: &(dyn Fn(&Table<G>) + Sync),
 ) -> Result<usize, GenerateDirError> {
-    let all = closure(materials);
-    let levels = levels(&all);
+    let all = G::closure(materials, rules);
+    let levels = levels::<G>(&all);
     let mut below = Tablebase::new(rules);
     let mut solved = 0;
     for (k, level) in levels.iter().enumerate() {
@@ -131,7 +131,7 @@ pub fn generate_dir(
         let mut this = Tablebase::new(rules);
         let mut todo = Vec::new();
         for &m in level.iter() {
-            let path = Tablebase::file_path(dir, m);
+            let path = Tablebase::<G>::file_path(dir, m);
             if path.exists() {
                 let table = load_table(&path, rules)?;
                 if needed_above {
@@ -142,7 +142,7 @@ pub fn generate_dir(
             }
         }
         let kept = Mutex::new(Vec::new());
-        solve_level(rules, &todo, &below, threads, &|table: Table| {
+        solve_level(rules, &todo, &below, threads, &|table: Table<G>| {
             save_table(dir, &table)?;
             done(&table);
             if needed_above {

@@ -1,11 +1,12 @@
-//! [`LazyTablebase`]: a directory of tables opened for probing, each
-//! material's file read the first time a probe needs it, shared by the
-//! threads of a search.
+//! [`LazyTablebase`]: a directory of tables of one game opened for
+//! probing, each material's file read the first time a probe needs it,
+//! shared by the threads of a search.
 //!
 //! A search probes millions of positions, most of them in a handful of
-//! materials, so loading every file of a directory up front (136 MB for all
-//! materials up to 3 animals) would be wasted on a game that never reaches
-//! most of them. Here each material is looked up in a map under a
+//! materials, so loading every file of a directory up front (78 MB for all
+//! Jungle materials up to 3 animals, hundreds of megabytes for the Five
+//! Tigers `3v3` under a shuttle ban) would be wasted on a game that never
+//! reaches most of them. Here each material is looked up in a map under a
 //! read-write lock: the read lock is all a probe takes once its table is
 //! known, and the first probe of a material takes the write lock, reads
 //! and checks the file, and records the result, a table or its absence. A
@@ -17,15 +18,12 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
-use qi_core::Side;
-use qi_jungle::{Jungle, Rules};
-
-use crate::format::{FormatError, EXTENSION};
-use crate::material::Material;
+use crate::format::{load_table, FormatError};
+use crate::game::{Settled, TableGame};
 use crate::table::{Table, Wdl};
-use crate::{load_table, ProbeError, Tablebase};
+use crate::tablebase::{settle, ProbeError, Tablebase};
 
-/// A hasher for the few bytes of a [`Material`]: the map is looked up at
+/// A hasher for the few bytes of a material: the map is looked up at
 /// every probe, and the standard SipHash (made to resist chosen keys,
 /// which materials are not) took a third of the look-up.
 #[derive(Default)]
@@ -43,23 +41,24 @@ impl Hasher for MaterialHasher {
     }
 }
 
-type Slots = HashMap<Material, Slot, BuildHasherDefault<MaterialHasher>>;
+type Slots<G> = HashMap<<G as TableGame>::Material, Slot<G>, BuildHasherDefault<MaterialHasher>>;
 
 /// What the directory holds for one material: its table, or why not
 /// (kept so that a bad file is reported once and never read again).
-#[derive(Clone, Debug)]
-enum Slot {
-    Loaded(Arc<Table>),
+#[derive(Debug)]
+enum Slot<G: TableGame> {
+    Loaded(Arc<Table<G>>),
     Absent(Option<Arc<FormatError>>),
 }
 
-/// The tables of one directory under one rule set, loaded per material on
-/// first use; `Sync`, so the threads of a search share one (behind an
-/// `Arc`).
+/// The tables of game `G` in one directory under one rule set, loaded per
+/// material on first use; `Sync`, so the threads of a search share one
+/// (behind an `Arc`).
 ///
 /// ```
 /// use qi_jungle::{Jungle, Rules};
-/// use qi_tablebase::{LazyTablebase, Material, Tablebase, Wdl};
+/// use qi_tablebase::jungle::{LazyTablebase, Material, Tablebase};
+/// use qi_tablebase::Wdl;
 ///
 /// let rules = Rules::standard();
 /// let dir = std::env::temp_dir().join(format!("qi-lazy-doc-{}", std::process::id()));
@@ -79,41 +78,41 @@ enum Slot {
 /// std::fs::remove_dir_all(&dir).unwrap();
 /// ```
 #[derive(Debug)]
-pub struct LazyTablebase {
+pub struct LazyTablebase<G: TableGame> {
     dir: PathBuf,
-    rules: Rules,
-    max_animals: u32,
-    slots: RwLock<Slots>,
+    rules: G::Rules,
+    max_size: u32,
+    slots: RwLock<Slots<G>>,
 }
 
-impl LazyTablebase {
+impl<G: TableGame> LazyTablebase<G> {
     /// The tables of `dir` for positions played under `rules` (only the
     /// board rules must match the files'). The directory must be readable;
     /// its files are not read yet, only their names, to learn the largest
-    /// material present ([`max_animals`](LazyTablebase::max_animals)).
-    pub fn open(dir: &Path, rules: &Rules) -> Result<LazyTablebase, FormatError> {
+    /// material present ([`max_size`](LazyTablebase::max_size)).
+    pub fn open(dir: &Path, rules: &G::Rules) -> Result<LazyTablebase<G>, FormatError> {
         let io = |source| FormatError::Io {
             path: dir.display().to_string(),
             source,
         };
-        let mut max_animals = 0;
+        let mut max_size = 0;
         for entry in std::fs::read_dir(dir).map_err(io)? {
             let path = entry.map_err(io)?.path();
-            if path.extension().and_then(|e| e.to_str()) != Some(EXTENSION) {
+            if path.extension().and_then(|e| e.to_str()) != Some(G::EXTENSION) {
                 continue;
             }
             let material = path
                 .file_stem()
                 .and_then(|s| s.to_str())
-                .and_then(|s| s.parse::<Material>().ok());
+                .and_then(|s| s.parse::<G::Material>().ok());
             if let Some(m) = material {
-                max_animals = max_animals.max(m.total());
+                max_size = max_size.max(G::size(m));
             }
         }
         Ok(LazyTablebase {
             dir: dir.to_path_buf(),
             rules: *rules,
-            max_animals,
+            max_size,
             slots: RwLock::new(Slots::default()),
         })
     }
@@ -124,15 +123,16 @@ impl LazyTablebase {
     }
 
     /// The rules the tables are probed under.
-    pub fn rules(&self) -> &Rules {
+    pub fn rules(&self) -> &G::Rules {
         &self.rules
     }
 
-    /// The most animals of any material whose file was in the directory
-    /// when it was opened: a position with more has no table, which a
-    /// caller can tell from a count without looking anything up.
-    pub fn max_animals(&self) -> u32 {
-        self.max_animals
+    /// The largest [`TableGame::size`] of any material whose file was in
+    /// the directory when it was opened: a position of a larger size has
+    /// no table, which a caller can tell from a count without looking
+    /// anything up.
+    pub fn max_size(&self) -> u32 {
+        self.max_size
     }
 
     /// How many tables have been read so far.
@@ -146,60 +146,55 @@ impl LazyTablebase {
     /// Why the file of `material` was refused, if it was read and refused
     /// (`None` while it was not needed yet, when it loaded, or when it is
     /// missing).
-    pub fn refused(&self, material: Material) -> Option<Arc<FormatError>> {
+    pub fn refused(&self, material: G::Material) -> Option<Arc<FormatError>> {
         match self.read_slots().get(&material) {
             Some(Slot::Absent(Some(e))) => Some(Arc::clone(e)),
             _ => None,
         }
     }
 
-    /// The value and distance of `pos` for its side to move, as
-    /// [`Tablebase::probe`] gives them: `None` when its material has no
-    /// usable file (missing, corrupt or made under other board rules: such
-    /// a file is read once and then taken as absent). A position whose game
-    /// is over is answered from [`Position::outcome`](qi_core::Position::outcome) with distance 0. The
-    /// counters of the position play no part.
-    pub fn probe(&self, pos: &Jungle) -> Result<Option<(Wdl, u32)>, ProbeError> {
-        if let Some(over) = crate::probe_without_table(&self.rules, pos)? {
-            return Ok(Some(over));
-        }
-        self.probe_in_table(pos)
+    /// The value and distance of `pos` for its side to move, exactly as
+    /// [`Tablebase::probe`] gives them with the directory's tables loaded:
+    /// `Err` under other board rules; `None` when no table covers it or its
+    /// material has no usable file (missing, corrupt or made under other
+    /// board rules: such a file is read once and then taken as absent). A
+    /// position whose game is over is answered with distance 0. The
+    /// counters of the game record play no part.
+    pub fn probe(&self, pos: &G) -> Result<Option<(Wdl, u32)>, ProbeError> {
+        Ok(match settle(&self.rules, pos)? {
+            Settled::Answer(answer) => answer,
+            Settled::Table(material) => self.probe_in_table(pos, material),
+        })
     }
 
     /// [`probe`](LazyTablebase::probe), but only what a table answers:
     /// `None` for a finished game too (the game itself says how it ended),
     /// so that a caller counting table hits counts only those.
-    pub fn probe_table(&self, pos: &Jungle) -> Result<Option<(Wdl, u32)>, ProbeError> {
-        if crate::probe_without_table(&self.rules, pos)?.is_some() {
-            return Ok(None);
-        }
-        self.probe_in_table(pos)
+    pub fn probe_table(&self, pos: &G) -> Result<Option<(Wdl, u32)>, ProbeError> {
+        Ok(match settle(&self.rules, pos)? {
+            Settled::Answer(_) => None,
+            Settled::Table(material) => self.probe_in_table(pos, material),
+        })
     }
 
-    /// The table's value of `pos`, a game not over under the tables' rules.
-    fn probe_in_table(&self, pos: &Jungle) -> Result<Option<(Wdl, u32)>, ProbeError> {
-        if pos.animal_count(Side::First) + pos.animal_count(Side::Second) > self.max_animals {
-            return Ok(None);
+    /// The value of `pos` in the table of `material`, if it has one.
+    fn probe_in_table(&self, pos: &G, material: G::Material) -> Option<(Wdl, u32)> {
+        if G::size(material) > self.max_size {
+            return None;
         }
-        let Some(material) = Material::of(pos) else {
-            return Ok(None);
-        };
-        let Some(index) = material.index_of(pos) else {
-            return Ok(None);
-        };
         // Read under the read lock, without taking a reference to the
         // table: the common case costs a look-up and no atomic count.
         if let Some(slot) = self.read_slots().get(&material) {
-            return Ok(match slot {
-                Slot::Loaded(t) => t.get(index),
+            return match slot {
+                Slot::Loaded(t) => t.get(pos),
                 Slot::Absent(_) => None,
-            });
+            };
         }
-        Ok(self.table(material).and_then(|t| t.get(index)))
+        self.table(material).and_then(|t| t.get(pos))
     }
 
     /// The table of `material`, read from its file on first use.
-    pub fn table(&self, material: Material) -> Option<Arc<Table>> {
+    pub fn table(&self, material: G::Material) -> Option<Arc<Table<G>>> {
         if let Some(slot) = self.read_slots().get(&material) {
             return match slot {
                 Slot::Loaded(t) => Some(Arc::clone(t)),
@@ -210,7 +205,7 @@ impl LazyTablebase {
         // Another thread may have loaded it while this one waited for the
         // lock: the file is read once.
         let slot = slots.entry(material).or_insert_with(|| {
-            let path = Tablebase::file_path(&self.dir, material);
+            let path = Tablebase::<G>::file_path(&self.dir, material);
             if !path.exists() {
                 return Slot::Absent(None);
             }
@@ -225,16 +220,53 @@ impl LazyTablebase {
         }
     }
 
-    fn read_slots(&self) -> std::sync::RwLockReadGuard<'_, Slots> {
+    fn read_slots(&self) -> std::sync::RwLockReadGuard<'_, Slots<G>> {
         // A thread that panicked while loading left either no entry or a
         // whole one: the map is still sound.
         self.slots.read().unwrap_or_else(|e| e.into_inner())
     }
 }
 
+/// Generates `material` into `dir`, corrupts its file's last byte and
+/// checks that a lazy tablebase refuses it at the first probe of `pos`
+/// (a position of it) and still takes it as absent once the file is gone
+/// (no retry at every node); the tablebase, for the game's own checks.
 #[cfg(test)]
-mod tests {
-    use super::*;
+fn corrupt_file_is_refused_once<G: TableGame>(
+    rules: &G::Rules,
+    material: G::Material,
+    pos: &G,
+    dir: &Path,
+) -> LazyTablebase<G> {
+    Tablebase::<G>::generate(rules, &[material], 1)
+        .unwrap()
+        .save_dir(dir)
+        .unwrap();
+    let path = Tablebase::<G>::file_path(dir, material);
+    let mut bytes = std::fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x55;
+    std::fs::write(&path, bytes).unwrap();
+    let lazy = LazyTablebase::<G>::open(dir, rules).unwrap();
+    assert_eq!(lazy.probe(pos).unwrap(), None);
+    assert!(
+        lazy.refused(material).is_some(),
+        "the corrupt file is refused"
+    );
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(lazy.probe(pos).unwrap(), None);
+    lazy
+}
+
+#[cfg(test)]
+mod jungle_tests {
+    use std::path::PathBuf;
+    use std::sync::Arc;
+
+    use qi_jungle::{Jungle, Rules};
+
+    use crate::jungle::{LazyTablebase, Material, Tablebase};
+    use crate::ProbeError;
 
     fn temp_dir(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("qi-lazy-{name}-{}", std::process::id()));
@@ -275,28 +307,91 @@ mod tests {
     fn a_bad_file_is_refused_once_and_a_rules_mismatch_is_an_error() {
         let rules = Rules::standard();
         let dir = temp_dir("bad");
-        let m: Material = "LvC".parse().unwrap();
-        Tablebase::generate(&rules, &[m], 1)
-            .unwrap()
-            .save_dir(&dir)
-            .unwrap();
-        let path = Tablebase::file_path(&dir, m);
-        let mut bytes = std::fs::read(&path).unwrap();
-        let last = bytes.len() - 1;
-        bytes[last] ^= 0x55;
-        std::fs::write(&path, bytes).unwrap();
-        let lazy = LazyTablebase::open(&dir, &rules).unwrap();
         let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/c6 w", &rules).unwrap();
-        assert_eq!(lazy.probe(&pos).unwrap(), None);
-        assert!(lazy.refused(m).is_some(), "the corrupt file is refused");
-        // Repaired on disk, it is still taken as absent: no retry storm.
-        std::fs::remove_file(&path).unwrap();
-        assert_eq!(lazy.probe(&pos).unwrap(), None);
+        let lazy = super::corrupt_file_is_refused_once(&rules, "LvC".parse().unwrap(), &pos, &dir);
         let datou = Jungle::from_text("7/3L3/7/7/7/7/7/7/c6 w", &Rules::datou()).unwrap();
         assert!(matches!(
             lazy.probe(&datou),
             Err(ProbeError::RulesMismatch { .. })
         ));
+        assert!(LazyTablebase::open(&dir.join("missing"), &rules).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+#[cfg(test)]
+mod five_tigers_tests {
+    use std::path::PathBuf;
+    use std::sync::Arc;
+
+    use qi_five_tigers::{FiveTigers, Rules};
+
+    use crate::five_tigers::{LazyTablebase, Material, Tablebase};
+    use crate::ProbeError;
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("qi-ft-lazy-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    #[test]
+    fn agrees_with_the_tables_in_memory_on_every_state_and_loads_once() {
+        for rules in [Rules::shandong_shuttle(), Rules::shandong()] {
+            let dir = temp_dir(&format!("agree-{:?}", rules.shuttle));
+            let materials: Vec<Material> =
+                ["2v1", "1v2"].iter().map(|m| m.parse().unwrap()).collect();
+            let tb = Tablebase::generate(&rules, &materials, 2).unwrap();
+            tb.save_dir(&dir).unwrap();
+            let lazy = Arc::new(LazyTablebase::open(&dir, &rules).unwrap());
+            assert_eq!(lazy.loaded(), 0, "nothing is read at open");
+            assert_eq!(lazy.max_pieces(), 2);
+            let table = tb.table("2v1".parse().unwrap()).unwrap();
+            let positions: Vec<FiveTigers> = table.entries().map(|(p, _, _)| p).collect();
+            assert!(!positions.is_empty());
+            let positions = Arc::new(positions);
+            let threads: Vec<_> = (0..2)
+                .map(|t| {
+                    let (lazy, tb, positions) =
+                        (Arc::clone(&lazy), tb.clone(), Arc::clone(&positions));
+                    std::thread::spawn(move || {
+                        for pos in positions.iter().skip(t).step_by(2) {
+                            let expected = tb.probe(pos).unwrap();
+                            assert!(expected.is_some());
+                            assert_eq!(lazy.probe(pos).unwrap(), expected);
+                        }
+                    })
+                })
+                .collect();
+            for t in threads {
+                t.join().unwrap();
+            }
+            assert_eq!(lazy.loaded(), 1, "2v1 only: its positions never reach 1v2");
+            // The placement phase and a material without a file: no answer.
+            assert_eq!(lazy.probe(&FiveTigers::new(rules)).unwrap(), None);
+            let two_each =
+                FiveTigers::from_text_lenient("5/5/X1O2/5/X1O2 x move X:0,O:0 - x -,- 0", &rules)
+                    .unwrap();
+            assert_eq!(lazy.probe(&two_each).unwrap(), None);
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+
+    #[test]
+    fn a_bad_file_is_refused_once_and_a_rules_mismatch_is_an_error() {
+        let rules = Rules::shandong_shuttle();
+        let dir = temp_dir("bad");
+        let text = "4O/5/X4/1X3/1X3 x move X:0,O:0 - x -,- 0";
+        let pos = FiveTigers::from_text_lenient(text, &rules).unwrap();
+        let lazy = super::corrupt_file_is_refused_once(&rules, "3v1".parse().unwrap(), &pos, &dir);
+        let banned = FiveTigers::from_text_lenient(text, &Rules::shandong()).unwrap();
+        assert!(matches!(
+            lazy.probe(&banned),
+            Err(ProbeError::RulesMismatch { .. })
+        ));
+        // `ten` shares `shandong`'s tables, not `shandong-shuttle`'s.
+        let ten = FiveTigers::from_text_lenient(text, &Rules::ten()).unwrap();
+        assert!(lazy.probe(&ten).is_err());
         assert!(LazyTablebase::open(&dir.join("missing"), &rules).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -1,12 +1,11 @@
-//! [`Table`]: the values and distances of one material, [`Wdl`] and
-//! [`Stats`].
+//! [`Table`]: the values and distances of one material of any game, and
+//! [`Wdl`].
 
 use std::fmt;
 
 use qi_core::{Outcome, Side};
-use qi_jungle::Rules;
 
-use crate::material::{Indexer, Material};
+use crate::game::TableGame;
 
 /// The value of a position for the side to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -40,9 +39,9 @@ impl Wdl {
         }
     }
 
-    /// The value of a finished game (`outcome`) for `side`: both games'
+    /// The value of a finished game (`outcome`) for `side`: every game's
     /// tables and probes read a finished game through this one rule.
-    pub(crate) fn of_outcome(outcome: Outcome, side: Side) -> Wdl {
+    pub fn of_outcome(outcome: Outcome, side: Side) -> Wdl {
         match outcome.winner() {
             Some(w) if w == side => Wdl::Win,
             Some(_) => Wdl::Loss,
@@ -106,50 +105,35 @@ impl Distances {
     }
 }
 
-/// The solved positions of one material under one rule set: for each
-/// index of [`Material::index_of`], the value for the side to move and
-/// the distance in plies to the end of the game (0 for a position already
-/// over, 1 for an immediate den entry or capture of the last animal; a
-/// draw has distance 0).
+/// The solved positions of one material under one rule set: for each slot
+/// (the game's [`TableGame::slot`] of a position), the value for the side
+/// to move and the distance in plies to the end of the game (0 for a
+/// position already over; a draw has distance 0).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Table {
-    pub(crate) material: Material,
-    pub(crate) rules: Rules,
+pub struct Table<G: TableGame> {
+    pub(crate) material: G::Material,
+    pub(crate) rules: G::Rules,
+    pub(crate) index: G::Index,
     /// Two bits per position, four positions a byte, lowest bits first.
     pub(crate) values: Vec<u8>,
     pub(crate) distances: Distances,
     pub(crate) len: u64,
 }
 
-/// Counts of one table (the counting convention of `docs/tablebases.md`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Stats {
-    /// Positions.
-    pub positions: u64,
-    /// Positions won by the side to move.
-    pub wins: u64,
-    /// Positions drawn.
-    pub draws: u64,
-    /// Positions lost by the side to move.
-    pub losses: u64,
-    /// The longest win, in plies.
-    pub longest_win: u32,
-    /// The index of a position with the longest win (the lowest), if any
-    /// position is won.
-    pub longest_win_index: Option<u64>,
-}
-
-impl Table {
-    /// A table from unpacked values and distances.
-    pub(crate) fn from_parts(
-        material: Material,
-        rules: Rules,
+impl<G: TableGame> Table<G> {
+    /// A table from its index and, slot by slot, its values and distances
+    /// (what a game's [`TableGame::solve`] returns).
+    pub fn new(
+        material: G::Material,
+        rules: G::Rules,
+        index: G::Index,
         values: &[Wdl],
         distances: Vec<u16>,
-    ) -> Table {
+    ) -> Table<G> {
         Table {
             material,
             rules,
+            index,
             values: crate::container::pack_values(values),
             distances: Distances::from_u16(distances),
             len: values.len() as u64,
@@ -157,61 +141,50 @@ impl Table {
     }
 
     /// The material.
-    pub fn material(&self) -> Material {
+    pub fn material(&self) -> G::Material {
         self.material
     }
 
     /// The rules the table was generated under.
-    pub fn rules(&self) -> &Rules {
+    pub fn rules(&self) -> &G::Rules {
         &self.rules
     }
 
-    /// The number of indices (positions stored: one of each left-right
-    /// mirror pair, [`Material::index_count`]).
+    /// What finds a position's slot beyond its material.
+    pub fn index(&self) -> &G::Index {
+        &self.index
+    }
+
+    /// The number of slots (positions stored, one per symmetry class).
     pub fn len(&self) -> u64 {
         self.len
     }
 
-    /// Whether the table has no position (never, for a real material).
+    /// Whether the table has no slot (never, for a real material).
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
 
-    /// The value and distance of the position with index `index`, if in
-    /// range.
-    pub fn get(&self, index: u64) -> Option<(Wdl, u32)> {
-        if index >= self.len {
+    /// The value and distance of slot `slot`, if in range.
+    pub fn at(&self, slot: u64) -> Option<(Wdl, u32)> {
+        if slot >= self.len {
             return None;
         }
-        let i = index as usize;
+        let i = slot as usize;
         let code = self.values[i / 4] >> (2 * (i % 4)) & 3;
         // Codes are checked when a table is read, so 3 never occurs.
         let wdl = Wdl::from_code(code).unwrap_or(Wdl::Draw);
         Some((wdl, self.distances.get(i)))
     }
 
-    /// Wins, draws and losses for the side to move and the longest win,
-    /// by the counting convention: an index stands for a position and its
-    /// mirror image unless it is its own (see [`Material::index_count`]).
-    pub fn stats(&self) -> Stats {
-        let ix = Indexer::new(self.material);
-        let mut s = Stats::default();
-        for i in 0..self.len {
-            let Some((wdl, d)) = self.get(i) else { break };
-            let weight = ix.weight(i);
-            s.positions += weight;
-            match wdl {
-                Wdl::Win => {
-                    s.wins += weight;
-                    if s.longest_win_index.is_none() || d > s.longest_win {
-                        s.longest_win = d;
-                        s.longest_win_index = Some(i);
-                    }
-                }
-                Wdl::Draw => s.draws += weight,
-                Wdl::Loss => s.losses += weight,
-            }
-        }
-        s
+    /// The value and distance of `pos` for its side to move, if it has a
+    /// slot in this table.
+    pub fn get(&self, pos: &G) -> Option<(Wdl, u32)> {
+        G::slot(self, pos).and_then(|i| self.at(i))
+    }
+
+    /// The statistics by the game's counting convention.
+    pub fn stats(&self) -> G::Stats {
+        G::stats(self)
     }
 }

@@ -104,16 +104,19 @@ fn is_temporary(name: &str) -> bool {
         return false;
     };
     let table = |s: &str| {
-        [crate::EXTENSION, crate::five_tigers::EXTENSION]
-            .iter()
-            .any(|ext| s.ends_with(&format!(".{ext}")))
+        [
+            <qi_jungle::Jungle as crate::TableGame>::EXTENSION,
+            <qi_five_tigers::FiveTigers as crate::TableGame>::EXTENSION,
+        ]
+        .iter()
+        .any(|ext| s.ends_with(&format!(".{ext}")))
     };
     match stem.strip_prefix('.') {
         // `.LvR.qtb.XXXXXX`: the table's file name, then tempfile's letters.
         Some(rest) => rest.rsplit_once('.').is_some_and(|(file, _)| table(file)),
         // `LvR`: the name `path.with_extension("tmp")` gave before.
         None => {
-            stem.parse::<crate::Material>().is_ok()
+            stem.parse::<crate::jungle::Material>().is_ok()
                 || stem.parse::<crate::five_tigers::Material>().is_ok()
         }
     }

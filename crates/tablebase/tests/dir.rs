@@ -4,10 +4,10 @@
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use qi_jungle::Jungle;
 use qi_jungle::Rules;
-use qi_tablebase::{
-    closure, generate_dir, plan_dir, FileError, FormatError, GenerateDirError, Material, Tablebase,
-};
+use qi_tablebase::jungle::{closure, Material, Tablebase};
+use qi_tablebase::{generate_dir, plan_dir, FileError, FormatError, GenerateDirError};
 
 fn temp_dir(tag: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("qi-tb-dir-{tag}-{}", std::process::id()));
@@ -29,7 +29,7 @@ fn files_equal_those_of_generation_in_memory_and_a_run_resumes() {
     let dir = temp_dir("resume");
     let wanted = materials();
     let all = closure(&wanted);
-    let plan = plan_dir(&dir, &wanted);
+    let plan = plan_dir::<Jungle>(&dir, &rules, &wanted);
     assert_eq!(plan.all, all);
     assert_eq!(plan.todo, all);
     // The 2-animal tables are kept while the 3-animal ones are solved; the
@@ -42,7 +42,7 @@ fn files_equal_those_of_generation_in_memory_and_a_run_resumes() {
     assert_eq!(plan.resident_table_bytes, two);
 
     let calls = AtomicUsize::new(0);
-    let solved = generate_dir(&rules, &wanted, 2, &dir, &|_| {
+    let solved = generate_dir::<Jungle>(&rules, &wanted, 2, &dir, &|_| {
         calls.fetch_add(1, Ordering::Relaxed);
     })
     .unwrap();
@@ -60,12 +60,18 @@ fn files_equal_those_of_generation_in_memory_and_a_run_resumes() {
     for &m in &gone {
         std::fs::remove_file(Tablebase::file_path(&dir, m)).unwrap();
     }
-    assert_eq!(plan_dir(&dir, &wanted).todo, gone);
-    assert_eq!(generate_dir(&rules, &wanted, 1, &dir, &|_| {}).unwrap(), 2);
+    assert_eq!(plan_dir::<Jungle>(&dir, &rules, &wanted).todo, gone);
+    assert_eq!(
+        generate_dir::<Jungle>(&rules, &wanted, 1, &dir, &|_| {}).unwrap(),
+        2
+    );
     for &m in &all {
         assert_eq!(bytes_of(m), memory.table(m).unwrap().to_bytes(), "{m}");
     }
-    assert_eq!(generate_dir(&rules, &wanted, 2, &dir, &|_| {}).unwrap(), 0);
+    assert_eq!(
+        generate_dir::<Jungle>(&rules, &wanted, 2, &dir, &|_| {}).unwrap(),
+        0
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -73,7 +79,7 @@ fn files_equal_those_of_generation_in_memory_and_a_run_resumes() {
 fn a_corrupt_or_foreign_file_present_stops_the_run_with_its_error() {
     let dir = temp_dir("corrupt");
     let wanted = materials();
-    generate_dir(&Rules::standard(), &wanted, 2, &dir, &|_| {}).unwrap();
+    generate_dir::<Jungle>(&Rules::standard(), &wanted, 2, &dir, &|_| {}).unwrap();
     // A 2-animal file (read because the 3-animal tables need it) and a
     // 3-animal one (only checked) are both refused when damaged.
     for text in ["CvE", "RvCD"] {
@@ -83,18 +89,22 @@ fn a_corrupt_or_foreign_file_present_stops_the_run_with_its_error() {
         let last = bad.len() - 1;
         bad[last] ^= 1;
         std::fs::write(&path, &bad).unwrap();
-        let err = generate_dir(&Rules::standard(), &wanted, 2, &dir, &|_| {}).unwrap_err();
+        let err =
+            generate_dir::<Jungle>(&Rules::standard(), &wanted, 2, &dir, &|_| {}).unwrap_err();
         assert!(
             matches!(
                 err,
-                GenerateDirError::Format(FormatError::File(FileError::Checksum { .. }))
+                GenerateDirError::Format(FormatError::File {
+                    source: FileError::Checksum { .. },
+                    ..
+                })
             ),
             "{text}: {err}"
         );
         std::fs::write(&path, &good).unwrap();
     }
     // Tables of other board rules.
-    let err = generate_dir(&Rules::datou(), &wanted, 2, &dir, &|_| {}).unwrap_err();
+    let err = generate_dir::<Jungle>(&Rules::datou(), &wanted, 2, &dir, &|_| {}).unwrap_err();
     assert!(
         matches!(
             err,
@@ -108,7 +118,8 @@ fn a_corrupt_or_foreign_file_present_stops_the_run_with_its_error() {
 #[test]
 fn a_directory_that_cannot_be_written_is_an_error() {
     let dir = temp_dir("missing").join("not-there");
-    let err = generate_dir(&Rules::standard(), &materials(), 2, &dir, &|_| {}).unwrap_err();
+    let err =
+        generate_dir::<Jungle>(&Rules::standard(), &materials(), 2, &dir, &|_| {}).unwrap_err();
     assert!(
         matches!(err, GenerateDirError::Format(FormatError::Io { .. })),
         "{err}"

@@ -11,7 +11,8 @@ use std::collections::HashMap;
 
 use qi_core::{Position, Side};
 use qi_jungle::{Animal, Jungle, Piece, Rules, Setup, Square};
-use qi_tablebase::{Material, Tablebase, Wdl};
+use qi_tablebase::jungle::{Material, Tablebase};
+use qi_tablebase::Wdl;
 
 /// A position's board and side to move, counters left out.
 type Key = ([u8; 8], [u8; 8], Side);
@@ -163,7 +164,7 @@ fn consistent(tb: &Tablebase, m: Material) {
     let table = tb.table(m).unwrap();
     for i in 0..table.len() {
         let pos = m.position(i, &rules).unwrap();
-        let (v, d) = table.get(i).unwrap();
+        let (v, d) = table.at(i).unwrap();
         if pos.outcome().is_some() {
             assert_eq!((v, d), (Wdl::Loss, 0), "{pos}");
             continue;
@@ -273,7 +274,7 @@ fn three_animal_tables_agree_with_exhaustive_search() {
         let m: Material = text.parse().unwrap();
         let tb = Tablebase::generate(&rules, &[m], 2).unwrap();
         let mut solved = HashMap::new();
-        for &sub in &qi_tablebase::closure(&[m]) {
+        for &sub in &qi_tablebase::jungle::closure(&[m]) {
             solve(sub, &rules, &mut solved);
         }
         agree(&tb, m, &rules, &solved);
@@ -291,9 +292,9 @@ fn the_forward_pass_cut_among_threads_changes_nothing() {
     let rules = Rules::standard();
     let m: Material = "ERvL".parse().unwrap();
     let subs = Tablebase::generate(&rules, &m.after_captures(), 2).unwrap();
-    let one = qi_tablebase::generate_table(&rules, m, &subs, 1).unwrap();
+    let one = qi_tablebase::jungle::generate_table(&rules, m, &subs, 1).unwrap();
     for threads in [2, 3, 7] {
-        let many = qi_tablebase::generate_table(&rules, m, &subs, threads).unwrap();
+        let many = qi_tablebase::jungle::generate_table(&rules, m, &subs, threads).unwrap();
         assert_eq!(one, many, "{threads} threads");
     }
 }

@@ -5,10 +5,10 @@
 use std::path::PathBuf;
 
 use qi_jungle::{Jungle, Rules};
-use qi_tablebase::{
-    load_table, FileError, FormatError, Material, ProbeError, Table, Tablebase, Wdl,
-    FORMAT_VERSION, MAGIC,
-};
+use qi_tablebase::jungle::{Material, Table, Tablebase};
+use qi_tablebase::{load_table, FileError, FormatError, ProbeError, TableGame, Wdl, MAGIC};
+
+const FORMAT_VERSION: u16 = <Jungle as TableGame>::FORMAT_VERSION;
 
 /// A fresh directory under the system's temporary directory.
 fn temp_dir(name: &str) -> PathBuf {
@@ -124,28 +124,40 @@ fn wrong_headers_are_refused_with_their_error() {
     };
     assert!(matches!(
         edit(&|b| b[0] = b'X'),
-        FormatError::File(FileError::BadMagic)
+        FormatError::File {
+            source: FileError::BadMagic,
+            ..
+        }
     ));
     assert!(matches!(
         edit(&|b| {
             let at = checksum_at(b) + 8;
             b[at] ^= 1
         }),
-        FormatError::File(FileError::Checksum { .. })
+        FormatError::File {
+            source: FileError::Checksum { .. },
+            ..
+        }
     ));
     assert!(matches!(
         edit(&|b| {
             b[8] = 9;
             reseal(b)
         }),
-        FormatError::File(FileError::UnsupportedVersion(9))
+        FormatError::File {
+            source: FileError::UnsupportedVersion(9),
+            ..
+        }
     ));
     assert!(matches!(
         edit(&|b| {
             b[11] = b'x';
             reseal(b)
         }),
-        FormatError::File(FileError::WrongGame(_))
+        FormatError::File {
+            source: FileError::WrongGame(_),
+            ..
+        }
     ));
     // The count of another material.
     assert!(matches!(
@@ -162,7 +174,10 @@ fn wrong_headers_are_refused_with_their_error() {
             b[at] = 3;
             reseal(b)
         }),
-        FormatError::File(FileError::BadWidth(3))
+        FormatError::File {
+            source: FileError::BadWidth(3),
+            ..
+        }
     ));
     // A value code 3.
     assert!(matches!(
@@ -171,7 +186,10 @@ fn wrong_headers_are_refused_with_their_error() {
             b[at] |= 3;
             reseal(b)
         }),
-        FormatError::File(FileError::BadValue(0))
+        FormatError::File {
+            source: FileError::BadValue(0),
+            ..
+        }
     ));
     // Another material's letters: the count then disagrees.
     let pos = bytes.windows(3).position(|w| w == b"LvR").unwrap();
@@ -224,7 +242,10 @@ fn crafted_headers_are_refused_without_allocating_their_claims() {
     let all = "ELTPWDCRvELTPWDCR";
     assert!(matches!(
         Table::from_bytes(&craft(all, u64::MAX, 1, &[]), None),
-        Err(FormatError::File(FileError::Truncated))
+        Err(FormatError::File {
+            source: FileError::Truncated,
+            ..
+        })
     ));
     assert!(matches!(
         Table::from_bytes(&craft(all, 12, 1, &[]), None),
@@ -236,11 +257,14 @@ fn crafted_headers_are_refused_without_allocating_their_claims() {
     let mut payload = vec![0x55u8; n / 4];
     payload.extend(std::iter::repeat_n(0u8, n));
     let t = Table::from_bytes(&craft("LvE", n as u64, 1, &payload), None).unwrap();
-    assert_eq!(t.get(0), Some((Wdl::Draw, 0)));
+    assert_eq!(t.at(0), Some((Wdl::Draw, 0)));
     payload.push(0);
     assert!(matches!(
         Table::from_bytes(&craft("LvE", n as u64, 1, &payload), None),
-        Err(FormatError::File(FileError::TrailingBytes(1)))
+        Err(FormatError::File {
+            source: FileError::TrailingBytes(1),
+            ..
+        })
     ));
 }
 
@@ -278,7 +302,7 @@ fn a_file_named_for_another_material_is_refused() {
     tb.save_dir(&dir).unwrap();
     std::fs::rename(dir.join("LvR.qtb"), dir.join("LvC.qtb")).unwrap();
     assert!(matches!(
-        load_table(&dir.join("LvC.qtb"), &Rules::standard()),
+        load_table::<Jungle>(&dir.join("LvC.qtb"), &Rules::standard()),
         Err(FormatError::MaterialMismatch { .. })
     ));
     assert!(matches!(
@@ -286,7 +310,7 @@ fn a_file_named_for_another_material_is_refused() {
         Err(FormatError::MaterialMismatch { .. })
     ));
     assert!(matches!(
-        load_table(&dir.join("missing.qtb"), &Rules::standard()),
+        load_table::<Jungle>(&dir.join("missing.qtb"), &Rules::standard()),
         Err(FormatError::Io { .. })
     ));
     std::fs::remove_dir_all(&dir).unwrap();
@@ -336,7 +360,7 @@ fn statistics_count_every_position() {
     let (m, s) = stats[0];
     assert_eq!(s.wins + s.draws + s.losses, m.position_count());
     let i = s.longest_win_index.unwrap();
-    assert_eq!(tb.table(m).unwrap().get(i), Some((Wdl::Win, s.longest_win)));
+    assert_eq!(tb.table(m).unwrap().at(i), Some((Wdl::Win, s.longest_win)));
 }
 
 /// `load_table` on another thread, which must answer within 10 s (a FIFO
@@ -346,7 +370,7 @@ fn load_within(path: &std::path::Path) -> Result<Table, FormatError> {
     let (tx, rx) = std::sync::mpsc::channel();
     let path = path.to_path_buf();
     std::thread::spawn(move || {
-        let _ = tx.send(load_table(&path, &Rules::standard()));
+        let _ = tx.send(load_table::<Jungle>(&path, &Rules::standard()));
     });
     rx.recv_timeout(std::time::Duration::from_secs(10))
         .expect("load_table answers at once")
@@ -379,7 +403,10 @@ fn non_regular_and_oversized_files_are_refused_before_reading() {
     zeros.set_len(300_000_000).unwrap();
     assert!(matches!(
         load_within(&fifo),
-        Err(FormatError::File(FileError::BadMagic))
+        Err(FormatError::File {
+            source: FileError::BadMagic,
+            ..
+        })
     ));
     // A good table with 300 MB more: the header says how long it is.
     small_base().save_dir(&dir).unwrap();
@@ -387,7 +414,10 @@ fn non_regular_and_oversized_files_are_refused_before_reading() {
     let grown = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
     grown.set_len(size + 300_000_000).unwrap();
     match load_within(&fifo) {
-        Err(FormatError::File(FileError::SizeMismatch { expected, found })) => {
+        Err(FormatError::File {
+            source: FileError::SizeMismatch { expected, found },
+            ..
+        }) => {
             assert_eq!((expected, found), (size, size + 300_000_000));
         }
         other => panic!("{other:?}"),

@@ -7,8 +7,8 @@ use std::sync::OnceLock;
 
 use qi_core::{Position, Side};
 use qi_five_tigers::{FiveTigers, Rules, Symmetry};
-use qi_tablebase::five_tigers::{load_table, FormatError, Material, ProbeError, Table, Tablebase};
-use qi_tablebase::{FileError, Wdl};
+use qi_tablebase::five_tigers::{Material, Table, Tablebase};
+use qi_tablebase::{load_table, FileError, FormatError, ProbeError, Wdl};
 
 /// Every table of up to 3 a side with the shuttle allowed.
 fn shuttle() -> &'static Tablebase {
@@ -95,7 +95,7 @@ fn shuttle_values_are_consistent_with_their_successors() {
     let tb = shuttle();
     for table in tb.tables() {
         let n = consistent(tb, table, 1);
-        assert_eq!(n, table.len(), "{}", table.material());
+        assert_eq!(n as u64, table.len(), "{}", table.material());
     }
 }
 
@@ -180,16 +180,16 @@ fn files_round_trip_and_bad_files_are_refused() {
     long.push(0);
     assert!(Table::from_bytes(&long, None).is_err());
     // A Jungle table is not a Five Tigers table.
-    let jungle = qi_tablebase::Tablebase::generate(
+    let jungle = qi_tablebase::jungle::Tablebase::generate(
         &qi_jungle::Rules::standard(),
-        &["LvC".parse::<qi_tablebase::Material>().unwrap()],
+        &["LvC".parse::<qi_tablebase::jungle::Material>().unwrap()],
         1,
     )
     .unwrap();
     let jbytes = jungle.tables().next().unwrap().to_bytes();
     assert!(matches!(
         Table::from_bytes(&jbytes, None),
-        Err(FormatError::File(FileError::WrongGame(g))) if g == "jungle"
+        Err(FormatError::File { source: FileError::WrongGame(g), .. }) if g == "jungle"
     ));
 
     // Directory: save, load, a file under another material's name refused.
@@ -204,7 +204,7 @@ fn files_round_trip_and_bad_files_are_refused() {
     ));
     std::fs::copy(dir.join("2v1.qft"), dir.join("1v2.qft")).unwrap();
     assert!(matches!(
-        load_table(&dir.join("1v2.qft"), &Rules::shandong()),
+        load_table::<FiveTigers>(&dir.join("1v2.qft"), &Rules::shandong()),
         Err(FormatError::MaterialMismatch { .. })
     ));
     // Resuming: the files present are loaded, only the missing one solved.
@@ -255,6 +255,83 @@ fn probe_covers_only_movement_endings_with_nothing_owed() {
 }
 
 #[test]
+fn positions_with_removals_owed_are_probed_through_their_removals() {
+    // Every forming step of the 3v1, 3v2 and 2v3 states leads to a
+    // position with removals owed, which no file stores: its value through
+    // the removals must be the minimax of this file's own `value`.
+    let tb = shuttle();
+    let rules = Rules::shandong_shuttle();
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("ft-owed");
+    let _ = std::fs::remove_dir_all(&dir);
+    tb.save_dir(&dir).unwrap();
+    let lazy = qi_tablebase::five_tigers::LazyTablebase::open(&dir, &rules).unwrap();
+    let mut owed = 0;
+    for m in ["3v1", "3v2", "2v3"] {
+        let table = tb.table(m.parse().unwrap()).unwrap();
+        for (pos, _, _) in table.entries() {
+            for mv in pos.legal_moves() {
+                let mut child = pos;
+                child.play(mv).unwrap();
+                if child.owed().is_empty() {
+                    continue;
+                }
+                owed += 1;
+                assert_eq!(tb.probe(&child).unwrap(), None, "{child}: not in a file");
+                let expected = Some(value(tb, &child));
+                assert_eq!(
+                    tb.probe_through_removals(&child).unwrap(),
+                    expected,
+                    "{child}"
+                );
+                assert_eq!(
+                    lazy.probe_through_removals(&child).unwrap(),
+                    expected,
+                    "{child}"
+                );
+            }
+        }
+    }
+    assert!(owed > 1000, "only {owed} positions with removals owed");
+    // Nothing owed: the plain probe's answer.
+    let pos =
+        FiveTigers::from_text_lenient("4O/5/X4/1X3/1X3 x move X:0,O:0 - x -,- 0", &rules).unwrap();
+    assert_eq!(
+        tb.probe_through_removals(&pos).unwrap(),
+        tb.probe(&pos).unwrap()
+    );
+    // Under another shuttle rule, an error before any removal is expanded.
+    let table = tb.table("3v1".parse().unwrap()).unwrap();
+    let (forming, _, _) = table
+        .entries()
+        .find(|(p, _, _)| {
+            p.legal_moves().into_iter().any(|mv| {
+                let mut c = *p;
+                c.play(mv).unwrap();
+                !c.owed().is_empty()
+            })
+        })
+        .unwrap();
+    let mv = forming
+        .legal_moves()
+        .into_iter()
+        .find(|&mv| {
+            let mut c = forming;
+            c.play(mv).unwrap();
+            !c.owed().is_empty()
+        })
+        .unwrap();
+    let mut child = forming;
+    child.play(mv).unwrap();
+    let banned = FiveTigers::from_text_lenient(&child.to_string(), &Rules::shandong()).unwrap();
+    assert!(!banned.owed().is_empty());
+    assert!(matches!(
+        tb.probe_through_removals(&banned),
+        Err(ProbeError::RulesMismatch { .. })
+    ));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn the_shuttle_rule_changes_values() {
     // X on e1 boxed in by the ban: it came from d1, O stands on e2.
     let text = "5/5/5/4O/4X x move X:0,O:0 - x d1-e1,- 0";
@@ -279,7 +356,7 @@ fn shandong_three_against_three_sample_is_consistent() {
     // One state in 997: about 66 000 of the 65.7 million, previous steps
     // included.
     let n = consistent(&tb, table, 997);
-    assert_eq!(n, table.len().div_ceil(997));
+    assert_eq!(n as u64, table.len().div_ceil(997));
     for (pos, v, d) in table.entries().step_by(9973) {
         for s in Symmetry::ALL {
             assert_eq!(tb.probe(&s.position(&pos)).unwrap(), Some((v, d)), "{pos}");

@@ -7,7 +7,8 @@ use qi_core::{Position, Side};
 use qi_jungle::tables::DENS;
 use qi_jungle::{Game, Jungle, Move, Repetition, Square};
 use qi_search::{SearchHooks, SearchOptions, TableValue};
-use qi_tablebase::{LazyTablebase, Wdl};
+use qi_tablebase::jungle::LazyTablebase;
+use qi_tablebase::Wdl;
 
 use super::eval::DEN_ADJACENT;
 use super::weights::{material_values, JungleWeights};
@@ -69,7 +70,7 @@ impl JungleHooks {
     /// use qi_engine::{GameKit, JungleKit};
     /// use qi_jungle::{Game, Jungle, Rules};
     /// use qi_search::{Limits, Score, Searcher};
-    /// use qi_tablebase::{LazyTablebase, Material, Tablebase};
+    /// use qi_tablebase::jungle::{LazyTablebase, Material, Tablebase};
     ///
     /// let rules = Rules::standard();
     /// let dir = std::env::temp_dir().join(format!("qi-hooks-doc-{}", std::process::id()));

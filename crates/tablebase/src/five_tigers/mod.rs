@@ -2,16 +2,16 @@
 //! movement phase with 1 to 3 pieces a side on the board and nothing owed,
 //! solved by retrograde analysis under a rule set's board rules.
 //!
+//! This module is what the table core needs of Five Tigers
+//! ([`TableGame`] for [`FiveTigers`]) and what is Five Tigers' own:
+//!
 //! * [`Material`] is a pair of piece counts (`3v2`: First has 3, Second 2);
 //!   pieces of a side are identical.
-//! * [`Tablebase::generate`] solves materials (and the smaller ones their
-//!   removals lead to) on several threads; [`Tablebase::extend`] resumes
-//!   from the tables already loaded.
 //! * A [`Table`] stores one canonical state per class of the board's 8
-//!   symmetries, as a sorted array of 64-bit keys searched by bisection,
-//!   with 2 bits a value and a separate distance table
-//!   ([`Table::to_bytes`] / [`Table::from_bytes`]).
-//! * [`Tablebase::probe`] answers for a position.
+//!   symmetries, as a sorted array of 64-bit keys searched by bisection
+//!   (its [`TableGame::Index`], written in the file before the values).
+//! * The generator (`solve`) builds the move graph of a material with the
+//!   owed-removal states as nodes of their own, and labels it backwards.
 //!
 //! What is in a state: the boards, the side to move and, under
 //! `shuttle = forbidden`, each side's previous step while it can still ban
@@ -42,26 +42,31 @@
 //! assert_eq!(tb.probe(&pos).unwrap(), Some((Wdl::Win, 2)));
 //! ```
 
-mod format;
-mod generate;
 mod key;
-mod lazy;
+mod solve;
 
-use std::collections::BTreeMap;
 use std::fmt;
-use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use qi_core::{Position, Side};
-use qi_five_tigers::{FiveTigers, FormationKind, Phase, Rules, Shuttle};
+use qi_five_tigers::{FiveTigers, FormationKind, Phase, Rules, RulesError, Shuttle};
 use thiserror::Error;
 
-pub use format::{FormatError, EXTENSION, FORMAT_VERSION, GAME};
-pub use generate::raw_state_count;
-pub use lazy::LazyTablebase;
+pub use solve::raw_state_count;
 
-use crate::table::{Distances, Wdl};
+use crate::driver::GenerateError;
+use crate::format::FormatError;
+use crate::game::{Settled, TableGame};
+use crate::table::Wdl;
+use crate::tablebase::ProbeError;
 use key::State;
+
+/// The Five Tigers tables in memory.
+pub type Tablebase = crate::Tablebase<FiveTigers>;
+/// The Five Tigers tables of a directory, read on first use.
+pub type LazyTablebase = crate::LazyTablebase<FiveTigers>;
+/// One Five Tigers table.
+pub type Table = crate::Table<FiveTigers>;
 
 /// The most pieces a side may have in a material.
 pub const MAX_PIECES: u32 = 3;
@@ -195,41 +200,6 @@ pub fn closure(materials: &[Material], rules: &Rules) -> Vec<Material> {
     all
 }
 
-/// Why a generation failed.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum GenerateError {
-    /// A material needs more pieces than the rules give a side.
-    #[error("{material} needs {needed} pieces a side, the rules give {allowed}")]
-    TooManyPieces {
-        /// The material.
-        material: Material,
-        /// Its larger count.
-        needed: u32,
-        /// The rules' pieces per side.
-        allowed: u8,
-    },
-    /// A table a removal leads to is missing (not in the closure).
-    #[error("the table of {0} is needed but missing")]
-    MissingTable(Material),
-    /// The rules crate produced something this module does not expect (a
-    /// bug, reported instead of a panic).
-    #[error("internal error: {0}")]
-    Internal(String),
-}
-
-/// Why a position could not be probed.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum ProbeError {
-    /// The position is played under other board rules than the tables.
-    #[error("the position's rules {position} are not the tables' rules {tables}")]
-    RulesMismatch {
-        /// The tables' rules.
-        tables: Rules,
-        /// The position's rules.
-        position: Rules,
-    },
-}
-
 /// Counts of one table by the counting convention: every placement of the
 /// material on distinct points, each side to move counted separately, no
 /// previous step (each stored state weighed by the size of its symmetry
@@ -256,103 +226,133 @@ pub struct Stats {
     pub longest_win_key: Option<u64>,
 }
 
-/// The solved states of one material: sorted canonical keys, the value for
-/// the side to move and the distance in plies to the end of the game (0
-/// for a game already over; every step and every removal is a ply; a
-/// draw has distance 0).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Table {
-    material: Material,
-    rules: Rules,
-    keys: Vec<u64>,
-    /// Two bits per state, four a byte, lowest bits first.
-    values: Vec<u8>,
-    distances: Distances,
-}
+impl TableGame for FiveTigers {
+    type Rules = Rules;
+    type RulesError = RulesError;
+    type Material = Material;
+    type MaterialError = MaterialError;
+    /// The canonical keys of the stored states, strictly increasing.
+    type Index = Vec<u64>;
+    type Stats = Stats;
 
-impl Table {
-    fn from_parts(
-        material: Material,
-        rules: Rules,
-        keys: Vec<u64>,
-        values: &[Wdl],
-        distances: Vec<u16>,
-    ) -> Table {
-        Table {
-            material,
-            rules,
-            keys,
-            values: crate::container::pack_values(values),
-            distances: Distances::from_u16(distances),
+    const NAME: &'static str = "five-tigers";
+    /// Not the Jungle `qtb`, so that a directory may hold both games'
+    /// tables.
+    const EXTENSION: &'static str = "qft";
+    const FORMAT_VERSION: u16 = 1;
+    const KEY_BYTES: u64 = 8;
+    const RULES_DIFFER: &'static str = "another shuttle rule";
+
+    fn same_board_rules(a: &Rules, b: &Rules) -> bool {
+        same_board_rules(a, b)
+    }
+
+    fn rules_of(pos: &FiveTigers) -> &Rules {
+        pos.rules()
+    }
+
+    /// The placement phase and positions with removals owed are not
+    /// covered; a finished game (a side without pieces, or no legal step)
+    /// answers at distance 0.
+    fn settle(pos: &FiveTigers) -> Settled<Material> {
+        if pos.phase() != Phase::Movement || !pos.owed().is_empty() {
+            return Settled::Answer(None);
+        }
+        if let Some(outcome) = pos.outcome() {
+            let value = Wdl::of_outcome(outcome, pos.side_to_move());
+            return Settled::Answer(Some((value, 0)));
+        }
+        match Material::of(pos) {
+            Some(material) => Settled::Table(material),
+            None => Settled::Answer(None),
         }
     }
 
-    /// The material.
-    pub fn material(&self) -> Material {
-        self.material
-    }
-
-    /// The rules the table was generated under.
-    pub fn rules(&self) -> &Rules {
-        &self.rules
-    }
-
-    /// The number of stored states.
-    pub fn len(&self) -> usize {
-        self.keys.len()
-    }
-
-    /// Whether the table stores no state (never, for a real material).
-    pub fn is_empty(&self) -> bool {
-        self.keys.is_empty()
-    }
-
-    fn at(&self, i: usize) -> (Wdl, u32) {
-        let code = self.values[i / 4] >> (2 * (i % 4)) & 3;
-        // Codes are checked when a table is read, so 3 never occurs.
-        (
-            Wdl::from_code(code).unwrap_or(Wdl::Draw),
-            self.distances.get(i),
-        )
-    }
-
-    /// The value and distance of the state with canonical key `key`.
-    fn get_key(&self, key: u64) -> Option<(Wdl, u32)> {
-        self.keys.binary_search(&key).ok().map(|i| self.at(i))
-    }
-
-    /// The value and distance of `pos` for its side to move, if it is a
-    /// state of this table.
-    pub fn get(&self, pos: &FiveTigers) -> Option<(Wdl, u32)> {
+    /// `None` as well for a previous step whose way back the side to move
+    /// blocks (no position of play has it).
+    fn slot(table: &Table, pos: &FiveTigers) -> Option<u64> {
         let state = State::from_position(pos).ok()?;
-        if state.owed != 0 || Material::of_boards(state.boards) != Some(self.material) {
+        if state.owed != 0 || Material::of_boards(state.boards) != Some(table.material()) {
             return None;
         }
-        self.get_key(state.canonical()?.0)
+        table.slot_of_key(state.canonical()?.0)
     }
 
-    /// The stored states as positions (the canonical representatives),
-    /// with their values, in key order.
-    pub fn entries(&self) -> impl Iterator<Item = (FiveTigers, Wdl, u32)> + '_ {
-        self.keys.iter().enumerate().filter_map(move |(i, &k)| {
-            let pos = State::from_key(k)?.to_position(&self.rules)?;
-            let (v, d) = self.at(i);
-            Some((pos, v, d))
-        })
+    /// The pieces of the larger side: the tables go to 3 a side.
+    fn size(material: Material) -> u32 {
+        material.first.max(material.second)
     }
 
-    /// The position of a stored key (see [`Stats::longest_win_key`]).
-    pub fn position_of_key(&self, key: u64) -> Option<FiveTigers> {
-        State::from_key(key)?.to_position(&self.rules)
+    fn closure(materials: &[Material], rules: &Rules) -> Vec<Material> {
+        closure(materials, rules)
+    }
+
+    fn level(material: Material) -> u32 {
+        material.total()
+    }
+
+    fn solve(
+        rules: &Rules,
+        material: Material,
+        smaller: &Tablebase,
+        threads: usize,
+    ) -> Result<Table, GenerateError> {
+        let needed = material.first.max(material.second);
+        if needed > u32::from(rules.pieces_per_side) {
+            return Err(GenerateError::TooManyPieces {
+                material: material.to_string(),
+                needed,
+                allowed: rules.pieces_per_side,
+            });
+        }
+        solve::solve(material, rules, smaller, threads)
+    }
+
+    /// An estimate: the raw states over 8 (the symmetry classes; a few
+    /// states fixed by a symmetry make the true count slightly larger),
+    /// each with up to 12 edges.
+    fn generation_memory(material: Material, rules: &Rules) -> u64 {
+        let states = raw_state_count(material, rules, false).div_ceil(8);
+        states * (solve::BYTES_PER_STATE + 12 * solve::BYTES_PER_EDGE)
+    }
+
+    /// An estimate, from the same count of states: an 8-byte key, a
+    /// one-byte distance and 2 bits a state.
+    fn table_bytes(material: Material, rules: &Rules) -> u64 {
+        let states = raw_state_count(material, rules, false).div_ceil(8);
+        states * 9 + states.div_ceil(4)
+    }
+
+    fn index_bytes(keys: &Vec<u64>) -> Vec<u8> {
+        keys.iter().flat_map(|k| k.to_le_bytes()).collect()
+    }
+
+    fn read_index(
+        material: Material,
+        rules: &Rules,
+        _count: u64,
+        bytes: &[u8],
+    ) -> Result<Vec<u64>, FormatError> {
+        let mut keys: Vec<u64> = Vec::with_capacity(bytes.len() / 8);
+        for (i, c) in bytes.chunks_exact(8).enumerate() {
+            let mut a = [0u8; 8];
+            a.copy_from_slice(c);
+            let k = u64::from_le_bytes(a);
+            if keys.last().is_some_and(|&last| last >= k) || !valid_key(k, material, rules) {
+                return Err(FormatError::BadKey(i as u64));
+            }
+            keys.push(k);
+        }
+        Ok(keys)
     }
 
     /// The statistics by the counting convention (see [`Stats`]).
-    pub fn stats(&self) -> Stats {
+    fn stats(table: &Table) -> Stats {
         let mut s = Stats {
-            stored: self.keys.len() as u64,
+            stored: table.len(),
             ..Stats::default()
         };
-        for (i, &k) in self.keys.iter().enumerate() {
+        for (i, &k) in table.index().iter().enumerate() {
             let Some(state) = State::from_key(k) else {
                 continue;
             };
@@ -365,7 +365,9 @@ impl Table {
             let w = u64::from(class);
             s.canonical += 1;
             s.positions += w;
-            let (v, d) = self.at(i);
+            let Some((v, d)) = table.at(i as u64) else {
+                continue;
+            };
             match v {
                 Wdl::Win => {
                     s.wins += w;
@@ -382,268 +384,126 @@ impl Table {
     }
 }
 
-/// What a generation has to do ([`Tablebase::plan`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Plan {
-    /// The materials to solve, fewest pieces first.
-    pub todo: Vec<Material>,
-    /// How many materials of the closure are loaded already.
-    pub present: usize,
-    /// An estimate of the working memory of the largest table to solve, in
-    /// bytes: its raw states over 8 (the symmetry classes; a few states
-    /// fixed by a symmetry make the true count slightly larger), each with
-    /// up to 12 edges.
-    pub working_memory_per_table: u64,
+/// Whether `key` is a state a table of `material` under `rules` stores.
+fn valid_key(key: u64, material: Material, rules: &Rules) -> bool {
+    let Some(state) = State::from_key(key) else {
+        return false;
+    };
+    state.owed == 0
+        && Material::of_boards(state.boards) == Some(material)
+        && (forbids_shuttle(rules) || state.bans == [None, None])
+        && state.key() == Some(key)
+        && state.canonical().map(|c| c.0) == Some(key)
 }
 
-/// A set of Five Tigers tables under one rule set.
-#[derive(Clone, Debug)]
-pub struct Tablebase {
-    rules: Rules,
-    tables: BTreeMap<Material, Table>,
-}
-
-impl Tablebase {
-    /// An empty tablebase for `rules`.
-    pub fn new(rules: &Rules) -> Tablebase {
-        Tablebase {
-            rules: *rules,
-            tables: BTreeMap::new(),
-        }
+impl crate::Table<FiveTigers> {
+    /// The slot of the state with canonical key `key`.
+    fn slot_of_key(&self, key: u64) -> Option<u64> {
+        self.index().binary_search(&key).ok().map(|i| i as u64)
     }
 
-    /// The rules.
-    pub fn rules(&self) -> &Rules {
-        &self.rules
+    /// The value and distance of the state with canonical key `key`.
+    pub(crate) fn get_key(&self, key: u64) -> Option<(Wdl, u32)> {
+        self.slot_of_key(key).and_then(|i| self.at(i))
     }
 
-    /// The table of `material`, if loaded.
-    pub fn table(&self, material: Material) -> Option<&Table> {
-        self.tables.get(&material)
-    }
-
-    /// The loaded tables, in material order.
-    pub fn tables(&self) -> impl Iterator<Item = &Table> {
-        self.tables.values()
-    }
-
-    /// Adds a table (replacing one of the same material), if it was made
-    /// under the same board rules; otherwise gives it back.
-    pub fn insert(&mut self, table: Table) -> Result<(), Box<Table>> {
-        if same_board_rules(&self.rules, &table.rules) {
-            self.tables.insert(table.material, table);
-            Ok(())
-        } else {
-            Err(Box::new(table))
-        }
-    }
-
-    /// Solves `materials` and what their removals lead to under `rules`,
-    /// on `threads` threads.
-    pub fn generate(
-        rules: &Rules,
-        materials: &[Material],
-        threads: usize,
-    ) -> Result<Tablebase, GenerateError> {
-        let mut tb = Tablebase::new(rules);
-        tb.extend(materials, threads, &|_| {})?;
-        Ok(tb)
-    }
-
-    /// What generating `materials` on top of the loaded tables takes.
-    pub fn plan(&self, materials: &[Material]) -> Plan {
-        let all = closure(materials, &self.rules);
-        let todo: Vec<Material> = all
-            .iter()
-            .copied()
-            .filter(|m| self.table(*m).is_none())
-            .collect();
-        let memory = todo
-            .iter()
-            .map(|&m| {
-                let states = raw_state_count(m, &self.rules, false).div_ceil(8);
-                states * (generate::BYTES_PER_STATE + 12 * generate::BYTES_PER_EDGE)
-            })
-            .max()
-            .unwrap_or(0);
-        Plan {
-            present: all.len() - todo.len(),
-            working_memory_per_table: memory,
-            todo,
-        }
-    }
-
-    /// Solves those of `materials` (and of what their removals lead to)
-    /// that are not loaded, one material at a time with `threads` threads
-    /// each, calling `done` with each new table.
-    pub fn extend(
-        &mut self,
-        materials: &[Material],
-        threads: usize,
-        done: &dyn Fn(&Table),
-    ) -> Result<(), GenerateError> {
-        for m in self.plan(materials).todo {
-            let needed = m.first.max(m.second);
-            if needed > u32::from(self.rules.pieces_per_side) {
-                return Err(GenerateError::TooManyPieces {
-                    material: m,
-                    needed,
-                    allowed: self.rules.pieces_per_side,
-                });
-            }
-            let table = generate::solve(m, &self.rules, self, threads)?;
-            done(&table);
-            self.tables.insert(m, table);
-        }
-        Ok(())
-    }
-
-    /// The path of the file of `material` in `dir`: `dir/3v2.qft`.
-    pub fn file_path(dir: &Path, material: Material) -> PathBuf {
-        dir.join(format!("{material}.{EXTENSION}"))
-    }
-
-    /// Writes every table to `dir` (created if missing).
-    pub fn save_dir(&self, dir: &Path) -> Result<(), FormatError> {
-        std::fs::create_dir_all(dir).map_err(|source| FormatError::Io {
-            path: dir.display().to_string(),
-            source,
-        })?;
-        for table in self.tables.values() {
-            save_table(dir, table)?;
-        }
-        Ok(())
-    }
-
-    /// Loads every `*.qft` file of `dir`, refusing the whole directory if
-    /// a file is corrupt, holds another material than its name says or was
-    /// made under other board rules.
-    pub fn load_dir(dir: &Path, rules: &Rules) -> Result<Tablebase, FormatError> {
-        let io = |source| FormatError::Io {
-            path: dir.display().to_string(),
-            source,
-        };
-        let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
-            .map_err(io)?
-            .map(|e| e.map(|e| e.path()))
-            .collect::<Result<_, _>>()
-            .map_err(io)?;
-        paths.sort();
-        let mut tb = Tablebase::new(rules);
-        for path in paths {
-            if path.extension().and_then(|e| e.to_str()) == Some(EXTENSION) {
-                let table = load_table(&path, rules)?;
-                tb.tables.insert(table.material, table);
-            }
-        }
-        Ok(tb)
-    }
-
-    /// Loads the files of `materials` present in `dir` (a missing file is
-    /// skipped, a bad one refused): what an interrupted generation resumes
-    /// from.
-    pub fn load_present(
-        dir: &Path,
-        rules: &Rules,
-        materials: &[Material],
-    ) -> Result<Tablebase, FormatError> {
-        let mut tb = Tablebase::new(rules);
-        for &m in materials {
-            let path = Tablebase::file_path(dir, m);
-            if path.exists() {
-                let table = load_table(&path, rules)?;
-                tb.tables.insert(m, table);
-            }
-        }
-        Ok(tb)
-    }
-
-    /// The value and distance of `pos` for its side to move. `None` when
-    /// the position is not a covered ending (placement phase, removals
-    /// owed, no side or more than 3 pieces of a side on the board, a
-    /// previous step whose way back the side to move blocks) or its table
-    /// is not loaded. A finished game (a side without pieces, or no legal
-    /// step) is answered with distance 0. The quiet count plays no part.
-    pub fn probe(&self, pos: &FiveTigers) -> Result<Option<(Wdl, u32)>, ProbeError> {
-        Ok(match probe_without_table(&self.rules, pos)? {
-            Settled::Answer(answer) => answer,
-            Settled::Table(material) => self.tables.get(&material).and_then(|t| t.get(pos)),
+    /// The stored states as positions (the canonical representatives),
+    /// with their values, in key order.
+    pub fn entries(&self) -> impl Iterator<Item = (FiveTigers, Wdl, u32)> + '_ {
+        self.index().iter().enumerate().filter_map(move |(i, &k)| {
+            let pos = State::from_key(k)?.to_position(self.rules())?;
+            let (v, d) = self.at(i as u64)?;
+            Some((pos, v, d))
         })
     }
 
-    /// Per loaded material, its statistics.
-    pub fn stats(&self) -> Vec<(Material, Stats)> {
-        self.tables
-            .values()
-            .map(|t| (t.material, t.stats()))
-            .collect()
+    /// The position of a stored key (see [`Stats::longest_win_key`]).
+    pub fn position_of_key(&self, key: u64) -> Option<FiveTigers> {
+        State::from_key(key)?.to_position(self.rules())
     }
 }
 
-/// What a probe settles before reading a table.
-pub(crate) enum Settled {
-    /// The answer: `None` for a position that is not a covered ending
-    /// (placement phase, something owed, no material), a finished game's
-    /// value at distance 0.
-    Answer(Option<(Wdl, u32)>),
-    /// The table of this material answers.
-    Table(Material),
+impl crate::LazyTablebase<FiveTigers> {
+    /// The most pieces of one side in any material whose file was in the
+    /// directory when it was opened (0 for none, at most 3;
+    /// [`max_size`](crate::LazyTablebase::max_size)): a position with more
+    /// on a side has no table.
+    pub fn max_pieces(&self) -> u32 {
+        self.max_size()
+    }
+
+    /// [`probe`](crate::LazyTablebase::probe), and for a movement position
+    /// with removals owed (which no file stores: the nodes between a
+    /// forming step and the next step) the best, for the side that decides
+    /// there, of its removals' values, each removal a ply, down to
+    /// positions with nothing owed (at most 3 removals deep), reading the
+    /// tables they lead to as needed. `None` when a position reached is
+    /// not covered (a table missing, or more than 3 pieces a side).
+    pub fn probe_through_removals(&self, pos: &FiveTigers) -> Probed {
+        probe_through_removals(self.rules(), pos, &|p| self.probe(p))
+    }
 }
 
-/// What every probe settles before reading a table: a position under
-/// another shuttle rule than the tables' is an error; see [`Settled`].
-pub(crate) fn probe_without_table(tables: &Rules, pos: &FiveTigers) -> Result<Settled, ProbeError> {
-    if !same_board_rules(tables, pos.rules()) {
-        return Err(ProbeError::RulesMismatch {
-            tables: *tables,
-            position: *pos.rules(),
+impl crate::Tablebase<FiveTigers> {
+    /// [`probe`](crate::Tablebase::probe), and for a movement position with
+    /// removals owed the value through them, as
+    /// [`LazyTablebase::probe_through_removals`](crate::LazyTablebase::probe_through_removals)
+    /// gives it.
+    pub fn probe_through_removals(&self, pos: &FiveTigers) -> Probed {
+        probe_through_removals(self.rules(), pos, &|p| self.probe(p))
+    }
+}
+
+/// What a probe answers.
+type Probed = Result<Option<(Wdl, u32)>, ProbeError>;
+
+/// The value and distance of `pos` as `probe` (of tables made under
+/// `rules`) gives them, through the removals owed if any (see
+/// `LazyTablebase::probe_through_removals`).
+fn probe_through_removals(
+    rules: &Rules,
+    pos: &FiveTigers,
+    probe: &dyn Fn(&FiveTigers) -> Probed,
+) -> Probed {
+    if pos.phase() != Phase::Movement || pos.owed().is_empty() || pos.outcome().is_some() {
+        return probe(pos);
+    }
+    // The rules are checked before any removal is expanded.
+    crate::tablebase::settle(rules, pos)?;
+    let me = pos.side_to_move();
+    let mut best: Option<(Wdl, u32)> = None;
+    for mv in pos.legal_moves() {
+        let mut child = *pos;
+        child.play_unchecked(mv);
+        let Some((v, d)) = probe_through_removals(rules, &child, probe)? else {
+            return Ok(None);
+        };
+        let v = if child.side_to_move() == me {
+            v
+        } else {
+            v.flip()
+        };
+        let candidate = (v, if v == Wdl::Draw { 0 } else { d + 1 });
+        best = Some(match best {
+            None => candidate,
+            Some(b) => better(b, candidate),
         });
     }
-    if pos.phase() != Phase::Movement || !pos.owed().is_empty() {
-        return Ok(Settled::Answer(None));
-    }
-    if let Some(outcome) = pos.outcome() {
-        let value = Wdl::of_outcome(outcome, pos.side_to_move());
-        return Ok(Settled::Answer(Some((value, 0))));
-    }
-    Ok(match Material::of(pos) {
-        Some(material) => Settled::Table(material),
-        None => Settled::Answer(None),
-    })
+    Ok(best)
 }
 
-/// Writes `table` to its file in `dir` (through a temporary file renamed
-/// into place, so that a file present is complete).
-pub fn save_table(dir: &Path, table: &Table) -> Result<(), FormatError> {
-    let path = Tablebase::file_path(dir, table.material);
-    crate::write::write_atomically(&path, &table.to_bytes()).map_err(|source| FormatError::Io {
-        path: path.display().to_string(),
-        source,
-    })
-}
-
-/// Reads the table file at `path`, refusing it if it is corrupt, holds
-/// another material than its name says or was made under other board
-/// rules than `rules`.
-pub fn load_table(path: &Path, rules: &Rules) -> Result<Table, FormatError> {
-    // Each state's 8-byte key precedes the values.
-    let bytes = crate::container::read_file(path, format::GAME, format::FORMAT_VERSION, 8)
-        .map_err(|e| match e {
-            crate::container::ReadFileError::Io(source) => FormatError::Io {
-                path: path.display().to_string(),
-                source,
-            },
-            crate::container::ReadFileError::File(e) => FormatError::File(e),
-        })?;
-    let table = Table::from_bytes(&bytes, Some(rules))?;
-    let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
-    if stem.parse::<Material>().ok() != Some(table.material) {
-        return Err(FormatError::MaterialMismatch {
-            path: path.display().to_string(),
-            found: table.material,
-        });
+/// The better of two values for the side to move: a win over a draw over
+/// a loss, the shortest win, the longest loss.
+fn better(a: (Wdl, u32), b: (Wdl, u32)) -> (Wdl, u32) {
+    match a.0.cmp(&b.0) {
+        std::cmp::Ordering::Greater => a,
+        std::cmp::Ordering::Less => b,
+        std::cmp::Ordering::Equal => match a.0 {
+            Wdl::Win => (Wdl::Win, a.1.min(b.1)),
+            Wdl::Loss => (Wdl::Loss, a.1.max(b.1)),
+            Wdl::Draw => a,
+        },
     }
-    Ok(table)
 }
 
 /// Whether the shuttle rule is on (states then carry bans).

@@ -1,44 +1,16 @@
-//! Retrograde analysis of one material, and of a set of materials in
-//! dependency order on several threads.
+//! Retrograde analysis of one Jungle material ([`generate_table`]), and
+//! the closure of a set of materials under captures.
 
 use std::collections::BTreeSet;
 use std::ops::Range;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
 
 use qi_core::{Outcome, Position};
 use qi_jungle::{Jungle, Rules};
-use thiserror::Error;
 
-use crate::material::{Indexer, Material};
-use crate::table::{Table, Wdl};
-use crate::Tablebase;
-
-/// Why a table could not be generated.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum GenerateError {
-    /// A capture leads into a material whose table is not loaded.
-    #[error("generating {material} needs the table of {needed}, which is not loaded")]
-    MissingSubtable {
-        /// The material being generated.
-        material: Material,
-        /// The material a capture leads to.
-        needed: Material,
-    },
-    /// The index of a material does not decode into a valid position
-    /// (a bug, or a position the rules refuse).
-    #[error("position {index} of {material} is not a valid position")]
-    InvalidPosition {
-        /// The material.
-        material: Material,
-        /// The index.
-        index: u64,
-    },
-    /// The material has more than `u32::MAX` positions, or more than
-    /// `u32::MAX` moves that stay inside it.
-    #[error("{0} has too many positions for one table")]
-    TooLarge(Material),
-}
+use super::material::{Indexer, Material};
+use super::{Table, Tablebase};
+use crate::driver::GenerateError;
+use crate::table::Wdl;
 
 /// Distance not known yet.
 const UNKNOWN: u16 = u16::MAX;
@@ -57,7 +29,7 @@ pub(crate) fn terminal_value(pos: &Jungle, outcome: Outcome) -> Wdl {
 /// most 4 moves per animal of the side to move.
 ///
 /// ```
-/// use qi_tablebase::{generation_memory, Material};
+/// use qi_tablebase::jungle::{generation_memory, Material};
 ///
 /// // 126 336 positions stored, up to 8 moves each: at most 14 MB.
 /// let m: Material = "LCvE".parse().unwrap();
@@ -112,11 +84,12 @@ fn forward(
         terminal: vec![None; len],
     };
     for (k, i) in range.enumerate() {
-        let invalid = GenerateError::InvalidPosition {
-            material,
+        // Built only on failure: the message's text costs an allocation.
+        let invalid = || GenerateError::InvalidPosition {
+            material: material.to_string(),
             index: i as u64,
         };
-        let pos = ix.position(i as u64, rules).ok_or(invalid.clone())?;
+        let pos = ix.position(i as u64, rules).ok_or_else(invalid)?;
         if let Some(outcome) = pos.outcome() {
             f.terminal[k] = Some(terminal_value(&pos, outcome));
             f.counts.push(0);
@@ -132,11 +105,14 @@ fn forward(
                 f.edges.push(c as u32);
                 continue;
             } else {
-                let needed = Material::of(&child).ok_or(invalid.clone())?;
+                let needed = Material::of(&child).ok_or_else(invalid)?;
                 let hit = subtables
                     .table(needed)
-                    .and_then(|t| needed.index_of(&child).and_then(|c| t.get(c)))
-                    .ok_or(GenerateError::MissingSubtable { material, needed })?;
+                    .and_then(|t| t.get(&child))
+                    .ok_or_else(|| GenerateError::MissingSubtable {
+                        material: material.to_string(),
+                        needed: needed.to_string(),
+                    })?;
                 (hit.0, hit.1.min(u32::from(UNKNOWN - 2)) as u16)
             };
             match v {
@@ -179,7 +155,7 @@ pub fn generate_table(
     let n = usize::try_from(ix.count)
         .ok()
         .filter(|&n| n <= u32::MAX as usize)
-        .ok_or(GenerateError::TooLarge(material))?;
+        .ok_or_else(|| GenerateError::TooLarge(material.to_string()))?;
 
     // Forward pass, the index range cut into one part per thread.
     let chunk = n.div_ceil(threads.clamp(1, 256)).max(1);
@@ -225,7 +201,7 @@ pub fn generate_table(
         edges.push(part.edges);
     }
     let edge_count = u32::try_from(edges.iter().map(Vec::len).sum::<usize>())
-        .map_err(|_| GenerateError::TooLarge(material))?;
+        .map_err(|_| GenerateError::TooLarge(material.to_string()))?;
     let mut values = vec![Wdl::Draw; n];
     let mut dist = vec![UNKNOWN; n];
 
@@ -313,7 +289,7 @@ pub fn generate_table(
             dist[i] = 0;
         }
     }
-    Ok(Table::from_parts(material, *rules, &values, dist))
+    Ok(Table::new(material, *rules, ix, &values, dist))
 }
 
 /// `materials` and every material their captures lead to (the tables
@@ -329,88 +305,4 @@ pub fn closure(materials: &[Material]) -> Vec<Material> {
     let mut out: Vec<Material> = all.into_iter().collect();
     out.sort_by_key(|m| (m.total(), *m));
     out
-}
-
-/// Generates the tables of `materials` (and of the smaller materials their
-/// captures lead to) that `base` does not hold yet, adding them to `base`,
-/// fewest animals first; the materials of one size are shared out among
-/// `threads` threads, and when there are fewer of them than threads each
-/// one's forward pass is cut among the rest. `done` is called with each table as it is finished
-/// (to save it, or report progress) before it is added.
-pub(crate) fn generate_into(
-    base: &mut Tablebase,
-    materials: &[Material],
-    threads: usize,
-    done: &(dyn Fn(&Table) + Sync),
-) -> Result<(), GenerateError> {
-    let todo: Vec<Material> = closure(materials)
-        .into_iter()
-        .filter(|m| base.table(*m).is_none())
-        .collect();
-    let rules = *base.rules();
-    for level in levels(&todo) {
-        let finished = Mutex::new(Vec::new());
-        solve_level(&rules, level, base, threads, &|table: Table| {
-            done(&table);
-            lock(&finished).push(table);
-            Ok::<(), GenerateError>(())
-        })?;
-        for table in finished.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            base.insert_table(table);
-        }
-    }
-    Ok(())
-}
-
-/// `materials` (sorted fewest animals first, as [`closure`] gives them)
-/// cut into runs of one size.
-pub(crate) fn levels(materials: &[Material]) -> Vec<&[Material]> {
-    materials.chunk_by(|a, b| a.total() == b.total()).collect()
-}
-
-/// Locks `m`, going on after a panic elsewhere (the data is a list that a
-/// panicking thread leaves whole).
-pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-/// Solves the materials of `level` (all of one size; their captures lead
-/// into `subtables`) on `threads` threads: the materials are shared out
-/// among them, and when there are fewer materials than threads each one's
-/// forward pass is cut among the rest. `finish` takes each table as it is
-/// finished, on the thread that solved it; the first error (of a table or
-/// of `finish`) stops the others from starting new materials and is
-/// returned.
-pub(crate) fn solve_level<E: From<GenerateError> + Send>(
-    rules: &Rules,
-    level: &[Material],
-    subtables: &Tablebase,
-    threads: usize,
-    finish: &(dyn Fn(Table) -> Result<(), E> + Sync),
-) -> Result<(), E> {
-    if level.is_empty() {
-        return Ok(());
-    }
-    let per_material = (threads / level.len()).max(1);
-    let next = AtomicUsize::new(0);
-    let first_error: Mutex<Option<E>> = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..threads.clamp(1, level.len()) {
-            scope.spawn(|| loop {
-                let k = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&m) = level.get(k) else { break };
-                let result = generate_table(rules, m, subtables, per_material)
-                    .map_err(E::from)
-                    .and_then(finish);
-                if let Err(e) = result {
-                    lock(&first_error).get_or_insert(e);
-                    next.store(level.len(), Ordering::Relaxed);
-                }
-            });
-        }
-    });
-    match first_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
 }

@@ -9,7 +9,8 @@ use qi_core::{Position, Side};
 use qi_five_tigers::{FiveTigers, Rules, Shuttle};
 
 use super::key::{possible_bans, subsets, NoState, State};
-use super::{GenerateError, Material, Table, Tablebase};
+use super::{Material, Table, Tablebase};
+use crate::driver::GenerateError;
 use crate::table::Wdl;
 
 /// An edge of the graph, seen from the node it leaves.
@@ -187,7 +188,10 @@ impl Graph<'_> {
         let table = self
             .smaller
             .table(m)
-            .ok_or(GenerateError::MissingTable(m))?;
+            .ok_or_else(|| GenerateError::MissingSubtable {
+                material: self.material.to_string(),
+                needed: m.to_string(),
+            })?;
         let (v, d) = table
             .get_key(key)
             .ok_or_else(|| internal(format!("the successor {child} is not in table {m}")))?;
@@ -499,7 +503,7 @@ pub(crate) fn solve(
         }
     }
     let values: Vec<Wdl> = value[..n].iter().map(|v| v.unwrap_or(Wdl::Draw)).collect();
-    Ok(Table::from_parts(
+    Ok(Table::new(
         material,
         *rules,
         keys,

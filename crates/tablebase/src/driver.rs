@@ -1,0 +1,137 @@
+//! The generation driver every game shares: the closure of the materials
+//! asked for cut into levels (a capture leads to a lower level), the
+//! materials of one level solved side by side on several threads, each
+//! finished table handed on as soon as it is done. How one material is
+//! solved is the game's ([`TableGame::solve`]).
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+use thiserror::Error;
+
+use crate::game::TableGame;
+use crate::table::Table;
+use crate::tablebase::Tablebase;
+
+/// Why a table could not be generated, whatever the game.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum GenerateError {
+    /// A capture leads into a material whose table is not loaded.
+    #[error("generating {material} needs the table of {needed}, which is not loaded")]
+    MissingSubtable {
+        /// The material being generated.
+        material: String,
+        /// The material a capture leads to.
+        needed: String,
+    },
+    /// The index of a material does not decode into a valid position
+    /// (a bug, or a position the rules refuse).
+    #[error("position {index} of {material} is not a valid position")]
+    InvalidPosition {
+        /// The material.
+        material: String,
+        /// The index.
+        index: u64,
+    },
+    /// The material has more positions or moves than one table holds.
+    #[error("{0} has too many positions for one table")]
+    TooLarge(String),
+    /// A material needs more pieces than the rules give a side.
+    #[error("{material} needs {needed} pieces a side, the rules give {allowed}")]
+    TooManyPieces {
+        /// The material.
+        material: String,
+        /// Its larger count.
+        needed: u32,
+        /// The rules' pieces per side.
+        allowed: u8,
+    },
+    /// The rules crate produced something the generator does not expect
+    /// (a bug, reported instead of a panic).
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+/// `materials` (in [`TableGame::closure`]'s order) cut into runs of one
+/// level.
+pub(crate) fn levels<G: TableGame>(materials: &[G::Material]) -> Vec<&[G::Material]> {
+    materials
+        .chunk_by(|a, b| G::level(*a) == G::level(*b))
+        .collect()
+}
+
+/// Locks `m`, going on after a panic elsewhere (the data is a list that a
+/// panicking thread leaves whole).
+pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Generates the tables of `materials` (and of the smaller materials their
+/// captures lead to) that `base` does not hold yet, adding them to `base`,
+/// level by level ([`solve_level`]). `done` is called with each table as it
+/// is finished (to save it, or report progress) before it is added.
+pub(crate) fn generate_into<G: TableGame>(
+    base: &mut Tablebase<G>,
+    materials: &[G::Material],
+    threads: usize,
+    done: &(dyn Fn(&Table<G>) + Sync),
+) -> Result<(), GenerateError> {
+    let rules = *base.rules();
+    let todo: Vec<G::Material> = G::closure(materials, &rules)
+        .into_iter()
+        .filter(|m| base.table(*m).is_none())
+        .collect();
+    for level in levels::<G>(&todo) {
+        let finished = Mutex::new(Vec::new());
+        solve_level(&rules, level, base, threads, &|table: Table<G>| {
+            done(&table);
+            lock(&finished).push(table);
+            Ok::<(), GenerateError>(())
+        })?;
+        for table in finished.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            base.insert_table(table);
+        }
+    }
+    Ok(())
+}
+
+/// Solves the materials of `level` (all of one level; their captures lead
+/// into `subtables`) on `threads` threads: the materials are shared out
+/// among them, and when there are fewer materials than threads each one's
+/// solution is cut among the rest. `finish` takes each table as it is
+/// finished, on the thread that solved it; the first error (of a table or
+/// of `finish`) stops the others from starting new materials and is
+/// returned.
+pub(crate) fn solve_level<G: TableGame, E: From<GenerateError> + Send>(
+    rules: &G::Rules,
+    level: &[G::Material],
+    subtables: &Tablebase<G>,
+    threads: usize,
+    finish: &(dyn Fn(Table<G>) -> Result<(), E> + Sync),
+) -> Result<(), E> {
+    if level.is_empty() {
+        return Ok(());
+    }
+    let per_material = (threads / level.len()).max(1);
+    let next = AtomicUsize::new(0);
+    let first_error: Mutex<Option<E>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.clamp(1, level.len()) {
+            scope.spawn(|| loop {
+                let k = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&m) = level.get(k) else { break };
+                let result = G::solve(rules, m, subtables, per_material)
+                    .map_err(E::from)
+                    .and_then(finish);
+                if let Err(e) = result {
+                    lock(&first_error).get_or_insert(e);
+                    next.store(level.len(), Ordering::Relaxed);
+                }
+            });
+        }
+    });
+    match first_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}

@@ -1,0 +1,135 @@
+//! [`TableGame`]: what the table core (tables, files, probing, the
+//! generation driver) needs to know of a game, and nothing more. Each game
+//! implements it in its own module (`jungle`, `five_tigers`) for its
+//! position type, so that `Tablebase<Jungle>` and `Tablebase<FiveTigers>`
+//! read as what they are.
+//!
+//! The split follows Syzygy's (and shakmaty-syzygy's): the container, the
+//! values and the probe are the same for every table; what a material is,
+//! how a position finds its slot (a ranking formula, or a sorted list of
+//! canonical keys), what the symmetries are and how a material is solved
+//! belong to the game.
+
+use std::fmt;
+use std::hash::Hash;
+use std::str::FromStr;
+
+use crate::driver::GenerateError;
+use crate::format::FormatError;
+use crate::table::{Table, Wdl};
+use crate::tablebase::Tablebase;
+
+/// What a probe learns of a position before it reads a table
+/// ([`TableGame::settle`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Settled<M> {
+    /// The answer without a table: `None` for a position no table covers,
+    /// a finished game's value at distance 0.
+    Answer(Option<(Wdl, u32)>),
+    /// The table of this material answers.
+    Table(M),
+}
+
+/// A game with endgame tables: implemented for its position type.
+///
+/// The core relies on these facts: every position a table covers has one
+/// material and one slot in that material's table; a capture or removal
+/// leads to a material earlier in [`closure`](TableGame::closure)'s order;
+/// [`solve`](TableGame::solve) gives every slot its value and distance.
+pub trait TableGame: Sized + Send + Sync + 'static {
+    /// The rules a table is generated under (its header holds their text).
+    type Rules: Copy + fmt::Debug + fmt::Display + FromStr<Err = Self::RulesError> + Send + Sync;
+    /// Why a rules text does not parse.
+    type RulesError: std::error::Error + Send + Sync + 'static;
+    /// What the pieces on the board are; one table per material.
+    type Material: Copy
+        + Ord
+        + Hash
+        + fmt::Debug
+        + fmt::Display
+        + FromStr<Err = Self::MaterialError>
+        + Send
+        + Sync;
+    /// Why a material text does not parse.
+    type MaterialError: std::error::Error + Send + Sync + 'static;
+    /// What a table keeps to find a position's slot beyond its material
+    /// (a ranking formula's arithmetic, or the sorted keys), built when the
+    /// table is made or read.
+    type Index: Clone + fmt::Debug + Eq + Send + Sync;
+    /// The statistics of one table by the game's counting convention.
+    type Stats;
+
+    /// The game name in a table file's header.
+    const NAME: &'static str;
+    /// The extension of the game's table files.
+    const EXTENSION: &'static str;
+    /// The format version of the game's files this build writes and reads.
+    const FORMAT_VERSION: u16;
+    /// Bytes per position of the index in a file (0 for a formula).
+    const KEY_BYTES: u64;
+    /// What differs between two rule sets whose tables differ, for
+    /// [`FormatError::RulesMismatch`]'s message.
+    const RULES_DIFFER: &'static str;
+
+    /// Whether tables made under `a` answer for positions played under `b`
+    /// (the rules that shape the moves agree).
+    fn same_board_rules(a: &Self::Rules, b: &Self::Rules) -> bool;
+
+    /// The rules `pos` is played under.
+    fn rules_of(pos: &Self) -> &Self::Rules;
+
+    /// What `pos` needs: an answer without a table (not covered, or over)
+    /// or its material's table.
+    fn settle(pos: &Self) -> Settled<Self::Material>;
+
+    /// The slot of `pos` in `table` (of `pos`'s material), if it has one.
+    fn slot(table: &Table<Self>, pos: &Self) -> Option<u64>;
+
+    /// The size a [`LazyTablebase`](crate::LazyTablebase) reports the
+    /// largest of: a position whose size exceeds every file's has no table
+    /// (Jungle: animals on the board; Five Tigers: pieces of the larger
+    /// side).
+    fn size(material: Self::Material) -> u32;
+
+    /// `materials` and every material their captures lead to, in an order
+    /// where each comes after those it needs, cut into levels by
+    /// [`level`](TableGame::level).
+    fn closure(materials: &[Self::Material], rules: &Self::Rules) -> Vec<Self::Material>;
+
+    /// The generation level of a material: a capture leads to a lower one,
+    /// so the materials of one level are solved side by side.
+    fn level(material: Self::Material) -> u32;
+
+    /// Solves `material` given the tables its captures lead to (in
+    /// `smaller`), on `threads` threads.
+    fn solve(
+        rules: &Self::Rules,
+        material: Self::Material,
+        smaller: &Tablebase<Self>,
+        threads: usize,
+    ) -> Result<Table<Self>, GenerateError>;
+
+    /// An upper bound (or, where said, an estimate) of the working memory
+    /// of [`solve`](TableGame::solve) for `material`, in bytes.
+    fn generation_memory(material: Self::Material, rules: &Self::Rules) -> u64;
+
+    /// The bytes of `material`'s table, in memory or on disk (an estimate
+    /// where the count of slots is not known before solving).
+    fn table_bytes(material: Self::Material, rules: &Self::Rules) -> u64;
+
+    /// The index's bytes in a file (`KEY_BYTES` a slot).
+    fn index_bytes(index: &Self::Index) -> Vec<u8>;
+
+    /// The index of a table of `material` under `rules` with `count` slots
+    /// from its file bytes (`count × KEY_BYTES` of them), refusing what
+    /// [`index_bytes`](TableGame::index_bytes) would not have written.
+    fn read_index(
+        material: Self::Material,
+        rules: &Self::Rules,
+        count: u64,
+        bytes: &[u8],
+    ) -> Result<Self::Index, FormatError>;
+
+    /// The statistics of `table`.
+    fn stats(table: &Table<Self>) -> Self::Stats;
+}

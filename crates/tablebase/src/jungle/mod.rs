@@ -1,0 +1,206 @@
+//! Jungle (斗兽棋) endgames: what the table core needs of Jungle
+//! ([`TableGame`] for [`Jungle`]), and what is Jungle's own.
+//!
+//! * [`Material`] indexes its positions: a bijection between
+//!   `0..index_count()` and the placements of its animals on distinct
+//!   squares where each may stand (a Rat anywhere but the dens, the others
+//!   on land but not the dens), times the side to move, taken one of each
+//!   left-right mirror pair (every preset's board is the same in a
+//!   mirror, so both have one value); `position_count()` counts them all.
+//!   The index is a formula, so a table file stores no keys.
+//! * [`generate_table`] solves one material given the tables of the
+//!   materials its captures lead to.
+//!
+//! Only the board rules are in the tables (the moves and
+//! [`Position::outcome`]); the no-capture draw, repetition and anti-chase
+//! rules of the game record are not.
+//!
+//! ```
+//! use qi_jungle::{Jungle, Rules};
+//! use qi_tablebase::jungle::{Material, Tablebase};
+//! use qi_tablebase::Wdl;
+//!
+//! let rules = Rules::standard();
+//! let tb = Tablebase::generate(&rules, &["LvC".parse::<Material>().unwrap()], 2).unwrap();
+//! // Red Lion on d8, beside the Blue den: it enters at once.
+//! let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/c6 w", &rules).unwrap();
+//! assert_eq!(tb.probe(&pos).unwrap(), Some((Wdl::Win, 1)));
+//! ```
+
+mod material;
+mod solve;
+
+use qi_core::Position;
+use qi_jungle::{Jungle, ParseRulesError, Rules};
+
+pub use material::{Indexer, Material, MaterialError};
+pub use solve::{closure, generate_table, generation_memory};
+
+use crate::driver::GenerateError;
+use crate::format::FormatError;
+use crate::game::{Settled, TableGame};
+use crate::table::Wdl;
+
+/// The Jungle tables in memory.
+pub type Tablebase = crate::Tablebase<Jungle>;
+/// The Jungle tables of a directory, read on first use.
+pub type LazyTablebase = crate::LazyTablebase<Jungle>;
+/// One Jungle table.
+pub type Table = crate::Table<Jungle>;
+
+/// Whether two rule sets have the same board rules (the ones a table
+/// depends on): rank order, jumps, jump blocking, rat-bank captures.
+pub fn same_board_rules(a: &Rules, b: &Rules) -> bool {
+    a.rank_order == b.rank_order
+        && a.lion_jumps == b.lion_jumps
+        && a.tiger_jumps == b.tiger_jumps
+        && a.jump_block == b.jump_block
+        && a.jump_block_area == b.jump_block_area
+        && a.rat_bank_capture == b.rat_bank_capture
+}
+
+/// Counts of one table (the counting convention of `docs/tablebases.md`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Positions.
+    pub positions: u64,
+    /// Positions won by the side to move.
+    pub wins: u64,
+    /// Positions drawn.
+    pub draws: u64,
+    /// Positions lost by the side to move.
+    pub losses: u64,
+    /// The longest win, in plies.
+    pub longest_win: u32,
+    /// The index of a position with the longest win (the lowest), if any
+    /// position is won.
+    pub longest_win_index: Option<u64>,
+}
+
+impl TableGame for Jungle {
+    type Rules = Rules;
+    type RulesError = ParseRulesError;
+    type Material = Material;
+    type MaterialError = MaterialError;
+    /// The index is [`Material::index_of`], a formula: nothing is stored,
+    /// its arithmetic is kept with the table.
+    type Index = Indexer;
+    type Stats = Stats;
+
+    const NAME: &'static str = "jungle";
+    const EXTENSION: &'static str = "qtb";
+    /// Version 2 stores one position of each left-right mirror pair
+    /// (version 1 stored both).
+    const FORMAT_VERSION: u16 = 2;
+    const KEY_BYTES: u64 = 0;
+    const RULES_DIFFER: &'static str =
+        "other board rules: rank order, jumps, jump blocking or rat-bank captures";
+
+    fn same_board_rules(a: &Rules, b: &Rules) -> bool {
+        same_board_rules(a, b)
+    }
+
+    fn rules_of(pos: &Jungle) -> &Rules {
+        pos.rules()
+    }
+
+    fn settle(pos: &Jungle) -> Settled<Material> {
+        if let Some(outcome) = pos.outcome() {
+            return Settled::Answer(Some((solve::terminal_value(pos, outcome), 0)));
+        }
+        match Material::of(pos) {
+            Some(m) => Settled::Table(m),
+            None => Settled::Answer(None),
+        }
+    }
+
+    fn slot(table: &Table, pos: &Jungle) -> Option<u64> {
+        table.index().index_of(pos)
+    }
+
+    fn size(material: Material) -> u32 {
+        material.total()
+    }
+
+    fn closure(materials: &[Material], _rules: &Rules) -> Vec<Material> {
+        closure(materials)
+    }
+
+    fn level(material: Material) -> u32 {
+        material.total()
+    }
+
+    fn solve(
+        rules: &Rules,
+        material: Material,
+        smaller: &Tablebase,
+        threads: usize,
+    ) -> Result<Table, GenerateError> {
+        generate_table(rules, material, smaller, threads)
+    }
+
+    fn generation_memory(material: Material, _rules: &Rules) -> u64 {
+        generation_memory(material)
+    }
+
+    /// 2 bits and a one-byte distance an index (every table up to 4
+    /// animals measured has distances below 256).
+    fn table_bytes(material: Material, _rules: &Rules) -> u64 {
+        material.index_count().saturating_mul(5) / 4
+    }
+
+    fn index_bytes(_index: &Indexer) -> Vec<u8> {
+        Vec::new()
+    }
+
+    fn read_index(
+        material: Material,
+        _rules: &Rules,
+        count: u64,
+        _bytes: &[u8],
+    ) -> Result<Indexer, FormatError> {
+        let ix = Indexer::new(material);
+        if count != ix.count {
+            return Err(FormatError::CountMismatch {
+                material: material.to_string(),
+                expected: ix.count,
+                found: count,
+            });
+        }
+        Ok(ix)
+    }
+
+    /// Wins, draws and losses for the side to move and the longest win,
+    /// by the counting convention: an index stands for a position and its
+    /// mirror image unless it is its own (see [`Material::index_count`]).
+    fn stats(table: &Table) -> Stats {
+        let ix = table.index();
+        let mut s = Stats::default();
+        for i in 0..table.len() {
+            let Some((wdl, d)) = table.at(i) else { break };
+            let weight = ix.weight(i);
+            s.positions += weight;
+            match wdl {
+                Wdl::Win => {
+                    s.wins += weight;
+                    if s.longest_win_index.is_none() || d > s.longest_win {
+                        s.longest_win = d;
+                        s.longest_win_index = Some(i);
+                    }
+                }
+                Wdl::Draw => s.draws += weight,
+                Wdl::Loss => s.losses += weight,
+            }
+        }
+        s
+    }
+}
+
+impl crate::LazyTablebase<Jungle> {
+    /// The most animals of any material whose file was in the directory
+    /// when it was opened ([`max_size`](crate::LazyTablebase::max_size)):
+    /// a position with more has no table.
+    pub fn max_animals(&self) -> u32 {
+        self.max_size()
+    }
+}

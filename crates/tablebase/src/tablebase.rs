@@ -1,0 +1,248 @@
+//! [`Tablebase`]: the tables of one game under one rule set, in memory,
+//! and the probe every tablebase shares ([`settle`]).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+use crate::driver::{self, GenerateError};
+use crate::format::{load_table, save_table, FormatError};
+use crate::game::{Settled, TableGame};
+use crate::table::{Table, Wdl};
+
+/// Why a position could not be probed.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ProbeError {
+    /// The position is played under other board rules than the tables.
+    #[error("the position's rules {position} are not the tables' rules {tables}")]
+    RulesMismatch {
+        /// The tables' rules (their text).
+        tables: String,
+        /// The position's rules (their text).
+        position: String,
+    },
+}
+
+/// What a generation has to do ([`Tablebase::plan`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan<M> {
+    /// The materials to solve (the closure under captures of those asked
+    /// for, less the loaded ones), in generation order.
+    pub todo: Vec<M>,
+    /// How many materials of the closure are loaded already.
+    pub present: usize,
+    /// The bound (or estimate) of the working memory of one table in
+    /// progress, in bytes ([`TableGame::generation_memory`] of the largest
+    /// material to solve).
+    pub working_memory_per_table: u64,
+    /// The memory of the new tables once finished
+    /// ([`TableGame::table_bytes`]).
+    pub table_bytes: u64,
+}
+
+/// A set of tables of game `G` under one rule set, generated in memory or
+/// loaded from a directory.
+///
+/// ```
+/// use qi_jungle::{Jungle, Rules};
+/// use qi_tablebase::jungle::Material;
+/// use qi_tablebase::{Tablebase, Wdl};
+///
+/// let rules = Rules::standard();
+/// let m: Material = "LvC".parse().unwrap();
+/// let tb = Tablebase::<Jungle>::generate(&rules, &[m], 2).unwrap();
+/// // Red Lion on d8, beside the Blue den: it enters at once.
+/// let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/c6 w", &rules).unwrap();
+/// assert_eq!(tb.probe(&pos).unwrap(), Some((Wdl::Win, 1)));
+/// ```
+#[derive(Clone, Debug)]
+pub struct Tablebase<G: TableGame> {
+    rules: G::Rules,
+    tables: BTreeMap<G::Material, Table<G>>,
+}
+
+impl<G: TableGame> Tablebase<G> {
+    /// An empty tablebase for `rules`.
+    pub fn new(rules: &G::Rules) -> Tablebase<G> {
+        Tablebase {
+            rules: *rules,
+            tables: BTreeMap::new(),
+        }
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> &G::Rules {
+        &self.rules
+    }
+
+    /// The table of `material`, if loaded.
+    pub fn table(&self, material: G::Material) -> Option<&Table<G>> {
+        self.tables.get(&material)
+    }
+
+    /// The loaded tables, in material order.
+    pub fn tables(&self) -> impl Iterator<Item = &Table<G>> {
+        self.tables.values()
+    }
+
+    /// Adds a table (replacing one of the same material), if it was made
+    /// under the same board rules; otherwise gives it back.
+    pub fn insert(&mut self, table: Table<G>) -> Result<(), Box<Table<G>>> {
+        if G::same_board_rules(&self.rules, &table.rules) {
+            self.insert_table(table);
+            Ok(())
+        } else {
+            Err(Box::new(table))
+        }
+    }
+
+    pub(crate) fn insert_table(&mut self, table: Table<G>) {
+        self.tables.insert(table.material, table);
+    }
+
+    /// Solves `materials` and every smaller material their captures lead to
+    /// under `rules`, on `threads` threads (the materials of one level are
+    /// shared out among them; when there are fewer materials than threads,
+    /// each material's solution is cut among the rest).
+    pub fn generate(
+        rules: &G::Rules,
+        materials: &[G::Material],
+        threads: usize,
+    ) -> Result<Tablebase<G>, GenerateError> {
+        let mut tb = Tablebase::new(rules);
+        tb.extend(materials, threads, &|_| {})?;
+        Ok(tb)
+    }
+
+    /// Solves those of `materials` (and of their sub-materials) that are not
+    /// loaded yet, calling `done` with each new table as it is finished.
+    pub fn extend(
+        &mut self,
+        materials: &[G::Material],
+        threads: usize,
+        done: &(dyn Fn(&Table<G>) + Sync),
+    ) -> Result<(), GenerateError> {
+        driver::generate_into(self, materials, threads, done)
+    }
+
+    /// The path of the file of `material` in `dir`: `dir/LCvE.qtb`,
+    /// `dir/3v2.qft`.
+    pub fn file_path(dir: &Path, material: G::Material) -> PathBuf {
+        dir.join(format!("{material}.{}", G::EXTENSION))
+    }
+
+    /// Writes every table to `dir` (created if missing), one file per
+    /// material.
+    pub fn save_dir(&self, dir: &Path) -> Result<(), FormatError> {
+        std::fs::create_dir_all(dir).map_err(|source| FormatError::Io {
+            path: dir.display().to_string(),
+            source,
+        })?;
+        for table in self.tables.values() {
+            save_table(dir, table)?;
+        }
+        Ok(())
+    }
+
+    /// Loads every file of the game's extension in `dir`, refusing the
+    /// whole directory if a file is corrupt, holds another material than
+    /// its name says or was made under other board rules.
+    pub fn load_dir(dir: &Path, rules: &G::Rules) -> Result<Tablebase<G>, FormatError> {
+        let io = |source| FormatError::Io {
+            path: dir.display().to_string(),
+            source,
+        };
+        let mut tb = Tablebase::new(rules);
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
+            .map_err(io)?
+            .map(|e| e.map(|e| e.path()))
+            .collect::<Result<_, _>>()
+            .map_err(io)?;
+        paths.sort();
+        for path in paths {
+            if path.extension().and_then(|e| e.to_str()) != Some(G::EXTENSION) {
+                continue;
+            }
+            let table = load_table(&path, rules)?;
+            tb.insert_table(table);
+        }
+        Ok(tb)
+    }
+
+    /// Loads the files of `materials` present in `dir` (a missing file is
+    /// skipped; a corrupt one, one holding another material or made under
+    /// other board rules is refused): what an interrupted generation
+    /// resumes from.
+    pub fn load_present(
+        dir: &Path,
+        rules: &G::Rules,
+        materials: &[G::Material],
+    ) -> Result<Tablebase<G>, FormatError> {
+        let mut tb = Tablebase::new(rules);
+        for &m in materials {
+            let path = Tablebase::<G>::file_path(dir, m);
+            if path.exists() {
+                tb.insert_table(load_table(&path, rules)?);
+            }
+        }
+        Ok(tb)
+    }
+
+    /// What generating `materials` on top of the loaded tables takes: the
+    /// materials to solve and the memory bound.
+    pub fn plan(&self, materials: &[G::Material]) -> Plan<G::Material> {
+        let all = G::closure(materials, &self.rules);
+        let todo: Vec<G::Material> = all
+            .iter()
+            .copied()
+            .filter(|m| self.table(*m).is_none())
+            .collect();
+        Plan {
+            present: all.len() - todo.len(),
+            working_memory_per_table: todo
+                .iter()
+                .map(|&m| G::generation_memory(m, &self.rules))
+                .max()
+                .unwrap_or(0),
+            table_bytes: todo.iter().map(|&m| G::table_bytes(m, &self.rules)).sum(),
+            todo,
+        }
+    }
+
+    /// The value and distance of `pos` for its side to move: `None` when
+    /// no table covers it or its table is not loaded. A position whose game
+    /// is over is answered with distance 0, table or not. The counters of
+    /// the game record (no-capture or quiet plies) play no part.
+    pub fn probe(&self, pos: &G) -> Result<Option<(Wdl, u32)>, ProbeError> {
+        Ok(match settle(&self.rules, pos)? {
+            Settled::Answer(answer) => answer,
+            Settled::Table(material) => self.tables.get(&material).and_then(|t| t.get(pos)),
+        })
+    }
+
+    /// Per loaded material, its statistics.
+    pub fn stats(&self) -> Vec<(G::Material, G::Stats)> {
+        self.tables
+            .values()
+            .map(|t| (t.material, t.stats()))
+            .collect()
+    }
+}
+
+/// What every probe settles before reading a table: a position under other
+/// board rules than the tables' is an error; then the game says whether a
+/// table answers ([`TableGame::settle`]).
+pub(crate) fn settle<G: TableGame>(
+    tables: &G::Rules,
+    pos: &G,
+) -> Result<Settled<G::Material>, ProbeError> {
+    let position = G::rules_of(pos);
+    if !G::same_board_rules(tables, position) {
+        return Err(ProbeError::RulesMismatch {
+            tables: tables.to_string(),
+            position: position.to_string(),
+        });
+    }
+    Ok(G::settle(pos))
+}
