@@ -121,6 +121,31 @@ pub(crate) fn read<'a>(
     version: u16,
 ) -> Result<(Header<'a>, Reader<'a>), FileError> {
     let mut r = Reader { bytes, at: 0 };
+    let (header, checksum_at, checksum) = header_fields(&mut r, game, version)?;
+    let found = fnv1a(
+        fnv1a(FNV_OFFSET, &bytes[..checksum_at]),
+        &bytes[checksum_at + 8..],
+    );
+    if found != checksum {
+        return Err(FileError::Checksum {
+            expected: checksum,
+            found,
+        });
+    }
+    if header.width != 1 && header.width != 2 {
+        return Err(FileError::BadWidth(header.width));
+    }
+    Ok((header, r))
+}
+
+/// The header read from `r` (at a file's start), refusing another game or
+/// another version, with the checksum's offset and value: what reading a
+/// whole file and sizing one from its first bytes share.
+fn header_fields<'a>(
+    r: &mut Reader<'a>,
+    game: &str,
+    version: u16,
+) -> Result<(Header<'a>, usize, u64), FileError> {
     if r.take(8)? != MAGIC {
         return Err(FileError::BadMagic);
     }
@@ -144,19 +169,6 @@ pub(crate) fn read<'a>(
     let width = r.take(1)?[0];
     let checksum_at = r.at;
     let checksum = u64::from_le_bytes(r.array()?);
-    let found = fnv1a(
-        fnv1a(FNV_OFFSET, &bytes[..checksum_at]),
-        &bytes[checksum_at + 8..],
-    );
-    if found != checksum {
-        return Err(FileError::Checksum {
-            expected: checksum,
-            found,
-        });
-    }
-    if width != 1 && width != 2 {
-        return Err(FileError::BadWidth(width));
-    }
     let header = Header {
         game: found_game,
         version: found_version,
@@ -165,7 +177,7 @@ pub(crate) fn read<'a>(
         count,
         width,
     };
-    Ok((header, r))
+    Ok((header, checksum_at, checksum))
 }
 
 /// `values` packed 2 bits each, four a byte, lowest bits first.
@@ -319,25 +331,7 @@ fn implied_size(prefix: &[u8], game: &str, version: u16, key_bytes: u64) -> Resu
         bytes: prefix,
         at: 0,
     };
-    if r.take(8)? != MAGIC {
-        return Err(FileError::BadMagic);
-    }
-    let found_version = u16::from_le_bytes(r.array()?);
-    let n = usize::from(r.take(1)?[0]);
-    let found_game = r.text(n, "game name")?;
-    if found_game != game {
-        return Err(FileError::WrongGame(found_game.to_string()));
-    }
-    if found_version != version {
-        return Err(FileError::UnsupportedVersion(found_version));
-    }
-    let n = usize::from(u16::from_le_bytes(r.array()?));
-    r.text(n, "rules text")?;
-    let n = usize::from(r.take(1)?[0]);
-    r.text(n, "material")?;
-    let count = u64::from_le_bytes(r.array()?);
-    let width = r.take(1)?[0];
-    r.take(8)?;
+    let (Header { count, width, .. }, _, _) = header_fields(&mut r, game, version)?;
     if width != 1 && width != 2 {
         return Err(FileError::BadWidth(width));
     }
