@@ -637,20 +637,17 @@ impl<K: GameKit> WebGame for KitGame<K> {
                 last = Some(view);
             }
         };
-        let result = if self.strength.level().is_full() {
-            searcher.search(&mut game, &eval, limits, &stop, on_info)
-        } else {
-            let scale = K::STRENGTH;
-            searcher.search_at(
-                &mut game,
-                &eval,
-                limits,
-                &mut self.strength,
-                &scale,
-                &stop,
-                on_info,
-            )
-        };
+        // At full strength `search_at` is the plain search.
+        let scale = K::STRENGTH;
+        let result = searcher.search_at(
+            &mut game,
+            &eval,
+            limits,
+            &mut self.strength,
+            &scale,
+            &stop,
+            on_info,
+        );
         SearchDone {
             best: result.best_move.map(|mv| mv.to_string()),
             lines: result.lines.iter().map(|l| line_view(l, first)).collect(),
