@@ -167,3 +167,33 @@ fn the_sprt_stops_at_its_bound_whatever_the_slots() {
             .all(|r| r.sprt.unwrap().decision.is_none()));
     }
 }
+
+#[test]
+fn a_game_the_rules_end_is_named_in_the_game_s_own_words() {
+    // Red's dog takes Blue's last animal: the rules' reason is "no pieces"
+    // (the outcome's generic words); Jungle calls it "no animals left",
+    // as the web page and a game's record do.
+    let start = <JungleKit as GameKit>::Position::new(JungleKit::parse_rules("jungle").unwrap());
+    let opening: <JungleKit as GameKit>::Position = "7/7/7/7/7/7/7/c6/D6 w 0 1".parse().unwrap();
+    let config = MatchConfig {
+        games: 2,
+        movetime: None,
+        nodes: Some(200),
+        max_plies: 10,
+        ..MatchConfig::default()
+    };
+    let mut reports = Vec::new();
+    arena::play_match::<<JungleKit as GameKit>::Game>(
+        &config,
+        &start,
+        std::slice::from_ref(&opening),
+        slots(1, || Box::new(engine(EvalProfile::Default))),
+        |r| reports.push(r.clone()),
+    );
+    assert_eq!(reports.len(), 2);
+    for r in &reports {
+        assert_eq!(r.moves, ["a1a2"], "{r:?}");
+        assert!(r.outcome.is_some(), "{r:?}");
+        assert_eq!(r.termination, "no animals left", "{r:?}");
+    }
+}

@@ -219,8 +219,33 @@ impl<M: Copy> TranspositionTable<M> {
     }
 }
 
-/// Shards of a [`SharedTable`] (a power of two).
-const SHARDS: usize = 256;
+/// Most shards a [`SharedTable`] has (a power of two).
+const MAX_SHARDS: usize = 256;
+/// Fewest shards a [`SharedTable`] has: with one lock per shard, enough
+/// that two or four threads rarely wait for each other.
+const MIN_SHARDS: usize = 16;
+/// Smallest shard of a large [`SharedTable`], in MiB. glibc's `malloc`
+/// serves a request below its mmap threshold from an arena, and it raises
+/// that threshold up to 32 MiB to the size of every mapped block freed: a
+/// table of 4 MiB shards, once one such table was freed, came from the
+/// arena of whichever thread asked, where a freed table could stay behind
+/// (two tables' worth of memory, the flaky peak of the engine's
+/// `a_new_table_is_allocated_only_after_the_old_one_is_freed`). Shards of
+/// at least 64 MiB are always mapped, and unmapped when freed.
+const LARGE_SHARD_MIB: usize = 64;
+
+/// The number of shards for a table of `mib` MiB: a power of two from
+/// [`MIN_SHARDS`] to [`MAX_SHARDS`], the most that keeps shards of at
+/// least [`LARGE_SHARD_MIB`] (tables under 1 GiB have [`MIN_SHARDS`]).
+fn shard_count(mib: usize) -> usize {
+    let large = mib / LARGE_SHARD_MIB;
+    if large == 0 {
+        MIN_SHARDS
+    } else {
+        // The largest power of two not above `large`.
+        (1usize << large.ilog2()).clamp(MIN_SHARDS, MAX_SHARDS)
+    }
+}
 
 /// A transposition table shared by several search threads: shards of
 /// [`TranspositionTable`], each behind its own lock (held only for one
@@ -228,12 +253,15 @@ const SHARDS: usize = 256;
 #[derive(Debug)]
 pub struct SharedTable<M> {
     shards: Vec<Mutex<TranspositionTable<M>>>,
+    /// `shards.len() - 1` (the length is a power of two).
+    mask: usize,
 }
 
 impl<M: Copy> SharedTable<M> {
     /// A table of about `mib` MiB in all (nothing stored when `mib` is 0).
     pub fn new(mib: usize) -> SharedTable<M> {
-        let per_shard_bytes = mib.saturating_mul(1 << 20) / SHARDS;
+        let count = shard_count(mib);
+        let per_shard_bytes = mib.saturating_mul(1 << 20) / count;
         let bucket_bytes = size_of::<Bucket<M>>().max(1);
         let buckets = if mib == 0 {
             0
@@ -241,7 +269,7 @@ impl<M: Copy> SharedTable<M> {
             (per_shard_bytes / bucket_bytes).max(1)
         };
         SharedTable {
-            shards: (0..SHARDS)
+            shards: (0..count)
                 .map(|_| {
                     Mutex::new(TranspositionTable {
                         buckets: vec![Bucket::EMPTY; buckets],
@@ -249,13 +277,14 @@ impl<M: Copy> SharedTable<M> {
                     })
                 })
                 .collect(),
+            mask: count - 1,
         }
     }
 
     #[inline]
     fn shard(&self, key: u64) -> std::sync::MutexGuard<'_, TranspositionTable<M>> {
         // The low bits pick the shard, the high bits the bucket within it.
-        self.shards[key as usize & (SHARDS - 1)]
+        self.shards[key as usize & self.mask]
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
     }
@@ -362,6 +391,26 @@ mod tests {
         assert_eq!(tt.probe(42).unwrap().depth, 6);
         tt.clear();
         assert_eq!(tt.probe(42), None);
+    }
+
+    #[test]
+    fn large_tables_have_shards_of_at_least_64_mib() {
+        assert_eq!(shard_count(0), MIN_SHARDS);
+        assert_eq!(shard_count(16), MIN_SHARDS);
+        assert_eq!(shard_count(1023), MIN_SHARDS);
+        assert_eq!(shard_count(1024), 16);
+        assert_eq!(shard_count(1100), 16);
+        assert_eq!(shard_count(4096), 64);
+        assert_eq!(shard_count(1 << 20), MAX_SHARDS);
+        for mib in [1024, 1100, 3000, 4096, 20_000, 1 << 20] {
+            let n = shard_count(mib);
+            assert!(n.is_power_of_two());
+            assert!(mib / n >= LARGE_SHARD_MIB, "{mib} MiB in {n} shards");
+        }
+        let t = SharedTable::<u16>::new(2);
+        assert_eq!(t.shards.len(), MIN_SHARDS);
+        t.store(5, Some(3), 1, 2, Bound::Exact);
+        assert_eq!(t.probe(5).unwrap().mv, Some(3));
     }
 
     #[test]

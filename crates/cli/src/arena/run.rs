@@ -13,7 +13,7 @@ use qi_core::{Position, Side};
 use qi_engine::arena::{
     self, BoxedPlayer, FinishedGame, GameResult, MatchConfig, Sprt, TimeControl,
 };
-use qi_engine::record::{termination_of, Record, RecordResult};
+use qi_engine::record::{Record, RecordResult};
 use qi_engine::{GameFn, GameKit, Games, Registry, RulesOf};
 
 use super::interrupt::{self, STOP};
@@ -375,7 +375,8 @@ fn player_name(command: &str, options: &[(String, String)]) -> String {
 }
 
 /// The record of one finished game of the match: the players are the
-/// engines' command lines (and options) and the termination the arena's reason.
+/// engines' command lines (and options) and the termination the game's
+/// own words for its end (or the arena's, for a forfeit or adjudication).
 fn record_of<K: GameKit>(args: &MatchArgs, opening: &K::Position, report: &FinishedGame) -> Record {
     let mut record = Record::for_start::<K>(opening);
     record.set_tag("Round", &(report.index + 1).to_string());
@@ -401,12 +402,6 @@ fn record_of<K: GameKit>(args: &MatchArgs, opening: &K::Position, report: &Finis
         Some(false) => RecordResult::SecondWins,
     };
     record.set_result(result);
-    // An end by the rules is named as the rules name it; others (forfeits,
-    // adjudications) only the arena can say.
-    let termination = match report.outcome {
-        Some(outcome) => termination_of(outcome),
-        None => report.reason.clone(),
-    };
-    record.set_tag("Termination", &termination);
+    record.set_tag("Termination", &report.termination);
     record
 }

@@ -22,6 +22,7 @@ pub use sprt::{score_of, Hypothesis, Sprt, SprtStatus};
 
 use crate::dynamic::DynEngine;
 use crate::kit::GameKit;
+use crate::record::reason_in;
 
 /// Why a player could not play: it loses the game (a forfeit).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -200,6 +201,11 @@ pub struct GameReport {
     /// The outcome when the rules ended the game (`None` for a forfeit or
     /// an adjudication).
     pub outcome: Option<Outcome>,
+    /// Why the game ended in a record's words (its `Termination` tag): the
+    /// rules' reason as the game names it in the final position (`den
+    /// entered`, `no step left`, `no capture for 100 plies`, see
+    /// [`reason_in`](crate::record::reason_in)), else `reason`.
+    pub termination: String,
     /// Which of the match's openings the game started from.
     pub opening: usize,
     /// The moves played.
@@ -229,6 +235,9 @@ pub struct FinishedGame {
     pub reason: String,
     /// The outcome when the rules ended the game.
     pub outcome: Option<Outcome>,
+    /// Why the game ended in a record's words (see
+    /// [`GameReport::termination`]).
+    pub termination: String,
     /// The moves played.
     pub moves: Vec<String>,
     /// What the player said about each move of `moves`.
@@ -288,7 +297,7 @@ pub fn play_match<G: Game>(
     on_game: impl FnMut(&GameReport),
 ) -> Tally
 where
-    G::Position: Send + Sync,
+    G::Position: Send + Sync + 'static,
 {
     let stop = AtomicBool::new(false);
     play_match_with::<G>(config, start, openings, slots, &stop, |_| {}, on_game)
@@ -312,7 +321,7 @@ pub fn play_match_with<G: Game>(
     mut on_game: impl FnMut(&GameReport),
 ) -> Tally
 where
-    G::Position: Send + Sync,
+    G::Position: Send + Sync + 'static,
 {
     let next = &AtomicUsize::new(0);
     let mut tally = Tally::default();
@@ -349,6 +358,7 @@ where
                 result: ended.result,
                 reason: ended.reason,
                 outcome: ended.outcome,
+                termination: ended.termination,
                 moves: ended.moves,
                 verdicts: ended.verdicts,
             };
@@ -413,6 +423,7 @@ impl Counter {
             result: game.result,
             reason: game.reason,
             outcome: game.outcome,
+            termination: game.termination,
             opening: game.opening,
             moves: game.moves,
             verdicts: game.verdicts,
@@ -441,6 +452,8 @@ struct Ended {
     reason: String,
     /// The rules' outcome, when the rules ended it.
     outcome: Option<Outcome>,
+    /// Why, in a record's words.
+    termination: String,
     /// The moves played.
     moves: Vec<String>,
     /// What the players said about them.
@@ -498,7 +511,7 @@ impl Clocks {
 }
 
 /// Plays one game; `None` when `stop` was raised before it ended.
-fn play_game<G: Game>(
+fn play_game<G: Game<Position: 'static>>(
     config: &MatchConfig,
     players: &mut [BoxedPlayer; 2],
     start: &G::Position,
@@ -597,10 +610,15 @@ fn play_game<G: Game>(
             verdicts.push(reply.verdict);
         }
     };
+    let termination = match outcome {
+        Some(outcome) => reason_in(game.position(), outcome),
+        None => reason.clone(),
+    };
     Some(Ended {
         result,
         reason,
         outcome,
+        termination,
         moves,
         verdicts,
     })

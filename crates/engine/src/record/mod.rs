@@ -158,16 +158,6 @@ impl fmt::Display for RecordResult {
     }
 }
 
-/// The reason text of an outcome without its position (a match's
-/// records, whose arena knows only the outcome); a game's record uses
-/// [`reason_in`], the words the web page shows.
-pub fn termination_of(outcome: Outcome) -> String {
-    match outcome {
-        Outcome::Win { reason, .. } => reason.to_string(),
-        Outcome::Draw(reason) => reason.to_string(),
-    }
-}
-
 impl Record {
     /// An empty record (no tags, no moves).
     pub fn new() -> Record {
