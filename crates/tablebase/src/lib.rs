@@ -47,6 +47,8 @@
 #![forbid(unsafe_code)]
 
 mod container;
+#[cfg(feature = "distributed")]
+pub mod dataflow;
 mod dir;
 mod driver;
 pub mod five_tigers;
@@ -54,6 +56,7 @@ mod format;
 mod game;
 pub mod jungle;
 mod lazy;
+pub mod retrograde;
 mod table;
 mod tablebase;
 mod write;

@@ -1,0 +1,309 @@
+//! The rounds of [`crate::retrograde`] on timely dataflow: many worker
+//! threads, in one process or in several over TCP.
+//!
+//! Worker `w` of `n` owns the slots `w, w + n, w + 2n, ...` (a
+//! [`Ledger`] of them). Its one operator sits in a loop whose timestamps
+//! are the rounds: at round `t`, once timely's progress tracking says that
+//! every tiding of round `t` has arrived from every worker, it plays the
+//! round, un-moves the positions it decided, and sends each predecessor's
+//! tiding to the predecessor's owner for round `t + 1` (timely's
+//! `Exchange` by slot). A round with nothing to tell but something
+//! scheduled later (a loss held back by a long losing exit, a win by an
+//! exit) is reached by a notification the operator asks for; when no
+//! worker has anything in flight or scheduled, the loop ends (the fixed
+//! point) and each worker hands back its partition.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use timely::communication::Config as CommunicationConfig;
+use timely::dataflow::channels::pact::Exchange;
+use timely::dataflow::operators::generic::operator::Operator;
+use timely::dataflow::operators::{ConnectLoop, Feedback};
+use timely::WorkerConfig;
+
+use crate::retrograde::{
+    join_parts, next_round, Ledger, News, RetroError, RetroSlice, SliceValues,
+};
+
+/// Where the workers of a run are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cluster {
+    /// `threads` workers in this process.
+    Local {
+        /// Worker threads.
+        threads: usize,
+    },
+    /// Process `process` of `hosts.len()` (one line `host:port` each, in
+    /// the order of the processes), each with `threads` workers.
+    Processes {
+        /// Worker threads per process.
+        threads: usize,
+        /// This process's index in `hosts`.
+        process: usize,
+        /// Every process's address, `host:port`.
+        hosts: Vec<String>,
+    },
+}
+
+impl Cluster {
+    /// Every worker of the run, all processes.
+    pub fn workers(&self) -> usize {
+        match self {
+            Cluster::Local { threads } => *threads,
+            Cluster::Processes { threads, hosts, .. } => threads * hosts.len(),
+        }
+    }
+
+    fn communication(&self) -> CommunicationConfig {
+        match self {
+            Cluster::Local { threads: 1 } => CommunicationConfig::Thread,
+            Cluster::Local { threads } => CommunicationConfig::Process(*threads),
+            Cluster::Processes {
+                threads,
+                process,
+                hosts,
+            } => CommunicationConfig::Cluster {
+                threads: *threads,
+                process: *process,
+                addresses: hosts.clone(),
+                report: false,
+                zerocopy: false,
+                log_fn: Arc::new(|_| None),
+            },
+        }
+    }
+
+    /// The global indices of this process's workers.
+    fn first_worker(&self) -> usize {
+        match self {
+            Cluster::Local { .. } => 0,
+            Cluster::Processes {
+                threads, process, ..
+            } => threads * process,
+        }
+    }
+}
+
+/// A distributed run that failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DataflowError {
+    /// The cluster is not one: no worker, or this process not among the
+    /// hosts.
+    #[error("bad cluster: {0}")]
+    Cluster(String),
+    /// timely could not start (an address that does not resolve, a port
+    /// in use, a peer that never connected).
+    #[error("the dataflow could not start: {0}")]
+    Start(String),
+    /// A worker stopped with an error or a panic.
+    #[error("a worker failed: {0}")]
+    Worker(String),
+    /// The slice itself cannot be solved.
+    #[error(transparent)]
+    Retro(#[from] RetroError),
+}
+
+/// What one worker did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WorkerStats {
+    /// Rounds it played.
+    pub rounds: u32,
+    /// Tidings it sent.
+    pub sent: u64,
+    /// Of those, to workers of other processes (what the network carried,
+    /// 9 bytes each before timely's framing).
+    pub remote: u64,
+}
+
+/// This process's share of a solved slice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Share {
+    /// Workers of the whole run.
+    pub workers: usize,
+    /// `(global worker index, codes, distances, stats)` of this process's
+    /// workers: partition `index` of `workers`, by local slot.
+    pub parts: Vec<(usize, Vec<u8>, Vec<u16>, WorkerStats)>,
+}
+
+impl Share {
+    /// The whole slice of `total` slots, when this process ran every
+    /// worker (a [`Cluster::Local`] run) or the shares of all processes
+    /// were joined first ([`Share::join`]); `None` when a partition is
+    /// missing.
+    pub fn into_values(mut self, total: u64) -> Option<SliceValues> {
+        self.parts.sort_by_key(|p| p.0);
+        let complete = self.parts.len() == self.workers
+            && self.parts.iter().enumerate().all(|(k, p)| p.0 == k);
+        complete.then(|| {
+            join_parts(
+                total,
+                self.parts.into_iter().map(|(_, c, d, _)| (c, d)).collect(),
+            )
+        })
+    }
+
+    /// The shares of several processes of one run as one.
+    pub fn join(shares: impl IntoIterator<Item = Share>) -> Share {
+        let mut all = Share {
+            workers: 0,
+            parts: Vec::new(),
+        };
+        for share in shares {
+            all.workers = share.workers;
+            all.parts.extend(share.parts);
+        }
+        all
+    }
+}
+
+/// Solves `slice` with the workers of `cluster`; every process of a
+/// [`Cluster::Processes`] run calls this with the same slice and gets its
+/// own workers' partitions.
+pub fn solve<S: RetroSlice + Send + Sync + 'static>(
+    slice: Arc<S>,
+    cluster: &Cluster,
+) -> Result<Share, DataflowError> {
+    let workers = cluster.workers();
+    if workers == 0 {
+        return Err(DataflowError::Cluster("no worker threads".into()));
+    }
+    if let Cluster::Processes { process, hosts, .. } = cluster {
+        if *process >= hosts.len() {
+            return Err(DataflowError::Cluster(format!(
+                "process {process} of {} hosts",
+                hosts.len()
+            )));
+        }
+    }
+    let first = cluster.first_worker();
+    let threads = match cluster {
+        Cluster::Local { threads } | Cluster::Processes { threads, .. } => *threads,
+    };
+    let config = timely::Config {
+        communication: cluster.communication(),
+        worker: WorkerConfig::default(),
+    };
+    let guards = timely::execute(config, move |worker| {
+        run_worker(slice.clone(), threads, worker)
+    })
+    .map_err(DataflowError::Start)?;
+    let mut parts = Vec::new();
+    for result in guards.join() {
+        let (index, codes, distances, stats) = result.map_err(DataflowError::Worker)??;
+        debug_assert!(index >= first);
+        parts.push((index, codes, distances, stats));
+    }
+    Ok(Share { workers, parts })
+}
+
+/// One partition's result: its global worker index, codes, distances and
+/// what the worker did.
+type Part = (usize, Vec<u8>, Vec<u16>, WorkerStats);
+
+fn run_worker<S: RetroSlice + Send + Sync + 'static, A: timely::communication::Allocate>(
+    slice: Arc<S>,
+    threads: usize,
+    worker: &mut timely::worker::Worker<A>,
+) -> Result<Part, RetroError> {
+    let index = worker.index();
+    let peers = worker.peers();
+    let ledger = Rc::new(RefCell::new(Ledger::new(&*slice, index, peers)));
+    let stats = Rc::new(RefCell::new(WorkerStats::default()));
+    let failure = Rc::new(RefCell::new(None));
+    // Round 0 and every round the slots' starts scheduled.
+    let rounds: Vec<u32> = std::iter::once(0)
+        .chain(ledger.borrow().due_rounds().map(u32::from))
+        .collect();
+    let (l, st, fail) = (ledger.clone(), stats.clone(), failure.clone());
+    let process = index / threads;
+    let peers64 = peers as u64;
+    worker.dataflow::<u32, _, _>(|scope| {
+        let (handle, tidings) = scope.feedback::<Vec<(u64, u8)>>(1);
+        // Tidings by round, until the round's notification.
+        let mut inbox: std::collections::HashMap<u32, Vec<(u64, u8)>> = Default::default();
+        let mut decided = Vec::new();
+        let mut scheduled = Vec::new();
+        let mut predecessors = Vec::new();
+        tidings
+            .unary_notify(
+                Exchange::new(|t: &(u64, u8)| t.0),
+                "RetroRound",
+                rounds,
+                move |input, output, notificator| {
+                    input.for_each_time(|time, data| {
+                        let round = *time.time();
+                        let entry = inbox.entry(round).or_insert_with(|| {
+                            notificator.notify_at(time.retain(0));
+                            Vec::new()
+                        });
+                        for batch in data {
+                            entry.append(batch);
+                        }
+                    });
+                    notificator.for_each(|cap, _, notify| {
+                        let round = *cap.time();
+                        let news = inbox.remove(&round).unwrap_or_default();
+                        let Ok(round16) = u16::try_from(round) else {
+                            *fail.borrow_mut() = Some(RetroError::TooDeep);
+                            return;
+                        };
+                        decided.clear();
+                        scheduled.clear();
+                        l.borrow_mut().play(
+                            round16,
+                            news.into_iter().map(|(slot, k)| {
+                                (
+                                    slot,
+                                    if k == News::Lost as u8 {
+                                        News::Lost
+                                    } else {
+                                        News::Won
+                                    },
+                                )
+                            }),
+                            &mut decided,
+                            &mut scheduled,
+                        );
+                        for &later in &scheduled {
+                            notify.notify_at(cap.delayed(&u32::from(later)));
+                        }
+                        let mut st = st.borrow_mut();
+                        st.rounds += 1;
+                        if decided.is_empty() {
+                            return;
+                        }
+                        if next_round(round16).is_err() {
+                            *fail.borrow_mut() = Some(RetroError::TooDeep);
+                            return;
+                        }
+                        let mut session = output.session(&cap);
+                        for &(slot, wdl) in &decided {
+                            let Some(news) = News::of(wdl) else { continue };
+                            predecessors.clear();
+                            slice.predecessors(slot, &mut predecessors);
+                            for &p in &predecessors {
+                                session.give((p, news as u8));
+                                st.sent += 1;
+                                if (p % peers64) as usize / threads != process {
+                                    st.remote += 1;
+                                }
+                            }
+                        }
+                    });
+                },
+            )
+            .connect_loop(handle);
+    });
+    while worker.step() {}
+    if let Some(e) = failure.borrow_mut().take() {
+        return Err(e);
+    }
+    let ledger = Rc::try_unwrap(ledger)
+        .map(RefCell::into_inner)
+        .unwrap_or_else(|shared| shared.borrow().clone());
+    let (codes, distances) = ledger.finish();
+    let stats = *stats.borrow();
+    Ok((index, codes, distances, stats))
+}

@@ -1,0 +1,377 @@
+//! One slice of a retrograde analysis as data, and its solution by rounds.
+//!
+//! A slice (a material, in a game's tables) numbers its positions densely
+//! as *slots*. Each slot starts decided (the game is over there), unused
+//! (a hole of the index) or open, and then knows how many distinct
+//! successors it has in the slice and what its moves out of the slice
+//! (into smaller, finished slices) are worth. [`RetroSlice::predecessors`]
+//! un-moves: the slots from which one move leads to a given slot.
+//!
+//! The solution goes by rounds, one per distance. Round `t` takes the
+//! positions decided at `t − 1` and tells each of their predecessors
+//! whether that successor was lost or won for its side to move:
+//!
+//! * a predecessor of a lost position is won at `t` (the first such round
+//!   is its shortest win);
+//! * a predecessor of a won position counts one successor fewer; when none
+//!   is left, no move out of the slice draws or wins, it is lost at
+//!   `max(t, longest losing exit + 1)` (the longest loss);
+//! * an exit into a lost position of a smaller slice at distance `e` wins
+//!   at `e + 1` unless an earlier round won it.
+//!
+//! What is still open when no round has anything left is drawn.
+//!
+//! [`Ledger`] keeps the slots of one partition (every `peers`-th slot from
+//! `owner`) and plays one round at a time, so the one-thread solver here
+//! ([`solve`]) and the distributed one ([`crate::dataflow`]) share every
+//! rule: they give the same values by construction, and the tests compare
+//! them with a check of each value against its successors'.
+
+use std::collections::BTreeMap;
+
+use crate::table::Wdl;
+
+/// How a slot of a slice starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// No position has this slot.
+    Unused,
+    /// Known before any round: the game is over here (`Decided(Wdl::Loss,
+    /// 0)` for a side to move that has lost). A decided win or loss is
+    /// told to its predecessors in the round of its distance.
+    Decided(Wdl, u16),
+    /// To be solved.
+    Open(Open),
+}
+
+/// What the moves of an open slot lead to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Open {
+    /// Distinct successors in this slice.
+    pub successors: u32,
+    /// The shortest distance of a position lost for its side to move (the
+    /// opponent) that a move out of the slice reaches: this slot wins in
+    /// at most one ply more.
+    pub exit_win: Option<u16>,
+    /// The longest distance of a position won for the opponent that a move
+    /// out of the slice reaches.
+    pub exit_loss: Option<u16>,
+    /// A move out of the slice reaches a drawn position: never lost.
+    pub exit_draw: bool,
+}
+
+/// A slice of a retrograde analysis: its slots, how each starts, and its
+/// un-moves.
+pub trait RetroSlice: Sync {
+    /// The number of slots (`0..slots()`).
+    fn slots(&self) -> u64;
+    /// How `slot` starts.
+    fn start(&self, slot: u64) -> Start;
+    /// Appends to `out` the distinct slots of this slice, open or not, from
+    /// which one move leads to `slot` (a used slot).
+    fn predecessors(&self, slot: u64, out: &mut Vec<u64>);
+}
+
+/// What a decided position tells a predecessor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum News {
+    /// The successor is lost for its side to move: the predecessor wins.
+    Lost = 0,
+    /// The successor is won for its side to move: one bad move more.
+    Won = 1,
+}
+
+impl News {
+    /// The news a position of value `wdl` sends (none for a draw).
+    pub fn of(wdl: Wdl) -> Option<News> {
+        match wdl {
+            Wdl::Loss => Some(News::Lost),
+            Wdl::Win => Some(News::Won),
+            Wdl::Draw => None,
+        }
+    }
+}
+
+/// The value of every slot of a slice: codes 0 loss, 1 draw, 2 win, 3
+/// unused, and the distance (0 for draws and unused slots).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SliceValues {
+    /// One code per slot.
+    pub codes: Vec<u8>,
+    /// One distance per slot.
+    pub distances: Vec<u16>,
+}
+
+/// Code of an unused slot in [`SliceValues::codes`].
+pub const UNUSED: u8 = 3;
+
+impl SliceValues {
+    /// The value of `slot`, `None` when unused.
+    pub fn get(&self, slot: u64) -> Option<(Wdl, u16)> {
+        let i = slot as usize;
+        Wdl::from_code(self.codes[i]).map(|w| (w, self.distances[i]))
+    }
+}
+
+/// The state of an open slot in a [`Ledger`].
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    /// Undecided successors in the slice.
+    left: u32,
+    /// The longest losing exit plus one (0 without one): the earliest
+    /// round a loss can be decided.
+    loss_floor: u16,
+    /// 0 open and able to lose, 1 open and never lost (a drawing or
+    /// winning exit), else the decided value's code plus 2.
+    state: u8,
+    /// The decided distance.
+    distance: u16,
+}
+
+const OPEN: u8 = 0;
+const NEVER_LOST: u8 = 1;
+const DECIDED: u8 = 2;
+
+/// What was scheduled for a later round.
+#[derive(Clone, Copy, Debug)]
+enum Due {
+    /// Won at that round by an exit, unless won earlier.
+    Win,
+    /// Lost at that round (its successors are all won, its longest exit
+    /// forbids an earlier loss).
+    Loss,
+    /// Decided from the start: told to its predecessors at its distance.
+    Tell,
+}
+
+/// The slots of one partition of a slice (slot `owner`, `owner + peers`,
+/// ...), solved round by round.
+#[derive(Clone, Debug)]
+pub struct Ledger {
+    owner: u64,
+    peers: u64,
+    slots: Vec<Slot>,
+    /// Rounds with something due, by local index.
+    due: BTreeMap<u16, Vec<(u32, Due)>>,
+}
+
+impl Ledger {
+    /// The partition `owner` of `peers` of `slice`, every slot started.
+    pub fn new<S: RetroSlice + ?Sized>(slice: &S, owner: usize, peers: usize) -> Ledger {
+        let (owner, peers) = (owner as u64, peers as u64);
+        let total = slice.slots();
+        let count = total.saturating_sub(owner).div_ceil(peers);
+        let mut ledger = Ledger {
+            owner,
+            peers,
+            slots: Vec::with_capacity(count as usize),
+            due: BTreeMap::new(),
+        };
+        for local in 0..count {
+            let slot = owner + local * peers;
+            let entry = match slice.start(slot) {
+                Start::Unused => Slot::decided(UNUSED, 0),
+                Start::Decided(wdl, d) => {
+                    if wdl != Wdl::Draw {
+                        // Told to its predecessors in the round of its
+                        // distance, like any decision.
+                        ledger.schedule(d, local as u32, Due::Tell);
+                    }
+                    Slot::decided(wdl.code(), d)
+                }
+                Start::Open(open) => {
+                    let loss_floor = open.exit_loss.map_or(0, |e| e.saturating_add(1));
+                    if let Some(e) = open.exit_win {
+                        ledger.schedule(e.saturating_add(1), local as u32, Due::Win);
+                    } else if open.successors == 0 && !open.exit_draw {
+                        // Only losing exits.
+                        ledger.schedule(loss_floor, local as u32, Due::Loss);
+                    }
+                    let never_lost = open.exit_win.is_some() || open.exit_draw;
+                    Slot {
+                        left: open.successors,
+                        loss_floor,
+                        state: if never_lost { NEVER_LOST } else { OPEN },
+                        distance: 0,
+                    }
+                }
+            };
+            ledger.slots.push(entry);
+        }
+        ledger
+    }
+
+    fn schedule(&mut self, round: u16, local: u32, due: Due) {
+        self.due.entry(round).or_default().push((local, due));
+    }
+
+    /// The partition's slot of `slot` (which it must own).
+    fn local(&self, slot: u64) -> usize {
+        debug_assert_eq!(slot % self.peers, self.owner);
+        (slot / self.peers) as usize
+    }
+
+    /// The first round after `round` with something scheduled.
+    pub fn next_due(&self, round: u16) -> Option<u16> {
+        self.due
+            .range(round.saturating_add(1)..)
+            .next()
+            .map(|(&r, _)| r)
+    }
+
+    /// Every round with something scheduled.
+    pub fn due_rounds(&self) -> impl Iterator<Item = u16> + '_ {
+        self.due.keys().copied()
+    }
+
+    /// Plays round `round`: `news` are the tidings of the positions
+    /// decided at `round − 1` for slots of this partition. Appends to
+    /// `decided` the slots decided at `round` and their values, and
+    /// returns the rounds newly scheduled (later than `round`).
+    pub fn play(
+        &mut self,
+        round: u16,
+        news: impl IntoIterator<Item = (u64, News)>,
+        decided: &mut Vec<(u64, Wdl)>,
+        scheduled: &mut Vec<u16>,
+    ) {
+        for (slot, news) in news {
+            let local = self.local(slot);
+            let s = &mut self.slots[local];
+            if s.state >= DECIDED {
+                continue;
+            }
+            match news {
+                News::Lost => self.decide(local, Wdl::Win, round, decided),
+                News::Won => {
+                    s.left -= 1;
+                    if s.left == 0 && s.state == OPEN {
+                        if s.loss_floor <= round {
+                            self.decide(local, Wdl::Loss, round, decided);
+                        } else {
+                            let at = s.loss_floor;
+                            self.schedule(at, local as u32, Due::Loss);
+                            scheduled.push(at);
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(due) = self.due.remove(&round) {
+            for (local, due) in due {
+                let local = local as usize;
+                match due {
+                    Due::Win | Due::Loss if self.slots[local].state >= DECIDED => {}
+                    Due::Win => self.decide(local, Wdl::Win, round, decided),
+                    Due::Loss => self.decide(local, Wdl::Loss, round, decided),
+                    Due::Tell => {
+                        let code = self.slots[local].state - DECIDED;
+                        if let Some(wdl) = Wdl::from_code(code) {
+                            decided.push((self.slot(local), wdl));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn slot(&self, local: usize) -> u64 {
+        self.owner + local as u64 * self.peers
+    }
+
+    fn decide(&mut self, local: usize, wdl: Wdl, round: u16, decided: &mut Vec<(u64, Wdl)>) {
+        self.slots[local] = Slot::decided(wdl.code(), round);
+        decided.push((self.slot(local), wdl));
+    }
+
+    /// The partition's values, what is still open drawn: codes and
+    /// distances by local index.
+    pub fn finish(self) -> (Vec<u8>, Vec<u16>) {
+        self.slots
+            .into_iter()
+            .map(|s| {
+                if s.state >= DECIDED {
+                    (s.state - DECIDED, s.distance)
+                } else {
+                    (Wdl::Draw.code(), 0)
+                }
+            })
+            .unzip()
+    }
+}
+
+impl Slot {
+    fn decided(code: u8, distance: u16) -> Slot {
+        Slot {
+            left: 0,
+            loss_floor: 0,
+            state: DECIDED + code,
+            distance,
+        }
+    }
+}
+
+/// Joins the partitions of a slice of `total` slots: `parts[k]` is
+/// partition `k` of `parts.len()` ([`Ledger::finish`]'s arrays).
+pub fn join_parts(total: u64, parts: Vec<(Vec<u8>, Vec<u16>)>) -> SliceValues {
+    let peers = parts.len();
+    let mut values = SliceValues {
+        codes: vec![UNUSED; total as usize],
+        distances: vec![0; total as usize],
+    };
+    for (owner, (codes, distances)) in parts.into_iter().enumerate() {
+        for (local, (c, d)) in codes.into_iter().zip(distances).enumerate() {
+            let slot = owner + local * peers;
+            values.codes[slot] = c;
+            values.distances[slot] = d;
+        }
+    }
+    values
+}
+
+/// A slice that cannot be solved.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RetroError {
+    /// A distance does not fit the 16 bits a table stores.
+    #[error("a position of the slice is decided at more than {} plies", u16::MAX)]
+    TooDeep,
+}
+
+/// The round after `round`.
+pub(crate) fn next_round(round: u16) -> Result<u16, RetroError> {
+    round.checked_add(1).ok_or(RetroError::TooDeep)
+}
+
+/// Solves `slice` on this thread: the rounds of the module's rules, one
+/// partition.
+pub fn solve<S: RetroSlice + ?Sized>(slice: &S) -> Result<SliceValues, RetroError> {
+    let mut ledger = Ledger::new(slice, 0, 1);
+    let mut round: u16 = 0;
+    let mut news: Vec<(u64, News)> = Vec::new();
+    let mut decided = Vec::new();
+    let mut scheduled = Vec::new();
+    let mut predecessors = Vec::new();
+    loop {
+        decided.clear();
+        ledger.play(round, news.drain(..), &mut decided, &mut scheduled);
+        scheduled.clear();
+        for &(slot, wdl) in &decided {
+            let Some(tidings) = News::of(wdl) else {
+                continue;
+            };
+            predecessors.clear();
+            slice.predecessors(slot, &mut predecessors);
+            news.extend(predecessors.iter().map(|&p| (p, tidings)));
+        }
+        if news.is_empty() {
+            match ledger.next_due(round) {
+                Some(next) => round = next,
+                None => break,
+            }
+        } else {
+            round = next_round(round)?;
+        }
+    }
+    Ok(join_parts(slice.slots(), vec![ledger.finish()]))
+}
