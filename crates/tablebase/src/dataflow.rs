@@ -209,7 +209,7 @@ fn run_worker<S: RetroSlice + Send + Sync + 'static, A: timely::communication::A
 ) -> Result<Part, RetroError> {
     let index = worker.index();
     let peers = worker.peers();
-    let ledger = Rc::new(RefCell::new(Ledger::new(&*slice, index, peers)));
+    let ledger = Rc::new(RefCell::new(Ledger::new(&*slice, index, peers)?));
     let stats = Rc::new(RefCell::new(WorkerStats::default()));
     let failure = Rc::new(RefCell::new(None));
     // Round 0 and every round the slots' starts scheduled.
@@ -251,21 +251,14 @@ fn run_worker<S: RetroSlice + Send + Sync + 'static, A: timely::communication::A
                         };
                         decided.clear();
                         scheduled.clear();
-                        l.borrow_mut().play(
-                            round16,
-                            news.into_iter().map(|(slot, k)| {
-                                (
-                                    slot,
-                                    if k == News::Lost as u8 {
-                                        News::Lost
-                                    } else {
-                                        News::Won
-                                    },
-                                )
-                            }),
-                            &mut decided,
-                            &mut scheduled,
-                        );
+                        let news = news.into_iter().map(|(slot, k)| (slot, News::from_code(k)));
+                        let played =
+                            l.borrow_mut()
+                                .play(round16, news, &mut decided, &mut scheduled);
+                        if let Err(e) = played {
+                            *fail.borrow_mut() = Some(e);
+                            return;
+                        }
                         for &later in &scheduled {
                             notify.notify_at(cap.delayed(&u32::from(later)));
                         }
@@ -284,7 +277,7 @@ fn run_worker<S: RetroSlice + Send + Sync + 'static, A: timely::communication::A
                             predecessors.clear();
                             slice.predecessors(slot, &mut predecessors);
                             for &p in &predecessors {
-                                session.give((p, news as u8));
+                                session.give((p, news.code()));
                                 st.sent += 1;
                                 if (p % peers64) as usize / threads != process {
                                     st.remote += 1;

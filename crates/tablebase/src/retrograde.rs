@@ -47,7 +47,7 @@ pub enum Start {
 /// What the moves of an open slot lead to.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Open {
-    /// Distinct successors in this slice.
+    /// Distinct successors in this slice (at most [`MAX_SUCCESSORS`]).
     pub successors: u32,
     /// The shortest distance of a position lost for its side to move (the
     /// opponent) that a move out of the slice reaches: this slot wins in
@@ -59,6 +59,10 @@ pub struct Open {
     /// A move out of the slice reaches a drawn position: never lost.
     pub exit_draw: bool,
 }
+
+/// The most successors in the slice an open slot may have (a counter
+/// byte each: Jungle and Five Tigers positions have at most 40 moves).
+pub const MAX_SUCCESSORS: u32 = 255;
 
 /// A slice of a retrograde analysis: its slots, how each starts, and its
 /// un-moves.
@@ -83,6 +87,21 @@ pub enum News {
 }
 
 impl News {
+    /// The byte a tiding travels as.
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// The tiding of a byte [`News::code`] made (anything but 0 is
+    /// [`News::Won`]).
+    pub fn from_code(code: u8) -> News {
+        if code == News::Lost as u8 {
+            News::Lost
+        } else {
+            News::Won
+        }
+    }
+
     /// The news a position of value `wdl` sends (none for a draw).
     pub fn of(wdl: Wdl) -> Option<News> {
         match wdl {
@@ -114,18 +133,16 @@ impl SliceValues {
     }
 }
 
-/// The state of an open slot in a [`Ledger`].
+/// One slot in a [`Ledger`]: 4 bytes.
 #[derive(Clone, Copy, Debug)]
 struct Slot {
     /// Undecided successors in the slice.
-    left: u32,
-    /// The longest losing exit plus one (0 without one): the earliest
-    /// round a loss can be decided.
-    loss_floor: u16,
+    left: u8,
     /// 0 open and able to lose, 1 open and never lost (a drawing or
     /// winning exit), else the decided value's code plus 2.
     state: u8,
-    /// The decided distance.
+    /// Decided: the distance. Open: the longest losing exit plus one (0
+    /// without one), the earliest round a loss can be decided.
     distance: u16,
 }
 
@@ -158,7 +175,11 @@ pub struct Ledger {
 
 impl Ledger {
     /// The partition `owner` of `peers` of `slice`, every slot started.
-    pub fn new<S: RetroSlice + ?Sized>(slice: &S, owner: usize, peers: usize) -> Ledger {
+    pub fn new<S: RetroSlice + ?Sized>(
+        slice: &S,
+        owner: usize,
+        peers: usize,
+    ) -> Result<Ledger, RetroError> {
         let (owner, peers) = (owner as u64, peers as u64);
         let total = slice.slots();
         let count = total.saturating_sub(owner).div_ceil(peers);
@@ -181,25 +202,29 @@ impl Ledger {
                     Slot::decided(wdl.code(), d)
                 }
                 Start::Open(open) => {
-                    let loss_floor = open.exit_loss.map_or(0, |e| e.saturating_add(1));
+                    let left = u8::try_from(open.successors)
+                        .map_err(|_| RetroError::TooManySuccessors { slot })?;
+                    let loss_floor = match open.exit_loss {
+                        None => 0,
+                        Some(e) => next_round(e)?,
+                    };
                     if let Some(e) = open.exit_win {
-                        ledger.schedule(e.saturating_add(1), local as u32, Due::Win);
+                        ledger.schedule(next_round(e)?, local as u32, Due::Win);
                     } else if open.successors == 0 && !open.exit_draw {
                         // Only losing exits.
                         ledger.schedule(loss_floor, local as u32, Due::Loss);
                     }
                     let never_lost = open.exit_win.is_some() || open.exit_draw;
                     Slot {
-                        left: open.successors,
-                        loss_floor,
+                        left,
                         state: if never_lost { NEVER_LOST } else { OPEN },
-                        distance: 0,
+                        distance: loss_floor,
                     }
                 }
             };
             ledger.slots.push(entry);
         }
-        ledger
+        Ok(ledger)
     }
 
     fn schedule(&mut self, round: u16, local: u32, due: Due) {
@@ -235,7 +260,7 @@ impl Ledger {
         news: impl IntoIterator<Item = (u64, News)>,
         decided: &mut Vec<(u64, Wdl)>,
         scheduled: &mut Vec<u16>,
-    ) {
+    ) -> Result<(), RetroError> {
         for (slot, news) in news {
             let local = self.local(slot);
             let s = &mut self.slots[local];
@@ -245,12 +270,15 @@ impl Ledger {
             match news {
                 News::Lost => self.decide(local, Wdl::Win, round, decided),
                 News::Won => {
-                    s.left -= 1;
+                    s.left = s
+                        .left
+                        .checked_sub(1)
+                        .ok_or(RetroError::Inconsistent { slot })?;
                     if s.left == 0 && s.state == OPEN {
-                        if s.loss_floor <= round {
+                        if s.distance <= round {
                             self.decide(local, Wdl::Loss, round, decided);
                         } else {
-                            let at = s.loss_floor;
+                            let at = s.distance;
                             self.schedule(at, local as u32, Due::Loss);
                             scheduled.push(at);
                         }
@@ -274,6 +302,7 @@ impl Ledger {
                 }
             }
         }
+        Ok(())
     }
 
     fn slot(&self, local: usize) -> u64 {
@@ -305,7 +334,6 @@ impl Slot {
     fn decided(code: u8, distance: u16) -> Slot {
         Slot {
             left: 0,
-            loss_floor: 0,
             state: DECIDED + code,
             distance,
         }
@@ -336,6 +364,19 @@ pub enum RetroError {
     /// A distance does not fit the 16 bits a table stores.
     #[error("a position of the slice is decided at more than {} plies", u16::MAX)]
     TooDeep,
+    /// A slot heard of more won successors than it counted: the slice's
+    /// un-moves and successor counts disagree.
+    #[error("slot {slot} has more won successors than it counted")]
+    Inconsistent {
+        /// The slot.
+        slot: u64,
+    },
+    /// An open slot has more successors than a counter byte holds.
+    #[error("slot {slot} has more than {MAX_SUCCESSORS} successors in its slice")]
+    TooManySuccessors {
+        /// The slot.
+        slot: u64,
+    },
 }
 
 /// The round after `round`.
@@ -346,7 +387,7 @@ pub(crate) fn next_round(round: u16) -> Result<u16, RetroError> {
 /// Solves `slice` on this thread: the rounds of the module's rules, one
 /// partition.
 pub fn solve<S: RetroSlice + ?Sized>(slice: &S) -> Result<SliceValues, RetroError> {
-    let mut ledger = Ledger::new(slice, 0, 1);
+    let mut ledger = Ledger::new(slice, 0, 1)?;
     let mut round: u16 = 0;
     let mut news: Vec<(u64, News)> = Vec::new();
     let mut decided = Vec::new();
@@ -354,7 +395,7 @@ pub fn solve<S: RetroSlice + ?Sized>(slice: &S) -> Result<SliceValues, RetroErro
     let mut predecessors = Vec::new();
     loop {
         decided.clear();
-        ledger.play(round, news.drain(..), &mut decided, &mut scheduled);
+        ledger.play(round, news.drain(..), &mut decided, &mut scheduled)?;
         scheduled.clear();
         for &(slot, wdl) in &decided {
             let Some(tidings) = News::of(wdl) else {

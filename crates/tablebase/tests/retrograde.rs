@@ -198,7 +198,9 @@ fn a_dropped_un_move_is_caught() {
         }
         fn predecessors(&self, slot: u64, out: &mut Vec<u64>) {
             let p = &self.0.predecessors[slot as usize];
-            out.extend_from_slice(&p[..p.len().saturating_sub(usize::from(slot.is_multiple_of(17)))]);
+            out.extend_from_slice(
+                &p[..p.len().saturating_sub(usize::from(slot.is_multiple_of(17)))],
+            );
         }
     }
     let graph = Graph::random(7, 600);
