@@ -14,6 +14,7 @@
 //! point) and each worker hands back its partition.
 
 use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -26,6 +27,7 @@ use timely::WorkerConfig;
 use crate::retrograde::{
     join_parts, next_round, Ledger, News, RetroError, RetroSlice, SliceValues,
 };
+use crate::table::Wdl;
 
 /// Where the workers of a run are.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -221,9 +223,16 @@ fn run_worker<S: RetroSlice + Send + Sync + 'static, A: timely::communication::A
     let peers64 = peers as u64;
     worker.dataflow::<u32, _, _>(|scope| {
         let (handle, tidings) = scope.feedback::<Vec<(u64, u8)>>(1);
-        // Tidings by round, until the round's notification.
-        let mut inbox: std::collections::HashMap<u32, Vec<(u64, u8)>> = Default::default();
-        let mut decided = Vec::new();
+        // The last round whose notification was handled: every round up
+        // to it is settled here (notifications come in order, and every
+        // round with work here asked for one).
+        let mut done: Option<u32> = None;
+        // Tidings that came before the round before theirs was settled.
+        let mut early: BTreeMap<u32, Vec<(u64, u8)>> = BTreeMap::new();
+        // Decided slots by round, until the round's notification sends
+        // their tidings.
+        let mut decided: BTreeMap<u32, Vec<(u64, Wdl)>> = BTreeMap::new();
+        let mut asked: BTreeSet<u32> = BTreeSet::new();
         let mut scheduled = Vec::new();
         let mut predecessors = Vec::new();
         tidings
@@ -232,39 +241,70 @@ fn run_worker<S: RetroSlice + Send + Sync + 'static, A: timely::communication::A
                 "RetroRound",
                 rounds,
                 move |input, output, notificator| {
+                    let tell = |round: u32,
+                                    batch: &mut Vec<(u64, u8)>,
+                                    decided: &mut BTreeMap<u32, Vec<(u64, Wdl)>>,
+                                    scheduled: &mut Vec<u16>| {
+                        let Ok(round16) = u16::try_from(round) else {
+                            *fail.borrow_mut() = Some(RetroError::TooDeep);
+                            batch.clear();
+                            return;
+                        };
+                        let into = decided.entry(round).or_default();
+                        let mut ledger = l.borrow_mut();
+                        for (slot, code) in batch.drain(..) {
+                            let news = News::from_code(code);
+                            if let Err(e) = ledger.tell(round16, slot, news, into, scheduled) {
+                                *fail.borrow_mut() = Some(e);
+                                return;
+                            }
+                        }
+                    };
                     input.for_each_time(|time, data| {
                         let round = *time.time();
-                        let entry = inbox.entry(round).or_insert_with(|| {
+                        if asked.insert(round) {
                             notificator.notify_at(time.retain(0));
-                            Vec::new()
-                        });
-                        for batch in data {
-                            entry.append(batch);
                         }
+                        for batch in data {
+                            // A tiding of round t waits until round t − 1
+                            // is settled here: a win that an exit
+                            // scheduled for t − 1 must not be taken for
+                            // a win at t.
+                            if done.is_some_and(|d| d + 1 >= round) {
+                                tell(round, batch, &mut decided, &mut scheduled);
+                            } else {
+                                early.entry(round).or_default().append(batch);
+                            }
+                        }
+                        for &later in &scheduled {
+                            notificator.notify_at(time.delayed(&u32::from(later), 0));
+                        }
+                        scheduled.clear();
                     });
                     notificator.for_each(|cap, _, notify| {
                         let round = *cap.time();
-                        let news = inbox.remove(&round).unwrap_or_default();
+                        asked.remove(&round);
+                        if let Some(mut batch) = early.remove(&round) {
+                            tell(round, &mut batch, &mut decided, &mut scheduled);
+                        }
+                        let mut now = decided.remove(&round).unwrap_or_default();
                         let Ok(round16) = u16::try_from(round) else {
                             *fail.borrow_mut() = Some(RetroError::TooDeep);
                             return;
                         };
-                        decided.clear();
-                        scheduled.clear();
-                        let news = news.into_iter().map(|(slot, k)| (slot, News::from_code(k)));
-                        let played =
-                            l.borrow_mut()
-                                .play(round16, news, &mut decided, &mut scheduled);
-                        if let Err(e) = played {
-                            *fail.borrow_mut() = Some(e);
-                            return;
+                        l.borrow_mut().settle(round16, &mut now);
+                        done = Some(round);
+                        // The next round's early tidings can be told now.
+                        if let Some(mut batch) = early.remove(&(round + 1)) {
+                            tell(round + 1, &mut batch, &mut decided, &mut scheduled);
                         }
                         for &later in &scheduled {
                             notify.notify_at(cap.delayed(&u32::from(later)));
                         }
+                        scheduled.clear();
                         let mut st = st.borrow_mut();
                         st.rounds += 1;
-                        if decided.is_empty() {
+                        if now.is_empty() {
                             return;
                         }
                         if next_round(round16).is_err() {
@@ -272,7 +312,7 @@ fn run_worker<S: RetroSlice + Send + Sync + 'static, A: timely::communication::A
                             return;
                         }
                         let mut session = output.session(&cap);
-                        for &(slot, wdl) in &decided {
+                        for &(slot, wdl) in &now {
                             let Some(news) = News::of(wdl) else { continue };
                             predecessors.clear();
                             slice.predecessors(slot, &mut predecessors);

@@ -252,8 +252,8 @@ impl Ledger {
 
     /// Plays round `round`: `news` are the tidings of the positions
     /// decided at `round − 1` for slots of this partition. Appends to
-    /// `decided` the slots decided at `round` and their values, and
-    /// returns the rounds newly scheduled (later than `round`).
+    /// `decided` the slots decided at `round` and their values, and to
+    /// `scheduled` the rounds newly scheduled (later than `round`).
     pub fn play(
         &mut self,
         round: u16,
@@ -262,47 +262,70 @@ impl Ledger {
         scheduled: &mut Vec<u16>,
     ) -> Result<(), RetroError> {
         for (slot, news) in news {
-            let local = self.local(slot);
-            let s = &mut self.slots[local];
-            if s.state >= DECIDED {
-                continue;
-            }
-            match news {
-                News::Lost => self.decide(local, Wdl::Win, round, decided),
-                News::Won => {
-                    s.left = s
-                        .left
-                        .checked_sub(1)
-                        .ok_or(RetroError::Inconsistent { slot })?;
-                    if s.left == 0 && s.state == OPEN {
-                        if s.distance <= round {
-                            self.decide(local, Wdl::Loss, round, decided);
-                        } else {
-                            let at = s.distance;
-                            self.schedule(at, local as u32, Due::Loss);
-                            scheduled.push(at);
-                        }
-                    }
-                }
-            }
+            self.tell(round, slot, news, decided, scheduled)?;
         }
-        if let Some(due) = self.due.remove(&round) {
-            for (local, due) in due {
-                let local = local as usize;
-                match due {
-                    Due::Win | Due::Loss if self.slots[local].state >= DECIDED => {}
-                    Due::Win => self.decide(local, Wdl::Win, round, decided),
-                    Due::Loss => self.decide(local, Wdl::Loss, round, decided),
-                    Due::Tell => {
-                        let code = self.slots[local].state - DECIDED;
-                        if let Some(wdl) = Wdl::from_code(code) {
-                            decided.push((self.slot(local), wdl));
-                        }
+        self.settle(round, decided);
+        Ok(())
+    }
+
+    /// One tiding of round `round` (see [`Ledger::play`]). Tidings of one
+    /// round may come in any order and before or after [`Ledger::settle`]
+    /// of that round, but after every earlier round was settled.
+    pub fn tell(
+        &mut self,
+        round: u16,
+        slot: u64,
+        news: News,
+        decided: &mut Vec<(u64, Wdl)>,
+        scheduled: &mut Vec<u16>,
+    ) -> Result<(), RetroError> {
+        let local = self.local(slot);
+        let s = &mut self.slots[local];
+        if s.state >= DECIDED {
+            return Ok(());
+        }
+        match news {
+            News::Lost => self.decide(local, Wdl::Win, round, decided),
+            News::Won => {
+                s.left = s
+                    .left
+                    .checked_sub(1)
+                    .ok_or(RetroError::Inconsistent { slot })?;
+                if s.left == 0 && s.state == OPEN {
+                    if s.distance <= round {
+                        self.decide(local, Wdl::Loss, round, decided);
+                    } else {
+                        let at = s.distance;
+                        self.schedule(at, local as u32, Due::Loss);
+                        scheduled.push(at);
                     }
                 }
             }
         }
         Ok(())
+    }
+
+    /// Decides what was scheduled for round `round` (exits' wins, held
+    /// back losses) and tells again the slots decided from the start at
+    /// that distance; appends them to `decided`.
+    pub fn settle(&mut self, round: u16, decided: &mut Vec<(u64, Wdl)>) {
+        let Some(due) = self.due.remove(&round) else {
+            return;
+        };
+        for (local, due) in due {
+            let local = local as usize;
+            match due {
+                Due::Win | Due::Loss if self.slots[local].state >= DECIDED => {}
+                Due::Win => self.decide(local, Wdl::Win, round, decided),
+                Due::Loss => self.decide(local, Wdl::Loss, round, decided),
+                Due::Tell => {
+                    let code = self.slots[local].state - DECIDED;
+                    if let Some(wdl) = Wdl::from_code(code) {
+                        decided.push((self.slot(local), wdl));
+                    }
+                }
+            }
+        }
     }
 
     fn slot(&self, local: usize) -> u64 {
@@ -387,32 +410,40 @@ pub(crate) fn next_round(round: u16) -> Result<u16, RetroError> {
 /// Solves `slice` on this thread: the rounds of the module's rules, one
 /// partition.
 pub fn solve<S: RetroSlice + ?Sized>(slice: &S) -> Result<SliceValues, RetroError> {
+    // One thread settles every round before the next one's tidings, so
+    // each tiding is told at once: nothing but the decided slots of two
+    // rounds is held.
     let mut ledger = Ledger::new(slice, 0, 1)?;
     let mut round: u16 = 0;
-    let mut news: Vec<(u64, News)> = Vec::new();
     let mut decided = Vec::new();
+    ledger.settle(0, &mut decided);
+    let mut next = Vec::new();
     let mut scheduled = Vec::new();
     let mut predecessors = Vec::new();
     loop {
-        decided.clear();
-        ledger.play(round, news.drain(..), &mut decided, &mut scheduled)?;
-        scheduled.clear();
+        let later = next_round(round)?;
         for &(slot, wdl) in &decided {
-            let Some(tidings) = News::of(wdl) else {
+            let Some(news) = News::of(wdl) else {
                 continue;
             };
             predecessors.clear();
             slice.predecessors(slot, &mut predecessors);
-            news.extend(predecessors.iter().map(|&p| (p, tidings)));
+            for &p in &predecessors {
+                ledger.tell(later, p, news, &mut next, &mut scheduled)?;
+            }
         }
-        if news.is_empty() {
+        scheduled.clear();
+        std::mem::swap(&mut decided, &mut next);
+        next.clear();
+        round = if decided.is_empty() {
             match ledger.next_due(round) {
-                Some(next) => round = next,
+                Some(due) => due,
                 None => break,
             }
         } else {
-            round = next_round(round)?;
-        }
+            later
+        };
+        ledger.settle(round, &mut decided);
     }
     Ok(join_parts(slice.slots(), vec![ledger.finish()]))
 }
