@@ -50,6 +50,74 @@ pub enum Cluster {
 }
 
 impl Cluster {
+    /// Process `process` of the cluster whose hosts file is `text`: one
+    /// `host:port` a line in the order of the processes (blank lines and
+    /// lines starting with `#` skipped), each process with `threads`
+    /// workers.
+    ///
+    /// ```
+    /// use qi_tablebase::dataflow::Cluster;
+    ///
+    /// let hosts = "# the cluster\n10.0.0.1:2101\n10.0.0.2:2101\n";
+    /// let cluster = Cluster::from_hosts(hosts, 1, 2).unwrap();
+    /// assert_eq!(cluster.workers(), 4);
+    /// assert!(Cluster::from_hosts(hosts, 2, 2).is_err()); // no third host
+    /// assert!(Cluster::from_hosts("10.0.0.1\n", 0, 1).is_err()); // no port
+    /// ```
+    pub fn from_hosts(
+        text: &str,
+        process: usize,
+        threads: usize,
+    ) -> Result<Cluster, DataflowError> {
+        let mut hosts = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let port = line
+                .rsplit_once(':')
+                .map(|(host, port)| (host, port.parse::<u16>()));
+            match port {
+                Some((host, Ok(_))) if !host.is_empty() => hosts.push(line.to_string()),
+                _ => {
+                    return Err(DataflowError::Cluster(format!(
+                        "line {} of the hosts file, '{line}': expected host:port",
+                        i + 1
+                    )))
+                }
+            }
+        }
+        if hosts.is_empty() {
+            return Err(DataflowError::Cluster(
+                "the hosts file names no host".into(),
+            ));
+        }
+        let cluster = Cluster::Processes {
+            threads,
+            process,
+            hosts,
+        };
+        cluster.check()?;
+        Ok(cluster)
+    }
+
+    /// Refuses a cluster with no worker or with this process outside it.
+    fn check(&self) -> Result<(), DataflowError> {
+        if self.workers() == 0 {
+            return Err(DataflowError::Cluster("no worker threads".into()));
+        }
+        if let Cluster::Processes { process, hosts, .. } = self {
+            if *process >= hosts.len() {
+                return Err(DataflowError::Cluster(format!(
+                    "process {process} of a cluster of {} hosts (processes count from 0)",
+                    hosts.len()
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// Every worker of the run, all processes.
     pub fn workers(&self) -> usize {
         match self {
@@ -167,18 +235,8 @@ pub fn solve<S: RetroSlice + Send + Sync + 'static>(
     slice: Arc<S>,
     cluster: &Cluster,
 ) -> Result<Share, DataflowError> {
+    cluster.check()?;
     let workers = cluster.workers();
-    if workers == 0 {
-        return Err(DataflowError::Cluster("no worker threads".into()));
-    }
-    if let Cluster::Processes { process, hosts, .. } = cluster {
-        if *process >= hosts.len() {
-            return Err(DataflowError::Cluster(format!(
-                "process {process} of {} hosts",
-                hosts.len()
-            )));
-        }
-    }
     let first = cluster.first_worker();
     let threads = match cluster {
         Cluster::Local { threads } | Cluster::Processes { threads, .. } => *threads,
@@ -242,9 +300,9 @@ fn run_worker<S: RetroSlice + Send + Sync + 'static, A: timely::communication::A
                 rounds,
                 move |input, output, notificator| {
                     let tell = |round: u32,
-                                    batch: &mut Vec<(u64, u8)>,
-                                    decided: &mut BTreeMap<u32, Vec<(u64, Wdl)>>,
-                                    scheduled: &mut Vec<u16>| {
+                                batch: &mut Vec<(u64, u8)>,
+                                decided: &mut BTreeMap<u32, Vec<(u64, Wdl)>>,
+                                scheduled: &mut Vec<u16>| {
                         let Ok(round16) = u16::try_from(round) else {
                             *fail.borrow_mut() = Some(RetroError::TooDeep);
                             batch.clear();
