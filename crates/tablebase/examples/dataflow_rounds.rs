@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use qi_tablebase::dataflow::{self, Cluster, Share};
-use qi_tablebase::retrograde::{self, Open, RetroSlice, Start};
+use qi_tablebase::retrograde::{self, Open, RetroError, RetroSlice, Start};
 use qi_tablebase::Wdl;
 
 struct Piles {
@@ -31,16 +31,16 @@ impl RetroSlice for Piles {
     fn slots(&self) -> u64 {
         self.games * (self.stones + 1)
     }
-    fn start(&self, slot: u64) -> Start {
+    fn start(&self, slot: u64) -> Result<Start, RetroError> {
         let n = slot % (self.stones + 1);
-        if n == 0 {
+        Ok(if n == 0 {
             Start::Decided(Wdl::Loss, 0)
         } else {
             Start::Open(Open {
                 successors: n.min(3) as u32,
                 ..Open::default()
             })
-        }
+        })
     }
     fn predecessors(&self, slot: u64, out: &mut Vec<u64>) {
         let n = slot % (self.stones + 1);

@@ -69,8 +69,9 @@ pub const MAX_SUCCESSORS: u32 = 255;
 pub trait RetroSlice: Sync {
     /// The number of slots (`0..slots()`).
     fn slots(&self) -> u64;
-    /// How `slot` starts.
-    fn start(&self, slot: u64) -> Start;
+    /// How `slot` starts; an error when the slice cannot tell (a smaller
+    /// slice's table missing, say), which stops the solution.
+    fn start(&self, slot: u64) -> Result<Start, RetroError>;
     /// Appends to `out` the distinct slots of this slice, open or not, from
     /// which one move leads to `slot` (a used slot).
     fn predecessors(&self, slot: u64, out: &mut Vec<u64>);
@@ -191,7 +192,7 @@ impl Ledger {
         };
         for local in 0..count {
             let slot = owner + local * peers;
-            let entry = match slice.start(slot) {
+            let entry = match slice.start(slot)? {
                 Start::Unused => Slot::decided(UNUSED, 0),
                 Start::Decided(wdl, d) => {
                     if wdl != Wdl::Draw {
@@ -393,6 +394,14 @@ pub enum RetroError {
     Inconsistent {
         /// The slot.
         slot: u64,
+    },
+    /// The slice could not start a slot.
+    #[error("slot {slot}: {message}")]
+    Slice {
+        /// The slot.
+        slot: u64,
+        /// What went wrong.
+        message: String,
     },
     /// An open slot has more successors than a counter byte holds.
     #[error("slot {slot} has more than {MAX_SUCCESSORS} successors in its slice")]

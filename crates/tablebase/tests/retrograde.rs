@@ -5,7 +5,7 @@
 //! positions, solved by scanning every position forwards, round after
 //! round, until nothing changes.
 
-use qi_tablebase::retrograde::{self, Open, RetroSlice, SliceValues, Start};
+use qi_tablebase::retrograde::{self, Open, RetroError, RetroSlice, SliceValues, Start};
 use qi_tablebase::Wdl;
 
 /// A random slice: forward moves kept for the naive solver, reversed for
@@ -156,8 +156,8 @@ impl RetroSlice for Graph {
     fn slots(&self) -> u64 {
         self.starts.len() as u64
     }
-    fn start(&self, slot: u64) -> Start {
-        self.starts[slot as usize]
+    fn start(&self, slot: u64) -> Result<Start, RetroError> {
+        Ok(self.starts[slot as usize])
     }
     fn predecessors(&self, slot: u64, out: &mut Vec<u64>) {
         out.extend_from_slice(&self.predecessors[slot as usize]);
@@ -193,7 +193,7 @@ fn a_dropped_un_move_is_caught() {
         fn slots(&self) -> u64 {
             self.0.slots()
         }
-        fn start(&self, slot: u64) -> Start {
+        fn start(&self, slot: u64) -> Result<Start, RetroError> {
             self.0.start(slot)
         }
         fn predecessors(&self, slot: u64, out: &mut Vec<u64>) {
