@@ -120,6 +120,8 @@ const tests = {
     await setMode(page, "human");
     await chooseGame(page, "five-tigers:shandong");
     check((await text(page, "#status")) === "X to place", "X places first");
+    const example = await page.getAttribute("#record-text", "placeholder");
+    check(example.startsWith('[Game "five-tigers:shandong"] ...'), `the record's example follows the game: ${example}`);
     for (const sq of ["b2", "a5", "b3", "c4", "c2", "e5", "c3"]) {
       const before = await moveCount(page);
       await clickSq(page, sq);
@@ -519,6 +521,8 @@ const tests = {
     await chooseGame(page, "five-tigers:shandong");
     await waitForText(page, "#status", "X方落子");
     await waitForText(page, "#removal", "手中棋子：X方 13，O方 13");
+    const example = await page.getAttribute("#record-text", "placeholder");
+    check(example === '[Game "five-tigers:shandong"] …… 粘贴棋谱，然后点“载入文本”', `the record's example follows the game: ${example}`);
     for (const sq of ["b2", "a5", "b3", "c4", "c2", "e5", "c3"]) {
       const before = await moveCount(page);
       await clickSq(page, sq);

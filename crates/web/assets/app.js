@@ -33,7 +33,7 @@ const WORDS = {
     position: "Position", positionTitle: "the shown position's text", copy: "Copy", copied: "Copied",
     selectCopy: "Select + copy", setup: "Set up", setupPlaceholder: "paste position text, then Set up",
     record: "Game record", save: "Save", openFile: "Open file", loadText: "Load text",
-    recordPlaceholder: '[Game "jungle:standard"] ... paste a game record, then Load text',
+    recordPlaceholder: (spec) => `[Game "${spec}"] ... paste a game record, then Load text`,
     rules: "Rules (optional)", rulesTitle: "a game spec with rule options, e.g. five-tigers:ten,shuttle=allowed",
     youPlay: "You play", cancel: "Cancel", start: "Start", gameOver: "Game over", close: "Close",
     rematch: "Rematch", accept: "Accept", decline: "Decline",
@@ -87,7 +87,7 @@ const WORDS = {
     position: "局面", positionTitle: "当前局面的文本", copy: "复制", copied: "已复制",
     selectCopy: "请选中后复制", setup: "摆局面", setupPlaceholder: "粘贴局面文本，然后点“摆局面”",
     record: "棋谱", save: "保存", openFile: "打开文件", loadText: "载入文本",
-    recordPlaceholder: '[Game "jungle:standard"] …… 粘贴棋谱，然后点“载入文本”',
+    recordPlaceholder: (spec) => `[Game "${spec}"] …… 粘贴棋谱，然后点“载入文本”`,
     rules: "自定规则（可选）", rulesTitle: "带规则选项的棋种，例如 five-tigers:ten,shuttle=allowed",
     youPlay: "你执", cancel: "取消", start: "开始", gameOver: "对局结束", close: "关闭",
     rematch: "再来一局", accept: "同意", decline: "拒绝",
@@ -627,6 +627,8 @@ function show(view) {
     removal.hidden = true;
   }
   $("position-text").value = view.text;
+  // The example tag names the game shown, not always Jungle.
+  $("record-text").placeholder = w.recordPlaceholder(view.spec);
   showSpec(view.spec);
   drawMoves();
   drawMarks();
