@@ -35,6 +35,7 @@ async function open(browser, viewport, locale) {
     isMobile: !!phone,
     colorScheme: schemes[currentTest] || "light",
   });
+  if (inits[currentTest]) await context.addInitScript(inits[currentTest]);
   const page = await context.newPage();
   page.setDefaultTimeout(20000);
   const errors = [];
@@ -768,6 +769,70 @@ const tests = {
     await page.waitForFunction(() => app.view.moves[0] === "g3g4");
     check((await page.evaluate(() => window.scrollY)) === 0, "the tap scrolled nothing");
   },
+
+  async "phone: a finger drags a piece, an illegal drop is refused"(page) {
+    await setMode(page, "human");
+    // Real touch events (a finger, not a mouse): start on the piece, move
+    // in steps, lift on the destination.
+    const cdp = await page.context().newCDPSession(page);
+    const centre = async (selector) => {
+      const box = await page.locator(selector).boundingBox();
+      return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    };
+    const drag = async (from, to) => {
+      const a = await centre(`#board .piece[data-sq="${from}"]`);
+      const b = await centre(`#board .sq[data-sq="${to}"]`);
+      await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [a] });
+      for (let i = 1; i <= 5; i++) {
+        const point = { x: a.x + ((b.x - a.x) * i) / 5, y: a.y + ((b.y - a.y) * i) / 5 };
+        await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [point] });
+      }
+      await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+    };
+    await drag("a1", "a2");
+    await page.waitForFunction(() => app.view.moves.length === 1, null, { timeout: 5000 });
+    check((await page.evaluate(() => app.view.moves[0])) === "a1a2", "the drag played a1a2");
+    check((await page.evaluate(() => window.scrollY)) === 0, "the drag scrolled nothing");
+    // Blue's Elephant two squares ahead: not a move.
+    const before = await page.inputValue("#position-text");
+    await drag("g7", "g5");
+    await waitForText(page, "#hint", "Not a legal move here");
+    check(await page.evaluate(() => $("board").classList.contains("refused")), "the board shakes");
+    await page.waitForTimeout(300);
+    check((await page.evaluate(() => app.view.moves.length)) === 1, "no move was played");
+    check((await page.inputValue("#position-text")) === before, "the position is unchanged");
+    check((await page.locator("#board .overlay.selected").count()) === 0, "nothing stays selected");
+  },
+
+  async "sounds: off by default, one per move when on, remembered"(page) {
+    const played = () => page.evaluate(() => window.qiSounds);
+    await setMode(page, "human");
+    check(!(await page.isChecked("#sound")), "sounds are off by default");
+    await clickSq(page, "a3");
+    await clickSq(page, "a4");
+    await page.waitForFunction(() => app.view.moves.length === 1);
+    check((await played()) === 0, `no sound when off: ${await played()}`);
+    await page.check("#sound");
+    await clickSq(page, "g7");
+    await clickSq(page, "g6");
+    await page.waitForFunction(() => app.view.moves.length === 2);
+    check((await played()) === 1, `one sound for one move: ${await played()}`);
+    await page.reload();
+    await page.waitForSelector("body[data-ready='1']");
+    check(await page.isChecked("#sound"), "the setting is remembered");
+    await clickSq(page, "a4");
+    await clickSq(page, "a5");
+    await page.waitForFunction(() => app.view.moves.length === 3);
+    check((await played()) === 1, `a sound after the reload: ${await played()}`);
+    await page.uncheck("#sound");
+    await page.reload();
+    await page.waitForSelector("body[data-ready='1']");
+    check(!(await page.isChecked("#sound")), "off is remembered too");
+    await clickSq(page, "g6");
+    await clickSq(page, "g5");
+    await page.waitForFunction(() => app.view.moves.length === 4);
+    check((await played()) === 0, `silent again: ${await played()}`);
+  },
 };
 
 // Plays the human's side by clicks: a legal move picked by `choose` from the
@@ -889,11 +954,33 @@ if (STATIC) {
 const PHONE = { width: 390, height: 844 };
 const viewports = {
   "phone-sized screen": PHONE,
+  "phone: a finger drags a piece, an illegal drop is refused": PHONE,
   "defect 1: a move on a phone does not scroll the window": PHONE,
   "screenshots: phone in Chinese": PHONE,
   "screenshots: phone held sideways": { width: 844, height: 390 },
 };
 const schemes = { "screenshots: dark theme from the system": "dark" };
+// Scripts run before the page's own, in every page the test opens.
+const inits = {
+  // The Web Audio API the page plays its sounds with, replaced by one that
+  // counts the tones started (since the page loaded) and plays nothing.
+  "sounds: off by default, one per move when on, remembered": () => {
+    window.qiSounds = 0;
+    const node = () => ({ connect: (next) => next });
+    window.AudioContext = class {
+      constructor() {
+        this.currentTime = 0;
+        this.destination = node();
+      }
+      createOscillator() {
+        return { ...node(), frequency: { value: 0 }, start: () => { window.qiSounds += 1; }, stop() {} };
+      }
+      createGain() {
+        return { ...node(), gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} } };
+      }
+    };
+  },
+};
 let currentTest = "";
 const locales = {
   "chinese from the browser's language, switchable and remembered": "zh-CN",
