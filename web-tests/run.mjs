@@ -517,6 +517,66 @@ const tests = {
     await waitForText(page, "#status", "蓝方走棋");
   },
 
+  async "chinese: the library's errors in Chinese, whole"(page) {
+    await setMode(page, "human");
+    // What the error box says in Chinese must hold no English: only the
+    // player's own input (quoted “…”) and the notation's names (games,
+    // presets, rule values, record tags) may be in Latin letters.
+    const NOTATION = /\b(jungle|five-tigers|standard|yeshou|datou|traditional|shandong|shandong-shuttle|ten|deferred|on|off|Game|Start|Result|w|r|b)\b/g;
+    const expectChinese = async (what, expected) => {
+      await page.waitForFunction(() => !$("error").hidden && $("error").textContent !== "");
+      const said = await text(page, "#error");
+      const rest = said.replace(/“[^”]*”/g, "").replace(NOTATION, "");
+      check(!/[A-Za-z]{2,}/.test(rest), `${what}: English in "${said}"`);
+      check(said.includes(expected), `${what}: "${said}" lacks "${expected}"`);
+      await page.evaluate(() => showError(null));
+    };
+    const setup = async (position) => {
+      await page.fill("#setup-text", position);
+      await page.click("#setup");
+    };
+    await setup("not a position");
+    await expectChinese("a malformed Jungle position", "局面文本有误：棋盘有1行");
+    await setup("x6/7/7/7/7/7/7/7/7 w 0 1");
+    await expectChinese("an unknown piece letter", "第9横行有不认识的棋子字母“x”");
+    await setup("6l/7/3R3/7/7/7/7/7/6L w 0 1 z");
+    await expectChinese("a field too many", "回合数之后多了字段“z”");
+    const custom = async (spec) => {
+      await page.click("#new-game");
+      await page.fill("#custom-spec", spec);
+      await page.click("#nd-start");
+    };
+    await custom("jungle:nosuch");
+    await expectChinese("an unknown preset", "斗兽棋没有“jungle:nosuch”这套规则");
+    await custom("jungle:standard,anti_chase=maybe");
+    await expectChinese("a bad rule value", "规则选项“anti_chase”的值“maybe”有误");
+    await custom("five-tigers:ten,pieces_per_side=99");
+    await expectChinese("a Five Tigers value out of range", "规则选项“pieces_per_side”不能取“99”");
+    await custom("chess");
+    await expectChinese("an unknown game", "没有“chess”这种棋");
+    const record = async (r) => {
+      await page.fill("#record-text", r);
+      await page.click("#load-record");
+    };
+    await record('[Game "jungle"]\n\n1. a3a4 a3a9 *\n');
+    await expectChinese("an illegal move in a record", "第2步“a3a9”不合规则：此局面下不是合法着法");
+    await record('[Game "jungle"]\n\n1. a3z4 *\n');
+    await expectChinese("an unparsable move", "着法“a3z4”的终点有误：z 列不在棋盘上");
+    await record('[Game "jungle"\n\n1. a3a4 *\n');
+    await expectChinese("a malformed record", "第1行第1列：标签没有结束");
+    await record("1. a3a4 *\n");
+    await expectChinese("a record without its game", "棋谱没有 Game 标签");
+    await record('[Game "five-tigers"]\n\n1. c3 c3 *\n');
+    await expectChinese("an occupied point", "这个点上已有棋子");
+    // None of them changed the game.
+    check((await page.evaluate(() => app.view.spec)) === "jungle:standard", "still the game it was");
+    check((await moveCount(page)) === 0, "no move was played");
+    // In English the library's message is shown as it is.
+    await page.selectOption("#lang", "en");
+    await record("1. a3a4 *\n");
+    await waitForText(page, "#error", "bad record: the record has no Game tag");
+  },
+
   async "chinese five tigers: removal, formation and hands in words"(page) {
     await setMode(page, "human");
     await chooseGame(page, "five-tigers:shandong");
@@ -985,6 +1045,7 @@ let currentTest = "";
 const locales = {
   "chinese from the browser's language, switchable and remembered": "zh-CN",
   "chinese five tigers: removal, formation and hands in words": "zh-CN",
+  "chinese: the library's errors in Chinese, whole": "zh-CN",
   "screenshots: phone in Chinese": "zh-CN",
   "screenshots: desktop in Chinese": "zh-CN",
 };
