@@ -35,13 +35,14 @@ if command -v wasm-opt >/dev/null 2>&1; then
   # Before wasm-bindgen, not after: Debian's binaryen (108) breaks the
   # table of JavaScript references that wasm-bindgen adds ("failed to
   # grow table" at init). The features are those rustc enables by default
-  # for wasm32-unknown-unknown. The file keeps its name, which wasm-bindgen
-  # writes into the module's imports.
+  # for wasm32-unknown-unknown, and simd128, which .cargo/config.toml
+  # enables for it. The file keeps its name, which wasm-bindgen writes
+  # into the module's imports.
   opt="$target/wasm-opt"
   mkdir -p "$opt"
   wasm-opt -O3 --enable-bulk-memory --enable-nontrapping-float-to-int \
     --enable-sign-ext --enable-mutable-globals --enable-multivalue \
-    --enable-reference-types -o "$opt/qi_wasm.wasm" "$module"
+    --enable-reference-types --enable-simd -o "$opt/qi_wasm.wasm" "$module"
   module="$opt/qi_wasm.wasm"
 else
   echo "wasm-opt not found (Debian: apt-get install binaryen): module left unoptimised"

@@ -35,6 +35,7 @@ async function open(browser, viewport, locale) {
     isMobile: !!phone,
     colorScheme: schemes[currentTest] || "light",
   });
+  if (inits[currentTest]) await context.addInitScript(inits[currentTest]);
   const page = await context.newPage();
   page.setDefaultTimeout(20000);
   const errors = [];
@@ -120,6 +121,8 @@ const tests = {
     await setMode(page, "human");
     await chooseGame(page, "five-tigers:shandong");
     check((await text(page, "#status")) === "X to place", "X places first");
+    const example = await page.getAttribute("#record-text", "placeholder");
+    check(example.startsWith('[Game "five-tigers:shandong"] ...'), `the record's example follows the game: ${example}`);
     for (const sq of ["b2", "a5", "b3", "c4", "c2", "e5", "c3"]) {
       const before = await moveCount(page);
       await clickSq(page, sq);
@@ -514,11 +517,73 @@ const tests = {
     await waitForText(page, "#status", "蓝方走棋");
   },
 
+  async "chinese: the library's errors in Chinese, whole"(page) {
+    await setMode(page, "human");
+    // What the error box says in Chinese must hold no English: only the
+    // player's own input (quoted “…”) and the notation's names (games,
+    // presets, rule values, record tags) may be in Latin letters.
+    const NOTATION = /\b(jungle|five-tigers|standard|yeshou|datou|traditional|shandong|shandong-shuttle|ten|deferred|on|off|Game|Start|Result|w|r|b)\b/g;
+    const expectChinese = async (what, expected) => {
+      await page.waitForFunction(() => !$("error").hidden && $("error").textContent !== "");
+      const said = await text(page, "#error");
+      const rest = said.replace(/“[^”]*”/g, "").replace(NOTATION, "");
+      check(!/[A-Za-z]{2,}/.test(rest), `${what}: English in "${said}"`);
+      check(said.includes(expected), `${what}: "${said}" lacks "${expected}"`);
+      await page.evaluate(() => showError(null));
+    };
+    const setup = async (position) => {
+      await page.fill("#setup-text", position);
+      await page.click("#setup");
+    };
+    await setup("not a position");
+    await expectChinese("a malformed Jungle position", "局面文本有误：棋盘有1行");
+    await setup("x6/7/7/7/7/7/7/7/7 w 0 1");
+    await expectChinese("an unknown piece letter", "第9横行有不认识的棋子字母“x”");
+    await setup("6l/7/3R3/7/7/7/7/7/6L w 0 1 z");
+    await expectChinese("a field too many", "回合数之后多了字段“z”");
+    const custom = async (spec) => {
+      await page.click("#new-game");
+      await page.fill("#custom-spec", spec);
+      await page.click("#nd-start");
+    };
+    await custom("jungle:nosuch");
+    await expectChinese("an unknown preset", "斗兽棋没有“jungle:nosuch”这套规则");
+    await custom("jungle:standard,anti_chase=maybe");
+    await expectChinese("a bad rule value", "规则选项“anti_chase”的值“maybe”有误");
+    await custom("five-tigers:ten,pieces_per_side=99");
+    await expectChinese("a Five Tigers value out of range", "规则选项“pieces_per_side”不能取“99”");
+    await custom("chess");
+    await expectChinese("an unknown game", "没有“chess”这种棋");
+    const record = async (r) => {
+      await page.fill("#record-text", r);
+      await page.click("#load-record");
+    };
+    await record('[Game "jungle"]\n\n1. a3a4 a3a9 *\n');
+    await expectChinese("an illegal move in a record", "第2步“a3a9”不合规则：此局面下不是合法着法");
+    await record('[Game "jungle"]\n\n1. a3z4 *\n');
+    await expectChinese("an unparsable move", "着法“a3z4”的终点有误：z 列不在棋盘上");
+    await record('[Game "jungle"\n\n1. a3a4 *\n');
+    await expectChinese("a malformed record", "第1行第1列：标签没有结束");
+    await record("1. a3a4 *\n");
+    await expectChinese("a record without its game", "棋谱没有 Game 标签");
+    await record('[Game "five-tigers"]\n\n1. c3 c3 *\n');
+    await expectChinese("an occupied point", "这个点上已有棋子");
+    // None of them changed the game.
+    check((await page.evaluate(() => app.view.spec)) === "jungle:standard", "still the game it was");
+    check((await moveCount(page)) === 0, "no move was played");
+    // In English the library's message is shown as it is.
+    await page.selectOption("#lang", "en");
+    await record("1. a3a4 *\n");
+    await waitForText(page, "#error", "bad record: the record has no Game tag");
+  },
+
   async "chinese five tigers: removal, formation and hands in words"(page) {
     await setMode(page, "human");
     await chooseGame(page, "five-tigers:shandong");
     await waitForText(page, "#status", "X方落子");
     await waitForText(page, "#removal", "手中棋子：X方 13，O方 13");
+    const example = await page.getAttribute("#record-text", "placeholder");
+    check(example === '[Game "five-tigers:shandong"] …… 粘贴棋谱，然后点“载入文本”', `the record's example follows the game: ${example}`);
     for (const sq of ["b2", "a5", "b3", "c4", "c2", "e5", "c3"]) {
       const before = await moveCount(page);
       await clickSq(page, sq);
@@ -764,6 +829,70 @@ const tests = {
     await page.waitForFunction(() => app.view.moves[0] === "g3g4");
     check((await page.evaluate(() => window.scrollY)) === 0, "the tap scrolled nothing");
   },
+
+  async "phone: a finger drags a piece, an illegal drop is refused"(page) {
+    await setMode(page, "human");
+    // Real touch events (a finger, not a mouse): start on the piece, move
+    // in steps, lift on the destination.
+    const cdp = await page.context().newCDPSession(page);
+    const centre = async (selector) => {
+      const box = await page.locator(selector).boundingBox();
+      return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    };
+    const drag = async (from, to) => {
+      const a = await centre(`#board .piece[data-sq="${from}"]`);
+      const b = await centre(`#board .sq[data-sq="${to}"]`);
+      await cdp.send("Input.dispatchTouchEvent", { type: "touchStart", touchPoints: [a] });
+      for (let i = 1; i <= 5; i++) {
+        const point = { x: a.x + ((b.x - a.x) * i) / 5, y: a.y + ((b.y - a.y) * i) / 5 };
+        await cdp.send("Input.dispatchTouchEvent", { type: "touchMove", touchPoints: [point] });
+      }
+      await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
+    };
+    await drag("a1", "a2");
+    await page.waitForFunction(() => app.view.moves.length === 1, null, { timeout: 5000 });
+    check((await page.evaluate(() => app.view.moves[0])) === "a1a2", "the drag played a1a2");
+    check((await page.evaluate(() => window.scrollY)) === 0, "the drag scrolled nothing");
+    // Blue's Elephant two squares ahead: not a move.
+    const before = await page.inputValue("#position-text");
+    await drag("g7", "g5");
+    await waitForText(page, "#hint", "Not a legal move here");
+    check(await page.evaluate(() => $("board").classList.contains("refused")), "the board shakes");
+    await page.waitForTimeout(300);
+    check((await page.evaluate(() => app.view.moves.length)) === 1, "no move was played");
+    check((await page.inputValue("#position-text")) === before, "the position is unchanged");
+    check((await page.locator("#board .overlay.selected").count()) === 0, "nothing stays selected");
+  },
+
+  async "sounds: off by default, one per move when on, remembered"(page) {
+    const played = () => page.evaluate(() => window.qiSounds);
+    await setMode(page, "human");
+    check(!(await page.isChecked("#sound")), "sounds are off by default");
+    await clickSq(page, "a3");
+    await clickSq(page, "a4");
+    await page.waitForFunction(() => app.view.moves.length === 1);
+    check((await played()) === 0, `no sound when off: ${await played()}`);
+    await page.check("#sound");
+    await clickSq(page, "g7");
+    await clickSq(page, "g6");
+    await page.waitForFunction(() => app.view.moves.length === 2);
+    check((await played()) === 1, `one sound for one move: ${await played()}`);
+    await page.reload();
+    await page.waitForSelector("body[data-ready='1']");
+    check(await page.isChecked("#sound"), "the setting is remembered");
+    await clickSq(page, "a4");
+    await clickSq(page, "a5");
+    await page.waitForFunction(() => app.view.moves.length === 3);
+    check((await played()) === 1, `a sound after the reload: ${await played()}`);
+    await page.uncheck("#sound");
+    await page.reload();
+    await page.waitForSelector("body[data-ready='1']");
+    check(!(await page.isChecked("#sound")), "off is remembered too");
+    await clickSq(page, "g6");
+    await clickSq(page, "g5");
+    await page.waitForFunction(() => app.view.moves.length === 4);
+    check((await played()) === 0, `silent again: ${await played()}`);
+  },
 };
 
 // Plays the human's side by clicks: a legal move picked by `choose` from the
@@ -885,15 +1014,38 @@ if (STATIC) {
 const PHONE = { width: 390, height: 844 };
 const viewports = {
   "phone-sized screen": PHONE,
+  "phone: a finger drags a piece, an illegal drop is refused": PHONE,
   "defect 1: a move on a phone does not scroll the window": PHONE,
   "screenshots: phone in Chinese": PHONE,
   "screenshots: phone held sideways": { width: 844, height: 390 },
 };
 const schemes = { "screenshots: dark theme from the system": "dark" };
+// Scripts run before the page's own, in every page the test opens.
+const inits = {
+  // The Web Audio API the page plays its sounds with, replaced by one that
+  // counts the tones started (since the page loaded) and plays nothing.
+  "sounds: off by default, one per move when on, remembered": () => {
+    window.qiSounds = 0;
+    const node = () => ({ connect: (next) => next });
+    window.AudioContext = class {
+      constructor() {
+        this.currentTime = 0;
+        this.destination = node();
+      }
+      createOscillator() {
+        return { ...node(), frequency: { value: 0 }, start: () => { window.qiSounds += 1; }, stop() {} };
+      }
+      createGain() {
+        return { ...node(), gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} } };
+      }
+    };
+  },
+};
 let currentTest = "";
 const locales = {
   "chinese from the browser's language, switchable and remembered": "zh-CN",
   "chinese five tigers: removal, formation and hands in words": "zh-CN",
+  "chinese: the library's errors in Chinese, whole": "zh-CN",
   "screenshots: phone in Chinese": "zh-CN",
   "screenshots: desktop in Chinese": "zh-CN",
 };

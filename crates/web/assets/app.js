@@ -33,7 +33,7 @@ const WORDS = {
     position: "Position", positionTitle: "the shown position's text", copy: "Copy", copied: "Copied",
     selectCopy: "Select + copy", setup: "Set up", setupPlaceholder: "paste position text, then Set up",
     record: "Game record", save: "Save", openFile: "Open file", loadText: "Load text",
-    recordPlaceholder: '[Game "jungle:standard"] ... paste a game record, then Load text',
+    recordPlaceholder: (spec) => `[Game "${spec}"] ... paste a game record, then Load text`,
     rules: "Rules (optional)", rulesTitle: "a game spec with rule options, e.g. five-tigers:ten,shuttle=allowed",
     youPlay: "You play", cancel: "Cancel", start: "Start", gameOver: "Game over", close: "Close",
     rematch: "Rematch", accept: "Accept", decline: "Decline",
@@ -65,7 +65,6 @@ const WORDS = {
     custom: (s) => `rules: ${s}`,
     customDesc: "Rules typed in.",
     reasons: {},
-    errors: [],
   },
   zh: {
     game: "棋种", gameTitle: "棋种与规则", newGame: "新对局", newGameDots: "新对局…",
@@ -87,7 +86,7 @@ const WORDS = {
     position: "局面", positionTitle: "当前局面的文本", copy: "复制", copied: "已复制",
     selectCopy: "请选中后复制", setup: "摆局面", setupPlaceholder: "粘贴局面文本，然后点“摆局面”",
     record: "棋谱", save: "保存", openFile: "打开文件", loadText: "载入文本",
-    recordPlaceholder: '[Game "jungle:standard"] …… 粘贴棋谱，然后点“载入文本”',
+    recordPlaceholder: (spec) => `[Game "${spec}"] …… 粘贴棋谱，然后点“载入文本”`,
     rules: "自定规则（可选）", rulesTitle: "带规则选项的棋种，例如 five-tigers:ten,shuttle=allowed",
     youPlay: "你执", cancel: "取消", start: "开始", gameOver: "对局结束", close: "关闭",
     rematch: "再来一局", accept: "同意", decline: "拒绝",
@@ -133,25 +132,6 @@ const WORDS = {
       "agreed draw": "双方议和",
       "no-capture limit": "长时间无吃子",
     },
-    // The library's error messages: their English prefix, then the rest.
-    errors: [
-      [/^bad position: /, "局面文本有误："],
-      [/^bad record: /, "棋谱有误："],
-      [/^move '([^']*)': /, "着法“$1”不能走："],
-      [/^the engine is thinking$/, "引擎正在思考"],
-      [/^no move to take back$/, "没有可以悔的棋"],
-      [/^the engine has no move$/, "引擎无棋可走"],
-      [/^the engine failed: /, "引擎出错："],
-      [/^the engine is thinking: wait for its move$/, "引擎正在思考：请等它走完"],
-      [/^a search is running$/, "正在搜索中"],
-      [/^the game is over$/, "对局已结束"],
-      [/^the server is stopping$/, "服务器正在关闭"],
-      [/^too many searches at once \((\d+)\): try again later$/, "同时进行的搜索太多（$1）：请稍后再试"],
-      [/^too many sessions \((\d+)\), all of them searching$/, "对局太多（$1），都在搜索中"],
-      [/^no session '([^']*)'$/, "没有对局“$1”"],
-      [/^bad JSON body: /, "请求格式有误："],
-      [/^ply (\d+) is outside the game \(0 to (\d+)\)$/, "第$1步不在对局中（0 到 $2）"],
-    ],
   },
 };
 
@@ -182,11 +162,10 @@ function reasonText(reason) {
   return reason;
 }
 
+// An error of the library or a backend in the page's language (errors.js).
 function errorText(message) {
-  for (const [pattern, replacement] of words().errors) {
-    if (pattern.test(message)) return message.replace(pattern, replacement);
-  }
-  return message;
+  if (LANG === "en") return message;
+  return explainError(message, LANG) ?? message;
 }
 
 function presetName(spec) {
@@ -627,6 +606,8 @@ function show(view) {
     removal.hidden = true;
   }
   $("position-text").value = view.text;
+  // The example tag names the game shown, not always Jungle.
+  $("record-text").placeholder = w.recordPlaceholder(view.spec);
   showSpec(view.spec);
   drawMoves();
   drawMarks();
@@ -1331,7 +1312,7 @@ async function start() {
     if (app.local) await app.local.ready;
   } catch (e) {
     applyLanguage();
-    showError(words().engineLoad(e.message));
+    showError(words().engineLoad(errorText(e.message)));
     $("status").textContent = "–";
     return;
   }
@@ -1374,7 +1355,7 @@ async function start() {
     else if (mode() === "analysis" && !view.searching && !gameOver()) startAnalysis();
     else maybeEngineMove();
   } catch (e) {
-    showError(words().cannotStart(e.message));
+    showError(words().cannotStart(errorText(e.message)));
   }
 }
 

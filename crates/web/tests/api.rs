@@ -93,7 +93,8 @@ async fn the_page_and_its_assets_are_served() {
     let (status, html) = raw(&app, "GET", "/", "").await;
     assert_eq!(status, StatusCode::OK);
     assert!(html.contains("<script src=\"/app.js\""));
-    for asset in ["/app.js", "/app.css"] {
+    assert!(html.contains("<script src=\"/errors.js\""));
+    for asset in ["/app.js", "/errors.js", "/app.css"] {
         let (status, text) = raw(&app, "GET", asset, "").await;
         assert_eq!(status, StatusCode::OK);
         assert!(!text.is_empty());

@@ -14,6 +14,7 @@ use super::errors::not_found;
 
 const INDEX_HTML: &str = include_str!("../../assets/index.html");
 const APP_JS: &str = include_str!("../../assets/app.js");
+const ERRORS_JS: &str = include_str!("../../assets/errors.js");
 const APP_CSS: &str = include_str!("../../assets/app.css");
 
 fn asset(text: &'static str, kind: &'static str) -> Response {
@@ -37,6 +38,10 @@ pub(crate) fn embedded() -> Router {
         .route(
             "/app.js",
             get(|| async { asset(APP_JS, "text/javascript; charset=utf-8") }),
+        )
+        .route(
+            "/errors.js",
+            get(|| async { asset(ERRORS_JS, "text/javascript; charset=utf-8") }),
         )
         .route(
             "/app.css",

@@ -1,0 +1,114 @@
+// The page's Chinese errors (crates/web/assets/errors.js) against the
+// library's real messages: every message the wasm package throws for bad
+// input of the kinds a player can type (a position text, a game spec or
+// rule string, a record, a move) has a kind there, with its fields, and
+// reads in Chinese with no English left but the player's own input and
+// the notation's names. A message the library changes without the page
+// fails here rather than showing English on the Chinese page.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import vm from "node:vm";
+import qi, { repo } from "./load.mjs";
+
+const { Game } = qi;
+const page = vm.createContext({});
+vm.runInContext(readFileSync(path.join(repo, "crates/web/assets/errors.js"), "utf8"), page);
+
+function thrown(f) {
+  try {
+    f();
+  } catch (e) {
+    return e.message;
+  }
+  assert.fail("no error");
+}
+
+// Latin words left once the quoted input and the notation's names are
+// taken out.
+const NOTATION = /\b(jungle|five-tigers|standard|yeshou|datou|traditional|shandong|shandong-shuttle|ten|deferred|on|off|Game|Start|Result|place|move|w|r|b|X|O|n)\b/g;
+function englishIn(zh) {
+  return zh.replace(/“[^”]*”/g, "").replace(NOTATION, "").match(/[A-Za-z]{2,}/g);
+}
+
+const POSITIONS = [
+  ["jungle", "not a position"], ["jungle", "x6/7/7/7/7/7/7/7/7 w 0 1"], ["jungle", "9/7/7/7/7/7/7/7/7 w 0 1"],
+  ["jungle", "l5l/7/7/7/7/7/7/7/7 w 0 1"], ["jungle", "7/7/7/7/7/7/7/7/7 w 0 1"], ["jungle", "6l/7/3R3/7/7/7/7/7/6L q 0 1"],
+  ["jungle", "6l/7/3R3/7/7/7/7/7/6L"], ["jungle", "6l/7/3R3/7/7/7/7/7/6L w x 1"], ["jungle", "6l/7/3R3/7/7/7/7/7/6L w 0 0"],
+  ["jungle", "6l/7/3R3/7/7/7/7/7/6L w 0 1 z"], ["jungle", "6l/7/7/1L5/7/7/7/7/7 w 0 1"], ["jungle", "3l3/7/7/7/7/7/7/7/3L3 w 0 1"],
+  ["jungle", "6l/7/3R3/7/7/7/7/7/6L2 w 0 1"],
+  ["five-tigers", "not a position"], ["five-tigers", "6/5/5/5/5 x place X:12,O:12 - x -,- 0"],
+  ["five-tigers", "5/5/5/5/5 q place X:13,O:13 - x -,- 0"], ["five-tigers", "5/5/5/5/5 x plac X:13,O:13 - x -,- 0"],
+  ["five-tigers", "5/5/5/5/5 x place X:14,O:13 - x -,- 0"], ["five-tigers", "5/5/5/5/5 x place X:13,O:13 - x -,- 01"],
+  ["five-tigers", "5/5/5/5 x place X:13,O:13 - x -,- 0"], ["five-tigers", "5/5/5/5/5 x place X13,O:13 - x -,- 0"],
+];
+const SPECS = [
+  "chess", "jungle:nosuch", "jungle:standard,bogus=1", "jungle:standard,anti_chase=maybe", "jungle:standard,anti_chase",
+  "five-tigers:nosuch", "five-tigers:ten,bogus=1", "five-tigers:ten,pieces_per_side=99", "five-tigers:ten,shuttle",
+  "jungle:standard,no_capture_draw=x", "jungle:standard,rank_order=x", "five-tigers:ten,shuttle=maybe",
+  "five-tigers:ten,four_diagonal_value=9", "five-tigers:ten,placement_capture=x",
+];
+const RECORDS = [
+  "1. a3a4 *\n", '[Game "chess"]\n\n*\n', '[Game "jungle"]\n\n1. a3a9 *\n', '[Game "jungle"]\n\n1. zz *\n',
+  '[Game "jungle"\n\n1. a3a4 *\n', '[Game "jungle"]\n[Game "jungle"]\n\n*\n', '[Game "jungle"]\n\n1. a3a4\n', "",
+  '[Game "jungle"]\n[Result "2-0"]\n\n*\n', '[Game "jungle"]\n\n1. a3a4 {x *\n', '[Game "jungle"]\n[Start "bad"]\n\n*\n',
+  '[Game "five-tigers"]\n\n1. c3 c3 *\n', '[Game "five-tigers"]\n\n1. z9 *\n', '[Game "five-tigers"]\n\n1. a1-c3 *\n',
+  '[Game "jungle"]\n\n1. a3a4 } *\n', '[Game "jungle"]\n[Result "1-0"]\n\n1. a3a4 0-1\n', '[Game "jungle"]\n\n* x\n',
+  "[Game jungle]\n\n*\n", '[Game "jungle"]\n\n{c} 1. a3a4 *\n', '[Game "jungle"]\n\n1. a3a3 *\n',
+];
+const JUNGLE_MOVES = ["a9a1", "nonsense", "a3a3", "z3a4", "a3z4", "a3a0", "a3aa"];
+const FIVE_TIGERS_MOVES = ["", "z9", "a1-c3", "xc3", "a1-a2", "c3"];
+
+function messages() {
+  const all = [];
+  for (const [spec, text] of POSITIONS) all.push(thrown(() => new Game(spec, text)));
+  for (const spec of SPECS) all.push(thrown(() => new Game(spec)));
+  for (const record of RECORDS) all.push(thrown(() => Game.fromRecord(record)));
+  const jungle = new Game("jungle");
+  for (const mv of JUNGLE_MOVES) all.push(thrown(() => jungle.play(mv)));
+  const tigers = new Game("five-tigers");
+  tigers.play("c3");
+  for (const mv of FIVE_TIGERS_MOVES) all.push(thrown(() => tigers.play(mv)));
+  return all;
+}
+
+test("every error of bad input has a kind on the page and reads in Chinese", () => {
+  for (const message of messages()) {
+    const unknown = [];
+    const zh = page.explainError(message, "zh", unknown);
+    assert.ok(zh !== null, `no kind for: ${message}`);
+    assert.deepEqual(unknown, [], `parts of no kind in: ${message}`);
+    assert.equal(englishIn(zh), null, `English left in "${zh}" (from "${message}")`);
+  }
+});
+
+test("the structured form: a kind and the fields it names", () => {
+  const kind = (m) => JSON.parse(JSON.stringify(page.errorKind(m)));
+  assert.deepEqual(kind(thrown(() => new Game("jungle", "x6/7/7/7/7/7/7/7/7 w 0 1"))), {
+    kind: "position",
+    fields: ["unknown piece letter 'x' at rank 9"],
+  });
+  assert.deepEqual(kind("unknown piece letter 'x' at rank 9"), { kind: "jfen.piece-letter", fields: ["x", "9"] });
+  assert.deepEqual(kind(thrown(() => new Game("five-tigers", "5/5/5/5/5 q place X:13,O:13 - x -,- 0")).replace(/^bad position: /, "")), {
+    kind: "five-tigers.field",
+    fields: ["to-move", "unexpected character 'q'"],
+  });
+  assert.deepEqual(kind(thrown(() => new Game("jungle:standard,anti_chase=maybe"))), {
+    kind: "spec.option-value",
+    fields: ["maybe", "anti_chase", "on or off"],
+  });
+  const place = thrown(() => Game.fromRecord('[Game "jungle"]\n\n1. a3a4 {x *\n')).replace(/^bad record: /, "");
+  assert.deepEqual(kind(place), { kind: "record.place", fields: ["3", "9", "unterminated comment"] });
+  assert.deepEqual(kind(thrown(() => Game.fromRecord('[Game "jungle"]\n\n1. a3a4 a3a9 *\n')).replace(/^bad record: /, "")), {
+    kind: "record.illegal-move",
+    fields: ["2", "a3a9", "not a legal move in this position"],
+  });
+  assert.equal(page.errorKind("a message of no kind"), null);
+  assert.equal(page.explainError("a message of no kind", "zh"), null);
+});
+
+test("the page's words keep the input they quote, whole", () => {
+  const message = thrown(() => new Game("jungle", "6l/7/3R3/7/7/7/7/7/6L w 0 1 ab'c"));
+  assert.equal(page.explainError(message, "zh"), "局面文本有误：回合数之后多了字段“ab'c”");
+});

@@ -1,0 +1,189 @@
+// The errors of the qi library and of the page's backends in the page's
+// languages. Their messages are English, and stay so for the JavaScript
+// package's and the JSON API's users (docs/wasm.md, docs/web.md); in
+// Chinese the page reads each message by its kind's grammar (ERROR_KINDS:
+// a stable kind name, a pattern whose groups are the fields: the field,
+// the character, the rank or line and column, the value) and says it again,
+// whole, from those fields. The user's own input that a message quotes
+// stays as typed. A plain script (app.js uses explainError); the wasm
+// package's Node tests (crates/wasm/js/test/page-errors.test.mjs) check
+// that every message the library gives for bad input has a kind here.
+"use strict";
+
+// The kinds of error message the page can show, with their fields (the
+// pattern's groups) and the Chinese words for each; `t` explains a part
+// that is a message of its own. Named so that docs/web.md can list them.
+const ZH_SIDE = { Red: "红方", Blue: "蓝方", first: "X方", second: "O方" };
+const ZH_ANIMAL = { Elephant: "象", Lion: "狮", Tiger: "虎", Leopard: "豹", Wolf: "狼", Dog: "狗", Cat: "猫", Rat: "鼠" };
+const zhPiece = (side, animal) => `${ZH_SIDE[side] || side}${ZH_ANIMAL[animal] || animal}`;
+const ZH_FIELD = {
+  board: "棋盘", "to-move": "走棋方", phase: "阶段", hands: "手中棋子", owed: "待提子",
+  next: "轮次", "last-steps": "上一步", quiet: "无提子步数",
+};
+const ZH_COUNTER = { "no-capture": "无吃子步数", "full-move": "回合数" };
+// A list of names to type ("a, b or c"), each quoted as literal text.
+const zhNames = (list) => list.split(/, | or /).map((name) => `“${name}”`).join("、");
+// What a rule option takes: a range of numbers, a number of plies, or
+// names.
+const zhAllowed = (text) => {
+  const range = /^(\d+) to (\d+)$/.exec(text);
+  if (range) return `${range[1]} 到 ${range[2]}`;
+  if (text === "a number of plies (0: never)") return "步数（0 表示不限）";
+  return zhNames(text);
+};
+const PIECE = "(Red|Blue) (Elephant|Lion|Tiger|Leopard|Wolf|Dog|Cat|Rat)";
+const FT_SIDE = "(first|second)";
+const ERROR_KINDS = [
+  // Wrappers: where the error is, then what it is.
+  { kind: "position", pattern: /^bad position: (.*)$/s, zh: (m, t) => `局面文本有误：${t(m[1])}` },
+  { kind: "record", pattern: /^bad record: (.*)$/s, zh: (m, t) => `棋谱有误：${t(m[1])}` },
+  { kind: "record.place", pattern: /^line (\d+), column (\d+): (.*)$/s, zh: (m, t) => `第${m[1]}行第${m[2]}列：${t(m[3])}` },
+  { kind: "record.illegal-move", pattern: /^move (\d+) '(.*)' is illegal: (.*)$/s, zh: (m, t) => `第${m[1]}步“${m[2]}”不合规则：${t(m[3])}` },
+  { kind: "record.bad-move", pattern: /^move (\d+) '(.*?)': (.*)$/s, zh: (m, t) => `第${m[1]}步“${m[2]}”：${t(m[3])}` },
+  { kind: "move", pattern: /^move '(.*?)': (.*)$/s, zh: (m, t) => `着法“${m[1]}”不能走：${t(m[2])}` },
+  { kind: "record.game-tag", pattern: /^Game tag: (.*)$/s, zh: (m, t) => `Game 标签：${t(m[1])}` },
+  { kind: "record.start-tag", pattern: /^Start tag: (.*)$/s, zh: (m, t) => `Start 标签（起始局面）：${t(m[1])}` },
+  { kind: "impossible", pattern: /^impossible position: (.*)$/s, zh: (m, t) => `不可能出现的局面：${t(m[1])}` },
+  { kind: "five-tigers.field", pattern: /^(board|to-move|phase|hands|owed|next|last-steps|quiet): (.*)$/s, zh: (m, t) => `${ZH_FIELD[m[1]]}字段：${t(m[2])}` },
+  { kind: "five-tigers.rules", pattern: /^rules: (.*)$/s, zh: (m, t) => `规则：${t(m[1])}` },
+  // Game specs and rule strings.
+  { kind: "spec.unknown-game", pattern: /^unknown game '(.*)' \(expected .*\)$/s, zh: (m) => `没有“${m[1]}”这种棋（可选 jungle 或 five-tigers，可加“:规则名”）` },
+  { kind: "spec.jungle-preset", pattern: /^unknown Jungle rule preset '(.*)' \(known presets: (.*); optionally prefixed 'jungle:'\)$/s, zh: (m) => `斗兽棋没有“${m[1]}”这套规则（可选：${zhNames(m[2])}）` },
+  { kind: "spec.jungle-option", pattern: /^unknown Jungle rule option '(.*)' \(known options: (.*)\)$/s, zh: (m) => `斗兽棋没有“${m[1]}”这个规则选项（可选：${zhNames(m[2])}）` },
+  { kind: "spec.option-item", pattern: /^bad rule option item '(.*)' \(expected option=value\)$/s, zh: (m) => `规则选项“${m[1]}”格式有误（应为 选项=值）` },
+  { kind: "spec.option-value", pattern: /^bad value '(.*)' for rule option (\w+) \(expected (.*)\)$/s, zh: (m) => `规则选项“${m[2]}”的值“${m[1]}”有误（可选：${zhAllowed(m[3])}）` },
+  { kind: "spec.renamed-value", pattern: /^renamed value '(.*)' for rule option (\w+): use '(.*)' \(the rule it names changed\)$/s, zh: (m) => `规则选项“${m[2]}”的值“${m[1]}”已改名：请写“${m[3]}”（它所指的规则变了）` },
+  { kind: "spec.five-tigers-preset", pattern: /^unknown Five Tigers preset '(.*)' \(known: (.*)\)$/s, zh: (m) => `五虎棋没有“${m[1]}”这套规则（可选：${zhNames(m[2])}）` },
+  { kind: "spec.five-tigers-syntax", pattern: /^'(.*)' is not of the form option=value$/s, zh: (m) => `“${m[1]}”的格式不是 选项=值` },
+  { kind: "spec.five-tigers-option", pattern: /^unknown option '(.*)' \(known: (.*)\)$/s, zh: (m) => `五虎棋没有“${m[1]}”这个规则选项（可选：${zhNames(m[2])}）` },
+  { kind: "spec.five-tigers-value", pattern: /^option (\w+) = '(.*)' is not allowed \(allowed: (.*)\)$/s, zh: (m) => `规则选项“${m[1]}”不能取“${m[2]}”（允许：${zhAllowed(m[3])}）` },
+  // Jungle position text (JFEN).
+  { kind: "jfen.empty", pattern: /^empty JFEN$/, zh: () => "局面文本为空" },
+  { kind: "jfen.rank-count", pattern: /^the board has (\d+) ranks separated by '\/', expected 9$/, zh: (m) => `棋盘有${m[1]}行（以“/”分隔），应为9行` },
+  { kind: "jfen.rank-width", pattern: /^rank (\d+) has (\d+) squares, expected 7$/, zh: (m) => `第${m[1]}横行有${m[2]}格，应为7格` },
+  { kind: "jfen.piece-letter", pattern: /^unknown piece letter '(.*)' at rank (\d+)$/s, zh: (m) => `第${m[2]}横行有不认识的棋子字母“${m[1]}”` },
+  { kind: "jfen.digit", pattern: /^bad empty-square count '(.*)' at rank (\d+) \(expected 1-7\)$/s, zh: (m) => `第${m[2]}横行的空格数“${m[1]}”有误（应为1到7）` },
+  { kind: "jfen.duplicate", pattern: new RegExp(`^two ${PIECE}s on the board(?:, on (\\w+) and (\\w+))?$`), zh: (m) => `棋盘上有两个${zhPiece(m[1], m[2])}${m[3] ? `（${m[3]} 和 ${m[4]}）` : ""}` },
+  { kind: "jfen.water", pattern: new RegExp(`^${PIECE} in water at (\\w+): only the Rat may be in water$`), zh: (m) => `${zhPiece(m[1], m[2])}在水中（${m[3]}）：只有鼠能下水` },
+  { kind: "jfen.own-den", pattern: new RegExp(`^${PIECE} on its own den (\\w+)$`), zh: (m) => `${zhPiece(m[1], m[2])}在己方兽穴 ${m[3]} 上` },
+  { kind: "jfen.both-dens", pattern: /^both sides have an animal in the enemy den$/, zh: () => "双方都有动物进入了对方兽穴" },
+  { kind: "jfen.missing-side", pattern: /^missing side to move after the board \(expected .*\)$/, zh: () => "棋盘之后缺少走棋方（红方写 w 或 r，蓝方写 b）" },
+  { kind: "jfen.side", pattern: /^bad side to move '(.*)' \(expected .*\)$/s, zh: (m) => `走棋方“${m[1]}”有误（红方写 w 或 r，蓝方写 b）` },
+  { kind: "jfen.counter", pattern: /^bad (no-capture|full-move) counter '(.*)' \(expected a number from (\d+) to (\d+)\)$/s, zh: (m) => `${ZH_COUNTER[m[1]]}“${m[2]}”有误（应为${m[3]}到${m[4]}的整数）` },
+  { kind: "jfen.extra-field", pattern: /^unexpected extra field '(.*)' after the full-move number$/s, zh: (m) => `回合数之后多了字段“${m[1]}”` },
+  { kind: "jfen.full-move-zero", pattern: /^the full-move number is 0 \(it starts at 1\)$/, zh: () => "回合数为0（从1开始）" },
+  { kind: "jfen.empty-board", pattern: /^the board is empty$/, zh: () => "棋盘上没有棋子" },
+  { kind: "jfen.den-to-move", pattern: new RegExp(`^${PIECE} stands in the enemy den (\\w+) with its side to move \\(the game ended when it entered\\)$`), zh: (m) => `${zhPiece(m[1], m[2])}已在对方兽穴 ${m[3]}，却又轮到它这一方走（进入兽穴时对局已结束）` },
+  { kind: "jfen.no-animals", pattern: /^(Red|Blue) has no animals, yet it made the last move$/, zh: (m) => `${ZH_SIDE[m[1]]}没有动物，却走了上一步` },
+  { kind: "jfen.no-capture-count", pattern: /^the no-capture count (\d+) is larger than the (\d+) plies played by this full-move number and side to move$/, zh: (m) => `无吃子步数${m[1]}大于按回合数和走棋方算出的已走步数${m[2]}` },
+  // Five Tigers position text.
+  { kind: "five-tigers.field-count", pattern: /^expected 8 space-separated fields, found (\d+)$/, zh: (m) => `应有8个以空格分隔的字段，实际有${m[1]}个` },
+  { kind: "five-tigers.char", pattern: /^unexpected character '(.*)'$/s, zh: (m) => `不该有的字符“${m[1]}”` },
+  { kind: "five-tigers.rank-count", pattern: /^expected 5 ranks separated by '\/', found (\d+)$/, zh: (m) => `应有5行（以“/”分隔），实际有${m[1]}行` },
+  { kind: "five-tigers.two-digits", pattern: /^rank (\d+) has two digits in a row$/, zh: (m) => `第${m[1]}行有两个相连的数字` },
+  { kind: "five-tigers.rank-long", pattern: /^rank (\d+) has more than 5 points$/, zh: (m) => `第${m[1]}行超过5个点` },
+  { kind: "five-tigers.rank-width", pattern: /^rank (\d+) has (\d+) points, not 5$/, zh: (m) => `第${m[1]}行有${m[2]}个点，应为5个` },
+  { kind: "five-tigers.empty", pattern: /^empty$/, zh: () => "为空" },
+  { kind: "five-tigers.missing-number", pattern: /^missing number$/, zh: () => "缺少数字" },
+  { kind: "five-tigers.leading-zero", pattern: /^leading zero in (.*)$/s, zh: (m) => `“${m[1]}”以0开头` },
+  { kind: "five-tigers.too-big", pattern: /^(.*) exceeds (\d+)$/s, zh: (m) => `“${m[1]}”超过${m[2]}` },
+  { kind: "five-tigers.hands-form", pattern: /^expected X:<n>,O:<n>$/, zh: () => "应写成 X:<数>,O:<数>" },
+  { kind: "five-tigers.hands-x", pattern: /^expected X:<n> first$/, zh: () => "应先写 X:<数>" },
+  { kind: "five-tigers.hands-o", pattern: /^expected O:<n> second$/, zh: () => "X 之后应写 O:<数>" },
+  { kind: "five-tigers.hand-size", pattern: new RegExp(`^${FT_SIDE} holds (\\d+) pieces, more than (\\d+)$`), zh: (m) => `${ZH_SIDE[m[1]]}手中有${m[2]}子，超过${m[3]}子` },
+  { kind: "five-tigers.too-many", pattern: new RegExp(`^${FT_SIDE} has more than (\\d+) pieces on the board and in hand$`), zh: (m) => `${ZH_SIDE[m[1]]}盘上与手中的棋子超过${m[2]}个` },
+  { kind: "five-tigers.owed-entry", pattern: /^empty entry$/, zh: () => "有一项为空" },
+  { kind: "five-tigers.owed-zero", pattern: /^an entry owes 0 removals$/, zh: () => "有一项的提子数为0" },
+  { kind: "five-tigers.owed-count", pattern: /^more than two entries$/, zh: () => "超过两项" },
+  { kind: "five-tigers.owed-twice", pattern: /^two entries in a row for one side$/, zh: () => "同一方连续两项" },
+  { kind: "five-tigers.owed-bad", pattern: /^bad entries$/, zh: () => "各项有误" },
+  { kind: "five-tigers.step-text", pattern: /^'(.*)' is not a step or '-'$/s, zh: (m) => `“${m[1]}”既不是一步棋也不是“-”` },
+  { kind: "five-tigers.phase", pattern: /^'(.*)' is not 'place' or 'move'$/s, zh: (m) => `“${m[1]}”不是 place（布子）或 move（行棋）` },
+  { kind: "five-tigers.steps-form", pattern: /^expected <last-X>,<last-O>$/, zh: () => "应写成 <X方上一步>,<O方上一步>" },
+  { kind: "five-tigers.no-pieces", pattern: /^neither side has a piece$/, zh: () => "双方都没有棋子" },
+  { kind: "five-tigers.wrong-side", pattern: /^'([xo])' should be '([xo])'$/, zh: (m) => `“${m[1]}”应为“${m[2]}”` },
+  { kind: "five-tigers.not-adjacent", pattern: /^(\w+)-(\w+) is not a step to an adjacent point$/, zh: (m) => `${m[1]}-${m[2]} 不是走到相邻点的一步` },
+  // Moves.
+  { kind: "jungle-move.form", pattern: /^bad move '(.*)' \(expected two squares like 'a3a4'\)$/s, zh: (m) => `“${m[1]}”不是着法（应为两个格子，例如 a3a4）` },
+  { kind: "jungle-move.same-square", pattern: /^bad move '(.*)' \(it does not leave its square\)$/s, zh: (m) => `“${m[1]}”没有离开原来的格子` },
+  { kind: "jungle-move.from", pattern: /^bad origin square in move '(.*?)': (.*)$/s, zh: (m, t) => `着法“${m[1]}”的起点有误：${t(m[2])}` },
+  { kind: "jungle-move.to", pattern: /^bad destination square in move '(.*?)': (.*)$/s, zh: (m, t) => `着法“${m[1]}”的终点有误：${t(m[2])}` },
+  { kind: "five-tigers-move.empty", pattern: /^empty move$/, zh: () => "着法为空" },
+  { kind: "five-tigers-move.point", pattern: /^bad point in move: (.*)$/s, zh: (m, t) => `着法中的点有误：${t(m[1])}` },
+  { kind: "coord.empty", pattern: /^empty coordinate$/, zh: () => "坐标为空" },
+  { kind: "coord.file", pattern: /^'(.*)' is not a file letter \(expected a lower-case letter\)$/s, zh: (m) => `“${m[1]}”不是列字母（应为小写字母）` },
+  { kind: "coord.file-off", pattern: /^file '(.*)' is off the board$/s, zh: (m) => `${m[1]} 列不在棋盘上` },
+  { kind: "coord.missing-rank", pattern: /^missing rank after the file letter$/, zh: () => "列字母之后缺少行号" },
+  { kind: "coord.rank", pattern: /^'(.*)' is not a rank digit$/s, zh: (m) => `“${m[1]}”不是行号数字` },
+  { kind: "coord.rank-off", pattern: /^rank (.*) is off the board$/s, zh: (m) => `第${m[1]}行不在棋盘上` },
+  // Why the rules refuse a move.
+  { kind: "illegal.not-legal", pattern: /^not a legal move in this position$/, zh: () => "此局面下不是合法着法" },
+  { kind: "illegal.anti-chase", pattern: /^forbidden by the (7-3|17-5) anti-chase rule$/, zh: (m) => `违反禁止长追的${m[1]}规则` },
+  { kind: "illegal.game-over", pattern: /^the game is over(?: \((.*)\))?$/s, zh: () => "对局已结束" },
+  { kind: "illegal.owed", pattern: new RegExp(`^${FT_SIDE} is owed (\\d+) removal\\(s\\) first$`), zh: (m) => `${ZH_SIDE[m[1]]}须先提${m[2]}子` },
+  { kind: "illegal.no-removal", pattern: /^no removal is owed$/, zh: () => "现在不能提子" },
+  { kind: "illegal.occupied", pattern: /^the point is not empty$/, zh: () => "这个点上已有棋子" },
+  { kind: "illegal.placement-over", pattern: /^placement is over$/, zh: () => "布子阶段已结束" },
+  { kind: "illegal.step-in-placement", pattern: /^pieces step only after placement$/, zh: () => "布子结束后才能行棋" },
+  { kind: "illegal.shuttle", pattern: /^the shuttle rule forbids stepping straight back$/, zh: () => "来回走的规则禁止直接走回去" },
+  { kind: "illegal.step", pattern: new RegExp(`^not a step of ${FT_SIDE} to an adjacent empty point$`), zh: (m) => `不是${ZH_SIDE[m[1]]}走到相邻空点的一步` },
+  // Records.
+  { kind: "record.no-game-tag", pattern: /^the record has no Game tag$/, zh: () => "棋谱没有 Game 标签" },
+  { kind: "record.unterminated-tag", pattern: /^unterminated tag$/, zh: () => "标签没有结束（缺少 \"]）" },
+  { kind: "record.bad-tag", pattern: /^malformed tag: the value must be in double quotes$/, zh: () => "标签格式有误：值必须放在双引号里" },
+  { kind: "record.bad-tag", pattern: /^malformed tag: (.*)$/s, zh: (m) => `标签格式有误（应为 [名称 "值"]）：${m[1]}` },
+  { kind: "record.duplicate-tag", pattern: /^tag (.*) appears twice$/s, zh: (m) => `标签 ${m[1]} 出现了两次` },
+  { kind: "record.tag-after-moves", pattern: /^a tag after the moves$/, zh: () => "着法之后又出现了标签" },
+  { kind: "record.bad-result", pattern: /^Result '(.*)' is not 1-0, 0-1, 1\/2-1\/2 or \*$/s, zh: (m) => `Result 标签“${m[1]}”不是 1-0、0-1、1/2-1/2 或 *` },
+  { kind: "record.unterminated-comment", pattern: /^unterminated comment$/, zh: () => "注释没有结束（缺少“}”）" },
+  { kind: "record.unbalanced-brace", pattern: /^unbalanced brace$/, zh: () => "花括号不成对" },
+  { kind: "record.misplaced-comment", pattern: /^a comment must follow a move, at most one per move$/, zh: () => "注释必须跟在着法之后，每步至多一条" },
+  { kind: "record.not-a-move", pattern: /^'(.*)' is not a move$/s, zh: (m) => `“${m[1]}”不是着法` },
+  { kind: "record.missing-result", pattern: /^the moves end without a result \(1-0, 0-1, 1\/2-1\/2 or \*\)$/, zh: () => "着法之后缺少结果（1-0、0-1、1/2-1/2 或 *）" },
+  { kind: "record.result-mismatch", pattern: /^result (\S+) differs from the Result tag (\S+)$/, zh: (m) => `结果 ${m[1]} 与 Result 标签 ${m[2]} 不一致` },
+  { kind: "record.trailing-text", pattern: /^text after the result$/, zh: () => "结果之后还有文字" },
+  { kind: "record.empty", pattern: /^no record$/, zh: () => "没有棋谱" },
+  { kind: "record.rules-result", pattern: /^the rules give (.*), the record (.*)$/s, zh: (m) => `按规则结果为 ${m[1]}，棋谱却写 ${m[2]}` },
+  // The backends' own messages.
+  { kind: "engine-thinking", pattern: /^the engine is thinking$/, zh: () => "引擎正在思考" },
+  { kind: "engine-thinking", pattern: /^the engine is thinking: wait for its move$/, zh: () => "引擎正在思考：请等它走完" },
+  { kind: "nothing-to-undo", pattern: /^no move to take back$/, zh: () => "没有可以悔的棋" },
+  { kind: "undo-count", pattern: /^cannot take back (\d+) moves from ply (\d+)$/, zh: (m) => `在第${m[2]}步不能悔${m[1]}步` },
+  { kind: "engine-no-move", pattern: /^the engine has no move$/, zh: () => "引擎无棋可走" },
+  { kind: "engine-failed", pattern: /^the engine failed: (.*)$/s, zh: (m) => `引擎出错：${m[1]}` },
+  { kind: "searching", pattern: /^a search is running$/, zh: () => "正在搜索中" },
+  { kind: "stopping", pattern: /^the server is stopping$/, zh: () => "服务器正在关闭" },
+  { kind: "too-many-searches", pattern: /^too many searches at once \((\d+)\): try again later$/, zh: (m) => `同时进行的搜索太多（${m[1]}）：请稍后再试` },
+  { kind: "too-many-sessions", pattern: /^too many sessions \((\d+)\), all of them searching$/, zh: (m) => `对局太多（${m[1]}），都在搜索中` },
+  { kind: "no-session", pattern: /^no session '(.*)'$/s, zh: (m) => `没有对局“${m[1]}”` },
+  { kind: "bad-json", pattern: /^bad JSON body: (.*)$/s, zh: () => "请求格式有误" },
+  { kind: "ply", pattern: /^ply (\d+) is outside the game \(0 to (\d+)\)$/, zh: (m) => `第${m[1]}步不在对局中（0 到 ${m[2]}）` },
+];
+
+// The message in `lang` from its kind's words, or null for a message of no
+// known kind. Parts that are messages themselves (the reason after
+// "bad position: ") are explained the same way; one of no known kind is
+// kept as it is and added to `unknown`.
+function explainError(message, lang, unknown = []) {
+  for (const kind of ERROR_KINDS) {
+    const m = kind.pattern.exec(message);
+    if (m) {
+      return kind[lang](m, (inner) => {
+        const said = explainError(inner, lang, unknown);
+        if (said === null) unknown.push(inner);
+        return said ?? inner;
+      });
+    }
+  }
+  return null;
+}
+
+// The kind of a message and its fields (the pattern's groups, in order),
+// or null: the structured form of an error, for tests and tools.
+function errorKind(message) {
+  for (const kind of ERROR_KINDS) {
+    const m = kind.pattern.exec(message);
+    if (m) return { kind: kind.kind, fields: m.slice(1).filter((f) => f !== undefined) };
+  }
+  return null;
+}

@@ -1,0 +1,63 @@
+// The wasm engine's speed in headless Chromium and the time to an
+// interactive board, as docs/PERFORMANCE.md reports them. Not a test and
+// not run in CI: a measurement, to run by hand on a quiet machine against
+// a static site (scripts/export-site.sh DIR; python3 -m http.server -d DIR):
+//
+//   QI_URL=http://127.0.0.1:PORT/ node web-tests/bench.mjs [runs]
+//
+// It prints, for three fresh browser contexts, the time from `goto` to the
+// board drawn and the page ready, then each search `runs` times (3 by
+// default) on the page's main thread: nodes, milliseconds and nodes/s.
+// Compare with native `qi engine` (`Hash 16`, `Threads 1`, `go depth D`).
+
+import { chromium } from "playwright-core";
+
+const BASE = process.env.QI_URL || "http://127.0.0.1:8000/";
+const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
+const runs = Number(process.argv[2] || 3);
+
+// The searches of docs/PERFORMANCE.md: game, depth, engine options.
+const SEARCHES = [
+  ["jungle", 14, {}],
+  ["five-tigers", 12, {}],
+  ["jungle", 14, { EvalProfile: "nnue" }],
+];
+
+const browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  headless: true,
+  args: ["--headless", "--no-sandbox", "--disable-gpu"],
+});
+for (let i = 0; i < 3; i++) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const t0 = Date.now();
+  await page.goto(BASE);
+  await page.waitForSelector("body[data-ready='1'] #board svg");
+  console.log(`interactive board: ${Date.now() - t0} ms from goto`);
+  await context.close();
+}
+const context = await browser.newContext();
+const page = await context.newPage();
+await page.goto(BASE);
+await page.waitForSelector("body[data-ready='1']");
+for (const [spec, depth, options] of SEARCHES) {
+  for (let i = 0; i < runs; i++) {
+    const r = await page.evaluate(
+      async ([spec, depth, options]) => {
+        const qi = await import("./pkg/qi_wasm.js");
+        const game = new qi.Game(spec);
+        for (const [name, value] of Object.entries(options)) game.setOption(name, value);
+        const t = performance.now();
+        const done = game.search({ depth });
+        const ms = performance.now() - t;
+        game.free();
+        return { nodes: done.nodes, ms, best: done.best };
+      },
+      [spec, depth, options],
+    );
+    const label = `${spec}${options.EvalProfile ? ` (${options.EvalProfile})` : ""} depth ${depth}`;
+    console.log(`${label}: ${r.nodes} nodes ${r.ms.toFixed(0)} ms ${Math.round((r.nodes / r.ms) * 1000)} nodes/s best ${r.best}`);
+  }
+}
+await browser.close();
