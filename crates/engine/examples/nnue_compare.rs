@@ -6,8 +6,12 @@
 //!
 //! ```text
 //! cargo run --release -p qi-engine --example nnue_compare -- DATA.bin \
-//!     [--net FILE]... [--positions N] [--depth D] [--openings N]
+//!     [--net FILE]... [--positions N] [--depth D] [--openings N] [--off FEATURE]...
 //! ```
+//!
+//! `--off` turns one of the search's pruning features off for every
+//! evaluator (`futility`, `lmp`, `lmr`, `aspiration`, `iir`), to see which
+//! of them the evaluation's scale interacts with.
 //!
 //! The embedded network is always compared; each `--net` adds one.
 
@@ -24,7 +28,7 @@ use qi_engine::jungle::nnue::{embedded, Network};
 use qi_engine::jungle::{JungleEval, JungleHooks};
 use qi_engine::{GameKit, JungleKit};
 use qi_jungle::{Animal, Game, Jungle, Piece, Rules, Setup, Square};
-use qi_search::{Limits, Searcher};
+use qi_search::{Limits, SearchOptions, Searcher};
 
 struct Config {
     data: PathBuf,
@@ -32,12 +36,13 @@ struct Config {
     positions: usize,
     depth: u32,
     openings: usize,
+    options: SearchOptions,
 }
 
 fn parse(args: &[String]) -> Result<Config, String> {
     let mut it = args.iter();
     let data = it.next().ok_or(
-        "usage: nnue_compare DATA.bin [--net FILE]... [--positions N] [--depth D] [--openings N]",
+        "usage: nnue_compare DATA.bin [--net FILE]... [--positions N] [--depth D] [--openings N] [--off FEATURE]...",
     )?;
     let mut c = Config {
         data: PathBuf::from(data),
@@ -45,6 +50,7 @@ fn parse(args: &[String]) -> Result<Config, String> {
         positions: 100_000,
         depth: 10,
         openings: 12,
+        options: JungleKit::tuned_options(),
     };
     while let Some(flag) = it.next() {
         let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
@@ -58,6 +64,18 @@ fn parse(args: &[String]) -> Result<Config, String> {
             "--positions" => c.positions = number()?,
             "--depth" => c.depth = number()? as u32,
             "--openings" => c.openings = number()?,
+            "--off" => match value.as_str() {
+                "futility" => c.options.futility = false,
+                "lmp" => c.options.late_move_pruning = false,
+                "lmr" => c.options.lmr = false,
+                "aspiration" => c.options.aspiration = false,
+                "iir" => c.options.iir = false,
+                _ => {
+                    return Err(format!(
+                        "--off {value}: not a feature this example turns off"
+                    ))
+                }
+            },
             _ => return Err(format!("unknown option {flag}")),
         }
     }
@@ -173,8 +191,7 @@ fn run(c: Config) -> Result<(), String> {
     for (name, eval) in &evals {
         let (mut nodes, began) = (0u64, Instant::now());
         for o in &openings {
-            let mut searcher =
-                Searcher::with_hooks(JungleKit::tuned_options(), JungleHooks::default());
+            let mut searcher = Searcher::with_hooks(c.options, JungleHooks::default());
             let mut game = Game::new(*o);
             nodes += searcher
                 .search(&mut game, eval, Limits::depth(c.depth), &stop, |_| {})
