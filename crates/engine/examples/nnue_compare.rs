@@ -6,12 +6,14 @@
 //!
 //! ```text
 //! cargo run --release -p qi-engine --example nnue_compare -- DATA.bin \
-//!     [--net FILE]... [--positions N] [--depth D] [--openings N] [--off FEATURE]...
+//!     [--net FILE]... [--positions N] [--depth D] [--openings N] [--off FEATURE]... [--grain G]
 //! ```
 //!
 //! `--off` turns one of the search's pruning features off for every
 //! evaluator (`futility`, `lmp`, `lmr`, `aspiration`, `iir`), to see which
-//! of them the evaluation's scale interacts with.
+//! of them the evaluation's scale interacts with; `--grain G` rounds every
+//! evaluation to multiples of `G` centi-units in the searches (a finer
+//! evaluation has fewer equal scores, so fewer cut-offs).
 //!
 //! The embedded network is always compared; each `--net` adds one.
 
@@ -37,12 +39,24 @@ struct Config {
     depth: u32,
     openings: usize,
     options: SearchOptions,
+    grain: i32,
+}
+
+/// An evaluation rounded to multiples of a grain, to see how much of a
+/// search's size comes from scores differing by less than the grain.
+struct Grained<'a>(&'a JungleEval, i32);
+
+impl Evaluator<Jungle> for Grained<'_> {
+    fn evaluate(&self, pos: &Jungle) -> i32 {
+        let (v, g) = (self.0.evaluate(pos), self.1);
+        (v + g / 2).div_euclid(g) * g
+    }
 }
 
 fn parse(args: &[String]) -> Result<Config, String> {
     let mut it = args.iter();
     let data = it.next().ok_or(
-        "usage: nnue_compare DATA.bin [--net FILE]... [--positions N] [--depth D] [--openings N] [--off FEATURE]...",
+        "usage: nnue_compare DATA.bin [--net FILE]... [--positions N] [--depth D] [--openings N] [--off FEATURE]... [--grain G]",
     )?;
     let mut c = Config {
         data: PathBuf::from(data),
@@ -51,6 +65,7 @@ fn parse(args: &[String]) -> Result<Config, String> {
         depth: 10,
         openings: 12,
         options: JungleKit::tuned_options(),
+        grain: 1,
     };
     while let Some(flag) = it.next() {
         let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
@@ -64,6 +79,7 @@ fn parse(args: &[String]) -> Result<Config, String> {
             "--positions" => c.positions = number()?,
             "--depth" => c.depth = number()? as u32,
             "--openings" => c.openings = number()?,
+            "--grain" => c.grain = number()?.max(1) as i32,
             "--off" => match value.as_str() {
                 "futility" => c.options.futility = false,
                 "lmp" => c.options.late_move_pruning = false,
@@ -194,7 +210,13 @@ fn run(c: Config) -> Result<(), String> {
             let mut searcher = Searcher::with_hooks(c.options, JungleHooks::default());
             let mut game = Game::new(*o);
             nodes += searcher
-                .search(&mut game, eval, Limits::depth(c.depth), &stop, |_| {})
+                .search(
+                    &mut game,
+                    &Grained(eval, c.grain),
+                    Limits::depth(c.depth),
+                    &stop,
+                    |_| {},
+                )
                 .nodes;
         }
         let secs = began.elapsed().as_secs_f64();
