@@ -370,7 +370,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     t.add_argument("--epochs", type=int, default=10)
     t.add_argument("--batch", type=int, default=4096)
     t.add_argument("--lr", type=float, default=2e-3)
-    t.add_argument("--lam", type=float, default=0.75, help="weight of the score against the result")
+    # 1: the score alone. The result is the whole game's label, and mixed in
+    # (try 1: 0.75) it made the network answer hundreds of centi-units in
+    # positions the search scores even (docs/nnue.md, "Try 2").
+    t.add_argument("--lam", type=float, default=1.0, help="weight of the score against the result")
     t.add_argument("--seed", type=int, default=1)
     t.add_argument("--minutes", type=float, default=60.0, help="stop after the epoch that passes this")
     args = parser.parse_args(argv)
