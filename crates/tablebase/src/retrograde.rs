@@ -175,6 +175,17 @@ pub struct Ledger {
 }
 
 impl Ledger {
+    /// A partition with no slot (what a worker that could not start its
+    /// slots plays, so that the others' rounds still end).
+    pub fn empty(owner: usize, peers: usize) -> Ledger {
+        Ledger {
+            owner: owner as u64,
+            peers: peers as u64,
+            slots: Vec::new(),
+            due: BTreeMap::new(),
+        }
+    }
+
     /// The partition `owner` of `peers` of `slice`, every slot started.
     pub fn new<S: RetroSlice + ?Sized>(
         slice: &S,
@@ -395,6 +406,10 @@ pub enum RetroError {
         /// The slot.
         slot: u64,
     },
+    /// Another worker of a distributed run failed (its own process says
+    /// why).
+    #[error("another worker of the cluster failed (its process reports why)")]
+    OtherWorker,
     /// The slice could not start a slot.
     #[error("slot {slot}: {message}")]
     Slice {

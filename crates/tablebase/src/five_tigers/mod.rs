@@ -46,6 +46,7 @@ mod dense;
 mod key;
 mod resume;
 mod retro;
+mod slice;
 mod solve;
 
 use std::fmt;
@@ -55,7 +56,10 @@ use qi_core::{Position, Side};
 use qi_five_tigers::{FiveTigers, Phase, Rules, RulesError, Shuttle};
 use thiserror::Error;
 
+#[cfg(feature = "distributed")]
+pub use resume::generate_distributed;
 pub use resume::generate_resumable;
+pub use slice::FiveTigersSlice;
 pub use solve::raw_state_count;
 
 use crate::driver::GenerateError;

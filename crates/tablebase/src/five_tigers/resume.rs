@@ -7,6 +7,7 @@
 //! overwrite).
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Instant;
 
 use qi_five_tigers::Rules;
@@ -43,14 +44,70 @@ pub fn generate_resumable(
     choose: &dyn Fn(Material) -> Generator,
     done: &mut dyn FnMut(&Table, f64, Option<&FormatError>),
 ) -> Result<Tablebase, GenerateDirError> {
-    let mut tb = Tablebase::new(rules);
+    let mut solve = |m: Material, tb: &Arc<Tablebase>| {
+        let table = solve_material(choose(m), rules, m, tb, threads)?;
+        Ok((table, ()))
+    };
+    resume_with(
+        rules,
+        materials,
+        dir,
+        &mut solve,
+        |t: &Table, s: f64, r: Option<&FormatError>, ()| done(t, s, r),
+    )
+}
+
+/// [`generate_resumable`] with each table solved by the workers of
+/// `cluster` (`dataflow::solve_everywhere`): every process of the cluster
+/// runs this with the same arguments, solves its share of each material,
+/// gets the whole table back and writes it into its own `dir` (or the
+/// same directory: each writes the same bytes through its own temporary
+/// file), so each process can resume alone from its files. `done` also
+/// gets the stats of this process's workers. `shuttle = allowed` only.
+#[cfg(feature = "distributed")]
+pub fn generate_distributed(
+    rules: &Rules,
+    materials: &[Material],
+    cluster: &crate::dataflow::Cluster,
+    dir: &Path,
+    mut done: impl FnMut(&Table, f64, Option<&FormatError>, &[crate::dataflow::WorkerStats]),
+) -> Result<Tablebase, GenerateDirError> {
+    use super::FiveTigersSlice;
+
+    let mut solve = |m: Material, tb: &Arc<Tablebase>| {
+        let slice = Arc::new(FiveTigersSlice::new(m, rules, tb.clone())?);
+        let (values, stats) = crate::dataflow::solve_everywhere(slice.clone(), cluster)?;
+        let table = slice.table(&values, 1)?;
+        Ok((table, stats))
+    };
+    resume_with(
+        rules,
+        materials,
+        dir,
+        &mut solve,
+        |t: &Table, s: f64, r: Option<&FormatError>, stats: Vec<crate::dataflow::WorkerStats>| {
+            done(t, s, r, &stats)
+        },
+    )
+}
+
+/// The resumable loop of both: `solve` makes a missing table from the
+/// finished ones, and its by-product goes to `done`.
+fn resume_with<X>(
+    rules: &Rules,
+    materials: &[Material],
+    dir: &Path,
+    mut solve: impl FnMut(Material, &Arc<Tablebase>) -> Result<(Table, X), GenerateDirError>,
+    mut done: impl FnMut(&Table, f64, Option<&FormatError>, X),
+) -> Result<Tablebase, GenerateDirError> {
+    let mut tb = Arc::new(Tablebase::new(rules));
     for m in closure(materials, rules) {
         let path = Tablebase::file_path(dir, m);
         let mut refused = None;
         if path.exists() {
             match load_table(&path, rules) {
                 Ok(table) => {
-                    tb.insert_table(table);
+                    Arc::make_mut(&mut tb).insert_table(table);
                     continue;
                 }
                 Err(e) if damaged(&e) => refused = Some(e),
@@ -58,11 +115,13 @@ pub fn generate_resumable(
             }
         }
         let start = Instant::now();
-        let table = solve_material(choose(m), rules, m, &tb, threads)?;
+        let (table, by_product) = solve(m, &tb)?;
         let seconds = start.elapsed().as_secs_f64();
         save_table(dir, &table)?;
-        done(&table, seconds, refused.as_ref());
-        tb.insert_table(table);
+        done(&table, seconds, refused.as_ref(), by_product);
+        // The solver's handles on the smaller tables are gone by now, so
+        // this inserts without a copy.
+        Arc::make_mut(&mut tb).insert_table(table);
     }
-    Ok(tb)
+    Ok(Arc::try_unwrap(tb).unwrap_or_else(|shared| (*shared).clone()))
 }

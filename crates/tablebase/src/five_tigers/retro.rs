@@ -78,7 +78,7 @@ fn position(boards: [u32; 2], stm: Side, rules: &Rules) -> Result<FiveTigers, Ge
 
 /// The memoised values of owed-removal positions, by boards, side to
 /// move, taker and count.
-type Memo = HashMap<(u32, u32, u8, u8, u8), (Wdl, u32)>;
+pub(super) type Memo = HashMap<(u32, u32, u8, u8, u8), (Wdl, u32)>;
 
 /// The value and distance, for its side to move, of a position reached by
 /// a step that formed a formation (or of the removals after it): solved
@@ -183,6 +183,127 @@ fn with(boards: [u32; 2], side: usize, board: u32) -> [u32; 2] {
     b
 }
 
+/// How a slot starts, from its steps.
+pub(super) enum SlotStart {
+    /// The side to move has no step: lost at 0.
+    NoStep,
+    /// Its steps: those that stay in the material were appended to the
+    /// caller's `children` (sorted, distinct); those that form a formation
+    /// lead through the removals into smaller tables.
+    Moves {
+        /// The shortest win through a conversion (its distance here).
+        win: Option<u16>,
+        /// Some conversion draws or wins: never lost.
+        non_losing: bool,
+        /// The longest loss through a conversion (the distance there).
+        longest_loss: Option<u16>,
+    },
+}
+
+/// The start of the position with First on `boards[0]`, Second on
+/// `boards[1]` and `stm` to move: its successors in the material (into
+/// `children`, sorted and distinct) and its conversions' values.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn start_slot(
+    index: &DenseIndex,
+    boards: [u32; 2],
+    stm: usize,
+    rules: &Rules,
+    material: Material,
+    smaller: &Tablebase,
+    memo: &mut Memo,
+    children: &mut Vec<u64>,
+) -> Result<SlotStart, GenerateError> {
+    let values = rules.values();
+    let [x, o] = boards;
+    let own = boards[stm];
+    let empty = ALL & !(x | o);
+    let mut any = false;
+    let mut win: Option<u32> = None;
+    let mut non_losing = false;
+    let mut longest_loss: Option<u32> = None;
+    let side = if stm == 0 { Side::First } else { Side::Second };
+    let mut here: Option<FiveTigers> = None;
+    for from in points(own) {
+        for to in points(NEIGHBOURS[from as usize].0 & empty) {
+            any = true;
+            let after = own ^ (1 << from) ^ (1 << to);
+            if forms(after, to, &values) {
+                let mut child = match here {
+                    Some(p) => p,
+                    None => *here.insert(position(boards, side, rules)?),
+                };
+                let mv = Move::Step {
+                    from: Point::new(from as u8).ok_or_else(|| internal("point".into()))?,
+                    to: Point::new(to as u8).ok_or_else(|| internal("point".into()))?,
+                };
+                child.play_unchecked(mv);
+                let (v, d) = conversion(&child, smaller, material, memo)?;
+                let v = if child.side_to_move() == side {
+                    v
+                } else {
+                    v.flip()
+                };
+                match v {
+                    Wdl::Win => {
+                        non_losing = true;
+                        win = Some(win.map_or(d + 1, |w| w.min(d + 1)));
+                    }
+                    Wdl::Draw => non_losing = true,
+                    Wdl::Loss => longest_loss = Some(longest_loss.map_or(d, |l| l.max(d))),
+                }
+            } else {
+                let b = with(boards, stm, after);
+                children.push(index.slot(b[0], b[1], 1 - stm));
+            }
+        }
+    }
+    if !any {
+        return Ok(SlotStart::NoStep);
+    }
+    children.sort_unstable();
+    children.dedup();
+    let narrow =
+        |d: u32| u16::try_from(d).map_err(|_| internal(format!("a conversion of {d} plies")));
+    Ok(SlotStart::Moves {
+        win: win.map(narrow).transpose()?,
+        non_losing,
+        longest_loss: longest_loss.map(narrow).transpose()?,
+    })
+}
+
+/// The un-moves of `slot`: the slots from which a step of the side that
+/// is not to move there leads to it (a step that formed a formation leads
+/// to owed removals instead, so it is not one), appended to `preds` (not
+/// deduplicated).
+pub(super) fn unmoves(index: &DenseIndex, slot: u64, values: &[u8; 5], preds: &mut Vec<u64>) {
+    let (x, o, stm) = index.decode(slot);
+    let boards = [x, o];
+    let mover = 1 - stm;
+    let theirs = boards[mover];
+    let empty = ALL & !(x | o);
+    for at in points(theirs) {
+        if forms(theirs, at, values) {
+            continue;
+        }
+        for back in points(NEIGHBOURS[at as usize].0 & empty) {
+            let b = with(boards, mover, theirs ^ (1 << at) ^ (1 << back));
+            preds.push(index.slot(b[0], b[1], mover));
+        }
+    }
+}
+
+/// The state byte of a value code of `retrograde` (0 loss, 1 draw, 2
+/// win, 3 unused), for [`table_of`].
+pub(super) fn state_of_code(code: u8) -> u8 {
+    match code {
+        0 => LOSS,
+        2 => WIN,
+        3 => UNUSED,
+        _ => 0,
+    }
+}
+
 /// A decision waiting for its distance: slot `<< 1`, 1 for a win.
 type Event = u64;
 
@@ -204,7 +325,6 @@ fn init_range(
     material: Material,
     smaller: &Tablebase,
 ) -> Result<Init, GenerateError> {
-    let values = rules.values();
     let mut memo = Memo::new();
     let mut events = Vec::new();
     let mut children: Vec<u64> = Vec::with_capacity(20);
@@ -214,61 +334,37 @@ fn init_range(
             *state = UNUSED;
             continue;
         }
-        let boards = [x, o];
-        let own = boards[stm];
-        let empty = ALL & !(x | o);
         children.clear();
-        let mut any = false;
-        let mut win: Option<u32> = None;
-        let mut non_losing = false;
-        let mut longest_loss = 0u32;
-        let side = if stm == 0 { Side::First } else { Side::Second };
-        let mut here: Option<FiveTigers> = None;
-        for from in points(own) {
-            for to in points(NEIGHBOURS[from as usize].0 & empty) {
-                any = true;
-                let after = own ^ (1 << from) ^ (1 << to);
-                if forms(after, to, &values) {
-                    let mut child = match here {
-                        Some(p) => p,
-                        None => *here.insert(position(boards, side, rules)?),
-                    };
-                    let mv = Move::Step {
-                        from: Point::new(from as u8).ok_or_else(|| internal("point".into()))?,
-                        to: Point::new(to as u8).ok_or_else(|| internal("point".into()))?,
-                    };
-                    child.play_unchecked(mv);
-                    let (v, d) = conversion(&child, smaller, material, &mut memo)?;
-                    let v = if child.side_to_move() == side {
-                        v
-                    } else {
-                        v.flip()
-                    };
-                    match v {
-                        Wdl::Win => {
-                            non_losing = true;
-                            win = Some(win.map_or(d + 1, |w| w.min(d + 1)));
-                        }
-                        Wdl::Draw => non_losing = true,
-                        Wdl::Loss => longest_loss = longest_loss.max(d),
-                    }
-                } else {
-                    let b = with(boards, stm, after);
-                    children.push(index.slot(b[0], b[1], 1 - stm));
+        let start = start_slot(
+            index,
+            [x, o],
+            stm,
+            rules,
+            material,
+            smaller,
+            &mut memo,
+            &mut children,
+        )?;
+        match start {
+            SlotStart::NoStep => {
+                *state = 0;
+                *far = 0;
+                events.push((0, slot << 1));
+            }
+            SlotStart::Moves {
+                win,
+                non_losing,
+                longest_loss,
+            } => {
+                *state = children.len() as u8 | if non_losing { NON_LOSING } else { 0 };
+                let longest_loss = longest_loss.unwrap_or(0);
+                *far = longest_loss;
+                if let Some(w) = win {
+                    events.push((u32::from(w), slot << 1 | 1));
+                } else if children.is_empty() && !non_losing {
+                    events.push((u32::from(longest_loss) + 1, slot << 1));
                 }
             }
-        }
-        children.sort_unstable();
-        children.dedup();
-        *state = children.len() as u8 | if non_losing { NON_LOSING } else { 0 };
-        *far = u16::try_from(longest_loss)
-            .map_err(|_| internal(format!("a conversion of {longest_loss} plies")))?;
-        if !any {
-            events.push((0, slot << 1));
-        } else if let Some(w) = win {
-            events.push((w, slot << 1 | 1));
-        } else if children.is_empty() && !non_losing {
-            events.push((longest_loss + 1, slot << 1));
         }
     }
     Ok(Init { events })
@@ -353,21 +449,8 @@ pub(crate) fn solve(
             states[slot] = if won { WIN } else { LOSS };
             dist[slot] = here;
             // Un-move: the side not to move here stepped last.
-            let (x, o, stm) = index.decode(slot as u64);
-            let boards = [x, o];
-            let mover = 1 - stm;
-            let theirs = boards[mover];
-            let empty = ALL & !(x | o);
             preds.clear();
-            for at in points(theirs) {
-                if forms(theirs, at, &values) {
-                    continue;
-                }
-                for back in points(NEIGHBOURS[at as usize].0 & empty) {
-                    let b = with(boards, mover, theirs ^ (1 << at) ^ (1 << back));
-                    preds.push(index.slot(b[0], b[1], mover));
-                }
-            }
+            unmoves(&index, slot as u64, &values, &mut preds);
             preds.sort_unstable();
             preds.dedup();
             for &q in &preds {
@@ -407,7 +490,7 @@ pub(crate) fn solve(
 
 /// The table of the solved slots, in the canonical-key order of the graph
 /// generator's tables (the slots keyed on `threads` threads).
-fn table_of(
+pub(super) fn table_of(
     material: Material,
     rules: &Rules,
     index: &DenseIndex,
