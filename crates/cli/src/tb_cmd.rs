@@ -90,10 +90,10 @@ impl GameArg {
 struct GenerateArgs {
     #[command(flatten)]
     game: GameArg,
-    /// Every material of up to N animals (both sides together), when no
-    /// --material is given; for five-tigers, up to N pieces a side (at
-    /// most 3).
-    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..=MAX_PIECES as i64))]
+    /// Every material of up to N animals (both sides together, at most 4),
+    /// when no --material is given; for five-tigers, up to N pieces a side
+    /// (at most 5 with the shuttle allowed, 3 with it forbidden).
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..=ft::MAX_PIECES as i64))]
     pieces: u32,
     /// A material to generate instead (Red letters, v, Blue letters:
     /// LCvED; for five-tigers the counts: 3v2); may be repeated.
@@ -178,6 +178,12 @@ fn threads(args: &GenerateArgs) -> usize {
 /// The materials `--material` or `--pieces` name.
 fn materials(args: &GenerateArgs) -> Result<Vec<Material>, CliError> {
     if args.material.is_empty() {
+        if args.pieces > MAX_PIECES {
+            return Err(CliError::Usage(format!(
+                "bad --pieces: jungle tables have at most {MAX_PIECES} animals, not {}",
+                args.pieces
+            )));
+        }
         return Ok(Material::all_up_to(args.pieces));
     }
     args.material
@@ -354,29 +360,45 @@ fn stats(args: &StatsArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The Five Tigers materials `--material` or `--pieces` (a side) name.
-fn ft_materials(args: &GenerateArgs) -> Result<Vec<ft::Material>, CliError> {
+/// The Five Tigers materials `--material` or `--pieces` (a side) name:
+/// up to 5 pieces a side with the shuttle allowed, 3 with it forbidden.
+fn ft_materials(
+    args: &GenerateArgs,
+    rules: &qi_five_tigers::Rules,
+) -> Result<Vec<ft::Material>, CliError> {
+    let most = if rules.shuttle == qi_five_tigers::Shuttle::Forbidden {
+        ft::MAX_PIECES_FORBIDDEN
+    } else {
+        ft::MAX_PIECES
+    };
+    let limit = |what: &str, n: &dyn std::fmt::Display| {
+        CliError::Usage(format!(
+            "bad {what}: five-tigers tables under these rules have at most {most} pieces a side, \
+             not {n}"
+        ))
+    };
     if args.material.is_empty() {
-        if args.pieces > ft::MAX_PIECES {
-            return Err(CliError::Usage(format!(
-                "bad --pieces: five-tigers tables have at most {} pieces a side, not {}",
-                ft::MAX_PIECES,
-                args.pieces
-            )));
+        if args.pieces > most {
+            return Err(limit("--pieces", &args.pieces));
         }
         return Ok(ft::Material::all_up_to(args.pieces));
     }
     args.material
         .iter()
         .map(|text| {
-            text.parse::<ft::Material>()
-                .map_err(|e| CliError::Usage(format!("bad --material: {e}")))
+            let m = text
+                .parse::<ft::Material>()
+                .map_err(|e| CliError::Usage(format!("bad --material: {e}")))?;
+            if m.first.max(m.second) > most {
+                return Err(limit("--material", &m));
+            }
+            Ok(m)
         })
         .collect()
 }
 
 fn ft_generate(args: &GenerateArgs, rules: &qi_five_tigers::Rules) -> Result<(), CliError> {
-    let materials = ft_materials(args)?;
+    let materials = ft_materials(args, rules)?;
     let threads = threads(args);
     let _lock = lock_dir(&args.dir)?;
     let all = ft::closure(&materials, rules);

@@ -183,7 +183,23 @@ fn bad_input_is_one_line_and_exit_code_2() {
                 "4",
                 d,
             ],
-            "at most 3 pieces a side",
+            "at most 3 pieces a side, not 4",
+        ),
+        (
+            vec![
+                "tb",
+                "generate",
+                "--game",
+                "five-tigers:shandong-shuttle",
+                "--pieces",
+                "6",
+                d,
+            ],
+            "--pieces",
+        ),
+        (
+            vec!["tb", "generate", "--pieces", "5", d],
+            "at most 4 animals",
         ),
         (
             vec![

@@ -11,8 +11,9 @@
 //! put in its slot by mapping First's pieces onto the representative; when
 //! the representative is fixed by some symmetries (a few classes), the
 //! smallest rank over those images is the slot, and the other ranks are
-//! slots no position uses ([`DenseIndex::is_canonical`]): about 1 % of the
-//! slots for 5 a side, against a 6-byte-per-position key list.
+//! slots no position uses ([`DenseIndex::is_canonical`]): 5 % of the
+//! slots of `4v4`, 2.6 % of `5v5`'s, against 8 bytes of key a position
+//! in a sorted key list.
 
 use super::key::map_board;
 

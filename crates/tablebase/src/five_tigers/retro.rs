@@ -370,9 +370,48 @@ fn init_range(
     Ok(Init { events })
 }
 
+/// Positions decided per block of the propagation: enough to share among
+/// the threads, few enough that the updates of one block stay small.
+const BLOCK: usize = 1 << 16;
+
+/// The distinct predecessors of each of `decided` (slot, won for its side
+/// to move), as `q << 1 | won`, generated on `threads` threads (one list
+/// per thread, in order).
+fn predecessors(
+    index: &DenseIndex,
+    decided: &[(u64, bool)],
+    values: &[u8; 5],
+    threads: usize,
+) -> Result<Vec<Vec<u64>>, GenerateError> {
+    let one = |part: &[(u64, bool)]| {
+        let mut out = Vec::with_capacity(part.len() * 8);
+        let mut preds: Vec<u64> = Vec::with_capacity(20);
+        for &(slot, won) in part {
+            // Un-move: the side not to move here stepped last.
+            preds.clear();
+            unmoves(index, slot, values, &mut preds);
+            preds.sort_unstable();
+            preds.dedup();
+            out.extend(preds.iter().map(|&q| q << 1 | u64::from(won)));
+        }
+        out
+    };
+    if threads <= 1 || decided.len() < 4096 {
+        return Ok(vec![one(decided)]);
+    }
+    let per = decided.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = decided
+            .chunks(per)
+            .map(|part| scope.spawn(move || Ok(one(part))))
+            .collect();
+        join_workers(workers).into_iter().collect()
+    })
+}
+
 /// Solves `material` (`shuttle = allowed`) given the tables of the
-/// materials its removals lead to, on `threads` threads for the initial
-/// pass.
+/// materials its removals lead to, on `threads` threads (the initial
+/// pass, the un-moves and the keys of the table).
 pub(crate) fn solve(
     material: Material,
     rules: &Rules,
@@ -424,61 +463,68 @@ pub(crate) fn solve(
     }
 
     let values = rules.values();
-    let mut preds: Vec<u64> = Vec::with_capacity(20);
     let mut d = 0usize;
+    let mut todo: Vec<(u64, bool)> = Vec::new();
     while d < buckets.len() {
         if d + 1 >= usize::from(u16::MAX) {
             return Err(internal("a distance beyond 65534 plies".into()));
         }
         let bucket = std::mem::take(&mut buckets[d]);
         let here = d as u16;
-        for e in bucket {
-            let slot = (e >> 1) as usize;
-            let won = match states[slot] {
-                WIN | LOSS => continue,
-                // Decided in this pass at a greater distance, while a
-                // conversion wins sooner: the conversion's distance holds
-                // (its later entry then finds the slot done).
-                WIN_NEW if dist[slot] > here && e & 1 == 1 => true,
-                WIN_NEW | LOSS_NEW if dist[slot] != here => continue,
-                WIN_NEW => true,
-                LOSS_NEW => false,
-                UNUSED => return Err(internal(format!("slot {slot} is unused"))),
-                _ => e & 1 == 1,
-            };
-            states[slot] = if won { WIN } else { LOSS };
-            dist[slot] = here;
-            // Un-move: the side not to move here stepped last.
-            preds.clear();
-            unmoves(&index, slot as u64, &values, &mut preds);
-            preds.sort_unstable();
-            preds.dedup();
-            for &q in &preds {
-                let q = q as usize;
-                let s = states[q];
-                if s >= WIN_NEW {
-                    continue;
-                }
-                if !won {
-                    states[q] = WIN_NEW;
-                    dist[q] = here + 1;
-                    push(&mut buckets, u32::from(here) + 1, (q as u64) << 1 | 1);
-                    continue;
-                }
-                if s & COUNT == 0 {
-                    return Err(internal(format!(
-                        "slot {q} has more decided successors than it counted"
-                    )));
-                }
-                let s = s - 1;
-                states[q] = s;
-                if s == 0 {
-                    let at = here.max(dist[q]) + 1;
-                    if at == here + 1 {
-                        states[q] = LOSS_NEW;
-                        dist[q] = at;
+        // A block at a time: its positions are decided here (one pass,
+        // in order), their predecessors generated on the threads (the
+        // costly part, which only reads), then applied in order.
+        for block in bucket.chunks(BLOCK) {
+            todo.clear();
+            for &e in block {
+                let slot = (e >> 1) as usize;
+                let won = match states[slot] {
+                    WIN | LOSS => continue,
+                    // Decided at a greater distance by an earlier
+                    // position of this distance, while a conversion wins
+                    // sooner: the conversion's distance holds (its later
+                    // entry then finds the slot done).
+                    WIN_NEW if dist[slot] > here && e & 1 == 1 => true,
+                    WIN_NEW | LOSS_NEW if dist[slot] != here => continue,
+                    WIN_NEW => true,
+                    LOSS_NEW => false,
+                    UNUSED => return Err(internal(format!("slot {slot} is unused"))),
+                    _ => e & 1 == 1,
+                };
+                states[slot] = if won { WIN } else { LOSS };
+                dist[slot] = here;
+                todo.push((slot as u64, won));
+            }
+            let updates = predecessors(&index, &todo, &values, threads)?;
+            for part in updates {
+                for u in part {
+                    let q = (u >> 1) as usize;
+                    let won = u & 1 == 1;
+                    let s = states[q];
+                    if s >= WIN_NEW {
+                        continue;
                     }
-                    push(&mut buckets, u32::from(at), (q as u64) << 1);
+                    if !won {
+                        states[q] = WIN_NEW;
+                        dist[q] = here + 1;
+                        push(&mut buckets, u32::from(here) + 1, (q as u64) << 1 | 1);
+                        continue;
+                    }
+                    if s & COUNT == 0 {
+                        return Err(internal(format!(
+                            "slot {q} has more decided successors than it counted"
+                        )));
+                    }
+                    let s = s - 1;
+                    states[q] = s;
+                    if s == 0 {
+                        let at = here.max(dist[q]) + 1;
+                        if at == here + 1 {
+                            states[q] = LOSS_NEW;
+                            dist[q] = at;
+                        }
+                        push(&mut buckets, u32::from(at), (q as u64) << 1);
+                    }
                 }
             }
         }
