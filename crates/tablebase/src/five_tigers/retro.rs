@@ -80,12 +80,81 @@ fn position(boards: [u32; 2], stm: Side, rules: &Rules) -> Result<FiveTigers, Ge
 /// move, taker and count.
 type Memo = HashMap<(u32, u32, u8, u8, u8), (Wdl, u32)>;
 
+/// The tables removals lead into, by dense slot: a conversion ends in a
+/// lookup, which a sorted key list answers by bisection over up to tens of
+/// millions of keys (a cache miss a step) and this by one read.
+struct Targets {
+    tables: HashMap<Material, (DenseIndex, Vec<u32>)>,
+}
+
+/// A slot of [`Targets`] no position fills.
+const EMPTY: u32 = u32::MAX;
+
+impl Targets {
+    /// The tables of `smaller` that a removal from `material` leads to.
+    fn new(
+        material: Material,
+        rules: &Rules,
+        smaller: &Tablebase,
+    ) -> Result<Targets, GenerateError> {
+        let mut tables = HashMap::new();
+        for m in material.after_removals(rules) {
+            let table = smaller
+                .table(m)
+                .ok_or_else(|| GenerateError::MissingSubtable {
+                    material: material.to_string(),
+                    needed: m.to_string(),
+                })?;
+            let index = DenseIndex::new(m.first, m.second);
+            let len =
+                usize::try_from(index.len()).map_err(|_| GenerateError::TooLarge(m.to_string()))?;
+            let mut cells = vec![EMPTY; len];
+            for (i, &key) in table.index().iter().enumerate() {
+                let state = State::from_key(key)
+                    .ok_or_else(|| internal(format!("table {m} holds a bad key {key}")))?;
+                let (v, d) = table
+                    .at(i as u64)
+                    .ok_or_else(|| internal(format!("table {m} has no slot {i}")))?;
+                let slot = index.slot(state.boards[0], state.boards[1], state.stm.index());
+                cells[slot as usize] = u32::from(v.code()) | d << 2;
+            }
+            tables.insert(m, (index, cells));
+        }
+        Ok(Targets { tables })
+    }
+
+    /// The value and distance of `pos` (nothing owed) in its table.
+    fn get(&self, pos: &FiveTigers, material: Material) -> Result<(Wdl, u32), GenerateError> {
+        let m = Material::of(pos)
+            .ok_or_else(|| internal(format!("the conversion {pos} has no material")))?;
+        let (index, cells) = self
+            .tables
+            .get(&m)
+            .ok_or_else(|| GenerateError::MissingSubtable {
+                material: material.to_string(),
+                needed: m.to_string(),
+            })?;
+        let slot = index.slot(
+            pos.pieces(Side::First).0,
+            pos.pieces(Side::Second).0,
+            pos.side_to_move().index(),
+        );
+        let cell = cells[slot as usize];
+        match Wdl::from_code((cell & 3) as u8) {
+            Some(v) if cell != EMPTY => Ok((v, cell >> 2)),
+            _ => Err(internal(format!(
+                "the conversion {pos} is not in table {m}"
+            ))),
+        }
+    }
+}
+
 /// The value and distance, for its side to move, of a position reached by
 /// a step that formed a formation (or of the removals after it): solved
 /// forward through the removals into the smaller tables.
 fn conversion(
     pos: &FiveTigers,
-    smaller: &Tablebase,
+    smaller: &Targets,
     material: Material,
     memo: &mut Memo,
 ) -> Result<(Wdl, u32), GenerateError> {
@@ -94,17 +163,7 @@ fn conversion(
         return Ok((Wdl::of_outcome(o, me), 0));
     }
     let Some((taker, count)) = pos.owed().first() else {
-        let m = Material::of(pos)
-            .ok_or_else(|| internal(format!("the conversion {pos} has no material")))?;
-        let table = smaller
-            .table(m)
-            .ok_or_else(|| GenerateError::MissingSubtable {
-                material: material.to_string(),
-                needed: m.to_string(),
-            })?;
-        return table
-            .get(pos)
-            .ok_or_else(|| internal(format!("the conversion {pos} is not in table {m}")));
+        return smaller.get(pos, material);
     };
     let key = (
         pos.pieces(Side::First).0,
@@ -202,7 +261,7 @@ fn init_range(
     dist: &mut [u16],
     rules: &Rules,
     material: Material,
-    smaller: &Tablebase,
+    smaller: &Targets,
 ) -> Result<Init, GenerateError> {
     let values = rules.values();
     let mut memo = Memo::new();
@@ -346,6 +405,7 @@ pub(crate) fn solve(
     if n >= 1 << 62 {
         return Err(GenerateError::TooLarge(material.to_string()));
     }
+    let targets = Targets::new(material, rules, smaller)?;
     let mut states = vec![0u8; n_usize];
     let mut dist = vec![0u16; n_usize];
 
@@ -357,9 +417,9 @@ pub(crate) fn solve(
             .zip(dist.chunks_mut(per))
             .enumerate()
             .map(|(t, (s, d))| {
-                let index = &index;
+                let (index, targets) = (&index, &targets);
                 scope.spawn(move || {
-                    init_range(index, (t * per) as u64, s, d, rules, material, smaller)
+                    init_range(index, (t * per) as u64, s, d, rules, material, targets)
                 })
             })
             .collect();
@@ -379,6 +439,7 @@ pub(crate) fn solve(
         }
     }
 
+    drop(targets);
     let values = rules.values();
     let mut d = 0usize;
     let mut todo: Vec<(u64, bool)> = Vec::new();
