@@ -32,7 +32,7 @@ use qi_five_tigers::{FiveTigers, Move, Point, Rules, Shuttle, NEIGHBOURS, THROUG
 
 use super::dense::DenseIndex;
 use super::key::{plain_canonical_key, State};
-use super::{Material, Table, Tablebase};
+use super::{better, Material, Table, Tablebase};
 use crate::driver::{join_workers, GenerateError};
 use crate::table::Wdl;
 
@@ -185,33 +185,15 @@ fn conversion(
         } else {
             v.flip()
         };
-        best = Some(better(best, (v, d + 1)));
+        // A draw's distance is 0, as in the tables.
+        let candidate = (v, if v == Wdl::Draw { 0 } else { d + 1 });
+        best = Some(best.map_or(candidate, |b| better(b, candidate)));
     }
+    // The memo is why this is not `probe_through_removals`: a generation
+    // meets the same owed positions again and again.
     let best = best.ok_or_else(|| internal(format!("the owed position {pos} has no move")))?;
-    // A draw's distance is 0, as in the tables.
-    let best = if best.0 == Wdl::Draw {
-        (Wdl::Draw, 0)
-    } else {
-        best
-    };
     memo.insert(key, best);
     Ok(best)
-}
-
-/// The better of two results for the side choosing: a win, shortest
-/// first, then a draw, then a loss, longest first.
-fn better(a: Option<(Wdl, u32)>, b: (Wdl, u32)) -> (Wdl, u32) {
-    let Some(a) = a else { return b };
-    let score = |(v, d): (Wdl, u32)| match v {
-        Wdl::Win => (2, u32::MAX - d),
-        Wdl::Draw => (1, 0),
-        Wdl::Loss => (0, d),
-    };
-    if score(b) > score(a) {
-        b
-    } else {
-        a
-    }
 }
 
 /// Iterates over the points of a mask.
