@@ -605,7 +605,7 @@ fn probe_through_removals(
 
 /// The better of two values for the side to move: a win over a draw over
 /// a loss, the shortest win, the longest loss.
-fn better(a: (Wdl, u32), b: (Wdl, u32)) -> (Wdl, u32) {
+pub(crate) fn better(a: (Wdl, u32), b: (Wdl, u32)) -> (Wdl, u32) {
     match a.0.cmp(&b.0) {
         std::cmp::Ordering::Greater => a,
         std::cmp::Ordering::Less => b,

@@ -32,7 +32,7 @@ use qi_five_tigers::{FiveTigers, Move, Point, Rules, Shuttle, NEIGHBOURS, THROUG
 
 use super::dense::DenseIndex;
 use super::key::{plain_canonical_key, State};
-use super::{Material, Table, Tablebase};
+use super::{better, Material, Table, Tablebase};
 use crate::driver::{join_workers, GenerateError};
 use crate::table::Wdl;
 
@@ -80,12 +80,81 @@ fn position(boards: [u32; 2], stm: Side, rules: &Rules) -> Result<FiveTigers, Ge
 /// move, taker and count.
 pub(super) type Memo = HashMap<(u32, u32, u8, u8, u8), (Wdl, u32)>;
 
+/// The tables removals lead into, by dense slot: a conversion ends in a
+/// lookup, which a sorted key list answers by bisection over up to tens of
+/// millions of keys (a cache miss a step) and this by one read.
+struct Targets {
+    tables: HashMap<Material, (DenseIndex, Vec<u32>)>,
+}
+
+/// A slot of [`Targets`] no position fills.
+const EMPTY: u32 = u32::MAX;
+
+impl Targets {
+    /// The tables of `smaller` that a removal from `material` leads to.
+    fn new(
+        material: Material,
+        rules: &Rules,
+        smaller: &Tablebase,
+    ) -> Result<Targets, GenerateError> {
+        let mut tables = HashMap::new();
+        for m in material.after_removals(rules) {
+            let table = smaller
+                .table(m)
+                .ok_or_else(|| GenerateError::MissingSubtable {
+                    material: material.to_string(),
+                    needed: m.to_string(),
+                })?;
+            let index = DenseIndex::new(m.first, m.second);
+            let len =
+                usize::try_from(index.len()).map_err(|_| GenerateError::TooLarge(m.to_string()))?;
+            let mut cells = vec![EMPTY; len];
+            for (i, &key) in table.index().iter().enumerate() {
+                let state = State::from_key(key)
+                    .ok_or_else(|| internal(format!("table {m} holds a bad key {key}")))?;
+                let (v, d) = table
+                    .at(i as u64)
+                    .ok_or_else(|| internal(format!("table {m} has no slot {i}")))?;
+                let slot = index.slot(state.boards[0], state.boards[1], state.stm.index());
+                cells[slot as usize] = u32::from(v.code()) | d << 2;
+            }
+            tables.insert(m, (index, cells));
+        }
+        Ok(Targets { tables })
+    }
+
+    /// The value and distance of `pos` (nothing owed) in its table.
+    fn get(&self, pos: &FiveTigers, material: Material) -> Result<(Wdl, u32), GenerateError> {
+        let m = Material::of(pos)
+            .ok_or_else(|| internal(format!("the conversion {pos} has no material")))?;
+        let (index, cells) = self
+            .tables
+            .get(&m)
+            .ok_or_else(|| GenerateError::MissingSubtable {
+                material: material.to_string(),
+                needed: m.to_string(),
+            })?;
+        let slot = index.slot(
+            pos.pieces(Side::First).0,
+            pos.pieces(Side::Second).0,
+            pos.side_to_move().index(),
+        );
+        let cell = cells[slot as usize];
+        match Wdl::from_code((cell & 3) as u8) {
+            Some(v) if cell != EMPTY => Ok((v, cell >> 2)),
+            _ => Err(internal(format!(
+                "the conversion {pos} is not in table {m}"
+            ))),
+        }
+    }
+}
+
 /// The value and distance, for its side to move, of a position reached by
 /// a step that formed a formation (or of the removals after it): solved
 /// forward through the removals into the smaller tables.
 fn conversion(
     pos: &FiveTigers,
-    smaller: &Tablebase,
+    smaller: &Targets,
     material: Material,
     memo: &mut Memo,
 ) -> Result<(Wdl, u32), GenerateError> {
@@ -94,17 +163,7 @@ fn conversion(
         return Ok((Wdl::of_outcome(o, me), 0));
     }
     let Some((taker, count)) = pos.owed().first() else {
-        let m = Material::of(pos)
-            .ok_or_else(|| internal(format!("the conversion {pos} has no material")))?;
-        let table = smaller
-            .table(m)
-            .ok_or_else(|| GenerateError::MissingSubtable {
-                material: material.to_string(),
-                needed: m.to_string(),
-            })?;
-        return table
-            .get(pos)
-            .ok_or_else(|| internal(format!("the conversion {pos} is not in table {m}")));
+        return smaller.get(pos, material);
     };
     let key = (
         pos.pieces(Side::First).0,
@@ -126,33 +185,15 @@ fn conversion(
         } else {
             v.flip()
         };
-        best = Some(better(best, (v, d + 1)));
+        // A draw's distance is 0, as in the tables.
+        let candidate = (v, if v == Wdl::Draw { 0 } else { d + 1 });
+        best = Some(best.map_or(candidate, |b| better(b, candidate)));
     }
+    // The memo is why this is not `probe_through_removals`: a generation
+    // meets the same owed positions again and again.
     let best = best.ok_or_else(|| internal(format!("the owed position {pos} has no move")))?;
-    // A draw's distance is 0, as in the tables.
-    let best = if best.0 == Wdl::Draw {
-        (Wdl::Draw, 0)
-    } else {
-        best
-    };
     memo.insert(key, best);
     Ok(best)
-}
-
-/// The better of two results for the side choosing: a win, shortest
-/// first, then a draw, then a loss, longest first.
-fn better(a: Option<(Wdl, u32)>, b: (Wdl, u32)) -> (Wdl, u32) {
-    let Some(a) = a else { return b };
-    let score = |(v, d): (Wdl, u32)| match v {
-        Wdl::Win => (2, u32::MAX - d),
-        Wdl::Draw => (1, 0),
-        Wdl::Loss => (0, d),
-    };
-    if score(b) > score(a) {
-        b
-    } else {
-        a
-    }
 }
 
 /// Iterates over the points of a mask.
@@ -323,7 +364,7 @@ fn init_range(
     dist: &mut [u16],
     rules: &Rules,
     material: Material,
-    smaller: &Tablebase,
+    smaller: &Targets,
 ) -> Result<Init, GenerateError> {
     let mut memo = Memo::new();
     let mut events = Vec::new();
@@ -429,6 +470,7 @@ pub(crate) fn solve(
     if n >= 1 << 62 {
         return Err(GenerateError::TooLarge(material.to_string()));
     }
+    let targets = Targets::new(material, rules, smaller)?;
     let mut states = vec![0u8; n_usize];
     let mut dist = vec![0u16; n_usize];
 
@@ -440,9 +482,9 @@ pub(crate) fn solve(
             .zip(dist.chunks_mut(per))
             .enumerate()
             .map(|(t, (s, d))| {
-                let index = &index;
+                let (index, targets) = (&index, &targets);
                 scope.spawn(move || {
-                    init_range(index, (t * per) as u64, s, d, rules, material, smaller)
+                    init_range(index, (t * per) as u64, s, d, rules, material, targets)
                 })
             })
             .collect();
@@ -462,6 +504,7 @@ pub(crate) fn solve(
         }
     }
 
+    drop(targets);
     let values = rules.values();
     let mut d = 0usize;
     let mut todo: Vec<(u64, bool)> = Vec::new();
