@@ -7,7 +7,6 @@
 //! overwrite).
 
 use std::path::Path;
-use std::sync::Arc;
 use std::time::Instant;
 
 use qi_five_tigers::Rules;
@@ -44,7 +43,7 @@ pub fn generate_resumable(
     choose: &dyn Fn(Material) -> Generator,
     done: &mut dyn FnMut(&Table, f64, Option<&FormatError>),
 ) -> Result<Tablebase, GenerateDirError> {
-    let mut solve = |m: Material, tb: &Arc<Tablebase>| {
+    let mut solve = |m: Material, tb: &Tablebase| {
         let table = solve_material(choose(m), rules, m, tb, threads)?;
         Ok((table, ()))
     };
@@ -74,8 +73,8 @@ pub fn generate_distributed(
 ) -> Result<Tablebase, GenerateDirError> {
     use super::FiveTigersSlice;
 
-    let mut solve = |m: Material, tb: &Arc<Tablebase>| {
-        let slice = Arc::new(FiveTigersSlice::new(m, rules, tb.clone())?);
+    let mut solve = |m: Material, tb: &Tablebase| {
+        let slice = std::sync::Arc::new(FiveTigersSlice::new(m, rules, tb)?);
         let (values, stats) = crate::dataflow::solve_everywhere(slice.clone(), cluster)?;
         let table = slice.table(&values, 1)?;
         Ok((table, stats))
@@ -97,17 +96,17 @@ fn resume_with<X>(
     rules: &Rules,
     materials: &[Material],
     dir: &Path,
-    mut solve: impl FnMut(Material, &Arc<Tablebase>) -> Result<(Table, X), GenerateDirError>,
+    mut solve: impl FnMut(Material, &Tablebase) -> Result<(Table, X), GenerateDirError>,
     mut done: impl FnMut(&Table, f64, Option<&FormatError>, X),
 ) -> Result<Tablebase, GenerateDirError> {
-    let mut tb = Arc::new(Tablebase::new(rules));
+    let mut tb = Tablebase::new(rules);
     for m in closure(materials, rules) {
         let path = Tablebase::file_path(dir, m);
         let mut refused = None;
         if path.exists() {
             match load_table(&path, rules) {
                 Ok(table) => {
-                    Arc::make_mut(&mut tb).insert_table(table);
+                    tb.insert_table(table);
                     continue;
                 }
                 Err(e) if damaged(&e) => refused = Some(e),
@@ -119,9 +118,7 @@ fn resume_with<X>(
         let seconds = start.elapsed().as_secs_f64();
         save_table(dir, &table)?;
         done(&table, seconds, refused.as_ref(), by_product);
-        // The solver's handles on the smaller tables are gone by now, so
-        // this inserts without a copy.
-        Arc::make_mut(&mut tb).insert_table(table);
+        tb.insert_table(table);
     }
-    Ok(Arc::try_unwrap(tb).unwrap_or_else(|shared| (*shared).clone()))
+    Ok(tb)
 }

@@ -83,7 +83,7 @@ pub(super) type Memo = HashMap<(u32, u32, u8, u8, u8), (Wdl, u32)>;
 /// The tables removals lead into, by dense slot: a conversion ends in a
 /// lookup, which a sorted key list answers by bisection over up to tens of
 /// millions of keys (a cache miss a step) and this by one read.
-struct Targets {
+pub(super) struct Targets {
     tables: HashMap<Material, (DenseIndex, Vec<u32>)>,
 }
 
@@ -92,7 +92,7 @@ const EMPTY: u32 = u32::MAX;
 
 impl Targets {
     /// The tables of `smaller` that a removal from `material` leads to.
-    fn new(
+    pub(super) fn new(
         material: Material,
         rules: &Rules,
         smaller: &Tablebase,
@@ -251,7 +251,7 @@ pub(super) fn start_slot(
     stm: usize,
     rules: &Rules,
     material: Material,
-    smaller: &Tablebase,
+    smaller: &Targets,
     memo: &mut Memo,
     children: &mut Vec<u64>,
 ) -> Result<SlotStart, GenerateError> {

@@ -8,12 +8,11 @@
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
 
 use qi_five_tigers::{Rules, Shuttle};
 
 use super::dense::DenseIndex;
-use super::retro::{self, Memo, SlotStart};
+use super::retro::{self, Memo, SlotStart, Targets};
 use super::{Material, Table, Tablebase};
 use crate::driver::GenerateError;
 use crate::retrograde::{Open, RetroError, RetroSlice, SliceValues, Start};
@@ -25,7 +24,8 @@ pub struct FiveTigersSlice {
     material: Material,
     rules: Rules,
     index: DenseIndex,
-    smaller: Arc<Tablebase>,
+    /// The tables its removals lead into, by dense slot.
+    targets: Targets,
     /// Tells this slice's removal memo from another's on a thread.
     id: u64,
 }
@@ -40,11 +40,11 @@ thread_local! {
 impl FiveTigersSlice {
     /// The slice of `material` under `rules`, whose removals lead into
     /// the tables of `smaller` (every material with fewer pieces that a
-    /// removal reaches).
+    /// removal reaches; read into the slice).
     pub fn new(
         material: Material,
         rules: &Rules,
-        smaller: Arc<Tablebase>,
+        smaller: &Tablebase,
     ) -> Result<FiveTigersSlice, GenerateError> {
         if rules.shuttle != Shuttle::Allowed {
             return Err(GenerateError::Internal(
@@ -55,7 +55,7 @@ impl FiveTigersSlice {
             material,
             rules: *rules,
             index: DenseIndex::new(material.first, material.second),
-            smaller,
+            targets: Targets::new(material, rules, smaller)?,
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
         })
     }
@@ -101,7 +101,7 @@ impl RetroSlice for FiveTigersSlice {
                 stm,
                 &self.rules,
                 self.material,
-                &self.smaller,
+                &self.targets,
                 &mut memo.1,
                 &mut children,
             )
