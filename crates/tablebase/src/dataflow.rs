@@ -25,7 +25,7 @@ use timely::dataflow::operators::{ConnectLoop, Feedback};
 use timely::WorkerConfig;
 
 use crate::retrograde::{
-    join_parts, next_round, Ledger, News, RetroError, RetroSlice, SliceValues, UNUSED,
+    join_parts, next_round, Deal, Ledger, News, RetroError, RetroSlice, SliceValues, UNUSED,
 };
 use crate::table::Wdl;
 
@@ -192,6 +192,8 @@ pub struct WorkerStats {
 pub struct Share {
     /// Workers of the whole run.
     pub workers: usize,
+    /// The slice's [`RetroSlice::run_shift`]: how its slots were dealt.
+    pub shift: u32,
     /// `(global worker index, codes, distances, stats)` of this process's
     /// workers: partition `index` of `workers`, by local slot.
     pub parts: Vec<(usize, Vec<u8>, Vec<u16>, WorkerStats)>,
@@ -209,6 +211,7 @@ impl Share {
         complete.then(|| {
             join_parts(
                 total,
+                self.shift,
                 self.parts.into_iter().map(|(_, c, d, _)| (c, d)).collect(),
             )
         })
@@ -218,10 +221,12 @@ impl Share {
     pub fn join(shares: impl IntoIterator<Item = Share>) -> Share {
         let mut all = Share {
             workers: 0,
+            shift: 0,
             parts: Vec::new(),
         };
         for share in shares {
             all.workers = share.workers;
+            all.shift = share.shift;
             all.parts.extend(share.parts);
         }
         all
@@ -261,6 +266,7 @@ fn execute<S: RetroSlice + Send + Sync + 'static>(
     cluster.check()?;
     let workers = cluster.workers();
     let first = cluster.first_worker();
+    let shift = slice.run_shift();
     let threads = match cluster {
         Cluster::Local { threads } | Cluster::Processes { threads, .. } => *threads,
     };
@@ -301,7 +307,14 @@ fn execute<S: RetroSlice + Send + Sync + 'static>(
         parts.push(part);
         whole = whole.or(values);
     }
-    Ok((Share { workers, parts }, whole))
+    Ok((
+        Share {
+            workers,
+            shift,
+            parts,
+        },
+        whole,
+    ))
 }
 
 /// Sends every slot's value of `part` to the first worker of each
@@ -321,6 +334,7 @@ fn gather_values<S: RetroSlice + ?Sized, A: timely::communication::Allocate>(
     let (index, codes, distances, _) = part;
     let peers = worker.peers();
     let processes = peers / threads;
+    let deal = Deal::new(peers, slice.run_shift());
     let total = slice.slots() as usize;
     let collects = index % threads == 0;
     let whole = Rc::new(RefCell::new(collects.then(|| SliceValues {
@@ -330,7 +344,7 @@ fn gather_values<S: RetroSlice + ?Sized, A: timely::communication::Allocate>(
     let heard_failure = Rc::new(RefCell::new(false));
     let (into, heard) = (whole.clone(), heard_failure.clone());
     let values = (0..codes.len()).map(move |local| {
-        let slot = (index + local * peers) as u64;
+        let slot = deal.slot(index, local);
         (slot, codes[local], distances[local])
     });
     let failures = failed.then_some((FAILED, 0, 0));
@@ -372,11 +386,12 @@ fn run_worker<S: RetroSlice + Send + Sync + 'static, A: timely::communication::A
 ) -> Result<Part, RetroError> {
     let index = worker.index();
     let peers = worker.peers();
+    let deal = Deal::new(peers, slice.run_shift());
     // A worker that cannot start its slots still plays the rounds (with
     // none), so that every worker's loop ends; its error is returned then.
     let (ledger, failure) = match Ledger::new(&*slice, index, peers) {
         Ok(ledger) => (ledger, None),
-        Err(e) => (Ledger::empty(index, peers), Some(e)),
+        Err(e) => (Ledger::empty(index, deal), Some(e)),
     };
     let ledger = Rc::new(RefCell::new(ledger));
     let stats = Rc::new(RefCell::new(WorkerStats::default()));
@@ -387,7 +402,7 @@ fn run_worker<S: RetroSlice + Send + Sync + 'static, A: timely::communication::A
         .collect();
     let (l, st, fail) = (ledger.clone(), stats.clone(), failure.clone());
     let process = index / threads;
-    let peers64 = peers as u64;
+    let deal_shift = slice.run_shift();
     worker.dataflow::<u32, _, _>(|scope| {
         let (handle, tidings) = scope.feedback::<Vec<(u64, u8)>>(1);
         // The last round whose notification was handled: every round up
@@ -404,7 +419,7 @@ fn run_worker<S: RetroSlice + Send + Sync + 'static, A: timely::communication::A
         let mut predecessors = Vec::new();
         tidings
             .unary_notify(
-                Exchange::new(|t: &(u64, u8)| t.0),
+                Exchange::new(move |t: &(u64, u8)| t.0 >> deal_shift),
                 "RetroRound",
                 rounds,
                 move |input, output, notificator| {
@@ -486,7 +501,7 @@ fn run_worker<S: RetroSlice + Send + Sync + 'static, A: timely::communication::A
                             for &p in &predecessors {
                                 session.give((p, news.code()));
                                 st.sent += 1;
-                                if (p % peers64) as usize / threads != process {
+                                if deal.owner(p) / threads != process {
                                     st.remote += 1;
                                 }
                             }

@@ -128,6 +128,13 @@ impl RetroSlice for FiveTigersSlice {
         })
     }
 
+    /// The two slots of a board (each side to move) go together: a
+    /// position's predecessors all have the other side to move, so dealt
+    /// slot by slot every tiding would go to another worker.
+    fn run_shift(&self) -> u32 {
+        1
+    }
+
     fn predecessors(&self, slot: u64, out: &mut Vec<u64>) {
         let start = out.len();
         retro::unmoves(&self.index, slot, &self.rules.values(), out);
