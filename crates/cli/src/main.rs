@@ -119,9 +119,19 @@ fn clap_error(e: clap::Error) -> ExitCode {
             ExitCode::SUCCESS
         }
         _ => {
+            // clap's message runs to the first blank line (a list of the
+            // missing arguments goes on the lines after the first): joined
+            // into one line, without the usage and help hint after it.
             let text = e.render().to_string();
-            let first = text.lines().next().unwrap_or_default();
-            eprintln!("qi: error: {}", first.trim_start_matches("error: "));
+            let message: Vec<&str> = text
+                .lines()
+                .take_while(|l| !l.trim().is_empty())
+                .map(str::trim)
+                .collect();
+            eprintln!(
+                "qi: error: {}",
+                message.join(" ").trim_start_matches("error: ")
+            );
             ExitCode::from(2)
         }
     }

@@ -13,6 +13,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use qi_engine::{FiveTigersKit, GameKit, JungleKit};
 use qi_five_tigers::FiveTigers;
 use qi_jungle::{Jungle, Rules};
+use qi_tablebase::dataflow::Cluster;
 use qi_tablebase::five_tigers as ft;
 use qi_tablebase::jungle::{Material, Tablebase};
 use qi_tablebase::{
@@ -90,10 +91,10 @@ impl GameArg {
 struct GenerateArgs {
     #[command(flatten)]
     game: GameArg,
-    /// Every material of up to N animals (both sides together), when no
-    /// --material is given; for five-tigers, up to N pieces a side (at
-    /// most 3).
-    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..=MAX_PIECES as i64))]
+    /// Every material of up to N animals (both sides together, at most 4),
+    /// when no --material is given; for five-tigers, up to N pieces a side
+    /// (at most 5 with the shuttle allowed, 3 with it forbidden).
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..=ft::MAX_PIECES as i64))]
     pieces: u32,
     /// A material to generate instead (Red letters, v, Blue letters:
     /// LCvED; for five-tigers the counts: 3v2); may be repeated.
@@ -102,6 +103,20 @@ struct GenerateArgs {
     /// Worker threads (default: the machine's cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
+    /// Five Tigers (shuttle allowed): solve each material with N timely
+    /// dataflow workers in this process (with --hosts: per process of
+    /// the cluster) instead of the generator's threads
+    /// (docs/solving.md).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    workers: Option<u32>,
+    /// Run as process --process of a cluster whose FILE lists every
+    /// process's host:port, one a line, in the order of their indices.
+    /// Each process needs its own DIR.
+    #[arg(long, value_name = "FILE", requires = "process")]
+    hosts: Option<PathBuf>,
+    /// This process's index in --hosts, from 0.
+    #[arg(long, value_name = "I", requires = "hosts")]
+    process: Option<usize>,
     /// The directory of the tables (created if missing).
     #[arg(value_name = "DIR")]
     dir: PathBuf,
@@ -178,6 +193,12 @@ fn threads(args: &GenerateArgs) -> usize {
 /// The materials `--material` or `--pieces` name.
 fn materials(args: &GenerateArgs) -> Result<Vec<Material>, CliError> {
     if args.material.is_empty() {
+        if args.pieces > MAX_PIECES {
+            return Err(CliError::Usage(format!(
+                "bad --pieces: jungle tables have at most {MAX_PIECES} animals, not {}",
+                args.pieces
+            )));
+        }
         return Ok(Material::all_up_to(args.pieces));
     }
     args.material
@@ -202,6 +223,12 @@ fn generate(args: &GenerateArgs) -> Result<(), CliError> {
         GameRules::Jungle(rules) => rules,
         GameRules::FiveTigers(rules) => return ft_generate(args, &rules),
     };
+    if args.workers.is_some() || args.hosts.is_some() {
+        return Err(CliError::Usage(
+            "--workers and --hosts generate Five Tigers tables (--game five-tigers:shandong-shuttle)"
+                .into(),
+        ));
+    }
     let materials = materials(args)?;
     let threads = threads(args);
     let _lock = lock_dir(&args.dir)?;
@@ -354,29 +381,119 @@ fn stats(args: &StatsArgs) -> Result<(), CliError> {
     Ok(())
 }
 
-/// The Five Tigers materials `--material` or `--pieces` (a side) name.
-fn ft_materials(args: &GenerateArgs) -> Result<Vec<ft::Material>, CliError> {
+/// The Five Tigers materials `--material` or `--pieces` (a side) name:
+/// up to 5 pieces a side with the shuttle allowed, 3 with it forbidden.
+fn ft_materials(
+    args: &GenerateArgs,
+    rules: &qi_five_tigers::Rules,
+) -> Result<Vec<ft::Material>, CliError> {
+    let most = if rules.shuttle == qi_five_tigers::Shuttle::Forbidden {
+        ft::MAX_PIECES_FORBIDDEN
+    } else {
+        ft::MAX_PIECES
+    };
+    let limit = |what: &str, n: &dyn std::fmt::Display| {
+        CliError::Usage(format!(
+            "bad {what}: five-tigers tables under these rules have at most {most} pieces a side, \
+             not {n}"
+        ))
+    };
     if args.material.is_empty() {
-        if args.pieces > ft::MAX_PIECES {
-            return Err(CliError::Usage(format!(
-                "bad --pieces: five-tigers tables have at most {} pieces a side, not {}",
-                ft::MAX_PIECES,
-                args.pieces
-            )));
+        if args.pieces > most {
+            return Err(limit("--pieces", &args.pieces));
         }
         return Ok(ft::Material::all_up_to(args.pieces));
     }
     args.material
         .iter()
         .map(|text| {
-            text.parse::<ft::Material>()
-                .map_err(|e| CliError::Usage(format!("bad --material: {e}")))
+            let m = text
+                .parse::<ft::Material>()
+                .map_err(|e| CliError::Usage(format!("bad --material: {e}")))?;
+            if m.first.max(m.second) > most {
+                return Err(limit("--material", &m));
+            }
+            Ok(m)
         })
         .collect()
 }
 
+/// The cluster `--workers`, `--hosts` and `--process` ask for, if any.
+fn cluster(
+    args: &GenerateArgs,
+    rules: &qi_five_tigers::Rules,
+) -> Result<Option<Cluster>, CliError> {
+    if args.workers.is_none() && args.hosts.is_none() {
+        return Ok(None);
+    }
+    if rules.shuttle != qi_five_tigers::Shuttle::Allowed {
+        return Err(CliError::Usage(
+            "--workers and --hosts need the shuttle allowed (five-tigers:shandong-shuttle): the \
+             distributed rounds keep no previous steps"
+                .into(),
+        ));
+    }
+    let threads = args.workers.unwrap_or(1) as usize;
+    let (Some(hosts), Some(process)) = (&args.hosts, args.process) else {
+        return Ok(args.workers.map(|_| Cluster::Local { threads }));
+    };
+    let text = std::fs::read_to_string(hosts)
+        .map_err(|e| CliError::Usage(format!("cannot read --hosts '{}': {e}", hosts.display())))?;
+    Cluster::from_hosts(&text, process, threads)
+        .map(Some)
+        .map_err(|e| CliError::Usage(format!("--hosts '{}': {e}", hosts.display())))
+}
+
+/// `qi tb generate` on timely dataflow workers: every material of the
+/// closure, resumed from the files of `DIR`.
+fn ft_generate_distributed(
+    args: &GenerateArgs,
+    rules: &qi_five_tigers::Rules,
+    materials: &[ft::Material],
+    cluster: &Cluster,
+) -> Result<(), CliError> {
+    let shown = args.dir.display();
+    std::fs::create_dir_all(&args.dir)
+        .map_err(|e| tb_error(format!("cannot create {shown}: {e}")))?;
+    // Waiting for the lock would stall the whole cluster: refuse instead.
+    let locked = |e| tb_error(format!("cannot lock {shown}/{LOCK_FILE}: {e}"));
+    let Some(lock) = WriteLock::try_acquire(&args.dir).map_err(locked)? else {
+        return Err(tb_error(format!(
+            "another qi tb generate is writing {shown}: each process of a cluster needs its own directory"
+        )));
+    };
+    remove_stale_temporaries(&args.dir, &lock)
+        .map_err(|e| tb_error(format!("cannot clean {shown}: {e}")))?;
+    let start = Instant::now();
+    let mut solved = 0;
+    ft::generate_distributed(rules, materials, cluster, &args.dir, |table, seconds, refused, stats| {
+        if let Some(e) = refused {
+            eprintln!("{}: the file was refused ({e}), solved again", table.material());
+        }
+        let sent: u64 = stats.iter().map(|s| s.sent).sum();
+        let remote: u64 = stats.iter().map(|s| s.remote).sum();
+        let rounds = stats.iter().map(|s| s.rounds).max().unwrap_or(0);
+        eprintln!(
+            "{}: {} states in {seconds:.2} s, {rounds} rounds; this process's workers sent {sent} tidings, {remote} to other processes",
+            table.material(),
+            table.len()
+        );
+        solved += 1;
+    })
+    .map_err(tb_error)?;
+    eprintln!(
+        "{solved} tables generated in {:.1} s into {shown} ({} workers in all)",
+        start.elapsed().as_secs_f64(),
+        cluster.workers()
+    );
+    Ok(())
+}
+
 fn ft_generate(args: &GenerateArgs, rules: &qi_five_tigers::Rules) -> Result<(), CliError> {
-    let materials = ft_materials(args)?;
+    let materials = ft_materials(args, rules)?;
+    if let Some(cluster) = cluster(args, rules)? {
+        return ft_generate_distributed(args, rules, &materials, &cluster);
+    }
     let threads = threads(args);
     let _lock = lock_dir(&args.dir)?;
     let all = ft::closure(&materials, rules);

@@ -183,7 +183,23 @@ fn bad_input_is_one_line_and_exit_code_2() {
                 "4",
                 d,
             ],
-            "at most 3 pieces a side",
+            "at most 3 pieces a side, not 4",
+        ),
+        (
+            vec![
+                "tb",
+                "generate",
+                "--game",
+                "five-tigers:shandong-shuttle",
+                "--pieces",
+                "6",
+                d,
+            ],
+            "--pieces",
+        ),
+        (
+            vec!["tb", "generate", "--pieces", "5", d],
+            "at most 4 animals",
         ),
         (
             vec![
@@ -560,4 +576,127 @@ fn a_fifo_under_a_tables_name_hangs_nothing() {
     assert!(lines.contains(&"readyok".to_string()), "{lines:?}");
     e.send("quit");
     assert_eq!(e.exit_within(Duration::from_secs(10)), Some(0));
+}
+
+/// A port of 127.0.0.1 free a moment ago.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+#[test]
+fn two_processes_on_timely_write_the_generator_s_tables() {
+    let spec = "five-tigers:shandong-shuttle";
+    let reference = temp_dir("ft-reference");
+    let (code, _, err) = generate(&reference, &["--game", spec, "--material", "3v2"]);
+    assert_eq!(code, 0, "{err}");
+    let hosts = temp_dir("ft-hosts");
+    std::fs::create_dir_all(&hosts).unwrap();
+    let hosts_file = hosts.join("hosts.txt");
+    std::fs::write(
+        &hosts_file,
+        format!(
+            "# two processes\n127.0.0.1:{}\n127.0.0.1:{}\n",
+            free_port(),
+            free_port()
+        ),
+    )
+    .unwrap();
+    let dirs: Vec<PathBuf> = (0..2)
+        .map(|i| temp_dir(&format!("ft-process-{i}")))
+        .collect();
+    // Both processes at once: each waits for the other to connect.
+    let children: Vec<_> = dirs
+        .iter()
+        .enumerate()
+        .map(|(i, dir)| {
+            Command::new(QI)
+                .args(["tb", "generate", "--game", spec, "--material", "3v2"])
+                .args(["--workers", "2", "--process", &i.to_string()])
+                .arg("--hosts")
+                .arg(&hosts_file)
+                .arg(dir)
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("qi runs")
+        })
+        .collect();
+    for child in children {
+        let out = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{err}");
+        assert!(err.contains("3v2: "), "{err}");
+        assert!(err.contains("4 workers in all"), "{err}");
+    }
+    let names = |dir: &Path| {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".qft"))
+            .collect();
+        names.sort();
+        names
+    };
+    let expected = names(&reference);
+    assert!(!expected.is_empty(), "{expected:?}");
+    for dir in &dirs {
+        assert_eq!(names(dir), expected);
+        for name in &expected {
+            let (a, b) = (
+                std::fs::read(reference.join(name)),
+                std::fs::read(dir.join(name)),
+            );
+            assert!(
+                a.unwrap() == b.unwrap(),
+                "{name} differs in {}",
+                dir.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn a_bad_cluster_is_refused_with_exit_code_2() {
+    let dir = temp_dir("ft-bad-cluster");
+    let hosts = temp_dir("ft-bad-hosts");
+    std::fs::create_dir_all(&hosts).unwrap();
+    let file = hosts.join("hosts.txt");
+    std::fs::write(&file, "127.0.0.1:2101\nnot-an-address\n").unwrap();
+    let file = file.to_str().unwrap();
+    for (extra, needle) in [
+        (
+            vec![
+                "--game",
+                "five-tigers:shandong-shuttle",
+                "--hosts",
+                file,
+                "--process",
+                "0",
+            ],
+            "line 2",
+        ),
+        (
+            vec!["--game", "five-tigers:shandong", "--workers", "2"],
+            "shuttle allowed",
+        ),
+        (vec!["--workers", "2"], "Five Tigers"),
+        (
+            vec![
+                "--game",
+                "five-tigers:shandong-shuttle",
+                "--hosts",
+                "/nonexistent/hosts",
+            ],
+            "--process",
+        ),
+    ] {
+        let (code, out, err) = generate(&dir, &extra);
+        assert_eq!(code, 2, "{extra:?}: {err}");
+        assert!(out.is_empty(), "{out}");
+        assert!(err.contains(needle), "{extra:?}: {err}");
+    }
 }

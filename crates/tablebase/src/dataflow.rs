@@ -25,7 +25,7 @@ use timely::dataflow::operators::{ConnectLoop, Feedback};
 use timely::WorkerConfig;
 
 use crate::retrograde::{
-    join_parts, next_round, Ledger, News, RetroError, RetroSlice, SliceValues,
+    join_parts, next_round, Deal, Ledger, News, RetroError, RetroSlice, SliceValues, UNUSED,
 };
 use crate::table::Wdl;
 
@@ -192,6 +192,8 @@ pub struct WorkerStats {
 pub struct Share {
     /// Workers of the whole run.
     pub workers: usize,
+    /// The slice's [`RetroSlice::run_shift`]: how its slots were dealt.
+    pub shift: u32,
     /// `(global worker index, codes, distances, stats)` of this process's
     /// workers: partition `index` of `workers`, by local slot.
     pub parts: Vec<(usize, Vec<u8>, Vec<u16>, WorkerStats)>,
@@ -209,6 +211,7 @@ impl Share {
         complete.then(|| {
             join_parts(
                 total,
+                self.shift,
                 self.parts.into_iter().map(|(_, c, d, _)| (c, d)).collect(),
             )
         })
@@ -218,10 +221,12 @@ impl Share {
     pub fn join(shares: impl IntoIterator<Item = Share>) -> Share {
         let mut all = Share {
             workers: 0,
+            shift: 0,
             parts: Vec::new(),
         };
         for share in shares {
             all.workers = share.workers;
+            all.shift = share.shift;
             all.parts.extend(share.parts);
         }
         all
@@ -235,9 +240,33 @@ pub fn solve<S: RetroSlice + Send + Sync + 'static>(
     slice: Arc<S>,
     cluster: &Cluster,
 ) -> Result<Share, DataflowError> {
+    Ok(execute(slice, cluster, false)?.0)
+}
+
+/// Solves `slice` as [`solve`] does, then gathers the values: every
+/// process gets the whole slice (what the next slices' starts read, so
+/// that each process can go on alone and keep every finished table), and
+/// the stats of its workers. The gathering sends each slot's value once
+/// to each process: 11 bytes a slot and process.
+pub fn solve_everywhere<S: RetroSlice + Send + Sync + 'static>(
+    slice: Arc<S>,
+    cluster: &Cluster,
+) -> Result<(SliceValues, Vec<WorkerStats>), DataflowError> {
+    let (share, values) = execute(slice, cluster, true)?;
+    let values =
+        values.ok_or_else(|| DataflowError::Worker("no worker gathered the values".into()))?;
+    Ok((values, share.parts.into_iter().map(|p| p.3).collect()))
+}
+
+fn execute<S: RetroSlice + Send + Sync + 'static>(
+    slice: Arc<S>,
+    cluster: &Cluster,
+    gather: bool,
+) -> Result<(Share, Option<SliceValues>), DataflowError> {
     cluster.check()?;
     let workers = cluster.workers();
     let first = cluster.first_worker();
+    let shift = slice.run_shift();
     let threads = match cluster {
         Cluster::Local { threads } | Cluster::Processes { threads, .. } => *threads,
     };
@@ -246,16 +275,104 @@ pub fn solve<S: RetroSlice + Send + Sync + 'static>(
         worker: WorkerConfig::default(),
     };
     let guards = timely::execute(config, move |worker| {
-        run_worker(slice.clone(), threads, worker)
+        let part = run_worker(slice.clone(), threads, worker);
+        if !gather {
+            return part.map(|p| (p, None));
+        }
+        // Every worker gathers, a failed one with nothing but its failure,
+        // so that every process learns of it.
+        let sent = match &part {
+            Ok(p) => p.clone(),
+            Err(_) => (
+                worker.index(),
+                Vec::new(),
+                Vec::new(),
+                WorkerStats::default(),
+            ),
+        };
+        let values = gather_values(&*slice, threads, worker, sent, part.is_err());
+        match (part, values) {
+            (Err(e), _) | (Ok(_), Err(e)) => Err(e),
+            (Ok(p), Ok(values)) => Ok((p, values)),
+        }
     })
     .map_err(DataflowError::Start)?;
     let mut parts = Vec::new();
+    let mut whole = None;
     for result in guards.join() {
-        let (index, codes, distances, stats) = result.map_err(DataflowError::Worker)??;
-        debug_assert!(index >= first);
-        parts.push((index, codes, distances, stats));
+        let (part, values): (Part, Option<SliceValues>) = result
+            .map_err(DataflowError::Worker)?
+            .map_err(DataflowError::Retro)?;
+        debug_assert!(part.0 >= first);
+        parts.push(part);
+        whole = whole.or(values);
     }
-    Ok(Share { workers, parts })
+    Ok((
+        Share {
+            workers,
+            shift,
+            parts,
+        },
+        whole,
+    ))
+}
+
+/// Sends every slot's value of `part` to the first worker of each
+/// process, and `failed` as a record of its own; that worker returns the
+/// whole slice, or the failure of any worker.
+fn gather_values<S: RetroSlice + ?Sized, A: timely::communication::Allocate>(
+    slice: &S,
+    threads: usize,
+    worker: &mut timely::worker::Worker<A>,
+    part: Part,
+    failed: bool,
+) -> Result<Option<SliceValues>, RetroError> {
+    use timely::dataflow::operators::{Exchange as _, Inspect, ToStream};
+
+    /// The slot of a record that says its worker failed.
+    const FAILED: u64 = u64::MAX;
+    let (index, codes, distances, _) = part;
+    let peers = worker.peers();
+    let processes = peers / threads;
+    let deal = Deal::new(peers, slice.run_shift());
+    let total = slice.slots() as usize;
+    let collects = index % threads == 0;
+    let whole = Rc::new(RefCell::new(collects.then(|| SliceValues {
+        codes: vec![UNUSED; total],
+        distances: vec![0; total],
+    })));
+    let heard_failure = Rc::new(RefCell::new(false));
+    let (into, heard) = (whole.clone(), heard_failure.clone());
+    let values = (0..codes.len()).map(move |local| {
+        let slot = deal.slot(index, local);
+        (slot, codes[local], distances[local])
+    });
+    let failures = failed.then_some((FAILED, 0, 0));
+    let records = values
+        .chain(failures)
+        .flat_map(move |(slot, code, distance)| {
+            (0..processes).map(move |p| ((p * threads) as u64, slot, code, distance))
+        });
+    worker.dataflow::<u32, _, _>(|scope| {
+        records
+            .to_stream(scope)
+            .container::<Vec<_>>()
+            .exchange(|r: &(u64, u64, u8, u16)| r.0)
+            .inspect(move |r: &(u64, u64, u8, u16)| {
+                if r.1 == FAILED {
+                    *heard.borrow_mut() = true;
+                } else if let Some(v) = into.borrow_mut().as_mut() {
+                    v.codes[r.1 as usize] = r.2;
+                    v.distances[r.1 as usize] = r.3;
+                }
+            });
+    });
+    while worker.step() {}
+    if *heard_failure.borrow() {
+        return Err(RetroError::OtherWorker);
+    }
+    let values = whole.borrow_mut().take();
+    Ok(values)
 }
 
 /// One partition's result: its global worker index, codes, distances and
@@ -269,16 +386,23 @@ fn run_worker<S: RetroSlice + Send + Sync + 'static, A: timely::communication::A
 ) -> Result<Part, RetroError> {
     let index = worker.index();
     let peers = worker.peers();
-    let ledger = Rc::new(RefCell::new(Ledger::new(&*slice, index, peers)?));
+    let deal = Deal::new(peers, slice.run_shift());
+    // A worker that cannot start its slots still plays the rounds (with
+    // none), so that every worker's loop ends; its error is returned then.
+    let (ledger, failure) = match Ledger::new(&*slice, index, peers) {
+        Ok(ledger) => (ledger, None),
+        Err(e) => (Ledger::empty(index, deal), Some(e)),
+    };
+    let ledger = Rc::new(RefCell::new(ledger));
     let stats = Rc::new(RefCell::new(WorkerStats::default()));
-    let failure = Rc::new(RefCell::new(None));
+    let failure = Rc::new(RefCell::new(failure));
     // Round 0 and every round the slots' starts scheduled.
     let rounds: Vec<u32> = std::iter::once(0)
         .chain(ledger.borrow().due_rounds().map(u32::from))
         .collect();
     let (l, st, fail) = (ledger.clone(), stats.clone(), failure.clone());
     let process = index / threads;
-    let peers64 = peers as u64;
+    let deal_shift = slice.run_shift();
     worker.dataflow::<u32, _, _>(|scope| {
         let (handle, tidings) = scope.feedback::<Vec<(u64, u8)>>(1);
         // The last round whose notification was handled: every round up
@@ -295,7 +419,7 @@ fn run_worker<S: RetroSlice + Send + Sync + 'static, A: timely::communication::A
         let mut predecessors = Vec::new();
         tidings
             .unary_notify(
-                Exchange::new(|t: &(u64, u8)| t.0),
+                Exchange::new(move |t: &(u64, u8)| t.0 >> deal_shift),
                 "RetroRound",
                 rounds,
                 move |input, output, notificator| {
@@ -377,7 +501,7 @@ fn run_worker<S: RetroSlice + Send + Sync + 'static, A: timely::communication::A
                             for &p in &predecessors {
                                 session.give((p, news.code()));
                                 st.sent += 1;
-                                if (p % peers64) as usize / threads != process {
+                                if deal.owner(p) / threads != process {
                                     st.remote += 1;
                                 }
                             }

@@ -21,6 +21,10 @@ pub enum GenerateDirError {
     /// A table could not be solved.
     #[error(transparent)]
     Generate(#[from] GenerateError),
+    /// A distributed run failed.
+    #[cfg(feature = "distributed")]
+    #[error(transparent)]
+    Dataflow(#[from] crate::dataflow::DataflowError),
 }
 
 /// What [`generate_dir`] will do, known before it starts

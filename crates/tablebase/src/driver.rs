@@ -46,6 +46,14 @@ pub enum GenerateError {
         /// The rules' pieces per side.
         allowed: u8,
     },
+    /// The generator does not handle this material under these rules.
+    #[error("{material} cannot be generated: {reason}")]
+    Unsupported {
+        /// The material.
+        material: String,
+        /// Why not.
+        reason: String,
+    },
     /// The rules crate produced something the generator does not expect
     /// (a bug, reported instead of a panic).
     #[error("internal error: {0}")]
@@ -57,6 +65,20 @@ pub enum GenerateError {
 pub(crate) fn levels<G: TableGame>(materials: &[G::Material]) -> Vec<&[G::Material]> {
     materials
         .chunk_by(|a, b| G::level(*a) == G::level(*b))
+        .collect()
+}
+
+/// The results of scoped workers in order, a panicked one as an internal
+/// error.
+pub(crate) fn join_workers<T>(
+    workers: Vec<std::thread::ScopedJoinHandle<'_, Result<T, GenerateError>>>,
+) -> Vec<Result<T, GenerateError>> {
+    workers
+        .into_iter()
+        .map(|w| {
+            w.join()
+                .unwrap_or_else(|_| Err(GenerateError::Internal("a worker panicked".into())))
+        })
         .collect()
 }
 

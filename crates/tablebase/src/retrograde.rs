@@ -21,8 +21,8 @@
 //!
 //! What is still open when no round has anything left is drawn.
 //!
-//! [`Ledger`] keeps the slots of one partition (every `peers`-th slot from
-//! `owner`) and plays one round at a time, so the one-thread solver here
+//! [`Ledger`] keeps the slots of one partition (its share of a [`Deal`]:
+//! every `peers`-th run of slots) and plays one round at a time, so the one-thread solver here
 //! ([`solve`]) and the distributed one ([`crate::dataflow`]) share every
 //! rule: they give the same values by construction, and the tests compare
 //! them with a check of each value against its successors'.
@@ -75,6 +75,15 @@ pub trait RetroSlice: Sync {
     /// Appends to `out` the distinct slots of this slice, open or not, from
     /// which one move leads to `slot` (a used slot).
     fn predecessors(&self, slot: u64, out: &mut Vec<u64>);
+
+    /// Partitions get the slots in runs of `2^run_shift()` consecutive
+    /// ones (0: slot by slot). A slice whose slots come in groups that
+    /// tell each other nothing, but whose members are all told by the
+    /// same positions, keeps a group together: less traffic between
+    /// workers.
+    fn run_shift(&self) -> u32 {
+        0
+    }
 }
 
 /// What a decided position tells a predecessor.
@@ -163,35 +172,100 @@ enum Due {
     Tell,
 }
 
-/// The slots of one partition of a slice (slot `owner`, `owner + peers`,
-/// ...), solved round by round.
+/// How the slots of a slice are dealt among `peers` partitions: in runs
+/// of `2^shift` consecutive slots ([`RetroSlice::run_shift`]), run `k` to
+/// partition `k mod peers`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Deal {
+    peers: u64,
+    shift: u32,
+}
+
+impl Deal {
+    /// The deal among `peers` partitions (at least 1) in runs of
+    /// `2^shift` slots.
+    pub fn new(peers: usize, shift: u32) -> Deal {
+        Deal {
+            peers: peers.max(1) as u64,
+            shift,
+        }
+    }
+
+    /// The partition that owns `slot`.
+    #[inline]
+    pub fn owner(self, slot: u64) -> usize {
+        ((slot >> self.shift) % self.peers) as usize
+    }
+
+    /// `slot`'s index within its partition.
+    #[inline]
+    pub fn local(self, slot: u64) -> usize {
+        let mask = (1u64 << self.shift) - 1;
+        (((slot >> self.shift) / self.peers) << self.shift | (slot & mask)) as usize
+    }
+
+    /// The slot of partition `owner`'s index `local`.
+    #[inline]
+    pub fn slot(self, owner: usize, local: usize) -> u64 {
+        let (owner, local) = (owner as u64, local as u64);
+        let mask = (1u64 << self.shift) - 1;
+        (((local >> self.shift) * self.peers + owner) << self.shift) | (local & mask)
+    }
+
+    /// How many of the slots `0..total` partition `owner` holds.
+    pub fn count(self, total: u64, owner: usize) -> u64 {
+        let owner = owner as u64;
+        let runs = total >> self.shift;
+        let partial = total & ((1u64 << self.shift) - 1);
+        let whole = runs.saturating_sub(owner).div_ceil(self.peers) << self.shift;
+        whole
+            + if partial > 0 && runs % self.peers == owner {
+                partial
+            } else {
+                0
+            }
+    }
+}
+
+/// The slots of one partition of a slice (its share of the [`Deal`]),
+/// solved round by round.
 #[derive(Clone, Debug)]
 pub struct Ledger {
-    owner: u64,
-    peers: u64,
+    owner: usize,
+    deal: Deal,
     slots: Vec<Slot>,
     /// Rounds with something due, by local index.
     due: BTreeMap<u16, Vec<(u32, Due)>>,
 }
 
 impl Ledger {
+    /// A partition with no slot (what a worker that could not start its
+    /// slots plays, so that the others' rounds still end).
+    pub fn empty(owner: usize, deal: Deal) -> Ledger {
+        Ledger {
+            owner,
+            deal,
+            slots: Vec::new(),
+            due: BTreeMap::new(),
+        }
+    }
+
     /// The partition `owner` of `peers` of `slice`, every slot started.
     pub fn new<S: RetroSlice + ?Sized>(
         slice: &S,
         owner: usize,
         peers: usize,
     ) -> Result<Ledger, RetroError> {
-        let (owner, peers) = (owner as u64, peers as u64);
-        let total = slice.slots();
-        let count = total.saturating_sub(owner).div_ceil(peers);
+        let deal = Deal::new(peers, slice.run_shift());
+        let count = deal.count(slice.slots(), owner);
         let mut ledger = Ledger {
             owner,
-            peers,
+            deal,
             slots: Vec::with_capacity(count as usize),
             due: BTreeMap::new(),
         };
         for local in 0..count {
-            let slot = owner + local * peers;
+            let slot = deal.slot(owner, local as usize);
             let entry = match slice.start(slot)? {
                 Start::Unused => Slot::decided(UNUSED, 0),
                 Start::Decided(wdl, d) => {
@@ -234,8 +308,8 @@ impl Ledger {
 
     /// The partition's slot of `slot` (which it must own).
     fn local(&self, slot: u64) -> usize {
-        debug_assert_eq!(slot % self.peers, self.owner);
-        (slot / self.peers) as usize
+        debug_assert_eq!(self.deal.owner(slot), self.owner);
+        self.deal.local(slot)
     }
 
     /// The first round after `round` with something scheduled.
@@ -330,7 +404,7 @@ impl Ledger {
     }
 
     fn slot(&self, local: usize) -> u64 {
-        self.owner + local as u64 * self.peers
+        self.deal.slot(self.owner, local)
     }
 
     fn decide(&mut self, local: usize, wdl: Wdl, round: u16, decided: &mut Vec<(u64, Wdl)>) {
@@ -364,17 +438,18 @@ impl Slot {
     }
 }
 
-/// Joins the partitions of a slice of `total` slots: `parts[k]` is
-/// partition `k` of `parts.len()` ([`Ledger::finish`]'s arrays).
-pub fn join_parts(total: u64, parts: Vec<(Vec<u8>, Vec<u16>)>) -> SliceValues {
-    let peers = parts.len();
+/// Joins the partitions of a slice of `total` slots dealt in runs of
+/// `2^shift`: `parts[k]` is partition `k` of `parts.len()`
+/// ([`Ledger::finish`]'s arrays).
+pub fn join_parts(total: u64, shift: u32, parts: Vec<(Vec<u8>, Vec<u16>)>) -> SliceValues {
+    let deal = Deal::new(parts.len(), shift);
     let mut values = SliceValues {
         codes: vec![UNUSED; total as usize],
         distances: vec![0; total as usize],
     };
     for (owner, (codes, distances)) in parts.into_iter().enumerate() {
         for (local, (c, d)) in codes.into_iter().zip(distances).enumerate() {
-            let slot = owner + local * peers;
+            let slot = deal.slot(owner, local) as usize;
             values.codes[slot] = c;
             values.distances[slot] = d;
         }
@@ -395,6 +470,10 @@ pub enum RetroError {
         /// The slot.
         slot: u64,
     },
+    /// Another worker of a distributed run failed (its own process says
+    /// why).
+    #[error("another worker of the cluster failed (its process reports why)")]
+    OtherWorker,
     /// The slice could not start a slot.
     #[error("slot {slot}: {message}")]
     Slice {
@@ -454,5 +533,9 @@ pub fn solve<S: RetroSlice + ?Sized>(slice: &S) -> Result<SliceValues, RetroErro
         };
         ledger.settle(round, &mut decided);
     }
-    Ok(join_parts(slice.slots(), vec![ledger.finish()]))
+    Ok(join_parts(
+        slice.slots(),
+        slice.run_shift(),
+        vec![ledger.finish()],
+    ))
 }

@@ -11,6 +11,8 @@ use qi_tablebase::Wdl;
 /// A random slice: forward moves kept for the naive solver, reversed for
 /// the un-moves.
 struct Graph {
+    /// How the slots are dealt to workers ([`RetroSlice::run_shift`]).
+    shift: u32,
     starts: Vec<Start>,
     successors: Vec<Vec<u64>>,
     predecessors: Vec<Vec<u64>>,
@@ -88,6 +90,7 @@ impl Graph {
             }
         }
         Graph {
+            shift: (seed % 3) as u32,
             starts,
             successors,
             predecessors,
@@ -161,6 +164,31 @@ impl RetroSlice for Graph {
     }
     fn predecessors(&self, slot: u64, out: &mut Vec<u64>) {
         out.extend_from_slice(&self.predecessors[slot as usize]);
+    }
+    fn run_shift(&self) -> u32 {
+        self.shift
+    }
+}
+
+#[test]
+fn a_deal_gives_every_slot_one_owner_and_place() {
+    use qi_tablebase::retrograde::Deal;
+    for peers in 1..6 {
+        for shift in 0..4 {
+            for total in [0u64, 1, 7, 64, 1001] {
+                let deal = Deal::new(peers, shift);
+                let counts: Vec<u64> = (0..peers).map(|o| deal.count(total, o)).collect();
+                assert_eq!(counts.iter().sum::<u64>(), total, "{peers} {shift} {total}");
+                for slot in 0..total {
+                    let (owner, local) = (deal.owner(slot), deal.local(slot));
+                    assert!(
+                        (local as u64) < counts[owner],
+                        "{peers} {shift} {total} {slot}"
+                    );
+                    assert_eq!(deal.slot(owner, local), slot);
+                }
+            }
+        }
     }
 }
 

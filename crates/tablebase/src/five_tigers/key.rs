@@ -13,7 +13,8 @@
 //! move (1 = Second), 51–54 First's ban, 55–58 Second's ban, 59–60 removals
 //! owed (0–3), 61 the taker (1 = Second). A ban is 0 for none, else
 //! `1 + 4 i + d`: the piece that stepped is the `i`-th lowest of its side
-//! (0–2, so at most 3 pieces a side have a key) and `d` the direction back
+//! (0–2, so a ban of a side's 4th or 5th piece has no key: the tables
+//! keep bans only up to 3 pieces a side) and `d` the direction back
 //! to the point it left (0 up, 1 down, 2 right, 3 left).
 
 use qi_core::{Bitboard32, Position, Side};
@@ -73,7 +74,7 @@ const fn build_rank_image() -> [[[u32; 32]; 5]; 8] {
 
 /// The image of a board under symmetry number `s`.
 #[inline]
-fn map_board(s: usize, b: u32) -> u32 {
+pub(crate) fn map_board(s: usize, b: u32) -> u32 {
     let t = &RANK_IMAGE[s];
     t[0][(b & 31) as usize]
         | t[1][((b >> 5) & 31) as usize]
@@ -140,7 +141,7 @@ impl State {
             return Err(NoState::OutOfScope);
         }
         let boards = [pos.pieces(Side::First).0, pos.pieces(Side::Second).0];
-        if boards.iter().any(|b| b.count_ones() > 3) {
+        if boards.iter().any(|b| b.count_ones() > super::MAX_PIECES) {
             return Err(NoState::OutOfScope);
         }
         let owed = pos.owed();
@@ -202,8 +203,12 @@ impl State {
     }
 
     /// The key of this state (see the module docs); `None` if a side has
-    /// more than 3 pieces or a ban is not a step of a piece on the board.
+    /// more than 5 pieces, more than 3 removals are owed, or a ban is not a
+    /// step of one of the side's 3 lowest pieces.
     pub fn key(&self) -> Option<u64> {
+        if self.owed > 3 {
+            return None;
+        }
         let mut k = u64::from(self.boards[0])
             | u64::from(self.boards[1]) << 25
             | side_bit(self.stm) << 50
@@ -225,7 +230,7 @@ impl State {
             return None;
         }
         let boards = [(key & 0x1ff_ffff) as u32, ((key >> 25) & 0x1ff_ffff) as u32];
-        if boards[0] & boards[1] != 0 || boards.iter().any(|b| b.count_ones() > 3) {
+        if boards[0] & boards[1] != 0 || boards.iter().any(|b| b.count_ones() > super::MAX_PIECES) {
             return None;
         }
         let mut bans = [None, None];
@@ -382,9 +387,45 @@ pub(crate) fn possible_bans(board: u32, empty: u32) -> Vec<Option<Ban>> {
     out
 }
 
+/// The canonical key ([`State::canonical`]) of the state with `boards`,
+/// `stm` to move, no ban and nothing owed, computed straight from the
+/// boards: the retrograde generator keys every slot of a table with it.
+#[inline]
+pub(crate) fn plain_canonical_key(boards: [u32; 2], stm: Side) -> u64 {
+    let mut min = u64::MAX;
+    for s in 0..8 {
+        min =
+            min.min(u64::from(map_board(s, boards[0])) | u64::from(map_board(s, boards[1])) << 25);
+    }
+    min | side_bit(stm) << 50
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plain_keys_are_the_canonical_keys() {
+        for (x, o) in [
+            (0b111u32, 1 << 24 | 1 << 12),
+            (1 << 12, 1 << 0 | 1 << 4),
+            (0x1_0401, 0x40),
+        ] {
+            for stm in Side::BOTH {
+                let s = State {
+                    boards: [x, o],
+                    stm,
+                    bans: [None, None],
+                    owed: 0,
+                    taker: Side::First,
+                };
+                assert_eq!(
+                    Some(plain_canonical_key([x, o], stm)),
+                    s.canonical().map(|c| c.0)
+                );
+            }
+        }
+    }
 
     #[test]
     fn board_images_match_the_rules_crate() {

@@ -42,16 +42,24 @@
 //! assert_eq!(tb.probe(&pos).unwrap(), Some((Wdl::Win, 2)));
 //! ```
 
+mod dense;
 mod key;
+mod resume;
+mod retro;
+mod slice;
 mod solve;
 
 use std::fmt;
 use std::str::FromStr;
 
 use qi_core::{Position, Side};
-use qi_five_tigers::{FiveTigers, FormationKind, Phase, Rules, RulesError, Shuttle};
+use qi_five_tigers::{FiveTigers, Phase, Rules, RulesError, Shuttle};
 use thiserror::Error;
 
+#[cfg(feature = "distributed")]
+pub use resume::generate_distributed;
+pub use resume::generate_resumable;
+pub use slice::FiveTigersSlice;
 pub use solve::raw_state_count;
 
 use crate::driver::GenerateError;
@@ -68,8 +76,14 @@ pub type LazyTablebase = crate::LazyTablebase<FiveTigers>;
 /// One Five Tigers table.
 pub type Table = crate::Table<FiveTigers>;
 
-/// The most pieces a side may have in a material.
-pub const MAX_PIECES: u32 = 3;
+/// The most pieces a side may have in a material (under `shuttle =
+/// forbidden`, [`MAX_PIECES_FORBIDDEN`]).
+pub const MAX_PIECES: u32 = 5;
+
+/// The most pieces a side may have in a material under `shuttle =
+/// forbidden`: the previous steps in the states multiply a table by up to
+/// 74 at 3 a side, and the key has room for bans of 3 pieces.
+pub const MAX_PIECES_FORBIDDEN: u32 = 3;
 
 /// Whether two rule sets give the same tables: with at most 3 pieces a
 /// side only three-diagonals can be formed, whose value no option changes,
@@ -78,7 +92,7 @@ pub fn same_board_rules(a: &Rules, b: &Rules) -> bool {
     a.shuttle == b.shuttle
 }
 
-/// A material: how many pieces each side has on the board (1 to 3 each).
+/// A material: how many pieces each side has on the board (1 to 5 each).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Material {
     /// First's (X's) pieces.
@@ -93,13 +107,13 @@ pub enum MaterialError {
     /// Not of the form `<n>v<n>`.
     #[error("bad material {0:?}: expected <first>v<second>, e.g. 3v2")]
     Syntax(String),
-    /// A count outside 1 to 3.
-    #[error("bad material {0:?}: each side has 1 to 3 pieces")]
+    /// A count outside 1 to 5.
+    #[error("bad material {0:?}: each side has 1 to 5 pieces")]
     Count(String),
 }
 
 impl Material {
-    /// The material with these counts, if each is 1 to 3.
+    /// The material with these counts, if each is 1 to 5.
     pub fn new(first: u32, second: u32) -> Result<Material, MaterialError> {
         if (1..=MAX_PIECES).contains(&first) && (1..=MAX_PIECES).contains(&second) {
             Ok(Material { first, second })
@@ -113,13 +127,13 @@ impl Material {
         Material::new(boards[0].count_ones(), boards[1].count_ones()).ok()
     }
 
-    /// The material of a position, if each side has 1 to 3 pieces on the
+    /// The material of a position, if each side has 1 to 5 pieces on the
     /// board.
     pub fn of(pos: &FiveTigers) -> Option<Material> {
         Material::of_boards([pos.pieces(Side::First).0, pos.pieces(Side::Second).0])
     }
 
-    /// All materials of up to `per_side` pieces a side (at most 3), fewest
+    /// All materials of up to `per_side` pieces a side (at most 5), fewest
     /// pieces first.
     pub fn all_up_to(per_side: u32) -> Vec<Material> {
         let mut all: Vec<Material> = (1..=per_side.min(MAX_PIECES))
@@ -135,22 +149,25 @@ impl Material {
     }
 
     /// The materials a removal sequence of this one ends in with the game
-    /// still on: a side with 3 pieces forms a three-diagonal and takes its
-    /// value in pieces from the other side, which keeps some.
+    /// still on: a side forms formations with one step and takes their
+    /// summed value in pieces from the other side, which keeps some.
     pub fn after_removals(self, rules: &Rules) -> Vec<Material> {
-        let v = u32::from(FormationKind::ThreeDiagonal.value(rules));
         let mut out = Vec::new();
-        if self.first >= 3 && self.second > v {
-            out.push(Material {
-                first: self.first,
-                second: self.second - v,
-            });
+        for v in removal_values(self.first, rules) {
+            if self.second > v {
+                out.push(Material {
+                    first: self.first,
+                    second: self.second - v,
+                });
+            }
         }
-        if self.second >= 3 && self.first > v {
-            out.push(Material {
-                first: self.first - v,
-                second: self.second,
-            });
+        for v in removal_values(self.second, rules) {
+            if self.first > v {
+                out.push(Material {
+                    first: self.first - v,
+                    second: self.second,
+                });
+            }
         }
         out
     }
@@ -185,6 +202,34 @@ impl FromStr for Material {
     }
 }
 
+/// The removals one step of a side with `pieces` pieces may earn: the
+/// summed values of the formations through the point stepped onto that
+/// fit on `pieces` points together (a superset of what can happen: a few
+/// sums may need a formation held beside them, so a closure may hold a
+/// material no removal reaches, never miss one). With 3 pieces only the
+/// three-diagonal fits.
+fn removal_values(pieces: u32, rules: &Rules) -> Vec<u32> {
+    let mut out: Vec<u32> = Vec::new();
+    for through in qi_five_tigers::THROUGH.iter() {
+        let n = through.len as usize;
+        for subset in 1u32..(1 << n) {
+            let mut union = 0u32;
+            let mut value = 0u32;
+            for i in 0..n {
+                if subset & (1 << i) != 0 {
+                    union |= through.masks[i].0;
+                    value += u32::from(through.kinds[i].value(rules));
+                }
+            }
+            if union.count_ones() <= pieces && !out.contains(&value) {
+                out.push(value);
+            }
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
 /// The materials needed to solve `materials`: themselves and what their
 /// removals lead to, fewest pieces first.
 pub fn closure(materials: &[Material], rules: &Rules) -> Vec<Material> {
@@ -198,6 +243,70 @@ pub fn closure(materials: &[Material], rules: &Rules) -> Vec<Material> {
     }
     all.sort_by_key(|m| (m.total(), std::cmp::Reverse(m.first)));
     all
+}
+
+/// Which generator solves a material: both give the same table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Generator {
+    /// Builds the material's move graph (owed-removal states as nodes of
+    /// their own), reverses it and labels it backwards: 57 bytes a state
+    /// and 8 an edge; every shuttle option, up to 3 pieces a side.
+    Graph,
+    /// Retrograde analysis by un-moves over a dense index, with no graph:
+    /// about 3 bytes a position while solving; `shuttle = allowed` only,
+    /// up to 5 pieces a side.
+    Retrograde,
+}
+
+impl Generator {
+    /// The generator [`TableGame::solve`] uses: the retrograde one where it
+    /// applies (`shuttle = allowed`), else the graph.
+    pub fn for_rules(rules: &Rules) -> Generator {
+        if forbids_shuttle(rules) {
+            Generator::Graph
+        } else {
+            Generator::Retrograde
+        }
+    }
+}
+
+/// Solves `material` under `rules` with `generator`, given the tables of
+/// the materials its removals lead to (in `smaller`), on `threads`
+/// threads.
+pub fn solve_material(
+    generator: Generator,
+    rules: &Rules,
+    material: Material,
+    smaller: &Tablebase,
+    threads: usize,
+) -> Result<Table, GenerateError> {
+    let needed = material.first.max(material.second);
+    if needed > u32::from(rules.pieces_per_side) {
+        return Err(GenerateError::TooManyPieces {
+            material: material.to_string(),
+            needed,
+            allowed: rules.pieces_per_side,
+        });
+    }
+    let unsupported = |reason: &str| {
+        Err(GenerateError::Unsupported {
+            material: material.to_string(),
+            reason: reason.to_string(),
+        })
+    };
+    if forbids_shuttle(rules) && needed > MAX_PIECES_FORBIDDEN {
+        return unsupported("under shuttle = forbidden the tables go to 3 pieces a side");
+    }
+    match generator {
+        Generator::Graph if needed > MAX_PIECES_FORBIDDEN => {
+            unsupported("the graph generator goes to 3 pieces a side")
+        }
+        Generator::Graph => solve::solve(material, rules, smaller, threads),
+        Generator::Retrograde if forbids_shuttle(rules) => {
+            unsupported("the retrograde generator needs shuttle = allowed")
+        }
+        Generator::Retrograde => retro::solve(material, rules, smaller, threads),
+    }
 }
 
 /// Counts of one table by the counting convention: every placement of the
@@ -291,21 +400,20 @@ impl TableGame for FiveTigers {
         material.total()
     }
 
+    /// By [`Generator::for_rules`]'s generator.
     fn solve(
         rules: &Rules,
         material: Material,
         smaller: &Tablebase,
         threads: usize,
     ) -> Result<Table, GenerateError> {
-        let needed = material.first.max(material.second);
-        if needed > u32::from(rules.pieces_per_side) {
-            return Err(GenerateError::TooManyPieces {
-                material: material.to_string(),
-                needed,
-                allowed: rules.pieces_per_side,
-            });
-        }
-        solve::solve(material, rules, smaller, threads)
+        solve_material(
+            Generator::for_rules(rules),
+            rules,
+            material,
+            smaller,
+            threads,
+        )
     }
 
     /// An estimate: the raw states over 8 (the symmetry classes; a few
@@ -313,7 +421,10 @@ impl TableGame for FiveTigers {
     /// each with up to 12 edges.
     fn generation_memory(material: Material, rules: &Rules) -> u64 {
         let states = raw_state_count(material, rules, false).div_ceil(8);
-        states * (solve::BYTES_PER_STATE + 12 * solve::BYTES_PER_EDGE)
+        match Generator::for_rules(rules) {
+            Generator::Graph => states * (solve::BYTES_PER_STATE + 12 * solve::BYTES_PER_EDGE),
+            Generator::Retrograde => states * retro::BYTES_PER_SLOT,
+        }
     }
 
     /// An estimate, from the same count of states: an 8-byte key, a
@@ -494,7 +605,7 @@ fn probe_through_removals(
 
 /// The better of two values for the side to move: a win over a draw over
 /// a loss, the shortest win, the longest loss.
-fn better(a: (Wdl, u32), b: (Wdl, u32)) -> (Wdl, u32) {
+pub(crate) fn better(a: (Wdl, u32), b: (Wdl, u32)) -> (Wdl, u32) {
     match a.0.cmp(&b.0) {
         std::cmp::Ordering::Greater => a,
         std::cmp::Ordering::Less => b,

@@ -10,7 +10,7 @@ use qi_five_tigers::{FiveTigers, Rules, Shuttle};
 
 use super::key::{possible_bans, subsets, NoState, State};
 use super::{Material, Table, Tablebase};
-use crate::driver::GenerateError;
+use crate::driver::{join_workers, GenerateError};
 use crate::table::Wdl;
 
 /// An edge of the graph, seen from the node it leaves.
@@ -47,23 +47,27 @@ pub(crate) const BYTES_PER_EDGE: u64 = 8;
 /// counting convention of `docs/tablebases.md`).
 pub fn raw_state_count(material: Material, rules: &Rules, convention: bool) -> u64 {
     let forbidden = rules.shuttle == Shuttle::Forbidden && !convention;
+    if !forbidden {
+        return 2 * binomial(25, material.first) * binomial(25 - material.first, material.second);
+    }
     let mut n = 0u64;
     for x in subsets(material.first, ALL) {
         for o in subsets(material.second, ALL & !x) {
-            if forbidden {
-                let empty = ALL & !x & !o;
-                let bx = possible_bans(x, empty).len() as u64;
-                let bo = possible_bans(o, empty).len() as u64;
-                n += 2 * bx * bo;
-            } else {
-                n += 2;
-            }
+            let empty = ALL & !x & !o;
+            let bx = possible_bans(x, empty).len() as u64;
+            let bo = possible_bans(o, empty).len() as u64;
+            n += 2 * bx * bo;
         }
     }
     n
 }
 
 const ALL: u32 = (1 << 25) - 1;
+
+/// C(n, k).
+fn binomial(n: u32, k: u32) -> u64 {
+    (0..u64::from(k)).fold(1, |c, i| c * (u64::from(n) - i) / (i + 1))
+}
 
 /// The canonical keys of a material's states with nothing owed, sorted.
 pub(crate) fn enumerate(material: Material, rules: &Rules, threads: usize) -> Vec<u64> {
@@ -324,13 +328,7 @@ pub(crate) fn solve(
                 })
             })
             .collect();
-        workers
-            .into_iter()
-            .map(|w| {
-                w.join()
-                    .unwrap_or_else(|_| Err(internal("a worker panicked".into())))
-            })
-            .collect()
+        join_workers(workers)
     });
     let mut all = Part::default();
     for part in parts {

@@ -1,0 +1,642 @@
+//! The retrograde generator of one Five Tigers material under `shuttle =
+//! allowed`: the material's positions in a dense index ([`DenseIndex`]),
+//! one state byte and a two-byte distance each, and values spread from the
+//! decided positions to their predecessors by un-moves, with no move graph
+//! stored.
+//!
+//! * Initialisation, one forward pass over the slots (cut among the
+//!   threads): a position with no step is lost at 0; a step that forms a
+//!   formation leads into owed removals, which only ever lead into smaller
+//!   materials or the end of the game, so its value is known at once (the
+//!   removal sequence is solved forward, memoised, from the smaller
+//!   tables: a conversion); every other step leads to a position of the
+//!   material, and the state byte counts the distinct ones.
+//! * Propagation, distance by distance: each position decided at `d` is
+//!   un-moved (the side that did not move at it un-steps a piece onto an
+//!   adjacent empty point, unless that step would have formed a
+//!   formation, which leads to an owed state instead), and each distinct
+//!   predecessor is won at `d + 1` if the position is lost for its side to
+//!   move, else its counter drops and at 0 (with no drawn or winning
+//!   conversion) it is lost at `1 + max(d, its longest losing
+//!   conversion)`. Positions are taken in order of distance, so a win
+//!   gets its shortest distance and a loss its longest.
+//! * What is left undecided is drawn.
+//!
+//! The table handed on has the same canonical keys, values and distances
+//! as the graph generator's (`solve`), so files are byte-identical.
+
+use std::collections::HashMap;
+
+use qi_core::{Position, Side};
+use qi_five_tigers::{FiveTigers, Move, Point, Rules, Shuttle, NEIGHBOURS, THROUGH};
+
+use super::dense::DenseIndex;
+use super::key::{plain_canonical_key, State};
+use super::{better, Material, Table, Tablebase};
+use crate::driver::{join_workers, GenerateError};
+use crate::table::Wdl;
+
+/// Undecided states are `0..=127`: the count of undecided distinct
+/// successors in the material (bits 0–5) and [`NON_LOSING`].
+const COUNT: u8 = 63;
+/// Some conversion draws or wins for the side to move: never lost.
+const NON_LOSING: u8 = 64;
+/// Decided, not yet un-moved.
+const WIN_NEW: u8 = 128;
+const LOSS_NEW: u8 = 129;
+/// Decided and un-moved.
+const WIN: u8 = 130;
+const LOSS: u8 = 131;
+/// A slot no position uses.
+const UNUSED: u8 = 255;
+
+/// Working bytes per slot: the state byte and the distance (a win's or
+/// loss's, before that the longest losing conversion), plus about 8 bytes
+/// of queue per decided position, and for the table handed on a key (8),
+/// a value byte and the slot order (4).
+pub(crate) const BYTES_PER_SLOT: u64 = 3 + 8 + 8 + 1 + 4;
+
+const ALL: u32 = (1 << 25) - 1;
+
+fn internal(message: String) -> GenerateError {
+    GenerateError::Internal(message)
+}
+
+/// The position of boards `[x, o]` with `stm` to move and nothing owed.
+fn position(boards: [u32; 2], stm: Side, rules: &Rules) -> Result<FiveTigers, GenerateError> {
+    let state = State {
+        boards,
+        stm,
+        bans: [None, None],
+        owed: 0,
+        taker: Side::First,
+    };
+    state
+        .to_position(rules)
+        .ok_or_else(|| internal(format!("no position for {state:?}")))
+}
+
+/// The memoised values of owed-removal positions, by boards, side to
+/// move, taker and count.
+pub(super) type Memo = HashMap<(u32, u32, u8, u8, u8), (Wdl, u32)>;
+
+/// The tables removals lead into, by dense slot: a conversion ends in a
+/// lookup, which a sorted key list answers by bisection over up to tens of
+/// millions of keys (a cache miss a step) and this by one read.
+pub(super) struct Targets {
+    tables: HashMap<Material, (DenseIndex, Vec<u32>)>,
+}
+
+/// A slot of [`Targets`] no position fills.
+const EMPTY: u32 = u32::MAX;
+
+impl Targets {
+    /// The tables of `smaller` that a removal from `material` leads to.
+    pub(super) fn new(
+        material: Material,
+        rules: &Rules,
+        smaller: &Tablebase,
+    ) -> Result<Targets, GenerateError> {
+        let mut tables = HashMap::new();
+        for m in material.after_removals(rules) {
+            let table = smaller
+                .table(m)
+                .ok_or_else(|| GenerateError::MissingSubtable {
+                    material: material.to_string(),
+                    needed: m.to_string(),
+                })?;
+            let index = DenseIndex::new(m.first, m.second);
+            let len =
+                usize::try_from(index.len()).map_err(|_| GenerateError::TooLarge(m.to_string()))?;
+            let mut cells = vec![EMPTY; len];
+            for (i, &key) in table.index().iter().enumerate() {
+                let state = State::from_key(key)
+                    .ok_or_else(|| internal(format!("table {m} holds a bad key {key}")))?;
+                let (v, d) = table
+                    .at(i as u64)
+                    .ok_or_else(|| internal(format!("table {m} has no slot {i}")))?;
+                let slot = index.slot(state.boards[0], state.boards[1], state.stm.index());
+                cells[slot as usize] = u32::from(v.code()) | d << 2;
+            }
+            tables.insert(m, (index, cells));
+        }
+        Ok(Targets { tables })
+    }
+
+    /// The value and distance of `pos` (nothing owed) in its table.
+    fn get(&self, pos: &FiveTigers, material: Material) -> Result<(Wdl, u32), GenerateError> {
+        let m = Material::of(pos)
+            .ok_or_else(|| internal(format!("the conversion {pos} has no material")))?;
+        let (index, cells) = self
+            .tables
+            .get(&m)
+            .ok_or_else(|| GenerateError::MissingSubtable {
+                material: material.to_string(),
+                needed: m.to_string(),
+            })?;
+        let slot = index.slot(
+            pos.pieces(Side::First).0,
+            pos.pieces(Side::Second).0,
+            pos.side_to_move().index(),
+        );
+        let cell = cells[slot as usize];
+        match Wdl::from_code((cell & 3) as u8) {
+            Some(v) if cell != EMPTY => Ok((v, cell >> 2)),
+            _ => Err(internal(format!(
+                "the conversion {pos} is not in table {m}"
+            ))),
+        }
+    }
+}
+
+/// The value and distance, for its side to move, of a position reached by
+/// a step that formed a formation (or of the removals after it): solved
+/// forward through the removals into the smaller tables.
+fn conversion(
+    pos: &FiveTigers,
+    smaller: &Targets,
+    material: Material,
+    memo: &mut Memo,
+) -> Result<(Wdl, u32), GenerateError> {
+    let me = pos.side_to_move();
+    if let Some(o) = pos.outcome() {
+        return Ok((Wdl::of_outcome(o, me), 0));
+    }
+    let Some((taker, count)) = pos.owed().first() else {
+        return smaller.get(pos, material);
+    };
+    let key = (
+        pos.pieces(Side::First).0,
+        pos.pieces(Side::Second).0,
+        me.index() as u8,
+        taker.index() as u8,
+        count,
+    );
+    if let Some(&v) = memo.get(&key) {
+        return Ok(v);
+    }
+    let mut best: Option<(Wdl, u32)> = None;
+    for mv in pos.legal_moves() {
+        let mut child = *pos;
+        child.play_unchecked(mv);
+        let (v, d) = conversion(&child, smaller, material, memo)?;
+        let v = if child.side_to_move() == me {
+            v
+        } else {
+            v.flip()
+        };
+        // A draw's distance is 0, as in the tables.
+        let candidate = (v, if v == Wdl::Draw { 0 } else { d + 1 });
+        best = Some(best.map_or(candidate, |b| better(b, candidate)));
+    }
+    // The memo is why this is not `probe_through_removals`: a generation
+    // meets the same owed positions again and again.
+    let best = best.ok_or_else(|| internal(format!("the owed position {pos} has no move")))?;
+    memo.insert(key, best);
+    Ok(best)
+}
+
+/// Iterates over the points of a mask.
+fn points(mut set: u32) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        if set == 0 {
+            None
+        } else {
+            let p = set.trailing_zeros();
+            set &= set - 1;
+            Some(p)
+        }
+    })
+}
+
+/// Whether a step of the side on `own` (after the step) onto `to` forms a
+/// formation.
+#[inline]
+fn forms(own: u32, to: u32, values: &[u8; 5]) -> bool {
+    THROUGH[to as usize].value_held(qi_core::Bitboard32(own), values) > 0
+}
+
+/// The boards with `side`'s replaced by `board`.
+#[inline]
+fn with(boards: [u32; 2], side: usize, board: u32) -> [u32; 2] {
+    let mut b = boards;
+    b[side] = board;
+    b
+}
+
+/// How a slot starts, from its steps.
+pub(super) enum SlotStart {
+    /// The side to move has no step: lost at 0.
+    NoStep,
+    /// Its steps: those that stay in the material were appended to the
+    /// caller's `children` (sorted, distinct); those that form a formation
+    /// lead through the removals into smaller tables.
+    Moves {
+        /// The shortest win through a conversion (its distance here).
+        win: Option<u16>,
+        /// Some conversion draws or wins: never lost.
+        non_losing: bool,
+        /// The longest loss through a conversion (the distance there).
+        longest_loss: Option<u16>,
+    },
+}
+
+/// The start of the position with First on `boards[0]`, Second on
+/// `boards[1]` and `stm` to move: its successors in the material (into
+/// `children`, sorted and distinct) and its conversions' values.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn start_slot(
+    index: &DenseIndex,
+    boards: [u32; 2],
+    stm: usize,
+    rules: &Rules,
+    material: Material,
+    smaller: &Targets,
+    memo: &mut Memo,
+    children: &mut Vec<u64>,
+) -> Result<SlotStart, GenerateError> {
+    let values = rules.values();
+    let [x, o] = boards;
+    let own = boards[stm];
+    let empty = ALL & !(x | o);
+    let mut any = false;
+    let mut win: Option<u32> = None;
+    let mut non_losing = false;
+    let mut longest_loss: Option<u32> = None;
+    let side = if stm == 0 { Side::First } else { Side::Second };
+    let mut here: Option<FiveTigers> = None;
+    for from in points(own) {
+        for to in points(NEIGHBOURS[from as usize].0 & empty) {
+            any = true;
+            let after = own ^ (1 << from) ^ (1 << to);
+            if forms(after, to, &values) {
+                let mut child = match here {
+                    Some(p) => p,
+                    None => *here.insert(position(boards, side, rules)?),
+                };
+                let mv = Move::Step {
+                    from: Point::new(from as u8).ok_or_else(|| internal("point".into()))?,
+                    to: Point::new(to as u8).ok_or_else(|| internal("point".into()))?,
+                };
+                child.play_unchecked(mv);
+                let (v, d) = conversion(&child, smaller, material, memo)?;
+                let v = if child.side_to_move() == side {
+                    v
+                } else {
+                    v.flip()
+                };
+                match v {
+                    Wdl::Win => {
+                        non_losing = true;
+                        win = Some(win.map_or(d + 1, |w| w.min(d + 1)));
+                    }
+                    Wdl::Draw => non_losing = true,
+                    Wdl::Loss => longest_loss = Some(longest_loss.map_or(d, |l| l.max(d))),
+                }
+            } else {
+                let b = with(boards, stm, after);
+                children.push(index.slot(b[0], b[1], 1 - stm));
+            }
+        }
+    }
+    if !any {
+        return Ok(SlotStart::NoStep);
+    }
+    children.sort_unstable();
+    children.dedup();
+    let narrow =
+        |d: u32| u16::try_from(d).map_err(|_| internal(format!("a conversion of {d} plies")));
+    Ok(SlotStart::Moves {
+        win: win.map(narrow).transpose()?,
+        non_losing,
+        longest_loss: longest_loss.map(narrow).transpose()?,
+    })
+}
+
+/// The un-moves of `slot`: the slots from which a step of the side that
+/// is not to move there leads to it (a step that formed a formation leads
+/// to owed removals instead, so it is not one), appended to `preds` (not
+/// deduplicated).
+pub(super) fn unmoves(index: &DenseIndex, slot: u64, values: &[u8; 5], preds: &mut Vec<u64>) {
+    let (x, o, stm) = index.decode(slot);
+    let boards = [x, o];
+    let mover = 1 - stm;
+    let theirs = boards[mover];
+    let empty = ALL & !(x | o);
+    for at in points(theirs) {
+        if forms(theirs, at, values) {
+            continue;
+        }
+        for back in points(NEIGHBOURS[at as usize].0 & empty) {
+            let b = with(boards, mover, theirs ^ (1 << at) ^ (1 << back));
+            preds.push(index.slot(b[0], b[1], mover));
+        }
+    }
+}
+
+/// The state byte of a value code of `retrograde` (0 loss, 1 draw, 2
+/// win, 3 unused), for [`table_of`].
+pub(super) fn state_of_code(code: u8) -> u8 {
+    match code {
+        0 => LOSS,
+        2 => WIN,
+        3 => UNUSED,
+        _ => 0,
+    }
+}
+
+/// A decision waiting for its distance: slot `<< 1`, 1 for a win.
+type Event = u64;
+
+/// What the initial pass found in one range of slots.
+struct Init {
+    events: Vec<(u32, Event)>,
+}
+
+/// The initial pass over `slots` (starting at slot `base`): state bytes,
+/// the longest losing conversion in `dist`, and the decisions known at
+/// once with their distances.
+#[allow(clippy::too_many_arguments)]
+fn init_range(
+    index: &DenseIndex,
+    base: u64,
+    states: &mut [u8],
+    dist: &mut [u16],
+    rules: &Rules,
+    material: Material,
+    smaller: &Targets,
+) -> Result<Init, GenerateError> {
+    let mut memo = Memo::new();
+    let mut events = Vec::new();
+    let mut children: Vec<u64> = Vec::with_capacity(20);
+    let slots = index.range(base, base + states.len() as u64);
+    for ((state, far), (slot, x, o, stm)) in states.iter_mut().zip(dist.iter_mut()).zip(slots) {
+        if !index.is_canonical(slot) {
+            *state = UNUSED;
+            continue;
+        }
+        children.clear();
+        let start = start_slot(
+            index,
+            [x, o],
+            stm,
+            rules,
+            material,
+            smaller,
+            &mut memo,
+            &mut children,
+        )?;
+        match start {
+            SlotStart::NoStep => {
+                *state = 0;
+                *far = 0;
+                events.push((0, slot << 1));
+            }
+            SlotStart::Moves {
+                win,
+                non_losing,
+                longest_loss,
+            } => {
+                *state = children.len() as u8 | if non_losing { NON_LOSING } else { 0 };
+                let longest_loss = longest_loss.unwrap_or(0);
+                *far = longest_loss;
+                if let Some(w) = win {
+                    events.push((u32::from(w), slot << 1 | 1));
+                } else if children.is_empty() && !non_losing {
+                    events.push((u32::from(longest_loss) + 1, slot << 1));
+                }
+            }
+        }
+    }
+    Ok(Init { events })
+}
+
+/// Positions decided per block of the propagation: enough to share among
+/// the threads, few enough that the updates of one block stay small.
+const BLOCK: usize = 1 << 16;
+
+/// The distinct predecessors of each of `decided` (slot, won for its side
+/// to move), as `q << 1 | won`, generated on `threads` threads (one list
+/// per thread, in order).
+fn predecessors(
+    index: &DenseIndex,
+    decided: &[(u64, bool)],
+    values: &[u8; 5],
+    threads: usize,
+) -> Result<Vec<Vec<u64>>, GenerateError> {
+    let one = |part: &[(u64, bool)]| {
+        let mut out = Vec::with_capacity(part.len() * 8);
+        let mut preds: Vec<u64> = Vec::with_capacity(20);
+        for &(slot, won) in part {
+            // Un-move: the side not to move here stepped last.
+            preds.clear();
+            unmoves(index, slot, values, &mut preds);
+            preds.sort_unstable();
+            preds.dedup();
+            out.extend(preds.iter().map(|&q| q << 1 | u64::from(won)));
+        }
+        out
+    };
+    if threads <= 1 || decided.len() < 4096 {
+        return Ok(vec![one(decided)]);
+    }
+    let per = decided.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = decided
+            .chunks(per)
+            .map(|part| scope.spawn(move || Ok(one(part))))
+            .collect();
+        join_workers(workers).into_iter().collect()
+    })
+}
+
+/// Solves `material` (`shuttle = allowed`) given the tables of the
+/// materials its removals lead to, on `threads` threads (the initial
+/// pass, the un-moves and the keys of the table).
+pub(crate) fn solve(
+    material: Material,
+    rules: &Rules,
+    smaller: &Tablebase,
+    threads: usize,
+) -> Result<Table, GenerateError> {
+    if rules.shuttle != Shuttle::Allowed {
+        return Err(internal(
+            "the retrograde generator keeps no previous steps: shuttle must be allowed".into(),
+        ));
+    }
+    let index = DenseIndex::new(material.first, material.second);
+    let n = index.len();
+    let n_usize = usize::try_from(n).map_err(|_| GenerateError::TooLarge(material.to_string()))?;
+    if n >= 1 << 62 {
+        return Err(GenerateError::TooLarge(material.to_string()));
+    }
+    let targets = Targets::new(material, rules, smaller)?;
+    let mut states = vec![0u8; n_usize];
+    let mut dist = vec![0u16; n_usize];
+
+    let threads = threads.max(1);
+    let per = n_usize.div_ceil(threads).max(1);
+    let inits: Vec<Result<Init, GenerateError>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = states
+            .chunks_mut(per)
+            .zip(dist.chunks_mut(per))
+            .enumerate()
+            .map(|(t, (s, d))| {
+                let (index, targets) = (&index, &targets);
+                scope.spawn(move || {
+                    init_range(index, (t * per) as u64, s, d, rules, material, targets)
+                })
+            })
+            .collect();
+        join_workers(workers)
+    });
+    let mut buckets: Vec<Vec<Event>> = Vec::new();
+    let push = |buckets: &mut Vec<Vec<Event>>, d: u32, e: Event| {
+        let d = d as usize;
+        if buckets.len() <= d {
+            buckets.resize_with(d + 1, Vec::new);
+        }
+        buckets[d].push(e);
+    };
+    for init in inits {
+        for (d, e) in init?.events {
+            push(&mut buckets, d, e);
+        }
+    }
+
+    drop(targets);
+    let values = rules.values();
+    let mut d = 0usize;
+    let mut todo: Vec<(u64, bool)> = Vec::new();
+    while d < buckets.len() {
+        if d + 1 >= usize::from(u16::MAX) {
+            return Err(internal("a distance beyond 65534 plies".into()));
+        }
+        let bucket = std::mem::take(&mut buckets[d]);
+        let here = d as u16;
+        // A block at a time: its positions are decided here (one pass,
+        // in order), their predecessors generated on the threads (the
+        // costly part, which only reads), then applied in order.
+        for block in bucket.chunks(BLOCK) {
+            todo.clear();
+            for &e in block {
+                let slot = (e >> 1) as usize;
+                let won = match states[slot] {
+                    WIN | LOSS => continue,
+                    // Decided at a greater distance by an earlier
+                    // position of this distance, while a conversion wins
+                    // sooner: the conversion's distance holds (its later
+                    // entry then finds the slot done).
+                    WIN_NEW if dist[slot] > here && e & 1 == 1 => true,
+                    WIN_NEW | LOSS_NEW if dist[slot] != here => continue,
+                    WIN_NEW => true,
+                    LOSS_NEW => false,
+                    UNUSED => return Err(internal(format!("slot {slot} is unused"))),
+                    _ => e & 1 == 1,
+                };
+                states[slot] = if won { WIN } else { LOSS };
+                dist[slot] = here;
+                todo.push((slot as u64, won));
+            }
+            let updates = predecessors(&index, &todo, &values, threads)?;
+            for part in updates {
+                for u in part {
+                    let q = (u >> 1) as usize;
+                    let won = u & 1 == 1;
+                    let s = states[q];
+                    if s >= WIN_NEW {
+                        continue;
+                    }
+                    if !won {
+                        states[q] = WIN_NEW;
+                        dist[q] = here + 1;
+                        push(&mut buckets, u32::from(here) + 1, (q as u64) << 1 | 1);
+                        continue;
+                    }
+                    if s & COUNT == 0 {
+                        return Err(internal(format!(
+                            "slot {q} has more decided successors than it counted"
+                        )));
+                    }
+                    let s = s - 1;
+                    states[q] = s;
+                    if s == 0 {
+                        let at = here.max(dist[q]) + 1;
+                        if at == here + 1 {
+                            states[q] = LOSS_NEW;
+                            dist[q] = at;
+                        }
+                        push(&mut buckets, u32::from(at), (q as u64) << 1);
+                    }
+                }
+            }
+        }
+        d += 1;
+    }
+    drop(buckets);
+    table_of(material, rules, &index, &states, &dist, threads)
+}
+
+/// The table of the solved slots, in the canonical-key order of the graph
+/// generator's tables (the slots keyed on `threads` threads).
+pub(super) fn table_of(
+    material: Material,
+    rules: &Rules,
+    index: &DenseIndex,
+    states: &[u8],
+    dist: &[u16],
+    threads: usize,
+) -> Result<Table, GenerateError> {
+    let too_large = || GenerateError::TooLarge(material.to_string());
+    let per = states.len().div_ceil(threads).max(1);
+    let parts: Vec<Result<Vec<(u64, u32)>, GenerateError>> = std::thread::scope(|scope| {
+        let workers: Vec<_> = states
+            .chunks(per)
+            .enumerate()
+            .map(|(t, chunk)| {
+                scope.spawn(move || {
+                    let mut out = Vec::with_capacity(chunk.len());
+                    let base = (t * per) as u64;
+                    let slots = index.range(base, base + chunk.len() as u64);
+                    for (&s, (slot, x, o, stm)) in chunk.iter().zip(slots) {
+                        if s == UNUSED {
+                            continue;
+                        }
+                        let stm = if stm == 0 { Side::First } else { Side::Second };
+                        let slot = u32::try_from(slot).map_err(|_| too_large())?;
+                        out.push((plain_canonical_key([x, o], stm), slot));
+                    }
+                    out.sort_unstable();
+                    Ok(out)
+                })
+            })
+            .collect();
+        join_workers(workers)
+    });
+    let mut keyed: Vec<(u64, u32)> = Vec::new();
+    for part in parts {
+        let part = part?;
+        if keyed.is_empty() {
+            keyed = part;
+        } else {
+            keyed.extend(part);
+        }
+    }
+    // Each part is sorted: the standard sort merges such runs quickly.
+    keyed.sort();
+    let mut keys = Vec::with_capacity(keyed.len());
+    let mut values = Vec::with_capacity(keyed.len());
+    let mut dists = Vec::with_capacity(keyed.len());
+    for (key, slot) in keyed {
+        keys.push(key);
+        let slot = slot as usize;
+        let (v, d) = match states[slot] {
+            WIN => (Wdl::Win, dist[slot]),
+            LOSS => (Wdl::Loss, dist[slot]),
+            _ => (Wdl::Draw, 0),
+        };
+        values.push(v);
+        dists.push(d);
+    }
+    Ok(Table::new(material, *rules, keys, &values, dists))
+}

@@ -1,0 +1,211 @@
+//! Five Tigers materials solved by the generic rounds (`retrograde`, one
+//! thread; `dataflow`, timely workers in threads and in processes over
+//! TCP) through `FiveTigersSlice`: the tables equal the retrograde
+//! generator's byte for byte.
+
+use std::sync::Arc;
+
+use qi_five_tigers::Rules;
+use qi_tablebase::five_tigers::{
+    closure, solve_material, FiveTigersSlice, Generator, Material, Tablebase,
+};
+use qi_tablebase::retrograde::{self, RetroSlice};
+use qi_tablebase::GenerateError;
+
+/// The retrograde generator's tables of `materials` and all they need.
+fn reference(rules: &Rules, materials: &[Material]) -> Arc<Tablebase> {
+    let mut tb = Tablebase::new(rules);
+    for m in closure(materials, rules) {
+        let table = solve_material(Generator::Retrograde, rules, m, &tb, 2).unwrap();
+        assert!(tb.insert(table).is_ok());
+    }
+    Arc::new(tb)
+}
+
+fn materials(names: &[&str]) -> Vec<Material> {
+    names.iter().map(|m| m.parse().unwrap()).collect()
+}
+
+#[test]
+fn one_thread_rounds_equal_the_generator_to_3_a_side() {
+    let rules = Rules::shandong_shuttle();
+    let all = Material::all_up_to(3);
+    let tb = reference(&rules, &all);
+    for m in all {
+        let slice = FiveTigersSlice::new(m, &rules, &tb).unwrap();
+        let values = retrograde::solve(&slice).unwrap();
+        let table = slice.table(&values, 2).unwrap();
+        assert!(
+            table.to_bytes() == tb.table(m).unwrap().to_bytes(),
+            "{m}: the files differ"
+        );
+    }
+}
+
+#[test]
+fn the_rounds_refuse_the_shuttle_ban() {
+    let tb = Tablebase::new(&Rules::shandong());
+    let m: Material = "2v1".parse().unwrap();
+    assert!(FiveTigersSlice::new(m, &Rules::shandong(), &tb).is_err());
+}
+
+#[test]
+fn a_missing_smaller_table_is_a_typed_error() {
+    // 3v3's removals lead to 3v1 and 1v3: without them the slice cannot
+    // be made, and the error names the material missing.
+    let rules = Rules::shandong_shuttle();
+    let err = FiveTigersSlice::new("3v3".parse().unwrap(), &rules, &Tablebase::new(&rules))
+        .err()
+        .unwrap();
+    assert!(
+        matches!(err, GenerateError::MissingSubtable { .. }),
+        "{err}"
+    );
+    assert!(
+        err.to_string().contains("3v1") || err.to_string().contains("1v3"),
+        "{err}"
+    );
+}
+
+#[cfg(feature = "distributed")]
+mod distributed {
+    use std::net::TcpListener;
+
+    use qi_tablebase::dataflow::{self, Cluster, Share};
+
+    use super::*;
+
+    fn free_port() -> u16 {
+        TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port()
+    }
+
+    /// `material` solved by `processes` processes of `threads` workers
+    /// (threads of this test, each its own timely cluster member on
+    /// 127.0.0.1).
+    fn over_tcp(slice: &Arc<FiveTigersSlice>, processes: usize, threads: usize) -> Share {
+        let hosts: Vec<String> = (0..processes)
+            .map(|_| format!("127.0.0.1:{}", free_port()))
+            .collect();
+        let runs: Vec<_> = (0..processes)
+            .map(|process| {
+                let (slice, hosts) = (slice.clone(), hosts.clone());
+                std::thread::spawn(move || {
+                    let cluster = Cluster::Processes {
+                        threads,
+                        process,
+                        hosts,
+                    };
+                    dataflow::solve(slice, &cluster).unwrap()
+                })
+            })
+            .collect();
+        Share::join(runs.into_iter().map(|r| r.join().unwrap()))
+    }
+
+    #[test]
+    fn workers_and_processes_equal_the_generator() {
+        let rules = Rules::shandong_shuttle();
+        let ms = materials(&["3v3", "4v1", "1v4"]);
+        let tb = reference(&rules, &ms);
+        for m in ms {
+            let expected = tb.table(m).unwrap().to_bytes();
+            let slice = Arc::new(FiveTigersSlice::new(m, &rules, &tb).unwrap());
+            let threads = dataflow::solve(slice.clone(), &Cluster::Local { threads: 2 }).unwrap();
+            let values = threads.into_values(slice.slots()).unwrap();
+            assert!(
+                slice.table(&values, 2).unwrap().to_bytes() == expected,
+                "{m}, 2 threads"
+            );
+            let share = over_tcp(&slice, 2, 1);
+            assert!(share.parts.iter().any(|p| p.3.remote > 0), "{m}");
+            let values = share.into_values(slice.slots()).unwrap();
+            assert!(
+                slice.table(&values, 2).unwrap().to_bytes() == expected,
+                "{m}, 2 processes"
+            );
+        }
+    }
+
+    #[test]
+    fn two_processes_generate_a_directory_each_and_resume() {
+        let rules = Rules::shandong_shuttle();
+        let ms = materials(&["3v2", "2v3"]);
+        let tb = reference(&rules, &ms);
+        let dirs: Vec<tempfile::TempDir> = (0..2).map(|_| tempfile::tempdir().unwrap()).collect();
+        let run = |dirs: &[tempfile::TempDir]| {
+            let hosts: Vec<String> = (0..2)
+                .map(|_| format!("127.0.0.1:{}", free_port()))
+                .collect();
+            let runs: Vec<_> = dirs
+                .iter()
+                .enumerate()
+                .map(|(process, dir)| {
+                    let (hosts, dir, ms) = (hosts.clone(), dir.path().to_path_buf(), ms.clone());
+                    std::thread::spawn(move || {
+                        let cluster = Cluster::Processes {
+                            threads: 1,
+                            process,
+                            hosts,
+                        };
+                        let mut solved = Vec::new();
+                        qi_tablebase::five_tigers::generate_distributed(
+                            &Rules::shandong_shuttle(),
+                            &ms,
+                            &cluster,
+                            &dir,
+                            |t, _, _, stats| solved.push((t.material(), stats.len())),
+                        )
+                        .unwrap();
+                        solved
+                    })
+                })
+                .collect();
+            runs.into_iter()
+                .map(|r| r.join().unwrap())
+                .collect::<Vec<_>>()
+        };
+        let first = run(&dirs);
+        // Each process solved the whole closure, one worker's stats each.
+        let closure = closure(&ms, &rules);
+        assert!(first
+            .iter()
+            .all(|s| s.len() == closure.len() && s.iter().all(|x| x.1 == 1)));
+        for dir in &dirs {
+            for &m in &closure {
+                let bytes = std::fs::read(Tablebase::file_path(dir.path(), m)).unwrap();
+                assert!(bytes == tb.table(m).unwrap().to_bytes(), "{m}");
+            }
+        }
+        // A damaged file is solved again, the others are read.
+        let cut = Tablebase::file_path(dirs[1].path(), "3v2".parse().unwrap());
+        let bytes = std::fs::read(&cut).unwrap();
+        std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+        std::fs::remove_file(Tablebase::file_path(dirs[0].path(), "3v2".parse().unwrap())).unwrap();
+        let again = run(&dirs);
+        assert!(again
+            .iter()
+            .all(|s| s.iter().map(|x| x.0.to_string()).collect::<Vec<_>>() == ["3v2"]));
+        assert!(std::fs::read(&cut).unwrap() == bytes);
+    }
+
+    #[test]
+    #[ignore = "every material to 4 a side, minutes: run by hand with --ignored (docs/solving.md)"]
+    fn three_processes_equal_the_generator_to_4_a_side() {
+        let rules = Rules::shandong_shuttle();
+        let all = Material::all_up_to(4);
+        let tb = reference(&rules, &all);
+        for m in all {
+            let expected = tb.table(m).unwrap().to_bytes();
+            let slice = Arc::new(FiveTigersSlice::new(m, &rules, &tb).unwrap());
+            let values = over_tcp(&slice, 3, 1).into_values(slice.slots()).unwrap();
+            assert!(
+                slice.table(&values, 2).unwrap().to_bytes() == expected,
+                "{m}"
+            );
+        }
+    }
+}
