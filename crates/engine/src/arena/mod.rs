@@ -204,7 +204,7 @@ pub struct GameReport {
     /// Why the game ended in a record's words (its `Termination` tag): the
     /// rules' reason as the game names it in the final position (`den
     /// entered`, `no step left`, `no capture for 100 plies`, see
-    /// [`reason_in`](crate::record::reason_in)), else `reason`.
+    /// [`reason_in`]), else `reason`.
     pub termination: String,
     /// Which of the match's openings the game started from.
     pub opening: usize,
