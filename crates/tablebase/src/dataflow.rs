@@ -515,9 +515,9 @@ fn run_worker<S: RetroSlice + Send + Sync + 'static, A: timely::communication::A
     if let Some(e) = failure.borrow_mut().take() {
         return Err(e);
     }
-    let ledger = Rc::try_unwrap(ledger)
-        .map(RefCell::into_inner)
-        .unwrap_or_else(|shared| shared.borrow().clone());
+    // The finished dataflow may still hold its handle on the ledger: take
+    // the ledger out rather than copy it.
+    let ledger = std::mem::replace(&mut *ledger.borrow_mut(), Ledger::empty(index, deal));
     let (codes, distances) = ledger.finish();
     let stats = *stats.borrow();
     Ok((index, codes, distances, stats))
