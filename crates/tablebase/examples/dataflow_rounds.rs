@@ -11,7 +11,7 @@
 //!
 //! `one` is `retrograde::solve` on this thread; `threads N` one process
 //! of N timely workers; `processes N THREADS` N processes of this
-//! program's threads on 127.0.0.1 (ports from 2101), each of THREADS
+//! program's threads on 127.0.0.1 (free ports), each of THREADS
 //! workers, joined over TCP. Prints the wall time, slots per second and
 //! the tidings sent (and between processes).
 
@@ -19,6 +19,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use qi_tablebase::dataflow::{self, Cluster, Share};
+
+#[path = "../tests/common/loopback.rs"]
+mod loopback;
 use qi_tablebase::retrograde::{self, Open, RetroError, RetroSlice, Start};
 use qi_tablebase::Wdl;
 
@@ -79,21 +82,7 @@ fn main() {
         }
         "processes" => {
             let (n, threads) = (number(3), number(4));
-            let hosts: Vec<String> = (0..n).map(|k| format!("127.0.0.1:{}", 2101 + k)).collect();
-            let runs: Vec<_> = (0..n)
-                .map(|process| {
-                    let (slice, hosts) = (slice.clone(), hosts.clone());
-                    std::thread::spawn(move || {
-                        let cluster = Cluster::Processes {
-                            threads,
-                            process,
-                            hosts,
-                        };
-                        dataflow::solve(slice, &cluster).expect("solves")
-                    })
-                })
-                .collect();
-            let share = Share::join(runs.into_iter().map(|r| r.join().expect("joins")));
+            let share = Share::join(loopback::over_tcp(&slice, n, threads));
             let stats = totals(&share);
             (
                 share.into_values(slice.slots()).expect("whole"),

@@ -9,7 +9,7 @@ use qi_five_tigers::Rules;
 use qi_tablebase::five_tigers::{
     closure, solve_material, FiveTigersSlice, Generator, Material, Tablebase,
 };
-use qi_tablebase::retrograde::{self, RetroSlice};
+use qi_tablebase::retrograde;
 use qi_tablebase::GenerateError;
 
 /// The retrograde generator's tables of `materials` and all they need.
@@ -20,10 +20,6 @@ fn reference(rules: &Rules, materials: &[Material]) -> Arc<Tablebase> {
         assert!(tb.insert(table).is_ok());
     }
     Arc::new(tb)
-}
-
-fn materials(names: &[&str]) -> Vec<Material> {
-    names.iter().map(|m| m.parse().unwrap()).collect()
 }
 
 #[test]
@@ -68,42 +64,27 @@ fn a_missing_smaller_table_is_a_typed_error() {
 }
 
 #[cfg(feature = "distributed")]
+#[path = "common/loopback.rs"]
+mod loopback;
+
+#[cfg(feature = "distributed")]
 mod distributed {
-    use std::net::TcpListener;
 
     use qi_tablebase::dataflow::{self, Cluster, Share};
 
-    use super::*;
+    use qi_tablebase::retrograde::RetroSlice;
 
-    fn free_port() -> u16 {
-        TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port()
+    use crate::loopback;
+
+    fn materials(names: &[&str]) -> Vec<Material> {
+        names.iter().map(|m| m.parse().unwrap()).collect()
     }
 
-    /// `material` solved by `processes` processes of `threads` workers
-    /// (threads of this test, each its own timely cluster member on
-    /// 127.0.0.1).
+    use super::*;
+
+    /// `slice` solved by `processes` processes of `threads` workers.
     fn over_tcp(slice: &Arc<FiveTigersSlice>, processes: usize, threads: usize) -> Share {
-        let hosts: Vec<String> = (0..processes)
-            .map(|_| format!("127.0.0.1:{}", free_port()))
-            .collect();
-        let runs: Vec<_> = (0..processes)
-            .map(|process| {
-                let (slice, hosts) = (slice.clone(), hosts.clone());
-                std::thread::spawn(move || {
-                    let cluster = Cluster::Processes {
-                        threads,
-                        process,
-                        hosts,
-                    };
-                    dataflow::solve(slice, &cluster).unwrap()
-                })
-            })
-            .collect();
-        Share::join(runs.into_iter().map(|r| r.join().unwrap()))
+        Share::join(loopback::over_tcp(slice, processes, threads))
     }
 
     #[test]
@@ -137,9 +118,7 @@ mod distributed {
         let tb = reference(&rules, &ms);
         let dirs: Vec<tempfile::TempDir> = (0..2).map(|_| tempfile::tempdir().unwrap()).collect();
         let run = |dirs: &[tempfile::TempDir]| {
-            let hosts: Vec<String> = (0..2)
-                .map(|_| format!("127.0.0.1:{}", free_port()))
-                .collect();
+            let hosts = loopback::loopback_hosts(2);
             let runs: Vec<_> = dirs
                 .iter()
                 .enumerate()

@@ -238,11 +238,16 @@ fn a_dropped_un_move_is_caught() {
 }
 
 #[cfg(feature = "distributed")]
+#[path = "common/loopback.rs"]
+mod loopback;
+
+#[cfg(feature = "distributed")]
 mod distributed {
-    use std::net::TcpListener;
     use std::sync::Arc;
 
     use qi_tablebase::dataflow::{self, Cluster, Share};
+
+    use crate::loopback::over_tcp;
 
     use super::*;
 
@@ -261,38 +266,13 @@ mod distributed {
         }
     }
 
-    fn free_port() -> u16 {
-        TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port()
-    }
-
     #[test]
     fn processes_over_tcp_give_the_one_thread_values() {
         // Each "process" is a thread here with its own timely cluster
         // member and its own TCP connections on 127.0.0.1.
         let graph = Arc::new(Graph::random(11, 3_000));
         let expected = retrograde::solve(&*graph).unwrap();
-        let processes = 3;
-        let hosts: Vec<String> = (0..processes)
-            .map(|_| format!("127.0.0.1:{}", free_port()))
-            .collect();
-        let runs: Vec<_> = (0..processes)
-            .map(|process| {
-                let (graph, hosts) = (graph.clone(), hosts.clone());
-                std::thread::spawn(move || {
-                    let cluster = Cluster::Processes {
-                        threads: 2,
-                        process,
-                        hosts,
-                    };
-                    dataflow::solve(graph, &cluster).unwrap()
-                })
-            })
-            .collect();
-        let shares: Vec<Share> = runs.into_iter().map(|r| r.join().unwrap()).collect();
+        let shares = over_tcp(&graph, 3, 2);
         // Each process alone holds only its own partitions.
         assert!(shares[0].clone().into_values(graph.slots()).is_none());
         let remote: u64 = shares
