@@ -379,6 +379,49 @@ fn gather_values<S: RetroSlice + ?Sized, A: timely::communication::Allocate>(
 /// what the worker did.
 type Part = (usize, Vec<u8>, Vec<u16>, WorkerStats);
 
+/// A batch of tidings: slots and [`News`] codes.
+type Tidings = Vec<(u64, u8)>;
+
+/// Holds back the tidings that reach a worker before its ledger may take
+/// them: a tiding of round t only once round t − 1 is settled there
+/// ([`Ledger::tell`]'s contract). Told earlier, a win that an exit
+/// scheduled for t − 1 would be taken for a win at t. Whether a tiding
+/// comes early depends on the threads' timing, which is why the rule
+/// lives here, apart, where a test can drive it.
+#[derive(Debug, Default)]
+struct RoundGate {
+    /// The last round settled here: every round up to it is
+    /// (notifications come in order, and every round with work here asked
+    /// for one).
+    settled: Option<u32>,
+    /// Tidings that came before the round before theirs was settled.
+    early: BTreeMap<u32, Tidings>,
+}
+
+impl RoundGate {
+    /// Tidings of `round` arrived: whether they may be told now; if not,
+    /// the gate keeps them (and `batch` is left empty).
+    fn admit(&mut self, round: u32, batch: &mut Tidings) -> bool {
+        if self.settled.is_some_and(|d| d + 1 >= round) {
+            return true;
+        }
+        self.early.entry(round).or_default().append(batch);
+        false
+    }
+
+    /// Round `round` is due here (its notification: every earlier round
+    /// is settled): the tidings of `round` kept until now.
+    fn due(&mut self, round: u32) -> Option<Tidings> {
+        self.early.remove(&round)
+    }
+
+    /// Round `round` was settled: the next round's tidings kept until now.
+    fn settled(&mut self, round: u32) -> Option<Tidings> {
+        self.settled = Some(round);
+        self.early.remove(&(round + 1))
+    }
+}
+
 fn run_worker<S: RetroSlice + Send + Sync + 'static, A: timely::communication::Allocate>(
     slice: Arc<S>,
     threads: usize,
@@ -405,12 +448,7 @@ fn run_worker<S: RetroSlice + Send + Sync + 'static, A: timely::communication::A
     let deal_shift = slice.run_shift();
     worker.dataflow::<u32, _, _>(|scope| {
         let (handle, tidings) = scope.feedback::<Vec<(u64, u8)>>(1);
-        // The last round whose notification was handled: every round up
-        // to it is settled here (notifications come in order, and every
-        // round with work here asked for one).
-        let mut done: Option<u32> = None;
-        // Tidings that came before the round before theirs was settled.
-        let mut early: BTreeMap<u32, Vec<(u64, u8)>> = BTreeMap::new();
+        let mut gate = RoundGate::default();
         // Decided slots by round, until the round's notification sends
         // their tidings.
         let mut decided: BTreeMap<u32, Vec<(u64, Wdl)>> = BTreeMap::new();
@@ -448,14 +486,8 @@ fn run_worker<S: RetroSlice + Send + Sync + 'static, A: timely::communication::A
                             notificator.notify_at(time.retain(0));
                         }
                         for batch in data {
-                            // A tiding of round t waits until round t − 1
-                            // is settled here: a win that an exit
-                            // scheduled for t − 1 must not be taken for
-                            // a win at t.
-                            if done.is_some_and(|d| d + 1 >= round) {
+                            if gate.admit(round, batch) {
                                 tell(round, batch, &mut decided, &mut scheduled);
-                            } else {
-                                early.entry(round).or_default().append(batch);
                             }
                         }
                         for &later in &scheduled {
@@ -466,7 +498,7 @@ fn run_worker<S: RetroSlice + Send + Sync + 'static, A: timely::communication::A
                     notificator.for_each(|cap, _, notify| {
                         let round = *cap.time();
                         asked.remove(&round);
-                        if let Some(mut batch) = early.remove(&round) {
+                        if let Some(mut batch) = gate.due(round) {
                             tell(round, &mut batch, &mut decided, &mut scheduled);
                         }
                         let mut now = decided.remove(&round).unwrap_or_default();
@@ -475,9 +507,7 @@ fn run_worker<S: RetroSlice + Send + Sync + 'static, A: timely::communication::A
                             return;
                         };
                         l.borrow_mut().settle(round16, &mut now);
-                        done = Some(round);
-                        // The next round's early tidings can be told now.
-                        if let Some(mut batch) = early.remove(&(round + 1)) {
+                        if let Some(mut batch) = gate.settled(round) {
                             tell(round + 1, &mut batch, &mut decided, &mut scheduled);
                         }
                         for &later in &scheduled {
@@ -521,4 +551,47 @@ fn run_worker<S: RetroSlice + Send + Sync + 'static, A: timely::communication::A
     let (codes, distances) = ledger.finish();
     let stats = *stats.borrow();
     Ok((index, codes, distances, stats))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RoundGate;
+
+    #[test]
+    fn a_tiding_waits_until_the_round_before_its_own_is_settled() {
+        let mut gate = RoundGate::default();
+        // Nothing settled yet: even round 1 waits (round 0 is settled first).
+        let mut batch = vec![(7, 1)];
+        assert!(!gate.admit(1, &mut batch));
+        assert!(batch.is_empty(), "the gate keeps what it holds back");
+        // Round 3 comes while only round 0 is settled: it waits.
+        assert_eq!(gate.settled(0), Some(vec![(7, 1)]));
+        let mut batch = vec![(9, 0), (11, 1)];
+        assert!(!gate.admit(3, &mut batch));
+        // Round 1 settled: round 2 may be told, round 3 still waits.
+        assert_eq!(gate.settled(1), None);
+        assert!(gate.admit(2, &mut vec![(5, 0)]));
+        let mut batch = vec![(13, 0)];
+        assert!(!gate.admit(3, &mut batch));
+        // Round 2 settled: the kept tidings of round 3 are handed back, in
+        // the order they came, and later ones pass at once.
+        assert_eq!(gate.settled(2), Some(vec![(9, 0), (11, 1), (13, 0)]));
+        assert!(gate.admit(3, &mut vec![(15, 1)]));
+        // A round already settled admits its late tidings too.
+        assert!(gate.admit(2, &mut vec![(17, 1)]));
+    }
+
+    #[test]
+    fn a_due_round_hands_back_its_kept_tidings() {
+        // A round with no work here has no notification, so a later
+        // round's tidings may still be kept when that round is due: every
+        // earlier round is settled by then.
+        let mut gate = RoundGate::default();
+        gate.settled(0);
+        let mut batch = vec![(3, 0)];
+        assert!(!gate.admit(4, &mut batch));
+        assert_eq!(gate.due(3), None);
+        assert_eq!(gate.due(4), Some(vec![(3, 0)]));
+        assert_eq!(gate.due(4), None, "handed back once");
+    }
 }

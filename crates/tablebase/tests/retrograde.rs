@@ -301,3 +301,40 @@ mod distributed {
         ));
     }
 }
+
+/// Why the dataflow run holds back early tidings: told before the round
+/// before its own is settled, a tiding can decide a slot that an exit
+/// scheduled for that earlier round wins sooner.
+#[test]
+fn a_tiding_told_before_the_round_before_it_is_settled_gives_a_longer_win() {
+    use qi_tablebase::retrograde::{Ledger, News};
+    // Slot 0 wins through an exit into a position lost at 0 (a win at
+    // round 1), and has one successor in the slice, slot 1, lost at 1
+    // (told in round 2).
+    let slice = Graph {
+        shift: 0,
+        starts: vec![
+            Start::Open(Open {
+                successors: 1,
+                exit_win: Some(0),
+                ..Open::default()
+            }),
+            Start::Decided(Wdl::Loss, 1),
+        ],
+        successors: vec![vec![1], vec![]],
+        predecessors: vec![vec![], vec![0]],
+    };
+    let right = retrograde::solve(&slice).unwrap();
+    assert_eq!(right.get(0), Some((Wdl::Win, 1)));
+
+    let (mut decided, mut scheduled) = (Vec::new(), Vec::new());
+    let mut early = Ledger::new(&slice, 0, 1).unwrap();
+    early.settle(0, &mut decided);
+    // Round 2's tiding before round 1 is settled: against the contract.
+    early
+        .tell(2, 0, News::Lost, &mut decided, &mut scheduled)
+        .unwrap();
+    early.settle(1, &mut decided);
+    let values = retrograde::join_parts(2, 0, vec![early.finish()]);
+    assert_eq!(values.get(0), Some((Wdl::Win, 2)));
+}
