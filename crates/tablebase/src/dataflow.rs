@@ -258,6 +258,83 @@ pub fn solve_everywhere<S: RetroSlice + Send + Sync + 'static>(
     Ok((values, share.parts.into_iter().map(|p| p.3).collect()))
 }
 
+/// For each of `flags`, whether any process of `cluster` set it: every
+/// process calls this with its own flags, as many on each, and all get
+/// the same answer. What a resuming cluster needs: a slice that any
+/// process lacks must be solved by all, since its slots are dealt over
+/// every worker (a process that skipped it would leave the others
+/// waiting for its share).
+pub fn any_everywhere(cluster: &Cluster, flags: &[bool]) -> Result<Vec<bool>, DataflowError> {
+    use timely::dataflow::operators::{Exchange as _, Inspect, ToStream};
+
+    /// Marks the record that carries a process's number of flags.
+    const COUNT: u64 = 1 << 63;
+    cluster.check()?;
+    let threads = match cluster {
+        Cluster::Local { threads } | Cluster::Processes { threads, .. } => *threads,
+    };
+    let config = timely::Config {
+        communication: cluster.communication(),
+        worker: WorkerConfig::default(),
+    };
+    let flags: Arc<Vec<bool>> = Arc::new(flags.to_vec());
+    let guards = timely::execute(config, move |worker| {
+        let processes = worker.peers() / threads;
+        // The first worker of each process speaks for it and listens.
+        let first = worker.index() % threads == 0;
+        let n = flags.len();
+        let set: Vec<u64> = (0..n as u64).filter(|&i| flags[i as usize]).collect();
+        let records: Vec<(u64, u64)> = if first {
+            (0..processes)
+                .flat_map(|p| {
+                    let to = (p * threads) as u64;
+                    std::iter::once((to, COUNT | n as u64)).chain(set.iter().map(move |&i| (to, i)))
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let heard = Rc::new(RefCell::new((vec![false; n], Vec::new())));
+        let into = heard.clone();
+        worker.dataflow::<u32, _, _>(|scope| {
+            records
+                .to_stream(scope)
+                .container::<Vec<_>>()
+                .exchange(|r: &(u64, u64)| r.0)
+                .inspect(move |&(_, item): &(u64, u64)| {
+                    let mut heard = into.borrow_mut();
+                    if item & COUNT != 0 {
+                        heard.1.push(item & !COUNT);
+                    } else if let Some(f) = heard.0.get_mut(item as usize) {
+                        *f = true;
+                    } else {
+                        heard.1.push(item + 1);
+                    }
+                });
+        });
+        while worker.step() {}
+        let (any, counts) = heard.take();
+        if !first {
+            return Ok(None);
+        }
+        match counts.iter().find(|&&c| c != n as u64) {
+            Some(c) => Err(format!(
+                "the processes disagree on the slices: {n} here, {c} at another process"
+            )),
+            None => Ok(Some(any)),
+        }
+    })
+    .map_err(DataflowError::Start)?;
+    let mut any = None;
+    for result in guards.join() {
+        let mine = result
+            .map_err(DataflowError::Worker)?
+            .map_err(DataflowError::Worker)?;
+        any = any.or(mine);
+    }
+    any.ok_or_else(|| DataflowError::Worker("no worker heard the flags".into()))
+}
+
 fn execute<S: RetroSlice + Send + Sync + 'static>(
     slice: Arc<S>,
     cluster: &Cluster,

@@ -143,8 +143,20 @@ mod distributed {
                     })
                 })
                 .collect();
+            // A process that skips what another solves leaves that one
+            // waiting for ever: fail instead of hanging.
+            let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
             runs.into_iter()
-                .map(|r| r.join().unwrap())
+                .map(|r| {
+                    while !r.is_finished() {
+                        assert!(
+                            std::time::Instant::now() < deadline,
+                            "the processes still wait for each other after 5 minutes"
+                        );
+                        std::thread::sleep(std::time::Duration::from_millis(20));
+                    }
+                    r.join().unwrap()
+                })
                 .collect::<Vec<_>>()
         };
         let first = run(&dirs);
@@ -169,6 +181,80 @@ mod distributed {
             .iter()
             .all(|s| s.iter().map(|x| x.0.to_string()).collect::<Vec<_>>() == ["3v2"]));
         assert!(std::fs::read(&cut).unwrap() == bytes);
+        // The processes resume from different files: one lacks 2v3, the
+        // other has it. Both solve it (its slots are dealt over both),
+        // only the one without writes it, and neither waits forever.
+        let removed = Tablebase::file_path(dirs[1].path(), "2v3".parse().unwrap());
+        std::fs::remove_file(&removed).unwrap();
+        let kept = Tablebase::file_path(dirs[0].path(), "2v3".parse().unwrap());
+        let modified = std::fs::metadata(&kept).unwrap().modified().unwrap();
+        let apart = run(&dirs);
+        let written: Vec<Vec<String>> = apart
+            .iter()
+            .map(|s| s.iter().map(|x| x.0.to_string()).collect())
+            .collect();
+        assert_eq!(written, [vec![], vec!["2v3".to_string()]]);
+        assert!(
+            std::fs::read(&removed).unwrap()
+                == tb.table("2v3".parse().unwrap()).unwrap().to_bytes()
+        );
+        assert_eq!(
+            std::fs::metadata(&kept).unwrap().modified().unwrap(),
+            modified
+        );
+    }
+
+    #[test]
+    fn the_processes_agree_on_what_any_of_them_lacks() {
+        use qi_tablebase::dataflow::any_everywhere;
+        let flags = [
+            vec![true, false, false, false],
+            vec![false, false, true, false],
+            vec![false, false, true, false],
+        ];
+        let hosts = loopback::loopback_hosts(3);
+        let runs: Vec<_> = flags
+            .iter()
+            .enumerate()
+            .map(|(process, mine)| {
+                let (hosts, mine) = (hosts.clone(), mine.clone());
+                std::thread::spawn(move || {
+                    let cluster = Cluster::Processes {
+                        threads: 2,
+                        process,
+                        hosts,
+                    };
+                    any_everywhere(&cluster, &mine)
+                })
+            })
+            .collect();
+        for r in runs {
+            assert_eq!(r.join().unwrap().unwrap(), [true, false, true, false]);
+        }
+        // Alone, the flags come back as they are.
+        let alone = any_everywhere(&Cluster::Local { threads: 2 }, &flags[1]).unwrap();
+        assert_eq!(alone, flags[1]);
+        // Processes given different numbers of slices are told so.
+        let hosts = loopback::loopback_hosts(2);
+        let runs: Vec<_> = [3usize, 4]
+            .into_iter()
+            .enumerate()
+            .map(|(process, n)| {
+                let hosts = hosts.clone();
+                std::thread::spawn(move || {
+                    let cluster = Cluster::Processes {
+                        threads: 1,
+                        process,
+                        hosts,
+                    };
+                    any_everywhere(&cluster, &vec![false; n])
+                })
+            })
+            .collect();
+        for r in runs {
+            let e = r.join().unwrap().unwrap_err().to_string();
+            assert!(e.contains("disagree on the slices"), "{e}");
+        }
     }
 
     #[test]

@@ -51,6 +51,7 @@ pub fn generate_resumable(
         rules,
         materials,
         dir,
+        |lacking| Ok(lacking.to_vec()),
         &mut solve,
         |t: &Table, s: f64, r: Option<&FormatError>, ()| done(t, s, r),
     )
@@ -79,10 +80,14 @@ pub fn generate_distributed(
         let table = slice.table(&values, 1)?;
         Ok((table, stats))
     };
+    // Every process solves what any process lacks: the processes may
+    // resume from different files.
+    let agree = |lacking: &[bool]| Ok(crate::dataflow::any_everywhere(cluster, lacking)?);
     resume_with(
         rules,
         materials,
         dir,
+        agree,
         &mut solve,
         |t: &Table, s: f64, r: Option<&FormatError>, stats: Vec<crate::dataflow::WorkerStats>| {
             done(t, s, r, &stats)
@@ -90,35 +95,57 @@ pub fn generate_distributed(
     )
 }
 
-/// The resumable loop of both: `solve` makes a missing table from the
-/// finished ones, and its by-product goes to `done`.
+/// The resumable loop of both: the tables found in `dir` are checked
+/// first, `agree` says from which of them are lacking what to solve
+/// (what any process of a cluster lacks; alone, just these), `solve`
+/// makes a table from the finished ones, and its by-product goes to
+/// `done`.
 fn resume_with<X>(
     rules: &Rules,
     materials: &[Material],
     dir: &Path,
+    agree: impl FnOnce(&[bool]) -> Result<Vec<bool>, GenerateDirError>,
     mut solve: impl FnMut(Material, &Tablebase) -> Result<(Table, X), GenerateDirError>,
     mut done: impl FnMut(&Table, f64, Option<&FormatError>, X),
 ) -> Result<Tablebase, GenerateDirError> {
-    let mut tb = Tablebase::new(rules);
-    for m in closure(materials, rules) {
+    let order = closure(materials, rules);
+    // A good file, or why there is none (`None`: no file).
+    let mut found: Vec<Result<Table, Option<FormatError>>> = Vec::with_capacity(order.len());
+    for &m in &order {
         let path = Tablebase::file_path(dir, m);
-        let mut refused = None;
-        if path.exists() {
+        found.push(if path.exists() {
             match load_table(&path, rules) {
-                Ok(table) => {
-                    tb.insert_table(table);
-                    continue;
-                }
-                Err(e) if damaged(&e) => refused = Some(e),
+                Ok(table) => Ok(table),
+                Err(e) if damaged(&e) => Err(Some(e)),
                 Err(e) => return Err(e.into()),
+            }
+        } else {
+            Err(None)
+        });
+    }
+    let lacking: Vec<bool> = found.iter().map(Result::is_err).collect();
+    let to_solve = agree(&lacking)?;
+    let mut tb = Tablebase::new(rules);
+    for ((m, found), solve_it) in order.into_iter().zip(found).zip(to_solve) {
+        if !solve_it {
+            if let Ok(table) = found {
+                tb.insert_table(table);
+                continue;
             }
         }
         let start = Instant::now();
         let (table, by_product) = solve(m, &tb)?;
         let seconds = start.elapsed().as_secs_f64();
-        save_table(dir, &table)?;
-        done(&table, seconds, refused.as_ref(), by_product);
-        tb.insert_table(table);
+        match found {
+            // Solved for the other processes: this directory's file is
+            // good and stays.
+            Ok(good) => tb.insert_table(good),
+            Err(refused) => {
+                save_table(dir, &table)?;
+                done(&table, seconds, refused.as_ref(), by_product);
+                tb.insert_table(table);
+            }
+        }
     }
     Ok(tb)
 }
