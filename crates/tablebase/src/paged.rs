@@ -60,6 +60,7 @@ pub(crate) struct Paged<G: TableGame> {
     cache: Mutex<Cache>,
     cache_bytes: u64,
     failed: OnceLock<Arc<FormatError>>,
+    path: String,
 }
 
 impl<G: TableGame> std::fmt::Debug for Paged<G> {
@@ -104,6 +105,7 @@ impl<G: TableGame> Paged<G> {
             }),
             cache_bytes: paging.cache_bytes,
             failed: OnceLock::new(),
+            path: path.display().to_string(),
         })
     }
 
@@ -171,7 +173,7 @@ impl<G: TableGame> Paged<G> {
 
     fn read_block(&self, k: u64) -> Result<Block, FormatError> {
         let io = |source| FormatError::Io {
-            path: format!("the table of {}", self.material),
+            path: self.path.clone(),
             source,
         };
         let mut buf = vec![0u8; self.layout.block_bytes(k) as usize];
