@@ -117,9 +117,34 @@ struct GenerateArgs {
     /// This process's index in --hosts, from 0.
     #[arg(long, value_name = "I", requires = "hosts")]
     process: Option<usize>,
+    /// Five Tigers: the generator of every table solved. graph: the move
+    /// graph, every shuttle option, up to 3 pieces a side, keyed
+    /// (version-1) files; retrograde: un-moves over a dense index, the
+    /// shuttle allowed, up to 5 a side, blocked (version-2) files. Both
+    /// give the same values. Default: retrograde where it applies.
+    #[arg(long, value_enum, value_name = "GENERATOR")]
+    generator: Option<GeneratorArg>,
     /// The directory of the tables (created if missing).
     #[arg(value_name = "DIR")]
     dir: PathBuf,
+}
+
+/// `--generator`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum GeneratorArg {
+    /// The move graph, labelled backwards.
+    Graph,
+    /// Retrograde analysis by un-moves over a dense index.
+    Retrograde,
+}
+
+impl From<GeneratorArg> for ft::Generator {
+    fn from(g: GeneratorArg) -> ft::Generator {
+        match g {
+            GeneratorArg::Graph => ft::Generator::Graph,
+            GeneratorArg::Retrograde => ft::Generator::Retrograde,
+        }
+    }
 }
 
 #[derive(Args, Debug)]
@@ -227,6 +252,11 @@ fn generate(args: &GenerateArgs) -> Result<(), CliError> {
         return Err(CliError::Usage(
             "--workers and --hosts generate Five Tigers tables (--game five-tigers:shandong-shuttle)"
                 .into(),
+        ));
+    }
+    if args.generator.is_some() {
+        return Err(CliError::Usage(
+            "--generator chooses the generator of Five Tigers tables (--game five-tigers)".into(),
         ));
     }
     let materials = materials(args)?;
@@ -492,7 +522,17 @@ fn ft_generate_distributed(
 fn ft_generate(args: &GenerateArgs, rules: &qi_five_tigers::Rules) -> Result<(), CliError> {
     let materials = ft_materials(args, rules)?;
     if let Some(cluster) = cluster(args, rules)? {
+        if args.generator.is_some() {
+            return Err(CliError::Usage(
+                "--generator is for one process: --workers and --hosts run the retrograde \
+                 rounds on timely dataflow"
+                    .into(),
+            ));
+        }
         return ft_generate_distributed(args, rules, &materials, &cluster);
+    }
+    if let Some(generator) = args.generator {
+        return ft_generate_with(args, rules, &materials, generator.into());
     }
     let threads = threads(args);
     let _lock = lock_dir(&args.dir)?;
@@ -538,6 +578,45 @@ fn ft_generate(args: &GenerateArgs, rules: &qi_five_tigers::Rules) -> Result<(),
     Ok(())
 }
 
+/// `ft_generate` with every missing (or damaged) table solved by
+/// `generator`, one material after another on all the threads.
+fn ft_generate_with(
+    args: &GenerateArgs,
+    rules: &qi_five_tigers::Rules,
+    materials: &[ft::Material],
+    generator: ft::Generator,
+) -> Result<(), CliError> {
+    let threads = threads(args);
+    let _lock = lock_dir(&args.dir)?;
+    let start = Instant::now();
+    let mut solved = 0;
+    ft::generate_resumable(
+        rules,
+        materials,
+        threads,
+        &args.dir,
+        &|_| generator,
+        &mut |table, seconds, refused| {
+            solved += 1;
+            if let Some(e) = refused {
+                eprintln!("{}: the damaged file was replaced ({e})", table.material());
+            }
+            eprintln!(
+                "{} by the {generator:?} generator: {} slots in {seconds:.2} s",
+                table.material(),
+                table.len()
+            );
+        },
+    )
+    .map_err(tb_error)?;
+    eprintln!(
+        "{solved} tables generated in {:.1} s into {}",
+        start.elapsed().as_secs_f64(),
+        args.dir.display()
+    );
+    Ok(())
+}
+
 fn ft_probe(args: &ProbeArgs, rules: &qi_five_tigers::Rules) -> Result<(), CliError> {
     let pos = FiveTigers::from_text_lenient(&args.fen, rules)
         .map_err(|e| CliError::Fen(e.to_string()))?;
@@ -552,7 +631,7 @@ fn ft_probe(args: &ProbeArgs, rules: &qi_five_tigers::Rules) -> Result<(), CliEr
         None => Err(tb_error(match ft::Material::of(&pos) {
             Some(m) if pos.phase() == qi_five_tigers::Phase::Movement => match tables.refused(m) {
                 Some(e) => e.to_string(),
-                None if tables.table(m).is_none() => {
+                None if !tables.has_table(m) => {
                     format!("the material {m} is not in {}", args.dir.display())
                 }
                 None => format!(

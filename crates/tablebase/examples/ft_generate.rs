@@ -51,6 +51,23 @@ fn peak_mb() -> f64 {
         .map_or(0.0, |kb| kb / 1024.0)
 }
 
+/// The CPU time of this process so far (user and system, all threads), in
+/// seconds (Linux, 100 ticks a second): on a shared machine the CPU time
+/// a table took says its cost per core where the wall time does not.
+fn cpu_seconds() -> f64 {
+    std::fs::read_to_string("/proc/self/stat")
+        .ok()
+        .and_then(|s| {
+            // The fields after the command's closing parenthesis: utime
+            // and stime are the 12th and 13th.
+            let rest = s.rsplit_once(')')?.1;
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            let ticks = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+            Some(ticks / 100.0)
+        })
+        .unwrap_or(0.0)
+}
+
 fn run() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let [rules, generator, threads, dir, what @ ..] = args.as_slice() else {
@@ -81,12 +98,21 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     std::fs::create_dir_all(&dir)?;
     println!(
         "material,generator,slots,positions,canonical,wins,draws,losses,longest_win,seconds,\
-         positions_per_second,canonical_per_second,peak_mb"
+         positions_per_second,canonical_per_second,peak_mb,file_bytes,cpu_seconds,\
+         positions_per_cpu_second"
     );
+    let cpu_mark = std::cell::Cell::new(cpu_seconds());
     let line = |table: &Table, generator: Generator, seconds: f64| {
+        // Since the previous line: this table's solve and file write (and
+        // the check of any file read meanwhile).
+        let cpu = cpu_seconds() - cpu_mark.get();
         let s = table.stats();
+        // The file as written (none with --only).
+        let file_bytes =
+            std::fs::metadata(Tablebase::file_path(&dir, table.material())).map_or(0, |m| m.len());
         println!(
-            "{},{generator:?},{},{},{},{},{},{},{},{seconds:.3},{:.0},{:.0},{:.0}",
+            "{},{generator:?},{},{},{},{},{},{},{},{seconds:.3},{:.0},{:.0},{:.0},{file_bytes},\
+             {cpu:.2},{:.0}",
             table.material(),
             table.len(),
             s.positions,
@@ -97,8 +123,10 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
             s.longest_win,
             s.positions as f64 / seconds,
             s.canonical as f64 / seconds,
-            peak_mb()
+            peak_mb(),
+            s.positions as f64 / cpu.max(0.01),
         );
+        cpu_mark.set(cpu_seconds());
     };
     if !only {
         generate_resumable(

@@ -14,11 +14,11 @@ use crate::table::{Distances, Wdl};
 pub const MAGIC: [u8; 8] = *b"QITB\r\n\x1a\n";
 
 /// FNV-1a (64 bits) start state.
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+pub(crate) const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
 
 /// FNV-1a, 64 bits, continued from `hash` over `bytes`. Every single-byte
 /// change changes the result: each step is a bijection of the state.
-fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
+pub(crate) fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
     for &b in bytes {
         hash ^= u64::from(b);
         hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
@@ -72,6 +72,19 @@ pub enum FileError {
     /// the last value that are not 0).
     #[error("position {0} has the invalid value code 3")]
     BadValue(u64),
+    /// A block of a blocked file whose checksum does not match its bytes
+    /// (found when the block is read, whole file or one probe).
+    #[error("block {block} (slots from {first_slot}) fails its checksum")]
+    BlockChecksum {
+        /// The block's number.
+        block: u64,
+        /// Its first slot.
+        first_slot: u64,
+    },
+    /// A blocked file's slots per block that is 0, not a multiple of 4 or
+    /// above 2^20.
+    #[error("bad block size {0} slots")]
+    BadBlockSize(u32),
 }
 
 /// The header fields of a file, as written.
@@ -204,6 +217,16 @@ pub(crate) struct Reader<'a> {
 }
 
 impl<'a> Reader<'a> {
+    /// A cursor at the start of `bytes`.
+    pub(crate) fn new(bytes: &'a [u8]) -> Reader<'a> {
+        Reader { bytes, at: 0 }
+    }
+
+    /// How many bytes were read.
+    pub(crate) fn position(&self) -> usize {
+        self.at
+    }
+
     /// The next `n` bytes.
     pub(crate) fn take(&mut self, n: usize) -> Result<&'a [u8], FileError> {
         let end = self.at.checked_add(n).ok_or(FileError::Truncated)?;
@@ -219,7 +242,7 @@ impl<'a> Reader<'a> {
         Ok(a)
     }
 
-    fn text(&mut self, n: usize, what: &'static str) -> Result<&'a str, FileError> {
+    pub(crate) fn text(&mut self, n: usize, what: &'static str) -> Result<&'a str, FileError> {
         std::str::from_utf8(self.take(n)?).map_err(|_| FileError::NotUtf8(what))
     }
 
@@ -267,7 +290,7 @@ impl<'a> Reader<'a> {
 /// The most bytes a header can take: magic, version, the game name (up to
 /// 255 bytes), the rules text (up to 65 535), the material (up to 255),
 /// count, width and checksum.
-const HEADER_MAX: u64 = 8 + 2 + 1 + 255 + 2 + 65_535 + 1 + 255 + 8 + 1 + 8;
+pub(crate) const HEADER_MAX: u64 = 8 + 2 + 1 + 255 + 2 + 65_535 + 1 + 255 + 8 + 1 + 8;
 
 /// Why a table file could not be read ([`read_file`]).
 pub(crate) enum ReadFileError {

@@ -1,10 +1,13 @@
 //! The file of one table, for every game (`docs/tablebases.md`, "File
-//! format"). All numbers little-endian:
+//! format"): the keyed layout below, or for a game whose index is a
+//! formula written so the blocked one (`blocked`: Five Tigers version 2,
+//! read a block at a time by a probe). The keyed layout, all numbers
+//! little-endian:
 //!
 //! | field | bytes |
 //! |---|---|
 //! | magic `QITB\r\n\x1a\n` | 8 |
-//! | format version (the game's: Jungle 2, Five Tigers 1) | 2 |
+//! | format version (the game's: Jungle 2, Five Tigers 1, still read) | 2 |
 //! | game name length, game name (`jungle`, `five-tigers`) | 1 + n |
 //! | rules text length, rules text (the rules' display) | 2 + n |
 //! | material text length, material text (`LCvE`, `3v2`) | 1 + n |
@@ -23,7 +26,8 @@ use std::path::Path;
 
 use thiserror::Error;
 
-use crate::container::{self, FileError, Header, ReadFileError};
+use crate::blocked::{self, BlockedHeader};
+use crate::container::{self, FileError, Header, ReadFileError, MAGIC};
 use crate::game::TableGame;
 use crate::table::Table;
 use crate::tablebase::Tablebase;
@@ -45,11 +49,11 @@ pub enum FormatError {
     },
     /// The part every table file shares (magic, version, game, checksum,
     /// values, distances) is wrong.
-    #[error("{source} (this build reads {game} tables of format version {version})")]
+    #[error("{source} (this build writes {game} tables of format version {version})")]
     File {
         /// The game whose table was expected.
         game: &'static str,
-        /// The format version this build reads for it.
+        /// The newest format version this build reads for it (and writes).
         version: u16,
         /// What is wrong.
         source: FileError,
@@ -105,20 +109,43 @@ impl FormatError {
     pub(crate) fn file<G: TableGame>(source: FileError) -> FormatError {
         FormatError::File {
             game: G::NAME,
-            version: G::FORMAT_VERSION,
+            version: G::BLOCKED_VERSION.unwrap_or(G::FORMAT_VERSION),
             source,
         }
     }
 }
 
 impl<G: TableGame> Table<G> {
-    /// The table as file bytes.
+    /// The header fields of the table's file.
+    fn header_texts(&self) -> (String, String) {
+        (self.rules.to_string(), self.material.to_string())
+    }
+
+    /// The table as file bytes: a blocked file when the game writes its
+    /// index so ([`TableGame::is_blocked`]), else the keyed layout.
     pub fn to_bytes(&self) -> Vec<u8> {
+        let (rules, material) = self.header_texts();
+        if let Some(version) = self.blocked_version() {
+            let header = Header {
+                game: G::NAME,
+                version,
+                rules: &rules,
+                material: &material,
+                count: self.len,
+                width: self.distances.width(),
+            };
+            let mut out = Vec::new();
+            // Writing into memory cannot fail.
+            if blocked::write(&mut out, &header, &self.values, &self.distances).is_err() {
+                out.clear();
+            }
+            return out;
+        }
         let header = Header {
             game: G::NAME,
             version: G::FORMAT_VERSION,
-            rules: &self.rules.to_string(),
-            material: &self.material.to_string(),
+            rules: &rules,
+            material: &material,
             count: self.len,
             width: self.distances.width(),
         };
@@ -127,32 +154,65 @@ impl<G: TableGame> Table<G> {
         container::write(&header, &[&index, &self.values, &distances])
     }
 
+    /// The version of the blocked file this table is written as, if it is.
+    fn blocked_version(&self) -> Option<u16> {
+        G::BLOCKED_VERSION.filter(|_| G::is_blocked(&self.index))
+    }
+
+    /// Writes the table's file to `w` (what [`to_bytes`](Table::to_bytes)
+    /// gives, a blocked file written block by block).
+    fn write_to(&self, w: &mut dyn std::io::Write) -> io::Result<()> {
+        match self.blocked_version() {
+            Some(version) => {
+                let (rules, material) = self.header_texts();
+                let header = Header {
+                    game: G::NAME,
+                    version,
+                    rules: &rules,
+                    material: &material,
+                    count: self.len,
+                    width: self.distances.width(),
+                };
+                use std::io::Write;
+                let mut w = std::io::BufWriter::with_capacity(1 << 20, w);
+                blocked::write(&mut w, &header, &self.values, &self.distances)?;
+                w.flush()
+            }
+            None => w.write_all(&self.to_bytes()),
+        }
+    }
+
     /// Reads a table from file bytes, refusing anything not exactly as
-    /// written by [`Table::to_bytes`] (see [`FormatError`]). With
-    /// `expected` rules, a table of other board rules is refused too.
+    /// written by [`Table::to_bytes`] (see [`FormatError`]), keyed or
+    /// blocked. With `expected` rules, a table of other board rules is
+    /// refused too.
     pub fn from_bytes(bytes: &[u8], expected: Option<&G::Rules>) -> Result<Table<G>, FormatError> {
         let file = FormatError::file::<G>;
-        let (header, mut r) = container::read(bytes, G::NAME, G::FORMAT_VERSION).map_err(file)?;
-        let rules: G::Rules = header
-            .rules
-            .parse()
-            .map_err(|source| FormatError::BadRules {
-                text: header.rules.to_string(),
-                source: Box::new(source),
-            })?;
-        if let Some(expected) = expected {
-            if !G::same_board_rules(expected, &rules) {
-                return Err(FormatError::RulesMismatch {
-                    expected: expected.to_string(),
-                    found: rules.to_string(),
-                    differs: G::RULES_DIFFER,
-                });
+        if let Some(version) = G::BLOCKED_VERSION {
+            if bytes.starts_with(&MAGIC) && bytes.get(8..10) == Some(&version.to_le_bytes()) {
+                let header = blocked::parse_header(bytes, G::NAME, version).map_err(file)?;
+                let size = header
+                    .layout
+                    .file_size()
+                    .ok_or(file(FileError::Truncated))?;
+                let len = bytes.len() as u64;
+                if len < size {
+                    return Err(file(FileError::Truncated));
+                }
+                if len > size {
+                    return Err(file(FileError::TrailingBytes((len - size) as usize)));
+                }
+                let mut rest = &bytes[header.layout.header_len as usize..];
+                let (values, distances) =
+                    blocked::read_blocks(&mut rest, &header.layout).map_err(|e| match e {
+                        ReadFileError::File(e) => file(e),
+                        ReadFileError::Io(_) => file(FileError::Truncated),
+                    })?;
+                return blocked_table(&header, values, distances, expected);
             }
         }
-        let material: G::Material = header
-            .material
-            .parse()
-            .map_err(|e| FormatError::BadMaterial(Box::new(e)))?;
+        let (header, mut r) = container::read(bytes, G::NAME, G::FORMAT_VERSION).map_err(file)?;
+        let (rules, material) = rules_and_material::<G>(header.rules, header.material, expected)?;
         let n = usize::try_from(header.count).map_err(|_| file(FileError::Truncated))?;
         let key_bytes = n
             .checked_mul(G::KEY_BYTES as usize)
@@ -173,36 +233,107 @@ impl<G: TableGame> Table<G> {
     }
 }
 
+/// The rules and material of a header's texts, refusing rules whose board
+/// rules are not `expected`'s.
+pub(crate) fn rules_and_material<G: TableGame>(
+    rules: &str,
+    material: &str,
+    expected: Option<&G::Rules>,
+) -> Result<(G::Rules, G::Material), FormatError> {
+    let parsed: G::Rules = rules.parse().map_err(|source| FormatError::BadRules {
+        text: rules.to_string(),
+        source: Box::new(source),
+    })?;
+    if let Some(expected) = expected {
+        if !G::same_board_rules(expected, &parsed) {
+            return Err(FormatError::RulesMismatch {
+                expected: expected.to_string(),
+                found: parsed.to_string(),
+                differs: G::RULES_DIFFER,
+            });
+        }
+    }
+    let material: G::Material = material
+        .parse()
+        .map_err(|e| FormatError::BadMaterial(Box::new(e)))?;
+    Ok((parsed, material))
+}
+
+/// The table of a blocked file's header and blocks.
+fn blocked_table<G: TableGame>(
+    header: &BlockedHeader,
+    values: Vec<u8>,
+    distances: crate::table::Distances,
+    expected: Option<&G::Rules>,
+) -> Result<Table<G>, FormatError> {
+    let (rules, material) = rules_and_material::<G>(&header.rules, &header.material, expected)?;
+    let index = G::blocked_index(material, &rules, header.layout.count)?;
+    Ok(Table {
+        material,
+        rules,
+        index,
+        values,
+        distances,
+        len: header.layout.count,
+    })
+}
+
 /// Writes `table` to its file in `dir` (through a temporary file renamed
 /// into place, so that a file present is complete).
 pub fn save_table<G: TableGame>(dir: &Path, table: &Table<G>) -> Result<(), FormatError> {
     let path = Tablebase::<G>::file_path(dir, table.material);
-    crate::write::write_atomically(&path, &table.to_bytes()).map_err(|source| FormatError::Io {
-        path: path.display().to_string(),
-        source,
+    crate::write::write_atomically_with(&path, &mut |w| table.write_to(w)).map_err(|source| {
+        FormatError::Io {
+            path: path.display().to_string(),
+            source,
+        }
     })
 }
 
-/// Reads the table file at `path`, refusing it if it is corrupt, holds
-/// another material than its name says or was made under other board rules
-/// than `rules`.
-pub fn load_table<G: TableGame>(path: &Path, rules: &G::Rules) -> Result<Table<G>, FormatError> {
-    let bytes = container::read_file(path, G::NAME, G::FORMAT_VERSION, G::KEY_BYTES).map_err(
-        |e| match e {
-            ReadFileError::Io(source) => FormatError::Io {
-                path: path.display().to_string(),
-                source,
-            },
-            ReadFileError::File(e) => FormatError::file::<G>(e),
+/// The error of reading the file at `path`.
+pub(crate) fn read_error<G: TableGame>(path: &Path, e: ReadFileError) -> FormatError {
+    match e {
+        ReadFileError::Io(source) => FormatError::Io {
+            path: path.display().to_string(),
+            source,
         },
-    )?;
-    let table = Table::<G>::from_bytes(&bytes, Some(rules))?;
+        ReadFileError::File(e) => FormatError::file::<G>(e),
+    }
+}
+
+/// Reads the table file at `path` (keyed or blocked), refusing it if it is
+/// corrupt, holds another material than its name says or was made under
+/// other board rules than `rules`.
+pub fn load_table<G: TableGame>(path: &Path, rules: &G::Rules) -> Result<Table<G>, FormatError> {
+    let table = match G::BLOCKED_VERSION {
+        Some(version) if blocked::peek_version(path) == Some(version) => {
+            let (mut file, header) =
+                blocked::open(path, G::NAME, version).map_err(|e| read_error::<G>(path, e))?;
+            let (values, distances) = blocked::read_blocks(&mut file, &header.layout)
+                .map_err(|e| read_error::<G>(path, e))?;
+            blocked_table(&header, values, distances, Some(rules))?
+        }
+        _ => {
+            let bytes = container::read_file(path, G::NAME, G::FORMAT_VERSION, G::KEY_BYTES)
+                .map_err(|e| read_error::<G>(path, e))?;
+            Table::<G>::from_bytes(&bytes, Some(rules))?
+        }
+    };
+    check_name::<G>(path, table.material)?;
+    Ok(table)
+}
+
+/// Refuses a file whose name is not its material's.
+pub(crate) fn check_name<G: TableGame>(
+    path: &Path,
+    material: G::Material,
+) -> Result<(), FormatError> {
     let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("");
-    if stem.parse::<G::Material>().ok() != Some(table.material) {
+    if stem.parse::<G::Material>().ok() != Some(material) {
         return Err(FormatError::MaterialMismatch {
             path: path.display().to_string(),
-            found: table.material.to_string(),
+            found: material.to_string(),
         });
     }
-    Ok(table)
+    Ok(())
 }

@@ -67,6 +67,9 @@ pub trait TableGame: Sized + Send + Sync + 'static {
     const FORMAT_VERSION: u16;
     /// Bytes per position of the index in a file (0 for a formula).
     const KEY_BYTES: u64;
+    /// The format version of the game's blocked files (no keys, values and
+    /// distances in checksummed blocks: `blocked`), if it writes them.
+    const BLOCKED_VERSION: Option<u16> = None;
     /// What differs between two rule sets whose tables differ, for
     /// [`FormatError::RulesMismatch`]'s message.
     const RULES_DIFFER: &'static str;
@@ -82,8 +85,10 @@ pub trait TableGame: Sized + Send + Sync + 'static {
     /// or its material's table.
     fn settle(pos: &Self) -> Settled<Self::Material>;
 
-    /// The slot of `pos` in `table` (of `pos`'s material), if it has one.
-    fn slot(table: &Table<Self>, pos: &Self) -> Option<u64>;
+    /// The slot of `pos` in a table of `material` whose index is `index`,
+    /// if it has one (what a table in memory and a file paged from disk
+    /// share).
+    fn slot(material: Self::Material, index: &Self::Index, pos: &Self) -> Option<u64>;
 
     /// The size a [`LazyTablebase`](crate::LazyTablebase) reports the
     /// largest of: a position whose size exceeds every file's has no table
@@ -129,6 +134,26 @@ pub trait TableGame: Sized + Send + Sync + 'static {
         count: u64,
         bytes: &[u8],
     ) -> Result<Self::Index, FormatError>;
+
+    /// Whether a table of `index` is written as a blocked file (its slots
+    /// a formula's, so no key is stored).
+    fn is_blocked(_index: &Self::Index) -> bool {
+        false
+    }
+
+    /// The index of a blocked file of `material` with `count` slots,
+    /// refusing a count that is not the material's.
+    fn blocked_index(
+        material: Self::Material,
+        _rules: &Self::Rules,
+        count: u64,
+    ) -> Result<Self::Index, FormatError> {
+        Err(FormatError::CountMismatch {
+            material: material.to_string(),
+            expected: 0,
+            found: count,
+        })
+    }
 
     /// The statistics of `table`.
     fn stats(table: &Table<Self>) -> Self::Stats;

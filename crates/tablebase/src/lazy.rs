@@ -20,6 +20,7 @@ use std::sync::{Arc, RwLock};
 
 use crate::format::{load_table, FormatError};
 use crate::game::{Settled, TableGame};
+use crate::paged::{Paged, Paging};
 use crate::table::{Table, Wdl};
 use crate::tablebase::{settle, ProbeError, Tablebase};
 
@@ -48,6 +49,8 @@ type Slots<G> = HashMap<<G as TableGame>::Material, Slot<G>, BuildHasherDefault<
 #[derive(Debug)]
 enum Slot<G: TableGame> {
     Loaded(Arc<Table<G>>),
+    /// A large blocked file, probed from disk a block at a time.
+    Paged(Arc<Paged<G>>),
     Absent(Option<Arc<FormatError>>),
 }
 
@@ -82,6 +85,7 @@ pub struct LazyTablebase<G: TableGame> {
     dir: PathBuf,
     rules: G::Rules,
     max_size: u32,
+    paging: Paging,
     slots: RwLock<Slots<G>>,
 }
 
@@ -91,6 +95,16 @@ impl<G: TableGame> LazyTablebase<G> {
     /// its files are not read yet, only their names, to learn the largest
     /// material present ([`max_size`](LazyTablebase::max_size)).
     pub fn open(dir: &Path, rules: &G::Rules) -> Result<LazyTablebase<G>, FormatError> {
+        LazyTablebase::open_paged(dir, rules, Paging::default())
+    }
+
+    /// [`open`](LazyTablebase::open), reading a blocked file larger than
+    /// `paging.load_whole_up_to` a block at a time from disk.
+    pub fn open_paged(
+        dir: &Path,
+        rules: &G::Rules,
+        paging: Paging,
+    ) -> Result<LazyTablebase<G>, FormatError> {
         let io = |source| FormatError::Io {
             path: dir.display().to_string(),
             source,
@@ -113,6 +127,7 @@ impl<G: TableGame> LazyTablebase<G> {
             dir: dir.to_path_buf(),
             rules: *rules,
             max_size,
+            paging,
             slots: RwLock::new(Slots::default()),
         })
     }
@@ -135,12 +150,31 @@ impl<G: TableGame> LazyTablebase<G> {
         self.max_size
     }
 
-    /// How many tables have been read so far.
+    /// How many tables have been read (or opened to be paged) so far.
     pub fn loaded(&self) -> usize {
         self.read_slots()
             .values()
-            .filter(|s| matches!(s, Slot::Loaded(_)))
+            .filter(|s| matches!(s, Slot::Loaded(_) | Slot::Paged(_)))
             .count()
+    }
+
+    /// How many tables are probed from disk a block at a time.
+    pub fn paged(&self) -> usize {
+        self.read_slots()
+            .values()
+            .filter(|s| matches!(s, Slot::Paged(_)))
+            .count()
+    }
+
+    /// Whether `material` has a usable table (reading its file if not read
+    /// yet): a table paged from disk counts until a block of it fails.
+    pub fn has_table(&self, material: G::Material) -> bool {
+        self.slot(material);
+        match self.read_slots().get(&material) {
+            Some(Slot::Loaded(_)) => true,
+            Some(Slot::Paged(p)) => p.failure().is_none(),
+            _ => false,
+        }
     }
 
     /// Why the file of `material` was refused, if it was read and refused
@@ -149,6 +183,7 @@ impl<G: TableGame> LazyTablebase<G> {
     pub fn refused(&self, material: G::Material) -> Option<Arc<FormatError>> {
         match self.read_slots().get(&material) {
             Some(Slot::Absent(Some(e))) => Some(Arc::clone(e)),
+            Some(Slot::Paged(p)) => p.failure(),
             _ => None,
         }
     }
@@ -187,37 +222,53 @@ impl<G: TableGame> LazyTablebase<G> {
         if let Some(slot) = self.read_slots().get(&material) {
             return match slot {
                 Slot::Loaded(t) => t.get(pos),
+                Slot::Paged(p) => p.get(pos),
                 Slot::Absent(_) => None,
             };
         }
-        self.table(material).and_then(|t| t.get(pos))
+        self.slot(material);
+        match self.read_slots().get(&material) {
+            Some(Slot::Loaded(t)) => t.get(pos),
+            Some(Slot::Paged(p)) => p.get(pos),
+            _ => None,
+        }
     }
 
-    /// The table of `material`, read from its file on first use.
+    /// The table of `material` in memory, read from its file on first use;
+    /// `None` too for a table probed from disk block by block (see
+    /// [`has_table`](LazyTablebase::has_table)).
     pub fn table(&self, material: G::Material) -> Option<Arc<Table<G>>> {
-        if let Some(slot) = self.read_slots().get(&material) {
-            return match slot {
-                Slot::Loaded(t) => Some(Arc::clone(t)),
-                Slot::Absent(_) => None,
-            };
+        self.slot(material);
+        match self.read_slots().get(&material) {
+            Some(Slot::Loaded(t)) => Some(Arc::clone(t)),
+            _ => None,
+        }
+    }
+
+    /// Reads or opens the file of `material` if no thread did yet.
+    fn slot(&self, material: G::Material) {
+        if self.read_slots().contains_key(&material) {
+            return;
         }
         let mut slots = self.slots.write().unwrap_or_else(|e| e.into_inner());
         // Another thread may have loaded it while this one waited for the
         // lock: the file is read once.
-        let slot = slots.entry(material).or_insert_with(|| {
+        slots.entry(material).or_insert_with(|| {
             let path = Tablebase::<G>::file_path(&self.dir, material);
             if !path.exists() {
                 return Slot::Absent(None);
             }
-            match load_table(&path, &self.rules) {
-                Ok(table) => Slot::Loaded(Arc::new(table)),
-                Err(e) => Slot::Absent(Some(Arc::new(e))),
-            }
+            let large = std::fs::metadata(&path)
+                .is_ok_and(|m| m.is_file() && m.len() > self.paging.load_whole_up_to);
+            let result = match G::BLOCKED_VERSION {
+                Some(v) if large && crate::blocked::peek_version(&path) == Some(v) => {
+                    Paged::open(&path, v, &self.rules, &self.paging)
+                        .map(|p| Slot::Paged(Arc::new(p)))
+                }
+                _ => load_table(&path, &self.rules).map(|t| Slot::Loaded(Arc::new(t))),
+            };
+            result.unwrap_or_else(|e| Slot::Absent(Some(Arc::new(e))))
         });
-        match slot {
-            Slot::Loaded(t) => Some(Arc::clone(t)),
-            Slot::Absent(_) => None,
-        }
     }
 
     fn read_slots(&self) -> std::sync::RwLockReadGuard<'_, Slots<G>> {

@@ -46,6 +46,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod blocked;
 mod container;
 #[cfg(feature = "distributed")]
 pub mod dataflow;
@@ -56,6 +57,7 @@ mod format;
 mod game;
 pub mod jungle;
 mod lazy;
+mod paged;
 pub mod retrograde;
 mod table;
 mod tablebase;
@@ -67,6 +69,7 @@ pub use driver::GenerateError;
 pub use format::{load_table, save_table, FormatError, Source};
 pub use game::{Settled, TableGame};
 pub use lazy::LazyTablebase;
+pub use paged::Paging;
 pub use table::{Table, Wdl};
 pub use tablebase::{Plan, ProbeError, Tablebase};
 pub use write::{remove_stale_temporaries, WriteLock, LOCK_FILE};

@@ -126,14 +126,14 @@ impl<G: TableGame> Table<G> {
     pub fn new(
         material: G::Material,
         rules: G::Rules,
-        index: G::Index,
+        index: impl Into<G::Index>,
         values: &[Wdl],
         distances: Vec<u16>,
     ) -> Table<G> {
         Table {
             material,
             rules,
-            index,
+            index: index.into(),
             values: crate::container::pack_values(values),
             distances: Distances::from_u16(distances),
             len: values.len() as u64,
@@ -172,15 +172,16 @@ impl<G: TableGame> Table<G> {
         }
         let i = slot as usize;
         let code = self.values[i / 4] >> (2 * (i % 4)) & 3;
-        // Codes are checked when a table is read, so 3 never occurs.
-        let wdl = Wdl::from_code(code).unwrap_or(Wdl::Draw);
+        // Code 3 marks a slot no position uses (only a blocked table has
+        // them; a keyed file with one is refused when read).
+        let wdl = Wdl::from_code(code)?;
         Some((wdl, self.distances.get(i)))
     }
 
     /// The value and distance of `pos` for its side to move, if it has a
     /// slot in this table.
     pub fn get(&self, pos: &G) -> Option<(Wdl, u32)> {
-        G::slot(self, pos).and_then(|i| self.at(i))
+        G::slot(self.material, &self.index, pos).and_then(|i| self.at(i))
     }
 
     /// The statistics by the game's counting convention.

@@ -16,7 +16,17 @@ const TEMP_SUFFIX: &str = ".tmp";
 /// Writes `bytes` to `path` through a temporary file beside it, with a name
 /// no other writer uses, renamed into place; on any failure (a full disk)
 /// the temporary file is removed.
+#[cfg(test)]
 pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_atomically_with(path, &mut |w| w.write_all(bytes))
+}
+
+/// Writes what `fill` writes to `path` as `write_atomically` does, so that a large file need
+/// not be put together in memory first.
+pub(crate) fn write_atomically_with(
+    path: &Path,
+    fill: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
@@ -36,7 +46,7 @@ pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     }
     // Dropped on error: the temporary file goes with it.
     let mut file = builder.tempfile_in(dir)?;
-    file.write_all(bytes)?;
+    fill(file.as_file_mut())?;
     file.flush()?;
     file.persist(path).map_err(|e| e.error)?;
     Ok(())

@@ -8,8 +8,11 @@
 //! * [`Material`] is a pair of piece counts (`3v2`: First has 3, Second 2);
 //!   pieces of a side are identical.
 //! * A [`Table`] stores one canonical state per class of the board's 8
-//!   symmetries, as a sorted array of 64-bit keys searched by bisection
-//!   (its [`TableGame::Index`], written in the file before the values).
+//!   symmetries ([`Slots`], its [`TableGame::Index`]): the graph
+//!   generator's as a sorted array of 64-bit keys searched by bisection
+//!   (written in a version-1 file before the values), the retrograde
+//!   generator's in the slots of a dense index, computed from a position
+//!   (version-2 blocked files, no key stored, probed a block at a time).
 //! * The generator (`solve`) builds the move graph of a material with the
 //!   owed-removal states as nodes of their own, and labels it backwards.
 //!
@@ -44,6 +47,7 @@
 
 mod dense;
 mod key;
+mod layout;
 mod resume;
 mod retro;
 mod slice;
@@ -56,6 +60,7 @@ use qi_core::{Position, Side};
 use qi_five_tigers::{FiveTigers, Phase, Rules, RulesError, Shuttle};
 use thiserror::Error;
 
+pub use layout::{Dense, Slots};
 #[cfg(feature = "distributed")]
 pub use resume::generate_distributed;
 pub use resume::generate_resumable;
@@ -340,16 +345,19 @@ impl TableGame for FiveTigers {
     type RulesError = RulesError;
     type Material = Material;
     type MaterialError = MaterialError;
-    /// The canonical keys of the stored states, strictly increasing.
-    type Index = Vec<u64>;
+    /// The canonical keys of the stored states, or the dense index.
+    type Index = Slots;
     type Stats = Stats;
 
     const NAME: &'static str = "five-tigers";
     /// Not the Jungle `qtb`, so that a directory may hold both games'
     /// tables.
     const EXTENSION: &'static str = "qft";
+    /// The keyed layout (still read, and written for keyed tables).
     const FORMAT_VERSION: u16 = 1;
     const KEY_BYTES: u64 = 8;
+    /// The blocked layout of dense tables.
+    const BLOCKED_VERSION: Option<u16> = Some(2);
     const RULES_DIFFER: &'static str = "another shuttle rule";
 
     fn same_board_rules(a: &Rules, b: &Rules) -> bool {
@@ -379,12 +387,21 @@ impl TableGame for FiveTigers {
 
     /// `None` as well for a previous step whose way back the side to move
     /// blocks (no position of play has it).
-    fn slot(table: &Table, pos: &FiveTigers) -> Option<u64> {
+    fn slot(material: Material, index: &Slots, pos: &FiveTigers) -> Option<u64> {
+        if let Slots::Dense(_) = index {
+            // Shuttle allowed (the rules were checked): no previous step
+            // is part of the state.
+            let boards = [pos.pieces(Side::First).0, pos.pieces(Side::Second).0];
+            if !pos.owed().is_empty() || Material::of_boards(boards) != Some(material) {
+                return None;
+            }
+            return index.plain_slot(boards, pos.side_to_move());
+        }
         let state = State::from_position(pos).ok()?;
-        if state.owed != 0 || Material::of_boards(state.boards) != Some(table.material()) {
+        if state.owed != 0 || Material::of_boards(state.boards) != Some(material) {
             return None;
         }
-        table.slot_of_key(state.canonical()?.0)
+        index.slot_of_key(state.canonical()?.0)
     }
 
     /// The pieces of the larger side: the tables go to 3 a side.
@@ -427,15 +444,47 @@ impl TableGame for FiveTigers {
         }
     }
 
-    /// An estimate, from the same count of states: an 8-byte key, a
-    /// one-byte distance and 2 bits a state.
+    /// An estimate, from the same count of states: a one-byte distance
+    /// and 2 bits a state, and for the graph generator's keyed tables an
+    /// 8-byte key.
     fn table_bytes(material: Material, rules: &Rules) -> u64 {
         let states = raw_state_count(material, rules, false).div_ceil(8);
-        states * 9 + states.div_ceil(4)
+        let key = match Generator::for_rules(rules) {
+            Generator::Graph => 8,
+            Generator::Retrograde => 0,
+        };
+        states * (1 + key) + states.div_ceil(4)
     }
 
-    fn index_bytes(keys: &Vec<u64>) -> Vec<u8> {
-        keys.iter().flat_map(|k| k.to_le_bytes()).collect()
+    fn index_bytes(index: &Slots) -> Vec<u8> {
+        match index {
+            Slots::Keys(keys) => keys.iter().flat_map(|k| k.to_le_bytes()).collect(),
+            Slots::Dense(_) => Vec::new(),
+        }
+    }
+
+    fn is_blocked(index: &Slots) -> bool {
+        matches!(index, Slots::Dense(_))
+    }
+
+    /// The dense index of `material`, refused under `shuttle = forbidden`
+    /// (its states hold previous steps, which the dense index has not).
+    fn blocked_index(material: Material, rules: &Rules, count: u64) -> Result<Slots, FormatError> {
+        if forbids_shuttle(rules) {
+            return Err(FormatError::BadRules {
+                text: rules.to_string(),
+                source: "a dense (version 2) table needs shuttle = allowed".into(),
+            });
+        }
+        let dense = Dense::new(material);
+        if dense.len() != count {
+            return Err(FormatError::CountMismatch {
+                material: material.to_string(),
+                expected: dense.len(),
+                found: count,
+            });
+        }
+        Ok(Slots::Dense(dense))
     }
 
     fn read_index(
@@ -443,7 +492,7 @@ impl TableGame for FiveTigers {
         rules: &Rules,
         _count: u64,
         bytes: &[u8],
-    ) -> Result<Vec<u64>, FormatError> {
+    ) -> Result<Slots, FormatError> {
         let mut keys: Vec<u64> = Vec::with_capacity(bytes.len() / 8);
         for (i, c) in bytes.chunks_exact(8).enumerate() {
             let mut a = [0u8; 8];
@@ -454,44 +503,12 @@ impl TableGame for FiveTigers {
             }
             keys.push(k);
         }
-        Ok(keys)
+        Ok(Slots::Keys(keys))
     }
 
     /// The statistics by the counting convention (see [`Stats`]).
     fn stats(table: &Table) -> Stats {
-        let mut s = Stats {
-            stored: table.len(),
-            ..Stats::default()
-        };
-        for (i, &k) in table.index().iter().enumerate() {
-            let Some(state) = State::from_key(k) else {
-                continue;
-            };
-            if state.bans != [None, None] {
-                continue;
-            }
-            let Some((_, class)) = state.canonical() else {
-                continue;
-            };
-            let w = u64::from(class);
-            s.canonical += 1;
-            s.positions += w;
-            let Some((v, d)) = table.at(i as u64) else {
-                continue;
-            };
-            match v {
-                Wdl::Win => {
-                    s.wins += w;
-                    if s.longest_win_key.is_none() || d > s.longest_win {
-                        s.longest_win = d;
-                        s.longest_win_key = Some(k);
-                    }
-                }
-                Wdl::Draw => s.draws += w,
-                Wdl::Loss => s.losses += w,
-            }
-        }
-        s
+        table.count()
     }
 }
 
@@ -508,24 +525,9 @@ fn valid_key(key: u64, material: Material, rules: &Rules) -> bool {
 }
 
 impl crate::Table<FiveTigers> {
-    /// The slot of the state with canonical key `key`.
-    fn slot_of_key(&self, key: u64) -> Option<u64> {
-        self.index().binary_search(&key).ok().map(|i| i as u64)
-    }
-
     /// The value and distance of the state with canonical key `key`.
     pub(crate) fn get_key(&self, key: u64) -> Option<(Wdl, u32)> {
-        self.slot_of_key(key).and_then(|i| self.at(i))
-    }
-
-    /// The stored states as positions (the canonical representatives),
-    /// with their values, in key order.
-    pub fn entries(&self) -> impl Iterator<Item = (FiveTigers, Wdl, u32)> + '_ {
-        self.index().iter().enumerate().filter_map(move |(i, &k)| {
-            let pos = State::from_key(k)?.to_position(self.rules())?;
-            let (v, d) = self.at(i as u64)?;
-            Some((pos, v, d))
-        })
+        self.index().slot_of_key(key).and_then(|i| self.at(i))
     }
 
     /// The position of a stored key (see [`Stats::longest_win_key`]).

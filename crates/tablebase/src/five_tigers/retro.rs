@@ -31,10 +31,10 @@ use qi_core::{Position, Side};
 use qi_five_tigers::{FiveTigers, Move, Point, Rules, Shuttle, NEIGHBOURS, THROUGH};
 
 use super::dense::DenseIndex;
-use super::key::{plain_canonical_key, State};
-use super::{better, Material, Table, Tablebase};
+use super::key::State;
+use super::{better, Dense, Material, Slots, Table, Tablebase};
 use crate::driver::{join_workers, GenerateError};
-use crate::table::Wdl;
+use crate::table::{Distances, Wdl};
 
 /// Undecided states are `0..=127`: the count of undecided distinct
 /// successors in the material (bits 0–5) and [`NON_LOSING`].
@@ -52,9 +52,9 @@ const UNUSED: u8 = 255;
 
 /// Working bytes per slot: the state byte and the distance (a win's or
 /// loss's, before that the longest losing conversion), plus about 8 bytes
-/// of queue per decided position, and for the table handed on a key (8),
-/// a value byte and the slot order (4).
-pub(crate) const BYTES_PER_SLOT: u64 = 3 + 8 + 8 + 1 + 4;
+/// of queue per decided position, and for the table handed on 2 bits of
+/// value and a distance byte (rounded up).
+pub(crate) const BYTES_PER_SLOT: u64 = 3 + 8 + 2;
 
 const ALL: u32 = (1 << 25) - 1;
 
@@ -109,14 +109,27 @@ impl Targets {
             let len =
                 usize::try_from(index.len()).map_err(|_| GenerateError::TooLarge(m.to_string()))?;
             let mut cells = vec![EMPTY; len];
-            for (i, &key) in table.index().iter().enumerate() {
-                let state = State::from_key(key)
-                    .ok_or_else(|| internal(format!("table {m} holds a bad key {key}")))?;
-                let (v, d) = table
-                    .at(i as u64)
-                    .ok_or_else(|| internal(format!("table {m} has no slot {i}")))?;
-                let slot = index.slot(state.boards[0], state.boards[1], state.stm.index());
-                cells[slot as usize] = u32::from(v.code()) | d << 2;
+            let cell = |(v, d): (Wdl, u32)| u32::from(v.code()) | d << 2;
+            match table.index() {
+                // The same index: slot for slot, no key to decode.
+                Slots::Dense(_) => {
+                    for (slot, c) in cells.iter_mut().enumerate() {
+                        if let Some(vd) = table.at(slot as u64) {
+                            *c = cell(vd);
+                        }
+                    }
+                }
+                Slots::Keys(keys) => {
+                    for (i, &key) in keys.iter().enumerate() {
+                        let state = State::from_key(key)
+                            .ok_or_else(|| internal(format!("table {m} holds a bad key {key}")))?;
+                        let vd = table
+                            .at(i as u64)
+                            .ok_or_else(|| internal(format!("table {m} has no slot {i}")))?;
+                        let slot = index.slot(state.boards[0], state.boards[1], state.stm.index());
+                        cells[slot as usize] = cell(vd);
+                    }
+                }
             }
             tables.insert(m, (index, cells));
         }
@@ -577,8 +590,10 @@ pub(crate) fn solve(
     table_of(material, rules, &index, &states, &dist, threads)
 }
 
-/// The table of the solved slots, in the canonical-key order of the graph
-/// generator's tables (the slots keyed on `threads` threads).
+/// The table of the solved slots, in the slots of the dense index (no
+/// key, no sort: what a blocked file holds), its values and distances
+/// packed on `threads` threads; a slot no position uses gets the value
+/// code 3, a draw distance 0.
 pub(super) fn table_of(
     material: Material,
     rules: &Rules,
@@ -587,56 +602,51 @@ pub(super) fn table_of(
     dist: &[u16],
     threads: usize,
 ) -> Result<Table, GenerateError> {
-    let too_large = || GenerateError::TooLarge(material.to_string());
-    let per = states.len().div_ceil(threads).max(1);
-    let parts: Vec<Result<Vec<(u64, u32)>, GenerateError>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = states
-            .chunks(per)
-            .enumerate()
-            .map(|(t, chunk)| {
-                scope.spawn(move || {
-                    let mut out = Vec::with_capacity(chunk.len());
-                    let base = (t * per) as u64;
-                    let slots = index.range(base, base + chunk.len() as u64);
-                    for (&s, (slot, x, o, stm)) in chunk.iter().zip(slots) {
-                        if s == UNUSED {
-                            continue;
-                        }
-                        let stm = if stm == 0 { Side::First } else { Side::Second };
-                        let slot = u32::try_from(slot).map_err(|_| too_large())?;
-                        out.push((plain_canonical_key([x, o], stm), slot));
-                    }
-                    out.sort_unstable();
-                    Ok(out)
-                })
-            })
-            .collect();
-        join_workers(workers)
-    });
-    let mut keyed: Vec<(u64, u32)> = Vec::new();
-    for part in parts {
-        let part = part?;
-        if keyed.is_empty() {
-            keyed = part;
-        } else {
-            keyed.extend(part);
+    let n = states.len();
+    if index.len() != n as u64 || dist.len() != n {
+        return Err(internal(format!(
+            "{material}: {n} states for {} slots",
+            index.len()
+        )));
+    }
+    let decided = |s: u8| s == WIN || s == LOSS;
+    let longest = states
+        .iter()
+        .zip(dist)
+        .filter(|&(&s, _)| decided(s))
+        .map(|(_, &d)| d)
+        .max()
+        .unwrap_or(0);
+    // A multiple of 4 slots a thread, so each packs whole value bytes.
+    let per = n.div_ceil(threads.max(1)).next_multiple_of(4).max(4);
+    let mut values = vec![0u8; n.div_ceil(4)];
+    let code = |s: u8| match s {
+        WIN => Wdl::Win.code(),
+        LOSS => Wdl::Loss.code(),
+        UNUSED => 3,
+        _ => Wdl::Draw.code(),
+    };
+    std::thread::scope(|scope| {
+        for (v, s) in values.chunks_mut(per / 4).zip(states.chunks(per)) {
+            scope.spawn(move || {
+                for (i, &st) in s.iter().enumerate() {
+                    v[i / 4] |= code(st) << (2 * (i % 4));
+                }
+            });
         }
-    }
-    // Each part is sorted: the standard sort merges such runs quickly.
-    keyed.sort();
-    let mut keys = Vec::with_capacity(keyed.len());
-    let mut values = Vec::with_capacity(keyed.len());
-    let mut dists = Vec::with_capacity(keyed.len());
-    for (key, slot) in keyed {
-        keys.push(key);
-        let slot = slot as usize;
-        let (v, d) = match states[slot] {
-            WIN => (Wdl::Win, dist[slot]),
-            LOSS => (Wdl::Loss, dist[slot]),
-            _ => (Wdl::Draw, 0),
-        };
-        values.push(v);
-        dists.push(d);
-    }
-    Ok(Table::new(material, *rules, keys, &values, dists))
+    });
+    let distance = |(&s, &d): (&u8, &u16)| if decided(s) { d } else { 0 };
+    let distances = if longest <= u16::from(u8::MAX) {
+        Distances::U8(states.iter().zip(dist).map(|x| distance(x) as u8).collect())
+    } else {
+        Distances::U16(states.iter().zip(dist).map(distance).collect())
+    };
+    Ok(Table {
+        material,
+        rules: *rules,
+        index: Slots::Dense(Dense::new(material)),
+        values,
+        distances,
+        len: n as u64,
+    })
 }

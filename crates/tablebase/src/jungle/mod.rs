@@ -114,8 +114,8 @@ impl TableGame for Jungle {
         }
     }
 
-    fn slot(table: &Table, pos: &Jungle) -> Option<u64> {
-        table.index().index_of(pos)
+    fn slot(_material: Material, index: &Indexer, pos: &Jungle) -> Option<u64> {
+        index.index_of(pos)
     }
 
     fn size(material: Material) -> u32 {

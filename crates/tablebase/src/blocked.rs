@@ -1,0 +1,324 @@
+//! The blocked table file: a table whose slots are a formula's (no key is
+//! stored), its values and distances cut into blocks of [`BLOCK_SLOTS`]
+//! slots, each with a checksum of its own, so that a probe reads one block
+//! of a large file and still catches a damaged byte, and a whole read
+//! needs no second copy of the file in memory (`docs/tablebases.md`,
+//! "File format"). All numbers little-endian:
+//!
+//! | field | bytes |
+//! |---|---|
+//! | magic `QITB\r\n\x1a\n` | 8 |
+//! | format version (Five Tigers 2) | 2 |
+//! | game name length, game name | 1 + n |
+//! | rules text length, rules text | 2 + n |
+//! | material text length, material text | 1 + n |
+//! | slot count | 8 |
+//! | distance width (1 or 2 bytes) | 1 |
+//! | slots per block `B` (a multiple of 4) | 4 |
+//! | header checksum: FNV-1a 64 of the header bytes before it | 8 |
+//! | block `k` (slots `kB..min((k+1)B, count)`, `m` of them): values, 2 bits a slot, code 3 for a slot no position uses | ⌈m / 4⌉ |
+//! | its distances, `width` bytes a slot (0 for a draw or an unused slot) | m × width |
+//! | its checksum: FNV-1a 64 of `k` (8 bytes) and the block's bytes | 8 |
+
+use std::fs::File;
+use std::io::{self, Read, Write};
+use std::path::Path;
+
+use crate::container::{fnv1a, FileError, Header, ReadFileError, Reader, FNV_OFFSET, MAGIC};
+use crate::table::Distances;
+
+/// Slots per block in the files this build writes: 20 KiB a block with
+/// one-byte distances, so a probe that misses the cache reads and checks
+/// about that much.
+pub(crate) const BLOCK_SLOTS: u32 = 16_384;
+
+/// The most slots per block a file may have (a bound on one read).
+const MAX_BLOCK_SLOTS: u32 = 1 << 20;
+
+/// Where a blocked file's blocks are, from its header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Layout {
+    /// Slots.
+    pub(crate) count: u64,
+    /// Bytes per distance.
+    pub(crate) width: u8,
+    /// Slots per block.
+    pub(crate) block_slots: u64,
+    /// Bytes of the header (the first block's offset).
+    pub(crate) header_len: u64,
+}
+
+impl Layout {
+    /// The number of blocks.
+    pub(crate) fn blocks(&self) -> u64 {
+        self.count.div_ceil(self.block_slots)
+    }
+
+    /// The slots of block `k`.
+    pub(crate) fn slots_in(&self, k: u64) -> u64 {
+        (self.count - k * self.block_slots).min(self.block_slots)
+    }
+
+    fn bytes_of(&self, slots: u64) -> Option<u64> {
+        slots
+            .checked_mul(u64::from(self.width))?
+            .checked_add(slots.div_ceil(4))?
+            .checked_add(8)
+    }
+
+    /// The bytes of block `k`, its checksum included.
+    pub(crate) fn block_bytes(&self, k: u64) -> u64 {
+        // Within the file size, which `file_size` checked to fit.
+        self.bytes_of(self.slots_in(k)).unwrap_or(u64::MAX)
+    }
+
+    /// The offset of block `k` in the file.
+    pub(crate) fn block_offset(&self, k: u64) -> u64 {
+        self.header_len + k * self.bytes_of(self.block_slots).unwrap_or(u64::MAX)
+    }
+
+    /// The size of the whole file, `None` if it does not fit in 64 bits.
+    pub(crate) fn file_size(&self) -> Option<u64> {
+        let full = self.count / self.block_slots;
+        let rest = self.count % self.block_slots;
+        let last = if rest == 0 { 0 } else { self.bytes_of(rest)? };
+        full.checked_mul(self.bytes_of(self.block_slots)?)?
+            .checked_add(last)?
+            .checked_add(self.header_len)
+    }
+}
+
+/// The header bytes of a blocked file of `header`'s table.
+fn header_bytes(header: &Header<'_>, block_slots: u32) -> Vec<u8> {
+    let mut out = Vec::with_capacity(64);
+    out.extend_from_slice(&MAGIC);
+    out.extend_from_slice(&header.version.to_le_bytes());
+    out.push(header.game.len() as u8);
+    out.extend_from_slice(header.game.as_bytes());
+    out.extend_from_slice(&(header.rules.len() as u16).to_le_bytes());
+    out.extend_from_slice(header.rules.as_bytes());
+    out.push(header.material.len() as u8);
+    out.extend_from_slice(header.material.as_bytes());
+    out.extend_from_slice(&header.count.to_le_bytes());
+    out.push(header.width);
+    out.extend_from_slice(&block_slots.to_le_bytes());
+    let sum = fnv1a(FNV_OFFSET, &out);
+    out.extend_from_slice(&sum.to_le_bytes());
+    out
+}
+
+/// The checksum of block `k` whose bytes are `bytes`: the block's number
+/// is hashed first, so a block copied over another is caught too.
+fn block_sum(k: u64, bytes: &[u8]) -> u64 {
+    fnv1a(fnv1a(FNV_OFFSET, &k.to_le_bytes()), bytes)
+}
+
+/// Writes the blocked file of a table (`header`, its packed `values` and
+/// its `distances`) to `w`, block by block.
+pub(crate) fn write(
+    w: &mut dyn Write,
+    header: &Header<'_>,
+    values: &[u8],
+    distances: &Distances,
+) -> io::Result<()> {
+    w.write_all(&header_bytes(header, BLOCK_SLOTS))?;
+    let b = BLOCK_SLOTS as usize;
+    let n = header.count as usize;
+    let width = usize::from(distances.width());
+    let mut block = Vec::with_capacity(b / 4 + b * width + 8);
+    for (k, first) in (0..n).step_by(b).enumerate() {
+        let m = (n - first).min(b);
+        block.clear();
+        block.extend_from_slice(&values[first / 4..(first + m).div_ceil(4)]);
+        match distances {
+            Distances::U8(d) => block.extend_from_slice(&d[first..first + m]),
+            Distances::U16(d) => {
+                for x in &d[first..first + m] {
+                    block.extend_from_slice(&x.to_le_bytes());
+                }
+            }
+        }
+        let sum = block_sum(k as u64, &block);
+        block.extend_from_slice(&sum.to_le_bytes());
+        w.write_all(&block)?;
+    }
+    Ok(())
+}
+
+/// A blocked file's header, its texts owned.
+#[derive(Clone, Debug)]
+pub(crate) struct BlockedHeader {
+    pub(crate) rules: String,
+    pub(crate) material: String,
+    pub(crate) layout: Layout,
+}
+
+/// Reads the header of a blocked file of `game` and `version` from its
+/// first bytes `prefix`, checking its checksum, the distance width and the
+/// block size.
+pub(crate) fn parse_header(
+    prefix: &[u8],
+    game: &str,
+    version: u16,
+) -> Result<BlockedHeader, FileError> {
+    let mut r = Reader::new(prefix);
+    if r.take(8)? != MAGIC {
+        return Err(FileError::BadMagic);
+    }
+    let found_version = u16::from_le_bytes(r.array()?);
+    let n = usize::from(r.take(1)?[0]);
+    let found_game = r.text(n, "game name")?;
+    if found_game != game {
+        return Err(FileError::WrongGame(found_game.to_string()));
+    }
+    if found_version != version {
+        return Err(FileError::UnsupportedVersion(found_version));
+    }
+    let n = usize::from(u16::from_le_bytes(r.array()?));
+    let rules = r.text(n, "rules text")?.to_string();
+    let n = usize::from(r.take(1)?[0]);
+    let material = r.text(n, "material")?.to_string();
+    let count = u64::from_le_bytes(r.array()?);
+    let width = r.take(1)?[0];
+    let block_slots = u32::from_le_bytes(r.array()?);
+    let sum_at = r.position();
+    let expected = u64::from_le_bytes(r.array()?);
+    let found = fnv1a(FNV_OFFSET, &prefix[..sum_at]);
+    if found != expected {
+        return Err(FileError::Checksum { expected, found });
+    }
+    if width != 1 && width != 2 {
+        return Err(FileError::BadWidth(width));
+    }
+    if block_slots == 0 || !block_slots.is_multiple_of(4) || block_slots > MAX_BLOCK_SLOTS {
+        return Err(FileError::BadBlockSize(block_slots));
+    }
+    Ok(BlockedHeader {
+        rules,
+        material,
+        layout: Layout {
+            count,
+            width,
+            block_slots: u64::from(block_slots),
+            header_len: r.position() as u64,
+        },
+    })
+}
+
+/// Checks block `k` (`bytes`, its checksum included) and returns its values
+/// and distances: a checksum that does not match, or padding bits after
+/// the last value that are not 0, refuse it.
+pub(crate) fn check_block<'b>(
+    layout: &Layout,
+    k: u64,
+    bytes: &'b [u8],
+) -> Result<(&'b [u8], &'b [u8]), FileError> {
+    let first_slot = k * layout.block_slots;
+    let bad = FileError::BlockChecksum {
+        block: k,
+        first_slot,
+    };
+    let (body, sum) = bytes.split_last_chunk::<8>().ok_or(FileError::Truncated)?;
+    if block_sum(k, body) != u64::from_le_bytes(*sum) {
+        return Err(bad);
+    }
+    let m = layout.slots_in(k) as usize;
+    let (values, distances) = body.split_at(m.div_ceil(4));
+    if !m.is_multiple_of(4) && values.last().is_some_and(|&b| b >> (2 * (m % 4)) != 0) {
+        return Err(FileError::BadValue(first_slot + m as u64));
+    }
+    Ok((values, distances))
+}
+
+/// Reads every block of a file laid out as `layout` from `r` (positioned at
+/// the first block), checking each: the table's packed values and its
+/// distances.
+pub(crate) fn read_blocks(
+    r: &mut dyn Read,
+    layout: &Layout,
+) -> Result<(Vec<u8>, Distances), ReadFileError> {
+    let too_large = || ReadFileError::File(FileError::Truncated);
+    let n = usize::try_from(layout.count).map_err(|_| too_large())?;
+    let mut values = Vec::new();
+    values
+        .try_reserve_exact(n.div_ceil(4))
+        .map_err(|_| too_large())?;
+    let mut narrow: Vec<u8> = Vec::new();
+    let mut wide: Vec<u16> = Vec::new();
+    if layout.width == 1 {
+        narrow.try_reserve_exact(n).map_err(|_| too_large())?;
+    } else {
+        wide.try_reserve_exact(n).map_err(|_| too_large())?;
+    }
+    let mut buf = Vec::new();
+    for k in 0..layout.blocks() {
+        buf.resize(layout.block_bytes(k) as usize, 0);
+        r.read_exact(&mut buf).map_err(|e| match e.kind() {
+            io::ErrorKind::UnexpectedEof => ReadFileError::File(FileError::Truncated),
+            _ => ReadFileError::Io(e),
+        })?;
+        let (v, d) = check_block(layout, k, &buf).map_err(ReadFileError::File)?;
+        values.extend_from_slice(v);
+        if layout.width == 1 {
+            narrow.extend_from_slice(d);
+        } else {
+            wide.extend(d.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])));
+        }
+    }
+    let distances = if layout.width == 1 {
+        Distances::U8(narrow)
+    } else {
+        Distances::U16(wide)
+    };
+    Ok((values, distances))
+}
+
+/// The version field of the file at `path` if it is a regular file with
+/// the magic bytes (what decides which reader takes it).
+pub(crate) fn peek_version(path: &Path) -> Option<u16> {
+    if !std::fs::metadata(path).ok()?.is_file() {
+        return None;
+    }
+    let mut first = [0u8; 10];
+    File::open(path).ok()?.read_exact(&mut first).ok()?;
+    (first[..8] == MAGIC).then(|| u16::from_le_bytes([first[8], first[9]]))
+}
+
+/// Opens the blocked file at `path` (a regular file) and reads its header,
+/// checking that the file's size is the one the header implies; the file
+/// is left positioned at the first block.
+pub(crate) fn open(
+    path: &Path,
+    game: &str,
+    version: u16,
+) -> Result<(File, BlockedHeader), ReadFileError> {
+    use std::io::{Seek, SeekFrom};
+
+    let meta = std::fs::metadata(path).map_err(ReadFileError::Io)?;
+    if !meta.is_file() {
+        return Err(ReadFileError::Io(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file (a FIFO, a device or a directory): refused unread",
+        )));
+    }
+    let mut file = File::open(path).map_err(ReadFileError::Io)?;
+    let mut prefix = Vec::new();
+    (&mut file)
+        .take(meta.len().min(crate::container::HEADER_MAX + 4))
+        .read_to_end(&mut prefix)
+        .map_err(ReadFileError::Io)?;
+    let header = parse_header(&prefix, game, version).map_err(ReadFileError::File)?;
+    let expected = header
+        .layout
+        .file_size()
+        .ok_or(ReadFileError::File(FileError::Truncated))?;
+    if expected != meta.len() {
+        return Err(ReadFileError::File(FileError::SizeMismatch {
+            expected,
+            found: meta.len(),
+        }));
+    }
+    file.seek(SeekFrom::Start(header.layout.header_len))
+        .map_err(ReadFileError::Io)?;
+    Ok((file, header))
+}

@@ -1,0 +1,220 @@
+//! How a Five Tigers table finds a position's slot ([`Slots`], the
+//! table's [`TableGame::Index`](crate::TableGame::Index)): the sorted
+//! canonical keys of the graph generator's tables and of version-1 files,
+//! or the retrograde generator's dense index (version-2 blocked files: no
+//! key stored), and the conversion of a dense table to a keyed one for
+//! comparing the two.
+
+use std::sync::Arc;
+
+use qi_core::Side;
+use qi_five_tigers::FiveTigers;
+
+use super::dense::DenseIndex;
+use super::key::{map_board, plain_canonical_key, State};
+use super::{Material, Stats, Table};
+use crate::table::Wdl;
+
+/// The slots of a Five Tigers table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Slots {
+    /// One slot per stored state, in the order of their canonical keys
+    /// (strictly increasing): the graph generator's tables, which may hold
+    /// previous steps, and every version-1 file.
+    Keys(Vec<u64>),
+    /// The dense index of the material (First's pieces modulo the 8
+    /// symmetries, then Second's, then the side to move), with the slots
+    /// no position uses marked in the values: the retrograde generator's
+    /// tables, written as blocked files.
+    Dense(Dense),
+}
+
+/// The dense index of one material (see [`Slots::Dense`]), shared by the
+/// tables and pages of that material.
+#[derive(Clone)]
+pub struct Dense {
+    material: Material,
+    index: Arc<DenseIndex>,
+}
+
+impl Dense {
+    /// The dense index of `material`.
+    pub(crate) fn new(material: Material) -> Dense {
+        Dense {
+            material,
+            index: Arc::new(DenseIndex::new(material.first, material.second)),
+        }
+    }
+
+    /// The number of slots.
+    pub fn len(&self) -> u64 {
+        self.index.len()
+    }
+
+    /// Whether there is no slot (never).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl std::fmt::Debug for Dense {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Dense({}: {} slots)", self.material, self.index.len())
+    }
+}
+
+/// Two dense indices of one material are the same formula.
+impl PartialEq for Dense {
+    fn eq(&self, other: &Dense) -> bool {
+        self.material == other.material
+    }
+}
+
+impl Eq for Dense {}
+
+/// The keys of a keyed table (what the graph generator builds).
+impl From<Vec<u64>> for Slots {
+    fn from(keys: Vec<u64>) -> Slots {
+        Slots::Keys(keys)
+    }
+}
+
+impl Slots {
+    /// The slot of the position with `boards`, `stm` to move, nothing owed
+    /// and no previous step (of the table's material).
+    pub(crate) fn plain_slot(&self, boards: [u32; 2], stm: Side) -> Option<u64> {
+        match self {
+            Slots::Keys(keys) => {
+                let key = plain_canonical_key(boards, stm);
+                keys.binary_search(&key).ok().map(|i| i as u64)
+            }
+            Slots::Dense(d) => Some(d.index.slot(boards[0], boards[1], stm.index())),
+        }
+    }
+
+    /// The slot of the state of canonical key `key`, if stored.
+    pub(crate) fn slot_of_key(&self, key: u64) -> Option<u64> {
+        match self {
+            Slots::Keys(keys) => keys.binary_search(&key).ok().map(|i| i as u64),
+            Slots::Dense(d) => {
+                let state = State::from_key(key)?;
+                if state.owed != 0 || state.bans != [None, None] {
+                    return None;
+                }
+                let [x, o] = state.boards;
+                if Material::of_boards(state.boards) != Some(d.material) {
+                    return None;
+                }
+                Some(d.index.slot(x, o, state.stm.index()))
+            }
+        }
+    }
+}
+
+/// The side of a dense slot's side-to-move bit.
+fn side(stm: usize) -> Side {
+    if stm == 0 {
+        Side::First
+    } else {
+        Side::Second
+    }
+}
+
+/// The size of the symmetry class of the position with `boards` (8 over
+/// the symmetries that fix both boards).
+fn class_size(boards: [u32; 2]) -> u64 {
+    let fixed = (0..8)
+        .filter(|&s| map_board(s, boards[0]) == boards[0] && map_board(s, boards[1]) == boards[1])
+        .count() as u64;
+    8 / fixed
+}
+
+impl Table {
+    /// The table with its slots in canonical-key order, as the graph
+    /// generator and version-1 files have it (a copy of a keyed table):
+    /// what two generators' tables are compared by.
+    pub fn keyed(&self) -> Table {
+        let Slots::Dense(d) = self.index() else {
+            return self.clone();
+        };
+        let mut keyed: Vec<(u64, u64)> = d
+            .index
+            .range(0, d.len())
+            .filter(|&(slot, ..)| self.at(slot).is_some())
+            .map(|(slot, x, o, stm)| (plain_canonical_key([x, o], side(stm)), slot))
+            .collect();
+        keyed.sort_unstable();
+        let (mut keys, mut values, mut dists) = (Vec::new(), Vec::new(), Vec::new());
+        for (key, slot) in keyed {
+            let (v, dist) = self.at(slot).unwrap_or((Wdl::Draw, 0));
+            keys.push(key);
+            values.push(v);
+            dists.push(dist as u16);
+        }
+        Table::new(self.material(), *self.rules(), keys, &values, dists)
+    }
+
+    /// The stored states with their values, each as `(state, canonical
+    /// key, class size, value, distance)`.
+    pub(crate) fn states(&self) -> Box<dyn Iterator<Item = (State, u64, u64, Wdl, u32)> + '_> {
+        match self.index() {
+            Slots::Keys(keys) => Box::new(keys.iter().enumerate().filter_map(move |(i, &k)| {
+                let state = State::from_key(k)?;
+                let (_, class) = state.canonical()?;
+                let (v, d) = self.at(i as u64)?;
+                Some((state, k, u64::from(class), v, d))
+            })),
+            Slots::Dense(dense) => Box::new(dense.index.range(0, dense.len()).filter_map(
+                move |(slot, x, o, stm)| {
+                    let (v, d) = self.at(slot)?;
+                    let state = State {
+                        boards: [x, o],
+                        stm: side(stm),
+                        bans: [None, None],
+                        owed: 0,
+                        taker: Side::First,
+                    };
+                    let key = plain_canonical_key([x, o], side(stm));
+                    Some((state, key, class_size([x, o]), v, d))
+                },
+            )),
+        }
+    }
+
+    /// The statistics by the counting convention (see [`Stats`]).
+    pub(crate) fn count(&self) -> Stats {
+        let mut s = Stats::default();
+        for (state, key, class, v, d) in self.states() {
+            s.stored += 1;
+            if state.bans != [None, None] {
+                continue;
+            }
+            s.canonical += 1;
+            s.positions += class;
+            match v {
+                Wdl::Win => {
+                    let longer = d > s.longest_win
+                        || (d == s.longest_win && s.longest_win_key.is_some_and(|k| key < k));
+                    if s.longest_win_key.is_none() || longer {
+                        s.longest_win = d;
+                        s.longest_win_key = Some(key);
+                    }
+                }
+                Wdl::Draw => s.draws += class,
+                Wdl::Loss => s.losses += class,
+            }
+            if v == Wdl::Win {
+                s.wins += class;
+            }
+        }
+        s
+    }
+
+    /// The stored states as positions (a representative of each class),
+    /// with their values: in key order for a keyed table, slot order for a
+    /// dense one.
+    pub fn entries(&self) -> impl Iterator<Item = (FiveTigers, Wdl, u32)> + '_ {
+        self.states()
+            .filter_map(move |(state, _, _, v, d)| Some((state.to_position(self.rules())?, v, d)))
+    }
+}

@@ -1,0 +1,193 @@
+//! [`Paged`]: a blocked table file probed where it lies, a block at a time
+//! (positioned reads, no `mmap`), the blocks read kept in a small cache;
+//! what a [`LazyTablebase`](crate::LazyTablebase) makes of a file too
+//! large to load whole ([`Paging`]).
+
+use std::collections::{HashMap, VecDeque};
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::Path;
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+
+use crate::blocked::{self, Layout};
+use crate::format::{check_name, read_error, rules_and_material, FormatError};
+use crate::game::TableGame;
+use crate::table::Wdl;
+
+/// How a [`LazyTablebase`](crate::LazyTablebase) reads a blocked file:
+/// whole when it is small, else a block at a time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Paging {
+    /// A blocked file of at most this many bytes is loaded whole at its
+    /// first probe; a larger one is probed from disk.
+    pub load_whole_up_to: u64,
+    /// The most bytes of blocks each paged table keeps in memory.
+    pub cache_bytes: u64,
+}
+
+impl Default for Paging {
+    /// Whole up to 64 MiB (every Five Tigers table to `4v4` and `5v3`),
+    /// 32 MiB of cache per larger table.
+    fn default() -> Paging {
+        Paging {
+            load_whole_up_to: 64 << 20,
+            cache_bytes: 32 << 20,
+        }
+    }
+}
+
+/// One block's bytes as read and checked.
+struct Block {
+    values: Vec<u8>,
+    distances: Vec<u8>,
+}
+
+/// The blocks read, first in first out.
+struct Cache {
+    blocks: HashMap<u64, Arc<Block>>,
+    order: VecDeque<u64>,
+    bytes: u64,
+}
+
+/// A blocked table file of game `G` opened for probing (see the module
+/// docs). A block that fails its checksum makes the whole table absent
+/// from then on ([`failure`](Paged::failure)).
+pub(crate) struct Paged<G: TableGame> {
+    material: G::Material,
+    index: G::Index,
+    layout: Layout,
+    file: Mutex<File>,
+    cache: Mutex<Cache>,
+    cache_bytes: u64,
+    failed: OnceLock<Arc<FormatError>>,
+    path: String,
+}
+
+impl<G: TableGame> std::fmt::Debug for Paged<G> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Paged")
+            .field("material", &self.material)
+            .field("layout", &self.layout)
+            .finish_non_exhaustive()
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    // A thread that panicked mid-read left the cache or the file's offset
+    // in a state the next read does not rely on.
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+impl<G: TableGame> Paged<G> {
+    /// Opens the blocked file (of `version`) at `path`: its header and
+    /// size are checked, its blocks are read when probed.
+    pub(crate) fn open(
+        path: &Path,
+        version: u16,
+        rules: &G::Rules,
+        paging: &Paging,
+    ) -> Result<Paged<G>, FormatError> {
+        let (file, header) =
+            blocked::open(path, G::NAME, version).map_err(|e| read_error::<G>(path, e))?;
+        let (rules, material) =
+            rules_and_material::<G>(&header.rules, &header.material, Some(rules))?;
+        check_name::<G>(path, material)?;
+        let index = G::blocked_index(material, &rules, header.layout.count)?;
+        Ok(Paged {
+            material,
+            index,
+            layout: header.layout,
+            file: Mutex::new(file),
+            cache: Mutex::new(Cache {
+                blocks: HashMap::new(),
+                order: VecDeque::new(),
+                bytes: 0,
+            }),
+            cache_bytes: paging.cache_bytes,
+            failed: OnceLock::new(),
+            path: path.display().to_string(),
+        })
+    }
+
+    /// Why a block was refused, if one was.
+    pub(crate) fn failure(&self) -> Option<Arc<FormatError>> {
+        self.failed.get().cloned()
+    }
+
+    /// The value and distance of `pos`, if it has a slot here and every
+    /// block read so far was sound.
+    pub(crate) fn get(&self, pos: &G) -> Option<(Wdl, u32)> {
+        if self.failed.get().is_some() {
+            return None;
+        }
+        let slot = G::slot(self.material, &self.index, pos)?;
+        if slot >= self.layout.count {
+            return None;
+        }
+        let k = slot / self.layout.block_slots;
+        let block = self.block(k)?;
+        let i = (slot % self.layout.block_slots) as usize;
+        let wdl = Wdl::from_code(block.values[i / 4] >> (2 * (i % 4)) & 3)?;
+        let d = if self.layout.width == 1 {
+            u32::from(block.distances[i])
+        } else {
+            u32::from(u16::from_le_bytes([
+                block.distances[2 * i],
+                block.distances[2 * i + 1],
+            ]))
+        };
+        Some((wdl, d))
+    }
+
+    /// Block `k`, from the cache or read and checked.
+    fn block(&self, k: u64) -> Option<Arc<Block>> {
+        if let Some(b) = lock(&self.cache).blocks.get(&k) {
+            return Some(Arc::clone(b));
+        }
+        match self.read_block(k) {
+            Ok(block) => {
+                let block = Arc::new(block);
+                let mut cache = lock(&self.cache);
+                if !cache.blocks.contains_key(&k) {
+                    let size = self.layout.block_bytes(k);
+                    while cache.bytes + size > self.cache_bytes {
+                        let Some(old) = cache.order.pop_front() else {
+                            break;
+                        };
+                        if cache.blocks.remove(&old).is_some() {
+                            cache.bytes -= self.layout.block_bytes(old);
+                        }
+                    }
+                    cache.blocks.insert(k, Arc::clone(&block));
+                    cache.order.push_back(k);
+                    cache.bytes += size;
+                }
+                Some(block)
+            }
+            Err(e) => {
+                let _ = self.failed.set(Arc::new(e));
+                None
+            }
+        }
+    }
+
+    fn read_block(&self, k: u64) -> Result<Block, FormatError> {
+        let io = |source| FormatError::Io {
+            path: self.path.clone(),
+            source,
+        };
+        let mut buf = vec![0u8; self.layout.block_bytes(k) as usize];
+        {
+            let mut file = lock(&self.file);
+            file.seek(SeekFrom::Start(self.layout.block_offset(k)))
+                .map_err(io)?;
+            file.read_exact(&mut buf).map_err(io)?;
+        }
+        let (values, distances) =
+            blocked::check_block(&self.layout, k, &buf).map_err(FormatError::file::<G>)?;
+        Ok(Block {
+            values: values.to_vec(),
+            distances: distances.to_vec(),
+        })
+    }
+}
