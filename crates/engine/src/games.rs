@@ -47,9 +47,9 @@ impl GameKit for JungleKit {
         match profile {
             // The committed file is read by the tests (`nnue` tests), so
             // this cannot fail in a released build.
-            EvalProfile::Nnue => {
-                eval.with_network(nnue::embedded().expect("the embedded network is valid (tested)"))
-            }
+            EvalProfile::Nnue => eval.with_network(
+                nnue::profile_network().expect("the embedded network is valid (tested)"),
+            ),
             _ => eval,
         }
     }

@@ -5,11 +5,13 @@
 use std::io::Cursor;
 
 use proptest::prelude::*;
-use qi_core::{Evaluator, Game as _, Side};
+use qi_core::{Evaluator, Game as _, Position as _, Side};
 use qi_engine::jungle::nnue::data::{read_samples, DataError, DataWriter, GameResult, Sample};
 use qi_engine::jungle::nnue::{
-    embedded, evaluate_fresh, evaluate_with, Accumulator, Network, NetworkError, EMBEDDED_BYTES,
+    embedded, evaluate_fresh, evaluate_with, profile_network, Accumulator, Network, NetworkError,
+    EMBEDDED_BYTES, PROFILE_TEMPO,
 };
+use qi_engine::jungle::JungleEval;
 use qi_engine::{EvalProfile, GameKit, JungleKit};
 use qi_jungle::{Animal, Game, Jungle, Piece, Rules, Setup, Square};
 
@@ -77,6 +79,7 @@ fn the_nnue_profile_evaluates_with_the_network() {
     )
     .unwrap();
     assert_eq!(eval.evaluate(&pos), evaluate_fresh(&net, &pos));
+    assert!(std::sync::Arc::ptr_eq(&net, &profile_network().unwrap()));
     assert!(JungleKit::eval(EvalProfile::Default).network().is_none());
     assert_eq!("nnue".parse::<EvalProfile>(), Ok(EvalProfile::Nnue));
     // Colour-flipped mirror: the same evaluation (both perspectives share
@@ -95,6 +98,63 @@ fn the_nnue_profile_evaluates_with_the_network() {
         Jungle::from_setup_lenient(setup, &Rules::standard()).unwrap()
     };
     assert_eq!(evaluate_fresh(&net, &start), evaluate_fresh(&net, &mirror));
+}
+
+/// The same board with the other side to move.
+fn other_side_to_move(pos: &Jungle) -> Jungle {
+    let mut setup = pos.to_setup();
+    setup.side_to_move = setup.side_to_move.opponent();
+    Jungle::from_setup_lenient(setup, pos.rules()).expect("the same board")
+}
+
+/// Positions of the built-in openings and a few plies after each (the
+/// first legal moves: any board will do).
+fn sample_positions() -> Vec<Jungle> {
+    let start = Jungle::new(Rules::standard());
+    let mut out = Vec::new();
+    for o in qi_engine::arena::builtin_openings::<JungleKit>(&start).unwrap() {
+        let mut pos = o;
+        for ply in 0..6 {
+            out.push(pos);
+            let moves = pos.legal_moves();
+            let Some(&mv) = moves.get(ply % moves.len().max(1)) else {
+                break;
+            };
+            pos.play_unchecked(mv);
+        }
+    }
+    out
+}
+
+#[test]
+fn the_nnue_profile_gives_the_side_to_move_a_constant_term() {
+    let profile = JungleKit::eval(EvalProfile::Nnue);
+    let raw = JungleEval::default().with_network(embedded().unwrap());
+    let (mut checked, mut raw_off) = (0, 0);
+    for pos in sample_positions() {
+        let other = other_side_to_move(&pos);
+        let sum = profile.evaluate(&pos) + profile.evaluate(&other);
+        // Each evaluation truncates once: at most one unit off each.
+        assert!(
+            (sum - 2 * PROFILE_TEMPO).abs() <= 2,
+            "{pos}: {sum} for the two sides to move"
+        );
+        let raw_sum = raw.evaluate(&pos) + raw.evaluate(&other);
+        if (raw_sum - 2 * PROFILE_TEMPO).abs() > 10 {
+            raw_off += 1;
+        }
+        // What it keeps of the network: the difference of the two sides'
+        // values (half of it, rounded).
+        let half = (raw.evaluate(&pos) - raw.evaluate(&other)) / 2;
+        assert!(
+            (profile.evaluate(&pos) - PROFILE_TEMPO - half).abs() <= 2,
+            "{pos}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 200, "{checked} positions");
+    // The network as trained has a term of its own, varying by board.
+    assert!(raw_off * 4 >= checked, "{raw_off} of {checked} boards");
 }
 
 proptest! {

@@ -6,7 +6,7 @@
 
 use qi_core::{Game, Position};
 
-use crate::SearchOptions;
+use crate::{SearchOptions, SearchParams};
 
 /// The move type of a game.
 pub type MoveOf<G> = <<G as Game>::Position as Position>::Move;
@@ -77,6 +77,15 @@ pub trait SearchHooks<G: Game> {
     /// The default is [`SearchOptions::default`].
     fn tuned_options(&self) -> SearchOptions {
         SearchOptions::default()
+    }
+
+    /// The search's margins for the evaluation these hooks go with (an
+    /// evaluation of another scale or smoothness prunes better with its
+    /// own). Read once per search. The default is
+    /// [`SearchParams::default`], the margins tuned with the hand-written
+    /// evaluations.
+    fn search_params(&self) -> SearchParams {
+        SearchParams::default()
     }
 }
 

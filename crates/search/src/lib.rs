@@ -86,6 +86,6 @@ pub use perft::{
 };
 pub use report::{PvLine, SearchInfo, SearchResult};
 pub use score::{terminal_value, Score, EVAL_LIMIT, INFINITY, MATE, MATE_BOUND, MAX_PLY};
-pub use search::{Searcher, MAX_DEPTH};
+pub use search::{SearchParams, Searcher, MAX_DEPTH};
 pub use strength::{Level, LevelError, LevelPlan, Strength, StrengthScale};
 pub use time::{Clock, TimeManager};

@@ -232,6 +232,28 @@ impl JungleEval {
         &self.weights
     }
 
+    /// The value of a den race already decided in `pos` (the first term of
+    /// the hand-written evaluation, see the [module docs](super)):
+    /// `den_win` when the side to move has an animal next to the enemy
+    /// den, `-den_win` when the enemy has two next to ours or one we cannot
+    /// capture, `None` otherwise. With a network, this is all the
+    /// hand-written evaluation still says.
+    pub fn den_race(&self, pos: &Jungle) -> Option<i32> {
+        let us = pos.side_to_move();
+        let them = us.opponent();
+        let win = self.weights.den_win.min(EVAL_LIMIT);
+        if pos.occupancy(us).intersects(DEN_ADJACENT[them.index()]) {
+            return Some(win);
+        }
+        let intruders = pos.occupancy(them) & DEN_ADJACENT[us.index()];
+        if intruders.any()
+            && (intruders.count() >= 2 || (intruders - union(&pos.destination_masks(us))).any())
+        {
+            return Some(-win);
+        }
+        None
+    }
+
     /// Material values per animal index under `order`.
     #[inline(always)]
     fn values(&self, order: RankOrder) -> [i32; 8] {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use qi_core::{Position, Side};
 use qi_jungle::tables::DENS;
 use qi_jungle::{Game, Jungle, Move, Repetition, Square};
-use qi_search::{SearchHooks, SearchOptions, TableValue};
+use qi_search::{SearchHooks, SearchOptions, SearchParams, TableValue};
 use qi_tablebase::jungle::LazyTablebase;
 use qi_tablebase::Wdl;
 
@@ -28,6 +28,8 @@ pub struct JungleHooks {
     pub material: [i32; 8],
     /// The endgame tables probed in the tree, shared by the search threads.
     tables: Option<Arc<LazyTablebase>>,
+    /// The search's margins for the evaluation these hooks go with.
+    params: SearchParams,
 }
 
 impl Default for JungleHooks {
@@ -36,11 +38,12 @@ impl Default for JungleHooks {
     }
 }
 
-/// Equal material values and the same tables (the same shared set, or
-/// none).
+/// Equal material values and search parameters, and the same tables (the
+/// same shared set, or none).
 impl PartialEq for JungleHooks {
     fn eq(&self, other: &JungleHooks) -> bool {
         self.material == other.material
+            && self.params == other.params
             && match (&self.tables, &other.tables) {
                 (Some(a), Some(b)) => Arc::ptr_eq(a, b),
                 (None, None) => true,
@@ -53,12 +56,31 @@ impl Eq for JungleHooks {}
 
 impl JungleHooks {
     /// Hooks ordering captures by the material values of `weights`, with no
-    /// endgame tables.
+    /// endgame tables and the default search parameters.
     pub fn new(weights: &JungleWeights) -> JungleHooks {
         JungleHooks {
             material: weights.material,
             tables: None,
+            params: SearchParams::default(),
         }
+    }
+
+    /// These hooks giving the search `params`
+    /// ([`SearchHooks::search_params`]): the margins of another
+    /// evaluation's scale.
+    ///
+    /// ```
+    /// use qi_engine::jungle::JungleHooks;
+    /// use qi_jungle::Game;
+    /// use qi_search::{SearchHooks, SearchParams};
+    ///
+    /// let params = SearchParams { futility_margin: 300, ..SearchParams::default() };
+    /// let hooks = JungleHooks::default().with_search_params(params);
+    /// assert_eq!(SearchHooks::<Game>::search_params(&hooks), params);
+    /// assert_ne!(hooks, JungleHooks::default());
+    /// ```
+    pub fn with_search_params(self, params: SearchParams) -> JungleHooks {
+        JungleHooks { params, ..self }
     }
 
     /// These hooks probing `tables` in the search tree (`None`: no tables).
@@ -204,6 +226,12 @@ impl SearchHooks<Game> for JungleHooks {
     /// Every switch written out: these are the values `qi match` chose for
     /// Jungle (docs/engine.md), and they must stay Jungle's whatever
     /// [`SearchOptions::default`] becomes.
+    /// The margins given by [`with_search_params`](JungleHooks::with_search_params)
+    /// (by default [`SearchParams::default`]).
+    fn search_params(&self) -> SearchParams {
+        self.params
+    }
+
     fn tuned_options(&self) -> SearchOptions {
         SearchOptions {
             hash_mib: 16,

@@ -9,7 +9,6 @@ use web_time::Instant;
 use qi_core::{Evaluator, Game, MoveList, Position};
 
 use super::context::Ctx;
-use super::params::ASPIRATION_DELTA;
 use super::worker::Worker;
 use super::MAX_DEPTH;
 use crate::hooks::{MoveOf, SearchHooks};
@@ -176,7 +175,8 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
         depth: i32,
         previous: Option<i32>,
     ) -> i32 {
-        let mut delta = ASPIRATION_DELTA;
+        let first = self.params.aspiration_delta;
+        let mut delta = first;
         let (mut alpha, mut beta) = match previous {
             Some(p) if self.options.aspiration && depth >= 2 && p.abs() < MATE_BOUND => {
                 (p - delta, p + delta)
@@ -190,12 +190,12 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
             }
             if value <= alpha && alpha > -INFINITY {
                 alpha = value - delta;
-                if alpha <= -MATE_BOUND || delta > 16 * ASPIRATION_DELTA {
+                if alpha <= -MATE_BOUND || delta > 16 * first {
                     alpha = -INFINITY;
                 }
             } else if value >= beta && beta < INFINITY {
                 beta = value + delta;
-                if beta >= MATE_BOUND || delta > 16 * ASPIRATION_DELTA {
+                if beta >= MATE_BOUND || delta > 16 * first {
                     beta = INFINITY;
                 }
             } else {

@@ -27,6 +27,8 @@ mod qsearch;
 mod threads;
 mod worker;
 
+pub use params::SearchParams;
+
 use context::NodeSharing;
 use threads::LazySmp;
 use worker::{ThreadState, Worker};

@@ -12,7 +12,7 @@ use qi_core::smallvec::SmallVec;
 use qi_core::{Evaluator, Game, MoveList, Position, Side};
 
 use super::context::Ctx;
-use super::params::{FUTILITY_MARGIN, IIR_DEPTH, LMP_DEPTH, LMP_MOVES, RFP_DEPTH, RFP_MARGIN};
+use super::params::{IIR_DEPTH, LMP_DEPTH, RFP_DEPTH};
 use super::worker::Worker;
 use crate::hooks::{MoveOf, SearchHooks, TableValue};
 use crate::ordering::{pick_next, NodeOrder, KILLER_2};
@@ -175,7 +175,7 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
             && prunable
             && depth <= RFP_DEPTH
             && beta.abs() < MATE_BOUND
-            && static_eval - RFP_MARGIN * depth >= beta
+            && static_eval - self.params.rfp_margin * depth >= beta
         {
             ctx.horizon = true;
             return static_eval;
@@ -211,11 +211,11 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
             && prunable
             && depth <= 2
             && alpha.abs() < MATE_BOUND
-            && static_eval + FUTILITY_MARGIN * depth <= alpha;
+            && static_eval + self.params.futility_margin * depth <= alpha;
         let lmp_limit =
             if opts.late_move_pruning && prunable && depth <= LMP_DEPTH && alpha.abs() < MATE_BOUND
             {
-                LMP_MOVES[depth as usize]
+                self.params.lmp_moves[depth as usize]
             } else {
                 usize::MAX
             };

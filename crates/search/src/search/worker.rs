@@ -3,8 +3,8 @@
 use qi_core::Game;
 
 use super::context::NodeSharing;
-use super::params::lmr_table;
-use crate::hooks::MoveOf;
+use super::params::{lmr_table, SearchParams};
+use crate::hooks::{MoveOf, SearchHooks};
 use crate::limits::SearchOptions;
 use crate::ordering::{History, Killers};
 use crate::pv::PvTable;
@@ -61,6 +61,8 @@ impl<M: Copy + Eq> ThreadState<M> {
 /// and the options.
 pub(super) struct Worker<'a, G: Game, H, T> {
     pub(super) options: SearchOptions,
+    /// The hooks' margins ([`SearchHooks::search_params`]), read once.
+    pub(super) params: SearchParams,
     pub(super) hooks: &'a H,
     pub(super) tt: T,
     pub(super) st: &'a mut ThreadState<MoveOf<G>>,
@@ -74,7 +76,7 @@ pub(super) struct Worker<'a, G: Game, H, T> {
     pub(super) floor_depth: u32,
 }
 
-impl<'a, G: Game, H, T> Worker<'a, G, H, T> {
+impl<'a, G: Game, H: SearchHooks<G>, T> Worker<'a, G, H, T> {
     /// A worker searching with `options`, `hooks` and the table `tt`, in
     /// its tables `st`; it starts every iteration `depth_offset` plies
     /// deeper and shares its node count as `sharing` says.
@@ -88,6 +90,7 @@ impl<'a, G: Game, H, T> Worker<'a, G, H, T> {
     ) -> Worker<'a, G, H, T> {
         Worker {
             options,
+            params: hooks.search_params(),
             hooks,
             tt,
             st,

@@ -125,15 +125,36 @@ impl Accumulator {
 #[inline]
 pub(crate) fn output(net: &Network, acc: &Accumulator, side: Side) -> i32 {
     let us = side.index();
-    let half = |sums: &[i16; HIDDEN], w: &[i16; HIDDEN]| -> i32 {
-        sums.iter()
-            .zip(w)
-            .map(|(&s, &w)| i32::from(s.clamp(0, super::network::QA as i16)) * i32::from(w))
-            .sum()
+    let active = |s: i16| i32::from(s.clamp(0, super::network::QA as i16));
+    let qaqb = i64::from(super::network::QA * super::network::QB);
+    let cp = match &net.side_term {
+        None => {
+            let half = |sums: &[i16; HIDDEN], w: &[i16; HIDDEN]| -> i32 {
+                sums.iter()
+                    .zip(w)
+                    .map(|(&s, &w)| active(s) * i32::from(w))
+                    .sum()
+            };
+            let sum =
+                half(&acc.sums[us], &net.w2[0]) + half(&acc.sums[1 - us], &net.w2[1]) + net.b2;
+            i64::from(sum) * i64::from(net.scale) / qaqb
+        }
+        Some(term) => {
+            // Each half fits 32 bits (`Network::with_tempo`); their
+            // difference may not. Truncating the difference toward zero
+            // keeps a board and its other side to move exactly opposite.
+            let half = |sums: &[i16; HIDDEN]| -> i64 {
+                i64::from(
+                    sums.iter()
+                        .zip(&term.weights)
+                        .map(|(&s, &w)| active(s) * w)
+                        .sum::<i32>(),
+                )
+            };
+            let diff = half(&acc.sums[us]) - half(&acc.sums[1 - us]);
+            diff * i64::from(net.scale) / (2 * qaqb) + i64::from(term.tempo)
+        }
     };
-    let sum = half(&acc.sums[us], &net.w2[0]) + half(&acc.sums[1 - us], &net.w2[1]) + net.b2;
-    let cp =
-        i64::from(sum) * i64::from(net.scale) / i64::from(super::network::QA * super::network::QB);
     cp.clamp(
         -i64::from(qi_search::EVAL_LIMIT),
         i64::from(qi_search::EVAL_LIMIT),

@@ -54,6 +54,34 @@ pub fn embedded() -> Result<Arc<Network>, NetworkError> {
     Ok(NET.get_or_init(|| net).clone())
 }
 
+/// The side-to-move term of the `nnue` profile's network
+/// ([`Network::with_tempo`]), in centi-units. The embedded network's own
+/// term varies from board to board (sd 23 cp over self-play positions),
+/// and the search's tree to a fixed depth is sensitive to it: 25 took the
+/// fewest nodes to depth 12 from the 50 built-in openings (1.70 times
+/// the hand-written evaluation's, against 2.34 for the network as
+/// trained; 15: 2.03, 20: 1.79, 30: 1.89, 40: 3.04), `nnue_compare`,
+/// docs/nnue.md try 3.
+pub const PROFILE_TEMPO: i32 = 25;
+
+/// The network of the `nnue` evaluation profile: the embedded one with
+/// its side-to-move term made [`PROFILE_TEMPO`], built once.
+///
+/// ```
+/// use qi_engine::jungle::nnue::{embedded, profile_network};
+///
+/// let net = profile_network().unwrap();
+/// assert_eq!(net.scale(), embedded().unwrap().scale());
+/// ```
+pub fn profile_network() -> Result<Arc<Network>, NetworkError> {
+    static NET: OnceLock<Arc<Network>> = OnceLock::new();
+    if let Some(net) = NET.get() {
+        return Ok(net.clone());
+    }
+    let net = Arc::new(embedded()?.with_tempo(PROFILE_TEMPO));
+    Ok(NET.get_or_init(|| net).clone())
+}
+
 /// `net`'s evaluation of `pos` for the side to move, in centi-units, from
 /// this thread's accumulator brought up to `pos`.
 pub fn evaluate(net: &Network, pos: &Jungle) -> i32 {

@@ -101,6 +101,20 @@ pub struct Network {
     /// Output weights: the side to move's half, then the other's.
     pub(crate) w2: [[i16; HIDDEN]; 2],
     pub(crate) b2: i32,
+    /// Set by [`Network::with_tempo`]: the output from the difference of
+    /// the two sides' values instead of `w2` and `b2`.
+    pub(crate) side_term: Option<SideTerm>,
+}
+
+/// A network's output with a constant side-to-move term
+/// ([`Network::with_tempo`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SideTerm {
+    /// `w2[0] − w2[1]`, applied to the side to move's half and, negated,
+    /// to the other's.
+    pub(crate) weights: [i32; HIDDEN],
+    /// Centi-units added for the side to move.
+    pub(crate) tempo: i32,
 }
 
 impl std::fmt::Debug for Network {
@@ -208,6 +222,7 @@ impl Network {
             b1,
             w2,
             b2,
+            side_term: None,
         })
     }
 
@@ -224,6 +239,54 @@ impl Network {
     /// `K` of `sigmoid(score / K)` the trainer fitted).
     pub fn scale(&self) -> i32 {
         self.scale
+    }
+
+    /// This network with its side-to-move term made a constant: a board
+    /// scores `tempo` centi-units more for the side to move than the
+    /// average of its two evaluations (this side to move, the other side
+    /// to move) says, so that a board's value plus that of the same board
+    /// with the other side to move is exactly `2 × tempo` (short of
+    /// [`EVAL_LIMIT`](qi_search::EVAL_LIMIT)).
+    ///
+    /// The output is linear in the two halves of the hidden layer, so
+    /// `(e(us) − e(them)) / 2` is again one output layer: the weights
+    /// `w_us − w_them` on the side to move's half, their negation on the
+    /// other's, and twice the divisor (kept in 32 bits: 255 × 65 535 ×
+    /// 128 < 2³¹). The first layer, and so the accumulator, is unchanged,
+    /// and the output costs what it did. A network whose own side-to-move
+    /// term varies from board to board makes the search's comparisons of
+    /// lines of different parity (reductions, the transposition table's
+    /// deeper entries, quiescence) noisy; docs/nnue.md, try 3, measures
+    /// it.
+    ///
+    /// ```
+    /// use qi_core::Evaluator;
+    /// use qi_engine::jungle::nnue::embedded;
+    /// use qi_engine::jungle::JungleEval;
+    /// use qi_jungle::{Jungle, Rules};
+    /// use std::sync::Arc;
+    ///
+    /// let net = Arc::new(embedded().unwrap().with_tempo(12));
+    /// let eval = JungleEval::default().with_network(net);
+    /// let rules = Rules::standard();
+    /// let red = Jungle::from_text("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1", &rules).unwrap();
+    /// let blue = Jungle::from_text("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 0 1", &rules).unwrap();
+    /// assert_eq!(eval.evaluate(&red) + eval.evaluate(&blue), 24);
+    /// ```
+    pub fn with_tempo(&self, tempo: i32) -> Network {
+        let mut weights = [0i32; HIDDEN];
+        for (d, (&a, &b)) in weights.iter_mut().zip(self.w2[0].iter().zip(&self.w2[1])) {
+            *d = i32::from(a) - i32::from(b);
+        }
+        Network {
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            scale: self.scale,
+            w1: self.w1.clone(),
+            b1: self.b1,
+            w2: self.w2,
+            b2: self.b2,
+            side_term: Some(SideTerm { weights, tempo }),
+        }
     }
 }
 

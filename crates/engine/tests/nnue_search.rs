@@ -1,0 +1,72 @@
+//! The search parameters an evaluation profile carries: the hand-written
+//! evaluation's search is node for node what it was before profiles could
+//! carry any, and parameters given to the hooks reach the search.
+
+use std::sync::atomic::AtomicBool;
+
+use qi_engine::jungle::JungleHooks;
+use qi_engine::{EvalProfile, GameKit, JungleKit};
+use qi_jungle::{Game, Jungle, Rules};
+use qi_search::{Limits, SearchHooks, SearchParams, Searcher};
+
+/// Nodes, best move and score of a fresh search of `profile` to `depth`.
+fn search(
+    profile: EvalProfile,
+    hooks: JungleHooks,
+    moves: &[&str],
+    depth: u32,
+) -> (u64, String, i32) {
+    let mut game = Game::new(Jungle::new(Rules::standard()));
+    for mv in moves {
+        game.play(mv.parse().unwrap()).unwrap();
+    }
+    let mut searcher = Searcher::with_hooks(JungleKit::tuned_options(), hooks);
+    let r = searcher.search(
+        &mut game,
+        &JungleKit::eval(profile),
+        Limits::depth(depth),
+        &AtomicBool::new(false),
+        |_| {},
+    );
+    (r.nodes, r.best_move.unwrap().to_string(), r.score.value())
+}
+
+#[test]
+fn the_default_profile_searches_as_before() {
+    // A fresh `qi engine`'s `go depth 11` from the start and `go depth 12`
+    // after a3a4, built before the hooks carried search parameters
+    // (commit f0d504b).
+    let hooks = || JungleKit::hooks(EvalProfile::Default);
+    assert_eq!(
+        search(EvalProfile::Default, hooks(), &[], 11),
+        (99_574, "g3g4".to_string(), 13)
+    );
+    assert_eq!(
+        search(EvalProfile::Default, hooks(), &["a3a4"], 12),
+        (129_260, "a7a6".to_string(), 30)
+    );
+    assert_eq!(
+        SearchHooks::<Game>::search_params(&hooks()),
+        SearchParams::default()
+    );
+}
+
+#[test]
+fn the_hooks_search_parameters_reach_the_search() {
+    let default = search(EvalProfile::Default, JungleHooks::default(), &[], 8);
+    // Late-move pruning after one quiet move: a much smaller tree.
+    let pruning = SearchParams {
+        lmp_moves: [0, 1, 1, 1, 1],
+        ..SearchParams::default()
+    };
+    let hooks = JungleHooks::default().with_search_params(pruning);
+    let pruned = search(EvalProfile::Default, hooks, &[], 8);
+    assert!(pruned.0 * 2 < default.0, "{pruned:?} against {default:?}");
+    // An aspiration window of 1 centi-unit fails and widens more often.
+    let narrow = SearchParams {
+        aspiration_delta: 1,
+        ..SearchParams::default()
+    };
+    let hooks = JungleHooks::default().with_search_params(narrow);
+    assert_ne!(search(EvalProfile::Default, hooks, &[], 8).0, default.0);
+}
