@@ -96,7 +96,9 @@ impl FiveTigersHooks {
     /// endings"):
     ///
     /// * only in the movement phase with nothing owed (the tables hold
-    ///   nothing else) and at most 3 pieces a side;
+    ///   nothing else) and at most as many pieces a side as the largest
+    ///   material in the directory (3 with the shuttle forbidden, up to 5
+    ///   with it allowed);
     /// * no value for a position already seen in this game: whether it
     ///   is drawn by repetition now is the game's to say;
     /// * a win or a loss only when it ends before the quiet-move draw: its
