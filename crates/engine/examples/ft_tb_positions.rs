@@ -24,6 +24,9 @@
 //!   material's file (read whole when first needed), largest first, then a
 //!   search of a won position of the largest material at 20 000 nodes with
 //!   and without the tables (table hits, time).
+//! * `read-ahead PRESET DIR`: the time until
+//!   [`FiveTigersHooks::with_tablebase_read_ahead`] has read every file,
+//!   and the memory then.
 //!
 //! ```text
 //! cargo run --release -p qi-engine --example ft_tb_positions -- suite shandong-shuttle /tmp/ft-tb-shuttle 40
@@ -310,9 +313,26 @@ fn load(dir: &Path, rules: &Rules) -> Result<(), String> {
     Ok(())
 }
 
+/// Prints how long reading every table ahead takes.
+fn read_ahead(dir: &Path, rules: &Rules) -> Result<(), String> {
+    let tables = Arc::new(LazyTablebase::open(dir, rules).map_err(|e| e.to_string())?);
+    let start = Instant::now();
+    let hooks = FiveTigersHooks::default().with_tablebase_read_ahead(Some(Arc::clone(&tables)));
+    while !hooks.tables_ready() {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let (rss, peak) = memory_mb();
+    println!(
+        "read ahead: {} tables in {:.1} s, {rss} MB resident, peak {peak} MB",
+        tables.loaded(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
 fn run(args: &[String]) -> Result<(), String> {
     let usage =
-        "usage: ft_tb_positions suite PRESET DIR N | openings DIR NWIN NBAL | load PRESET DIR";
+        "usage: ft_tb_positions suite PRESET DIR N | openings DIR NWIN NBAL | load PRESET DIR | read-ahead PRESET DIR";
     let number = |i: usize| -> Result<usize, String> {
         args.get(i)
             .ok_or(usage)?
@@ -393,6 +413,10 @@ fn run(args: &[String]) -> Result<(), String> {
         Some("load") => {
             let rules = preset(1)?;
             load(Path::new(args.get(2).ok_or(usage)?), &rules)?;
+        }
+        Some("read-ahead") => {
+            let rules = preset(1)?;
+            read_ahead(Path::new(args.get(2).ok_or(usage)?), &rules)?;
         }
         _ => return Err(usage.to_string()),
     }
