@@ -178,7 +178,9 @@ pub trait GameKit: 'static {
 
     /// Makes `hooks` probe the endgame tables of the directory `dir` in the
     /// search tree, for positions under `rules` (`None`: no tables). The
-    /// files are read as the search needs them. The default has no tables:
+    /// files are read as the search needs them (Five Tigers: when a file
+    /// is over 64 MiB, every file is read ahead by a thread instead, and
+    /// the tables are probed once all are in). The default has no tables:
     /// `None` is accepted, a directory is [`TablebaseError::Unsupported`].
     ///
     /// ```

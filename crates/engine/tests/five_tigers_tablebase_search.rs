@@ -444,3 +444,36 @@ fn the_root_move_from_the_tables_follows_the_game_history() {
     assert_eq!(chosen.value, TableValue::Win(distance), "{chosen:?}");
     assert_eq!(qi_engine::root_table_move(&twice, &hooks), None);
 }
+
+/// Tables read ahead by a thread (`with_tablebase_read_ahead`, what
+/// `FiveTigersKit::attach_tablebase` does when a file is big): every file
+/// is read without a probe, and once they are in the hooks give exactly
+/// the values of tables read on demand.
+#[test]
+fn tables_read_ahead_give_the_values_of_tables_read_on_demand() {
+    let rules = Rules::shandong_shuttle();
+    let (dir, tb) = tables("read-ahead", &rules, &MATERIALS);
+    let lazy = Arc::new(LazyTablebase::open(&dir.0, &rules).unwrap());
+    let ahead = FiveTigersHooks::default().with_tablebase_read_ahead(Some(Arc::clone(&lazy)));
+    let start = std::time::Instant::now();
+    while !ahead.tables_ready() {
+        assert!(start.elapsed().as_secs() < 60, "the tables are read");
+        std::thread::sleep(std::time::Duration::from_millis(2));
+    }
+    assert_eq!(lazy.loaded(), MATERIALS.len());
+    let on_demand = with_tables(&dir, &rules);
+    assert!(on_demand.tables_ready());
+    let mut answered = 0;
+    for material in MATERIALS {
+        for pos in sample(&tb, material, 97) {
+            let game = Game::new(pos);
+            let value = ahead.table_value(&game);
+            assert_eq!(value, on_demand.table_value(&game), "{pos}");
+            answered += usize::from(value.is_some());
+        }
+    }
+    assert!(answered > 100, "{answered}");
+    // No tables: nothing to read, nothing probed.
+    let none = FiveTigersHooks::default().with_tablebase_read_ahead(None);
+    assert!(none.tablebase().is_none() && none.tables_ready());
+}

@@ -1,12 +1,13 @@
 //! The search hooks: removal ordering, quiescence moves, "check", endgame
 //! tables and the tuned search options.
 
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Weak};
 
 use qi_core::{Game as _, Position, Side};
 use qi_five_tigers::{FiveTigers, Game, Move, Phase, PlacementCapture, Point, NEIGHBOURS, THROUGH};
 use qi_search::{SearchHooks, SearchOptions, TableValue};
-use qi_tablebase::five_tigers::LazyTablebase;
+use qi_tablebase::five_tigers::{LazyTablebase, Material};
 use qi_tablebase::Wdl;
 
 use super::eval::piece_worth;
@@ -32,6 +33,11 @@ use super::eval::piece_worth;
 pub struct FiveTigersHooks {
     /// The endgame tables probed in the tree, shared by the search threads.
     tables: Option<Arc<LazyTablebase>>,
+    /// Set once a thread of their own has read every file of the tables
+    /// ([`with_tablebase_read_ahead`](FiveTigersHooks::with_tablebase_read_ahead)),
+    /// which are not probed before; `None` when each file is read by the
+    /// first probe that needs it.
+    ready: Option<Arc<AtomicBool>>,
 }
 
 /// The same tables (the same shared set, or none): the hooks have no other
@@ -83,7 +89,85 @@ impl FiveTigersHooks {
     /// std::fs::remove_dir_all(&dir).unwrap();
     /// ```
     pub fn with_tablebase(self, tables: Option<Arc<LazyTablebase>>) -> FiveTigersHooks {
-        FiveTigersHooks { tables }
+        FiveTigersHooks {
+            tables,
+            ready: None,
+        }
+    }
+
+    /// These hooks probing `tables` once a thread started here has read
+    /// every file of their directory, smallest materials first; until
+    /// then they probe nothing ([`tables_ready`](FiveTigersHooks::tables_ready)).
+    ///
+    /// A file is read whole, under the tables' lock, when first needed:
+    /// the 1.9 GB `5v5` file takes tens of seconds, during which every
+    /// probe of every search thread waits. Read in the search, that is a
+    /// move that overruns any clock (docs/tablebases.md, "In play"); read
+    /// ahead, the engine plays on without tables meanwhile. The thread
+    /// holds the tables weakly: dropping every hook that shares them stops
+    /// it after the file it is reading. Where no thread can be started,
+    /// the tables are probed as [`with_tablebase`](FiveTigersHooks::with_tablebase)
+    /// probes them.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    ///
+    /// use qi_engine::five_tigers::FiveTigersHooks;
+    /// use qi_five_tigers::Rules;
+    /// use qi_tablebase::five_tigers::{LazyTablebase, Material, Tablebase};
+    ///
+    /// let rules = Rules::shandong_shuttle();
+    /// let dir = std::env::temp_dir().join(format!("qi-ft-read-ahead-doc-{}", std::process::id()));
+    /// Tablebase::generate(&rules, &["3v1".parse::<Material>().unwrap()], 1)
+    ///     .unwrap()
+    ///     .save_dir(&dir)
+    ///     .unwrap();
+    /// let tables = Arc::new(LazyTablebase::open(&dir, &rules).unwrap());
+    /// let hooks = FiveTigersHooks::default().with_tablebase_read_ahead(Some(Arc::clone(&tables)));
+    /// while !hooks.tables_ready() {
+    ///     std::thread::sleep(std::time::Duration::from_millis(5));
+    /// }
+    /// // Every file was read without a probe.
+    /// assert_eq!(tables.loaded(), 1);
+    /// std::fs::remove_dir_all(&dir).unwrap();
+    /// ```
+    pub fn with_tablebase_read_ahead(self, tables: Option<Arc<LazyTablebase>>) -> FiveTigersHooks {
+        let Some(tables) = tables else {
+            return self.with_tablebase(None);
+        };
+        let ready = Arc::new(AtomicBool::new(false));
+        let materials = Material::all_up_to(tables.max_pieces());
+        let weak: Weak<LazyTablebase> = Arc::downgrade(&tables);
+        let done = Arc::clone(&ready);
+        let started = std::thread::Builder::new()
+            .name("qi-ft-tables".to_string())
+            .spawn(move || {
+                for m in materials {
+                    // A missing file is only looked for; a bad one is
+                    // remembered as absent, as a probe would.
+                    match weak.upgrade() {
+                        Some(tables) => drop(tables.table(m)),
+                        None => return,
+                    }
+                }
+                done.store(true, Ordering::Release);
+            });
+        if started.is_err() {
+            ready.store(true, Ordering::Release);
+        }
+        FiveTigersHooks {
+            tables: Some(tables),
+            ready: Some(ready),
+        }
+    }
+
+    /// Whether the tables, if any, are probed now: always, but while
+    /// [`with_tablebase_read_ahead`](FiveTigersHooks::with_tablebase_read_ahead)'s
+    /// thread is still reading them.
+    pub fn tables_ready(&self) -> bool {
+        self.ready
+            .as_ref()
+            .is_none_or(|r| r.load(Ordering::Acquire))
     }
 
     /// The endgame tables probed in the tree, if any.
@@ -96,7 +180,9 @@ impl FiveTigersHooks {
     /// endings"):
     ///
     /// * only in the movement phase with nothing owed (the tables hold
-    ///   nothing else) and at most 3 pieces a side;
+    ///   nothing else) and at most as many pieces a side as the largest
+    ///   material in the directory (3 with the shuttle forbidden, up to 5
+    ///   with it allowed);
     /// * no value for a position already seen in this game: whether it
     ///   is drawn by repetition now is the game's to say;
     /// * a win or a loss only when it ends before the quiet-move draw: its
@@ -111,6 +197,9 @@ impl FiveTigersHooks {
     /// it needs no check here.
     pub fn table_value(&self, game: &Game) -> Option<TableValue> {
         let tables = self.tables.as_deref()?;
+        if !self.tables_ready() {
+            return None;
+        }
         let pos = game.position();
         let most = pos
             .pieces(Side::First)
