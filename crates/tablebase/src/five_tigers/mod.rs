@@ -43,9 +43,11 @@
 //! ```
 
 mod dense;
+mod dense_ban;
 mod key;
 mod resume;
 mod retro;
+mod retro_ban;
 mod slice;
 mod solve;
 
@@ -82,8 +84,14 @@ pub const MAX_PIECES: u32 = 5;
 
 /// The most pieces a side may have in a material under `shuttle =
 /// forbidden`: the previous steps in the states multiply a table by up to
-/// 74 at 3 a side, and the key has room for bans of 3 pieces.
-pub const MAX_PIECES_FORBIDDEN: u32 = 3;
+/// 74 at 3 a side and about 100 at 4, so that `4v4`'s 2 · 10⁹ states do
+/// not fit a sorted key list in memory (the key itself has room for bans
+/// of 5 pieces).
+pub const MAX_PIECES_FORBIDDEN: u32 = 4;
+
+/// The most pieces a side may have for the graph generator (its 57 bytes
+/// a state and 8 an edge).
+const MAX_PIECES_GRAPH: u32 = 3;
 
 /// Whether two rule sets give the same tables: with at most 3 pieces a
 /// side only three-diagonals can be formed, whose value no option changes,
@@ -253,20 +261,17 @@ pub enum Generator {
     /// and 8 an edge; every shuttle option, up to 3 pieces a side.
     Graph,
     /// Retrograde analysis by un-moves over a dense index, with no graph:
-    /// about 3 bytes a position while solving; `shuttle = allowed` only,
-    /// up to 5 pieces a side.
+    /// about 3 bytes a state while solving; up to 5 pieces a side (under
+    /// `shuttle = forbidden` over a cell per pair of bans, up to
+    /// [`MAX_PIECES_FORBIDDEN`]).
     Retrograde,
 }
 
 impl Generator {
-    /// The generator [`TableGame::solve`] uses: the retrograde one where it
-    /// applies (`shuttle = allowed`), else the graph.
-    pub fn for_rules(rules: &Rules) -> Generator {
-        if forbids_shuttle(rules) {
-            Generator::Graph
-        } else {
-            Generator::Retrograde
-        }
+    /// The generator [`TableGame::solve`] uses: the retrograde one (under
+    /// both shuttle options).
+    pub fn for_rules(_rules: &Rules) -> Generator {
+        Generator::Retrograde
     }
 }
 
@@ -295,15 +300,15 @@ pub fn solve_material(
         })
     };
     if forbids_shuttle(rules) && needed > MAX_PIECES_FORBIDDEN {
-        return unsupported("under shuttle = forbidden the tables go to 3 pieces a side");
+        return unsupported("under shuttle = forbidden the tables go to 4 pieces a side");
     }
     match generator {
-        Generator::Graph if needed > MAX_PIECES_FORBIDDEN => {
+        Generator::Graph if needed > MAX_PIECES_GRAPH => {
             unsupported("the graph generator goes to 3 pieces a side")
         }
         Generator::Graph => solve::solve(material, rules, smaller, threads),
         Generator::Retrograde if forbids_shuttle(rules) => {
-            unsupported("the retrograde generator needs shuttle = allowed")
+            retro_ban::solve(material, rules, smaller, threads)
         }
         Generator::Retrograde => retro::solve(material, rules, smaller, threads),
     }
@@ -423,6 +428,7 @@ impl TableGame for FiveTigers {
         let states = raw_state_count(material, rules, false).div_ceil(8);
         match Generator::for_rules(rules) {
             Generator::Graph => states * (solve::BYTES_PER_STATE + 12 * solve::BYTES_PER_EDGE),
+            Generator::Retrograde if forbids_shuttle(rules) => states * retro_ban::BYTES_PER_STATE,
             Generator::Retrograde => states * retro::BYTES_PER_SLOT,
         }
     }
