@@ -382,7 +382,7 @@ fn stats(args: &StatsArgs) -> Result<(), CliError> {
 }
 
 /// The Five Tigers materials `--material` or `--pieces` (a side) name:
-/// up to 5 pieces a side with the shuttle allowed, 3 with it forbidden.
+/// up to 5 pieces a side with the shuttle allowed, 4 with it forbidden.
 fn ft_materials(
     args: &GenerateArgs,
     rules: &qi_five_tigers::Rules,
@@ -561,7 +561,7 @@ fn ft_probe(args: &ProbeArgs, rules: &qi_five_tigers::Rules) -> Result<(), CliEr
                     args.dir.display()
                 ),
             },
-            _ => "not a covered ending: the movement phase with 1 to 3 pieces a side".to_string(),
+            _ => "not a covered ending: the movement phase with 1 to 5 pieces a side".to_string(),
         })),
     }
 }

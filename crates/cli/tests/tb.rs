@@ -180,10 +180,10 @@ fn bad_input_is_one_line_and_exit_code_2() {
                 "--game",
                 "five-tigers",
                 "--pieces",
-                "4",
+                "5",
                 d,
             ],
-            "at most 3 pieces a side, not 4",
+            "at most 4 pieces a side, not 5",
         ),
         (
             vec![
@@ -208,7 +208,7 @@ fn bad_input_is_one_line_and_exit_code_2() {
                 "--game",
                 "five-tigers",
                 "--material",
-                "4v1",
+                "5v1",
                 d,
             ],
             "bad --material",
@@ -426,6 +426,26 @@ fn five_tigers_generate_probe_and_stats() {
             .last()
             .unwrap()
             .starts_with("total\t9592200\t1203990\t"),
+        "{out}"
+    );
+}
+
+/// Under the shuttle ban the tables go to 4 a side: `4v1` (which needs no
+/// other table) is generated with its bans, 2 850 322 states for its
+/// 66 962 canonical positions.
+#[test]
+fn five_tigers_generates_4_a_side_under_the_shuttle_ban() {
+    let dir = temp_dir("five-tigers-ban");
+    let d = dir.to_str().unwrap();
+    let game = ["--game", "five-tigers:shandong"];
+    let (code, _, err) = generate(&dir, &[&game[..], &["--material", "4v1"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = qi(&[&["tb", "stats"][..], &game, &[d]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.lines()
+            .nth(1)
+            .is_some_and(|l| l.starts_with("4v1\t531300\t66962\t2850322\t")),
         "{out}"
     );
 }

@@ -93,6 +93,35 @@ pub(crate) struct BanIndex {
 /// A decoded cell: the boards, the side to move (0 First) and the bans.
 pub(crate) type Cell = ([u32; 2], usize, [Option<Ban>; 2]);
 
+/// The block of cells of one position's board slot, seen from that
+/// position: what the cells of its states with any bans need, found once
+/// (the predecessors of a state share their boards and differ in bans).
+pub(crate) struct Block {
+    start: u64,
+    rep: [u32; 2],
+    empty: u32,
+    width: u64,
+    /// The symmetries mapping the position's boards onto `rep`.
+    syms: u8,
+}
+
+impl Block {
+    /// The cell of the position's state with `bans`.
+    #[inline]
+    pub fn cell(&self, bans: [Option<Ban>; 2]) -> u64 {
+        let mut best = u64::MAX;
+        let mut set = self.syms;
+        while set != 0 {
+            let s = set.trailing_zeros() as usize;
+            let f = ban_number(self.rep[0], self.empty, map_ban(s, bans[0]));
+            let o = ban_number(self.rep[1], self.empty, map_ban(s, bans[1]));
+            best = best.min(f * self.width + o);
+            set &= set - 1;
+        }
+        self.start + best
+    }
+}
+
 impl BanIndex {
     /// The index of the material with `first` and `second` pieces.
     pub fn new(first: u32, second: u32) -> BanIndex {
@@ -148,9 +177,21 @@ impl BanIndex {
     /// `bans` (each a step back of its side onto an empty point).
     #[inline]
     pub fn cell(&self, boards: [u32; 2], stm: usize, bans: [Option<Ban>; 2]) -> u64 {
+        self.block(boards, stm).cell(bans)
+    }
+
+    /// The block of the position with `boards` and `stm` to move.
+    #[inline]
+    pub fn block(&self, boards: [u32; 2], stm: usize) -> Block {
         let (slot, rx, ro) = self.boards.slot_and_boards(boards[0], boards[1], stm);
-        self.starts[slot as usize]
-            + Self::offset([rx, ro], Self::onto(boards[0], boards[1], rx, ro), bans)
+        let empty = ALL & !(rx | ro);
+        Block {
+            start: self.starts[slot as usize],
+            rep: [rx, ro],
+            empty,
+            width: 1 + ban_count(ro, empty),
+            syms: Self::onto(boards[0], boards[1], rx, ro),
+        }
     }
 
     /// The smallest offset in the block of `rep` of the images of `bans`

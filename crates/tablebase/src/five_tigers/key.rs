@@ -122,7 +122,7 @@ pub(crate) struct State {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum NoState {
     /// Placement phase, two owed entries, a count above 3 removals, or more
-    /// than 3 pieces of a side.
+    /// than 5 pieces of a side.
     OutOfScope,
     /// A previous step whose way back is blocked by the side to move's
     /// piece, which may step away before the banned side moves: no
@@ -440,6 +440,45 @@ mod tests {
                 assert_eq!(map_board(s, b), sym.bitboard(Bitboard32(b)).0);
             }
         }
+    }
+
+    /// The bans of a side's 3 lowest pieces keep the keys they had (pinned),
+    /// and those of its 4th and 5th pieces set the high bits 62–63.
+    #[test]
+    fn bans_of_every_piece_have_keys_and_old_keys_are_unchanged() {
+        let old = State {
+            boards: [0b111, 1 << 24 | 1 << 12],
+            stm: Side::Second,
+            bans: [Some(Ban { at: 2, back: 7 }), Some(Ban { at: 12, back: 11 })],
+            owed: 0,
+            taker: Side::First,
+        };
+        // First: piece 2 (index 2) back up, code 9; Second: piece 12
+        // (index 0) back left, code 4.
+        let pinned = 0b111 | (1u64 << 24 | 1 << 12) << 25 | 1 << 50 | 9 << 51 | 4 << 55;
+        assert_eq!(old.key(), Some(pinned));
+        let five = State {
+            boards: [0b1_1111, 1 << 24],
+            stm: Side::First,
+            // First's 5th piece (index 4) back up: code 17 = 0b1_0001;
+            // Second's only piece back left: code 4.
+            bans: [Some(Ban { at: 4, back: 9 }), Some(Ban { at: 24, back: 23 })],
+            owed: 0,
+            taker: Side::First,
+        };
+        let k = five.key().unwrap();
+        assert_eq!((k >> 51) & 15, 1);
+        assert_eq!((k >> 62) & 3, 1);
+        assert_eq!(State::from_key(k), Some(five));
+        let fourth = State {
+            boards: [0b1_1111, 1 << 24],
+            bans: [Some(Ban { at: 3, back: 8 }), None],
+            ..five
+        };
+        let k = fourth.key().unwrap();
+        assert_eq!(((k >> 51) & 15, k >> 62), (13, 0));
+        assert_eq!(State::from_key(k), Some(fourth));
+        assert!(five.canonical().is_some());
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Five Tigers (五虎棋) movement-phase endings: every position of the
-//! movement phase with 1 to 3 pieces a side on the board and nothing owed,
-//! solved by retrograde analysis under a rule set's board rules.
+//! movement phase with 1 to 5 pieces a side on the board (to 4 under
+//! `shuttle = forbidden`) and nothing owed, solved by retrograde analysis
+//! under a rule set's board rules.
 //!
 //! This module is what the table core needs of Five Tigers
 //! ([`TableGame`] for [`FiveTigers`]) and what is Five Tigers' own:
@@ -10,8 +11,12 @@
 //! * A [`Table`] stores one canonical state per class of the board's 8
 //!   symmetries, as a sorted array of 64-bit keys searched by bisection
 //!   (its [`TableGame::Index`], written in the file before the values).
-//! * The generator (`solve`) builds the move graph of a material with the
-//!   owed-removal states as nodes of their own, and labels it backwards.
+//! * The generators: `retro` (by un-moves over a dense index; `retro_ban`
+//!   with `dense_ban` under `shuttle = forbidden`, a cell per pair of
+//!   bans), and `solve`, which builds the move graph of a material with
+//!   the owed-removal states as nodes of their own and labels it
+//!   backwards (to 3 a side; the reference the others are checked
+//!   against).
 //!
 //! What is in a state: the boards, the side to move and, under
 //! `shuttle = forbidden`, each side's previous step while it can still ban
@@ -24,10 +29,9 @@
 //! piece of a formation, decides at that node), so the values are exact;
 //! they are not stored in the files and not counted in the statistics.
 //!
-//! With at most 3 pieces a side the only formation that can be formed is
-//! the three-diagonal (三斜, 3 points; value 2 in every preset), so the
-//! tables depend only on the `shuttle` option: `shandong`, `ten` and
-//! `deferred` share their tables ([`same_board_rules`]).
+//! The tables depend on the `shuttle` option and the formations' values
+//! ([`same_board_rules`]): `shandong` and `ten` share their tables,
+//! `deferred` (a four-diagonal worth 4) has its own.
 //!
 //! ```
 //! use qi_five_tigers::{FiveTigers, Rules};
@@ -93,11 +97,13 @@ pub const MAX_PIECES_FORBIDDEN: u32 = 4;
 /// a state and 8 an edge).
 const MAX_PIECES_GRAPH: u32 = 3;
 
-/// Whether two rule sets give the same tables: with at most 3 pieces a
-/// side only three-diagonals can be formed, whose value no option changes,
-/// so only the `shuttle` option matters.
+/// Whether two rule sets give the same tables: the same `shuttle` option
+/// and the same formation values (with 4 pieces a side a four-diagonal or
+/// a small square can be formed, whose values presets change; up to 3 a
+/// side only the three-diagonal, worth 2 in every preset, could, so the
+/// values did not matter before the 4-a-side tables).
 pub fn same_board_rules(a: &Rules, b: &Rules) -> bool {
-    a.shuttle == b.shuttle
+    a.shuttle == b.shuttle && a.values() == b.values()
 }
 
 /// A material: how many pieces each side has on the board (1 to 5 each).
@@ -355,7 +361,7 @@ impl TableGame for FiveTigers {
     const EXTENSION: &'static str = "qft";
     const FORMAT_VERSION: u16 = 1;
     const KEY_BYTES: u64 = 8;
-    const RULES_DIFFER: &'static str = "another shuttle rule";
+    const RULES_DIFFER: &'static str = "another shuttle rule or other formation values";
 
     fn same_board_rules(a: &Rules, b: &Rules) -> bool {
         same_board_rules(a, b)
@@ -392,7 +398,7 @@ impl TableGame for FiveTigers {
         table.slot_of_key(state.canonical()?.0)
     }
 
-    /// The pieces of the larger side: the tables go to 3 a side.
+    /// The pieces of the larger side.
     fn size(material: Material) -> u32 {
         material.first.max(material.second)
     }
@@ -555,7 +561,7 @@ impl crate::LazyTablebase<FiveTigers> {
     /// there, of its removals' values, each removal a ply, down to
     /// positions with nothing owed (at most 3 removals deep), reading the
     /// tables they lead to as needed. `None` when a position reached is
-    /// not covered (a table missing, or more than 3 pieces a side).
+    /// not covered (a table missing, or too many pieces a side).
     pub fn probe_through_removals(&self, pos: &FiveTigers) -> Probed {
         probe_through_removals(self.rules(), pos, &|p| self.probe(p))
     }

@@ -242,12 +242,13 @@ pub(super) fn unmoves(index: &BanIndex, cell: u64, values: &[u8; 5], preds: &mut
     }
     let empty = ALL & !(before[0] | before[1]);
     let banned = Ban { at: from, back: to };
+    let block = index.block(before, mover);
     let mut push = |own: Option<Ban>| {
         for &other in &others[..n_others] {
             let mut b = [None, None];
             b[mover] = own;
             b[stm] = other;
-            preds.push(index.cell(before, mover, b));
+            preds.push(block.cell(b));
         }
     };
     push(None);
