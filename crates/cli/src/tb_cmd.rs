@@ -412,7 +412,7 @@ fn stats(args: &StatsArgs) -> Result<(), CliError> {
 }
 
 /// The Five Tigers materials `--material` or `--pieces` (a side) name:
-/// up to 5 pieces a side with the shuttle allowed, 3 with it forbidden.
+/// up to 5 pieces a side with the shuttle allowed, 4 with it forbidden.
 fn ft_materials(
     args: &GenerateArgs,
     rules: &qi_five_tigers::Rules,
@@ -521,6 +521,7 @@ fn ft_generate_distributed(
 
 fn ft_generate(args: &GenerateArgs, rules: &qi_five_tigers::Rules) -> Result<(), CliError> {
     let materials = ft_materials(args, rules)?;
+    ft_check_memory(args, rules, &materials)?;
     if let Some(cluster) = cluster(args, rules)? {
         if args.generator.is_some() {
             return Err(CliError::Usage(
@@ -580,6 +581,59 @@ fn ft_generate(args: &GenerateArgs, rules: &qi_five_tigers::Rules) -> Result<(),
 
 /// `ft_generate` with every missing (or damaged) table solved by
 /// `generator`, one material after another on all the threads.
+/// Refuses, before any work, a generation whose largest table still to
+/// solve needs more working memory than the machine has: it could only
+/// end, maybe hours in, in the kernel's out-of-memory kill (`shandong`'s
+/// `4v4` needs tens of gigabytes). The machine's memory is `MemTotal` of
+/// `/proc/meminfo`, or `QI_TB_MEMORY` (bytes) when set; where neither can
+/// be read nothing is checked. A distributed run holds a share of each
+/// table in each process and is not checked.
+fn ft_check_memory(
+    args: &GenerateArgs,
+    rules: &qi_five_tigers::Rules,
+    materials: &[ft::Material],
+) -> Result<(), CliError> {
+    if args.hosts.is_some() || args.workers.is_some() {
+        return Ok(());
+    }
+    let Some(memory) = machine_memory()? else {
+        return Ok(());
+    };
+    let largest = ft::closure(materials, rules)
+        .into_iter()
+        .filter(|&m| !ft::Tablebase::file_path(&args.dir, m).exists())
+        .map(|m| (<FiveTigers as TableGame>::generation_memory(m, rules), m))
+        .max();
+    match largest {
+        Some((need, m)) if need > memory => Err(CliError::Usage(format!(
+            "the table {m} needs about {:.1} GB of working memory to generate, more than the \
+             {:.1} GB of this machine (docs/tablebases.md): ask for fewer pieces (--pieces, \
+             --material)",
+            need as f64 / 1e9,
+            memory as f64 / 1e9
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// The machine's memory in bytes (see [`ft_check_memory`]).
+fn machine_memory() -> Result<Option<u64>, CliError> {
+    if let Ok(text) = std::env::var("QI_TB_MEMORY") {
+        return text.trim().parse().map(Some).map_err(|_| {
+            CliError::Usage(format!(
+                "bad QI_TB_MEMORY '{text}': the machine's memory in bytes, e.g. 25000000000"
+            ))
+        });
+    }
+    let total = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|info| {
+            let line = info.lines().find(|l| l.starts_with("MemTotal:"))?;
+            line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        });
+    Ok(total.map(|kib| kib * 1024))
+}
+
 fn ft_generate_with(
     args: &GenerateArgs,
     rules: &qi_five_tigers::Rules,
@@ -640,7 +694,7 @@ fn ft_probe(args: &ProbeArgs, rules: &qi_five_tigers::Rules) -> Result<(), CliEr
                     args.dir.display()
                 ),
             },
-            _ => "not a covered ending: the movement phase with 1 to 3 pieces a side".to_string(),
+            _ => "not a covered ending: the movement phase with 1 to 5 pieces a side".to_string(),
         })),
     }
 }

@@ -180,10 +180,10 @@ fn bad_input_is_one_line_and_exit_code_2() {
                 "--game",
                 "five-tigers",
                 "--pieces",
-                "4",
+                "5",
                 d,
             ],
-            "at most 3 pieces a side, not 4",
+            "at most 4 pieces a side, not 5",
         ),
         (
             vec![
@@ -208,7 +208,7 @@ fn bad_input_is_one_line_and_exit_code_2() {
                 "--game",
                 "five-tigers",
                 "--material",
-                "4v1",
+                "5v1",
                 d,
             ],
             "bad --material",
@@ -426,6 +426,26 @@ fn five_tigers_generate_probe_and_stats() {
             .last()
             .unwrap()
             .starts_with("total\t9592200\t1203990\t"),
+        "{out}"
+    );
+}
+
+/// Under the shuttle ban the tables go to 4 a side: `4v1` (which needs no
+/// other table) is generated with its bans, 2 850 322 states for its
+/// 66 962 canonical positions.
+#[test]
+fn five_tigers_generates_4_a_side_under_the_shuttle_ban() {
+    let dir = temp_dir("five-tigers-ban");
+    let d = dir.to_str().unwrap();
+    let game = ["--game", "five-tigers:shandong"];
+    let (code, _, err) = generate(&dir, &[&game[..], &["--material", "4v1"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = qi(&[&["tb", "stats"][..], &game, &[d]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.lines()
+            .nth(1)
+            .is_some_and(|l| l.starts_with("4v1\t531300\t66962\t2850322\t")),
         "{out}"
     );
 }
@@ -745,4 +765,46 @@ fn five_tigers_generate_by_either_generator() {
     let (code, _, err) = generate(&dir, &["--generator", "graph", "--material", "LvC"]);
     assert_eq!(code, 2);
     assert!(err.contains("--generator"), "{err}");
+}
+
+/// A table that needs more working memory than the machine has is refused
+/// before anything is solved (the machine's memory given by
+/// `QI_TB_MEMORY`, so that the test does not depend on this machine's).
+#[test]
+fn a_generation_beyond_the_machine_s_memory_is_refused_up_front() {
+    let dir = temp_dir("memory");
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = |memory: &str, material: &str| {
+        let out = Command::new(QI)
+            .env("QI_TB_MEMORY", memory)
+            .args(["tb", "generate", "--game", "five-tigers:shandong"])
+            .args(["--material", material])
+            .arg(&dir)
+            .output()
+            .expect("qi runs");
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    // 3v3 under the shuttle ban: 65.7 million states, about 1.4 GB.
+    let (code, err) = run("1000000000", "3v3");
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("the table 3v3 needs about") && err.contains("more than the 1.0 GB"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_dir(&dir).unwrap().count(),
+        0,
+        "nothing solved"
+    );
+    let (code, err) = run("lots", "3v3");
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("bad QI_TB_MEMORY 'lots'"), "{err}");
+    // Enough memory: 2v1 and what it needs are solved.
+    let (code, err) = run("1000000000", "2v1");
+    assert_eq!(code, 0, "{err}");
+    assert!(dir.join("2v1.qft").exists(), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }

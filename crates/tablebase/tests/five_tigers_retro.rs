@@ -40,7 +40,7 @@ fn retrograde_files_equal_the_graph_generator_s_to_3_a_side() {
 #[test]
 fn the_retrograde_generator_refuses_what_it_does_not_handle() {
     let tb = Tablebase::new(&Rules::shandong());
-    let m: Material = "2v1".parse().unwrap();
+    let m: Material = "5v1".parse().unwrap();
     assert!(matches!(
         solve_material(Generator::Retrograde, &Rules::shandong(), m, &tb, 1),
         Err(GenerateError::Unsupported { .. })

@@ -161,15 +161,25 @@ impl DenseIndex {
     /// `stm` (0 First, 1 Second) to move.
     #[inline]
     pub fn slot(&self, x: u32, o: u32, stm: usize) -> u64 {
+        self.slot_and_boards(x, o, stm).0
+    }
+
+    /// [`slot`](DenseIndex::slot), and the boards of First and Second it
+    /// holds (the images of `x` and `o` it was found by), which the
+    /// generator under bans maps the bans onto.
+    #[inline]
+    pub fn slot_and_boards(&self, x: u32, o: u32, stm: usize) -> (u64, u32, u32) {
         let (class, sym) = self.class_of[rank(x) as usize];
         let rep = self.reps[class as usize];
         let o = map_board(sym as usize, o);
-        let mut best = rank(compress(o, rep));
+        let mut best = (rank(compress(o, rep)), o);
         let c = class as usize;
         for &s in &self.stab[self.stab_at[c] as usize..self.stab_at[c + 1] as usize] {
-            best = best.min(rank(compress(map_board(s as usize, o), rep)));
+            let image = map_board(s as usize, o);
+            best = best.min((rank(compress(image, rep)), image));
         }
-        (u64::from(class) * self.per_class + best) * 2 + stm as u64
+        let slot = (u64::from(class) * self.per_class + best.0) * 2 + stm as u64;
+        (slot, rep, best.1)
     }
 
     /// The position of a slot: First's points, Second's points and the

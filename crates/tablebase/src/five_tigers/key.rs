@@ -10,12 +10,15 @@
 //! key.
 //!
 //! Key layout (bits): 0–24 First's board, 25–49 Second's board, 50 side to
-//! move (1 = Second), 51–54 First's ban, 55–58 Second's ban, 59–60 removals
-//! owed (0–3), 61 the taker (1 = Second). A ban is 0 for none, else
-//! `1 + 4 i + d`: the piece that stepped is the `i`-th lowest of its side
-//! (0–2, so a ban of a side's 4th or 5th piece has no key: the tables
-//! keep bans only up to 3 pieces a side) and `d` the direction back
-//! to the point it left (0 up, 1 down, 2 right, 3 left).
+//! move (1 = Second), 51–54 First's ban (low 4 bits), 55–58 Second's ban
+//! (low 4 bits), 59–60 removals owed (0–3), 61 the taker (1 = Second), 62
+//! First's ban (high bit), 63 Second's ban (high bit). A ban is 0 for
+//! none, else the 5-bit code `1 + 4 i + d`: the piece that stepped is the
+//! `i`-th lowest of its side (0–4) and `d` the direction back to the point
+//! it left (0 up, 1 down, 2 right, 3 left). Codes of the 3 lowest pieces
+//! (1–12) have the high bit 0, so the keys of the tables to 3 a side are
+//! those they had before the 4th and 5th pieces' bans (codes 13–20) got
+//! their high bits.
 
 use qi_core::{Bitboard32, Position, Side};
 use qi_five_tigers::{FiveTigers, LastStep, Owed, Phase, Point, Rules, Setup, Shuttle, Symmetry};
@@ -72,6 +75,12 @@ const fn build_rank_image() -> [[[u32; 32]; 5]; 8] {
     t
 }
 
+/// The image of point `p` under symmetry number `s`.
+#[inline]
+pub(crate) fn map_point(s: usize, p: u8) -> u8 {
+    PERM[s][p as usize]
+}
+
 /// The image of a board under symmetry number `s`.
 #[inline]
 pub(crate) fn map_board(s: usize, b: u32) -> u32 {
@@ -113,7 +122,7 @@ pub(crate) struct State {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum NoState {
     /// Placement phase, two owed entries, a count above 3 removals, or more
-    /// than 3 pieces of a side.
+    /// than 5 pieces of a side.
     OutOfScope,
     /// A previous step whose way back is blocked by the side to move's
     /// piece, which may step away before the banned side moves: no
@@ -202,9 +211,9 @@ impl State {
         setup.into_position_lenient(rules).ok()
     }
 
-    /// The key of this state (see the module docs); `None` if a side has
-    /// more than 5 pieces, more than 3 removals are owed, or a ban is not a
-    /// step of one of the side's 3 lowest pieces.
+    /// The key of this state (see the module docs); `None` if more than 3
+    /// removals are owed, or a ban is not a step of a piece of its side
+    /// onto an adjacent point, or of one of its 5 lowest pieces.
     pub fn key(&self) -> Option<u64> {
         if self.owed > 3 {
             return None;
@@ -218,7 +227,7 @@ impl State {
             let i = side.index();
             if let Some(ban) = self.bans[i] {
                 let code = ban_code(self.boards[i], ban)?;
-                k |= code << (51 + 4 * i);
+                k |= (code & 15) << (51 + 4 * i) | (code >> 4) << (62 + i);
             }
         }
         Some(k)
@@ -226,16 +235,13 @@ impl State {
 
     /// The state of a key written by [`State::key`], if it is one.
     pub fn from_key(key: u64) -> Option<State> {
-        if key >> 62 != 0 {
-            return None;
-        }
         let boards = [(key & 0x1ff_ffff) as u32, ((key >> 25) & 0x1ff_ffff) as u32];
         if boards[0] & boards[1] != 0 || boards.iter().any(|b| b.count_ones() > super::MAX_PIECES) {
             return None;
         }
         let mut bans = [None, None];
         for (i, ban) in bans.iter_mut().enumerate() {
-            let code = (key >> (51 + 4 * i)) & 15;
+            let code = (key >> (51 + 4 * i)) & 15 | ((key >> (62 + i)) & 1) << 4;
             if code != 0 {
                 *ban = Some(ban_decode(boards[i], code)?);
             }
@@ -337,7 +343,7 @@ fn ban_code(board: u32, ban: Ban) -> Option<u64> {
         return None;
     }
     let index = (board & ((1u32 << ban.at) - 1)).count_ones();
-    if index > 2 {
+    if index > 4 {
         return None;
     }
     Some(1 + 4 * u64::from(index) + direction(ban.at, ban.back)?)
@@ -434,6 +440,45 @@ mod tests {
                 assert_eq!(map_board(s, b), sym.bitboard(Bitboard32(b)).0);
             }
         }
+    }
+
+    /// The bans of a side's 3 lowest pieces keep the keys they had (pinned),
+    /// and those of its 4th and 5th pieces set the high bits 62–63.
+    #[test]
+    fn bans_of_every_piece_have_keys_and_old_keys_are_unchanged() {
+        let old = State {
+            boards: [0b111, 1 << 24 | 1 << 12],
+            stm: Side::Second,
+            bans: [Some(Ban { at: 2, back: 7 }), Some(Ban { at: 12, back: 11 })],
+            owed: 0,
+            taker: Side::First,
+        };
+        // First: piece 2 (index 2) back up, code 9; Second: piece 12
+        // (index 0) back left, code 4.
+        let pinned = 0b111 | (1u64 << 24 | 1 << 12) << 25 | 1 << 50 | 9 << 51 | 4 << 55;
+        assert_eq!(old.key(), Some(pinned));
+        let five = State {
+            boards: [0b1_1111, 1 << 24],
+            stm: Side::First,
+            // First's 5th piece (index 4) back up: code 17 = 0b1_0001;
+            // Second's only piece back left: code 4.
+            bans: [Some(Ban { at: 4, back: 9 }), Some(Ban { at: 24, back: 23 })],
+            owed: 0,
+            taker: Side::First,
+        };
+        let k = five.key().unwrap();
+        assert_eq!((k >> 51) & 15, 1);
+        assert_eq!((k >> 62) & 3, 1);
+        assert_eq!(State::from_key(k), Some(five));
+        let fourth = State {
+            boards: [0b1_1111, 1 << 24],
+            bans: [Some(Ban { at: 3, back: 8 }), None],
+            ..five
+        };
+        let k = fourth.key().unwrap();
+        assert_eq!(((k >> 51) & 15, k >> 62), (13, 0));
+        assert_eq!(State::from_key(k), Some(fourth));
+        assert!(five.canonical().is_some());
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! Five Tigers (五虎棋) movement-phase endings: every position of the
-//! movement phase with 1 to 3 pieces a side on the board and nothing owed,
-//! solved by retrograde analysis under a rule set's board rules.
+//! movement phase with 1 to 5 pieces a side on the board (to 4 under
+//! `shuttle = forbidden`) and nothing owed, solved by retrograde analysis
+//! under a rule set's board rules.
 //!
 //! This module is what the table core needs of Five Tigers
 //! ([`TableGame`] for [`FiveTigers`]) and what is Five Tigers' own:
@@ -9,12 +10,17 @@
 //!   pieces of a side are identical.
 //! * A [`Table`] stores one canonical state per class of the board's 8
 //!   symmetries ([`Slots`], its [`TableGame::Index`]): the graph
-//!   generator's as a sorted array of 64-bit keys searched by bisection
-//!   (written in a version-1 file before the values), the retrograde
-//!   generator's in the slots of a dense index, computed from a position
-//!   (version-2 blocked files, no key stored, probed a block at a time).
-//! * The generator (`solve`) builds the move graph of a material with the
-//!   owed-removal states as nodes of their own, and labels it backwards.
+//!   generator's and the shuttle-ban generator's as a sorted array of
+//!   64-bit keys searched by bisection (written in a version-1 file before
+//!   the values), the shuttle-allowed retrograde generator's in the slots
+//!   of a dense index, computed from a position (version-2 blocked files,
+//!   no key stored, probed a block at a time).
+//! * The generators: `retro` (by un-moves over a dense index; `retro_ban`
+//!   with `dense_ban` under `shuttle = forbidden`, a cell per pair of
+//!   bans), and `solve`, which builds the move graph of a material with
+//!   the owed-removal states as nodes of their own and labels it
+//!   backwards (to 3 a side; the reference the others are checked
+//!   against).
 //!
 //! What is in a state: the boards, the side to move and, under
 //! `shuttle = forbidden`, each side's previous step while it can still ban
@@ -27,10 +33,9 @@
 //! piece of a formation, decides at that node), so the values are exact;
 //! they are not stored in the files and not counted in the statistics.
 //!
-//! With at most 3 pieces a side the only formation that can be formed is
-//! the three-diagonal (三斜, 3 points; value 2 in every preset), so the
-//! tables depend only on the `shuttle` option: `shandong`, `ten` and
-//! `deferred` share their tables ([`same_board_rules`]).
+//! The tables depend on the `shuttle` option and the formations' values
+//! ([`same_board_rules`]): `shandong` and `ten` share their tables,
+//! `deferred` (a four-diagonal worth 4) has its own.
 //!
 //! ```
 //! use qi_five_tigers::{FiveTigers, Rules};
@@ -46,10 +51,12 @@
 //! ```
 
 mod dense;
+mod dense_ban;
 mod key;
 mod layout;
 mod resume;
 mod retro;
+mod retro_ban;
 mod slice;
 mod solve;
 
@@ -87,14 +94,22 @@ pub const MAX_PIECES: u32 = 5;
 
 /// The most pieces a side may have in a material under `shuttle =
 /// forbidden`: the previous steps in the states multiply a table by up to
-/// 74 at 3 a side, and the key has room for bans of 3 pieces.
-pub const MAX_PIECES_FORBIDDEN: u32 = 3;
+/// 74 at 3 a side and about 100 at 4, so that `4v4`'s 2 · 10⁹ states do
+/// not fit a sorted key list in memory (the key itself has room for bans
+/// of 5 pieces).
+pub const MAX_PIECES_FORBIDDEN: u32 = 4;
 
-/// Whether two rule sets give the same tables: with at most 3 pieces a
-/// side only three-diagonals can be formed, whose value no option changes,
-/// so only the `shuttle` option matters.
+/// The most pieces a side may have for the graph generator (its 57 bytes
+/// a state and 8 an edge).
+const MAX_PIECES_GRAPH: u32 = 3;
+
+/// Whether two rule sets give the same tables: the same `shuttle` option
+/// and the same formation values (with 4 pieces a side a four-diagonal or
+/// a small square can be formed, whose values presets change; up to 3 a
+/// side only the three-diagonal, worth 2 in every preset, could, so the
+/// values did not matter before the 4-a-side tables).
 pub fn same_board_rules(a: &Rules, b: &Rules) -> bool {
-    a.shuttle == b.shuttle
+    a.shuttle == b.shuttle && a.values() == b.values()
 }
 
 /// A material: how many pieces each side has on the board (1 to 5 each).
@@ -258,20 +273,17 @@ pub enum Generator {
     /// and 8 an edge; every shuttle option, up to 3 pieces a side.
     Graph,
     /// Retrograde analysis by un-moves over a dense index, with no graph:
-    /// about 3 bytes a position while solving; `shuttle = allowed` only,
-    /// up to 5 pieces a side.
+    /// about 3 bytes a state while solving; up to 5 pieces a side (under
+    /// `shuttle = forbidden` over a cell per pair of bans, up to
+    /// [`MAX_PIECES_FORBIDDEN`]).
     Retrograde,
 }
 
 impl Generator {
-    /// The generator [`TableGame::solve`] uses: the retrograde one where it
-    /// applies (`shuttle = allowed`), else the graph.
-    pub fn for_rules(rules: &Rules) -> Generator {
-        if forbids_shuttle(rules) {
-            Generator::Graph
-        } else {
-            Generator::Retrograde
-        }
+    /// The generator [`TableGame::solve`] uses: the retrograde one (under
+    /// both shuttle options).
+    pub fn for_rules(_rules: &Rules) -> Generator {
+        Generator::Retrograde
     }
 }
 
@@ -300,15 +312,15 @@ pub fn solve_material(
         })
     };
     if forbids_shuttle(rules) && needed > MAX_PIECES_FORBIDDEN {
-        return unsupported("under shuttle = forbidden the tables go to 3 pieces a side");
+        return unsupported("under shuttle = forbidden the tables go to 4 pieces a side");
     }
     match generator {
-        Generator::Graph if needed > MAX_PIECES_FORBIDDEN => {
+        Generator::Graph if needed > MAX_PIECES_GRAPH => {
             unsupported("the graph generator goes to 3 pieces a side")
         }
         Generator::Graph => solve::solve(material, rules, smaller, threads),
         Generator::Retrograde if forbids_shuttle(rules) => {
-            unsupported("the retrograde generator needs shuttle = allowed")
+            retro_ban::solve(material, rules, smaller, threads)
         }
         Generator::Retrograde => retro::solve(material, rules, smaller, threads),
     }
@@ -358,7 +370,7 @@ impl TableGame for FiveTigers {
     const KEY_BYTES: u64 = 8;
     /// The blocked layout of dense tables.
     const BLOCKED_VERSION: Option<u16> = Some(2);
-    const RULES_DIFFER: &'static str = "another shuttle rule";
+    const RULES_DIFFER: &'static str = "another shuttle rule or other formation values";
 
     fn same_board_rules(a: &Rules, b: &Rules) -> bool {
         same_board_rules(a, b)
@@ -404,7 +416,7 @@ impl TableGame for FiveTigers {
         index.slot_of_key(state.canonical()?.0)
     }
 
-    /// The pieces of the larger side: the tables go to 3 a side.
+    /// The pieces of the larger side.
     fn size(material: Material) -> u32 {
         material.first.max(material.second)
     }
@@ -440,6 +452,7 @@ impl TableGame for FiveTigers {
         let states = raw_state_count(material, rules, false).div_ceil(8);
         match Generator::for_rules(rules) {
             Generator::Graph => states * (solve::BYTES_PER_STATE + 12 * solve::BYTES_PER_EDGE),
+            Generator::Retrograde if forbids_shuttle(rules) => states * retro_ban::BYTES_PER_STATE,
             Generator::Retrograde => states * retro::BYTES_PER_SLOT,
         }
     }
@@ -551,7 +564,7 @@ impl crate::LazyTablebase<FiveTigers> {
     /// there, of its removals' values, each removal a ply, down to
     /// positions with nothing owed (at most 3 removals deep), reading the
     /// tables they lead to as needed. `None` when a position reached is
-    /// not covered (a table missing, or more than 3 pieces a side).
+    /// not covered (a table missing, or too many pieces a side).
     pub fn probe_through_removals(&self, pos: &FiveTigers) -> Probed {
         probe_through_removals(self.rules(), pos, &|p| self.probe(p))
     }

@@ -38,17 +38,17 @@ use crate::table::{Distances, Wdl};
 
 /// Undecided states are `0..=127`: the count of undecided distinct
 /// successors in the material (bits 0–5) and [`NON_LOSING`].
-const COUNT: u8 = 63;
+pub(super) const COUNT: u8 = 63;
 /// Some conversion draws or wins for the side to move: never lost.
-const NON_LOSING: u8 = 64;
+pub(super) const NON_LOSING: u8 = 64;
 /// Decided, not yet un-moved.
-const WIN_NEW: u8 = 128;
-const LOSS_NEW: u8 = 129;
+pub(super) const WIN_NEW: u8 = 128;
+pub(super) const LOSS_NEW: u8 = 129;
 /// Decided and un-moved.
-const WIN: u8 = 130;
-const LOSS: u8 = 131;
+pub(super) const WIN: u8 = 130;
+pub(super) const LOSS: u8 = 131;
 /// A slot no position uses.
-const UNUSED: u8 = 255;
+pub(super) const UNUSED: u8 = 255;
 
 /// Working bytes per slot: the state byte and the distance (a win's or
 /// loss's, before that the longest losing conversion), plus about 8 bytes
@@ -58,7 +58,7 @@ pub(crate) const BYTES_PER_SLOT: u64 = 3 + 8 + 2;
 
 const ALL: u32 = (1 << 25) - 1;
 
-fn internal(message: String) -> GenerateError {
+pub(super) fn internal(message: String) -> GenerateError {
     GenerateError::Internal(message)
 }
 
@@ -210,7 +210,7 @@ fn conversion(
 }
 
 /// Iterates over the points of a mask.
-fn points(mut set: u32) -> impl Iterator<Item = u32> {
+pub(super) fn points(mut set: u32) -> impl Iterator<Item = u32> {
     std::iter::from_fn(move || {
         if set == 0 {
             None
@@ -225,13 +225,13 @@ fn points(mut set: u32) -> impl Iterator<Item = u32> {
 /// Whether a step of the side on `own` (after the step) onto `to` forms a
 /// formation.
 #[inline]
-fn forms(own: u32, to: u32, values: &[u8; 5]) -> bool {
+pub(super) fn forms(own: u32, to: u32, values: &[u8; 5]) -> bool {
     THROUGH[to as usize].value_held(qi_core::Bitboard32(own), values) > 0
 }
 
 /// The boards with `side`'s replaced by `board`.
 #[inline]
-fn with(boards: [u32; 2], side: usize, board: u32) -> [u32; 2] {
+pub(super) fn with(boards: [u32; 2], side: usize, board: u32) -> [u32; 2] {
     let mut b = boards;
     b[side] = board;
     b
@@ -359,7 +359,7 @@ pub(super) fn state_of_code(code: u8) -> u8 {
 }
 
 /// A decision waiting for its distance: slot `<< 1`, 1 for a win.
-type Event = u64;
+pub(super) type Event = u64;
 
 /// What the initial pass found in one range of slots.
 struct Init {
@@ -399,29 +399,43 @@ fn init_range(
             &mut memo,
             &mut children,
         )?;
-        match start {
-            SlotStart::NoStep => {
-                *state = 0;
-                *far = 0;
-                events.push((0, slot << 1));
-            }
-            SlotStart::Moves {
-                win,
-                non_losing,
-                longest_loss,
-            } => {
-                *state = children.len() as u8 | if non_losing { NON_LOSING } else { 0 };
-                let longest_loss = longest_loss.unwrap_or(0);
-                *far = longest_loss;
-                if let Some(w) = win {
-                    events.push((u32::from(w), slot << 1 | 1));
-                } else if children.is_empty() && !non_losing {
-                    events.push((u32::from(longest_loss) + 1, slot << 1));
-                }
+        record_start(start, children.len(), slot, state, far, &mut events);
+    }
+    Ok(Init { events })
+}
+
+/// The state byte and distance of `slot` from how it starts (with
+/// `children` distinct successors in the material), and its decision if
+/// known at once.
+pub(super) fn record_start(
+    start: SlotStart,
+    children: usize,
+    slot: u64,
+    state: &mut u8,
+    far: &mut u16,
+    events: &mut Vec<(u32, Event)>,
+) {
+    match start {
+        SlotStart::NoStep => {
+            *state = 0;
+            *far = 0;
+            events.push((0, slot << 1));
+        }
+        SlotStart::Moves {
+            win,
+            non_losing,
+            longest_loss,
+        } => {
+            *state = children as u8 | if non_losing { NON_LOSING } else { 0 };
+            let longest_loss = longest_loss.unwrap_or(0);
+            *far = longest_loss;
+            if let Some(w) = win {
+                events.push((u32::from(w), slot << 1 | 1));
+            } else if children == 0 && !non_losing {
+                events.push((u32::from(longest_loss) + 1, slot << 1));
             }
         }
     }
-    Ok(Init { events })
 }
 
 /// Positions decided per block of the propagation: enough to share among
@@ -432,9 +446,8 @@ const BLOCK: usize = 1 << 16;
 /// to move), as `q << 1 | won`, generated on `threads` threads (one list
 /// per thread, in order).
 fn predecessors(
-    index: &DenseIndex,
     decided: &[(u64, bool)],
-    values: &[u8; 5],
+    unmove: &Unmove<'_>,
     threads: usize,
 ) -> Result<Vec<Vec<u64>>, GenerateError> {
     let one = |part: &[(u64, bool)]| {
@@ -443,7 +456,7 @@ fn predecessors(
         for &(slot, won) in part {
             // Un-move: the side not to move here stepped last.
             preds.clear();
-            unmoves(index, slot, values, &mut preds);
+            unmove(slot, &mut preds);
             preds.sort_unstable();
             preds.dedup();
             out.extend(preds.iter().map(|&q| q << 1 | u64::from(won)));
@@ -503,6 +516,33 @@ pub(crate) fn solve(
             .collect();
         join_workers(workers)
     });
+    let mut events = Vec::new();
+    for init in inits {
+        events.extend(init?.events);
+    }
+    drop(targets);
+    let values = rules.values();
+    propagate(&mut states, &mut dist, events, threads, &|slot, preds| {
+        unmoves(&index, slot, &values, preds)
+    })?;
+    table_of(material, rules, &index, &states, &dist, threads)
+}
+
+/// The un-moves of a slot (or cell), appended to the list given (not
+/// deduplicated): the predecessors of a decided position.
+pub(super) type Unmove<'a> = dyn Fn(u64, &mut Vec<u64>) + Sync + 'a;
+
+/// Propagation, distance by distance, from the decisions the initial pass
+/// found (`events`, by distance) to a fixed point, on `states` and `dist`
+/// as the initial pass left them (see the module docs), with the
+/// predecessors `unmove` gives.
+pub(super) fn propagate(
+    states: &mut [u8],
+    dist: &mut [u16],
+    events: Vec<(u32, Event)>,
+    threads: usize,
+    unmove: &Unmove<'_>,
+) -> Result<(), GenerateError> {
     let mut buckets: Vec<Vec<Event>> = Vec::new();
     let push = |buckets: &mut Vec<Vec<Event>>, d: u32, e: Event| {
         let d = d as usize;
@@ -511,14 +551,9 @@ pub(crate) fn solve(
         }
         buckets[d].push(e);
     };
-    for init in inits {
-        for (d, e) in init?.events {
-            push(&mut buckets, d, e);
-        }
+    for (d, e) in events {
+        push(&mut buckets, d, e);
     }
-
-    drop(targets);
-    let values = rules.values();
     let mut d = 0usize;
     let mut todo: Vec<(u64, bool)> = Vec::new();
     while d < buckets.len() {
@@ -551,7 +586,7 @@ pub(crate) fn solve(
                 dist[slot] = here;
                 todo.push((slot as u64, won));
             }
-            let updates = predecessors(&index, &todo, &values, threads)?;
+            let updates = predecessors(&todo, unmove, threads)?;
             for part in updates {
                 for u in part {
                     let q = (u >> 1) as usize;
@@ -586,8 +621,7 @@ pub(crate) fn solve(
         }
         d += 1;
     }
-    drop(buckets);
-    table_of(material, rules, &index, &states, &dist, threads)
+    Ok(())
 }
 
 /// The table of the solved slots, in the slots of the dense index (no

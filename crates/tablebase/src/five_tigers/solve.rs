@@ -513,7 +513,7 @@ pub(crate) fn solve(
 impl std::fmt::Display for NoState {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
-            NoState::OutOfScope => "not a movement-phase ending of up to 3 pieces a side",
+            NoState::OutOfScope => "not a movement-phase ending of up to 5 pieces a side",
             NoState::BlockedBan => "a banned step back blocked by the side to move",
         })
     }

@@ -1,0 +1,318 @@
+//! A dense index of one material's states with nothing owed under
+//! `shuttle = forbidden`, modulo the 8 board symmetries: the board slots of
+//! [`DenseIndex`] (boards and side to move), each followed by a block of
+//! cells, one per pair of bans the two sides can be under there.
+//!
+//! A side's ban coordinate is 0 for none, else `1 +` the rank of the step
+//! back among the side's steps onto an empty point (its pieces in
+//! increasing order, each piece's empty neighbours in increasing order),
+//! so a block has `(1 + n_First) · (1 + n_Second)` cells for the sides'
+//! `n` steps back, and cell = `start(board slot) + ban_First · (1 +
+//! n_Second) + ban_Second`. There are no holes: these are exactly the
+//! states `State::from_position` keeps (a ban is kept only while its way
+//! back is empty; a way back blocked by the enemy is either void or a
+//! blocked-ban state, which no position of play has, and neither is a
+//! cell). When symmetries fix a board slot's boards, a state is put in the
+//! smallest of its images' cells and the others are unused
+//! ([`BanIndex::is_canonical`]).
+
+use qi_five_tigers::NEIGHBOURS;
+
+use super::dense::DenseIndex;
+use super::key::{map_board, map_point, Ban};
+
+const ALL: u32 = (1 << 25) - 1;
+
+/// The steps back of the side on `own` with `empty` points free.
+#[inline]
+pub(super) fn ban_count(own: u32, empty: u32) -> u64 {
+    let mut n = 0;
+    let mut set = own;
+    while set != 0 {
+        let p = set.trailing_zeros() as usize;
+        n += u64::from((NEIGHBOURS[p].0 & empty).count_ones());
+        set &= set - 1;
+    }
+    n
+}
+
+/// The coordinate of `ban` (one of `own`'s steps back onto `empty`).
+#[inline]
+fn ban_number(own: u32, empty: u32, ban: Option<Ban>) -> u64 {
+    let Some(b) = ban else { return 0 };
+    let below = own & ((1u32 << b.at) - 1);
+    1 + ban_count(below, empty)
+        + u64::from((NEIGHBOURS[b.at as usize].0 & empty & ((1u32 << b.back) - 1)).count_ones())
+}
+
+/// The ban of coordinate `n` (see [`ban_number`]).
+#[inline]
+fn ban_of_number(own: u32, empty: u32, n: u64) -> Option<Ban> {
+    if n == 0 {
+        return None;
+    }
+    let mut left = n - 1;
+    let mut set = own;
+    while set != 0 {
+        let at = set.trailing_zeros();
+        let mut backs = NEIGHBOURS[at as usize].0 & empty;
+        let k = u64::from(backs.count_ones());
+        if left < k {
+            for _ in 0..left {
+                backs &= backs - 1;
+            }
+            return Some(Ban {
+                at: at as u8,
+                back: backs.trailing_zeros() as u8,
+            });
+        }
+        left -= k;
+        set &= set - 1;
+    }
+    None
+}
+
+/// The image of a ban under symmetry number `s`.
+#[inline]
+fn map_ban(s: usize, ban: Option<Ban>) -> Option<Ban> {
+    ban.map(|b| Ban {
+        at: map_point(s, b.at),
+        back: map_point(s, b.back),
+    })
+}
+
+/// One material's cells (see the module docs).
+pub(crate) struct BanIndex {
+    /// The board slots.
+    pub boards: DenseIndex,
+    /// Per board slot its first cell, and the number of cells at the end
+    /// (a slot no position uses has no cells).
+    starts: Vec<u64>,
+}
+
+/// A decoded cell: the boards, the side to move (0 First) and the bans.
+pub(crate) type Cell = ([u32; 2], usize, [Option<Ban>; 2]);
+
+/// The block of cells of one position's board slot, seen from that
+/// position: what the cells of its states with any bans need, found once
+/// (the predecessors of a state share their boards and differ in bans).
+pub(crate) struct Block {
+    start: u64,
+    rep: [u32; 2],
+    empty: u32,
+    width: u64,
+    /// The symmetries mapping the position's boards onto `rep`.
+    syms: u8,
+}
+
+impl Block {
+    /// The cell of the position's state with `bans`.
+    #[inline]
+    pub fn cell(&self, bans: [Option<Ban>; 2]) -> u64 {
+        let mut best = u64::MAX;
+        let mut set = self.syms;
+        while set != 0 {
+            let s = set.trailing_zeros() as usize;
+            let f = ban_number(self.rep[0], self.empty, map_ban(s, bans[0]));
+            let o = ban_number(self.rep[1], self.empty, map_ban(s, bans[1]));
+            best = best.min(f * self.width + o);
+            set &= set - 1;
+        }
+        self.start + best
+    }
+}
+
+impl BanIndex {
+    /// The index of the material with `first` and `second` pieces.
+    pub fn new(first: u32, second: u32) -> BanIndex {
+        let boards = DenseIndex::new(first, second);
+        let mut starts = Vec::with_capacity(boards.len() as usize + 1);
+        let mut at = 0u64;
+        for (slot, x, o, _) in boards.range(0, boards.len()) {
+            starts.push(at);
+            if boards.is_canonical(slot) {
+                let empty = ALL & !(x | o);
+                at += (1 + ban_count(x, empty)) * (1 + ban_count(o, empty));
+            }
+        }
+        starts.push(at);
+        BanIndex { boards, starts }
+    }
+
+    /// The number of cells.
+    pub fn len(&self) -> u64 {
+        self.starts.last().copied().unwrap_or(0)
+    }
+
+    /// The number of board slots.
+    pub fn board_slots(&self) -> u64 {
+        self.boards.len()
+    }
+
+    /// The first cell of board slot `slot` (the number of cells for the
+    /// slot after the last).
+    pub fn start(&self, slot: u64) -> u64 {
+        self.starts[slot as usize]
+    }
+
+    /// The cells of board slot `slot`.
+    pub fn cells_of(&self, slot: u64) -> std::ops::Range<u64> {
+        self.starts[slot as usize]..self.starts[slot as usize + 1]
+    }
+
+    /// The symmetries (as a bit set) mapping the boards `[x, o]` onto
+    /// `[rx, ro]`.
+    #[inline]
+    fn onto(x: u32, o: u32, rx: u32, ro: u32) -> u8 {
+        let mut set = 0u8;
+        for s in 0..8 {
+            if map_board(s, x) == rx && map_board(s, o) == ro {
+                set |= 1 << s;
+            }
+        }
+        set
+    }
+
+    /// The cell of the state with boards `boards`, `stm` to move and
+    /// `bans` (each a step back of its side onto an empty point).
+    #[inline]
+    pub fn cell(&self, boards: [u32; 2], stm: usize, bans: [Option<Ban>; 2]) -> u64 {
+        self.block(boards, stm).cell(bans)
+    }
+
+    /// The block of the position with `boards` and `stm` to move.
+    #[inline]
+    pub fn block(&self, boards: [u32; 2], stm: usize) -> Block {
+        let (slot, rx, ro) = self.boards.slot_and_boards(boards[0], boards[1], stm);
+        let empty = ALL & !(rx | ro);
+        Block {
+            start: self.starts[slot as usize],
+            rep: [rx, ro],
+            empty,
+            width: 1 + ban_count(ro, empty),
+            syms: Self::onto(boards[0], boards[1], rx, ro),
+        }
+    }
+
+    /// The smallest offset in the block of `rep` of the images of `bans`
+    /// under the symmetries of `syms`.
+    #[inline]
+    fn offset(rep: [u32; 2], syms: u8, bans: [Option<Ban>; 2]) -> u64 {
+        let empty = ALL & !(rep[0] | rep[1]);
+        let width = 1 + ban_count(rep[1], empty);
+        let mut best = u64::MAX;
+        let mut set = syms;
+        while set != 0 {
+            let s = set.trailing_zeros() as usize;
+            let f = ban_number(rep[0], empty, map_ban(s, bans[0]));
+            let o = ban_number(rep[1], empty, map_ban(s, bans[1]));
+            best = best.min(f * width + o);
+            set &= set - 1;
+        }
+        best
+    }
+
+    /// The board slot of a cell.
+    #[inline]
+    fn slot_of(&self, cell: u64) -> u64 {
+        (self.starts.partition_point(|&s| s <= cell) - 1) as u64
+    }
+
+    /// The state of a cell.
+    #[inline]
+    pub fn decode(&self, cell: u64) -> Cell {
+        let slot = self.slot_of(cell);
+        let (x, o, stm) = self.boards.decode(slot);
+        (
+            [x, o],
+            stm,
+            Self::bans_at([x, o], cell - self.starts[slot as usize]),
+        )
+    }
+
+    /// The bans at offset `off` of the block of boards `rep`.
+    #[inline]
+    pub fn bans_at(rep: [u32; 2], off: u64) -> [Option<Ban>; 2] {
+        let empty = ALL & !(rep[0] | rep[1]);
+        let width = 1 + ban_count(rep[1], empty);
+        [
+            ban_of_number(rep[0], empty, off / width),
+            ban_of_number(rep[1], empty, off % width),
+        ]
+    }
+
+    /// The symmetries other than the identity fixing the boards `rep`
+    /// (as a bit set): 0 for most board slots, whose cells are then all
+    /// canonical.
+    #[inline]
+    pub fn stabiliser(rep: [u32; 2]) -> u8 {
+        Self::onto(rep[0], rep[1], rep[0], rep[1]) & !1
+    }
+
+    /// Whether the cell at offset `off` of the block of boards `rep`, whose
+    /// stabiliser is `stab`, holds a state (is the smallest of its
+    /// images).
+    #[inline]
+    pub fn is_canonical(rep: [u32; 2], stab: u8, off: u64) -> bool {
+        stab == 0 || Self::offset(rep, stab | 1, Self::bans_at(rep, off)) == off
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::key::{possible_bans, State};
+    use super::*;
+    use qi_core::Side;
+
+    #[test]
+    fn ban_coordinates_number_the_possible_bans_in_order() {
+        for (own, other) in [(0b1_0110_0001u32, 1 << 12 | 1 << 7), (0x1f0_0000, 0x1f)] {
+            let empty = ALL & !(own | other);
+            let all = possible_bans(own, empty);
+            assert_eq!(all.len() as u64, 1 + ban_count(own, empty));
+            for (n, &b) in all.iter().enumerate() {
+                assert_eq!(ban_number(own, empty, b), n as u64);
+                assert_eq!(ban_of_number(own, empty, n as u64), b);
+            }
+        }
+    }
+
+    /// Every cell of `2v2` decodes to a state whose images all have that
+    /// cell, and the canonical cells are as many as the canonical keys.
+    #[test]
+    fn cells_are_the_symmetry_classes_of_the_states() {
+        let idx = BanIndex::new(2, 2);
+        let mut keys = Vec::new();
+        for slot in 0..idx.board_slots() {
+            let cells = idx.cells_of(slot);
+            if cells.is_empty() {
+                continue;
+            }
+            let (x, o, stm) = idx.boards.decode(slot);
+            let stab = BanIndex::stabiliser([x, o]);
+            for cell in cells.clone() {
+                let (boards, s, bans) = idx.decode(cell);
+                assert_eq!((boards, s), ([x, o], stm));
+                if !BanIndex::is_canonical([x, o], stab, cell - cells.start) {
+                    continue;
+                }
+                let state = State {
+                    boards,
+                    stm: if s == 0 { Side::First } else { Side::Second },
+                    bans,
+                    owed: 0,
+                    taker: Side::First,
+                };
+                for sym in 0..8 {
+                    let m = state.mapped(sym);
+                    assert_eq!(idx.cell(m.boards, s, m.bans), cell);
+                }
+                keys.push(state.canonical().unwrap().0);
+            }
+        }
+        let n = keys.len();
+        keys.sort_unstable();
+        keys.dedup();
+        assert_eq!(keys.len(), n, "two cells hold one class");
+    }
+}
