@@ -458,12 +458,13 @@ impl TableGame for FiveTigers {
     }
 
     /// An estimate, from the same count of states: a one-byte distance
-    /// and 2 bits a state, and for the graph generator's keyed tables an
-    /// 8-byte key.
+    /// and 2 bits a state, and for keyed tables (the graph generator's and
+    /// the shuttle-ban generator's) an 8-byte key.
     fn table_bytes(material: Material, rules: &Rules) -> u64 {
         let states = raw_state_count(material, rules, false).div_ceil(8);
         let key = match Generator::for_rules(rules) {
             Generator::Graph => 8,
+            Generator::Retrograde if forbids_shuttle(rules) => 8,
             Generator::Retrograde => 0,
         };
         states * (1 + key) + states.div_ceil(4)
@@ -551,7 +552,7 @@ impl crate::Table<FiveTigers> {
 
 impl crate::LazyTablebase<FiveTigers> {
     /// The most pieces of one side in any material whose file was in the
-    /// directory when it was opened (0 for none, at most 3;
+    /// directory when it was opened (0 for none, at most [`MAX_PIECES`];
     /// [`max_size`](crate::LazyTablebase::max_size)): a position with more
     /// on a side has no table.
     pub fn max_pieces(&self) -> u32 {
@@ -562,7 +563,7 @@ impl crate::LazyTablebase<FiveTigers> {
     /// with removals owed (which no file stores: the nodes between a
     /// forming step and the next step) the best, for the side that decides
     /// there, of its removals' values, each removal a ply, down to
-    /// positions with nothing owed (at most 3 removals deep), reading the
+    /// positions with nothing owed (one ply a removal the step earned), reading the
     /// tables they lead to as needed. `None` when a position reached is
     /// not covered (a table missing, or too many pieces a side).
     pub fn probe_through_removals(&self, pos: &FiveTigers) -> Probed {
