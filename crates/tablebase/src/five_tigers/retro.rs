@@ -188,11 +188,27 @@ fn conversion(
     if let Some(&v) = memo.get(&key) {
         return Ok(v);
     }
+    // The memo is why this is not `probe_through_removals`: a generation
+    // meets the same owed positions again and again.
+    let best = best_removal(pos, |child| conversion(child, smaller, material, memo))?;
+    memo.insert(key, best);
+    Ok(best)
+}
+
+/// The value and distance, for the side that decides at `pos` (removals
+/// owed), of its best removal, each removal a ply, the position after it
+/// valued by `value`: the removal minimax of both retrograde generators,
+/// which memoise it by keys of their own.
+pub(super) fn best_removal(
+    pos: &FiveTigers,
+    mut value: impl FnMut(&FiveTigers) -> Result<(Wdl, u32), GenerateError>,
+) -> Result<(Wdl, u32), GenerateError> {
+    let me = pos.side_to_move();
     let mut best: Option<(Wdl, u32)> = None;
     for mv in pos.legal_moves() {
         let mut child = *pos;
         child.play_unchecked(mv);
-        let (v, d) = conversion(&child, smaller, material, memo)?;
+        let (v, d) = value(&child)?;
         let v = if child.side_to_move() == me {
             v
         } else {
@@ -202,11 +218,7 @@ fn conversion(
         let candidate = (v, if v == Wdl::Draw { 0 } else { d + 1 });
         best = Some(best.map_or(candidate, |b| better(b, candidate)));
     }
-    // The memo is why this is not `probe_through_removals`: a generation
-    // meets the same owed positions again and again.
-    let best = best.ok_or_else(|| internal(format!("the owed position {pos} has no move")))?;
-    memo.insert(key, best);
-    Ok(best)
+    best.ok_or_else(|| internal(format!("the owed position {pos} has no move")))
 }
 
 /// Iterates over the points of a mask.

@@ -31,9 +31,10 @@ use qi_five_tigers::{FiveTigers, Move, Point, Rules, Shuttle, NEIGHBOURS};
 use super::dense_ban::BanIndex;
 use super::key::{Ban, State};
 use super::retro::{
-    forms, internal, points, propagate, record_start, with, Event, SlotStart, LOSS, UNUSED, WIN,
+    best_removal, forms, internal, points, propagate, record_start, with, Event, SlotStart, LOSS,
+    UNUSED, WIN,
 };
-use super::{better, Material, Table, Tablebase};
+use super::{Material, Table, Tablebase};
 use crate::driver::{join_workers, GenerateError};
 use crate::table::Wdl;
 
@@ -105,20 +106,7 @@ fn conversion(
     if let Some(&v) = memo.get(&key) {
         return Ok(v);
     }
-    let mut best: Option<(Wdl, u32)> = None;
-    for mv in pos.legal_moves() {
-        let mut child = *pos;
-        child.play_unchecked(mv);
-        let (v, d) = conversion(&child, smaller, material, memo)?;
-        let v = if child.side_to_move() == me {
-            v
-        } else {
-            v.flip()
-        };
-        let candidate = (v, if v == Wdl::Draw { 0 } else { d + 1 });
-        best = Some(best.map_or(candidate, |b| better(b, candidate)));
-    }
-    let best = best.ok_or_else(|| internal(format!("the owed position {pos} has no move")))?;
+    let best = best_removal(pos, |child| conversion(child, smaller, material, memo))?;
     memo.insert(key, best);
     Ok(best)
 }
