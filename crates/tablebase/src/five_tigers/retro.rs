@@ -266,6 +266,44 @@ pub(super) enum SlotStart {
     },
 }
 
+/// What the steps of a position that leave its material (a formation,
+/// then the removals into a smaller table) are worth to its side to move:
+/// the shortest win, whether one draws or wins, the longest loss.
+#[derive(Default)]
+pub(super) struct Exits {
+    win: Option<u32>,
+    non_losing: bool,
+    longest_loss: Option<u32>,
+}
+
+impl Exits {
+    /// One exit into a position worth `v` at distance `d` for its own side
+    /// to move, which is this position's side to move if `same_side` (a
+    /// removal left to take) and the opponent if not.
+    #[inline]
+    pub(super) fn add(&mut self, v: Wdl, d: u32, same_side: bool) {
+        match if same_side { v } else { v.flip() } {
+            Wdl::Win => {
+                self.non_losing = true;
+                self.win = Some(self.win.map_or(d + 1, |w| w.min(d + 1)));
+            }
+            Wdl::Draw => self.non_losing = true,
+            Wdl::Loss => self.longest_loss = Some(self.longest_loss.map_or(d, |l| l.max(d))),
+        }
+    }
+
+    /// The start of a position with these exits and at least one step.
+    pub(super) fn start(self) -> Result<SlotStart, GenerateError> {
+        let narrow =
+            |d: u32| u16::try_from(d).map_err(|_| internal(format!("a conversion of {d} plies")));
+        Ok(SlotStart::Moves {
+            win: self.win.map(narrow).transpose()?,
+            non_losing: self.non_losing,
+            longest_loss: self.longest_loss.map(narrow).transpose()?,
+        })
+    }
+}
+
 /// The start of the position with First on `boards[0]`, Second on
 /// `boards[1]` and `stm` to move: its successors in the material (into
 /// `children`, sorted and distinct) and its conversions' values.
@@ -285,9 +323,7 @@ pub(super) fn start_slot(
     let own = boards[stm];
     let empty = ALL & !(x | o);
     let mut any = false;
-    let mut win: Option<u32> = None;
-    let mut non_losing = false;
-    let mut longest_loss: Option<u32> = None;
+    let mut exits = Exits::default();
     let side = if stm == 0 { Side::First } else { Side::Second };
     let mut here: Option<FiveTigers> = None;
     for from in points(own) {
@@ -305,19 +341,7 @@ pub(super) fn start_slot(
                 };
                 child.play_unchecked(mv);
                 let (v, d) = conversion(&child, smaller, material, memo)?;
-                let v = if child.side_to_move() == side {
-                    v
-                } else {
-                    v.flip()
-                };
-                match v {
-                    Wdl::Win => {
-                        non_losing = true;
-                        win = Some(win.map_or(d + 1, |w| w.min(d + 1)));
-                    }
-                    Wdl::Draw => non_losing = true,
-                    Wdl::Loss => longest_loss = Some(longest_loss.map_or(d, |l| l.max(d))),
-                }
+                exits.add(v, d, child.side_to_move() == side);
             } else {
                 let b = with(boards, stm, after);
                 children.push(index.slot(b[0], b[1], 1 - stm));
@@ -329,13 +353,7 @@ pub(super) fn start_slot(
     }
     children.sort_unstable();
     children.dedup();
-    let narrow =
-        |d: u32| u16::try_from(d).map_err(|_| internal(format!("a conversion of {d} plies")));
-    Ok(SlotStart::Moves {
-        win: win.map(narrow).transpose()?,
-        non_losing,
-        longest_loss: longest_loss.map(narrow).transpose()?,
-    })
+    exits.start()
 }
 
 /// The un-moves of `slot`: the slots from which a step of the side that

@@ -31,8 +31,8 @@ use qi_five_tigers::{FiveTigers, Move, Point, Rules, Shuttle, NEIGHBOURS};
 use super::dense_ban::BanIndex;
 use super::key::{Ban, State};
 use super::retro::{
-    best_removal, forms, internal, points, propagate, record_start, with, Event, SlotStart, LOSS,
-    UNUSED, WIN,
+    best_removal, forms, internal, points, propagate, record_start, with, Event, Exits, SlotStart,
+    LOSS, UNUSED, WIN,
 };
 use super::{Material, Table, Tablebase};
 use crate::driver::{join_workers, GenerateError};
@@ -130,9 +130,7 @@ pub(super) fn start_cell(
     let own = boards[stm];
     let empty = ALL & !(boards[0] | boards[1]);
     let mut any = false;
-    let mut win: Option<u32> = None;
-    let mut non_losing = false;
-    let mut longest_loss: Option<u32> = None;
+    let mut exits = Exits::default();
     let mut here: Option<FiveTigers> = None;
     for from in points(own) {
         for to in points(NEIGHBOURS[from as usize].0 & empty) {
@@ -160,19 +158,7 @@ pub(super) fn start_cell(
                 };
                 child.play_unchecked(mv);
                 let (v, d) = conversion(&child, smaller, material, memo)?;
-                let v = if child.side_to_move() == side(stm) {
-                    v
-                } else {
-                    v.flip()
-                };
-                match v {
-                    Wdl::Win => {
-                        non_losing = true;
-                        win = Some(win.map_or(d + 1, |w| w.min(d + 1)));
-                    }
-                    Wdl::Draw => non_losing = true,
-                    Wdl::Loss => longest_loss = Some(longest_loss.map_or(d, |l| l.max(d))),
-                }
+                exits.add(v, d, child.side_to_move() == side(stm));
             } else {
                 let mut next = [None, None];
                 next[stm] = Some(Ban {
@@ -189,13 +175,7 @@ pub(super) fn start_cell(
     }
     children.sort_unstable();
     children.dedup();
-    let narrow =
-        |d: u32| u16::try_from(d).map_err(|_| internal(format!("a conversion of {d} plies")));
-    Ok(SlotStart::Moves {
-        win: win.map(narrow).transpose()?,
-        non_losing,
-        longest_loss: longest_loss.map(narrow).transpose()?,
-    })
+    exits.start()
 }
 
 /// The un-moves of `cell`: the cells from which a step of the side not to
