@@ -64,59 +64,9 @@ fn four() -> &'static Tablebase {
     })
 }
 
-/// The value of `pos` for its side to move, by the tables when nothing is
-/// owed, else by minimax over its removals.
-fn value(tb: &Tablebase, pos: &FiveTigers) -> (Wdl, u32) {
-    if let Some(v) = tb.probe(pos).unwrap() {
-        return v;
-    }
-    assert!(!pos.owed().is_empty(), "{pos} is not covered");
-    one_ply(tb, pos)
-}
-
-/// What one ply of minimax over `pos`'s moves says, reading each
-/// successor's value (the naive solver's step).
-fn one_ply(tb: &Tablebase, pos: &FiveTigers) -> (Wdl, u32) {
-    if let Some(o) = pos.outcome() {
-        return (Wdl::of_outcome(o, pos.side_to_move()), 0);
-    }
-    let me = pos.side_to_move();
-    let mut win: Option<u32> = None;
-    let mut draw = false;
-    let mut loss = 0;
-    for mv in pos.legal_moves() {
-        let mut child = *pos;
-        child.play_unchecked(mv);
-        let (v, d) = value(tb, &child);
-        let v = if child.side_to_move() == me {
-            v
-        } else {
-            v.flip()
-        };
-        match v {
-            Wdl::Win => win = Some(win.map_or(d + 1, |w| w.min(d + 1))),
-            Wdl::Draw => draw = true,
-            Wdl::Loss => loss = loss.max(d + 1),
-        }
-    }
-    match (win, draw) {
-        (Some(w), _) => (Wdl::Win, w),
-        (None, true) => (Wdl::Draw, 0),
-        (None, false) => (Wdl::Loss, loss),
-    }
-}
-
-/// A small deterministic generator (no dependency for a test's dice).
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
-}
+#[path = "common/one_ply.rs"]
+mod one_ply;
+use one_ply::{one_ply, value, Rng};
 
 /// A random position of `m` with `stm` to move and nothing owed.
 fn random_position(rng: &mut Rng, m: Material, rules: &Rules) -> FiveTigers {

@@ -8,7 +8,6 @@ use std::sync::OnceLock;
 use qi_core::{Position, Side};
 use qi_five_tigers::{FiveTigers, LastStep, Phase, Point, Rules, Setup, NEIGHBOURS};
 use qi_tablebase::five_tigers::{closure, solve_material, Generator, Material, Slots, Tablebase};
-use qi_tablebase::Wdl;
 
 /// Every table of `materials`' closure under `rules` by `generator`.
 fn generate(rules: &Rules, materials: &[Material], generator: Generator) -> Tablebase {
@@ -60,59 +59,9 @@ fn four() -> &'static Tablebase {
     })
 }
 
-/// The value of `pos` for its side to move, by the tables when nothing is
-/// owed, else by minimax over its removals.
-fn value(tb: &Tablebase, pos: &FiveTigers) -> (Wdl, u32) {
-    if let Some(v) = tb.probe(pos).unwrap() {
-        return v;
-    }
-    assert!(!pos.owed().is_empty(), "{pos} is not covered");
-    one_ply(tb, pos)
-}
-
-/// What one ply of minimax over `pos`'s moves says, reading each
-/// successor's value (the naive solver's step).
-fn one_ply(tb: &Tablebase, pos: &FiveTigers) -> (Wdl, u32) {
-    if let Some(o) = pos.outcome() {
-        return (Wdl::of_outcome(o, pos.side_to_move()), 0);
-    }
-    let me = pos.side_to_move();
-    let mut win: Option<u32> = None;
-    let mut draw = false;
-    let mut loss = 0;
-    for mv in pos.legal_moves() {
-        let mut child = *pos;
-        child.play_unchecked(mv);
-        let (v, d) = value(tb, &child);
-        let v = if child.side_to_move() == me {
-            v
-        } else {
-            v.flip()
-        };
-        match v {
-            Wdl::Win => win = Some(win.map_or(d + 1, |w| w.min(d + 1))),
-            Wdl::Draw => draw = true,
-            Wdl::Loss => loss = loss.max(d + 1),
-        }
-    }
-    match (win, draw) {
-        (Some(w), _) => (Wdl::Win, w),
-        (None, true) => (Wdl::Draw, 0),
-        (None, false) => (Wdl::Loss, loss),
-    }
-}
-
-/// A small deterministic generator (no dependency for a test's dice).
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0 % n
-    }
-}
+#[path = "common/one_ply.rs"]
+mod one_ply;
+use one_ply::{one_ply, Rng};
 
 /// A random position of `m`, nothing owed, with a random side to move
 /// and for each side a random previous step (or none) that the tables
