@@ -42,7 +42,7 @@ fn files_equal_the_graph_generator_s_on_the_small_materials() {
 /// The rest to 3 a side (`3v2` to `3v3`); by hand, in release:
 /// `cargo test --release -p qi-tablebase --test five_tigers_retro_ban -- --ignored`.
 #[test]
-#[ignore]
+#[ignore = "every shandong material to 3 a side by both generators, minutes: run by hand in release (docs/tablebases.md)"]
 fn files_equal_the_graph_generator_s_to_3_a_side() {
     same_files(&Material::all_up_to(3));
 }

@@ -157,11 +157,18 @@ fn files_round_trip_and_bad_files_are_refused() {
     let bytes = table.to_bytes();
     let back = Table::from_bytes(&bytes, Some(&Rules::shandong())).unwrap();
     assert_eq!(&back, table);
-    // ten and deferred share the shuttle rule: the same tables serve.
+    // ten shares the shuttle rule and the formation values: the same
+    // tables serve.
     assert!(Table::from_bytes(&bytes, Some(&Rules::ten())).is_ok());
     // Another shuttle rule: refused.
     assert!(matches!(
         Table::from_bytes(&bytes, Some(&Rules::shandong_shuttle())),
+        Err(FormatError::RulesMismatch { .. })
+    ));
+    // Other formation values (deferred's four-diagonal is worth 4, not
+    // 3): refused too, though the shuttle rule is the same.
+    assert!(matches!(
+        Table::from_bytes(&bytes, Some(&Rules::deferred())),
         Err(FormatError::RulesMismatch { .. })
     ));
     // Any byte changed anywhere: refused (a few hundred positions tried).
