@@ -121,37 +121,43 @@ impl<G: TableGame> Table<G> {
         (self.rules.to_string(), self.material.to_string())
     }
 
+    /// The file header of this table as `version`, over its header texts.
+    fn header<'a>(&self, version: u16, (rules, material): &'a (String, String)) -> Header<'a> {
+        Header {
+            game: G::NAME,
+            version,
+            rules,
+            material,
+            count: self.len,
+            width: self.distances.width(),
+        }
+    }
+
     /// The table as file bytes: a blocked file when the game writes its
     /// index so ([`TableGame::is_blocked`]), else the keyed layout.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let (rules, material) = self.header_texts();
+        let texts = self.header_texts();
         if let Some(version) = self.blocked_version() {
-            let header = Header {
-                game: G::NAME,
-                version,
-                rules: &rules,
-                material: &material,
-                count: self.len,
-                width: self.distances.width(),
-            };
             let mut out = Vec::new();
             // Writing into memory cannot fail.
-            if blocked::write(&mut out, &header, &self.values, &self.distances).is_err() {
+            if blocked::write(
+                &mut out,
+                &self.header(version, &texts),
+                &self.values,
+                &self.distances,
+            )
+            .is_err()
+            {
                 out.clear();
             }
             return out;
         }
-        let header = Header {
-            game: G::NAME,
-            version: G::FORMAT_VERSION,
-            rules: &rules,
-            material: &material,
-            count: self.len,
-            width: self.distances.width(),
-        };
         let index = G::index_bytes(&self.index);
         let distances = container::distance_bytes(&self.distances);
-        container::write(&header, &[&index, &self.values, &distances])
+        container::write(
+            &self.header(G::FORMAT_VERSION, &texts),
+            &[&index, &self.values, &distances],
+        )
     }
 
     /// The version of the blocked file this table is written as, if it is.
@@ -164,18 +170,15 @@ impl<G: TableGame> Table<G> {
     fn write_to(&self, w: &mut dyn std::io::Write) -> io::Result<()> {
         match self.blocked_version() {
             Some(version) => {
-                let (rules, material) = self.header_texts();
-                let header = Header {
-                    game: G::NAME,
-                    version,
-                    rules: &rules,
-                    material: &material,
-                    count: self.len,
-                    width: self.distances.width(),
-                };
+                let texts = self.header_texts();
                 use std::io::Write;
                 let mut w = std::io::BufWriter::with_capacity(1 << 20, w);
-                blocked::write(&mut w, &header, &self.values, &self.distances)?;
+                blocked::write(
+                    &mut w,
+                    &self.header(version, &texts),
+                    &self.values,
+                    &self.distances,
+                )?;
                 w.flush()
             }
             None => w.write_all(&self.to_bytes()),
