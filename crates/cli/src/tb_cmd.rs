@@ -93,7 +93,7 @@ struct GenerateArgs {
     game: GameArg,
     /// Every material of up to N animals (both sides together, at most 4),
     /// when no --material is given; for five-tigers, up to N pieces a side
-    /// (at most 5 with the shuttle allowed, 3 with it forbidden).
+    /// (at most 5 with the shuttle allowed, 4 with it forbidden).
     #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..=ft::MAX_PIECES as i64))]
     pieces: u32,
     /// A material to generate instead (Red letters, v, Blue letters:

@@ -31,6 +31,9 @@ use qi_jungle::{Game, Jungle, Rules};
 use qi_search::{Limits, Searcher, TableValue};
 use qi_tablebase::LazyTablebase;
 
+const USAGE: &str = "usage: nnue_data OUT.bin [--positions N] [--nodes N] [--threads N] \
+[--seed N] [--random-plies N] [--minutes M] [--tables DIR]";
+
 /// Games longer than this are stopped and counted drawn.
 const MAX_PLIES: usize = 400;
 
@@ -60,7 +63,15 @@ impl Rng {
 
 fn parse(args: &[String]) -> Result<Config, String> {
     let mut it = args.iter();
-    let out = it.next().ok_or("missing OUT")?.into();
+    // An option first is a mistake (or a request for help), never the
+    // name of the file to write: `--help` once made a file of that name.
+    let out = match it.next() {
+        None => return Err(format!("missing OUT\n{USAGE}")),
+        Some(flag) if flag.starts_with('-') => {
+            return Err(format!("the first argument is OUT, got the option {flag}\n{USAGE}"))
+        }
+        Some(out) => out.into(),
+    };
     let mut c = Config {
         out,
         positions: 1_000_000,
@@ -271,6 +282,10 @@ fn run(c: Config) -> Result<(), String> {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.iter().any(|a| a == "--help" || a == "-h") {
+        println!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
     match parse(&args).and_then(run) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -16,7 +16,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 
 use crate::format::{load_table, FormatError};
 use crate::game::{Settled, TableGame};
@@ -87,6 +87,8 @@ pub struct LazyTablebase<G: TableGame> {
     max_size: u32,
     paging: Paging,
     slots: RwLock<Slots<G>>,
+    /// Held while a file is read (see `slot`).
+    loading: Mutex<()>,
 }
 
 impl<G: TableGame> LazyTablebase<G> {
@@ -129,6 +131,7 @@ impl<G: TableGame> LazyTablebase<G> {
             max_size,
             paging,
             slots: RwLock::new(Slots::default()),
+            loading: Mutex::new(()),
         })
     }
 
@@ -246,29 +249,45 @@ impl<G: TableGame> LazyTablebase<G> {
     }
 
     /// Reads or opens the file of `material` if no thread did yet.
+    ///
+    /// The file is read holding only `loading`, not the map's lock: a big
+    /// keyed file takes seconds to read (a 1.9 GB Five Tigers table, 32 s),
+    /// and under the map's write lock every probe of every other table
+    /// would wait that long. Loads are one at a time (two big tables read
+    /// at once could together exceed the memory either fits in), and the
+    /// map's write lock is held only to insert the finished slot.
     fn slot(&self, material: G::Material) {
         if self.read_slots().contains_key(&material) {
             return;
         }
-        let mut slots = self.slots.write().unwrap_or_else(|e| e.into_inner());
+        let _loading = self.loading.lock().unwrap_or_else(|e| e.into_inner());
         // Another thread may have loaded it while this one waited for the
         // lock: the file is read once.
-        slots.entry(material).or_insert_with(|| {
-            let path = Tablebase::<G>::file_path(&self.dir, material);
-            if !path.exists() {
-                return Slot::Absent(None);
+        if self.read_slots().contains_key(&material) {
+            return;
+        }
+        let slot = self.read_slot(material);
+        self.slots
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(material, slot);
+    }
+
+    /// The slot of `material` as its file makes it.
+    fn read_slot(&self, material: G::Material) -> Slot<G> {
+        let path = Tablebase::<G>::file_path(&self.dir, material);
+        if !path.exists() {
+            return Slot::Absent(None);
+        }
+        let large = std::fs::metadata(&path)
+            .is_ok_and(|m| m.is_file() && m.len() > self.paging.load_whole_up_to);
+        let result = match G::BLOCKED_VERSION {
+            Some(v) if large && crate::blocked::peek_version(&path) == Some(v) => {
+                Paged::open(&path, v, &self.rules, &self.paging).map(|p| Slot::Paged(Arc::new(p)))
             }
-            let large = std::fs::metadata(&path)
-                .is_ok_and(|m| m.is_file() && m.len() > self.paging.load_whole_up_to);
-            let result = match G::BLOCKED_VERSION {
-                Some(v) if large && crate::blocked::peek_version(&path) == Some(v) => {
-                    Paged::open(&path, v, &self.rules, &self.paging)
-                        .map(|p| Slot::Paged(Arc::new(p)))
-                }
-                _ => load_table(&path, &self.rules).map(|t| Slot::Loaded(Arc::new(t))),
-            };
-            result.unwrap_or_else(|e| Slot::Absent(Some(Arc::new(e))))
-        });
+            _ => load_table(&path, &self.rules).map(|t| Slot::Loaded(Arc::new(t))),
+        };
+        result.unwrap_or_else(|e| Slot::Absent(Some(Arc::new(e))))
     }
 
     fn read_slots(&self) -> std::sync::RwLockReadGuard<'_, Slots<G>> {
@@ -351,6 +370,39 @@ mod jungle_tests {
             t.join().unwrap();
         }
         assert_eq!(lazy.loaded(), 1);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_loaded_table_answers_while_another_file_is_read() {
+        use std::sync::mpsc;
+        use std::time::Duration;
+
+        let rules = Rules::standard();
+        let dir = temp_dir("loading");
+        let materials: Vec<Material> = ["LvC", "RvE"].iter().map(|m| m.parse().unwrap()).collect();
+        let tb = Tablebase::generate(&rules, &materials, 1).unwrap();
+        tb.save_dir(&dir).unwrap();
+        let lazy = Arc::new(LazyTablebase::open(&dir, &rules).unwrap());
+        let loaded = Jungle::from_text("7/3L3/7/7/7/7/7/7/c6 w", &rules).unwrap();
+        let unloaded = Jungle::from_text("7/3R3/7/7/7/7/7/7/e6 w", &rules).unwrap();
+        let expected = lazy.probe(&loaded).unwrap();
+        assert!(expected.is_some());
+        // As if a file were being read: a probe of the table in memory
+        // answers, one of a table not yet read waits for its turn.
+        let loading = lazy.loading.lock().unwrap();
+        let (send, answers) = mpsc::channel();
+        for pos in [loaded, unloaded] {
+            let (lazy, send) = (Arc::clone(&lazy), send.clone());
+            std::thread::spawn(move || send.send((pos, lazy.probe(&pos).unwrap())).unwrap());
+        }
+        let first = answers.recv_timeout(Duration::from_secs(30)).unwrap();
+        assert_eq!(first, (loaded, expected), "the loaded table answers at once");
+        assert!(answers.recv_timeout(Duration::from_millis(200)).is_err());
+        drop(loading);
+        let second = answers.recv_timeout(Duration::from_secs(30)).unwrap();
+        assert_eq!(second, (unloaded, tb.probe(&unloaded).unwrap()));
+        assert_eq!(lazy.loaded(), 2);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
