@@ -68,7 +68,9 @@ fn parse(args: &[String]) -> Result<Config, String> {
     let out = match it.next() {
         None => return Err(format!("missing OUT\n{USAGE}")),
         Some(flag) if flag.starts_with('-') => {
-            return Err(format!("the first argument is OUT, got the option {flag}\n{USAGE}"))
+            return Err(format!(
+                "the first argument is OUT, got the option {flag}\n{USAGE}"
+            ))
         }
         Some(out) => out.into(),
     };

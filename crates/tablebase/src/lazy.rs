@@ -397,7 +397,11 @@ mod jungle_tests {
             std::thread::spawn(move || send.send((pos, lazy.probe(&pos).unwrap())).unwrap());
         }
         let first = answers.recv_timeout(Duration::from_secs(30)).unwrap();
-        assert_eq!(first, (loaded, expected), "the loaded table answers at once");
+        assert_eq!(
+            first,
+            (loaded, expected),
+            "the loaded table answers at once"
+        );
         assert!(answers.recv_timeout(Duration::from_millis(200)).is_err());
         drop(loading);
         let second = answers.recv_timeout(Duration::from_secs(30)).unwrap();

@@ -10,6 +10,9 @@
 //!   The index is a formula, so a table file stores no keys.
 //! * [`generate_table`] solves one material given the tables of the
 //!   materials its captures lead to.
+//! * [`JungleSlice`] is a material as a slice of the generic retrograde
+//!   rounds ([`crate::retrograde`]), which also run on many workers and
+//!   processes ([`crate::dataflow`]).
 //!
 //! Only the board rules are in the tables (the moves and
 //! [`Position::outcome`]); the no-capture draw, repetition and anti-chase
@@ -28,12 +31,14 @@
 //! ```
 
 mod material;
+mod slice;
 mod solve;
 
 use qi_core::Position;
 use qi_jungle::{Jungle, ParseRulesError, Rules};
 
 pub use material::{Indexer, Material, MaterialError};
+pub use slice::JungleSlice;
 pub use solve::{closure, generate_table, generation_memory};
 
 use crate::driver::GenerateError;
