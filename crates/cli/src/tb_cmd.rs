@@ -13,12 +13,12 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use qi_engine::{FiveTigersKit, GameKit, JungleKit};
 use qi_five_tigers::FiveTigers;
 use qi_jungle::{Jungle, Rules};
-use qi_tablebase::dataflow::Cluster;
+use qi_tablebase::dataflow::{Cluster, WorkerStats};
 use qi_tablebase::five_tigers as ft;
 use qi_tablebase::jungle::{Material, Tablebase};
 use qi_tablebase::{
-    generate_dir, load_table, plan_dir, remove_stale_temporaries, TableGame, Wdl, WriteLock,
-    LOCK_FILE,
+    generate_dir, load_table, plan_dir, remove_stale_temporaries, FormatError, GenerateDirError,
+    TableGame, Wdl, WriteLock, LOCK_FILE,
 };
 
 use crate::error::CliError;
@@ -103,10 +103,10 @@ struct GenerateArgs {
     /// Worker threads (default: the machine's cores).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     threads: Option<u32>,
-    /// Five Tigers (shuttle allowed): solve each material with N timely
-    /// dataflow workers in this process (with --hosts: per process of
-    /// the cluster) instead of the generator's threads
-    /// (docs/solving.md).
+    /// Solve each material with N timely dataflow workers in this process
+    /// (with --hosts: per process of the cluster) instead of the
+    /// generator's threads (docs/solving.md); Jungle, and Five Tigers with
+    /// the shuttle allowed.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     workers: Option<u32>,
     /// Run as process --process of a cluster whose FILE lists every
@@ -248,18 +248,25 @@ fn generate(args: &GenerateArgs) -> Result<(), CliError> {
         GameRules::Jungle(rules) => rules,
         GameRules::FiveTigers(rules) => return ft_generate(args, &rules),
     };
-    if args.workers.is_some() || args.hosts.is_some() {
-        return Err(CliError::Usage(
-            "--workers and --hosts generate Five Tigers tables (--game five-tigers:shandong-shuttle)"
-                .into(),
-        ));
-    }
     if args.generator.is_some() {
         return Err(CliError::Usage(
             "--generator chooses the generator of Five Tigers tables (--game five-tigers)".into(),
         ));
     }
     let materials = materials(args)?;
+    if let Some(cluster) = cluster_of(args)? {
+        let all = qi_tablebase::jungle::closure(&materials);
+        eprintln!(
+            "{} tables of up to {} animals, each solved by {} dataflow workers in all; every \
+             table stays in memory",
+            all.len(),
+            all.iter().map(|m| m.total()).max().unwrap_or(0),
+            cluster.workers()
+        );
+        return generate_on_cluster(args, &cluster, |dir, done| {
+            qi_tablebase::jungle::generate_distributed(&rules, &materials, &cluster, dir, done)
+        });
+    }
     let threads = threads(args);
     let _lock = lock_dir(&args.dir)?;
     // Straight into the directory: only the tables of the size below the
@@ -448,20 +455,28 @@ fn ft_materials(
         .collect()
 }
 
-/// The cluster `--workers`, `--hosts` and `--process` ask for, if any.
+/// The Five Tigers cluster `--workers`, `--hosts` and `--process` ask
+/// for, if any.
 fn cluster(
     args: &GenerateArgs,
     rules: &qi_five_tigers::Rules,
 ) -> Result<Option<Cluster>, CliError> {
-    if args.workers.is_none() && args.hosts.is_none() {
-        return Ok(None);
-    }
-    if rules.shuttle != qi_five_tigers::Shuttle::Allowed {
+    if (args.workers.is_some() || args.hosts.is_some())
+        && rules.shuttle != qi_five_tigers::Shuttle::Allowed
+    {
         return Err(CliError::Usage(
             "--workers and --hosts need the shuttle allowed (five-tigers:shandong-shuttle): the \
              distributed rounds keep no previous steps"
                 .into(),
         ));
+    }
+    cluster_of(args)
+}
+
+/// The cluster `--workers`, `--hosts` and `--process` ask for, if any.
+fn cluster_of(args: &GenerateArgs) -> Result<Option<Cluster>, CliError> {
+    if args.workers.is_none() && args.hosts.is_none() {
+        return Ok(None);
     }
     let threads = args.workers.unwrap_or(1) as usize;
     let (Some(hosts), Some(process)) = (&args.hosts, args.process) else {
@@ -474,13 +489,16 @@ fn cluster(
         .map_err(|e| CliError::Usage(format!("--hosts '{}': {e}", hosts.display())))
 }
 
-/// `qi tb generate` on timely dataflow workers: every material of the
-/// closure, resumed from the files of `DIR`.
-fn ft_generate_distributed(
+/// `qi tb generate` on timely dataflow workers: `run` generates every
+/// material of the closure into `DIR`, resumed from its files, and tells
+/// each table written.
+fn generate_on_cluster<G: TableGame>(
     args: &GenerateArgs,
-    rules: &qi_five_tigers::Rules,
-    materials: &[ft::Material],
     cluster: &Cluster,
+    run: impl FnOnce(
+        &std::path::Path,
+        &mut dyn FnMut(&qi_tablebase::Table<G>, f64, Option<&FormatError>, &[WorkerStats]),
+    ) -> Result<qi_tablebase::Tablebase<G>, GenerateDirError>,
 ) -> Result<(), CliError> {
     let shown = args.dir.display();
     std::fs::create_dir_all(&args.dir)
@@ -496,7 +514,7 @@ fn ft_generate_distributed(
         .map_err(|e| tb_error(format!("cannot clean {shown}: {e}")))?;
     let start = Instant::now();
     let mut solved = 0;
-    ft::generate_distributed(rules, materials, cluster, &args.dir, |table, seconds, refused, stats| {
+    run(&args.dir, &mut |table, seconds, refused, stats| {
         if let Some(e) = refused {
             eprintln!("{}: the file was refused ({e}), solved again", table.material());
         }
@@ -530,7 +548,9 @@ fn ft_generate(args: &GenerateArgs, rules: &qi_five_tigers::Rules) -> Result<(),
                     .into(),
             ));
         }
-        return ft_generate_distributed(args, rules, &materials, &cluster);
+        return generate_on_cluster(args, &cluster, |dir, done| {
+            ft::generate_distributed(rules, &materials, &cluster, dir, done)
+        });
     }
     if let Some(generator) = args.generator {
         return ft_generate_with(args, rules, &materials, generator.into());

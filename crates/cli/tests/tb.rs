@@ -609,11 +609,23 @@ fn free_port() -> u16 {
 
 #[test]
 fn two_processes_on_timely_write_the_generator_s_tables() {
-    let spec = "five-tigers:shandong-shuttle";
-    let reference = temp_dir("ft-reference");
-    let (code, _, err) = generate(&reference, &["--game", spec, "--material", "3v2"]);
+    two_processes_write_the_generator_s_tables("five-tigers:shandong-shuttle", "3v2", "qft");
+}
+
+#[test]
+fn two_jungle_processes_on_timely_write_the_generator_s_tables() {
+    two_processes_write_the_generator_s_tables("jungle:traditional", "LRvE", "qtb");
+}
+
+/// Two processes of a cluster on 127.0.0.1, two workers each, generate
+/// `material` and the tables it needs, each into its own directory: the
+/// files of the one-process generator.
+fn two_processes_write_the_generator_s_tables(spec: &str, material: &str, extension: &str) {
+    let tag = extension;
+    let reference = temp_dir(&format!("{tag}-reference"));
+    let (code, _, err) = generate(&reference, &["--game", spec, "--material", material]);
     assert_eq!(code, 0, "{err}");
-    let hosts = temp_dir("ft-hosts");
+    let hosts = temp_dir(&format!("{tag}-hosts"));
     std::fs::create_dir_all(&hosts).unwrap();
     let hosts_file = hosts.join("hosts.txt");
     std::fs::write(
@@ -626,7 +638,7 @@ fn two_processes_on_timely_write_the_generator_s_tables() {
     )
     .unwrap();
     let dirs: Vec<PathBuf> = (0..2)
-        .map(|i| temp_dir(&format!("ft-process-{i}")))
+        .map(|i| temp_dir(&format!("{tag}-process-{i}")))
         .collect();
     // Both processes at once: each waits for the other to connect.
     let children: Vec<_> = dirs
@@ -634,7 +646,7 @@ fn two_processes_on_timely_write_the_generator_s_tables() {
         .enumerate()
         .map(|(i, dir)| {
             Command::new(QI)
-                .args(["tb", "generate", "--game", spec, "--material", "3v2"])
+                .args(["tb", "generate", "--game", spec, "--material", material])
                 .args(["--workers", "2", "--process", &i.to_string()])
                 .arg("--hosts")
                 .arg(&hosts_file)
@@ -649,14 +661,14 @@ fn two_processes_on_timely_write_the_generator_s_tables() {
         let out = child.wait_with_output().unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(out.status.success(), "{err}");
-        assert!(err.contains("3v2: "), "{err}");
+        assert!(err.contains(&format!("{material}: ")), "{err}");
         assert!(err.contains("4 workers in all"), "{err}");
     }
     let names = |dir: &Path| {
         let mut names: Vec<String> = std::fs::read_dir(dir)
             .unwrap()
             .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|n| n.ends_with(".qft"))
+            .filter(|n| n.ends_with(&format!(".{extension}")))
             .collect();
         names.sort();
         names
@@ -703,7 +715,10 @@ fn a_bad_cluster_is_refused_with_exit_code_2() {
             vec!["--game", "five-tigers:shandong", "--workers", "2"],
             "shuttle allowed",
         ),
-        (vec!["--workers", "2"], "Five Tigers"),
+        (
+            vec!["--workers", "2", "--generator", "graph"],
+            "--generator",
+        ),
         (
             vec![
                 "--game",

@@ -58,6 +58,7 @@ mod game;
 pub mod jungle;
 mod lazy;
 mod paged;
+mod resume;
 pub mod retrograde;
 mod table;
 mod tablebase;

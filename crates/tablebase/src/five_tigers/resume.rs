@@ -7,27 +7,13 @@
 //! overwrite).
 
 use std::path::Path;
-use std::time::Instant;
 
 use qi_five_tigers::Rules;
 
-use super::{closure, solve_material, Generator, Material, Table, Tablebase};
+use super::{solve_material, Generator, Material, Table, Tablebase};
 use crate::dir::GenerateDirError;
-use crate::format::{load_table, save_table, FormatError};
-
-/// Whether `e` says a file's bytes are damaged (what a half-written or
-/// cut file gives), as opposed to a good file of other rules or material,
-/// or a failure to read.
-fn damaged(e: &FormatError) -> bool {
-    matches!(
-        e,
-        FormatError::File { .. }
-            | FormatError::BadMaterial(_)
-            | FormatError::BadRules { .. }
-            | FormatError::CountMismatch { .. }
-            | FormatError::BadKey(_)
-    )
-}
+use crate::format::FormatError;
+use crate::resume::resume_with;
 
 /// Generates `materials` and what they need under `rules` into `dir`
 /// (which must exist), solving each missing or damaged table with
@@ -93,59 +79,4 @@ pub fn generate_distributed(
             done(t, s, r, &stats)
         },
     )
-}
-
-/// The resumable loop of both: the tables found in `dir` are checked
-/// first, `agree` says from which of them are lacking what to solve
-/// (what any process of a cluster lacks; alone, just these), `solve`
-/// makes a table from the finished ones, and its by-product goes to
-/// `done`.
-fn resume_with<X>(
-    rules: &Rules,
-    materials: &[Material],
-    dir: &Path,
-    agree: impl FnOnce(&[bool]) -> Result<Vec<bool>, GenerateDirError>,
-    mut solve: impl FnMut(Material, &Tablebase) -> Result<(Table, X), GenerateDirError>,
-    mut done: impl FnMut(&Table, f64, Option<&FormatError>, X),
-) -> Result<Tablebase, GenerateDirError> {
-    let order = closure(materials, rules);
-    // A good file, or why there is none (`None`: no file).
-    let mut found: Vec<Result<Table, Option<FormatError>>> = Vec::with_capacity(order.len());
-    for &m in &order {
-        let path = Tablebase::file_path(dir, m);
-        found.push(if path.exists() {
-            match load_table(&path, rules) {
-                Ok(table) => Ok(table),
-                Err(e) if damaged(&e) => Err(Some(e)),
-                Err(e) => return Err(e.into()),
-            }
-        } else {
-            Err(None)
-        });
-    }
-    let lacking: Vec<bool> = found.iter().map(Result::is_err).collect();
-    let to_solve = agree(&lacking)?;
-    let mut tb = Tablebase::new(rules);
-    for ((m, found), solve_it) in order.into_iter().zip(found).zip(to_solve) {
-        if !solve_it {
-            if let Ok(table) = found {
-                tb.insert_table(table);
-                continue;
-            }
-        }
-        let start = Instant::now();
-        let (table, by_product) = solve(m, &tb)?;
-        let seconds = start.elapsed().as_secs_f64();
-        match found {
-            // Solved for the other processes: this directory's file is
-            // good and stays.
-            Ok(good) => tb.insert_table(good),
-            Err(refused) => {
-                save_table(dir, &table)?;
-                done(&table, seconds, refused.as_ref(), by_product);
-                tb.insert_table(table);
-            }
-        }
-    }
-    Ok(tb)
 }

@@ -30,6 +30,8 @@
 //! assert_eq!(tb.probe(&pos).unwrap(), Some((Wdl::Win, 1)));
 //! ```
 
+#[cfg(feature = "distributed")]
+mod distributed;
 mod material;
 mod slice;
 mod solve;
@@ -37,6 +39,8 @@ mod solve;
 use qi_core::Position;
 use qi_jungle::{Jungle, ParseRulesError, Rules};
 
+#[cfg(feature = "distributed")]
+pub use distributed::generate_distributed;
 pub use material::{Indexer, Material, MaterialError};
 pub use slice::JungleSlice;
 pub use solve::{closure, generate_table, generation_memory};

@@ -1,0 +1,75 @@
+//! Jungle tables generated on timely dataflow workers (the `distributed`
+//! feature): each material a [`JungleSlice`] solved by the rounds of
+//! [`crate::dataflow`], in threads of one process or in processes over
+//! TCP, resumed from a directory's files.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use qi_jungle::Rules;
+
+use super::{JungleSlice, Material, Table, Tablebase};
+use crate::dataflow::{self, Cluster, WorkerStats};
+use crate::dir::GenerateDirError;
+use crate::format::FormatError;
+use crate::resume::resume_with;
+
+/// Generates `materials` and the smaller materials their captures lead
+/// to under `rules` into `dir` (which must exist), fewest animals first,
+/// each solved by the workers of `cluster`
+/// ([`dataflow::solve_everywhere`]). Every process of the cluster runs
+/// this with the same arguments and its own `dir`: it solves its share of
+/// each material, gets the whole table back and writes it, so each
+/// process can resume alone from its files; the processes agree to solve
+/// what any of them lacks. `done` gets each table written, the seconds it
+/// took, why a damaged file it replaced was refused, and the stats of
+/// this process's workers. Returns every table of the closure (they are
+/// all kept in memory: the 4-animal tables are 13.8 GB, so past 3 animals
+/// generate a few materials at a time).
+///
+/// ```
+/// use qi_jungle::Rules;
+/// use qi_tablebase::dataflow::Cluster;
+/// use qi_tablebase::jungle::{generate_distributed, Material, Tablebase};
+///
+/// let dir = std::env::temp_dir().join(format!("qi-jungle-dataflow-doc-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let rules = Rules::standard();
+/// let m: Material = "LvC".parse().unwrap();
+/// let mut written = Vec::new();
+/// let tb = generate_distributed(&rules, &[m], &Cluster::Local { threads: 2 }, &dir, |t, _, _, _| {
+///     written.push(t.material())
+/// })
+/// .unwrap();
+/// assert_eq!(written, [m]);
+/// assert_eq!(tb.table(m), Tablebase::generate(&rules, &[m], 1).unwrap().table(m));
+/// std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn generate_distributed(
+    rules: &Rules,
+    materials: &[Material],
+    cluster: &Cluster,
+    dir: &Path,
+    mut done: impl FnMut(&Table, f64, Option<&FormatError>, &[WorkerStats]),
+) -> Result<Tablebase, GenerateDirError> {
+    let mut solve = |m: Material, tb: &Tablebase| {
+        // The slice reads the tables its captures lead to: those with
+        // fewer animals, copied so that the workers own them.
+        let mut smaller = Tablebase::new(rules);
+        for t in tb.tables().filter(|t| t.material().total() < m.total()) {
+            smaller.insert_table(t.clone());
+        }
+        let slice = Arc::new(JungleSlice::new(m, rules, smaller));
+        let (values, stats) = dataflow::solve_everywhere(slice.clone(), cluster)?;
+        Ok((slice.table(&values), stats))
+    };
+    let agree = |lacking: &[bool]| Ok(dataflow::any_everywhere(cluster, lacking)?);
+    resume_with(
+        rules,
+        materials,
+        dir,
+        agree,
+        &mut solve,
+        |t: &Table, s: f64, r: Option<&FormatError>, stats: Vec<WorkerStats>| done(t, s, r, &stats),
+    )
+}

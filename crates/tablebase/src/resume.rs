@@ -1,0 +1,85 @@
+//! The resumable generation of a directory, for either game: each
+//! finished table is written through a temporary file renamed into place
+//! (`save_table`), so a killed run leaves only whole files; a rerun checks
+//! and loads those and solves the rest. A file that fails its checks (cut
+//! short, bytes changed) is never used: it is solved again and replaced.
+//! A file of other rules or another material is refused (it is not ours
+//! to overwrite).
+
+use std::path::Path;
+use std::time::Instant;
+
+use crate::dir::GenerateDirError;
+use crate::format::{load_table, save_table, FormatError};
+use crate::game::TableGame;
+use crate::{Table, Tablebase};
+
+/// Whether `e` says a file's bytes are damaged (what a half-written or
+/// cut file gives), as opposed to a good file of other rules or material,
+/// or a failure to read.
+fn damaged(e: &FormatError) -> bool {
+    matches!(
+        e,
+        FormatError::File { .. }
+            | FormatError::BadMaterial(_)
+            | FormatError::BadRules { .. }
+            | FormatError::CountMismatch { .. }
+            | FormatError::BadKey(_)
+    )
+}
+
+/// The resumable loop of a directory's generation, in one process or as
+/// one process of a cluster: the tables found in `dir` are checked
+/// first, `agree` says from which of them are lacking what to solve
+/// (what any process of a cluster lacks; alone, just these), `solve`
+/// makes a table from the finished ones, and its by-product goes to
+/// `done`.
+pub(crate) fn resume_with<G: TableGame, X>(
+    rules: &G::Rules,
+    materials: &[G::Material],
+    dir: &Path,
+    agree: impl FnOnce(&[bool]) -> Result<Vec<bool>, GenerateDirError>,
+    mut solve: impl FnMut(G::Material, &Tablebase<G>) -> Result<(Table<G>, X), GenerateDirError>,
+    mut done: impl FnMut(&Table<G>, f64, Option<&FormatError>, X),
+) -> Result<Tablebase<G>, GenerateDirError> {
+    let order = G::closure(materials, rules);
+    // A good file, or why there is none (`None`: no file).
+    let mut found: Vec<Result<Table<G>, Option<FormatError>>> = Vec::with_capacity(order.len());
+    for &m in &order {
+        let path = Tablebase::<G>::file_path(dir, m);
+        found.push(if path.exists() {
+            match load_table(&path, rules) {
+                Ok(table) => Ok(table),
+                Err(e) if damaged(&e) => Err(Some(e)),
+                Err(e) => return Err(e.into()),
+            }
+        } else {
+            Err(None)
+        });
+    }
+    let lacking: Vec<bool> = found.iter().map(Result::is_err).collect();
+    let to_solve = agree(&lacking)?;
+    let mut tb = Tablebase::new(rules);
+    for ((m, found), solve_it) in order.into_iter().zip(found).zip(to_solve) {
+        if !solve_it {
+            if let Ok(table) = found {
+                tb.insert_table(table);
+                continue;
+            }
+        }
+        let start = Instant::now();
+        let (table, by_product) = solve(m, &tb)?;
+        let seconds = start.elapsed().as_secs_f64();
+        match found {
+            // Solved for the other processes: this directory's file is
+            // good and stays.
+            Ok(good) => tb.insert_table(good),
+            Err(refused) => {
+                save_table(dir, &table)?;
+                done(&table, seconds, refused.as_ref(), by_product);
+                tb.insert_table(table);
+            }
+        }
+    }
+    Ok(tb)
+}
