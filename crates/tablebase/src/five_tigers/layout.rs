@@ -38,8 +38,9 @@ pub struct Dense {
 }
 
 impl Dense {
-    /// The dense index of `material`.
-    pub(crate) fn new(material: Material) -> Dense {
+    /// The dense index of `material` (building it takes a few
+    /// milliseconds: the symmetry classes of First's boards).
+    pub fn new(material: Material) -> Dense {
         Dense {
             material,
             index: Arc::new(DenseIndex::new(material.first, material.second)),
@@ -49,6 +50,15 @@ impl Dense {
     /// The number of slots.
     pub fn len(&self) -> u64 {
         self.index.len()
+    }
+
+    /// The slot of the position with First on `boards[0]`, Second on
+    /// `boards[1]` (as many pieces as the material has, on distinct
+    /// points), `stm` to move, nothing owed: what a probe of a dense table
+    /// reads, and what the retrograde generator computes for every step
+    /// and un-step (public so that it can be benchmarked on its own).
+    pub fn slot(&self, boards: [u32; 2], stm: Side) -> u64 {
+        self.index.slot(boards[0], boards[1], stm.index())
     }
 
     /// Whether there is no slot (never).

@@ -326,6 +326,8 @@ pub(super) fn start_slot(
     let mut exits = Exits::default();
     let side = if stm == 0 { Side::First } else { Side::Second };
     let mut here: Option<FiveTigers> = None;
+    // Second's steps leave First's board as it is: its class is found once.
+    let first = (stm == 1).then(|| index.first(x));
     for from in points(own) {
         for to in points(NEIGHBOURS[from as usize].0 & empty) {
             any = true;
@@ -343,8 +345,10 @@ pub(super) fn start_slot(
                 let (v, d) = conversion(&child, smaller, material, memo)?;
                 exits.add(v, d, child.side_to_move() == side);
             } else {
-                let b = with(boards, stm, after);
-                children.push(index.slot(b[0], b[1], 1 - stm));
+                children.push(match first {
+                    Some(first) => index.slot_with(first, after, 0),
+                    None => index.slot(after, o, 1),
+                });
             }
         }
     }
@@ -366,13 +370,19 @@ pub(super) fn unmoves(index: &DenseIndex, slot: u64, values: &[u8; 5], preds: &m
     let mover = 1 - stm;
     let theirs = boards[mover];
     let empty = ALL & !(x | o);
+    // Second's un-steps leave First's board as it is: its class is found
+    // once.
+    let first = (mover == 1).then(|| index.first(x));
     for at in points(theirs) {
         if forms(theirs, at, values) {
             continue;
         }
         for back in points(NEIGHBOURS[at as usize].0 & empty) {
-            let b = with(boards, mover, theirs ^ (1 << at) ^ (1 << back));
-            preds.push(index.slot(b[0], b[1], mover));
+            let before = theirs ^ (1 << at) ^ (1 << back);
+            preds.push(match first {
+                Some(first) => index.slot_with(first, before, 1),
+                None => index.slot(before, o, 0),
+            });
         }
     }
 }
