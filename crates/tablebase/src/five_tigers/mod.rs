@@ -10,11 +10,12 @@
 //!   pieces of a side are identical.
 //! * A [`Table`] stores one canonical state per class of the board's 8
 //!   symmetries ([`Slots`], its [`TableGame::Index`]): the graph
-//!   generator's and the shuttle-ban generator's as a sorted array of
-//!   64-bit keys searched by bisection (written in a version-1 file before
-//!   the values), the shuttle-allowed retrograde generator's in the slots
-//!   of a dense index, computed from a position (version-2 blocked files,
-//!   no key stored, probed a block at a time).
+//!   generator's (and every version-1 file's) as a sorted array of 64-bit
+//!   keys searched by bisection (written in the file before the values),
+//!   the retrograde generators' in the slots of a dense index computed
+//!   from a position: version-2 blocked files over the boards (shuttle
+//!   allowed), version-3 over the cells of the boards and bans (shuttle
+//!   forbidden), no key stored, probed a block at a time.
 //! * The generators: `retro` (by un-moves over a dense index; `retro_ban`
 //!   with `dense_ban` under `shuttle = forbidden`, a cell per pair of
 //!   bans), and `solve`, which builds the move graph of a material with
@@ -93,9 +94,10 @@ pub type Table = crate::Table<FiveTigers>;
 pub const MAX_PIECES: u32 = 5;
 
 /// The most pieces a side may have in a material under `shuttle =
-/// forbidden`: the previous steps in the states multiply a table by up to
-/// 74 at 3 a side and about 100 at 4, so that `4v4`'s 2 · 10⁹ states do
-/// not fit a sorted key list in memory (the key itself has room for bans
+/// forbidden`: the previous steps multiply a table by up to 74 at 3 a
+/// side and about 100 at 4; `4v4`'s 1.9 · 10⁹ states take about 10 GB
+/// while solving (5 bytes a state), `5v5`'s 2.5 · 10¹⁰ would take about
+/// 125 GB, more than one machine of ours (the key itself has room for bans
 /// of 5 pieces).
 pub const MAX_PIECES_FORBIDDEN: u32 = 4;
 
