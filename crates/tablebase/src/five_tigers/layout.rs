@@ -78,13 +78,12 @@ impl DenseBan {
         let empty = ALL & !(state.boards[0] | state.boards[1]);
         for (own, ban) in state.boards.iter().zip(state.bans) {
             if let Some(Ban { at, back }) = ban {
-                let adjacent = NEIGHBOURS[usize::from(at % 25)].0 & (1 << (back % 25)) != 0;
-                if at >= 25
-                    || back >= 25
-                    || own & (1 << at) == 0
-                    || empty & (1 << back) == 0
-                    || !adjacent
-                {
+                let (at, back) = (u32::from(at), u32::from(back));
+                if at >= 25 || back >= 25 {
+                    return None;
+                }
+                let steps_back = NEIGHBOURS[at as usize].0 & empty;
+                if own & (1 << at) == 0 || steps_back & (1 << back) == 0 {
                     return None;
                 }
             }
