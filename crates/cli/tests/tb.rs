@@ -802,11 +802,12 @@ fn a_generation_beyond_the_machine_s_memory_is_refused_up_front() {
             String::from_utf8_lossy(&out.stderr).into_owned(),
         )
     };
-    // 3v3 under the shuttle ban: 65.7 million states, about 1.4 GB.
-    let (code, err) = run("1000000000", "3v3");
+    // 3v3 under the shuttle ban: 65.7 million states, about 0.33 GB at 5
+    // bytes a state.
+    let (code, err) = run("200000000", "3v3");
     assert_eq!(code, 2, "{err}");
     assert!(
-        err.contains("the table 3v3 needs about") && err.contains("more than the 1.0 GB"),
+        err.contains("the table 3v3 needs about 0.3 GB") && err.contains("more than the 0.2 GB"),
         "{err}"
     );
     assert_eq!(
@@ -818,7 +819,7 @@ fn a_generation_beyond_the_machine_s_memory_is_refused_up_front() {
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("bad QI_TB_MEMORY 'lots'"), "{err}");
     // Enough memory: 2v1 and what it needs are solved.
-    let (code, err) = run("1000000000", "2v1");
+    let (code, err) = run("200000000", "2v1");
     assert_eq!(code, 0, "{err}");
     assert!(dir.join("2v1.qft").exists(), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();

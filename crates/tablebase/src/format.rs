@@ -109,7 +109,12 @@ impl FormatError {
     pub(crate) fn file<G: TableGame>(source: FileError) -> FormatError {
         FormatError::File {
             game: G::NAME,
-            version: G::BLOCKED_VERSION.unwrap_or(G::FORMAT_VERSION),
+            version: G::BLOCKED_VERSIONS
+                .iter()
+                .copied()
+                .max()
+                .unwrap_or(G::FORMAT_VERSION)
+                .max(G::FORMAT_VERSION),
             source,
         }
     }
@@ -134,7 +139,7 @@ impl<G: TableGame> Table<G> {
     }
 
     /// The table as file bytes: a blocked file when the game writes its
-    /// index so ([`TableGame::is_blocked`]), else the keyed layout.
+    /// index so ([`TableGame::blocked_version`]), else the keyed layout.
     pub fn to_bytes(&self) -> Vec<u8> {
         let texts = self.header_texts();
         if let Some(version) = self.blocked_version() {
@@ -162,7 +167,7 @@ impl<G: TableGame> Table<G> {
 
     /// The version of the blocked file this table is written as, if it is.
     fn blocked_version(&self) -> Option<u16> {
-        G::BLOCKED_VERSION.filter(|_| G::is_blocked(&self.index))
+        G::blocked_version(&self.index)
     }
 
     /// Writes the table's file to `w` (what [`to_bytes`](Table::to_bytes)
@@ -191,28 +196,30 @@ impl<G: TableGame> Table<G> {
     /// refused too.
     pub fn from_bytes(bytes: &[u8], expected: Option<&G::Rules>) -> Result<Table<G>, FormatError> {
         let file = FormatError::file::<G>;
-        if let Some(version) = G::BLOCKED_VERSION {
-            if bytes.starts_with(&MAGIC) && bytes.get(8..10) == Some(&version.to_le_bytes()) {
-                let header = blocked::parse_header(bytes, G::NAME, version).map_err(file)?;
-                let size = header
-                    .layout
-                    .file_size()
-                    .ok_or(file(FileError::Truncated))?;
-                let len = bytes.len() as u64;
-                if len < size {
-                    return Err(file(FileError::Truncated));
-                }
-                if len > size {
-                    return Err(file(FileError::TrailingBytes((len - size) as usize)));
-                }
-                let mut rest = &bytes[header.layout.header_len as usize..];
-                let (values, distances) =
-                    blocked::read_blocks(&mut rest, &header.layout).map_err(|e| match e {
-                        ReadFileError::File(e) => file(e),
-                        ReadFileError::Io(_) => file(FileError::Truncated),
-                    })?;
-                return blocked_table(&header, values, distances, expected);
+        let found = bytes
+            .get(8..10)
+            .filter(|_| bytes.starts_with(&MAGIC))
+            .map(|v| u16::from_le_bytes([v[0], v[1]]));
+        if let Some(version) = found.filter(|v| G::BLOCKED_VERSIONS.contains(v)) {
+            let header = blocked::parse_header(bytes, G::NAME, version).map_err(file)?;
+            let size = header
+                .layout
+                .file_size()
+                .ok_or(file(FileError::Truncated))?;
+            let len = bytes.len() as u64;
+            if len < size {
+                return Err(file(FileError::Truncated));
             }
+            if len > size {
+                return Err(file(FileError::TrailingBytes((len - size) as usize)));
+            }
+            let mut rest = &bytes[header.layout.header_len as usize..];
+            let (values, distances) =
+                blocked::read_blocks(&mut rest, &header.layout).map_err(|e| match e {
+                    ReadFileError::File(e) => file(e),
+                    ReadFileError::Io(_) => file(FileError::Truncated),
+                })?;
+            return blocked_table(&header, version, values, distances, expected);
         }
         let (header, mut r) = container::read(bytes, G::NAME, G::FORMAT_VERSION).map_err(file)?;
         let (rules, material) = rules_and_material::<G>(header.rules, header.material, expected)?;
@@ -265,12 +272,13 @@ pub(crate) fn rules_and_material<G: TableGame>(
 /// The table of a blocked file's header and blocks.
 fn blocked_table<G: TableGame>(
     header: &BlockedHeader,
+    version: u16,
     values: Vec<u8>,
     distances: crate::table::Distances,
     expected: Option<&G::Rules>,
 ) -> Result<Table<G>, FormatError> {
     let (rules, material) = rules_and_material::<G>(&header.rules, &header.material, expected)?;
-    let index = G::blocked_index(material, &rules, header.layout.count)?;
+    let index = G::blocked_index(material, &rules, version, header.layout.count)?;
     Ok(Table {
         material,
         rules,
@@ -308,13 +316,13 @@ pub(crate) fn read_error<G: TableGame>(path: &Path, e: ReadFileError) -> FormatE
 /// corrupt, holds another material than its name says or was made under
 /// other board rules than `rules`.
 pub fn load_table<G: TableGame>(path: &Path, rules: &G::Rules) -> Result<Table<G>, FormatError> {
-    let table = match G::BLOCKED_VERSION {
-        Some(version) if blocked::peek_version(path) == Some(version) => {
+    let table = match blocked::peek_version(path) {
+        Some(version) if G::BLOCKED_VERSIONS.contains(&version) => {
             let (mut file, header) =
                 blocked::open(path, G::NAME, version).map_err(|e| read_error::<G>(path, e))?;
             let (values, distances) = blocked::read_blocks(&mut file, &header.layout)
                 .map_err(|e| read_error::<G>(path, e))?;
-            blocked_table(&header, values, distances, Some(rules))?
+            blocked_table(&header, version, values, distances, Some(rules))?
         }
         _ => {
             let bytes = container::read_file(path, G::NAME, G::FORMAT_VERSION, G::KEY_BYTES)

@@ -67,9 +67,12 @@ pub trait TableGame: Sized + Send + Sync + 'static {
     const FORMAT_VERSION: u16;
     /// Bytes per position of the index in a file (0 for a formula).
     const KEY_BYTES: u64;
-    /// The format version of the game's blocked files (no keys, values and
-    /// distances in checksummed blocks: `blocked`), if it writes them.
-    const BLOCKED_VERSION: Option<u16> = None;
+    /// The format versions of the game's blocked files (no keys, values and
+    /// distances in checksummed blocks: `blocked`), if it writes them: one
+    /// per formula a blocked file's slots may follow, so that the version
+    /// in a header names the index and a reader never takes one formula's
+    /// slots for another's.
+    const BLOCKED_VERSIONS: &'static [u16] = &[];
     /// What differs between two rule sets whose tables differ, for
     /// [`FormatError::RulesMismatch`]'s message.
     const RULES_DIFFER: &'static str;
@@ -135,17 +138,21 @@ pub trait TableGame: Sized + Send + Sync + 'static {
         bytes: &[u8],
     ) -> Result<Self::Index, FormatError>;
 
-    /// Whether a table of `index` is written as a blocked file (its slots
-    /// a formula's, so no key is stored).
-    fn is_blocked(_index: &Self::Index) -> bool {
-        false
+    /// The version of the blocked file a table of `index` is written as
+    /// (its slots a formula's, so no key is stored), `None` for the keyed
+    /// layout.
+    fn blocked_version(_index: &Self::Index) -> Option<u16> {
+        None
     }
 
-    /// The index of a blocked file of `material` with `count` slots,
-    /// refusing a count that is not the material's.
+    /// The index of a blocked file of `version` (one of
+    /// [`BLOCKED_VERSIONS`](TableGame::BLOCKED_VERSIONS)) for `material`
+    /// with `count` slots, refusing a count that is not the material's or
+    /// a version whose formula does not go with `rules`.
     fn blocked_index(
         material: Self::Material,
         _rules: &Self::Rules,
+        _version: u16,
         count: u64,
     ) -> Result<Self::Index, FormatError> {
         Err(FormatError::CountMismatch {

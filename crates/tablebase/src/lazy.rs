@@ -281,8 +281,13 @@ impl<G: TableGame> LazyTablebase<G> {
         }
         let large = std::fs::metadata(&path)
             .is_ok_and(|m| m.is_file() && m.len() > self.paging.load_whole_up_to);
-        let result = match G::BLOCKED_VERSION {
-            Some(v) if large && crate::blocked::peek_version(&path) == Some(v) => {
+        let peeked = if large {
+            crate::blocked::peek_version(&path)
+        } else {
+            None
+        };
+        let result = match peeked {
+            Some(v) if G::BLOCKED_VERSIONS.contains(&v) => {
                 Paged::open(&path, v, &self.rules, &self.paging).map(|p| Slot::Paged(Arc::new(p)))
             }
             _ => load_table(&path, &self.rules).map(|t| Slot::Loaded(Arc::new(t))),

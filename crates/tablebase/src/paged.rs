@@ -92,7 +92,7 @@ impl<G: TableGame> Paged<G> {
         let (rules, material) =
             rules_and_material::<G>(&header.rules, &header.material, Some(rules))?;
         check_name::<G>(path, material)?;
-        let index = G::blocked_index(material, &rules, header.layout.count)?;
+        let index = G::blocked_index(material, &rules, version, header.layout.count)?;
         Ok(Paged {
             material,
             index,

@@ -1,17 +1,19 @@
 //! How a Five Tigers table finds a position's slot ([`Slots`], the
 //! table's [`TableGame::Index`](crate::TableGame::Index)): the sorted
 //! canonical keys of the graph generator's tables and of version-1 files,
-//! or the retrograde generator's dense index (version-2 blocked files: no
-//! key stored), and the conversion of a dense table to a keyed one for
-//! comparing the two.
+//! or the retrograde generators' dense indices (blocked files: no key
+//! stored; version 2 for the shuttle allowed, version 3 for the cells of
+//! [`BanIndex`] under `shuttle = forbidden`), and the conversion of a
+//! dense table to a keyed one for comparing the two.
 
 use std::sync::Arc;
 
 use qi_core::Side;
-use qi_five_tigers::FiveTigers;
+use qi_five_tigers::{FiveTigers, NEIGHBOURS};
 
 use super::dense::DenseIndex;
-use super::key::{map_board, plain_canonical_key, State};
+use super::dense_ban::BanIndex;
+use super::key::{map_board, plain_canonical_key, Ban, State};
 use super::{Material, Stats, Table};
 use crate::table::Wdl;
 
@@ -27,7 +29,85 @@ pub enum Slots {
     /// no position uses marked in the values: the retrograde generator's
     /// tables, written as blocked files.
     Dense(Dense),
+    /// The cells of the material's [`BanIndex`] (each board slot of the
+    /// dense index followed by a cell per pair of bans), with the cells no
+    /// state uses marked in the values: the shuttle-ban retrograde
+    /// generator's tables, written as blocked files of version 3.
+    DenseBan(DenseBan),
 }
+
+/// The cell index of one material under `shuttle = forbidden` (see
+/// [`Slots::DenseBan`]), shared by the tables and pages of that material.
+#[derive(Clone)]
+pub struct DenseBan {
+    material: Material,
+    index: Arc<BanIndex>,
+}
+
+impl DenseBan {
+    /// The cell index of `material`.
+    pub(crate) fn new(material: Material) -> DenseBan {
+        DenseBan::of(
+            material,
+            Arc::new(BanIndex::new(material.first, material.second)),
+        )
+    }
+
+    /// The table index over a cell index already built (the generator's).
+    pub(crate) fn of(material: Material, index: Arc<BanIndex>) -> DenseBan {
+        DenseBan { material, index }
+    }
+
+    /// The number of cells.
+    pub fn len(&self) -> u64 {
+        self.index.len()
+    }
+
+    /// Whether there is no cell (never).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The cell of the state with nothing owed `state`, if it is one of the
+    /// material's and its bans are steps back of their sides onto empty
+    /// points (what a cell exists for).
+    fn cell(&self, state: &State) -> Option<u64> {
+        if state.owed != 0 || Material::of_boards(state.boards) != Some(self.material) {
+            return None;
+        }
+        let empty = ALL & !(state.boards[0] | state.boards[1]);
+        for (own, ban) in state.boards.iter().zip(state.bans) {
+            if let Some(Ban { at, back }) = ban {
+                let (at, back) = (u32::from(at), u32::from(back));
+                if at >= 25 || back >= 25 {
+                    return None;
+                }
+                let steps_back = NEIGHBOURS[at as usize].0 & empty;
+                if own & (1 << at) == 0 || steps_back & (1 << back) == 0 {
+                    return None;
+                }
+            }
+        }
+        Some(self.index.cell(state.boards, state.stm.index(), state.bans))
+    }
+}
+
+impl std::fmt::Debug for DenseBan {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "DenseBan({}: {} cells)", self.material, self.index.len())
+    }
+}
+
+/// Two cell indices of one material are the same formula.
+impl PartialEq for DenseBan {
+    fn eq(&self, other: &DenseBan) -> bool {
+        self.material == other.material
+    }
+}
+
+impl Eq for DenseBan {}
+
+const ALL: u32 = (1 << 25) - 1;
 
 /// The dense index of one material (see [`Slots::Dense`]), shared by the
 /// tables and pages of that material.
@@ -99,6 +179,21 @@ impl Slots {
                 keys.binary_search(&key).ok().map(|i| i as u64)
             }
             Slots::Dense(d) => Some(d.index.slot(boards[0], boards[1], stm.index())),
+            Slots::DenseBan(d) => d.cell(&State {
+                boards,
+                stm,
+                bans: [None, None],
+                owed: 0,
+                taker: Side::First,
+            }),
+        }
+    }
+
+    /// The slot of `state` (its bans included), if stored.
+    pub(crate) fn slot_of_state(&self, state: &State) -> Option<u64> {
+        match self {
+            Slots::DenseBan(d) => d.cell(state),
+            _ => self.slot_of_key(state.canonical()?.0),
         }
     }
 
@@ -117,6 +212,7 @@ impl Slots {
                 }
                 Some(d.index.slot(x, o, state.stm.index()))
             }
+            Slots::DenseBan(d) => d.cell(&State::from_key(key)?),
         }
     }
 }
@@ -144,15 +240,19 @@ impl Table {
     /// generator and version-1 files have it (a copy of a keyed table):
     /// what two generators' tables are compared by.
     pub fn keyed(&self) -> Table {
-        let Slots::Dense(d) = self.index() else {
-            return self.clone();
+        let mut keyed: Vec<(u64, u64)> = match self.index() {
+            Slots::Keys(_) => return self.clone(),
+            Slots::Dense(d) => d
+                .index
+                .range(0, d.len())
+                .filter(|&(slot, ..)| self.at(slot).is_some())
+                .map(|(slot, x, o, stm)| (plain_canonical_key([x, o], side(stm)), slot))
+                .collect(),
+            Slots::DenseBan(_) => self
+                .stored_cells()
+                .filter_map(|c| Some((self.cell_state(c)?.canonical()?.0, c)))
+                .collect(),
         };
-        let mut keyed: Vec<(u64, u64)> = d
-            .index
-            .range(0, d.len())
-            .filter(|&(slot, ..)| self.at(slot).is_some())
-            .map(|(slot, x, o, stm)| (plain_canonical_key([x, o], side(stm)), slot))
-            .collect();
         keyed.sort_unstable();
         let (mut keys, mut values, mut dists) = (Vec::new(), Vec::new(), Vec::new());
         for (key, slot) in keyed {
@@ -188,7 +288,38 @@ impl Table {
                     Some((state, key, class_size([x, o]), v, d))
                 },
             )),
+            Slots::DenseBan(_) => Box::new(self.stored_cells().filter_map(move |cell| {
+                let (v, d) = self.at(cell)?;
+                let state = self.cell_state(cell)?;
+                let (key, class) = state.canonical()?;
+                Some((state, key, u64::from(class), v, d))
+            })),
         }
+    }
+
+    /// The cells of a [`Slots::DenseBan`] table that hold a state, in
+    /// order (none for another index).
+    fn stored_cells(&self) -> impl Iterator<Item = u64> + '_ {
+        let n = match self.index() {
+            Slots::DenseBan(_) => self.len(),
+            _ => 0,
+        };
+        (0..n).filter(move |&c| self.at(c).is_some())
+    }
+
+    /// The state of cell `cell` of a [`Slots::DenseBan`] table.
+    fn cell_state(&self, cell: u64) -> Option<State> {
+        let Slots::DenseBan(d) = self.index() else {
+            return None;
+        };
+        let (boards, stm, bans) = d.index.decode(cell);
+        Some(State {
+            boards,
+            stm: side(stm),
+            bans,
+            owed: 0,
+            taker: Side::First,
+        })
     }
 
     /// The statistics by the counting convention (see [`Stats`]).

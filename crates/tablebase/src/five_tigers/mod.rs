@@ -10,11 +10,12 @@
 //!   pieces of a side are identical.
 //! * A [`Table`] stores one canonical state per class of the board's 8
 //!   symmetries ([`Slots`], its [`TableGame::Index`]): the graph
-//!   generator's and the shuttle-ban generator's as a sorted array of
-//!   64-bit keys searched by bisection (written in a version-1 file before
-//!   the values), the shuttle-allowed retrograde generator's in the slots
-//!   of a dense index, computed from a position (version-2 blocked files,
-//!   no key stored, probed a block at a time).
+//!   generator's (and every version-1 file's) as a sorted array of 64-bit
+//!   keys searched by bisection (written in the file before the values),
+//!   the retrograde generators' in the slots of a dense index computed
+//!   from a position: version-2 blocked files over the boards (shuttle
+//!   allowed), version-3 over the cells of the boards and bans (shuttle
+//!   forbidden), no key stored, probed a block at a time.
 //! * The generators: `retro` (by un-moves over a dense index; `retro_ban`
 //!   with `dense_ban` under `shuttle = forbidden`, a cell per pair of
 //!   bans), and `solve`, which builds the move graph of a material with
@@ -67,7 +68,7 @@ use qi_core::{Position, Side};
 use qi_five_tigers::{FiveTigers, Phase, Rules, RulesError, Shuttle};
 use thiserror::Error;
 
-pub use layout::{Dense, Slots};
+pub use layout::{Dense, DenseBan, Slots};
 #[cfg(feature = "distributed")]
 pub use resume::generate_distributed;
 pub use resume::generate_resumable;
@@ -93,11 +94,20 @@ pub type Table = crate::Table<FiveTigers>;
 pub const MAX_PIECES: u32 = 5;
 
 /// The most pieces a side may have in a material under `shuttle =
-/// forbidden`: the previous steps in the states multiply a table by up to
-/// 74 at 3 a side and about 100 at 4, so that `4v4`'s 2 · 10⁹ states do
-/// not fit a sorted key list in memory (the key itself has room for bans
+/// forbidden`: the previous steps multiply a table by up to 74 at 3 a
+/// side and about 100 at 4; `4v4`'s 1.9 · 10⁹ states take about 10 GB
+/// while solving (5 bytes a state), `5v5`'s 2.5 · 10¹⁰ would take about
+/// 125 GB, more than one machine of ours (the key itself has room for bans
 /// of 5 pieces).
 pub const MAX_PIECES_FORBIDDEN: u32 = 4;
+
+/// The blocked file version over the dense index (`shuttle = allowed`).
+const DENSE_VERSION: u16 = 2;
+
+/// The blocked file version over the cells of the ban index (`shuttle =
+/// forbidden`): a version of its own, so that the header names the
+/// formula and neither reader takes the other's slots.
+const DENSE_BAN_VERSION: u16 = 3;
 
 /// The most pieces a side may have for the graph generator (its 57 bytes
 /// a state and 8 an edge).
@@ -368,8 +378,10 @@ impl TableGame for FiveTigers {
     /// The keyed layout (still read, and written for keyed tables).
     const FORMAT_VERSION: u16 = 1;
     const KEY_BYTES: u64 = 8;
-    /// The blocked layout of dense tables.
-    const BLOCKED_VERSION: Option<u16> = Some(2);
+    /// The blocked layouts of dense tables: 2 over the dense index
+    /// (`shuttle = allowed`), 3 over the cells of the ban index (`shuttle =
+    /// forbidden`).
+    const BLOCKED_VERSIONS: &'static [u16] = &[DENSE_VERSION, DENSE_BAN_VERSION];
     const RULES_DIFFER: &'static str = "another shuttle rule or other formation values";
 
     fn same_board_rules(a: &Rules, b: &Rules) -> bool {
@@ -413,7 +425,7 @@ impl TableGame for FiveTigers {
         if state.owed != 0 || Material::of_boards(state.boards) != Some(material) {
             return None;
         }
-        index.slot_of_key(state.canonical()?.0)
+        index.slot_of_state(&state)
     }
 
     /// The pieces of the larger side.
@@ -458,13 +470,12 @@ impl TableGame for FiveTigers {
     }
 
     /// An estimate, from the same count of states: a one-byte distance
-    /// and 2 bits a state, and for keyed tables (the graph generator's and
-    /// the shuttle-ban generator's) an 8-byte key.
+    /// and 2 bits a state, and for keyed tables (the graph generator's) an
+    /// 8-byte key.
     fn table_bytes(material: Material, rules: &Rules) -> u64 {
         let states = raw_state_count(material, rules, false).div_ceil(8);
         let key = match Generator::for_rules(rules) {
             Generator::Graph => 8,
-            Generator::Retrograde if forbids_shuttle(rules) => 8,
             Generator::Retrograde => 0,
         };
         states * (1 + key) + states.div_ceil(4)
@@ -473,32 +484,67 @@ impl TableGame for FiveTigers {
     fn index_bytes(index: &Slots) -> Vec<u8> {
         match index {
             Slots::Keys(keys) => keys.iter().flat_map(|k| k.to_le_bytes()).collect(),
-            Slots::Dense(_) => Vec::new(),
+            Slots::Dense(_) | Slots::DenseBan(_) => Vec::new(),
         }
     }
 
-    fn is_blocked(index: &Slots) -> bool {
-        matches!(index, Slots::Dense(_))
+    fn blocked_version(index: &Slots) -> Option<u16> {
+        match index {
+            Slots::Keys(_) => None,
+            Slots::Dense(_) => Some(DENSE_VERSION),
+            Slots::DenseBan(_) => Some(DENSE_BAN_VERSION),
+        }
     }
 
-    /// The dense index of `material`, refused under `shuttle = forbidden`
-    /// (its states hold previous steps, which the dense index has not).
-    fn blocked_index(material: Material, rules: &Rules, count: u64) -> Result<Slots, FormatError> {
-        if forbids_shuttle(rules) {
-            return Err(FormatError::BadRules {
+    /// The dense index of `material` (version 2, refused under `shuttle =
+    /// forbidden`: its states hold previous steps, which the dense index
+    /// has not) or its ban index (version 3, refused under `shuttle =
+    /// allowed`).
+    fn blocked_index(
+        material: Material,
+        rules: &Rules,
+        version: u16,
+        count: u64,
+    ) -> Result<Slots, FormatError> {
+        let wrong = |needs: &str| {
+            Err(FormatError::BadRules {
                 text: rules.to_string(),
-                source: "a dense (version 2) table needs shuttle = allowed".into(),
-            });
-        }
-        let dense = Dense::new(material);
-        if dense.len() != count {
+                source: format!("a dense table of version {version} needs {needs}").into(),
+            })
+        };
+        let index = match version {
+            DENSE_VERSION if forbids_shuttle(rules) => return wrong("shuttle = allowed"),
+            DENSE_VERSION => Slots::Dense(Dense::new(material)),
+            DENSE_BAN_VERSION if !forbids_shuttle(rules) => return wrong("shuttle = forbidden"),
+            DENSE_BAN_VERSION => {
+                if material.first.max(material.second) > MAX_PIECES_FORBIDDEN {
+                    return Err(FormatError::CountMismatch {
+                        material: material.to_string(),
+                        expected: 0,
+                        found: count,
+                    });
+                }
+                Slots::DenseBan(DenseBan::new(material))
+            }
+            _ => {
+                return Err(FormatError::file::<FiveTigers>(
+                    crate::container::FileError::UnsupportedVersion(version),
+                ))
+            }
+        };
+        let expected = match &index {
+            Slots::Dense(d) => d.len(),
+            Slots::DenseBan(d) => d.len(),
+            Slots::Keys(_) => 0,
+        };
+        if expected != count {
             return Err(FormatError::CountMismatch {
                 material: material.to_string(),
-                expected: dense.len(),
+                expected,
                 found: count,
             });
         }
-        Ok(Slots::Dense(dense))
+        Ok(index)
     }
 
     fn read_index(

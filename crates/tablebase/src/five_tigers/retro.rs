@@ -119,6 +119,11 @@ impl Targets {
                         }
                     }
                 }
+                Slots::DenseBan(_) => {
+                    return Err(internal(format!(
+                        "table {m} holds bans, which shuttle = allowed has not"
+                    )))
+                }
                 Slots::Keys(keys) => {
                     for (i, &key) in keys.iter().enumerate() {
                         let state = State::from_key(key)
@@ -485,7 +490,7 @@ const BLOCK: usize = 1 << 16;
 /// The distinct predecessors of each of `decided` (slot, won for its side
 /// to move), as `q << 1 | won`, generated on `threads` threads (one list
 /// per thread, in order).
-fn predecessors(
+pub(super) fn predecessors(
     decided: &[(u64, bool)],
     unmove: &Unmove<'_>,
     threads: usize,

@@ -20,10 +20,20 @@
 //!   its bans included) into the smaller tables, looked up by the
 //!   canonical key of the state the removals leave.
 //!
-//! The table handed on has the graph generator's canonical keys, values
-//! and distances (`solve`), so files are byte-identical.
+//! * The propagation goes round by round (distance by distance), each
+//!   round a scan of the state and distance arrays for the states decided
+//!   at that distance, so no queue of decided states is held: what a
+//!   state waits for is in its own bytes (a decided state's distance, a
+//!   winning conversion's distance, a lost state's longest losing
+//!   conversion).
+//!
+//! The table handed on is dense, cell by cell (a blocked file of version
+//! 3, written from the arrays with no key and no sort); its keyed form
+//! (`Table::keyed`) has the graph generator's canonical keys, values and
+//! distances (`solve`), so those files are byte-identical.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use qi_core::{Position, Side};
 use qi_five_tigers::{FiveTigers, Move, Point, Rules, Shuttle, NEIGHBOURS};
@@ -31,19 +41,24 @@ use qi_five_tigers::{FiveTigers, Move, Point, Rules, Shuttle, NEIGHBOURS};
 use super::dense_ban::BanIndex;
 use super::key::{Ban, State};
 use super::retro::{
-    best_removal, forms, internal, points, propagate, record_start, with, Event, Exits, SlotStart,
-    LOSS, UNUSED, WIN,
+    best_removal, forms, internal, points, predecessors, with, Exits, SlotStart, COUNT, LOSS,
+    LOSS_NEW, NON_LOSING, UNUSED, WIN, WIN_NEW,
 };
-use super::{Material, Table, Tablebase};
+use super::{DenseBan, Material, Slots, Table, Tablebase};
 use crate::driver::{join_workers, GenerateError};
-use crate::table::Wdl;
+use crate::table::{Distances, Wdl};
 
 const ALL: u32 = (1 << 25) - 1;
 
-/// Working bytes per state: the state byte and the distance, about 8
-/// bytes of queue per decided state, and for the table handed on its key
-/// (8), a value byte and the distance (2).
-pub(crate) const BYTES_PER_STATE: u64 = 3 + 8 + 8 + 1 + 2;
+/// Working bytes per state: the state byte and the distance (2) while
+/// solving, then, while the table handed on is packed from them, its
+/// distance byte and 2 bits of value (1.25, rounded up): no queue and no
+/// key (the frontier of a round is a block of [`BLOCK`] cells at a time).
+pub(crate) const BYTES_PER_STATE: u64 = 3 + 2;
+
+/// Cells decided per block of a round: enough to share among the threads,
+/// few enough that the updates of one block stay small.
+const BLOCK: usize = 1 << 16;
 
 /// The memoised values of owed-removal states, by canonical key.
 type Memo = HashMap<u64, (Wdl, u32)>;
@@ -233,8 +248,48 @@ pub(super) fn unmoves(index: &BanIndex, cell: u64, values: &[u8; 5], preds: &mut
     }
 }
 
+/// Records the start of a cell in its state byte and distance: a cell
+/// without a step is lost at 0 (`LOSS_NEW`), an undecided one keeps its
+/// count of distinct successors and `NON_LOSING`, and its distance is the
+/// distance of its shortest winning conversion (a `NON_LOSING` cell; 0 for
+/// none) or of its longest losing one (the others): what the rounds scan
+/// for. Returns the greatest distance this cell may be decided at.
+fn record_cell(
+    start: SlotStart,
+    children: usize,
+    state: &mut u8,
+    far: &mut u16,
+) -> Result<u32, GenerateError> {
+    match start {
+        SlotStart::NoStep => {
+            *state = LOSS_NEW;
+            *far = 0;
+            Ok(0)
+        }
+        SlotStart::Moves {
+            win,
+            non_losing,
+            longest_loss,
+        } => {
+            if children > usize::from(COUNT) {
+                return Err(internal(format!("{children} successors")));
+            }
+            *state = children as u8 | if non_losing { NON_LOSING } else { 0 };
+            if non_losing {
+                let w = win.unwrap_or(0);
+                *far = w;
+                return Ok(u32::from(w));
+            }
+            let l = longest_loss.unwrap_or(0);
+            *far = l;
+            Ok(u32::from(l) + 1)
+        }
+    }
+}
+
 /// The initial pass over the board slots `lo..hi`, whose cells start at
-/// `base` (`states` and `dist` hold exactly their cells).
+/// `base` (`states` and `dist` hold exactly their cells); the greatest
+/// distance a cell may be decided at.
 #[allow(clippy::too_many_arguments)]
 fn init_range(
     index: &BanIndex,
@@ -245,9 +300,9 @@ fn init_range(
     rules: &Rules,
     material: Material,
     smaller: &Tablebase,
-) -> Result<Vec<(u32, Event)>, GenerateError> {
+) -> Result<u32, GenerateError> {
     let mut memo = Memo::new();
-    let mut events = Vec::new();
+    let mut horizon = 0;
     let mut children: Vec<u64> = Vec::with_capacity(20);
     let base = index.start(lo);
     for (slot, x, o, stm) in index.boards.range(lo, hi) {
@@ -273,22 +328,16 @@ fn init_range(
                 &mut memo,
                 &mut children,
             )?;
-            record_start(
-                start,
-                children.len(),
-                cell,
-                &mut states[i],
-                &mut dist[i],
-                &mut events,
-            );
+            let at = record_cell(start, children.len(), &mut states[i], &mut dist[i])?;
+            horizon = horizon.max(at);
         }
     }
-    Ok(events)
+    Ok(horizon)
 }
 
 /// Solves `material` (`shuttle = forbidden`) given the tables of the
 /// materials its removals lead to, on `threads` threads (the initial
-/// pass, the un-moves and the keys of the table).
+/// pass, the un-moves and the packing of the table).
 pub(crate) fn solve(
     material: Material,
     rules: &Rules,
@@ -315,7 +364,7 @@ pub(crate) fn solve(
     let slots = index.board_slots();
     let parts = (threads as u64 * 4).min(slots.max(1));
     let bounds: Vec<u64> = (0..=parts).map(|i| slots * i / parts).collect();
-    let mut events = Vec::new();
+    let mut horizon = 0;
     {
         let mut jobs = Vec::new();
         let (mut s_rest, mut d_rest) = (&mut states[..], &mut dist[..]);
@@ -327,116 +376,197 @@ pub(crate) fn solve(
             jobs.push((w[0], w[1], s, d));
         }
         let next = std::sync::Mutex::new(jobs);
-        let results: Vec<Result<Vec<(u32, Event)>, GenerateError>> = std::thread::scope(|scope| {
+        let results: Vec<Result<u32, GenerateError>> = std::thread::scope(|scope| {
             let workers: Vec<_> = (0..threads)
                 .map(|_| {
                     let (index, next) = (&index, &next);
                     scope.spawn(move || {
-                        let mut out = Vec::new();
+                        let mut far = 0;
                         loop {
                             let job = crate::driver::lock(next).pop();
                             let Some((lo, hi, s, d)) = job else { break };
-                            out.extend(init_range(index, lo, hi, s, d, rules, material, smaller)?);
+                            let h = init_range(index, lo, hi, s, d, rules, material, smaller)?;
+                            far = far.max(h);
                         }
-                        Ok(out)
+                        Ok(far)
                     })
                 })
                 .collect();
             join_workers(workers)
         });
         for r in results {
-            events.extend(r?);
+            horizon = horizon.max(r?);
         }
     }
     let values = rules.values();
-    propagate(&mut states, &mut dist, events, threads, &|cell, preds| {
+    rounds(&mut states, &mut dist, horizon, threads, &|cell, preds| {
         unmoves(&index, cell, &values, preds)
     })?;
-    table_of(material, rules, &index, &states, &dist, threads)
+    table_of(material, rules, index, states, dist, threads)
 }
 
-/// The table of the solved cells: their canonical keys sorted, each
-/// key's value read from the cell it names again (no key-to-cell pairs
-/// are held, which would double the memory of the keys). The keys are
-/// sorted as a whole: a key's high bits are its bans, so the keys of one
-/// board slot's cells are not together in key order.
+/// Whether the cell with state byte `s` and distance `d` is decided at
+/// distance `here`, and if so whether it is won for its side to move.
+#[inline]
+fn decided_at(s: u8, d: u16, here: u16) -> Option<bool> {
+    match s {
+        WIN | LOSS | UNUSED => None,
+        WIN_NEW | LOSS_NEW => (d == here).then_some(s == WIN_NEW),
+        // A winning conversion at `here`.
+        _ if s & NON_LOSING != 0 => (d == here && here > 0).then_some(true),
+        // Every successor won for the opponent; the longest losing
+        // conversion was longer.
+        0 => (u32::from(d) + 1 == u32::from(here)).then_some(false),
+        _ => None,
+    }
+}
+
+/// The propagation, round by round from distance 0 to `horizon` (which
+/// grows as cells are scheduled), on `states` and `dist` as the initial
+/// pass left them (see [`record_cell`]): each round scans the arrays for
+/// the cells decided at its distance, a block at a time, marks them
+/// decided, generates their predecessors on the threads (the costly part,
+/// which only reads) and applies them in order. A predecessor won one ply
+/// later is marked `WIN_NEW` at that distance (unless a conversion wins it
+/// at this one, which the scan then finds); one whose last successor is
+/// decided is marked `LOSS_NEW` if lost at the next distance, else left at
+/// 0 to be found at `1 +` its longest losing conversion.
+fn rounds(
+    states: &mut [u8],
+    dist: &mut [u16],
+    mut horizon: u32,
+    threads: usize,
+    unmove: &super::retro::Unmove<'_>,
+) -> Result<(), GenerateError> {
+    let n = states.len();
+    let mut todo: Vec<(u64, bool)> = Vec::with_capacity(BLOCK);
+    let mut d = 0u32;
+    while d <= horizon {
+        if d + 1 >= u32::from(u16::MAX) {
+            return Err(internal("a distance beyond 65534 plies".into()));
+        }
+        let here = d as u16;
+        let mut i = 0usize;
+        while i < n {
+            todo.clear();
+            while i < n && todo.len() < BLOCK {
+                if let Some(won) = decided_at(states[i], dist[i], here) {
+                    states[i] = if won { WIN } else { LOSS };
+                    dist[i] = here;
+                    todo.push((i as u64, won));
+                }
+                i += 1;
+            }
+            if todo.is_empty() {
+                continue;
+            }
+            let updates = predecessors(&todo, unmove, threads)?;
+            for part in updates {
+                for u in part {
+                    let q = (u >> 1) as usize;
+                    let won = u & 1 == 1;
+                    let s = states[q];
+                    if s >= WIN_NEW {
+                        continue;
+                    }
+                    if !won {
+                        // A conversion that wins at this distance holds.
+                        if s & NON_LOSING != 0 && dist[q] != 0 && dist[q] <= here {
+                            continue;
+                        }
+                        states[q] = WIN_NEW;
+                        dist[q] = here + 1;
+                        horizon = horizon.max(d + 1);
+                        continue;
+                    }
+                    if s & COUNT == 0 {
+                        return Err(internal(format!(
+                            "cell {q} has more decided successors than it counted"
+                        )));
+                    }
+                    let s = s - 1;
+                    states[q] = s;
+                    if s == 0 {
+                        let at = here.max(dist[q]) + 1;
+                        if at == here + 1 {
+                            states[q] = LOSS_NEW;
+                            dist[q] = at;
+                        }
+                        horizon = horizon.max(u32::from(at));
+                    }
+                }
+            }
+        }
+        d += 1;
+    }
+    Ok(())
+}
+
+/// The table of the solved cells, cell by cell (no key, no sort: what a
+/// blocked file of version 3 holds), packed on `threads` threads: a cell no
+/// state uses gets the value code 3, a draw distance 0. The arrays are
+/// taken so that each is freed as soon as it is packed.
 fn table_of(
     material: Material,
     rules: &Rules,
-    index: &BanIndex,
-    states: &[u8],
-    dist: &[u16],
+    index: BanIndex,
+    states: Vec<u8>,
+    dist: Vec<u16>,
     threads: usize,
 ) -> Result<Table, GenerateError> {
-    let slots = index.board_slots();
-    let threads = threads.max(1);
-    let per = slots.div_ceil(threads as u64).max(1);
-    let parts: Vec<Result<Vec<u64>, GenerateError>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads as u64)
-            .map(|t| {
-                scope.spawn(move || {
-                    let (lo, hi) = ((t * per).min(slots), ((t + 1) * per).min(slots));
-                    let mut out = Vec::new();
-                    for (slot, x, o, stm) in index.boards.range(lo, hi) {
-                        let cells = index.cells_of(slot);
-                        for cell in cells.clone() {
-                            if states[cell as usize] == UNUSED {
-                                continue;
-                            }
-                            let bans = BanIndex::bans_at([x, o], cell - cells.start);
-                            let key = state_of([x, o], stm, bans)
-                                .canonical()
-                                .ok_or_else(|| internal(format!("cell {cell} has no key")))?
-                                .0;
-                            out.push(key);
-                        }
-                    }
-                    out.sort_unstable();
-                    Ok(out)
-                })
-            })
-            .collect();
-        join_workers(workers)
-    });
-    let mut keys: Vec<u64> = Vec::new();
-    for part in parts {
-        let part = part?;
-        if keys.is_empty() {
-            keys = part;
-        } else {
-            keys.extend(part);
+    let n = states.len();
+    if index.len() != n as u64 || dist.len() != n {
+        return Err(internal(format!(
+            "{material}: {n} states for {} cells",
+            index.len()
+        )));
+    }
+    let decided = |s: u8| s == WIN || s == LOSS;
+    let longest = states
+        .iter()
+        .zip(&dist)
+        .filter(|&(&s, _)| decided(s))
+        .map(|(_, &d)| d)
+        .max()
+        .unwrap_or(0);
+    let distance = |(&s, &d): (&u8, &u16)| if decided(s) { d } else { 0 };
+    let distances = if longest <= u16::from(u8::MAX) {
+        Distances::U8(
+            states
+                .iter()
+                .zip(&dist)
+                .map(|x| distance(x) as u8)
+                .collect(),
+        )
+    } else {
+        Distances::U16(states.iter().zip(&dist).map(distance).collect())
+    };
+    drop(dist);
+    // A multiple of 4 cells a thread, so each packs whole value bytes.
+    let per = n.div_ceil(threads.max(1)).next_multiple_of(4).max(4);
+    let mut values = vec![0u8; n.div_ceil(4)];
+    let code = |s: u8| match s {
+        WIN => Wdl::Win.code(),
+        LOSS => Wdl::Loss.code(),
+        UNUSED => 3,
+        _ => Wdl::Draw.code(),
+    };
+    std::thread::scope(|scope| {
+        for (v, s) in values.chunks_mut(per / 4).zip(states.chunks(per)) {
+            scope.spawn(move || {
+                for (i, &st) in s.iter().enumerate() {
+                    v[i / 4] |= code(st) << (2 * (i % 4));
+                }
+            });
         }
-    }
-    // Each part is sorted: the standard sort merges such runs quickly.
-    keys.sort();
-    let n = keys.len();
-    let mut values = vec![Wdl::Draw; n];
-    let mut dists = vec![0u16; n];
-    let per = n.div_ceil(threads).max(1);
-    let done: Vec<Result<(), GenerateError>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = keys
-            .chunks(per)
-            .zip(values.chunks_mut(per).zip(dists.chunks_mut(per)))
-            .map(|(chunk, (v, d))| {
-                scope.spawn(move || {
-                    for (i, &key) in chunk.iter().enumerate() {
-                        let s = State::from_key(key)
-                            .ok_or_else(|| internal(format!("bad key {key}")))?;
-                        let cell = index.cell(s.boards, s.stm.index(), s.bans) as usize;
-                        (v[i], d[i]) = match states[cell] {
-                            WIN => (Wdl::Win, dist[cell]),
-                            LOSS => (Wdl::Loss, dist[cell]),
-                            _ => (Wdl::Draw, 0),
-                        };
-                    }
-                    Ok(())
-                })
-            })
-            .collect();
-        join_workers(workers)
     });
-    for r in done {
-        r?;
-    }
-    Ok(Table::new(material, *rules, keys, &values, dists))
+    drop(states);
+    Ok(Table {
+        material,
+        rules: *rules,
+        index: Slots::DenseBan(DenseBan::of(material, Arc::new(index))),
+        values,
+        distances,
+        len: n as u64,
+    })
 }
