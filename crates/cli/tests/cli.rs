@@ -624,6 +624,106 @@ fn engine_evaluates_with_the_network_in_jungle_only() {
     e.until("info string error: EvalProfile: five-tigers has no evaluation profile 'nnue'");
 }
 
+/// The embedded network with its output weights and bias zeroed (and its
+/// checksum made right): the `nnue` profile then scores every position
+/// with its side-to-move term alone, `PROFILE_TEMPO`.
+fn silent_network() -> Vec<u8> {
+    use qi_engine::jungle::nnue::{EMBEDDED_BYTES, FILE_LEN, HIDDEN};
+    let mut bytes = EMBEDDED_BYTES.to_vec();
+    let body = FILE_LEN - 8;
+    let output = body - 4 - 2 * 2 * HIDDEN;
+    bytes[output..body].fill(0);
+    // docs/nnue.md: word k of the body times 2k + 1, summed modulo 2^64.
+    let mut padded = bytes[..body].to_vec();
+    padded.resize(body.div_ceil(8) * 8, 0);
+    let sum = padded.chunks(8).enumerate().fold(0u64, |sum, (k, word)| {
+        let word = u64::from_le_bytes(word.try_into().unwrap());
+        sum.wrapping_add(word.wrapping_mul(2 * k as u64 + 1))
+    });
+    bytes[body..].copy_from_slice(&sum.to_le_bytes());
+    bytes
+}
+
+#[test]
+fn engine_evaluates_with_the_network_of_eval_file() {
+    let dir = common::TempDir::new("evalfile");
+    let silent = dir.path("silent.nnue");
+    std::fs::write(&silent, silent_network()).unwrap();
+    let damaged = dir.path("damaged.nnue");
+    let mut bytes = silent_network();
+    bytes[1000] ^= 1;
+    std::fs::write(&damaged, bytes).unwrap();
+    let tempo = format!(
+        "info string eval cp {}",
+        qi_engine::jungle::nnue::PROFILE_TEMPO
+    );
+    let eval = |e: &mut Engine| {
+        e.send("position startpos moves a3a4");
+        e.send("eval");
+        e.until("info string eval").last().unwrap().clone()
+    };
+
+    let mut e = Engine::start(&[]);
+    e.send("jcei");
+    let hello = e.until("jceiok");
+    assert!(hello.contains(&"option name EvalFile type string default <empty>".to_string()));
+    // Given before the profile, the file waits for it.
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        silent.display()
+    ));
+    let hand = eval(&mut e);
+    assert_ne!(hand, tempo, "the default profile has no network");
+    e.send("setoption name EvalProfile value nnue");
+    assert_eq!(eval(&mut e), tempo);
+    // A change of game keeps the file.
+    e.send("setoption name Variant value jungle:datou");
+    e.send("setoption name Variant value jungle");
+    assert_eq!(eval(&mut e), tempo);
+    // A damaged or missing file is refused, named, and the network stays.
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        damaged.display()
+    ));
+    let refused = e.until("info string error:");
+    let line = refused.last().unwrap();
+    assert!(
+        line.contains(&damaged.display().to_string()) && line.contains("checksum"),
+        "{line}"
+    );
+    assert_eq!(eval(&mut e), tempo);
+    let missing = dir.path("missing.nnue");
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        missing.display()
+    ));
+    let refused = e.until("info string error:");
+    let line = refused.last().unwrap();
+    assert!(
+        line.starts_with(&format!(
+            "info string error: EvalFile: {}",
+            missing.display()
+        )),
+        "{line}"
+    );
+    assert_eq!(eval(&mut e), tempo);
+    // <empty>: the embedded network again.
+    e.send("setoption name EvalFile value <empty>");
+    let embedded = eval(&mut e);
+    assert_ne!(embedded, tempo);
+    assert_ne!(embedded, hand);
+    // Five Tigers has no network: the file is kept for Jungle.
+    e.send("setoption name EvalProfile value default");
+    e.send("setoption name Variant value five-tigers");
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        silent.display()
+    ));
+    e.send("setoption name Variant value jungle");
+    e.send("setoption name EvalProfile value nnue");
+    assert_eq!(eval(&mut e), tempo);
+}
+
 /// A path for a test's file in the temporary directory, unique per process.
 fn temp_path(name: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("qi-{}-{name}", std::process::id()))

@@ -13,7 +13,7 @@ use qi_search::{
     StrengthScale,
 };
 
-use crate::kit::{spec_of, EvalProfile, GameKit, RulesOf, TablebaseError};
+use crate::kit::{spec_of, EvalFileError, EvalProfile, GameKit, RulesOf, TablebaseError};
 use crate::options::Overrides;
 use crate::registry::{GameFn, Registry, SpecError};
 use crate::root_table::root_table_move;
@@ -278,6 +278,30 @@ pub trait DynEngine: Send {
     /// std::fs::remove_dir_all(&dir).unwrap();
     /// ```
     fn set_tablebase(&mut self, dir: Option<&Path>) -> Result<(), TablebaseError>;
+    /// Evaluates with the network of `file` from the next search on, in
+    /// place of the one the binary carries (`None`: that one again), for
+    /// games whose evaluation has a network (Jungle; only its `nnue`
+    /// profile uses it, the others check the file and go on without);
+    /// [`EvalFileError::Unsupported`] for the others. On error nothing
+    /// changes; on success the transposition table is cleared, its scores
+    /// being the old evaluation's.
+    ///
+    /// ```
+    /// use qi_engine::{engine_for, options::Overrides, EvalFileError, EvalProfile, Games};
+    ///
+    /// let mut engine = engine_for::<Games>("jungle", EvalProfile::Nnue, &Overrides::default()).unwrap();
+    /// let embedded = engine.eval();
+    /// let file = std::env::temp_dir().join(format!("qi-dyn-net-{}.nnue", std::process::id()));
+    /// let mut bytes = qi_engine::jungle::nnue::EMBEDDED_BYTES.to_vec();
+    /// bytes[100] ^= 1;
+    /// std::fs::write(&file, &bytes).unwrap();
+    /// // A damaged file is refused, and the network in use stays.
+    /// let refused = engine.set_eval_file(Some(&file));
+    /// assert!(matches!(refused, Err(EvalFileError::Network { .. })));
+    /// assert_eq!(engine.eval(), embedded);
+    /// std::fs::remove_file(&file).unwrap();
+    /// ```
+    fn set_eval_file(&mut self, file: Option<&Path>) -> Result<(), EvalFileError>;
     /// Plays at `level` from the next search on, its random choices
     /// following `seed` from the start of each game ([`new_game`](DynEngine::new_game)
     /// starts the sequence again). [`Level::FULL`] is the full engine.
@@ -356,6 +380,9 @@ pub trait DynEngine: Send {
 /// searcher.
 pub struct KitEngine<K: GameKit> {
     start: K::Position,
+    /// The evaluation profile, kept to build the evaluation again with
+    /// another network file.
+    profile: EvalProfile,
     game: K::Game,
     eval: Arc<K::Eval>,
     searcher: Arc<Mutex<Searcher<K::Game, K::Hooks>>>,
@@ -387,6 +414,7 @@ impl<K: GameKit> KitEngine<K> {
         KitEngine {
             game: K::Game::new(start.clone()),
             start,
+            profile,
             eval: Arc::new(K::eval(profile)),
             searcher: Arc::new(Mutex::new(Searcher::with_hooks(options, hooks))),
             strength: Arc::new(Mutex::new(Strength::full())),
@@ -513,6 +541,12 @@ impl<K: GameKit> DynEngine for KitEngine<K> {
     fn set_tablebase(&mut self, dir: Option<&Path>) -> Result<(), TablebaseError> {
         let mut searcher = self.searcher();
         K::attach_tablebase(searcher.hooks_mut(), self.start.rules(), dir)
+    }
+
+    fn set_eval_file(&mut self, file: Option<&Path>) -> Result<(), EvalFileError> {
+        self.eval = Arc::new(K::eval_with_file(self.profile, file)?);
+        self.searcher().clear();
+        Ok(())
     }
 
     fn set_strength(&mut self, level: Level, seed: u64) {

@@ -9,7 +9,7 @@ use qi_search::StrengthScale;
 
 use crate::five_tigers::{FiveTigersEval, FiveTigersHooks, FiveTigersWeights};
 use crate::jungle::{nnue, JungleEval, JungleHooks, JungleWeights};
-use crate::kit::{EvalProfile, GameKit, TablebaseError};
+use crate::kit::{EvalFileError, EvalProfile, GameKit, TablebaseError};
 use crate::render;
 
 /// Jungle (斗兽棋) with [`JungleEval`] and [`JungleHooks`].
@@ -52,6 +52,46 @@ impl GameKit for JungleKit {
             ),
             _ => eval,
         }
+    }
+
+    /// The `nnue` profile scores with the file's network corrected as the
+    /// embedded one is ([`nnue::PROFILE_TEMPO`]), so that networks are
+    /// compared as the profile plays them; the other profiles have no
+    /// network and only check the file.
+    ///
+    /// ```
+    /// use qi_core::Evaluator;
+    /// use qi_engine::{EvalProfile, GameKit, JungleKit};
+    /// use qi_jungle::Jungle;
+    ///
+    /// let file = std::env::temp_dir().join(format!("qi-kit-doc-{}.nnue", std::process::id()));
+    /// std::fs::write(&file, qi_engine::jungle::nnue::EMBEDDED_BYTES).unwrap();
+    /// let from_file = JungleKit::eval_with_file(EvalProfile::Nnue, Some(&file)).unwrap();
+    /// let pos = Jungle::default();
+    /// assert_eq!(from_file.evaluate(&pos), JungleKit::eval(EvalProfile::Nnue).evaluate(&pos));
+    /// std::fs::remove_file(&file).unwrap();
+    /// ```
+    fn eval_with_file(
+        profile: EvalProfile,
+        file: Option<&Path>,
+    ) -> Result<JungleEval, EvalFileError> {
+        let Some(path) = file else {
+            return Ok(Self::eval(profile));
+        };
+        let named = || path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|source| EvalFileError::Read {
+            path: named(),
+            source,
+        })?;
+        let net = nnue::Network::from_bytes(&bytes).map_err(|source| EvalFileError::Network {
+            path: named(),
+            source,
+        })?;
+        Ok(match profile {
+            EvalProfile::Nnue => JungleEval::new(jungle_weights(profile))
+                .with_network(Arc::new(net.with_tempo(nnue::PROFILE_TEMPO))),
+            _ => Self::eval(profile),
+        })
     }
 
     fn hooks(profile: EvalProfile) -> JungleHooks {

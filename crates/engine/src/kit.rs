@@ -92,6 +92,35 @@ pub enum TablebaseError {
     Open(#[from] qi_tablebase::FormatError),
 }
 
+/// Why a network file could not be given to a game's evaluation
+/// ([`GameKit::eval_with_file`], `setoption name EvalFile`). Each error
+/// names the file, so a front end can report it as it is.
+#[derive(Debug, thiserror::Error)]
+pub enum EvalFileError {
+    /// The game's evaluation has no network.
+    #[error("{game} has no network file")]
+    Unsupported {
+        /// The game's name.
+        game: &'static str,
+    },
+    /// The file cannot be read.
+    #[error("{path}: {source}")]
+    Read {
+        /// The file, as given.
+        path: String,
+        /// What went wrong.
+        source: std::io::Error,
+    },
+    /// The file is not a network this build can use.
+    #[error("{path}: {source}")]
+    Network {
+        /// The file, as given.
+        path: String,
+        /// What is wrong with it.
+        source: crate::jungle::nnue::NetworkError,
+    },
+}
+
 /// Everything about one game that generic front ends need: its types, its
 /// name and presets, and how to build its evaluation and search hooks.
 ///
@@ -160,6 +189,33 @@ pub trait GameKit: 'static {
     /// assert!(eval.evaluate(&pos) > 0);
     /// ```
     fn eval(profile: EvalProfile) -> Self::Eval;
+
+    /// The evaluation of `profile` with the network read from `file` in
+    /// place of the one the binary carries (`None`: [`eval`](GameKit::eval)).
+    /// The file is read and checked whatever the profile, so that a bad
+    /// one is refused when it is given, not when a profile that uses it is
+    /// chosen later. The default has no network: `None` is accepted, a
+    /// file is [`EvalFileError::Unsupported`].
+    ///
+    /// ```
+    /// use qi_engine::{EvalFileError, EvalProfile, FiveTigersKit, GameKit, JungleKit};
+    ///
+    /// let missing = std::env::temp_dir().join("qi-no-such-network.nnue");
+    /// let refused = JungleKit::eval_with_file(EvalProfile::Nnue, Some(&missing));
+    /// assert!(matches!(refused, Err(EvalFileError::Read { .. })));
+    /// let refused = FiveTigersKit::eval_with_file(EvalProfile::Default, Some(&missing));
+    /// assert!(matches!(refused, Err(EvalFileError::Unsupported { game: "five-tigers" })));
+    /// assert!(FiveTigersKit::eval_with_file(EvalProfile::Default, None).is_ok());
+    /// ```
+    fn eval_with_file(
+        profile: EvalProfile,
+        file: Option<&Path>,
+    ) -> Result<Self::Eval, EvalFileError> {
+        match file {
+            None => Ok(Self::eval(profile)),
+            Some(_) => Err(EvalFileError::Unsupported { game: Self::NAME }),
+        }
+    }
 
     /// The search hooks that go with the evaluation of `profile`.
     ///

@@ -51,6 +51,8 @@ pub use dynamic::{
     engine_for, BestMove, DynEngine, EngineEvent, EngineLine, KitEngine, PerftTask, PositionError,
 };
 pub use games::{FiveTigersKit, JungleKit};
-pub use kit::{spec_of, EvalProfile, GameKit, RulesOf, TablebaseError, UnknownProfile};
+pub use kit::{
+    spec_of, EvalFileError, EvalProfile, GameKit, RulesOf, TablebaseError, UnknownProfile,
+};
 pub use registry::{GameFn, GameInfo, Games, Registry, SpecError};
 pub use root_table::{root_table_move, RootTableMove};

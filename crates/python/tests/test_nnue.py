@@ -90,3 +90,27 @@ def test_the_engine_searches_with_the_network():
         qi_games.Engine("five-tigers", eval_profile="nnue")
     with pytest.raises(ValueError, match="unknown evaluation profile"):
         qi_games.Engine("jungle", eval_profile="clever")
+
+
+def test_the_tempo_trained_in_makes_either_side_to_move_sum_to_twice_it():
+    records = nnue.read_data(TINY)
+    kwargs = dict(hidden=128, epochs=2, batch=64, lr=2e-3, lam=1.0, seed=5, minutes=5, log=lambda _: None)
+    model, info = nnue.train(records, tempo=25.0, **kwargs)
+    assert info["tempo"] == 25.0
+    assert info["history"][-1]["train"] < info["history"][0]["train"]
+    hid = model.hidden
+    assert np.array_equal(model.w2[hid:], -model.w2[:hid])
+    # What the engine computes from the file: a board with either side to
+    # move sums to 2T, short of the two truncating divisions.
+    sums = nnue.side_sums(model, records)
+    assert np.abs(sums - 50).max() <= 2, sums
+    # The file holds v and -v, and the bias T.
+    data = nnue.network_bytes(model)
+    w2 = np.frombuffer(data[-12 - 4 * hid : -12], dtype="<i2")
+    assert np.array_equal(w2[hid:], -w2[:hid]) and np.abs(w2).max() > 0
+    (b2,) = struct.unpack("<i", data[-12:-8])
+    assert b2 == round(25.0 / info["scale"] * nnue.QA * nnue.QB)
+    # Without it the same training leaves the sum to vary from board to
+    # board: the check above can fail.
+    free, _ = nnue.train(records, **kwargs)
+    assert np.abs(nnue.side_sums(free, records) - 50).max() > 2

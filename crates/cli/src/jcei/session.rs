@@ -20,7 +20,8 @@ use qi_core::{Outcome, Side};
 use qi_engine::options::{Overrides, MAX_HASH_MIB, MAX_MULTI_PV, MAX_THREADS, SWITCHES};
 use qi_engine::strength::{StrengthOptions, ELO_DEFAULT, ELO_MAX, ELO_MIN};
 use qi_engine::{
-    engine_for, DynEngine, EngineEvent, EvalProfile, Games, Registry, SpecError, TablebaseError,
+    engine_for, DynEngine, EngineEvent, EvalFileError, EvalProfile, Games, Registry, SpecError,
+    TablebaseError,
 };
 use qi_search::{Clock, Limits, MAX_DEPTH, MAX_PERFT_DEPTH};
 
@@ -151,6 +152,9 @@ struct Session {
     waiting: VecDeque<Command>,
     /// `TablebasePath`, given again to each new engine (`Variant`).
     tablebase_dir: Option<PathBuf>,
+    /// `EvalFile`, given again to each new engine (`Variant`,
+    /// `EvalProfile`).
+    eval_file: Option<PathBuf>,
     /// `Level`, `LimitStrength`, `Elo`, `Seed`: given again to each new
     /// engine.
     strength: StrengthOptions,
@@ -162,6 +166,18 @@ struct Session {
 
 fn error(message: impl std::fmt::Display) {
     outln!("info string error: {message}");
+}
+
+/// Gives `engine` the network of `file` (`EvalFile`); a game without a
+/// network goes on without, as one without tables does (`TablebasePath`).
+fn give_eval_file(
+    engine: &mut dyn DynEngine,
+    file: Option<&std::path::Path>,
+) -> Result<(), String> {
+    match engine.set_eval_file(file) {
+        Ok(()) | Err(EvalFileError::Unsupported { .. }) => Ok(()),
+        Err(e) => Err(format!("EvalFile: {e}")),
+    }
 }
 
 impl Session {
@@ -176,6 +192,7 @@ impl Session {
             job: None,
             waiting: VecDeque::new(),
             tablebase_dir: None,
+            eval_file: None,
             strength: StrengthOptions::default(),
             seed: qi_engine::strength::random_seed(),
             random: None,
@@ -382,6 +399,7 @@ impl Session {
         );
         let profiles: Vec<&str> = EvalProfile::ALL.iter().map(|p| p.name()).collect();
         outln!("option name TablebasePath type string default <empty>");
+        outln!("option name EvalFile type string default <empty>");
         outln!(
             "option name MultiPV type spin default {} min 1 max {MAX_MULTI_PV}",
             d.multi_pv
@@ -567,7 +585,10 @@ impl Session {
                     Ok(()) | Err(TablebaseError::Unsupported { .. }) => Ok(engine),
                     Err(e) => Err(format!("TablebasePath: {e}")),
                 },
-            );
+            )
+            .and_then(|mut engine| {
+                give_eval_file(engine.as_mut(), self.eval_file.as_deref()).map(|()| engine)
+            });
         match made {
             Ok(engine) => {
                 self.variant = engine;
@@ -595,6 +616,14 @@ impl Session {
                 "" | "<empty>" => self.set_tablebase(None)?,
                 dir => self.set_tablebase(Some(std::path::Path::new(dir)))?,
             },
+            "evalfile" => {
+                let file = match value {
+                    "" | "<empty>" => None,
+                    file => Some(PathBuf::from(file)),
+                };
+                give_eval_file(self.variant.as_mut(), file.as_deref())?;
+                self.eval_file = file;
+            }
             "evalprofile" => {
                 let profile: EvalProfile = value.parse().map_err(|_| {
                     let known: Vec<&str> = EvalProfile::ALL.iter().map(|p| p.name()).collect();
@@ -662,6 +691,41 @@ mod tests {
             .unwrap();
         assert_eq!(session.variant.spec(), "five-tigers:ten");
         assert_eq!(session.variant.options().hash_mib, 1);
+    }
+
+    #[test]
+    fn a_refused_eval_file_keeps_the_file_and_network_in_use() {
+        let dir = std::env::temp_dir().join(format!("qi-session-net-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let good = dir.join("good.nnue");
+        std::fs::write(&good, qi_engine::jungle::nnue::EMBEDDED_BYTES).unwrap();
+        let cut = dir.join("cut.nnue");
+        std::fs::write(&cut, &qi_engine::jungle::nnue::EMBEDDED_BYTES[..1000]).unwrap();
+        let mut session = Session::new("jungle").unwrap();
+        session.set_option("EvalProfile", Some("nnue")).unwrap();
+        session
+            .set_option("EvalFile", Some(good.to_str().unwrap()))
+            .unwrap();
+        let value = session.variant.eval();
+        let e = session
+            .set_option("EvalFile", Some(cut.to_str().unwrap()))
+            .unwrap_err();
+        assert!(
+            e.starts_with(&format!("EvalFile: {}: ", cut.display())),
+            "{e}"
+        );
+        assert!(e.contains("1000 bytes"), "{e}");
+        assert_eq!(session.eval_file.as_deref(), Some(good.as_path()));
+        assert_eq!(session.variant.eval(), value);
+        // A new profile re-reads the kept file: gone, it is refused and
+        // the profile stays.
+        std::fs::remove_dir_all(&dir).unwrap();
+        let e = session
+            .set_option("EvalProfile", Some("default"))
+            .unwrap_err();
+        assert!(e.starts_with("EvalFile: "), "{e}");
+        assert_eq!(session.eval_profile, EvalProfile::Nnue);
+        assert_eq!(session.variant.eval(), value);
     }
 
     #[test]

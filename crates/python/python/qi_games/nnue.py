@@ -21,6 +21,14 @@ move's first. Its output ``y`` is a logit: the evaluation in centi-units is
 to the data (the ``K`` of ``sigmoid(score / K)`` that best predicts the
 results). The loss is the mean squared error between ``sigmoid(y)`` and
 ``lam * sigmoid(score / scale) + (1 - lam) * result``.
+
+With ``--tempo T`` the output is trained as ``v . (h_us - h_them) + T /
+scale``: antisymmetric in the two halves plus a constant, so that a board's
+value with either side to move sums to exactly ``2 T`` centi-units, the form
+the engine's ``nnue`` profile imposes at load (``Network::with_tempo``). The
+file is an ordinary network file (output weights ``v`` and ``-v``, bias
+``T``), which that correction leaves as it is when ``T`` is the profile's
+tempo.
 """
 
 from __future__ import annotations
@@ -236,6 +244,15 @@ def targets(records: np.ndarray, scale: float, lam: float) -> np.ndarray:
     return (lam * sigmoid(score / scale) + (1 - lam) * result).astype(np.float32)
 
 
+def tie_output(model: Model, tempo: float) -> None:
+    """Makes ``model``'s output antisymmetric plus the constant ``tempo``
+    (centi-units): the other side's half the negation of the side to
+    move's, the bias ``tempo / scale``."""
+    hid = model.hidden
+    model.w2[hid:] = -model.w2[:hid]
+    model.b2 = float(tempo) / model.scale
+
+
 def loss_of(model: Model, stm: np.ndarray, other: np.ndarray, target: np.ndarray, batch: int = 8192) -> float:
     total = 0.0
     for i in range(0, len(target), batch):
@@ -254,8 +271,16 @@ def train(
     seed: int,
     minutes: float,
     log=print,
+    tempo: Optional[float] = None,
 ) -> Tuple[Model, dict]:
-    """Trains a model on the quiet records (not tactical), 2% held out."""
+    """Trains a model on the quiet records (not tactical), 2% held out.
+
+    ``tempo`` (centi-units) trains the output as antisymmetric plus that
+    constant (:func:`tie_output`): the gradient of the shared weights
+    ``v`` is the side to move's half's minus the other's, the bias is not
+    trained. A parametrisation rather than a loss term on the two sides'
+    sum: it holds exactly on every board, not only on average over those
+    the data has, and costs no second forward pass."""
     rng = np.random.default_rng(seed)
     quiet = records[(records["flags"] & FLAG_TACTICAL) == 0]
     scale = fit_scale(quiet)
@@ -267,6 +292,8 @@ def train(
     ts, to = feature_indices(trainset)
     tt = targets(trainset, scale, lam)
     model = Model.new(hidden, scale, rng)
+    if tempo is not None:
+        tie_output(model, tempo)
     opt = Adam(lr)
     began = time.monotonic()
     history = []
@@ -278,8 +305,13 @@ def train(
             y, (a_s, a_o, acc_s, acc_o, h_s, h_o) = model.forward(s, o)
             p = sigmoid(y)
             dy = (2.0 * (p - t) * p * (1.0 - p) / len(b)).astype(np.float32)
-            g_w2 = np.concatenate([h_s.T @ dy, h_o.T @ dy])
-            g_b2 = np.array([dy.sum()], dtype=np.float32)
+            if tempo is None:
+                g_w2 = np.concatenate([h_s.T @ dy, h_o.T @ dy])
+                g_b2 = np.array([dy.sum()], dtype=np.float32)
+            else:
+                g_v = (h_s - h_o).T @ dy
+                g_w2 = np.concatenate([g_v, -g_v])
+                g_b2 = np.zeros(1, dtype=np.float32)
             d_s = (dy[:, None] * model.w2[None, :hidden]) * ((acc_s > 0) & (acc_s < 1))
             d_o = (dy[:, None] * model.w2[None, hidden:]) * ((acc_o > 0) & (acc_o < 1))
             g_b1 = d_s.sum(axis=0) + d_o.sum(axis=0)
@@ -291,6 +323,10 @@ def train(
             np.clip(model.w1, -W1_LIMIT, W1_LIMIT, out=model.w1)
             np.clip(model.w2, -W2_LIMIT, W2_LIMIT, out=model.w2)
             model.w1[PAD] = 0.0
+            if tempo is not None:
+                # Adam keeps the halves opposite (opposite gradients, the
+                # same second moments); this only removes rounding drift.
+                tie_output(model, tempo)
         opt.lr *= 0.7
         train_loss = loss_of(model, ts[:200000], to[:200000], tt[:200000])
         valid_loss = loss_of(model, vs, vo, vt)
@@ -304,6 +340,7 @@ def train(
         "positions": len(records),
         "quiet": len(quiet),
         "scale": scale,
+        "tempo": tempo,
         "history": history,
     }
     return model, info
@@ -337,6 +374,15 @@ def quantised_cp(model: Model, stm: np.ndarray, other: np.ndarray) -> np.ndarray
     # Rust's integer division truncates toward zero.
     num = out * scale
     return np.sign(num) * (np.abs(num) // (QA * QB))
+
+
+def side_sums(model: Model, records: np.ndarray) -> np.ndarray:
+    """The quantised value of each record's board plus that of the same
+    board with the other side to move (``2 T`` for a network trained with
+    ``tempo`` T, within rounding)."""
+    other_side = records.copy()
+    other_side["side"] = 1 - records["side"]
+    return quantised_cp(model, *feature_indices(records)) + quantised_cp(model, *feature_indices(other_side))
 
 
 def write_fixture(path: Path, model: Model, records: np.ndarray, count: int, seed: int) -> None:
@@ -376,6 +422,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     t.add_argument("--lam", type=float, default=1.0, help="weight of the score against the result")
     t.add_argument("--seed", type=int, default=1)
     t.add_argument("--minutes", type=float, default=60.0, help="stop after the epoch that passes this")
+    # The engine's `nnue` profile imposes this form at load (PROFILE_TEMPO,
+    # 25): trained in, the hidden layer learns with it (docs/nnue.md, try 4).
+    t.add_argument(
+        "--tempo",
+        type=float,
+        help="train the output antisymmetric plus this side-to-move term (centi-units)",
+    )
     args = parser.parse_args(argv)
     try:
         records = np.concatenate([read_data(p) for p in args.data])
@@ -383,7 +436,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"nnue: {e}", file=sys.stderr)
         return 1
     began = time.monotonic()
-    model, info = train(records, args.hidden, args.epochs, args.batch, args.lr, args.lam, args.seed, args.minutes)
+    model, info = train(
+        records, args.hidden, args.epochs, args.batch, args.lr, args.lam, args.seed, args.minutes, tempo=args.tempo
+    )
     args.out.write_bytes(network_bytes(model))
     print(
         f"trained on {info['quiet']} quiet positions of {info['positions']}, scale {info['scale']:.0f}, "
@@ -394,6 +449,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         stm, other = feature_indices(records[:10000])
         diff = np.abs(quantised_cp(model, stm, other) - model.evaluate_cp(stm, other))
         print(f"quantised - float on 10000 positions: max {diff.max():.1f} cp, mean {diff.mean():.2f} cp")
+        sums = side_sums(model, records[:10000])
+        print(f"value with either side to move, summed: mean {sums.mean():.2f} cp, sd {sums.std():.2f} cp")
     return 0
 
 
