@@ -86,6 +86,21 @@ pub trait RetroSlice: Sync {
     }
 }
 
+/// Sorts `out[start..]` and keeps one of each slot in it: the distinct
+/// predecessors [`RetroSlice::predecessors`] appends, from un-moves that
+/// may find one position twice.
+pub(crate) fn sort_and_dedup_from(out: &mut Vec<u64>, start: usize) {
+    out[start..].sort_unstable();
+    let mut kept = start;
+    for i in start..out.len() {
+        if i == start || out[i] != out[kept - 1] {
+            out[kept] = out[i];
+            kept += 1;
+        }
+    }
+    out.truncate(kept);
+}
+
 /// What a decided position tells a predecessor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 #[repr(u8)]
@@ -538,4 +553,19 @@ pub fn solve<S: RetroSlice + ?Sized>(slice: &S) -> Result<SliceValues, RetroErro
         slice.run_shift(),
         vec![ledger.finish()],
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sort_and_dedup_from;
+
+    #[test]
+    fn the_tail_is_sorted_and_deduplicated_and_the_head_left_alone() {
+        let mut out = vec![9, 9, 4, 7, 4, 4, 1, 7];
+        sort_and_dedup_from(&mut out, 2);
+        assert_eq!(out, [9, 9, 1, 4, 7]);
+        let mut empty_tail = vec![3, 3];
+        sort_and_dedup_from(&mut empty_tail, 2);
+        assert_eq!(empty_tail, [3, 3]);
+    }
 }

@@ -138,14 +138,6 @@ impl RetroSlice for FiveTigersSlice {
     fn predecessors(&self, slot: u64, out: &mut Vec<u64>) {
         let start = out.len();
         retro::unmoves(&self.index, slot, &self.rules.values(), out);
-        out[start..].sort_unstable();
-        let mut kept = start;
-        for i in start..out.len() {
-            if i == start || out[i] != out[kept - 1] {
-                out[kept] = out[i];
-                kept += 1;
-            }
-        }
-        out.truncate(kept);
+        crate::retrograde::sort_and_dedup_from(out, start);
     }
 }

@@ -255,15 +255,7 @@ impl RetroSlice for JungleSlice {
                 self.unmoves(slot, &mirror, out);
             }
         }
-        out[first..].sort_unstable();
-        let mut kept = first;
-        for i in first..out.len() {
-            if i == first || out[i] != out[kept - 1] {
-                out[kept] = out[i];
-                kept += 1;
-            }
-        }
-        out.truncate(kept);
+        crate::retrograde::sort_and_dedup_from(out, first);
     }
 
     /// The two slots of a placement (each side to move) go together: a
