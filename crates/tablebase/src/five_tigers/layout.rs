@@ -29,7 +29,7 @@ pub enum Slots {
     /// no position uses marked in the values: the retrograde generator's
     /// tables, written as blocked files.
     Dense(Dense),
-    /// The cells of the material's [`BanIndex`] (each board slot of the
+    /// The cells of the material's ban index (each board slot of the
     /// dense index followed by a cell per pair of bans), with the cells no
     /// state uses marked in the values: the shuttle-ban retrograde
     /// generator's tables, written as blocked files of version 3.
