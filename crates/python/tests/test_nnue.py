@@ -114,3 +114,24 @@ def test_the_tempo_trained_in_makes_either_side_to_move_sum_to_twice_it():
     # board: the check above can fail.
     free, _ = nnue.train(records, **kwargs)
     assert np.abs(nnue.side_sums(free, records) - 50).max() > 2
+
+
+def test_follow_mixes_in_the_next_ply_s_negated_score_within_a_game_only():
+    records = nnue.read_data(TINY).copy()
+    nxt = nnue.follows(records)
+    # The tiny file holds several games: most records have a successor,
+    # and each game's last one has none.
+    assert 0 < (~nxt).sum() < len(records) // 4
+    plain = nnue.targets(records, 600.0, 1.0)
+    mixed = nnue.targets(records, 600.0, 1.0, follow=1.0)
+    i = int(np.flatnonzero(nxt)[0])
+    assert mixed[i] == pytest.approx(1.0 - plain[i + 1], abs=1e-6)
+    last = int(np.flatnonzero(~nxt)[0])
+    assert mixed[last] == pytest.approx(plain[last], abs=1e-6)
+    half = nnue.targets(records, 600.0, 1.0, follow=0.5)
+    assert np.allclose(half[nxt], 0.5 * plain[nxt] + 0.5 * (1.0 - plain[1:][nxt[:-1]]), atol=1e-6)
+    # A record whose next one starts another game keeps its own score.
+    records["ply"][i + 1] = 0
+    assert nnue.targets(records, 600.0, 1.0, follow=1.0)[i] == pytest.approx(plain[i], abs=1e-6)
+    model, info = nnue.train(records, hidden=16, epochs=1, batch=64, lr=2e-3, lam=1.0, seed=3, minutes=5, log=lambda _: None, follow=0.5)
+    assert info["follow"] == 0.5

@@ -6,7 +6,8 @@ embeds (both formats in ``docs/nnue.md``). It needs nothing but NumPy, so
 it runs wherever the package does (no GPU, no PyTorch)::
 
     python -m qi_games.nnue train DATA.bin [DATA2.bin ...] --out jungle.nnue \\
-        --fixture reference.txt [--hidden 128] [--epochs 10] [--minutes 30]
+        --fixture reference.txt [--hidden 128] [--epochs 10] [--minutes 30] \\
+        [--tempo T] [--follow W]
 
 or, from a checkout without the package built, ``python
 crates/python/python/qi_games/nnue.py train ...`` (the module imports only
@@ -238,10 +239,37 @@ W1_LIMIT = 7.5
 W2_LIMIT = 8.0
 
 
-def targets(records: np.ndarray, scale: float, lam: float) -> np.ndarray:
+def follows(records: np.ndarray) -> np.ndarray:
+    """Which records have their game's next position as the following
+    record: the generator writes a game's positions in order, so the next
+    record is the next ply when its ply is one more and the other side is to
+    move (a new game starts again at a ply of 0 to ``--random-plies``)."""
+    ply = records["ply"].astype(np.int64)
+    side = records["side"]
+    out = np.zeros(len(records), dtype=bool)
+    out[:-1] = (ply[1:] == ply[:-1] + 1) & (side[1:] != side[:-1])
+    return out
+
+
+def targets(records: np.ndarray, scale: float, lam: float, follow: float = 0.0) -> np.ndarray:
+    """The training target of every record (before the quiet ones are
+    chosen, so that a successor that is not quiet still lends its score).
+
+    ``follow`` mixes in the next position's score, negated (the same game's
+    next ply, seen from this side), where there is one: ``(1 - follow) *
+    sigmoid(s_t / scale) + follow * (1 - sigmoid(s_t+1 / scale))``. Two
+    shallow searches of successive plies disagree by the swing the network
+    then learns; their mean is the label of the position and its best
+    reply together (docs/nnue.md, try 5)."""
     score = records["score"].astype(np.float64)
+    p = sigmoid(score / scale)
+    if follow:
+        later = np.empty_like(p)
+        later[:-1] = 1.0 - p[1:]
+        later[-1] = p[-1]
+        p = np.where(follows(records), (1.0 - follow) * p + follow * later, p)
     result = records["result"].astype(np.float64) / 2.0
-    return (lam * sigmoid(score / scale) + (1 - lam) * result).astype(np.float32)
+    return (lam * p + (1 - lam) * result).astype(np.float32)
 
 
 def tie_output(model: Model, tempo: float) -> None:
@@ -272,6 +300,7 @@ def train(
     minutes: float,
     log=print,
     tempo: Optional[float] = None,
+    follow: float = 0.0,
 ) -> Tuple[Model, dict]:
     """Trains a model on the quiet records (not tactical), 2% held out.
 
@@ -280,17 +309,22 @@ def train(
     ``v`` is the side to move's half's minus the other's, the bias is not
     trained. A parametrisation rather than a loss term on the two sides'
     sum: it holds exactly on every board, not only on average over those
-    the data has, and costs no second forward pass."""
+    the data has, and costs no second forward pass.
+
+    ``follow`` mixes the next ply's score into each target
+    (:func:`targets`)."""
     rng = np.random.default_rng(seed)
-    quiet = records[(records["flags"] & FLAG_TACTICAL) == 0]
+    is_quiet = (records["flags"] & FLAG_TACTICAL) == 0
+    quiet = records[is_quiet]
     scale = fit_scale(quiet)
+    quiet_targets = targets(records, scale, lam, follow)[is_quiet]
     order = rng.permutation(len(quiet))
     held = max(1, len(quiet) // 50)
     valid, trainset = quiet[order[:held]], quiet[order[held:]]
     vs, vo = feature_indices(valid)
-    vt = targets(valid, scale, lam)
+    vt = quiet_targets[order[:held]]
     ts, to = feature_indices(trainset)
-    tt = targets(trainset, scale, lam)
+    tt = quiet_targets[order[held:]]
     model = Model.new(hidden, scale, rng)
     if tempo is not None:
         tie_output(model, tempo)
@@ -341,6 +375,7 @@ def train(
         "quiet": len(quiet),
         "scale": scale,
         "tempo": tempo,
+        "follow": follow,
         "history": history,
     }
     return model, info
@@ -429,7 +464,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         type=float,
         help="train the output antisymmetric plus this side-to-move term (centi-units)",
     )
+    # Try 5: the mean of a ply's score and its successor's (docs/nnue.md).
+    t.add_argument(
+        "--follow",
+        type=float,
+        default=0.0,
+        help="weight of the next ply's negated score in each target (0: none)",
+    )
     args = parser.parse_args(argv)
+    if not 0.0 <= args.follow <= 1.0:
+        parser.error(f"--follow {args.follow}: a weight from 0 to 1")
     try:
         records = np.concatenate([read_data(p) for p in args.data])
     except (DataError, OSError) as e:
@@ -437,7 +481,16 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 1
     began = time.monotonic()
     model, info = train(
-        records, args.hidden, args.epochs, args.batch, args.lr, args.lam, args.seed, args.minutes, tempo=args.tempo
+        records,
+        args.hidden,
+        args.epochs,
+        args.batch,
+        args.lr,
+        args.lam,
+        args.seed,
+        args.minutes,
+        tempo=args.tempo,
+        follow=args.follow,
     )
     args.out.write_bytes(network_bytes(model))
     print(
