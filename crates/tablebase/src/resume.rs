@@ -83,3 +83,41 @@ pub(crate) fn resume_with<G: TableGame, X>(
     }
     Ok(tb)
 }
+
+/// [`resume_with`] on the workers of `cluster`, for either game: each
+/// material's slice (`slice_of`, from the finished tables) is solved by
+/// [`crate::dataflow::solve_everywhere`] and its values made a table by
+/// `table_of`. Every process of the cluster runs this with the same
+/// arguments and solves what any of them lacks (the processes may resume
+/// from different files); `done` also gets this process's workers' stats.
+#[cfg(feature = "distributed")]
+pub(crate) fn resume_on_cluster<G, S>(
+    rules: &G::Rules,
+    materials: &[G::Material],
+    cluster: &crate::dataflow::Cluster,
+    dir: &Path,
+    mut slice_of: impl FnMut(G::Material, &Tablebase<G>) -> Result<S, GenerateDirError>,
+    mut table_of: impl FnMut(&S, &crate::retrograde::SliceValues) -> Result<Table<G>, GenerateDirError>,
+    mut done: impl FnMut(&Table<G>, f64, Option<&FormatError>, &[crate::dataflow::WorkerStats]),
+) -> Result<Tablebase<G>, GenerateDirError>
+where
+    G: TableGame,
+    S: crate::retrograde::RetroSlice + Send + Sync + 'static,
+{
+    use crate::dataflow::{any_everywhere, solve_everywhere};
+
+    let solve = |m: G::Material, tb: &Tablebase<G>| {
+        let slice = std::sync::Arc::new(slice_of(m, tb)?);
+        let (values, stats) = solve_everywhere(slice.clone(), cluster)?;
+        Ok((table_of(&slice, &values)?, stats))
+    };
+    let agree = |lacking: &[bool]| Ok(any_everywhere(cluster, lacking)?);
+    resume_with(
+        rules,
+        materials,
+        dir,
+        agree,
+        solve,
+        |t, s, r, stats: Vec<_>| done(t, s, r, &stats),
+    )
+}

@@ -58,25 +58,13 @@ pub fn generate_distributed(
     dir: &Path,
     mut done: impl FnMut(&Table, f64, Option<&FormatError>, &[crate::dataflow::WorkerStats]),
 ) -> Result<Tablebase, GenerateDirError> {
-    use super::FiveTigersSlice;
-
-    let mut solve = |m: Material, tb: &Tablebase| {
-        let slice = std::sync::Arc::new(FiveTigersSlice::new(m, rules, tb)?);
-        let (values, stats) = crate::dataflow::solve_everywhere(slice.clone(), cluster)?;
-        let table = slice.table(&values, 1)?;
-        Ok((table, stats))
-    };
-    // Every process solves what any process lacks: the processes may
-    // resume from different files.
-    let agree = |lacking: &[bool]| Ok(crate::dataflow::any_everywhere(cluster, lacking)?);
-    resume_with(
+    crate::resume::resume_on_cluster(
         rules,
         materials,
+        cluster,
         dir,
-        agree,
-        &mut solve,
-        |t: &Table, s: f64, r: Option<&FormatError>, stats: Vec<crate::dataflow::WorkerStats>| {
-            done(t, s, r, &stats)
-        },
+        |m, tb| Ok(super::FiveTigersSlice::new(m, rules, tb)?),
+        |slice, values| Ok(slice.table(values, 1)?),
+        &mut done,
     )
 }

@@ -521,6 +521,21 @@ pub(super) fn predecessors(
     })
 }
 
+/// The state and distance arrays of a slice of `n` slots, all undecided,
+/// or why they cannot be made (`n` past what the index or the machine's
+/// address space holds).
+pub(crate) fn state_arrays(
+    material: Material,
+    n: u64,
+) -> Result<(Vec<u8>, Vec<u16>), GenerateError> {
+    let too_large = || GenerateError::TooLarge(material.to_string());
+    let n = usize::try_from(n).map_err(|_| too_large())?;
+    if n as u64 >= 1 << 62 {
+        return Err(too_large());
+    }
+    Ok((vec![0u8; n], vec![0u16; n]))
+}
+
 /// Solves `material` (`shuttle = allowed`) given the tables of the
 /// materials its removals lead to, on `threads` threads (the initial
 /// pass, the un-moves and the keys of the table).
@@ -536,14 +551,9 @@ pub(crate) fn solve(
         ));
     }
     let index = DenseIndex::new(material.first, material.second);
-    let n = index.len();
-    let n_usize = usize::try_from(n).map_err(|_| GenerateError::TooLarge(material.to_string()))?;
-    if n >= 1 << 62 {
-        return Err(GenerateError::TooLarge(material.to_string()));
-    }
+    let (mut states, mut dist) = state_arrays(material, index.len())?;
+    let n_usize = states.len();
     let targets = Targets::new(material, rules, smaller)?;
-    let mut states = vec![0u8; n_usize];
-    let mut dist = vec![0u16; n_usize];
 
     let threads = threads.max(1);
     let per = n_usize.div_ceil(threads).max(1);

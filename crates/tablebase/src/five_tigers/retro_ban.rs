@@ -350,13 +350,7 @@ pub(crate) fn solve(
         ));
     }
     let index = BanIndex::new(material.first, material.second);
-    let n = index.len();
-    let n_usize = usize::try_from(n).map_err(|_| GenerateError::TooLarge(material.to_string()))?;
-    if n >= 1 << 62 {
-        return Err(GenerateError::TooLarge(material.to_string()));
-    }
-    let mut states = vec![0u8; n_usize];
-    let mut dist = vec![0u16; n_usize];
+    let (mut states, mut dist) = super::retro::state_arrays(material, index.len())?;
 
     // Board slots cut into a few ranges per thread (their cells are
     // contiguous), so a thread's share splits off the state arrays.

@@ -4,20 +4,19 @@
 //! TCP, resumed from a directory's files.
 
 use std::path::Path;
-use std::sync::Arc;
 
 use qi_jungle::Rules;
 
 use super::{JungleSlice, Material, Table, Tablebase};
-use crate::dataflow::{self, Cluster, WorkerStats};
+use crate::dataflow::{Cluster, WorkerStats};
 use crate::dir::GenerateDirError;
 use crate::format::FormatError;
-use crate::resume::resume_with;
+use crate::resume::resume_on_cluster;
 
 /// Generates `materials` and the smaller materials their captures lead
 /// to under `rules` into `dir` (which must exist), fewest animals first,
 /// each solved by the workers of `cluster`
-/// ([`dataflow::solve_everywhere`]). Every process of the cluster runs
+/// ([`crate::dataflow::solve_everywhere`]). Every process of the cluster runs
 /// this with the same arguments and its own `dir`: it solves its share of
 /// each material, gets the whole table back and writes it, so each
 /// process can resume alone from its files; the processes agree to solve
@@ -52,24 +51,22 @@ pub fn generate_distributed(
     dir: &Path,
     mut done: impl FnMut(&Table, f64, Option<&FormatError>, &[WorkerStats]),
 ) -> Result<Tablebase, GenerateDirError> {
-    let mut solve = |m: Material, tb: &Tablebase| {
+    let slice_of = |m: Material, tb: &Tablebase| {
         // The slice reads the tables its captures lead to: those with
         // fewer animals, copied so that the workers own them.
         let mut smaller = Tablebase::new(rules);
         for t in tb.tables().filter(|t| t.material().total() < m.total()) {
             smaller.insert_table(t.clone());
         }
-        let slice = Arc::new(JungleSlice::new(m, rules, smaller));
-        let (values, stats) = dataflow::solve_everywhere(slice.clone(), cluster)?;
-        Ok((slice.table(&values), stats))
+        Ok(JungleSlice::new(m, rules, smaller))
     };
-    let agree = |lacking: &[bool]| Ok(dataflow::any_everywhere(cluster, lacking)?);
-    resume_with(
+    resume_on_cluster(
         rules,
         materials,
+        cluster,
         dir,
-        agree,
-        &mut solve,
-        |t: &Table, s: f64, r: Option<&FormatError>, stats: Vec<WorkerStats>| done(t, s, r, &stats),
+        slice_of,
+        |slice: &JungleSlice, values| Ok(slice.table(values)),
+        &mut done,
     )
 }
