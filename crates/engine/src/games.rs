@@ -18,8 +18,20 @@ pub enum JungleKit {}
 
 fn jungle_weights(profile: EvalProfile) -> JungleWeights {
     match profile {
-        EvalProfile::Default | EvalProfile::Nnue => JungleWeights::default(),
+        EvalProfile::Default | EvalProfile::Nnue | EvalProfile::Hybrid => {
+            JungleWeights::default()
+        }
         EvalProfile::Material => JungleWeights::material_only(),
+    }
+}
+
+/// The evaluation of a profile with a network (`nnue`, `hybrid`) scoring
+/// with `network`.
+fn with_profile_network(profile: EvalProfile, network: Arc<nnue::Network>) -> JungleEval {
+    let eval = JungleEval::new(jungle_weights(profile)).with_network(network);
+    match profile {
+        EvalProfile::Hybrid => eval.with_network_share(nnue::HYBRID_NETWORK_SHARE),
+        _ => eval,
     }
 }
 
@@ -43,21 +55,21 @@ impl GameKit for JungleKit {
     const PROFILES: &'static [EvalProfile] = &EvalProfile::ALL;
 
     fn eval(profile: EvalProfile) -> JungleEval {
-        let eval = JungleEval::new(jungle_weights(profile));
         match profile {
             // The committed file is read by the tests (`nnue` tests), so
             // this cannot fail in a released build.
-            EvalProfile::Nnue => eval.with_network(
+            EvalProfile::Nnue | EvalProfile::Hybrid => with_profile_network(
+                profile,
                 nnue::profile_network().expect("the embedded network is valid (tested)"),
             ),
-            _ => eval,
+            _ => JungleEval::new(jungle_weights(profile)),
         }
     }
 
-    /// The `nnue` profile scores with the file's network corrected as the
-    /// embedded one is ([`nnue::PROFILE_TEMPO`]), so that networks are
-    /// compared as the profile plays them; the other profiles have no
-    /// network and only check the file.
+    /// The `nnue` and `hybrid` profiles score with the file's network
+    /// corrected as the embedded one is ([`nnue::PROFILE_TEMPO`]), so that
+    /// networks are compared as the profiles play them; the other profiles
+    /// have no network and only check the file.
     ///
     /// ```
     /// use qi_core::Evaluator;
@@ -88,8 +100,9 @@ impl GameKit for JungleKit {
             source,
         })?;
         Ok(match profile {
-            EvalProfile::Nnue => JungleEval::new(jungle_weights(profile))
-                .with_network(Arc::new(net.with_tempo(nnue::PROFILE_TEMPO))),
+            EvalProfile::Nnue | EvalProfile::Hybrid => {
+                with_profile_network(profile, Arc::new(net.with_tempo(nnue::PROFILE_TEMPO)))
+            }
             _ => Self::eval(profile),
         })
     }
@@ -141,7 +154,9 @@ impl GameKit for FiveTigersKit {
 
     fn eval(profile: EvalProfile) -> FiveTigersEval {
         FiveTigersEval::new(match profile {
-            EvalProfile::Default | EvalProfile::Nnue => FiveTigersWeights::default(),
+            EvalProfile::Default | EvalProfile::Nnue | EvalProfile::Hybrid => {
+                FiveTigersWeights::default()
+            }
             EvalProfile::Material => FiveTigersWeights::material_only(),
         })
     }

@@ -27,17 +27,22 @@ pub enum EvalProfile {
     /// The learned evaluation (NNUE) embedded in the binary: Jungle only
     /// ([`GameKit::PROFILES`]; docs/nnue.md).
     Nnue,
+    /// The learned evaluation and the hand-written one mixed half and
+    /// half, the hand-written decided den races first: Jungle only
+    /// (docs/nnue.md, "The hybrid profile").
+    Hybrid,
 }
 
 impl EvalProfile {
     /// Every profile, in the order front ends list them.
-    pub const ALL: [EvalProfile; 3] = [
+    pub const ALL: [EvalProfile; 4] = [
         EvalProfile::Default,
         EvalProfile::Material,
         EvalProfile::Nnue,
+        EvalProfile::Hybrid,
     ];
 
-    /// The profile's name (`default`, `material`, `nnue`).
+    /// The profile's name (`default`, `material`, `nnue`, `hybrid`).
     ///
     /// ```
     /// use qi_engine::EvalProfile;
@@ -51,6 +56,7 @@ impl EvalProfile {
             EvalProfile::Default => "default",
             EvalProfile::Material => "material",
             EvalProfile::Nnue => "nnue",
+            EvalProfile::Hybrid => "hybrid",
         }
     }
 }
@@ -63,7 +69,7 @@ impl Display for EvalProfile {
 
 /// An evaluation profile name that is not known.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown evaluation profile '{0}' (known: default, material, nnue)")]
+#[error("unknown evaluation profile '{0}' (known: default, material, nnue, hybrid)")]
 pub struct UnknownProfile(pub String);
 
 impl FromStr for EvalProfile {

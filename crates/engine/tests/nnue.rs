@@ -9,7 +9,7 @@ use qi_core::{Evaluator, Game as _, Position as _, Side};
 use qi_engine::jungle::nnue::data::{read_samples, DataError, DataWriter, GameResult, Sample};
 use qi_engine::jungle::nnue::{
     embedded, evaluate_fresh, evaluate_with, profile_network, Accumulator, Network, NetworkError,
-    EMBEDDED_BYTES, PROFILE_TEMPO,
+    EMBEDDED_BYTES, HYBRID_NETWORK_SHARE, PROFILE_TEMPO,
 };
 use qi_engine::jungle::JungleEval;
 use qi_engine::{EvalProfile, GameKit, JungleKit};
@@ -155,6 +155,40 @@ fn the_nnue_profile_gives_the_side_to_move_a_constant_term() {
     assert!(checked >= 200, "{checked} positions");
     // The network as trained has a term of its own, varying by board.
     assert!(raw_off * 4 >= checked, "{raw_off} of {checked} boards");
+}
+
+/// The `hybrid` profile: half the `nnue` profile's value and half the
+/// hand-written one's, except where the hand-written evaluation finds a
+/// den race decided (its value kept whole, which a half would hide).
+#[test]
+fn the_hybrid_profile_mixes_the_network_and_the_hand_written_evaluation() {
+    let hybrid = JungleKit::eval(EvalProfile::Hybrid);
+    let nnue = JungleKit::eval(EvalProfile::Nnue);
+    let hand = JungleKit::eval(EvalProfile::Default);
+    assert_eq!(hybrid.network_share(), HYBRID_NETWORK_SHARE);
+    assert_eq!(HYBRID_NETWORK_SHARE, 50);
+    assert!(std::sync::Arc::ptr_eq(
+        hybrid.network().unwrap(),
+        &profile_network().unwrap()
+    ));
+    assert_eq!("hybrid".parse::<EvalProfile>(), Ok(EvalProfile::Hybrid));
+    let mut differ = 0;
+    let positions = sample_positions();
+    for pos in &positions {
+        let (n, h) = (nnue.evaluate(pos), hand.evaluate(pos));
+        assert_eq!(hybrid.evaluate(pos), (n + h) / 2, "{pos}");
+        differ += usize::from(hybrid.evaluate(pos) != n && hybrid.evaluate(pos) != h);
+    }
+    assert!(differ * 2 > positions.len(), "{differ} of {}", positions.len());
+    // Red's Rat next to Blue's den with Red to move: a den race won.
+    let race = Jungle::from_text(
+        "l1R3t/1d3c1/r1p1w1e/7/7/E6/2W1P2/1C3D1/T5L w 10 6",
+        &Rules::standard(),
+    )
+    .unwrap();
+    let decided = hand.den_race(&race).expect("a decided den race");
+    assert_eq!(hybrid.evaluate(&race), decided);
+    assert_eq!(hand.evaluate(&race), decided);
 }
 
 proptest! {

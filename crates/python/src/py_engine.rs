@@ -252,8 +252,9 @@ impl Engine {
     /// An engine for the game of `spec` (`"jungle"`, `"five-tigers:ten"`:
     /// the rules come from each game searched) with a `hash_mib` MiB table;
     /// `seed` starts the random choices of the weaker levels;
-    /// `eval_profile` is the evaluation (`"default"`, `"material"`, or
-    /// `"nnue"`, the learned Jungle evaluation of docs/nnue.md).
+    /// `eval_profile` is the evaluation (`"default"`, `"material"`,
+    /// `"nnue"`, the learned Jungle evaluation of docs/nnue.md, or
+    /// `"hybrid"`, that and the hand-written one mixed).
     #[new]
     #[pyo3(signature = (spec = "jungle", hash_mib = 16, seed = 0, eval_profile = "default"))]
     fn new(spec: &str, hash_mib: usize, seed: u64, eval_profile: &str) -> PyResult<Engine> {
@@ -294,7 +295,7 @@ impl Engine {
         Engine::new(&self.game, self.hash_mib, self.seed, self.profile.name())
     }
 
-    /// The evaluation profile (`default`, `material`, `nnue`).
+    /// The evaluation profile (`default`, `material`, `nnue`, `hybrid`).
     #[getter]
     fn eval_profile(&self) -> &'static str {
         self.profile.name()

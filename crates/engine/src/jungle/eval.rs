@@ -189,6 +189,9 @@ pub struct JungleEval {
     advance: [[i32; PROXIMITY_LEN]; 8],
     /// The learned evaluation that replaces the hand-written one, if any.
     network: Option<Arc<Network>>,
+    /// The network's share of the score in per cent (100: the network
+    /// alone); the hand-written evaluation has the rest.
+    network_share: u8,
 }
 
 impl Default for JungleEval {
@@ -210,6 +213,7 @@ impl JungleEval {
             weights,
             advance,
             network: None,
+            network_share: 100,
         }
     }
 
@@ -220,6 +224,38 @@ impl JungleEval {
             network: Some(network),
             ..self
         }
+    }
+
+    /// This evaluation scoring, when it has a network, by `percent` % of
+    /// the network's value and the rest of the hand-written evaluation's
+    /// (at most 100, the network alone, the default). A den race the
+    /// hand-written evaluation finds decided keeps its value (`den_win`):
+    /// a share of it would make a won race look undecided.
+    ///
+    /// ```
+    /// use qi_core::Evaluator;
+    /// use qi_engine::jungle::nnue::profile_network;
+    /// use qi_engine::jungle::JungleEval;
+    /// use qi_jungle::Jungle;
+    ///
+    /// let pos = Jungle::default();
+    /// let hand = JungleEval::default().evaluate(&pos);
+    /// let net = JungleEval::default().with_network(profile_network().unwrap());
+    /// let alone = net.evaluate(&pos);
+    /// let half = net.with_network_share(50).evaluate(&pos);
+    /// assert_eq!(half, (alone * 50 + hand * 50) / 100);
+    /// ```
+    pub fn with_network_share(self, percent: u8) -> JungleEval {
+        JungleEval {
+            network_share: percent.min(100),
+            ..self
+        }
+    }
+
+    /// The network's share of the score in per cent (100 without a
+    /// network, or with the network alone).
+    pub fn network_share(&self) -> u8 {
+        self.network_share
     }
 
     /// The network that scores, if any.
@@ -367,9 +403,23 @@ impl JungleEval {
 
 impl Evaluator<Jungle> for JungleEval {
     fn evaluate(&self, pos: &Jungle) -> i32 {
-        if let Some(net) = &self.network {
+        let Some(net) = &self.network else {
+            return self.hand_written(pos);
+        };
+        if self.network_share >= 100 {
             return nnue::evaluate(net, pos);
         }
+        if let Some(decided) = self.den_race(pos) {
+            return decided;
+        }
+        let share = i32::from(self.network_share);
+        (nnue::evaluate(net, pos) * share + self.hand_written(pos) * (100 - share)) / 100
+    }
+}
+
+impl JungleEval {
+    /// The hand-written evaluation (see the [module docs](super)).
+    fn hand_written(&self, pos: &Jungle) -> i32 {
         let w = &self.weights;
         let us = pos.side_to_move();
         let them = us.opponent();

@@ -118,6 +118,9 @@ pub(crate) struct State {
     pub taker: Side,
 }
 
+/// The most removals owed that a state (and its key) holds.
+pub(crate) const MAX_KEYED_OWED: u8 = 3;
+
 /// Why a position has no state: it is not one the tables cover.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum NoState {
@@ -158,7 +161,7 @@ impl State {
             return Err(NoState::OutOfScope);
         }
         let (taker, count) = owed.first().unwrap_or((Side::First, 0));
-        if count > 3 {
+        if count > MAX_KEYED_OWED {
             return Err(NoState::OutOfScope);
         }
         let stm = pos.side_to_move();

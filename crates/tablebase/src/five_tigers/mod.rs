@@ -94,12 +94,14 @@ pub type Table = crate::Table<FiveTigers>;
 pub const MAX_PIECES: u32 = 5;
 
 /// The most pieces a side may have in a material under `shuttle =
-/// forbidden`: the previous steps multiply a table by up to 74 at 3 a
-/// side and about 100 at 4; `4v4`'s 1.9 · 10⁹ states take about 10 GB
-/// while solving (5 bytes a state), `5v5`'s 2.5 · 10¹⁰ would take about
-/// 125 GB, more than one machine of ours (the key itself has room for bans
-/// of 5 pieces).
-pub const MAX_PIECES_FORBIDDEN: u32 = 4;
+/// forbidden`: as many as with the shuttle allowed. The previous steps
+/// multiply a table by up to 74 at 3 a side and about 100 at 4; the
+/// solve takes about 5 bytes a state, so `4v4`'s 1.9 · 10⁹ states take
+/// about 10 GB, `5v3`'s 1.5 · 10⁹ about 7 GB, and `5v4`'s 7.2 · 10⁹ (36
+/// GB) and `5v5`'s 2.5 · 10¹⁰ (125 GB) more than one machine of ours: `qi
+/// tb generate` refuses a material whose estimate
+/// ([`TableGame::generation_memory`]) is more than the machine's memory.
+pub const MAX_PIECES_FORBIDDEN: u32 = 5;
 
 /// The blocked file version over the dense index (`shuttle = allowed`).
 const DENSE_VERSION: u16 = 2;
@@ -322,7 +324,7 @@ pub fn solve_material(
         })
     };
     if forbids_shuttle(rules) && needed > MAX_PIECES_FORBIDDEN {
-        return unsupported("under shuttle = forbidden the tables go to 4 pieces a side");
+        return unsupported("under shuttle = forbidden the tables go to 5 pieces a side");
     }
     match generator {
         Generator::Graph if needed > MAX_PIECES_GRAPH => {

@@ -17,7 +17,8 @@
 //!   the banned side not to move, a state no position of play has.
 //! * A step that forms a formation is a conversion, solved forward
 //!   through the removals (memoised by the owed state's canonical key,
-//!   its bans included) into the smaller tables, looked up by the
+//!   its bans included, or by the position itself while more removals are
+//!   owed than a key holds) into the smaller tables, looked up by the
 //!   canonical key of the state the removals leave.
 //!
 //! * The propagation goes round by round (distance by distance), each
@@ -36,10 +37,10 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use qi_core::{Position, Side};
-use qi_five_tigers::{FiveTigers, Move, Point, Rules, Shuttle, NEIGHBOURS};
+use qi_five_tigers::{FiveTigers, LastStep, Move, Point, Rules, Shuttle, NEIGHBOURS};
 
 use super::dense_ban::BanIndex;
-use super::key::{Ban, State};
+use super::key::{Ban, State, MAX_KEYED_OWED};
 use super::retro::{
     best_removal, forms, internal, points, predecessors, with, Exits, SlotStart, COUNT, LOSS,
     LOSS_NEW, NON_LOSING, UNUSED, WIN, WIN_NEW,
@@ -60,8 +61,38 @@ pub(crate) const BYTES_PER_STATE: u64 = 3 + 2;
 /// few enough that the updates of one block stay small.
 const BLOCK: usize = 1 << 16;
 
-/// The memoised values of owed-removal states, by canonical key.
-type Memo = HashMap<u64, (Wdl, u32)>;
+/// The memoised values of owed-removal states.
+type Memo = HashMap<MemoKey, (Wdl, u32)>;
+
+/// What an owed-removal state is memoised by: its canonical key, or, with
+/// more removals owed than a key holds (a formation of 5 pieces can owe 4
+/// or more, and no table stores such a state), the position's own boards,
+/// turn, debt and previous steps: not canonical, but only the first
+/// removals of such a formation are met that way.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum MemoKey {
+    Canonical(u64),
+    Raw {
+        boards: [u32; 2],
+        stm: Side,
+        owed: (Side, u8),
+        steps: [Option<LastStep>; 2],
+    },
+}
+
+impl MemoKey {
+    fn of(pos: &FiveTigers) -> Result<MemoKey, GenerateError> {
+        match pos.owed().first() {
+            Some((taker, count)) if count > MAX_KEYED_OWED => Ok(MemoKey::Raw {
+                boards: [pos.pieces(Side::First).0, pos.pieces(Side::Second).0],
+                stm: pos.side_to_move(),
+                owed: (taker, count),
+                steps: [pos.last_step(Side::First), pos.last_step(Side::Second)],
+            }),
+            _ => canonical_key(pos).map(MemoKey::Canonical),
+        }
+    }
+}
 
 fn side(index: usize) -> Side {
     if index == 0 {
@@ -104,8 +135,8 @@ fn conversion(
     if let Some(o) = pos.outcome() {
         return Ok((Wdl::of_outcome(o, me), 0));
     }
-    let key = canonical_key(pos)?;
     if pos.owed().is_empty() {
+        let key = canonical_key(pos)?;
         let m = Material::of(pos)
             .ok_or_else(|| internal(format!("the conversion {pos} has no material")))?;
         let table = smaller
@@ -118,6 +149,7 @@ fn conversion(
             .get_key(key)
             .ok_or_else(|| internal(format!("the conversion {pos} is not in table {m}")));
     }
+    let key = MemoKey::of(pos)?;
     if let Some(&v) = memo.get(&key) {
         return Ok(v);
     }

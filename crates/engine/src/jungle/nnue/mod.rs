@@ -64,6 +64,11 @@ pub fn embedded() -> Result<Arc<Network>, NetworkError> {
 /// docs/nnue.md try 3.
 pub const PROFILE_TEMPO: i32 = 25;
 
+/// The network's share, in per cent, of the `hybrid` profile's
+/// evaluation; the hand-written evaluation has the rest
+/// ([`JungleEval::with_network_share`](super::JungleEval::with_network_share)).
+pub const HYBRID_NETWORK_SHARE: u8 = 50;
+
 /// The network of the `nnue` evaluation profile: the embedded one with
 /// its side-to-move term made [`PROFILE_TEMPO`], built once.
 ///
