@@ -90,6 +90,16 @@ def test_the_engine_searches_with_the_network():
         qi_games.Engine("five-tigers", eval_profile="nnue")
     with pytest.raises(ValueError, match="unknown evaluation profile"):
         qi_games.Engine("jungle", eval_profile="clever")
+    # The hybrid profile: the network and the hand-written evaluation
+    # mixed, another tree than either's.
+    hybrid = qi_games.Engine("jungle", eval_profile="hybrid")
+    assert hybrid.eval_profile == "hybrid"
+    mixed = hybrid.search(game, depth=5)
+    assert mixed.best_move in game.legal_moves()
+    assert mixed.nodes not in (hand.nodes, learned.nodes)
+    assert pickle.loads(pickle.dumps(hybrid)).eval_profile == "hybrid"
+    with pytest.raises(ValueError, match="five-tigers has no evaluation profile 'hybrid'"):
+        qi_games.Engine("five-tigers", eval_profile="hybrid")
 
 
 def test_the_tempo_trained_in_makes_either_side_to_move_sum_to_twice_it():

@@ -243,6 +243,15 @@ test("the learned evaluation runs in WebAssembly", () => {
   assert.notEqual(hand.nodes, learned.nodes);
   throwsMessage(() => new Game("five-tigers").setOption("EvalProfile", "nnue"),
     /five-tigers has no evaluation profile 'nnue'/);
+  // The hybrid profile (network and hand-written evaluation mixed).
+  const mixedGame = new Game("jungle");
+  mixedGame.setOption("EvalProfile", "hybrid");
+  const mixed = mixedGame.search({ depth: 5 });
+  assert.ok(mixedGame.legalMoves().includes(mixed.best));
+  assert.notEqual(mixed.nodes, hand.nodes);
+  assert.notEqual(mixed.nodes, learned.nodes);
+  throwsMessage(() => new Game("five-tigers").setOption("EvalProfile", "hybrid"),
+    /five-tigers has no evaluation profile 'hybrid'/);
 });
 
 test("a game over has no best move", () => {
