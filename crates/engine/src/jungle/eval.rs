@@ -254,6 +254,13 @@ impl JungleEval {
 
     /// The network's share of the score in per cent (100 without a
     /// network, or with the network alone).
+    ///
+    /// ```
+    /// use qi_engine::{EvalProfile, GameKit, JungleKit};
+    ///
+    /// assert_eq!(JungleKit::eval(EvalProfile::Nnue).network_share(), 100);
+    /// assert_eq!(JungleKit::eval(EvalProfile::Hybrid).network_share(), 50);
+    /// ```
     pub fn network_share(&self) -> u8 {
         self.network_share
     }
