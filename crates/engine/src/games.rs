@@ -18,9 +18,7 @@ pub enum JungleKit {}
 
 fn jungle_weights(profile: EvalProfile) -> JungleWeights {
     match profile {
-        EvalProfile::Default | EvalProfile::Nnue | EvalProfile::Hybrid => {
-            JungleWeights::default()
-        }
+        EvalProfile::Default | EvalProfile::Nnue | EvalProfile::Hybrid => JungleWeights::default(),
         EvalProfile::Material => JungleWeights::material_only(),
     }
 }

@@ -179,7 +179,11 @@ fn the_hybrid_profile_mixes_the_network_and_the_hand_written_evaluation() {
         assert_eq!(hybrid.evaluate(pos), (n + h) / 2, "{pos}");
         differ += usize::from(hybrid.evaluate(pos) != n && hybrid.evaluate(pos) != h);
     }
-    assert!(differ * 2 > positions.len(), "{differ} of {}", positions.len());
+    assert!(
+        differ * 2 > positions.len(),
+        "{differ} of {}",
+        positions.len()
+    );
     // Red's Rat next to Blue's den with Red to move: a den race won.
     let race = Jungle::from_text(
         "l1R3t/1d3c1/r1p1w1e/7/7/E6/2W1P2/1C3D1/T5L w 10 6",
