@@ -208,7 +208,7 @@ fn bad_input_is_one_line_and_exit_code_2() {
                 "--game",
                 "five-tigers",
                 "--material",
-                "5v1",
+                "6v1",
                 d,
             ],
             "bad --material",
@@ -814,13 +814,6 @@ fn a_generation_beyond_the_machine_s_memory_is_refused_up_front() {
         std::fs::read_dir(&dir).unwrap().count(),
         0,
         "nothing solved"
-    );
-    // 5v5 under the shuttle ban, on a machine of 24 GB: about 125 GB.
-    let (code, err) = run("24000000000", "5v5");
-    assert_eq!(code, 2, "{err}");
-    assert!(
-        err.contains("the table 5v5 needs about 12") && err.contains("more than the 24.0 GB"),
-        "{err}"
     );
     let (code, err) = run("lots", "3v3");
     assert_eq!(code, 2, "{err}");
