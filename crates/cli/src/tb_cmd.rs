@@ -421,15 +421,8 @@ fn stats(args: &StatsArgs) -> Result<(), CliError> {
 
 /// The Five Tigers materials `--material` or `--pieces` (a side) name:
 /// up to 5 pieces a side under either shuttle option.
-fn ft_materials(
-    args: &GenerateArgs,
-    rules: &qi_five_tigers::Rules,
-) -> Result<Vec<ft::Material>, CliError> {
-    let most = if rules.shuttle == qi_five_tigers::Shuttle::Forbidden {
-        ft::MAX_PIECES_FORBIDDEN
-    } else {
-        ft::MAX_PIECES
-    };
+fn ft_materials(args: &GenerateArgs) -> Result<Vec<ft::Material>, CliError> {
+    let most = ft::MAX_PIECES;
     let limit = |what: &str, n: &dyn std::fmt::Display| {
         CliError::Usage(format!(
             "bad {what}: five-tigers tables under these rules have at most {most} pieces a side, \
@@ -539,7 +532,7 @@ fn generate_on_cluster<G: TableGame>(
 }
 
 fn ft_generate(args: &GenerateArgs, rules: &qi_five_tigers::Rules) -> Result<(), CliError> {
-    let materials = ft_materials(args, rules)?;
+    let materials = ft_materials(args)?;
     ft_check_memory(args, rules, &materials)?;
     if let Some(cluster) = cluster(args, rules)? {
         if args.generator.is_some() {

@@ -89,8 +89,8 @@ pub type LazyTablebase = crate::LazyTablebase<FiveTigers>;
 /// One Five Tigers table.
 pub type Table = crate::Table<FiveTigers>;
 
-/// The most pieces a side may have in a material (under `shuttle =
-/// forbidden`, [`MAX_PIECES_FORBIDDEN`]).
+/// The most pieces a side may have in a material, under either shuttle
+/// option.
 pub const MAX_PIECES: u32 = 5;
 
 /// The most pieces a side may have in a material under `shuttle =
@@ -101,7 +101,7 @@ pub const MAX_PIECES: u32 = 5;
 /// GB) and `5v5`'s 2.5 · 10¹⁰ (125 GB) more than one machine of ours: `qi
 /// tb generate` refuses a material whose estimate
 /// ([`TableGame::generation_memory`]) is more than the machine's memory.
-pub const MAX_PIECES_FORBIDDEN: u32 = 5;
+pub const MAX_PIECES_FORBIDDEN: u32 = MAX_PIECES;
 
 /// The blocked file version over the dense index (`shuttle = allowed`).
 const DENSE_VERSION: u16 = 2;
@@ -323,9 +323,6 @@ pub fn solve_material(
             reason: reason.to_string(),
         })
     };
-    if forbids_shuttle(rules) && needed > MAX_PIECES_FORBIDDEN {
-        return unsupported("under shuttle = forbidden the tables go to 5 pieces a side");
-    }
     match generator {
         Generator::Graph if needed > MAX_PIECES_GRAPH => {
             unsupported("the graph generator goes to 3 pieces a side")
@@ -518,16 +515,7 @@ impl TableGame for FiveTigers {
             DENSE_VERSION if forbids_shuttle(rules) => return wrong("shuttle = allowed"),
             DENSE_VERSION => Slots::Dense(Dense::new(material)),
             DENSE_BAN_VERSION if !forbids_shuttle(rules) => return wrong("shuttle = forbidden"),
-            DENSE_BAN_VERSION => {
-                if material.first.max(material.second) > MAX_PIECES_FORBIDDEN {
-                    return Err(FormatError::CountMismatch {
-                        material: material.to_string(),
-                        expected: 0,
-                        found: count,
-                    });
-                }
-                Slots::DenseBan(DenseBan::new(material))
-            }
+            DENSE_BAN_VERSION => Slots::DenseBan(DenseBan::new(material)),
             _ => {
                 return Err(FormatError::file::<FiveTigers>(
                     crate::container::FileError::UnsupportedVersion(version),
