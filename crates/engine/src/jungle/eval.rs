@@ -410,23 +410,32 @@ impl JungleEval {
 
 impl Evaluator<Jungle> for JungleEval {
     fn evaluate(&self, pos: &Jungle) -> i32 {
-        let Some(net) = &self.network else {
-            return self.hand_written(pos);
+        let hand = match &self.network {
+            Some(net) if self.network_share >= 100 => return nnue::evaluate(net, pos),
+            _ => self.hand_written(pos),
         };
-        if self.network_share >= 100 {
-            return nnue::evaluate(net, pos);
+        match (&self.network, hand) {
+            (None, HandValue::Decided(v) | HandValue::Score(v)) => v,
+            // A decided den race keeps its whole value in a mix.
+            (Some(_), HandValue::Decided(v)) => v,
+            (Some(net), HandValue::Score(h)) => {
+                let share = i32::from(self.network_share);
+                (nnue::evaluate(net, pos) * share + h * (100 - share)) / 100
+            }
         }
-        if let Some(decided) = self.den_race(pos) {
-            return decided;
-        }
-        let share = i32::from(self.network_share);
-        (nnue::evaluate(net, pos) * share + self.hand_written(pos) * (100 - share)) / 100
     }
+}
+
+/// What the hand-written evaluation says of a position: a den race
+/// already decided (`±den_win`), or the sum of its terms.
+enum HandValue {
+    Decided(i32),
+    Score(i32),
 }
 
 impl JungleEval {
     /// The hand-written evaluation (see the [module docs](super)).
-    fn hand_written(&self, pos: &Jungle) -> i32 {
+    fn hand_written(&self, pos: &Jungle) -> HandValue {
         let w = &self.weights;
         let us = pos.side_to_move();
         let them = us.opponent();
@@ -434,12 +443,12 @@ impl JungleEval {
         let occ_them = pos.occupancy(them);
         // Decided den races.
         if occ_us.intersects(DEN_ADJACENT[them.index()]) {
-            return w.den_win.min(EVAL_LIMIT);
+            return HandValue::Decided(w.den_win.min(EVAL_LIMIT));
         }
         let masks_us = pos.destination_masks(us);
         let intruders = occ_them & DEN_ADJACENT[us.index()];
         if intruders.any() && (intruders.count() >= 2 || (intruders - union(&masks_us)).any()) {
-            return -w.den_win.min(EVAL_LIMIT);
+            return HandValue::Decided(-w.den_win.min(EVAL_LIMIT));
         }
         let masks_them = pos.destination_masks(them);
         let rules = pos.rules();
@@ -461,6 +470,6 @@ impl JungleEval {
             let (best, _) = self.capture_gains(pos, us, &masks_us, &values);
             score += best * w.threat_pct / 100;
         }
-        score.clamp(-EVAL_LIMIT, EVAL_LIMIT)
+        HandValue::Score(score.clamp(-EVAL_LIMIT, EVAL_LIMIT))
     }
 }
