@@ -28,8 +28,9 @@
 //! side-to-move term replaced by the constant T, `Network::with_tempo`),
 //! `mul=P` (the network's output times P %), `shift=C` (C centi-units
 //! taken from the side to move), `blend=P` (P % of the network's value
-//! and 100 − P % of the hand-written one's, the hand-written decided den
-//! races first), `params=nnue` (the `nnue` profile's
+//! and 100 − P % of the hand-written one's, as the `hybrid` profile
+//! mixes them, `JungleEval::with_network_share`; after `net=` and
+//! `tempo=`, which replace the evaluation), `params=nnue` (the `nnue` profile's
 //! search parameters instead of the hand-written evaluation's),
 //! `futility=M`, `lmp=SCALE%`, `aspiration=W` (one search parameter).
 //!
@@ -68,11 +69,6 @@ struct Variant {
     den: bool,
     mul: i32,
     shift: i32,
-    /// The network's share in per cent of a mix with the hand-written
-    /// evaluation (100: the network alone).
-    blend: i32,
-    /// The hand-written evaluation the mix takes its share from.
-    hand: JungleEval,
     grain: i32,
     params: SearchParams,
 }
@@ -84,15 +80,7 @@ impl Evaluator<Jungle> for Variant {
                 return v;
             }
         }
-        let mut v = self.eval.evaluate(pos) * self.mul / 100 - self.shift;
-        if self.blend != 100 {
-            // A decided den race is the hand-written evaluation's alone:
-            // halving its ±den_win would make a won race look undecided.
-            if let Some(d) = self.hand.den_race(pos) {
-                return d;
-            }
-            v = (v * self.blend + self.hand.evaluate(pos) * (100 - self.blend)) / 100;
-        }
+        let v = self.eval.evaluate(pos) * self.mul / 100 - self.shift;
         let g = self.grain;
         ((v + g / 2).div_euclid(g) * g).clamp(-EVAL_LIMIT, EVAL_LIMIT)
     }
@@ -154,8 +142,6 @@ fn variant(spec: &str, grain: i32) -> Result<Variant, String> {
         den: false,
         mul: 100,
         shift: 0,
-        blend: 100,
-        hand: JungleEval::default(),
         grain,
         params: SearchParams::default(),
     };
@@ -180,7 +166,10 @@ fn variant(spec: &str, grain: i32) -> Result<Variant, String> {
             "den" => v.den = true,
             "mul" => v.mul = int()?,
             "shift" => v.shift = int()?,
-            "blend" => v.blend = int()?.clamp(0, 100),
+            "blend" => {
+                let share = u8::try_from(int()?.clamp(0, 100)).unwrap_or(100);
+                v.eval = v.eval.clone().with_network_share(share);
+            }
             "params" if value == "nnue" => {
                 v.params = JungleKit::hooks(EvalProfile::Nnue).search_params()
             }
@@ -308,8 +297,6 @@ fn run(c: Config) -> Result<(), String> {
         den: false,
         mul: 100,
         shift: 0,
-        blend: 100,
-        hand: JungleEval::default(),
         grain: c.grain,
         params: JungleKit::hooks(EvalProfile::Default).search_params(),
     };
@@ -322,8 +309,6 @@ fn run(c: Config) -> Result<(), String> {
         den: false,
         mul: 100,
         shift: 0,
-        blend: 100,
-        hand: JungleEval::default(),
         grain: c.grain,
         params: JungleKit::hooks(EvalProfile::Nnue).search_params(),
     });
