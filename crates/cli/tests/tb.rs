@@ -818,6 +818,16 @@ fn a_generation_beyond_the_machine_s_memory_is_refused_up_front() {
     let (code, err) = run("lots", "3v3");
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("bad QI_TB_MEMORY 'lots'"), "{err}");
+    // 5v5 on a machine of 24 GB: its states are counted by sampling (an
+    // exact count visits 823 million placements), so it is refused at
+    // once, naming the table of the closure that does not fit.
+    let (code, err) = run("24000000000", "5v5");
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("the table 5v5 needs about") && err.contains("more than the 24.0 GB"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
     // Enough memory: 2v1 and what it needs are solved.
     let (code, err) = run("200000000", "2v1");
     assert_eq!(code, 0, "{err}");

@@ -73,7 +73,7 @@ pub use layout::{Dense, DenseBan, Slots};
 pub use resume::generate_distributed;
 pub use resume::generate_resumable;
 pub use slice::FiveTigersSlice;
-pub use solve::raw_state_count;
+pub use solve::{estimated_state_count, raw_state_count, EXACT_PLACEMENTS};
 
 use crate::driver::GenerateError;
 use crate::format::FormatError;
@@ -456,11 +456,12 @@ impl TableGame for FiveTigers {
         )
     }
 
-    /// An estimate: the raw states over 8 (the symmetry classes; a few
-    /// states fixed by a symmetry make the true count slightly larger),
-    /// each with up to 12 edges.
+    /// An estimate: the raw states ([`estimated_state_count`], sampled
+    /// for the large materials under the ban) over 8 (the symmetry
+    /// classes; a few states fixed by a symmetry make the true count
+    /// slightly larger), each with up to 12 edges.
     fn generation_memory(material: Material, rules: &Rules) -> u64 {
-        let states = raw_state_count(material, rules, false).div_ceil(8);
+        let states = estimated_state_count(material, rules).div_ceil(8);
         match Generator::for_rules(rules) {
             Generator::Graph => states * (solve::BYTES_PER_STATE + 12 * solve::BYTES_PER_EDGE),
             Generator::Retrograde if forbids_shuttle(rules) => states * retro_ban::BYTES_PER_STATE,
@@ -472,7 +473,7 @@ impl TableGame for FiveTigers {
     /// and 2 bits a state, and for keyed tables (the graph generator's) an
     /// 8-byte key.
     fn table_bytes(material: Material, rules: &Rules) -> u64 {
-        let states = raw_state_count(material, rules, false).div_ceil(8);
+        let states = estimated_state_count(material, rules).div_ceil(8);
         let key = match Generator::for_rules(rules) {
             Generator::Graph => 8,
             Generator::Retrograde => 0,
