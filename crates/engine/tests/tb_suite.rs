@@ -13,6 +13,9 @@
 //! QI_TB_DIR=/tmp/tb-standard QI_TB_NODES=1000,10000,100000 \
 //!   cargo test --release -p qi-engine --test tb_suite -- --ignored --nocapture
 //! ```
+//!
+//! `QI_TB_PROFILES=default,hybrid` plays the suite with each evaluation
+//! profile in turn (default: `default`, the hand-written evaluation).
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
@@ -20,7 +23,7 @@ use std::sync::Arc;
 
 use qi_core::Position;
 use qi_engine::jungle::{JungleEval, JungleHooks};
-use qi_engine::{GameKit, JungleKit};
+use qi_engine::{EvalProfile, GameKit, JungleKit};
 use qi_jungle::{Game, Jungle, Move, Rules};
 use qi_search::{Limits, Searcher};
 use qi_tablebase::jungle::{LazyTablebase, Material, Tablebase};
@@ -69,15 +72,20 @@ fn defend(referee: &LazyTablebase, game: &Game) -> Move {
     game.legal_moves().into_iter().max_by_key(key).unwrap()
 }
 
-/// Plays `start` out: the engine's search (with `hooks`, `limits` a move)
-/// for the side to move against the tables' defence.
-fn play_out(referee: &LazyTablebase, start: Jungle, hooks: JungleHooks, limits: Limits) -> Played {
+/// Plays `start` out: the engine's search (with `eval` and `hooks`,
+/// `limits` a move) for the side to move against the tables' defence.
+fn play_out(
+    referee: &LazyTablebase,
+    start: Jungle,
+    eval: &JungleEval,
+    hooks: JungleHooks,
+    limits: Limits,
+) -> Played {
     let (wdl, distance) = referee.probe(&start).unwrap().unwrap();
     assert_eq!(wdl, Wdl::Win, "{start}");
     let winner = start.side_to_move();
     let mut game = Game::new(start);
     let mut searcher = Searcher::with_hooks(JungleKit::tuned_options(), hooks);
-    let eval = JungleEval::default();
     let never = AtomicBool::new(false);
     let mut played = Played {
         distance,
@@ -90,7 +98,7 @@ fn play_out(referee: &LazyTablebase, start: Jungle, hooks: JungleHooks, limits: 
         let mv = if ours {
             let before = referee.probe(game.position()).unwrap().unwrap();
             let mv = searcher
-                .search(&mut game, &eval, limits, &never, |_| {})
+                .search(&mut game, eval, limits, &never, |_| {})
                 .best_move
                 .unwrap();
             let mut child = *game.position();
@@ -126,12 +134,19 @@ fn lazy(dir: &Path) -> Arc<LazyTablebase> {
     Arc::new(LazyTablebase::open(dir, &Rules::standard()).unwrap())
 }
 
-fn run(dir: &Path, positions: &[Jungle], limits: Limits, tables: bool) -> Vec<Played> {
+fn run(
+    dir: &Path,
+    positions: &[Jungle],
+    profile: EvalProfile,
+    limits: Limits,
+    tables: bool,
+) -> Vec<Played> {
     let referee = lazy(dir);
-    let hooks = JungleHooks::default().with_tablebase(tables.then(|| lazy(dir)));
+    let eval = JungleKit::eval(profile);
+    let hooks = JungleKit::hooks(profile).with_tablebase(tables.then(|| lazy(dir)));
     positions
         .iter()
-        .map(|&p| play_out(&referee, p, hooks.clone(), limits))
+        .map(|&p| play_out(&referee, p, &eval, hooks.clone(), limits))
         .collect()
 }
 
@@ -146,8 +161,8 @@ fn a_small_suite_is_won_in_the_shortest_way_with_tables() {
         .save_dir(&dir)
         .unwrap();
     let limits = Limits::nodes(2_000);
-    let with = run(&dir, &positions, limits, true);
-    let without = run(&dir, &positions, limits, false);
+    let with = run(&dir, &positions, EvalProfile::Default, limits, true);
+    let without = run(&dir, &positions, EvalProfile::Default, limits, false);
     std::fs::remove_dir_all(&dir).unwrap();
     assert!(
         with.iter()
@@ -158,8 +173,9 @@ fn a_small_suite_is_won_in_the_shortest_way_with_tables() {
 }
 
 /// The whole suite over the tables of `QI_TB_DIR`, at each node budget of
-/// `QI_TB_NODES` (comma-separated, default 10000), with and without
-/// tables in the tree.
+/// `QI_TB_NODES` (comma-separated, default 10000) and with each profile
+/// of `QI_TB_PROFILES` (comma-separated, default `default`), with and
+/// without tables in the tree.
 #[test]
 #[ignore = "needs every table up to 3 animals: QI_TB_DIR=DIR (qi tb generate DIR)"]
 fn full_suite() {
@@ -169,15 +185,24 @@ fn full_suite() {
         .split(',')
         .map(|n| n.trim().parse().expect("QI_TB_NODES: node counts"))
         .collect();
+    let profiles: Vec<EvalProfile> = std::env::var("QI_TB_PROFILES")
+        .unwrap_or_else(|_| "default".to_string())
+        .split(',')
+        .map(|p| p.trim().parse().expect("QI_TB_PROFILES: profile names"))
+        .collect();
     let positions = suite();
-    for nodes in budgets {
+    for (profile, nodes) in profiles
+        .iter()
+        .flat_map(|&p| budgets.iter().map(move |&n| (p, n)))
+    {
         let limits = Limits::nodes(nodes);
         for tables in [true, false] {
             let start = std::time::Instant::now();
-            let played = run(&dir, &positions, limits, tables);
+            let played = run(&dir, &positions, profile, limits, tables);
             let (shortest, won) = score(&played);
             println!(
-                "nodes {nodes} tables {}: {shortest}/{} shortest wins, {won}/{} won ({:.1} s)",
+                "profile {} nodes {nodes} tables {}: {shortest}/{} shortest wins, {won}/{} won ({:.1} s)",
+                profile.name(),
                 if tables { "on " } else { "off" },
                 positions.len(),
                 positions.len(),
