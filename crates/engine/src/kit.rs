@@ -15,13 +15,19 @@ use qi_search::{
 /// The rules type of a kit's game.
 pub type RulesOf<K> = <<K as GameKit>::Position as Position>::Rules;
 
-/// Which evaluation a kit builds: its tuned one, or material alone (a
-/// yardstick for matches).
+/// Which evaluation a kit builds: the game's strongest (`default`), the
+/// hand-written one, material alone (a yardstick for matches), or one
+/// with the learned network.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum EvalProfile {
-    /// Every term of the game's evaluation, with its tuned weights.
+    /// The game's strongest evaluation, as measured by matches: Jungle's
+    /// [`Hybrid`](EvalProfile::Hybrid), Five Tigers'
+    /// [`Hand`](EvalProfile::Hand) (docs/nnue.md).
     #[default]
     Default,
+    /// Every term of the hand-written evaluation, with its tuned weights
+    /// (the default profile of qi 0.1).
+    Hand,
     /// Material only.
     Material,
     /// The learned evaluation (NNUE) embedded in the binary: Jungle only
@@ -35,14 +41,16 @@ pub enum EvalProfile {
 
 impl EvalProfile {
     /// Every profile, in the order front ends list them.
-    pub const ALL: [EvalProfile; 4] = [
+    pub const ALL: [EvalProfile; 5] = [
         EvalProfile::Default,
+        EvalProfile::Hand,
         EvalProfile::Material,
         EvalProfile::Nnue,
         EvalProfile::Hybrid,
     ];
 
-    /// The profile's name (`default`, `material`, `nnue`, `hybrid`).
+    /// The profile's name (`default`, `hand`, `material`, `nnue`,
+    /// `hybrid`).
     ///
     /// ```
     /// use qi_engine::EvalProfile;
@@ -54,6 +62,7 @@ impl EvalProfile {
     pub const fn name(self) -> &'static str {
         match self {
             EvalProfile::Default => "default",
+            EvalProfile::Hand => "hand",
             EvalProfile::Material => "material",
             EvalProfile::Nnue => "nnue",
             EvalProfile::Hybrid => "hybrid",
@@ -69,7 +78,7 @@ impl Display for EvalProfile {
 
 /// An evaluation profile name that is not known.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("unknown evaluation profile '{0}' (known: default, material, nnue, hybrid)")]
+#[error("unknown evaluation profile '{0}' (known: default, hand, material, nnue, hybrid)")]
 pub struct UnknownProfile(pub String);
 
 impl FromStr for EvalProfile {
@@ -179,7 +188,11 @@ pub trait GameKit: 'static {
 
     /// The evaluation profiles the game has ([`engine_for`](crate::engine_for)
     /// refuses the others).
-    const PROFILES: &'static [EvalProfile] = &[EvalProfile::Default, EvalProfile::Material];
+    const PROFILES: &'static [EvalProfile] = &[
+        EvalProfile::Default,
+        EvalProfile::Hand,
+        EvalProfile::Material,
+    ];
 
     /// The evaluation of `profile` (a profile not in
     /// [`PROFILES`](GameKit::PROFILES) gives the default evaluation).

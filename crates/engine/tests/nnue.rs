@@ -80,7 +80,7 @@ fn the_nnue_profile_evaluates_with_the_network() {
     .unwrap();
     assert_eq!(eval.evaluate(&pos), evaluate_fresh(&net, &pos));
     assert!(std::sync::Arc::ptr_eq(&net, &profile_network().unwrap()));
-    assert!(JungleKit::eval(EvalProfile::Default).network().is_none());
+    assert!(JungleKit::eval(EvalProfile::Hand).network().is_none());
     assert_eq!("nnue".parse::<EvalProfile>(), Ok(EvalProfile::Nnue));
     // Colour-flipped mirror: the same evaluation (both perspectives share
     // the weights, Blue's seeing the board turned).
@@ -164,7 +164,7 @@ fn the_nnue_profile_gives_the_side_to_move_a_constant_term() {
 fn the_hybrid_profile_mixes_the_network_and_the_hand_written_evaluation() {
     let hybrid = JungleKit::eval(EvalProfile::Hybrid);
     let nnue = JungleKit::eval(EvalProfile::Nnue);
-    let hand = JungleKit::eval(EvalProfile::Default);
+    let hand = JungleKit::eval(EvalProfile::Hand);
     assert_eq!(hybrid.network_share(), HYBRID_NETWORK_SHARE);
     assert_eq!(HYBRID_NETWORK_SHARE, 50);
     assert!(std::sync::Arc::ptr_eq(
@@ -193,6 +193,39 @@ fn the_hybrid_profile_mixes_the_network_and_the_hand_written_evaluation() {
     let decided = hand.den_race(&race).expect("a decided den race");
     assert_eq!(hybrid.evaluate(&race), decided);
     assert_eq!(hand.evaluate(&race), decided);
+}
+
+/// `default` is each game's strongest evaluation: Jungle's hybrid (it
+/// beat the hand-written evaluation, docs/nnue.md), Five Tigers' hand-written
+/// one (it has no network).
+#[test]
+fn the_default_profile_is_the_hybrid_in_jungle_and_the_hand_written_one_in_five_tigers() {
+    let default = JungleKit::eval(EvalProfile::Default);
+    let hybrid = JungleKit::eval(EvalProfile::Hybrid);
+    let hand = JungleKit::eval(EvalProfile::Hand);
+    assert_eq!(default.network_share(), HYBRID_NETWORK_SHARE);
+    let positions = sample_positions();
+    let mut differ = 0;
+    for pos in &positions {
+        assert_eq!(default.evaluate(pos), hybrid.evaluate(pos), "{pos}");
+        differ += usize::from(default.evaluate(pos) != hand.evaluate(pos));
+    }
+    assert!(
+        differ * 2 > positions.len(),
+        "{differ} of {}",
+        positions.len()
+    );
+    assert_eq!(EvalProfile::default(), EvalProfile::Default);
+    assert_eq!("hand".parse::<EvalProfile>(), Ok(EvalProfile::Hand));
+
+    use qi_engine::FiveTigersKit;
+    let ft = qi_five_tigers::FiveTigers::default();
+    assert_eq!(
+        FiveTigersKit::eval(EvalProfile::Default).evaluate(&ft),
+        FiveTigersKit::eval(EvalProfile::Hand).evaluate(&ft)
+    );
+    assert!(FiveTigersKit::PROFILES.contains(&EvalProfile::Hand));
+    assert!(!FiveTigersKit::PROFILES.contains(&EvalProfile::Hybrid));
 }
 
 proptest! {

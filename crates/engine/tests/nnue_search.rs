@@ -32,17 +32,17 @@ fn search(
 }
 
 #[test]
-fn the_default_profile_searches_as_before() {
+fn the_hand_written_profile_searches_as_before() {
     // A fresh `qi engine`'s `go depth 11` from the start and `go depth 12`
     // after a3a4, built before the hooks carried search parameters
     // (commit f0d504b).
-    let hooks = || JungleKit::hooks(EvalProfile::Default);
+    let hooks = || JungleKit::hooks(EvalProfile::Hand);
     assert_eq!(
-        search(EvalProfile::Default, hooks(), &[], 11),
+        search(EvalProfile::Hand, hooks(), &[], 11),
         (99_574, "g3g4".to_string(), 13)
     );
     assert_eq!(
-        search(EvalProfile::Default, hooks(), &["a3a4"], 12),
+        search(EvalProfile::Hand, hooks(), &["a3a4"], 12),
         (129_260, "a7a6".to_string(), 30)
     );
     assert_eq!(
@@ -53,14 +53,14 @@ fn the_default_profile_searches_as_before() {
 
 #[test]
 fn the_hooks_search_parameters_reach_the_search() {
-    let default = search(EvalProfile::Default, JungleHooks::default(), &[], 8);
+    let default = search(EvalProfile::Hand, JungleHooks::default(), &[], 8);
     // Late-move pruning after one quiet move: a much smaller tree.
     let pruning = SearchParams {
         lmp_moves: [0, 1, 1, 1, 1],
         ..SearchParams::default()
     };
     let hooks = JungleHooks::default().with_search_params(pruning);
-    let pruned = search(EvalProfile::Default, hooks, &[], 8);
+    let pruned = search(EvalProfile::Hand, hooks, &[], 8);
     assert!(pruned.0 * 2 < default.0, "{pruned:?} against {default:?}");
     // An aspiration window of 1 centi-unit fails and widens more often.
     let narrow = SearchParams {
@@ -68,5 +68,5 @@ fn the_hooks_search_parameters_reach_the_search() {
         ..SearchParams::default()
     };
     let hooks = JungleHooks::default().with_search_params(narrow);
-    assert_ne!(search(EvalProfile::Default, hooks, &[], 8).0, default.0);
+    assert_ne!(search(EvalProfile::Hand, hooks, &[], 8).0, default.0);
 }

@@ -252,9 +252,11 @@ impl Engine {
     /// An engine for the game of `spec` (`"jungle"`, `"five-tigers:ten"`:
     /// the rules come from each game searched) with a `hash_mib` MiB table;
     /// `seed` starts the random choices of the weaker levels;
-    /// `eval_profile` is the evaluation (`"default"`, `"material"`,
-    /// `"nnue"`, the learned Jungle evaluation of docs/nnue.md, or
-    /// `"hybrid"`, that and the hand-written one mixed).
+    /// `eval_profile` is the evaluation (`"default"`, the game's
+    /// strongest: Jungle's `"hybrid"`, Five Tigers' `"hand"`; `"hand"`,
+    /// the hand-written one; `"material"`; `"nnue"`, the learned Jungle
+    /// evaluation of docs/nnue.md; or `"hybrid"`, that and the
+    /// hand-written one mixed).
     #[new]
     #[pyo3(signature = (spec = "jungle", hash_mib = 16, seed = 0, eval_profile = "default"))]
     fn new(spec: &str, hash_mib: usize, seed: u64, eval_profile: &str) -> PyResult<Engine> {
@@ -295,7 +297,8 @@ impl Engine {
         Engine::new(&self.game, self.hash_mib, self.seed, self.profile.name())
     }
 
-    /// The evaluation profile (`default`, `material`, `nnue`, `hybrid`).
+    /// The evaluation profile (`default`, `hand`, `material`, `nnue`,
+    /// `hybrid`).
     #[getter]
     fn eval_profile(&self) -> &'static str {
         self.profile.name()

@@ -77,7 +77,7 @@ def test_the_engine_searches_with_the_network():
     import qi_games
 
     game = qi_games.Game("jungle")
-    hand = qi_games.Engine("jungle").search(game, depth=5)
+    hand = qi_games.Engine("jungle", eval_profile="hand").search(game, depth=5)
     engine = qi_games.Engine("jungle", eval_profile="nnue")
     assert engine.eval_profile == "nnue"
     learned = engine.search(game, depth=5)
@@ -100,6 +100,14 @@ def test_the_engine_searches_with_the_network():
     assert pickle.loads(pickle.dumps(hybrid)).eval_profile == "hybrid"
     with pytest.raises(ValueError, match="five-tigers has no evaluation profile 'hybrid'"):
         qi_games.Engine("five-tigers", eval_profile="hybrid")
+    # The default profile is Jungle's hybrid (it beat the hand-written
+    # evaluation) and Five Tigers' hand-written evaluation.
+    assert qi_games.Engine("jungle").search(game, depth=5).nodes == mixed.nodes
+    five = qi_games.Game("five-tigers")
+    assert (
+        qi_games.Engine("five-tigers").search(five, depth=4).nodes
+        == qi_games.Engine("five-tigers", eval_profile="hand").search(five, depth=4).nodes
+    )
 
 
 def test_the_tempo_trained_in_makes_either_side_to_move_sum_to_twice_it():

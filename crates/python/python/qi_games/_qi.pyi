@@ -170,16 +170,17 @@ class Engine:
 
     def __new__(cls, spec: str = "jungle", hash_mib: int = 16, seed: int = 0, eval_profile: str = "default") -> Self:
         """``seed`` starts the weaker levels' random choices; ``eval_profile``
-        is ``"default"``, ``"material"``, ``"nnue"`` (Jungle's learned
-        evaluation) or ``"hybrid"`` (Jungle's learned and hand-written
-        evaluations mixed)."""
+        is ``"default"`` (the game's strongest: Jungle's ``"hybrid"``, Five
+        Tigers' ``"hand"``), ``"hand"`` (the hand-written evaluation),
+        ``"material"``, ``"nnue"`` (Jungle's learned evaluation) or
+        ``"hybrid"`` (Jungle's learned and hand-written evaluations mixed)."""
     def __reduce__(self) -> tuple[Any, tuple[str, int, int, str]]:
         """Pickles as its game, table size, seed and profile (the table starts empty)."""
     def __copy__(self) -> "Engine": ...
     def __deepcopy__(self, memo: Any) -> "Engine": ...
     @property
     def eval_profile(self) -> str:
-        """``"default"``, ``"material"``, ``"nnue"`` or ``"hybrid"``."""
+        """``"default"``, ``"hand"``, ``"material"``, ``"nnue"`` or ``"hybrid"``."""
     @property
     def game(self) -> str:
         """``"jungle"`` or ``"five-tigers"``."""

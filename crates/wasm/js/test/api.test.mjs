@@ -235,7 +235,9 @@ test("options reach the search", () => {
 });
 
 test("the learned evaluation runs in WebAssembly", () => {
-  const hand = new Game("jungle").search({ depth: 5 });
+  const handGame = new Game("jungle");
+  handGame.setOption("EvalProfile", "hand");
+  const hand = handGame.search({ depth: 5 });
   const game = new Game("jungle");
   game.setOption("EvalProfile", "nnue");
   const learned = game.search({ depth: 5 });
@@ -252,6 +254,9 @@ test("the learned evaluation runs in WebAssembly", () => {
   assert.notEqual(mixed.nodes, learned.nodes);
   throwsMessage(() => new Game("five-tigers").setOption("EvalProfile", "hybrid"),
     /five-tigers has no evaluation profile 'hybrid'/);
+  // The default profile is the hybrid in Jungle (it beat the hand-written
+  // evaluation).
+  assert.equal(new Game("jungle").search({ depth: 5 }).nodes, mixed.nodes);
 });
 
 test("a game over has no best move", () => {
