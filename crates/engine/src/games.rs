@@ -51,7 +51,7 @@ impl GameKit for JungleKit {
     const STRENGTH: StrengthScale = StrengthScale {
         unit: 250,
         nodes: [0, 0, 500, 900, 2_000, 3_500, 6_000, 14_000, 40_000],
-        ratings: [802, 937, 1029, 1141, 1231, 1354, 1518, 1603, 1761, 1919],
+        ratings: [802, 908, 1018, 1165, 1271, 1386, 1477, 1598, 1791, 1918],
     };
 
     const PROFILES: &'static [EvalProfile] = &EvalProfile::ALL;
