@@ -16,12 +16,20 @@ use crate::render;
 #[derive(Clone, Copy, Debug)]
 pub enum JungleKit {}
 
+/// The profile Jungle's `default` stands for: the hybrid, which beat the
+/// hand-written evaluation (docs/nnue.md, try 5). Every other profile is
+/// itself.
+fn jungle_profile(profile: EvalProfile) -> EvalProfile {
+    match profile {
+        EvalProfile::Default => EvalProfile::Hybrid,
+        other => other,
+    }
+}
+
 fn jungle_weights(profile: EvalProfile) -> JungleWeights {
     match profile {
-        EvalProfile::Default | EvalProfile::Hand | EvalProfile::Nnue | EvalProfile::Hybrid => {
-            JungleWeights::default()
-        }
         EvalProfile::Material => JungleWeights::material_only(),
+        _ => JungleWeights::default(),
     }
 }
 
@@ -30,9 +38,7 @@ fn jungle_weights(profile: EvalProfile) -> JungleWeights {
 fn with_profile_network(profile: EvalProfile, network: Arc<nnue::Network>) -> JungleEval {
     let eval = JungleEval::new(jungle_weights(profile)).with_network(network);
     match profile {
-        EvalProfile::Default | EvalProfile::Hybrid => {
-            eval.with_network_share(nnue::HYBRID_NETWORK_SHARE)
-        }
+        EvalProfile::Hybrid => eval.with_network_share(nnue::HYBRID_NETWORK_SHARE),
         _ => eval,
     }
 }
@@ -57,15 +63,14 @@ impl GameKit for JungleKit {
     const PROFILES: &'static [EvalProfile] = &EvalProfile::ALL;
 
     fn eval(profile: EvalProfile) -> JungleEval {
-        match profile {
-            // `default` is the hybrid: it beat the hand-written evaluation
-            // (docs/nnue.md, try 5). The committed file is read by the
-            // tests (`nnue` tests), so this cannot fail in a released build.
-            EvalProfile::Default | EvalProfile::Nnue | EvalProfile::Hybrid => with_profile_network(
+        match jungle_profile(profile) {
+            // The committed file is read by the tests (`nnue` tests), so
+            // this cannot fail in a released build.
+            profile @ (EvalProfile::Nnue | EvalProfile::Hybrid) => with_profile_network(
                 profile,
                 nnue::profile_network().expect("the embedded network is valid (tested)"),
             ),
-            _ => JungleEval::new(jungle_weights(profile)),
+            profile => JungleEval::new(jungle_weights(profile)),
         }
     }
 
@@ -102,8 +107,8 @@ impl GameKit for JungleKit {
             path: named(),
             source,
         })?;
-        Ok(match profile {
-            EvalProfile::Default | EvalProfile::Nnue | EvalProfile::Hybrid => {
+        Ok(match jungle_profile(profile) {
+            profile @ (EvalProfile::Nnue | EvalProfile::Hybrid) => {
                 with_profile_network(profile, Arc::new(net.with_tempo(nnue::PROFILE_TEMPO)))
             }
             _ => Self::eval(profile),
@@ -156,11 +161,11 @@ impl GameKit for FiveTigersKit {
     };
 
     fn eval(profile: EvalProfile) -> FiveTigersEval {
+        // Five Tigers has no network: `default` is the hand-written
+        // evaluation (and `engine_for` refuses `nnue` and `hybrid`).
         FiveTigersEval::new(match profile {
-            EvalProfile::Default | EvalProfile::Hand | EvalProfile::Nnue | EvalProfile::Hybrid => {
-                FiveTigersWeights::default()
-            }
             EvalProfile::Material => FiveTigersWeights::material_only(),
+            _ => FiveTigersWeights::default(),
         })
     }
 

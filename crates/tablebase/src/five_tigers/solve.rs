@@ -45,7 +45,7 @@ pub(crate) const BYTES_PER_EDGE: u64 = 8;
 /// under `shuttle = forbidden` every pair of bans that can still matter.
 /// With `convention`, only the placements times the side to move (the
 /// counting convention of `docs/tablebases.md`). Exact, so under the ban
-/// it visits every placement (823 M for `5v5`: seconds);
+/// it visits every placement (823 M for `5v5`);
 /// [`estimated_state_count`] is the quick figure for a memory check.
 pub fn raw_state_count(material: Material, rules: &Rules, convention: bool) -> u64 {
     let forbidden = rules.shuttle == Shuttle::Forbidden && !convention;
@@ -122,13 +122,12 @@ fn ban_pairs(x: u32, o: u32) -> u64 {
     bans(x) * bans(o)
 }
 
-/// The next number of a SplitMix64 sequence.
+/// The next number of the SplitMix64 sequence of `state` (the core's
+/// generator, which the Zobrist keys use).
 fn splitmix64(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+    let (next, value) = qi_core::zobrist::splitmix64(*state);
+    *state = next;
+    value
 }
 
 const ALL: u32 = (1 << 25) - 1;
