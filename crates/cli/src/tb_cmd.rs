@@ -106,8 +106,8 @@ struct GenerateArgs {
     threads: Option<u32>,
     /// Solve each material with N timely dataflow workers in this process
     /// (with --hosts: per process of the cluster) instead of the
-    /// generator's threads (docs/solving.md); Jungle, and Five Tigers with
-    /// the shuttle allowed.
+    /// generator's threads (docs/solving.md); Jungle, and Five Tigers
+    /// under either shuttle option.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
     workers: Option<u32>,
     /// Run as process --process of a cluster whose FILE lists every
@@ -449,24 +449,6 @@ fn ft_materials(args: &GenerateArgs) -> Result<Vec<ft::Material>, CliError> {
         .collect()
 }
 
-/// The Five Tigers cluster `--workers`, `--hosts` and `--process` ask
-/// for, if any.
-fn cluster(
-    args: &GenerateArgs,
-    rules: &qi_five_tigers::Rules,
-) -> Result<Option<Cluster>, CliError> {
-    if (args.workers.is_some() || args.hosts.is_some())
-        && rules.shuttle != qi_five_tigers::Shuttle::Allowed
-    {
-        return Err(CliError::Usage(
-            "--workers and --hosts need the shuttle allowed (five-tigers:shandong-shuttle): the \
-             distributed rounds keep no previous steps"
-                .into(),
-        ));
-    }
-    cluster_of(args)
-}
-
 /// The cluster `--workers`, `--hosts` and `--process` ask for, if any.
 fn cluster_of(args: &GenerateArgs) -> Result<Option<Cluster>, CliError> {
     if args.workers.is_none() && args.hosts.is_none() {
@@ -534,7 +516,7 @@ fn generate_on_cluster<G: TableGame>(
 fn ft_generate(args: &GenerateArgs, rules: &qi_five_tigers::Rules) -> Result<(), CliError> {
     let materials = ft_materials(args)?;
     ft_check_memory(args, rules, &materials)?;
-    if let Some(cluster) = cluster(args, rules)? {
+    if let Some(cluster) = cluster_of(args)? {
         if args.generator.is_some() {
             return Err(CliError::Usage(
                 "--generator is for one process: --workers and --hosts run the retrograde \

@@ -214,7 +214,7 @@ impl BanIndex {
 
     /// The board slot of a cell.
     #[inline]
-    fn slot_of(&self, cell: u64) -> u64 {
+    pub fn slot_of(&self, cell: u64) -> u64 {
         (self.starts.partition_point(|&s| s <= cell) - 1) as u64
     }
 

@@ -49,7 +49,8 @@ pub fn generate_resumable(
 /// gets the whole table back and writes it into its own `dir` (or the
 /// same directory: each writes the same bytes through its own temporary
 /// file), so each process can resume alone from its files. `done` also
-/// gets the stats of this process's workers. `shuttle = allowed` only.
+/// gets the stats of this process's workers. Either shuttle option (under
+/// the ban the slots are the cells of the ban index).
 #[cfg(feature = "distributed")]
 pub fn generate_distributed(
     rules: &Rules,

@@ -62,7 +62,7 @@ pub(crate) const BYTES_PER_STATE: u64 = 3 + 2;
 const BLOCK: usize = 1 << 16;
 
 /// The memoised values of owed-removal states.
-type Memo = HashMap<MemoKey, (Wdl, u32)>;
+pub(super) type Memo = HashMap<MemoKey, (Wdl, u32)>;
 
 /// What an owed-removal state is memoised by: its canonical key, or, with
 /// more removals owed than a key holds (a formation of 5 pieces can owe 4
@@ -381,7 +381,7 @@ pub(crate) fn solve(
             "the generator with bans needs shuttle = forbidden".into(),
         ));
     }
-    let index = BanIndex::new(material.first, material.second);
+    let index = Arc::new(BanIndex::new(material.first, material.second));
     let (mut states, mut dist) = super::retro::state_arrays(material, index.len())?;
 
     // Board slots cut into a few ranges per thread (their cells are
@@ -532,10 +532,10 @@ fn rounds(
 /// blocked file of version 3 holds), packed on `threads` threads: a cell no
 /// state uses gets the value code 3, a draw distance 0. The arrays are
 /// taken so that each is freed as soon as it is packed.
-fn table_of(
+pub(super) fn table_of(
     material: Material,
     rules: &Rules,
-    index: BanIndex,
+    index: Arc<BanIndex>,
     states: Vec<u8>,
     dist: Vec<u16>,
     threads: usize,
@@ -590,7 +590,7 @@ fn table_of(
     Ok(Table {
         material,
         rules: *rules,
-        index: Slots::DenseBan(DenseBan::of(material, Arc::new(index))),
+        index: Slots::DenseBan(DenseBan::of(material, index)),
         values,
         distances,
         len: n as u64,

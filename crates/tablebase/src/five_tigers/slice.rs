@@ -1,33 +1,53 @@
-//! A Five Tigers material as a [`RetroSlice`]: the slots of the dense
-//! index, each started by its steps (the ones that form a formation are
-//! exits, solved through the removals into the smaller tables), and the
-//! un-moves of the retrograde generator. This is what the generic rounds
-//! (`retrograde::solve`, and `dataflow::solve` on many workers) need of
-//! the game; the single-process generator (`retro`) runs the same starts
-//! and un-moves in place.
+//! A Five Tigers material as a [`RetroSlice`]: the positions of the
+//! material numbered densely, each started by its steps (the ones that
+//! form a formation are exits, solved through the removals into the
+//! smaller tables), and the un-moves of the retrograde generators. This
+//! is what the generic rounds (`retrograde::solve`, and `dataflow::solve`
+//! on many workers) need of the game; the single-process generators
+//! (`retro`, `retro_ban`) run the same starts and un-moves in place.
+//!
+//! Under `shuttle = allowed` a slot is a board slot of the dense index
+//! (`retro`); under `shuttle = forbidden` it is a cell of the ban index,
+//! a position with the steps back its two sides may not play
+//! (`retro_ban`).
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 
 use qi_five_tigers::{Rules, Shuttle};
 
 use super::dense::DenseIndex;
+use super::dense_ban::BanIndex;
 use super::retro::{self, Memo, SlotStart, Targets};
+use super::retro_ban;
 use super::{Material, Table, Tablebase};
 use crate::driver::GenerateError;
 use crate::retrograde::{Open, RetroError, RetroSlice, SliceValues, Start};
 use crate::table::Wdl;
 
-/// One Five Tigers material (`shuttle = allowed`) with the tables its
-/// removals lead to.
+/// One Five Tigers material with the tables its removals lead to, under
+/// either shuttle option.
 pub struct FiveTigersSlice {
     material: Material,
     rules: Rules,
-    index: DenseIndex,
-    /// The tables its removals lead into, by dense slot.
-    targets: Targets,
+    kind: Kind,
     /// Tells this slice's removal memo from another's on a thread.
     id: u64,
+}
+
+/// What the slots are, by the shuttle option.
+enum Kind {
+    /// `shuttle = allowed`: the board slots, and the tables the removals
+    /// lead into by dense slot.
+    Shuttle { index: DenseIndex, targets: Targets },
+    /// `shuttle = forbidden`: the cells (boards and bans), and the
+    /// smaller tables the removals lead into (a copy of those of them
+    /// that a removal reaches), looked up by canonical key.
+    Ban {
+        index: Arc<BanIndex>,
+        smaller: Tablebase,
+    },
 }
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(0);
@@ -35,27 +55,55 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 thread_local! {
     /// The removal sequences solved on this thread, for the slice `.0`.
     static MEMO: RefCell<(u64, Memo)> = RefCell::new((u64::MAX, Memo::new()));
+    /// The same under the shuttle ban (states with bans).
+    static BAN_MEMO: RefCell<(u64, retro_ban::Memo)> =
+        RefCell::new((u64::MAX, retro_ban::Memo::new()));
 }
 
 impl FiveTigersSlice {
     /// The slice of `material` under `rules`, whose removals lead into
     /// the tables of `smaller` (every material with fewer pieces that a
-    /// removal reaches; read into the slice).
+    /// removal reaches; read into the slice). Under the shuttle ban the
+    /// tables in `smaller` must be those of the ban (`qi tb generate
+    /// --game five-tigers:shandong`).
     pub fn new(
         material: Material,
         rules: &Rules,
         smaller: &Tablebase,
     ) -> Result<FiveTigersSlice, GenerateError> {
-        if rules.shuttle != Shuttle::Allowed {
-            return Err(GenerateError::Internal(
-                "the retrograde rounds keep no previous steps: shuttle must be allowed".into(),
-            ));
-        }
+        let kind = match rules.shuttle {
+            Shuttle::Allowed => Kind::Shuttle {
+                index: DenseIndex::new(material.first, material.second),
+                targets: Targets::new(material, rules, smaller)?,
+            },
+            Shuttle::Forbidden => {
+                if smaller.rules() != rules {
+                    return Err(GenerateError::Internal(format!(
+                        "{material}: the smaller tables are of other rules"
+                    )));
+                }
+                let mut own = Tablebase::new(rules);
+                for m in material.after_removals(rules) {
+                    let table = smaller
+                        .table(m)
+                        .ok_or_else(|| GenerateError::MissingSubtable {
+                            material: material.to_string(),
+                            needed: m.to_string(),
+                        })?;
+                    // Inserting into an empty base of the same rules
+                    // cannot clash.
+                    let _ = own.insert(table.clone());
+                }
+                Kind::Ban {
+                    index: Arc::new(BanIndex::new(material.first, material.second)),
+                    smaller: own,
+                }
+            }
+        };
         Ok(FiveTigersSlice {
             material,
             rules: *rules,
-            index: DenseIndex::new(material.first, material.second),
-            targets: Targets::new(material, rules, smaller)?,
+            kind,
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
         })
     }
@@ -68,48 +116,122 @@ impl FiveTigersSlice {
             .iter()
             .map(|&c| retro::state_of_code(c))
             .collect();
-        retro::table_of(
-            self.material,
-            &self.rules,
-            &self.index,
-            &states,
-            &values.distances,
-            threads.max(1),
-        )
-    }
-}
-
-impl RetroSlice for FiveTigersSlice {
-    fn slots(&self) -> u64 {
-        self.index.len()
-    }
-
-    fn start(&self, slot: u64) -> Result<Start, RetroError> {
-        if !self.index.is_canonical(slot) {
-            return Ok(Start::Unused);
+        let threads = threads.max(1);
+        match &self.kind {
+            Kind::Shuttle { index, .. } => retro::table_of(
+                self.material,
+                &self.rules,
+                index,
+                &states,
+                &values.distances,
+                threads,
+            ),
+            Kind::Ban { index, .. } => retro_ban::table_of(
+                self.material,
+                &self.rules,
+                index.clone(),
+                states,
+                values.distances.clone(),
+                threads,
+            ),
         }
-        let (x, o, stm) = self.index.decode(slot);
-        let mut children = Vec::new();
-        let start = MEMO.with(|memo| {
+    }
+
+    /// How slot `slot` (a board slot of `index`) starts, into `children`.
+    fn start_shuttle(
+        &self,
+        index: &DenseIndex,
+        targets: &Targets,
+        slot: u64,
+        children: &mut Vec<u64>,
+    ) -> Result<Option<SlotStart>, GenerateError> {
+        if !index.is_canonical(slot) {
+            return Ok(None);
+        }
+        let (x, o, stm) = index.decode(slot);
+        MEMO.with(|memo| {
             let mut memo = memo.borrow_mut();
             if memo.0 != self.id {
                 *memo = (self.id, Memo::new());
             }
             retro::start_slot(
-                &self.index,
+                index,
                 [x, o],
                 stm,
                 &self.rules,
                 self.material,
-                &self.targets,
+                targets,
                 &mut memo.1,
-                &mut children,
+                children,
             )
-        });
-        let start = start.map_err(|e| RetroError::Slice {
-            slot,
-            message: e.to_string(),
-        })?;
+        })
+        .map(Some)
+    }
+
+    /// How cell `cell` of `index` starts, into `children`.
+    fn start_ban(
+        &self,
+        index: &BanIndex,
+        smaller: &Tablebase,
+        cell: u64,
+        children: &mut Vec<u64>,
+    ) -> Result<Option<SlotStart>, GenerateError> {
+        let slot = index.slot_of(cell);
+        let (x, o, stm) = index.boards.decode(slot);
+        let off = cell - index.start(slot);
+        let stab = BanIndex::stabiliser([x, o]);
+        if !BanIndex::is_canonical([x, o], stab, off) {
+            return Ok(None);
+        }
+        let bans = BanIndex::bans_at([x, o], off);
+        BAN_MEMO
+            .with(|memo| {
+                let mut memo = memo.borrow_mut();
+                if memo.0 != self.id {
+                    *memo = (self.id, retro_ban::Memo::new());
+                }
+                retro_ban::start_cell(
+                    index,
+                    [x, o],
+                    stm,
+                    bans,
+                    &self.rules,
+                    self.material,
+                    smaller,
+                    &mut memo.1,
+                    children,
+                )
+            })
+            .map(Some)
+    }
+}
+
+impl RetroSlice for FiveTigersSlice {
+    fn slots(&self) -> u64 {
+        match &self.kind {
+            Kind::Shuttle { index, .. } => index.len(),
+            Kind::Ban { index, .. } => index.len(),
+        }
+    }
+
+    fn start(&self, slot: u64) -> Result<Start, RetroError> {
+        let mut children = Vec::new();
+        let start = match &self.kind {
+            Kind::Shuttle { index, targets } => {
+                self.start_shuttle(index, targets, slot, &mut children)
+            }
+            Kind::Ban { index, smaller } => self.start_ban(index, smaller, slot, &mut children),
+        };
+        let start = match start {
+            Ok(Some(start)) => start,
+            Ok(None) => return Ok(Start::Unused),
+            Err(e) => {
+                return Err(RetroError::Slice {
+                    slot,
+                    message: e.to_string(),
+                })
+            }
+        };
         Ok(match start {
             SlotStart::NoStep => Start::Decided(Wdl::Loss, 0),
             SlotStart::Moves {
@@ -128,16 +250,26 @@ impl RetroSlice for FiveTigersSlice {
         })
     }
 
-    /// The two slots of a board (each side to move) go together: a
-    /// position's predecessors all have the other side to move, so dealt
-    /// slot by slot every tiding would go to another worker.
+    /// Under the shuttle, the two slots of a board (each side to move) go
+    /// together: a position's predecessors all have the other side to
+    /// move, so dealt slot by slot every tiding would go to another
+    /// worker. Under the ban, the un-moves of a cell all lie in one board
+    /// slot's block of cells (a few dozen to a few hundred): runs of 256
+    /// keep most of a block on one worker.
     fn run_shift(&self) -> u32 {
-        1
+        match self.kind {
+            Kind::Shuttle { .. } => 1,
+            Kind::Ban { .. } => 8,
+        }
     }
 
     fn predecessors(&self, slot: u64, out: &mut Vec<u64>) {
         let start = out.len();
-        retro::unmoves(&self.index, slot, &self.rules.values(), out);
+        let values = self.rules.values();
+        match &self.kind {
+            Kind::Shuttle { index, .. } => retro::unmoves(index, slot, &values, out),
+            Kind::Ban { index, .. } => retro_ban::unmoves(index, slot, &values, out),
+        }
         crate::retrograde::sort_and_dedup_from(out, start);
     }
 }
