@@ -9,8 +9,12 @@
 //! ```text
 //! cargo run --release -p qi-engine --example nnue_data -- OUT.bin \
 //!     [--positions N] [--nodes N] [--threads N] [--seed N] [--random-plies N] \
-//!     [--minutes M] [--tables DIR]
+//!     [--minutes M] [--tables DIR] [--profile NAME]
 //! ```
+//!
+//! `--profile` names the evaluation that plays and labels the games
+//! (`hand`, the hand-written one, by default; `hybrid` is the network mixed
+//! with it, try 6 of docs/nnue.md).
 
 use std::fs::File;
 use std::io::BufWriter;
@@ -26,13 +30,13 @@ use qi_engine::jungle::nnue::data::{
     DataWriter, GameResult, Sample, FLAG_MATE, FLAG_TABLE, FLAG_TACTICAL, MATE_SCORE,
 };
 use qi_engine::jungle::{JungleEval, JungleHooks};
-use qi_engine::{GameKit, JungleKit};
+use qi_engine::{EvalProfile, GameKit, JungleKit};
 use qi_jungle::{Game, Jungle, Rules};
 use qi_search::{Limits, Searcher, TableValue};
 use qi_tablebase::LazyTablebase;
 
 const USAGE: &str = "usage: nnue_data OUT.bin [--positions N] [--nodes N] [--threads N] \
-[--seed N] [--random-plies N] [--minutes M] [--tables DIR]";
+[--seed N] [--random-plies N] [--minutes M] [--tables DIR] [--profile NAME]";
 
 /// Games longer than this are stopped and counted drawn.
 const MAX_PLIES: usize = 400;
@@ -46,6 +50,7 @@ struct Config {
     random_plies: u64,
     time: Duration,
     tables: Option<PathBuf>,
+    profile: EvalProfile,
 }
 
 /// xorshift64*: a fixed sequence per thread, so that a run can be made
@@ -83,6 +88,7 @@ fn parse(args: &[String]) -> Result<Config, String> {
         random_plies: 8,
         time: Duration::from_secs(3600),
         tables: None,
+        profile: EvalProfile::Hand,
     };
     while let Some(flag) = it.next() {
         let value = it.next().ok_or_else(|| format!("{flag} needs a value"))?;
@@ -99,6 +105,7 @@ fn parse(args: &[String]) -> Result<Config, String> {
             "--random-plies" => c.random_plies = number()?,
             "--minutes" => c.time = Duration::from_secs(60 * number()?),
             "--tables" => c.tables = Some(value.into()),
+            "--profile" => c.profile = value.parse().map_err(|e| format!("--profile: {e}"))?,
             _ => return Err(format!("unknown option {flag}")),
         }
     }
@@ -227,12 +234,12 @@ fn run(c: Config) -> Result<(), String> {
         .map(|t| {
             let (openings, tables, stop, send) =
                 (openings.clone(), tables.clone(), stop.clone(), send.clone());
-            let (nodes, random_plies) = (c.nodes, c.random_plies);
+            let (nodes, random_plies, profile) = (c.nodes, c.random_plies, c.profile);
             let mut rng = Rng(c.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (t as u64 + 1));
             std::thread::spawn(move || {
-                let hooks = JungleHooks::default().with_tablebase(tables);
+                let hooks = JungleKit::hooks(profile).with_tablebase(tables);
                 let mut searcher = Searcher::with_hooks(JungleKit::tuned_options(), hooks);
-                let eval = JungleEval::default();
+                let eval = JungleKit::eval(profile);
                 while !stop.load(Ordering::Relaxed) {
                     let start = openings[rng.below(openings.len() as u64) as usize];
                     let samples =
