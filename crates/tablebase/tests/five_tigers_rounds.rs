@@ -22,13 +22,12 @@ fn reference(rules: &Rules, materials: &[Material]) -> Arc<Tablebase> {
     Arc::new(tb)
 }
 
-#[test]
-fn one_thread_rounds_equal_the_generator_to_3_a_side() {
-    let rules = Rules::shandong_shuttle();
-    let all = Material::all_up_to(3);
-    let tb = reference(&rules, &all);
+/// Every material of `all` solved by the one-thread rounds gives the
+/// generator's file.
+fn one_thread_rounds_equal_the_generator(rules: &Rules, all: Vec<Material>) {
+    let tb = reference(rules, &all);
     for m in all {
-        let slice = FiveTigersSlice::new(m, &rules, &tb).unwrap();
+        let slice = FiveTigersSlice::new(m, rules, &tb).unwrap();
         let values = retrograde::solve(&slice).unwrap();
         let table = slice.table(&values, 2).unwrap();
         assert!(
@@ -39,26 +38,21 @@ fn one_thread_rounds_equal_the_generator_to_3_a_side() {
 }
 
 #[test]
+fn one_thread_rounds_equal_the_generator_to_3_a_side() {
+    one_thread_rounds_equal_the_generator(&Rules::shandong_shuttle(), Material::all_up_to(3));
+}
+
+#[test]
 fn one_thread_rounds_equal_the_generator_under_the_shuttle_ban_to_5_pieces() {
     // The cells hold the bans: a slice that dropped them, or dealt its
     // un-moves without the ban of the side that stepped, would differ.
     // (3v3's 66 M cells take minutes on one thread: the ignored test
     // below covers it over processes.)
-    let rules = Rules::shandong();
     let all: Vec<Material> = Material::all_up_to(3)
         .into_iter()
         .filter(|m| m.first + m.second <= 5)
         .collect();
-    let tb = reference(&rules, &all);
-    for m in all {
-        let slice = FiveTigersSlice::new(m, &rules, &tb).unwrap();
-        let values = retrograde::solve(&slice).unwrap();
-        let table = slice.table(&values, 2).unwrap();
-        assert!(
-            table.to_bytes() == tb.table(m).unwrap().to_bytes(),
-            "{m}: the files differ"
-        );
-    }
+    one_thread_rounds_equal_the_generator(&Rules::shandong(), all);
 }
 
 #[test]
@@ -126,14 +120,14 @@ mod distributed {
         Share::join(loopback::over_tcp(slice, processes, threads))
     }
 
-    #[test]
-    fn workers_and_processes_equal_the_generator() {
-        let rules = Rules::shandong_shuttle();
-        let ms = materials(&["3v3", "4v1", "1v4"]);
-        let tb = reference(&rules, &ms);
+    /// 2 workers in one process, and 2 processes over TCP, give the
+    /// generator's file for every material of `ms`.
+    fn workers_and_processes_equal_the_generator_on(rules: &Rules, ms: &[&str]) {
+        let ms = materials(ms);
+        let tb = reference(rules, &ms);
         for m in ms {
             let expected = tb.table(m).unwrap().to_bytes();
-            let slice = Arc::new(FiveTigersSlice::new(m, &rules, &tb).unwrap());
+            let slice = Arc::new(FiveTigersSlice::new(m, rules, &tb).unwrap());
             let threads = dataflow::solve(slice.clone(), &Cluster::Local { threads: 2 }).unwrap();
             let values = threads.into_values(slice.slots()).unwrap();
             assert!(
@@ -151,27 +145,16 @@ mod distributed {
     }
 
     #[test]
+    fn workers_and_processes_equal_the_generator() {
+        workers_and_processes_equal_the_generator_on(
+            &Rules::shandong_shuttle(),
+            &["3v3", "4v1", "1v4"],
+        );
+    }
+
+    #[test]
     fn workers_and_processes_equal_the_generator_under_the_shuttle_ban() {
-        let rules = Rules::shandong();
-        let ms = materials(&["3v2"]);
-        let tb = reference(&rules, &ms);
-        for m in ms {
-            let expected = tb.table(m).unwrap().to_bytes();
-            let slice = Arc::new(FiveTigersSlice::new(m, &rules, &tb).unwrap());
-            let threads = dataflow::solve(slice.clone(), &Cluster::Local { threads: 2 }).unwrap();
-            let values = threads.into_values(slice.slots()).unwrap();
-            assert!(
-                slice.table(&values, 2).unwrap().to_bytes() == expected,
-                "{m}, 2 threads"
-            );
-            let share = over_tcp(&slice, 2, 1);
-            assert!(share.parts.iter().any(|p| p.3.remote > 0), "{m}");
-            let values = share.into_values(slice.slots()).unwrap();
-            assert!(
-                slice.table(&values, 2).unwrap().to_bytes() == expected,
-                "{m}, 2 processes"
-            );
-        }
+        workers_and_processes_equal_the_generator_on(&Rules::shandong(), &["3v2"]);
     }
 
     #[test]
@@ -320,15 +303,13 @@ mod distributed {
         }
     }
 
-    #[test]
-    #[ignore = "every material to 3 a side under the ban, minutes: run by hand with --ignored (docs/solving.md)"]
-    fn three_processes_equal_the_generator_under_the_ban_to_3_a_side() {
-        let rules = Rules::shandong();
-        let all = Material::all_up_to(3);
-        let tb = reference(&rules, &all);
+    /// 3 processes of one worker over TCP give the generator's file for
+    /// every material of `all`.
+    fn three_processes_equal_the_generator(rules: &Rules, all: Vec<Material>) {
+        let tb = reference(rules, &all);
         for m in all {
             let expected = tb.table(m).unwrap().to_bytes();
-            let slice = Arc::new(FiveTigersSlice::new(m, &rules, &tb).unwrap());
+            let slice = Arc::new(FiveTigersSlice::new(m, rules, &tb).unwrap());
             let values = over_tcp(&slice, 3, 1).into_values(slice.slots()).unwrap();
             assert!(
                 slice.table(&values, 2).unwrap().to_bytes() == expected,
@@ -338,19 +319,14 @@ mod distributed {
     }
 
     #[test]
+    #[ignore = "every material to 3 a side under the ban, minutes: run by hand with --ignored (docs/solving.md)"]
+    fn three_processes_equal_the_generator_under_the_ban_to_3_a_side() {
+        three_processes_equal_the_generator(&Rules::shandong(), Material::all_up_to(3));
+    }
+
+    #[test]
     #[ignore = "every material to 4 a side, minutes: run by hand with --ignored (docs/solving.md)"]
     fn three_processes_equal_the_generator_to_4_a_side() {
-        let rules = Rules::shandong_shuttle();
-        let all = Material::all_up_to(4);
-        let tb = reference(&rules, &all);
-        for m in all {
-            let expected = tb.table(m).unwrap().to_bytes();
-            let slice = Arc::new(FiveTigersSlice::new(m, &rules, &tb).unwrap());
-            let values = over_tcp(&slice, 3, 1).into_values(slice.slots()).unwrap();
-            assert!(
-                slice.table(&values, 2).unwrap().to_bytes() == expected,
-                "{m}"
-            );
-        }
+        three_processes_equal_the_generator(&Rules::shandong_shuttle(), Material::all_up_to(4));
     }
 }

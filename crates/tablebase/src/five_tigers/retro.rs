@@ -62,6 +62,25 @@ pub(super) fn internal(message: String) -> GenerateError {
     GenerateError::Internal(message)
 }
 
+/// That solving `material` needs the table of `needed`, which is missing.
+pub(super) fn missing(material: Material, needed: Material) -> GenerateError {
+    GenerateError::MissingSubtable {
+        material: material.to_string(),
+        needed: needed.to_string(),
+    }
+}
+
+/// The table of `needed` in `smaller`, which solving `material` reads.
+pub(super) fn needed_table(
+    smaller: &Tablebase,
+    material: Material,
+    needed: Material,
+) -> Result<&Table, GenerateError> {
+    smaller
+        .table(needed)
+        .ok_or_else(|| missing(material, needed))
+}
+
 /// The position of boards `[x, o]` with `stm` to move and nothing owed.
 fn position(boards: [u32; 2], stm: Side, rules: &Rules) -> Result<FiveTigers, GenerateError> {
     let state = State {
@@ -99,12 +118,7 @@ impl Targets {
     ) -> Result<Targets, GenerateError> {
         let mut tables = HashMap::new();
         for m in material.after_removals(rules) {
-            let table = smaller
-                .table(m)
-                .ok_or_else(|| GenerateError::MissingSubtable {
-                    material: material.to_string(),
-                    needed: m.to_string(),
-                })?;
+            let table = needed_table(smaller, material, m)?;
             let index = DenseIndex::new(m.first, m.second);
             let len =
                 usize::try_from(index.len()).map_err(|_| GenerateError::TooLarge(m.to_string()))?;
@@ -145,13 +159,7 @@ impl Targets {
     fn get(&self, pos: &FiveTigers, material: Material) -> Result<(Wdl, u32), GenerateError> {
         let m = Material::of(pos)
             .ok_or_else(|| internal(format!("the conversion {pos} has no material")))?;
-        let (index, cells) = self
-            .tables
-            .get(&m)
-            .ok_or_else(|| GenerateError::MissingSubtable {
-                material: material.to_string(),
-                needed: m.to_string(),
-            })?;
+        let (index, cells) = self.tables.get(&m).ok_or_else(|| missing(material, m))?;
         let slot = index.slot(
             pos.pieces(Side::First).0,
             pos.pieces(Side::Second).0,

@@ -42,8 +42,8 @@ use qi_five_tigers::{FiveTigers, LastStep, Move, Point, Rules, Shuttle, NEIGHBOU
 use super::dense_ban::BanIndex;
 use super::key::{Ban, State, MAX_KEYED_OWED};
 use super::retro::{
-    best_removal, forms, internal, points, predecessors, with, Exits, SlotStart, COUNT, LOSS,
-    LOSS_NEW, NON_LOSING, UNUSED, WIN, WIN_NEW,
+    best_removal, forms, internal, needed_table, points, predecessors, with, Exits, SlotStart,
+    COUNT, LOSS, LOSS_NEW, NON_LOSING, UNUSED, WIN, WIN_NEW,
 };
 use super::{DenseBan, Material, Slots, Table, Tablebase};
 use crate::driver::{join_workers, GenerateError};
@@ -139,12 +139,7 @@ fn conversion(
         let key = canonical_key(pos)?;
         let m = Material::of(pos)
             .ok_or_else(|| internal(format!("the conversion {pos} has no material")))?;
-        let table = smaller
-            .table(m)
-            .ok_or_else(|| GenerateError::MissingSubtable {
-                material: material.to_string(),
-                needed: m.to_string(),
-            })?;
+        let table = needed_table(smaller, material, m)?;
         return table
             .get_key(key)
             .ok_or_else(|| internal(format!("the conversion {pos} is not in table {m}")));

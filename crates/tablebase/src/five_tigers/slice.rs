@@ -14,6 +14,7 @@
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
+use std::thread::LocalKey;
 
 use qi_five_tigers::{Rules, Shuttle};
 
@@ -60,6 +61,22 @@ thread_local! {
         RefCell::new((u64::MAX, retro_ban::Memo::new()));
 }
 
+/// Runs `f` with this thread's memo of `key` for the slice `id`, emptied
+/// first if it was another slice's.
+fn with_memo<M: Default, R>(
+    key: &'static LocalKey<RefCell<(u64, M)>>,
+    id: u64,
+    f: impl FnOnce(&mut M) -> R,
+) -> R {
+    key.with(|memo| {
+        let mut memo = memo.borrow_mut();
+        if memo.0 != id {
+            *memo = (id, M::default());
+        }
+        f(&mut memo.1)
+    })
+}
+
 impl FiveTigersSlice {
     /// The slice of `material` under `rules`, whose removals lead into
     /// the tables of `smaller` (every material with fewer pieces that a
@@ -84,12 +101,7 @@ impl FiveTigersSlice {
                 }
                 let mut own = Tablebase::new(rules);
                 for m in material.after_removals(rules) {
-                    let table = smaller
-                        .table(m)
-                        .ok_or_else(|| GenerateError::MissingSubtable {
-                            material: material.to_string(),
-                            needed: m.to_string(),
-                        })?;
+                    let table = retro::needed_table(smaller, material, m)?;
                     // Inserting into an empty base of the same rules
                     // cannot clash.
                     let _ = own.insert(table.clone());
@@ -149,11 +161,7 @@ impl FiveTigersSlice {
             return Ok(None);
         }
         let (x, o, stm) = index.decode(slot);
-        MEMO.with(|memo| {
-            let mut memo = memo.borrow_mut();
-            if memo.0 != self.id {
-                *memo = (self.id, Memo::new());
-            }
+        with_memo(&MEMO, self.id, |memo| {
             retro::start_slot(
                 index,
                 [x, o],
@@ -161,7 +169,7 @@ impl FiveTigersSlice {
                 &self.rules,
                 self.material,
                 targets,
-                &mut memo.1,
+                memo,
                 children,
             )
         })
@@ -184,25 +192,20 @@ impl FiveTigersSlice {
             return Ok(None);
         }
         let bans = BanIndex::bans_at([x, o], off);
-        BAN_MEMO
-            .with(|memo| {
-                let mut memo = memo.borrow_mut();
-                if memo.0 != self.id {
-                    *memo = (self.id, retro_ban::Memo::new());
-                }
-                retro_ban::start_cell(
-                    index,
-                    [x, o],
-                    stm,
-                    bans,
-                    &self.rules,
-                    self.material,
-                    smaller,
-                    &mut memo.1,
-                    children,
-                )
-            })
-            .map(Some)
+        with_memo(&BAN_MEMO, self.id, |memo| {
+            retro_ban::start_cell(
+                index,
+                [x, o],
+                stm,
+                bans,
+                &self.rules,
+                self.material,
+                smaller,
+                memo,
+                children,
+            )
+        })
+        .map(Some)
     }
 }
 

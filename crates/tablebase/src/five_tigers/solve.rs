@@ -257,13 +257,7 @@ impl Graph<'_> {
                 same,
             });
         }
-        let table = self
-            .smaller
-            .table(m)
-            .ok_or_else(|| GenerateError::MissingSubtable {
-                material: self.material.to_string(),
-                needed: m.to_string(),
-            })?;
+        let table = super::retro::needed_table(self.smaller, self.material, m)?;
         let (v, d) = table
             .get_key(key)
             .ok_or_else(|| internal(format!("the successor {child} is not in table {m}")))?;
