@@ -805,12 +805,12 @@ fn a_generation_beyond_the_machine_s_memory_is_refused_up_front() {
             String::from_utf8_lossy(&out.stderr).into_owned(),
         )
     };
-    // 3v3 under the shuttle ban: 65.7 million states, about 0.33 GB at 5
-    // bytes a state.
-    let (code, err) = run("200000000", "3v3");
+    // 4v3 under the shuttle ban: 366 million states, about 0.82 GB at
+    // 2.25 bytes a state.
+    let (code, err) = run("500000000", "4v3");
     assert_eq!(code, 2, "{err}");
     assert!(
-        err.contains("the table 3v3 needs about 0.3 GB") && err.contains("more than the 0.2 GB"),
+        err.contains("the table 4v3 needs about 0.8 GB") && err.contains("more than the 0.5 GB"),
         "{err}"
     );
     assert_eq!(
@@ -818,7 +818,7 @@ fn a_generation_beyond_the_machine_s_memory_is_refused_up_front() {
         0,
         "nothing solved"
     );
-    let (code, err) = run("lots", "3v3");
+    let (code, err) = run("lots", "4v3");
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("bad QI_TB_MEMORY 'lots'"), "{err}");
     // 5v5 on a machine of 24 GB: its states are counted by sampling (an

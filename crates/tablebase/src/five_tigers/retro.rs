@@ -532,16 +532,16 @@ pub(super) fn predecessors(
 /// The state and distance arrays of a slice of `n` slots, all undecided,
 /// or why they cannot be made (`n` past what the index or the machine's
 /// address space holds).
-pub(crate) fn state_arrays(
+pub(crate) fn state_arrays<D: Clone + Default>(
     material: Material,
     n: u64,
-) -> Result<(Vec<u8>, Vec<u16>), GenerateError> {
+) -> Result<(Vec<u8>, Vec<D>), GenerateError> {
     let too_large = || GenerateError::TooLarge(material.to_string());
     let n = usize::try_from(n).map_err(|_| too_large())?;
     if n as u64 >= 1 << 62 {
         return Err(too_large());
     }
-    Ok((vec![0u8; n], vec![0u16; n]))
+    Ok((vec![0u8; n], vec![D::default(); n]))
 }
 
 /// Solves `material` (`shuttle = allowed`) given the tables of the
@@ -559,7 +559,7 @@ pub(crate) fn solve(
         ));
     }
     let index = DenseIndex::new(material.first, material.second);
-    let (mut states, mut dist) = state_arrays(material, index.len())?;
+    let (mut states, mut dist) = state_arrays::<u16>(material, index.len())?;
     let n_usize = states.len();
     let targets = Targets::new(material, rules, smaller)?;
 

@@ -51,11 +51,78 @@ use crate::table::{Distances, Wdl};
 
 const ALL: u32 = (1 << 25) - 1;
 
-/// Working bytes per state: the state byte and the distance (2) while
-/// solving, then, while the table handed on is packed from them, its
-/// distance byte and 2 bits of value (1.25, rounded up): no queue and no
+/// Working bytes per 4 states: the state byte and a one-byte distance
+/// while solving (see [`Distance`]), then, while the table handed on is
+/// packed from them, 2 bits of value (its distances are the solving
+/// distances, zeroed where undecided, in place): 9 bytes, no queue and no
 /// key (the frontier of a round is a block of [`BLOCK`] cells at a time).
-pub(crate) const BYTES_PER_STATE: u64 = 3 + 2;
+/// A material with a distance past 254 plies is solved again with two
+/// bytes a distance (none is known: the longest under the ban so far is
+/// 48 plies).
+pub(crate) const BYTES_PER_4_STATES: u64 = 4 * 2 + 1;
+
+/// A distance while solving: one byte while every distance of the
+/// material fits in one (below [`Distance::LIMIT`]), else two.
+pub(super) trait Distance: Copy + Default + Send + Sync + 'static {
+    /// Distances must stay below this.
+    const LIMIT: u32;
+    /// `d`, cut to the width (the callers check it against
+    /// [`Distance::LIMIT`]).
+    fn of(d: u16) -> Self;
+    /// The distance.
+    fn get(self) -> u16;
+    /// The table's distances: each decided cell's (`WIN`, `LOSS`), 0 for
+    /// the others, in the narrowest width that holds them.
+    fn table_distances(dist: Vec<Self>, states: &[u8]) -> Distances;
+}
+
+fn decided(s: u8) -> bool {
+    s == WIN || s == LOSS
+}
+
+impl Distance for u8 {
+    const LIMIT: u32 = u8::MAX as u32;
+    fn of(d: u16) -> u8 {
+        d as u8
+    }
+    fn get(self) -> u16 {
+        u16::from(self)
+    }
+    /// In place: the table's distances are the solving array.
+    fn table_distances(mut dist: Vec<u8>, states: &[u8]) -> Distances {
+        for (d, &s) in dist.iter_mut().zip(states) {
+            if !decided(s) {
+                *d = 0;
+            }
+        }
+        Distances::U8(dist)
+    }
+}
+
+impl Distance for u16 {
+    const LIMIT: u32 = u16::MAX as u32;
+    fn of(d: u16) -> u16 {
+        d
+    }
+    fn get(self) -> u16 {
+        self
+    }
+    fn table_distances(dist: Vec<u16>, states: &[u8]) -> Distances {
+        let distance = |(&s, &d): (&u8, &u16)| if decided(s) { d } else { 0 };
+        let longest = states.iter().zip(&dist).map(distance).max().unwrap_or(0);
+        if longest <= u16::from(u8::MAX) {
+            Distances::U8(
+                states
+                    .iter()
+                    .zip(&dist)
+                    .map(|x| distance(x) as u8)
+                    .collect(),
+            )
+        } else {
+            Distances::U16(states.iter().zip(&dist).map(distance).collect())
+        }
+    }
+}
 
 /// Cells decided per block of a round: enough to share among the threads,
 /// few enough that the updates of one block stay small.
@@ -281,16 +348,18 @@ pub(super) fn unmoves(index: &BanIndex, cell: u64, values: &[u8; 5], preds: &mut
 /// distance of its shortest winning conversion (a `NON_LOSING` cell; 0 for
 /// none) or of its longest losing one (the others): what the rounds scan
 /// for. Returns the greatest distance this cell may be decided at.
-fn record_cell(
+/// A distance at or past the width's [`Distance::LIMIT`] is stored cut
+/// short; the caller sees it in the distance returned.
+fn record_cell<D: Distance>(
     start: SlotStart,
     children: usize,
     state: &mut u8,
-    far: &mut u16,
+    far: &mut D,
 ) -> Result<u32, GenerateError> {
     match start {
         SlotStart::NoStep => {
             *state = LOSS_NEW;
-            *far = 0;
+            *far = D::of(0);
             Ok(0)
         }
         SlotStart::Moves {
@@ -304,11 +373,11 @@ fn record_cell(
             *state = children as u8 | if non_losing { NON_LOSING } else { 0 };
             if non_losing {
                 let w = win.unwrap_or(0);
-                *far = w;
+                *far = D::of(w);
                 return Ok(u32::from(w));
             }
             let l = longest_loss.unwrap_or(0);
-            *far = l;
+            *far = D::of(l);
             Ok(u32::from(l) + 1)
         }
     }
@@ -318,12 +387,12 @@ fn record_cell(
 /// `base` (`states` and `dist` hold exactly their cells); the greatest
 /// distance a cell may be decided at.
 #[allow(clippy::too_many_arguments)]
-fn init_range(
+fn init_range<D: Distance>(
     index: &BanIndex,
     lo: u64,
     hi: u64,
     states: &mut [u8],
-    dist: &mut [u16],
+    dist: &mut [D],
     rules: &Rules,
     material: Material,
     smaller: &Tablebase,
@@ -377,7 +446,23 @@ pub(crate) fn solve(
         ));
     }
     let index = Arc::new(BanIndex::new(material.first, material.second));
-    let (mut states, mut dist) = super::retro::state_arrays(material, index.len())?;
+    if let Some(table) = solve_in::<u8>(material, rules, smaller, threads, &index)? {
+        return Ok(table);
+    }
+    solve_in::<u16>(material, rules, smaller, threads, &index)?
+        .ok_or_else(|| internal(format!("{material}: a distance beyond 65534 plies")))
+}
+
+/// [`solve`] with distances of type `D` while solving, or `None` if some
+/// distance does not fit in `D`.
+fn solve_in<D: Distance>(
+    material: Material,
+    rules: &Rules,
+    smaller: &Tablebase,
+    threads: usize,
+    index: &Arc<BanIndex>,
+) -> Result<Option<Table>, GenerateError> {
+    let (mut states, mut dist) = super::retro::state_arrays::<D>(material, index.len())?;
 
     // Board slots cut into a few ranges per thread (their cells are
     // contiguous), so a thread's share splits off the state arrays.
@@ -400,7 +485,7 @@ pub(crate) fn solve(
         let results: Vec<Result<u32, GenerateError>> = std::thread::scope(|scope| {
             let workers: Vec<_> = (0..threads)
                 .map(|_| {
-                    let (index, next) = (&index, &next);
+                    let (index, next) = (&**index, &next);
                     scope.spawn(move || {
                         let mut far = 0;
                         loop {
@@ -419,11 +504,17 @@ pub(crate) fn solve(
             horizon = horizon.max(r?);
         }
     }
+    if horizon >= D::LIMIT {
+        return Ok(None);
+    }
     let values = rules.values();
-    rounds(&mut states, &mut dist, horizon, threads, &|cell, preds| {
-        unmoves(&index, cell, &values, preds)
+    let fits = rounds(&mut states, &mut dist, horizon, threads, &|cell, preds| {
+        unmoves(index, cell, &values, preds)
     })?;
-    table_of(material, rules, index, states, dist, threads)
+    if !fits {
+        return Ok(None);
+    }
+    table_of(material, rules, index.clone(), states, dist, threads).map(Some)
 }
 
 /// Whether the cell with state byte `s` and distance `d` is decided at
@@ -451,29 +542,30 @@ fn decided_at(s: u8, d: u16, here: u16) -> Option<bool> {
 /// later is marked `WIN_NEW` at that distance (unless a conversion wins it
 /// at this one, which the scan then finds); one whose last successor is
 /// decided is marked `LOSS_NEW` if lost at the next distance, else left at
-/// 0 to be found at `1 +` its longest losing conversion.
-fn rounds(
+/// 0 to be found at `1 +` its longest losing conversion. False, and
+/// stopped, when a distance would reach `D::LIMIT`.
+fn rounds<D: Distance>(
     states: &mut [u8],
-    dist: &mut [u16],
+    dist: &mut [D],
     mut horizon: u32,
     threads: usize,
     unmove: &super::retro::Unmove<'_>,
-) -> Result<(), GenerateError> {
+) -> Result<bool, GenerateError> {
     let n = states.len();
     let mut todo: Vec<(u64, bool)> = Vec::with_capacity(BLOCK);
     let mut d = 0u32;
     while d <= horizon {
-        if d + 1 >= u32::from(u16::MAX) {
-            return Err(internal("a distance beyond 65534 plies".into()));
+        if d + 1 >= D::LIMIT {
+            return Ok(false);
         }
         let here = d as u16;
         let mut i = 0usize;
         while i < n {
             todo.clear();
             while i < n && todo.len() < BLOCK {
-                if let Some(won) = decided_at(states[i], dist[i], here) {
+                if let Some(won) = decided_at(states[i], dist[i].get(), here) {
                     states[i] = if won { WIN } else { LOSS };
-                    dist[i] = here;
+                    dist[i] = D::of(here);
                     todo.push((i as u64, won));
                 }
                 i += 1;
@@ -492,11 +584,11 @@ fn rounds(
                     }
                     if !won {
                         // A conversion that wins at this distance holds.
-                        if s & NON_LOSING != 0 && dist[q] != 0 && dist[q] <= here {
+                        if s & NON_LOSING != 0 && dist[q].get() != 0 && dist[q].get() <= here {
                             continue;
                         }
                         states[q] = WIN_NEW;
-                        dist[q] = here + 1;
+                        dist[q] = D::of(here + 1);
                         horizon = horizon.max(d + 1);
                         continue;
                     }
@@ -508,10 +600,10 @@ fn rounds(
                     let s = s - 1;
                     states[q] = s;
                     if s == 0 {
-                        let at = here.max(dist[q]) + 1;
+                        let at = here.max(dist[q].get()) + 1;
                         if at == here + 1 {
                             states[q] = LOSS_NEW;
-                            dist[q] = at;
+                            dist[q] = D::of(at);
                         }
                         horizon = horizon.max(u32::from(at));
                     }
@@ -520,19 +612,19 @@ fn rounds(
         }
         d += 1;
     }
-    Ok(())
+    Ok(true)
 }
 
 /// The table of the solved cells, cell by cell (no key, no sort: what a
 /// blocked file of version 3 holds), packed on `threads` threads: a cell no
 /// state uses gets the value code 3, a draw distance 0. The arrays are
 /// taken so that each is freed as soon as it is packed.
-pub(super) fn table_of(
+pub(super) fn table_of<D: Distance>(
     material: Material,
     rules: &Rules,
     index: Arc<BanIndex>,
     states: Vec<u8>,
-    dist: Vec<u16>,
+    dist: Vec<D>,
     threads: usize,
 ) -> Result<Table, GenerateError> {
     let n = states.len();
@@ -542,27 +634,7 @@ pub(super) fn table_of(
             index.len()
         )));
     }
-    let decided = |s: u8| s == WIN || s == LOSS;
-    let longest = states
-        .iter()
-        .zip(&dist)
-        .filter(|&(&s, _)| decided(s))
-        .map(|(_, &d)| d)
-        .max()
-        .unwrap_or(0);
-    let distance = |(&s, &d): (&u8, &u16)| if decided(s) { d } else { 0 };
-    let distances = if longest <= u16::from(u8::MAX) {
-        Distances::U8(
-            states
-                .iter()
-                .zip(&dist)
-                .map(|x| distance(x) as u8)
-                .collect(),
-        )
-    } else {
-        Distances::U16(states.iter().zip(&dist).map(distance).collect())
-    };
-    drop(dist);
+    let distances = D::table_distances(dist, &states);
     // A multiple of 4 cells a thread, so each packs whole value bytes.
     let per = n.div_ceil(threads.max(1)).next_multiple_of(4).max(4);
     let mut values = vec![0u8; n.div_ceil(4)];
@@ -590,4 +662,50 @@ pub(super) fn table_of(
         distances,
         len: n as u64,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{closure, solve_material, Generator};
+    use super::*;
+
+    /// Distances below 20: a width that small materials outgrow.
+    #[derive(Clone, Copy, Default)]
+    struct Narrow(u16);
+
+    impl Distance for Narrow {
+        const LIMIT: u32 = 20;
+        fn of(d: u16) -> Narrow {
+            Narrow(d)
+        }
+        fn get(self) -> u16 {
+            self.0
+        }
+        fn table_distances(dist: Vec<Narrow>, states: &[u8]) -> Distances {
+            u16::table_distances(dist.into_iter().map(|d| d.0).collect(), states)
+        }
+    }
+
+    #[test]
+    fn a_material_whose_distances_outgrow_the_width_is_solved_again_wider() {
+        // Longest wins under the ban: 3v1 16 plies, 2v1 23, 1v1 29.
+        let rules = Rules::shandong();
+        for (name, fits) in [("3v1", true), ("2v1", false), ("1v1", false)] {
+            let m: Material = name.parse().unwrap();
+            let mut tb = Tablebase::new(&rules);
+            for smaller in closure(&[m], &rules).into_iter().filter(|&s| s != m) {
+                let t = solve_material(Generator::Retrograde, &rules, smaller, &tb, 2).unwrap();
+                assert!(tb.insert(t).is_ok());
+            }
+            let index = Arc::new(BanIndex::new(m.first, m.second));
+            let wide = solve_in::<u16>(m, &rules, &tb, 2, &index).unwrap().unwrap();
+            let byte = solve_in::<u8>(m, &rules, &tb, 2, &index).unwrap().unwrap();
+            assert!(byte.to_bytes() == wide.to_bytes(), "{m}: one byte");
+            let narrow = solve_in::<Narrow>(m, &rules, &tb, 2, &index).unwrap();
+            assert_eq!(narrow.is_some(), fits, "{m}");
+            if let Some(t) = narrow {
+                assert!(t.to_bytes() == wide.to_bytes(), "{m}: narrow");
+            }
+        }
+    }
 }
