@@ -94,7 +94,7 @@ struct GenerateArgs {
     /// Every material of up to N animals (both sides together, at most 4),
     /// when no --material is given; for five-tigers, up to N pieces a side
     /// (at most 5; with the shuttle forbidden, as far as the machine's
-    /// memory allows: 4v4 needs about 10 GB, 5v4 36 GB).
+    /// memory allows: 4v4 needs about 4.3 GB, 5v4 16 GB, 5v5 56 GB).
     #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..=ft::MAX_PIECES as i64))]
     pieces: u32,
     /// A material to generate instead (Red letters, v, Blue letters:
@@ -120,9 +120,10 @@ struct GenerateArgs {
     process: Option<usize>,
     /// Five Tigers: the generator of every table solved. graph: the move
     /// graph, every shuttle option, up to 3 pieces a side, keyed
-    /// (version-1) files; retrograde: un-moves over a dense index, the
-    /// shuttle allowed, up to 5 a side, blocked (version-2) files. Both
-    /// give the same values. Default: retrograde where it applies.
+    /// (version-1) files; retrograde: un-moves over a dense index, every
+    /// shuttle option, up to 5 a side, blocked files (version 2, or 3
+    /// under the shuttle ban). Both give the same values. Default:
+    /// retrograde where it applies.
     #[arg(long, value_enum, value_name = "GENERATOR")]
     generator: Option<GeneratorArg>,
     /// The directory of the tables (created if missing).
