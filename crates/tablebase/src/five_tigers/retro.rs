@@ -31,7 +31,7 @@ use qi_core::{Position, Side};
 use qi_five_tigers::{FiveTigers, Move, Point, Rules, Shuttle, NEIGHBOURS, THROUGH};
 
 use super::dense::DenseIndex;
-use super::key::State;
+use super::key::{Ban, State};
 use super::{better, Dense, Material, Slots, Table, Tablebase};
 use crate::driver::{join_workers, GenerateError};
 use crate::table::{Distances, Wdl};
@@ -317,6 +317,68 @@ impl Exits {
     }
 }
 
+/// How a position starts, from its steps: the walk both generators
+/// share. The side to move (`stm`, on `boards`) steps each piece onto
+/// each adjacent empty point but `banned` (its step back, under the
+/// shuttle ban). A step that forms a formation leads into the removals:
+/// the position after it (played from `here`, the position itself, made
+/// at the first such step) is valued by `conversion`. Any other step is a
+/// successor in the material, whose slot `successor(from, to, after)`
+/// gives (`after`: the side's board after the step), collected into
+/// `children` (sorted and distinct).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn start_by_steps(
+    boards: [u32; 2],
+    stm: usize,
+    banned: Option<Ban>,
+    values: &[u8; 5],
+    mut here: impl FnMut() -> Result<FiveTigers, GenerateError>,
+    mut conversion: impl FnMut(&FiveTigers) -> Result<(Wdl, u32), GenerateError>,
+    mut successor: impl FnMut(u32, u32, u32) -> u64,
+    children: &mut Vec<u64>,
+) -> Result<SlotStart, GenerateError> {
+    let own = boards[stm];
+    let empty = ALL & !(boards[0] | boards[1]);
+    let side = if stm == 0 { Side::First } else { Side::Second };
+    let mut any = false;
+    let mut exits = Exits::default();
+    let mut position: Option<FiveTigers> = None;
+    for from in points(own) {
+        for to in points(NEIGHBOURS[from as usize].0 & empty) {
+            let step = Ban {
+                at: from as u8,
+                back: to as u8,
+            };
+            if banned == Some(step) {
+                continue;
+            }
+            any = true;
+            let after = own ^ (1 << from) ^ (1 << to);
+            if forms(after, to, values) {
+                let mut child = match position {
+                    Some(p) => p,
+                    None => *position.insert(here()?),
+                };
+                let mv = Move::Step {
+                    from: Point::new(from as u8).ok_or_else(|| internal("point".into()))?,
+                    to: Point::new(to as u8).ok_or_else(|| internal("point".into()))?,
+                };
+                child.play_unchecked(mv);
+                let (v, d) = conversion(&child)?;
+                exits.add(v, d, child.side_to_move() == side);
+            } else {
+                children.push(successor(from, to, after));
+            }
+        }
+    }
+    if !any {
+        return Ok(SlotStart::NoStep);
+    }
+    children.sort_unstable();
+    children.dedup();
+    exits.start()
+}
+
 /// The start of the position with First on `boards[0]`, Second on
 /// `boards[1]` and `stm` to move: its successors in the material (into
 /// `children`, sorted and distinct) and its conversions' values.
@@ -331,46 +393,22 @@ pub(super) fn start_slot(
     memo: &mut Memo,
     children: &mut Vec<u64>,
 ) -> Result<SlotStart, GenerateError> {
-    let values = rules.values();
-    let [x, o] = boards;
-    let own = boards[stm];
-    let empty = ALL & !(x | o);
-    let mut any = false;
-    let mut exits = Exits::default();
     let side = if stm == 0 { Side::First } else { Side::Second };
-    let mut here: Option<FiveTigers> = None;
     // Second's steps leave First's board as it is: its class is found once.
-    let first = (stm == 1).then(|| index.first(x));
-    for from in points(own) {
-        for to in points(NEIGHBOURS[from as usize].0 & empty) {
-            any = true;
-            let after = own ^ (1 << from) ^ (1 << to);
-            if forms(after, to, &values) {
-                let mut child = match here {
-                    Some(p) => p,
-                    None => *here.insert(position(boards, side, rules)?),
-                };
-                let mv = Move::Step {
-                    from: Point::new(from as u8).ok_or_else(|| internal("point".into()))?,
-                    to: Point::new(to as u8).ok_or_else(|| internal("point".into()))?,
-                };
-                child.play_unchecked(mv);
-                let (v, d) = conversion(&child, smaller, material, memo)?;
-                exits.add(v, d, child.side_to_move() == side);
-            } else {
-                children.push(match first {
-                    Some(first) => index.slot_with(first, after, 0),
-                    None => index.slot(after, o, 1),
-                });
-            }
-        }
-    }
-    if !any {
-        return Ok(SlotStart::NoStep);
-    }
-    children.sort_unstable();
-    children.dedup();
-    exits.start()
+    let first = (stm == 1).then(|| index.first(boards[0]));
+    start_by_steps(
+        boards,
+        stm,
+        None,
+        &rules.values(),
+        || position(boards, side, rules),
+        |child| conversion(child, smaller, material, memo),
+        |_, _, after| match first {
+            Some(first) => index.slot_with(first, after, 0),
+            None => index.slot(after, boards[1], 1),
+        },
+        children,
+    )
 }
 
 /// The un-moves of `slot`: the slots from which a step of the side that

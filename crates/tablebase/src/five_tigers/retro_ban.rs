@@ -37,13 +37,13 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use qi_core::{Position, Side};
-use qi_five_tigers::{FiveTigers, LastStep, Move, Point, Rules, Shuttle, NEIGHBOURS};
+use qi_five_tigers::{FiveTigers, LastStep, Rules, Shuttle, NEIGHBOURS};
 
 use super::dense_ban::BanIndex;
 use super::key::{Ban, State, MAX_KEYED_OWED};
 use super::retro::{
-    best_removal, forms, internal, needed_table, points, predecessors, with, Exits, SlotStart,
-    COUNT, LOSS, LOSS_NEW, NON_LOSING, UNUSED, WIN, WIN_NEW,
+    best_removal, forms, internal, needed_table, points, predecessors, start_by_steps, with,
+    SlotStart, COUNT, LOSS, LOSS_NEW, NON_LOSING, UNUSED, WIN, WIN_NEW,
 };
 use super::{DenseBan, Material, Slots, Table, Tablebase};
 use crate::driver::{join_workers, GenerateError};
@@ -222,7 +222,9 @@ fn conversion(
 
 /// The start of the state with `boards`, `stm` to move and `bans`: its
 /// successors in the material (into `children`, sorted and distinct) and
-/// its conversions' values.
+/// its conversions' values. After a step `from → to` that forms nothing
+/// the side's ban is `to → from`, and the other side's is kept unless the
+/// step entered its way back (see the module docs).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn start_cell(
     index: &BanIndex,
@@ -235,56 +237,28 @@ pub(super) fn start_cell(
     memo: &mut Memo,
     children: &mut Vec<u64>,
 ) -> Result<SlotStart, GenerateError> {
-    let values = rules.values();
-    let own = boards[stm];
-    let empty = ALL & !(boards[0] | boards[1]);
-    let mut any = false;
-    let mut exits = Exits::default();
-    let mut here: Option<FiveTigers> = None;
-    for from in points(own) {
-        for to in points(NEIGHBOURS[from as usize].0 & empty) {
-            let step = Ban {
-                at: from as u8,
-                back: to as u8,
-            };
-            if bans[stm] == Some(step) {
-                continue;
-            }
-            any = true;
-            let after = own ^ (1 << from) ^ (1 << to);
-            if forms(after, to, &values) {
-                let mut child = match here {
-                    Some(p) => p,
-                    None => *here.insert(
-                        state_of(boards, stm, bans)
-                            .to_position(rules)
-                            .ok_or_else(|| internal(format!("no position for {boards:?}")))?,
-                    ),
-                };
-                let mv = Move::Step {
-                    from: Point::new(from as u8).ok_or_else(|| internal("point".into()))?,
-                    to: Point::new(to as u8).ok_or_else(|| internal("point".into()))?,
-                };
-                child.play_unchecked(mv);
-                let (v, d) = conversion(&child, smaller, material, memo)?;
-                exits.add(v, d, child.side_to_move() == side(stm));
-            } else {
-                let mut next = [None, None];
-                next[stm] = Some(Ban {
-                    at: to as u8,
-                    back: from as u8,
-                });
-                next[1 - stm] = bans[1 - stm].filter(|b| u32::from(b.back) != to);
-                children.push(index.cell(with(boards, stm, after), 1 - stm, next));
-            }
-        }
-    }
-    if !any {
-        return Ok(SlotStart::NoStep);
-    }
-    children.sort_unstable();
-    children.dedup();
-    exits.start()
+    start_by_steps(
+        boards,
+        stm,
+        bans[stm],
+        &rules.values(),
+        || {
+            state_of(boards, stm, bans)
+                .to_position(rules)
+                .ok_or_else(|| internal(format!("no position for {boards:?}")))
+        },
+        |child| conversion(child, smaller, material, memo),
+        |from, to, after| {
+            let mut next = [None, None];
+            next[stm] = Some(Ban {
+                at: to as u8,
+                back: from as u8,
+            });
+            next[1 - stm] = bans[1 - stm].filter(|b| u32::from(b.back) != to);
+            index.cell(with(boards, stm, after), 1 - stm, next)
+        },
+        children,
+    )
 }
 
 /// The un-moves of `cell`: the cells from which a step of the side not to
