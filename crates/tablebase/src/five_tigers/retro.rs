@@ -725,6 +725,49 @@ pub(super) fn propagate(
     Ok(())
 }
 
+/// Whether a state byte is a decided position's.
+pub(super) fn decided(s: u8) -> bool {
+    s == WIN || s == LOSS
+}
+
+/// The table's distances from the solved states and their distances:
+/// each decided position's, 0 for the others, in one byte each where the
+/// longest fits, else two.
+pub(super) fn table_distances(states: &[u8], dist: &[u16]) -> Distances {
+    let distance = |(&s, &d): (&u8, &u16)| if decided(s) { d } else { 0 };
+    let longest = states.iter().zip(dist).map(distance).max().unwrap_or(0);
+    if longest <= u16::from(u8::MAX) {
+        Distances::U8(states.iter().zip(dist).map(|x| distance(x) as u8).collect())
+    } else {
+        Distances::U16(states.iter().zip(dist).map(distance).collect())
+    }
+}
+
+/// The table's 2-bit values (4 a byte) of the solved states, packed on
+/// `threads` threads: a state no position uses gets the code 3.
+pub(super) fn pack_values(states: &[u8], threads: usize) -> Vec<u8> {
+    let n = states.len();
+    // A multiple of 4 states a thread, so each packs whole value bytes.
+    let per = n.div_ceil(threads.max(1)).next_multiple_of(4).max(4);
+    let mut values = vec![0u8; n.div_ceil(4)];
+    let code = |s: u8| match s {
+        WIN => Wdl::Win.code(),
+        LOSS => Wdl::Loss.code(),
+        UNUSED => 3,
+        _ => Wdl::Draw.code(),
+    };
+    std::thread::scope(|scope| {
+        for (v, s) in values.chunks_mut(per / 4).zip(states.chunks(per)) {
+            scope.spawn(move || {
+                for (i, &st) in s.iter().enumerate() {
+                    v[i / 4] |= code(st) << (2 * (i % 4));
+                }
+            });
+        }
+    });
+    values
+}
+
 /// The table of the solved slots, in the slots of the dense index (no
 /// key, no sort: what a blocked file holds), its values and distances
 /// packed on `threads` threads; a slot no position uses gets the value
@@ -744,38 +787,8 @@ pub(super) fn table_of(
             index.len()
         )));
     }
-    let decided = |s: u8| s == WIN || s == LOSS;
-    let longest = states
-        .iter()
-        .zip(dist)
-        .filter(|&(&s, _)| decided(s))
-        .map(|(_, &d)| d)
-        .max()
-        .unwrap_or(0);
-    // A multiple of 4 slots a thread, so each packs whole value bytes.
-    let per = n.div_ceil(threads.max(1)).next_multiple_of(4).max(4);
-    let mut values = vec![0u8; n.div_ceil(4)];
-    let code = |s: u8| match s {
-        WIN => Wdl::Win.code(),
-        LOSS => Wdl::Loss.code(),
-        UNUSED => 3,
-        _ => Wdl::Draw.code(),
-    };
-    std::thread::scope(|scope| {
-        for (v, s) in values.chunks_mut(per / 4).zip(states.chunks(per)) {
-            scope.spawn(move || {
-                for (i, &st) in s.iter().enumerate() {
-                    v[i / 4] |= code(st) << (2 * (i % 4));
-                }
-            });
-        }
-    });
-    let distance = |(&s, &d): (&u8, &u16)| if decided(s) { d } else { 0 };
-    let distances = if longest <= u16::from(u8::MAX) {
-        Distances::U8(states.iter().zip(dist).map(|x| distance(x) as u8).collect())
-    } else {
-        Distances::U16(states.iter().zip(dist).map(distance).collect())
-    };
+    let values = pack_values(states, threads);
+    let distances = table_distances(states, dist);
     Ok(Table {
         material,
         rules: *rules,

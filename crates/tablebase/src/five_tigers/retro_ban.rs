@@ -42,8 +42,8 @@ use qi_five_tigers::{FiveTigers, LastStep, Rules, Shuttle, NEIGHBOURS};
 use super::dense_ban::BanIndex;
 use super::key::{Ban, State, MAX_KEYED_OWED};
 use super::retro::{
-    best_removal, forms, internal, needed_table, points, predecessors, start_by_steps, with,
-    SlotStart, COUNT, LOSS, LOSS_NEW, NON_LOSING, UNUSED, WIN, WIN_NEW,
+    best_removal, decided, forms, internal, needed_table, pack_values, points, predecessors,
+    start_by_steps, with, SlotStart, COUNT, LOSS, LOSS_NEW, NON_LOSING, UNUSED, WIN, WIN_NEW,
 };
 use super::{DenseBan, Material, Slots, Table, Tablebase};
 use crate::driver::{join_workers, GenerateError};
@@ -76,10 +76,6 @@ pub(super) trait Distance: Copy + Default + Send + Sync + 'static {
     fn table_distances(dist: Vec<Self>, states: &[u8]) -> Distances;
 }
 
-fn decided(s: u8) -> bool {
-    s == WIN || s == LOSS
-}
-
 impl Distance for u8 {
     const LIMIT: u32 = u8::MAX as u32;
     fn of(d: u16) -> u8 {
@@ -108,19 +104,7 @@ impl Distance for u16 {
         self
     }
     fn table_distances(dist: Vec<u16>, states: &[u8]) -> Distances {
-        let distance = |(&s, &d): (&u8, &u16)| if decided(s) { d } else { 0 };
-        let longest = states.iter().zip(&dist).map(distance).max().unwrap_or(0);
-        if longest <= u16::from(u8::MAX) {
-            Distances::U8(
-                states
-                    .iter()
-                    .zip(&dist)
-                    .map(|x| distance(x) as u8)
-                    .collect(),
-            )
-        } else {
-            Distances::U16(states.iter().zip(&dist).map(distance).collect())
-        }
+        super::retro::table_distances(states, &dist)
     }
 }
 
@@ -609,24 +593,7 @@ pub(super) fn table_of<D: Distance>(
         )));
     }
     let distances = D::table_distances(dist, &states);
-    // A multiple of 4 cells a thread, so each packs whole value bytes.
-    let per = n.div_ceil(threads.max(1)).next_multiple_of(4).max(4);
-    let mut values = vec![0u8; n.div_ceil(4)];
-    let code = |s: u8| match s {
-        WIN => Wdl::Win.code(),
-        LOSS => Wdl::Loss.code(),
-        UNUSED => 3,
-        _ => Wdl::Draw.code(),
-    };
-    std::thread::scope(|scope| {
-        for (v, s) in values.chunks_mut(per / 4).zip(states.chunks(per)) {
-            scope.spawn(move || {
-                for (i, &st) in s.iter().enumerate() {
-                    v[i / 4] |= code(st) << (2 * (i % 4));
-                }
-            });
-        }
-    });
+    let values = pack_values(&states, threads);
     drop(states);
     Ok(Table {
         material,
