@@ -94,7 +94,7 @@ impl FiveTigersSlice {
                 targets: Targets::new(material, rules, smaller)?,
             },
             Shuttle::Forbidden => {
-                if smaller.rules() != rules {
+                if !super::same_board_rules(smaller.rules(), rules) {
                     return Err(GenerateError::Internal(format!(
                         "{material}: the smaller tables are of other rules"
                     )));
@@ -102,9 +102,9 @@ impl FiveTigersSlice {
                 let mut own = Tablebase::new(rules);
                 for m in material.after_removals(rules) {
                     let table = retro::needed_table(smaller, material, m)?;
-                    // Inserting into an empty base of the same rules
-                    // cannot clash.
-                    let _ = own.insert(table.clone());
+                    own.insert(table.clone()).map_err(|_| {
+                        GenerateError::Internal(format!("{m}: a table of other rules"))
+                    })?;
                 }
                 Kind::Ban {
                     index: Arc::new(BanIndex::new(material.first, material.second)),
