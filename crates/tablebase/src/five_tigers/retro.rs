@@ -81,6 +81,15 @@ pub(super) fn needed_table(
         .ok_or_else(|| missing(material, needed))
 }
 
+/// The side of an index (0 First, 1 Second).
+pub(super) fn side(index: usize) -> Side {
+    if index == 0 {
+        Side::First
+    } else {
+        Side::Second
+    }
+}
+
 /// The position of boards `[x, o]` with `stm` to move and nothing owed.
 fn position(boards: [u32; 2], stm: Side, rules: &Rules) -> Result<FiveTigers, GenerateError> {
     let state = State {
@@ -339,7 +348,7 @@ pub(super) fn start_by_steps(
 ) -> Result<SlotStart, GenerateError> {
     let own = boards[stm];
     let empty = ALL & !(boards[0] | boards[1]);
-    let side = if stm == 0 { Side::First } else { Side::Second };
+    let side = side(stm);
     let mut any = false;
     let mut exits = Exits::default();
     let mut position: Option<FiveTigers> = None;
@@ -393,7 +402,7 @@ pub(super) fn start_slot(
     memo: &mut Memo,
     children: &mut Vec<u64>,
 ) -> Result<SlotStart, GenerateError> {
-    let side = if stm == 0 { Side::First } else { Side::Second };
+    let side = side(stm);
     // Second's steps leave First's board as it is: its class is found once.
     let first = (stm == 1).then(|| index.first(boards[0]));
     start_by_steps(

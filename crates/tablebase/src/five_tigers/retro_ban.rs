@@ -42,7 +42,7 @@ use qi_five_tigers::{FiveTigers, LastStep, Rules, Shuttle, NEIGHBOURS};
 use super::dense_ban::BanIndex;
 use super::key::{Ban, State, MAX_KEYED_OWED};
 use super::retro::{
-    best_removal, decided, forms, internal, needed_table, pack_values, points, predecessors,
+    best_removal, decided, forms, internal, needed_table, pack_values, points, predecessors, side,
     start_by_steps, with, SlotStart, COUNT, LOSS, LOSS_NEW, NON_LOSING, UNUSED, WIN, WIN_NEW,
 };
 use super::{DenseBan, Material, Slots, Table, Tablebase};
@@ -142,14 +142,6 @@ impl MemoKey {
             }),
             _ => canonical_key(pos).map(MemoKey::Canonical),
         }
-    }
-}
-
-fn side(index: usize) -> Side {
-    if index == 0 {
-        Side::First
-    } else {
-        Side::Second
     }
 }
 
