@@ -404,7 +404,7 @@ pub(super) fn start_slot(
 ) -> Result<SlotStart, GenerateError> {
     let side = side(stm);
     // Second's steps leave First's board as it is: its class is found once.
-    let first = (stm == 1).then(|| index.first(boards[0]));
+    let frame = (stm == 1).then(|| index.step_frame(index.first(boards[0]), boards[1]));
     start_by_steps(
         boards,
         stm,
@@ -412,8 +412,8 @@ pub(super) fn start_slot(
         &rules.values(),
         || position(boards, side, rules),
         |child| conversion(child, smaller, material, memo),
-        |_, _, after| match first {
-            Some(first) => index.slot_with(first, after, 0),
+        |from, to, after| match &frame {
+            Some(frame) => index.slot_after_step(frame, from, to, 0),
             None => index.slot(after, boards[1], 1),
         },
         children,
@@ -432,16 +432,15 @@ pub(super) fn unmoves(index: &DenseIndex, slot: u64, values: &[u8; 5], preds: &m
     let empty = ALL & !(x | o);
     // Second's un-steps leave First's board as it is: its class is found
     // once.
-    let first = (mover == 1).then(|| index.first(x));
+    let frame = (mover == 1).then(|| index.step_frame(index.first(x), o));
     for at in points(theirs) {
         if forms(theirs, at, values) {
             continue;
         }
         for back in points(NEIGHBOURS[at as usize].0 & empty) {
-            let before = theirs ^ (1 << at) ^ (1 << back);
-            preds.push(match first {
-                Some(first) => index.slot_with(first, before, 1),
-                None => index.slot(before, o, 0),
+            preds.push(match &frame {
+                Some(frame) => index.slot_after_step(frame, at, back, 1),
+                None => index.slot(theirs ^ (1 << at) ^ (1 << back), o, 0),
             });
         }
     }
