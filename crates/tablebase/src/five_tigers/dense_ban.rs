@@ -72,6 +72,26 @@ fn ban_of_number(own: u32, empty: u32, n: u64) -> Option<Ban> {
     None
 }
 
+/// The bans of the side on `own` with `empty` points free, in the order of
+/// their coordinates (none first; see [`ban_number`]), into `out`.
+pub(super) fn bans_in_order(own: u32, empty: u32, out: &mut Vec<Option<Ban>>) {
+    out.clear();
+    out.push(None);
+    let mut set = own;
+    while set != 0 {
+        let at = set.trailing_zeros();
+        let mut backs = NEIGHBOURS[at as usize].0 & empty;
+        while backs != 0 {
+            out.push(Some(Ban {
+                at: at as u8,
+                back: backs.trailing_zeros() as u8,
+            }));
+            backs &= backs - 1;
+        }
+        set &= set - 1;
+    }
+}
+
 /// The image of a ban under symmetry number `s`.
 #[inline]
 fn map_ban(s: usize, ban: Option<Ban>) -> Option<Ban> {
@@ -96,6 +116,7 @@ pub(crate) type Cell = ([u32; 2], usize, [Option<Ban>; 2]);
 /// The block of cells of one position's board slot, seen from that
 /// position: what the cells of its states with any bans need, found once
 /// (the predecessors of a state share their boards and differ in bans).
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Block {
     start: u64,
     rep: [u32; 2],

@@ -272,6 +272,7 @@ pub(super) fn with(boards: [u32; 2], side: usize, board: u32) -> [u32; 2] {
 }
 
 /// How a slot starts, from its steps.
+#[derive(Debug, PartialEq)]
 pub(super) enum SlotStart {
     /// The side to move has no step: lost at 0.
     NoStep,
@@ -330,28 +331,25 @@ impl Exits {
 /// share. The side to move (`stm`, on `boards`) steps each piece onto
 /// each adjacent empty point but `banned` (its step back, under the
 /// shuttle ban). A step that forms a formation leads into the removals:
-/// the position after it (played from `here`, the position itself, made
-/// at the first such step) is valued by `conversion`. Any other step is a
-/// successor in the material, whose slot `successor(from, to, after)`
-/// gives (`after`: the side's board after the step), collected into
-/// `children` (sorted and distinct).
-#[allow(clippy::too_many_arguments)]
+/// `conversion(step)` values the position after it (for that position's
+/// side to move, and whether that is still this side, with a removal left
+/// to take: [`convert_step`] makes it). Any other step is a successor in
+/// the material, whose slot `successor(from, to, after)` gives (`after`:
+/// the side's board after the step), collected into `children` (sorted
+/// and distinct).
 pub(super) fn start_by_steps(
     boards: [u32; 2],
     stm: usize,
     banned: Option<Ban>,
     values: &[u8; 5],
-    mut here: impl FnMut() -> Result<FiveTigers, GenerateError>,
-    mut conversion: impl FnMut(&FiveTigers) -> Result<(Wdl, u32), GenerateError>,
+    mut conversion: impl FnMut(Move) -> Result<Converted, GenerateError>,
     mut successor: impl FnMut(u32, u32, u32) -> u64,
     children: &mut Vec<u64>,
 ) -> Result<SlotStart, GenerateError> {
     let own = boards[stm];
     let empty = ALL & !(boards[0] | boards[1]);
-    let side = side(stm);
     let mut any = false;
     let mut exits = Exits::default();
-    let mut position: Option<FiveTigers> = None;
     for from in points(own) {
         for to in points(NEIGHBOURS[from as usize].0 & empty) {
             let step = Ban {
@@ -364,17 +362,12 @@ pub(super) fn start_by_steps(
             any = true;
             let after = own ^ (1 << from) ^ (1 << to);
             if forms(after, to, values) {
-                let mut child = match position {
-                    Some(p) => p,
-                    None => *position.insert(here()?),
-                };
                 let mv = Move::Step {
                     from: Point::new(from as u8).ok_or_else(|| internal("point".into()))?,
                     to: Point::new(to as u8).ok_or_else(|| internal("point".into()))?,
                 };
-                child.play_unchecked(mv);
-                let (v, d) = conversion(&child)?;
-                exits.add(v, d, child.side_to_move() == side);
+                let (v, d, same_side) = conversion(mv)?;
+                exits.add(v, d, same_side);
             } else {
                 children.push(successor(from, to, after));
             }
@@ -386,6 +379,31 @@ pub(super) fn start_by_steps(
     children.sort_unstable();
     children.dedup();
     exits.start()
+}
+
+/// A conversion's value and distance for the side to move after it, and
+/// whether that is still the side that stepped (a removal left to take).
+pub(super) type Converted = (Wdl, u32, bool);
+
+/// The conversion of the step `mv` that forms a formation in the position
+/// `here` makes (made into `position` at the first such step, then
+/// reused): the position after the step valued by `value`, and whether
+/// its side to move is still `side` (a removal left to take), as
+/// [`start_by_steps`] wants it.
+pub(super) fn convert_step(
+    position: &mut Option<FiveTigers>,
+    here: impl FnOnce() -> Result<FiveTigers, GenerateError>,
+    mv: Move,
+    side: Side,
+    value: impl FnOnce(&FiveTigers) -> Result<(Wdl, u32), GenerateError>,
+) -> Result<Converted, GenerateError> {
+    let mut child = match position {
+        Some(p) => *p,
+        None => *position.insert(here()?),
+    };
+    child.play_unchecked(mv);
+    let (v, d) = value(&child)?;
+    Ok((v, d, child.side_to_move() == side))
 }
 
 /// The start of the position with First on `boards[0]`, Second on
@@ -405,13 +423,21 @@ pub(super) fn start_slot(
     let side = side(stm);
     // Second's steps leave First's board as it is: its class is found once.
     let frame = (stm == 1).then(|| index.step_frame(index.first(boards[0]), boards[1]));
+    let mut here = None;
     start_by_steps(
         boards,
         stm,
         None,
         &rules.values(),
-        || position(boards, side, rules),
-        |child| conversion(child, smaller, material, memo),
+        |mv| {
+            convert_step(
+                &mut here,
+                || position(boards, side, rules),
+                mv,
+                side,
+                |child| conversion(child, smaller, material, memo),
+            )
+        },
         |from, to, after| match &frame {
             Some(frame) => index.slot_after_step(frame, from, to, 0),
             None => index.slot(after, boards[1], 1),

@@ -37,13 +37,14 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use qi_core::{Position, Side};
-use qi_five_tigers::{FiveTigers, LastStep, Rules, Shuttle, NEIGHBOURS};
+use qi_five_tigers::{FiveTigers, LastStep, Move, Rules, Shuttle, NEIGHBOURS};
 
-use super::dense_ban::BanIndex;
+use super::dense_ban::{bans_in_order, BanIndex, Block};
 use super::key::{Ban, State, MAX_KEYED_OWED};
 use super::retro::{
-    best_removal, decided, forms, internal, needed_table, pack_values, points, predecessors, side,
-    start_by_steps, with, SlotStart, COUNT, LOSS, LOSS_NEW, NON_LOSING, UNUSED, WIN, WIN_NEW,
+    best_removal, convert_step, decided, forms, internal, needed_table, pack_values, points,
+    predecessors, side, start_by_steps, with, Converted, SlotStart, COUNT, LOSS, LOSS_NEW,
+    NON_LOSING, UNUSED, WIN, WIN_NEW,
 };
 use super::{DenseBan, Material, Slots, Table, Tablebase};
 use crate::driver::{join_workers, GenerateError};
@@ -198,9 +199,8 @@ fn conversion(
 
 /// The start of the state with `boards`, `stm` to move and `bans`: its
 /// successors in the material (into `children`, sorted and distinct) and
-/// its conversions' values. After a step `from → to` that forms nothing
-/// the side's ban is `to → from`, and the other side's is kept unless the
-/// step entered its way back (see the module docs).
+/// its conversions' values (see [`BlockStart`], which the initial pass
+/// uses for all the cells of a board slot at once).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn start_cell(
     index: &BanIndex,
@@ -213,28 +213,124 @@ pub(super) fn start_cell(
     memo: &mut Memo,
     children: &mut Vec<u64>,
 ) -> Result<SlotStart, GenerateError> {
-    start_by_steps(
-        boards,
-        stm,
-        bans[stm],
-        &rules.values(),
-        || {
-            state_of(boards, stm, bans)
-                .to_position(rules)
-                .ok_or_else(|| internal(format!("no position for {boards:?}")))
-        },
-        |child| conversion(child, smaller, material, memo),
-        |from, to, after| {
-            let mut next = [None, None];
-            next[stm] = Some(Ban {
-                at: to as u8,
-                back: from as u8,
-            });
-            next[1 - stm] = bans[1 - stm].filter(|b| u32::from(b.back) != to);
-            index.cell(with(boards, stm, after), 1 - stm, next)
-        },
-        children,
-    )
+    let mut block = BlockStart::default();
+    block.reset(index, boards, stm, &rules.values());
+    block.start(index, bans, rules, material, smaller, memo, children)
+}
+
+/// What the cells of one board slot (its boards and side to move; the
+/// cells differ in bans) share when they start, found once for all of
+/// them: each step forming nothing with the block of the boards after it
+/// (a successor's cell then needs only its bans), and the conversions met
+/// so far. After a step `from → to` that forms nothing the side's ban is
+/// `to → from`, and the other side's is kept unless the step entered its
+/// way back (see the module docs); after a step that forms a formation
+/// the side's own earlier ban is gone, so a conversion depends on the
+/// step and the other side's ban only.
+#[derive(Default)]
+pub(super) struct BlockStart {
+    boards: [u32; 2],
+    stm: usize,
+    values: [u8; 5],
+    /// The steps forming nothing, in the order `start_by_steps` walks
+    /// them, each with the block of the boards after it.
+    steps: Vec<(u8, u8, Block)>,
+    /// The conversions met in this block: by step and the other side's
+    /// ban, their values as `start_by_steps` wants them.
+    conversions: Vec<((Move, Option<Ban>), Converted)>,
+}
+
+impl BlockStart {
+    /// Starts over on the board slot of `boards` with `stm` to move.
+    pub(super) fn reset(
+        &mut self,
+        index: &BanIndex,
+        boards: [u32; 2],
+        stm: usize,
+        values: &[u8; 5],
+    ) {
+        self.boards = boards;
+        self.stm = stm;
+        self.values = *values;
+        self.steps.clear();
+        self.conversions.clear();
+        let own = boards[stm];
+        let empty = ALL & !(boards[0] | boards[1]);
+        for from in points(own) {
+            for to in points(NEIGHBOURS[from as usize].0 & empty) {
+                let after = own ^ (1 << from) ^ (1 << to);
+                if !forms(after, to, values) {
+                    let block = index.block(with(boards, stm, after), 1 - stm);
+                    self.steps.push((from as u8, to as u8, block));
+                }
+            }
+        }
+    }
+
+    /// The start of the block's state with `bans`, into `children` (see
+    /// [`start_cell`]).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn start(
+        &mut self,
+        index: &BanIndex,
+        bans: [Option<Ban>; 2],
+        rules: &Rules,
+        material: Material,
+        smaller: &Tablebase,
+        memo: &mut Memo,
+        children: &mut Vec<u64>,
+    ) -> Result<SlotStart, GenerateError> {
+        let (boards, stm) = (self.boards, self.stm);
+        let other = 1 - stm;
+        let kept = bans[other];
+        let side = side(stm);
+        let (steps, conversions) = (&self.steps, &mut self.conversions);
+        let mut here = None;
+        let mut cursor = 0;
+        start_by_steps(
+            boards,
+            stm,
+            bans[stm],
+            &self.values,
+            |mv| {
+                if let Some(&(_, v)) = conversions.iter().find(|(k, _)| *k == (mv, kept)) {
+                    return Ok(v);
+                }
+                let v = convert_step(
+                    &mut here,
+                    || {
+                        state_of(boards, stm, bans)
+                            .to_position(rules)
+                            .ok_or_else(|| internal(format!("no position for {boards:?}")))
+                    },
+                    mv,
+                    side,
+                    |child| conversion(child, smaller, material, memo),
+                )?;
+                conversions.push(((mv, kept), v));
+                Ok(v)
+            },
+            |from, to, after| {
+                let mut next = [None, None];
+                next[stm] = Some(Ban {
+                    at: to as u8,
+                    back: from as u8,
+                });
+                next[other] = kept.filter(|b| u32::from(b.back) != to);
+                // The steps come in the walk's order (the banned one
+                // skipped), so the search goes on from the last found.
+                let step = (from as u8, to as u8);
+                match steps[cursor..].iter().position(|s| (s.0, s.1) == step) {
+                    Some(k) => {
+                        cursor += k;
+                        steps[cursor].2.cell(next)
+                    }
+                    None => index.cell(with(boards, stm, after), other, next),
+                }
+            },
+            children,
+        )
+    }
 }
 
 /// The un-moves of `cell`: the cells from which a step of the side not to
@@ -350,32 +446,50 @@ fn init_range<D: Distance>(
     let mut memo = Memo::new();
     let mut horizon = 0;
     let mut children: Vec<u64> = Vec::with_capacity(20);
+    let mut block = BlockStart::default();
+    let (mut firsts, mut seconds) = (Vec::new(), Vec::new());
+    let values = rules.values();
     let base = index.start(lo);
     for (slot, x, o, stm) in index.boards.range(lo, hi) {
         let cells = index.cells_of(slot);
+        if cells.is_empty() {
+            continue;
+        }
         let stab = BanIndex::stabiliser([x, o]);
-        for cell in cells.clone() {
-            let i = (cell - base) as usize;
-            let off = cell - cells.start;
-            if !BanIndex::is_canonical([x, o], stab, off) {
-                states[i] = UNUSED;
-                continue;
+        let empty = ALL & !(x | o);
+        // The cells in order: First's ban the outer coordinate.
+        bans_in_order(x, empty, &mut firsts);
+        bans_in_order(o, empty, &mut seconds);
+        block.reset(index, [x, o], stm, &values);
+        let mut cell = cells.start;
+        for &first in &firsts {
+            for &second in &seconds {
+                let (i, off) = ((cell - base) as usize, cell - cells.start);
+                cell += 1;
+                if !BanIndex::is_canonical([x, o], stab, off) {
+                    states[i] = UNUSED;
+                    continue;
+                }
+                children.clear();
+                let start = block.start(
+                    index,
+                    [first, second],
+                    rules,
+                    material,
+                    smaller,
+                    &mut memo,
+                    &mut children,
+                )?;
+                let at = record_cell(start, children.len(), &mut states[i], &mut dist[i])?;
+                horizon = horizon.max(at);
             }
-            let bans = BanIndex::bans_at([x, o], off);
-            children.clear();
-            let start = start_cell(
-                index,
-                [x, o],
-                stm,
-                bans,
-                rules,
-                material,
-                smaller,
-                &mut memo,
-                &mut children,
-            )?;
-            let at = record_cell(start, children.len(), &mut states[i], &mut dist[i])?;
-            horizon = horizon.max(at);
+        }
+        if cell != cells.end {
+            return Err(internal(format!(
+                "slot {slot}: {} cells, {} bans",
+                cells.end - cells.start,
+                cell - cells.start
+            )));
         }
     }
     Ok(horizon)
@@ -617,6 +731,67 @@ mod tests {
         fn table_distances(dist: Vec<Narrow>, states: &[u8]) -> Distances {
             u16::table_distances(dist.into_iter().map(|d| d.0).collect(), states)
         }
+    }
+
+    #[test]
+    fn the_cells_of_a_board_slot_start_together_as_each_alone() {
+        // The cells of a board slot share their steps' blocks and
+        // conversions (`BlockStart`): every 29th board slot of `3v3`, the
+        // smallest material where a conversion's value depends on the
+        // other side's ban, is started both ways.
+        let rules = Rules::shandong();
+        let m: Material = "3v3".parse().unwrap();
+        let mut tb = Tablebase::new(&rules);
+        for smaller in closure(&[m], &rules).into_iter().filter(|&s| s != m) {
+            let t = solve_material(Generator::Retrograde, &rules, smaller, &tb, 2).unwrap();
+            assert!(tb.insert(t).is_ok());
+        }
+        let index = BanIndex::new(m.first, m.second);
+        let values = rules.values();
+        let (mut memo, mut alone_memo) = (Memo::new(), Memo::new());
+        let mut block = BlockStart::default();
+        let (mut together, mut alone) = (Vec::new(), Vec::new());
+        let (mut firsts, mut seconds) = (Vec::new(), Vec::new());
+        let (mut cells, mut converted) = (0, 0);
+        for (slot, x, o, stm) in index.boards.range(0, index.board_slots()).step_by(29) {
+            if index.cells_of(slot).is_empty() {
+                continue;
+            }
+            block.reset(&index, [x, o], stm, &values);
+            let empty = ALL & !(x | o);
+            bans_in_order(x, empty, &mut firsts);
+            bans_in_order(o, empty, &mut seconds);
+            for &first in &firsts {
+                for &second in &seconds {
+                    let bans = [first, second];
+                    together.clear();
+                    alone.clear();
+                    let a = block.start(&index, bans, &rules, m, &tb, &mut memo, &mut together);
+                    let b = start_cell(
+                        &index,
+                        [x, o],
+                        stm,
+                        bans,
+                        &rules,
+                        m,
+                        &tb,
+                        &mut alone_memo,
+                        &mut alone,
+                    );
+                    assert_eq!(
+                        (a.unwrap(), &together),
+                        (b.unwrap(), &alone),
+                        "{x:#x} {o:#x} {stm} {bans:?}"
+                    );
+                    cells += 1;
+                }
+            }
+            converted += block.conversions.len();
+        }
+        assert!(
+            cells > 100_000 && converted > 1000,
+            "{cells} cells, {converted} conversions"
+        );
     }
 
     #[test]
