@@ -197,6 +197,9 @@ fn conversion(
     Ok(best)
 }
 
+/// A successor's cell not yet found (no cell has this number).
+const UNKNOWN: u64 = u64::MAX;
+
 /// The start of the state with `boards`, `stm` to move and `bans`: its
 /// successors in the material (into `children`, sorted and distinct) and
 /// its conversions' values (see [`BlockStart`], which the initial pass
@@ -221,8 +224,8 @@ pub(super) fn start_cell(
 /// What the cells of one board slot (its boards and side to move; the
 /// cells differ in bans) share when they start, found once for all of
 /// them: each step forming nothing with the block of the boards after it
-/// (a successor's cell then needs only its bans), and the conversions met
-/// so far. After a step `from → to` that forms nothing the side's ban is
+/// and its successors' cells by the other side's ban (the side's own ban
+/// after the step is the step's reverse), and the conversions met so far. After a step `from → to` that forms nothing the side's ban is
 /// `to → from`, and the other side's is kept unless the step entered its
 /// way back (see the module docs); after a step that forms a formation
 /// the side's own earlier ban is gone, so a conversion depends on the
@@ -235,6 +238,11 @@ pub(super) struct BlockStart {
     /// The steps forming nothing, in the order `start_by_steps` walks
     /// them, each with the block of the boards after it.
     steps: Vec<(u8, u8, Block)>,
+    /// The other side's bans, in the order of their coordinates.
+    others: Vec<Option<Ban>>,
+    /// By step and the other side's ban (`step · others.len() + k`), the
+    /// successor's cell, found at its first use ([`UNKNOWN`] before).
+    cells: Vec<u64>,
     /// The conversions met in this block: by step and the other side's
     /// ban, their values as `start_by_steps` wants them.
     conversions: Vec<((Move, Option<Ban>), Converted)>,
@@ -256,6 +264,7 @@ impl BlockStart {
         self.conversions.clear();
         let own = boards[stm];
         let empty = ALL & !(boards[0] | boards[1]);
+        bans_in_order(boards[1 - stm], empty, &mut self.others);
         for from in points(own) {
             for to in points(NEIGHBOURS[from as usize].0 & empty) {
                 let after = own ^ (1 << from) ^ (1 << to);
@@ -265,6 +274,9 @@ impl BlockStart {
                 }
             }
         }
+        self.cells.clear();
+        self.cells
+            .resize(self.steps.len() * self.others.len(), UNKNOWN);
     }
 
     /// The start of the block's state with `bans`, into `children` (see
@@ -284,7 +296,9 @@ impl BlockStart {
         let other = 1 - stm;
         let kept = bans[other];
         let side = side(stm);
-        let (steps, conversions) = (&self.steps, &mut self.conversions);
+        let (steps, conversions, cells) = (&self.steps, &mut self.conversions, &mut self.cells);
+        let n = self.others.len();
+        let kept_at = self.others.iter().position(|&b| b == kept);
         let mut here = None;
         let mut cursor = 0;
         start_by_steps(
@@ -320,13 +334,17 @@ impl BlockStart {
                 // The steps come in the walk's order (the banned one
                 // skipped), so the search goes on from the last found.
                 let step = (from as u8, to as u8);
-                match steps[cursor..].iter().position(|s| (s.0, s.1) == step) {
-                    Some(k) => {
-                        cursor += k;
-                        steps[cursor].2.cell(next)
-                    }
-                    None => index.cell(with(boards, stm, after), other, next),
+                let Some(k) = steps[cursor..].iter().position(|s| (s.0, s.1) == step) else {
+                    return index.cell(with(boards, stm, after), other, next);
+                };
+                cursor += k;
+                let Some(at) = kept_at.map(|b| cursor * n + b) else {
+                    return steps[cursor].2.cell(next);
+                };
+                if cells[at] == UNKNOWN {
+                    cells[at] = steps[cursor].2.cell(next);
                 }
+                cells[at]
             },
             children,
         )
