@@ -200,29 +200,8 @@ fn conversion(
 /// A successor's cell not yet found (no cell has this number).
 const UNKNOWN: u64 = u64::MAX;
 
-/// The start of the state with `boards`, `stm` to move and `bans`: its
-/// successors in the material (into `children`, sorted and distinct) and
-/// its conversions' values (see [`BlockStart`], which the initial pass
-/// uses for all the cells of a board slot at once).
-#[allow(clippy::too_many_arguments)]
-pub(super) fn start_cell(
-    index: &BanIndex,
-    boards: [u32; 2],
-    stm: usize,
-    bans: [Option<Ban>; 2],
-    rules: &Rules,
-    material: Material,
-    smaller: &Tablebase,
-    memo: &mut Memo,
-    children: &mut Vec<u64>,
-) -> Result<SlotStart, GenerateError> {
-    let mut block = BlockStart::default();
-    block.reset(index, boards, stm, &rules.values());
-    block.start(index, bans, rules, material, smaller, memo, children)
-}
-
-/// What the cells of one board slot (its boards and side to move; the
-/// cells differ in bans) share when they start, found once for all of
+/// How the states of one board slot (its boards and side to move; the
+/// cells differ in bans) start, and what they share, found once for all of
 /// them: each step forming nothing with the block of the boards after it
 /// and its successors' cells by the other side's ban (the side's own ban
 /// after the step is the step's reverse), and the conversions met so far. After a step `from → to` that forms nothing the side's ban is
@@ -279,8 +258,9 @@ impl BlockStart {
             .resize(self.steps.len() * self.others.len(), UNKNOWN);
     }
 
-    /// The start of the block's state with `bans`, into `children` (see
-    /// [`start_cell`]).
+    /// The start of the block's state with `bans`: its successors in the
+    /// material (into `children`, sorted and distinct) and its
+    /// conversions' values.
     #[allow(clippy::too_many_arguments)]
     pub(super) fn start(
         &mut self,
@@ -785,17 +765,9 @@ mod tests {
                     together.clear();
                     alone.clear();
                     let a = block.start(&index, bans, &rules, m, &tb, &mut memo, &mut together);
-                    let b = start_cell(
-                        &index,
-                        [x, o],
-                        stm,
-                        bans,
-                        &rules,
-                        m,
-                        &tb,
-                        &mut alone_memo,
-                        &mut alone,
-                    );
+                    let mut fresh = BlockStart::default();
+                    fresh.reset(&index, [x, o], stm, &values);
+                    let b = fresh.start(&index, bans, &rules, m, &tb, &mut alone_memo, &mut alone);
                     assert_eq!(
                         (a.unwrap(), &together),
                         (b.unwrap(), &alone),

@@ -21,7 +21,7 @@ use qi_five_tigers::{Rules, Shuttle};
 use super::dense::DenseIndex;
 use super::dense_ban::BanIndex;
 use super::retro::{self, Memo, SlotStart, Targets};
-use super::retro_ban;
+use super::retro_ban::{self, BlockStart};
 use super::{Material, Table, Tablebase};
 use crate::driver::GenerateError;
 use crate::retrograde::{Open, RetroError, RetroSlice, SliceValues, Start};
@@ -56,9 +56,18 @@ static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 thread_local! {
     /// The removal sequences solved on this thread, for the slice `.0`.
     static MEMO: RefCell<(u64, Memo)> = RefCell::new((u64::MAX, Memo::new()));
-    /// The same under the shuttle ban (states with bans).
-    static BAN_MEMO: RefCell<(u64, retro_ban::Memo)> =
-        RefCell::new((u64::MAX, retro_ban::Memo::new()));
+    /// The same under the shuttle ban (states with bans), with the board
+    /// slot last started (the cells of a run are mostly a few slots').
+    static BAN_MEMO: RefCell<(u64, BanWork)> = RefCell::new((u64::MAX, BanWork::default()));
+}
+
+/// A thread's memo under the shuttle ban and the board slot it started
+/// last, whose cells start from the same [`BlockStart`].
+#[derive(Default)]
+struct BanWork {
+    memo: retro_ban::Memo,
+    block: BlockStart,
+    slot: Option<u64>,
 }
 
 /// Runs `f` with this thread's memo of `key` for the slice `id`, emptied
@@ -192,11 +201,14 @@ impl FiveTigersSlice {
             return Ok(None);
         }
         let bans = BanIndex::bans_at([x, o], off);
-        with_memo(&BAN_MEMO, self.id, |memo| {
-            retro_ban::start_cell(
+        with_memo(&BAN_MEMO, self.id, |work| {
+            if work.slot != Some(slot) {
+                work.block.reset(index, [x, o], stm, &self.rules.values());
+                work.slot = Some(slot);
+            }
+            let BanWork { memo, block, .. } = work;
+            block.start(
                 index,
-                [x, o],
-                stm,
                 bans,
                 &self.rules,
                 self.material,
