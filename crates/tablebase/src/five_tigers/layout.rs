@@ -325,8 +325,29 @@ impl Table {
     /// The statistics by the counting convention (see [`Stats`]).
     pub(crate) fn count(&self) -> Stats {
         let mut s = Stats::default();
-        for (state, key, class, v, d) in self.states() {
-            s.stored += 1;
+        let ban_cells = matches!(self.index(), Slots::DenseBan(_));
+        let states = match self.index() {
+            // Only the states without bans are counted beyond `stored`:
+            // the first cell of each board slot's block, the only ones
+            // keyed here (a key is 8 images of a state; keying every cell
+            // took more time than solving).
+            Slots::DenseBan(d) => {
+                s.stored = self.stored_cells().count() as u64;
+                let index = &d.index;
+                Box::new((0..index.board_slots()).filter_map(move |slot| {
+                    let cell = index.cells_of(slot).next()?;
+                    let (v, dist) = self.at(cell)?;
+                    let state = self.cell_state(cell)?;
+                    let (key, class) = state.canonical()?;
+                    Some((state, key, u64::from(class), v, dist))
+                }))
+            }
+            _ => self.states(),
+        };
+        for (state, key, class, v, d) in states {
+            if !ban_cells {
+                s.stored += 1;
+            }
             if state.bans != [None, None] {
                 continue;
             }
