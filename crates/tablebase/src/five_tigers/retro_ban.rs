@@ -33,13 +33,14 @@
 //! (`Table::keyed`) has the graph generator's canonical keys, values and
 //! distances (`solve`), so those files are byte-identical.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use qi_core::{Position, Side};
 use qi_five_tigers::{FiveTigers, LastStep, Move, Rules, Shuttle, NEIGHBOURS};
 
-use super::dense_ban::{bans_in_order, BanIndex, Block};
+use super::dense_ban::{bans_in_order, BanIndex, Block, Near};
 use super::key::{Ban, State, MAX_KEYED_OWED};
 use super::retro::{
     best_removal, convert_step, decided, forms, internal, needed_table, pack_values, points,
@@ -335,7 +336,15 @@ impl BlockStart {
 /// move there, forming nothing, leads to it, appended to `preds` (not
 /// deduplicated; see the module docs).
 pub(super) fn unmoves(index: &BanIndex, cell: u64, values: &[u8; 5], preds: &mut Vec<u64>) {
-    let (boards, stm, bans) = index.decode(cell);
+    thread_local! {
+        static NEAR: Cell<Near> = Cell::new(Near::default());
+    }
+    let (boards, stm, bans) = NEAR.with(|near| {
+        let mut n = near.get();
+        let decoded = index.decode_near(cell, &mut n);
+        near.set(n);
+        decoded
+    });
     let mover = 1 - stm;
     // The step was `from → to`, its reverse the mover's ban.
     let Some(Ban { at: to, back: from }) = bans[mover] else {
