@@ -645,45 +645,94 @@ fn rounds<D: Distance>(
                 continue;
             }
             let updates = predecessors(&todo, unmove, threads)?;
-            for part in updates {
-                for u in part {
-                    let q = (u >> 1) as usize;
-                    let won = u & 1 == 1;
-                    let s = states[q];
-                    if s >= WIN_NEW {
-                        continue;
-                    }
-                    if !won {
-                        // A conversion that wins at this distance holds.
-                        if s & NON_LOSING != 0 && dist[q].get() != 0 && dist[q].get() <= here {
-                            continue;
-                        }
-                        states[q] = WIN_NEW;
-                        dist[q] = D::of(here + 1);
-                        horizon = horizon.max(d + 1);
-                        continue;
-                    }
-                    if s & COUNT == 0 {
-                        return Err(internal(format!(
-                            "cell {q} has more decided successors than it counted"
-                        )));
-                    }
-                    let s = s - 1;
-                    states[q] = s;
-                    if s == 0 {
-                        let at = here.max(dist[q].get()) + 1;
-                        if at == here + 1 {
-                            states[q] = LOSS_NEW;
-                            dist[q] = D::of(at);
-                        }
-                        horizon = horizon.max(u32::from(at));
-                    }
-                }
-            }
+            let further = apply_updates(states, dist, &updates, here, threads)?;
+            horizon = horizon.max(further);
         }
         d += 1;
     }
     Ok(true)
+}
+
+/// Applies a block's updates (predecessor `<< 1`, 1 if it was won for
+/// its side to move) of round `here` (see [`rounds`]), on `threads`
+/// threads, each over its own range of cells (each reads every update and
+/// applies those in its range: the updates land anywhere, and the cache
+/// misses, not the reading, are what costs); the furthest distance they
+/// schedule a cell at, or `here`. The order does not matter: a cell's
+/// distinct successors are each decided once, with one value.
+fn apply_updates<D: Distance>(
+    states: &mut [u8],
+    dist: &mut [D],
+    updates: &[Vec<u64>],
+    here: u16,
+    threads: usize,
+) -> Result<u32, GenerateError> {
+    let n = states.len();
+    let total: usize = updates.iter().map(Vec::len).sum();
+    let threads = if total < 1 << 16 {
+        1
+    } else {
+        threads.clamp(1, 16)
+    };
+    let per = n.div_ceil(threads).max(1);
+    let range = |lo: usize, states: &mut [u8], dist: &mut [D]| {
+        let hi = lo + states.len();
+        let mut further = u32::from(here);
+        for u in updates.iter().flatten() {
+            let q = (u >> 1) as usize;
+            if q < lo || q >= hi {
+                continue;
+            }
+            let won = u & 1 == 1;
+            let (state, far) = (&mut states[q - lo], &mut dist[q - lo]);
+            let s = *state;
+            if s >= WIN_NEW {
+                continue;
+            }
+            if !won {
+                // A conversion that wins at this distance holds.
+                if s & NON_LOSING != 0 && far.get() != 0 && far.get() <= here {
+                    continue;
+                }
+                *state = WIN_NEW;
+                *far = D::of(here + 1);
+                further = further.max(u32::from(here) + 1);
+                continue;
+            }
+            if s & COUNT == 0 {
+                return Err(internal(format!(
+                    "cell {q} has more decided successors than it counted"
+                )));
+            }
+            let s = s - 1;
+            *state = s;
+            if s == 0 {
+                let at = here.max(far.get()) + 1;
+                if at == here + 1 {
+                    *state = LOSS_NEW;
+                    *far = D::of(at);
+                }
+                further = further.max(u32::from(at));
+            }
+        }
+        Ok(further)
+    };
+    if threads == 1 {
+        return range(0, states, dist);
+    }
+    let results: Vec<Result<u32, GenerateError>> = std::thread::scope(|scope| {
+        let range = &range;
+        let workers: Vec<_> = states
+            .chunks_mut(per)
+            .zip(dist.chunks_mut(per))
+            .enumerate()
+            .map(|(i, (s, d))| scope.spawn(move || range(i * per, s, d)))
+            .collect();
+        join_workers(workers)
+    });
+    results
+        .into_iter()
+        .try_fold(u32::from(here), |far, r| Ok(far.max(r?)))
 }
 
 /// The table of the solved cells, cell by cell (no key, no sort: what a
