@@ -140,6 +140,28 @@ pub(crate) struct Block {
 }
 
 impl Block {
+    /// Whether one symmetry maps the position onto the block's boards
+    /// (most blocks), so that each side's ban has one coordinate there
+    /// ([`Block::coordinate`]).
+    #[inline]
+    pub fn single(&self) -> bool {
+        self.syms.count_ones() == 1
+    }
+
+    /// The coordinate in the block of side `side`'s ban `ban` (0 First),
+    /// when the block is [`single`](Block::single).
+    #[inline]
+    pub fn coordinate(&self, side: usize, ban: Option<Ban>) -> u64 {
+        let s = self.syms.trailing_zeros() as usize;
+        ban_number(self.rep[side], self.empty, map_ban(s, ban))
+    }
+
+    /// The cell of the coordinates `first` and `second` of the sides' bans.
+    #[inline]
+    pub fn cell_at(&self, first: u64, second: u64) -> u64 {
+        self.start + first * self.width + second
+    }
+
     /// The cell of the position's state with `bans`.
     #[inline]
     pub fn cell(&self, bans: [Option<Ban>; 2]) -> u64 {
