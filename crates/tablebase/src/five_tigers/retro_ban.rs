@@ -60,7 +60,7 @@ const ALL: u32 = (1 << 25) - 1;
 /// key (the frontier of a round is a block of [`BLOCK`] cells at a time).
 /// A material with a distance past 254 plies is solved again with two
 /// bytes a distance (none is known: the longest under the ban so far is
-/// 48 plies).
+/// 109 plies, `4v4`).
 pub(crate) const BYTES_PER_4_STATES: u64 = 4 * 2 + 1;
 
 /// A distance while solving: one byte while every distance of the
