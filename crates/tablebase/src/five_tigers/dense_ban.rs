@@ -16,6 +16,8 @@
 //! smallest of its images' cells and the others are unused
 //! ([`BanIndex::is_canonical`]).
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use qi_five_tigers::NEIGHBOURS;
 
 use super::dense::DenseIndex;
@@ -108,7 +110,14 @@ pub(crate) struct BanIndex {
     /// Per board slot its first cell, and the number of cells at the end
     /// (a slot no position uses has no cells).
     starts: Vec<u64>,
+    /// A number no other index of this process has (from 1), which a
+    /// [`Near`] names its index by: an address could be a dropped
+    /// index's, reused by the next.
+    id: u64,
 }
+
+/// The next [`BanIndex`]'s id.
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
 
 /// A decoded cell: the boards, the side to move (0 First) and the bans.
 pub(crate) type Cell = ([u32; 2], usize, [Option<Ban>; 2]);
@@ -116,8 +125,8 @@ pub(crate) type Cell = ([u32; 2], usize, [Option<Ban>; 2]);
 /// The board slot a thread decoded last ([`BanIndex::decode_near`]).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Near {
-    /// The address of the index it is of (0: none).
-    index: usize,
+    /// The id of the index it is of (0: none).
+    index: u64,
     slot: u64,
     /// Its cells, `lo..hi`.
     lo: u64,
@@ -192,7 +201,11 @@ impl BanIndex {
             }
         }
         starts.push(at);
-        BanIndex { boards, starts }
+        BanIndex {
+            boards,
+            starts,
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+        }
     }
 
     /// The number of cells.
@@ -285,8 +298,7 @@ impl BanIndex {
         if cell >= self.len() {
             return self.decode(cell);
         }
-        let here = self as *const BanIndex as usize;
-        if near.index != here || cell < near.lo {
+        if near.index != self.id || cell < near.lo {
             self.settle(near, self.slot_of(cell));
         } else if cell >= near.hi {
             // Gallop forward from the last slot (the starts past the last
@@ -312,7 +324,7 @@ impl BanIndex {
     fn settle(&self, near: &mut Near, slot: u64) {
         let (x, o, stm) = self.boards.decode(slot);
         *near = Near {
-            index: self as *const BanIndex as usize,
+            index: self.id,
             slot,
             lo: self.starts[slot as usize],
             hi: self.starts[slot as usize + 1],
@@ -398,6 +410,17 @@ mod tests {
                 let other = (cell * 31) % small.len();
                 assert_eq!(small.decode_near(other, &mut near), small.decode(other));
             }
+        }
+        // An index made after another is dropped (perhaps at its address)
+        // is not taken for it.
+        let (mut near, cell) = (Near::default(), 1000);
+        for (a, b) in [(3, 2), (2, 3), (3, 2)] {
+            let index = BanIndex::new(a, b);
+            assert_eq!(
+                index.decode_near(cell, &mut near),
+                index.decode(cell),
+                "{a}v{b}"
+            );
         }
     }
 

@@ -212,14 +212,14 @@ fn conversion(
 const UNKNOWN: u64 = u64::MAX;
 
 /// How the states of one board slot (its boards and side to move; the
-/// cells differ in bans) start, and what they share, found once for all of
-/// them: each step forming nothing with the block of the boards after it
-/// and its successors' cells by the other side's ban (the side's own ban
-/// after the step is the step's reverse), and the conversions met so far. After a step `from → to` that forms nothing the side's ban is
-/// `to → from`, and the other side's is kept unless the step entered its
-/// way back (see the module docs); after a step that forms a formation
-/// the side's own earlier ban is gone, so a conversion depends on the
-/// step and the other side's ban only.
+/// cells differ in bans) start, and what they share, found once for all
+/// of them: each step forming nothing with the block of the boards after
+/// it and its successors' cells by the other side's ban, and the
+/// conversions met so far. After a step `from → to` that forms nothing
+/// the side's ban is `to → from`, and the other side's is kept unless the
+/// step entered its way back (see the module docs); after a step that
+/// forms a formation the side's own earlier ban is gone, so a conversion
+/// depends on the step and the other side's ban only.
 #[derive(Default)]
 pub(super) struct BlockStart {
     boards: [u32; 2],
