@@ -654,9 +654,10 @@ const SCAN: usize = 64;
 /// `here`, as a bit set: a cell decided at `here` has the distance `here`
 /// (decided by an update, or a winning conversion's) or `here − 1` (lost
 /// once its last successor was decided, after its longest losing
-/// conversion). A loop without a branch, which the compiler vectorises:
-/// the scans were a fifth of the generator's instructions on `3v2`, most
-/// of them on cells with another distance.
+/// conversion). The scans were a fifth of the generator's instructions
+/// on `3v2`, most of them on cells with another distance; this plain
+/// test serves two-byte distances, and one-byte ones go eight at a time
+/// ([`byte_candidates`], checked against this).
 #[inline]
 fn candidates<D: Distance>(dist: &[D], here: u16) -> u64 {
     let before = here.wrapping_sub(1);
