@@ -34,6 +34,9 @@
 //!   [`Jump`](tables::Jump)) and [`jump_targets`](tables::jump_targets).
 //!   [`Jungle::destination_masks`] gives every animal's destinations in a
 //!   position.
+//! * Un-moves for retrograde analysis: [`Jungle::quiet_unmoves`] (the
+//!   moves that captured nothing and can have led to a position) and
+//!   [`Jungle::unplay_quiet`] (the position before one).
 //!
 //! ```
 //! use qi_core::Position;
@@ -55,6 +58,7 @@ mod position;
 mod rules;
 mod setup;
 pub mod tables;
+mod unmoves;
 
 pub use board::{side_name, Animal, Piece, Square, GEOMETRY};
 pub use game::{AntiChaseRule, Game};

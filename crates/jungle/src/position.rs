@@ -710,6 +710,59 @@ impl Jungle {
         self.hash == other.hash && self.squares == other.squares && self.side == other.side
     }
 
+    /// The position before `mv`, a move that captured nothing and led
+    /// here: the animal on `mv.to` back on `mv.from`, the side that made
+    /// the move to move again, the counters one ply back (the no-capture
+    /// count stops at 0, as in a position read without its history).
+    /// `None` unless `mv` is one of
+    /// [`quiet_unmoves`](Jungle::quiet_unmoves): an animal of the side
+    /// that just moved stands on `mv.to`, `mv.from` is empty and a square
+    /// that animal may stand on, and `mv` is legal in the position before
+    /// (which is not over).
+    ///
+    /// ```
+    /// use qi_core::Position;
+    /// use qi_jungle::{Jungle, Move};
+    ///
+    /// let start = Jungle::default();
+    /// let mv: Move = "a3a4".parse().unwrap();
+    /// let mut pos = start;
+    /// pos.play(mv).unwrap();
+    /// assert_eq!(pos.unplay_quiet(mv), Some(start));
+    /// // The Elephant cannot have come out of the water, nor has Blue
+    /// // just moved.
+    /// assert_eq!(pos.unplay_quiet("b4a4".parse().unwrap()), None);
+    /// assert_eq!(pos.unplay_quiet("a6a7".parse().unwrap()), None);
+    /// ```
+    pub fn unplay_quiet(&self, mv: Move) -> Option<Jungle> {
+        let mover = self.side.opponent();
+        let s = mover.index();
+        let (from, to) = (mv.from.index(), mv.to.index());
+        let (from_bit, to_bit) = (mv.from.bit(), mv.to.bit());
+        if self.occ[s] & to_bit == 0 || (self.occ[0] | self.occ[1]) & from_bit != 0 {
+            return None;
+        }
+        let (a, lane) = find_lane(&self.squares[s], to);
+        // Where the animal may stand (the setup's rules): never on its own
+        // den, in the water only the Rat.
+        if DENS[s] & from_bit != 0 || (a != RAT && WATER & from_bit != 0) {
+            return None;
+        }
+        let mut before = *self;
+        let word = u64::from_le_bytes(self.squares[s]) ^ (lane & (ONES * u64::from(from ^ to)));
+        before.squares[s] = word.to_le_bytes();
+        before.occ[s] ^= from_bit | to_bit;
+        before.hash ^= piece_key(s * 8 + a, from) ^ piece_key(s * 8 + a, to) ^ SIDE_KEY;
+        before.side = mover;
+        before.no_capture = self.no_capture.saturating_sub(1);
+        if mover == Side::Second {
+            before.fullmove = self.fullmove.saturating_sub(1).max(1);
+        }
+        // The move generator decides: the rules of steps, jumps and their
+        // blocking, the Rat's swimming and the game being over are its.
+        before.is_legal(mv).then_some(before)
+    }
+
     #[inline(always)]
     fn side_index(&self) -> usize {
         self.side.index()

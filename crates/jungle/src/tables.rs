@@ -326,6 +326,30 @@ const fn landings() -> [u64; 16] {
 /// differ only on the d file, which both reach.
 pub(crate) const LANDINGS: [u64; 16] = landings();
 
+const fn build_origins() -> [u64; 64] {
+    let mut t = [0u64; 64];
+    let mut sq = 0;
+    while sq < 63 {
+        t[sq] = STEPS[sq];
+        let mut d = 0;
+        while d < 4 {
+            if JUMPS[sq][d].to != NONE {
+                t[sq] |= 1u64 << JUMPS[sq][d].to;
+            }
+            d += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+/// For each square, the squares some move can reach it from: its
+/// neighbours and, for a land square, the far banks of its river jumps (a
+/// jump's way back is a jump over the same water). Which animal may make
+/// which of these moves, in which position, is the move generator's to
+/// say; the un-moves start from this superset.
+pub(crate) const ORIGINS: [u64; 64] = build_origins();
+
 /// Zobrist keys: 16 pieces × 64 squares, then the side-to-move key.
 pub(crate) const ZOBRIST: [u64; 16 * 64 + 1] = qi_core::zobrist::table(0x4A55_4E47_4C45_0001);
 
@@ -363,6 +387,41 @@ mod tests {
         let d5 = &JUMP_PAIRS[1][31];
         assert_eq!(d5.path[0] & d5.path[1], 0);
         assert_eq!((d5.path[0] | d5.path[1]).count_ones(), 12);
+    }
+
+    #[test]
+    fn origins_are_the_neighbours_and_the_far_banks() {
+        let names = |sq: &str| {
+            let sq: Square = sq.parse().unwrap();
+            let mut all: Vec<String> = (0..63)
+                .filter(|&f| ORIGINS[usize::from(sq.index())] >> f & 1 != 0)
+                .map(|f| Square::new(f).unwrap().to_string())
+                .collect();
+            all.sort();
+            all
+        };
+        assert_eq!(names("a1"), ["a2", "b1"]);
+        // Beside the left river: across it to d4 (the rank) and to b7
+        // (the file) lie the far banks.
+        assert_eq!(names("b3"), ["a3", "b2", "b4", "b7", "c3"]);
+        assert_eq!(names("a4"), ["a3", "a5", "b4", "d4"]);
+        // In the water: neighbours only.
+        assert_eq!(names("b5"), ["a5", "b4", "b6", "c5"]);
+        // Between the rivers: a Lion jumps to d5 from a5 and from g5.
+        assert_eq!(names("d5"), ["a5", "c5", "d4", "d6", "e5", "g5"]);
+        assert_eq!(names("d3"), ["c3", "d2", "d4", "e3"]);
+        // Every move of every square's reach comes back in its origins.
+        for from in 0..63u8 {
+            let mut reach = STEPS[usize::from(from)];
+            for j in &JUMPS[usize::from(from)] {
+                if j.to != NONE {
+                    reach |= 1 << j.to;
+                }
+            }
+            for to in (0..63u8).filter(|&to| reach >> to & 1 != 0) {
+                assert!(ORIGINS[usize::from(to)] >> from & 1 != 0, "{from} -> {to}");
+            }
+        }
     }
 
     #[test]

@@ -6,47 +6,8 @@ mod common;
 
 use common::*;
 use qi_core::testkit::{walk, Rng};
-use qi_jungle::{
-    JumpBlock, JumpBlockArea, Jumps, Jungle, RankOrder, Repetition, Rules, TrappedAttacks,
-};
+use qi_jungle::Jungle;
 use qi_search::perft;
-
-fn random_rules(rng: &mut Rng) -> Rules {
-    let jumps = [
-        Jumps::None,
-        Jumps::Both,
-        Jumps::HorizontalOnly,
-        Jumps::VerticalOnly,
-    ];
-    Rules {
-        rank_order: if rng.below(2) == 0 {
-            RankOrder::WolfOverDog
-        } else {
-            RankOrder::DogOverWolf
-        },
-        lion_jumps: jumps[rng.below(4)],
-        tiger_jumps: jumps[rng.below(4)],
-        jump_block: if rng.below(2) == 0 {
-            JumpBlock::AnyRat
-        } else {
-            JumpBlock::EnemyRat
-        },
-        jump_block_area: if rng.below(2) == 0 {
-            JumpBlockArea::Path
-        } else {
-            JumpBlockArea::River
-        },
-        trapped_attacks: if rng.below(2) == 0 {
-            TrappedAttacks::Normal
-        } else {
-            TrappedAttacks::None
-        },
-        rat_bank_capture: rng.below(2) == 0,
-        no_capture_draw: 200,
-        repetition: Repetition::Off,
-        anti_chase: false,
-    }
-}
 
 fn compare_walks(start: &Jungle, games: usize, plies: usize, seed: u64) -> usize {
     walk(start, games, plies - 1, seed, |pos| {

@@ -3,10 +3,11 @@
 //! with no bitboards, to check the engine against.
 #![allow(dead_code)]
 
+use qi_core::testkit::Rng;
 use qi_core::{Position, Side};
 use qi_jungle::{
-    Animal, JumpBlock, JumpBlockArea, Jumps, Jungle, Move, Piece, RankOrder, Rules, Square,
-    TrappedAttacks,
+    Animal, JumpBlock, JumpBlockArea, Jumps, Jungle, Move, Piece, RankOrder, Repetition, Rules,
+    Square, TrappedAttacks,
 };
 
 /// Parses a position or panics with the error.
@@ -450,4 +451,43 @@ pub fn naive_game_moves(game: &qi_jungle::Game) -> Vec<String> {
         .collect();
     v.sort();
     v
+}
+
+/// A random rule set: every option of the move and capture rules drawn
+/// independently (the history rules off).
+pub fn random_rules(rng: &mut Rng) -> Rules {
+    let jumps = [
+        Jumps::None,
+        Jumps::Both,
+        Jumps::HorizontalOnly,
+        Jumps::VerticalOnly,
+    ];
+    Rules {
+        rank_order: if rng.below(2) == 0 {
+            RankOrder::WolfOverDog
+        } else {
+            RankOrder::DogOverWolf
+        },
+        lion_jumps: jumps[rng.below(4)],
+        tiger_jumps: jumps[rng.below(4)],
+        jump_block: if rng.below(2) == 0 {
+            JumpBlock::AnyRat
+        } else {
+            JumpBlock::EnemyRat
+        },
+        jump_block_area: if rng.below(2) == 0 {
+            JumpBlockArea::Path
+        } else {
+            JumpBlockArea::River
+        },
+        trapped_attacks: if rng.below(2) == 0 {
+            TrappedAttacks::Normal
+        } else {
+            TrappedAttacks::None
+        },
+        rat_bank_capture: rng.below(2) == 0,
+        no_capture_draw: 200,
+        repetition: Repetition::Off,
+        anti_chase: false,
+    }
 }
