@@ -402,10 +402,32 @@ impl Indexer {
 
     /// The index of `pos`, if it has this material and no animal on a den.
     pub(crate) fn index_of(&self, pos: &Jungle) -> Option<u64> {
-        let mut squares = [
+        self.index_of_squares(Self::squares(pos), pos.side_to_move())
+    }
+
+    /// The index of `pos`'s left-right mirror image (the same side to
+    /// move), if it has this material and no animal on a den.
+    pub(crate) fn index_of_mirror(&self, pos: &Jungle) -> Option<u64> {
+        let squares = Self::squares(pos).map(|side| side.map(mirror));
+        self.index_of_squares(squares, pos.side_to_move())
+    }
+
+    /// Whether the index stands for `pos`, a position of this material,
+    /// by its mirror image: its first piece stands right of the middle
+    /// file.
+    pub(crate) fn stores_mirror(&self, pos: &Jungle) -> bool {
+        let first = self.pieces[0];
+        pos.animal_squares(first.side)[first.animal.index()] % 7 >= HALF_FILES
+    }
+
+    fn squares(pos: &Jungle) -> [[u8; 8]; 2] {
+        [
             pos.animal_squares(Side::First),
             pos.animal_squares(Side::Second),
-        ];
+        ]
+    }
+
+    fn index_of_squares(&self, mut squares: [[u8; 8]; 2], side: Side) -> Option<u64> {
         if Side::BOTH.map(|s| mask_of(&squares[s.index()])) != self.material.masks {
             return None;
         }
@@ -429,7 +451,7 @@ impl Indexer {
             index = index * self.radix[i] + (u64::from(rank) - below);
             placed[i] = sq;
         }
-        Some(index * 2 + pos.side_to_move().index() as u64)
+        Some(index * 2 + side.index() as u64)
     }
 
     /// The setup with index `index`, if in range.

@@ -6,16 +6,15 @@
 //! tables they give are those of [`generate_table`](super::generate_table)
 //! (the same values and distances, so the same bytes).
 //!
-//! The un-moves are found by trial: the animal of the side that just
-//! moved is put back on each square of its rank and file (every move it
-//! can have made, a step or a river jump, is along one of them), and the
-//! position so made is kept when one of its legal moves leads back. So the
-//! un-moves follow every preset's move rules (jumps, their blocking, the
-//! Rat's swimming, traps) from the move generator, with no second copy of
-//! those rules to keep in step.
+//! The un-moves are Jungle's own ([`Jungle::quiet_unmoves`]: each
+//! animal of the side that just moved put back on a square a move can
+//! come from, kept when the move generator has that move in the position
+//! before), so they follow every preset's move rules (jumps, their
+//! blocking, the Rat's swimming, traps) with no second copy of those
+//! rules; this module adds only what the index's mirror pairs need.
 
-use qi_core::Position;
-use qi_jungle::{Jungle, Move, Rules, Square};
+use qi_core::{MoveList, Position};
+use qi_jungle::{Jungle, Rules, Square};
 use smallvec::SmallVec;
 
 use super::material::{Indexer, Material};
@@ -87,48 +86,23 @@ impl JungleSlice {
     /// nothing leads to `pos`, a position of `slot`, or to another
     /// position of `slot`.
     fn unmoves(&self, slot: u64, pos: &Jungle, out: &mut Vec<u64>) {
-        let mover = pos.side_to_move().opponent();
-        let setup = pos.to_setup().side_to_move(mover);
-        for &at in &pos.animal_squares(mover) {
-            let Some(to) = Square::new(at) else {
-                continue; // captured
-            };
-            let Some(piece) = pos.piece_at(to) else {
+        let mut moves = MoveList::new();
+        pos.quiet_unmoves(&mut moves);
+        for mv in moves {
+            let Some(before) = pos.unplay_quiet(mv) else {
                 continue;
             };
-            for from in origins(at).filter_map(Square::new) {
-                if pos.piece_at(from).is_some() {
-                    continue;
-                }
-                let before = setup.set(to, None).set(from, Some(piece));
-                let Ok(before) = before.into_position(&self.rules) else {
-                    continue;
-                };
-                let Some(p) = self.index.index_of(&before) else {
-                    continue;
-                };
-                // The slot's moves are those of the position that stands
-                // for it (the generator's and the table's): `before` or its
-                // mirror image. The two lead to the same slots but where a
-                // move puts the index's first animal on the middle file,
-                // whose two sides have slots of their own.
-                let Ok(stands) = self.position(p) else {
-                    continue;
-                };
-                let leads_here = if stands == before {
-                    stands.is_legal(Move::new(from, to))
-                } else {
-                    // The mirror image, by the mirrored move.
-                    let mv = Move::new(across(from), across(to));
-                    stands.is_legal(mv) && {
-                        let mut after = stands;
-                        after.play_unchecked(mv);
-                        self.index.index_of(&after) == Some(slot)
-                    }
-                };
-                if leads_here {
-                    out.push(p);
-                }
+            let Some(p) = self.index.index_of(&before) else {
+                continue;
+            };
+            // The slot's moves are those of the position that stands for
+            // it (the generator's and the table's): `before` or its mirror
+            // image. The mirror image's move is the mirrored one (legal as
+            // `mv` is: every preset's board is symmetric) and leads to
+            // `pos`'s mirror image, which has a slot of its own where the
+            // index's first animal stands on the middle file.
+            if !self.index.stores_mirror(&before) || self.index.index_of_mirror(pos) == Some(slot) {
+                out.push(p);
             }
         }
     }
@@ -158,32 +132,6 @@ fn mirrored(pos: &Jungle, rules: &Rules) -> Option<Jungle> {
     }
     let mirror = setup.into_position(rules).ok()?;
     (mirror != *pos).then_some(mirror)
-}
-
-/// The squares from which an animal can have moved to `sq`: its four
-/// neighbours, and along its rank and file the squares beyond one or more
-/// squares of water (a river jump; every jump of every preset crosses
-/// only water). Which animal may make which of those moves is the move
-/// generator's to say.
-fn origins(sq: u8) -> impl Iterator<Item = u8> {
-    let (file, rank) = (i32::from(sq % FILES), i32::from(sq / FILES));
-    [(1, 0), (-1, 0), (0, 1), (0, -1)]
-        .into_iter()
-        .flat_map(move |(df, dr)| {
-            let at = move |k: i32| {
-                let (f, r) = (file + df * k, rank + dr * k);
-                ((0..i32::from(FILES)).contains(&f) && (0..i32::from(RANKS)).contains(&r))
-                    .then(|| (r * i32::from(FILES) + f) as u8)
-            };
-            let wet = |s: u8| Square::new(s).is_some_and(Square::is_water);
-            // The neighbour, then (if it is water and `sq` is dry: a jump
-            // lands on land) the first dry square past the water.
-            let far = (1..i32::from(RANKS))
-                .map_while(at)
-                .find(move |&s| !wet(s))
-                .filter(move |_| at(1).is_some_and(wet) && !wet(sq));
-            at(1).into_iter().chain(far)
-        })
 }
 
 impl RetroSlice for JungleSlice {
@@ -250,8 +198,8 @@ impl RetroSlice for JungleSlice {
         };
         let first = out.len();
         self.unmoves(slot, &pos, out);
-        if let Some(mirror) = mirrored(&pos, &self.rules) {
-            if self.index.index_of(&mirror) == Some(slot) {
+        if self.index.index_of_mirror(&pos) == Some(slot) {
+            if let Some(mirror) = mirrored(&pos, &self.rules) {
                 self.unmoves(slot, &mirror, out);
             }
         }
@@ -269,29 +217,8 @@ impl RetroSlice for JungleSlice {
 mod tests {
     use super::*;
 
-    fn named(sq: u8) -> String {
-        Square::new(sq).unwrap().to_string()
-    }
-
-    fn origins_of(name: &str) -> Vec<String> {
-        let sq: Square = name.parse().unwrap();
-        let mut all: Vec<String> = origins(sq.index()).map(named).collect();
-        all.sort();
-        all
-    }
-
     #[test]
-    fn origins_are_the_neighbours_and_the_far_banks() {
-        assert_eq!(origins_of("a1"), ["a2", "b1"]);
-        // Beside the left river: across it to d4 (the rank) and to b7
-        // (the file) lie the far banks.
-        assert_eq!(origins_of("b3"), ["a3", "b2", "b4", "b7", "c3"]);
-        assert_eq!(origins_of("a4"), ["a3", "a5", "b4", "d4"]);
-        // In the water: neighbours only (the far squares are water).
-        assert_eq!(origins_of("b5"), ["a5", "b4", "b6", "c5"]);
-        // Between the rivers: a Lion jumps to d5 from a5 and from g5.
-        assert_eq!(origins_of("d5"), ["a5", "c5", "d4", "d6", "e5", "g5"]);
-        assert_eq!(origins_of("d3"), ["c3", "d2", "d4", "e3"]);
+    fn across_is_the_mirror_file() {
         assert_eq!(across(Square::new(0).unwrap()).to_string(), "g1");
         assert_eq!(across("d5".parse().unwrap()).to_string(), "d5");
     }
