@@ -146,7 +146,8 @@ fn unplay_quiet_refuses_what_cannot_have_been_played() {
     assert!(refused("d3d5")); // no such move
     assert!(refused("d2d5")); // d2 is not empty
     assert!(refused("c1d1")); // nothing on d1
-                              // With Blue's Rat on c5 the jump is blocked.
+
+    // With Blue's Rat on c5 the jump is blocked.
     let blocked = pos("6l/7/7/7/2rL3/7/7/3E3/7 b 0 1", rules);
     assert!(blocked.unplay_quiet("a5d5".parse().unwrap()).is_none());
     assert!(blocked.unplay_quiet("g5d5".parse().unwrap()).is_some());
