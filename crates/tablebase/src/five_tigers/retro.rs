@@ -327,16 +327,59 @@ impl Exits {
     }
 }
 
-/// How a position starts, from its steps: the walk both generators
-/// share. The side to move (`stm`, on `boards`) steps each piece onto
-/// each adjacent empty point but `banned` (its step back, under the
-/// shuttle ban). A step that forms a formation leads into the removals:
-/// `conversion(step)` values the position after it (for that position's
-/// side to move, and whether that is still this side, with a removal left
-/// to take: [`convert_step`] makes it). Any other step is a successor in
-/// the material, whose slot `successor(from, to, after)` gives (`after`:
-/// the side's board after the step), collected into `children` (sorted
-/// and distinct).
+/// Whether the step `from → to` is the side's `banned` step back.
+#[inline(always)]
+pub(super) fn is_banned(banned: Option<Ban>, from: u32, to: u32) -> bool {
+    banned
+        == Some(Ban {
+            at: from as u8,
+            back: to as u8,
+        })
+}
+
+/// The steps of the side to move (`stm`, on `boards`), in order: each
+/// piece onto each adjacent empty point but `banned` (its step back, under
+/// the shuttle ban), given to `step(from, to, after, forming)` with the
+/// side's board `after` the step and whether the step forms a formation
+/// (it then leads into the removals, out of the material), which says
+/// whether to go on. The one walk of a position's steps: its start
+/// ([`start_by_steps`]) and the out-of-core generator's check of a loss
+/// take it. `Some(whether there was a step)`, or `None` as soon as `step`
+/// says to stop.
+#[inline]
+pub(super) fn for_each_step(
+    boards: [u32; 2],
+    stm: usize,
+    banned: Option<Ban>,
+    values: &[u8; 5],
+    mut step: impl FnMut(u32, u32, u32, bool) -> bool,
+) -> Option<bool> {
+    let own = boards[stm];
+    let empty = ALL & !(boards[0] | boards[1]);
+    let mut any = false;
+    for from in points(own) {
+        for to in points(NEIGHBOURS[from as usize].0 & empty) {
+            if is_banned(banned, from, to) {
+                continue;
+            }
+            any = true;
+            let after = own ^ (1 << from) ^ (1 << to);
+            if !step(from, to, after, forms(after, to, values)) {
+                return None;
+            }
+        }
+    }
+    Some(any)
+}
+
+/// How a position starts, from its steps ([`for_each_step`]): the walk
+/// both generators share. A step that forms a formation leads into the
+/// removals: `conversion(step)` values the position after it (for that
+/// position's side to move, and whether that is still this side, with a
+/// removal left to take: [`convert_step`] makes it). Any other step is a
+/// successor in the material, whose slot `successor(from, to, after)`
+/// gives (`after`: the side's board after the step), collected into
+/// `children` (sorted and distinct).
 pub(super) fn start_by_steps(
     boards: [u32; 2],
     stm: usize,
@@ -346,39 +389,32 @@ pub(super) fn start_by_steps(
     mut successor: impl FnMut(u32, u32, u32) -> u64,
     children: &mut Vec<u64>,
 ) -> Result<SlotStart, GenerateError> {
-    let own = boards[stm];
-    let empty = ALL & !(boards[0] | boards[1]);
-    let mut any = false;
     let mut exits = Exits::default();
-    for from in points(own) {
-        for to in points(NEIGHBOURS[from as usize].0 & empty) {
-            let step = Ban {
-                at: from as u8,
-                back: to as u8,
-            };
-            if banned == Some(step) {
-                continue;
-            }
-            any = true;
-            let after = own ^ (1 << from) ^ (1 << to);
-            if forms(after, to, values) {
-                let mv = Move::Step {
-                    from: Point::new(from as u8).ok_or_else(|| internal("point".into()))?,
-                    to: Point::new(to as u8).ok_or_else(|| internal("point".into()))?,
-                };
-                let (v, d, same_side) = conversion(mv)?;
-                exits.add(v, d, same_side);
-            } else {
-                children.push(successor(from, to, after));
-            }
+    let mut failed = None;
+    let walked = for_each_step(boards, stm, banned, values, |from, to, after, forming| {
+        if !forming {
+            children.push(successor(from, to, after));
+            return true;
+        }
+        let converted = match (Point::new(from as u8), Point::new(to as u8)) {
+            (Some(from), Some(to)) => conversion(Move::Step { from, to }),
+            _ => Err(internal("point".into())),
+        };
+        match converted {
+            Ok((v, d, same_side)) => exits.add(v, d, same_side),
+            Err(e) => failed = Some(e),
+        }
+        failed.is_none()
+    });
+    match walked {
+        None => Err(failed.unwrap_or_else(|| internal("a step walk stopped".into()))),
+        Some(false) => Ok(SlotStart::NoStep),
+        Some(true) => {
+            children.sort_unstable();
+            children.dedup();
+            exits.start()
         }
     }
-    if !any {
-        return Ok(SlotStart::NoStep);
-    }
-    children.sort_unstable();
-    children.dedup();
-    exits.start()
 }
 
 /// A conversion's value and distance for the side to move after it, and

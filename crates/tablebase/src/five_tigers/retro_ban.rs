@@ -208,6 +208,26 @@ fn conversion(
     Ok(best)
 }
 
+/// The bans after a step `from → to` of side `stm` that forms nothing,
+/// the other side's ban being `kept` before it: the side's is the way back
+/// (`to → from`), the other side's is kept unless the step entered its way
+/// back (see the module docs).
+#[inline(always)]
+pub(super) fn bans_after_step(
+    stm: usize,
+    kept: Option<Ban>,
+    from: u32,
+    to: u32,
+) -> [Option<Ban>; 2] {
+    let mut next = [None, None];
+    next[stm] = Some(Ban {
+        at: to as u8,
+        back: from as u8,
+    });
+    next[1 - stm] = kept.filter(|b| u32::from(b.back) != to);
+    next
+}
+
 /// A successor's cell not yet found (no cell has this number).
 const UNKNOWN: u64 = u64::MAX;
 
@@ -316,12 +336,7 @@ impl BlockStart {
                 Ok(v)
             },
             |from, to, after| {
-                let mut next = [None, None];
-                next[stm] = Some(Ban {
-                    at: to as u8,
-                    back: from as u8,
-                });
-                next[other] = kept.filter(|b| u32::from(b.back) != to);
+                let next = bans_after_step(stm, kept, from, to);
                 // The steps come in the walk's order (the banned one
                 // skipped), so the search goes on from the last found.
                 let step = (from as u8, to as u8);
@@ -346,6 +361,43 @@ impl BlockStart {
 /// move there, forming nothing, leads to it, appended to `preds` (not
 /// deduplicated; see the module docs).
 pub(super) fn unmoves(index: &BanIndex, cell: u64, values: &[u8; 5], preds: &mut Vec<u64>) {
+    unmoves_each(index, cell, values, |p, _, _| preds.push(p));
+}
+
+/// The state a predecessor of a cell is in: the boards before the step
+/// back and the side to move there (the side that stepped), the same for
+/// all the predecessors [`unmoves_each`] gives of one cell.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Before {
+    pub boards: [u32; 2],
+    pub stm: usize,
+}
+
+/// [`unmoves`], each predecessor given to `each(cell, own, other)` with
+/// its bans there, of its side to move (`own`) and of the other side
+/// (those of an image of its state under a symmetry: the same successors'
+/// cells).
+#[inline]
+pub(super) fn unmoves_each(
+    index: &BanIndex,
+    cell: u64,
+    values: &[u8; 5],
+    each: impl FnMut(u64, Option<Ban>, Option<Ban>),
+) {
+    unmoves_from(index, cell, values, |_| {}, each);
+}
+
+/// [`unmoves_each`], the boards and side to move the predecessors share
+/// told to `before_state` first (not at all for a cell without
+/// predecessors).
+#[inline]
+pub(super) fn unmoves_from(
+    index: &BanIndex,
+    cell: u64,
+    values: &[u8; 5],
+    before_state: impl FnOnce(Before),
+    mut each: impl FnMut(u64, Option<Ban>, Option<Ban>),
+) {
     thread_local! {
         static NEAR: Cell<Near> = Cell::new(Near::default());
     }
@@ -380,6 +432,10 @@ pub(super) fn unmoves(index: &BanIndex, cell: u64, values: &[u8; 5], preds: &mut
             }
         }
     }
+    before_state(Before {
+        boards: before,
+        stm: mover,
+    });
     let empty = ALL & !(before[0] | before[1]);
     let banned = Ban { at: from, back: to };
     let block = index.block(before, mover);
@@ -391,12 +447,13 @@ pub(super) fn unmoves(index: &BanIndex, cell: u64, values: &[u8; 5], preds: &mut
     let mut push = |own: Option<Ban>| match &other_at {
         Some(other_at) => {
             let c = block.coordinate(mover, own);
-            for &o in &other_at[..n_others] {
-                preds.push(if mover == 0 {
+            for (&o, &other) in other_at[..n_others].iter().zip(&others) {
+                let p = if mover == 0 {
                     block.cell_at(c, o)
                 } else {
                     block.cell_at(o, c)
-                });
+                };
+                each(p, own, other);
             }
         }
         None => {
@@ -404,7 +461,7 @@ pub(super) fn unmoves(index: &BanIndex, cell: u64, values: &[u8; 5], preds: &mut
                 let mut b = [None, None];
                 b[mover] = own;
                 b[stm] = other;
-                preds.push(block.cell(b));
+                each(block.cell(b), own, other);
             }
         }
     };
@@ -463,6 +520,71 @@ fn record_cell<D: Distance>(
     }
 }
 
+/// How each cell of the board slots `lo..hi` (of those with `only` to
+/// move, or all) starts, in order: `record(cell, start)` gets `None` for a
+/// cell no state uses, else the cell's start and its number of distinct
+/// successors in the material. The walk of the cells every generator
+/// under the ban starts them by.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn start_cells(
+    index: &BanIndex,
+    lo: u64,
+    hi: u64,
+    only: Option<usize>,
+    rules: &Rules,
+    material: Material,
+    smaller: &Tablebase,
+    mut record: impl FnMut(u64, Option<(SlotStart, usize)>) -> Result<(), GenerateError>,
+) -> Result<(), GenerateError> {
+    let mut memo = Memo::new();
+    let mut children: Vec<u64> = Vec::with_capacity(20);
+    let mut block = BlockStart::default();
+    let (mut firsts, mut seconds) = (Vec::new(), Vec::new());
+    let values = rules.values();
+    for (slot, x, o, stm) in index.boards.range(lo, hi) {
+        let cells = index.cells_of(slot);
+        if cells.is_empty() || only.is_some_and(|s| s != stm) {
+            continue;
+        }
+        let stab = BanIndex::stabiliser([x, o]);
+        let empty = ALL & !(x | o);
+        // The cells in order: First's ban the outer coordinate.
+        bans_in_order(x, empty, &mut firsts);
+        bans_in_order(o, empty, &mut seconds);
+        block.reset(index, [x, o], stm, &values);
+        let mut cell = cells.start;
+        for &first in &firsts {
+            for &second in &seconds {
+                let here = cell;
+                cell += 1;
+                if !BanIndex::is_canonical([x, o], stab, here - cells.start) {
+                    record(here, None)?;
+                    continue;
+                }
+                children.clear();
+                let start = block.start(
+                    index,
+                    [first, second],
+                    rules,
+                    material,
+                    smaller,
+                    &mut memo,
+                    &mut children,
+                )?;
+                record(here, Some((start, children.len())))?;
+            }
+        }
+        if cell != cells.end {
+            return Err(internal(format!(
+                "slot {slot}: {} cells, {} bans",
+                cells.end - cells.start,
+                cell - cells.start
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// The initial pass over the board slots `lo..hi`, whose cells start at
 /// `base` (`states` and `dist` hold exactly their cells); the greatest
 /// distance a cell may be decided at.
@@ -477,55 +599,28 @@ fn init_range<D: Distance>(
     material: Material,
     smaller: &Tablebase,
 ) -> Result<u32, GenerateError> {
-    let mut memo = Memo::new();
     let mut horizon = 0;
-    let mut children: Vec<u64> = Vec::with_capacity(20);
-    let mut block = BlockStart::default();
-    let (mut firsts, mut seconds) = (Vec::new(), Vec::new());
-    let values = rules.values();
     let base = index.start(lo);
-    for (slot, x, o, stm) in index.boards.range(lo, hi) {
-        let cells = index.cells_of(slot);
-        if cells.is_empty() {
-            continue;
-        }
-        let stab = BanIndex::stabiliser([x, o]);
-        let empty = ALL & !(x | o);
-        // The cells in order: First's ban the outer coordinate.
-        bans_in_order(x, empty, &mut firsts);
-        bans_in_order(o, empty, &mut seconds);
-        block.reset(index, [x, o], stm, &values);
-        let mut cell = cells.start;
-        for &first in &firsts {
-            for &second in &seconds {
-                let (i, off) = ((cell - base) as usize, cell - cells.start);
-                cell += 1;
-                if !BanIndex::is_canonical([x, o], stab, off) {
-                    states[i] = UNUSED;
-                    continue;
+    start_cells(
+        index,
+        lo,
+        hi,
+        None,
+        rules,
+        material,
+        smaller,
+        |cell, start| {
+            let i = (cell - base) as usize;
+            match start {
+                None => states[i] = UNUSED,
+                Some((start, children)) => {
+                    let at = record_cell(start, children, &mut states[i], &mut dist[i])?;
+                    horizon = horizon.max(at);
                 }
-                children.clear();
-                let start = block.start(
-                    index,
-                    [first, second],
-                    rules,
-                    material,
-                    smaller,
-                    &mut memo,
-                    &mut children,
-                )?;
-                let at = record_cell(start, children.len(), &mut states[i], &mut dist[i])?;
-                horizon = horizon.max(at);
             }
-        }
-        if cell != cells.end {
-            return Err(internal(format!(
-                "slot {slot}: {} cells, {} bans",
-                cells.end - cells.start,
-                cell - cells.start
-            )));
-        }
-    }
+            Ok(())
+        },
+    )?;
     Ok(horizon)
 }
 
