@@ -553,6 +553,72 @@ fn generate_locks_the_directory_and_cleans_what_a_killed_run_left() {
     assert!(!out.is_empty());
 }
 
+/// An out-of-core solve killed with SIGKILL leaves no table, only its
+/// temporary files (the table in progress and its schedule), which the
+/// next run removes before it solves the table again, whole.
+#[cfg(unix)]
+#[test]
+fn a_killed_out_of_core_solve_leaves_no_table_and_is_solved_again() {
+    let dir = temp_dir("killed-out-of-core");
+    std::fs::create_dir_all(&dir).unwrap();
+    let start = || {
+        Command::new(QI)
+            // 3v3 under the ban fits out of core only (about 100 MB
+            // against 150 MB in core).
+            .env("QI_TB_MEMORY", "120000000")
+            .args(["tb", "generate", "--game", "five-tigers:shandong"])
+            .args(["--material", "3v3"])
+            .arg(&dir)
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let temporaries = || -> Vec<String> {
+        std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with(".3v3.qft.") && n.ends_with(".tmp"))
+            .collect()
+    };
+    let mut child = start();
+    let t = std::time::Instant::now();
+    while temporaries().len() < 2 {
+        assert!(t.elapsed() < Duration::from_secs(120), "no solve began");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    let killed = child.wait().unwrap();
+    assert!(!killed.success());
+    assert!(!dir.join("3v3.qft").exists(), "a table from a killed run");
+    assert_eq!(temporaries().len(), 2);
+    let out = start().wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains("removed 2 temporary files"), "{err}");
+    assert!(err.contains("3v3: 65850812 states out of core"), "{err}");
+    assert!(temporaries().is_empty());
+    let d = dir.to_str().unwrap();
+    let (code, out, err) = qi(&["tb", "stats", "--game", "five-tigers:shandong", d]);
+    assert_eq!(code, 0, "{err}");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("3v3\t"))
+        .unwrap_or_default();
+    let fields: Vec<&str> = line.split('\t').collect();
+    // The in-core generator's figures (docs/data).
+    assert_eq!(
+        fields.get(1..3).map(|f| f.to_vec()),
+        Some(vec!["7084000", "887700"]),
+        "{out}"
+    );
+    assert_eq!(
+        fields.get(4..8).map(|f| f.to_vec()),
+        Some(vec!["1321784", "5316888", "445328", "38"]),
+        "{out}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// A FIFO named as a table hangs neither `qi tb probe` nor the engine:
 /// it is refused unread, and the engine answers throughout.
 #[cfg(unix)]
@@ -785,8 +851,9 @@ fn five_tigers_generate_by_either_generator() {
     assert!(err.contains("--generator"), "{err}");
 }
 
-/// A table that needs more working memory than the machine has is refused
-/// before anything is solved (the machine's memory given by
+/// Under the shuttle ban a table that fits the machine's memory neither in
+/// core nor out of core is refused before anything is solved, one that
+/// fits only out of core is solved so (the machine's memory given by
 /// `QI_TB_MEMORY`, so that the test does not depend on this machine's).
 #[test]
 fn a_generation_beyond_the_machine_s_memory_is_refused_up_front() {
@@ -805,35 +872,73 @@ fn a_generation_beyond_the_machine_s_memory_is_refused_up_front() {
             String::from_utf8_lossy(&out.stderr).into_owned(),
         )
     };
-    // 4v3 under the shuttle ban: 366 million states, about 0.82 GB at
-    // 2.25 bytes a state.
-    let (code, err) = run("500000000", "4v3");
+    let tables = |dir: &Path| {
+        std::fs::read_dir(dir)
+            .unwrap()
+            .filter(|e| {
+                let e = e.as_ref().unwrap();
+                e.file_name().to_string_lossy().ends_with(".qft")
+            })
+            .count()
+    };
+    // 5v5 on a machine of 10 GB: about 56 GB in core and 19 GB out of
+    // core (its states are counted by sampling, so this is known at once).
+    let (code, err) = run("10000000000", "5v5");
     assert_eq!(code, 2, "{err}");
     assert!(
-        err.contains("the table 4v3 needs about 0.8 GB") && err.contains("more than the 0.5 GB"),
+        err.contains("the table 5v5 needs about 19.0 GB")
+            && err.contains("more than the 10.0 GB")
+            && err.contains("out of core"),
         "{err}"
     );
-    assert_eq!(
-        std::fs::read_dir(&dir).unwrap().count(),
-        0,
-        "nothing solved"
-    );
+    assert_eq!(tables(&dir), 0, "nothing solved");
     let (code, err) = run("lots", "4v3");
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("bad QI_TB_MEMORY 'lots'"), "{err}");
-    // 5v5 on a machine of 24 GB: its states are counted by sampling (an
-    // exact count visits 823 million placements), so it is refused at
-    // once, naming the table of the closure that does not fit.
-    let (code, err) = run("24000000000", "5v5");
-    assert_eq!(code, 2, "{err}");
+    // 3v2 under the ban needs about 17 MB in core and 6 MB out of core
+    // (and no other table): with 12 MB it is solved out of core, and its
+    // figures are the in-core generator's.
+    let (code, err) = run("12000000", "3v2");
+    assert_eq!(code, 0, "{err}");
     assert!(
-        err.contains("the table 5v5 needs about") && err.contains("more than the 24.0 GB"),
+        err.contains("out of core, its values on disk in DIR: 3v2"),
         "{err}"
     );
-    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
-    // Enough memory: 2v1 and what it needs are solved.
-    let (code, err) = run("200000000", "2v1");
+    assert!(err.contains("3v2: 7649622 states out of core"), "{err}");
+    let d = dir.to_str().unwrap();
+    let (code, out, err) = qi(&["tb", "stats", "--game", "five-tigers:shandong", d]);
     assert_eq!(code, 0, "{err}");
-    assert!(dir.join("2v1.qft").exists(), "{err}");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("3v2\t"))
+        .unwrap_or_default();
+    let fields: Vec<&str> = line.split('\t').collect();
+    assert_eq!(
+        fields.get(1..8).map(|f| f.to_vec()),
+        Some(vec![
+            "1062600", "133718", fields[3], "531300", "0", "531300", "39"
+        ]),
+        "{out}"
+    );
+    // Enough memory: 4v2 in core, reading 4v1 (its formations' removals)
+    // from the directory.
+    let (code, err) = run("200000000", "4v2");
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("2 of 2 tables to generate"), "{err}");
+    assert!(err.contains("4v2: 45139988 states in core"), "{err}");
+    let (code, out, err) = qi(&["tb", "stats", "--game", "five-tigers:shandong", d]);
+    assert_eq!(code, 0, "{err}");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("4v2\t"))
+        .unwrap_or_default();
+    let fields: Vec<&str> = line.split('\t').collect();
+    assert_eq!(
+        fields.get(1..8).map(|f| f.to_vec()),
+        Some(vec![
+            "5313000", "666350", fields[3], "2656500", "0", "2656500", "21"
+        ]),
+        "{out}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -89,7 +89,7 @@ impl Layout {
 }
 
 /// The header bytes of a blocked file of `header`'s table.
-fn header_bytes(header: &Header<'_>, block_slots: u32) -> Vec<u8> {
+pub(crate) fn header_bytes(header: &Header<'_>, block_slots: u32) -> Vec<u8> {
     let mut out = Vec::with_capacity(64);
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&header.version.to_le_bytes());
@@ -109,7 +109,7 @@ fn header_bytes(header: &Header<'_>, block_slots: u32) -> Vec<u8> {
 
 /// The checksum of block `k` whose bytes are `bytes`: the block's number
 /// is hashed first, so a block copied over another is caught too.
-fn block_sum(k: u64, bytes: &[u8]) -> u64 {
+pub(crate) fn block_sum(k: u64, bytes: &[u8]) -> u64 {
     fnv1a(fnv1a(FNV_OFFSET, &k.to_le_bytes()), bytes)
 }
 
@@ -250,6 +250,36 @@ pub(crate) fn read_blocks(
     } else {
         wide.try_reserve_exact(n).map_err(|_| too_large())?;
     }
+    each_block(r, layout, |v, d| {
+        values.extend_from_slice(v);
+        if layout.width == 1 {
+            narrow.extend_from_slice(d);
+        } else {
+            wide.extend(d.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])));
+        }
+    })?;
+    let distances = if layout.width == 1 {
+        Distances::U8(narrow)
+    } else {
+        Distances::U16(wide)
+    };
+    Ok((values, distances))
+}
+
+/// Reads every block of a file laid out as `layout` from `r` (positioned at
+/// the first block) and checks it, keeping none ([`read_blocks`] without
+/// the table).
+pub(crate) fn check_blocks(r: &mut dyn Read, layout: &Layout) -> Result<(), ReadFileError> {
+    each_block(r, layout, |_, _| {})
+}
+
+/// Reads block after block from `r` (positioned at the first), checks
+/// each and hands `each` its values and distance bytes.
+fn each_block(
+    r: &mut dyn Read,
+    layout: &Layout,
+    mut each: impl FnMut(&[u8], &[u8]),
+) -> Result<(), ReadFileError> {
     let mut buf = Vec::new();
     for k in 0..layout.blocks() {
         buf.resize(layout.block_bytes(k) as usize, 0);
@@ -258,19 +288,9 @@ pub(crate) fn read_blocks(
             _ => ReadFileError::Io(e),
         })?;
         let (v, d) = check_block(layout, k, &buf).map_err(ReadFileError::File)?;
-        values.extend_from_slice(v);
-        if layout.width == 1 {
-            narrow.extend_from_slice(d);
-        } else {
-            wide.extend(d.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])));
-        }
+        each(v, d);
     }
-    let distances = if layout.width == 1 {
-        Distances::U8(narrow)
-    } else {
-        Distances::U16(wide)
-    };
-    Ok((values, distances))
+    Ok(())
 }
 
 /// The version field of the file at `path` if it is a regular file with

@@ -54,6 +54,21 @@ pub enum GenerateError {
         /// Why not.
         reason: String,
     },
+    /// Solving the material needs more memory than was given, in core
+    /// and (where the rules allow it) out of core.
+    #[error(
+        "generating {material} needs about {:.1} GB of memory, more than the {:.1} GB given",
+        *needed as f64 / 1e9,
+        *memory as f64 / 1e9
+    )]
+    OutOfMemory {
+        /// The material.
+        material: String,
+        /// The bytes it needs, the least of the ways it can be solved.
+        needed: u64,
+        /// The bytes given.
+        memory: u64,
+    },
     /// The rules crate produced something the generator does not expect
     /// (a bug, reported instead of a panic).
     #[error("internal error: {0}")]

@@ -334,6 +334,27 @@ pub fn load_table<G: TableGame>(path: &Path, rules: &G::Rules) -> Result<Table<G
     Ok(table)
 }
 
+/// Checks the table file at `path` as [`load_table`] would read it (every
+/// block's checksum, its material, its board rules against `rules`)
+/// without keeping it: a blocked file is read a block at a time, so a
+/// file larger than memory is checked too. Its material.
+pub fn check_table_file<G: TableGame>(
+    path: &Path,
+    rules: &G::Rules,
+) -> Result<G::Material, FormatError> {
+    let Some(version) = blocked::peek_version(path).filter(|v| G::BLOCKED_VERSIONS.contains(v))
+    else {
+        return Ok(load_table::<G>(path, rules)?.material);
+    };
+    let (mut file, header) =
+        blocked::open(path, G::NAME, version).map_err(|e| read_error::<G>(path, e))?;
+    let (rules, material) = rules_and_material::<G>(&header.rules, &header.material, Some(rules))?;
+    G::blocked_index(material, &rules, version, header.layout.count)?;
+    check_name::<G>(path, material)?;
+    blocked::check_blocks(&mut file, &header.layout).map_err(|e| read_error::<G>(path, e))?;
+    Ok(material)
+}
+
 /// Refuses a file whose name is not its material's.
 pub(crate) fn check_name<G: TableGame>(
     path: &Path,

@@ -67,7 +67,7 @@ mod write;
 pub use container::{FileError, MAGIC};
 pub use dir::{generate_dir, plan_dir, DirPlan, GenerateDirError};
 pub use driver::GenerateError;
-pub use format::{load_table, save_table, FormatError, Source};
+pub use format::{check_table_file, load_table, save_table, FormatError, Source};
 pub use game::{Settled, TableGame};
 pub use lazy::LazyTablebase;
 pub use paged::Paging;

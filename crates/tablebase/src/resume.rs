@@ -17,7 +17,7 @@ use crate::{Table, Tablebase};
 /// Whether `e` says a file's bytes are damaged (what a half-written or
 /// cut file gives), as opposed to a good file of other rules or material,
 /// or a failure to read.
-fn damaged(e: &FormatError) -> bool {
+pub(crate) fn damaged(e: &FormatError) -> bool {
     matches!(
         e,
         FormatError::File { .. }

@@ -27,6 +27,18 @@ pub(crate) fn write_atomically_with(
     path: &Path,
     fill: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
+    // Dropped on error: the temporary file goes with it.
+    let mut file = temp_beside(path)?;
+    fill(file.as_file_mut())?;
+    file.flush()?;
+    file.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
+/// A temporary file beside `path` (the table file it becomes), with a
+/// name no other writer uses and that [`remove_stale_temporaries`] knows
+/// (`.NAME.XXXXXX.tmp`), removed when dropped unless persisted.
+pub(crate) fn temp_beside(path: &Path) -> io::Result<tempfile::NamedTempFile> {
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
@@ -44,12 +56,7 @@ pub(crate) fn write_atomically_with(
         use std::os::unix::fs::PermissionsExt;
         builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
-    // Dropped on error: the temporary file goes with it.
-    let mut file = builder.tempfile_in(dir)?;
-    fill(file.as_file_mut())?;
-    file.flush()?;
-    file.persist(path).map_err(|e| e.error)?;
-    Ok(())
+    builder.tempfile_in(dir)
 }
 
 /// An exclusive hold on a table directory for writing ([`LOCK_FILE`] in it,

@@ -351,23 +351,7 @@ impl Table {
             if state.bans != [None, None] {
                 continue;
             }
-            s.canonical += 1;
-            s.positions += class;
-            match v {
-                Wdl::Win => {
-                    let longer = d > s.longest_win
-                        || (d == s.longest_win && s.longest_win_key.is_some_and(|k| key < k));
-                    if s.longest_win_key.is_none() || longer {
-                        s.longest_win = d;
-                        s.longest_win_key = Some(key);
-                    }
-                }
-                Wdl::Draw => s.draws += class,
-                Wdl::Loss => s.losses += class,
-            }
-            if v == Wdl::Win {
-                s.wins += class;
-            }
+            s.add_position(key, class, v, d);
         }
         s
     }

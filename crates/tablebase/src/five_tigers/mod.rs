@@ -51,6 +51,7 @@
 //! assert_eq!(tb.probe(&pos).unwrap(), Some((Wdl::Win, 2)));
 //! ```
 
+mod bounded;
 mod dense;
 mod dense_ban;
 mod key;
@@ -58,6 +59,7 @@ mod layout;
 mod resume;
 mod retro;
 mod retro_ban;
+mod retro_disk;
 mod slice;
 mod solve;
 
@@ -68,10 +70,12 @@ use qi_core::{Position, Side};
 use qi_five_tigers::{FiveTigers, Phase, Rules, RulesError, Shuttle};
 use thiserror::Error;
 
+pub use bounded::{generate_bounded, plan_bounded, Solve, Solved};
 pub use layout::{Dense, DenseBan, Slots};
 #[cfg(feature = "distributed")]
 pub use resume::generate_distributed;
 pub use resume::generate_resumable;
+pub use retro_disk::{solve_out_of_core, OutOfCoreReport};
 pub use slice::FiveTigersSlice;
 pub use solve::{estimated_state_count, raw_state_count, EXACT_PLACEMENTS};
 
@@ -109,7 +113,7 @@ const DENSE_VERSION: u16 = 2;
 /// The blocked file version over the cells of the ban index (`shuttle =
 /// forbidden`): a version of its own, so that the header names the
 /// formula and neither reader takes the other's slots.
-const DENSE_BAN_VERSION: u16 = 3;
+pub(crate) const DENSE_BAN_VERSION: u16 = 3;
 
 /// The most pieces a side may have for the graph generator (its 57 bytes
 /// a state and 8 an edge).
@@ -359,6 +363,64 @@ pub struct Stats {
     /// The key of a stored state with the longest win (the lowest), if any
     /// position is won.
     pub longest_win_key: Option<u64>,
+}
+
+impl Stats {
+    /// Counts a stored state without bans: its canonical `key`, the size
+    /// of its symmetry class (`class` positions), its value and distance.
+    pub(crate) fn add_position(&mut self, key: u64, class: u64, v: Wdl, d: u32) {
+        self.canonical += 1;
+        self.positions += class;
+        match v {
+            Wdl::Win => {
+                self.wins += class;
+                self.note_win(d, key);
+            }
+            Wdl::Draw => self.draws += class,
+            Wdl::Loss => self.losses += class,
+        }
+    }
+
+    /// A win of `d` plies at `key`: the longest so far, the lowest key
+    /// among equals.
+    fn note_win(&mut self, d: u32, key: u64) {
+        let longer = d > self.longest_win
+            || (d == self.longest_win && self.longest_win_key.is_some_and(|k| key < k));
+        if self.longest_win_key.is_none() || longer {
+            self.longest_win = d;
+            self.longest_win_key = Some(key);
+        }
+    }
+
+    /// The counts of two tables, or of two parts of one, together (the
+    /// longest win the longer one's; between two tables its key is of the
+    /// table it came from).
+    ///
+    /// ```
+    /// use qi_five_tigers::Rules;
+    /// use qi_tablebase::five_tigers::{Material, Stats, Tablebase};
+    ///
+    /// let rules = Rules::shandong_shuttle();
+    /// let ms: Vec<Material> = ["2v1".parse().unwrap(), "1v2".parse().unwrap()].to_vec();
+    /// let tb = Tablebase::generate(&rules, &ms, 2).unwrap();
+    /// let (a, b) = (tb.table(ms[0]).unwrap().stats(), tb.table(ms[1]).unwrap().stats());
+    /// let both = a.merge(b);
+    /// assert_eq!(both.positions, a.positions + b.positions);
+    /// assert_eq!(both.longest_win, a.longest_win.max(b.longest_win));
+    /// assert_eq!(Stats::default().merge(a), a);
+    /// ```
+    pub fn merge(mut self, other: Stats) -> Stats {
+        self.positions += other.positions;
+        self.canonical += other.canonical;
+        self.stored += other.stored;
+        self.wins += other.wins;
+        self.draws += other.draws;
+        self.losses += other.losses;
+        if let Some(key) = other.longest_win_key {
+            self.note_win(other.longest_win, key);
+        }
+        self
+    }
 }
 
 impl TableGame for FiveTigers {

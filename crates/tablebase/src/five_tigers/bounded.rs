@@ -1,0 +1,296 @@
+//! A directory's generation whose memory is bounded by one material at a
+//! time: each missing table is solved with only the tables its
+//! conversions read in memory (read from the directory, dropped after),
+//! in core when that fits the memory given, else, under `shuttle =
+//! forbidden`, out of core ([`solve_out_of_core`]). Tables already in the
+//! directory are checked a block at a time, never held; a damaged one is
+//! solved again and replaced, one of other rules refused. Every table is
+//! written through a temporary file renamed into place, so a killed run
+//! resumes from the last finished table.
+
+use std::path::Path;
+use std::time::Instant;
+
+use qi_five_tigers::Rules;
+
+use super::retro_disk::{memory_needed, solve_out_of_core};
+use super::{closure, forbids_shuttle, solve_material, Generator, Material, Stats, Tablebase};
+use crate::dir::GenerateDirError;
+use crate::driver::GenerateError;
+use crate::format::{check_table_file, load_table, save_table, FormatError};
+use crate::TableGame;
+
+/// How a material of a bounded generation is solved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Solve {
+    /// Its file is in the directory and sound.
+    Present,
+    /// In core, with this many bytes of memory (working memory and the
+    /// tables its conversions read), about.
+    InCore(u64),
+    /// Out of core, with this many bytes of memory, about.
+    OutOfCore(u64),
+}
+
+/// One table a bounded generation solved.
+#[derive(Debug)]
+pub struct Solved {
+    /// The material.
+    pub material: Material,
+    /// How (never [`Solve::Present`]).
+    pub how: Solve,
+    /// Its slots.
+    pub slots: u64,
+    /// Its statistics.
+    pub stats: Stats,
+    /// Seconds it took, writing its file included.
+    pub seconds: f64,
+    /// Why the file it replaced was refused, if it replaced one.
+    pub replaced: Option<FormatError>,
+}
+
+/// The bytes of the table file of `m` in `dir` (0 if none), what solving
+/// a material that reads it holds of it in memory.
+fn file_bytes(dir: &Path, m: Material) -> u64 {
+    std::fs::metadata(Tablebase::file_path(dir, m)).map_or(0, |meta| meta.len())
+}
+
+/// How each material of the closure of `materials` is to be solved into
+/// `dir` with at most `memory` bytes, in generation order, the tables
+/// still missing estimated at [`TableGame::table_bytes`] (present files
+/// count at their size; a present file is not checked here), or the first
+/// material that fits neither way.
+///
+/// ```
+/// use qi_five_tigers::Rules;
+/// use qi_tablebase::five_tigers::{plan_bounded, Material, Solve};
+/// use qi_tablebase::GenerateError;
+///
+/// let rules = Rules::shandong();
+/// let dir = std::env::temp_dir().join("qi-doc-plan-bounded-empty");
+/// let m: Material = "5v5".parse().unwrap();
+/// // 2.5 · 10¹⁰ cells: about 56 GB in core, 19 GB out of core.
+/// let plan = plan_bounded(&rules, &[m], &dir, 24_000_000_000).unwrap();
+/// assert!(matches!(plan.last(), Some((last, Solve::OutOfCore(_))) if *last == m));
+/// let refused = plan_bounded(&rules, &[m], &dir, 10_000_000_000);
+/// assert!(matches!(refused, Err(GenerateError::OutOfMemory { .. })));
+/// ```
+pub fn plan_bounded(
+    rules: &Rules,
+    materials: &[Material],
+    dir: &Path,
+    memory: u64,
+) -> Result<Vec<(Material, Solve)>, GenerateError> {
+    let order = closure(materials, rules);
+    let bytes = |m: Material| match file_bytes(dir, m) {
+        0 => <qi_five_tigers::FiveTigers as TableGame>::table_bytes(m, rules),
+        n => n,
+    };
+    order
+        .into_iter()
+        .map(|m| {
+            if Tablebase::file_path(dir, m).exists() {
+                return Ok((m, Solve::Present));
+            }
+            let in_core = <qi_five_tigers::FiveTigers as TableGame>::generation_memory(m, rules)
+                + m.after_removals(rules).into_iter().map(bytes).sum::<u64>();
+            if in_core <= memory {
+                return Ok((m, Solve::InCore(in_core)));
+            }
+            if forbids_shuttle(rules) {
+                let out = memory_needed(m, rules, bytes);
+                if out <= memory {
+                    return Ok((m, Solve::OutOfCore(out)));
+                }
+                return Err(too_large(m, out.min(in_core), memory));
+            }
+            Err(too_large(m, in_core, memory))
+        })
+        .collect()
+}
+
+fn too_large(m: Material, needed: u64, memory: u64) -> GenerateError {
+    GenerateError::OutOfMemory {
+        material: m.to_string(),
+        needed,
+        memory,
+    }
+}
+
+/// Generates `materials` and what they need under `rules` into `dir`
+/// (which must exist) as [`plan_bounded`] plans it with `memory` bytes, on
+/// `threads` threads, fewest pieces first; `progress` hears what an
+/// out-of-core solve does, `done` gets each table solved.
+///
+/// ```
+/// use qi_five_tigers::Rules;
+/// use qi_tablebase::five_tigers::{generate_bounded, Solve};
+///
+/// let dir = std::env::temp_dir().join(format!("qi-doc-bounded-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let rules = Rules::shandong();
+/// let mut solved = Vec::new();
+/// let materials = ["4v2".parse().unwrap()];
+/// // 4v2 reads 4v1 (a formation of 4 takes one of 2): both solved, in
+/// // core with 200 MB.
+/// generate_bounded(&rules, &materials, &dir, 2, 200_000_000, &|_| {}, &mut |s| {
+///     solved.push((s.material.to_string(), s.how));
+/// })
+/// .unwrap();
+/// assert_eq!(solved.len(), 2);
+/// assert!(solved.iter().all(|(_, how)| matches!(how, Solve::InCore(_))));
+/// std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn generate_bounded(
+    rules: &Rules,
+    materials: &[Material],
+    dir: &Path,
+    threads: usize,
+    memory: u64,
+    progress: &(dyn Fn(&str) + Sync),
+    done: &mut dyn FnMut(&Solved),
+) -> Result<(), GenerateDirError> {
+    for (m, planned) in plan_bounded(rules, materials, dir, memory)? {
+        let path = Tablebase::file_path(dir, m);
+        let mut replaced = None;
+        if planned == Solve::Present {
+            match check_table_file::<qi_five_tigers::FiveTigers>(&path, rules) {
+                Ok(_) => continue,
+                Err(e) if crate::resume::damaged(&e) => replaced = Some(e),
+                Err(e) => return Err(e.into()),
+            }
+        }
+        // A damaged file was planned as present: plan it again without it.
+        let how = match planned {
+            Solve::Present => {
+                std::fs::remove_file(&path).map_err(|source| FormatError::Io {
+                    path: path.display().to_string(),
+                    source,
+                })?;
+                match plan_bounded(rules, &[m], dir, memory)?.pop() {
+                    Some((_, how)) => how,
+                    None => return Err(GenerateError::Internal(format!("{m}: no plan")).into()),
+                }
+            }
+            how => how,
+        };
+        let start = Instant::now();
+        let (slots, stats) = match how {
+            Solve::OutOfCore(_) => {
+                let r = solve_out_of_core(m, rules, dir, threads, progress)?;
+                (r.cells, r.stats)
+            }
+            _ => {
+                let mut tb = Tablebase::new(rules);
+                for t in m.after_removals(rules) {
+                    tb.insert_table(load_table(&Tablebase::file_path(dir, t), rules)?);
+                }
+                let table = solve_material(Generator::for_rules(rules), rules, m, &tb, threads)?;
+                drop(tb);
+                save_table(dir, &table)?;
+                (table.len(), table.stats())
+            }
+        };
+        done(&Solved {
+            material: m,
+            how,
+            slots,
+            stats,
+            seconds: start.elapsed().as_secs_f64(),
+            replaced,
+        });
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::generate_resumable;
+    use super::*;
+
+    fn temp_dir(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("qi-bounded-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn names(list: &[(Material, Solve)]) -> Vec<String> {
+        list.iter()
+            .map(|(m, how)| {
+                let how = match how {
+                    Solve::Present => "present",
+                    Solve::InCore(_) => "in core",
+                    Solve::OutOfCore(_) => "out of core",
+                };
+                format!("{m} {how}")
+            })
+            .collect()
+    }
+
+    /// With little memory the larger materials go out of core (and the
+    /// files are the in-core ones); with too little, the plan says which
+    /// material does not fit; a damaged file is solved again.
+    #[test]
+    fn memory_decides_in_core_or_out_of_core_and_the_files_agree() {
+        let rules = Rules::shandong();
+        let ms: Vec<Material> = ["3v2", "1v4"].iter().map(|m| m.parse().unwrap()).collect();
+        let reference = temp_dir("reference");
+        generate_resumable(
+            &rules,
+            &ms,
+            2,
+            &reference,
+            &|_| Generator::Retrograde,
+            &mut |_, _, _| {},
+        )
+        .unwrap();
+        let dir = temp_dir("bounded");
+        // Under shandong neither needs another table (no formation of 3
+        // pieces or fewer removes one of 2 or 4). 3v2 needs about 17 MB in
+        // core and 6 MB out of core, 1v4 6 MB in core: 12 MB sends 3v2 out
+        // of core and 1v4 in.
+        let memory = 12_000_000;
+        let plan = plan_bounded(&rules, &ms, &dir, memory).unwrap();
+        assert!(
+            names(&plan).contains(&"3v2 out of core".to_string()),
+            "{plan:?}"
+        );
+        assert!(
+            names(&plan).contains(&"1v4 in core".to_string()),
+            "{plan:?}"
+        );
+        let mut solved = Vec::new();
+        generate_bounded(&rules, &ms, &dir, 2, memory, &|_| {}, &mut |s| {
+            solved.push((s.material, s.how))
+        })
+        .unwrap();
+        assert_eq!(solved.len(), plan.len());
+        for (m, _) in &plan {
+            let a = std::fs::read(Tablebase::file_path(&reference, *m)).unwrap();
+            let b = std::fs::read(Tablebase::file_path(&dir, *m)).unwrap();
+            assert!(a == b, "{m}");
+        }
+        // Everything present now; a file cut short is solved again.
+        let plan = plan_bounded(&rules, &ms, &dir, memory).unwrap();
+        assert!(plan.iter().all(|(_, how)| *how == Solve::Present));
+        let cut = Tablebase::file_path(&dir, "1v4".parse().unwrap());
+        let bytes = std::fs::read(&cut).unwrap();
+        std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
+        let mut again = Vec::new();
+        generate_bounded(&rules, &ms, &dir, 2, memory, &|_| {}, &mut |s| {
+            again.push((s.material.to_string(), s.replaced.is_some()))
+        })
+        .unwrap();
+        assert_eq!(again, [("1v4".to_string(), true)]);
+        assert!(std::fs::read(&cut).unwrap() == bytes);
+        // 5 MB: 3v2 fits neither way.
+        let small = plan_bounded(&rules, &ms, &temp_dir("small"), 5_000_000);
+        assert!(
+            matches!(&small, Err(GenerateError::OutOfMemory { material, .. }) if material == "3v2"),
+            "{small:?}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+        std::fs::remove_dir_all(&reference).unwrap();
+    }
+}

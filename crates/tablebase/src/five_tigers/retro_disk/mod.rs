@@ -1,0 +1,823 @@
+//! The generator under `shuttle = forbidden` out of core: a material whose
+//! cells do not fit in memory with the state and distance bytes of
+//! [`retro_ban`](super::retro_ban) (`5v5`: 2.49 · 10¹⁰ cells, 56 GB
+//! there) is solved with 5 bits a cell in memory and its distances on
+//! disk, in the table file being written. The same rules, the same table,
+//! byte for byte.
+//!
+//! * **In memory**, per cell: a 2-bit value (open; open but never lost, as
+//!   a conversion draws or wins; won; lost) and three bits of frontier
+//!   (decided at the round being un-moved; decided at the next; checked
+//!   this round). No successor counter: a predecessor of a won cell is
+//!   lost when *every* successor is won, which the round checks by walking
+//!   its steps ([`retro::for_each_step`](super::retro::for_each_step)),
+//!   stopping at the first that is not; a cell is checked at most once a
+//!   round (a second check would see the same successors).
+//! * **On disk**, the distances, one byte a cell, where the finished file
+//!   keeps them (the table file is written in place: its blocks' distance
+//!   bytes are the working array, its values and checksums come last), and
+//!   a schedule of the cells decided at a distance known ahead: a
+//!   conversion's win, a loss held back by a longer losing conversion, the
+//!   cells with no step (lists of cell numbers by distance, delta-coded).
+//! * **Starting the cells** takes the tables their conversions read: those
+//!   of one side's formations at a time (First's formations lead only into
+//!   materials where First keeps its pieces), so one pass per side to
+//!   move, each with only its side's tables in memory (`5v5`: `5v4`,
+//!   `5v3`, `5v2`, `5v1`, 11 GB, beside the values' 6.2 GB).
+//! * **Each round** (one per distance) loads the scheduled cells, un-moves
+//!   the frontier on the threads (a lost cell wins every open predecessor;
+//!   a won one makes each open predecessor check its successors), then
+//!   settles the next frontier against the distance bytes (a loss whose
+//!   longest losing conversion is longer is scheduled there) and writes
+//!   their distances.
+//!
+//! The rounds are exact whatever the threads' timing: a cell is decided
+//! once (compare-and-swap of its value), a predecessor checked while a
+//! successor is being won this very round sees that successor as not yet
+//! won (its frontier bit is set before its value, and read after it), and
+//! is checked again when that successor is un-moved next round.
+
+mod cells;
+mod file;
+mod schedule;
+
+use std::cell::Cell;
+use std::path::Path;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use qi_five_tigers::{Rules, Shuttle};
+
+use super::dense_ban::{BanIndex, Block};
+use super::key::{Ban, State};
+use super::retro::{for_each_step, internal, is_banned, side, with, SlotStart};
+use super::retro_ban::{bans_after_step, start_cells, unmoves_from, Before};
+use super::{Material, Stats, Tablebase};
+use crate::blocked::{block_sum, BLOCK_SLOTS};
+use crate::dir::GenerateDirError;
+use crate::driver::{join_workers, GenerateError};
+use crate::format::{load_table, FormatError};
+use crate::table::Wdl;
+use cells::{Bits, Values};
+use file::{write_at, Output};
+use schedule::{ByDistance, Schedule};
+
+/// A cell's value while solving: undecided, and lost if every successor
+/// is won.
+const OPEN: u64 = 0;
+/// Undecided, never lost: a conversion draws or wins.
+const HOLDS: u64 = 1;
+const WON: u64 = 2;
+const LOST: u64 = 3;
+
+/// The longest distance one byte holds here (255 is never written).
+const MAX_DISTANCE: u32 = 254;
+
+/// Bits in memory per cell while the rounds run: 2 of value, and the
+/// frontier's three (decided at this distance, at the next, checked this
+/// round). The start passes hold the values only.
+const ROUND_BITS_PER_CELL: u64 = 5;
+
+/// Cells of the board slots one job of the start pass takes (about), and
+/// of the final pass.
+const JOB_CELLS: u64 = 1 << 22;
+
+/// How the out-of-core generator cuts its work, which the tests make small
+/// so that every boundary is crossed.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Grain {
+    /// Cells a job of the start pass takes, about (whole board slots).
+    pub start_cells: u64,
+    /// Frontier words (64 cells) a task of a round takes.
+    pub round_words: usize,
+    /// Table blocks a task of a settling or of the final pass takes.
+    pub blocks: u64,
+    /// Slots per block of the file (a multiple of 4; the files this build
+    /// writes have [`BLOCK_SLOTS`]).
+    pub block_slots: u32,
+}
+
+impl Default for Grain {
+    fn default() -> Grain {
+        Grain {
+            start_cells: JOB_CELLS,
+            round_words: 1 << 10,
+            blocks: 64,
+            block_slots: BLOCK_SLOTS,
+        }
+    }
+}
+
+/// What an out-of-core solve did.
+#[derive(Clone, Debug)]
+pub struct OutOfCoreReport {
+    /// The material.
+    pub material: Material,
+    /// Its cells (the slots of its file).
+    pub cells: u64,
+    /// The table's statistics, as [`Table::stats`](crate::Table::stats)
+    /// gives them.
+    pub stats: Stats,
+    /// Rounds (distances) played.
+    pub rounds: u32,
+    /// Predecessors told, and of them checked for a loss.
+    pub tidings: u64,
+    /// Checks of a loss (a predecessor's successors walked).
+    pub checks: u64,
+    /// Losses held back by a longer losing conversion.
+    pub held: u64,
+    /// Seconds of the start passes, the rounds and the final pass.
+    pub seconds: [f64; 3],
+    /// Bytes of the file written.
+    pub file_bytes: u64,
+}
+
+/// A distance that must fit in a byte.
+fn byte(d: u32, material: Material) -> Result<u8, GenerateError> {
+    if d > MAX_DISTANCE {
+        return Err(GenerateError::Unsupported {
+            material: material.to_string(),
+            reason: format!(
+                "a distance of {d} plies; the out-of-core generator keeps one byte a distance"
+            ),
+        });
+    }
+    Ok(d as u8)
+}
+
+/// Runs `task(i)` for `i` in `0..n` on `threads` threads, each taking the
+/// next `i` as it finishes one.
+fn on_threads(
+    n: usize,
+    threads: usize,
+    task: impl Fn(usize) -> Result<(), GenerateDirError> + Sync,
+) -> Result<(), GenerateDirError> {
+    let next = AtomicUsize::new(0);
+    let failed: Mutex<Option<GenerateDirError>> = Mutex::new(None);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.clamp(1, n.max(1)))
+            .map(|_| {
+                scope.spawn(|| {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= n || crate::driver::lock(&failed).is_some() {
+                            break;
+                        }
+                        if let Err(e) = task(i) {
+                            crate::driver::lock(&failed).get_or_insert(e);
+                            break;
+                        }
+                    }
+                    Ok(())
+                })
+            })
+            .collect();
+        for r in join_workers(workers) {
+            if let Err(e) = r {
+                crate::driver::lock(&failed).get_or_insert(e.into());
+            }
+        }
+    });
+    match failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// The materials whose tables the formations of side `stm` (0 First) in
+/// `material` lead into: that side keeps its pieces.
+fn conversion_targets(material: Material, rules: &Rules, stm: usize) -> Vec<Material> {
+    material
+        .after_removals(rules)
+        .into_iter()
+        .filter(|m| {
+            if stm == 0 {
+                m.first == material.first
+            } else {
+                m.second == material.second
+            }
+        })
+        .collect()
+}
+
+/// The memory an out-of-core solve of `material` takes, about, in bytes,
+/// the tables its conversions read being those of `table_bytes`: the
+/// larger of the start passes (the values, 2 bits a cell, and one side's
+/// tables) and the rounds (5 bits a cell), and the index's 8 bytes a
+/// board slot (memos, buffers and the program come on top, as they do on
+/// the in-core generators' estimates).
+pub(crate) fn memory_needed(
+    material: Material,
+    rules: &Rules,
+    table_bytes: impl Fn(Material) -> u64,
+) -> u64 {
+    let cells = super::solve::estimated_state_count(material, rules).div_ceil(8);
+    let board_slots = super::dense::DenseIndex::new(material.first, material.second).len();
+    let tables = (0..2)
+        .map(|stm| {
+            conversion_targets(material, rules, stm)
+                .into_iter()
+                .map(&table_bytes)
+                .sum::<u64>()
+        })
+        .max()
+        .unwrap_or(0);
+    let start = cells.div_ceil(4) + tables;
+    let rounds = (cells * ROUND_BITS_PER_CELL).div_ceil(8);
+    start.max(rounds) + board_slots * 8
+}
+
+/// Solves `material` (`shuttle = forbidden`) out of core into its file in
+/// `dir`, the tables its conversions read taken from `dir` (one side's at
+/// a time), on `threads` threads, telling `progress` what it does. The
+/// file is written in place under a temporary name and renamed into place
+/// when whole, so a killed run leaves no table (a later writer of `dir`
+/// removes its temporary files) and is started again from the beginning.
+///
+/// ```
+/// use qi_five_tigers::Rules;
+/// use qi_tablebase::five_tigers::{solve_out_of_core, Material, Tablebase};
+///
+/// let dir = std::env::temp_dir().join(format!("qi-doc-out-of-core-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let rules = Rules::shandong();
+/// // Under these rules no formation of 2 pieces removes one: 2v2 reads
+/// // no other table.
+/// let m: Material = "2v2".parse().unwrap();
+/// let report = solve_out_of_core(m, &rules, &dir, 2, &|_| {}).unwrap();
+/// let in_core = Tablebase::generate(&rules, &[m], 2).unwrap();
+/// let table = in_core.table(m).unwrap();
+/// assert_eq!(report.stats, table.stats());
+/// assert!(std::fs::read(Tablebase::file_path(&dir, m)).unwrap() == table.to_bytes());
+/// std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn solve_out_of_core(
+    material: Material,
+    rules: &Rules,
+    dir: &Path,
+    threads: usize,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<OutOfCoreReport, GenerateDirError> {
+    solve_with(material, rules, dir, threads, Grain::default(), progress)
+}
+
+/// [`solve_out_of_core`] with the work cut by `grain`.
+pub(crate) fn solve_with(
+    material: Material,
+    rules: &Rules,
+    dir: &Path,
+    threads: usize,
+    grain: Grain,
+    progress: &(dyn Fn(&str) + Sync),
+) -> Result<OutOfCoreReport, GenerateDirError> {
+    if rules.shuttle != Shuttle::Forbidden {
+        return Err(internal("the out-of-core generator needs shuttle = forbidden".into()).into());
+    }
+    let threads = threads.max(1);
+    let started = Instant::now();
+    let index = Arc::new(BanIndex::new(material.first, material.second));
+    let cells = index.len();
+    progress(&format!(
+        "{material}: {cells} cells, {} board slots (index in {:.1} s)",
+        index.board_slots(),
+        started.elapsed().as_secs_f64()
+    ));
+    let path = Tablebase::file_path(dir, material);
+    let output = Output::create(&path, rules, material, cells, grain.block_slots)?;
+    let schedule = Schedule::create(&path)?;
+    let values = Values::new(cells, material)?;
+    let solver = Solver {
+        material,
+        rules,
+        index: &index,
+        values: &values,
+        output: &output,
+        schedule: &schedule,
+        threads,
+        grain,
+    };
+
+    let t0 = Instant::now();
+    for stm in 0..2 {
+        let mut tables = Tablebase::new(rules);
+        for m in conversion_targets(material, rules, stm) {
+            let t = load_table(&Tablebase::file_path(dir, m), rules)?;
+            tables.insert_table(t);
+        }
+        let t = Instant::now();
+        solver.start_pass(stm, &tables)?;
+        progress(&format!(
+            "{material}: cells with {} to move started in {:.1} s",
+            side(stm),
+            t.elapsed().as_secs_f64()
+        ));
+    }
+    let start_seconds = t0.elapsed().as_secs_f64();
+
+    let t1 = Instant::now();
+    let (rounds, tidings, checks, held) = solver.rounds(progress)?;
+    let round_seconds = t1.elapsed().as_secs_f64();
+
+    let t2 = Instant::now();
+    let stats = solver.finish()?;
+    drop(values);
+    let Output { file, .. } = output;
+    file.as_file()
+        .sync_all()
+        .map_err(|source| FormatError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+    file.persist(&path).map_err(|e| FormatError::Io {
+        path: path.display().to_string(),
+        source: e.error,
+    })?;
+    let file_bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
+    let final_seconds = t2.elapsed().as_secs_f64();
+    progress(&format!(
+        "{material}: written ({file_bytes} bytes) in {final_seconds:.1} s"
+    ));
+    Ok(OutOfCoreReport {
+        material,
+        cells,
+        stats,
+        rounds,
+        tidings,
+        checks,
+        held,
+        seconds: [start_seconds, round_seconds, final_seconds],
+        file_bytes,
+    })
+}
+
+/// The most bans of the other side a cell's predecessors are under (none,
+/// or a step back onto the point the mover left, from up to 4 pieces).
+const OTHERS: usize = 5;
+
+/// A successor's cell not yet found.
+const UNKNOWN: u64 = u64::MAX;
+
+/// What the predecessors of one cell share for their checks
+/// ([`Solver::all_won_before`]): the steps of their side to move (all of
+/// them; each predecessor's own ban skips one), each step's block, and by
+/// step and the other side's ban the successor's cell, each found at its
+/// first use.
+#[derive(Default)]
+struct PredSteps {
+    ready: bool,
+    /// From, to, the side's board after, whether it forms a formation.
+    steps: Vec<(u8, u8, u32, bool)>,
+    blocks: Vec<Option<Block>>,
+    /// The other side's bans met so far, at most [`OTHERS`].
+    others: Vec<Option<Ban>>,
+    /// By `step · OTHERS + other`.
+    cells: Vec<u64>,
+}
+
+/// The parts of one solve.
+struct Solver<'a> {
+    material: Material,
+    rules: &'a Rules,
+    index: &'a BanIndex,
+    values: &'a Values,
+    output: &'a Output,
+    schedule: &'a Schedule,
+    threads: usize,
+    grain: Grain,
+}
+
+impl Solver<'_> {
+    /// Board slots cut into jobs of about `grain.start_cells` cells.
+    fn jobs(&self) -> Vec<(u64, u64)> {
+        let (slots, cells) = (self.index.board_slots(), self.index.len());
+        let per = self.grain.start_cells.max(1);
+        let mut bounds = vec![0u64];
+        let mut at = per;
+        while at < cells {
+            let s = self.index.slot_of(at);
+            if s > *bounds.last().unwrap_or(&0) {
+                bounds.push(s);
+            }
+            at += per;
+        }
+        bounds.push(slots);
+        bounds.windows(2).map(|w| (w[0], w[1])).collect()
+    }
+
+    /// Starts the cells of the board slots with `stm` to move, their
+    /// conversions read in `tables`: each cell's value, its distance byte
+    /// (a winning conversion's, or the longest losing one's) and, if its
+    /// distance is known now, its place in the schedule.
+    fn start_pass(&self, stm: usize, tables: &Tablebase) -> Result<(), GenerateDirError> {
+        let jobs = self.jobs();
+        let m = self.material;
+        on_threads(jobs.len(), self.threads, |j| {
+            let (lo, hi) = jobs[j];
+            let (first, end) = (self.index.start(lo), self.index.start(hi));
+            let mut dist = vec![0u8; (end - first) as usize];
+            // The other pass's bytes (or the file's zeros) stay.
+            self.output.distances(first, &mut dist, false)?;
+            let mut scheduled = ByDistance::default();
+            start_cells(
+                self.index,
+                lo,
+                hi,
+                Some(stm),
+                self.rules,
+                m,
+                tables,
+                |cell, start| {
+                    let i = (cell - first) as usize;
+                    dist[i] = 0;
+                    match start {
+                        None => {}
+                        Some((SlotStart::NoStep, _)) => {
+                            self.values.start(cell, LOST);
+                            scheduled.push(0, cell);
+                        }
+                        Some((
+                            SlotStart::Moves {
+                                win,
+                                non_losing: true,
+                                ..
+                            },
+                            _,
+                        )) => {
+                            self.values.start(cell, HOLDS);
+                            if let Some(w) = win {
+                                dist[i] = byte(u32::from(w), m)?;
+                                scheduled.push(u32::from(w), cell);
+                            }
+                        }
+                        Some((SlotStart::Moves { longest_loss, .. }, children)) => {
+                            let l = u32::from(longest_loss.unwrap_or(0));
+                            if children == 0 {
+                                // Every step converts, and loses.
+                                self.values.start(cell, LOST);
+                                dist[i] = byte(l + 1, m)?;
+                                scheduled.push(l + 1, cell);
+                            } else {
+                                dist[i] = byte(l, m)?;
+                            }
+                        }
+                    }
+                    Ok(())
+                },
+            )?;
+            self.output.distances(first, &mut dist, true)?;
+            scheduled.flush(self.schedule)
+        })
+    }
+
+    /// The rounds, distance after distance, until nothing is left to
+    /// decide: the rounds, the predecessors told, the losses checked and
+    /// those held back.
+    fn rounds(
+        &self,
+        progress: &(dyn Fn(&str) + Sync),
+    ) -> Result<(u32, u64, u64, u64), GenerateDirError> {
+        let cells = self.index.len();
+        let (mut now, mut next) = (
+            Bits::new(cells, self.material)?,
+            Bits::new(cells, self.material)?,
+        );
+        let seen = Bits::new(cells, self.material)?;
+        let (tidings, checks, held) = (AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0));
+        let mut here = 0u32;
+        let mut rounds = 0;
+        loop {
+            let t = Instant::now();
+            let listed = self.load_scheduled(here, &now)?;
+            let decided = now
+                .0
+                .iter()
+                .map(|w| u64::from(w.load(Ordering::Relaxed).count_ones()))
+                .sum::<u64>();
+            if decided == 0 {
+                match self.schedule.last() {
+                    Some(d) if d > here => {
+                        here += 1;
+                        continue;
+                    }
+                    _ => break,
+                }
+            }
+            rounds += 1;
+            self.unmove(&now, &next, &seen, &tidings, &checks)?;
+            seen.clear();
+            held.fetch_add(self.settle(&next, here)?, Ordering::Relaxed);
+            progress(&format!(
+                "{}: round {here}: {decided} cells decided ({listed} scheduled), {:.1} s",
+                self.material,
+                t.elapsed().as_secs_f64()
+            ));
+            now.clear();
+            std::mem::swap(&mut now, &mut next);
+            here += 1;
+            byte(here, self.material)?;
+        }
+        Ok((
+            rounds,
+            tidings.into_inner(),
+            checks.into_inner(),
+            held.into_inner(),
+        ))
+    }
+
+    /// The cells scheduled at `here` into the frontier `now` (a
+    /// conversion's win decides its cell unless it was won sooner); how
+    /// many were listed.
+    fn load_scheduled(&self, here: u32, now: &Bits) -> Result<u64, GenerateDirError> {
+        let runs = self.schedule.take(here);
+        let listed = AtomicU64::new(0);
+        on_threads(runs.len(), self.threads, |r| {
+            let mut n = 0;
+            self.schedule.cells(runs[r], |c| {
+                n += 1;
+                match self.values.get(c) {
+                    LOST => now.set(c),
+                    HOLDS if self.values.decide(c, WON) => now.set(c),
+                    _ => {}
+                }
+            })?;
+            listed.fetch_add(n, Ordering::Relaxed);
+            Ok(())
+        })?;
+        Ok(listed.into_inner())
+    }
+
+    /// Un-moves the cells of `now` on the threads: each open predecessor
+    /// of a lost cell is won at the next distance, each open one of a won
+    /// cell lost there if all its successors were won before (both into
+    /// `next`).
+    fn unmove(
+        &self,
+        now: &Bits,
+        next: &Bits,
+        seen: &Bits,
+        tidings: &AtomicU64,
+        checks: &AtomicU64,
+    ) -> Result<(), GenerateDirError> {
+        let words = now.0.len();
+        let per = self.grain.round_words.max(1);
+        let values = self.rules.values();
+        on_threads(words.div_ceil(per), self.threads, |task| {
+            let (mut told, mut checked) = (0u64, 0u64);
+            let mut steps = PredSteps::default();
+            for w in task * per..((task + 1) * per).min(words) {
+                let mut bits = now.word(w);
+                while bits != 0 {
+                    let c = w as u64 * 64 + u64::from(bits.trailing_zeros());
+                    bits &= bits - 1;
+                    let lost_here = self.values.get(c) == LOST;
+                    let before = Cell::new(None);
+                    steps.ready = false;
+                    unmoves_from(
+                        self.index,
+                        c,
+                        &values,
+                        |b| before.set(Some(b)),
+                        |p, own, other| {
+                            told += 1;
+                            let v = self.values.get(p);
+                            if v >= WON {
+                                return;
+                            }
+                            if lost_here {
+                                next.set(p);
+                                self.values.decide(p, WON);
+                                return;
+                            }
+                            let Some(b) = before.get() else { return };
+                            if v == OPEN && !seen.test_and_set(p) {
+                                checked += 1;
+                                if self.all_won_before(b, own, other, next, &values, &mut steps) {
+                                    next.set(p);
+                                    self.values.decide(p, LOST);
+                                }
+                            }
+                        },
+                    );
+                }
+            }
+            tidings.fetch_add(told, Ordering::Relaxed);
+            checks.fetch_add(checked, Ordering::Relaxed);
+            Ok(())
+        })
+    }
+
+    /// Whether every successor in the material of the state `before` with
+    /// its side to move's ban `own` and the other's `other` is won, and
+    /// was before this round (not in `next`). Its conversions all lose
+    /// (it is open). `steps` holds what the predecessors of one cell share
+    /// (their boards; they differ in bans), found at the first check.
+    fn all_won_before(
+        &self,
+        before: Before,
+        own: Option<Ban>,
+        other: Option<Ban>,
+        next: &Bits,
+        values: &[u8; 5],
+        steps: &mut PredSteps,
+    ) -> bool {
+        let Before { boards, stm } = before;
+        if !steps.ready {
+            steps.steps.clear();
+            for_each_step(boards, stm, None, values, |from, to, after, forming| {
+                steps.steps.push((from as u8, to as u8, after, forming));
+                true
+            });
+            steps.others.clear();
+            steps.blocks.clear();
+            steps.blocks.resize(steps.steps.len(), None);
+            steps.cells.clear();
+            steps.cells.resize(steps.steps.len() * OTHERS, UNKNOWN);
+            steps.ready = true;
+        }
+        let j = match steps.others.iter().position(|&o| o == other) {
+            Some(j) => j,
+            None if steps.others.len() < OTHERS => {
+                steps.others.push(other);
+                steps.others.len() - 1
+            }
+            // Never: a cell's predecessors have at most `OTHERS` bans of
+            // the other side.
+            None => return false,
+        };
+        for (i, &(from, to, after, forming)) in steps.steps.iter().enumerate() {
+            let (from, to) = (u32::from(from), u32::from(to));
+            if forming || is_banned(own, from, to) {
+                continue;
+            }
+            let k = i * OTHERS + j;
+            if steps.cells[k] == UNKNOWN {
+                let block = *steps.blocks[i]
+                    .get_or_insert_with(|| self.index.block(with(boards, stm, after), 1 - stm));
+                steps.cells[k] = block.cell(bans_after_step(stm, other, from, to));
+            }
+            let s = steps.cells[k];
+            if self.values.get(s) != WON || next.get(s) {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// The blocks of the file cut into tasks of `grain.blocks`.
+    fn block_tasks(&self) -> (u64, u64) {
+        let blocks = self.output.layout.blocks();
+        let per = self.grain.blocks.max(1);
+        (blocks.div_ceil(per), per)
+    }
+
+    /// Writes the distances of the cells decided at `here + 1` (in
+    /// `next`): a loss whose longest losing conversion is longer is held
+    /// back and scheduled at its distance instead (how many were).
+    fn settle(&self, next: &Bits, here: u32) -> Result<u64, GenerateDirError> {
+        let (tasks, per) = self.block_tasks();
+        let blocks = self.output.layout.blocks();
+        let d = here + 1;
+        let at = byte(d, self.material)?;
+        let count = AtomicU64::new(0);
+        on_threads(tasks as usize, self.threads, |task| {
+            let mut held = ByDistance::default();
+            let mut n = 0;
+            let mut dist = Vec::new();
+            for k in task as u64 * per..((task as u64 + 1) * per).min(blocks) {
+                let (cells, _) = self.output.block(k);
+                let (w0, w1) = ((cells.start / 64) as usize, cells.end.div_ceil(64) as usize);
+                if (w0..w1).all(|w| next.word(w) == 0) {
+                    continue;
+                }
+                dist.resize((cells.end - cells.start) as usize, 0);
+                self.output.distances(cells.start, &mut dist, false)?;
+                for w in w0..w1 {
+                    let mut bits = next.word(w);
+                    while bits != 0 {
+                        let c = w as u64 * 64 + u64::from(bits.trailing_zeros());
+                        bits &= bits - 1;
+                        if !cells.contains(&c) {
+                            continue;
+                        }
+                        let i = (c - cells.start) as usize;
+                        if self.values.get(c) == LOST && u32::from(dist[i]) > here {
+                            // Its longest losing conversion is longer.
+                            let l = u32::from(dist[i]) + 1;
+                            next.unset(c);
+                            dist[i] = byte(l, self.material)?;
+                            held.push(l, c);
+                            n += 1;
+                        } else {
+                            dist[i] = at;
+                        }
+                    }
+                }
+                self.output.distances(cells.start, &mut dist, true)?;
+            }
+            count.fetch_add(n, Ordering::Relaxed);
+            held.flush(self.schedule)
+        })?;
+        Ok(count.into_inner())
+    }
+
+    /// The values and checksums of every block, the distances of the cells
+    /// left open zeroed (drawn), a cell no state uses given the code 3,
+    /// and the header: the file is whole. The table's statistics, from the
+    /// first cell of each board slot (its state without bans) as
+    /// `Table::stats` counts them.
+    fn finish(&self) -> Result<Stats, GenerateDirError> {
+        let (tasks, per) = self.block_tasks();
+        let layout = self.output.layout;
+        let blocks = layout.blocks();
+        let file = self.output.file.as_file();
+        let totals: Mutex<Stats> = Mutex::new(Stats::default());
+        on_threads(tasks as usize, self.threads, |task| {
+            let mut stats = Stats::default();
+            let mut bytes = Vec::new();
+            for k in task as u64 * per..((task as u64 + 1) * per).min(blocks) {
+                let (cells, _) = self.output.block(k);
+                let m = (cells.end - cells.start) as usize;
+                let vlen = m.div_ceil(4);
+                bytes.clear();
+                bytes.resize(vlen + m, 0);
+                self.output
+                    .distances(cells.start, &mut bytes[vlen..], false)?;
+                let (vals, dist) = bytes.split_at_mut(vlen);
+                for (i, c) in cells.clone().enumerate() {
+                    let code = match self.values.get(c) {
+                        WON => Wdl::Win.code(),
+                        LOST => Wdl::Loss.code(),
+                        _ => {
+                            dist[i] = 0;
+                            Wdl::Draw.code()
+                        }
+                    };
+                    vals[i / 4] |= code << (2 * (i % 4));
+                }
+                self.mark_unused(&cells, vals, dist, &mut stats)?;
+                let sum = block_sum(k, &bytes);
+                bytes.extend_from_slice(&sum.to_le_bytes());
+                write_at(file, &bytes, layout.block_offset(k)).map_err(|e| self.output.io(e))?;
+            }
+            let mut totals = crate::driver::lock(&totals);
+            *totals = std::mem::take(&mut *totals).merge(stats);
+            Ok(())
+        })?;
+        write_at(file, &self.output.header, 0).map_err(|e| self.output.io(e))?;
+        Ok(totals.into_inner().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// In the block of `cells` (its values `vals`, distances `dist`): the
+    /// cells no state uses get the code 3 and distance 0, and the board
+    /// slots whose first cell lies here are counted into `stats`.
+    fn mark_unused(
+        &self,
+        cells: &std::ops::Range<u64>,
+        vals: &mut [u8],
+        dist: &mut [u8],
+        stats: &mut Stats,
+    ) -> Result<(), GenerateDirError> {
+        let index = self.index;
+        let mut slot = index.slot_of(cells.start);
+        while slot < index.board_slots() && index.start(slot) < cells.end {
+            let own = index.cells_of(slot);
+            slot += 1;
+            if own.is_empty() {
+                continue;
+            }
+            let (x, o, stm) = index.boards.decode(slot - 1);
+            let stab = BanIndex::stabiliser([x, o]);
+            for c in own.start.max(cells.start)..own.end.min(cells.end) {
+                let i = (c - cells.start) as usize;
+                if BanIndex::is_canonical([x, o], stab, c - own.start) {
+                    stats.stored += 1;
+                } else {
+                    vals[i / 4] |= 3 << (2 * (i % 4));
+                    dist[i] = 0;
+                }
+            }
+            if !cells.contains(&own.start) {
+                continue;
+            }
+            let i = (own.start - cells.start) as usize;
+            let v = Wdl::from_code(vals[i / 4] >> (2 * (i % 4)) & 3)
+                .ok_or_else(|| internal(format!("cell {} has no value", own.start)))?;
+            let state = State {
+                boards: [x, o],
+                stm: side(stm),
+                bans: [None, None],
+                owed: 0,
+                taker: qi_core::Side::First,
+            };
+            let (key, class) = state
+                .canonical()
+                .ok_or_else(|| internal(format!("the state of cell {} has no key", own.start)))?;
+            stats.add_position(key, u64::from(class), v, u32::from(dist[i]));
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;
