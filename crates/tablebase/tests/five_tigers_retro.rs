@@ -6,8 +6,8 @@
 
 use std::sync::OnceLock;
 
-use qi_core::{Position, Side};
-use qi_five_tigers::{FiveTigers, Phase, Point, Rules, Setup};
+use qi_core::Position;
+use qi_five_tigers::{FiveTigers, Rules};
 use qi_tablebase::five_tigers::{
     closure, generate_resumable, solve_material, Generator, Material, Tablebase,
 };
@@ -66,32 +66,9 @@ fn four() -> &'static Tablebase {
 mod one_ply;
 use one_ply::{one_ply, value, Rng};
 
-/// A random position of `m` with `stm` to move and nothing owed.
+/// A random position of `m` (the shuttle allowed: no previous step).
 fn random_position(rng: &mut Rng, m: Material, rules: &Rules) -> FiveTigers {
-    let mut setup = Setup::empty().phase(Phase::Movement);
-    let mut taken = 0u32;
-    for (side, count) in [(Side::First, m.first), (Side::Second, m.second)] {
-        for _ in 0..count {
-            let p = loop {
-                let p = rng.below(25) as u8;
-                if taken & (1 << p) == 0 {
-                    break p;
-                }
-            };
-            taken |= 1 << p;
-            setup = setup.place(Point::new(p).unwrap(), side);
-        }
-    }
-    let stm = if rng.below(2) == 0 {
-        Side::First
-    } else {
-        Side::Second
-    };
-    setup
-        .side_to_move(stm)
-        .next(stm)
-        .into_position_lenient(rules)
-        .unwrap()
+    one_ply::random_position(rng, m, rules).expect("a position without bans")
 }
 
 #[test]

@@ -6,7 +6,7 @@
 use std::sync::OnceLock;
 
 use qi_core::{Position, Side};
-use qi_five_tigers::{FiveTigers, LastStep, Phase, Point, Rules, Setup, NEIGHBOURS};
+use qi_five_tigers::Rules;
 use qi_tablebase::five_tigers::{closure, solve_material, Generator, Material, Slots, Tablebase};
 
 /// Every table of `materials`' closure under `rules` by `generator`.
@@ -63,55 +63,7 @@ fn four() -> &'static Tablebase {
 
 #[path = "common/one_ply.rs"]
 mod one_ply;
-use one_ply::{one_ply, Rng};
-
-/// A random position of `m`, nothing owed, with a random side to move
-/// and for each side a random previous step (or none) that the tables
-/// keep: onto one of its pieces from an empty neighbour. Positions with
-/// a ban the side to move blocks come out as `None`.
-fn random_position(rng: &mut Rng, m: Material, rules: &Rules) -> Option<FiveTigers> {
-    let mut setup = Setup::empty().phase(Phase::Movement);
-    let mut boards = [0u32; 2];
-    for (side, count) in [(Side::First, m.first), (Side::Second, m.second)] {
-        for _ in 0..count {
-            let p = loop {
-                let p = rng.below(25) as u8;
-                if (boards[0] | boards[1]) & (1 << p) == 0 {
-                    break p;
-                }
-            };
-            boards[side.index()] |= 1 << p;
-            setup = setup.place(Point::new(p).unwrap(), side);
-        }
-    }
-    let stm = if rng.below(2) == 0 {
-        Side::First
-    } else {
-        Side::Second
-    };
-    let empty = !(boards[0] | boards[1]) & ((1 << 25) - 1);
-    for side in Side::BOTH {
-        let own = boards[side.index()];
-        let mut steps = Vec::new();
-        for at in (0..25u8).filter(|p| own & (1 << p) != 0) {
-            for from in (0..25u8).filter(|p| NEIGHBOURS[at as usize].0 & empty & (1 << p) != 0) {
-                steps.push(LastStep {
-                    from: Point::new(from).unwrap(),
-                    to: Point::new(at).unwrap(),
-                });
-            }
-        }
-        let pick = rng.below(steps.len() as u64 + 1) as usize;
-        if pick < steps.len() {
-            setup = setup.last_step(side, Some(steps[pick]));
-        }
-    }
-    setup
-        .side_to_move(stm)
-        .next(stm)
-        .into_position_lenient(rules)
-        .ok()
-}
+use one_ply::{one_ply, random_position, Rng};
 
 /// Checks `draws` random states of each of `names` (random bans of both
 /// sides, positions the game has not ended in) against a one-ply search

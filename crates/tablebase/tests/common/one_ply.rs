@@ -1,10 +1,13 @@
 //! One ply of minimax over the Five Tigers tables, the naive check the
-//! retrograde generators' tests (with and without the shuttle ban) run on
-//! random positions, and the dice that pick them.
+//! retrograde generators' tests (with and without the shuttle ban) and
+//! the `ft_one_ply` example run on random positions, and the dice that
+//! pick them.
 
-use qi_core::Position;
-use qi_five_tigers::FiveTigers;
-use qi_tablebase::five_tigers::Tablebase;
+#![allow(dead_code)]
+
+use qi_core::{Position, Side};
+use qi_five_tigers::{FiveTigers, LastStep, Phase, Point, Rules, Setup, Shuttle, NEIGHBOURS};
+use qi_tablebase::five_tigers::{Material, Tablebase};
 use qi_tablebase::Wdl;
 
 /// The value of `pos` for its side to move, by the tables when nothing is
@@ -20,8 +23,17 @@ pub fn value(tb: &Tablebase, pos: &FiveTigers) -> (Wdl, u32) {
 /// What one ply of minimax over `pos`'s moves says, reading each
 /// successor's value (the naive solver's step).
 pub fn one_ply(tb: &Tablebase, pos: &FiveTigers) -> (Wdl, u32) {
+    one_ply_by(pos, |child| Some(value(tb, child))).expect("every successor has a value")
+}
+
+/// [`one_ply`] with each successor valued by `value` (for its own side to
+/// move); `None` if one has no value.
+pub fn one_ply_by(
+    pos: &FiveTigers,
+    mut value: impl FnMut(&FiveTigers) -> Option<(Wdl, u32)>,
+) -> Option<(Wdl, u32)> {
     if let Some(o) = pos.outcome() {
-        return (Wdl::of_outcome(o, pos.side_to_move()), 0);
+        return Some((Wdl::of_outcome(o, pos.side_to_move()), 0));
     }
     let me = pos.side_to_move();
     let mut win: Option<u32> = None;
@@ -30,7 +42,7 @@ pub fn one_ply(tb: &Tablebase, pos: &FiveTigers) -> (Wdl, u32) {
     for mv in pos.legal_moves() {
         let mut child = *pos;
         child.play_unchecked(mv);
-        let (v, d) = value(tb, &child);
+        let (v, d) = value(&child)?;
         let v = if child.side_to_move() == me {
             v
         } else {
@@ -42,11 +54,62 @@ pub fn one_ply(tb: &Tablebase, pos: &FiveTigers) -> (Wdl, u32) {
             Wdl::Loss => loss = loss.max(d + 1),
         }
     }
-    match (win, draw) {
+    Some(match (win, draw) {
         (Some(w), _) => (Wdl::Win, w),
         (None, true) => (Wdl::Draw, 0),
         (None, false) => (Wdl::Loss, loss),
+    })
+}
+
+/// A random position of `m`, nothing owed, its side to move random and,
+/// under the shuttle ban, for each side a random previous step (or none)
+/// that the tables keep: onto one of its pieces from an empty neighbour.
+/// `None` for a position the rules refuse (a ban the side to move blocks).
+pub fn random_position(rng: &mut Rng, m: Material, rules: &Rules) -> Option<FiveTigers> {
+    let mut setup = Setup::empty().phase(Phase::Movement);
+    let mut boards = [0u32; 2];
+    for (side, count) in [(Side::First, m.first), (Side::Second, m.second)] {
+        for _ in 0..count {
+            let p = loop {
+                let p = rng.below(25) as u8;
+                if (boards[0] | boards[1]) & (1 << p) == 0 {
+                    break p;
+                }
+            };
+            boards[side.index()] |= 1 << p;
+            setup = setup.place(Point::new(p)?, side);
+        }
     }
+    let stm = if rng.below(2) == 0 {
+        Side::First
+    } else {
+        Side::Second
+    };
+    if rules.shuttle == Shuttle::Forbidden {
+        let empty = !(boards[0] | boards[1]) & ((1 << 25) - 1);
+        for side in Side::BOTH {
+            let own = boards[side.index()];
+            let mut steps = Vec::new();
+            for at in (0..25u8).filter(|p| own & (1 << p) != 0) {
+                for from in (0..25u8).filter(|p| NEIGHBOURS[at as usize].0 & empty & (1 << p) != 0)
+                {
+                    steps.push(LastStep {
+                        from: Point::new(from)?,
+                        to: Point::new(at)?,
+                    });
+                }
+            }
+            let pick = rng.below(steps.len() as u64 + 1) as usize;
+            if pick < steps.len() {
+                setup = setup.last_step(side, Some(steps[pick]));
+            }
+        }
+    }
+    setup
+        .side_to_move(stm)
+        .next(stm)
+        .into_position_lenient(rules)
+        .ok()
 }
 
 /// A small deterministic generator (no dependency for a test's dice).
