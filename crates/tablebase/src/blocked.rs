@@ -250,7 +250,7 @@ pub(crate) fn read_blocks(
     } else {
         wide.try_reserve_exact(n).map_err(|_| too_large())?;
     }
-    each_block(r, layout, |v, d| {
+    each_block(r, layout, |_, v, d| {
         values.extend_from_slice(v);
         if layout.width == 1 {
             narrow.extend_from_slice(d);
@@ -266,19 +266,12 @@ pub(crate) fn read_blocks(
     Ok((values, distances))
 }
 
-/// Reads every block of a file laid out as `layout` from `r` (positioned at
-/// the first block) and checks it, keeping none ([`read_blocks`] without
-/// the table).
-pub(crate) fn check_blocks(r: &mut dyn Read, layout: &Layout) -> Result<(), ReadFileError> {
-    each_block(r, layout, |_, _| {})
-}
-
 /// Reads block after block from `r` (positioned at the first), checks
-/// each and hands `each` its values and distance bytes.
-fn each_block(
+/// each and hands `each` its number, values and distance bytes.
+pub(crate) fn each_block(
     r: &mut dyn Read,
     layout: &Layout,
-    mut each: impl FnMut(&[u8], &[u8]),
+    mut each: impl FnMut(u64, &[u8], &[u8]),
 ) -> Result<(), ReadFileError> {
     let mut buf = Vec::new();
     for k in 0..layout.blocks() {
@@ -288,7 +281,7 @@ fn each_block(
             _ => ReadFileError::Io(e),
         })?;
         let (v, d) = check_block(layout, k, &buf).map_err(ReadFileError::File)?;
-        each(v, d);
+        each(k, v, d);
     }
     Ok(())
 }

@@ -342,17 +342,38 @@ pub fn check_table_file<G: TableGame>(
     path: &Path,
     rules: &G::Rules,
 ) -> Result<G::Material, FormatError> {
+    match for_each_block::<G>(path, rules, |_, _, _, _, _| {})? {
+        Some(material) => Ok(material),
+        None => Ok(load_table::<G>(path, rules)?.material),
+    }
+}
+
+/// Opens the blocked table file at `path` as [`load_table`] would (its
+/// header, material, name and board rules against `rules`) and hands
+/// `each` its index, layout and every block, checked, in order (number,
+/// values, distance bytes), keeping none; its material, or `None` with
+/// nothing read if the file is not a blocked one.
+pub(crate) fn for_each_block<G: TableGame>(
+    path: &Path,
+    rules: &G::Rules,
+    mut each: impl FnMut(&G::Index, &blocked::Layout, u64, &[u8], &[u8]),
+) -> Result<Option<G::Material>, FormatError> {
     let Some(version) = blocked::peek_version(path).filter(|v| G::BLOCKED_VERSIONS.contains(v))
     else {
-        return Ok(load_table::<G>(path, rules)?.material);
+        return Ok(None);
     };
     let (mut file, header) =
         blocked::open(path, G::NAME, version).map_err(|e| read_error::<G>(path, e))?;
     let (rules, material) = rules_and_material::<G>(&header.rules, &header.material, Some(rules))?;
-    G::blocked_index(material, &rules, version, header.layout.count)?;
+    let index = G::blocked_index(material, &rules, version, header.layout.count)?;
     check_name::<G>(path, material)?;
-    blocked::check_blocks(&mut file, &header.layout).map_err(|e| read_error::<G>(path, e))?;
-    Ok(material)
+    let layout = header.layout;
+    let mut reader = std::io::BufReader::with_capacity(1 << 20, &mut file);
+    blocked::each_block(&mut reader, &layout, |k, v, d| {
+        each(&index, &layout, k, v, d)
+    })
+    .map_err(|e| read_error::<G>(path, e))?;
+    Ok(Some(material))
 }
 
 /// Refuses a file whose name is not its material's.

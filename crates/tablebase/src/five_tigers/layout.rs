@@ -41,7 +41,7 @@ pub enum Slots {
 #[derive(Clone)]
 pub struct DenseBan {
     material: Material,
-    index: Arc<BanIndex>,
+    pub(super) index: Arc<BanIndex>,
 }
 
 impl DenseBan {

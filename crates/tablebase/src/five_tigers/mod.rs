@@ -54,6 +54,7 @@
 mod bounded;
 mod dense;
 mod dense_ban;
+mod file_stats;
 mod key;
 mod layout;
 mod resume;
@@ -71,6 +72,7 @@ use qi_five_tigers::{FiveTigers, Phase, Rules, RulesError, Shuttle};
 use thiserror::Error;
 
 pub use bounded::{generate_bounded, plan_bounded, Solve, Solved};
+pub use file_stats::file_stats;
 pub use layout::{Dense, DenseBan, Slots};
 #[cfg(feature = "distributed")]
 pub use resume::generate_distributed;
@@ -627,6 +629,24 @@ impl TableGame for FiveTigers {
     }
 }
 
+/// The position of a stored state's canonical key (see
+/// [`Stats::longest_win_key`]) under `rules`, if it is one.
+///
+/// ```
+/// use qi_five_tigers::Rules;
+/// use qi_tablebase::five_tigers::{position_of_key, Material, Tablebase};
+///
+/// let rules = Rules::shandong_shuttle();
+/// let m: Material = "3v1".parse().unwrap();
+/// let tb = Tablebase::generate(&rules, &[m], 2).unwrap();
+/// let s = tb.table(m).unwrap().stats();
+/// let pos = position_of_key(s.longest_win_key.unwrap(), &rules).unwrap();
+/// assert_eq!(Material::of(&pos), Some(m));
+/// ```
+pub fn position_of_key(key: u64, rules: &Rules) -> Option<FiveTigers> {
+    State::from_key(key)?.to_position(rules)
+}
+
 /// Whether `key` is a state a table of `material` under `rules` stores.
 fn valid_key(key: u64, material: Material, rules: &Rules) -> bool {
     let Some(state) = State::from_key(key) else {
@@ -647,7 +667,7 @@ impl crate::Table<FiveTigers> {
 
     /// The position of a stored key (see [`Stats::longest_win_key`]).
     pub fn position_of_key(&self, key: u64) -> Option<FiveTigers> {
-        State::from_key(key)?.to_position(self.rules())
+        position_of_key(key, self.rules())
     }
 }
 

@@ -1,0 +1,132 @@
+//! A table file's statistics without holding its table: the cells of a
+//! table under the shuttle ban (a file can be larger than memory: `5v5`,
+//! 31 GB) are read a block at a time, counted as `Table::stats` counts
+//! them (the first cell of each board slot: its state without bans).
+
+use std::path::Path;
+
+use qi_core::Side;
+use qi_five_tigers::{FiveTigers, Rules};
+
+use super::key::State;
+use super::retro::side;
+use super::{Material, Slots, Stats, DENSE_BAN_VERSION};
+use crate::blocked::{peek_version, Layout};
+use crate::container::FileError;
+use crate::format::{for_each_block, load_table, FormatError};
+use crate::table::Wdl;
+
+/// The material, slot count and statistics (as
+/// [`Table::stats`](crate::Table::stats) gives them) of the Five Tigers
+/// table file at `path`, checked as [`load_table`] checks it (`rules`
+/// its board rules). A file of the cells under the shuttle ban is read a
+/// block at a time, holding only its index (8 bytes a board slot); any
+/// other is loaded (the largest, `5v5` with the shuttle allowed, is 1.9
+/// GB).
+///
+/// ```
+/// use qi_five_tigers::Rules;
+/// use qi_tablebase::five_tigers::{file_stats, Material, Tablebase};
+///
+/// let dir = std::env::temp_dir().join(format!("qi-doc-file-stats-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir).unwrap();
+/// let rules = Rules::shandong();
+/// let m: Material = "3v1".parse().unwrap();
+/// let tb = Tablebase::generate(&rules, &[m], 2).unwrap();
+/// qi_tablebase::save_table(&dir, tb.table(m).unwrap()).unwrap();
+/// let (material, slots, stats) = file_stats(&Tablebase::file_path(&dir, m), &rules).unwrap();
+/// assert_eq!((material, slots), (m, tb.table(m).unwrap().len()));
+/// assert_eq!(stats, tb.table(m).unwrap().stats());
+/// std::fs::remove_dir_all(&dir).unwrap();
+/// ```
+pub fn file_stats(path: &Path, rules: &Rules) -> Result<(Material, u64, Stats), FormatError> {
+    if peek_version(path) != Some(DENSE_BAN_VERSION) {
+        let table = load_table::<FiveTigers>(path, rules)?;
+        return Ok((table.material(), table.len(), table.stats()));
+    }
+    let mut stats = Stats::default();
+    let (mut slot, mut slots) = (0u64, 0u64);
+    let mut unvalued = None;
+    let read = for_each_block::<FiveTigers>(path, rules, |index, layout, k, values, dist| {
+        let Slots::DenseBan(ban) = index else {
+            return;
+        };
+        slots = layout.count;
+        count_block(
+            &ban.index,
+            layout,
+            k,
+            values,
+            dist,
+            &mut slot,
+            &mut stats,
+            &mut unvalued,
+        );
+    })?;
+    let material = read.ok_or_else(|| FormatError::Io {
+        path: path.display().to_string(),
+        source: std::io::Error::new(std::io::ErrorKind::InvalidData, "not a blocked file"),
+    })?;
+    if let Some(cell) = unvalued {
+        // A board slot's first cell (its state without bans) always holds
+        // a state.
+        return Err(FormatError::file::<FiveTigers>(FileError::BadValue(cell)));
+    }
+    Ok((material, slots, stats))
+}
+
+/// Counts block `k` (its values and distance bytes) of a file laid out as
+/// `layout` over `index`'s cells: every cell that holds a state, and the
+/// board slots from `*slot` on whose first cell lies in it (their states
+/// without bans); `*unvalued` gets a first cell marked unused (none is).
+#[allow(clippy::too_many_arguments)]
+fn count_block(
+    index: &super::dense_ban::BanIndex,
+    layout: &Layout,
+    k: u64,
+    values: &[u8],
+    dist: &[u8],
+    slot: &mut u64,
+    stats: &mut Stats,
+    unvalued: &mut Option<u64>,
+) {
+    let first = k * layout.block_slots;
+    let m = layout.slots_in(k);
+    let code = |i: u64| values[(i / 4) as usize] >> (2 * (i % 4)) & 3;
+    stats.stored += (0..m).filter(|&i| code(i) != 3).count() as u64;
+    while *slot < index.board_slots() && index.start(*slot) < first + m {
+        let cells = index.cells_of(*slot);
+        let board_slot = *slot;
+        *slot += 1;
+        if cells.is_empty() {
+            continue;
+        }
+        let i = cells.start - first;
+        let Some(v) = Wdl::from_code(code(i)) else {
+            unvalued.get_or_insert(cells.start);
+            continue;
+        };
+        let d = if layout.width == 1 {
+            u32::from(dist[i as usize])
+        } else {
+            u32::from(u16::from_le_bytes([
+                dist[2 * i as usize],
+                dist[2 * i as usize + 1],
+            ]))
+        };
+        let (x, o, stm) = index.boards.decode(board_slot);
+        let state = State {
+            boards: [x, o],
+            stm: side(stm),
+            bans: [None, None],
+            owed: 0,
+            taker: Side::First,
+        };
+        match state.canonical() {
+            Some((key, class)) => stats.add_position(key, u64::from(class), v, d),
+            None => {
+                unvalued.get_or_insert(cells.start);
+            }
+        }
+    }
+}
