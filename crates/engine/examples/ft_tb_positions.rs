@@ -10,7 +10,10 @@
 //!   `5v5`; bands 10–29, 30–49, 50–69 and 70 plies or more), under a
 //!   shuttle-forbidding preset of 3 a side (`3v3`, `3v2`, `2v3`; bands 5–14,
 //!   15–24, 25 or more, with the previous steps a game could have left);
-//!   of these materials, those with a file in `DIR`.
+//!   of these materials, those with a file in `DIR`. `suite PRESET DIR N
+//!   5` under a shuttle-forbidding preset takes 4 and 5 pieces a side
+//!   instead (`4v4`, `5v3`, `3v5`, `5v4`, `4v5`, `5v5`; the shuttle-allowed
+//!   suite's bands).
 //!   Each line the position and a comment with its value.
 //! * `openings DIR NWIN NBAL` (`shandong-shuttle`): an opening file for
 //!   `qi match`: NWIN positions of 4 or 5 pieces a side won by the side to
@@ -332,7 +335,7 @@ fn read_ahead(dir: &Path, rules: &Rules) -> Result<(), String> {
 
 fn run(args: &[String]) -> Result<(), String> {
     let usage =
-        "usage: ft_tb_positions suite PRESET DIR N | openings DIR NWIN NBAL | load PRESET DIR | read-ahead PRESET DIR";
+        "usage: ft_tb_positions suite PRESET DIR N [5] | openings DIR NWIN NBAL | load PRESET DIR | read-ahead PRESET DIR";
     let number = |i: usize| -> Result<usize, String> {
         args.get(i)
             .ok_or(usage)?
@@ -352,11 +355,15 @@ fn run(args: &[String]) -> Result<(), String> {
             let name = &args[1];
             let tables = open(args.get(2).ok_or(usage)?, &rules)?;
             let n = number(3)?;
+            let five = args.get(4).map(String::as_str) == Some("5");
+            let long_bands = vec![(10, 29), (30, 49), (50, 69), (70, 500)];
             let (materials, bands): (Vec<Material>, Vec<(u32, u32)>) =
                 if rules.shuttle == qi_five_tigers::Shuttle::Allowed {
+                    (vec![m(4, 4), m(5, 4), m(4, 5), m(5, 5)], long_bands)
+                } else if five {
                     (
-                        vec![m(4, 4), m(5, 4), m(4, 5), m(5, 5)],
-                        vec![(10, 29), (30, 49), (50, 69), (70, 500)],
+                        vec![m(4, 4), m(5, 3), m(3, 5), m(5, 4), m(4, 5), m(5, 5)],
+                        long_bands,
                     )
                 } else {
                     (
@@ -379,7 +386,8 @@ fn run(args: &[String]) -> Result<(), String> {
                 "# materials {}, by the tables of `qi tb generate`: the position, then its value.",
                 list.join(", ")
             );
-            println!("# Made by: cargo run --release -p qi-engine --example ft_tb_positions -- suite {name} DIR {n}");
+            let five_arg = if five { " 5" } else { "" };
+            println!("# Made by: cargo run --release -p qi-engine --example ft_tb_positions -- suite {name} DIR {n}{five_arg}");
             let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
             for (pos, d) in wins(&tables, &mut rng, &materials, n, &bands, false) {
                 println!(
