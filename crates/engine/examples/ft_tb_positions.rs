@@ -15,7 +15,8 @@
 //!   instead (`4v4`, `5v3`, `3v5`, `5v4`, `4v5`, `5v5`; the shuttle-allowed
 //!   suite's bands).
 //!   Each line the position and a comment with its value.
-//! * `openings DIR NWIN NBAL` (`shandong-shuttle`): an opening file for
+//! * `openings DIR NWIN NBAL [PRESET]` (`shandong-shuttle` by default):
+//!   an opening file for
 //!   `qi match`: NWIN positions of 4 or 5 pieces a side won by the side to
 //!   move in 15 plies or more (each opening is played with both colours),
 //!   then NBAL positions of 6 pieces against 6 (more than any table: the
@@ -335,7 +336,7 @@ fn read_ahead(dir: &Path, rules: &Rules) -> Result<(), String> {
 
 fn run(args: &[String]) -> Result<(), String> {
     let usage =
-        "usage: ft_tb_positions suite PRESET DIR N [5] | openings DIR NWIN NBAL | load PRESET DIR | read-ahead PRESET DIR";
+        "usage: ft_tb_positions suite PRESET DIR N [5] | openings DIR NWIN NBAL [PRESET] | load PRESET DIR | read-ahead PRESET DIR";
     let number = |i: usize| -> Result<usize, String> {
         args.get(i)
             .ok_or(usage)?
@@ -397,13 +398,16 @@ fn run(args: &[String]) -> Result<(), String> {
             }
         }
         Some("openings") => {
-            let rules = Rules::shandong_shuttle();
+            let name = args.get(4).map_or("shandong-shuttle", String::as_str);
+            let rules = Rules::preset(name).map_err(|e| e.to_string())?;
             let tables = open(args.get(1).ok_or(usage)?, &rules)?;
             let (nwin, nbal) = (number(2)?, number(3)?);
-            println!("# Five Tigers (shandong-shuttle) endgame openings for `qi match` with and without tables:");
+            println!(
+                "# Five Tigers ({name}) endgame openings for `qi match` with and without tables:"
+            );
             println!("# {nwin} positions of 4 or 5 pieces a side won by the side to move in 15 plies or more,");
             println!("# then {nbal} quiet positions of 6 pieces against 6 (each played with both colours).");
-            println!("# Made by: cargo run --release -p qi-engine --example ft_tb_positions -- openings DIR {nwin} {nbal}");
+            println!("# Made by: cargo run --release -p qi-engine --example ft_tb_positions -- openings DIR {nwin} {nbal} {name}");
             let materials = [m(4, 4), m(5, 4), m(4, 5), m(5, 5), m(5, 3), m(3, 5)];
             let mut rng = Rng(0xd1b5_4a32_d192_ed03);
             for (pos, d) in wins(&tables, &mut rng, &materials, nwin, &[(15, 500)], true) {
