@@ -41,6 +41,11 @@ enum TbCommand {
     /// each --material) and of the materials their captures lead to into
     /// DIR; files already in DIR are loaded, not generated again.
     Generate(GenerateArgs),
+    /// Join the partition files that `qi tb generate --partitioned` left
+    /// in each process's directory into table files in OUT (the closure
+    /// of --pieces or --material, fewest pieces first; tables already in
+    /// OUT are kept).
+    Join(JoinArgs),
     /// Print the value of a position for its side to move: 'win in N
     /// plies', 'loss in N plies' or 'draw'.
     Probe(ProbeArgs),
@@ -120,6 +125,14 @@ struct GenerateArgs {
     /// This process's index in --hosts, from 0.
     #[arg(long, value_name = "I", requires = "hosts")]
     process: Option<usize>,
+    /// With --workers or --hosts: gather no table. Each process writes
+    /// only its own workers' partitions of each material into DIR
+    /// (MATERIAL.EXT.part-W-of-N), and each material's moves out of it
+    /// read the smaller materials' values from the workers that own them,
+    /// so no process holds a whole table; `qi tb join` makes the table
+    /// files afterwards.
+    #[arg(long)]
+    partitioned: bool,
     /// Five Tigers: the generator of every table solved. graph: the move
     /// graph, every shuttle option, up to 3 pieces a side, keyed
     /// (version-1) files; retrograde: un-moves over a dense index, every
@@ -152,6 +165,29 @@ impl From<GeneratorArg> for ft::Generator {
 }
 
 #[derive(Args, Debug)]
+struct JoinArgs {
+    #[command(flatten)]
+    game: GameArg,
+    /// Every material of up to N animals (Jungle) or pieces a side (Five
+    /// Tigers), when no --material is given.
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..=ft::MAX_PIECES as i64))]
+    pieces: u32,
+    /// A material to join instead, with those it needs; may be repeated.
+    #[arg(long, value_name = "LCvED")]
+    material: Vec<String>,
+    /// Threads that make each table (default: the machine's cores).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    threads: Option<u32>,
+    /// The directory of the table files made (created if missing).
+    #[arg(long, value_name = "OUT")]
+    out: PathBuf,
+    /// The directories of the partition files (every process's, or
+    /// copies of them).
+    #[arg(value_name = "PARTS", required = true)]
+    parts: Vec<PathBuf>,
+}
+
+#[derive(Args, Debug)]
 struct ProbeArgs {
     #[command(flatten)]
     game: GameArg,
@@ -176,6 +212,7 @@ struct StatsArgs {
 pub fn run(args: TbArgs) -> Result<(), CliError> {
     match args.command {
         TbCommand::Generate(args) => generate(&args),
+        TbCommand::Join(args) => join(&args),
         TbCommand::Probe(args) => probe(&args),
         TbCommand::Stats(args) => stats(&args),
     }
@@ -221,24 +258,29 @@ fn threads(args: &GenerateArgs) -> usize {
 
 /// The materials `--material` or `--pieces` name.
 fn materials(args: &GenerateArgs) -> Result<Vec<Material>, CliError> {
-    if args.material.is_empty() {
-        if args.pieces > MAX_PIECES {
+    materials_of(&args.material, args.pieces, MAX_PIECES)
+}
+
+/// The Jungle materials `material` (`--material`) or, if none, `pieces`
+/// (`--pieces`) name, each of at most `most` animals.
+fn materials_of(material: &[String], pieces: u32, most: u32) -> Result<Vec<Material>, CliError> {
+    if material.is_empty() {
+        if pieces > most {
             return Err(CliError::Usage(format!(
-                "bad --pieces: jungle tables have at most {MAX_PIECES} animals, not {}",
-                args.pieces
+                "bad --pieces: jungle tables have at most {most} animals, not {pieces}"
             )));
         }
-        return Ok(Material::all_up_to(args.pieces));
+        return Ok(Material::all_up_to(pieces));
     }
-    args.material
+    material
         .iter()
         .map(|text| {
             let m: Material = text
                 .parse()
                 .map_err(|e| CliError::Usage(format!("bad --material: {e}")))?;
-            if m.total() > MAX_PIECES {
+            if m.total() > most {
                 return Err(CliError::Usage(format!(
-                    "bad --material: {m} has {} animals, at most {MAX_PIECES} are supported",
+                    "bad --material: {m} has {} animals, at most {most} are supported",
                     m.total()
                 )));
             }
@@ -259,6 +301,11 @@ fn generate(args: &GenerateArgs) -> Result<(), CliError> {
     }
     let materials = materials(args)?;
     if let Some(cluster) = cluster_of(args)? {
+        if args.partitioned {
+            return generate_partitioned(args, &cluster, |dir, done| {
+                qi_tablebase::jungle::generate_partitioned(&rules, &materials, &cluster, dir, done)
+            });
+        }
         let all = qi_tablebase::jungle::closure(&materials);
         eprintln!(
             "{} tables of up to {} animals, each solved by {} dataflow workers in all; every \
@@ -425,20 +472,29 @@ fn stats(args: &StatsArgs) -> Result<(), CliError> {
 /// The Five Tigers materials `--material` or `--pieces` (a side) name:
 /// up to 5 pieces a side under either shuttle option.
 fn ft_materials(args: &GenerateArgs) -> Result<Vec<ft::Material>, CliError> {
-    let most = ft::MAX_PIECES;
+    ft_materials_of(&args.material, args.pieces, ft::MAX_PIECES)
+}
+
+/// The Five Tigers materials `material` (`--material`) or, if none,
+/// `pieces` (`--pieces`) name, each of at most `most` pieces a side.
+fn ft_materials_of(
+    material: &[String],
+    pieces: u32,
+    most: u32,
+) -> Result<Vec<ft::Material>, CliError> {
     let limit = |what: &str, n: &dyn std::fmt::Display| {
         CliError::Usage(format!(
             "bad {what}: five-tigers tables under these rules have at most {most} pieces a side, \
              not {n}"
         ))
     };
-    if args.material.is_empty() {
-        if args.pieces > most {
-            return Err(limit("--pieces", &args.pieces));
+    if material.is_empty() {
+        if pieces > most {
+            return Err(limit("--pieces", &pieces));
         }
-        return Ok(ft::Material::all_up_to(args.pieces));
+        return Ok(ft::Material::all_up_to(pieces));
     }
-    args.material
+    material
         .iter()
         .map(|text| {
             let m = text
@@ -455,6 +511,12 @@ fn ft_materials(args: &GenerateArgs) -> Result<Vec<ft::Material>, CliError> {
 /// The cluster `--workers`, `--hosts` and `--process` ask for, if any.
 fn cluster_of(args: &GenerateArgs) -> Result<Option<Cluster>, CliError> {
     if args.workers.is_none() && args.hosts.is_none() {
+        if args.partitioned {
+            return Err(CliError::Usage(
+                "--partitioned is for a cluster's run: give --workers (and --hosts, --process)"
+                    .into(),
+            ));
+        }
         return Ok(None);
     }
     let threads = args.workers.unwrap_or(1) as usize;
@@ -480,17 +542,7 @@ fn generate_on_cluster<G: TableGame>(
     ) -> Result<qi_tablebase::Tablebase<G>, GenerateDirError>,
 ) -> Result<(), CliError> {
     let shown = args.dir.display();
-    std::fs::create_dir_all(&args.dir)
-        .map_err(|e| tb_error(format!("cannot create {shown}: {e}")))?;
-    // Waiting for the lock would stall the whole cluster: refuse instead.
-    let locked = |e| tb_error(format!("cannot lock {shown}/{LOCK_FILE}: {e}"));
-    let Some(lock) = WriteLock::try_acquire(&args.dir).map_err(locked)? else {
-        return Err(tb_error(format!(
-            "another qi tb generate is writing {shown}: each process of a cluster needs its own directory"
-        )));
-    };
-    remove_stale_temporaries(&args.dir, &lock)
-        .map_err(|e| tb_error(format!("cannot clean {shown}: {e}")))?;
+    let _lock = lock_cluster_dir(&args.dir)?;
     let start = Instant::now();
     let mut solved = 0;
     run(&args.dir, &mut |table, seconds, refused, stats| {
@@ -516,6 +568,102 @@ fn generate_on_cluster<G: TableGame>(
     Ok(())
 }
 
+/// Takes `dir`'s write lock, refusing to wait for it (a process waiting
+/// would stall the whole cluster), and removes what a killed run left.
+fn lock_cluster_dir(dir: &std::path::Path) -> Result<WriteLock, CliError> {
+    let shown = dir.display();
+    std::fs::create_dir_all(dir).map_err(|e| tb_error(format!("cannot create {shown}: {e}")))?;
+    let locked = |e| tb_error(format!("cannot lock {shown}/{LOCK_FILE}: {e}"));
+    let Some(lock) = WriteLock::try_acquire(dir).map_err(locked)? else {
+        return Err(tb_error(format!(
+            "another qi tb generate is writing {shown}: each process of a cluster needs its own directory"
+        )));
+    };
+    remove_stale_temporaries(dir, &lock)
+        .map_err(|e| tb_error(format!("cannot clean {shown}: {e}")))?;
+    Ok(lock)
+}
+
+/// `qi tb generate --partitioned`: `run` solves every material of the
+/// closure into `DIR` as this process's partitions, resumed from them,
+/// and tells each material solved.
+fn generate_partitioned<M: std::fmt::Display>(
+    args: &GenerateArgs,
+    cluster: &Cluster,
+    run: impl FnOnce(
+        &std::path::Path,
+        &mut dyn FnMut(M, f64, &[WorkerStats]),
+    ) -> Result<Vec<M>, GenerateDirError>,
+) -> Result<(), CliError> {
+    let _lock = lock_cluster_dir(&args.dir)?;
+    let shown = args.dir.display();
+    let start = Instant::now();
+    let solved = run(&args.dir, &mut |m, seconds, stats| {
+        let sent: u64 = stats.iter().map(|s| s.sent).sum();
+        let remote: u64 = stats.iter().map(|s| s.remote).sum();
+        let reads: u64 = stats.iter().map(|s| s.reads).sum();
+        let remote_reads: u64 = stats.iter().map(|s| s.remote_reads).sum();
+        let rounds = stats.iter().map(|s| s.rounds).max().unwrap_or(0);
+        eprintln!(
+            "{m}: this process's partitions in {seconds:.2} s, {rounds} rounds; its workers read \
+             {reads} values ({remote_reads} from other processes) and sent {sent} tidings \
+             ({remote} to other processes)"
+        );
+    })
+    .map_err(tb_error)?;
+    eprintln!(
+        "{} materials solved in {:.1} s, this process's partitions in {shown} ({} workers in \
+         all; join them with qi tb join)",
+        solved.len(),
+        start.elapsed().as_secs_f64(),
+        cluster.workers()
+    );
+    Ok(())
+}
+
+/// `qi tb join`.
+fn join(args: &JoinArgs) -> Result<(), CliError> {
+    let shown = args.out.display();
+    std::fs::create_dir_all(&args.out)
+        .map_err(|e| tb_error(format!("cannot create {shown}: {e}")))?;
+    let locked = |e| tb_error(format!("cannot lock {shown}/{LOCK_FILE}: {e}"));
+    let lock = WriteLock::acquire(&args.out).map_err(locked)?;
+    remove_stale_temporaries(&args.out, &lock)
+        .map_err(|e| tb_error(format!("cannot clean {shown}: {e}")))?;
+    let threads = args.threads.map_or_else(
+        || {
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
+        },
+        |t| t as usize,
+    );
+    let start = Instant::now();
+    let written = match args.game.game_rules()? {
+        GameRules::Jungle(rules) => {
+            let materials = materials_of(&args.material, args.pieces, MAX_PIECES)?;
+            qi_tablebase::jungle::join_partitions(&rules, &materials, &args.parts, &args.out, |t| {
+                eprintln!("{}: {} positions", t.material(), t.len())
+            })
+            .map_err(tb_error)?
+            .len()
+        }
+        GameRules::FiveTigers(rules) => {
+            let materials = ft_materials_of(&args.material, args.pieces, ft::MAX_PIECES)?;
+            ft::join_partitions(&rules, &materials, &args.parts, &args.out, threads, |t| {
+                eprintln!("{}: {} states", t.material(), t.len())
+            })
+            .map_err(tb_error)?
+            .len()
+        }
+    };
+    eprintln!(
+        "{written} tables joined in {:.1} s into {shown}",
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
 fn ft_generate(args: &GenerateArgs, rules: &qi_five_tigers::Rules) -> Result<(), CliError> {
     let materials = ft_materials(args)?;
     let banned = rules.shuttle == qi_five_tigers::Shuttle::Forbidden;
@@ -530,6 +678,11 @@ fn ft_generate(args: &GenerateArgs, rules: &qi_five_tigers::Rules) -> Result<(),
                  rounds on timely dataflow"
                     .into(),
             ));
+        }
+        if args.partitioned {
+            return generate_partitioned(args, &cluster, |dir, done| {
+                ft::generate_partitioned(rules, &materials, &cluster, dir, done)
+            });
         }
         return generate_on_cluster(args, &cluster, |dir, done| {
             ft::generate_distributed(rules, &materials, &cluster, dir, done)

@@ -675,26 +675,48 @@ fn free_port() -> u16 {
 
 #[test]
 fn two_processes_on_timely_write_the_generator_s_tables() {
-    two_processes_write_the_generator_s_tables("five-tigers:shandong-shuttle", "3v2", "qft");
+    two_processes_write_the_generator_s_tables("five-tigers:shandong-shuttle", "3v2", "qft", false);
 }
 
 #[test]
 fn two_jungle_processes_on_timely_write_the_generator_s_tables() {
-    two_processes_write_the_generator_s_tables("jungle:traditional", "LRvE", "qtb");
+    two_processes_write_the_generator_s_tables("jungle:traditional", "LRvE", "qtb", false);
 }
 
 #[test]
 fn two_processes_on_timely_write_the_generator_s_tables_under_the_shuttle_ban() {
     // The cells of the ban on the dataflow rounds: the same files as the
     // one-process generator with bans.
-    two_processes_write_the_generator_s_tables("five-tigers:shandong", "3v2", "qft");
+    two_processes_write_the_generator_s_tables("five-tigers:shandong", "3v2", "qft", false);
+}
+
+#[test]
+fn two_processes_write_partitions_that_join_into_the_generator_s_tables() {
+    // 3v3's conversions read 3v1 and 1v3 from both processes' partitions.
+    two_processes_write_the_generator_s_tables("five-tigers:shandong-shuttle", "3v3", "qft", true);
+    two_processes_write_the_generator_s_tables("jungle:traditional", "LRvE", "qtb", true);
+}
+
+#[test]
+fn two_processes_write_partitions_that_join_into_the_generator_s_tables_under_the_ban() {
+    two_processes_write_the_generator_s_tables("five-tigers:shandong", "4v1", "qft", true);
 }
 
 /// Two processes of a cluster on 127.0.0.1, two workers each, generate
 /// `material` and the tables it needs, each into its own directory: the
-/// files of the one-process generator.
-fn two_processes_write_the_generator_s_tables(spec: &str, material: &str, extension: &str) {
-    let tag = format!("{extension}-{}-{material}", spec.replace(':', "-"));
+/// files of the one-process generator (with `partitioned`, each process's
+/// partitions, joined by `qi tb join`).
+fn two_processes_write_the_generator_s_tables(
+    spec: &str,
+    material: &str,
+    extension: &str,
+    partitioned: bool,
+) {
+    let tag = format!(
+        "{extension}-{}-{material}{}",
+        spec.replace(':', "-"),
+        if partitioned { "-parts" } else { "" }
+    );
     let reference = temp_dir(&format!("{tag}-reference"));
     let (code, _, err) = generate(&reference, &["--game", spec, "--material", material]);
     assert_eq!(code, 0, "{err}");
@@ -721,6 +743,7 @@ fn two_processes_write_the_generator_s_tables(spec: &str, material: &str, extens
             Command::new(QI)
                 .args(["tb", "generate", "--game", spec, "--material", material])
                 .args(["--workers", "2", "--process", &i.to_string()])
+                .args(partitioned.then_some("--partitioned"))
                 .arg("--hosts")
                 .arg(&hosts_file)
                 .arg(dir)
@@ -737,6 +760,43 @@ fn two_processes_write_the_generator_s_tables(spec: &str, material: &str, extens
         assert!(err.contains(&format!("{material}: ")), "{err}");
         assert!(err.contains("4 workers in all"), "{err}");
     }
+    let dirs = if partitioned {
+        // No process wrote a table, only its own workers' partitions.
+        for (i, dir) in dirs.iter().enumerate() {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+                assert!(!name.ends_with(&format!(".{extension}")), "{name}");
+                if let Some(rest) = name.split(".part-").nth(1) {
+                    assert!(
+                        rest.starts_with(&format!("{}-of-4", 2 * i))
+                            || rest.starts_with(&format!("{}-of-4", 2 * i + 1)),
+                        "{name} in process {i}'s directory"
+                    );
+                }
+            }
+        }
+        let out = temp_dir(&format!("{tag}-joined"));
+        let joined = Command::new(QI)
+            .args([
+                "tb",
+                "join",
+                "--game",
+                spec,
+                "--material",
+                material,
+                "--out",
+            ])
+            .arg(&out)
+            .args(&dirs)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&joined.stderr);
+        assert!(joined.status.success(), "{err}");
+        assert!(err.contains("tables joined"), "{err}");
+        vec![out]
+    } else {
+        dirs
+    };
     let names = |dir: &Path| {
         let mut names: Vec<String> = std::fs::read_dir(dir)
             .unwrap()
@@ -765,6 +825,28 @@ fn two_processes_write_the_generator_s_tables(spec: &str, material: &str, extens
 }
 
 #[test]
+fn joining_without_the_partitions_is_refused_with_exit_code_2() {
+    let parts = temp_dir("ft-join-no-parts");
+    std::fs::create_dir_all(&parts).unwrap();
+    let out = temp_dir("ft-join-no-parts-out");
+    let (code, out_text, err) = qi(&[
+        "tb",
+        "join",
+        "--game",
+        "five-tigers:shandong-shuttle",
+        "--material",
+        "2v1",
+        "--out",
+        out.to_str().unwrap(),
+        parts.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out_text.is_empty(), "{out_text}");
+    assert!(err.contains("no partition of 2v1"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}
+
+#[test]
 fn a_bad_cluster_is_refused_with_exit_code_2() {
     let dir = temp_dir("ft-bad-cluster");
     let hosts = temp_dir("ft-bad-hosts");
@@ -788,6 +870,7 @@ fn a_bad_cluster_is_refused_with_exit_code_2() {
             vec!["--workers", "2", "--generator", "graph"],
             "--generator",
         ),
+        (vec!["--partitioned"], "--partitioned"),
         (
             vec![
                 "--game",

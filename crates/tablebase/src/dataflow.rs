@@ -25,7 +25,8 @@ use timely::dataflow::operators::{ConnectLoop, Feedback};
 use timely::WorkerConfig;
 
 use crate::retrograde::{
-    join_parts, next_round, Deal, Ledger, News, RetroError, RetroSlice, SliceValues, UNUSED,
+    join_parts, next_round, Deal, Fetched, Ledger, News, ReadRecorder, ReadingSlice, RetroError,
+    RetroSlice, SliceValues, Start, UNUSED,
 };
 use crate::table::Wdl;
 
@@ -146,6 +147,15 @@ impl Cluster {
     }
 
     /// The global indices of this process's workers.
+    pub fn local_workers(&self) -> std::ops::Range<usize> {
+        let first = self.first_worker();
+        let threads = match self {
+            Cluster::Local { threads } | Cluster::Processes { threads, .. } => *threads,
+        };
+        first..first + threads
+    }
+
+    /// The global index of this process's first worker.
     fn first_worker(&self) -> usize {
         match self {
             Cluster::Local { .. } => 0,
@@ -185,6 +195,12 @@ pub struct WorkerStats {
     /// Of those, to workers of other processes (what the network carried,
     /// 9 bytes each before timely's framing).
     pub remote: u64,
+    /// Distinct values of smaller slices its starts read from their
+    /// owners ([`solve_reading`]; 0 otherwise).
+    pub reads: u64,
+    /// Of those, owned by workers of other processes (a request of 16
+    /// bytes and an answer of 15 each before timely's framing).
+    pub remote_reads: u64,
 }
 
 /// This process's share of a solved slice.
@@ -333,6 +349,302 @@ pub fn any_everywhere(cluster: &Cluster, flags: &[bool]) -> Result<Vec<bool>, Da
         any = any.or(mine);
     }
     any.ok_or_else(|| DataflowError::Worker("no worker heard the flags".into()))
+}
+
+/// The partitions of a [`ReadingSlice`]'s sources that this process
+/// holds: for each source (in the order of [`ReadingSlice::sources`]),
+/// the codes and distances of the partitions its workers own, by global
+/// worker index (what [`Share::parts`] gave when the source was solved on
+/// the same workers).
+#[derive(Clone, Debug, Default)]
+pub struct Held {
+    parts: Vec<std::collections::HashMap<usize, Values>>,
+}
+
+/// One partition's codes and distances, by local index.
+type Values = (Vec<u8>, Vec<u16>);
+
+/// A chunk's distinct reads and, per slot, its start if final
+/// ([`record_reads`]).
+type Recorded = (Vec<(u32, u64)>, Vec<Option<Start>>);
+
+impl Held {
+    /// Nothing held yet, for `sources` sources.
+    pub fn new(sources: usize) -> Held {
+        Held {
+            parts: vec![Default::default(); sources],
+        }
+    }
+
+    /// Holds partition `owner` (a global worker index) of source
+    /// `source`: its codes and distances by local index.
+    pub fn insert(&mut self, source: usize, owner: usize, codes: Vec<u8>, distances: Vec<u16>) {
+        if let Some(parts) = self.parts.get_mut(source) {
+            parts.insert(owner, (codes, distances));
+        }
+    }
+
+    /// The value of the slot at local index `local` of partition `owner`
+    /// of `source`, as a code and a distance; [`MISSING`] when that
+    /// partition is not held here or has no such slot.
+    fn get(&self, source: usize, owner: usize, local: usize) -> (u8, u16) {
+        self.parts
+            .get(source)
+            .and_then(|p| p.get(&owner))
+            .and_then(|(c, d)| Some((*c.get(local)?, *d.get(local)?)))
+            .unwrap_or((MISSING, 0))
+    }
+}
+
+/// The code of a read whose owner does not hold the source's partition
+/// (a process that did not load it): the reader's start fails, naming
+/// the slot.
+const MISSING: u8 = 254;
+
+/// Solves a [`ReadingSlice`] with the workers of `cluster`, its sources'
+/// values read from the workers that own them: every process calls this
+/// with the same slice and its own `held` partitions of the sources (the
+/// [`Share`]s of the runs that solved them, on the same workers), and
+/// gets its own workers' partitions. No process holds a whole table:
+/// each worker first starts its slots with a [`ReadRecorder`], sends the
+/// distinct reads to their owners (timely's `Exchange`), gets their
+/// values back the same way, then starts its slots again from them
+/// ([`Fetched`]) and plays the rounds.
+///
+/// ```
+/// use std::sync::Arc;
+/// use qi_five_tigers::Rules;
+/// use qi_tablebase::dataflow::{solve_reading, Cluster, Held};
+/// use qi_tablebase::five_tigers::{FiveTigersSlice, Material, Tablebase};
+/// use qi_tablebase::retrograde::{ReadingSlice, RetroSlice};
+///
+/// let rules = Rules::shandong_shuttle();
+/// let cluster = Cluster::Local { threads: 2 };
+/// // 3v1's removals take the last Second piece: it reads no table.
+/// let m: Material = "3v1".parse().unwrap();
+/// let slice = Arc::new(FiveTigersSlice::reading(m, &rules).unwrap());
+/// assert!(slice.sources().is_empty());
+/// let share = solve_reading(slice.clone(), &cluster, Arc::new(Held::new(0))).unwrap();
+/// let values = share.into_values(slice.slots()).unwrap();
+/// let table = slice.table(&values, 1).unwrap();
+/// let tb = Tablebase::generate(&rules, &[m], 1).unwrap();
+/// assert_eq!(table.stats(), tb.table(m).unwrap().stats());
+/// ```
+pub fn solve_reading<S: ReadingSlice + Send + Sync + 'static>(
+    slice: Arc<S>,
+    cluster: &Cluster,
+    held: Arc<Held>,
+) -> Result<Share, DataflowError> {
+    solve_reading_in_chunks(slice, cluster, held, READ_CHUNK)
+}
+
+/// The slots of a worker started per fetch by [`solve_reading`]: the
+/// reads of at most this many slots (about 16 bytes each, a few a slot)
+/// are held at once, whatever the slice's size.
+pub const READ_CHUNK: u64 = 1 << 22;
+
+/// [`solve_reading`] with at most `chunk` slots of each worker started
+/// per fetch (at least 1): every worker fetches as many times, the
+/// number the largest partition needs, so that each fetch is one
+/// dataflow of all the workers.
+pub fn solve_reading_in_chunks<S: ReadingSlice + Send + Sync + 'static>(
+    slice: Arc<S>,
+    cluster: &Cluster,
+    held: Arc<Held>,
+    chunk: u64,
+) -> Result<Share, DataflowError> {
+    cluster.check()?;
+    let workers = cluster.workers();
+    let shift = slice.run_shift();
+    let chunk = chunk.max(1);
+    let threads = match cluster {
+        Cluster::Local { threads } | Cluster::Processes { threads, .. } => *threads,
+    };
+    let config = timely::Config {
+        communication: cluster.communication(),
+        worker: WorkerConfig::default(),
+    };
+    let shifts: Arc<Vec<u32>> = Arc::new(slice.sources().iter().map(|s| s.shift).collect());
+    let guards = timely::execute(config, move |worker| {
+        let index = worker.index();
+        let peers = worker.peers();
+        let deal = Deal::new(peers, slice.run_shift());
+        let total = slice.slots();
+        let count = deal.count(total, index);
+        let most = (0..peers).map(|w| deal.count(total, w)).max().unwrap_or(0);
+        let mut ledger = Ledger::begin(index, deal, count);
+        let mut stats = WorkerStats::default();
+        // A worker that fails still takes part in every fetch and in the
+        // rounds (with nothing), so that every other worker's dataflows
+        // end; its error is returned then.
+        let mut failure = None;
+        for c in 0..most.div_ceil(chunk).max(1) {
+            let (lo, hi) = (c * chunk, ((c + 1) * chunk).min(count));
+            let (reads, starts) = if failure.is_none() && lo < hi {
+                record_reads(&*slice, deal, index, lo..hi).unwrap_or_else(|e| {
+                    failure = Some(e);
+                    (Vec::new(), Vec::new())
+                })
+            } else {
+                (Vec::new(), Vec::new())
+            };
+            let fetched = fetch_reads(worker, threads, &shifts, &held, reads, &mut stats);
+            if failure.is_some() {
+                continue;
+            }
+            for (local, start) in (lo..hi).zip(starts) {
+                let slot = deal.slot(index, local as usize);
+                // A slot that read nothing started for good the first time.
+                let started = start
+                    .map_or_else(|| slice.start_reading(slot, &fetched), Ok)
+                    .and_then(|start| ledger.push(slot, start));
+                if let Err(e) = started {
+                    failure = Some(e);
+                    break;
+                }
+            }
+        }
+        let ledger = match failure {
+            None => Ok(ledger),
+            Some(e) => Err(e),
+        };
+        play_rounds(slice.clone(), threads, worker, ledger, stats)
+    })
+    .map_err(DataflowError::Start)?;
+    let mut parts = Vec::new();
+    for result in guards.join() {
+        let part: Part = result
+            .map_err(DataflowError::Worker)?
+            .map_err(DataflowError::Retro)?;
+        parts.push(part);
+    }
+    Ok(Share {
+        workers,
+        shift,
+        parts,
+    })
+}
+
+/// The distinct reads, sorted, of the starts of the local slots `range`
+/// of partition `owner` under `deal`, each slot started with a
+/// [`ReadRecorder`] (the reads merged as they come: a slot's reads
+/// repeat across slots); and for each slot its start if no value can
+/// change it ([`Start::reads_nothing`]: most slots have no move out of
+/// the slice), else `None`.
+fn record_reads<S: ReadingSlice + ?Sized>(
+    slice: &S,
+    deal: Deal,
+    owner: usize,
+    range: std::ops::Range<u64>,
+) -> Result<Recorded, RetroError> {
+    /// Slots started between two merges of their reads.
+    const BATCH: u64 = 1 << 14;
+    let mut all: Vec<(u32, u64)> = Vec::new();
+    let mut starts = Vec::with_capacity((range.end - range.start) as usize);
+    let mut local = range.start;
+    while local < range.end {
+        let recorder = ReadRecorder::default();
+        let end = (local + BATCH).min(range.end);
+        for l in local..end {
+            let start = slice.start_reading(deal.slot(owner, l as usize), &recorder)?;
+            starts.push(start.reads_nothing().then_some(start));
+        }
+        local = end;
+        let mut batch = recorder.into_reads();
+        batch.sort_unstable();
+        batch.dedup();
+        all = merge_sorted(all, batch);
+    }
+    Ok((all, starts))
+}
+
+/// The union of two sorted, distinct lists, sorted and distinct.
+fn merge_sorted(a: Vec<(u32, u64)>, b: Vec<(u32, u64)>) -> Vec<(u32, u64)> {
+    if a.is_empty() {
+        return b;
+    }
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => {
+                out.push(a[i]);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                out.push(b[j]);
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                out.push(a[i]);
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
+}
+
+/// One fetch: every worker sends each of its `reads` (sorted, distinct)
+/// to the worker that owns the slot, which answers from `held`; returns
+/// the reads with their values, and counts them into `stats`.
+fn fetch_reads<A: timely::communication::Allocate>(
+    worker: &mut timely::worker::Worker<A>,
+    threads: usize,
+    shifts: &Arc<Vec<u32>>,
+    held: &Arc<Held>,
+    reads: Vec<(u32, u64)>,
+    stats: &mut WorkerStats,
+) -> Fetched {
+    use timely::dataflow::operators::vec::Map;
+    use timely::dataflow::operators::{Exchange as _, Inspect, ToStream};
+
+    let index = worker.index();
+    let peers = worker.peers();
+    let process = index / threads;
+    let deals: Vec<Deal> = shifts.iter().map(|&s| Deal::new(peers, s)).collect();
+    let owner = move |source: u32, slot: u64| -> u64 {
+        deals
+            .get(source as usize)
+            .map_or(0, |d| d.owner(slot) as u64)
+    };
+    stats.reads += reads.len() as u64;
+    stats.remote_reads += reads
+        .iter()
+        .filter(|&&(source, slot)| owner(source, slot) as usize / threads != process)
+        .count() as u64;
+    let mut fetched = Fetched::new(reads.clone());
+    fetched.values.fill((MISSING, 0));
+    let answers = Rc::new(RefCell::new(fetched));
+    let into = answers.clone();
+    let (held, route) = (held.clone(), owner.clone());
+    let local_deals: Vec<Deal> = shifts.iter().map(|&s| Deal::new(peers, s)).collect();
+    // A request: (owner, source, slot, asker); an answer: (asker, source,
+    // slot, code, distance).
+    let requests = reads
+        .into_iter()
+        .map(move |(source, slot)| (route(source, slot), source, slot, index as u32));
+    worker.dataflow::<u32, _, _>(|scope| {
+        requests
+            .to_stream(scope)
+            .container::<Vec<_>>()
+            .exchange(|r: &(u64, u32, u64, u32)| r.0)
+            .map(move |(_, source, slot, asker)| {
+                let (code, distance) = match local_deals.get(source as usize) {
+                    Some(deal) => held.get(source as usize, index, deal.local(slot)),
+                    None => (MISSING, 0),
+                };
+                (u64::from(asker), source, slot, code, distance)
+            })
+            .exchange(|a: &(u64, u32, u64, u8, u16)| a.0)
+            .inspect(move |&(_, source, slot, code, distance)| {
+                into.borrow_mut().set(source, slot, code, distance);
+            });
+    });
+    while worker.step() {}
+    answers.take()
 }
 
 fn execute<S: RetroSlice + Send + Sync + 'static>(
@@ -504,17 +816,31 @@ fn run_worker<S: RetroSlice + Send + Sync + 'static, A: timely::communication::A
     threads: usize,
     worker: &mut timely::worker::Worker<A>,
 ) -> Result<Part, RetroError> {
+    let ledger = Ledger::new(&*slice, worker.index(), worker.peers());
+    play_rounds(slice, threads, worker, ledger, WorkerStats::default())
+}
+
+/// The rounds of one worker from its started `ledger` (or the error that
+/// kept it from starting its slots), `stats` counted on from what the
+/// worker did before.
+fn play_rounds<S: RetroSlice + Send + Sync + 'static, A: timely::communication::Allocate>(
+    slice: Arc<S>,
+    threads: usize,
+    worker: &mut timely::worker::Worker<A>,
+    ledger: Result<Ledger, RetroError>,
+    stats: WorkerStats,
+) -> Result<Part, RetroError> {
     let index = worker.index();
     let peers = worker.peers();
     let deal = Deal::new(peers, slice.run_shift());
     // A worker that cannot start its slots still plays the rounds (with
     // none), so that every worker's loop ends; its error is returned then.
-    let (ledger, failure) = match Ledger::new(&*slice, index, peers) {
+    let (ledger, failure) = match ledger {
         Ok(ledger) => (ledger, None),
         Err(e) => (Ledger::empty(index, deal), Some(e)),
     };
     let ledger = Rc::new(RefCell::new(ledger));
-    let stats = Rc::new(RefCell::new(WorkerStats::default()));
+    let stats = Rc::new(RefCell::new(stats));
     let failure = Rc::new(RefCell::new(failure));
     // Round 0 and every round the slots' starts scheduled.
     let rounds: Vec<u32> = std::iter::once(0)

@@ -102,6 +102,17 @@ pub enum FormatError {
     /// not above the previous one (a game whose index is stored keys).
     #[error("state {0}: bad key (not canonical, not of the material, or out of order)")]
     BadKey(u64),
+    /// A partition file (one worker's share of a cluster's table,
+    /// [`crate::partition`]) that is not the one expected, or missing.
+    #[error("partition {path}: {found}, expected {expected}")]
+    PartitionMismatch {
+        /// The file (or where it was looked for).
+        path: String,
+        /// What it holds.
+        found: String,
+        /// What was expected.
+        expected: String,
+    },
 }
 
 impl FormatError {

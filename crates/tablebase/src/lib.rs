@@ -58,6 +58,7 @@ mod game;
 pub mod jungle;
 mod lazy;
 mod paged;
+pub mod partition;
 mod resume;
 pub mod retrograde;
 mod table;

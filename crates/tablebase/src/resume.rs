@@ -25,6 +25,7 @@ pub(crate) fn damaged(e: &FormatError) -> bool {
             | FormatError::BadRules { .. }
             | FormatError::CountMismatch { .. }
             | FormatError::BadKey(_)
+            | FormatError::PartitionMismatch { .. }
     )
 }
 
@@ -120,4 +121,118 @@ where
         solve,
         |t, s, r, stats: Vec<_>| done(t, s, r, &stats),
     )
+}
+
+/// A cluster's generation that keeps every table spread over its
+/// workers: each process writes only its own workers' partitions of each
+/// material ([`crate::partition`]) into its `dir`, and each material's
+/// starts read the smaller materials' values from the workers that own
+/// them ([`crate::dataflow::solve_reading`]); no process holds or writes
+/// a whole table. Every process runs this with the same arguments (and
+/// the same cluster shape: the partitions of a run with other numbers of
+/// workers are not this run's). A material is solved again by all when
+/// any process lacks one of its partitions, or holds a damaged one (the
+/// others write theirs again, the same values). `done` gets each material solved, the
+/// seconds it took and this process's workers' stats. Returns the
+/// materials of the closure, in the order solved.
+#[cfg(feature = "distributed")]
+pub(crate) fn resume_partitioned<G, S>(
+    rules: &G::Rules,
+    materials: &[G::Material],
+    cluster: &crate::dataflow::Cluster,
+    dir: &Path,
+    mut slice_of: impl FnMut(G::Material) -> Result<S, GenerateDirError>,
+    mut done: impl FnMut(G::Material, f64, &[crate::dataflow::WorkerStats]),
+) -> Result<Vec<G::Material>, GenerateDirError>
+where
+    G: TableGame,
+    S: crate::retrograde::ReadingSlice + Send + Sync + 'static,
+{
+    use crate::dataflow::{any_everywhere, solve_reading, Held};
+    use crate::partition::Partition;
+    use std::sync::Arc;
+
+    let order = G::closure(materials, rules);
+    let workers = cluster.workers();
+    let mine = cluster.local_workers();
+    // A partition that is missing, damaged or of another deal is lacking.
+    let mut lacking = Vec::with_capacity(order.len());
+    for &m in &order {
+        let mut lacks = false;
+        for owner in mine.clone() {
+            let path = Partition::<G>::path(dir, m, owner, workers);
+            if !path.exists() {
+                lacks = true;
+                break;
+            }
+            match Partition::<G>::load(&path, rules) {
+                Ok(p) if p.material == m && p.owner == owner && p.workers == workers => {}
+                Ok(_) => lacks = true,
+                Err(e) if damaged(&e) => lacks = true,
+                Err(e) => return Err(e.into()),
+            }
+            if lacks {
+                break;
+            }
+        }
+        lacking.push(lacks);
+    }
+    let to_solve = any_everywhere(cluster, &lacking)?;
+    let mut solved = Vec::new();
+    for (&m, solve_it) in order.iter().zip(to_solve) {
+        if !solve_it {
+            continue;
+        }
+        let start = Instant::now();
+        let slice = Arc::new(slice_of(m)?);
+        // This process's partitions of what the starts read.
+        let sources = slice.sources();
+        let mut held = Held::new(sources.len());
+        for (i, source) in sources.iter().enumerate() {
+            let material: G::Material = source
+                .name
+                .parse()
+                .map_err(|e: G::MaterialError| FormatError::BadMaterial(Box::new(e)))?;
+            for owner in mine.clone() {
+                let path = Partition::<G>::path(dir, material, owner, workers);
+                if !path.exists() {
+                    return Err(crate::GenerateError::MissingSubtable {
+                        material: m.to_string(),
+                        needed: format!("{} (no file {})", source.name, path.display()),
+                    }
+                    .into());
+                }
+                let part = Partition::<G>::load(&path, rules)?;
+                if part.slots != source.slots || part.shift != source.shift {
+                    return Err(FormatError::PartitionMismatch {
+                        path: path.display().to_string(),
+                        found: format!("{} slots in runs of 2^{}", part.slots, part.shift),
+                        expected: format!("{} slots in runs of 2^{}", source.slots, source.shift),
+                    }
+                    .into());
+                }
+                held.insert(i, owner, part.codes, part.distances);
+            }
+        }
+        let share = solve_reading(slice.clone(), cluster, Arc::new(held))?;
+        let slots = slice.slots();
+        let mut stats = Vec::with_capacity(share.parts.len());
+        for (owner, codes, distances, st) in share.parts {
+            Partition::<G> {
+                material: m,
+                rules: *rules,
+                slots,
+                shift: share.shift,
+                owner,
+                workers,
+                codes,
+                distances,
+            }
+            .save(dir)?;
+            stats.push(st);
+        }
+        done(m, start.elapsed().as_secs_f64(), &stats);
+        solved.push(m);
+    }
+    Ok(solved)
 }

@@ -44,6 +44,23 @@ pub enum Start {
     Open(Open),
 }
 
+impl Start {
+    /// Whether this start is the same whatever values its reads give: it
+    /// has no move out of the slice (values enter a start only through
+    /// its exits). A start made by a [`ReadRecorder`]'s stand-in values
+    /// is final when this holds; a start memoised by the slice (a
+    /// removal sequence met before) reads nothing new but may hold a
+    /// stand-in value, and has an exit, so it is started again.
+    pub fn reads_nothing(&self) -> bool {
+        match self {
+            Start::Unused | Start::Decided(..) => true,
+            Start::Open(open) => {
+                open.exit_win.is_none() && open.exit_loss.is_none() && !open.exit_draw
+            }
+        }
+    }
+}
+
 /// What the moves of an open slot lead to.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Open {
@@ -83,6 +100,126 @@ pub trait RetroSlice: Sync {
     /// workers.
     fn run_shift(&self) -> u32 {
         0
+    }
+}
+
+/// One smaller, finished slice that a [`ReadingSlice`] reads: what its
+/// moves out of the slice lead into, named as the tables name it (the
+/// material), with its slots and how they are dealt
+/// ([`RetroSlice::run_shift`]), so that a reader knows which worker
+/// owns a slot of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Source {
+    /// The material, as its table's file names it (`3v2`, `LRvE`).
+    pub name: String,
+    /// Its slots, `0..slots`.
+    pub slots: u64,
+    /// Its slice's [`RetroSlice::run_shift`].
+    pub shift: u32,
+}
+
+/// Answers the reads of a slot's start: the value and distance of slot
+/// `slot` of source `source` (an index into [`ReadingSlice::sources`]).
+pub trait Reader {
+    /// The value of the slot, for its own side to move.
+    fn read(&self, source: usize, slot: u64) -> Result<(Wdl, u16), RetroError>;
+
+    /// Whether the answers are stand-ins that only record what was asked
+    /// ([`ReadRecorder`]): a start must not keep anything it derived from
+    /// them (a memo of removal sequences, say) for later starts.
+    fn records(&self) -> bool {
+        false
+    }
+}
+
+/// A slice that starts its slots from values read by slot in the smaller
+/// slices its moves out of it lead into ([`ReadingSlice::sources`]),
+/// instead of holding those tables: what lets a cluster keep every table
+/// spread over its workers, each worker asking the owners of the slots
+/// its starts read (`dataflow::solve_reading`).
+///
+/// The reads of a start may not depend on the values read: the solver
+/// first starts each slot with a reader that records what it is asked
+/// and answers anything, then fetches those values and starts it again.
+pub trait ReadingSlice: RetroSlice {
+    /// The slices read, in a fixed order (the `source` of a read).
+    fn sources(&self) -> Vec<Source>;
+    /// How `slot` starts, its moves out of the slice valued by `reader`.
+    fn start_reading(&self, slot: u64, reader: &dyn Reader) -> Result<Start, RetroError>;
+}
+
+/// A [`Reader`] that answers every read with a draw and keeps what it was
+/// asked: the first pass of a [`ReadingSlice`]'s start.
+#[derive(Debug, Default)]
+pub struct ReadRecorder {
+    reads: std::cell::RefCell<Vec<(u32, u64)>>,
+}
+
+impl ReadRecorder {
+    /// The reads asked so far, `(source, slot)`, in the order asked
+    /// (repeats kept).
+    pub fn into_reads(self) -> Vec<(u32, u64)> {
+        self.reads.into_inner()
+    }
+}
+
+impl Reader for ReadRecorder {
+    fn read(&self, source: usize, slot: u64) -> Result<(Wdl, u16), RetroError> {
+        let source = u32::try_from(source).map_err(|_| RetroError::Slice {
+            slot,
+            message: format!("source {source} out of range"),
+        })?;
+        self.reads.borrow_mut().push((source, slot));
+        Ok((Wdl::Draw, 0))
+    }
+
+    fn records(&self) -> bool {
+        true
+    }
+}
+
+/// Values fetched for a partition's reads: `reads` sorted and distinct,
+/// `values[i]` the value of `reads[i]` (`None` while not fetched, or when
+/// the slot is unused in its source).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Fetched {
+    /// `(source, slot)`, sorted and distinct.
+    pub reads: Vec<(u32, u64)>,
+    /// Their values: a code (0 loss, 1 draw, 2 win, [`UNUSED`]) and a
+    /// distance.
+    pub values: Vec<(u8, u16)>,
+}
+
+impl Fetched {
+    /// The reads of `reads` (any order, repeats allowed), none fetched yet.
+    pub fn new(mut reads: Vec<(u32, u64)>) -> Fetched {
+        reads.sort_unstable();
+        reads.dedup();
+        let values = vec![(UNUSED, 0); reads.len()];
+        Fetched { reads, values }
+    }
+
+    /// Sets the value of a read (ignored if it was not asked for).
+    pub fn set(&mut self, source: u32, slot: u64, code: u8, distance: u16) {
+        if let Ok(i) = self.reads.binary_search(&(source, slot)) {
+            self.values[i] = (code, distance);
+        }
+    }
+}
+
+impl Reader for Fetched {
+    fn read(&self, source: usize, slot: u64) -> Result<(Wdl, u16), RetroError> {
+        let found = u32::try_from(source)
+            .ok()
+            .and_then(|s| self.reads.binary_search(&(s, slot)).ok())
+            .and_then(|i| {
+                let (code, d) = self.values[i];
+                Wdl::from_code(code).map(|w| (w, d))
+            });
+        found.ok_or_else(|| RetroError::Slice {
+            slot,
+            message: format!("slot {slot} of source {source} was read but has no value"),
+        })
     }
 }
 
@@ -273,48 +410,62 @@ impl Ledger {
     ) -> Result<Ledger, RetroError> {
         let deal = Deal::new(peers, slice.run_shift());
         let count = deal.count(slice.slots(), owner);
-        let mut ledger = Ledger {
+        let mut ledger = Ledger::begin(owner, deal, count);
+        for local in 0..count {
+            let slot = deal.slot(owner, local as usize);
+            ledger.push(slot, slice.start(slot)?)?;
+        }
+        Ok(ledger)
+    }
+
+    /// A partition whose `count` slots are yet to be started, in order,
+    /// by [`Ledger::push`].
+    pub(crate) fn begin(owner: usize, deal: Deal, count: u64) -> Ledger {
+        Ledger {
             owner,
             deal,
             slots: Vec::with_capacity(count as usize),
             due: BTreeMap::new(),
-        };
-        for local in 0..count {
-            let slot = deal.slot(owner, local as usize);
-            let entry = match slice.start(slot)? {
-                Start::Unused => Slot::decided(UNUSED, 0),
-                Start::Decided(wdl, d) => {
-                    if wdl != Wdl::Draw {
-                        // Told to its predecessors in the round of its
-                        // distance, like any decision.
-                        ledger.schedule(d, local as u32, Due::Tell);
-                    }
-                    Slot::decided(wdl.code(), d)
-                }
-                Start::Open(open) => {
-                    let left = u8::try_from(open.successors)
-                        .map_err(|_| RetroError::TooManySuccessors { slot })?;
-                    let loss_floor = match open.exit_loss {
-                        None => 0,
-                        Some(e) => next_round(e)?,
-                    };
-                    if let Some(e) = open.exit_win {
-                        ledger.schedule(next_round(e)?, local as u32, Due::Win);
-                    } else if open.successors == 0 && !open.exit_draw {
-                        // Only losing exits.
-                        ledger.schedule(loss_floor, local as u32, Due::Loss);
-                    }
-                    let never_lost = open.exit_win.is_some() || open.exit_draw;
-                    Slot {
-                        left,
-                        state: if never_lost { NEVER_LOST } else { OPEN },
-                        distance: loss_floor,
-                    }
-                }
-            };
-            ledger.slots.push(entry);
         }
-        Ok(ledger)
+    }
+
+    /// Starts the partition's next slot, `slot`, as `start` says.
+    pub(crate) fn push(&mut self, slot: u64, start: Start) -> Result<(), RetroError> {
+        let local = self.slots.len() as u32;
+        debug_assert_eq!(self.slot(local as usize), slot);
+        let entry = match start {
+            Start::Unused => Slot::decided(UNUSED, 0),
+            Start::Decided(wdl, d) => {
+                if wdl != Wdl::Draw {
+                    // Told to its predecessors in the round of its
+                    // distance, like any decision.
+                    self.schedule(d, local, Due::Tell);
+                }
+                Slot::decided(wdl.code(), d)
+            }
+            Start::Open(open) => {
+                let left = u8::try_from(open.successors)
+                    .map_err(|_| RetroError::TooManySuccessors { slot })?;
+                let loss_floor = match open.exit_loss {
+                    None => 0,
+                    Some(e) => next_round(e)?,
+                };
+                if let Some(e) = open.exit_win {
+                    self.schedule(next_round(e)?, local, Due::Win);
+                } else if open.successors == 0 && !open.exit_draw {
+                    // Only losing exits.
+                    self.schedule(loss_floor, local, Due::Loss);
+                }
+                let never_lost = open.exit_win.is_some() || open.exit_draw;
+                Slot {
+                    left,
+                    state: if never_lost { NEVER_LOST } else { OPEN },
+                    distance: loss_floor,
+                }
+            }
+        };
+        self.slots.push(entry);
+        Ok(())
     }
 
     fn schedule(&mut self, round: u16, local: u32, due: Due) {

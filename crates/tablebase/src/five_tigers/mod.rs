@@ -75,8 +75,8 @@ pub use bounded::{generate_bounded, plan_bounded, Solve, Solved};
 pub use file_stats::file_stats;
 pub use layout::{Dense, DenseBan, Slots};
 #[cfg(feature = "distributed")]
-pub use resume::generate_distributed;
-pub use resume::generate_resumable;
+pub use resume::{generate_distributed, generate_partitioned};
+pub use resume::{generate_resumable, join_partitions};
 pub use retro_disk::{solve_out_of_core, OutOfCoreReport};
 pub use slice::FiveTigersSlice;
 pub use solve::{estimated_state_count, raw_state_count, EXACT_PLACEMENTS};
@@ -315,14 +315,7 @@ pub fn solve_material(
     smaller: &Tablebase,
     threads: usize,
 ) -> Result<Table, GenerateError> {
-    let needed = material.first.max(material.second);
-    if needed > u32::from(rules.pieces_per_side) {
-        return Err(GenerateError::TooManyPieces {
-            material: material.to_string(),
-            needed,
-            allowed: rules.pieces_per_side,
-        });
-    }
+    let needed = within_rules(material, rules)?;
     let unsupported = |reason: &str| {
         Err(GenerateError::Unsupported {
             material: material.to_string(),
@@ -339,6 +332,20 @@ pub fn solve_material(
         }
         Generator::Retrograde => retro::solve(material, rules, smaller, threads),
     }
+}
+
+/// The larger side of `material`, refused when the rules give fewer
+/// pieces a side.
+pub(crate) fn within_rules(material: Material, rules: &Rules) -> Result<u32, GenerateError> {
+    let needed = material.first.max(material.second);
+    if needed > u32::from(rules.pieces_per_side) {
+        return Err(GenerateError::TooManyPieces {
+            material: material.to_string(),
+            needed,
+            allowed: rules.pieces_per_side,
+        });
+    }
+    Ok(needed)
 }
 
 /// Counts of one table by the counting convention: every placement of the

@@ -69,3 +69,77 @@ pub fn generate_distributed(
         &mut done,
     )
 }
+
+/// [`generate_distributed`] with no table gathered: each process of
+/// `cluster` writes only its own workers' partitions of each material
+/// into its `dir` (`MATERIAL.qft.part-W-of-N`, [`crate::partition`]),
+/// and the conversions of each material read the smaller materials'
+/// values from the workers that own them
+/// ([`crate::dataflow::solve_reading`] over
+/// [`FiveTigersSlice::reading`](super::FiveTigersSlice::reading)): no
+/// process holds a whole table, so the cluster's memory, not one
+/// machine's, bounds the materials. [`join_partitions`] makes the table
+/// files from the partitions afterwards. `done` gets each material
+/// solved, its seconds and this process's workers' stats; returns the
+/// materials solved.
+///
+/// ```
+/// use qi_five_tigers::Rules;
+/// use qi_tablebase::dataflow::Cluster;
+/// use qi_tablebase::five_tigers::{generate_partitioned, join_partitions, Material, Tablebase};
+///
+/// let parts = tempfile::tempdir().unwrap();
+/// let out = tempfile::tempdir().unwrap();
+/// let rules = Rules::shandong_shuttle();
+/// let m: Material = "2v2".parse().unwrap();
+/// let cluster = Cluster::Local { threads: 2 };
+/// let solved = generate_partitioned(&rules, &[m], &cluster, parts.path(), |_, _, _| {}).unwrap();
+/// assert_eq!(solved, [m]);
+/// let dirs = [parts.path().to_path_buf()];
+/// join_partitions(&rules, &[m], &dirs, out.path(), 1, |_| {}).unwrap();
+/// let bytes = std::fs::read(Tablebase::file_path(out.path(), m)).unwrap();
+/// let direct = Tablebase::generate(&rules, &[m], 1).unwrap();
+/// assert!(bytes == direct.table(m).unwrap().to_bytes());
+/// ```
+#[cfg(feature = "distributed")]
+pub fn generate_partitioned(
+    rules: &Rules,
+    materials: &[Material],
+    cluster: &crate::dataflow::Cluster,
+    dir: &Path,
+    done: impl FnMut(Material, f64, &[crate::dataflow::WorkerStats]),
+) -> Result<Vec<Material>, GenerateDirError> {
+    crate::resume::resume_partitioned::<qi_five_tigers::FiveTigers, _>(
+        rules,
+        materials,
+        cluster,
+        dir,
+        |m| Ok(super::FiveTigersSlice::reading(m, rules)?),
+        done,
+    )
+}
+
+/// The table files in `out` of `materials` and every material they need
+/// (fewest pieces first), each joined from the partition files a
+/// `generate_partitioned` run (the `distributed` feature) left in `dirs`
+/// (every process's directory, or copies of them); the tables are made
+/// on `threads` threads. A table already in `out` is left as it is. `done` gets each
+/// table written; returns the materials written.
+pub fn join_partitions(
+    rules: &Rules,
+    materials: &[Material],
+    dirs: &[std::path::PathBuf],
+    out: &Path,
+    threads: usize,
+    done: impl FnMut(&Table),
+) -> Result<Vec<Material>, GenerateDirError> {
+    let order = super::closure(materials, rules);
+    crate::partition::join_dirs(
+        rules,
+        &order,
+        dirs,
+        out,
+        |m, values| super::FiveTigersSlice::reading(m, rules)?.table(values, threads),
+        done,
+    )
+}

@@ -163,7 +163,27 @@ impl Targets {
         }
         Ok(Targets { tables })
     }
+}
 
+/// Where a conversion ends: the value and distance of a position with
+/// nothing owed in the table of its (smaller) material. The generators
+/// look it up in the tables they hold ([`Targets`] by dense slot, a
+/// [`Tablebase`] by key under the shuttle ban); a slice of a cluster
+/// reads it from the worker that owns it (`slice::Reading`).
+pub(super) trait Lookup {
+    /// The value and distance of `pos` (nothing owed), for its side to
+    /// move, reached from a position of `material`.
+    fn value(&self, pos: &FiveTigers, material: Material) -> Result<(Wdl, u32), GenerateError>;
+}
+
+impl Lookup for Targets {
+    #[inline]
+    fn value(&self, pos: &FiveTigers, material: Material) -> Result<(Wdl, u32), GenerateError> {
+        self.get(pos, material)
+    }
+}
+
+impl Targets {
     /// The value and distance of `pos` (nothing owed) in its table.
     fn get(&self, pos: &FiveTigers, material: Material) -> Result<(Wdl, u32), GenerateError> {
         let m = Material::of(pos)
@@ -187,9 +207,9 @@ impl Targets {
 /// The value and distance, for its side to move, of a position reached by
 /// a step that formed a formation (or of the removals after it): solved
 /// forward through the removals into the smaller tables.
-fn conversion(
+fn conversion<L: Lookup + ?Sized>(
     pos: &FiveTigers,
-    smaller: &Targets,
+    smaller: &L,
     material: Material,
     memo: &mut Memo,
 ) -> Result<(Wdl, u32), GenerateError> {
@@ -198,7 +218,7 @@ fn conversion(
         return Ok((Wdl::of_outcome(o, me), 0));
     }
     let Some((taker, count)) = pos.owed().first() else {
-        return smaller.get(pos, material);
+        return smaller.value(pos, material);
     };
     let key = (
         pos.pieces(Side::First).0,
@@ -446,13 +466,13 @@ pub(super) fn convert_step(
 /// `boards[1]` and `stm` to move: its successors in the material (into
 /// `children`, sorted and distinct) and its conversions' values.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn start_slot(
+pub(super) fn start_slot<L: Lookup + ?Sized>(
     index: &DenseIndex,
     boards: [u32; 2],
     stm: usize,
     rules: &Rules,
     material: Material,
-    smaller: &Targets,
+    smaller: &L,
     memo: &mut Memo,
     children: &mut Vec<u64>,
 ) -> Result<SlotStart, GenerateError> {

@@ -44,7 +44,7 @@ use super::dense_ban::{bans_in_order, BanIndex, Block, Near};
 use super::key::{Ban, State, MAX_KEYED_OWED};
 use super::retro::{
     best_removal, convert_step, decided, forms, internal, needed_table, pack_values, points,
-    predecessors, side, start_by_steps, with, Converted, SlotStart, COUNT, LOSS, LOSS_NEW,
+    predecessors, side, start_by_steps, with, Converted, Lookup, SlotStart, COUNT, LOSS, LOSS_NEW,
     NON_LOSING, UNUSED, WIN, WIN_NEW,
 };
 use super::{DenseBan, Material, Slots, Table, Tablebase};
@@ -169,7 +169,7 @@ fn state_of(boards: [u32; 2], stm: usize, bans: [Option<Ban>; 2]) -> State {
 }
 
 /// The canonical key of the state of `pos`.
-fn canonical_key(pos: &FiveTigers) -> Result<u64, GenerateError> {
+pub(super) fn canonical_key(pos: &FiveTigers) -> Result<u64, GenerateError> {
     let state = State::from_position(pos)
         .map_err(|e| internal(format!("the position {pos} has no state ({e:?})")))?;
     Ok(state
@@ -180,9 +180,9 @@ fn canonical_key(pos: &FiveTigers) -> Result<u64, GenerateError> {
 
 /// The value and distance, for its side to move, of a position reached by
 /// a step that formed a formation (or of the removals after it).
-fn conversion(
+fn conversion<L: Lookup + ?Sized>(
     pos: &FiveTigers,
-    smaller: &Tablebase,
+    smaller: &L,
     material: Material,
     memo: &mut Memo,
 ) -> Result<(Wdl, u32), GenerateError> {
@@ -191,13 +191,7 @@ fn conversion(
         return Ok((Wdl::of_outcome(o, me), 0));
     }
     if pos.owed().is_empty() {
-        let key = canonical_key(pos)?;
-        let m = Material::of(pos)
-            .ok_or_else(|| internal(format!("the conversion {pos} has no material")))?;
-        let table = needed_table(smaller, material, m)?;
-        return table
-            .get_key(key)
-            .ok_or_else(|| internal(format!("the conversion {pos} is not in table {m}")));
+        return smaller.value(pos, material);
     }
     let key = MemoKey::of(pos)?;
     if let Some(&v) = memo.get(&key) {
@@ -206,6 +200,20 @@ fn conversion(
     let best = best_removal(pos, |child| conversion(child, smaller, material, memo))?;
     memo.insert(key, best);
     Ok(best)
+}
+
+/// Under the shuttle ban the tables are looked up by canonical key (the
+/// state with both previous steps).
+impl Lookup for Tablebase {
+    fn value(&self, pos: &FiveTigers, material: Material) -> Result<(Wdl, u32), GenerateError> {
+        let key = canonical_key(pos)?;
+        let m = Material::of(pos)
+            .ok_or_else(|| internal(format!("the conversion {pos} has no material")))?;
+        let table = needed_table(self, material, m)?;
+        table
+            .get_key(key)
+            .ok_or_else(|| internal(format!("the conversion {pos} is not in table {m}")))
+    }
 }
 
 /// The bans after a step `from → to` of side `stm` that forms nothing,
@@ -293,13 +301,13 @@ impl BlockStart {
     /// material (into `children`, sorted and distinct) and its
     /// conversions' values.
     #[allow(clippy::too_many_arguments)]
-    pub(super) fn start(
+    pub(super) fn start<L: Lookup + ?Sized>(
         &mut self,
         index: &BanIndex,
         bans: [Option<Ban>; 2],
         rules: &Rules,
         material: Material,
-        smaller: &Tablebase,
+        smaller: &L,
         memo: &mut Memo,
         children: &mut Vec<u64>,
     ) -> Result<SlotStart, GenerateError> {

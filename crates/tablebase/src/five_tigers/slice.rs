@@ -10,6 +10,13 @@
 //! (`retro`); under `shuttle = forbidden` it is a cell of the ban index,
 //! a position with the steps back its two sides may not play
 //! (`retro_ban`).
+//!
+//! A slice made by [`FiveTigersSlice::reading`] holds no smaller table:
+//! it is a [`ReadingSlice`], whose conversions end in a read of the
+//! smaller material's slot (its dense slot, or the cell of the state's
+//! canonical key under the ban: the slots those tables are solved in),
+//! answered by whoever holds that table's values (`dataflow::solve_reading`
+//! asks the worker that owns the slot).
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -18,13 +25,18 @@ use std::thread::LocalKey;
 
 use qi_five_tigers::{Rules, Shuttle};
 
+use qi_core::{Position, Side};
+use qi_five_tigers::FiveTigers;
+
 use super::dense::DenseIndex;
 use super::dense_ban::BanIndex;
-use super::retro::{self, Memo, SlotStart, Targets};
+use super::retro::{self, Lookup, Memo, SlotStart, Targets};
 use super::retro_ban::{self, BlockStart};
-use super::{Material, Table, Tablebase};
+use super::{Dense, DenseBan, Material, Slots, Table, Tablebase};
 use crate::driver::GenerateError;
-use crate::retrograde::{Open, RetroError, RetroSlice, SliceValues, Start};
+use crate::retrograde::{
+    Open, Reader, ReadingSlice, RetroError, RetroSlice, SliceValues, Source, Start,
+};
 use crate::table::Wdl;
 
 /// One Five Tigers material with the tables its removals lead to, under
@@ -33,22 +45,66 @@ pub struct FiveTigersSlice {
     material: Material,
     rules: Rules,
     kind: Kind,
-    /// Tells this slice's removal memo from another's on a thread.
+    /// The materials the removals lead into and their tables' slots, in
+    /// the order of [`ReadingSlice::sources`] (a reading slice's; empty
+    /// for one that holds its tables).
+    sources: Vec<(Material, Slots)>,
+    /// Tells this slice's removal memo from another's on a thread: `id`
+    /// for the starts from the tables it holds or from values read, `id +
+    /// 1` for the starts that only record their reads (their memo holds
+    /// no true values).
     id: u64,
 }
 
 /// What the slots are, by the shuttle option.
 enum Kind {
     /// `shuttle = allowed`: the board slots, and the tables the removals
-    /// lead into by dense slot.
-    Shuttle { index: DenseIndex, targets: Targets },
+    /// lead into by dense slot (none in a reading slice).
+    Shuttle {
+        index: DenseIndex,
+        targets: Option<Targets>,
+    },
     /// `shuttle = forbidden`: the cells (boards and bans), and the
     /// smaller tables the removals lead into (a copy of those of them
-    /// that a removal reaches), looked up by canonical key.
+    /// that a removal reaches), looked up by canonical key (none in a
+    /// reading slice).
     Ban {
         index: Arc<BanIndex>,
-        smaller: Tablebase,
+        smaller: Option<Tablebase>,
     },
+}
+
+/// A reading slice's conversions: the material's slot in `sources`, read
+/// from `reader`.
+struct Reading<'a> {
+    sources: &'a [(Material, Slots)],
+    reader: &'a dyn Reader,
+}
+
+impl Lookup for Reading<'_> {
+    fn value(&self, pos: &FiveTigers, material: Material) -> Result<(Wdl, u32), GenerateError> {
+        let m = Material::of(pos)
+            .ok_or_else(|| retro::internal(format!("the conversion {pos} has no material")))?;
+        let (source, (_, slots)) = self
+            .sources
+            .iter()
+            .enumerate()
+            .find(|(_, s)| s.0 == m)
+            .ok_or_else(|| retro::missing(material, m))?;
+        let slot = match slots {
+            Slots::DenseBan(_) => slots.slot_of_key(retro_ban::canonical_key(pos)?),
+            _ => slots.plain_slot(
+                [pos.pieces(Side::First).0, pos.pieces(Side::Second).0],
+                pos.side_to_move(),
+            ),
+        }
+        .ok_or_else(|| retro::internal(format!("the conversion {pos} has no slot in {m}")))?;
+        let (v, d) = self
+            .reader
+            .read(source, slot)
+            .map_err(|e| retro::internal(format!("the conversion {pos} into {m}: {e}")))?;
+        Ok((v, u32::from(d)))
+    }
 }
 
 static NEXT_ID: AtomicU64 = AtomicU64::new(0);
@@ -100,7 +156,7 @@ impl FiveTigersSlice {
         let kind = match rules.shuttle {
             Shuttle::Allowed => Kind::Shuttle {
                 index: DenseIndex::new(material.first, material.second),
-                targets: Targets::new(material, rules, smaller)?,
+                targets: Some(Targets::new(material, rules, smaller)?),
             },
             Shuttle::Forbidden => {
                 if !super::same_board_rules(smaller.rules(), rules) {
@@ -117,7 +173,7 @@ impl FiveTigersSlice {
                 }
                 Kind::Ban {
                     index: Arc::new(BanIndex::new(material.first, material.second)),
-                    smaller: own,
+                    smaller: Some(own),
                 }
             }
         };
@@ -125,8 +181,61 @@ impl FiveTigersSlice {
             material,
             rules: *rules,
             kind,
-            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+            sources: Vec::new(),
+            id: NEXT_ID.fetch_add(2, Ordering::Relaxed),
         })
+    }
+
+    /// The slice of `material` under `rules` as a [`ReadingSlice`]: it
+    /// holds no smaller table, its conversions read the slots of the
+    /// materials its removals lead into ([`ReadingSlice::sources`], each
+    /// solved as a slice of the same kind). What a cluster that keeps
+    /// every table spread over its workers solves
+    /// (`dataflow::solve_reading`).
+    pub fn reading(material: Material, rules: &Rules) -> Result<FiveTigersSlice, GenerateError> {
+        super::within_rules(material, rules)?;
+        let kind = match rules.shuttle {
+            Shuttle::Allowed => Kind::Shuttle {
+                index: DenseIndex::new(material.first, material.second),
+                targets: None,
+            },
+            Shuttle::Forbidden => Kind::Ban {
+                index: Arc::new(BanIndex::new(material.first, material.second)),
+                smaller: None,
+            },
+        };
+        let sources = material
+            .after_removals(rules)
+            .into_iter()
+            .map(|m| {
+                let slots = match rules.shuttle {
+                    Shuttle::Allowed => Slots::Dense(Dense::new(m)),
+                    Shuttle::Forbidden => Slots::DenseBan(DenseBan::new(m)),
+                };
+                (m, slots)
+            })
+            .collect();
+        Ok(FiveTigersSlice {
+            material,
+            rules: *rules,
+            kind,
+            sources,
+            id: NEXT_ID.fetch_add(2, Ordering::Relaxed),
+        })
+    }
+
+    /// The material.
+    pub fn material(&self) -> Material {
+        self.material
+    }
+
+    /// Whether the slice holds the tables its removals lead into (made by
+    /// [`FiveTigersSlice::new`]).
+    fn holds_tables(&self) -> bool {
+        match &self.kind {
+            Kind::Shuttle { targets, .. } => targets.is_some(),
+            Kind::Ban { smaller, .. } => smaller.is_some(),
+        }
     }
 
     /// The table of the solved slice's values, in the file layout of the
@@ -158,11 +267,13 @@ impl FiveTigersSlice {
         }
     }
 
-    /// How slot `slot` (a board slot of `index`) starts, into `children`.
-    fn start_shuttle(
+    /// How slot `slot` (a board slot of `index`) starts, into `children`,
+    /// its conversions looked up in `targets`, memoised under `id`.
+    fn start_shuttle<L: Lookup + ?Sized>(
         &self,
         index: &DenseIndex,
-        targets: &Targets,
+        targets: &L,
+        id: u64,
         slot: u64,
         children: &mut Vec<u64>,
     ) -> Result<Option<SlotStart>, GenerateError> {
@@ -170,7 +281,7 @@ impl FiveTigersSlice {
             return Ok(None);
         }
         let (x, o, stm) = index.decode(slot);
-        with_memo(&MEMO, self.id, |memo| {
+        with_memo(&MEMO, id, |memo| {
             retro::start_slot(
                 index,
                 [x, o],
@@ -185,11 +296,13 @@ impl FiveTigersSlice {
         .map(Some)
     }
 
-    /// How cell `cell` of `index` starts, into `children`.
-    fn start_ban(
+    /// How cell `cell` of `index` starts, into `children`, its
+    /// conversions looked up in `smaller`, memoised under `id`.
+    fn start_ban<L: Lookup + ?Sized>(
         &self,
         index: &BanIndex,
-        smaller: &Tablebase,
+        smaller: &L,
+        id: u64,
         cell: u64,
         children: &mut Vec<u64>,
     ) -> Result<Option<SlotStart>, GenerateError> {
@@ -201,7 +314,7 @@ impl FiveTigersSlice {
             return Ok(None);
         }
         let bans = BanIndex::bans_at([x, o], off);
-        with_memo(&BAN_MEMO, self.id, |work| {
+        with_memo(&BAN_MEMO, id, |work| {
             if work.slot != Some(slot) {
                 work.block.reset(index, [x, o], stm, &self.rules.values());
                 work.slot = Some(slot);
@@ -219,23 +332,21 @@ impl FiveTigersSlice {
         })
         .map(Some)
     }
-}
 
-impl RetroSlice for FiveTigersSlice {
-    fn slots(&self) -> u64 {
-        match &self.kind {
-            Kind::Shuttle { index, .. } => index.len(),
-            Kind::Ban { index, .. } => index.len(),
-        }
-    }
-
-    fn start(&self, slot: u64) -> Result<Start, RetroError> {
+    /// How `slot` starts, its conversions looked up in `lookup` (the
+    /// tables held, or the values read) and memoised under `id`.
+    fn start_with<L: Lookup + ?Sized>(
+        &self,
+        slot: u64,
+        lookup: &L,
+        id: u64,
+    ) -> Result<Start, RetroError> {
         let mut children = Vec::new();
         let start = match &self.kind {
-            Kind::Shuttle { index, targets } => {
-                self.start_shuttle(index, targets, slot, &mut children)
+            Kind::Shuttle { index, .. } => {
+                self.start_shuttle(index, lookup, id, slot, &mut children)
             }
-            Kind::Ban { index, smaller } => self.start_ban(index, smaller, slot, &mut children),
+            Kind::Ban { index, .. } => self.start_ban(index, lookup, id, slot, &mut children),
         };
         let start = match start {
             Ok(Some(start)) => start,
@@ -264,6 +375,38 @@ impl RetroSlice for FiveTigersSlice {
             }
         })
     }
+}
+
+impl RetroSlice for FiveTigersSlice {
+    fn slots(&self) -> u64 {
+        match &self.kind {
+            Kind::Shuttle { index, .. } => index.len(),
+            Kind::Ban { index, .. } => index.len(),
+        }
+    }
+
+    /// From the tables the slice holds; a reading slice
+    /// ([`FiveTigersSlice::reading`]) holds none and starts only through
+    /// [`ReadingSlice::start_reading`].
+    fn start(&self, slot: u64) -> Result<Start, RetroError> {
+        match &self.kind {
+            Kind::Shuttle {
+                targets: Some(targets),
+                ..
+            } => self.start_with(slot, targets, self.id),
+            Kind::Ban {
+                smaller: Some(smaller),
+                ..
+            } => self.start_with(slot, smaller, self.id),
+            _ => Err(RetroError::Slice {
+                slot,
+                message: format!(
+                    "{}: a reading slice holds no table, its starts read their values",
+                    self.material
+                ),
+            }),
+        }
+    }
 
     /// Under the shuttle, the two slots of a board (each side to move) go
     /// together: a position's predecessors all have the other side to
@@ -286,5 +429,118 @@ impl RetroSlice for FiveTigersSlice {
             Kind::Ban { index, .. } => retro_ban::unmoves(index, slot, &values, out),
         }
         crate::retrograde::sort_and_dedup_from(out, start);
+    }
+}
+
+impl ReadingSlice for FiveTigersSlice {
+    fn sources(&self) -> Vec<Source> {
+        let shift = self.run_shift();
+        self.sources
+            .iter()
+            .map(|(m, slots)| Source {
+                name: m.to_string(),
+                slots: match slots {
+                    Slots::Dense(d) => d.len(),
+                    Slots::DenseBan(d) => d.len(),
+                    Slots::Keys(k) => k.len() as u64,
+                },
+                shift,
+            })
+            .collect()
+    }
+
+    /// A slice that holds its tables reads nothing (its conversions look
+    /// the values up there, `reader` unused).
+    fn start_reading(&self, slot: u64, reader: &dyn Reader) -> Result<Start, RetroError> {
+        if self.holds_tables() {
+            return self.start(slot);
+        }
+        let reading = Reading {
+            sources: &self.sources,
+            reader,
+        };
+        // A reader that records answers anything: its starts must not
+        // leave those values in the memo the true starts use.
+        let id = if reader.records() {
+            self.id + 1
+        } else {
+            self.id
+        };
+        self.start_with(slot, &reading, id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::five_tigers::{closure, solve_material, Generator};
+
+    /// Answers a read from the tables themselves, slot for slot.
+    struct FromTables<'a>(Vec<&'a Table>);
+
+    impl Reader for FromTables<'_> {
+        fn read(&self, source: usize, slot: u64) -> Result<(Wdl, u16), RetroError> {
+            let (v, d) = self.0[source].at(slot).expect("a slot in range");
+            Ok((v, d as u16))
+        }
+    }
+
+    /// Every stored state of the tables `3v3`'s removals lead into,
+    /// looked up as a reading slice reads it (its slot in the source),
+    /// has the value the generators' own lookup gives (by key under the
+    /// ban, by dense slot with the shuttle): a read that dropped the
+    /// bans, or took a non-canonical image's slot, would differ.
+    fn reads_agree_with_the_lookups(rules: &Rules) {
+        let m: Material = "3v3".parse().unwrap();
+        let mut tb = Tablebase::new(rules);
+        for s in closure(&[m], rules).into_iter().filter(|&s| s != m) {
+            let table = solve_material(Generator::Retrograde, rules, s, &tb, 2).unwrap();
+            assert!(tb.insert(table).is_ok());
+        }
+        let slice = FiveTigersSlice::reading(m, rules).unwrap();
+        let tables: Vec<&Table> = slice
+            .sources
+            .iter()
+            .map(|(s, _)| tb.table(*s).unwrap())
+            .collect();
+        let reader = FromTables(tables.clone());
+        let reading = Reading {
+            sources: &slice.sources,
+            reader: &reader,
+        };
+        let held = FiveTigersSlice::new(m, rules, &tb).unwrap();
+        let mut checked = 0;
+        for table in &tables {
+            for (pos, v, d) in table.entries() {
+                let expected = match &held.kind {
+                    Kind::Shuttle {
+                        targets: Some(t), ..
+                    } => t.value(&pos, m).unwrap(),
+                    Kind::Ban {
+                        smaller: Some(t), ..
+                    } => t.value(&pos, m).unwrap(),
+                    _ => unreachable!("a slice with its tables"),
+                };
+                assert_eq!(expected, (v, d), "{pos}");
+                // Every image of it (a conversion reaches any) reads the
+                // same value.
+                for sym in qi_five_tigers::Symmetry::ALL {
+                    let image = sym.position(&pos);
+                    assert_eq!(reading.value(&image, m).unwrap(), expected, "{image}");
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked > 1000, "{checked}");
+    }
+
+    #[test]
+    fn reads_under_the_shuttle_ban_agree_with_the_lookups_by_key() {
+        reads_agree_with_the_lookups(&Rules::shandong());
+    }
+
+    #[test]
+    fn reads_with_the_shuttle_agree_with_the_lookups_by_slot() {
+        reads_agree_with_the_lookups(&Rules::shandong_shuttle());
     }
 }

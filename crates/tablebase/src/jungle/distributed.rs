@@ -70,3 +70,46 @@ pub fn generate_distributed(
         &mut done,
     )
 }
+
+/// [`generate_distributed`] with no table gathered: each process of
+/// `cluster` writes only its own workers' partitions of each material
+/// into its `dir` (`MATERIAL.qtb.part-W-of-N`, [`crate::partition`]),
+/// and each capture reads the value of the position it leads to from the
+/// worker that owns it ([`crate::dataflow::solve_reading`] over
+/// [`JungleSlice::reading`]): no process holds a whole table.
+/// [`join_partitions`](super::join_partitions) makes the table files
+/// afterwards. `done` gets each material solved, its seconds and this
+/// process's workers' stats; returns the materials solved.
+///
+/// ```
+/// use qi_jungle::Rules;
+/// use qi_tablebase::dataflow::Cluster;
+/// use qi_tablebase::jungle::{generate_partitioned, join_partitions, Material, Tablebase};
+///
+/// let parts = tempfile::tempdir().unwrap();
+/// let out = tempfile::tempdir().unwrap();
+/// let rules = Rules::standard();
+/// let m: Material = "LvC".parse().unwrap();
+/// let cluster = Cluster::Local { threads: 2 };
+/// generate_partitioned(&rules, &[m], &cluster, parts.path(), |_, _, _| {}).unwrap();
+/// join_partitions(&rules, &[m], &[parts.path().to_path_buf()], out.path(), |_| {}).unwrap();
+/// let bytes = std::fs::read(Tablebase::file_path(out.path(), m)).unwrap();
+/// let direct = Tablebase::generate(&rules, &[m], 1).unwrap();
+/// assert!(bytes == direct.table(m).unwrap().to_bytes());
+/// ```
+pub fn generate_partitioned(
+    rules: &Rules,
+    materials: &[Material],
+    cluster: &Cluster,
+    dir: &Path,
+    done: impl FnMut(Material, f64, &[WorkerStats]),
+) -> Result<Vec<Material>, GenerateDirError> {
+    crate::resume::resume_partitioned::<qi_jungle::Jungle, _>(
+        rules,
+        materials,
+        cluster,
+        dir,
+        |m| Ok(JungleSlice::reading(m, rules)),
+        done,
+    )
+}

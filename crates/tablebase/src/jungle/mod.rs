@@ -40,7 +40,7 @@ use qi_core::Position;
 use qi_jungle::{Jungle, ParseRulesError, Rules};
 
 #[cfg(feature = "distributed")]
-pub use distributed::generate_distributed;
+pub use distributed::{generate_distributed, generate_partitioned};
 pub use material::{Indexer, Material, MaterialError};
 pub use slice::JungleSlice;
 pub use solve::{closure, generate_table, generation_memory};
@@ -212,4 +212,29 @@ impl crate::LazyTablebase<Jungle> {
     pub fn max_animals(&self) -> u32 {
         self.max_size()
     }
+}
+
+/// The table files in `out` of `materials` and every material they need
+/// (fewest animals first), each joined from the partition files a
+/// `generate_partitioned` run (the `distributed` feature) left
+/// in `dirs` (every process's directory, or copies of them). A table
+/// already in `out` is left as it is. `done` gets each table written;
+/// returns the materials written.
+pub fn join_partitions(
+    rules: &Rules,
+    materials: &[Material],
+    dirs: &[std::path::PathBuf],
+    out: &std::path::Path,
+    done: impl FnMut(&Table),
+) -> Result<Vec<Material>, crate::GenerateDirError> {
+    use crate::game::TableGame;
+    let order = <qi_jungle::Jungle as TableGame>::closure(materials, rules);
+    crate::partition::join_dirs(
+        rules,
+        &order,
+        dirs,
+        out,
+        |m, values| Ok(JungleSlice::reading(m, rules).table(values)),
+        done,
+    )
 }

@@ -20,7 +20,9 @@ use smallvec::SmallVec;
 use super::material::{Indexer, Material};
 use super::solve::terminal_value;
 use super::{Table, Tablebase};
-use crate::retrograde::{Open, RetroError, RetroSlice, SliceValues, Start};
+use crate::retrograde::{
+    Open, Reader, ReadingSlice, RetroError, RetroSlice, SliceValues, Source, Start,
+};
 use crate::table::Wdl;
 
 /// Squares on a Jungle board: 7 files by 9 ranks.
@@ -32,8 +34,12 @@ pub struct JungleSlice {
     rules: Rules,
     index: Indexer,
     /// The tables of the materials its captures reach (read into the
-    /// slice: the workers of the rounds need it for as long as they run).
-    smaller: Tablebase,
+    /// slice: the workers of the rounds need it for as long as they run);
+    /// `None` in a reading slice, whose captures read [`Self::sources`].
+    smaller: Option<Tablebase>,
+    /// A reading slice's sources: the materials a capture leaves and
+    /// their indexers, in the order of [`ReadingSlice::sources`].
+    sources: Vec<Indexer>,
 }
 
 impl JungleSlice {
@@ -57,7 +63,37 @@ impl JungleSlice {
         JungleSlice {
             rules: *rules,
             index: Indexer::new(material),
-            smaller,
+            smaller: Some(smaller),
+            sources: Vec::new(),
+        }
+    }
+
+    /// The slice of `material` under `rules` as a [`ReadingSlice`]: it
+    /// holds no table; a capture reads the slot of the position it leads
+    /// to in the material it leaves ([`ReadingSlice::sources`]: every
+    /// material one capture leaves).
+    ///
+    /// ```
+    /// use qi_jungle::Rules;
+    /// use qi_tablebase::jungle::{JungleSlice, Material};
+    /// use qi_tablebase::retrograde::ReadingSlice;
+    ///
+    /// let m: Material = "LRvE".parse().unwrap();
+    /// let slice = JungleSlice::reading(m, &Rules::standard());
+    /// let names: Vec<String> = slice.sources().into_iter().map(|s| s.name).collect();
+    /// // Capturing the Elephant ends the game: no table to read.
+    /// assert_eq!(names, ["LvE", "RvE"]);
+    /// ```
+    pub fn reading(material: Material, rules: &Rules) -> JungleSlice {
+        JungleSlice {
+            rules: *rules,
+            index: Indexer::new(material),
+            smaller: None,
+            sources: material
+                .after_captures()
+                .into_iter()
+                .map(Indexer::new)
+                .collect(),
         }
     }
 
@@ -139,53 +175,31 @@ impl RetroSlice for JungleSlice {
         self.index.count
     }
 
+    /// From the tables the slice holds (a reading slice holds none: its
+    /// starts go through [`ReadingSlice::start_reading`]).
     fn start(&self, slot: u64) -> Result<Start, RetroError> {
-        let pos = self.position(slot)?;
-        if let Some(outcome) = pos.outcome() {
-            return Ok(Start::Decided(terminal_value(&pos, outcome), 0));
-        }
-        let mut inside: SmallVec<[u64; 32]> = SmallVec::new();
-        let mut open = Open::default();
-        for mv in pos.legal_moves() {
-            let mut child = pos;
-            child.play_unchecked(mv);
-            // A child in the material is a successor even when its game
-            // is over (it is a decided slot and tells its predecessors);
-            // one that left it (a capture, a den entry) is an exit.
-            if let Some(c) = self.index.index_of(&child) {
-                inside.push(c);
-                continue;
-            }
-            let (wdl, d) = if let Some(outcome) = child.outcome() {
-                (terminal_value(&child, outcome), 0)
-            } else {
-                let needed = Material::of(&child).ok_or_else(|| RetroError::Slice {
+        let Some(smaller) = &self.smaller else {
+            return Err(RetroError::Slice {
+                slot,
+                message: format!(
+                    "{}: a reading slice holds no table, its starts read their values",
+                    self.index.material
+                ),
+            });
+        };
+        self.start_with(slot, |child, needed, mv| {
+            let (wdl, d) = smaller
+                .table(needed)
+                .and_then(|t| t.get(child))
+                .ok_or_else(|| RetroError::Slice {
                     slot,
-                    message: format!("the move {mv} leaves no material"),
+                    message: format!(
+                        "{} needs the table of {needed} (the move {mv})",
+                        self.index.material
+                    ),
                 })?;
-                let (wdl, d) = self
-                    .smaller
-                    .table(needed)
-                    .and_then(|t| t.get(&child))
-                    .ok_or_else(|| RetroError::Slice {
-                        slot,
-                        message: format!(
-                            "{} needs the table of {needed} (the move {mv})",
-                            self.index.material
-                        ),
-                    })?;
-                (wdl, u16::try_from(d).unwrap_or(u16::MAX - 2))
-            };
-            match wdl {
-                Wdl::Loss => open.exit_win = Some(open.exit_win.map_or(d, |w| w.min(d))),
-                Wdl::Win => open.exit_loss = Some(open.exit_loss.map_or(d, |l| l.max(d))),
-                Wdl::Draw => open.exit_draw = true,
-            }
-        }
-        inside.sort_unstable();
-        inside.dedup();
-        open.successors = inside.len() as u32;
-        Ok(Start::Open(open))
+            Ok((wdl, u16::try_from(d).unwrap_or(u16::MAX - 2)))
+        })
     }
 
     /// The un-moves of the slot's position and of its mirror image: a
@@ -210,6 +224,90 @@ impl RetroSlice for JungleSlice {
     /// position's predecessors all have the other side to move.
     fn run_shift(&self) -> u32 {
         1
+    }
+}
+
+impl ReadingSlice for JungleSlice {
+    fn sources(&self) -> Vec<Source> {
+        self.sources
+            .iter()
+            .map(|ix| Source {
+                name: ix.material.to_string(),
+                slots: ix.count,
+                shift: 1,
+            })
+            .collect()
+    }
+
+    /// A slice that holds its tables reads nothing (`reader` unused).
+    fn start_reading(&self, slot: u64, reader: &dyn Reader) -> Result<Start, RetroError> {
+        if self.smaller.is_some() {
+            return self.start(slot);
+        }
+        self.start_with(slot, |child, needed, mv| {
+            let found = self
+                .sources
+                .iter()
+                .enumerate()
+                .find(|(_, ix)| ix.material == needed)
+                .and_then(|(i, ix)| Some((i, ix.index_of(child)?)));
+            let Some((source, at)) = found else {
+                return Err(RetroError::Slice {
+                    slot,
+                    message: format!(
+                        "{}: the move {mv} leads to {needed}, which one capture does not leave",
+                        self.index.material
+                    ),
+                });
+            };
+            reader.read(source, at)
+        })
+    }
+}
+
+impl JungleSlice {
+    /// How `slot` starts, each capture's position valued by
+    /// `exit(position, its material, the move)`.
+    fn start_with(
+        &self,
+        slot: u64,
+        mut exit: impl FnMut(&Jungle, Material, qi_jungle::Move) -> Result<(Wdl, u16), RetroError>,
+    ) -> Result<Start, RetroError> {
+        let pos = self.position(slot)?;
+        if let Some(outcome) = pos.outcome() {
+            return Ok(Start::Decided(terminal_value(&pos, outcome), 0));
+        }
+        let mut inside: SmallVec<[u64; 32]> = SmallVec::new();
+        let mut open = Open::default();
+        for mv in pos.legal_moves() {
+            let mut child = pos;
+            child.play_unchecked(mv);
+            // A child in the material is a successor even when its game
+            // is over (it is a decided slot and tells its predecessors);
+            // one that left it (a capture, a den entry) is an exit.
+            if let Some(c) = self.index.index_of(&child) {
+                inside.push(c);
+                continue;
+            }
+            let (wdl, d) = if let Some(outcome) = child.outcome() {
+                (terminal_value(&child, outcome), 0)
+            } else {
+                let needed = Material::of(&child).ok_or_else(|| RetroError::Slice {
+                    slot,
+                    message: format!("the move {mv} leaves no material"),
+                })?;
+                exit(&child, needed, mv)?
+            };
+            match wdl {
+                Wdl::Loss => open.exit_win = Some(open.exit_win.map_or(d, |w| w.min(d))),
+                Wdl::Win => open.exit_loss = Some(open.exit_loss.map_or(d, |l| l.max(d))),
+                Wdl::Draw => open.exit_draw = true,
+            }
+        }
+        inside.sort_unstable();
+        inside.dedup();
+        open.successors = inside.len() as u32;
+        Ok(Start::Open(open))
     }
 }
 

@@ -1,0 +1,445 @@
+//! One worker's share of a solved slice on disk: what each process of a
+//! cluster writes when no process gathers whole tables
+//! (`dataflow::solve_reading`), and what the next slices' reads and
+//! [`join_dirs`] read back.
+//!
+//! A partition file holds the values of the slots the worker owns under
+//! the slice's deal ([`Deal`]: runs of `2^shift` slots, run `k` to worker
+//! `k mod workers`), a code byte (0 loss, 1 draw, 2 win, 3 unused) and a
+//! little-endian 16-bit distance a slot, after a header that names the
+//! game, the rules, the material and the deal, and a checksum of the
+//! whole (FNV-1a, as the table files). It is named
+//! `MATERIAL.EXT.part-OWNER-of-WORKERS` (`4v4.qft.part-3-of-8`), so the
+//! table readers, which look for `MATERIAL.EXT`, never take it for a
+//! table, and the partitions of runs with other numbers of workers never
+//! mix. Written through a temporary file renamed into place, as the
+//! tables are: a partition file present is whole.
+
+use std::path::{Path, PathBuf};
+
+use crate::container::{fnv1a, FileError, Reader, FNV_OFFSET};
+use crate::dir::GenerateDirError;
+use crate::format::{save_table, FormatError};
+use crate::game::TableGame;
+use crate::retrograde::{join_parts, Deal, SliceValues, UNUSED};
+use crate::write::write_atomically_with;
+use crate::{GenerateError, Table};
+
+/// The first bytes of every partition file.
+pub const PART_MAGIC: [u8; 8] = *b"QIPT\r\n\x1a\n";
+
+/// The partition format's version.
+const PART_VERSION: u16 = 1;
+
+/// One worker's values of one solved slice.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Partition<G: TableGame> {
+    /// The slice's material.
+    pub material: G::Material,
+    /// The rules it was solved under.
+    pub rules: G::Rules,
+    /// The slice's slots (all partitions').
+    pub slots: u64,
+    /// The deal's run shift ([`crate::retrograde::RetroSlice::run_shift`]).
+    pub shift: u32,
+    /// The worker that owns these slots.
+    pub owner: usize,
+    /// Workers of the run.
+    pub workers: usize,
+    /// Codes by local index (0 loss, 1 draw, 2 win, 3 unused).
+    pub codes: Vec<u8>,
+    /// Distances by local index.
+    pub distances: Vec<u16>,
+}
+
+impl<G: TableGame> Partition<G> {
+    /// The file of partition `owner` of `workers` of `material` in `dir`.
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use qi_five_tigers::FiveTigers;
+    /// use qi_tablebase::partition::Partition;
+    ///
+    /// let path = Partition::<FiveTigers>::path(Path::new("t"), "4v4".parse().unwrap(), 3, 8);
+    /// assert_eq!(path, Path::new("t/4v4.qft.part-3-of-8"));
+    /// ```
+    pub fn path(dir: &Path, material: G::Material, owner: usize, workers: usize) -> PathBuf {
+        dir.join(format!(
+            "{material}.{}.part-{owner}-of-{workers}",
+            G::EXTENSION
+        ))
+    }
+
+    /// Writes the partition into `dir` (through a temporary file renamed
+    /// into place) and returns its path.
+    pub fn save(&self, dir: &Path) -> Result<PathBuf, FormatError> {
+        let path = Self::path(dir, self.material, self.owner, self.workers);
+        let bytes = self.to_bytes();
+        write_atomically_with(&path, &mut |w| w.write_all(&bytes)).map_err(|source| {
+            FormatError::Io {
+                path: path.display().to_string(),
+                source,
+            }
+        })?;
+        Ok(path)
+    }
+
+    /// The file's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let rules = self.rules.to_string();
+        let material = self.material.to_string();
+        let mut out = Vec::with_capacity(96 + 3 * self.codes.len());
+        out.extend_from_slice(&PART_MAGIC);
+        out.extend_from_slice(&PART_VERSION.to_le_bytes());
+        out.push(G::NAME.len() as u8);
+        out.extend_from_slice(G::NAME.as_bytes());
+        out.extend_from_slice(&(rules.len() as u16).to_le_bytes());
+        out.extend_from_slice(rules.as_bytes());
+        out.push(material.len() as u8);
+        out.extend_from_slice(material.as_bytes());
+        out.extend_from_slice(&self.slots.to_le_bytes());
+        out.extend_from_slice(&(self.workers as u32).to_le_bytes());
+        out.extend_from_slice(&self.shift.to_le_bytes());
+        out.extend_from_slice(&(self.owner as u32).to_le_bytes());
+        out.extend_from_slice(&(self.codes.len() as u64).to_le_bytes());
+        let checksum_at = out.len();
+        out.extend_from_slice(&[0; 8]);
+        out.extend_from_slice(&self.codes);
+        for d in &self.distances {
+            out.extend_from_slice(&d.to_le_bytes());
+        }
+        let sum = fnv1a(
+            fnv1a(FNV_OFFSET, &out[..checksum_at]),
+            &out[checksum_at + 8..],
+        );
+        out[checksum_at..checksum_at + 8].copy_from_slice(&sum.to_le_bytes());
+        out
+    }
+
+    /// Reads the partition file `path`, refusing one of another game,
+    /// board rules other than `rules`'s, a checksum that does not match,
+    /// a count that is not the deal's, or a code that is not a value.
+    pub fn load(path: &Path, rules: &G::Rules) -> Result<Partition<G>, FormatError> {
+        let bytes = std::fs::read(path).map_err(|source| FormatError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
+        Self::from_bytes(&bytes, rules).map_err(|e| match e {
+            FormatError::PartitionMismatch {
+                found, expected, ..
+            } => FormatError::PartitionMismatch {
+                path: path.display().to_string(),
+                found,
+                expected,
+            },
+            e => e,
+        })
+    }
+
+    /// The partition of a file's `bytes` (see [`Partition::load`]).
+    pub fn from_bytes(bytes: &[u8], rules: &G::Rules) -> Result<Partition<G>, FormatError> {
+        let file = |source| FormatError::File {
+            game: G::NAME,
+            version: PART_VERSION,
+            source,
+        };
+        let mut r = Reader::new(bytes);
+        if r.take(8).map_err(file)? != PART_MAGIC {
+            return Err(file(FileError::BadMagic));
+        }
+        let version = u16::from_le_bytes(r.array().map_err(file)?);
+        let n = usize::from(r.take(1).map_err(file)?[0]);
+        let game = r.text(n, "game name").map_err(file)?;
+        if game != G::NAME {
+            return Err(file(FileError::WrongGame(game.to_string())));
+        }
+        if version != PART_VERSION {
+            return Err(file(FileError::UnsupportedVersion(version)));
+        }
+        let n = usize::from(u16::from_le_bytes(r.array().map_err(file)?));
+        let rules_text = r.text(n, "rules text").map_err(file)?;
+        let n = usize::from(r.take(1).map_err(file)?[0]);
+        let material_text = r.text(n, "material").map_err(file)?;
+        let slots = u64::from_le_bytes(r.array().map_err(file)?);
+        let workers = u32::from_le_bytes(r.array().map_err(file)?) as usize;
+        let shift = u32::from_le_bytes(r.array().map_err(file)?);
+        let owner = u32::from_le_bytes(r.array().map_err(file)?) as usize;
+        let count = u64::from_le_bytes(r.array().map_err(file)?);
+        let checksum_at = r.position();
+        let checksum = u64::from_le_bytes(r.array().map_err(file)?);
+        let expected_size = count
+            .checked_mul(3)
+            .and_then(|p| p.checked_add(r.position() as u64));
+        if expected_size != Some(bytes.len() as u64) {
+            return Err(file(FileError::SizeMismatch {
+                expected: expected_size.unwrap_or(u64::MAX),
+                found: bytes.len() as u64,
+            }));
+        }
+        let found = fnv1a(
+            fnv1a(FNV_OFFSET, &bytes[..checksum_at]),
+            &bytes[checksum_at + 8..],
+        );
+        if found != checksum {
+            return Err(file(FileError::Checksum {
+                expected: checksum,
+                found,
+            }));
+        }
+        let file_rules: G::Rules =
+            rules_text
+                .parse()
+                .map_err(|e: G::RulesError| FormatError::BadRules {
+                    text: rules_text.to_string(),
+                    source: Box::new(e),
+                })?;
+        if !G::same_board_rules(&file_rules, rules) {
+            return Err(FormatError::RulesMismatch {
+                expected: rules.to_string(),
+                found: file_rules.to_string(),
+                differs: G::RULES_DIFFER,
+            });
+        }
+        let material: G::Material = material_text
+            .parse()
+            .map_err(|e: G::MaterialError| FormatError::BadMaterial(Box::new(e)))?;
+        let deal_count = (workers > 0 && owner < workers && shift < 64)
+            .then(|| Deal::new(workers, shift).count(slots, owner));
+        if deal_count != Some(count) {
+            return Err(FormatError::PartitionMismatch {
+                path: String::new(),
+                found: format!("{count} slots as partition {owner} of {workers}"),
+                expected: format!(
+                    "{} for {slots} slots in runs of 2^{shift}",
+                    deal_count.map_or("no partition".to_string(), |c| format!("{c} slots"))
+                ),
+            });
+        }
+        let count = count as usize;
+        let codes = r.take(count).map_err(file)?.to_vec();
+        if let Some(at) = codes.iter().position(|&c| c > UNUSED) {
+            return Err(file(FileError::BadValue(at as u64)));
+        }
+        let distances = r
+            .take(2 * count)
+            .map_err(file)?
+            .chunks_exact(2)
+            .map(|d| u16::from_le_bytes([d[0], d[1]]))
+            .collect();
+        Ok(Partition {
+            material,
+            rules: file_rules,
+            slots,
+            shift,
+            owner,
+            workers,
+            codes,
+            distances,
+        })
+    }
+}
+
+/// The workers of a run and the file of each partition found (by owner).
+type Found = (usize, Vec<Option<PathBuf>>);
+
+/// The partition files of `material` in `dirs`: those of the run with
+/// the most workers found (`None` when there is none), by owner, each
+/// the first found in the order of `dirs`.
+fn find_partitions<G: TableGame>(
+    dirs: &[PathBuf],
+    material: G::Material,
+) -> Result<Option<Found>, FormatError> {
+    let prefix = format!("{material}.{}.part-", G::EXTENSION);
+    let mut found: Vec<(usize, usize, PathBuf)> = Vec::new();
+    for dir in dirs {
+        let entries = std::fs::read_dir(dir).map_err(|source| FormatError::Io {
+            path: dir.display().to_string(),
+            source,
+        })?;
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let Some(rest) = name.strip_prefix(&prefix) else {
+                continue;
+            };
+            let Some((owner, workers)) = rest.split_once("-of-") else {
+                continue;
+            };
+            if let (Ok(owner), Ok(workers)) = (owner.parse(), workers.parse()) {
+                found.push((workers, owner, entry.path()));
+            }
+        }
+    }
+    let Some(workers) = found.iter().map(|f| f.0).max() else {
+        return Ok(None);
+    };
+    let mut by_owner = vec![None; workers];
+    for (w, owner, path) in found {
+        if w == workers && owner < workers && by_owner[owner].is_none() {
+            by_owner[owner] = Some(path);
+        }
+    }
+    Ok(Some((workers, by_owner)))
+}
+
+/// Joins the partition files of `material` found in `dirs` (each
+/// process's directory of a cluster's run) into the slice's values.
+/// Refuses a missing partition (naming it), partitions of other rules or
+/// of different deals.
+pub fn join_partitions<G: TableGame>(
+    rules: &G::Rules,
+    material: G::Material,
+    dirs: &[PathBuf],
+) -> Result<SliceValues, FormatError> {
+    let Some((workers, paths)) = find_partitions::<G>(dirs, material)? else {
+        return Err(FormatError::PartitionMismatch {
+            path: dirs
+                .iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            found: format!("no partition of {material}"),
+            expected: "the partition files of a cluster's run".into(),
+        });
+    };
+    let mut parts = Vec::with_capacity(workers);
+    let mut deal: Option<(u64, u32)> = None;
+    for (owner, path) in paths.into_iter().enumerate() {
+        let Some(path) = path else {
+            return Err(FormatError::PartitionMismatch {
+                path: Partition::<G>::path(Path::new(""), material, owner, workers)
+                    .display()
+                    .to_string(),
+                found: "no such file in any directory given".into(),
+                expected: format!("partition {owner} of {workers} of {material}"),
+            });
+        };
+        let part = Partition::<G>::load(&path, rules)?;
+        let mismatch = |found: String, expected: String| FormatError::PartitionMismatch {
+            path: path.display().to_string(),
+            found,
+            expected,
+        };
+        if part.material != material || part.owner != owner || part.workers != workers {
+            return Err(mismatch(
+                format!(
+                    "partition {} of {} of {}",
+                    part.owner, part.workers, part.material
+                ),
+                format!("partition {owner} of {workers} of {material}"),
+            ));
+        }
+        match deal {
+            Some(d) if d != (part.slots, part.shift) => {
+                return Err(mismatch(
+                    format!("{} slots in runs of 2^{}", part.slots, part.shift),
+                    format!("{} slots in runs of 2^{}, as partition 0", d.0, d.1),
+                ))
+            }
+            _ => deal = Some((part.slots, part.shift)),
+        }
+        parts.push((part.codes, part.distances));
+    }
+    let (slots, shift) = deal.unwrap_or((0, 0));
+    Ok(join_parts(slots, shift, parts))
+}
+
+/// Joins, for every material of `materials` (in their order), the
+/// partition files in `dirs` into the material's table file in `out`,
+/// the table made from the values by `table_of`; `done` gets each table
+/// written. A material whose table file is already in `out` is left as
+/// it is.
+pub fn join_dirs<G: TableGame>(
+    rules: &G::Rules,
+    materials: &[G::Material],
+    dirs: &[PathBuf],
+    out: &Path,
+    mut table_of: impl FnMut(G::Material, &SliceValues) -> Result<Table<G>, GenerateError>,
+    mut done: impl FnMut(&Table<G>),
+) -> Result<Vec<G::Material>, GenerateDirError> {
+    let mut written = Vec::new();
+    for &m in materials {
+        if crate::Tablebase::<G>::file_path(out, m).exists() {
+            continue;
+        }
+        let values = join_partitions::<G>(rules, m, dirs)?;
+        let table = table_of(m, &values)?;
+        save_table(out, &table)?;
+        done(&table);
+        written.push(m);
+    }
+    Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use qi_five_tigers::{FiveTigers, Rules};
+
+    fn part(owner: usize, workers: usize) -> Partition<FiveTigers> {
+        let deal = Deal::new(workers, 1);
+        let n = deal.count(11, owner) as usize;
+        Partition {
+            material: "3v2".parse().unwrap(),
+            rules: Rules::shandong_shuttle(),
+            slots: 11,
+            shift: 1,
+            owner,
+            workers,
+            codes: (0..n).map(|i| (i % 4) as u8).collect(),
+            distances: (0..n).map(|i| 300 * i as u16).collect(),
+        }
+    }
+
+    #[test]
+    fn a_partition_round_trips_and_every_byte_is_checked() {
+        let p = part(1, 3);
+        let bytes = p.to_bytes();
+        let rules = Rules::shandong_shuttle();
+        assert_eq!(Partition::from_bytes(&bytes, &rules).unwrap(), p);
+        for i in 0..bytes.len() {
+            let mut bad = bytes.clone();
+            bad[i] ^= 0x10;
+            assert!(
+                Partition::<FiveTigers>::from_bytes(&bad, &rules).is_err(),
+                "byte {i} changed and read"
+            );
+        }
+        assert!(Partition::<FiveTigers>::from_bytes(&bytes[..bytes.len() - 1], &rules).is_err());
+        // The rules of the ban give other tables: refused.
+        let e = Partition::<FiveTigers>::from_bytes(&bytes, &Rules::shandong()).unwrap_err();
+        assert!(matches!(e, FormatError::RulesMismatch { .. }), "{e}");
+    }
+
+    #[test]
+    fn a_count_that_is_not_the_deals_is_refused() {
+        let mut p = part(0, 2);
+        p.codes.pop();
+        p.distances.pop();
+        let e = Partition::<FiveTigers>::from_bytes(&p.to_bytes(), &Rules::shandong_shuttle())
+            .unwrap_err();
+        assert!(matches!(e, FormatError::PartitionMismatch { .. }), "{e}");
+    }
+
+    #[test]
+    fn partitions_join_and_a_missing_one_is_named() {
+        let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+        let paths: Vec<PathBuf> = dirs.iter().map(|d| d.path().to_path_buf()).collect();
+        let rules = Rules::shandong_shuttle();
+        let m = "3v2".parse().unwrap();
+        for owner in 0..3 {
+            part(owner, 3).save(&paths[owner % 2]).unwrap();
+        }
+        let values = join_partitions::<FiveTigers>(&rules, m, &paths).unwrap();
+        let expected = join_parts(
+            11,
+            1,
+            (0..3)
+                .map(|o| (part(o, 3).codes, part(o, 3).distances))
+                .collect(),
+        );
+        assert_eq!(values, expected);
+        std::fs::remove_file(Partition::<FiveTigers>::path(&paths[0], m, 2, 3)).unwrap();
+        let e = join_partitions::<FiveTigers>(&rules, m, &paths).unwrap_err();
+        assert!(e.to_string().contains("partition 2 of 3"), "{e}");
+    }
+}
