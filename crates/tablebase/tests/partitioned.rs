@@ -171,14 +171,10 @@ fn five_tigers_partitions_on_three_threads_join_into_the_generators_files() {
 
 #[test]
 fn five_tigers_partitions_under_the_shuttle_ban_join_into_the_generators_files() {
-    // The reads are cells of the smaller tables' ban index: a read that
-    // dropped the bans would take another cell's value.
-    ft_partitioned_equals_the_generator(
-        qi_five_tigers::Rules::shandong(),
-        &["3v2", "2v3", "4v1", "1v4"],
-        2,
-        1,
-    );
+    // No material to 5 pieces reads another under the ban (the smallest
+    // that does, 3v3, has 66 M cells): the reads' cells are checked in
+    // five_tigers/slice.rs; this is the ban's deal and partition files.
+    ft_partitioned_equals_the_generator(qi_five_tigers::Rules::shandong(), &["3v2"], 2, 1);
 }
 
 #[test]
@@ -241,26 +237,26 @@ fn a_partitioned_run_resumes_from_its_partition_files() {
     // Process 0's 3v3 partition cut short, process 1's partition of the
     // first material removed: both solved again by both processes,
     // nothing else.
-    let m32: five_tigers::Material = "3v3".parse().unwrap();
-    let m21 = all[0];
-    assert!(all.len() > 2 && m21 != m32, "{all:?}");
-    let cut = Partition::<qi_five_tigers::FiveTigers>::path(&dirs[0], m32, 0, 2);
+    let damaged: five_tigers::Material = "3v3".parse().unwrap();
+    let removed = all[0];
+    assert!(all.len() > 2 && removed != damaged, "{all:?}");
+    let cut = Partition::<qi_five_tigers::FiveTigers>::path(&dirs[0], damaged, 0, 2);
     let bytes = std::fs::read(&cut).unwrap();
     std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
     std::fs::remove_file(Partition::<qi_five_tigers::FiveTigers>::path(
-        &dirs[1], m21, 1, 2,
+        &dirs[1], removed, 1, 2,
     ))
     .unwrap();
     let third = on_cluster(&dirs, 1, run);
     for p in &third {
         let names: Vec<String> = p.iter().map(|(m, _)| m.to_string()).collect();
-        assert_eq!(names, [m21.to_string(), "3v3".to_string()]);
+        assert_eq!(names, [removed.to_string(), damaged.to_string()]);
     }
     assert!(std::fs::read(&cut).unwrap() == bytes);
     let out = tempfile::tempdir().unwrap();
-    five_tigers::join_partitions(&rules, &[m32], &dirs, out.path(), 1, |_| {}).unwrap();
-    let joined = std::fs::read(five_tigers::Tablebase::file_path(out.path(), m32)).unwrap();
-    assert!(joined == tb.table(m32).unwrap().to_bytes());
+    five_tigers::join_partitions(&rules, &[damaged], &dirs, out.path(), 1, |_| {}).unwrap();
+    let joined = std::fs::read(five_tigers::Tablebase::file_path(out.path(), damaged)).unwrap();
+    assert!(joined == tb.table(damaged).unwrap().to_bytes());
 }
 
 #[test]
