@@ -290,6 +290,11 @@ fn materials_of(material: &[String], pieces: u32, most: u32) -> Result<Vec<Mater
 }
 
 fn generate(args: &GenerateArgs) -> Result<(), CliError> {
+    if args.partitioned && args.workers.is_none() && args.hosts.is_none() {
+        return Err(CliError::Usage(
+            "--partitioned is for a cluster's run: give --workers (and --hosts, --process)".into(),
+        ));
+    }
     let rules = match args.game.game_rules()? {
         GameRules::Jungle(rules) => rules,
         GameRules::FiveTigers(rules) => return ft_generate(args, &rules),
@@ -511,12 +516,6 @@ fn ft_materials_of(
 /// The cluster `--workers`, `--hosts` and `--process` ask for, if any.
 fn cluster_of(args: &GenerateArgs) -> Result<Option<Cluster>, CliError> {
     if args.workers.is_none() && args.hosts.is_none() {
-        if args.partitioned {
-            return Err(CliError::Usage(
-                "--partitioned is for a cluster's run: give --workers (and --hosts, --process)"
-                    .into(),
-            ));
-        }
         return Ok(None);
     }
     let threads = args.workers.unwrap_or(1) as usize;

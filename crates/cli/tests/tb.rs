@@ -872,6 +872,10 @@ fn a_bad_cluster_is_refused_with_exit_code_2() {
         ),
         (vec!["--partitioned"], "--partitioned"),
         (
+            vec!["--game", "five-tigers:shandong", "--partitioned"],
+            "--partitioned",
+        ),
+        (
             vec![
                 "--game",
                 "five-tigers:shandong-shuttle",
