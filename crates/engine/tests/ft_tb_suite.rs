@@ -2,7 +2,9 @@
 //! positions that the side to move wins by the tables
 //! (`tests/data/ft-tb-endgames-shuttle.txt`: 4 and 5 pieces a side under
 //! `shandong-shuttle`; `tests/data/ft-tb-endgames-shandong.txt`: 3 a side
-//! under `shandong`, the shuttle forbidden), played out by the engine's
+//! under `shandong`, the shuttle forbidden;
+//! `tests/data/ft-tb-endgames-shandong-5.txt`: 4 and 5 pieces a side under
+//! `shandong`), played out by the engine's
 //! search (a fixed number of nodes a move, no root probing) against a
 //! defender that plays the tables perfectly (the longest loss). A position
 //! scores when every move of the engine keeps the shortest win (the table
@@ -33,6 +35,7 @@ use qi_tablebase::Wdl;
 
 const SHUTTLE: &str = include_str!("data/ft-tb-endgames-shuttle.txt");
 const SHANDONG: &str = include_str!("data/ft-tb-endgames-shandong.txt");
+const SHANDONG_5: &str = include_str!("data/ft-tb-endgames-shandong-5.txt");
 
 /// A suite's positions under `rules`.
 fn suite(text: &str, rules: &Rules) -> Vec<FiveTigers> {
@@ -258,6 +261,20 @@ fn the_suites_are_won_positions_of_their_materials() {
             "{pos}"
         );
     }
+    let shandong_5 = suite(SHANDONG_5, &Rules::shandong());
+    assert!(shandong_5.len() >= 20, "{}", shandong_5.len());
+    let mut with_bans = 0;
+    for pos in &shandong_5 {
+        let m = Material::of(pos).unwrap();
+        assert!(
+            m.first.max(m.second) >= 4 && m.first.min(m.second) >= 3,
+            "{pos}"
+        );
+        assert!(pos.owed().is_empty() && pos.outcome().is_none(), "{pos}");
+        // Previous steps as a game leaves them: the ban applies.
+        with_bans += usize::from(!pos.to_string().contains(" -,- "));
+    }
+    assert!(with_bans * 2 > shandong_5.len(), "{with_bans}");
 }
 
 /// The budgets of `QI_FT_TB_NODES` (comma-separated, default 10000).
@@ -292,16 +309,29 @@ fn full(name: &str, dir: &Path, rules: &Rules, positions: &[FiveTigers]) {
 }
 
 /// The whole suites over the tables of `QI_FT_TB_DIR` (`shandong-shuttle`
-/// to 5 a side) and, if set, `QI_FT_TB_SHANDONG_DIR` (`shandong` to 3 a
-/// side), at each node budget of `QI_FT_TB_NODES`, with and without tables
-/// in the tree.
+/// to 5 a side) and of `QI_FT_TB_SHANDONG_DIR` (`shandong`: 3 a side, and
+/// 4 and 5 a side where the tables go that far), each where its variable
+/// is set, at each node budget of `QI_FT_TB_NODES`, with and without
+/// tables in the tree.
 #[test]
-#[ignore = "needs the tables: QI_FT_TB_DIR=DIR (qi tb generate --game five-tigers:shandong-shuttle --pieces 5 DIR)"]
+#[ignore = "needs the tables: QI_FT_TB_DIR=DIR and/or QI_FT_TB_SHANDONG_DIR=DIR (qi tb generate --game five-tigers:PRESET --pieces 5 DIR)"]
 fn full_suites() {
-    let dir = PathBuf::from(std::env::var("QI_FT_TB_DIR").expect("QI_FT_TB_DIR names the tables"));
-    let rules = Rules::shandong_shuttle();
-    full("shandong-shuttle", &dir, &rules, &suite(SHUTTLE, &rules));
-    if let Ok(dir) = std::env::var("QI_FT_TB_SHANDONG_DIR") {
+    let shuttle = std::env::var("QI_FT_TB_DIR").ok();
+    let shandong = std::env::var("QI_FT_TB_SHANDONG_DIR").ok();
+    assert!(
+        shuttle.is_some() || shandong.is_some(),
+        "QI_FT_TB_DIR or QI_FT_TB_SHANDONG_DIR names the tables"
+    );
+    if let Some(dir) = shuttle {
+        let rules = Rules::shandong_shuttle();
+        full(
+            "shandong-shuttle",
+            Path::new(&dir),
+            &rules,
+            &suite(SHUTTLE, &rules),
+        );
+    }
+    if let Some(dir) = shandong {
         let rules = Rules::shandong();
         full(
             "shandong",
@@ -309,5 +339,13 @@ fn full_suites() {
             &rules,
             &suite(SHANDONG, &rules),
         );
+        let big = suite(SHANDONG_5, &rules);
+        // Those of the suite's materials whose tables are in the directory.
+        let tables = LazyTablebase::open(Path::new(&dir), &rules).unwrap();
+        let present: Vec<FiveTigers> = big
+            .into_iter()
+            .filter(|p| matches!(tables.probe(p), Ok(Some(_))))
+            .collect();
+        full("shandong, 4-5 a side", Path::new(&dir), &rules, &present);
     }
 }
