@@ -355,10 +355,24 @@ pub fn any_everywhere(cluster: &Cluster, flags: &[bool]) -> Result<Vec<bool>, Da
 /// holds: for each source (in the order of [`ReadingSlice::sources`]),
 /// the codes and distances of the partitions its workers own, by global
 /// worker index (what [`Share::parts`] gave when the source was solved on
-/// the same workers).
-#[derive(Clone, Debug, Default)]
+/// the same workers), in memory or in their partition files
+/// ([`crate::partition`]), read value by value.
+#[derive(Debug, Default)]
 pub struct Held {
-    parts: Vec<std::collections::HashMap<usize, Values>>,
+    parts: Vec<std::collections::HashMap<usize, HeldPart>>,
+}
+
+/// One partition held: its values, or where its file has them.
+#[derive(Debug)]
+enum HeldPart {
+    Memory(Values),
+    #[cfg(unix)]
+    File {
+        file: std::fs::File,
+        /// Where the codes start; the distances follow the `count` codes.
+        data_at: u64,
+        count: u64,
+    },
 }
 
 /// One partition's codes and distances, by local index.
@@ -372,7 +386,7 @@ impl Held {
     /// Nothing held yet, for `sources` sources.
     pub fn new(sources: usize) -> Held {
         Held {
-            parts: vec![Default::default(); sources],
+            parts: (0..sources).map(|_| Default::default()).collect(),
         }
     }
 
@@ -380,19 +394,81 @@ impl Held {
     /// `source`: its codes and distances by local index.
     pub fn insert(&mut self, source: usize, owner: usize, codes: Vec<u8>, distances: Vec<u16>) {
         if let Some(parts) = self.parts.get_mut(source) {
-            parts.insert(owner, (codes, distances));
+            parts.insert(owner, HeldPart::Memory((codes, distances)));
         }
+    }
+
+    /// Holds partition `owner` of source `source` in the partition file
+    /// `path` (checked by the caller: [`crate::partition::Partition::check`]),
+    /// whose `count` codes start at `data_at`: each value is read from the
+    /// file when asked for (on Unix by positioned reads; elsewhere the
+    /// values are read into memory now), so that a process holds none of
+    /// the smaller tables.
+    pub fn insert_file(
+        &mut self,
+        source: usize,
+        owner: usize,
+        path: &std::path::Path,
+        data_at: u64,
+        count: u64,
+    ) -> std::io::Result<()> {
+        let Some(parts) = self.parts.get_mut(source) else {
+            return Ok(());
+        };
+        #[cfg(unix)]
+        {
+            let file = std::fs::File::open(path)?;
+            parts.insert(
+                owner,
+                HeldPart::File {
+                    file,
+                    data_at,
+                    count,
+                },
+            );
+        }
+        #[cfg(not(unix))]
+        {
+            let bytes = std::fs::read(path)?;
+            let n = count as usize;
+            let data = bytes
+                .get(data_at as usize..data_at as usize + 3 * n)
+                .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::UnexpectedEof))?;
+            let codes = data[..n].to_vec();
+            let distances = data[n..]
+                .chunks_exact(2)
+                .map(|d| u16::from_le_bytes([d[0], d[1]]))
+                .collect();
+            parts.insert(owner, HeldPart::Memory((codes, distances)));
+        }
+        Ok(())
     }
 
     /// The value of the slot at local index `local` of partition `owner`
     /// of `source`, as a code and a distance; [`MISSING`] when that
-    /// partition is not held here or has no such slot.
+    /// partition is not held here, has no such slot or cannot be read.
     fn get(&self, source: usize, owner: usize, local: usize) -> (u8, u16) {
-        self.parts
-            .get(source)
-            .and_then(|p| p.get(&owner))
-            .and_then(|(c, d)| Some((*c.get(local)?, *d.get(local)?)))
-            .unwrap_or((MISSING, 0))
+        let found = match self.parts.get(source).and_then(|p| p.get(&owner)) {
+            Some(HeldPart::Memory((c, d))) => c.get(local).copied().zip(d.get(local).copied()),
+            #[cfg(unix)]
+            Some(HeldPart::File {
+                file,
+                data_at,
+                count,
+            }) => {
+                use std::os::unix::fs::FileExt;
+                let local = local as u64;
+                let (mut code, mut distance) = ([0u8; 1], [0u8; 2]);
+                (local < *count
+                    && file.read_exact_at(&mut code, data_at + local).is_ok()
+                    && file
+                        .read_exact_at(&mut distance, data_at + count + 2 * local)
+                        .is_ok())
+                .then(|| (code[0], u16::from_le_bytes(distance)))
+            }
+            None => None,
+        };
+        found.unwrap_or((MISSING, 0))
     }
 }
 

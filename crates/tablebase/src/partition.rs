@@ -120,24 +120,130 @@ impl<G: TableGame> Partition<G> {
     /// board rules other than `rules`'s, a checksum that does not match,
     /// a count that is not the deal's, or a code that is not a value.
     pub fn load(path: &Path, rules: &G::Rules) -> Result<Partition<G>, FormatError> {
-        let bytes = std::fs::read(path).map_err(|source| FormatError::Io {
-            path: path.display().to_string(),
-            source,
-        })?;
-        Self::from_bytes(&bytes, rules).map_err(|e| match e {
-            FormatError::PartitionMismatch {
-                found, expected, ..
-            } => FormatError::PartitionMismatch {
-                path: path.display().to_string(),
-                found,
-                expected,
-            },
-            e => e,
-        })
+        let bytes = std::fs::read(path).map_err(|source| io_error(path, source))?;
+        Self::from_bytes(&bytes, rules).map_err(|e| at_path(e, path))
     }
 
     /// The partition of a file's `bytes` (see [`Partition::load`]).
     pub fn from_bytes(bytes: &[u8], rules: &G::Rules) -> Result<Partition<G>, FormatError> {
+        let head = PartHeader::<G>::parse(bytes, rules, bytes.len() as u64)?;
+        let data = &bytes[head.data_at as usize..];
+        let found = fnv1a(
+            fnv1a(FNV_OFFSET, &bytes[..head.checksum_at]),
+            &bytes[head.checksum_at + 8..],
+        );
+        let count = head.count as usize;
+        let bad = data[..count].iter().position(|&c| c > UNUSED);
+        check_contents(&head, found, bad.map(|k| k as u64))?;
+        let distances = data[count..]
+            .chunks_exact(2)
+            .map(|d| u16::from_le_bytes([d[0], d[1]]))
+            .collect();
+        Ok(Partition {
+            material: head.material,
+            rules: head.rules,
+            slots: head.slots,
+            shift: head.shift,
+            owner: head.owner,
+            workers: head.workers,
+            codes: data[..count].to_vec(),
+            distances,
+        })
+    }
+
+    /// Checks the partition file `path` as [`Partition::load`] does,
+    /// reading it a megabyte at a time (nothing of its size is held), and
+    /// returns its header.
+    pub fn check(path: &Path, rules: &G::Rules) -> Result<PartHeader<G>, FormatError> {
+        Self::check_in_chunks(path, rules, 1 << 20)
+    }
+
+    /// [`Partition::check`] reading `chunk` bytes at a time.
+    fn check_in_chunks(
+        path: &Path,
+        rules: &G::Rules,
+        chunk: usize,
+    ) -> Result<PartHeader<G>, FormatError> {
+        use std::io::Read;
+        let head = Self::header(path, rules)?;
+        let mut file = std::fs::File::open(path).map_err(|e| io_error(path, e))?;
+        let mut sum = FNV_OFFSET;
+        let mut codes_bad = None;
+        let mut at = 0u64;
+        let mut buf = vec![0u8; chunk.max(1)];
+        loop {
+            let n = file.read(&mut buf).map_err(|e| io_error(path, e))?;
+            if n == 0 {
+                break;
+            }
+            let chunk = &buf[..n];
+            // The checksum's own 8 bytes are left out of it.
+            let skip = head.checksum_at as u64..head.checksum_at as u64 + 8;
+            let (lo, hi) = (at, at + n as u64);
+            if hi <= skip.start || lo >= skip.end {
+                sum = fnv1a(sum, chunk);
+            } else {
+                let a = skip.start.saturating_sub(lo) as usize;
+                let b = (skip.end.min(hi) - lo) as usize;
+                sum = fnv1a(fnv1a(sum, &chunk[..a]), &chunk[b..]);
+            }
+            // The codes: data_at .. data_at + count.
+            let (c0, c1) = (head.data_at, head.data_at + head.count);
+            if codes_bad.is_none() && hi > c0 && lo < c1 {
+                let (a, b) = ((c0.max(lo) - lo) as usize, (c1.min(hi) - lo) as usize);
+                if let Some(k) = chunk[a..b].iter().position(|&c| c > UNUSED) {
+                    codes_bad = Some(lo + (a + k) as u64 - c0);
+                }
+            }
+            at = hi;
+        }
+        check_contents(&head, sum, codes_bad)?;
+        Ok(head)
+    }
+
+    /// The header of the partition file `path`, its size checked against
+    /// it (not its contents: see [`Partition::check`]).
+    pub fn header(path: &Path, rules: &G::Rules) -> Result<PartHeader<G>, FormatError> {
+        use std::io::Read;
+        let file = std::fs::File::open(path).map_err(|e| io_error(path, e))?;
+        let size = file.metadata().map_err(|e| io_error(path, e))?.len();
+        // The header is at most 8 + 2 + 256 + 2 + 65535 + 256 + 36 bytes.
+        let mut prefix = Vec::new();
+        file.take(1 << 17)
+            .read_to_end(&mut prefix)
+            .map_err(|e| io_error(path, e))?;
+        PartHeader::parse(&prefix, rules, size).map_err(|e| at_path(e, path))
+    }
+}
+
+/// A partition file's header, checked against the rules, the deal and
+/// the file's size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PartHeader<G: TableGame> {
+    /// The slice's material.
+    pub material: G::Material,
+    /// The rules it was solved under.
+    pub rules: G::Rules,
+    /// The slice's slots (all partitions').
+    pub slots: u64,
+    /// The deal's run shift.
+    pub shift: u32,
+    /// The worker that owns these slots.
+    pub owner: usize,
+    /// Workers of the run.
+    pub workers: usize,
+    /// Slots in this partition.
+    pub count: u64,
+    /// Where the codes start (the distances follow them).
+    pub data_at: u64,
+    checksum_at: usize,
+    checksum: u64,
+}
+
+impl<G: TableGame> PartHeader<G> {
+    /// The header at the start of `bytes` (at least the header's bytes)
+    /// of a file of `size` bytes.
+    fn parse(bytes: &[u8], rules: &G::Rules, size: u64) -> Result<PartHeader<G>, FormatError> {
         let file = |source| FormatError::File {
             game: G::NAME,
             version: PART_VERSION,
@@ -167,23 +273,12 @@ impl<G: TableGame> Partition<G> {
         let count = u64::from_le_bytes(r.array().map_err(file)?);
         let checksum_at = r.position();
         let checksum = u64::from_le_bytes(r.array().map_err(file)?);
-        let expected_size = count
-            .checked_mul(3)
-            .and_then(|p| p.checked_add(r.position() as u64));
-        if expected_size != Some(bytes.len() as u64) {
+        let data_at = r.position() as u64;
+        let expected_size = count.checked_mul(3).and_then(|p| p.checked_add(data_at));
+        if expected_size != Some(size) {
             return Err(file(FileError::SizeMismatch {
                 expected: expected_size.unwrap_or(u64::MAX),
-                found: bytes.len() as u64,
-            }));
-        }
-        let found = fnv1a(
-            fnv1a(FNV_OFFSET, &bytes[..checksum_at]),
-            &bytes[checksum_at + 8..],
-        );
-        if found != checksum {
-            return Err(file(FileError::Checksum {
-                expected: checksum,
-                found,
+                found: size,
             }));
         }
         let file_rules: G::Rules =
@@ -215,27 +310,63 @@ impl<G: TableGame> Partition<G> {
                 ),
             });
         }
-        let count = count as usize;
-        let codes = r.take(count).map_err(file)?.to_vec();
-        if let Some(at) = codes.iter().position(|&c| c > UNUSED) {
-            return Err(file(FileError::BadValue(at as u64)));
-        }
-        let distances = r
-            .take(2 * count)
-            .map_err(file)?
-            .chunks_exact(2)
-            .map(|d| u16::from_le_bytes([d[0], d[1]]))
-            .collect();
-        Ok(Partition {
+        Ok(PartHeader {
             material,
             rules: file_rules,
             slots,
             shift,
             owner,
             workers,
-            codes,
-            distances,
+            count,
+            data_at,
+            checksum_at,
+            checksum,
         })
+    }
+}
+
+/// Refuses contents whose checksum (`found`) is not the header's, or
+/// whose code at local index `bad` is not a value.
+fn check_contents<G: TableGame>(
+    head: &PartHeader<G>,
+    found: u64,
+    bad: Option<u64>,
+) -> Result<(), FormatError> {
+    let file = |source| FormatError::File {
+        game: G::NAME,
+        version: PART_VERSION,
+        source,
+    };
+    if found != head.checksum {
+        return Err(file(FileError::Checksum {
+            expected: head.checksum,
+            found,
+        }));
+    }
+    if let Some(at) = bad {
+        return Err(file(FileError::BadValue(at)));
+    }
+    Ok(())
+}
+
+fn io_error(path: &Path, source: std::io::Error) -> FormatError {
+    FormatError::Io {
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+/// `e` with the file's path where it names none.
+fn at_path(e: FormatError, path: &Path) -> FormatError {
+    match e {
+        FormatError::PartitionMismatch {
+            found, expected, ..
+        } => FormatError::PartitionMismatch {
+            path: path.display().to_string(),
+            found,
+            expected,
+        },
+        e => e,
     }
 }
 
@@ -405,6 +536,37 @@ mod tests {
             );
         }
         assert!(Partition::<FiveTigers>::from_bytes(&bytes[..bytes.len() - 1], &rules).is_err());
+        // The streaming check, a few bytes at a time here, refuses the same.
+        let dir = tempfile::tempdir().unwrap();
+        let path = p.save(dir.path()).unwrap();
+        for chunk in [1, 3, 5, 1 << 20] {
+            let head = Partition::<FiveTigers>::check_in_chunks(&path, &rules, chunk).unwrap();
+            assert_eq!(
+                (head.owner, head.workers, head.count),
+                (1, 3, p.codes.len() as u64)
+            );
+        }
+        for i in 0..bytes.len() {
+            let mut bad = bytes.clone();
+            bad[i] ^= 0x10;
+            std::fs::write(&path, &bad).unwrap();
+            for chunk in [3, 1 << 20] {
+                assert!(
+                    Partition::<FiveTigers>::check_in_chunks(&path, &rules, chunk).is_err(),
+                    "byte {i} changed and checked in chunks of {chunk}"
+                );
+            }
+        }
+        // A code that is not a value, under a checksum that matches it.
+        let mut q = p.clone();
+        q.codes[2] = 4;
+        std::fs::write(&path, q.to_bytes()).unwrap();
+        let e = Partition::<FiveTigers>::from_bytes(&q.to_bytes(), &rules).unwrap_err();
+        assert!(e.to_string().contains("position 2"), "{e}");
+        for chunk in [3, 1 << 20] {
+            let e = Partition::<FiveTigers>::check_in_chunks(&path, &rules, chunk).unwrap_err();
+            assert!(e.to_string().contains("position 2"), "{e}");
+        }
         // The rules of the ban give other tables: refused.
         let e = Partition::<FiveTigers>::from_bytes(&bytes, &Rules::shandong()).unwrap_err();
         assert!(matches!(e, FormatError::RulesMismatch { .. }), "{e}");

@@ -165,7 +165,8 @@ where
                 lacks = true;
                 break;
             }
-            match Partition::<G>::load(&path, rules) {
+            // Checked a megabyte at a time: no partition is held.
+            match Partition::<G>::check(&path, rules) {
                 Ok(p) if p.material == m && p.owner == owner && p.workers == workers => {}
                 Ok(_) => lacks = true,
                 Err(e) if damaged(&e) => lacks = true,
@@ -202,16 +203,32 @@ where
                     }
                     .into());
                 }
-                let part = Partition::<G>::load(&path, rules)?;
-                if part.slots != source.slots || part.shift != source.shift {
+                // Checked at the start of the run, or written by it: the
+                // header is enough, and the values are read from the file
+                // when asked for.
+                let head = Partition::<G>::header(&path, rules)?;
+                let found = (head.material, head.owner, head.workers);
+                if found != (material, owner, workers)
+                    || (head.slots, head.shift) != (source.slots, source.shift)
+                {
                     return Err(FormatError::PartitionMismatch {
                         path: path.display().to_string(),
-                        found: format!("{} slots in runs of 2^{}", part.slots, part.shift),
-                        expected: format!("{} slots in runs of 2^{}", source.slots, source.shift),
+                        found: format!(
+                            "partition {} of {} of {}, {} slots in runs of 2^{}",
+                            head.owner, head.workers, head.material, head.slots, head.shift
+                        ),
+                        expected: format!(
+                            "partition {owner} of {workers} of {material}, {} slots in runs of 2^{}",
+                            source.slots, source.shift
+                        ),
                     }
                     .into());
                 }
-                held.insert(i, owner, part.codes, part.distances);
+                held.insert_file(i, owner, &path, head.data_at, head.count)
+                    .map_err(|source| FormatError::Io {
+                        path: path.display().to_string(),
+                        source,
+                    })?;
             }
         }
         let share = solve_reading(slice.clone(), cluster, Arc::new(held))?;
