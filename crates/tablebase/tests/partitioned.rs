@@ -341,3 +341,14 @@ fn reads_in_small_chunks_give_the_same_table() {
         );
     }
 }
+
+#[test]
+#[ignore = "every material to 4 a side, a minute or two: run by hand with --ignored (docs/solving.md)"]
+fn three_processes_partitioned_to_4_a_side_join_into_the_generators_files() {
+    let names: Vec<String> = five_tigers::Material::all_up_to(4)
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    ft_partitioned_equals_the_generator(qi_five_tigers::Rules::shandong_shuttle(), &names, 3, 1);
+}
