@@ -192,3 +192,48 @@ fn an_engine_that_cannot_start_is_an_error() {
     assert_eq!(r.code, 2, "{r:?}");
     assert!(r.err.starts_with("qi: error: engine A"), "{r:?}");
 }
+
+/// `qi engine` behind a script that holds back its first `isready` for
+/// 12 s (past the 10 s an engine has to answer it), saying meanwhile, if
+/// `says_alive`, once a second that it is reading its tables, as `qi
+/// engine` does while its tables are read ahead.
+fn slow_to_ready(dir: &TempDir, says_alive: bool) -> String {
+    let fifo = dir.path("in.fifo").display().to_string();
+    let say = if says_alive {
+        "echo \"info string reading the tables ($i s)\""
+    } else {
+        ":"
+    };
+    dir.script(
+        if says_alive { "alive.sh" } else { "silent.sh" },
+        &format!(
+            "rm -f {fifo}; mkfifo {fifo}\n{QI} engine < {fifo} &\nexec 3> {fifo}\nfirst=1\n\
+             while read -r line; do\n  if [ \"$line\" = isready ] && [ $first = 1 ]; then\n    \
+             first=0; i=0\n    while [ $i -lt 12 ]; do i=$((i+1)); {say}; sleep 1; done\n  fi\n  \
+             echo \"$line\" >&3\n  [ \"$line\" = quit ] && break\ndone\nwait"
+        ),
+    )
+}
+
+#[test]
+fn an_engine_that_says_it_reads_its_tables_is_waited_for() {
+    let dir = TempDir::new("alive");
+    let b = slow_to_ready(&dir, true);
+    let r = run_match(&qi_engine(), &b, &["--games", "2"], Duration::from_secs(90));
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(!r.out.contains("did not answer"), "{r:?}");
+    assert!(r.took >= Duration::from_secs(12), "{r:?}");
+}
+
+#[test]
+fn an_engine_silent_past_the_handshake_time_forfeits() {
+    let dir = TempDir::new("silent-ready");
+    let b = slow_to_ready(&dir, false);
+    let r = run_match(&qi_engine(), &b, &["--games", "2"], Duration::from_secs(90));
+    assert_eq!(r.code, 0, "{r:?}");
+    assert!(
+        r.out.contains("did not answer 'readyok' within 10s"),
+        "{r:?}"
+    );
+    assert!(r.out.contains("score: A 2-0-0"), "{r:?}");
+}

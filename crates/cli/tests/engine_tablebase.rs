@@ -175,3 +175,31 @@ fn five_tigers_tables_are_probed_in_the_tree() {
     e.send("quit");
     assert_eq!(e.exit_within(Duration::from_secs(10)), Some(0));
 }
+
+#[test]
+fn isready_waits_for_tables_read_ahead_and_the_search_probes_them() {
+    // A file over 64 MiB makes the engine read the directory's tables
+    // ahead, on a thread of its own (here a sparse file under a table's
+    // name, which the reading finds bad and leaves out): `readyok` comes
+    // once they are read, and the first search probes them.
+    let dir = five_tigers_tables("read-ahead");
+    let big = std::fs::File::create(dir.join("5v5.qft")).unwrap();
+    big.set_len(70 << 20).unwrap();
+    let mut e = Engine::start(&[
+        "--game",
+        "five-tigers:shandong-shuttle",
+        "--tablebase",
+        dir.to_str().unwrap(),
+    ]);
+    e.send("isready");
+    let lines = e.until_within("readyok", Duration::from_secs(60));
+    assert!(lines.contains(&"readyok".to_string()), "{lines:?}");
+    let lines = search_five_tigers(&mut e);
+    assert!(used_tables(&lines), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.contains(" score mate -8 ")),
+        "{lines:?}"
+    );
+    e.send("quit");
+    assert_eq!(e.exit_within(Duration::from_secs(10)), Some(0));
+}

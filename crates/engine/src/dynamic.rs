@@ -278,6 +278,14 @@ pub trait DynEngine: Send {
     /// std::fs::remove_dir_all(&dir).unwrap();
     /// ```
     fn set_tablebase(&mut self, dir: Option<&Path>) -> Result<(), TablebaseError>;
+    /// Whether the tables of [`set_tablebase`](DynEngine::set_tablebase)
+    /// are probed yet: a Five Tigers directory with a file over 64 MiB is
+    /// read ahead on a thread of its own, and until every file is in the
+    /// search probes none (`true` without tables). What `isready` waits
+    /// for in `qi engine`.
+    fn tables_ready(&self) -> bool {
+        true
+    }
     /// Evaluates with the network of `file` from the next search on, in
     /// place of the one the binary carries (`None`: that one again), for
     /// games whose evaluation has a network (Jungle; only its `nnue`
@@ -541,6 +549,10 @@ impl<K: GameKit> DynEngine for KitEngine<K> {
     fn set_tablebase(&mut self, dir: Option<&Path>) -> Result<(), TablebaseError> {
         let mut searcher = self.searcher();
         K::attach_tablebase(searcher.hooks_mut(), self.start.rules(), dir)
+    }
+
+    fn tables_ready(&self) -> bool {
+        K::tables_ready(self.searcher().hooks())
     }
 
     fn set_eval_file(&mut self, file: Option<&Path>) -> Result<(), EvalFileError> {

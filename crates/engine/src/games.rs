@@ -197,6 +197,10 @@ impl GameKit for FiveTigersKit {
         };
         Ok(())
     }
+
+    fn tables_ready(hooks: &FiveTigersHooks) -> bool {
+        hooks.tables_ready()
+    }
 }
 
 /// The size of Five Tigers table file past which

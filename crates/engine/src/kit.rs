@@ -289,6 +289,15 @@ pub trait GameKit: 'static {
         }
     }
 
+    /// Whether the tables attached to `hooks` by
+    /// [`attach_tablebase`](GameKit::attach_tablebase) are probed yet: a
+    /// kit that reads big tables ahead, on a thread of their own, probes
+    /// none until all are read (Five Tigers); the others, always.
+    fn tables_ready(hooks: &Self::Hooks) -> bool {
+        let _ = hooks;
+        true
+    }
+
     /// The search options that play this game best (from its hooks).
     ///
     /// ```

@@ -174,10 +174,26 @@ impl EngineProcess {
         }
     }
 
-    /// `isready` / `readyok`.
+    /// `isready` / `readyok`, within `timeout` of the last sign of life:
+    /// an engine still reading its tables says so in `info` lines (`qi
+    /// engine` once a second), each of which gives it `timeout` more, up
+    /// to [`MAX_SYNC`] in all.
     pub fn sync(&mut self, timeout: Duration) -> Result<(), EngineError> {
         self.send("isready")?;
-        self.wait_for("readyok", timeout).map(|_| ())
+        let end = Instant::now() + MAX_SYNC;
+        loop {
+            let left = end.saturating_duration_since(Instant::now());
+            let mut alive = false;
+            let waited = self.wait_for_seeing("readyok", timeout.min(left), |line| {
+                alive |= line.trim_start().starts_with("info");
+            });
+            match waited {
+                Ok(_) => return Ok(()),
+                // The deadline passed since its last `info` line, or in all.
+                Err(EngineError::Timeout { .. }) if alive && !left.is_zero() => {}
+                Err(e) => return Err(e),
+            }
+        }
     }
 }
 
@@ -273,6 +289,9 @@ pub struct ProcessPlayer {
     process: Option<EngineProcess>,
 }
 
+/// The longest an engine may take to answer `isready` while it says it
+/// is alive (reading its tables).
+const MAX_SYNC: Duration = Duration::from_secs(1800);
 /// How long an engine may take to start or answer `isready`.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 /// Grace time past `movetime` (or the clock) before a silent engine

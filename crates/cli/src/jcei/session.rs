@@ -181,6 +181,22 @@ fn give_eval_file(
 }
 
 impl Session {
+    /// Waits until the engine's tables are read ahead, saying every
+    /// second that it is reading them (a peer that waits for `readyok`
+    /// hears that the engine is alive).
+    fn wait_for_tables(&self) {
+        let start = std::time::Instant::now();
+        let mut said = 0;
+        while !self.variant.tables_ready() {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            let seconds = start.elapsed().as_secs();
+            if seconds > said {
+                said = seconds;
+                outln!("info string reading the tables ({seconds} s)");
+            }
+        }
+    }
+
     fn new(spec: &str) -> Result<Session, CliError> {
         let overrides = Overrides::default();
         let eval_profile = EvalProfile::default();
@@ -368,7 +384,15 @@ impl Session {
             // that starts: it waits its turn (a piped script's order).
             Command::Stop if self.job_waits() => self.waiting.push_back(Command::Stop),
             Command::Stop => self.stop_job(),
-            Command::IsReady => outln!("readyok"),
+            Command::IsReady => {
+                // Idle, `isready` is the sync after the options: it waits
+                // for the tables being read ahead (a search would probe
+                // none yet). During a job it answers at once.
+                if self.job.is_none() && self.waiting.is_empty() {
+                    self.wait_for_tables();
+                }
+                outln!("readyok")
+            }
             Command::Jcei => self.identify(),
             other if self.job.is_some() || !self.waiting.is_empty() => {
                 self.waiting.push_back(other);
