@@ -31,9 +31,9 @@ pub const PART_MAGIC: [u8; 8] = *b"QIPT\r\n\x1a\n";
 /// The partition format's version.
 const PART_VERSION: u16 = 1;
 
-/// One worker's values of one solved slice.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Partition<G: TableGame> {
+/// Which partition of which slice: what a partition file's header says.
+#[derive(Clone, Debug)]
+pub struct PartInfo<G: TableGame> {
     /// The slice's material.
     pub material: G::Material,
     /// The rules it was solved under.
@@ -46,10 +46,47 @@ pub struct Partition<G: TableGame> {
     pub owner: usize,
     /// Workers of the run.
     pub workers: usize,
+}
+
+/// One worker's values of one solved slice.
+#[derive(Clone, Debug)]
+pub struct Partition<G: TableGame> {
+    /// Which partition of which slice.
+    pub info: PartInfo<G>,
     /// Codes by local index (0 loss, 1 draw, 2 win, 3 unused).
     pub codes: Vec<u8>,
     /// Distances by local index.
     pub distances: Vec<u16>,
+}
+
+impl<G: TableGame> PartialEq for PartInfo<G>
+where
+    G::Rules: PartialEq,
+{
+    fn eq(&self, other: &PartInfo<G>) -> bool {
+        (
+            self.material,
+            self.slots,
+            self.shift,
+            self.owner,
+            self.workers,
+        ) == (
+            other.material,
+            other.slots,
+            other.shift,
+            other.owner,
+            other.workers,
+        ) && self.rules == other.rules
+    }
+}
+
+impl<G: TableGame> PartialEq for Partition<G>
+where
+    G::Rules: PartialEq,
+{
+    fn eq(&self, other: &Partition<G>) -> bool {
+        self.info == other.info && self.codes == other.codes && self.distances == other.distances
+    }
 }
 
 impl<G: TableGame> Partition<G> {
@@ -73,7 +110,8 @@ impl<G: TableGame> Partition<G> {
     /// Writes the partition into `dir` (through a temporary file renamed
     /// into place) and returns its path.
     pub fn save(&self, dir: &Path) -> Result<PathBuf, FormatError> {
-        let path = Self::path(dir, self.material, self.owner, self.workers);
+        let info = &self.info;
+        let path = Self::path(dir, info.material, info.owner, info.workers);
         let bytes = self.to_bytes();
         write_atomically_with(&path, &mut |w| w.write_all(&bytes)).map_err(|source| {
             FormatError::Io {
@@ -86,8 +124,9 @@ impl<G: TableGame> Partition<G> {
 
     /// The file's bytes.
     pub fn to_bytes(&self) -> Vec<u8> {
-        let rules = self.rules.to_string();
-        let material = self.material.to_string();
+        let info = &self.info;
+        let rules = info.rules.to_string();
+        let material = info.material.to_string();
         let mut out = Vec::with_capacity(96 + 3 * self.codes.len());
         out.extend_from_slice(&PART_MAGIC);
         out.extend_from_slice(&PART_VERSION.to_le_bytes());
@@ -97,10 +136,10 @@ impl<G: TableGame> Partition<G> {
         out.extend_from_slice(rules.as_bytes());
         out.push(material.len() as u8);
         out.extend_from_slice(material.as_bytes());
-        out.extend_from_slice(&self.slots.to_le_bytes());
-        out.extend_from_slice(&(self.workers as u32).to_le_bytes());
-        out.extend_from_slice(&self.shift.to_le_bytes());
-        out.extend_from_slice(&(self.owner as u32).to_le_bytes());
+        out.extend_from_slice(&info.slots.to_le_bytes());
+        out.extend_from_slice(&(info.workers as u32).to_le_bytes());
+        out.extend_from_slice(&info.shift.to_le_bytes());
+        out.extend_from_slice(&(info.owner as u32).to_le_bytes());
         out.extend_from_slice(&(self.codes.len() as u64).to_le_bytes());
         let checksum_at = out.len();
         out.extend_from_slice(&[0; 8]);
@@ -140,12 +179,7 @@ impl<G: TableGame> Partition<G> {
             .map(|d| u16::from_le_bytes([d[0], d[1]]))
             .collect();
         Ok(Partition {
-            material: head.material,
-            rules: head.rules,
-            slots: head.slots,
-            shift: head.shift,
-            owner: head.owner,
-            workers: head.workers,
+            info: head.info,
             codes: data[..count].to_vec(),
             distances,
         })
@@ -218,20 +252,10 @@ impl<G: TableGame> Partition<G> {
 
 /// A partition file's header, checked against the rules, the deal and
 /// the file's size.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug)]
 pub struct PartHeader<G: TableGame> {
-    /// The slice's material.
-    pub material: G::Material,
-    /// The rules it was solved under.
-    pub rules: G::Rules,
-    /// The slice's slots (all partitions').
-    pub slots: u64,
-    /// The deal's run shift.
-    pub shift: u32,
-    /// The worker that owns these slots.
-    pub owner: usize,
-    /// Workers of the run.
-    pub workers: usize,
+    /// Which partition of which slice.
+    pub info: PartInfo<G>,
     /// Slots in this partition.
     pub count: u64,
     /// Where the codes start (the distances follow them).
@@ -311,12 +335,14 @@ impl<G: TableGame> PartHeader<G> {
             });
         }
         Ok(PartHeader {
-            material,
-            rules: file_rules,
-            slots,
-            shift,
-            owner,
-            workers,
+            info: PartInfo {
+                material,
+                rules: file_rules,
+                slots,
+                shift,
+                owner,
+                workers,
+            },
             count,
             data_at,
             checksum_at,
@@ -444,7 +470,11 @@ pub fn join_partitions<G: TableGame>(
                 expected: format!("partition {owner} of {workers} of {material}"),
             });
         };
-        let part = Partition::<G>::load(&path, rules)?;
+        let Partition {
+            info: part,
+            codes,
+            distances,
+        } = Partition::<G>::load(&path, rules)?;
         let mismatch = |found: String, expected: String| FormatError::PartitionMismatch {
             path: path.display().to_string(),
             found,
@@ -468,7 +498,7 @@ pub fn join_partitions<G: TableGame>(
             }
             _ => deal = Some((part.slots, part.shift)),
         }
-        parts.push((part.codes, part.distances));
+        parts.push((codes, distances));
     }
     let (slots, shift) = deal.unwrap_or((0, 0));
     Ok(join_parts(slots, shift, parts))
@@ -510,12 +540,14 @@ mod tests {
         let deal = Deal::new(workers, 1);
         let n = deal.count(11, owner) as usize;
         Partition {
-            material: "3v2".parse().unwrap(),
-            rules: Rules::shandong_shuttle(),
-            slots: 11,
-            shift: 1,
-            owner,
-            workers,
+            info: PartInfo {
+                material: "3v2".parse().unwrap(),
+                rules: Rules::shandong_shuttle(),
+                slots: 11,
+                shift: 1,
+                owner,
+                workers,
+            },
             codes: (0..n).map(|i| (i % 4) as u8).collect(),
             distances: (0..n).map(|i| 300 * i as u16).collect(),
         }
@@ -542,7 +574,7 @@ mod tests {
         for chunk in [1, 3, 5, 1 << 20] {
             let head = Partition::<FiveTigers>::check_in_chunks(&path, &rules, chunk).unwrap();
             assert_eq!(
-                (head.owner, head.workers, head.count),
+                (head.info.owner, head.info.workers, head.count),
                 (1, 3, p.codes.len() as u64)
             );
         }

@@ -149,7 +149,7 @@ where
     S: crate::retrograde::ReadingSlice + Send + Sync + 'static,
 {
     use crate::dataflow::{any_everywhere, solve_reading, Held};
-    use crate::partition::Partition;
+    use crate::partition::{PartInfo, Partition};
     use std::sync::Arc;
 
     let order = G::closure(materials, rules);
@@ -167,7 +167,8 @@ where
             }
             // Checked a megabyte at a time: no partition is held.
             match Partition::<G>::check(&path, rules) {
-                Ok(p) if p.material == m && p.owner == owner && p.workers == workers => {}
+                Ok(p) if (p.info.material, p.info.owner, p.info.workers) == (m, owner, workers) => {
+                }
                 Ok(_) => lacks = true,
                 Err(e) if damaged(&e) => lacks = true,
                 Err(e) => return Err(e.into()),
@@ -207,15 +208,15 @@ where
                 // header is enough, and the values are read from the file
                 // when asked for.
                 let head = Partition::<G>::header(&path, rules)?;
-                let found = (head.material, head.owner, head.workers);
-                if found != (material, owner, workers)
-                    || (head.slots, head.shift) != (source.slots, source.shift)
+                let info = &head.info;
+                if (info.material, info.owner, info.workers) != (material, owner, workers)
+                    || (info.slots, info.shift) != (source.slots, source.shift)
                 {
                     return Err(FormatError::PartitionMismatch {
                         path: path.display().to_string(),
                         found: format!(
                             "partition {} of {} of {}, {} slots in runs of 2^{}",
-                            head.owner, head.workers, head.material, head.slots, head.shift
+                            info.owner, info.workers, info.material, info.slots, info.shift
                         ),
                         expected: format!(
                             "partition {owner} of {workers} of {material}, {} slots in runs of 2^{}",
@@ -236,12 +237,14 @@ where
         let mut stats = Vec::with_capacity(share.parts.len());
         for (owner, codes, distances, st) in share.parts {
             Partition::<G> {
-                material: m,
-                rules: *rules,
-                slots,
-                shift: share.shift,
-                owner,
-                workers,
+                info: PartInfo {
+                    material: m,
+                    rules: *rules,
+                    slots,
+                    shift: share.shift,
+                    owner,
+                    workers,
+                },
                 codes,
                 distances,
             }
