@@ -779,6 +779,11 @@ fn ft_generate_bounded(
             _ => None,
         })
         .collect();
+    let swapped: Vec<String> = todo
+        .iter()
+        .filter(|(_, how)| matches!(how, ft::Solve::Swapped(_)))
+        .map(|(m, _)| m.to_string())
+        .collect();
     let mut ways = Vec::new();
     if let Some(largest) = in_core.iter().max() {
         ways.push(format!(
@@ -791,6 +796,12 @@ fn ft_generate_bounded(
         ways.push(format!(
             "out of core, its values on disk in DIR: {}",
             out_of_core.join(", ")
+        ));
+    }
+    if !swapped.is_empty() {
+        ways.push(format!(
+            "from the table with the colours swapped: {}",
+            swapped.join(", ")
         ));
     }
     eprintln!(
@@ -829,6 +840,7 @@ fn ft_generate_bounded(
             }
             let how = match s.how {
                 ft::Solve::OutOfCore(_) => "out of core",
+                ft::Solve::Swapped(_) => "from its twin (colours swapped)",
                 _ => "in core",
             };
             say(&format!(

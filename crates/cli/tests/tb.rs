@@ -1027,5 +1027,31 @@ fn a_generation_beyond_the_machine_s_memory_is_refused_up_front() {
         ]),
         "{out}"
     );
+    // 2v4 (and 1v4, which it reads) from their twins in the directory,
+    // with the colours swapped: 4v2's figures.
+    let (code, err) = run("200000000", "2v4");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.contains("from the table with the colours swapped: 1v4, 2v4"),
+        "{err}"
+    );
+    assert!(
+        err.contains("2v4: 45139988 states from its twin (colours swapped)"),
+        "{err}"
+    );
+    let (code, out, err) = qi(&["tb", "stats", "--game", "five-tigers:shandong", d]);
+    assert_eq!(code, 0, "{err}");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("2v4\t"))
+        .unwrap_or_default();
+    let fields: Vec<&str> = line.split('\t').collect();
+    assert_eq!(
+        fields.get(1..8).map(|f| f.to_vec()),
+        Some(vec![
+            "5313000", "666350", fields[3], "2656500", "0", "2656500", "21"
+        ]),
+        "{out}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -145,6 +145,80 @@ pub(crate) fn write(
     Ok(())
 }
 
+/// What fills a block of a blocked file ([`write_filled`]): its first
+/// slot, its values (zeroed) and its distances.
+pub(crate) type FillBlock<'a, E> = dyn Fn(u64, &mut [u8], &mut [u8]) -> Result<(), E> + Sync + 'a;
+
+/// Writes the blocked file of `header`'s table to `w` with no table in
+/// memory: block `k`'s bytes are filled by `fill(first slot, values,
+/// distances)` (the values zeroed, `⌈m / 4⌉` bytes; the distances `m ×
+/// width` bytes), `threads` runs of blocks at a time, and written in
+/// order. The first error `fill` returns stops the writing and is
+/// returned.
+pub(crate) fn write_filled<E: Send>(
+    w: &mut dyn Write,
+    header: &Header<'_>,
+    threads: usize,
+    fill: &FillBlock<'_, E>,
+) -> io::Result<Result<(), E>> {
+    w.write_all(&header_bytes(header, BLOCK_SLOTS))?;
+    let layout = Layout {
+        count: header.count,
+        width: header.width,
+        block_slots: u64::from(BLOCK_SLOTS),
+        header_len: 0,
+    };
+    let blocks = layout.blocks();
+    let threads = threads.max(1) as u64;
+    // Blocks per thread in a batch: 64 blocks of 20 KiB, so that the
+    // threads' work is long beside a batch's barrier, and a batch holds
+    // a few MB.
+    let run = 64u64;
+    let mut bufs: Vec<Vec<u8>> = vec![Vec::new(); (threads * run) as usize];
+    let mut k0 = 0u64;
+    while k0 < blocks {
+        let batch = (blocks - k0).min(threads * run);
+        let results: Vec<Result<(), E>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = bufs[..batch as usize]
+                .chunks_mut(run as usize)
+                .enumerate()
+                .map(|(t, chunk)| {
+                    let layout = &layout;
+                    scope.spawn(move || {
+                        for (i, buf) in chunk.iter_mut().enumerate() {
+                            let k = k0 + t as u64 * run + i as u64;
+                            let m = layout.slots_in(k) as usize;
+                            let nv = m.div_ceil(4);
+                            let nd = m * usize::from(layout.width);
+                            buf.clear();
+                            buf.resize(nv + nd, 0);
+                            let (values, distances) = buf.split_at_mut(nv);
+                            fill(k * layout.block_slots, values, distances)?;
+                            let sum = block_sum(k, buf);
+                            buf.extend_from_slice(&sum.to_le_bytes());
+                        }
+                        Ok(())
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect()
+        });
+        for r in results {
+            if let Err(e) = r {
+                return Ok(Err(e));
+            }
+        }
+        for buf in &bufs[..batch as usize] {
+            w.write_all(buf)?;
+        }
+        k0 += batch;
+    }
+    Ok(Ok(()))
+}
+
 /// A blocked file's header, its texts owned.
 #[derive(Clone, Debug)]
 pub(crate) struct BlockedHeader {

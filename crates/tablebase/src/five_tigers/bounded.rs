@@ -14,7 +14,9 @@ use std::time::Instant;
 use qi_five_tigers::Rules;
 
 use super::retro_disk::{memory_needed, solve_out_of_core};
+use super::swap::{twin, write_twin};
 use super::{closure, forbids_shuttle, solve_material, Generator, Material, Stats, Tablebase};
+use crate::blocked::peek_version;
 use crate::dir::GenerateDirError;
 use crate::driver::GenerateError;
 use crate::format::{check_table_file, load_table, save_table, FormatError};
@@ -30,6 +32,10 @@ pub enum Solve {
     InCore(u64),
     /// Out of core, with this many bytes of memory, about.
     OutOfCore(u64),
+    /// From its twin (`b v a` for `a v b`, present or solved before it) by
+    /// swapping the colours, with this many bytes of memory (the twin's
+    /// table), about: an index computation a state, no solve.
+    Swapped(u64),
 }
 
 /// One table a bounded generation solved.
@@ -86,11 +92,25 @@ pub fn plan_bounded(
         0 => <qi_five_tigers::FiveTigers as TableGame>::table_bytes(m, rules),
         n => n,
     };
+    // The materials this run solves before the next; with the blocked
+    // (dense) files present, the tables a twin can be read from.
+    let mut solved = std::collections::HashSet::new();
+    let dense_file = |m: Material| peek_version(&Tablebase::file_path(dir, m)).is_some();
     order
         .into_iter()
         .map(|m| {
             if Tablebase::file_path(dir, m).exists() {
                 return Ok((m, Solve::Present));
+            }
+            solved.insert(m);
+            let t = twin(m);
+            if t != m && (solved.contains(&t) || dense_file(t)) {
+                // The twin's table, and the two indexes' board slots.
+                let slots = |m: Material| super::dense::DenseIndex::new(m.first, m.second).len();
+                let swapped = bytes(t) + 8 * (slots(m) + slots(t));
+                if swapped <= memory {
+                    return Ok((m, Solve::Swapped(swapped)));
+                }
             }
             let in_core = <qi_five_tigers::FiveTigers as TableGame>::generation_memory(m, rules)
                 + m.after_removals(rules).into_iter().map(bytes).sum::<u64>();
@@ -176,6 +196,13 @@ pub fn generate_bounded(
         };
         let start = Instant::now();
         let (slots, stats) = match how {
+            Solve::Swapped(_) => {
+                let source = load_table(&Tablebase::file_path(dir, twin(m)), rules)?;
+                write_twin(&source, dir, threads)?;
+                drop(source);
+                let (_, slots, stats) = super::file_stats(&path, rules)?;
+                (slots, stats)
+            }
             Solve::OutOfCore(_) => {
                 let r = solve_out_of_core(m, rules, dir, threads, progress)?;
                 (r.cells, r.stats)
@@ -222,6 +249,7 @@ mod tests {
                     Solve::Present => "present",
                     Solve::InCore(_) => "in core",
                     Solve::OutOfCore(_) => "out of core",
+                    Solve::Swapped(_) => "swapped",
                 };
                 format!("{m} {how}")
             })
@@ -292,5 +320,69 @@ mod tests {
         );
         std::fs::remove_dir_all(&dir).unwrap();
         std::fs::remove_dir_all(&reference).unwrap();
+    }
+
+    /// A material whose twin (the colours swapped) is solved before it is
+    /// written from the twin, with the bytes the generators give it, under
+    /// both shuttle rules; without room for the twin's table it is solved.
+    #[test]
+    fn twins_are_written_from_each_other_with_the_solved_bytes() {
+        for rules in [Rules::shandong(), Rules::shandong_shuttle(), Rules::ten()] {
+            let ms: Vec<Material> = ["3v2", "2v3", "4v1", "1v4", "3v1", "1v3", "2v1", "1v2"]
+                .iter()
+                .map(|m| m.parse().unwrap())
+                .collect();
+            let reference = temp_dir("twin-reference");
+            generate_resumable(
+                &rules,
+                &ms,
+                2,
+                &reference,
+                &|_| Generator::Retrograde,
+                &mut |_, _, _| {},
+            )
+            .unwrap();
+            let dir = temp_dir("twin");
+            let plan = names(&plan_bounded(&rules, &ms, &dir, 1 << 30).unwrap());
+            for m in ["2v3", "1v4", "1v2", "1v3"] {
+                assert!(plan.contains(&format!("{m} swapped")), "{rules}: {plan:?}");
+            }
+            for m in ["3v2", "4v1", "3v1", "2v1"] {
+                assert!(plan.contains(&format!("{m} in core")), "{rules}: {plan:?}");
+            }
+            let mut solved = Vec::new();
+            generate_bounded(&rules, &ms, &dir, 2, 1 << 30, &|_| {}, &mut |s| {
+                solved.push((s.material, s.stats, s.slots))
+            })
+            .unwrap();
+            assert_eq!(solved.len(), plan.len());
+            for (m, stats, slots) in &solved {
+                let path = Tablebase::file_path(&reference, *m);
+                let a = std::fs::read(&path).unwrap();
+                let b = std::fs::read(Tablebase::file_path(&dir, *m)).unwrap();
+                assert!(a == b, "{rules}: {m}");
+                let (_, n, expected) = super::super::file_stats(&path, &rules).unwrap();
+                assert_eq!((stats, *slots), (&expected, n), "{rules}: {m}");
+            }
+            // Too little memory for 3v2's table beside the indexes: 2v3 is
+            // not swapped (solved out of core under the ban, refused with
+            // the shuttle allowed).
+            let small = temp_dir("twin-small");
+            let keep = Tablebase::file_path(&reference, "3v2".parse().unwrap());
+            std::fs::copy(&keep, Tablebase::file_path(&small, "3v2".parse().unwrap())).unwrap();
+            let need = std::fs::metadata(&keep).unwrap().len();
+            match plan_bounded(&rules, &ms[1..2], &small, need) {
+                Ok(plan) => assert!(
+                    !names(&plan).iter().any(|p| p == "2v3 swapped"),
+                    "{rules}: {plan:?}"
+                ),
+                // With the shuttle allowed nothing is solved out of core.
+                Err(GenerateError::OutOfMemory { material, .. }) => assert_eq!(material, "2v3"),
+                Err(e) => panic!("{rules}: {e}"),
+            }
+            for d in [dir, reference, small] {
+                std::fs::remove_dir_all(d).unwrap();
+            }
+        }
     }
 }

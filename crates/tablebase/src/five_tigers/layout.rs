@@ -114,7 +114,7 @@ const ALL: u32 = (1 << 25) - 1;
 #[derive(Clone)]
 pub struct Dense {
     material: Material,
-    index: Arc<DenseIndex>,
+    pub(super) index: Arc<DenseIndex>,
 }
 
 impl Dense {

@@ -63,6 +63,7 @@ mod retro_ban;
 mod retro_disk;
 mod slice;
 mod solve;
+mod swap;
 
 use std::fmt;
 use std::str::FromStr;

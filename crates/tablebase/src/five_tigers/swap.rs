@@ -1,0 +1,222 @@
+//! The table of `b v a` from its *twin*, the table of `a v b`: the
+//! movement phase treats the two sides alike (the same steps, formations
+//! and removals, and a side's ban is its own step back), so a state and
+//! the state with the colours swapped (the boards exchanged, the other
+//! side to move, the bans exchanged) have the same value and distance for
+//! the side to move. Writing a table from its twin costs an index
+//! computation a cell where solving it costs the rounds: `4v5` under the
+//! ban took 3 529 s out of core (docs/tablebases.md).
+
+use std::path::Path;
+
+use super::dense::DenseIndex;
+use super::dense_ban::BanIndex;
+use super::retro::internal;
+use super::{Material, Slots, Table, Tablebase, DENSE_BAN_VERSION, DENSE_VERSION};
+use crate::blocked;
+use crate::container::Header;
+use crate::dir::GenerateDirError;
+use crate::driver::GenerateError;
+use crate::format::FormatError;
+use crate::table::Distances;
+use crate::TableGame;
+
+/// The material with the sides' pieces exchanged.
+pub(crate) fn twin(m: Material) -> Material {
+    Material {
+        first: m.second,
+        second: m.first,
+    }
+}
+
+/// The code for a slot no position uses (`blocked`'s format).
+const UNUSED: u8 = 3;
+
+/// The twin's values and distances, read by slot.
+struct Source<'a> {
+    values: &'a [u8],
+    distances: &'a Distances,
+}
+
+impl Source<'_> {
+    /// Copies the twin's slot `from` into slot `to` of a block's `values`
+    /// and `distances`, or fails if no state uses it (a state's twin is a
+    /// state: it would be a broken index).
+    #[inline]
+    fn copy(
+        &self,
+        from: u64,
+        to: usize,
+        values: &mut [u8],
+        distances: &mut [u8],
+    ) -> Result<(), GenerateError> {
+        let i = from as usize;
+        let code = self.values[i / 4] >> (2 * (i % 4)) & 3;
+        if code == UNUSED {
+            return Err(internal(format!(
+                "the twin's slot {from} holds no state, but its twin (slot {to} of the block \
+                 being written) does"
+            )));
+        }
+        values[to / 4] |= code << (2 * (to % 4));
+        match self.distances {
+            Distances::U8(d) => distances[to] = d[i],
+            Distances::U16(d) => distances[2 * to..2 * to + 2].copy_from_slice(&d[i].to_le_bytes()),
+        }
+        Ok(())
+    }
+}
+
+/// Marks slot `to` of a block unused (its distance stays 0).
+#[inline]
+fn unused(to: usize, values: &mut [u8]) {
+    values[to / 4] |= UNUSED << (2 * (to % 4));
+}
+
+/// Writes the table of `twin(source.material())` into `dir` from
+/// `source`, on `threads` threads, as the retrograde generators would
+/// have written it (the same bytes: a test solves both and compares).
+/// Only the dense tables (`Slots::Dense`, `Slots::DenseBan`) have twins
+/// this way; a keyed table is refused.
+pub(crate) fn write_twin(
+    source: &Table,
+    dir: &Path,
+    threads: usize,
+) -> Result<(), GenerateDirError> {
+    let material = twin(source.material());
+    let from = Source {
+        values: &source.values,
+        distances: &source.distances,
+    };
+    let rules_text = source.rules().to_string();
+    let material_text = material.to_string();
+    let header = |version, count| Header {
+        game: <qi_five_tigers::FiveTigers as TableGame>::NAME,
+        version,
+        rules: &rules_text,
+        material: &material_text,
+        count,
+        width: source.distances.width(),
+    };
+    let width = usize::from(source.distances.width());
+    let path = Tablebase::file_path(dir, material);
+    let io = |source| FormatError::Io {
+        path: path.display().to_string(),
+        source,
+    };
+    let written = match source.index() {
+        Slots::DenseBan(d) => {
+            let src = &d.index;
+            let target = BanIndex::new(material.first, material.second);
+            let header = header(DENSE_BAN_VERSION, target.len());
+            let fill = |first: u64, values: &mut [u8], distances: &mut [u8]| {
+                fill_ban(src, &target, &from, first, values, distances, width)
+            };
+            write(&path, &header, threads, &fill).map_err(io)?
+        }
+        Slots::Dense(d) => {
+            let src = &d.index;
+            let target = DenseIndex::new(material.first, material.second);
+            let header = header(DENSE_VERSION, target.len());
+            let fill = |first: u64, values: &mut [u8], distances: &mut [u8]| {
+                fill_dense(src, &target, &from, first, values, distances, width)
+            };
+            write(&path, &header, threads, &fill).map_err(io)?
+        }
+        Slots::Keys(_) => {
+            return Err(internal(format!(
+                "{material} from {}: a keyed table has no twin by index",
+                source.material()
+            ))
+            .into())
+        }
+    };
+    written.map_err(Into::into)
+}
+
+/// Writes the blocked file at `path` block by block, through a temporary
+/// file renamed into place.
+fn write(
+    path: &Path,
+    header: &Header<'_>,
+    threads: usize,
+    fill: &blocked::FillBlock<'_, GenerateError>,
+) -> std::io::Result<Result<(), GenerateError>> {
+    let mut outcome = Ok(());
+    crate::write::write_atomically_with(path, &mut |w| {
+        let mut w = std::io::BufWriter::with_capacity(1 << 20, w);
+        outcome = blocked::write_filled(&mut w, header, threads, fill)?;
+        if outcome.is_err() {
+            // Abandon the temporary file: nothing half-filled is renamed.
+            return Err(std::io::Error::other("abandoned"));
+        }
+        std::io::Write::flush(&mut w)
+    })
+    .or_else(|e| if outcome.is_err() { Ok(()) } else { Err(e) })?;
+    Ok(outcome)
+}
+
+/// Fills the block of cells from `first` of the ban index `target` from
+/// the twin's cells (`src`).
+fn fill_ban(
+    src: &BanIndex,
+    target: &BanIndex,
+    from: &Source<'_>,
+    first: u64,
+    values: &mut [u8],
+    distances: &mut [u8],
+    width: usize,
+) -> Result<(), GenerateError> {
+    let end = first + (distances.len() / width) as u64;
+    let mut cell = first;
+    let mut slot = target.slot_of(first);
+    while cell < end {
+        let cells = target.cells_of(slot);
+        if cells.end <= cell {
+            slot += 1;
+            continue;
+        }
+        let (x, o, stm) = target.boards.decode(slot);
+        let rep = [x, o];
+        let stab = BanIndex::stabiliser(rep);
+        // The twin's block: the boards exchanged, the other side to move.
+        let block = src.block([o, x], 1 - stm);
+        let hi = cells.end.min(end);
+        for c in cell..hi {
+            let off = c - cells.start;
+            let to = (c - first) as usize;
+            if stab != 0 && !BanIndex::is_canonical(rep, stab, off) {
+                unused(to, values);
+                continue;
+            }
+            let [ban_x, ban_o] = BanIndex::bans_at(rep, off);
+            from.copy(block.cell([ban_o, ban_x]), to, values, distances)?;
+        }
+        cell = hi;
+        slot += 1;
+    }
+    Ok(())
+}
+
+/// Fills the block of slots from `first` of the dense index `target` from
+/// the twin's slots (`src`).
+fn fill_dense(
+    src: &DenseIndex,
+    target: &DenseIndex,
+    from: &Source<'_>,
+    first: u64,
+    values: &mut [u8],
+    distances: &mut [u8],
+    width: usize,
+) -> Result<(), GenerateError> {
+    let end = first + (distances.len() / width) as u64;
+    for (slot, x, o, stm) in target.range(first, end) {
+        let to = (slot - first) as usize;
+        if !target.is_canonical(slot) {
+            unused(to, values);
+            continue;
+        }
+        from.copy(src.slot(o, x, 1 - stm), to, values, distances)?;
+    }
+    Ok(())
+}
