@@ -92,10 +92,16 @@ pub fn plan_bounded(
         0 => <qi_five_tigers::FiveTigers as TableGame>::table_bytes(m, rules),
         n => n,
     };
-    // The materials this run solves before the next; with the blocked
-    // (dense) files present, the tables a twin can be read from.
+    // The materials this run solves before the next; with the dense
+    // files present (not the keyed ones of version 1), the tables a twin
+    // can be read from.
     let mut solved = std::collections::HashSet::new();
-    let dense_file = |m: Material| peek_version(&Tablebase::file_path(dir, m)).is_some();
+    let dense_file = |m: Material| {
+        matches!(
+            peek_version(&Tablebase::file_path(dir, m)),
+            Some(super::DENSE_VERSION | super::DENSE_BAN_VERSION)
+        )
+    };
     order
         .into_iter()
         .map(|m| {
@@ -384,5 +390,26 @@ mod tests {
                 std::fs::remove_dir_all(d).unwrap();
             }
         }
+    }
+
+    /// A keyed file (the graph generator's) has no twin by index: the
+    /// material beside it is solved, not swapped.
+    #[test]
+    fn a_keyed_twin_is_not_swapped() {
+        let rules = Rules::shandong();
+        let ms: Vec<Material> = vec!["3v1".parse().unwrap()];
+        let dir = temp_dir("keyed-twin");
+        generate_resumable(
+            &rules,
+            &ms,
+            2,
+            &dir,
+            &|_| Generator::Graph,
+            &mut |_, _, _| {},
+        )
+        .unwrap();
+        let plan = names(&plan_bounded(&rules, &["1v3".parse().unwrap()], &dir, 1 << 30).unwrap());
+        assert_eq!(plan, ["1v3 in core"], "{plan:?}");
+        std::fs::remove_dir_all(dir).unwrap();
     }
 }
