@@ -90,38 +90,40 @@ pub(crate) fn write_twin(
     };
     let rules_text = source.rules().to_string();
     let material_text = material.to_string();
-    let header = |version, count| Header {
-        game: <qi_five_tigers::FiveTigers as TableGame>::NAME,
-        version,
-        rules: &rules_text,
-        material: &material_text,
-        count,
-        width: source.distances.width(),
-    };
     let width = usize::from(source.distances.width());
     let path = Tablebase::file_path(dir, material);
-    let io = |source| FormatError::Io {
-        path: path.display().to_string(),
-        source,
+    // The file of `count` slots of format `version`, each block filled by
+    // `fill`.
+    let write_file = |version, count, fill: &blocked::FillBlock<'_, GenerateError>| {
+        let header = Header {
+            game: <qi_five_tigers::FiveTigers as TableGame>::NAME,
+            version,
+            rules: &rules_text,
+            material: &material_text,
+            count,
+            width: source.distances.width(),
+        };
+        write(&path, &header, threads, fill).map_err(|source| FormatError::Io {
+            path: path.display().to_string(),
+            source,
+        })
     };
     let written = match source.index() {
         Slots::DenseBan(d) => {
-            let src = &d.index;
             let target = BanIndex::new(material.first, material.second);
-            let header = header(DENSE_BAN_VERSION, target.len());
-            let fill = |first: u64, values: &mut [u8], distances: &mut [u8]| {
-                fill_ban(src, &target, &from, first, values, distances, width)
-            };
-            write(&path, &header, threads, &fill).map_err(io)?
+            write_file(
+                DENSE_BAN_VERSION,
+                target.len(),
+                &|first, values, distances| {
+                    fill_ban(&d.index, &target, &from, first, values, distances, width)
+                },
+            )?
         }
         Slots::Dense(d) => {
-            let src = &d.index;
             let target = DenseIndex::new(material.first, material.second);
-            let header = header(DENSE_VERSION, target.len());
-            let fill = |first: u64, values: &mut [u8], distances: &mut [u8]| {
-                fill_dense(src, &target, &from, first, values, distances, width)
-            };
-            write(&path, &header, threads, &fill).map_err(io)?
+            write_file(DENSE_VERSION, target.len(), &|first, values, distances| {
+                fill_dense(&d.index, &target, &from, first, values, distances, width)
+            })?
         }
         Slots::Keys(_) => {
             return Err(internal(format!(
