@@ -121,28 +121,25 @@ pub(crate) fn write(
     values: &[u8],
     distances: &Distances,
 ) -> io::Result<()> {
-    w.write_all(&header_bytes(header, BLOCK_SLOTS))?;
-    let b = BLOCK_SLOTS as usize;
-    let n = header.count as usize;
     let width = usize::from(distances.width());
-    let mut block = Vec::with_capacity(b / 4 + b * width + 8);
-    for (k, first) in (0..n).step_by(b).enumerate() {
-        let m = (n - first).min(b);
-        block.clear();
-        block.extend_from_slice(&values[first / 4..(first + m).div_ceil(4)]);
+    let copy = |first: u64, v: &mut [u8], d: &mut [u8]| {
+        let (first, m) = (first as usize, d.len() / width);
+        // `first` is a multiple of the block size, so of 4.
+        v.copy_from_slice(&values[first / 4..(first + m).div_ceil(4)]);
         match distances {
-            Distances::U8(d) => block.extend_from_slice(&d[first..first + m]),
-            Distances::U16(d) => {
-                for x in &d[first..first + m] {
-                    block.extend_from_slice(&x.to_le_bytes());
+            Distances::U8(x) => d.copy_from_slice(&x[first..first + m]),
+            Distances::U16(x) => {
+                for (out, x) in d.chunks_exact_mut(2).zip(&x[first..first + m]) {
+                    out.copy_from_slice(&x.to_le_bytes());
                 }
             }
         }
-        let sum = block_sum(k as u64, &block);
-        block.extend_from_slice(&sum.to_le_bytes());
-        w.write_all(&block)?;
+        Ok::<(), std::convert::Infallible>(())
+    };
+    match write_filled(w, header, 1, &copy)? {
+        Ok(()) => Ok(()),
+        Err(never) => match never {},
     }
-    Ok(())
 }
 
 /// What fills a block of a blocked file ([`write_filled`]): its first
