@@ -248,6 +248,18 @@ mod tests {
         dir
     }
 
+    /// A new directory with `ms` and what they need solved by `generator`.
+    fn solved_by(
+        name: &str,
+        rules: &Rules,
+        ms: &[Material],
+        generator: Generator,
+    ) -> std::path::PathBuf {
+        let dir = temp_dir(name);
+        generate_resumable(rules, ms, 2, &dir, &|_| generator, &mut |_, _, _| {}).unwrap();
+        dir
+    }
+
     fn names(list: &[(Material, Solve)]) -> Vec<String> {
         list.iter()
             .map(|(m, how)| {
@@ -269,16 +281,7 @@ mod tests {
     fn memory_decides_in_core_or_out_of_core_and_the_files_agree() {
         let rules = Rules::shandong();
         let ms: Vec<Material> = ["3v2", "1v4"].iter().map(|m| m.parse().unwrap()).collect();
-        let reference = temp_dir("reference");
-        generate_resumable(
-            &rules,
-            &ms,
-            2,
-            &reference,
-            &|_| Generator::Retrograde,
-            &mut |_, _, _| {},
-        )
-        .unwrap();
+        let reference = solved_by("reference", &rules, &ms, Generator::Retrograde);
         let dir = temp_dir("bounded");
         // Under shandong neither needs another table (no formation of 3
         // pieces or fewer removes one of 2 or 4). 3v2 needs about 17 MB in
@@ -338,16 +341,7 @@ mod tests {
                 .iter()
                 .map(|m| m.parse().unwrap())
                 .collect();
-            let reference = temp_dir("twin-reference");
-            generate_resumable(
-                &rules,
-                &ms,
-                2,
-                &reference,
-                &|_| Generator::Retrograde,
-                &mut |_, _, _| {},
-            )
-            .unwrap();
+            let reference = solved_by("twin-reference", &rules, &ms, Generator::Retrograde);
             let dir = temp_dir("twin");
             let plan = names(&plan_bounded(&rules, &ms, &dir, 1 << 30).unwrap());
             for m in ["2v3", "1v4", "1v2", "1v3"] {
@@ -398,16 +392,7 @@ mod tests {
     fn a_keyed_twin_is_not_swapped() {
         let rules = Rules::shandong();
         let ms: Vec<Material> = vec!["3v1".parse().unwrap()];
-        let dir = temp_dir("keyed-twin");
-        generate_resumable(
-            &rules,
-            &ms,
-            2,
-            &dir,
-            &|_| Generator::Graph,
-            &mut |_, _, _| {},
-        )
-        .unwrap();
+        let dir = solved_by("keyed-twin", &rules, &ms, Generator::Graph);
         let plan = names(&plan_bounded(&rules, &["1v3".parse().unwrap()], &dir, 1 << 30).unwrap());
         assert_eq!(plan, ["1v3 in core"], "{plan:?}");
         std::fs::remove_dir_all(dir).unwrap();
