@@ -149,6 +149,12 @@ pub(crate) struct Block {
 }
 
 impl Block {
+    /// The block's first cell.
+    #[inline]
+    pub fn start(&self) -> u64 {
+        self.start
+    }
+
     /// Whether one symmetry maps the position onto the block's boards
     /// (most blocks), so that each side's ban has one coordinate there
     /// ([`Block::coordinate`]).
@@ -252,15 +258,23 @@ impl BanIndex {
     /// The block of the position with `boards` and `stm` to move.
     #[inline]
     pub fn block(&self, boards: [u32; 2], stm: usize) -> Block {
+        self.slot_and_block(boards, stm).1
+    }
+
+    /// The board slot of the position with `boards` and `stm` to move,
+    /// and its [`block`](BanIndex::block).
+    #[inline]
+    pub fn slot_and_block(&self, boards: [u32; 2], stm: usize) -> (u64, Block) {
         let (slot, rx, ro) = self.boards.slot_and_boards(boards[0], boards[1], stm);
         let empty = ALL & !(rx | ro);
-        Block {
+        let block = Block {
             start: self.starts[slot as usize],
             rep: [rx, ro],
             empty,
             width: 1 + ban_count(ro, empty),
             syms: Self::onto(boards[0], boards[1], rx, ro),
-        }
+        };
+        (slot, block)
     }
 
     /// The smallest offset in the block of `rep` of the images of `bans`

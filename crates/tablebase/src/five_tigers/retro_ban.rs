@@ -392,17 +392,23 @@ pub(super) fn unmoves_each(
     values: &[u8; 5],
     each: impl FnMut(u64, Option<Ban>, Option<Ban>),
 ) {
-    unmoves_from(index, cell, values, |_| {}, each);
+    unmoves_from(index, cell, values, false, |_| {}, each);
 }
 
 /// [`unmoves_each`], the boards and side to move the predecessors share
 /// told to `before_state` first (not at all for a cell without
-/// predecessors).
+/// predecessors). With `twins`, a predecessor with Second to move is
+/// given as the cell of its twin (the colours swapped: the boards
+/// exchanged, First to move, the bans exchanged), which has the same
+/// value and distance: in `a v a` the cells with Second to move are
+/// solved as their twins ([`retro_disk`](super::retro_disk)). The bans
+/// given beside it stay the predecessor's own.
 #[inline]
 pub(super) fn unmoves_from(
     index: &BanIndex,
     cell: u64,
     values: &[u8; 5],
+    twins: bool,
     before_state: impl FnOnce(Before),
     mut each: impl FnMut(u64, Option<Ban>, Option<Ban>),
 ) {
@@ -446,17 +452,24 @@ pub(super) fn unmoves_from(
     });
     let empty = ALL & !(before[0] | before[1]);
     let banned = Ban { at: from, back: to };
-    let block = index.block(before, mover);
+    // The side whose bans are `own` in the block found (the mover, or
+    // First in a twin's block), and the other.
+    let (block, own_side) = if twins && mover == 1 {
+        (index.block([before[1], before[0]], 0), 0)
+    } else {
+        (index.block(before, mover), mover)
+    };
+    let other_side = 1 - own_side;
     // With one symmetry onto the block (most), each ban's coordinate is
     // found once, not once per pair.
     let other_at = block
         .single()
-        .then(|| others.map(|b| block.coordinate(stm, b)));
+        .then(|| others.map(|b| block.coordinate(other_side, b)));
     let mut push = |own: Option<Ban>| match &other_at {
         Some(other_at) => {
-            let c = block.coordinate(mover, own);
+            let c = block.coordinate(own_side, own);
             for (&o, &other) in other_at[..n_others].iter().zip(&others) {
-                let p = if mover == 0 {
+                let p = if own_side == 0 {
                     block.cell_at(c, o)
                 } else {
                     block.cell_at(o, c)
@@ -467,8 +480,8 @@ pub(super) fn unmoves_from(
         None => {
             for &other in &others[..n_others] {
                 let mut b = [None, None];
-                b[mover] = own;
-                b[stm] = other;
+                b[own_side] = own;
+                b[other_side] = other;
                 each(block.cell(b), own, other);
             }
         }

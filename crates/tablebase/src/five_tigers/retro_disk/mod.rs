@@ -31,6 +31,11 @@
 //!   longest losing conversion is longer is scheduled there) and writes
 //!   their distances.
 //!
+//! * **`a v a` by halves** ([`halves`]): the cells with Second to move
+//!   are the twins of those with First to move, so only First's are
+//!   started and un-moved (a predecessor read at its twin) and Second's
+//!   written from them at the end.
+//!
 //! The rounds are exact whatever the threads' timing: a cell is decided
 //! once (compare-and-swap of its value), a predecessor checked while a
 //! successor is being won this very round sees that successor as not yet
@@ -39,6 +44,7 @@
 
 mod cells;
 mod file;
+mod halves;
 mod schedule;
 
 use std::cell::Cell;
@@ -61,6 +67,7 @@ use crate::format::{load_table, FormatError};
 use crate::table::Wdl;
 use cells::{Bits, Values};
 use file::{write_at, Output};
+use halves::Half;
 use schedule::{ByDistance, Schedule};
 
 /// A cell's value while solving: undecided, and lost if every successor
@@ -201,6 +208,21 @@ fn conversion_targets(material: Material, rules: &Rules, stm: usize) -> Vec<Mate
         .collect()
 }
 
+/// Whether `material` is solved by halves ([`halves`]): `a v a`.
+fn by_halves(material: Material) -> bool {
+    material.first == material.second
+}
+
+/// The sides to move whose cells are started and un-moved: First's only
+/// when solved by halves.
+fn sides_started(material: Material) -> usize {
+    if by_halves(material) {
+        1
+    } else {
+        2
+    }
+}
+
 /// The memory an out-of-core solve of `material` takes, about, in bytes,
 /// the tables its conversions read being those of `table_bytes`: the
 /// larger of the start passes (the values, 2 bits a cell, and one side's
@@ -214,7 +236,7 @@ pub(crate) fn memory_needed(
 ) -> u64 {
     let cells = super::solve::estimated_state_count(material, rules).div_ceil(8);
     let board_slots = super::dense::DenseIndex::new(material.first, material.second).len();
-    let tables = (0..2)
+    let tables = (0..sides_started(material))
         .map(|stm| {
             conversion_targets(material, rules, stm)
                 .into_iter()
@@ -225,7 +247,14 @@ pub(crate) fn memory_needed(
         .unwrap_or(0);
     let start = cells.div_ceil(4) + tables;
     let rounds = (cells * ROUND_BITS_PER_CELL).div_ceil(8);
-    start.max(rounds) + board_slots * 8
+    // By halves, the end holds First's half: a distance byte and two bits
+    // a cell, and 8 bytes a board slot of First.
+    let end = if by_halves(material) {
+        cells / 2 + cells.div_ceil(8) + board_slots * 4
+    } else {
+        0
+    };
+    start.max(rounds).max(end) + board_slots * 8
 }
 
 /// Solves `material` (`shuttle = forbidden`) out of core into its file in
@@ -286,12 +315,11 @@ pub(crate) fn solve_with(
     let path = Tablebase::file_path(dir, material);
     let output = Output::create(&path, rules, material, cells, grain.block_slots)?;
     let schedule = Schedule::create(&path)?;
-    let values = Values::new(cells, material)?;
-    let solver = Solver {
+    let mut solver = Solver {
         material,
         rules,
         index: &index,
-        values: &values,
+        values: Values::new(cells, material)?,
         output: &output,
         schedule: &schedule,
         threads,
@@ -299,7 +327,7 @@ pub(crate) fn solve_with(
     };
 
     let t0 = Instant::now();
-    for stm in 0..2 {
+    for stm in 0..sides_started(material) {
         let mut tables = Tablebase::new(rules);
         for m in conversion_targets(material, rules, stm) {
             let t = load_table(&Tablebase::file_path(dir, m), rules)?;
@@ -320,8 +348,22 @@ pub(crate) fn solve_with(
     let round_seconds = t1.elapsed().as_secs_f64();
 
     let t2 = Instant::now();
-    let stats = solver.finish()?;
-    drop(values);
+    let stats = if by_halves(material) {
+        let jobs = solver.jobs();
+        let mut half = Half::from_values(&index, &solver.values, &jobs, threads, material)?;
+        // The values' room is the distances'.
+        solver.values = Values::new(0, material)?;
+        half.read_distances(&index, &output, &jobs, threads, material)?;
+        progress(&format!(
+            "{material}: cells with Second to move from their twins (colours swapped), \
+             First's half read in {:.1} s",
+            t2.elapsed().as_secs_f64()
+        ));
+        solver.finish(Some(&half))?
+    } else {
+        solver.finish(None)?
+    };
+    drop(solver);
     let Output { file, .. } = output;
     file.as_file()
         .sync_all()
@@ -380,7 +422,7 @@ struct Solver<'a> {
     material: Material,
     rules: &'a Rules,
     index: &'a BanIndex,
-    values: &'a Values,
+    values: Values,
     output: &'a Output,
     schedule: &'a Schedule,
     threads: usize,
@@ -577,6 +619,7 @@ impl Solver<'_> {
                         self.index,
                         c,
                         &values,
+                        by_halves(self.material),
                         |b| before.set(Some(b)),
                         |p, own, other| {
                             told += 1;
@@ -726,7 +769,7 @@ impl Solver<'_> {
     /// and the header: the file is whole. The table's statistics, from the
     /// first cell of each board slot (its state without bans) as
     /// `Table::stats` counts them.
-    fn finish(&self) -> Result<Stats, GenerateDirError> {
+    fn finish(&self, half: Option<&Half>) -> Result<Stats, GenerateDirError> {
         let (tasks, per) = self.block_tasks();
         let layout = self.output.layout;
         let blocks = layout.blocks();
@@ -741,19 +784,15 @@ impl Solver<'_> {
                 let vlen = m.div_ceil(4);
                 bytes.clear();
                 bytes.resize(vlen + m, 0);
-                self.output
-                    .distances(cells.start, &mut bytes[vlen..], false)?;
                 let (vals, dist) = bytes.split_at_mut(vlen);
-                for (i, c) in cells.clone().enumerate() {
-                    let code = match self.values.get(c) {
-                        WON => Wdl::Win.code(),
-                        LOST => Wdl::Loss.code(),
-                        _ => {
-                            dist[i] = 0;
-                            Wdl::Draw.code()
+                match half {
+                    Some(half) => self.fill_from_half(half, &cells, vals, dist),
+                    None => {
+                        self.output.distances(cells.start, dist, false)?;
+                        for (i, c) in cells.clone().enumerate() {
+                            put(i, self.values.get(c), vals, dist);
                         }
-                    };
-                    vals[i / 4] |= code << (2 * (i % 4));
+                    }
                 }
                 self.mark_unused(&cells, vals, dist, &mut stats)?;
                 let sum = block_sum(k, &bytes);
@@ -766,6 +805,51 @@ impl Solver<'_> {
         })?;
         write_at(file, &self.output.header, 0).map_err(|e| self.output.io(e))?;
         Ok(totals.into_inner().unwrap_or_else(|e| e.into_inner()))
+    }
+
+    /// The values and distances of the block of `cells` from First's
+    /// `half`: a cell with Second to move from its twin (the cells no
+    /// state uses are left to [`Solver::mark_unused`]).
+    fn fill_from_half(
+        &self,
+        half: &Half,
+        cells: &std::ops::Range<u64>,
+        vals: &mut [u8],
+        dist: &mut [u8],
+    ) {
+        let index = self.index;
+        let mut slot = index.slot_of(cells.start);
+        while slot < index.board_slots() && index.start(slot) < cells.end {
+            let own = index.cells_of(slot);
+            let here = slot;
+            slot += 1;
+            let (lo, hi) = (own.start.max(cells.start), own.end.min(cells.end));
+            if lo >= hi {
+                continue;
+            }
+            if here.is_multiple_of(2) {
+                for c in lo..hi {
+                    let (v, d) = half.at(here, c - own.start);
+                    dist[(c - cells.start) as usize] = d;
+                    put((c - cells.start) as usize, v, vals, dist);
+                }
+                continue;
+            }
+            let (x, o, _) = index.boards.decode(here);
+            let stab = BanIndex::stabiliser([x, o]);
+            let (twin_slot, twin) = index.slot_and_block([o, x], 0);
+            for c in lo..hi {
+                let off = c - own.start;
+                if stab != 0 && !BanIndex::is_canonical([x, o], stab, off) {
+                    continue;
+                }
+                let [ban_x, ban_o] = BanIndex::bans_at([x, o], off);
+                let t = twin.cell([ban_o, ban_x]) - twin.start();
+                let (v, d) = half.at(twin_slot, t);
+                dist[(c - cells.start) as usize] = d;
+                put((c - cells.start) as usize, v, vals, dist);
+            }
+        }
     }
 
     /// In the block of `cells` (its values `vals`, distances `dist`): the
@@ -817,6 +901,21 @@ impl Solver<'_> {
         }
         Ok(())
     }
+}
+
+/// Puts a cell's value `v` into slot `i` of a block's `vals`; an open
+/// cell is drawn, its distance 0 in `dist`.
+#[inline]
+fn put(i: usize, v: u64, vals: &mut [u8], dist: &mut [u8]) {
+    let code = match v {
+        WON => Wdl::Win.code(),
+        LOST => Wdl::Loss.code(),
+        _ => {
+            dist[i] = 0;
+            Wdl::Draw.code()
+        }
+    };
+    vals[i / 4] |= code << (2 * (i % 4));
 }
 
 #[cfg(test)]

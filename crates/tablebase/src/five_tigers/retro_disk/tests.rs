@@ -83,12 +83,11 @@ fn a_loss_with_a_longer_losing_conversion_is_held_back() {
     let path = Tablebase::file_path(&dir, m);
     let output = Output::create(&path, &rules, m, cells, 1_000).unwrap();
     let schedule = Schedule::create(&path).unwrap();
-    let values = Values::new(cells, m).unwrap();
     let solver = Solver {
         material: m,
         rules: &rules,
         index: &index,
-        values: &values,
+        values: Values::new(cells, m).unwrap(),
         output: &output,
         schedule: &schedule,
         threads: 2,
@@ -105,7 +104,7 @@ fn a_loss_with_a_longer_losing_conversion_is_held_back() {
         (4_321, LOST, 4, 5, true),
     ];
     for &(c, v, before, _, _) in &cases {
-        assert!(values.decide(c, v));
+        assert!(solver.values.decide(c, v));
         next.set(c);
         output.distances(c, &mut [before], true).unwrap();
     }
@@ -145,7 +144,7 @@ fn out_of_core_equals_in_core_to_five_pieces() {
 fn out_of_core_equals_in_core_with_the_default_grain() {
     let cells = same_bytes_as_in_core(
         &Rules::shandong(),
-        &["3v2", "1v4"],
+        &["3v2", "1v4", "3v3"],
         Grain::default(),
         "default",
     );
