@@ -548,6 +548,16 @@ fn generate_on_cluster<G: TableGame>(
         if let Some(e) = refused {
             eprintln!("{}: the file was refused ({e}), solved again", table.material());
         }
+        solved += 1;
+        if stats.is_empty() {
+            // Written by this process alone from its twin's table.
+            eprintln!(
+                "{}: {} states from its twin (colours swapped) in {seconds:.2} s",
+                table.material(),
+                table.len()
+            );
+            return;
+        }
         let sent: u64 = stats.iter().map(|s| s.sent).sum();
         let remote: u64 = stats.iter().map(|s| s.remote).sum();
         let rounds = stats.iter().map(|s| s.rounds).max().unwrap_or(0);
@@ -556,7 +566,6 @@ fn generate_on_cluster<G: TableGame>(
             table.material(),
             table.len()
         );
-        solved += 1;
     })
     .map_err(tb_error)?;
     eprintln!(

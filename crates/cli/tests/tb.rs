@@ -691,6 +691,22 @@ fn two_processes_on_timely_write_the_generator_s_tables_under_the_shuttle_ban() 
 }
 
 #[test]
+fn two_processes_on_timely_write_a_twin_each_alone() {
+    // 2v3 is 3v2 with the colours swapped: each process writes it from
+    // its own 3v2, no round on the cluster, the generator's bytes.
+    for spec in ["five-tigers:shandong", "five-tigers:shandong-shuttle"] {
+        for err in two_processes_write_the_generator_s_tables(spec, "3v2,2v3", "qft", false) {
+            let line = |m: &str| err.lines().find(|l| l.starts_with(m)).unwrap_or_default();
+            assert!(
+                line("2v3: ").contains("states from its twin"),
+                "{spec}: {err}"
+            );
+            assert!(line("3v2: ").contains("rounds"), "{spec}: {err}");
+        }
+    }
+}
+
+#[test]
 fn two_processes_write_partitions_that_join_into_the_generator_s_tables() {
     // 3v3's conversions read 3v1 and 1v3 from both processes' partitions.
     two_processes_write_the_generator_s_tables("five-tigers:shandong-shuttle", "3v3", "qft", true);
@@ -703,22 +719,26 @@ fn two_processes_write_partitions_that_join_into_the_generator_s_tables_under_th
 }
 
 /// Two processes of a cluster on 127.0.0.1, two workers each, generate
-/// `material` and the tables it needs, each into its own directory: the
-/// files of the one-process generator (with `partitioned`, each process's
-/// partitions, joined by `qi tb join`).
+/// `material` (materials apart by commas) and the tables it needs, each
+/// into its own directory: the files of the one-process generator (with
+/// `partitioned`, each process's partitions, joined by `qi tb join`).
 fn two_processes_write_the_generator_s_tables(
     spec: &str,
     material: &str,
     extension: &str,
     partitioned: bool,
-) {
+) -> Vec<String> {
     let tag = format!(
         "{extension}-{}-{material}{}",
         spec.replace(':', "-"),
         if partitioned { "-parts" } else { "" }
     );
     let reference = temp_dir(&format!("{tag}-reference"));
-    let (code, _, err) = generate(&reference, &["--game", spec, "--material", material]);
+    let materials: Vec<&str> = material
+        .split(',')
+        .flat_map(|m| ["--material", m])
+        .collect();
+    let (code, _, err) = generate(&reference, &[&["--game", spec][..], &materials].concat());
     assert_eq!(code, 0, "{err}");
     let hosts = temp_dir(&format!("{tag}-hosts"));
     std::fs::create_dir_all(&hosts).unwrap();
@@ -741,7 +761,8 @@ fn two_processes_write_the_generator_s_tables(
         .enumerate()
         .map(|(i, dir)| {
             Command::new(QI)
-                .args(["tb", "generate", "--game", spec, "--material", material])
+                .args(["tb", "generate", "--game", spec])
+                .args(&materials)
                 .args(["--workers", "2", "--process", &i.to_string()])
                 .args(partitioned.then_some("--partitioned"))
                 .arg("--hosts")
@@ -753,12 +774,16 @@ fn two_processes_write_the_generator_s_tables(
                 .expect("qi runs")
         })
         .collect();
+    let mut said = Vec::new();
     for child in children {
         let out = child.wait_with_output().unwrap();
-        let err = String::from_utf8_lossy(&out.stderr);
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
         assert!(out.status.success(), "{err}");
-        assert!(err.contains(&format!("{material}: ")), "{err}");
+        for m in material.split(',') {
+            assert!(err.contains(&format!("{m}: ")), "{err}");
+        }
         assert!(err.contains("4 workers in all"), "{err}");
+        said.push(err);
     }
     let dirs = if partitioned {
         // No process wrote a table, only its own workers' partitions.
@@ -822,6 +847,7 @@ fn two_processes_write_the_generator_s_tables(
             );
         }
     }
+    said
 }
 
 #[test]

@@ -88,10 +88,15 @@ pub(crate) fn resume_with<G: TableGame, X>(
 /// [`resume_with`] on the workers of `cluster`, for either game: each
 /// material's slice (`slice_of`, from the finished tables) is solved by
 /// [`crate::dataflow::solve_everywhere`] and its values made a table by
-/// `table_of`. Every process of the cluster runs this with the same
-/// arguments and solves what any of them lacks (the processes may resume
-/// from different files); `done` also gets this process's workers' stats.
+/// `table_of`, unless `local` makes its table from the finished ones
+/// alone (a twin), which each process then does by itself. Every process
+/// of the cluster runs this with the same arguments and solves what any
+/// of them lacks (the processes may resume from different files, but hold
+/// the same finished tables, so `local` answers alike in each); `done`
+/// also gets this process's workers' stats (none for a table `local`
+/// made).
 #[cfg(feature = "distributed")]
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn resume_on_cluster<G, S>(
     rules: &G::Rules,
     materials: &[G::Material],
@@ -99,6 +104,7 @@ pub(crate) fn resume_on_cluster<G, S>(
     dir: &Path,
     mut slice_of: impl FnMut(G::Material, &Tablebase<G>) -> Result<S, GenerateDirError>,
     mut table_of: impl FnMut(&S, &crate::retrograde::SliceValues) -> Result<Table<G>, GenerateDirError>,
+    mut local: impl FnMut(G::Material, &Tablebase<G>) -> Option<Result<Table<G>, GenerateDirError>>,
     mut done: impl FnMut(&Table<G>, f64, Option<&FormatError>, &[crate::dataflow::WorkerStats]),
 ) -> Result<Tablebase<G>, GenerateDirError>
 where
@@ -108,6 +114,9 @@ where
     use crate::dataflow::{any_everywhere, solve_everywhere};
 
     let solve = |m: G::Material, tb: &Tablebase<G>| {
+        if let Some(table) = local(m, tb) {
+            return Ok((table?, Vec::new()));
+        }
         let slice = std::sync::Arc::new(slice_of(m, tb)?);
         let (values, stats) = solve_everywhere(slice.clone(), cluster)?;
         Ok((table_of(&slice, &values)?, stats))

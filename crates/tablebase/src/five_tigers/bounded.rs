@@ -363,6 +363,18 @@ mod tests {
                 assert!(a == b, "{rules}: {m}");
                 let (_, n, expected) = super::super::file_stats(&path, &rules).unwrap();
                 assert_eq!((stats, *slots), (&expected, n), "{rules}: {m}");
+                // Made in memory (a cluster's processes), on threads
+                // whose parts end anywhere: the same bytes.
+                let source = super::super::swap::twin(*m);
+                let twin: super::super::Table =
+                    load_table(&Tablebase::file_path(&reference, source), &rules).unwrap();
+                for threads in [1, 3] {
+                    let made = super::super::swap::twin_table(&twin, threads).unwrap();
+                    assert!(
+                        made.to_bytes() == a,
+                        "{rules}: {m} in memory, {threads} threads"
+                    );
+                }
             }
             // Too little memory for 3v2's table beside the indexes: 2v3 is
             // not swapped (solved out of core under the ban, refused with

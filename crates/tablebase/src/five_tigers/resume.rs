@@ -50,7 +50,11 @@ pub fn generate_resumable(
 /// same directory: each writes the same bytes through its own temporary
 /// file), so each process can resume alone from its files. `done` also
 /// gets the stats of this process's workers. Either shuttle option (under
-/// the ban the slots are the cells of the ban index).
+/// the ban the slots are the cells of the ban index). A material whose
+/// twin (`a v b` for `b v a`) is finished is written from it with the
+/// colours swapped by each process alone, as the one-machine generation
+/// does (docs/tablebases.md, "Twins"): `done` then gets no workers'
+/// stats.
 #[cfg(feature = "distributed")]
 pub fn generate_distributed(
     rules: &Rules,
@@ -66,6 +70,14 @@ pub fn generate_distributed(
         dir,
         |m, tb| Ok(super::FiveTigersSlice::new(m, rules, tb)?),
         |slice, values| Ok(slice.table(values, 1)?),
+        |m, tb| {
+            let twin = tb.table(super::swap::twin(m))?;
+            if matches!(twin.index(), super::Slots::Keys(_)) {
+                return None;
+            }
+            let threads = cluster.local_workers().len();
+            Some(super::swap::twin_table(twin, threads).map_err(Into::into))
+        },
         &mut done,
     )
 }

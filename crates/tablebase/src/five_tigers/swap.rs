@@ -136,6 +136,95 @@ pub(crate) fn write_twin(
     written.map_err(Into::into)
 }
 
+/// The table of `twin(source.material())` made in memory from `source`
+/// on `threads` threads: the bytes [`write_twin`] writes, for a cluster's
+/// processes, which hold every table (`generate_distributed`). Only the
+/// dense tables have twins this way; a keyed table is refused.
+#[cfg(any(feature = "distributed", test))]
+pub(crate) fn twin_table(source: &Table, threads: usize) -> Result<Table, GenerateError> {
+    let material = twin(source.material());
+    let from = Source {
+        values: &source.values,
+        distances: &source.distances,
+    };
+    let width = usize::from(source.distances.width());
+    // The slots in `threads · 8` parts of a multiple of 4 slots (whole
+    // bytes of values), each filled by `fill(first, values, distances)`.
+    let filled = |len: u64, fill: &blocked::FillBlock<'_, GenerateError>| {
+        let n = usize::try_from(len).map_err(|_| GenerateError::TooLarge(material.to_string()))?;
+        let mut values = vec![0u8; n.div_ceil(4)];
+        let mut distances = vec![0u8; n * width];
+        let per = n.div_ceil(threads.max(1) * 8).next_multiple_of(4).max(4);
+        std::thread::scope(|scope| {
+            let parts: Vec<_> = values
+                .chunks_mut(per / 4)
+                .zip(distances.chunks_mut(per * width))
+                .enumerate()
+                .map(|(i, (v, d))| scope.spawn(move || fill((i * per) as u64, v, d)))
+                .collect();
+            crate::driver::join_workers(parts)
+                .into_iter()
+                .collect::<Result<Vec<()>, GenerateError>>()
+        })?;
+        let distances = match source.distances {
+            Distances::U8(_) => Distances::U8(distances),
+            Distances::U16(_) => Distances::U16(
+                distances
+                    .chunks_exact(2)
+                    .map(|b| u16::from_le_bytes([b[0], b[1]]))
+                    .collect(),
+            ),
+        };
+        Ok::<_, GenerateError>((values, distances, len))
+    };
+    let (index, (values, distances, len)) = match source.index() {
+        Slots::DenseBan(d) => {
+            let target = super::layout::DenseBan::new(material);
+            let made = filled(target.len(), &|first, values, distances| {
+                fill_ban(
+                    &d.index,
+                    &target.index,
+                    &from,
+                    first,
+                    values,
+                    distances,
+                    width,
+                )
+            })?;
+            (Slots::DenseBan(target), made)
+        }
+        Slots::Dense(d) => {
+            let target = super::layout::Dense::new(material);
+            let made = filled(target.len(), &|first, values, distances| {
+                fill_dense(
+                    &d.index,
+                    &target.index,
+                    &from,
+                    first,
+                    values,
+                    distances,
+                    width,
+                )
+            })?;
+            (Slots::Dense(target), made)
+        }
+        Slots::Keys(_) => {
+            return Err(internal(format!(
+                "{material} from {}: a keyed table has no twin by index",
+                source.material()
+            )))
+        }
+    };
+    Ok(Table {
+        material,
+        rules: *source.rules(),
+        index,
+        values,
+        distances,
+        len,
+    })
+}
+
 /// Writes the blocked file at `path` block by block, through a temporary
 /// file renamed into place.
 fn write(

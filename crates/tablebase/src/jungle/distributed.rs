@@ -67,6 +67,7 @@ pub fn generate_distributed(
         dir,
         slice_of,
         |slice: &JungleSlice, values| Ok(slice.table(values)),
+        |_, _| None,
         &mut done,
     )
 }
