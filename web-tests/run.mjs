@@ -189,6 +189,16 @@ const tests = {
   async "several lines of analysis (MultiPV)"(page) {
     await setMode(page, "human");
     await page.selectOption("#an-multipv", "3");
+    // Every state the list passes through, not only the one read below:
+    // each line arrives on its own, and a list mixing two iterations once
+    // showed one move twice.
+    await page.evaluate(() => {
+      window.multiStates = [];
+      const list = document.querySelector("#an-multi");
+      new MutationObserver(() => {
+        window.multiStates.push([...list.children].map((li) => li.textContent));
+      }).observe(list, { childList: true, subtree: true, characterData: true });
+    });
     await page.click("#analyse");
     await page.waitForFunction(() => Number(document.querySelector("#an-depth").textContent) >= 4);
     // Read in one step: the lines are rewritten as each iteration ends.
@@ -199,6 +209,12 @@ const tests = {
     const firsts = lines.map((l) => l.split(" ").find((w) => /^[a-g][1-9][a-g][1-9]$/.test(w)));
     check(firsts.every(Boolean), `each line has a move: ${lines.join(" | ")}`);
     check(new Set(firsts).size === 3, `three different moves: ${firsts.join(" ")}`);
+    const states = await page.evaluate(() => window.multiStates);
+    check(states.length >= 6, `the list was rewritten as the search went: ${states.length} states`);
+    for (const state of states) {
+      const moves = state.map((l) => l.split(" ").find((w) => /^[a-g][1-9][a-g][1-9]$/.test(w)));
+      check(new Set(moves).size === moves.length, `no move shown twice: ${state.join(" | ")}`);
+    }
     await page.click("#analyse");
     await waitForText(page, "#an-state", "stopped");
     check((await moveCount(page)) === 0, "analysis plays no move");

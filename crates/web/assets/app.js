@@ -227,6 +227,7 @@ const app = {
   ended: null,       // a resignation or agreed draw: {key, winner, reason}
   mainLine: null,    // the line a variation replaced: {moves, ply}
   best: null,        // the best line of the running analysis (for the arrow and the bar)
+  lines: { depth: 0, fresh: [], older: [], shown: [] }, // the lines of several (MultiPV), see showLine
   focusSq: null,     // the square that keyboard focus is on
   resultShown: null, // the game key whose result dialog was shown
 };
@@ -547,6 +548,7 @@ function clearAnalysis() {
   for (const id of ["an-depth", "an-score", "an-nodes", "an-nps", "an-pv"]) $(id).textContent = "–";
   $("an-lines").innerHTML = "";
   $("an-multi").innerHTML = "";
+  app.lines = { depth: 0, fresh: [], older: [], shown: [] };
   app.searchNote = "idle";
   app.best = null;
   app.lastLine = null;
@@ -953,12 +955,26 @@ function formatScore(info) {
   return `${pawns >= 0 ? "+" : ""}${pawns.toFixed(2)}`;
 }
 
-// Line K of a search of several lines, in place K of the list: each
-// iteration rewrites the lines in place (the list never empties while the
-// search runs, so it does not flicker). A click plays the line out.
+// The lines of a search of several lines (MultiPV). Each iteration sends
+// its lines one at a time, best first, so the list shows this iteration's
+// lines so far, then the previous iteration's whose first move none of
+// them has: the list never empties while the search runs (no flicker) and
+// never shows one move twice (the previous iteration's line 2 may be this
+// one's line 1). A click plays the line out.
 function showLine(data) {
+  const lines = app.lines;
+  if (data.depth !== lines.depth) {
+    lines.older = lines.shown;
+    lines.fresh = [];
+    lines.depth = data.depth;
+  }
+  lines.fresh[data.multipv - 1] = data;
+  const fresh = lines.fresh.filter(Boolean);
+  const firsts = new Set(fresh.map((line) => line.pv[0]));
+  const count = Math.max(fresh.length, lines.older.length);
+  lines.shown = fresh.concat(lines.older.filter((line) => !firsts.has(line.pv[0]))).slice(0, count);
   const list = $("an-multi");
-  while (list.children.length < data.multipv) {
+  while (list.children.length < lines.shown.length) {
     const item = document.createElement("li");
     item.tabIndex = 0;
     item.setAttribute("role", "button");
@@ -971,9 +987,12 @@ function showLine(data) {
     });
     list.appendChild(item);
   }
-  const item = list.children[data.multipv - 1];
-  item.dataset.pv = data.pv.slice(0, 8).join(" ");
-  item.textContent = `${formatScore(data)} ${data.pv.slice(0, 8).join(" ")}`;
+  while (list.children.length > lines.shown.length) list.lastChild.remove();
+  lines.shown.forEach((line, k) => {
+    const item = list.children[k];
+    item.dataset.pv = line.pv.slice(0, 8).join(" ");
+    item.textContent = `${formatScore(line)} ${line.pv.slice(0, 8).join(" ")}`;
+  });
 }
 
 // Plays a line of the analysis on the board; the line it leaves stays
@@ -1012,6 +1031,7 @@ function onSearchEvent(event) {
   if (data.type === "start") {
     $("an-lines").innerHTML = "";
     $("an-multi").innerHTML = "";
+    app.lines = { depth: 0, fresh: [], older: [], shown: [] };
     app.searchNote = "idle";
     app.lastLine = null;
   } else if (data.type === "info" && data.multipv > 1) {
