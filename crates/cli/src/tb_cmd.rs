@@ -101,7 +101,7 @@ struct GenerateArgs {
     /// (at most 5; with the shuttle forbidden one material at a time, in
     /// core where it fits the machine's memory, else out of core with its
     /// values on disk in DIR: 5v4 about 21 GB in core, 5v5 19 GB out of
-    /// core and 31 GB of file).
+    /// core and a file of 31 GB, 56 GB if its distances outgrow one byte).
     #[arg(long, value_name = "N", default_value_t = 3, value_parser = clap::value_parser!(u32).range(2..=ft::MAX_PIECES as i64))]
     pieces: u32,
     /// A material to generate instead (Red letters, v, Blue letters:
@@ -1000,7 +1000,7 @@ fn ft_probe(args: &ProbeArgs, rules: &qi_five_tigers::Rules) -> Result<(), CliEr
 }
 
 /// `qi tb stats` of Five Tigers: one file at a time, a file of the cells
-/// under the shuttle ban read a block at a time (`5v5` is 31 GB), so the
+/// under the shuttle ban read a block at a time (`5v5` is 31 GB or more), so the
 /// directory need not fit in memory.
 fn ft_stats(args: &StatsArgs, rules: &qi_five_tigers::Rules) -> Result<(), CliError> {
     let shown = args.dir.display();

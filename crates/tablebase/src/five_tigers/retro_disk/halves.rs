@@ -9,9 +9,12 @@
 //!
 //! Those twins lie all over the file, so the end holds First's half in
 //! memory, compacted: a distance byte and two bits a cell (`5v5`: 12.5 GB
-//! and 3.1 GB), built once the rounds' bits and values are dropped.
+//! and 3.1 GB), built once the rounds' bits and values are dropped. The
+//! few distances of 255 plies or more are kept apart, sorted by cell,
+//! their byte 255 saying so (two bytes a cell would not fit: 25 GB).
 
 use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::Mutex;
 
 use super::super::dense_ban::BanIndex;
 use super::super::Material;
@@ -29,8 +32,13 @@ pub(super) struct Half {
     won: Bits,
     /// Cells left open: drawn.
     open: Bits,
-    /// Distances (0 for the drawn), once [`Half::read_distances`] ran.
+    /// Distances (0 for the drawn), once [`Half::read_distances`] ran;
+    /// `long_from` for one in `long`.
     dist: Vec<AtomicU8>,
+    /// The distances of `long_from` plies or more, by cell, sorted.
+    long: Vec<(u64, u16)>,
+    /// 255, what a byte holds (the tests make it small).
+    long_from: u8,
 }
 
 impl Half {
@@ -42,6 +50,7 @@ impl Half {
         jobs: &[(u64, u64)],
         threads: usize,
         material: Material,
+        long_from: u8,
     ) -> Result<Half, GenerateDirError> {
         let slots = index.board_slots();
         let mut starts = Vec::new();
@@ -59,6 +68,8 @@ impl Half {
             won: Bits::new(at, material)?,
             open: Bits::new(at, material)?,
             dist: Vec::new(),
+            long: Vec::new(),
+            long_from,
         };
         on_threads(jobs.len(), threads, |j| {
             let (lo, hi) = jobs[j];
@@ -97,32 +108,52 @@ impl Half {
             .map_err(|_| GenerateError::TooLarge(material.to_string()))?;
         dist.extend((0..n).map(|_| AtomicU8::new(0)));
         self.dist = dist;
+        let long = Mutex::new(Vec::new());
         let half = &*self;
         on_threads(jobs.len(), threads, |j| {
             let (lo, hi) = jobs[j];
             let first = index.start(lo);
-            let mut buf = vec![0u8; (index.start(hi) - first) as usize];
+            let mut buf = vec![0u16; (index.start(hi) - first) as usize];
             output.distances(first, &mut buf, false)?;
+            let mut here = Vec::new();
             for slot in (lo + lo % 2..hi).step_by(2) {
                 let cells = index.cells_of(slot);
                 let base = half.starts[(slot / 2) as usize];
                 for c in cells.clone() {
                     let k = base + (c - cells.start);
                     if !half.open.get(k) {
-                        half.dist[k as usize].store(buf[(c - first) as usize], Ordering::Relaxed);
+                        let d = buf[(c - first) as usize];
+                        let long_from = half.long_from;
+                        if d >= u16::from(long_from) {
+                            here.push((k, d));
+                        }
+                        let byte = u8::try_from(d).unwrap_or(long_from).min(long_from);
+                        half.dist[k as usize].store(byte, Ordering::Relaxed);
                     }
                 }
             }
+            crate::driver::lock(&long).extend(here);
             Ok(())
-        })
+        })?;
+        let mut long = long.into_inner().unwrap_or_else(|e| e.into_inner());
+        long.sort_unstable();
+        self.long = long;
+        Ok(())
     }
 
     /// The value (`WON`, `LOST`, or open) and distance of the cell `off`
     /// of First's board slot `slot`.
     #[inline]
-    pub(super) fn at(&self, slot: u64, off: u64) -> (u64, u8) {
+    pub(super) fn at(&self, slot: u64, off: u64) -> (u64, u16) {
         let k = self.starts[(slot / 2) as usize] + off;
-        let d = self.dist[k as usize].load(Ordering::Relaxed);
+        let mut d = u16::from(self.dist[k as usize].load(Ordering::Relaxed));
+        if d == u16::from(self.long_from) {
+            // Read into `long` with this byte; never missing.
+            d = self
+                .long
+                .binary_search_by_key(&k, |&(c, _)| c)
+                .map_or(d, |i| self.long[i].1);
+        }
         if self.won.get(k) {
             (WON, d)
         } else if self.open.get(k) {

@@ -15,7 +15,10 @@
 //!   round (a second check would see the same successors).
 //! * **On disk**, the distances, one byte a cell, where the finished file
 //!   keeps them (the table file is written in place: its blocks' distance
-//!   bytes are the working array, its values and checksums come last), and
+//!   bytes are the working array, its values and checksums come last);
+//!   two bytes once one is past 255 plies (a conversion's: the cells are
+//!   started again; a round's: the blocks are moved in place, last first),
+//!   as the in-core generators write such a table; and
 //!   a schedule of the cells decided at a distance known ahead: a
 //!   conversion's win, a loss held back by a longer losing conversion, the
 //!   cells with no step (lists of cell numbers by distance, delta-coded).
@@ -49,7 +52,7 @@ mod schedule;
 
 use std::cell::Cell;
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -78,9 +81,6 @@ const HOLDS: u64 = 1;
 const WON: u64 = 2;
 const LOST: u64 = 3;
 
-/// The longest distance one byte holds here (255 is never written).
-const MAX_DISTANCE: u32 = 254;
-
 /// Bits in memory per cell while the rounds run: 2 of value, and the
 /// frontier's three (decided at this distance, at the next, checked this
 /// round). The start passes hold the values only.
@@ -103,6 +103,10 @@ pub(crate) struct Grain {
     /// Slots per block of the file (a multiple of 4; the files this build
     /// writes have [`BLOCK_SLOTS`]).
     pub block_slots: u32,
+    /// The longest distance a file of one byte a distance is given (255,
+    /// what a byte holds and what the in-core generators write so; the
+    /// tests make it small, so that small materials outgrow it).
+    pub narrow: u32,
 }
 
 impl Default for Grain {
@@ -112,6 +116,7 @@ impl Default for Grain {
             round_words: 1 << 10,
             blocks: 64,
             block_slots: BLOCK_SLOTS,
+            narrow: u32::from(u8::MAX),
         }
     }
 }
@@ -138,19 +143,6 @@ pub struct OutOfCoreReport {
     pub seconds: [f64; 3],
     /// Bytes of the file written.
     pub file_bytes: u64,
-}
-
-/// A distance that must fit in a byte.
-fn byte(d: u32, material: Material) -> Result<u8, GenerateError> {
-    if d > MAX_DISTANCE {
-        return Err(GenerateError::Unsupported {
-            material: material.to_string(),
-            reason: format!(
-                "a distance of {d} plies; the out-of-core generator keeps one byte a distance"
-            ),
-        });
-    }
-    Ok(d as u8)
 }
 
 /// Runs `task(i)` for `i` in `0..n` on `threads` threads, each taking the
@@ -313,34 +305,35 @@ pub(crate) fn solve_with(
         started.elapsed().as_secs_f64()
     ));
     let path = Tablebase::file_path(dir, material);
-    let output = Output::create(&path, rules, material, cells, grain.block_slots)?;
-    let schedule = Schedule::create(&path)?;
-    let mut solver = Solver {
-        material,
-        rules,
-        index: &index,
-        values: Values::new(cells, material)?,
-        output: &output,
-        schedule: &schedule,
-        threads,
-        grain,
-    };
-
     let t0 = Instant::now();
-    for stm in 0..sides_started(material) {
-        let mut tables = Tablebase::new(rules);
-        for m in conversion_targets(material, rules, stm) {
-            let t = load_table(&Tablebase::file_path(dir, m), rules)?;
-            tables.insert_table(t);
+    // One byte a distance, until one is longer (`grain.narrow`): at the
+    // start (a conversion's), the cells are started again with two; in
+    // the rounds, the distances are copied into a file with two.
+    let mut width = 1;
+    let mut solver = loop {
+        let solver = Solver {
+            material,
+            rules,
+            index: &index,
+            values: Values::new(cells, material)?,
+            output: Output::create(&path, rules, material, cells, grain.block_slots, width)?,
+            schedule: Schedule::create(&path)?,
+            threads,
+            grain,
+            past_one_byte: AtomicBool::new(false),
+        };
+        match solver.start_passes(dir, progress) {
+            Ok(()) => break solver,
+            Err(_) if width == 1 && solver.past_one_byte.load(Ordering::Relaxed) => {
+                progress(&format!(
+                    "{material}: a conversion's distance is past one byte: \
+                     the cells started again with two bytes a distance"
+                ));
+                width = 2;
+            }
+            Err(e) => return Err(e),
         }
-        let t = Instant::now();
-        solver.start_pass(stm, &tables)?;
-        progress(&format!(
-            "{material}: cells with {} to move started in {:.1} s",
-            side(stm),
-            t.elapsed().as_secs_f64()
-        ));
-    }
+    };
     let start_seconds = t0.elapsed().as_secs_f64();
 
     let t1 = Instant::now();
@@ -350,10 +343,12 @@ pub(crate) fn solve_with(
     let t2 = Instant::now();
     let stats = if by_halves(material) {
         let jobs = solver.jobs();
-        let mut half = Half::from_values(&index, &solver.values, &jobs, threads, material)?;
+        let long_from = grain.narrow.min(u32::from(u8::MAX)) as u8;
+        let mut half =
+            Half::from_values(&index, &solver.values, &jobs, threads, material, long_from)?;
         // The values' room is the distances'.
         solver.values = Values::new(0, material)?;
-        half.read_distances(&index, &output, &jobs, threads, material)?;
+        half.read_distances(&index, &solver.output, &jobs, threads, material)?;
         progress(&format!(
             "{material}: cells with Second to move from their twins (colours swapped), \
              First's half read in {:.1} s",
@@ -363,8 +358,10 @@ pub(crate) fn solve_with(
     } else {
         solver.finish(None)?
     };
-    drop(solver);
-    let Output { file, .. } = output;
+    let Solver {
+        output: Output { file, .. },
+        ..
+    } = solver;
     file.as_file()
         .sync_all()
         .map_err(|source| FormatError::Io {
@@ -423,13 +420,89 @@ struct Solver<'a> {
     rules: &'a Rules,
     index: &'a BanIndex,
     values: Values,
-    output: &'a Output,
-    schedule: &'a Schedule,
+    output: Output,
+    schedule: Schedule,
     threads: usize,
     grain: Grain,
+    /// Whether a start pass met a distance past one byte's.
+    past_one_byte: AtomicBool,
 }
 
 impl Solver<'_> {
+    /// The longest distance the output holds.
+    fn longest(&self) -> u32 {
+        if self.output.width() == 1 {
+            self.grain.narrow.min(self.output.longest())
+        } else {
+            self.output.longest()
+        }
+    }
+
+    /// `d` as the output keeps it, or why it cannot.
+    fn distance(&self, d: u32) -> Result<u16, GenerateError> {
+        if d > self.longest() {
+            return Err(GenerateError::Unsupported {
+                material: self.material.to_string(),
+                reason: format!(
+                    "a distance of {d} plies; the out-of-core generator keeps {} bytes a distance",
+                    self.output.width()
+                ),
+            });
+        }
+        Ok(d as u16)
+    }
+
+    /// A distance the start pass writes: it and a loss one ply longer
+    /// (held back to it in a round) must fit the output, else the cells
+    /// are started again wider ([`Solver::past_one_byte`]).
+    fn start_distance(&self, d: u32) -> Result<u16, GenerateError> {
+        if d + 1 > self.longest() {
+            self.past_one_byte.store(true, Ordering::Relaxed);
+            self.distance(d + 1)?;
+        }
+        self.distance(d)
+    }
+
+    /// The start passes: each side to move's cells started, its
+    /// conversions' tables read from `dir`.
+    fn start_passes(
+        &self,
+        dir: &Path,
+        progress: &(dyn Fn(&str) + Sync),
+    ) -> Result<(), GenerateDirError> {
+        let (material, rules) = (self.material, self.rules);
+        for stm in 0..sides_started(material) {
+            let mut tables = Tablebase::new(rules);
+            for m in conversion_targets(material, rules, stm) {
+                let t = load_table(&Tablebase::file_path(dir, m), rules)?;
+                tables.insert_table(t);
+            }
+            let t = Instant::now();
+            self.start_pass(stm, &tables)?;
+            progress(&format!(
+                "{material}: cells with {} to move started in {:.1} s",
+                side(stm),
+                t.elapsed().as_secs_f64()
+            ));
+        }
+        Ok(())
+    }
+
+    /// The output given two bytes a distance, in place, the longest
+    /// distance being `d`.
+    fn widen(&mut self, d: u32, progress: &(dyn Fn(&str) + Sync)) -> Result<(), GenerateDirError> {
+        let t = Instant::now();
+        self.output
+            .widen(self.rules, self.material, self.grain.blocks)?;
+        progress(&format!(
+            "{}: a distance of {d} plies, past one byte: the distances moved into \
+             two bytes a cell in {:.1} s",
+            self.material,
+            t.elapsed().as_secs_f64()
+        ));
+        Ok(())
+    }
+
     /// Board slots cut into jobs of about `grain.start_cells` cells.
     fn jobs(&self) -> Vec<(u64, u64)> {
         let (slots, cells) = (self.index.board_slots(), self.index.len());
@@ -457,7 +530,7 @@ impl Solver<'_> {
         on_threads(jobs.len(), self.threads, |j| {
             let (lo, hi) = jobs[j];
             let (first, end) = (self.index.start(lo), self.index.start(hi));
-            let mut dist = vec![0u8; (end - first) as usize];
+            let mut dist = vec![0u16; (end - first) as usize];
             // The other pass's bytes (or the file's zeros) stay.
             self.output.distances(first, &mut dist, false)?;
             let mut scheduled = ByDistance::default();
@@ -488,7 +561,7 @@ impl Solver<'_> {
                         )) => {
                             self.values.start(cell, HOLDS);
                             if let Some(w) = win {
-                                dist[i] = byte(u32::from(w), m)?;
+                                dist[i] = self.start_distance(u32::from(w))?;
                                 scheduled.push(u32::from(w), cell);
                             }
                         }
@@ -497,10 +570,10 @@ impl Solver<'_> {
                             if children == 0 {
                                 // Every step converts, and loses.
                                 self.values.start(cell, LOST);
-                                dist[i] = byte(l + 1, m)?;
+                                dist[i] = self.start_distance(l + 1)?;
                                 scheduled.push(l + 1, cell);
                             } else {
-                                dist[i] = byte(l, m)?;
+                                dist[i] = self.start_distance(l)?;
                             }
                         }
                     }
@@ -508,7 +581,7 @@ impl Solver<'_> {
                 },
             )?;
             self.output.distances(first, &mut dist, true)?;
-            scheduled.flush(self.schedule)
+            scheduled.flush(&self.schedule)
         })
     }
 
@@ -516,7 +589,7 @@ impl Solver<'_> {
     /// decide: the rounds, the predecessors told, the losses checked and
     /// those held back.
     fn rounds(
-        &self,
+        &mut self,
         progress: &(dyn Fn(&str) + Sync),
     ) -> Result<(u32, u64, u64, u64), GenerateDirError> {
         let cells = self.index.len();
@@ -548,7 +621,15 @@ impl Solver<'_> {
             rounds += 1;
             self.unmove(&now, &next, &seen, &tidings, &checks)?;
             seen.clear();
-            held.fetch_add(self.settle(&next, here)?, Ordering::Relaxed);
+            let decided_next = next.0.iter().any(|w| w.load(Ordering::Relaxed) != 0);
+            if decided_next {
+                if here + 1 > self.longest() && self.output.width() == 1 {
+                    // No loss is held back past one byte's distances (the
+                    // start pass saw to it): these are decided at `here + 1`.
+                    self.widen(here + 1, progress)?;
+                }
+                held.fetch_add(self.settle(&next, here)?, Ordering::Relaxed);
+            }
             progress(&format!(
                 "{}: round {here}: {decided} cells decided ({listed} scheduled), {:.1} s",
                 self.material,
@@ -557,7 +638,6 @@ impl Solver<'_> {
             now.clear();
             std::mem::swap(&mut now, &mut next);
             here += 1;
-            byte(here, self.material)?;
         }
         Ok((
             rounds,
@@ -720,8 +800,7 @@ impl Solver<'_> {
     fn settle(&self, next: &Bits, here: u32) -> Result<u64, GenerateDirError> {
         let (tasks, per) = self.block_tasks();
         let blocks = self.output.layout.blocks();
-        let d = here + 1;
-        let at = byte(d, self.material)?;
+        let at = self.distance(here + 1)?;
         let count = AtomicU64::new(0);
         on_threads(tasks as usize, self.threads, |task| {
             let mut held = ByDistance::default();
@@ -733,7 +812,7 @@ impl Solver<'_> {
                 if (w0..w1).all(|w| next.word(w) == 0) {
                     continue;
                 }
-                dist.resize((cells.end - cells.start) as usize, 0);
+                dist.resize((cells.end - cells.start) as usize, 0u16);
                 self.output.distances(cells.start, &mut dist, false)?;
                 for w in w0..w1 {
                     let mut bits = next.word(w);
@@ -748,7 +827,7 @@ impl Solver<'_> {
                             // Its longest losing conversion is longer.
                             let l = u32::from(dist[i]) + 1;
                             next.unset(c);
-                            dist[i] = byte(l, self.material)?;
+                            dist[i] = self.distance(l)?;
                             held.push(l, c);
                             n += 1;
                         } else {
@@ -759,7 +838,7 @@ impl Solver<'_> {
                 self.output.distances(cells.start, &mut dist, true)?;
             }
             count.fetch_add(n, Ordering::Relaxed);
-            held.flush(self.schedule)
+            held.flush(&self.schedule)
         })?;
         Ok(count.into_inner())
     }
@@ -777,24 +856,28 @@ impl Solver<'_> {
         let totals: Mutex<Stats> = Mutex::new(Stats::default());
         on_threads(tasks as usize, self.threads, |task| {
             let mut stats = Stats::default();
-            let mut bytes = Vec::new();
+            let (mut bytes, mut dist) = (Vec::new(), Vec::new());
+            let width = usize::from(self.output.width());
             for k in task as u64 * per..((task as u64 + 1) * per).min(blocks) {
                 let (cells, _) = self.output.block(k);
                 let m = (cells.end - cells.start) as usize;
                 let vlen = m.div_ceil(4);
                 bytes.clear();
-                bytes.resize(vlen + m, 0);
-                let (vals, dist) = bytes.split_at_mut(vlen);
+                bytes.resize(vlen + m * width, 0);
+                dist.clear();
+                dist.resize(m, 0u16);
+                let (vals, dist_bytes) = bytes.split_at_mut(vlen);
                 match half {
-                    Some(half) => self.fill_from_half(half, &cells, vals, dist),
+                    Some(half) => self.fill_from_half(half, &cells, vals, &mut dist),
                     None => {
-                        self.output.distances(cells.start, dist, false)?;
+                        self.output.distances(cells.start, &mut dist, false)?;
                         for (i, c) in cells.clone().enumerate() {
-                            put(i, self.values.get(c), vals, dist);
+                            put(i, self.values.get(c), vals, &mut dist);
                         }
                     }
                 }
-                self.mark_unused(&cells, vals, dist, &mut stats)?;
+                self.mark_unused(&cells, vals, &mut dist, &mut stats)?;
+                self.output.encode(&dist, dist_bytes)?;
                 let sum = block_sum(k, &bytes);
                 bytes.extend_from_slice(&sum.to_le_bytes());
                 write_at(file, &bytes, layout.block_offset(k)).map_err(|e| self.output.io(e))?;
@@ -815,7 +898,7 @@ impl Solver<'_> {
         half: &Half,
         cells: &std::ops::Range<u64>,
         vals: &mut [u8],
-        dist: &mut [u8],
+        dist: &mut [u16],
     ) {
         let index = self.index;
         let mut slot = index.slot_of(cells.start);
@@ -859,7 +942,7 @@ impl Solver<'_> {
         &self,
         cells: &std::ops::Range<u64>,
         vals: &mut [u8],
-        dist: &mut [u8],
+        dist: &mut [u16],
         stats: &mut Stats,
     ) -> Result<(), GenerateDirError> {
         let index = self.index;
@@ -906,7 +989,7 @@ impl Solver<'_> {
 /// Puts a cell's value `v` into slot `i` of a block's `vals`; an open
 /// cell is drawn, its distance 0 in `dist`.
 #[inline]
-fn put(i: usize, v: u64, vals: &mut [u8], dist: &mut [u8]) {
+fn put(i: usize, v: u64, vals: &mut [u8], dist: &mut [u16]) {
     let code = match v {
         WON => Wdl::Win.code(),
         LOST => Wdl::Loss.code(),

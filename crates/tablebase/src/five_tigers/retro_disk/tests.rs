@@ -1,4 +1,4 @@
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::super::{generate_resumable, Generator};
 use super::*;
@@ -14,6 +14,20 @@ fn temp_dir(name: &str) -> PathBuf {
 /// then each of `names` solved out of core (cut by `grain`) into
 /// another holding only the others: the same bytes.
 fn same_bytes_as_in_core(rules: &Rules, names: &[&str], grain: Grain, tag: &str) -> u64 {
+    same_as_in_core(rules, names, grain, tag, |_, _| {})
+}
+
+/// [`same_bytes_as_in_core`], each material's progress lines and whether
+/// its file has two bytes a distance told to `seen`. Where the in-core
+/// table's longest distance is past `grain.narrow`, its distances are
+/// widened to two bytes to be compared.
+fn same_as_in_core(
+    rules: &Rules,
+    names: &[&str],
+    grain: Grain,
+    tag: &str,
+    mut seen: impl FnMut(Material, &[String]),
+) -> u64 {
     let materials: Vec<Material> = names.iter().map(|m| m.parse().unwrap()).collect();
     let in_core = temp_dir(&format!("{tag}-core"));
     generate_resumable(
@@ -34,8 +48,13 @@ fn same_bytes_as_in_core(rules: &Rules, names: &[&str], grain: Grain, tag: &str)
                 std::fs::copy(&path, disk.join(path.file_name().unwrap())).unwrap();
             }
         }
-        let report = solve_with(m, rules, &disk, 2, grain, &|_| {}).unwrap();
-        let want = std::fs::read(Tablebase::file_path(&in_core, m)).unwrap();
+        let lines = Mutex::new(Vec::new());
+        let report = solve_with(m, rules, &disk, 2, grain, &|line| {
+            crate::driver::lock(&lines).push(line.to_string())
+        })
+        .unwrap();
+        seen(m, &lines.into_inner().unwrap());
+        let want = widened(&Tablebase::file_path(&in_core, m), rules, grain.narrow);
         let got = std::fs::read(Tablebase::file_path(&disk, m)).unwrap();
         assert_eq!(report.file_bytes, got.len() as u64);
         if grain.block_slots == BLOCK_SLOTS {
@@ -61,6 +80,23 @@ fn same_bytes_as_in_core(rules: &Rules, names: &[&str], grain: Grain, tag: &str)
     cells
 }
 
+/// The bytes of the in-core table at `path`, its distances two bytes each
+/// if one is past `narrow`.
+fn widened(path: &Path, rules: &Rules, narrow: u32) -> Vec<u8> {
+    let bytes = std::fs::read(path).unwrap();
+    let mut table: super::super::Table = load_table(path, rules).unwrap();
+    let longest = (0..table.len)
+        .map(|i| table.distances.get(i as usize))
+        .max();
+    match &table.distances {
+        crate::table::Distances::U8(d) if longest.unwrap_or(0) > narrow => {
+            table.distances = crate::table::Distances::U16(d.iter().map(|&x| x.into()).collect());
+            table.to_bytes()
+        }
+        _ => bytes,
+    }
+}
+
 /// Jobs, tasks and blocks cut small, so that every boundary is
 /// crossed many times.
 const FINE: Grain = Grain {
@@ -68,6 +104,7 @@ const FINE: Grain = Grain {
     round_words: 3,
     blocks: 2,
     block_slots: 1_000,
+    narrow: 255,
 };
 
 /// A loss whose longest losing conversion is longer than the round is
@@ -81,23 +118,23 @@ fn a_loss_with_a_longer_losing_conversion_is_held_back() {
     let index = BanIndex::new(m.first, m.second);
     let cells = index.len();
     let path = Tablebase::file_path(&dir, m);
-    let output = Output::create(&path, &rules, m, cells, 1_000).unwrap();
-    let schedule = Schedule::create(&path).unwrap();
     let solver = Solver {
         material: m,
         rules: &rules,
         index: &index,
         values: Values::new(cells, m).unwrap(),
-        output: &output,
-        schedule: &schedule,
+        output: Output::create(&path, &rules, m, cells, 1_000, 1).unwrap(),
+        schedule: Schedule::create(&path).unwrap(),
         threads: 2,
         grain: FINE,
+        past_one_byte: AtomicBool::new(false),
     };
+    let (output, schedule) = (&solver.output, &solver.schedule);
     let next = Bits::new(cells, m).unwrap();
     // Cell, value, distance byte before (a loss's longest losing
     // conversion), distance after, held.
     let cases = [
-        (5u64, LOST, 9u8, 10u8, true),
+        (5u64, LOST, 9u16, 10u16, true),
         (1_999, LOST, 3, 4, false),
         (2_000, LOST, 2, 4, false),
         (cells - 1, WON, 7, 4, false),
@@ -111,7 +148,7 @@ fn a_loss_with_a_longer_losing_conversion_is_held_back() {
     let held = solver.settle(&next, 3).unwrap();
     assert_eq!(held, 2);
     for &(c, _, _, after, was_held) in &cases {
-        let mut d = [0u8];
+        let mut d = [0u16];
         output.distances(c, &mut d, false).unwrap();
         assert_eq!(d[0], after, "cell {c}");
         assert_eq!(next.get(c), !was_held, "cell {c}");
@@ -126,7 +163,7 @@ fn a_loss_with_a_longer_losing_conversion_is_held_back() {
     assert_eq!(at(10), [5]);
     assert_eq!(at(5), [4_321]);
     assert!(at(4).is_empty());
-    drop(output);
+    drop(solver);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -155,4 +192,45 @@ fn out_of_core_equals_in_core_with_the_default_grain() {
 fn out_of_core_equals_in_core_under_other_formation_values() {
     let rules = Rules::preset("deferred").unwrap();
     same_bytes_as_in_core(&rules, &["2v2", "3v1", "2v3"], FINE, "deferred");
+}
+
+/// Distances past one byte (made 3 plies here, 255 in the files): a
+/// material whose rounds outgrow it has its distances copied into two
+/// bytes a cell (`1v1`, by halves, its long distances kept apart at the
+/// end; `4v1`), one whose conversions do is started again with two
+/// (`3v2`, reading `3v1`), one with no distance keeps one byte (`2v2`,
+/// drawn). The same values and distances as in core, with the default
+/// grain's blocks too.
+#[test]
+fn distances_past_one_byte_are_written_with_two() {
+    let rules = Rules::shandong();
+    let names = ["1v1", "2v2", "3v2", "4v1"];
+    for grain in [
+        Grain { narrow: 3, ..FINE },
+        Grain {
+            narrow: 3,
+            ..Grain::default()
+        },
+    ] {
+        let mut told = Vec::new();
+        same_as_in_core(&rules, &names, grain, "wide", |m, lines| {
+            let has = |s: &str| lines.iter().any(|l| l.contains(s));
+            told.push((
+                m.to_string(),
+                has("moved into two bytes"),
+                has("started again with two"),
+            ));
+        });
+        let want = [
+            ("1v1", true, false),
+            ("2v2", false, false),
+            ("3v2", false, true),
+            ("4v1", true, false),
+        ];
+        let want: Vec<_> = want
+            .iter()
+            .map(|&(m, a, b)| (m.to_string(), a, b))
+            .collect();
+        assert_eq!(told, want, "{grain:?}");
+    }
 }
