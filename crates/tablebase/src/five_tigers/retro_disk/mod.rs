@@ -452,13 +452,15 @@ impl Solver<'_> {
         Ok(d as u16)
     }
 
-    /// A distance the start pass writes: it and a loss one ply longer
-    /// (held back to it in a round) must fit the output, else the cells
-    /// are started again wider ([`Solver::past_one_byte`]).
-    fn start_distance(&self, d: u32) -> Result<u16, GenerateError> {
-        if d + 1 > self.longest() {
+    /// A distance `d` the start pass writes, of a cell decided at
+    /// `latest` at the latest (a loss's longest losing conversion `d` may
+    /// hold it back to `d + 1` in a round): that must fit the output,
+    /// else the cells are started again wider
+    /// ([`Solver::past_one_byte`]).
+    fn start_distance(&self, d: u32, latest: u32) -> Result<u16, GenerateError> {
+        if latest > self.longest() {
             self.past_one_byte.store(true, Ordering::Relaxed);
-            self.distance(d + 1)?;
+            self.distance(latest)?;
         }
         self.distance(d)
     }
@@ -561,7 +563,7 @@ impl Solver<'_> {
                         )) => {
                             self.values.start(cell, HOLDS);
                             if let Some(w) = win {
-                                dist[i] = self.start_distance(u32::from(w))?;
+                                dist[i] = self.start_distance(u32::from(w), u32::from(w))?;
                                 scheduled.push(u32::from(w), cell);
                             }
                         }
@@ -570,10 +572,10 @@ impl Solver<'_> {
                             if children == 0 {
                                 // Every step converts, and loses.
                                 self.values.start(cell, LOST);
-                                dist[i] = self.start_distance(l + 1)?;
+                                dist[i] = self.start_distance(l + 1, l + 1)?;
                                 scheduled.push(l + 1, cell);
                             } else {
-                                dist[i] = self.start_distance(l)?;
+                                dist[i] = self.start_distance(l, l + 1)?;
                             }
                         }
                     }
