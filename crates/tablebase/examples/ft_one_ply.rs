@@ -7,8 +7,12 @@
 //! a time.
 //!
 //! ```text
-//! cargo run --release -p qi-tablebase --example ft_one_ply -- RULES DIR MATERIAL [N [SEED]]
+//! cargo run --release -p qi-tablebase --example ft_one_ply -- RULES DIR MATERIAL [N [SEED [LONGEST]]]
 //! ```
+//!
+//! With LONGEST, only positions whose table distance is LONGEST plies or
+//! more are checked (the others drawn are passed over and counted): the
+//! longest wins and losses, which random positions seldom are.
 //!
 //! Prints how many positions were checked, how many had a previous step
 //! that bans one, and how many were won, drawn and lost; exits non-zero at
@@ -42,7 +46,7 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (rules, dir, material) = match args.as_slice() {
         [r, d, m, ..] => (r, d, m),
-        _ => return Err("usage: ft_one_ply RULES DIR MATERIAL [N [SEED]]".into()),
+        _ => return Err("usage: ft_one_ply RULES DIR MATERIAL [N [SEED [LONGEST]]]".into()),
     };
     let rules: Rules = Rules::preset(rules).or_else(|_| rules.parse())?;
     let m: Material = material.parse()?;
@@ -50,10 +54,12 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     let seed: u64 = args
         .get(4)
         .map_or(Ok(0x5eed_0005_0005_0001), |s| s.parse())?;
+    let longest: u32 = args.get(5).map_or(Ok(0), |s| s.parse())?;
     let tb = LazyTablebase::open(&PathBuf::from(dir), &rules)?;
     let mut rng = Rng(seed | 1);
     let start = Instant::now();
     let (mut checked, mut banned, mut values) = (0, 0, [0usize; 3]);
+    let (mut passed_over, mut far) = (0u64, 0u32);
     while checked < n {
         let Some(pos) = random_position(&mut rng, m, &rules) else {
             continue;
@@ -64,6 +70,11 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         let stored = tb
             .probe(&pos)?
             .ok_or_else(|| format!("{pos} has no value in {m}"))?;
+        if stored.1 < longest {
+            passed_over += 1;
+            continue;
+        }
+        far = far.max(stored.1);
         let mut failed = None;
         let searched = one_ply_by(&pos, |child| match tb.probe_through_removals(child) {
             Ok(v) => v,
@@ -93,11 +104,14 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     }
     println!(
         "{m}: {checked} positions agree with one ply ({banned} with a previous step; \
-         {} won, {} drawn, {} lost) in {:.1} s",
+         {} won, {} drawn, {} lost; the longest {far} plies) in {:.1} s",
         values[2],
         values[1],
         values[0],
         start.elapsed().as_secs_f64()
     );
+    if longest > 0 {
+        println!("{passed_over} positions drawn were nearer the end than {longest} plies");
+    }
     Ok(())
 }

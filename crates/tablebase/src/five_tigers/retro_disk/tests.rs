@@ -227,7 +227,10 @@ fn distances_past_one_byte_are_written_with_two() {
             ("2v2", false, false),
             ("3v2", false, true),
         ];
-        let want: Vec<_> = want.iter().map(|&(m, a, b)| (m.to_string(), a, b)).collect();
+        let want: Vec<_> = want
+            .iter()
+            .map(|&(m, a, b)| (m.to_string(), a, b))
+            .collect();
         assert_eq!(told, want, "{grain:?}");
     }
 }
