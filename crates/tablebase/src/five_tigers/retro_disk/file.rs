@@ -108,23 +108,9 @@ impl Output {
         self.layout.width
     }
 
-    /// The longest distance a cell of this file holds.
-    pub(super) fn longest(&self) -> u32 {
-        if self.width() == 1 {
-            u32::from(u8::MAX)
-        } else {
-            u32::from(u16::MAX)
-        }
-    }
-
     /// Block `k`'s cells, and the offset of its distance bytes.
     pub(super) fn block(&self, k: u64) -> (std::ops::Range<u64>, u64) {
-        let first = k * self.layout.block_slots;
-        let m = self.layout.slots_in(k);
-        (
-            first..first + m,
-            self.layout.block_offset(k) + m.div_ceil(4),
-        )
+        block_in(&self.layout, k)
     }
 
     /// The distances of cells `first..first + buf.len()` (block by block)
@@ -209,20 +195,25 @@ impl Output {
             let end = (hi * narrow.block_slots).min(narrow.count);
             dist.resize((end - first) as usize, 0u16);
             self.distances(first, &mut dist, false)?;
-            self.layout = wide;
             for k in lo..hi {
-                let (cells, offset) = self.block(k);
+                let (cells, offset) = block_in(&wide, k);
                 let part = &dist[(cells.start - first) as usize..(cells.end - first) as usize];
-                bytes.resize(part.len() * 2, 0);
-                self.encode(part, &mut bytes)?;
+                bytes.clear();
+                bytes.extend(part.iter().flat_map(|d| d.to_le_bytes()));
                 write_at(file, &bytes, offset).map_err(|e| self.io(e))?;
             }
-            self.layout = narrow;
         }
         self.layout = wide;
         self.header = header;
         Ok(())
     }
+}
+
+/// Block `k`'s cells in `layout`, and the offset of its distances.
+fn block_in(layout: &Layout, k: u64) -> (std::ops::Range<u64>, u64) {
+    let first = k * layout.block_slots;
+    let m = layout.slots_in(k);
+    (first..first + m, layout.block_offset(k) + m.div_ceil(4))
 }
 
 /// The header bytes of the table file of `material` under `rules`.

@@ -110,6 +110,7 @@ impl Half {
         self.dist = dist;
         let long = Mutex::new(Vec::new());
         let half = &*self;
+        let long_from = half.long_from;
         on_threads(jobs.len(), threads, |j| {
             let (lo, hi) = jobs[j];
             let first = index.start(lo);
@@ -123,7 +124,6 @@ impl Half {
                     let k = base + (c - cells.start);
                     if !half.open.get(k) {
                         let d = buf[(c - first) as usize];
-                        let long_from = half.long_from;
                         if d >= u16::from(long_from) {
                             here.push((k, d));
                         }

@@ -432,9 +432,9 @@ impl Solver<'_> {
     /// The longest distance the output holds.
     fn longest(&self) -> u32 {
         if self.output.width() == 1 {
-            self.grain.narrow.min(self.output.longest())
+            self.grain.narrow.min(u32::from(u8::MAX))
         } else {
-            self.output.longest()
+            u32::from(u16::MAX)
         }
     }
 
