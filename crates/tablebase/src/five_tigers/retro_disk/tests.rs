@@ -167,6 +167,37 @@ fn a_loss_with_a_longer_losing_conversion_is_held_back() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// A start distance must fit with the latest distance its cell can be
+/// decided at (a loss held back one ply past its longest losing
+/// conversion): past one byte's, the pass asks for two; with two, it fits.
+#[test]
+fn a_start_distance_fits_with_its_cells_latest() {
+    let (rules, m) = (Rules::shandong(), "2v1".parse::<Material>().unwrap());
+    let dir = temp_dir("start-distance");
+    let index = BanIndex::new(m.first, m.second);
+    let cells = index.len();
+    let path = Tablebase::file_path(&dir, m);
+    for width in [1, 2] {
+        let solver = Solver {
+            material: m,
+            rules: &rules,
+            index: &index,
+            values: Values::new(cells, m).unwrap(),
+            output: Output::create(&path, &rules, m, cells, 1_000, width).unwrap(),
+            schedule: Schedule::create(&path).unwrap(),
+            threads: 2,
+            grain: Grain { narrow: 3, ..FINE },
+            past_one_byte: AtomicBool::new(false),
+        };
+        assert_eq!(solver.start_distance(3, 3).ok(), Some(3), "width {width}");
+        assert!(!solver.past_one_byte.load(Ordering::Relaxed));
+        let held = solver.start_distance(3, 4);
+        assert_eq!(held.is_ok(), width == 2, "width {width}");
+        assert_eq!(solver.past_one_byte.load(Ordering::Relaxed), width == 1);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn out_of_core_equals_in_core_to_five_pieces() {
     let rules = Rules::shandong();
