@@ -69,6 +69,27 @@ pub enum GenerateError {
         /// The bytes given.
         memory: u64,
     },
+    /// The disk cannot hold a step of an out-of-core solve (its table
+    /// file, or the file widened to two bytes a distance): refused before
+    /// the step, not when a write fails.
+    #[error(
+        "generating {material} needs about {:.1} GB more disk for {what}, and {:.1} GB is free \
+         in {dir}",
+        *needed as f64 / 1e9,
+        *free as f64 / 1e9
+    )]
+    OutOfDisk {
+        /// The material.
+        material: String,
+        /// What the room is for.
+        what: String,
+        /// The bytes the step needs.
+        needed: u64,
+        /// The bytes free.
+        free: u64,
+        /// The directory being written.
+        dir: String,
+    },
     /// The rules crate produced something the generator does not expect
     /// (a bug, reported instead of a panic).
     #[error("internal error: {0}")]

@@ -72,13 +72,7 @@ impl Output {
             path: shown.clone(),
             source,
         };
-        let header = header_for(rules, material, cells, block_slots, width);
-        let layout = Layout {
-            count: cells,
-            width,
-            block_slots: u64::from(block_slots),
-            header_len: header.len() as u64,
-        };
+        let (header, layout) = layout_for(rules, material, cells, block_slots, width);
         let size = layout.file_size().ok_or_else(|| {
             io(io::Error::new(
                 io::ErrorKind::InvalidInput,
@@ -207,6 +201,37 @@ impl Output {
         self.header = header;
         Ok(())
     }
+}
+
+/// The header and the layout of the file of `cells` slots of `material`
+/// under `rules`, `width` bytes a distance.
+fn layout_for(
+    rules: &Rules,
+    material: Material,
+    cells: u64,
+    block_slots: u32,
+    width: u8,
+) -> (Vec<u8>, Layout) {
+    let header = header_for(rules, material, cells, block_slots, width);
+    let layout = Layout {
+        count: cells,
+        width,
+        block_slots: u64::from(block_slots),
+        header_len: header.len() as u64,
+    };
+    (header, layout)
+}
+
+/// The bytes of that file once written (`u64::MAX` past 64 bits).
+pub(super) fn file_bytes(
+    rules: &Rules,
+    material: Material,
+    cells: u64,
+    block_slots: u32,
+    width: u8,
+) -> u64 {
+    let (_, layout) = layout_for(rules, material, cells, block_slots, width);
+    layout.file_size().unwrap_or(u64::MAX)
 }
 
 /// Block `k`'s cells in `layout`, and the offset of its distances.

@@ -48,6 +48,7 @@
 mod cells;
 mod file;
 mod halves;
+mod room;
 mod schedule;
 
 use std::cell::Cell;
@@ -69,8 +70,9 @@ use crate::driver::{join_workers, GenerateError};
 use crate::format::{load_table, FormatError};
 use crate::table::Wdl;
 use cells::{Bits, Values};
-use file::{write_at, Output};
+use file::{file_bytes, write_at, Output};
 use halves::Half;
+use room::{held_bytes, Room};
 use schedule::{ByDistance, Schedule};
 
 /// A cell's value while solving: undecided, and lost if every successor
@@ -107,6 +109,9 @@ pub(crate) struct Grain {
     /// what a byte holds and what the in-core generators write so; the
     /// tests make it small, so that small materials outgrow it).
     pub narrow: u32,
+    /// The disk a test gives the solve instead of the file system's free
+    /// room ([`room::Room`]), so that a step outgrows it.
+    pub disk: Option<u64>,
 }
 
 impl Default for Grain {
@@ -117,6 +122,7 @@ impl Default for Grain {
             blocks: 64,
             block_slots: BLOCK_SLOTS,
             narrow: u32::from(u8::MAX),
+            disk: None,
         }
     }
 }
@@ -305,12 +311,32 @@ pub(crate) fn solve_with(
         started.elapsed().as_secs_f64()
     ));
     let path = Tablebase::file_path(dir, material);
+    let room = Room::new(dir, grain.disk);
+    let bytes = |width| file_bytes(rules, material, cells, grain.block_slots, width);
+    let gb = |b: u64| b as f64 / 1e9;
+    progress(&format!(
+        "{material}: its file takes {:.1} GB of disk, {:.1} GB if a distance passes one \
+         byte; {}",
+        gb(bytes(1)),
+        gb(bytes(2)),
+        room.free(0)
+            .map_or("the free room unknown".into(), |f| format!(
+                "{:.1} GB free",
+                gb(f)
+            ))
+    ));
     let t0 = Instant::now();
     // One byte a distance, until one is longer (`grain.narrow`): at the
     // start (a conversion's), the cells are started again with two; in
     // the rounds, the distances are copied into a file with two.
     let mut width = 1;
     let mut solver = loop {
+        let what = if width == 1 {
+            "its file at one byte a distance"
+        } else {
+            "its file at two bytes a distance"
+        };
+        room.check(material, bytes(width), 0, what)?;
         let solver = Solver {
             material,
             rules,
@@ -321,6 +347,7 @@ pub(crate) fn solve_with(
             threads,
             grain,
             past_one_byte: AtomicBool::new(false),
+            room: &room,
         };
         match solver.start_passes(dir, progress) {
             Ok(()) => break solver,
@@ -426,6 +453,8 @@ struct Solver<'a> {
     grain: Grain,
     /// Whether a start pass met a distance past one byte's.
     past_one_byte: AtomicBool,
+    /// The disk's free room, asked before the file is widened.
+    room: &'a Room,
 }
 
 impl Solver<'_> {
@@ -494,6 +523,20 @@ impl Solver<'_> {
     /// distance being `d`.
     fn widen(&mut self, d: u32, progress: &(dyn Fn(&str) + Sync)) -> Result<(), GenerateDirError> {
         let t = Instant::now();
+        let wide = file_bytes(
+            self.rules,
+            self.material,
+            self.index.len(),
+            self.grain.block_slots,
+            2,
+        );
+        let held = held_bytes(self.output.file.as_file());
+        self.room.check(
+            self.material,
+            wide.saturating_sub(held),
+            held,
+            "its file widened to two bytes a distance",
+        )?;
         self.output
             .widen(self.rules, self.material, self.grain.blocks)?;
         progress(&format!(

@@ -41,13 +41,7 @@ fn same_as_in_core(
     .unwrap();
     let mut cells = 0;
     for &m in &materials {
-        let disk = temp_dir(&format!("{tag}-disk"));
-        for entry in std::fs::read_dir(&in_core).unwrap() {
-            let path = entry.unwrap().path();
-            if path != Tablebase::file_path(&in_core, m) {
-                std::fs::copy(&path, disk.join(path.file_name().unwrap())).unwrap();
-            }
-        }
+        let disk = all_but(&in_core, m, &format!("{tag}-disk"));
         let lines = Mutex::new(Vec::new());
         let report = solve_with(m, rules, &disk, 2, grain, &|line| {
             crate::driver::lock(&lines).push(line.to_string())
@@ -80,6 +74,18 @@ fn same_as_in_core(
     cells
 }
 
+/// A new directory `tag` holding the tables of `from` but `m`'s.
+fn all_but(from: &Path, m: Material, tag: &str) -> PathBuf {
+    let dir = temp_dir(tag);
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        if path != Tablebase::file_path(from, m) {
+            std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    dir
+}
+
 /// The bytes of the in-core table at `path`, its distances two bytes each
 /// if one is past `narrow`.
 fn widened(path: &Path, rules: &Rules, narrow: u32) -> Vec<u8> {
@@ -105,6 +111,7 @@ const FINE: Grain = Grain {
     blocks: 2,
     block_slots: 1_000,
     narrow: 255,
+    disk: None,
 };
 
 /// A loss whose longest losing conversion is longer than the round is
@@ -128,6 +135,7 @@ fn a_loss_with_a_longer_losing_conversion_is_held_back() {
         threads: 2,
         grain: FINE,
         past_one_byte: AtomicBool::new(false),
+        room: &Room::new(&dir, None),
     };
     let (output, schedule) = (&solver.output, &solver.schedule);
     let next = Bits::new(cells, m).unwrap();
@@ -188,6 +196,7 @@ fn a_start_distance_fits_with_its_cells_latest() {
             threads: 2,
             grain: Grain { narrow: 3, ..FINE },
             past_one_byte: AtomicBool::new(false),
+            room: &Room::new(&dir, None),
         };
         assert_eq!(solver.start_distance(3, 3).ok(), Some(3), "width {width}");
         assert!(!solver.past_one_byte.load(Ordering::Relaxed));
@@ -264,4 +273,97 @@ fn distances_past_one_byte_are_written_with_two() {
             .collect();
         assert_eq!(told, want, "{grain:?}");
     }
+}
+
+/// The disk is asked before each step that takes room: a file that does
+/// not fit is not started (`2v1` at one byte; `3v2` started again at two,
+/// its conversions' distances being past one byte), a file is not widened
+/// past the disk (`2v1`, whose rounds outgrow one byte), and a disk that
+/// holds the wide file lets the solve finish. Nothing is left behind.
+#[test]
+fn a_solve_stops_before_a_step_the_disk_cannot_hold() {
+    let rules = Rules::shandong();
+    let names = ["2v1", "3v2"];
+    let materials: Vec<Material> = names.iter().map(|m| m.parse().unwrap()).collect();
+    let in_core = temp_dir("room-core");
+    generate_resumable(
+        &rules,
+        &materials,
+        2,
+        &in_core,
+        &|_| Generator::Retrograde,
+        &mut |_, _, _| {},
+    )
+    .unwrap();
+    let grain = Grain { narrow: 1, ..FINE };
+    let solve = |m: Material, disk: u64| {
+        let dir = all_but(&in_core, m, "room-disk");
+        let before: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        let lines = Mutex::new(Vec::new());
+        let grain = Grain {
+            disk: Some(disk),
+            ..grain
+        };
+        let got = solve_with(m, &rules, &dir, 2, grain, &|line| {
+            crate::driver::lock(&lines).push(line.to_string())
+        });
+        let mut after: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        after.retain(|p| !before.contains(p));
+        let written = std::fs::metadata(Tablebase::file_path(&dir, m)).map(|f| f.len());
+        std::fs::remove_dir_all(&dir).unwrap();
+        let widened = lines
+            .into_inner()
+            .unwrap()
+            .iter()
+            .any(|l| l.contains("moved into two bytes"));
+        match got {
+            Ok(_) => {
+                assert_eq!(after, [Tablebase::file_path(&dir, m)], "{m}");
+                Ok((written.unwrap(), widened))
+            }
+            Err(GenerateDirError::Generate(GenerateError::OutOfDisk {
+                what,
+                needed,
+                free,
+                ..
+            })) => {
+                assert!(after.is_empty(), "{m}: {after:?} left behind");
+                assert!(needed > free, "{m}: {needed} > {free}");
+                Err(what)
+            }
+            Err(e) => panic!("{m}: {e}"),
+        }
+    };
+    let bytes = |m: Material, width| {
+        file_bytes(
+            &rules,
+            m,
+            BanIndex::new(m.first, m.second).len(),
+            FINE.block_slots,
+            width,
+        )
+    };
+    let (m, n) = (materials[0], materials[1]);
+    assert!(bytes(m, 2) > bytes(m, 1));
+    assert_eq!(
+        solve(m, bytes(m, 1) - 1),
+        Err("its file at one byte a distance".into())
+    );
+    assert_eq!(
+        solve(m, bytes(m, 1)),
+        Err("its file widened to two bytes a distance".into())
+    );
+    assert_eq!(solve(m, bytes(m, 2)), Ok((bytes(m, 2), true)));
+    assert_eq!(
+        solve(n, bytes(n, 2) - 1),
+        Err("its file at two bytes a distance".into())
+    );
+    assert_eq!(solve(n, bytes(n, 2)), Ok((bytes(n, 2), false)));
+    std::fs::remove_dir_all(&in_core).unwrap();
 }
