@@ -10,8 +10,11 @@
 //! Those twins lie all over the file, so the end holds First's half in
 //! memory, compacted: a distance byte and two bits a cell (`5v5`: 12.5 GB
 //! and 3.1 GB), built once the rounds' bits and values are dropped. The
-//! few distances of 255 plies or more are kept apart, sorted by cell,
-//! their byte 255 saying so (two bytes a cell would not fit: 25 GB).
+//! distances of 255 plies or more are kept apart, sorted by cell, their
+//! byte 255 saying so (two bytes a cell would not fit: 25 GB). That list
+//! takes 16 bytes an entry and was made for a few: `5v5` under the ban
+//! has 7.22 · 10⁸ such cells (11.6 GB), more than this machine holds
+//! beside the half (docs/tablebases.md, "Not built yet").
 
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::Mutex;
