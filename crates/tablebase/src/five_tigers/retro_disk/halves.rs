@@ -9,15 +9,14 @@
 //!
 //! Those twins lie all over the file, so the end holds First's half in
 //! memory, compacted: a distance byte and two bits a cell (`5v5`: 12.5 GB
-//! and 3.1 GB), built once the rounds' bits and values are dropped. The
-//! distances of 255 plies or more are kept apart, sorted by cell, their
-//! byte 255 saying so (two bytes a cell would not fit: 25 GB). That list
-//! takes 16 bytes an entry and was made for a few: `5v5` under the ban
-//! has 7.22 · 10⁸ such cells (11.6 GB), more than this machine holds
-//! beside the half (docs/tablebases.md, "Not built yet").
+//! and 3.1 GB), built once the rounds' bits and values are dropped. A
+//! distance of 256 plies or more keeps its low byte there and its high
+//! bits in planes of one bit a cell, as many as the longest distance
+//! needs (`5v5` under the ban, to 507 plies: one, 1.56 GB). Two bytes a
+//! cell would not fit (25 GB), nor would a list of the long ones: `5v5`
+//! has 7.22 · 10⁸ cells at 255 or more (docs/tablebases.md).
 
 use std::sync::atomic::{AtomicU8, Ordering};
-use std::sync::Mutex;
 
 use super::super::dense_ban::BanIndex;
 use super::super::Material;
@@ -35,13 +34,13 @@ pub(super) struct Half {
     won: Bits,
     /// Cells left open: drawn.
     open: Bits,
-    /// Distances (0 for the drawn), once [`Half::read_distances`] ran;
-    /// `long_from` for one in `long`.
-    dist: Vec<AtomicU8>,
-    /// The distances of `long_from` plies or more, by cell, sorted.
-    long: Vec<(u64, u16)>,
-    /// 255, what a byte holds (the tests make it small).
-    long_from: u8,
+    /// Distances modulo `base` (0 for the drawn), once
+    /// [`Half::read_distances`] ran.
+    low: Vec<AtomicU8>,
+    /// The distances divided by `base`, bit `i` in plane `i`.
+    high: Vec<Bits>,
+    /// 256, a byte's values (the tests make it small).
+    base: u16,
 }
 
 impl Half {
@@ -53,7 +52,7 @@ impl Half {
         jobs: &[(u64, u64)],
         threads: usize,
         material: Material,
-        long_from: u8,
+        base: u16,
     ) -> Result<Half, GenerateDirError> {
         let slots = index.board_slots();
         let mut starts = Vec::new();
@@ -70,9 +69,9 @@ impl Half {
             starts,
             won: Bits::new(at, material)?,
             open: Bits::new(at, material)?,
-            dist: Vec::new(),
-            long: Vec::new(),
-            long_from,
+            low: Vec::new(),
+            high: Vec::new(),
+            base: base.clamp(2, 256),
         };
         on_threads(jobs.len(), threads, |j| {
             let (lo, hi) = jobs[j];
@@ -95,7 +94,8 @@ impl Half {
     }
 
     /// Reads the distances of First's half from the file being written
-    /// (the drawn cells' as 0).
+    /// (the drawn cells' as 0), none longer than `longest` (else an
+    /// error: the planes are made for it).
     pub(super) fn read_distances(
         &mut self,
         index: &BanIndex,
@@ -103,44 +103,58 @@ impl Half {
         jobs: &[(u64, u64)],
         threads: usize,
         material: Material,
+        longest: u32,
     ) -> Result<(), GenerateDirError> {
+        let too_large = || GenerateError::TooLarge(material.to_string());
         let n = self.starts.last().copied().unwrap_or(0);
-        let n = usize::try_from(n).map_err(|_| GenerateError::TooLarge(material.to_string()))?;
-        let mut dist = Vec::new();
-        dist.try_reserve_exact(n)
-            .map_err(|_| GenerateError::TooLarge(material.to_string()))?;
-        dist.extend((0..n).map(|_| AtomicU8::new(0)));
-        self.dist = dist;
-        let long = Mutex::new(Vec::new());
+        let n = usize::try_from(n).map_err(|_| too_large())?;
+        let mut low = Vec::new();
+        low.try_reserve_exact(n).map_err(|_| too_large())?;
+        low.extend((0..n).map(|_| AtomicU8::new(0)));
+        self.low = low;
+        let planes = u32::BITS - (longest / u32::from(self.base)).leading_zeros();
+        self.high = (0..planes)
+            .map(|_| Bits::new(n as u64, material))
+            .collect::<Result<_, _>>()?;
         let half = &*self;
-        let long_from = half.long_from;
+        let base = u32::from(half.base);
         on_threads(jobs.len(), threads, |j| {
             let (lo, hi) = jobs[j];
             let first = index.start(lo);
             let mut buf = vec![0u16; (index.start(hi) - first) as usize];
             output.distances(first, &mut buf, false)?;
-            let mut here = Vec::new();
             for slot in (lo + lo % 2..hi).step_by(2) {
                 let cells = index.cells_of(slot);
-                let base = half.starts[(slot / 2) as usize];
+                let slot_from = half.starts[(slot / 2) as usize];
                 for c in cells.clone() {
-                    let k = base + (c - cells.start);
-                    if !half.open.get(k) {
-                        let d = buf[(c - first) as usize];
-                        if d >= u16::from(long_from) {
-                            here.push((k, d));
+                    let k = slot_from + (c - cells.start);
+                    if half.open.get(k) {
+                        continue;
+                    }
+                    let d = u32::from(buf[(c - first) as usize]);
+                    if d > longest {
+                        return Err(GenerateError::Unsupported {
+                            material: material.to_string(),
+                            reason: format!(
+                                "a distance of {d} plies past the rounds' longest, {longest}"
+                            ),
                         }
-                        let byte = u8::try_from(d).unwrap_or(long_from).min(long_from);
-                        half.dist[k as usize].store(byte, Ordering::Relaxed);
+                        .into());
+                    }
+                    half.low[k as usize].store((d % base) as u8, Ordering::Relaxed);
+                    let mut h = d / base;
+                    let mut plane = 0;
+                    while h != 0 {
+                        if h & 1 == 1 {
+                            half.high[plane].set(k);
+                        }
+                        h >>= 1;
+                        plane += 1;
                     }
                 }
             }
-            crate::driver::lock(&long).extend(here);
             Ok(())
         })?;
-        let mut long = long.into_inner().unwrap_or_else(|e| e.into_inner());
-        long.sort_unstable();
-        self.long = long;
         Ok(())
     }
 
@@ -149,13 +163,11 @@ impl Half {
     #[inline]
     pub(super) fn at(&self, slot: u64, off: u64) -> (u64, u16) {
         let k = self.starts[(slot / 2) as usize] + off;
-        let mut d = u16::from(self.dist[k as usize].load(Ordering::Relaxed));
-        if d == u16::from(self.long_from) {
-            // Read into `long` with this byte; never missing.
-            d = self
-                .long
-                .binary_search_by_key(&k, |&(c, _)| c)
-                .map_or(d, |i| self.long[i].1);
+        let mut d = u16::from(self.low[k as usize].load(Ordering::Relaxed));
+        for (i, plane) in self.high.iter().enumerate() {
+            if plane.get(k) {
+                d += self.base << i;
+            }
         }
         if self.won.get(k) {
             (WON, d)

@@ -364,18 +364,24 @@ pub(crate) fn solve_with(
     let start_seconds = t0.elapsed().as_secs_f64();
 
     let t1 = Instant::now();
-    let (rounds, tidings, checks, held) = solver.rounds(progress)?;
+    let Rounds {
+        rounds,
+        tidings,
+        checks,
+        held,
+        past,
+    } = solver.rounds(progress)?;
     let round_seconds = t1.elapsed().as_secs_f64();
 
     let t2 = Instant::now();
     let stats = if by_halves(material) {
         let jobs = solver.jobs();
-        let long_from = grain.narrow.min(u32::from(u8::MAX)) as u8;
-        let mut half =
-            Half::from_values(&index, &solver.values, &jobs, threads, material, long_from)?;
+        // A byte's values, or as many as one byte a distance is given.
+        let base = grain.narrow.min(u32::from(u8::MAX)) as u16 + 1;
+        let mut half = Half::from_values(&index, &solver.values, &jobs, threads, material, base)?;
         // The values' room is the distances'.
         solver.values = Values::new(0, material)?;
-        half.read_distances(&index, &solver.output, &jobs, threads, material)?;
+        half.read_distances(&index, &solver.output, &jobs, threads, material, past)?;
         progress(&format!(
             "{material}: cells with Second to move from their twins (colours swapped), \
              First's half read in {:.1} s",
@@ -439,6 +445,20 @@ struct PredSteps {
     others: Vec<Option<Ban>>,
     /// By `step · OTHERS + other`.
     cells: Vec<u64>,
+}
+
+/// What the rounds did.
+struct Rounds {
+    /// Rounds that decided cells.
+    rounds: u32,
+    /// Predecessors told.
+    tidings: u64,
+    /// Losses checked.
+    checks: u64,
+    /// Losses held back.
+    held: u64,
+    /// The first distance no cell has: every one is shorter.
+    past: u32,
 }
 
 /// The parts of one solve.
@@ -631,12 +651,8 @@ impl Solver<'_> {
     }
 
     /// The rounds, distance after distance, until nothing is left to
-    /// decide: the rounds, the predecessors told, the losses checked and
-    /// those held back.
-    fn rounds(
-        &mut self,
-        progress: &(dyn Fn(&str) + Sync),
-    ) -> Result<(u32, u64, u64, u64), GenerateDirError> {
+    /// decide.
+    fn rounds(&mut self, progress: &(dyn Fn(&str) + Sync)) -> Result<Rounds, GenerateDirError> {
         let cells = self.index.len();
         let (mut now, mut next) = (
             Bits::new(cells, self.material)?,
@@ -684,12 +700,13 @@ impl Solver<'_> {
             std::mem::swap(&mut now, &mut next);
             here += 1;
         }
-        Ok((
+        Ok(Rounds {
             rounds,
-            tidings.into_inner(),
-            checks.into_inner(),
-            held.into_inner(),
-        ))
+            tidings: tidings.into_inner(),
+            checks: checks.into_inner(),
+            held: held.into_inner(),
+            past: here,
+        })
     }
 
     /// The cells scheduled at `here` into the frontier `now` (a
