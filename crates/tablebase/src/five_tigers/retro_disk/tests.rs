@@ -91,16 +91,21 @@ fn all_but(from: &Path, m: Material, tag: &str) -> PathBuf {
 fn widened(path: &Path, rules: &Rules, narrow: u32) -> Vec<u8> {
     let bytes = std::fs::read(path).unwrap();
     let mut table: super::super::Table = load_table(path, rules).unwrap();
-    let longest = (0..table.len)
-        .map(|i| table.distances.get(i as usize))
-        .max();
     match &table.distances {
-        crate::table::Distances::U8(d) if longest.unwrap_or(0) > narrow => {
+        crate::table::Distances::U8(d) if longest_of(&table) > narrow => {
             table.distances = crate::table::Distances::U16(d.iter().map(|&x| x.into()).collect());
             table.to_bytes()
         }
         _ => bytes,
     }
+}
+
+/// The longest distance of a table's cells.
+fn longest_of(table: &super::super::Table) -> u32 {
+    (0..table.len)
+        .map(|i| table.distances.get(i as usize))
+        .max()
+        .unwrap_or(0)
 }
 
 /// Jobs, tasks and blocks cut small, so that every boundary is
@@ -272,6 +277,48 @@ fn distances_past_one_byte_are_written_with_two() {
             .map(|&(m, a, b)| (m.to_string(), a, b))
             .collect();
         assert_eq!(told, want, "{grain:?}");
+    }
+}
+
+/// A table whose longest distance is exactly what one byte is given
+/// keeps one byte, and one with a ply more is widened: the boundary, in
+/// a self-twin material (`1v1`, by halves, its distances' high bits in
+/// planes) and in another (`2v1`).
+#[test]
+fn a_longest_distance_of_exactly_one_bytes_keeps_one_byte() {
+    let rules = Rules::shandong();
+    for name in ["1v1", "2v1"] {
+        let m: Material = name.parse().unwrap();
+        let dir = temp_dir(&format!("exact-{name}"));
+        generate_resumable(
+            &rules,
+            &[m],
+            2,
+            &dir,
+            &|_| Generator::Retrograde,
+            &mut |_, _, _| {},
+        )
+        .unwrap();
+        let table: super::super::Table =
+            load_table(&Tablebase::file_path(&dir, m), &rules).unwrap();
+        let longest = longest_of(&table);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(longest > 2, "{name}: {longest}");
+        for (narrow, wide) in [(longest, false), (longest - 1, true)] {
+            let mut told = None;
+            let grain = Grain { narrow, ..FINE };
+            same_as_in_core(
+                &rules,
+                &[name],
+                grain,
+                &format!("exact-{narrow}"),
+                |_, lines| {
+                    let has = |s: &str| lines.iter().any(|l| l.contains(s));
+                    told = Some(has("moved into two bytes") || has("started again with two"));
+                },
+            );
+            assert_eq!(told, Some(wide), "{name}, one byte given {narrow} plies");
+        }
     }
 }
 
