@@ -39,7 +39,7 @@ pub(super) struct Half {
     low: Vec<AtomicU8>,
     /// The distances divided by `base`, bit `i` in plane `i`.
     high: Vec<Bits>,
-    /// 256, a byte's values (the tests make it small).
+    /// 256, a byte's values (the tests make it small; 1 to 256).
     base: u16,
 }
 
@@ -71,7 +71,7 @@ impl Half {
             open: Bits::new(at, material)?,
             low: Vec::new(),
             high: Vec::new(),
-            base: base.clamp(2, 256),
+            base,
         };
         on_threads(jobs.len(), threads, |j| {
             let (lo, hi) = jobs[j];

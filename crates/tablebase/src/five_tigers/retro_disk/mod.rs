@@ -114,6 +114,14 @@ pub(crate) struct Grain {
     pub disk: Option<u64>,
 }
 
+impl Grain {
+    /// The longest distance one byte a distance holds: `narrow`, at
+    /// most 255.
+    fn one_byte(&self) -> u32 {
+        self.narrow.min(u32::from(u8::MAX))
+    }
+}
+
 impl Default for Grain {
     fn default() -> Grain {
         Grain {
@@ -377,7 +385,7 @@ pub(crate) fn solve_with(
     let stats = if by_halves(material) {
         let jobs = solver.jobs();
         // A byte's values, or as many as one byte a distance is given.
-        let base = grain.narrow.min(u32::from(u8::MAX)) as u16 + 1;
+        let base = grain.one_byte() as u16 + 1;
         let mut half = Half::from_values(&index, &solver.values, &jobs, threads, material, base)?;
         // The values' room is the distances'.
         solver.values = Values::new(0, material)?;
@@ -481,7 +489,7 @@ impl Solver<'_> {
     /// The longest distance the output holds.
     fn longest(&self) -> u32 {
         if self.output.width() == 1 {
-            self.grain.narrow.min(u32::from(u8::MAX))
+            self.grain.one_byte()
         } else {
             u32::from(u16::MAX)
         }
