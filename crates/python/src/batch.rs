@@ -9,12 +9,14 @@ use numpy::{PyArray1, PyArray2, PyArrayMethods, PyUntypedArray};
 use pyo3::prelude::*;
 use qi_core::Side;
 
+use crate::args::{self, Int};
 use crate::game::{self, AnyGame};
 use crate::observations::{self, Dtype, View};
+use crate::py_engine::seed_of;
 use crate::py_game::Game;
 use crate::rng::SplitMix64;
 use crate::shared::Shared;
-use crate::{args, parse_side, value_error};
+use crate::{parse_side, value_error};
 
 /// What `step` returns: rewards, terminations and truncations, one each
 /// per game.
@@ -40,7 +42,9 @@ struct Batch {
     /// The starts a game restarts from (one drawn at random when there are
     /// several).
     starts: Vec<Box<dyn AnyGame>>,
-    rng: SplitMix64,
+    /// One random generator per game, so that a game's openings and
+    /// sampled actions depend on its own seed alone.
+    rngs: Vec<SplitMix64>,
     random_plies: u32,
     max_plies: Option<usize>,
     /// The games that ended at the last step, as they ended (None for the
@@ -55,13 +59,14 @@ impl Batch {
     /// opening stops before its last move would finish the game).
     fn restart(&mut self, i: usize) {
         let game = &mut self.games[i];
+        let rng = &mut self.rngs[i];
         let start = match self.starts.len() {
             1 => 0,
-            n => self.rng.below(n),
+            n => rng.below(n),
         };
         *game = self.starts[start].clone_box();
         for _ in 0..self.random_plies {
-            let Some(action) = game.random_action(&mut self.rng) else {
+            let Some(action) = game.random_action(rng) else {
                 break;
             };
             if game.play_action(action).is_err() {
@@ -71,6 +76,24 @@ impl Batch {
                 game.undo();
                 break;
             }
+        }
+    }
+
+    /// Seeds every game's generator from one seed: game `i`'s from the
+    /// `i`-th output of a SplitMix64 seeded with `seed`.
+    fn seed_all(&mut self, seed: u64) {
+        let mut root = SplitMix64::new(seed);
+        for rng in &mut self.rngs {
+            *rng = SplitMix64::new(root.next_u64());
+        }
+    }
+
+    /// Seeds game `i`'s generator from `seeds[i]`, as `seed_all` seeds a
+    /// single game's: game `i` then goes as the one game of a batch made
+    /// with seed `seeds[i]`.
+    fn seed_each(&mut self, seeds: &[u64]) {
+        for (rng, &seed) in self.rngs.iter_mut().zip(seeds) {
+            *rng = SplitMix64::new(SplitMix64::new(seed).next_u64());
         }
     }
 
@@ -146,8 +169,13 @@ impl VecGame {
         max_plies: Option<usize>,
         openings: Option<Openings>,
     ) -> PyResult<VecGame> {
-        if n == 0 {
-            return Err(value_error("n must be at least 1"));
+        if !(1..=MAX_GAMES).contains(&n) {
+            return Err(value_error(format!("n must be 1 to {MAX_GAMES}, not {n}")));
+        }
+        if random_plies > MAX_RANDOM_PLIES {
+            return Err(value_error(format!(
+                "random_plies must be 0 to {MAX_RANDOM_PLIES}, not {random_plies}"
+            )));
         }
         if let Some(max) = max_plies {
             if max <= random_plies as usize {
@@ -187,11 +215,12 @@ impl VecGame {
         let mut batch = Batch {
             games: (0..n).map(|_| starts[0].clone_box()).collect(),
             starts,
-            rng: SplitMix64::new(seed.unwrap_or_else(fresh_seed)),
+            rngs: vec![SplitMix64::new(0); n],
             random_plies,
             max_plies,
             finals: (0..n).map(|_| None).collect(),
         };
+        batch.seed_all(seed.unwrap_or_else(fresh_seed));
         batch.restart_all();
         Ok(VecGame {
             spec,
@@ -205,6 +234,41 @@ impl VecGame {
             shape,
         })
     }
+}
+
+/// The most games one `VecGame` holds: their float32 observations are
+/// then 3.3 GB for Jungle, far beyond a training batch, and a larger `n`
+/// is refused before anything is allocated.
+const MAX_GAMES: usize = 1 << 18;
+
+/// The most random opening plies: each is kept in the game's history.
+const MAX_RANDOM_PLIES: u32 = 1000;
+
+/// How `reset` seeds the generators.
+enum Seeds {
+    /// Every game's from one seed.
+    One(u64),
+    /// Each game's from its own.
+    Each(Vec<u64>),
+}
+
+/// A sequence of `n` seeds, one per game.
+fn seed_list(value: &Bound<'_, PyAny>, n: usize) -> PyResult<Vec<u64>> {
+    let seeds: Vec<Int> = value.extract().map_err(|_| {
+        pyo3::exceptions::PyTypeError::new_err(format!(
+            "seed is None, an integer or a sequence of one integer per game, not {}",
+            value
+                .repr()
+                .map_or_else(|_| "?".to_string(), |r| r.to_string())
+        ))
+    })?;
+    if seeds.len() != n {
+        return Err(value_error(format!(
+            "seed is a sequence of {} seeds for {n} games",
+            seeds.len()
+        )));
+    }
+    seeds.iter().map(seed_of).collect()
 }
 
 /// A seed from the operating system's randomness (the standard library's
@@ -221,16 +285,26 @@ impl VecGame {
     /// random legal plies (drawn from `seed`); a game is truncated once
     /// `max_plies` plies have been played from its start.
     #[new]
-    #[pyo3(signature = (spec, n, position = None, *, seed = None, random_plies = 0, max_plies = None, openings = None))]
+    #[pyo3(
+        signature = (spec, n, position = None, *, seed = None, random_plies = Int::of(0), max_plies = None, openings = None),
+        text_signature = "(spec, n, position=None, *, seed=None, random_plies=0, max_plies=None, openings=None)"
+    )]
+    #[allow(clippy::too_many_arguments)] // Python's keyword arguments
     fn new(
         spec: &str,
-        n: usize,
+        n: Int,
         position: Option<&str>,
-        seed: Option<u64>,
-        random_plies: u32,
-        max_plies: Option<usize>,
+        seed: Option<Int>,
+        random_plies: Int,
+        max_plies: Option<Int>,
         openings: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<VecGame> {
+        let n = n.within("n", 1, MAX_GAMES as i128)?;
+        let seed = seed.as_ref().map(seed_of).transpose()?;
+        let random_plies = random_plies.within("random_plies", 0, i128::from(MAX_RANDOM_PLIES))?;
+        let max_plies = max_plies
+            .map(|m| m.within("max_plies", 1, i128::from(u32::MAX)))
+            .transpose()?;
         let openings = match openings {
             None => None,
             Some(value) => match value.extract::<String>() {
@@ -268,7 +342,8 @@ impl VecGame {
             .iter()
             .map(|g| (g.start_text(), g.moves()))
             .collect();
-        let state = (batch.rng.state, games, me.random_plies, me.seed);
+        let rngs: Vec<u64> = batch.rngs.iter().map(|r| r.state).collect();
+        let state = (rngs, games, me.random_plies, me.seed);
         drop(batch);
         let restore = slf.get_type().getattr("_restore")?;
         Ok((restore, (args, state)).into_pyobject(py)?.into_any())
@@ -285,10 +360,17 @@ impl VecGame {
             Option<usize>,
             Option<Vec<String>>,
         ),
-        state: (u64, Vec<(String, Vec<String>)>, u32, Option<u64>),
+        state: (Vec<u64>, Vec<(String, Vec<String>)>, u32, Option<u64>),
     ) -> PyResult<VecGame> {
         let (spec, n, position, max_plies, openings) = args;
-        let (rng_state, games, random_plies, seed) = state;
+        let (rng_states, games, random_plies, seed) = state;
+        if rng_states.len() != n || games.len() != n {
+            return Err(value_error(format!(
+                "a pickled VecGame of {n} games holds {} generators and {} games",
+                rng_states.len(),
+                games.len()
+            )));
+        }
         let openings = openings.map(Openings::Texts);
         let mut vec = VecGame::build(
             &spec,
@@ -302,7 +384,7 @@ impl VecGame {
         vec.seed = seed;
         vec.random_plies = random_plies;
         let batch = vec.batch.get_mut();
-        batch.rng = SplitMix64::new(rng_state);
+        batch.rngs = rng_states.into_iter().map(SplitMix64::new).collect();
         batch.random_plies = random_plies;
         for (game, (start, moves)) in batch.games.iter_mut().zip(games) {
             let mut restored = game::new_game(&spec, Some(&start)).map_err(value_error)?;
@@ -319,7 +401,7 @@ impl VecGame {
         let copy = Batch {
             games: batch.games.iter().map(|g| g.clone_box()).collect(),
             starts: batch.starts.iter().map(|g| g.clone_box()).collect(),
-            rng: batch.rng,
+            rngs: batch.rngs.clone(),
             random_plies: batch.random_plies,
             max_plies: batch.max_plies,
             finals: batch
@@ -388,18 +470,32 @@ impl VecGame {
     }
 
     /// Every game back to its start (and its random opening); with `seed`,
-    /// the random generator is seeded again first.
+    /// the random generators are seeded again first: from one integer as
+    /// the constructor seeds them, or from a sequence of one integer per
+    /// game, game `i` going on as the one game of a `VecGame` made with
+    /// seed `seed[i]`.
     #[pyo3(signature = (seed = None))]
-    fn reset(&self, py: Python<'_>, seed: Option<u64>) {
+    fn reset(&self, py: Python<'_>, seed: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+        let n = self.__len__(py);
+        let seeds = match seed {
+            None => None,
+            Some(value) => Some(match value.extract::<Int>() {
+                Ok(one) => Seeds::One(seed_of(&one)?),
+                Err(_) => Seeds::Each(seed_list(value, n)?),
+            }),
+        };
         let mut batch = self.batch.lock(py);
-        if let Some(seed) = seed {
-            batch.rng = SplitMix64::new(seed);
+        match seeds {
+            Some(Seeds::One(seed)) => batch.seed_all(seed),
+            Some(Seeds::Each(seeds)) => batch.seed_each(&seeds),
+            None => {}
         }
         let batch = &mut *batch;
         py.detach(|| {
             batch.restart_all();
             batch.finals.iter_mut().for_each(|g| *g = None);
         });
+        Ok(())
     }
 
     /// The side to move in each game: 0 for first, 1 for second (int8).
@@ -537,7 +633,8 @@ impl VecGame {
             batch
                 .games
                 .iter()
-                .map(|g| g.random_action(&mut batch.rng).map_or(-1, |a| a as i64))
+                .zip(batch.rngs.iter_mut())
+                .map(|(g, rng)| g.random_action(rng).map_or(-1, |a| a as i64))
                 .collect::<Vec<i64>>()
         });
         PyArray1::from_vec(py, out)
@@ -556,14 +653,18 @@ impl VecGame {
     }
 
     /// A copy of game `index`, its whole history included.
-    fn game(&self, py: Python<'_>, index: usize) -> PyResult<Game> {
+    fn game(&self, py: Python<'_>, index: Int) -> PyResult<Game> {
         let batch = self.batch.lock(py);
         let n = batch.games.len();
-        let game = batch.games.get(index).ok_or_else(|| {
-            pyo3::exceptions::PyIndexError::new_err(format!(
-                "game {index} is out of range (0..{n})"
-            ))
-        })?;
+        let game = index
+            .within::<usize>("index", 0, n as i128 - 1)
+            .ok()
+            .and_then(|i| batch.games.get(i))
+            .ok_or_else(|| {
+                pyo3::exceptions::PyIndexError::new_err(format!(
+                    "game index {index} is out of range (0..{n})"
+                ))
+            })?;
         Ok(Game::wrap(game.clone_box()))
     }
 
@@ -584,7 +685,7 @@ impl VecGame {
         actions: &Bound<'py, PyAny>,
         active: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<StepArrays<'py>> {
-        let actions = args::actions(actions)?;
+        let actions = args::actions(actions, self.actions)?;
         let actions = actions.as_slice().map_err(|e| value_error(e.to_string()))?;
         let mut batch = self.batch.lock(py);
         let n = batch.games.len();
@@ -601,13 +702,18 @@ impl VecGame {
             // changes, so an illegal one leaves the batch as it was.
             for i in (0..n).filter(|&i| active[i]) {
                 let checked = usize::try_from(actions[i])
-                    .map_err(|_| String::new())
+                    .map_err(|_| {
+                        format!(
+                            "action {} is outside the action space (0..{})",
+                            actions[i], self.actions
+                        )
+                    })
                     .and_then(|a| batch.games[i].prepare_action(a));
-                if checked.is_err() {
+                if let Err(reason) = checked {
                     for game in batch.games.iter_mut() {
                         game.cancel_action();
                     }
-                    return Err(format!("game {i}: action {} is not legal now", actions[i]));
+                    return Err(format!("game {i}: {reason}"));
                 }
             }
             let mut rewards = vec![0.0f32; n];

@@ -14,11 +14,13 @@ use std::thread;
 
 use numpy::PyArray1;
 use pyo3::prelude::*;
+use qi_engine::options::{MAX_HASH_MIB, MAX_THREADS};
 use qi_search::Strength;
 
+use crate::args::Int;
 use crate::batch::VecGame;
 use crate::game::AnyGame;
-use crate::py_engine::{check_hash, game_name, level_of, limits};
+use crate::py_engine::{game_name, hash_size, level_of, limits, seed_of};
 use crate::rng::SplitMix64;
 use crate::search::{self, AnySearcher};
 use crate::shared::Shared;
@@ -45,26 +47,15 @@ pub(crate) struct BatchEngine {
     searchers: Shared<Vec<Mutex<Box<dyn AnySearcher>>>>,
 }
 
-#[pymethods]
 impl BatchEngine {
-    /// An engine for the game of `spec`, with `threads` searchers (default:
-    /// the machine's cores), each with a `hash_mib` MiB table; `seed`
-    /// starts the weaker levels' random choices.
-    #[new]
-    #[pyo3(signature = (spec = "jungle", threads = None, hash_mib = 1, seed = 0))]
-    fn new(
-        spec: &str,
-        threads: Option<usize>,
-        hash_mib: usize,
-        seed: u64,
-    ) -> PyResult<BatchEngine> {
-        check_hash(hash_mib)?;
+    /// An engine from checked settings.
+    fn build(spec: &str, threads: usize, hash_mib: usize, seed: u64) -> PyResult<BatchEngine> {
+        if threads * hash_mib > MAX_HASH_MIB {
+            return Err(value_error(format!(
+                "threads × hash_mib is {threads} × {hash_mib} MiB, more than the {MAX_HASH_MIB} MiB of tables one engine may have"
+            )));
+        }
         let game = game_name(spec)?;
-        let threads = match threads {
-            Some(0) => return Err(value_error("threads must be at least 1")),
-            Some(n) => n,
-            None => thread::available_parallelism().map_or(1, |n| n.get()),
-        };
         let searchers = (0..threads)
             .map(|_| {
                 search::new_searcher(&game, hash_mib, qi_engine::EvalProfile::Default)
@@ -79,6 +70,26 @@ impl BatchEngine {
             calls: AtomicU64::new(0),
             searchers: Shared::new(searchers),
         })
+    }
+}
+
+#[pymethods]
+impl BatchEngine {
+    /// An engine for the game of `spec`, with `threads` searchers (default:
+    /// the machine's cores), each with a `hash_mib` MiB table; `seed`
+    /// starts the weaker levels' random choices.
+    #[new]
+    #[pyo3(
+        signature = (spec = "jungle", threads = None, hash_mib = Int::of(1), seed = Int::of(0)),
+        text_signature = "(spec='jungle', threads=None, hash_mib=1, seed=0)"
+    )]
+    fn new(spec: &str, threads: Option<Int>, hash_mib: Int, seed: Int) -> PyResult<BatchEngine> {
+        let hash_mib = hash_size(&hash_mib)?;
+        let threads = match threads {
+            Some(n) => n.within("threads", 1, MAX_THREADS as i128)?,
+            None => thread::available_parallelism().map_or(1, |n| n.get().min(MAX_THREADS)),
+        };
+        BatchEngine::build(spec, threads, hash_mib, seed_of(&seed)?)
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, (String, usize, usize, u64)) {
@@ -117,14 +128,14 @@ impl BatchEngine {
         &self,
         py: Python<'py>,
         games: &VecGame,
-        depth: Option<u32>,
-        nodes: Option<u64>,
-        movetime_ms: Option<u64>,
+        depth: Option<Int>,
+        nodes: Option<Int>,
+        movetime_ms: Option<Int>,
         active: Option<&Bound<'py, PyAny>>,
-        level: Option<u8>,
+        level: Option<Int>,
     ) -> PyResult<Answers<'py>> {
-        let limits = limits(depth, nodes, movetime_ms)?;
-        let level = level_of(level)?;
+        let limits = limits(depth.as_ref(), nodes.as_ref(), movetime_ms.as_ref())?;
+        let level = level_of(level.as_ref())?;
         let call = match level {
             Some(_) => self.calls.fetch_add(1, Ordering::Relaxed),
             None => 0,

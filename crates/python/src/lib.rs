@@ -43,9 +43,9 @@ fn parse_side(text: &str) -> PyResult<Side> {
 /// under `spec`. Ctrl-C interrupts it (KeyboardInterrupt).
 #[pyfunction]
 #[pyo3(signature = (spec, depth, position = None))]
-fn perft(py: Python<'_>, spec: &str, depth: u32, position: Option<&str>) -> PyResult<u64> {
+fn perft(py: Python<'_>, spec: &str, depth: args::Int, position: Option<&str>) -> PyResult<u64> {
     let game = game::new_game(spec, position).map_err(value_error)?;
-    py_game::perft_of(py, &*game, depth)
+    py_game::perft_of(py, &*game, &depth)
 }
 
 /// Every game spec with a preset: `jungle:standard`, ..., `five-tigers:deferred`.
@@ -65,5 +65,6 @@ fn _qi(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<batch_search::BatchEngine>()?;
     m.add_function(wrap_pyfunction!(perft, m)?)?;
     m.add_function(wrap_pyfunction!(presets, m)?)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -41,6 +41,15 @@ impl Dtype {
         })
     }
 
+    /// NumPy's name of the dtype.
+    fn name(self) -> &'static str {
+        match self {
+            Dtype::Float32 => "float32",
+            Dtype::Uint8 => "uint8",
+            Dtype::Bool => "bool",
+        }
+    }
+
     fn named(name: &str) -> Option<Dtype> {
         match name {
             "float32" => Some(Dtype::Float32),
@@ -109,22 +118,20 @@ pub(crate) fn fill<'py>(
     let len = shape[1] * shape[2] * shape[3];
     let target = match out {
         Some(out) => checked_out(out, shape, dtype)?,
-        None => match dtype {
-            Dtype::Float32 => PyArray4::<f32>::zeros(py, shape, false)
-                .as_untyped()
-                .clone(),
-            Dtype::Uint8 => PyArray4::<u8>::zeros(py, shape, false).as_untyped().clone(),
-            Dtype::Bool => PyArray4::<bool>::zeros(py, shape, false)
-                .as_untyped()
-                .clone(),
-        },
+        // Through `numpy.empty` rather than rust-numpy's constructors, whose
+        // failure to allocate is a panic, not NumPy's MemoryError. Every
+        // value is written below.
+        None => py
+            .import("numpy")?
+            .call_method1("empty", (shape, dtype.name()))?
+            .cast_into::<PyUntypedArray>()?,
     };
     let views_len = views.len();
     debug_assert_eq!(views_len, shape[0]);
     match dtype {
         Dtype::Float32 => {
             let array = target.cast::<PyArray4<f32>>()?;
-            let mut guard = array.readwrite();
+            let mut guard = writable(array)?;
             let slice = guard
                 .as_slice_mut()
                 .map_err(|e| value_error(e.to_string()))?;
@@ -132,7 +139,7 @@ pub(crate) fn fill<'py>(
         }
         Dtype::Uint8 => {
             let array = target.cast::<PyArray4<u8>>()?;
-            let mut guard = array.readwrite();
+            let mut guard = writable(array)?;
             let slice = guard
                 .as_slice_mut()
                 .map_err(|e| value_error(e.to_string()))?;
@@ -140,7 +147,7 @@ pub(crate) fn fill<'py>(
         }
         Dtype::Bool => {
             let array = target.cast::<PyArray4<bool>>()?;
-            let mut guard = array.readwrite();
+            let mut guard = writable(array)?;
             let slice = guard
                 .as_slice_mut()
                 .map_err(|e| value_error(e.to_string()))?;
@@ -148,6 +155,17 @@ pub(crate) fn fill<'py>(
         }
     }
     Ok(target)
+}
+
+/// A mutable view of `array`; a `ValueError` naming `out` when NumPy
+/// refuses one (the array is read-only, or already borrowed by another
+/// call).
+fn writable<'py, T: numpy::Element>(
+    array: &Bound<'py, PyArray4<T>>,
+) -> PyResult<numpy::PyReadwriteArray4<'py, T>> {
+    array
+        .try_readwrite()
+        .map_err(|e| PyValueError::new_err(format!("out cannot be written: {e}")))
 }
 
 /// `out` if it is a writable C-contiguous array of `dtype` shaped `shape`.
@@ -173,6 +191,10 @@ fn checked_out<'py>(
     }
     if !array.is_c_contiguous() {
         return Err(PyValueError::new_err("out must be C-contiguous"));
+    }
+    let writeable: bool = array.getattr("flags")?.getattr("writeable")?.extract()?;
+    if !writeable {
+        return Err(PyValueError::new_err("out is read-only"));
     }
     Ok(array.clone())
 }

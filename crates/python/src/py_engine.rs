@@ -7,6 +7,7 @@ use pyo3::prelude::*;
 use qi_engine::{EvalProfile, Games, Registry};
 use qi_search::{Level, Limits, Strength};
 
+use crate::args::Int;
 use crate::py_game::Game;
 use crate::search::{self, AnySearcher, Found};
 use crate::shared::Shared;
@@ -79,13 +80,13 @@ pub(crate) struct Line {
 impl Line {
     /// A line from its fields (what pickling stores).
     #[new]
-    fn new(score: i32, score_text: String, depth: u32, pv: Vec<String>) -> Line {
-        Line {
-            score,
+    fn new(score: Int, score_text: String, depth: Int, pv: Vec<String>) -> PyResult<Line> {
+        Ok(Line {
+            score: score_of(&score)?,
             score_text,
-            depth,
+            depth: depth.within("depth", 0, i128::from(u32::MAX))?,
             pv,
-        }
+        })
     }
 
     fn __reduce__<'py>(
@@ -109,6 +110,11 @@ impl Line {
     }
 }
 
+/// A score given from Python, checked.
+fn score_of(score: &Int) -> PyResult<i32> {
+    score.within("score", i128::from(i32::MIN), i128::from(i32::MAX))
+}
+
 /// The fields of a `SearchResult`, in the constructor's order.
 type SearchResultArgs = (
     Option<String>,
@@ -129,24 +135,24 @@ impl SearchResult {
     #[pyo3(signature = (best_move, score, score_text, depth, nodes, pv, seconds, lines = Vec::new()))]
     fn new(
         best_move: Option<String>,
-        score: i32,
+        score: Int,
         score_text: String,
-        depth: u32,
-        nodes: u64,
+        depth: Int,
+        nodes: Int,
         pv: Vec<String>,
         seconds: f64,
         lines: Vec<Line>,
-    ) -> SearchResult {
-        SearchResult {
+    ) -> PyResult<SearchResult> {
+        Ok(SearchResult {
             best_move,
-            score,
+            score: score_of(&score)?,
             score_text,
-            depth,
-            nodes,
+            depth: depth.within("depth", 0, i128::from(u32::MAX))?,
+            nodes: nodes.within("nodes", 0, i128::from(u64::MAX))?,
             pv,
             seconds,
             lines,
-        }
+        })
     }
 
     fn __reduce__<'py>(slf: &Bound<'py, Self>) -> (Bound<'py, PyAny>, SearchResultArgs) {
@@ -182,32 +188,33 @@ impl SearchResult {
     }
 }
 
+/// The longest search time taken, a year: the search's deadline (start +
+/// time) must be a representable instant.
+const MAX_MOVETIME_MS: i128 = 365 * 24 * 3600 * 1000;
+
 /// The limits of one search, checked: at least one of depth, nodes and
 /// movetime, each in range.
 pub(crate) fn limits(
-    depth: Option<u32>,
-    nodes: Option<u64>,
-    movetime_ms: Option<u64>,
+    depth: Option<&Int>,
+    nodes: Option<&Int>,
+    movetime_ms: Option<&Int>,
 ) -> PyResult<Limits> {
-    let mut limits = Limits::default();
     if depth.is_none() && nodes.is_none() && movetime_ms.is_none() {
         return Err(value_error("give depth, nodes or movetime_ms"));
     }
-    if let Some(depth) = depth {
-        if depth == 0 || depth > qi_search::MAX_DEPTH {
-            return Err(value_error(format!(
-                "depth {depth} is out of range (1 to {})",
-                qi_search::MAX_DEPTH
-            )));
-        }
-        limits.depth = Some(depth);
-    }
-    if nodes == Some(0) {
-        return Err(value_error("nodes must be at least 1"));
-    }
-    limits.nodes = nodes;
-    limits.movetime = movetime_ms.map(Duration::from_millis);
-    Ok(limits)
+    let max_depth = i128::from(qi_search::MAX_DEPTH);
+    let max = i128::from(u64::MAX);
+    Ok(Limits {
+        depth: depth.map(|d| d.within("depth", 1, max_depth)).transpose()?,
+        nodes: nodes.map(|n| n.within("nodes", 1, max)).transpose()?,
+        movetime: movetime_ms
+            .map(|t| {
+                t.within("movetime_ms", 0, MAX_MOVETIME_MS)
+                    .map(Duration::from_millis)
+            })
+            .transpose()?,
+        ..Limits::default()
+    })
 }
 
 /// The game name of a spec (`jungle`, `five-tigers`), checked.
@@ -217,20 +224,22 @@ pub(crate) fn game_name(spec: &str) -> PyResult<String> {
 }
 
 /// A hash table size in MiB, checked.
-pub(crate) fn check_hash(hash_mib: usize) -> PyResult<()> {
-    if !(1..=qi_engine::options::MAX_HASH_MIB).contains(&hash_mib) {
-        return Err(value_error(format!(
-            "hash_mib {hash_mib} is out of range (1 to {})",
-            qi_engine::options::MAX_HASH_MIB
-        )));
-    }
-    Ok(())
+pub(crate) fn hash_size(hash_mib: &Int) -> PyResult<usize> {
+    hash_mib.within("hash_mib", 1, qi_engine::options::MAX_HASH_MIB as i128)
+}
+
+/// A seed of the weaker levels' random choices, checked.
+pub(crate) fn seed_of(seed: &Int) -> PyResult<u64> {
+    seed.within("seed", 0, i128::from(u64::MAX))
 }
 
 /// A strength level given from Python (1 to 10), checked.
-pub(crate) fn level_of(level: Option<u8>) -> PyResult<Option<Level>> {
+pub(crate) fn level_of(level: Option<&Int>) -> PyResult<Option<Level>> {
     level
-        .map(|n| Level::new(n).map_err(|e| value_error(e.to_string())))
+        .map(|n| {
+            let n = n.within("level", 1, Level::COUNT as i128)?;
+            Level::new(n).map_err(|e| value_error(e.to_string()))
+        })
         .transpose()
 }
 
@@ -247,20 +256,9 @@ pub(crate) struct Engine {
     strength: Shared<Option<Strength>>,
 }
 
-#[pymethods]
 impl Engine {
-    /// An engine for the game of `spec` (`"jungle"`, `"five-tigers:ten"`:
-    /// the rules come from each game searched) with a `hash_mib` MiB table;
-    /// `seed` starts the random choices of the weaker levels;
-    /// `eval_profile` is the evaluation (`"default"`, the game's
-    /// strongest: Jungle's `"hybrid"`, Five Tigers' `"hand"`; `"hand"`,
-    /// the hand-written one; `"material"`; `"nnue"`, the learned Jungle
-    /// evaluation of docs/nnue.md; or `"hybrid"`, that and the
-    /// hand-written one mixed).
-    #[new]
-    #[pyo3(signature = (spec = "jungle", hash_mib = 16, seed = 0, eval_profile = "default"))]
-    fn new(spec: &str, hash_mib: usize, seed: u64, eval_profile: &str) -> PyResult<Engine> {
-        check_hash(hash_mib)?;
+    /// An engine from checked settings.
+    fn build(spec: &str, hash_mib: usize, seed: u64, eval_profile: &str) -> PyResult<Engine> {
         let name = game_name(spec)?;
         let profile: EvalProfile = eval_profile
             .parse()
@@ -274,6 +272,26 @@ impl Engine {
             searcher: Shared::new(searcher),
             strength: Shared::new(None),
         })
+    }
+}
+
+#[pymethods]
+impl Engine {
+    /// An engine for the game of `spec` (`"jungle"`, `"five-tigers:ten"`:
+    /// the rules come from each game searched) with a `hash_mib` MiB table;
+    /// `seed` starts the random choices of the weaker levels;
+    /// `eval_profile` is the evaluation (`"default"`, the game's
+    /// strongest: Jungle's `"hybrid"`, Five Tigers' `"hand"`; `"hand"`,
+    /// the hand-written one; `"material"`; `"nnue"`, the learned Jungle
+    /// evaluation of docs/nnue.md; or `"hybrid"`, that and the
+    /// hand-written one mixed).
+    #[new]
+    #[pyo3(
+        signature = (spec = "jungle", hash_mib = Int::of(16), seed = Int::of(0), eval_profile = "default"),
+        text_signature = "(spec='jungle', hash_mib=16, seed=0, eval_profile='default')"
+    )]
+    fn new(spec: &str, hash_mib: Int, seed: Int, eval_profile: &str) -> PyResult<Engine> {
+        Engine::build(spec, hash_size(&hash_mib)?, seed_of(&seed)?, eval_profile)
     }
 
     /// Pickles as its game, table size and seed; the copy starts with an
@@ -290,11 +308,11 @@ impl Engine {
     }
 
     fn __copy__(&self) -> PyResult<Engine> {
-        Engine::new(&self.game, self.hash_mib, self.seed, self.profile.name())
+        Engine::build(&self.game, self.hash_mib, self.seed, self.profile.name())
     }
 
     fn __deepcopy__(&self, _memo: &Bound<'_, PyAny>) -> PyResult<Engine> {
-        Engine::new(&self.game, self.hash_mib, self.seed, self.profile.name())
+        self.__copy__()
     }
 
     /// The evaluation profile (`default`, `hand`, `material`, `nnue`,
@@ -327,25 +345,25 @@ impl Engine {
     /// weakest to 10 the full engine; None: full), the best `multipv`
     /// root moves as lines of their own (`SearchResult.lines`). Python's
     /// other threads run meanwhile; Ctrl-C stops it (KeyboardInterrupt).
-    #[pyo3(signature = (game, depth = None, nodes = None, movetime_ms = None, level = None, multipv = 1))]
+    #[pyo3(
+        signature = (game, depth = None, nodes = None, movetime_ms = None, level = None, multipv = Int::of(1)),
+        text_signature = "($self, /, game, depth=None, nodes=None, movetime_ms=None, level=None, multipv=1)"
+    )]
     #[allow(clippy::too_many_arguments)] // Python's keyword arguments
     fn search(
         &self,
         py: Python<'_>,
         game: &Game,
-        depth: Option<u32>,
-        nodes: Option<u64>,
-        movetime_ms: Option<u64>,
-        level: Option<u8>,
-        multipv: i64,
+        depth: Option<Int>,
+        nodes: Option<Int>,
+        movetime_ms: Option<Int>,
+        level: Option<Int>,
+        multipv: Int,
     ) -> PyResult<SearchResult> {
-        let limits = limits(depth, nodes, movetime_ms)?;
-        let max = qi_engine::options::MAX_MULTI_PV;
-        let multipv = usize::try_from(multipv)
-            .ok()
-            .filter(|n| (1..=max).contains(n))
-            .ok_or_else(|| value_error(format!("multipv must be 1 to {max}, not {multipv}")))?;
-        let level = level_of(level)?;
+        let limits = limits(depth.as_ref(), nodes.as_ref(), movetime_ms.as_ref())?;
+        let max = qi_engine::options::MAX_MULTI_PV as i128;
+        let multipv = multipv.within("multipv", 1, max)?;
+        let level = level_of(level.as_ref())?;
         let position = game.snapshot(py);
         let mut searcher = self.searcher.lock(py);
         let searcher = &mut **searcher;

@@ -5,10 +5,11 @@ use std::sync::atomic::AtomicBool;
 use numpy::{PyArray1, PyArray3, PyArrayMethods};
 use pyo3::prelude::*;
 
+use crate::args::{self, Int};
 use crate::game::{self, AnyGame};
 use crate::outcome::Outcome;
 use crate::shared::Shared;
-use crate::{args, interrupt, parse_side, side_name, value_error};
+use crate::{interrupt, parse_side, side_name, value_error};
 
 /// A game of Jungle or Five Tigers under any preset or rule string: the
 /// position, the record of moves, and every rule (history rules too).
@@ -31,20 +32,12 @@ impl Game {
 }
 
 /// The deepest perft the bindings run (as the engine protocol allows).
-const MAX_PERFT_DEPTH: u32 = 64;
+const MAX_PERFT_DEPTH: i128 = 64;
 
-fn check_depth(depth: u32) -> PyResult<()> {
-    if depth > MAX_PERFT_DEPTH {
-        return Err(value_error(format!(
-            "perft depth {depth} is beyond the supported {MAX_PERFT_DEPTH}"
-        )));
-    }
-    Ok(())
-}
-
-/// Perft of `game` on a worker thread, which Ctrl-C stops.
-pub(crate) fn perft_of(py: Python<'_>, game: &dyn AnyGame, depth: u32) -> PyResult<u64> {
-    check_depth(depth)?;
+/// Perft of `game` to `depth` (checked) on a worker thread, which Ctrl-C
+/// stops.
+pub(crate) fn perft_of(py: Python<'_>, game: &dyn AnyGame, depth: &Int) -> PyResult<u64> {
+    let depth = depth.within("depth", 0, MAX_PERFT_DEPTH)?;
     let stop = AtomicBool::new(false);
     interrupt::run(py, &stop, || game.perft(depth, &stop))
 }
@@ -165,9 +158,9 @@ impl Game {
     /// The number of board move sequences of `depth` plies from the current
     /// position (the history rules do not apply, as in `qi perft`).
     /// Ctrl-C interrupts it (KeyboardInterrupt).
-    fn perft(&self, py: Python<'_>, depth: u32) -> PyResult<u64> {
+    fn perft(&self, py: Python<'_>, depth: Int) -> PyResult<u64> {
         let game = self.snapshot(py);
-        perft_of(py, &*game, depth)
+        perft_of(py, &*game, &depth)
     }
 
     /// An independent copy.

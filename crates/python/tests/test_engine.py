@@ -91,7 +91,7 @@ def test_levels_weaken_the_search_and_replay_from_their_seed():
 
     assert moves(5) == moves(5)
     assert len({tuple(moves(s)) for s in range(4)}) > 1  # the seed matters
-    with pytest.raises(ValueError, match="a level is a whole number from 1 to 10"):
+    with pytest.raises(ValueError, match="level must be 1 to 10, not 11"):
         qi_games.Engine().search(game, depth=2, level=11)
 
 

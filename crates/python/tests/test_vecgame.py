@@ -105,7 +105,7 @@ def test_sizes_and_texts():
 def test_bad_settings_are_refused():
     with pytest.raises(ValueError, match="larger than random_plies"):
         qi_games.VecGame("jungle", 2, random_plies=10, max_plies=10)
-    with pytest.raises(ValueError, match="at least 1"):
+    with pytest.raises(ValueError, match="n must be 1 to 262144, not 0"):
         qi_games.VecGame("jungle", 0)
 
 

@@ -13,10 +13,14 @@ See ``docs/python.md`` in the repository for the tour, the action and
 observation encodings and self-play generation. The PettingZoo environment
 is in :mod:`qi_games.env` (needs the ``pettingzoo`` extra), the Gymnasium
 single-agent and vector environments in :mod:`qi_games.gym` (needs the
-``gymnasium`` extra).
+``gymnasium`` extra; with Gymnasium installed, importing ``qi_games``
+registers ``qi_games/Jungle-v1`` and ``qi_games/FiveTigers-v1``).
 """
 
-from ._qi import BatchEngine, Engine, Game, Line, Outcome, SearchResult, VecGame, perft, presets
+from ._qi import BatchEngine, Engine, Game, Line, Outcome, SearchResult, VecGame, __version__, perft, presets
+from ._registration import register_gymnasium
+
+register_gymnasium()
 
 __all__ = [
     "BatchEngine",
@@ -26,6 +30,7 @@ __all__ = [
     "Line",
     "SearchResult",
     "VecGame",
+    "__version__",
     "perft",
     "presets",
 ]

@@ -1,13 +1,16 @@
 """Type stubs of the native module (the classes qi_games re-exports)."""
 
-from typing import Any, Optional, Union
+from typing import Any, Optional, Sequence, Union
 
 from typing_extensions import Self, final
 
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["BatchEngine", "Engine", "Game", "Line", "Outcome", "SearchResult", "VecGame", "perft", "presets"]
+__all__ = ["BatchEngine", "Engine", "Game", "Line", "Outcome", "SearchResult", "VecGame", "__version__", "perft", "presets"]
+
+#: The package's version (the Rust crates' version).
+__version__: str
 
 #: An action: a Python int or a NumPy integer (bools and floats are refused).
 _Action = Union[int, np.integer[Any]]
@@ -239,8 +242,9 @@ class VecGame:
     def max_plies(self) -> Optional[int]: ...
     @property
     def random_plies(self) -> int: ...
-    def reset(self, seed: Optional[int] = None) -> None:
-        """Every game back to its start and random opening (reseeded first with ``seed``)."""
+    def reset(self, seed: Union[int, Sequence[int], None] = None) -> None:
+        """Every game back to its start and random opening, the generators
+        reseeded first: from one ``seed``, or game ``i`` from ``seed[i]``."""
     def to_move(self) -> npt.NDArray[np.int8]:
         """0 where first is to move, 1 where second is."""
     def plies(self) -> npt.NDArray[np.int64]:

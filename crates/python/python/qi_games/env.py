@@ -9,7 +9,8 @@ the winner / loser, 0 for a draw. An illegal or negative action raises
 ``ValueError``; an action that is not an integer raises ``TypeError``.
 
 The encodings are in ``docs/python.md``. Needs ``pettingzoo`` and
-``gymnasium`` (``pip install "qi-games[pettingzoo]"``).
+``gymnasium`` (the ``pettingzoo`` extra: ``pip install
+"./crates/python[pettingzoo]"`` from a checkout).
 """
 
 from __future__ import annotations
@@ -62,15 +63,32 @@ def start_game(spec: str, position: Optional[str]) -> Game:
     return game
 
 
-def position_option(options: Optional[dict]) -> Optional[str]:
+def check_seed(seed: Any) -> None:
+    """Refuses a ``reset`` seed that is neither None nor a non-negative integer."""
+    if seed is None:
+        return
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise TypeError(f"seed must be None or an integer, not {type(seed).__name__} ({seed!r})")
+    if seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, not {seed}")
+
+
+def position_option(options: Any) -> Optional[str]:
     """The ``position`` of reset's options; other keys are ignored with a
     warning (PettingZoo's own API test passes a made-up one)."""
+    if options is None:
+        return None
+    if not isinstance(options, dict):
+        raise TypeError(f"options must be None or a dict such as {{'position': text}}, not {options!r}")
+    position = options.get("position")
+    if position is not None and not isinstance(position, str):
+        raise TypeError(f"options['position'] must be a position text, not {position!r}")
     if not options:
         return None
-    unknown = sorted(set(options) - {"position"})
+    unknown = sorted(map(str, set(options) - {"position"}))
     if unknown:
         warnings.warn(f"reset ignores the unknown option(s) {unknown}; the only option is 'position'", stacklevel=3)
-    return options.get("position")
+    return position
 
 
 class QiEnv(AECEnv):
@@ -143,6 +161,7 @@ class QiEnv(AECEnv):
         return {"observation": self._game.observation(agent), "action_mask": mask}
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
+        check_seed(seed)
         position = position_option(options)
         if seed is not None:
             for i, agent in enumerate(AGENTS):

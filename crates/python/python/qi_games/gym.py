@@ -9,7 +9,12 @@
 
 Observations are dicts: ``"observation"`` (float32 planes, the encodings of
 ``docs/python.md``) and ``"action_mask"`` (int8 over the action space).
-Needs ``gymnasium`` (``pip install "qi-games[gymnasium]"``).
+Needs ``gymnasium`` (the ``gymnasium`` extra: ``pip install
+"./crates/python[gymnasium]"`` from a checkout). With Gymnasium installed,
+``import qi_games`` registers ``qi_games/Jungle-v1`` and
+``qi_games/FiveTigers-v1`` for ``gymnasium.make`` (a :class:`QiGymEnv`) and
+``gymnasium.make_vec`` (a :class:`QiVectorEnv`, through
+:func:`make_vector_env`).
 """
 
 from __future__ import annotations
@@ -28,7 +33,16 @@ from gymnasium.vector import AutoresetMode, VectorEnv  # noqa: E402
 from gymnasium.vector.utils import batch_space  # noqa: E402
 
 from ._qi import BatchEngine, Engine, Game, VecGame  # noqa: E402
-from .env import RENDER_MODES, check_max_plies, check_render_mode, env_name, position_option, start_game  # noqa: E402
+from ._registration import register_gymnasium  # noqa: E402
+from .env import (  # noqa: E402
+    RENDER_MODES,
+    check_max_plies,
+    check_render_mode,
+    check_seed,
+    env_name,
+    position_option,
+    start_game,
+)
 
 SIDES = ("first", "second")
 
@@ -55,6 +69,7 @@ class EngineOpponent:
         if depth is None and nodes is None and movetime_ms is None:
             raise ValueError("give depth, nodes or movetime_ms")
         self.engine = Engine(spec, hash_mib=hash_mib, seed=seed)
+        self.seed = seed
         self.limits = {"depth": depth, "nodes": nodes, "movetime_ms": movetime_ms, "level": level}
 
     def __call__(self, game: Game) -> str:
@@ -87,7 +102,10 @@ class QiGymEnv(gymnasium.Env):
     loses the game at once (reward -1, ``info["illegal_action"]``) with
     ``illegal_action="lose"``, the default, so that unmasked exploration
     works; with ``"raise"`` it raises ``ValueError`` and nothing changes.
-    ``info["action_mask"]`` and :meth:`action_masks` give the legal actions.
+    ``info["action_mask"]`` and :meth:`action_masks` give the legal actions
+    (through ``gymnasium.make``'s wrappers: ``env.unwrapped.action_masks()``
+    or ``env.get_wrapper_attr("action_masks")()``, which sb3-contrib's
+    vector envs call).
     ``max_plies`` truncates (plies of the whole game, both sides').
     """
 
@@ -124,6 +142,7 @@ class QiGymEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(self._game.num_actions)
         self._side = "first" if agent_side == "random" else agent_side
         self._over = False
+        self._started = False
 
     @property
     def game(self) -> Game:
@@ -180,10 +199,11 @@ class QiGymEnv(gymnasium.Env):
     def reset(
         self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        check_seed(seed)
+        position = position_option(options)
         super().reset(seed=seed)
         if seed is not None:
             self.action_space.seed(seed)
-        position = position_option(options)
         self._game = start_game(self._spec, position if position is not None else self._position)
         if self.agent_side == "random":
             self._side = SIDES[int(self.np_random.integers(2))]
@@ -191,10 +211,13 @@ class QiGymEnv(gymnasium.Env):
         if callable(reset_opponent):
             reset_opponent()
         self._over = False
+        self._started = True
         self._opponent_moves()
         return self._observation(), self._info()
 
     def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        if not self._started:
+            raise RuntimeError("call reset() before the first step()")
         if self._over:
             raise RuntimeError("the episode is over: call reset()")
         try:
@@ -324,14 +347,25 @@ class QiVectorEnv(VectorEnv):
     def reset(
         self, *, seed: Optional[Union[int, list[int]]] = None, options: Optional[dict[str, Any]] = None
     ) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        if isinstance(seed, list):
-            seed = seed[0]
-        super().reset(seed=seed)
+        """Every game back to its start. ``seed`` is one integer (the games'
+        generators are seeded from it as :class:`qi_games.VecGame` seeds them)
+        or a list of one integer per game (game ``i`` from ``seed[i]``)."""
         if options:
-            raise ValueError(f"QiVectorEnv.reset takes no options, not {sorted(options)}")
+            raise ValueError(f"QiVectorEnv.reset takes no options, not {options!r}")
+        if isinstance(seed, (list, tuple, np.ndarray)):
+            seeds = [int(s) for s in seed] if all(isinstance(s, (int, np.integer)) and not isinstance(s, bool) for s in seed) else None
+            if seeds is None or len(seeds) != self.num_envs or min(seeds) < 0:
+                raise ValueError(f"seed must be an integer or a list of {self.num_envs} non-negative integers, not {seed!r}")
+            self.vec.reset(seed=seeds)
+            # One seed for the env's own generators from all of them.
+            seed = int(np.random.SeedSequence(seeds).generate_state(1, np.uint64)[0] >> np.uint64(1))
+            super().reset(seed=seed)
+        else:
+            check_seed(seed)
+            super().reset(seed=seed)
+            self.vec.reset(seed=seed)
         if seed is not None:
             self.action_space.seed(seed)
-        self.vec.reset(seed=seed)
         self._opponent_turns()
         return self._observations(), {}
 
@@ -365,13 +399,46 @@ class QiVectorEnv(VectorEnv):
         pass
 
 
-def _register() -> None:
-    """Registers the environments with Gymnasium: ``gymnasium.make("qi_games/Jungle-v1")``
-    and ``"qi_games/FiveTigers-v1"`` (keyword arguments as for :class:`QiGymEnv`)."""
-    for name, spec in (("Jungle", "jungle"), ("FiveTigers", "five-tigers")):
-        env_id = f"qi_games/{name}-v1"
-        if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point="qi_games.gym:QiGymEnv", kwargs={"spec": spec})
+def make_vector_env(
+    num_envs: int = 1,
+    spec: str = "jungle",
+    opponent: Union[None, str, EngineOpponent, BatchEngine] = "random",
+    agent_side: str = "first",
+    position: Optional[str] = None,
+    max_plies: Optional[int] = None,
+    illegal_action: str = "raise",
+    **kwargs: Any,
+) -> QiVectorEnv:
+    """The vector entry point of the registered ids: ``gymnasium.make_vec(
+    "qi_games/Jungle-v1", num_envs=64)`` is one :class:`QiVectorEnv` over a
+    :class:`qi_games.VecGame`, not a loop of single environments. It takes
+    :class:`QiGymEnv`'s keyword arguments where they mean the same: an
+    :class:`EngineOpponent` becomes a :class:`qi_games.BatchEngine` with its
+    limits, ``opponent=None`` is self-play; a callable opponent, ``agent_side
+    ="random"`` and ``illegal_action="lose"`` have no batched form and are
+    refused. Other keyword arguments go to :class:`QiVectorEnv`
+    (``random_plies``, ``seed``)."""
+    if illegal_action != "raise":
+        raise ValueError(
+            "the vector environment raises ValueError on an illegal action (illegal_action='raise'); "
+            f"illegal_action={illegal_action!r} has no batched form"
+        )
+    opponent_limits = kwargs.pop("opponent_limits", None)
+    if isinstance(opponent, EngineOpponent):
+        opponent_limits = {k: v for k, v in opponent.limits.items() if v is not None}
+        opponent = BatchEngine(spec, seed=opponent.seed)
+    elif not (opponent is None or opponent == "random" or isinstance(opponent, BatchEngine)):
+        raise ValueError("a vector environment's opponent is None (self-play), 'random', an EngineOpponent or a BatchEngine")
+    return QiVectorEnv(
+        spec,
+        num_envs,
+        opponent=opponent,
+        opponent_limits=opponent_limits,
+        agent_side=agent_side,
+        position=position,
+        max_plies=max_plies,
+        **kwargs,
+    )
 
 
-_register()
+register_gymnasium()
