@@ -14,11 +14,11 @@ fn temp_dir(name: &str) -> PathBuf {
 /// then each of `names` solved out of core (cut by `grain`) into
 /// another holding only the others: the same bytes.
 fn same_bytes_as_in_core(rules: &Rules, names: &[&str], grain: Grain, tag: &str) -> u64 {
-    same_as_in_core(rules, names, grain, tag, |_, _| {})
+    same_as_in_core(rules, names, grain, tag, |_, _, _| {})
 }
 
-/// [`same_bytes_as_in_core`], each material's progress lines and whether
-/// its file has two bytes a distance told to `seen`. Where the in-core
+/// [`same_bytes_as_in_core`], each material's progress lines and the
+/// bytes of its file told to `seen`. Where the in-core
 /// table's longest distance is past `grain.narrow`, its distances are
 /// widened to two bytes to be compared.
 fn same_as_in_core(
@@ -26,7 +26,7 @@ fn same_as_in_core(
     names: &[&str],
     grain: Grain,
     tag: &str,
-    mut seen: impl FnMut(Material, &[String]),
+    mut seen: impl FnMut(Material, &[String], &[u8]),
 ) -> u64 {
     let materials: Vec<Material> = names.iter().map(|m| m.parse().unwrap()).collect();
     let in_core = temp_dir(&format!("{tag}-core"));
@@ -47,9 +47,9 @@ fn same_as_in_core(
             crate::driver::lock(&lines).push(line.to_string())
         })
         .unwrap();
-        seen(m, &lines.into_inner().unwrap());
         let want = widened(&Tablebase::file_path(&in_core, m), rules, grain.narrow);
         let got = std::fs::read(Tablebase::file_path(&disk, m)).unwrap();
+        seen(m, &lines.into_inner().unwrap(), &got);
         assert_eq!(report.file_bytes, got.len() as u64);
         if grain.block_slots == BLOCK_SLOTS {
             assert!(got == want, "{m}: the bytes differ");
@@ -245,11 +245,14 @@ fn out_of_core_equals_in_core_under_other_formation_values() {
 /// end; `2v1`), one whose conversions do is started again with two
 /// (`3v2`, through its conversions into `3v1`), one with no distance keeps
 /// one byte (`2v2`, drawn). The same values and distances as in core,
-/// with the default grain's blocks too.
+/// with the default grain's blocks too. The files' bytes are pinned
+/// (length and FNV-1a 64), the fine grain's blocks of 1,000 cells
+/// first.
 #[test]
 fn distances_past_one_byte_are_written_with_two() {
     let rules = Rules::shandong();
     let names = ["1v1", "2v1", "2v2", "3v2"];
+    let mut pins = Vec::new();
     for grain in [
         Grain { narrow: 1, ..FINE },
         Grain {
@@ -258,13 +261,15 @@ fn distances_past_one_byte_are_written_with_two() {
         },
     ] {
         let mut told = Vec::new();
-        same_as_in_core(&rules, &names, grain, "wide", |m, lines| {
+        same_as_in_core(&rules, &names, grain, "wide", |m, lines, bytes| {
             let has = |s: &str| lines.iter().any(|l| l.contains(s));
             told.push((
                 m.to_string(),
                 has("moved into two bytes"),
                 has("started again with two"),
             ));
+            let hash = crate::container::fnv1a(crate::container::FNV_OFFSET, bytes);
+            pins.push(format!("{m} {} {hash:#018x}", bytes.len()));
         });
         let want = [
             ("1v1", true, false),
@@ -278,6 +283,17 @@ fn distances_past_one_byte_are_written_with_two() {
             .collect();
         assert_eq!(told, want, "{grain:?}");
     }
+    let pinned = [
+        "1v1 6483 0x3a4e7b29b256d57d",
+        "2v1 111057 0x20d37ad1a7479bb9",
+        "2v2 1064145 0x8bde5d03c12c0a13",
+        "3v2 17272919 0x63a784a3e91511bb",
+        "1v1 6467 0xeb7c7a5f02c641a9",
+        "2v1 110681 0x3549cb1351100cd3",
+        "2v2 1057793 0xb8722068a1e36dae",
+        "3v2 17215455 0xb140965bc0c8ba1a",
+    ];
+    assert_eq!(pins, pinned, "now:\n{}", pins.join("\n"));
 }
 
 /// A table whose longest distance is exactly what one byte is given
@@ -312,7 +328,7 @@ fn a_longest_distance_of_exactly_one_bytes_keeps_one_byte() {
                 &[name],
                 grain,
                 &format!("exact-{narrow}"),
-                |_, lines| {
+                |_, lines, _| {
                     let has = |s: &str| lines.iter().any(|l| l.contains(s));
                     told = Some(has("moved into two bytes") || has("started again with two"));
                 },
