@@ -16,7 +16,7 @@ use crate::py_engine::seed_of;
 use crate::py_game::Game;
 use crate::rng::SplitMix64;
 use crate::shared::Shared;
-use crate::{parse_side, value_error};
+use crate::{parse_side, render, value_error};
 
 /// What `step` returns: rewards, terminations and truncations, one each
 /// per game.
@@ -638,6 +638,30 @@ impl VecGame {
                 .collect::<Vec<i64>>()
         });
         PyArray1::from_vec(py, out)
+    }
+
+    /// Every game's board as an RGB picture, as `Game.rgb_array` draws
+    /// one: uint8 `(n, height, width, 3)`, rasterised with the GIL
+    /// released.
+    #[pyo3(signature = (scale = 1.0))]
+    fn rgb_arrays<'py>(&self, py: Python<'py>, scale: f32) -> PyResult<Bound<'py, PyAny>> {
+        let svgs = {
+            let batch = self.batch.lock(py);
+            batch
+                .games
+                .iter()
+                .map(|g| g.svg(false, false))
+                .collect::<Result<Vec<_>, _>>()
+                .map_err(value_error)?
+        };
+        let pictures = py
+            .detach(|| {
+                svgs.iter()
+                    .map(|svg| render::rasterise(svg, scale))
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .map_err(value_error)?;
+        render::stack(py, pictures)
     }
 
     /// Each game's current position text.

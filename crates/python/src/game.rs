@@ -8,6 +8,7 @@ use std::sync::atomic::AtomicBool;
 use qi_core::{Game, Outcome, Position, Side};
 use qi_engine::record::Record;
 use qi_engine::{spec_of, FiveTigersKit, GameKit, JungleKit, RulesOf};
+use qi_play::svg::{self, RenderOptions};
 use qi_search::MoveOf;
 
 use crate::encode::Encoding;
@@ -48,6 +49,10 @@ pub(crate) trait AnyGame: Send + Sync {
     fn observe(&self, side: Side, out: &mut [f32]);
     /// The board drawn as text (several lines, with ANSI colours).
     fn board(&self) -> String;
+    /// The board drawn as SVG, the drawing of `qi render`, with the last
+    /// move highlighted; `flip` draws it from the second side's point of
+    /// view, `caption` writes the side to move and the position under it.
+    fn svg(&self, flip: bool, caption: bool) -> Result<String, String>;
     /// A legal action chosen uniformly by `rng`, or None when there is none.
     fn random_action(&self, rng: &mut SplitMix64) -> Option<usize>;
     /// The legal move of action `action`, as text.
@@ -204,6 +209,18 @@ where
 
     fn board(&self) -> String {
         K::board(self.game.position())
+    }
+
+    fn svg(&self, flip: bool, caption: bool) -> Result<String, String> {
+        let mut options = RenderOptions {
+            flip,
+            caption,
+            ..RenderOptions::default()
+        };
+        if let Some(last) = self.game.moves().last() {
+            options.marks.last = svg::move_squares(&last.to_string());
+        }
+        svg::render_position::<K>(self.game.position(), &options).map_err(|e| e.to_string())
     }
 
     fn random_action(&self, rng: &mut SplitMix64) -> Option<usize> {

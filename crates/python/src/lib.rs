@@ -14,6 +14,7 @@ mod observations;
 mod outcome;
 mod py_engine;
 mod py_game;
+mod render;
 mod rng;
 mod search;
 mod shared;

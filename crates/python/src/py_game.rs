@@ -9,7 +9,7 @@ use crate::args::{self, Int};
 use crate::game::{self, AnyGame};
 use crate::outcome::Outcome;
 use crate::shared::Shared;
-use crate::{interrupt, parse_side, side_name, value_error};
+use crate::{interrupt, parse_side, render, side_name, value_error};
 
 /// A game of Jungle or Five Tigers under any preset or rule string: the
 /// position, the record of moves, and every rule (history rules too).
@@ -153,6 +153,31 @@ impl Game {
     /// The board drawn as text: several lines, with ANSI colours.
     fn board(&self, py: Python<'_>) -> String {
         self.inner.lock(py).board()
+    }
+
+    /// The board drawn as SVG text: the drawing of `qi render` and the web
+    /// page, the last move highlighted; `flip` draws it from the second
+    /// side's point of view, `caption` adds the side to move and the
+    /// position text under the board.
+    #[pyo3(signature = (flip = false, caption = false))]
+    fn svg(&self, py: Python<'_>, flip: bool, caption: bool) -> PyResult<String> {
+        self.inner.lock(py).svg(flip, caption).map_err(value_error)
+    }
+
+    /// That drawing as an RGB picture: uint8 `(height, width, 3)`, `scale`
+    /// times the SVG's size in pixels (Gymnasium's `rgb_array`).
+    #[pyo3(signature = (scale = 1.0, flip = false))]
+    fn rgb_array<'py>(
+        &self,
+        py: Python<'py>,
+        scale: f32,
+        flip: bool,
+    ) -> PyResult<Bound<'py, PyArray3<u8>>> {
+        let svg = self.inner.lock(py).svg(flip, false).map_err(value_error)?;
+        let picture = py
+            .detach(|| render::rasterise(&svg, scale))
+            .map_err(value_error)?;
+        render::to_array(py, picture)
     }
 
     /// The number of board move sequences of `depth` plies from the current

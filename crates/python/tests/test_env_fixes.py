@@ -46,8 +46,8 @@ def test_reset_options_position():
 
 
 def test_render_modes(capsys):
-    with pytest.raises(ValueError, match="render_mode 'rgb_array' is not supported"):
-        QiEnv(render_mode="rgb_array")
+    with pytest.raises(ValueError, match="render_mode 'rgb' is not supported"):
+        QiEnv(render_mode="rgb")
     env = QiEnv(render_mode="ansi")
     env.reset()
     env.step(env.game.move_to_action("a3a4"))

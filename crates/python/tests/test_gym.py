@@ -92,7 +92,7 @@ def test_reset_options_and_refusals():
     with pytest.raises(ValueError, match="opponent"):
         QiGymEnv(opponent="engine")
     with pytest.raises(ValueError, match="render_mode"):
-        QiGymEnv(render_mode="rgb_array")
+        QiGymEnv(render_mode="rgb")
 
 
 def test_self_play_vector_env():

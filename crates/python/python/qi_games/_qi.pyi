@@ -93,6 +93,11 @@ class Game:
         """The game as a record (PGN-like text)."""
     def board(self) -> str:
         """The board drawn as text (several lines, ANSI colours)."""
+    def svg(self, flip: bool = False, caption: bool = False) -> str:
+        """The board as SVG (the drawing of ``qi render``), the last move
+        highlighted; ``flip``: from the second side's point of view."""
+    def rgb_array(self, scale: float = 1.0, flip: bool = False) -> npt.NDArray[np.uint8]:
+        """That drawing rasterised: uint8 (height, width, 3)."""
     def perft(self, depth: int) -> int:
         """Board move sequences of ``depth`` plies from the current position;
         Ctrl-C interrupts it (KeyboardInterrupt)."""
@@ -272,6 +277,8 @@ class VecGame:
         """(n, num_actions)."""
     def sample_actions(self) -> npt.NDArray[np.int64]:
         """A uniformly random legal action per game, drawn in Rust."""
+    def rgb_arrays(self, scale: float = 1.0) -> npt.NDArray[np.uint8]:
+        """Every game's board rasterised: uint8 (n, height, width, 3)."""
     def positions(self) -> list[str]: ...
     def records(self) -> list[str]: ...
     def game(self, index: int) -> Game:

@@ -16,7 +16,7 @@ The encodings are in ``docs/python.md``. Needs ``pettingzoo`` and
 from __future__ import annotations
 
 import warnings
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 import numpy as np
 
@@ -32,7 +32,7 @@ from ._qi import Game  # noqa: E402
 
 AGENTS = ["first", "second"]
 
-RENDER_MODES = ["ansi", "human"]
+RENDER_MODES = ["ansi", "human", "rgb_array"]
 
 
 def env_name(spec: str) -> str:
@@ -43,7 +43,7 @@ def env_name(spec: str) -> str:
 
 def check_render_mode(render_mode: Optional[str]) -> None:
     if render_mode is not None and render_mode not in RENDER_MODES:
-        raise ValueError(f"render_mode {render_mode!r} is not supported (None, 'ansi' or 'human')")
+        raise ValueError(f"render_mode {render_mode!r} is not supported (None, 'ansi', 'human' or 'rgb_array')")
 
 
 def check_max_plies(max_plies: Optional[int]) -> None:
@@ -96,7 +96,9 @@ class QiEnv(AECEnv):
 
     ``max_plies`` (at least 1) truncates a game that runs longer (None: the
     game's own draw rules end it). ``render_mode``: None, ``"ansi"``
-    (``render()`` returns the board as text) or ``"human"`` (``render()``
+    (``render()`` returns the board as text), ``"rgb_array"`` (a uint8
+    ``(height, width, 3)`` picture of the drawing ``qi render`` makes) or
+    ``"human"`` (``render()``
     prints it). ``reset(options={"position": text})`` starts that episode
     from ``text``.
     """
@@ -206,9 +208,11 @@ class QiEnv(AECEnv):
         self.agent_selection = self._game.side_to_move
         self._accumulate_rewards()
 
-    def render(self) -> Optional[str]:
+    def render(self) -> Union[str, np.ndarray, None]:
         if self.render_mode is None:
             return None
+        if self.render_mode == "rgb_array":
+            return self._game.rgb_array()
         board = self._game.board()
         if self.render_mode == "human":
             print(board)

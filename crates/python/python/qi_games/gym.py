@@ -235,9 +235,11 @@ class QiGymEnv(gymnasium.Env):
             self.render()
         return self._observation(), self._reward(), terminated, truncated, self._info()
 
-    def render(self) -> Optional[str]:
+    def render(self) -> Union[str, np.ndarray, None]:
         if self.render_mode is None:
             return None
+        if self.render_mode == "rgb_array":
+            return self._game.rgb_array()
         board = self._game.board()
         if self.render_mode == "human":
             print(board)
@@ -263,7 +265,7 @@ class QiVectorEnv(VectorEnv):
     and ``max_plies`` are those of :class:`qi_games.VecGame`.
     """
 
-    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": ["rgb_array"], "render_fps": 4}
 
     def __init__(
         self,
@@ -276,8 +278,11 @@ class QiVectorEnv(VectorEnv):
         random_plies: int = 0,
         max_plies: Optional[int] = None,
         seed: Optional[int] = None,
+        render_mode: Optional[str] = None,
     ) -> None:
         check_max_plies(max_plies)
+        if render_mode not in (None, "rgb_array"):
+            raise ValueError(f"a vector environment's render_mode is None or 'rgb_array', not {render_mode!r}")
         if agent_side not in SIDES:
             raise ValueError(f"agent_side must be 'first' or 'second', not {agent_side!r}")
         if not (opponent is None or opponent == "random" or isinstance(opponent, BatchEngine)):
@@ -295,7 +300,7 @@ class QiVectorEnv(VectorEnv):
         self.single_action_space = spaces.Discrete(self.vec.num_actions)
         self.observation_space = batch_space(single, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self.render_mode = None
+        self.render_mode = render_mode
 
     def _observations(self) -> dict[str, np.ndarray]:
         return {
@@ -394,6 +399,14 @@ class QiVectorEnv(VectorEnv):
             info["_final_obs"] = ended
             info["final_record"] = np.array(final_records, dtype=object)
         return self._observations(), rewards, terminated, truncated, info
+
+    def render(self) -> Optional[tuple[np.ndarray, ...]]:
+        """With ``render_mode="rgb_array"``, each game's board as a uint8
+        ``(height, width, 3)`` picture (views of one array, rasterised in
+        Rust with the GIL released); None otherwise."""
+        if self.render_mode is None:
+            return None
+        return tuple(self.vec.rgb_arrays())
 
     def close_extras(self, **kwargs: Any) -> None:
         pass
