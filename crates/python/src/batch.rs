@@ -446,7 +446,7 @@ impl VecGame {
 
     /// The size of the action space.
     #[getter]
-    fn num_actions(&self) -> usize {
+    pub(crate) fn num_actions(&self) -> usize {
         self.actions
     }
 

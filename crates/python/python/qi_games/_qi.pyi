@@ -312,6 +312,19 @@ class BatchEngine:
     ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int32]]:
         """(best action, score) per game (-1 and 0 where not ``active``), at
         strength ``level`` (1 to 10, None: full)."""
+    def targets(
+        self,
+        games: VecGame,
+        depth: Optional[int] = None,
+        nodes: Optional[int] = None,
+        movetime_ms: Optional[int] = None,
+        active: Optional[npt.ArrayLike] = None,
+        temperature: float = 100.0,
+        value_scale: float = 400.0,
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32], npt.NDArray[np.int64], npt.NDArray[np.int32]]:
+        """AlphaZero-style targets per game: (policy: softmax of the root
+        moves' MultiPV scores at ``temperature``, value: tanh(score /
+        ``value_scale``), best action, score)."""
     def clear(self) -> None: ...
 
 def perft(spec: str, depth: int, position: Optional[str] = None) -> int:

@@ -118,6 +118,17 @@ def _action_images(spec: str, ranks: int, files: int, cells: np.ndarray) -> np.n
     return np.array(place + step + remove)
 
 
+def _rotation(quarter_turns: int, mirror: bool) -> Transform:
+    """Turns the board ``quarter_turns`` quarter turns, then mirrors it left
+    to right when ``mirror``."""
+
+    def transform(a: np.ndarray) -> np.ndarray:
+        turned = np.rot90(a, quarter_turns, axes=(-2, -1))
+        return turned[..., ::-1] if mirror else turned
+
+    return transform
+
+
 def symmetries(spec: str) -> list[Symmetry]:
     """The symmetries of the game ``spec`` names (any preset or rule string),
     the identity first: Jungle's two, Five Tigers' eight."""
@@ -128,10 +139,8 @@ def symmetries(spec: str) -> list[Symmetry]:
     if name == "jungle":
         transforms = [("identity", lambda a: a), ("mirror", lambda a: a[..., ::-1])]
     else:
-        transforms = [(f"rot{90 * k}", lambda a, k=k: np.rot90(a, k, axes=(-2, -1))) for k in range(4)]
-        transforms += [
-            (f"rot{90 * k}-mirror", lambda a, k=k: np.rot90(a, k, axes=(-2, -1))[..., ::-1]) for k in range(4)
-        ]
+        transforms = [(f"rot{90 * k}", _rotation(k, False)) for k in range(4)]
+        transforms += [(f"rot{90 * k}-mirror", _rotation(k, True)) for k in range(4)]
     out = []
     for sym_name, transform in transforms:
         cells = _cell_images(ranks, files, transform)
