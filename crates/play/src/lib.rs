@@ -6,6 +6,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod error_data;
 pub mod game;
 pub mod poll;
 pub mod svg;

@@ -10,8 +10,13 @@
 //! the games and presets; [`render`] and [`render_record`] draw boards as
 //! `qi render` does.
 //!
-//! Every error reaches JavaScript as an exception (an `Error` whose
-//! message is the library's); input never panics. The search runs on the
+//! Every argument is checked at the boundary (its type, that a number is
+//! an integer, its range: `goto(-1)` is refused, not wrapped to
+//! 4294967295), and every error reaches JavaScript as an exception: an
+//! `Error` whose message is the library's, with a stable `kind` and the
+//! `fields` the message is made of (`{ kind: "ply", fields: { ply: 5, len:
+//! 2 } }`), so that a page translates it by kind. No input traps the
+//! module. The search runs on the
 //! calling thread (a Web Worker in a page): the browser has no threads for
 //! it, so `Threads` takes only 1.
 //!
@@ -20,42 +25,108 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod boundary;
 mod limits;
 
-use js_sys::Function;
+use boundary::{
+    bool_arg, function_arg, integer_arg, js_error, option_value_arg, optional_integer_arg,
+    optional_string_arg, options_arg, string_arg, string_list_arg, ArgError,
+};
+use qi_engine::options::MAX_MULTI_PV;
 use qi_engine::{Games, Registry};
-use qi_play::game::{load_record, new_game, InfoView, WebGame};
-use qi_play::svg::{self, Marks, RenderOptions};
+use qi_play::error_data::ErrorData;
+use qi_play::game::{load_record, new_game, GameError, InfoView, WebGame};
+use qi_play::svg::{self, Marks, RenderError, RenderOptions};
+use qi_search::Level;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
-pub use limits::SearchLimits;
+pub use limits::{LimitsError, SearchLimits};
 
-/// An error for JavaScript: an `Error` with the library's message.
-fn error(e: impl std::fmt::Display) -> JsError {
-    JsError::new(&e.to_string())
+/// The deepest perft, as `qi perft` takes it.
+pub const MAX_PERFT_DEPTH: u32 = 30;
+
+/// The longest line of moves a ply can name (JavaScript's safe integers
+/// end at 2^53; a line is far shorter).
+const MAX_PLY: u64 = u32::MAX as u64;
+
+/// A result whose error is a JavaScript `Error` with `kind` and `fields`.
+type JsResult<T> = Result<T, JsValue>;
+
+impl From<ArgError> for Thrown {
+    fn from(e: ArgError) -> Thrown {
+        Thrown(ErrorData::from(&e))
+    }
+}
+
+impl From<GameError> for Thrown {
+    fn from(e: GameError) -> Thrown {
+        Thrown(ErrorData::from(&e))
+    }
+}
+
+impl From<RenderError> for Thrown {
+    fn from(e: RenderError) -> Thrown {
+        Thrown(ErrorData::from(&e))
+    }
+}
+
+impl From<LimitsError> for Thrown {
+    fn from(e: LimitsError) -> Thrown {
+        Thrown(e.data())
+    }
+}
+
+/// An error on its way to JavaScript.
+struct Thrown(ErrorData);
+
+impl From<Thrown> for JsValue {
+    fn from(t: Thrown) -> JsValue {
+        js_error(&t.0)
+    }
+}
+
+/// Any error of the boundary or the library, thrown.
+fn thrown(e: impl Into<Thrown>) -> JsValue {
+    e.into().into()
 }
 
 /// A value as a plain JavaScript object.
-fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue, JsError> {
+fn to_js<T: Serialize + ?Sized>(value: &T) -> JsResult<JsValue> {
     // Maps as objects, so the views read as `view.result.text`.
     let serializer = serde_wasm_bindgen::Serializer::json_compatible();
-    value.serialize(&serializer).map_err(error)
+    value.serialize(&serializer).map_err(|e| {
+        js_error(&ErrorData::new(
+            "internal",
+            [("reason", e.to_string().into())],
+            e.to_string(),
+        ))
+    })
 }
 
 /// A JavaScript object read as `T`; `undefined` and `null` give `T`'s
-/// default. Fields other than `fields` are refused: serde-wasm-bindgen
-/// reads only the fields it looks for, so a misspelt limit would otherwise
-/// pass unseen (and a search with no limit never end).
+/// default, anything but a plain object is refused (an array would be read
+/// as the fields in order). Fields other than `fields` are refused:
+/// serde-wasm-bindgen reads only the fields it looks for, so a misspelt
+/// limit would otherwise pass unseen (and a search with no limit never
+/// end).
 fn from_js<T: for<'de> Deserialize<'de> + Default>(
     value: JsValue,
     fields: &[(&str, &[&str])],
-    what: &str,
-) -> Result<T, JsError> {
+    what: &'static str,
+) -> JsResult<T> {
+    options_arg(&value, what).map_err(thrown)?;
     if value.is_undefined() || value.is_null() {
         return Ok(T::default());
     }
-    let bad = |e: &dyn std::fmt::Display| JsError::new(&format!("bad {what}: {e}"));
+    let bad = |e: &dyn std::fmt::Display| {
+        let reason = e.to_string();
+        js_error(&ErrorData::new(
+            "argument.fields",
+            [("name", what.into()), ("reason", reason.as_str().into())],
+            format!("bad {what}: {reason}"),
+        ))
+    };
     check_fields(&value, "", fields).map_err(|e| bad(&e))?;
     serde_wasm_bindgen::from_value(value).map_err(|e| bad(&e))
 }
@@ -144,16 +215,24 @@ impl Game {
     /// `jungle:standard,anti_chase=on`) from `position` (position text of
     /// the game; the start position when absent, empty or `startpos`).
     #[wasm_bindgen(constructor)]
-    pub fn new(spec: &str, position: Option<String>) -> Result<Game, JsError> {
-        let inner = new_game(spec, position.as_deref()).map_err(error)?;
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "string")] spec: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | null | undefined")] position: JsValue,
+    ) -> JsResult<Game> {
+        let spec = string_arg(&spec, "spec").map_err(thrown)?;
+        let position = optional_string_arg(&position, "position").map_err(thrown)?;
+        let inner = new_game(&spec, position.as_deref()).map_err(thrown)?;
         Ok(Game { inner })
     }
 
     /// The game of a record (`docs/records.md`), replayed under its rules
     /// (its `Game` tag) and shown at its end.
     #[wasm_bindgen(js_name = fromRecord)]
-    pub fn from_record(record: &str) -> Result<Game, JsError> {
-        let inner = load_record(record).map_err(error)?;
+    pub fn from_record(
+        #[wasm_bindgen(unchecked_param_type = "string")] record: JsValue,
+    ) -> JsResult<Game> {
+        let record = string_arg(&record, "record").map_err(thrown)?;
+        let inner = load_record(&record).map_err(thrown)?;
         Ok(Game { inner })
     }
 
@@ -172,20 +251,29 @@ impl Game {
     /// Plays `mv` in the shown position; a move played before the end of
     /// the line replaces the rest of the line. Throws (and changes
     /// nothing) when the move cannot be read or is not legal.
-    pub fn play(&mut self, mv: &str) -> Result<(), JsError> {
-        self.inner.play(mv).map_err(error)
+    pub fn play(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] mv: JsValue,
+    ) -> JsResult<()> {
+        let mv = string_arg(&mv, "move").map_err(thrown)?;
+        self.inner.play(&mv).map_err(thrown)
     }
 
     /// Takes back the move that led to the shown position (and drops the
     /// rest of the line). Throws when there is none.
-    pub fn undo(&mut self) -> Result<(), JsError> {
-        self.inner.undo().map_err(error)
+    pub fn undo(&mut self) -> JsResult<()> {
+        self.inner.undo().map_err(thrown)
     }
 
     /// Shows the position after `ply` moves of the line (0: the first
-    /// position). Throws when the line is shorter.
-    pub fn goto(&mut self, ply: usize) -> Result<(), JsError> {
-        self.inner.goto(ply).map_err(error)
+    /// position). Throws when the line is shorter, or `ply` is not a
+    /// whole number from 0.
+    pub fn goto(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] ply: JsValue,
+    ) -> JsResult<()> {
+        let ply = integer_arg(&ply, "ply", 0, MAX_PLY).map_err(thrown)?;
+        self.inner.goto(ply as usize).map_err(thrown)
     }
 
     /// The shown position's text (`jfen` for Jungle, the Five Tigers
@@ -207,7 +295,7 @@ impl Game {
     /// The result once the game is over, else `null`: `{ token: "1-0",
     /// winner: "Red", reason: "den entered", text: "Red wins: den
     /// entered." }`.
-    pub fn outcome(&self) -> Result<JsValue, JsError> {
+    pub fn outcome(&self) -> JsResult<JsValue> {
         to_js(&self.inner.view(false).result)
     }
 
@@ -221,7 +309,11 @@ impl Game {
     /// texts, moves, ply, side to move and its name, legal moves, last
     /// move, result, status, Five Tigers' phase, removals and hands, and
     /// the board as SVG, drawn from the second side when `flip`).
-    pub fn view(&self, flip: bool) -> Result<JsValue, JsError> {
+    pub fn view(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "boolean | undefined")] flip: JsValue,
+    ) -> JsResult<JsValue> {
+        let flip = bool_arg(&flip, "flip").map_err(thrown)?;
         to_js(&self.inner.view(flip))
     }
 
@@ -234,15 +326,19 @@ impl Game {
     /// `{ flip, caption, selected, targets, last }`, each optional (the
     /// last move is highlighted unless `last` is given). Throws on a
     /// square that is not on the board or an unknown field.
-    pub fn svg(&self, options: JsValue) -> Result<String, JsError> {
+    pub fn svg(&self, options: JsValue) -> JsResult<String> {
         let options: BoardOptions = from_js(options, BOARD_FIELDS, "board options")?;
-        self.inner.render(&options.into()).map_err(error)
+        self.inner.render(&options.into()).map_err(thrown)
     }
 
     /// The perft count of the shown position (board moves), as `qi perft`
-    /// counts it.
-    pub fn perft(&self, depth: u32) -> u64 {
-        self.inner.perft(depth)
+    /// counts it, to a depth from 0 to 30.
+    pub fn perft(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] depth: JsValue,
+    ) -> JsResult<u64> {
+        let depth = integer_arg(&depth, "depth", 0, MAX_PERFT_DEPTH.into()).map_err(thrown)?;
+        Ok(self.inner.perft(depth as u32))
     }
 
     /// Sets the engine option `name` to `value` (the engine protocol's
@@ -251,29 +347,49 @@ impl Game {
     /// `false`), from the next search on. Throws on an unknown option or a
     /// bad value, and changes nothing then.
     #[wasm_bindgen(js_name = setOption)]
-    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), JsError> {
-        self.inner.set_option(name, value).map_err(error)
+    pub fn set_option(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string")] name: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string | number | boolean")] value: JsValue,
+    ) -> JsResult<()> {
+        let name = string_arg(&name, "name").map_err(thrown)?;
+        let value = option_value_arg(&value, "value").map_err(thrown)?;
+        self.inner.set_option(&name, &value).map_err(thrown)
     }
 
     /// The engine's strength from the next search on: level 1 (weakest)
     /// to 10 (the full engine), `docs/levels.md`. Throws outside 1 to 10.
     #[wasm_bindgen(js_name = setLevel)]
-    pub fn set_level(&mut self, level: u32) -> Result<(), JsError> {
-        self.set_option("Level", &level.to_string())
+    pub fn set_level(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] level: JsValue,
+    ) -> JsResult<()> {
+        let level = integer_arg(&level, "level", 1, Level::COUNT as u64).map_err(thrown)?;
+        self.inner
+            .set_option("Level", &level.to_string())
+            .map_err(thrown)
     }
 
     /// How many of the best root moves the search gives, each with its
-    /// score and line (`lines` of the result, `multipv` of each report).
+    /// score and line (`lines` of the result, `multipv` of each report):
+    /// 1 to 256.
     #[wasm_bindgen(js_name = setMultiPV)]
-    pub fn set_multi_pv(&mut self, lines: u32) -> Result<(), JsError> {
-        self.set_option("MultiPV", &lines.to_string())
+    pub fn set_multi_pv(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "number")] lines: JsValue,
+    ) -> JsResult<()> {
+        let lines = integer_arg(&lines, "lines", 1, MAX_MULTI_PV as u64).map_err(thrown)?;
+        self.inner
+            .set_option("MultiPV", &lines.to_string())
+            .map_err(thrown)
     }
 
     /// Searches the shown position on this thread.
     ///
     /// `limits`: `{ depth, nodes, movetime, clock: { time: [first ms,
     /// second ms], inc: [...], movestogo } }`, each optional (none: until
-    /// the tree is solved or a stop). `onInfo(info)` is called after each
+    /// the tree is solved or a callback stops it; without a callback,
+    /// limits that cannot end the search are refused). `onInfo(info)` is called after each
     /// iteration (once per line with `MultiPV`) with `{ depth, seldepth,
     /// multipv, score, score_first, nodes, nps, time_ms, pv }` and stops the
     /// search by returning `true`.
@@ -289,11 +405,18 @@ impl Game {
     pub fn search(
         &mut self,
         limits: JsValue,
-        #[wasm_bindgen(js_name = onInfo)] on_info: Option<Function>,
-        #[wasm_bindgen(js_name = shouldStop)] should_stop: Option<Function>,
-    ) -> Result<JsValue, JsValue> {
+        #[wasm_bindgen(js_name = onInfo, unchecked_param_type = "((info: any) => any) | null | undefined")]
+        on_info: JsValue,
+        #[wasm_bindgen(js_name = shouldStop, unchecked_param_type = "(() => any) | null | undefined")]
+        should_stop: JsValue,
+    ) -> JsResult<JsValue> {
+        let on_info = function_arg(&on_info, "onInfo").map_err(thrown)?;
+        let should_stop = function_arg(&should_stop, "shouldStop").map_err(thrown)?;
         let limits: SearchLimits = from_js(limits, LIMIT_FIELDS, "search limits")?;
-        let limits = limits.to_limits().map_err(error)?;
+        if on_info.is_none() && should_stop.is_none() && !limits.is_bounded() {
+            return Err(thrown(LimitsError::Unbounded));
+        }
+        let limits = limits.to_limits().map_err(thrown)?;
         // The first exception from a callback: it ends the search and is
         // thrown once the search has returned.
         let mut thrown: Option<JsValue> = None;
@@ -315,7 +438,7 @@ impl Game {
                     let value = match to_js(info) {
                         Ok(v) => v,
                         Err(e) => {
-                            thrown_poll.borrow_mut().get_or_insert(e.into());
+                            thrown_poll.borrow_mut().get_or_insert(e);
                             return true;
                         }
                     };
@@ -334,7 +457,7 @@ impl Game {
             // The callback's own exception, as it threw it.
             return Err(e);
         }
-        Ok(to_js(&done)?)
+        to_js(&done)
     }
 }
 
@@ -350,7 +473,7 @@ struct GameEntry {
 /// ["standard", ...], specs: ["jungle:standard", ...] }, ...]`, the
 /// default preset first.
 #[wasm_bindgen]
-pub fn games() -> Result<JsValue, JsError> {
+pub fn games() -> JsResult<JsValue> {
     let list: Vec<GameEntry> = Games::games()
         .iter()
         .map(|g| GameEntry {
@@ -365,8 +488,11 @@ pub fn games() -> Result<JsValue, JsError> {
 /// The canonical form of a game spec (`jungle:datou,anti_chase=on` →
 /// `jungle:datou`). Throws when it names no game or rules.
 #[wasm_bindgen(js_name = canonicalSpec)]
-pub fn canonical_spec(spec: &str) -> Result<String, JsError> {
-    Games::canonical(spec).map_err(error)
+pub fn canonical_spec(
+    #[wasm_bindgen(unchecked_param_type = "string")] spec: JsValue,
+) -> JsResult<String> {
+    let spec = string_arg(&spec, "spec").map_err(thrown)?;
+    Games::canonical(&spec).map_err(|e| thrown(GameError::Spec(e)))
 }
 
 /// Draws the position `position` (the start position when absent) of the
@@ -374,25 +500,31 @@ pub fn canonical_spec(spec: &str) -> Result<String, JsError> {
 /// does; `options` as for [`Game::svg`].
 #[wasm_bindgen]
 pub fn render(
-    spec: &str,
-    position: Option<String>,
-    moves: Option<Vec<String>>,
+    #[wasm_bindgen(unchecked_param_type = "string")] spec: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string | null | undefined")] position: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string[] | null | undefined")] moves: JsValue,
     options: JsValue,
-) -> Result<String, JsError> {
+) -> JsResult<String> {
+    let spec = string_arg(&spec, "spec").map_err(thrown)?;
+    let position = optional_string_arg(&position, "position").map_err(thrown)?;
+    let moves = string_list_arg(&moves, "moves")
+        .map_err(thrown)?
+        .unwrap_or_default();
     let options: BoardOptions = from_js(options, BOARD_FIELDS, "board options")?;
-    let moves = moves.unwrap_or_default();
     let moves: Vec<&str> = moves.iter().map(String::as_str).collect();
-    svg::render_game(spec, position.as_deref(), &moves, &options.into()).map_err(error)
+    svg::render_game(&spec, position.as_deref(), &moves, &options.into()).map_err(thrown)
 }
 
 /// Draws the position of a game record after `ply` of its moves (all of
 /// them when absent), as `qi render --record F --ply N` does.
 #[wasm_bindgen(js_name = renderRecord)]
 pub fn render_record(
-    record: &str,
-    ply: Option<usize>,
+    #[wasm_bindgen(unchecked_param_type = "string")] record: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "number | null | undefined")] ply: JsValue,
     options: JsValue,
-) -> Result<String, JsError> {
+) -> JsResult<String> {
+    let record = string_arg(&record, "record").map_err(thrown)?;
+    let ply = optional_integer_arg(&ply, "ply", 0, MAX_PLY).map_err(thrown)?;
     let options: BoardOptions = from_js(options, BOARD_FIELDS, "board options")?;
-    svg::render_record(record, ply, &options.into()).map_err(error)
+    svg::render_record(&record, ply.map(|p| p as usize), &options.into()).map_err(thrown)
 }

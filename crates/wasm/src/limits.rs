@@ -52,9 +52,46 @@ pub enum LimitsError {
     /// A move time of zero.
     #[error("search limits: movetime must be at least 1 ms")]
     Movetime,
+    /// No limit and no callback that could stop the search: it would
+    /// never return.
+    #[error("search limits: give depth, nodes, movetime or both clock times, or a callback that stops the search")]
+    Unbounded,
+}
+
+impl LimitsError {
+    /// The error as data for JavaScript: its kind and fields.
+    pub fn data(&self) -> qi_play::error_data::ErrorData {
+        use qi_play::error_data::ErrorData;
+        let message = self.to_string();
+        match self {
+            LimitsError::Depth(depth) => ErrorData::new(
+                "limits.depth",
+                [
+                    ("depth", u64::from(*depth).into()),
+                    ("max", u64::from(MAX_DEPTH).into()),
+                ],
+                message,
+            ),
+            LimitsError::Nodes => ErrorData::new("limits.nodes", [], message),
+            LimitsError::Movetime => ErrorData::new("limits.movetime", [], message),
+            LimitsError::Unbounded => ErrorData::new("limits.unbounded", [], message),
+        }
+    }
 }
 
 impl SearchLimits {
+    /// Whether the limits end a search by themselves: a depth, a node
+    /// count, a move time, or both sides' clock times.
+    pub fn is_bounded(&self) -> bool {
+        self.depth.is_some()
+            || self.nodes.is_some()
+            || self.movetime.is_some()
+            || self
+                .clock
+                .as_ref()
+                .is_some_and(|c| c.time.iter().all(Option::is_some))
+    }
+
     /// The search's [`Limits`], or why these are refused.
     ///
     /// ```
@@ -103,6 +140,23 @@ mod tests {
     fn bad_limits_are_refused_and_good_ones_carried_over() {
         let none = SearchLimits::default().to_limits().unwrap();
         assert_eq!(none, Limits::default());
+        assert!(!SearchLimits::default().is_bounded());
+        let one_clock = SearchLimits {
+            clock: Some(ClockLimits {
+                time: [Some(1), None],
+                ..ClockLimits::default()
+            }),
+            ..SearchLimits::default()
+        };
+        assert!(!one_clock.is_bounded());
+        let both = SearchLimits {
+            clock: Some(ClockLimits {
+                time: [Some(1), Some(1)],
+                ..ClockLimits::default()
+            }),
+            ..SearchLimits::default()
+        };
+        assert!(both.is_bounded());
         for bad in [
             SearchLimits {
                 depth: Some(0),

@@ -280,7 +280,7 @@ test("MultiPV gives several lines with scores; a level plays a legal move", () =
     assert.ok(game.legalMoves().includes(line.pv[0]));
   }
   assert.ok(reports.some(([d, k]) => d === 4 && k === 3));
-  throwsMessage(() => game.setMultiPV(0), /MultiPV/);
+  throwsMessage(() => game.setMultiPV(0), /lines must be an integer from 1 to 256, not 0/);
 
   const weak = () => {
     const g = new Game("jungle");
@@ -291,6 +291,7 @@ test("MultiPV gives several lines with scores; a level plays a legal move", () =
   const [a, b] = [weak(), weak()];
   assert.equal(a.best, b.best);
   assert.ok(new Game("jungle").legalMoves().includes(a.best));
-  throwsMessage(() => new Game("jungle").setLevel(11), /option 'Level' takes a number from 1 to 10, not '11'/);
+  throwsMessage(() => new Game("jungle").setLevel(11), /level must be an integer from 1 to 10, not 11/);
+  throwsMessage(() => new Game("jungle").setOption("Level", 11), /option 'Level' takes a number from 1 to 10, not '11'/);
   throwsMessage(() => new Game("jungle").setOption("Elo", "x"), /option 'Elo'/);
 });

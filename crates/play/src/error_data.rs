@@ -1,0 +1,213 @@
+//! Errors as data: a stable kind, the fields the message is made of, and
+//! the message, so that a page translates an error by its kind and fields
+//! rather than by reading the English message back (the JavaScript
+//! package throws these, `qi serve` answers with them).
+//!
+//! ```
+//! use qi_play::error_data::{ErrorData, Field};
+//! use qi_play::game::new_game;
+//!
+//! let mut game = new_game("jungle", None).unwrap();
+//! let e = ErrorData::from(&game.goto(5).unwrap_err());
+//! assert_eq!(e.kind, "ply");
+//! assert_eq!(e.fields["ply"], Field::Number(5));
+//! assert_eq!(e.message, "ply 5 is outside the game (0 to 0)");
+//! ```
+
+use std::collections::BTreeMap;
+
+use qi_engine::SpecError;
+use serde::Serialize;
+
+use crate::game::GameError;
+use crate::svg::RenderError;
+
+/// One field of an error: a number, or text (which may be a message of
+/// its own, such as the reason a move is refused).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum Field {
+    /// A count, a ply, a limit.
+    Number(u64),
+    /// Input quoted back, a name, or a reason in words.
+    Text(String),
+}
+
+impl From<u64> for Field {
+    fn from(n: u64) -> Field {
+        Field::Number(n)
+    }
+}
+
+impl From<usize> for Field {
+    fn from(n: usize) -> Field {
+        Field::Number(n as u64)
+    }
+}
+
+impl From<String> for Field {
+    fn from(s: String) -> Field {
+        Field::Text(s)
+    }
+}
+
+impl From<&str> for Field {
+    fn from(s: &str) -> Field {
+        Field::Text(s.to_string())
+    }
+}
+
+/// An error as a page reads it: `{ kind, fields, message }`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ErrorData {
+    /// What went wrong, as a stable name (`ply`, `move`, `argument.range`).
+    pub kind: &'static str,
+    /// The values the message is made of, by name.
+    pub fields: BTreeMap<&'static str, Field>,
+    /// The message in English, as `Display` gives it.
+    pub message: String,
+}
+
+impl ErrorData {
+    /// An error of `kind` with `fields` and `message`.
+    pub fn new<const N: usize>(
+        kind: &'static str,
+        fields: [(&'static str, Field); N],
+        message: impl Into<String>,
+    ) -> ErrorData {
+        ErrorData {
+            kind,
+            fields: fields.into_iter().collect(),
+            message: message.into(),
+        }
+    }
+}
+
+/// The kind and fields of a spec error.
+fn spec(e: &SpecError) -> ErrorData {
+    let message = e.to_string();
+    match e {
+        SpecError::UnknownGame { name, .. } => ErrorData::new(
+            "spec.unknown-game",
+            [("name", name.as_str().into())],
+            message,
+        ),
+        SpecError::BadRules(reason) => {
+            ErrorData::new("spec.rules", [("reason", reason.as_str().into())], message)
+        }
+        SpecError::Profile { game, profile } => ErrorData::new(
+            "spec.profile",
+            [
+                ("game", (*game).into()),
+                ("profile", profile.to_string().into()),
+            ],
+            message,
+        ),
+    }
+}
+
+impl From<&GameError> for ErrorData {
+    fn from(e: &GameError) -> ErrorData {
+        let message = e.to_string();
+        match e {
+            GameError::Spec(e) => spec(e),
+            GameError::Position(reason) => {
+                ErrorData::new("position", [("reason", reason.as_str().into())], message)
+            }
+            GameError::Move { text, reason } => ErrorData::new(
+                "move",
+                [
+                    ("text", text.as_str().into()),
+                    ("reason", reason.as_str().into()),
+                ],
+                message,
+            ),
+            GameError::Ply { ply, len } => ErrorData::new(
+                "ply",
+                [("ply", (*ply).into()), ("len", (*len).into())],
+                message,
+            ),
+            GameError::NothingToUndo => ErrorData::new("nothing-to-undo", [], message),
+            GameError::Record(reason) => {
+                ErrorData::new("record", [("reason", reason.as_str().into())], message)
+            }
+            GameError::Option(reason) => {
+                ErrorData::new("option", [("reason", reason.as_str().into())], message)
+            }
+            GameError::Render(e) => ErrorData::from(e),
+        }
+    }
+}
+
+impl From<&RenderError> for ErrorData {
+    fn from(e: &RenderError) -> ErrorData {
+        let message = e.to_string();
+        match e {
+            RenderError::Spec(e) => spec(e),
+            RenderError::Position(reason) => {
+                ErrorData::new("position", [("reason", reason.as_str().into())], message)
+            }
+            RenderError::Square(square) => {
+                ErrorData::new("square", [("square", square.as_str().into())], message)
+            }
+            RenderError::Move {
+                number,
+                text,
+                reason,
+            } => ErrorData::new(
+                "record.bad-move",
+                [
+                    ("number", (*number).into()),
+                    ("text", text.as_str().into()),
+                    ("reason", reason.as_str().into()),
+                ],
+                message,
+            ),
+            RenderError::Record(reason) => {
+                ErrorData::new("record", [("reason", reason.as_str().into())], message)
+            }
+            RenderError::Ply { ply, len } => ErrorData::new(
+                "record.ply",
+                [("ply", (*ply).into()), ("len", (*len).into())],
+                message,
+            ),
+            RenderError::NoDrawing(game) => {
+                ErrorData::new("no-drawing", [("game", game.as_str().into())], message)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{load_record, new_game};
+
+    #[test]
+    fn each_error_has_its_kind_and_the_fields_of_its_message() {
+        let e = ErrorData::from(&new_game("chess", None).err().unwrap());
+        assert_eq!(e.kind, "spec.unknown-game");
+        assert_eq!(e.fields["name"], Field::Text("chess".into()));
+        assert!(e.message.starts_with("unknown game 'chess'"));
+
+        let e = ErrorData::from(&new_game("jungle", Some("x")).err().unwrap());
+        assert_eq!(e.kind, "position");
+        assert!(e.message.ends_with(&*match &e.fields["reason"] {
+            Field::Text(t) => t.clone(),
+            other => panic!("{other:?}"),
+        }));
+
+        let mut game = new_game("jungle", None).unwrap();
+        let e = ErrorData::from(&game.play("a9a1").unwrap_err());
+        assert_eq!(e.kind, "move");
+        assert_eq!(e.fields["text"], Field::Text("a9a1".into()));
+        assert_eq!(
+            ErrorData::from(&game.undo().unwrap_err()).kind,
+            "nothing-to-undo"
+        );
+        let e = ErrorData::from(&game.set_option("Bogus", "1").unwrap_err());
+        assert_eq!(e.kind, "option");
+        let e = ErrorData::from(&load_record("[Game \"jungle\"]\n1. a9a1 *").err().unwrap());
+        assert_eq!(e.kind, "record");
+    }
+}
