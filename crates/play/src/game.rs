@@ -229,8 +229,14 @@ pub trait WebGame: Send {
     fn undo(&mut self) -> Result<(), GameError>;
     /// Shows the position after `ply` moves of the line.
     fn goto(&mut self, ply: usize) -> Result<(), GameError>;
-    /// The whole line as a game record (`docs/records.md`).
-    fn record(&self) -> String;
+    /// The whole line as a game record (`docs/records.md`), its `Event`
+    /// tag `qi serve`.
+    fn record(&self) -> String {
+        self.record_of("qi serve")
+    }
+    /// The whole line as a game record whose `Event` tag is `event` (the
+    /// page of a static site is no `qi serve`).
+    fn record_of(&self, event: &str) -> String;
     /// A search of the shown position, to run on another thread.
     fn search_task(&mut self) -> SearchTask;
     /// Searches the shown position on this thread, for hosts without
@@ -580,11 +586,11 @@ impl<K: GameKit> WebGame for KitGame<K> {
         Ok(())
     }
 
-    fn record(&self) -> String {
+    fn record_of(&self, event: &str) -> String {
         let game = self.game_at(self.line.len());
         let mut record = Record::from_game::<K>(&game);
         let names = Self::side_names();
-        record.set_tag("Event", "qi serve");
+        record.set_tag("Event", event);
         record.set_tag("First", names[0]);
         record.set_tag("Second", names[1]);
         record.to_string()

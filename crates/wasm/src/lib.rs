@@ -317,9 +317,14 @@ impl Game {
         to_js(&self.inner.view(flip))
     }
 
-    /// The whole line as a game record (`docs/records.md`).
-    pub fn record(&self) -> String {
-        self.inner.record()
+    /// The whole line as a game record (`docs/records.md`), with the
+    /// `Event` tag `event` (`qi` when absent).
+    pub fn record(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string | null | undefined")] event: JsValue,
+    ) -> JsResult<String> {
+        let event = optional_string_arg(&event, "event").map_err(thrown)?;
+        Ok(self.inner.record_of(event.as_deref().unwrap_or("qi")))
     }
 
     /// The shown position as SVG, the drawing of `qi render`. `options`:

@@ -197,6 +197,14 @@ async fn a_game_ends_with_its_reason_in_words() {
     let (status, body) = post(&app, &id, "/play", json!({"move": "g9g8"})).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(error_of(status, &body).contains("the game is over"));
+    // The kind and fields of the error, as the JavaScript package throws
+    // them, beside the message.
+    assert_eq!(body["kind"], "move");
+    assert_eq!(body["fields"]["text"], "g9g8");
+    assert!(body["fields"]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("the game is over"));
     let (status, body) = post(&app, &id, "/engine", json!({})).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert_eq!(error_of(status, &body), "the game is over");

@@ -99,6 +99,8 @@ test("records round-trip in both games", () => {
     for (let i = 0; i < n; i++) game.play(game.legalMoves()[i % game.legalMoves().length]);
     const record = game.record();
     assert.match(record, new RegExp(`\\[Game "${spec}"\\]`));
+    assert.match(record, /\[Event "qi"\]/);
+    assert.match(game.record("club match"), /\[Event "club match"\]/);
     const back = Game.fromRecord(record);
     assert.equal(back.spec(), spec);
     assert.deepEqual(back.moves(), game.moves());

@@ -135,6 +135,7 @@ test("every exported function with every hostile value: refused or done, never a
     "new Game(_, position)": (v) => new Game("jungle", v),
     "Game.fromRecord": (v) => Game.fromRecord(v),
     play: (v) => game.play(v),
+    record: (v) => game.record(v),
     view: (v) => game.view(v),
     svg: (v) => game.svg(v),
     "setOption(name)": (v) => game.setOption(v, "1"),

@@ -112,3 +112,46 @@ test("the page's words keep the input they quote, whole", () => {
   const message = thrown(() => new Game("jungle", "6l/7/3R3/7/7/7/7/7/6L w 0 1 ab'c"));
   assert.equal(page.explainError(message, "zh"), "局面文本有误：回合数之后多了字段“ab'c”");
 });
+
+function thrownError(f) {
+  try {
+    f();
+  } catch (e) {
+    return e;
+  }
+  assert.fail("no error");
+}
+
+test("errors that arrive with their kind are translated from their fields", () => {
+  const game = new Game("jungle");
+  game.play("a3a4");
+  const structured = [
+    thrownError(() => game.goto(-1)),
+    thrownError(() => game.perft(31)),
+    thrownError(() => new Game(42)),
+    thrownError(() => game.search([])),
+    thrownError(() => game.search({ depth: 0 })),
+    thrownError(() => game.search({})),
+    thrownError(() => game.goto(5)),
+    thrownError(() => new Game("jungle").undo()),
+    thrownError(() => game.play("a9a1")),
+    thrownError(() => new Game("chess")),
+    thrownError(() => new Game("jungle", "x6/7/7/7/7/7/7/7/7 w 0 1")),
+    thrownError(() => Game.fromRecord('[Game "jungle"]\n\n1. a3a4 a3a9 *\n')),
+  ];
+  for (const e of structured) {
+    assert.equal(typeof e.kind, "string", e.message);
+    const unknown = [];
+    const zh = page.explainErrorData({ kind: e.kind, fields: e.fields, message: e.message }, "zh", unknown);
+    assert.ok(zh !== null, `no words for ${e.kind}: ${e.message}`);
+    assert.deepEqual(unknown, [], `parts of no kind in: ${e.message}`);
+    assert.equal(englishIn(zh.replace(/参数 \w+/, "")), null, `English left in "${zh}" (from "${e.message}")`);
+  }
+  // By the fields, not the message: a message in other words reads the same.
+  const e = thrownError(() => game.goto(7));
+  assert.equal(page.explainErrorData({ kind: e.kind, fields: e.fields, message: "anything" }, "zh"), "第7步不在对局中（0 到 1）");
+  assert.equal(
+    page.explainErrorData({ kind: "argument.range", fields: { name: "ply", min: 0, max: 9, value: "-1" }, message: "" }, "zh"),
+    "参数 ply 应为 0 到 9 的整数，而不是 -1",
+  );
+});

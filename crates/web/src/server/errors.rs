@@ -1,11 +1,17 @@
 //! Error answers: a status, a stable code and a message, sent as
-//! `{"error": message, "code": code}`, with any input they repeat
-//! bounded and escaped.
+//! `{"error": message, "code": code, "kind": kind, "fields": {...}}`, with
+//! any input they repeat bounded and escaped. The kind and fields of a
+//! game's errors are those the JavaScript package throws
+//! ([`ErrorData`]), so a page translates both backends' errors alike.
 
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Serialize;
+
+use std::collections::BTreeMap;
+
+use qi_play::error_data::{ErrorData, Field};
 
 use crate::game::GameError;
 
@@ -20,6 +26,8 @@ pub const MAX_MESSAGE: usize = 300;
 pub struct ApiError {
     status: StatusCode,
     code: &'static str,
+    kind: &'static str,
+    fields: BTreeMap<&'static str, Field>,
     message: String,
 }
 
@@ -54,6 +62,8 @@ impl ApiError {
         ApiError {
             status,
             code,
+            kind: code,
+            fields: BTreeMap::new(),
             message: shown,
         }
     }
@@ -84,6 +94,12 @@ impl ApiError {
     pub fn message(&self) -> &str {
         &self.message
     }
+
+    /// The error's kind: a game's error's own (`move`, `ply`, see
+    /// `docs/wasm.md`), else the code.
+    pub fn kind(&self) -> &'static str {
+        self.kind
+    }
 }
 
 /// The code of an error answer that has no more precise one.
@@ -108,7 +124,22 @@ impl From<GameError> for ApiError {
             GameError::Move { .. } | GameError::NothingToUndo => StatusCode::UNPROCESSABLE_ENTITY,
             _ => StatusCode::BAD_REQUEST,
         };
-        ApiError::new(status, e.to_string())
+        let data = ErrorData::from(&e);
+        let mut error = ApiError::new(status, data.message);
+        error.kind = data.kind;
+        // Quoted input is bounded as the message is.
+        error.fields = data
+            .fields
+            .into_iter()
+            .map(|(name, field)| match field {
+                Field::Text(t) if t.chars().count() > MAX_MESSAGE => (
+                    name,
+                    Field::Text(t.chars().take(MAX_MESSAGE).chain(['…']).collect()),
+                ),
+                other => (name, other),
+            })
+            .collect();
+        error
     }
 }
 
@@ -119,6 +150,8 @@ impl IntoResponse for ApiError {
             Json(ErrorBody {
                 error: self.message,
                 code: self.code,
+                kind: self.kind,
+                fields: self.fields,
             }),
         )
             .into_response()
@@ -129,6 +162,8 @@ impl IntoResponse for ApiError {
 struct ErrorBody {
     error: String,
     code: &'static str,
+    kind: &'static str,
+    fields: BTreeMap<&'static str, Field>,
 }
 
 /// Any error answer without a JSON body (an unknown method, a body too
@@ -162,5 +197,21 @@ mod tests {
         let e = ApiError::bad("a\u{1b}[2Jb");
         assert_eq!(e.message(), "a\\u{1b}[2Jb");
         assert_eq!(e.code(), "bad_request");
+        assert_eq!(e.kind(), "bad_request");
+    }
+
+    #[test]
+    fn a_games_error_keeps_its_kind_and_fields() {
+        let mut game = crate::game::new_game("jungle", None).unwrap();
+        let e = ApiError::from(game.goto(3).unwrap_err());
+        assert_eq!(e.kind(), "ply");
+        assert_eq!(e.fields["len"], Field::Number(0));
+        let e = ApiError::from(game.play(&"x".repeat(1000)).unwrap_err());
+        assert_eq!(e.kind(), "move");
+        assert_eq!(e.code(), "illegal");
+        match &e.fields["text"] {
+            Field::Text(t) => assert!(t.chars().count() <= MAX_MESSAGE + 1),
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -16,6 +16,7 @@ const INDEX_HTML: &str = include_str!("../../assets/index.html");
 const APP_JS: &str = include_str!("../../assets/app.js");
 const ERRORS_JS: &str = include_str!("../../assets/errors.js");
 const APP_CSS: &str = include_str!("../../assets/app.css");
+const SITE_JSON: &str = "{\"backend\": \"server\"}\n";
 
 fn asset(text: &'static str, kind: &'static str) -> Response {
     let mut response = Response::new(Body::from(text));
@@ -46,6 +47,12 @@ pub(crate) fn embedded() -> Router {
         .route(
             "/app.css",
             get(|| async { asset(APP_CSS, "text/css; charset=utf-8") }),
+        )
+        // The page asks which backend it has: this server's API (a static
+        // site's site.json names the in-page one).
+        .route(
+            "/site.json",
+            get(|| async { asset(SITE_JSON, "application/json") }),
         )
         .fallback(not_found)
 }
