@@ -15,16 +15,10 @@ mkdir -p "$out"
 scripts/build-wasm.sh "$out/pkg"
 
 assets=crates/web/assets
-cp "$assets/app.js" "$assets/errors.js" "$assets/app.css" "$assets/local.js" "$assets/engine-worker.js" "$out/"
-# The same page, with the in-page backend (module scripts run after the
-# page's own script, which waits for local.js's "qi-local" event), and
-# relative addresses, so that the site works from any directory of a host.
-sed -e 's|<html lang="en">|<html lang="en" data-backend="local">|' \
-    -e 's|href="/app.css"|href="app.css"|' \
-    -e 's|<script src="/errors.js"></script>|<script src="errors.js"></script>|' \
-    -e 's|<script src="/app.js"></script>|<script src="app.js"></script>\n<script type="module" src="local.js"></script>|' \
-    "$assets/index.html" >"$out/index.html"
-grep -q 'data-backend="local"' "$out/index.html" && grep -q 'src="local.js"' "$out/index.html" \
-  && grep -q 'src="errors.js"' "$out/index.html" \
-  || { echo "export-site: index.html no longer has the lines this script edits" >&2; exit 1; }
+# The page of `qi serve` as it is (its addresses are relative, so the site
+# works from any directory of a host); site.json tells it to use the
+# in-page backend (local.js), which `qi serve` answers otherwise.
+cp "$assets/index.html" "$assets/app.js" "$assets/errors.js" "$assets/app.css" \
+  "$assets/local.js" "$assets/engine-worker.js" "$out/"
+printf '{"backend": "local"}\n' >"$out/site.json"
 echo "static site in $out"

@@ -665,6 +665,7 @@ const tests = {
     await page.click("#nd-start");
     await page.waitForFunction(() => app.view.moves.length === 0);
     await page.click("#resign");
+    await page.click("#resign-yes");
     await waitForText(page, "#status", "Blue wins: resignation.");
     check((await clickable(page)) === false, "no move after resigning");
     // The saved record says so, and loading it ends the game the same way.
@@ -880,6 +881,101 @@ const tests = {
     check((await page.locator("#board .overlay.selected").count()) === 0, "nothing stays selected");
   },
 
+  async "play defect 2: stop with several lines reports line 1's move"(page) {
+    await setMode(page, "human");
+    await page.selectOption("#an-multipv", "3");
+    await page.click("#analyse");
+    await page.waitForFunction(() => Number(document.querySelector("#an-depth").textContent) >= 5 &&
+      document.querySelectorAll("#an-multi li").length === 3);
+    await page.click("#analyse");
+    await waitForText(page, "#an-state", "stopped");
+    const state = await text(page, "#an-state");
+    const best = (state.match(/[a-g][1-9][a-g][1-9]/) || [])[0];
+    const first = await page.evaluate(() => {
+      const li = document.querySelector("#an-multi li");
+      return li ? (li.textContent.match(/[a-g][1-9][a-g][1-9]/) || [])[0] : null;
+    });
+    const pv = (await text(page, "#an-pv")).split(" ")[0];
+    check(best && best === pv, `stopped (best ${best}) is the best line's first move ${pv} (line 1: ${first})`);
+  },
+
+  async "play defect 4: an error after Load text is in view at 1280x800"(page) {
+    await setMode(page, "human");
+    await page.fill("#record-text", "[Game \"jungle\"]\n\na3a5 *\n");
+    await page.click("#load-record");
+    await waitForText(page, "#error", "bad record");
+    const box = await page.locator("#error").boundingBox();
+    const view = page.viewportSize();
+    const scrollY = await page.evaluate(() => window.scrollY);
+    const top = box.y - 0;
+    check(top >= 0 && box.y + box.height <= view.height,
+      `the error is inside the window (top ${Math.round(top)}, bottom ${Math.round(box.y + box.height)}, window ${view.height}, scrolled ${scrollY})`);
+    await page.screenshot({ path: join(SHOTS, "load-error-in-view.png") });
+    // A click closes it.
+    await page.click("#error");
+    check(await page.locator("#error").isHidden(), "a click closes the error");
+  },
+
+  async "play defect 3: the move list scrolls to the current move of a loaded record"(page) {
+    await setMode(page, "human");
+    // A 34-ply game, played through the page's own backend, saved as text.
+    const record = await page.evaluate(async () => {
+      for (let i = 0; i < 34 && !app.view.result; i++) {
+        const legal = app.view.legal;
+        show(await api("POST", sessionPath("/play"), { move: legal[(i * 7) % legal.length] }));
+      }
+      return (await api("GET", sessionPath("/record"))).record;
+    });
+    await page.click("#new-game");
+    await page.selectOption("#nd-side", "human");
+    await page.click("#nd-start");
+    await page.waitForFunction(() => app.view.moves.length === 0);
+    await page.fill("#record-text", record);
+    await page.click("#load-record");
+    await page.waitForFunction(() => app.view.moves.length >= 30 && document.querySelector("#moves .current"));
+    const inside = () => page.evaluate(() => {
+      const list = document.querySelector("#moves").getBoundingClientRect();
+      const current = document.querySelector("#moves .current").getBoundingClientRect();
+      return current.top >= list.top - 1 && current.bottom <= list.bottom + 1;
+    });
+    check(await inside(), "the last move is in view in the move list");
+    await page.click("#nav-first");
+    await page.click("#nav-forward");
+    await page.waitForFunction(() => app.view.ply === 1);
+    check(await inside(), "the first move is in view after going back");
+  },
+
+  async "play defect 6: a note under the board follows a change of language"(page) {
+    await setMode(page, "human");
+    await clickSq(page, "d5");
+    await waitForText(page, "#hint", "Not a legal move here");
+    await page.selectOption("#lang", "zh");
+    await waitForText(page, "#hint", "这里不能走");
+    // And an error shown.
+    await page.fill("#record-text", "[Game \"jungle\"]\n\na3a5 *\n");
+    await page.click("#load-record");
+    await page.waitForFunction(() => !document.querySelector("#error").hidden);
+    await page.selectOption("#lang", "en");
+    await waitForText(page, "#error", "bad record");
+    await page.selectOption("#lang", "zh");
+    await waitForText(page, "#error", "棋谱有误");
+  },
+
+  async "play defect 10: resign asks first"(page) {
+    await setMode(page, "human");
+    await clickSq(page, "a3");
+    await clickSq(page, "a4");
+    await page.waitForFunction(() => app.view.moves.length === 1);
+    await page.click("#resign");
+    await page.waitForSelector("#resign-dialog[open]");
+    await waitForText(page, "#rs-text", "Blue: resign this game?");
+    await page.click("#resign-no");
+    check(!(await page.evaluate(() => gameOver())), "Play on: the game goes on");
+    await page.click("#resign");
+    await page.click("#resign-yes");
+    await waitForText(page, "#status", "Red wins: resignation.");
+  },
+
   async "sounds: off by default, one per move when on, remembered"(page) {
     const played = () => page.evaluate(() => window.qiSounds);
     await setMode(page, "human");
@@ -923,7 +1019,42 @@ async function humanMove(page, choose) {
   return move;
 }
 
+// The engine's answers at level 1 to a3a4, each time a fresh search of the
+// same position (a takeback, the same move again).
+async function levelOneAnswers(page, count) {
+  await page.selectOption("#movetime", "200");
+  await page.selectOption("#level", "1");
+  await setMode(page, "first");
+  const answers = [];
+  for (let i = 0; i < count; i++) {
+    await page.waitForFunction(() => !app.thinking && !app.busy && app.view.ply === 0);
+    await clickSq(page, "a3");
+    await clickSq(page, "a4");
+    await page.waitForFunction(() => app.view.moves.length === 2 && !app.thinking);
+    answers.push(await page.evaluate(() => app.view.moves[1]));
+    await page.click("#undo");
+  }
+  return answers;
+}
+
 const staticTests = {
+  async "static: play defect 1: a weak level does not replay the same game"(page) {
+    const answers = await levelOneAnswers(page, 8);
+    check(new Set(answers).size > 1, `level 1 answered a3a4 the same way 8 times: ${answers.join(" ")}`);
+  },
+
+  async "static: play defect 8: a saved record's Event is not qi serve"(page) {
+    await setMode(page, "human");
+    await clickSq(page, "a3");
+    await clickSq(page, "a4");
+    await page.waitForFunction(() => app.view.moves.length === 1);
+    await page.fill("#record-text", "");
+    await page.click("#save-record");
+    await page.waitForFunction(() => document.querySelector("#record-text").value.includes("a3a4"));
+    const record = await page.inputValue("#record-text");
+    check(!record.includes("qi serve") && /\[Event "qi"\]/.test(record), `the record's Event: ${record.split("\n")[0]}`);
+  },
+
   async "static: a full jungle game against the engine"(page) {
     await page.selectOption("#movetime", "200");
     // A weak level, as a beginner would choose it (levels below 10 answer
@@ -1034,6 +1165,7 @@ const viewports = {
   "defect 1: a move on a phone does not scroll the window": PHONE,
   "screenshots: phone in Chinese": PHONE,
   "screenshots: phone held sideways": { width: 844, height: 390 },
+  "play defect 4: an error after Load text is in view at 1280x800": { width: 1280, height: 800 },
 };
 const schemes = { "screenshots: dark theme from the system": "dark" };
 // Scripts run before the page's own, in every page the test opens.

@@ -1,7 +1,7 @@
 // qi web app: the page of `qi serve`. Plain JavaScript, no libraries; it
 // talks to the JSON API of docs/web.md and listens to the session's
 // server-sent events for the engine's live output. As a static site
-// (scripts/export-site.sh, <html data-backend="local">), local.js answers
+// (scripts/export-site.sh, whose site.json names the local backend), local.js answers
 // the same requests with the game and engine in the page.
 "use strict";
 
@@ -38,6 +38,7 @@ const WORDS = {
     youPlay: "You play", cancel: "Cancel", start: "Start", gameOver: "Game over", close: "Close",
     rematch: "Rematch", accept: "Accept", decline: "Decline",
     drawOffer: (a, b) => `${a} offers a draw. ${b}, do you accept?`,
+    resignAsk: (s) => `${s}: resign this game?`, resignYes: "Resign", resignNo: "Play on",
     side: { Red: "Red", Blue: "Blue", X: "X", O: "O" },
     toMove: (s) => `${s} to move`, toPlace: (s) => `${s} to place`, toStep: (s) => `${s} to step`,
     thinking: (s) => `${s} (engine) is thinking…`,
@@ -91,6 +92,7 @@ const WORDS = {
     youPlay: "你执", cancel: "取消", start: "开始", gameOver: "对局结束", close: "关闭",
     rematch: "再来一局", accept: "同意", decline: "拒绝",
     drawOffer: (a, b) => `${a}提和。${b}，是否同意？`,
+    resignAsk: (s) => `${s}：确定认输吗？`, resignYes: "认输", resignNo: "继续下",
     side: { Red: "红方", Blue: "蓝方", X: "X方", O: "O方" },
     toMove: (s) => `${s}走棋`, toPlace: (s) => `${s}落子`, toStep: (s) => `${s}行棋`,
     thinking: (s) => `${s}（引擎）思考中…`,
@@ -162,10 +164,14 @@ function reasonText(reason) {
   return reason;
 }
 
-// An error of the library or a backend in the page's language (errors.js).
-function errorText(message) {
+// An error of the library or a backend in the page's language (errors.js):
+// an Error with its kind and fields (the wasm package's and the server's),
+// or a message.
+function errorText(error) {
+  const message = typeof error === "string" ? error : error.message;
   if (LANG === "en") return message;
-  return explainError(message, LANG) ?? message;
+  if (typeof error === "string") return explainError(message, LANG) ?? message;
+  return explainErrorData(error, LANG) ?? message;
 }
 
 function presetName(spec) {
@@ -205,6 +211,9 @@ function applyLanguage() {
     for (const option of $(id).options) option.textContent = w.levelName(Number(option.value));
   }
   $("lang").value = LANG;
+  // What shows now in words of the page, said again.
+  if (hint.key) $("hint").textContent = w[hint.key];
+  if (showError.shown) $("error").textContent = errorText(showError.shown);
   fillGameSelects();
   if (app.view) show(app.view);
 }
@@ -267,13 +276,20 @@ function restoreSettings() {
   $("animate").checked = settings.animate !== false;
 }
 
-// local.js, once its module has run (module scripts run after this one).
-function localBackend() {
-  if (document.documentElement.dataset.backend !== "local") return Promise.resolve(null);
-  if (window.qiLocal) return Promise.resolve(window.qiLocal);
-  return new Promise((resolve) => {
-    window.addEventListener("qi-local", () => resolve(window.qiLocal), { once: true });
-  });
+// The in-page backend (local.js, loaded only then) when the page is a
+// static site: scripts/export-site.sh writes site.json saying so, and
+// `qi serve` answers it with the server's backend.
+async function localBackend() {
+  let site = null;
+  try {
+    const response = await fetch("site.json", { cache: "no-cache" });
+    if (response.ok) site = await response.json();
+  } catch (e) {
+    site = null;
+  }
+  if (!site || site.backend !== "local") return null;
+  const { backend } = await import("./local.js");
+  return backend;
 }
 
 // ---- the API ---------------------------------------------------------------
@@ -305,6 +321,11 @@ async function api(method, path, body) {
     const message = data && data.error ? data.error : `${response.status} ${response.statusText}`;
     const error = new Error(message);
     error.status = response.status;
+    // The error's kind and fields (docs/web.md), to translate it by.
+    if (data && data.kind) {
+      error.kind = data.kind;
+      error.fields = data.fields;
+    }
     throw error;
   }
   return data;
@@ -314,16 +335,25 @@ function sessionPath(suffix) {
   return `/api/sessions/${app.id}${suffix || ""}`;
 }
 
+// Shows an error (an Error, or a message), or hides the box (null).
 function showError(message) {
   const box = $("error");
   if (!message) {
+    showError.shown = null;
     box.hidden = true;
     box.textContent = "";
     return;
   }
   box.hidden = false;
+  showError.shown = message;
   box.textContent = errorText(message);
 }
+
+// The error box closes with a click on it or Escape.
+$("error").addEventListener("click", () => showError(null));
+document.addEventListener("keydown", (e) => {
+  if (e.key === "Escape" && !$("error").hidden) showError(null);
+});
 
 // Runs a request that returns a view, shows it, and reports errors.
 async function act(method, suffix, body) {
@@ -333,7 +363,7 @@ async function act(method, suffix, body) {
     show(view);
     return view;
   } catch (e) {
-    showError(e.message);
+    showError(e);
     return null;
   }
 }
@@ -382,26 +412,32 @@ function movesFrom(sq) {
   return app.view.legal.filter((m) => !isSingle(m) && squaresOf(m)[0] === sq);
 }
 
-function hint(text) {
+// A short note under the board, by its word's key (so that a change of
+// language while it shows says it again in the new language).
+function hint(key) {
   const box = $("hint");
-  box.textContent = text;
+  hint.key = key;
+  box.textContent = words()[key];
   clearTimeout(hint.timer);
-  hint.timer = setTimeout(() => { box.textContent = ""; }, 1800);
+  hint.timer = setTimeout(() => {
+    hint.key = null;
+    box.textContent = "";
+  }, 1800);
 }
 
 // A click that does nothing: the board shakes and says why.
-function refuse(text) {
+function refuse(key) {
   const board = $("board");
   board.classList.remove("refused");
   void board.offsetWidth; // restarts the animation
   board.classList.add("refused");
-  hint(text);
+  hint(key);
 }
 
 function clickSquare(sq) {
   if (app.busy) return;
   if (!humanToMove()) {
-    if (app.view && !gameOver()) refuse(words().notYourTurn);
+    if (app.view && !gameOver()) refuse("notYourTurn");
     return;
   }
   const legal = app.view.legal;
@@ -425,7 +461,7 @@ function clickSquare(sq) {
   if (movesFrom(sq).length > 0) {
     app.selected = app.selected !== sq ? sq : null;
   } else {
-    if (app.selected !== sq) refuse(words().illegal);
+    if (app.selected !== sq) refuse("illegal");
     app.selected = null;
   }
   drawMarks();
@@ -481,7 +517,7 @@ async function engineMove() {
   try {
     view = await api("POST", sessionPath("/engine"), body);
   } catch (e) {
-    showError(e.message);
+    showError(e);
   }
   // Shown once the engine is done, so the status no longer says it thinks.
   app.thinking = false;
@@ -507,7 +543,7 @@ async function waitForEngine() {
       view = await api("GET", sessionPath());
     } catch (e) {
       app.thinking = false;
-      showError(e.message);
+      showError(e);
       show(app.view);
       return;
     }
@@ -767,11 +803,14 @@ function drawMoves() {
   });
   // The list scrolls to the current move; the window must not (on a
   // phone, scrollIntoView scrolled the whole page down to the list).
+  // Measured on the screen: offsetTop is relative to the list itself
+  // (position: relative), so it cannot be compared with the list's.
   const current = list.querySelector(".current");
   if (current) {
-    const top = current.offsetTop - list.offsetTop;
-    if (top < list.scrollTop || top + current.offsetHeight > list.scrollTop + list.clientHeight) {
-      list.scrollTop = Math.max(0, top - list.clientHeight / 2);
+    const box = list.getBoundingClientRect();
+    const item = current.getBoundingClientRect();
+    if (item.top < box.top || item.bottom > box.bottom) {
+      list.scrollTop += item.top - box.top - (list.clientHeight - item.height) / 2;
     }
   }
   const back = $("main-line");
@@ -1007,7 +1046,7 @@ async function playLine(pv) {
     try {
       view = await api("POST", sessionPath("/play"), { move });
     } catch (e) {
-      showError(e.message);
+      showError(e);
       break;
     }
   }
@@ -1086,7 +1125,7 @@ function listen() {
       app.analysing = false;
       app.wantAnalysis = false;
       app.searchNote = "lost";
-      showError(e.message);
+      showError(e);
       updateButtons();
     }
   });
@@ -1125,7 +1164,7 @@ async function startAnalysis() {
     app.analysing = false;
     app.wantAnalysis = false;
     app.searchNote = "lost";
-    showError(e.message);
+    showError(e);
     updateButtons();
   }
 }
@@ -1180,11 +1219,26 @@ function endGame(winner, reason) {
   show(app.view);
 }
 
+// The side that resigns now: against the engine the player, otherwise the
+// side to move.
+function resigner() {
+  return againstEngine() ? mode() : app.view.to_move;
+}
+
+// Resign asks first (a misplaced tap must not end a game).
 function resign() {
   const view = app.view;
   if (!view || gameOver()) return;
-  // Against the engine the player resigns; otherwise the side to move.
-  const loser = againstEngine() ? mode() : view.to_move;
+  const loser = resigner();
+  $("rs-text").textContent = words().resignAsk(sideName(view.side_names[loser === "first" ? 0 : 1]));
+  $("resign-dialog").showModal();
+}
+
+function confirmResign() {
+  $("resign-dialog").close();
+  const view = app.view;
+  if (!view || gameOver()) return;
+  const loser = resigner();
   endGame(view.side_names[loser === "first" ? 1 : 0], "resignation");
 }
 
@@ -1230,7 +1284,7 @@ async function restoreMainLine() {
     view = await api("POST", sessionPath("/goto"), { ply: line.ply });
     app.mainLine = null;
   } catch (e) {
-    showError(e.message);
+    showError(e);
   }
   app.busy = false;
   show(view);
@@ -1268,7 +1322,7 @@ async function saveRecord() {
     link.remove();
     setTimeout(() => URL.revokeObjectURL(link.href), 1000);
   } catch (e) {
-    showError(e.message);
+    showError(e);
   }
 }
 
@@ -1332,7 +1386,7 @@ async function start() {
     if (app.local) await app.local.ready;
   } catch (e) {
     applyLanguage();
-    showError(words().engineLoad(errorText(e.message)));
+    showError(words().engineLoad(errorText(e)));
     $("status").textContent = "–";
     return;
   }
@@ -1375,7 +1429,7 @@ async function start() {
     else if (mode() === "analysis" && !view.searching && !gameOver()) startAnalysis();
     else maybeEngineMove();
   } catch (e) {
-    showError(words().cannotStart(errorText(e.message)));
+    showError(words().cannotStart(errorText(e)));
   }
 }
 
@@ -1484,6 +1538,8 @@ $("draw-accept").addEventListener("click", () => {
   endGame(null, "agreed draw");
 });
 $("draw-decline").addEventListener("click", () => $("draw-dialog").close());
+$("resign-yes").addEventListener("click", () => confirmResign());
+$("resign-no").addEventListener("click", () => $("resign-dialog").close());
 $("result-close").addEventListener("click", () => $("result-dialog").close());
 $("rematch").addEventListener("click", () => rematch());
 $("main-line").addEventListener("click", () => restoreMainLine());

@@ -178,6 +178,48 @@ function explainError(message, lang, unknown = []) {
   return null;
 }
 
+// The words of the errors that arrive structured ({kind, fields, message}:
+// the wasm package's and the server's JSON errors, docs/wasm.md): they are
+// translated from their fields, with no reading of the message; a field
+// that is a message of its own (a move's reason) is explained as above.
+const ZH_FOUND = {
+  undefined: "未给出", null: "null", "an array": "数组", "a string": "字符串", "a number": "数字",
+  "a boolean": "布尔值", "a function": "函数", "a bigint": "大整数", "a symbol": "符号", "an object": "对象",
+};
+const ZH_EXPECTED = {
+  "a string": "字符串", "an integer": "整数", "a boolean": "布尔值", "a function": "函数",
+  "an array of strings": "字符串数组", "an object": "对象", "a string, a number or a boolean": "字符串、数字或布尔值",
+};
+const ZH_ARGUMENT = { "search limits": "搜索限制", "board options": "棋盘选项" };
+const zhArgument = (name) => ZH_ARGUMENT[name] || name;
+const DATA_KINDS = {
+  "argument.type": { zh: (f) => `参数 ${zhArgument(f.name)} 应为${ZH_EXPECTED[f.expected] || f.expected}，而不是${ZH_FOUND[f.found] || f.found}` },
+  "argument.range": { zh: (f) => `参数 ${f.name} 应为 ${f.min} 到 ${f.max} 的整数，而不是 ${f.value}` },
+  "limits.depth": { zh: (f) => `搜索深度应为 1 到 ${f.max}，而不是 ${f.depth}` },
+  "limits.nodes": { zh: () => "搜索节点数至少为 1" },
+  "limits.movetime": { zh: () => "搜索时间至少为 1 毫秒" },
+  "limits.unbounded": { zh: () => "搜索没有任何限制，也没有能停止它的回调" },
+  ply: { zh: (f) => `第${f.ply}步不在对局中（0 到 ${f.len}）` },
+  "nothing-to-undo": { zh: () => "没有可以悔的棋" },
+  move: { zh: (f, t) => `着法“${f.text}”不能走：${t(f.reason)}` },
+  position: { zh: (f, t) => `局面文本有误：${t(f.reason)}` },
+  record: { zh: (f, t) => `棋谱有误：${t(f.reason)}` },
+  "spec.unknown-game": { zh: (f) => `没有“${f.name}”这种棋（可选 jungle 或 five-tigers，可加“:规则名”）` },
+  "spec.rules": { zh: (f, t) => t(f.reason) },
+};
+
+// A structured error ({kind, fields, message}) in `lang`, by its kind; one
+// of a kind without words here is read from its message (explainError).
+function explainErrorData(error, lang, unknown = []) {
+  const kind = error && error.kind && error.fields ? DATA_KINDS[error.kind] : null;
+  if (!kind || !kind[lang]) return explainError(error.message, lang, unknown);
+  return kind[lang](error.fields, (inner) => {
+    const said = explainError(inner, lang, unknown);
+    if (said === null) unknown.push(inner);
+    return said ?? inner;
+  });
+}
+
 // The kind of a message and its fields (the pattern's groups, in order),
 // or null: the structured form of an error, for tests and tools.
 function errorKind(message) {

@@ -78,7 +78,9 @@ function startSearch(kind, limits, multipv = 1, level = undefined) {
     if (local.search !== search) return;
     const msg = event.data;
     if (msg.type === "info") {
-      search.last = msg.info;
+      // The best line's report: with several lines, each iteration
+      // reports line 1 first and the others after it.
+      if (!msg.info.multipv || msg.info.multipv === 1) search.last = msg.info;
       emit({ type: "info", search: kind, ...msg.info });
     } else if (msg.type === "done") {
       local.search = null;
@@ -88,7 +90,8 @@ function startSearch(kind, limits, multipv = 1, level = undefined) {
     } else if (msg.type === "error") {
       local.search = null;
       worker.terminate();
-      search.reject(new Error(msg.message));
+      // The package's error, with its kind and fields (docs/wasm.md).
+      search.reject(Object.assign(new Error(msg.message), { kind: msg.kind, fields: msg.fields }));
     }
   };
   worker.onerror = (event) => {
@@ -183,12 +186,12 @@ async function request(method, path, b) {
   return view();
 }
 
-// What app.js uses in place of fetch and EventSource.
-window.qiLocal = {
+// What app.js uses in place of fetch and EventSource (it imports this
+// module on a static site only).
+export const backend = {
   request,
   listen(handler) {
     local.listeners = [handler];
   },
   ready: init(),
 };
-window.dispatchEvent(new Event("qi-local"));
