@@ -92,9 +92,18 @@ async fn the_page_and_its_assets_are_served() {
     let app = default_app();
     let (status, html) = raw(&app, "GET", "/", "").await;
     assert_eq!(status, StatusCode::OK);
-    assert!(html.contains("<script src=\"/app.js\""));
-    assert!(html.contains("<script src=\"/errors.js\""));
-    for asset in ["/app.js", "/errors.js", "/app.css"] {
+    // Relative addresses: the same page works as a static site from any
+    // directory of a host.
+    assert!(html.contains("<script src=\"app.js\""));
+    assert!(html.contains("<script src=\"errors.js\""));
+    // The page asks which backend it has.
+    let (status, site) = raw(&app, "GET", "/site.json", "").await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(
+        serde_json::from_str::<Value>(&site).unwrap()["backend"],
+        "server"
+    );
+    for asset in ["/app.js", "/errors.js", "/app.css", "/site.json"] {
         let (status, text) = raw(&app, "GET", asset, "").await;
         assert_eq!(status, StatusCode::OK);
         assert!(!text.is_empty());
