@@ -25,7 +25,7 @@ use std::io::{self, Read, Write};
 use std::path::Path;
 
 use crate::container::{fnv1a, FileError, Header, ReadFileError, Reader, FNV_OFFSET, MAGIC};
-use crate::table::Distances;
+use crate::value::Distances;
 
 /// Slots per block in the files this build writes: 20 KiB a block with
 /// one-byte distances, so a probe that misses the cache reads and checks

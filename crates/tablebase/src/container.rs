@@ -8,7 +8,7 @@ use std::path::Path;
 
 use thiserror::Error;
 
-use crate::table::{Distances, Wdl};
+use crate::value::{code_at, Distances, UNUSED};
 
 /// The first bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"QITB\r\n\x1a\n";
@@ -193,15 +193,6 @@ fn header_fields<'a>(
     Ok((header, checksum_at, checksum))
 }
 
-/// `values` packed 2 bits each, four a byte, lowest bits first.
-pub(crate) fn pack_values(values: &[Wdl]) -> Vec<u8> {
-    let mut packed = vec![0u8; values.len().div_ceil(4)];
-    for (i, v) in values.iter().enumerate() {
-        packed[i / 4] |= v.code() << (2 * (i % 4));
-    }
-    packed
-}
-
 /// The bytes of a distance table: one or two (little-endian) a distance.
 pub(crate) fn distance_bytes(distances: &Distances) -> Vec<u8> {
     match distances {
@@ -251,7 +242,7 @@ impl<'a> Reader<'a> {
     pub(crate) fn values(&mut self, n: usize) -> Result<Vec<u8>, FileError> {
         let values = self.take(n.div_ceil(4))?.to_vec();
         for i in 0..n {
-            if values[i / 4] >> (2 * (i % 4)) & 3 == 3 {
+            if code_at(&values, i) == UNUSED {
                 return Err(FileError::BadValue(i as u64));
             }
         }

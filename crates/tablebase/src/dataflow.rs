@@ -28,7 +28,7 @@ use crate::retrograde::{
     join_parts, next_round, Deal, Fetched, Ledger, News, ReadRecorder, ReadingSlice, RetroError,
     RetroSlice, SliceValues, Start, UNUSED,
 };
-use crate::table::Wdl;
+use crate::value::Wdl;
 
 /// Where the workers of a run are.
 #[derive(Clone, Debug, PartialEq, Eq)]

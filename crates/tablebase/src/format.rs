@@ -285,7 +285,7 @@ fn blocked_table<G: TableGame>(
     header: &BlockedHeader,
     version: u16,
     values: Vec<u8>,
-    distances: crate::table::Distances,
+    distances: crate::value::Distances,
     expected: Option<&G::Rules>,
 ) -> Result<Table<G>, FormatError> {
     let (rules, material) = rules_and_material::<G>(&header.rules, &header.material, expected)?;

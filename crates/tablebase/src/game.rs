@@ -16,8 +16,9 @@ use std::str::FromStr;
 
 use crate::driver::GenerateError;
 use crate::format::FormatError;
-use crate::table::{Table, Wdl};
+use crate::table::Table;
 use crate::tablebase::Tablebase;
+use crate::value::Wdl;
 
 /// What a probe learns of a position before it reads a table
 /// ([`TableGame::settle`]).

@@ -21,8 +21,9 @@ use std::sync::{Arc, Mutex, RwLock};
 use crate::format::{load_table, FormatError};
 use crate::game::{Settled, TableGame};
 use crate::paged::{Paged, Paging};
-use crate::table::{Table, Wdl};
+use crate::table::Table;
 use crate::tablebase::{settle, ProbeError, Tablebase};
+use crate::value::Wdl;
 
 /// A hasher for the few bytes of a material: the map is looked up at
 /// every probe, and the standard SipHash (made to resist chosen keys,

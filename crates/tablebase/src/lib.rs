@@ -63,6 +63,7 @@ mod resume;
 pub mod retrograde;
 mod table;
 mod tablebase;
+mod value;
 mod write;
 
 pub use container::{FileError, MAGIC};
@@ -72,6 +73,7 @@ pub use format::{check_table_file, load_table, save_table, FormatError, Source};
 pub use game::{Settled, TableGame};
 pub use lazy::LazyTablebase;
 pub use paged::Paging;
-pub use table::{Table, Wdl};
+pub use table::Table;
 pub use tablebase::{Plan, ProbeError, Tablebase};
+pub use value::Wdl;
 pub use write::{remove_stale_temporaries, WriteLock, LOCK_FILE};

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use crate::blocked::{self, Layout};
 use crate::format::{check_name, read_error, rules_and_material, FormatError};
 use crate::game::TableGame;
-use crate::table::Wdl;
+use crate::value::{code_at, Wdl};
 
 /// How a [`LazyTablebase`](crate::LazyTablebase) reads a blocked file:
 /// whole when it is small, else a block at a time.
@@ -127,7 +127,7 @@ impl<G: TableGame> Paged<G> {
         let k = slot / self.layout.block_slots;
         let block = self.block(k)?;
         let i = (slot % self.layout.block_slots) as usize;
-        let wdl = Wdl::from_code(block.values[i / 4] >> (2 * (i % 4)) & 3)?;
+        let wdl = Wdl::from_code(code_at(&block.values, i))?;
         let d = if self.layout.width == 1 {
             u32::from(block.distances[i])
         } else {

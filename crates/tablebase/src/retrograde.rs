@@ -29,7 +29,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::table::Wdl;
+use crate::value::Wdl;
 
 /// How a slot of a slice starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -284,8 +284,7 @@ pub struct SliceValues {
     pub distances: Vec<u16>,
 }
 
-/// Code of an unused slot in [`SliceValues::codes`].
-pub const UNUSED: u8 = 3;
+pub use crate::value::UNUSED;
 
 impl SliceValues {
     /// The value of `slot`, `None` when unused.

@@ -9,7 +9,8 @@ use thiserror::Error;
 use crate::driver::{self, GenerateError};
 use crate::format::{load_table, save_table, FormatError};
 use crate::game::{Settled, TableGame};
-use crate::table::{Table, Wdl};
+use crate::table::Table;
+use crate::value::Wdl;
 
 /// Why a position could not be probed.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]

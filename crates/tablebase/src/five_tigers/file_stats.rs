@@ -14,7 +14,7 @@ use super::{Material, Slots, Stats, DENSE_BAN_VERSION};
 use crate::blocked::{peek_version, Layout};
 use crate::container::FileError;
 use crate::format::{for_each_block, load_table, FormatError};
-use crate::table::Wdl;
+use crate::value::{code_at, Wdl};
 
 /// The material, slot count and statistics (as
 /// [`Table::stats`](crate::Table::stats) gives them) of the Five Tigers
@@ -92,7 +92,7 @@ fn count_block(
 ) {
     let first = k * layout.block_slots;
     let m = layout.slots_in(k);
-    let code = |i: u64| values[(i / 4) as usize] >> (2 * (i % 4)) & 3;
+    let code = |i: u64| code_at(values, i as usize);
     stats.stored += (0..m).filter(|&i| code(i) != 3).count() as u64;
     while *slot < index.board_slots() && index.start(*slot) < first + m {
         let cells = index.cells_of(*slot);

@@ -15,7 +15,7 @@ use super::dense::DenseIndex;
 use super::dense_ban::BanIndex;
 use super::key::{map_board, plain_canonical_key, Ban, State};
 use super::{Material, Stats, Table};
-use crate::table::Wdl;
+use crate::value::Wdl;
 
 /// The slots of a Five Tigers table.
 #[derive(Clone, Debug, PartialEq, Eq)]

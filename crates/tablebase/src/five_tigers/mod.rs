@@ -85,8 +85,8 @@ pub use solve::{estimated_state_count, raw_state_count, EXACT_PLACEMENTS};
 use crate::driver::GenerateError;
 use crate::format::FormatError;
 use crate::game::{Settled, TableGame};
-use crate::table::Wdl;
 use crate::tablebase::ProbeError;
+use crate::value::Wdl;
 use key::State;
 
 /// The Five Tigers tables in memory.

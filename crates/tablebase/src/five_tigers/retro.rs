@@ -34,7 +34,7 @@ use super::dense::DenseIndex;
 use super::key::{Ban, State};
 use super::{better, Dense, Material, Slots, Table, Tablebase};
 use crate::driver::{join_workers, GenerateError};
-use crate::table::{Distances, Wdl};
+use crate::value::{fits_one_byte, pack_codes, Distances, Wdl, UNUSED};
 
 /// Undecided states are `0..=127`: the count of undecided distinct
 /// successors in the material (bits 0–5) and [`NON_LOSING`].
@@ -47,8 +47,9 @@ pub(super) const LOSS_NEW: u8 = 129;
 /// Decided and un-moved.
 pub(super) const WIN: u8 = 130;
 pub(super) const LOSS: u8 = 131;
-/// A slot no position uses.
-pub(super) const UNUSED: u8 = 255;
+/// The state of a slot no position uses (its value code is
+/// [`UNUSED`]).
+pub(super) const UNUSED_STATE: u8 = 255;
 
 /// Working bytes per slot: the state byte and the distance (a win's or
 /// loss's, before that the longest losing conversion), plus about 8 bytes
@@ -534,7 +535,7 @@ pub(super) fn state_of_code(code: u8) -> u8 {
     match code {
         0 => LOSS,
         2 => WIN,
-        3 => UNUSED,
+        UNUSED => UNUSED_STATE,
         _ => 0,
     }
 }
@@ -566,7 +567,7 @@ fn init_range(
     let slots = index.range(base, base + states.len() as u64);
     for ((state, far), (slot, x, o, stm)) in states.iter_mut().zip(dist.iter_mut()).zip(slots) {
         if !index.is_canonical(slot) {
-            *state = UNUSED;
+            *state = UNUSED_STATE;
             continue;
         }
         children.clear();
@@ -770,7 +771,7 @@ pub(super) fn propagate(
                     WIN_NEW | LOSS_NEW if dist[slot] != here => continue,
                     WIN_NEW => true,
                     LOSS_NEW => false,
-                    UNUSED => return Err(internal(format!("slot {slot} is unused"))),
+                    UNUSED_STATE => return Err(internal(format!("slot {slot} is unused"))),
                     _ => e & 1 == 1,
                 };
                 states[slot] = if won { WIN } else { LOSS };
@@ -826,7 +827,7 @@ pub(super) fn decided(s: u8) -> bool {
 pub(super) fn table_distances(states: &[u8], dist: &[u16]) -> Distances {
     let distance = |(&s, &d): (&u8, &u16)| if decided(s) { d } else { 0 };
     let longest = states.iter().zip(dist).map(distance).max().unwrap_or(0);
-    if longest <= u16::from(u8::MAX) {
+    if fits_one_byte(u32::from(longest)) {
         Distances::U8(states.iter().zip(dist).map(|x| distance(x) as u8).collect())
     } else {
         Distances::U16(states.iter().zip(dist).map(distance).collect())
@@ -834,28 +835,14 @@ pub(super) fn table_distances(states: &[u8], dist: &[u16]) -> Distances {
 }
 
 /// The table's 2-bit values (4 a byte) of the solved states, packed on
-/// `threads` threads: a state no position uses gets the code 3.
-pub(super) fn pack_values(states: &[u8], threads: usize) -> Vec<u8> {
-    let n = states.len();
-    // A multiple of 4 states a thread, so each packs whole value bytes.
-    let per = n.div_ceil(threads.max(1)).next_multiple_of(4).max(4);
-    let mut values = vec![0u8; n.div_ceil(4)];
-    let code = |s: u8| match s {
+/// `threads` threads: a state no position uses gets the code [`UNUSED`].
+pub(super) fn pack_states(states: &[u8], threads: usize) -> Vec<u8> {
+    pack_codes(states.len(), threads, |i| match states[i] {
         WIN => Wdl::Win.code(),
         LOSS => Wdl::Loss.code(),
-        UNUSED => 3,
+        UNUSED_STATE => UNUSED,
         _ => Wdl::Draw.code(),
-    };
-    std::thread::scope(|scope| {
-        for (v, s) in values.chunks_mut(per / 4).zip(states.chunks(per)) {
-            scope.spawn(move || {
-                for (i, &st) in s.iter().enumerate() {
-                    v[i / 4] |= code(st) << (2 * (i % 4));
-                }
-            });
-        }
-    });
-    values
+    })
 }
 
 /// The table of the solved slots, in the slots of the dense index (no
@@ -877,7 +864,7 @@ pub(super) fn table_of(
             index.len()
         )));
     }
-    let values = pack_values(states, threads);
+    let values = pack_states(states, threads);
     let distances = table_distances(states, dist);
     Ok(Table {
         material,

@@ -43,13 +43,13 @@ use qi_five_tigers::{FiveTigers, LastStep, Move, Rules, Shuttle, NEIGHBOURS};
 use super::dense_ban::{bans_in_order, BanIndex, Block, Near};
 use super::key::{Ban, State, MAX_KEYED_OWED};
 use super::retro::{
-    best_removal, convert_step, decided, forms, internal, needed_table, pack_values, points,
+    best_removal, convert_step, decided, forms, internal, needed_table, pack_states, points,
     predecessors, side, start_by_steps, with, Converted, Lookup, SlotStart, COUNT, LOSS, LOSS_NEW,
-    NON_LOSING, UNUSED, WIN, WIN_NEW,
+    NON_LOSING, UNUSED_STATE, WIN, WIN_NEW,
 };
 use super::{DenseBan, Material, Slots, Table, Tablebase};
 use crate::driver::{join_workers, GenerateError};
-use crate::table::{Distances, Wdl};
+use crate::value::{Distances, Wdl, ONE_BYTE_LONGEST};
 
 const ALL: u32 = (1 << 25) - 1;
 
@@ -83,7 +83,7 @@ pub(super) trait Distance: Copy + Default + Send + Sync + 'static {
 }
 
 impl Distance for u8 {
-    const LIMIT: u32 = u8::MAX as u32;
+    const LIMIT: u32 = ONE_BYTE_LONGEST;
     fn of(d: u16) -> u8 {
         d as u8
     }
@@ -633,7 +633,7 @@ fn init_range<D: Distance>(
         |cell, start| {
             let i = (cell - base) as usize;
             match start {
-                None => states[i] = UNUSED,
+                None => states[i] = UNUSED_STATE,
                 Some((start, children)) => {
                     let at = record_cell(start, children, &mut states[i], &mut dist[i])?;
                     horizon = horizon.max(at);
@@ -736,7 +736,7 @@ fn solve_in<D: Distance>(
 #[inline]
 fn decided_at(s: u8, d: u16, here: u16) -> Option<bool> {
     match s {
-        WIN | LOSS | UNUSED => None,
+        WIN | LOSS | UNUSED_STATE => None,
         WIN_NEW | LOSS_NEW => (d == here).then_some(s == WIN_NEW),
         // A winning conversion at `here`.
         _ if s & NON_LOSING != 0 => (d == here && here > 0).then_some(true),
@@ -972,7 +972,7 @@ pub(super) fn table_of<D: Distance>(
         )));
     }
     let distances = D::table_distances(dist, &states);
-    let values = pack_values(&states, threads);
+    let values = pack_states(&states, threads);
     drop(states);
     Ok(Table {
         material,

@@ -37,7 +37,7 @@ use crate::driver::GenerateError;
 use crate::retrograde::{
     Open, Reader, ReadingSlice, RetroError, RetroSlice, SliceValues, Source, Start,
 };
-use crate::table::Wdl;
+use crate::value::Wdl;
 
 /// One Five Tigers material with the tables its removals lead to, under
 /// either shuttle option.

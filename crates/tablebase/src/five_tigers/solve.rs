@@ -11,7 +11,7 @@ use qi_five_tigers::{FiveTigers, Rules, Shuttle};
 use super::key::{possible_bans, subsets, NoState, State};
 use super::{Material, Table, Tablebase};
 use crate::driver::{join_workers, GenerateError};
-use crate::table::Wdl;
+use crate::value::Wdl;
 
 /// An edge of the graph, seen from the node it leaves.
 #[derive(Clone, Copy, Debug)]

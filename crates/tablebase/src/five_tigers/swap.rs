@@ -18,7 +18,7 @@ use crate::container::Header;
 use crate::dir::GenerateDirError;
 use crate::driver::GenerateError;
 use crate::format::FormatError;
-use crate::table::Distances;
+use crate::value::{code_at, set_code, Distances, UNUSED};
 use crate::TableGame;
 
 /// The material with the sides' pieces exchanged.
@@ -28,9 +28,6 @@ pub(crate) fn twin(m: Material) -> Material {
         second: m.first,
     }
 }
-
-/// The code for a slot no position uses (`blocked`'s format).
-const UNUSED: u8 = 3;
 
 /// The twin's values and distances, read by slot.
 struct Source<'a> {
@@ -51,14 +48,14 @@ impl Source<'_> {
         distances: &mut [u8],
     ) -> Result<(), GenerateError> {
         let i = from as usize;
-        let code = self.values[i / 4] >> (2 * (i % 4)) & 3;
+        let code = code_at(self.values, i);
         if code == UNUSED {
             return Err(internal(format!(
                 "the twin's slot {from} holds no state, but its twin (slot {to} of the block \
                  being written) does"
             )));
         }
-        values[to / 4] |= code << (2 * (to % 4));
+        set_code(values, to, code);
         match self.distances {
             Distances::U8(d) => distances[to] = d[i],
             Distances::U16(d) => distances[2 * to..2 * to + 2].copy_from_slice(&d[i].to_le_bytes()),
@@ -70,7 +67,7 @@ impl Source<'_> {
 /// Marks slot `to` of a block unused (its distance stays 0).
 #[inline]
 fn unused(to: usize, values: &mut [u8]) {
-    values[to / 4] |= UNUSED << (2 * (to % 4));
+    set_code(values, to, UNUSED);
 }
 
 /// Writes the table of `twin(source.material())` into `dir` from

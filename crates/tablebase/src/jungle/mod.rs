@@ -48,7 +48,7 @@ pub use solve::{closure, generate_table, generation_memory};
 use crate::driver::GenerateError;
 use crate::format::FormatError;
 use crate::game::{Settled, TableGame};
-use crate::table::Wdl;
+use crate::value::Wdl;
 
 /// The Jungle tables in memory.
 pub type Tablebase = crate::Tablebase<Jungle>;

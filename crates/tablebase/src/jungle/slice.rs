@@ -23,7 +23,7 @@ use super::{Table, Tablebase};
 use crate::retrograde::{
     Open, Reader, ReadingSlice, RetroError, RetroSlice, SliceValues, Source, Start,
 };
-use crate::table::Wdl;
+use crate::value::Wdl;
 
 /// Squares on a Jungle board: 7 files by 9 ranks.
 const FILES: u8 = 7;

@@ -10,7 +10,7 @@ use qi_jungle::{Jungle, Rules};
 use super::material::{Indexer, Material};
 use super::{Table, Tablebase};
 use crate::driver::GenerateError;
-use crate::table::Wdl;
+use crate::value::Wdl;
 
 /// Distance not known yet.
 const UNKNOWN: u16 = u16::MAX;

@@ -68,7 +68,7 @@ use crate::blocked::{block_sum, BLOCK_SLOTS};
 use crate::dir::GenerateDirError;
 use crate::driver::{join_workers, GenerateError};
 use crate::format::{load_table, FormatError};
-use crate::table::Wdl;
+use crate::value::{code_at, set_code, Wdl, ONE_BYTE_LONGEST, UNUSED};
 use cells::{Bits, Values};
 use file::{file_bytes, write_at, Output};
 use halves::Half;
@@ -118,7 +118,7 @@ impl Grain {
     /// The longest distance one byte a distance holds: `narrow`, at
     /// most 255.
     fn one_byte(&self) -> u32 {
-        self.narrow.min(u32::from(u8::MAX))
+        self.narrow.min(ONE_BYTE_LONGEST)
     }
 }
 
@@ -129,7 +129,7 @@ impl Default for Grain {
             round_words: 1 << 10,
             blocks: 64,
             block_slots: BLOCK_SLOTS,
-            narrow: u32::from(u8::MAX),
+            narrow: ONE_BYTE_LONGEST,
             disk: None,
         }
     }
@@ -1030,7 +1030,7 @@ impl Solver<'_> {
                 if BanIndex::is_canonical([x, o], stab, c - own.start) {
                     stats.stored += 1;
                 } else {
-                    vals[i / 4] |= 3 << (2 * (i % 4));
+                    set_code(vals, i, UNUSED);
                     dist[i] = 0;
                 }
             }
@@ -1038,7 +1038,7 @@ impl Solver<'_> {
                 continue;
             }
             let i = (own.start - cells.start) as usize;
-            let v = Wdl::from_code(vals[i / 4] >> (2 * (i % 4)) & 3)
+            let v = Wdl::from_code(code_at(vals, i))
                 .ok_or_else(|| internal(format!("cell {} has no value", own.start)))?;
             let state = State {
                 boards: [x, o],
@@ -1068,7 +1068,7 @@ fn put(i: usize, v: u64, vals: &mut [u8], dist: &mut [u16]) {
             Wdl::Draw.code()
         }
     };
-    vals[i / 4] |= code << (2 * (i % 4));
+    set_code(vals, i, code);
 }
 
 #[cfg(test)]

@@ -92,8 +92,8 @@ fn widened(path: &Path, rules: &Rules, narrow: u32) -> Vec<u8> {
     let bytes = std::fs::read(path).unwrap();
     let mut table: super::super::Table = load_table(path, rules).unwrap();
     match &table.distances {
-        crate::table::Distances::U8(d) if longest_of(&table) > narrow => {
-            table.distances = crate::table::Distances::U16(d.iter().map(|&x| x.into()).collect());
+        crate::value::Distances::U8(d) if longest_of(&table) > narrow => {
+            table.distances = crate::value::Distances::U16(d.iter().map(|&x| x.into()).collect());
             table.to_bytes()
         }
         _ => bytes,

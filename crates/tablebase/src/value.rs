@@ -1,0 +1,163 @@
+//! The values of positions and how tables code them: [`Wdl`], its 2-bit
+//! code ([`UNUSED`] for a slot no position uses), the packing of codes
+//! four a byte, and the one rule for the width of distances (one byte
+//! each while the longest fits, two past it). A leaf: it imports nothing
+//! of the crate.
+
+use std::fmt;
+
+use qi_core::{Outcome, Side};
+
+/// The 2-bit code of a slot no position uses (in a table's values and in
+/// [`crate::retrograde::SliceValues::codes`]); 0, 1 and 2 code a loss, a
+/// draw and a win.
+pub const UNUSED: u8 = 3;
+
+/// The longest distance one byte a distance holds: a table whose
+/// longest distance is past it stores two bytes a distance.
+pub(crate) const ONE_BYTE_LONGEST: u32 = u8::MAX as u32;
+
+/// Whether a table whose longest distance is `longest` stores one byte
+/// a distance (else two).
+#[inline]
+pub(crate) const fn fits_one_byte(longest: u32) -> bool {
+    longest <= ONE_BYTE_LONGEST
+}
+
+/// The 2-bit code of slot `i` of packed `values` (four a byte, lowest
+/// bits first).
+#[inline]
+pub(crate) fn code_at(values: &[u8], i: usize) -> u8 {
+    values[i / 4] >> (2 * (i % 4)) & 3
+}
+
+/// Sets the code of slot `i` of packed `values`, whose bits there are 0.
+#[inline]
+pub(crate) fn set_code(values: &mut [u8], i: usize, code: u8) {
+    values[i / 4] |= code << (2 * (i % 4));
+}
+
+/// The codes `code(0)`, …, `code(len - 1)` packed four a byte, lowest
+/// bits first, on `threads` threads (each packing whole bytes).
+pub(crate) fn pack_codes(len: usize, threads: usize, code: impl Fn(usize) -> u8 + Sync) -> Vec<u8> {
+    let mut values = vec![0u8; len.div_ceil(4)];
+    if threads <= 1 {
+        for i in 0..len {
+            set_code(&mut values, i, code(i));
+        }
+        return values;
+    }
+    // A multiple of 4 slots a thread, so each packs whole value bytes.
+    let per = len.div_ceil(threads).next_multiple_of(4).max(4);
+    let code = &code;
+    std::thread::scope(|scope| {
+        for (k, v) in values.chunks_mut(per / 4).enumerate() {
+            let base = k * per;
+            let end = (base + per).min(len);
+            scope.spawn(move || {
+                for i in base..end {
+                    set_code(v, i - base, code(i));
+                }
+            });
+        }
+    });
+    values
+}
+
+/// The value of a position for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Wdl {
+    /// The side to move loses against best play.
+    Loss,
+    /// Neither side can force a win (under the board rules alone).
+    Draw,
+    /// The side to move wins.
+    Win,
+}
+
+impl Wdl {
+    /// The 2-bit code of the file format: 0 loss, 1 draw, 2 win
+    /// ([`UNUSED`] is no value).
+    pub(crate) const fn code(self) -> u8 {
+        match self {
+            Wdl::Loss => 0,
+            Wdl::Draw => 1,
+            Wdl::Win => 2,
+        }
+    }
+
+    /// The value of a 2-bit code, `None` for [`UNUSED`].
+    pub(crate) const fn from_code(code: u8) -> Option<Wdl> {
+        match code {
+            0 => Some(Wdl::Loss),
+            1 => Some(Wdl::Draw),
+            2 => Some(Wdl::Win),
+            _ => None,
+        }
+    }
+
+    /// The value of a finished game (`outcome`) for `side`: every game's
+    /// tables and probes read a finished game through this one rule.
+    pub fn of_outcome(outcome: Outcome, side: Side) -> Wdl {
+        match outcome.winner() {
+            Some(w) if w == side => Wdl::Win,
+            Some(_) => Wdl::Loss,
+            None => Wdl::Draw,
+        }
+    }
+
+    /// The value for the other side.
+    pub const fn flip(self) -> Wdl {
+        match self {
+            Wdl::Loss => Wdl::Win,
+            Wdl::Draw => Wdl::Draw,
+            Wdl::Win => Wdl::Loss,
+        }
+    }
+}
+
+impl fmt::Display for Wdl {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Wdl::Loss => "loss",
+            Wdl::Draw => "draw",
+            Wdl::Win => "win",
+        })
+    }
+}
+
+/// The distances of a table: one byte each when every distance fits,
+/// two otherwise.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Distances {
+    /// Every distance is below 256.
+    U8(Vec<u8>),
+    /// Some distance is 256 or more.
+    U16(Vec<u16>),
+}
+
+impl Distances {
+    /// The narrowest form of `d`.
+    pub(crate) fn from_u16(d: Vec<u16>) -> Distances {
+        if d.iter().all(|&x| fits_one_byte(u32::from(x))) {
+            Distances::U8(d.into_iter().map(|x| x as u8).collect())
+        } else {
+            Distances::U16(d)
+        }
+    }
+
+    pub(crate) fn get(&self, i: usize) -> u32 {
+        match self {
+            Distances::U8(v) => u32::from(v[i]),
+            Distances::U16(v) => u32::from(v[i]),
+        }
+    }
+
+    /// Bytes per distance (1 or 2).
+    pub(crate) fn width(&self) -> u8 {
+        match self {
+            Distances::U8(_) => 1,
+            Distances::U16(_) => 2,
+        }
+    }
+}
