@@ -64,16 +64,22 @@ class Net:
         return e / e.sum(axis=1, keepdims=True)
 
     def train_step(self, x, masks, targets, values, lr: float = 1e-3) -> tuple[float, float]:
+        """One Adam step on a batch; ``targets`` are actions (one per row)
+        or distributions over the actions (one row each)."""
         p = self.params
         logits, v, h = self.forward(x)
         logits = np.where(masks, logits, -1e9)
         e = np.exp(logits - logits.max(axis=1, keepdims=True)) * masks
         probs = e / e.sum(axis=1, keepdims=True)
         n = len(x)
-        policy_loss = -np.log(probs[np.arange(n), targets] + 1e-9).mean()
         value_loss = ((v - values) ** 2).mean()
         d_logits = probs.copy()
-        d_logits[np.arange(n), targets] -= 1
+        if targets.ndim == 1:
+            policy_loss = -np.log(probs[np.arange(n), targets] + 1e-9).mean()
+            d_logits[np.arange(n), targets] -= 1
+        else:
+            policy_loss = -(targets * np.log(probs + 1e-9)).sum(axis=1).mean()
+            d_logits -= targets
         d_logits /= n
         d_v = (2 * (v - values) / n * (1 - v**2))[:, None]
         grads = {

@@ -6,12 +6,20 @@ import sys
 from conftest import REPO
 
 
-def test_alphazero_example_trains_and_reports_before_and_after():
-    script = REPO / "examples" / "python" / "alphazero_numpy.py"
-    run = subprocess.run(
-        [sys.executable, str(script), "five-tigers", "--quick"], capture_output=True, text=True, timeout=300
-    )
+def run_quick(example: str, spec: str) -> list[str]:
+    """The lines `examples/python/EXAMPLE --quick` prints for `spec`."""
+    script = REPO / "examples" / "python" / example
+    run = subprocess.run([sys.executable, str(script), spec, "--quick"], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
-    lines = run.stdout.splitlines()
+    return run.stdout.splitlines()
+
+
+def test_alphazero_example_trains_and_reports_before_and_after():
+    lines = run_quick("alphazero_numpy.py", "five-tigers")
     assert lines[0].strip().startswith("before: score") and lines[-1].strip().startswith("after: score")
     assert any(line.startswith("iteration 1:") for line in lines)
+
+
+def test_training_example_runs_its_rounds_and_evaluates():
+    lines = run_quick("train_vs_level.py", "five-tigers")
+    assert lines[0].startswith("round 1:") and lines[-1].startswith("against level 1: 4 games:")
