@@ -221,7 +221,7 @@ fn values_the_game_rules_could_change_are_not_taken() {
         .map(|(p, _, d)| (p, d))
         .unwrap();
     // The position text with another quiet count (its last field).
-    let text = pos.to_string();
+    let text = pos.to_setup().to_string();
     let board = text.rsplit_once(' ').unwrap().0;
     let value = |quiet: u32, rules: &Rules| {
         let pos = FiveTigers::from_text_lenient(&format!("{board} {quiet}"), rules).unwrap();
@@ -246,7 +246,7 @@ fn values_the_game_rules_could_change_are_not_taken() {
         .find(|(_, w, _)| *w == Wdl::Draw)
         .map(|(p, _, _)| p)
         .unwrap();
-    let text = draw.to_string();
+    let text = draw.to_setup().to_string();
     let board_draw = text.rsplit_once(' ').unwrap().0;
     let game =
         Game::new(FiveTigers::from_text_lenient(&format!("{board_draw} 98"), &rules).unwrap());

@@ -8,7 +8,7 @@ use crate::formation::{count_held_at, held_mask, loose_pieces, score, THROUGH};
 use crate::point::{step_count, step_targets, Move, Point, ALL_POINTS};
 use crate::rules::{PlacementCapture, Rules, RulesError, Shuttle};
 use crate::setup::{LastStep, Owed, Phase, Setup, SetupError};
-use crate::text::PositionTextError;
+use crate::text::{PositionTextError, RulesFrom};
 
 /// How much of a setup is checked when it becomes a position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -125,7 +125,7 @@ impl FiveTigers {
     /// assert!(FiveTigers::from_text(full, &Rules::shandong()).is_err());
     /// ```
     pub fn from_text(text: &str, rules: &Rules) -> Result<FiveTigers, PositionTextError> {
-        crate::text::parse(text, *rules, Check::Reachable)
+        crate::text::parse(text, RulesFrom::Given(rules), Check::Reachable)
     }
 
     /// Reads position text under `rules` as [`FiveTigers::from_text`] does,
@@ -146,7 +146,7 @@ impl FiveTigers {
     /// assert_eq!(pos.to_string(), text);
     /// ```
     pub fn from_text_lenient(text: &str, rules: &Rules) -> Result<FiveTigers, PositionTextError> {
-        crate::text::parse(text, *rules, Check::Consistent)
+        crate::text::parse(text, RulesFrom::Given(rules), Check::Consistent)
     }
 
     /// The position a setup describes under `rules`, if the setup is valid
@@ -888,10 +888,22 @@ impl MoveSpace for FiveTigers {
     }
 }
 
+/// Position text under the rules it names after the quiet-ply count, or
+/// the Shandong rules if it names none (the text `Display` writes).
+///
+/// ```
+/// use qi_five_tigers::{FiveTigers, Rules};
+///
+/// let text = "5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0";
+/// assert_eq!(text.parse::<FiveTigers>()?, FiveTigers::from_text(text, &Rules::shandong())?);
+/// let shuttle: FiveTigers = format!("{text} five-tigers:shandong-shuttle").parse()?;
+/// assert_eq!(shuttle, FiveTigers::from_text(text, &Rules::shandong_shuttle())?);
+/// # Ok::<(), qi_five_tigers::PositionTextError>(())
+/// ```
 impl std::str::FromStr for FiveTigers {
     type Err = PositionTextError;
     fn from_str(s: &str) -> Result<FiveTigers, PositionTextError> {
-        FiveTigers::from_text(s, &Rules::default())
+        crate::text::parse(s, RulesFrom::Text, Check::Reachable)
     }
 }
 

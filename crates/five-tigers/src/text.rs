@@ -60,9 +60,21 @@ impl fmt::Display for Field {
 /// (control characters escaped).
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum PositionTextError {
-    /// The text does not have eight space-separated fields.
+    /// The text does not have eight space-separated fields, or nine of
+    /// which the last is rules text.
     #[error("expected 8 space-separated fields, found {0}")]
     FieldCount(usize),
+    /// The text names rules other than those it is read under (by
+    /// [`FiveTigers::from_text`] and [`FiveTigers::from_text_lenient`]).
+    #[error(
+        "the position text is under the rules {text}, not the rules it is read under ({given})"
+    )]
+    RulesMismatch {
+        /// The rules the text names.
+        text: Rules,
+        /// The rules it was read under.
+        given: Rules,
+    },
     /// A character that has no place in the field.
     #[error("{field}: unexpected character '{}'", EscapedChar(*.ch))]
     BadChar {
@@ -100,7 +112,9 @@ impl PositionTextError {
                 Some(*field)
             }
             PositionTextError::Setup(e) => Some(e.field()),
-            PositionTextError::FieldCount(_) | PositionTextError::Rules(_) => None,
+            PositionTextError::FieldCount(_)
+            | PositionTextError::Rules(_)
+            | PositionTextError::RulesMismatch { .. } => None,
         }
     }
 }
@@ -166,10 +180,26 @@ impl fmt::Display for Setup {
     }
 }
 
-/// The position text.
+/// The position text, then the rules (their `Display`) when they are not
+/// the Shandong rules, so that the text names the position whole:
+/// [`FromStr`](std::str::FromStr) reads it back to an equal position.
+///
+/// ```
+/// use qi_five_tigers::{FiveTigers, Rules};
+///
+/// let start = "5/5/5/5/5 x place X:13,O:13 - x -,- 0";
+/// assert_eq!(FiveTigers::new(Rules::shandong()).to_string(), start);
+/// let ten = FiveTigers::new(Rules::ten());
+/// assert_eq!(ten.to_string(), "5/5/5/5/5 x place X:10,O:10 - x -,- 0 five-tigers:ten");
+/// assert_eq!(ten.to_string().parse::<FiveTigers>(), Ok(ten));
+/// ```
 impl fmt::Display for FiveTigers {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&self.to_setup(), f)
+        fmt::Display::fmt(&self.to_setup(), f)?;
+        if self.rules() != &Rules::default() {
+            write!(f, " {}", self.rules())?;
+        }
+        Ok(())
     }
 }
 
@@ -361,16 +391,44 @@ fn parse_last(text: &str) -> Result<Option<LastStep>, PositionTextError> {
 /// validated into the position as `check` says: the fields must agree with
 /// each other as they do in every position the state machine produces,
 /// and with [`Check::Reachable`] some game must reach the position.
+/// Which rules a text is read under.
+#[derive(Clone, Copy)]
+pub(crate) enum RulesFrom<'a> {
+    /// These rules; the text may name them, but no others.
+    Given(&'a Rules),
+    /// The rules the text names, or the Shandong rules if it names none.
+    Text,
+}
+
 pub(crate) fn parse(
     text: &str,
-    rules: Rules,
+    from: RulesFrom,
     check: Check,
 ) -> Result<FiveTigers, PositionTextError> {
-    rules.validate()?;
-    let fields: Vec<&str> = text.split_ascii_whitespace().collect();
-    if fields.len() != 8 {
-        return Err(PositionTextError::FieldCount(fields.len()));
+    if let RulesFrom::Given(rules) = from {
+        rules.validate()?;
     }
+    let fields: Vec<&str> = text.split_ascii_whitespace().collect();
+    // A ninth field names the rules; text that is no rules is refused as
+    // a ninth field was before the text could name its rules.
+    let named = match fields.get(8) {
+        Some(t) if fields.len() == 9 => Some(
+            t.parse::<Rules>()
+                .map_err(|_| PositionTextError::FieldCount(9))?,
+        ),
+        _ if fields.len() != 8 => return Err(PositionTextError::FieldCount(fields.len())),
+        _ => None,
+    };
+    let rules = match (from, named) {
+        (RulesFrom::Given(given), Some(text)) if text != *given => {
+            return Err(PositionTextError::RulesMismatch {
+                text,
+                given: *given,
+            })
+        }
+        (RulesFrom::Given(given), _) => *given,
+        (RulesFrom::Text, named) => named.unwrap_or_default(),
+    };
     let board = parse_board(fields[0])?;
     let side_to_move = parse_side(fields[1], Field::ToMove)?;
     let phase = match fields[2] {

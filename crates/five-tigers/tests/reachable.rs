@@ -80,7 +80,7 @@ fn unreachable(text: &str, rules: Rules, error: SetupError) {
     assert_eq!(err.to_string(), format!("{}: {error}", error.field()));
     let lenient = FiveTigers::from_text_lenient(text, &rules)
         .unwrap_or_else(|e| panic!("{rules}: {text}: {e}"));
-    assert_eq!(lenient.to_string(), text);
+    assert_eq!(lenient.to_setup().to_string(), text);
     // The setup is refused the same way, and leniently accepted.
     let setup = lenient.to_setup();
     assert_eq!(setup.into_position(&rules), Err(error));
@@ -89,7 +89,7 @@ fn unreachable(text: &str, rules: Rules, error: SetupError) {
 
 fn accepted(text: &str, rules: Rules) {
     let pos = FiveTigers::from_text(text, &rules).unwrap_or_else(|e| panic!("{text}: {e}"));
-    assert_eq!(pos.to_string(), text);
+    assert_eq!(pos.to_setup().to_string(), text);
 }
 
 fn step(from: &str, to: &str) -> LastStep {

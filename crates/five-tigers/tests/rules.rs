@@ -219,7 +219,7 @@ fn deferred_scores_are_taken_first_by_first_then_by_second_counted_before_any_re
     // O: rank 2 (5) + three-diagonal c1-d2-e3 (2) + 2 squares = 9.
     assert_eq!(
         p.to_string(),
-        "XXXOO/XXXXX/XOXXO/OOOOO/XOOOX x move X:0,O:0 x10,o9 o -,- 0"
+        "XXXOO/XXXXX/XOXXO/OOOOO/XOOOX x move X:0,O:0 x10,o9 o -,- 0 five-tigers:deferred"
     );
     assert_eq!(p.side_to_move(), Side::First);
     // X removes O's pieces, breaking O's formations: O's score stays 9.
@@ -583,7 +583,7 @@ fn the_start_position_text() {
     );
     assert_eq!(
         FiveTigers::new(Rules::ten()).to_string(),
-        "5/5/5/5/5 x place X:10,O:10 - x -,- 0"
+        "5/5/5/5/5 x place X:10,O:10 - x -,- 0 five-tigers:ten"
     );
 }
 

@@ -359,3 +359,50 @@ fn a_step_between_points_not_adjacent_reads_the_same_everywhere() {
         .unwrap_err();
     assert_eq!(err.to_string(), format!("last-steps: {message}"));
 }
+
+/// A position's text names its rules when they are not Shandong, so that
+/// the text alone reads back to an equal position; text without rules
+/// (all text written before it could name them) reads as Shandong, and a
+/// reader given other rules refuses the text rather than change them.
+#[test]
+fn position_text_names_its_rules_and_reads_back_equal() {
+    let text = "5/5/2O2/5/X4 o move X:0,O:0 - o -,- 3";
+    let custom: Rules = "five-tigers:shandong,no_capture_draw=50".parse().unwrap();
+    for rules in presets().iter().map(|(_, rules)| *rules).chain([custom]) {
+        let pos = FiveTigers::from_text_lenient(text, &rules).unwrap();
+        let written = pos.to_string();
+        assert_eq!(
+            FiveTigers::from_text_lenient(&written, &rules),
+            Ok(pos),
+            "{written}"
+        );
+        if rules != Rules::shandong() {
+            assert_eq!(written, format!("{text} {rules}"));
+            assert_eq!(
+                FiveTigers::from_text_lenient(&written, &Rules::shandong()),
+                Err(PositionTextError::RulesMismatch {
+                    text: rules,
+                    given: Rules::shandong(),
+                })
+            );
+        }
+        let start = FiveTigers::new(rules);
+        assert_eq!(start.to_string().parse::<FiveTigers>(), Ok(start));
+        assert_eq!(FiveTigers::from_text(&start.to_string(), &rules), Ok(start));
+    }
+    let start = "5/5/5/5/5 x place X:13,O:13 - x -,- 0";
+    assert_eq!(start.parse::<FiveTigers>(), Ok(FiveTigers::default()));
+    assert_eq!(
+        format!("{start} five-tigers").parse::<FiveTigers>(),
+        Ok(FiveTigers::default())
+    );
+    // What is no rules is a ninth field, as before; a tenth is refused.
+    assert_eq!(
+        format!("{start} z").parse::<FiveTigers>(),
+        Err(PositionTextError::FieldCount(9))
+    );
+    assert_eq!(
+        format!("{start} five-tigers five-tigers").parse::<FiveTigers>(),
+        Err(PositionTextError::FieldCount(10))
+    );
+}

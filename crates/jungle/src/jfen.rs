@@ -80,9 +80,21 @@ pub enum JfenError {
         /// The text given.
         text: String,
     },
-    /// More than four whitespace-separated fields.
+    /// A field after the full-move number that is not rules text, or a
+    /// field after the rules.
     #[error("unexpected extra field '{}' after the full-move number", Escaped(.0))]
     ExtraField(String),
+    /// The text names rules other than those it is read under (by
+    /// [`Jungle::from_text`] and [`Jungle::from_text_lenient`]).
+    #[error(
+        "the position text is under the rules {text}, not the rules it is read under ({given})"
+    )]
+    RulesMismatch {
+        /// The rules the text names.
+        text: Rules,
+        /// The rules it was read under.
+        given: Rules,
+    },
     /// The text is well formed but no game reaches the position (only
     /// [`Jungle::from_text_lenient`] reads it).
     #[error(transparent)]
@@ -98,17 +110,26 @@ fn counter_range(field: &str) -> &'static str {
     }
 }
 
-/// Reads JFEN under `rules`: the text is read into a [`Setup`], which is
-/// then validated into the position (refusing positions no game reaches
-/// when `reachable` says so).
-pub(crate) fn parse(text: &str, rules: Rules, reachable: bool) -> Result<Jungle, JfenError> {
+/// Which rules a text is read under.
+#[derive(Clone, Copy)]
+pub(crate) enum RulesFrom<'a> {
+    /// These rules; the text may name them, but no others.
+    Given(&'a Rules),
+    /// The rules the text names, or the standard rules if it names none.
+    Text,
+}
+
+/// Reads JFEN: the text is read into a [`Setup`], which is then validated
+/// into the position under the rules `from` says (refusing positions no
+/// game reaches when `reachable` says so).
+pub(crate) fn parse(text: &str, from: RulesFrom, reachable: bool) -> Result<Jungle, JfenError> {
     let mut fields = text.split_whitespace();
     let board = fields.next().ok_or(JfenError::Empty)?;
     let mut setup = read_board(board)?;
     // Errors are reported in reading order, so the board is validated
     // before an error in the fields after it is returned.
     let rest = read_side_and_counters(fields);
-    if let Ok((side, no_capture, fullmove)) = rest {
+    if let Ok((side, no_capture, fullmove, _)) = rest {
         setup = setup
             .side_to_move(side)
             .no_capture_plies(no_capture)
@@ -118,7 +139,17 @@ pub(crate) fn parse(text: &str, rules: Rules, reachable: bool) -> Result<Jungle,
     // and only then whether a game reaches the position (which needs the
     // counters).
     setup.validate_board(reachable).map_err(setup_error)?;
-    rest?;
+    let named = rest?.3;
+    let rules = match (from, named) {
+        (RulesFrom::Given(given), Some(text)) if text != *given => {
+            return Err(JfenError::RulesMismatch {
+                text,
+                given: *given,
+            })
+        }
+        (RulesFrom::Given(given), _) => *given,
+        (RulesFrom::Text, named) => named.unwrap_or_default(),
+    };
     let position = if reachable {
         Jungle::from_setup(setup, &rules)
     } else {
@@ -182,11 +213,11 @@ fn read_board(board: &str) -> Result<Setup, JfenError> {
     Ok(setup)
 }
 
-/// Reads the fields after the board: the side to move and the optional
-/// counters.
+/// Reads the fields after the board: the side to move, the optional
+/// counters and, after both counters, the optional rules.
 fn read_side_and_counters<'a>(
     mut fields: impl Iterator<Item = &'a str>,
-) -> Result<(Side, u32, u32), JfenError> {
+) -> Result<(Side, u32, u32, Option<Rules>), JfenError> {
     let side = match fields.next() {
         None => return Err(JfenError::MissingSide),
         Some("w") | Some("r") | Some("W") | Some("R") => Side::First,
@@ -209,10 +240,19 @@ fn read_side_and_counters<'a>(
             n => n,
         },
     };
+    // Text that is no rules is refused as an extra field, as it was before
+    // the text could name its rules.
+    let rules = match fields.next() {
+        None => None,
+        Some(t) => Some(
+            t.parse::<Rules>()
+                .map_err(|_| JfenError::ExtraField(t.to_string()))?,
+        ),
+    };
     if let Some(extra) = fields.next() {
         return Err(JfenError::ExtraField(extra.to_string()));
     }
-    Ok((side, no_capture, fullmove))
+    Ok((side, no_capture, fullmove, rules))
 }
 
 /// The JFEN error of a setup that does not validate: JFEN's own variants,
@@ -276,9 +316,25 @@ impl fmt::Display for Setup {
     }
 }
 
-/// JFEN, always with both counters.
+/// JFEN, always with both counters, then the rules (their `Display`) when
+/// they are not the standard rules, so that the text names the position
+/// whole: [`FromStr`](std::str::FromStr) reads it back to an equal
+/// position.
+///
+/// ```
+/// use qi_jungle::{Jungle, Rules};
+///
+/// assert_eq!(Jungle::new(Rules::standard()).to_string(), qi_jungle::START_JFEN);
+/// let datou = Jungle::new(Rules::datou());
+/// assert_eq!(datou.to_string(), format!("{} datou", qi_jungle::START_JFEN));
+/// assert_eq!(datou.to_string().parse::<Jungle>(), Ok(datou));
+/// ```
 impl fmt::Display for Jungle {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(&self.to_setup(), f)
+        fmt::Display::fmt(&self.to_setup(), f)?;
+        if self.rules() != &Rules::standard() {
+            write!(f, " {}", self.rules())?;
+        }
+        Ok(())
     }
 }

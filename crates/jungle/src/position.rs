@@ -7,7 +7,7 @@ use std::str::FromStr;
 use qi_core::{Bitboard, MoveList, MoveSpace, Outcome, Position, RuleName, Side, WinReason};
 
 use crate::board::{Animal, Piece, Square, ALL, DENS, LAND, NONE, TRAPS, WATER};
-use crate::jfen::{self, JfenError};
+use crate::jfen::{self, JfenError, RulesFrom};
 use crate::moves::Move;
 use crate::rules::{JumpBlock, RankOrder, Rules, TrappedAttacks};
 #[cfg(doc)]
@@ -105,7 +105,7 @@ impl Jungle {
     ///
     /// let pos = Jungle::new(Rules::yeshou());
     /// assert_eq!(pos.count_moves(), 24);
-    /// assert_eq!(pos.to_string(), qi_jungle::START_JFEN);
+    /// assert_eq!(pos.to_string(), format!("{} yeshou", qi_jungle::START_JFEN));
     /// ```
     pub fn new(rules: Rules) -> Jungle {
         Jungle::from_parts(START_SQUARES, Side::First, 0, 1, rules)
@@ -123,8 +123,11 @@ impl Jungle {
     }
 
     /// Reads JFEN text (`docs/jungle.md`, "Position text") under `rules`.
-    /// A position no game can reach is refused
-    /// ([`JfenError::Impossible`]); [`Jungle::from_text_lenient`] reads it.
+    /// Text that names its rules after the counters (as `Display` writes
+    /// them when they are not the standard rules) must name these
+    /// ([`JfenError::RulesMismatch`]). A position no game can reach is
+    /// refused ([`JfenError::Impossible`]); [`Jungle::from_text_lenient`]
+    /// reads it.
     ///
     /// ```
     /// use qi_jungle::{Jungle, Rules};
@@ -135,7 +138,7 @@ impl Jungle {
     /// assert!(err.to_string().contains("'x'"));
     /// ```
     pub fn from_text(text: &str, rules: &Rules) -> Result<Jungle, JfenError> {
-        jfen::parse(text, *rules, true)
+        jfen::parse(text, RulesFrom::Given(rules), true)
     }
 
     /// Reads JFEN text like [`Jungle::from_text`], but also accepts
@@ -153,7 +156,7 @@ impl Jungle {
     /// assert!(Jungle::from_text_lenient(text, &Rules::standard()).is_ok());
     /// ```
     pub fn from_text_lenient(text: &str, rules: &Rules) -> Result<Jungle, JfenError> {
-        jfen::parse(text, *rules, false)
+        jfen::parse(text, RulesFrom::Given(rules), false)
     }
 
     /// The position a setup describes, if it is valid and a game can reach
@@ -285,7 +288,7 @@ impl Jungle {
     ///
     /// let pos = Jungle::default().with_rules(Rules::datou());
     /// assert_eq!(pos.rules(), &Rules::datou());
-    /// assert_eq!(pos.to_string(), Jungle::default().to_string());
+    /// assert_eq!(pos.to_setup(), Jungle::default().to_setup());
     /// ```
     pub fn with_rules(&self, rules: Rules) -> Jungle {
         Jungle { rules, ..*self }
@@ -966,15 +969,27 @@ impl MoveSpace for Jungle {
 
 impl fmt::Debug for Jungle {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Jungle({self} [{}])", self.rules)
+        write!(f, "Jungle({self})")
     }
 }
 
-/// JFEN under the standard rules.
+/// JFEN under the rules it names after the counters, or the standard rules
+/// if it names none (the text `Display` writes).
+///
+/// ```
+/// use qi_jungle::{Jungle, Rules};
+///
+/// let text = "7/3L3/7/7/7/7/7/7/6l w 0 1";
+/// assert_eq!(text.parse::<Jungle>()?, Jungle::from_text(text, &Rules::standard())?);
+/// let yeshou: Jungle = format!("{text} yeshou").parse()?;
+/// assert_eq!(yeshou, Jungle::from_text(text, &Rules::yeshou())?);
+/// assert_eq!(yeshou.to_string(), format!("{text} yeshou"));
+/// # Ok::<(), qi_jungle::JfenError>(())
+/// ```
 impl FromStr for Jungle {
     type Err = JfenError;
     fn from_str(s: &str) -> Result<Jungle, JfenError> {
-        Jungle::from_text(s, &Rules::standard())
+        jfen::parse(s, RulesFrom::Text, true)
     }
 }
 

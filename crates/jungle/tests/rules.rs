@@ -1013,7 +1013,7 @@ fn letters_always_name_the_animal() {
         pos.piece_at("c3".parse().unwrap()),
         Some(Piece::new(Side::First, Animal::Wolf))
     );
-    assert_eq!(pos.to_string(), START_JFEN);
+    assert_eq!(pos.to_string(), format!("{START_JFEN} traditional"));
 }
 
 #[test]

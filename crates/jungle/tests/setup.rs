@@ -222,12 +222,17 @@ proptest! {
         let back = setup.into_position(&rules).unwrap();
         prop_assert_eq!(back, pos);
         prop_assert_eq!(back.zobrist(), pos.zobrist());
-        // text -> position -> text, and the setup writes the same text
+        // text -> position -> text; the setup writes the same text but
+        // for the rules, which the position names unless they are standard
         let text = pos.to_string();
-        prop_assert_eq!(setup.to_string(), text.clone());
+        let named = if rules == Rules::standard() { String::new() } else { format!(" {rules}") };
+        prop_assert_eq!(format!("{setup}{named}"), text.clone());
         let read = Jungle::from_text(&text, &rules).unwrap();
         prop_assert_eq!(read.to_setup(), setup);
-        prop_assert_eq!(read.to_string(), text);
+        prop_assert_eq!(read.to_string(), text.clone());
+        // the text alone names the position: it reads back equal
+        prop_assert_eq!(text.parse::<Jungle>(), Ok(pos));
+        prop_assert_eq!(Jungle::from_text(&setup.to_string(), &rules), Ok(pos));
     }
 }
 
@@ -401,5 +406,54 @@ proptest! {
                 }
             }
         }
+    }
+}
+
+/// A position's text names its rules when they are not standard, so that
+/// the text alone reads back to an equal position; text without rules
+/// (all text written before it could name them) reads as standard, and a
+/// reader given other rules refuses the text rather than change them.
+#[test]
+fn position_text_names_its_rules_and_reads_back_equal() {
+    let text = "7/3L3/7/7/7/7/7/7/6l w 3 9";
+    let custom: Rules = "standard,anti_chase=on,rank_order=dog_over_wolf"
+        .parse()
+        .unwrap();
+    for rules in presets()
+        .map(|(_, rules)| rules)
+        .into_iter()
+        .chain([custom])
+    {
+        let pos = Jungle::from_text(text, &rules).unwrap();
+        let written = pos.to_string();
+        assert_eq!(written.parse::<Jungle>(), Ok(pos), "{written}");
+        assert_eq!(Jungle::from_text(&written, &rules), Ok(pos));
+        assert_eq!(Jungle::from_text_lenient(&written, &rules), Ok(pos));
+        if rules != Rules::standard() {
+            assert_eq!(written, format!("{text} {rules}"));
+            assert_eq!(
+                Jungle::from_text(&written, &Rules::standard()),
+                Err(JfenError::RulesMismatch {
+                    text: rules,
+                    given: Rules::standard(),
+                })
+            );
+        }
+    }
+    assert_eq!(
+        text.parse::<Jungle>(),
+        Jungle::from_text(text, &Rules::standard())
+    );
+    assert_eq!(
+        format!("{text} standard").parse::<Jungle>(),
+        Jungle::from_text(text, &Rules::standard())
+    );
+    // What is no rules is an extra field, as before; so is a field after
+    // the rules.
+    for (extra, field) in [(" z", "z"), (" datou datou", "datou")] {
+        assert_eq!(
+            format!("{text}{extra}").parse::<Jungle>(),
+            Err(JfenError::ExtraField(field.to_string()))
+        );
     }
 }

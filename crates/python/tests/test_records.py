@@ -24,7 +24,8 @@ def test_a_record_from_a_position():
     game = qi_games.Game("jungle:datou", "7/3L3/7/7/7/7/7/7/6l w 0 1")
     game.play("d8d9")
     back = qi_games.Game.from_record(game.record())
-    assert back.start == "7/3L3/7/7/7/7/7/7/6l w 0 1"
+    # The position text names its rules when they are not standard.
+    assert back.start == "7/3L3/7/7/7/7/7/7/6l w 0 1 datou"
     assert back.outcome().winner == "first"
 
 
