@@ -197,3 +197,36 @@ fn a_game_the_rules_end_is_named_in_the_game_s_own_words() {
         assert_eq!(r.termination, "no animals left", "{r:?}");
     }
 }
+
+/// A match given no openings plays every game from the start position,
+/// as a match given the start position alone does; a match given no slot
+/// plays nothing. Neither panics.
+#[test]
+fn no_openings_play_from_the_start_and_no_slots_play_nothing() {
+    let config = MatchConfig {
+        games: 2,
+        movetime: None,
+        nodes: Some(100),
+        max_plies: 12,
+        ..MatchConfig::default()
+    };
+    let start = <JungleKit as GameKit>::Position::new(JungleKit::parse_rules("jungle").unwrap());
+    let material = || Box::new(engine(EvalProfile::Material)) as BoxedPlayer;
+    let play = |openings: &[<JungleKit as GameKit>::Position], slots| {
+        let mut reports = Vec::new();
+        let tally = arena::play_match::<<JungleKit as GameKit>::Game>(
+            &config,
+            &start,
+            openings,
+            slots,
+            |r| reports.push(r.clone()),
+        );
+        (tally, reports)
+    };
+    let (none, none_reports) = play(&[], slots(1, material));
+    let (one, one_reports) = play(std::slice::from_ref(&start), slots(1, material));
+    assert_eq!(none.games(), 2);
+    assert_eq!((none, none_reports), (one, one_reports));
+    let (idle, idle_reports) = play(&[], Vec::new());
+    assert_eq!((idle.games(), idle_reports.len()), (0, 0));
+}

@@ -51,7 +51,9 @@ fn budget(time: Duration, inc: Duration, movestogo: Option<u32>) -> Duration {
     // With no time control ahead, plan as if 30 moves remained.
     let moves = movestogo.unwrap_or(30).clamp(1, 60);
     let margin = Duration::from_millis(30);
-    let budget = time / moves + inc * 3 / 4;
+    // Saturating: a clock or increment of any size (`Duration::MAX`) gives
+    // a budget, not an overflow.
+    let budget = (time / moves).saturating_add(inc.saturating_mul(3) / 4);
     // Never stake more than half the clock on one move, and keep a margin
     // for the time the search takes to stop and answer.
     let cap = (time / 2).saturating_sub(margin);
@@ -95,9 +97,10 @@ impl TimeManager {
         self.budget
     }
 
-    /// When a search that started at `start` must stop.
+    /// When a search that started at `start` must stop (`None` also when
+    /// the budget reaches past any time the clock can name).
     pub fn deadline(&self, start: Instant) -> Option<Instant> {
-        self.budget.map(|t| start + t)
+        self.budget.and_then(|t| start.checked_add(t))
     }
 
     /// After an iteration that ended `elapsed` after the start with `nodes`
@@ -117,8 +120,9 @@ impl TimeManager {
         } else {
             (this_nodes as f64 / self.previous_nodes as f64).clamp(1.2, 4.0)
         };
-        let next = this.mul_f64(growth);
-        if elapsed + next >= budget {
+        let next =
+            Duration::try_from_secs_f64(this.as_secs_f64() * growth).unwrap_or(Duration::MAX);
+        if elapsed.saturating_add(next) >= budget {
             return false;
         }
         self.previous_nodes = this_nodes;

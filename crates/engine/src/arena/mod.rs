@@ -16,9 +16,9 @@ use std::time::{Duration, Instant};
 use qi_core::{Game, Outcome, Position, Side};
 use qi_search::{Clock, Limits};
 
-pub use clock::TimeControl;
+pub use clock::{TimeControl, TimeControlError};
 pub use elo::{elo_of, Tally};
-pub use sprt::{score_of, Hypothesis, Sprt, SprtStatus};
+pub use sprt::{score_of, Hypothesis, Sprt, SprtError, SprtStatus};
 
 use crate::dynamic::DynEngine;
 use crate::kit::GameKit;
@@ -206,7 +206,8 @@ pub struct GameReport {
     /// entered`, `no step left`, `no capture for 100 plies`, see
     /// [`reason_in`]), else `reason`.
     pub termination: String,
-    /// Which of the match's openings the game started from.
+    /// Which of the match's openings the game started from (0 when the
+    /// match has none and the game started from the start position).
     pub opening: usize,
     /// The moves played.
     pub moves: Vec<String>,
@@ -227,7 +228,8 @@ pub struct FinishedGame {
     pub index: usize,
     /// The side player A played.
     pub a_side: Side,
-    /// Which of the match's openings the game started from.
+    /// Which of the match's openings the game started from (0 when the
+    /// match has none and the game started from the start position).
     pub opening: usize,
     /// The result for A.
     pub result: GameResult,
@@ -244,10 +246,36 @@ pub struct FinishedGame {
     pub verdicts: Vec<Verdict>,
 }
 
+/// Why an opening suite was refused ([`read_openings`]); `E` is the
+/// game's position text error.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum OpeningsError<E> {
+    /// A line is no position text of the game under the suite's rules.
+    #[error("line {line}: {error}")]
+    Position {
+        /// The line (1-based).
+        line: usize,
+        /// Why its text was refused.
+        error: E,
+    },
+    /// A line's position is already decided (no game can be played from it).
+    #[error("line {line}: the position is already decided")]
+    Decided {
+        /// The line (1-based).
+        line: usize,
+    },
+    /// The suite has no position.
+    #[error("no position")]
+    Empty,
+}
+
 /// Reads an opening suite: one position text a line (read like `start`'s);
 /// blank lines and lines starting with `#` are skipped. Without text: the
 /// start position alone.
-pub fn read_openings<P: Position>(start: &P, text: Option<&str>) -> Result<Vec<P>, String> {
+pub fn read_openings<P: Position>(
+    start: &P,
+    text: Option<&str>,
+) -> Result<Vec<P>, OpeningsError<P::ParseError>> {
     let Some(text) = text else {
         return Ok(vec![start.clone()]);
     };
@@ -259,14 +287,14 @@ pub fn read_openings<P: Position>(start: &P, text: Option<&str>) -> Result<Vec<P
         }
         let pos = start
             .with_text(line)
-            .map_err(|e| format!("line {}: {e}", i + 1))?;
+            .map_err(|error| OpeningsError::Position { line: i + 1, error })?;
         if pos.is_game_over() {
-            return Err(format!("line {}: the position is already decided", i + 1));
+            return Err(OpeningsError::Decided { line: i + 1 });
         }
         openings.push(pos);
     }
     if openings.is_empty() {
-        return Err("no position".into());
+        return Err(OpeningsError::Empty);
     }
     Ok(openings)
 }
@@ -281,7 +309,8 @@ pub fn builtin_openings<K: GameKit>(start: &K::Position) -> Option<Vec<K::Positi
 }
 
 /// Plays a match of `config.games` games between player A and player B
-/// from `openings` (each played twice, A first with the first side), one
+/// from `openings` (each played twice, A first with the first side; with
+/// no openings, every game from `start`), one
 /// game on each of `slots` at a time: each slot is a pair of players (A,
 /// B) with a thread of its own, so `slots.len()` games run in parallel.
 /// Games are dealt to the slots in order and reported to `on_game` in
@@ -335,7 +364,7 @@ where
                     return;
                 }
                 let (opening, a_side) = deal(index, openings.len());
-                let game = G::new(openings[opening].clone());
+                let game = G::new(openings.get(opening).unwrap_or(start).clone());
                 let Some(ended) = play_game(config, &mut players, start, game, a_side, stop) else {
                     return;
                 };
@@ -434,14 +463,15 @@ impl Counter {
 }
 
 /// The opening and A's side of game `index`: each opening twice, A first
-/// with the first side, then with the second.
+/// with the first side, then with the second. Without openings, every
+/// game is dealt opening 0, which the caller reads as the start.
 fn deal(index: usize, openings: usize) -> (usize, Side) {
     let a_side = if index.is_multiple_of(2) {
         Side::First
     } else {
         Side::Second
     };
-    ((index / 2) % openings, a_side)
+    ((index / 2) % openings.max(1), a_side)
 }
 
 /// How one game ended.

@@ -1,0 +1,139 @@
+//! No public entry point of the search panics on input a caller can pass:
+//! limits and clocks of any size (up to `Duration::MAX`), any option
+//! switches, thread and line counts, perft at any thread count, from
+//! positions reached by random play.
+
+use std::sync::atomic::AtomicBool;
+use std::time::{Duration, Instant};
+
+use proptest::prelude::*;
+use qi_core::{Game as _, Position, Side};
+use qi_five_tigers::{FiveTigers, Game, MaterialEvaluator};
+use qi_search::{
+    divide_parallel, perft, perft_parallel, Clock, Limits, SearchOptions, Searcher, TimeManager,
+};
+
+fn duration() -> impl Strategy<Value = Duration> {
+    prop_oneof![
+        (0u64..50).prop_map(Duration::from_millis),
+        Just(Duration::MAX),
+        any::<u64>().prop_map(Duration::from_secs),
+        any::<u64>().prop_map(Duration::from_nanos),
+    ]
+}
+
+fn clock() -> impl Strategy<Value = Clock> {
+    (
+        [
+            proptest::option::of(duration()),
+            proptest::option::of(duration()),
+        ],
+        [
+            proptest::option::of(duration()),
+            proptest::option::of(duration()),
+        ],
+        proptest::option::of(any::<u32>()),
+    )
+        .prop_map(|(time, inc, movestogo)| Clock {
+            time,
+            inc,
+            movestogo,
+        })
+}
+
+/// Limits of any kind, always bounded by depth so that the search ends
+/// whatever its clock says (but for `infinite`, which waits for the stop
+/// flag).
+fn limits() -> impl Strategy<Value = Limits> {
+    (
+        0u32..4,
+        proptest::option::of(0u64..3000),
+        proptest::option::of(duration()),
+        any::<bool>(),
+        clock(),
+    )
+        .prop_map(|(depth, nodes, movetime, infinite, clock)| Limits {
+            depth: Some(depth),
+            nodes,
+            movetime,
+            infinite,
+            clock,
+        })
+}
+
+fn game_after(plies: usize, seed: u64) -> Game {
+    let mut game = Game::default();
+    let mut seed = seed;
+    for _ in 0..plies {
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        game.play(moves[(seed >> 33) as usize % moves.len()])
+            .unwrap();
+    }
+    game
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn time_managers_take_any_clock(limits in limits(), elapsed in proptest::collection::vec((duration(), any::<u64>()), 0..6)) {
+        for side in Side::BOTH {
+            let _ = limits.clock.budget(side);
+            let mut timer = TimeManager::new(&limits, side);
+            let _ = timer.deadline(Instant::now());
+            for &(t, nodes) in &elapsed {
+                let _ = timer.next_iteration_fits(t, nodes);
+            }
+        }
+    }
+
+    #[test]
+    fn searches_take_any_limits_and_options(
+        limits in limits(),
+        plies in 0usize..60,
+        seed in any::<u64>(),
+        threads in 0usize..3,
+        multi_pv in 0usize..30,
+        hash_mib in 0usize..2,
+        switches in any::<[bool; 5]>(),
+    ) {
+        let mut game = game_after(plies, seed);
+        let before = game.clone();
+        let options = SearchOptions {
+            hash_mib,
+            threads,
+            multi_pv,
+            null_move: switches[0],
+            lmr: switches[1],
+            aspiration: switches[2],
+            quiescence: switches[3],
+            reverse_futility: switches[4],
+            ..SearchOptions::default()
+        };
+        let mut searcher: Searcher<Game> = Searcher::new(options);
+        let stop = AtomicBool::new(false);
+        // An infinite search waits for the stop flag once its depth is
+        // reached: here it must return.
+        let limits = Limits { infinite: false, ..limits };
+        let result = searcher.search(&mut game, &MaterialEvaluator, limits, &stop, |_| {});
+        if let Some(best) = result.best_move {
+            prop_assert!(game.legal_moves().contains(&best));
+        }
+        prop_assert_eq!(game.position(), before.position());
+    }
+
+    #[test]
+    fn perft_takes_any_depth_and_thread_count(plies in 0usize..60, seed in any::<u64>(), depth in 0u32..3, threads in 0usize..5) {
+        let pos: FiveTigers = *game_after(plies, seed).position();
+        let n = perft(&pos, depth);
+        prop_assert_eq!(perft_parallel(&pos, depth, threads), n);
+        let divided = divide_parallel(&pos, depth, threads);
+        prop_assert!(divided.len() <= pos.legal_moves().len());
+    }
+}
