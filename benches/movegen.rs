@@ -11,8 +11,8 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use qi_games::core::testkit::{random_playout, Rng};
-use qi_games::core::{Evaluator, Game, MoveList, Position};
+use qi_games::base::testkit::{random_playout, Rng};
+use qi_games::base::{Evaluator, Game, MoveList, Position};
 use qi_games::engine::{EvalProfile, GameFn, GameKit, Games, Registry, RulesOf};
 use qi_games::search::{perft, Limits, SearchHooks, Searcher};
 

@@ -10,7 +10,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use qi_games::core::{Evaluator, Game, Position};
+use qi_games::base::{Evaluator, Game, Position};
 use qi_games::engine::{EvalProfile, GameFn, GameKit, Games, Registry, RulesOf};
 use qi_games::search::{Limits, SearchHooks, Searcher};
 

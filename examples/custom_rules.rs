@@ -4,7 +4,7 @@
 //! cargo run --release --example custom_rules
 //! ```
 
-use qi_games::core::Position;
+use qi_games::base::Position;
 use qi_games::jungle::{JumpBlock, Jumps, Jungle, RankOrder, Repetition, Rules};
 use qi_games::search::perft;
 

@@ -9,7 +9,7 @@
 
 use std::time::{Duration, Instant};
 
-use qi_games::core::Position;
+use qi_games::base::Position;
 use qi_games::engine::arena::builtin_openings;
 use qi_games::engine::options::Overrides;
 use qi_games::engine::{engine_for, EvalProfile, GameFn, GameKit, Games, Registry, RulesOf};

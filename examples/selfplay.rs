@@ -9,7 +9,7 @@
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use qi_games::core::{Game, Position};
+use qi_games::base::{Game, Position};
 use qi_games::engine::{EvalProfile, GameFn, GameKit, Games, Registry, RulesOf};
 use qi_games::search::{Limits, SearchHooks, Searcher};
 

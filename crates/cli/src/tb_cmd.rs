@@ -74,15 +74,17 @@ impl GameArg {
     fn game_rules(&self) -> Result<GameRules, CliError> {
         let spec = self.game.trim();
         let name = spec.split([':', ',']).next().unwrap_or_default();
-        let bad = |e| -> CliError { qi_engine::SpecError::BadRules(e).into() };
+        let bad = |e: &dyn std::fmt::Display| -> CliError {
+            qi_engine::SpecError::BadRules(e.to_string()).into()
+        };
         if name == JungleKit::NAME {
             JungleKit::parse_rules(spec)
                 .map(GameRules::Jungle)
-                .map_err(bad)
+                .map_err(|e| bad(&e))
         } else if name == FiveTigersKit::NAME {
             FiveTigersKit::parse_rules(spec)
                 .map(GameRules::FiveTigers)
-                .map_err(bad)
+                .map_err(|e| bad(&e))
         } else {
             Err(CliError::Usage(format!(
                 "bad --game: tablebases exist for 'jungle' and 'five-tigers', not '{}'",

@@ -15,6 +15,9 @@ use qi_search::{
 /// The rules type of a kit's game.
 pub type RulesOf<K> = <<K as GameKit>::Position as Position>::Rules;
 
+/// Why a kit's rules text was refused ([`GameKit::parse_rules`]).
+pub type RulesErrorOf<K> = <RulesOf<K> as FromStr>::Err;
+
 /// Which evaluation a kit builds: the game's strongest (`default`), the
 /// hand-written one, material alone (a yardstick for matches), or one
 /// with the learned network.
@@ -144,8 +147,10 @@ pub enum EvalFileError {
 /// [`Games`](crate::Games) list.
 pub trait GameKit: 'static {
     /// The game's position.
-    type Position: Position<Rules: FromStr<Err: Display> + Display + Send + Sync, Move: Send + Sync>
-        + Send
+    type Position: Position<
+            Rules: FromStr<Err: std::error::Error + Send + Sync + 'static> + Display + Send + Sync,
+            Move: Send + Sync,
+        > + Send
         + Sync
         + 'static;
     /// The game layer (history rules) over [`Position`](GameKit::Position).
@@ -181,9 +186,8 @@ pub trait GameKit: 'static {
     /// assert!(!rules.anti_chase);
     /// assert!(JungleKit::parse_rules("jungle:chess").is_err());
     /// ```
-    fn parse_rules(spec: &str) -> Result<RulesOf<Self>, String> {
+    fn parse_rules(spec: &str) -> Result<RulesOf<Self>, RulesErrorOf<Self>> {
         spec.parse()
-            .map_err(|e: <RulesOf<Self> as FromStr>::Err| e.to_string())
     }
 
     /// The evaluation profiles the game has ([`engine_for`](crate::engine_for)

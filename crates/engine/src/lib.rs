@@ -52,7 +52,8 @@ pub use dynamic::{
 };
 pub use games::{FiveTigersKit, JungleKit};
 pub use kit::{
-    spec_of, EvalFileError, EvalProfile, GameKit, RulesOf, TablebaseError, UnknownProfile,
+    spec_of, EvalFileError, EvalProfile, GameKit, RulesErrorOf, RulesOf, TablebaseError,
+    UnknownProfile,
 };
 pub use registry::{GameFn, GameInfo, Games, Registry, SpecError};
 pub use root_table::{root_table_move, RootTableMove};

@@ -1,7 +1,38 @@
 //! Search options by name, as engine protocols set them (`setoption name
 //! LMR value false`), and the user's settings kept across changes of game.
 
+use qi_core::Escaped;
 use qi_search::SearchOptions;
+use thiserror::Error;
+
+/// Why an engine option (a search option, a strength option) was not set.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum OptionError {
+    /// No option has this name.
+    #[error("unknown option '{}'", Escaped(.0))]
+    Unknown(String),
+    /// The option does not take this value.
+    #[error("option '{}' takes {accepted}, not '{}'", Escaped(.name), Escaped(.value))]
+    BadValue {
+        /// The option, as given.
+        name: String,
+        /// The value, as given.
+        value: String,
+        /// What the option accepts (`true or false`, `a number from 1 to 64`).
+        accepted: String,
+    },
+}
+
+impl OptionError {
+    /// `value` is not what option `name` accepts.
+    pub fn bad_value(name: &str, value: &str, accepted: impl Into<String>) -> OptionError {
+        OptionError::BadValue {
+            name: name.to_string(),
+            value: value.to_string(),
+            accepted: accepted.into(),
+        }
+    }
+}
 
 /// The largest `Hash` (MiB) accepted.
 pub const MAX_HASH_MIB: usize = 4096;
@@ -36,18 +67,14 @@ pub fn set_search_option(
     options: &mut SearchOptions,
     name: &str,
     value: &str,
-) -> Result<bool, String> {
-    let number = |min: usize, max: usize| -> Result<usize, String> {
+) -> Result<bool, OptionError> {
+    let number = |min: usize, max: usize| -> Result<usize, OptionError> {
         value
             .parse::<usize>()
             .ok()
             .filter(|&n| (min..=max).contains(&n))
             .ok_or_else(|| {
-                format!(
-                    "option '{}' takes a number from {min} to {max}, not '{}'",
-                    qi_core::Escaped(name),
-                    qi_core::Escaped(value)
-                )
+                OptionError::bad_value(name, value, format!("a number from {min} to {max}"))
             })
     };
     let lower = name.to_ascii_lowercase();
@@ -66,13 +93,7 @@ pub fn set_search_option(
             *field(options) = match value {
                 "true" => true,
                 "false" => false,
-                _ => {
-                    return Err(format!(
-                        "option '{}' takes true or false, not '{}'",
-                        qi_core::Escaped(name),
-                        qi_core::Escaped(value)
-                    ))
-                }
+                _ => return Err(OptionError::bad_value(name, value, "true or false")),
             };
         }
     }
@@ -96,10 +117,10 @@ impl Overrides {
 
     /// Records `name = value` (replacing an earlier value of `name`) if it
     /// is a valid search option; otherwise says why and records nothing.
-    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         let mut probe = SearchOptions::default();
         if !set_search_option(&mut probe, name, value)? {
-            return Err(format!("unknown option '{}'", qi_core::Escaped(name)));
+            return Err(OptionError::Unknown(name.to_string()));
         }
         let name = name.to_ascii_lowercase();
         self.0.retain(|(n, _)| *n != name);

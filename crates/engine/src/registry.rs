@@ -255,6 +255,6 @@ impl<K: GameKit, Rest: Registry> Registry for (K, Rest) {
         }
         Ok(K::parse_rules(spec)
             .map(|rules| f.call::<K>(rules))
-            .map_err(SpecError::BadRules))
+            .map_err(|e| SpecError::BadRules(e.to_string())))
     }
 }

@@ -7,6 +7,8 @@ use std::hash::{BuildHasher, Hasher};
 
 use qi_search::{Level, StrengthScale};
 
+use crate::options::OptionError;
+
 /// The strength a user asked for: a level, or (with `limit_strength`) a
 /// rating that picks the level measured nearest to it, and the seed of
 /// the level's random choices.
@@ -64,14 +66,8 @@ impl StrengthOptions {
     /// `LimitStrength`, `Elo`, `Seed`) to `value`; `Ok(false)` when `name`
     /// is no strength option, an error naming the accepted values when
     /// `value` is bad (then nothing changes).
-    pub fn set(&mut self, name: &str, value: &str) -> Result<bool, String> {
-        let bad = |accepted: &str| {
-            format!(
-                "option '{}' takes {accepted}, not '{}'",
-                qi_core::Escaped(name),
-                qi_core::Escaped(value)
-            )
-        };
+    pub fn set(&mut self, name: &str, value: &str) -> Result<bool, OptionError> {
+        let bad = |accepted: &str| OptionError::bad_value(name, value, accepted);
         match name.to_ascii_lowercase().as_str() {
             "level" => {
                 self.level = value

@@ -42,11 +42,13 @@ impl fmt::Display for TttRules {
 }
 
 impl FromStr for TttRules {
-    type Err = String;
-    fn from_str(s: &str) -> Result<TttRules, String> {
+    type Err = TextError;
+    fn from_str(s: &str) -> Result<TttRules, TextError> {
         match s {
             "tic-tac-toe" | "tic-tac-toe:standard" => Ok(TttRules),
-            _ => Err(format!("unknown tic-tac-toe rules '{s}' (known: standard)")),
+            _ => Err(TextError(format!(
+                "unknown tic-tac-toe rules '{s}' (known: standard)"
+            ))),
         }
     }
 }

@@ -686,7 +686,10 @@ impl<K: GameKit> WebGame for KitGame<K> {
             Ok(true) => {}
             Ok(false) => {
                 let mut strength = self.strength_options;
-                if !strength.set(name, value).map_err(GameError::Option)? {
+                if !strength
+                    .set(name, value)
+                    .map_err(|e| GameError::Option(e.to_string()))?
+                {
                     return Err(GameError::Option(format!(
                         "unknown option '{}'",
                         qi_core::Escaped(name)
@@ -697,7 +700,7 @@ impl<K: GameKit> WebGame for KitGame<K> {
                     Strength::new(strength.level_for(&K::STRENGTH), strength.seed_or_random());
                 return Ok(());
             }
-            Err(e) => return Err(GameError::Option(e)),
+            Err(e) => return Err(GameError::Option(e.to_string())),
         }
         if options.threads != 1 {
             return Err(GameError::Option(format!(

@@ -289,7 +289,7 @@ fn new_typed<K: Kit>(spec: &str, position: Option<&str>) -> Result<Box<dyn AnyGa
 where
     K::Game: Sync,
 {
-    let rules: RulesOf<K> = K::parse_rules(spec)?;
+    let rules: RulesOf<K> = K::parse_rules(spec).map_err(|e| e.to_string())?;
     let start = match position {
         None => K::Position::new(rules),
         Some(text) => K::Position::from_text(text, &rules).map_err(|e| e.to_string())?,

@@ -107,6 +107,7 @@ fn parse_option(text: &str) -> Result<(String, String), String> {
 /// `--tc`, read by the library.
 fn parse_tc(text: &str) -> Result<TimeControl, String> {
     text.parse()
+        .map_err(|e: arena::TimeControlError| e.to_string())
 }
 
 /// Where the openings come from.

@@ -661,7 +661,7 @@ impl Session {
                 self.replace_engine(&spec, profile)?;
                 self.eval_profile = profile;
             }
-            _ if self.strength.set(name, value)? => {
+            _ if self.strength.set(name, value).map_err(|e| e.to_string())? => {
                 if name.eq_ignore_ascii_case("seed") {
                     self.seed = self.strength.seed_or_random();
                     if self.random.is_some() {
@@ -671,7 +671,7 @@ impl Session {
                 self.apply_strength();
             }
             _ => {
-                self.overrides.set(name, value)?;
+                self.overrides.set(name, value).map_err(|e| e.to_string())?;
                 let options = self.overrides.applied_to(self.variant.tuned_options());
                 self.variant.configure(options);
             }

@@ -4,6 +4,44 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
+use qi_core::Escaped;
+use thiserror::Error;
+
+/// Why a time control text was refused.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum TimeControlError {
+    /// The moves before `/` are not a whole number above 0.
+    #[error("moves '{}' is not a whole number above 0", Escaped(.0))]
+    BadMoves(String),
+    /// A base or increment is not a number.
+    #[error("{what} '{}' is not a number of seconds", Escaped(.text))]
+    NotANumber {
+        /// `base` or `increment`.
+        what: &'static str,
+        /// The text given.
+        text: String,
+    },
+    /// A base or increment is negative or not finite.
+    #[error("{what} '{}' is not a time (seconds, 0 or more)", Escaped(.text))]
+    NotATime {
+        /// `base` or `increment`.
+        what: &'static str,
+        /// The text given.
+        text: String,
+    },
+    /// A base or increment is longer than the protocol's clocks hold.
+    #[error("{what} '{}' is longer than a clock can be ({} ms at most)", Escaped(.text), u64::MAX)]
+    TooLong {
+        /// `base` or `increment`.
+        what: &'static str,
+        /// The text given.
+        text: String,
+    },
+    /// The base is zero.
+    #[error("'{0}' starts the clock at zero (the form is [MOVES/]BASE[+INC], in seconds)")]
+    ZeroBase(String),
+}
+
 /// A time control as cutechess-cli and fastchess write it: `[MOVES/]BASE[+INC]`,
 /// in seconds (`10+0.1`, `60`, `40/60+0.5`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -19,43 +57,44 @@ pub struct TimeControl {
 
 impl TimeControl {
     /// The moves to go in the current period after `made` moves of a
-    /// side, for `go movestogo` (`None` without periods).
+    /// side, for `go movestogo` (`None` without periods, as for periods
+    /// of 0 moves, which text never gives).
     pub fn moves_to_go(&self, made: u32) -> Option<u32> {
-        self.moves.map(|moves| moves - made % moves)
+        self.moves
+            .filter(|&moves| moves > 0)
+            .map(|moves| moves - made % moves)
     }
 }
 
 /// Reads seconds (`10`, `0.5`) as a duration.
-fn seconds(text: &str, what: &str) -> Result<Duration, String> {
-    let value: f64 = text.trim().parse().map_err(|_| {
-        format!(
-            "{what} '{}' is not a number of seconds",
-            qi_core::Escaped(text)
-        )
-    })?;
-    let time = Duration::try_from_secs_f64(value).map_err(|_| {
-        format!(
-            "{what} '{}' is not a time (seconds, 0 or more)",
-            qi_core::Escaped(text)
-        )
+fn seconds(text: &str, what: &'static str) -> Result<Duration, TimeControlError> {
+    let value: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| TimeControlError::NotANumber {
+            what,
+            text: text.to_string(),
+        })?;
+    let time = Duration::try_from_secs_f64(value).map_err(|_| TimeControlError::NotATime {
+        what,
+        text: text.to_string(),
     })?;
     // The protocol sends clocks as whole milliseconds that engines read as
     // 64-bit numbers: a longer one would be refused by the engine, and the
     // arena would wait for its answer as long as the clock says.
     if u64::try_from(time.as_millis()).is_err() {
-        return Err(format!(
-            "{what} '{}' is longer than a clock can be ({} ms at most)",
-            qi_core::Escaped(text),
-            u64::MAX
-        ));
+        return Err(TimeControlError::TooLong {
+            what,
+            text: text.to_string(),
+        });
     }
     Ok(time)
 }
 
 impl FromStr for TimeControl {
-    type Err = String;
+    type Err = TimeControlError;
 
-    fn from_str(text: &str) -> Result<TimeControl, String> {
+    fn from_str(text: &str) -> Result<TimeControl, TimeControlError> {
         let (moves, rest) = match text.split_once('/') {
             Some((moves, rest)) => {
                 let moves: u32 = moves
@@ -63,12 +102,7 @@ impl FromStr for TimeControl {
                     .parse()
                     .ok()
                     .filter(|&m| m > 0)
-                    .ok_or_else(|| {
-                        format!(
-                            "moves '{}' is not a whole number above 0",
-                            qi_core::Escaped(moves)
-                        )
-                    })?;
+                    .ok_or_else(|| TimeControlError::BadMoves(moves.to_string()))?;
                 (Some(moves), rest)
             }
             None => (None, text),
@@ -78,9 +112,7 @@ impl FromStr for TimeControl {
             None => (seconds(rest, "base")?, Duration::ZERO),
         };
         if base.is_zero() {
-            return Err(format!(
-                "'{text}' starts the clock at zero (the form is [MOVES/]BASE[+INC], in seconds)"
-            ));
+            return Err(TimeControlError::ZeroBase(text.to_string()));
         }
         Ok(TimeControl { moves, base, inc })
     }
@@ -158,6 +190,10 @@ mod tests {
         let tc: TimeControl = "1e16+1e16".parse().unwrap();
         assert_eq!(tc.base, Duration::from_secs(10_000_000_000_000_000));
         let e = "1e17".parse::<TimeControl>().unwrap_err();
-        assert!(e.contains("longer than a clock can be"), "{e}");
+        assert!(
+            matches!(e, TimeControlError::TooLong { what: "base", .. }),
+            "{e}"
+        );
+        assert!(e.to_string().contains("longer than a clock can be"), "{e}");
     }
 }

@@ -24,8 +24,58 @@
 use std::fmt;
 use std::str::FromStr;
 
+use qi_core::Escaped;
+use thiserror::Error;
+
 use super::elo::{mean_and_variance, with_prior};
 use super::Tally;
+
+/// Why SPRT settings were refused ([`Sprt::new`], or read from text).
+#[derive(Clone, Debug, PartialEq, Error)]
+pub enum SprtError {
+    /// `elo0` or `elo1` is infinite or not a number.
+    #[error("elo0 and elo1 must be finite numbers")]
+    NotFinite,
+    /// `elo0` is not below `elo1`.
+    #[error("elo0 ({elo0}) must be below elo1 ({elo1})")]
+    Order {
+        /// The given `elo0`.
+        elo0: f64,
+        /// The given `elo1`.
+        elo1: f64,
+    },
+    /// `alpha` or `beta` is not strictly between 0 and 1.
+    #[error("{name} ({value}) must lie strictly between 0 and 1")]
+    Probability {
+        /// `alpha` or `beta`.
+        name: &'static str,
+        /// The value given.
+        value: f64,
+    },
+    /// `alpha + beta` is 1 or more.
+    #[error("alpha + beta ({0}) must be below 1")]
+    ProbabilitySum(f64),
+    /// An item of the text is not `NAME=VALUE`.
+    #[error("'{}' is not NAME=VALUE", Escaped(.0))]
+    NotNameValue(String),
+    /// An item names no setting.
+    #[error("unknown item '{}' (expected elo0, elo1, alpha, beta)", Escaped(.0))]
+    UnknownItem(String),
+    /// A value is not a number.
+    #[error("{name}: '{}' is not a number", Escaped(.value))]
+    NotANumber {
+        /// The setting, as given.
+        name: String,
+        /// The value, as given.
+        value: String,
+    },
+    /// A setting is given twice.
+    #[error("{0} is given twice")]
+    Twice(String),
+    /// `elo0` or `elo1` is not given.
+    #[error("{0} is missing")]
+    Missing(&'static str),
+}
 
 /// The settings of an SPRT.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -95,20 +145,20 @@ pub fn score_of(elo: f64) -> f64 {
 impl Sprt {
     /// A test of `elo0` against `elo1`, checked: `elo0 < elo1`, `alpha`
     /// and `beta` in (0, 1) with `alpha + beta < 1`, all finite.
-    pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Result<Sprt, String> {
+    pub fn new(elo0: f64, elo1: f64, alpha: f64, beta: f64) -> Result<Sprt, SprtError> {
         if !(elo0.is_finite() && elo1.is_finite()) {
-            return Err("elo0 and elo1 must be finite numbers".into());
+            return Err(SprtError::NotFinite);
         }
         if elo0 >= elo1 {
-            return Err(format!("elo0 ({elo0}) must be below elo1 ({elo1})"));
+            return Err(SprtError::Order { elo0, elo1 });
         }
-        for (name, p) in [("alpha", alpha), ("beta", beta)] {
-            if !(p > 0.0 && p < 1.0) {
-                return Err(format!("{name} ({p}) must lie strictly between 0 and 1"));
+        for (name, value) in [("alpha", alpha), ("beta", beta)] {
+            if !(value > 0.0 && value < 1.0) {
+                return Err(SprtError::Probability { name, value });
             }
         }
         if alpha + beta >= 1.0 {
-            return Err(format!("alpha + beta ({}) must be below 1", alpha + beta));
+            return Err(SprtError::ProbabilitySum(alpha + beta));
         }
         Ok(Sprt {
             elo0,
@@ -181,11 +231,11 @@ impl fmt::Display for Sprt {
 }
 
 impl FromStr for Sprt {
-    type Err = String;
+    type Err = SprtError;
 
     /// Reads `elo0=E0 elo1=E1 [alpha=A] [beta=B]` (items separated by
     /// spaces or commas, in any order; `alpha` and `beta` default to 0.05).
-    fn from_str(text: &str) -> Result<Sprt, String> {
+    fn from_str(text: &str) -> Result<Sprt, SprtError> {
         let mut values: [Option<f64>; 4] = [None; 4];
         const NAMES: [&str; 4] = ["elo0", "elo1", "alpha", "beta"];
         for item in text
@@ -194,27 +244,22 @@ impl FromStr for Sprt {
         {
             let (name, value) = item
                 .split_once('=')
-                .ok_or_else(|| format!("'{}' is not NAME=VALUE", qi_core::Escaped(item)))?;
+                .ok_or_else(|| SprtError::NotNameValue(item.to_string()))?;
             let slot = NAMES
                 .iter()
                 .position(|n| n.eq_ignore_ascii_case(name.trim()))
-                .ok_or_else(|| {
-                    format!(
-                        "unknown item '{}' (expected elo0, elo1, alpha, beta)",
-                        qi_core::Escaped(name)
-                    )
-                })?;
-            let value: f64 = value
-                .trim()
-                .parse()
-                .map_err(|_| format!("{name}: '{}' is not a number", qi_core::Escaped(value)))?;
-            if values[slot].replace(value).is_some() {
-                return Err(format!("{name} is given twice"));
+                .ok_or_else(|| SprtError::UnknownItem(name.to_string()))?;
+            let number: f64 = value.trim().parse().map_err(|_| SprtError::NotANumber {
+                name: name.to_string(),
+                value: value.to_string(),
+            })?;
+            if values[slot].replace(number).is_some() {
+                return Err(SprtError::Twice(name.to_string()));
             }
         }
         let [elo0, elo1, alpha, beta] = values;
-        let elo0 = elo0.ok_or("elo0 is missing")?;
-        let elo1 = elo1.ok_or("elo1 is missing")?;
+        let elo0 = elo0.ok_or(SprtError::Missing("elo0"))?;
+        let elo1 = elo1.ok_or(SprtError::Missing("elo1"))?;
         Sprt::new(elo0, elo1, alpha.unwrap_or(0.05), beta.unwrap_or(0.05))
     }
 }

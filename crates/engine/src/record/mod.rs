@@ -276,7 +276,7 @@ impl Record {
                 known: format!("'{}'", K::NAME),
             }));
         }
-        let rules = K::parse_rules(spec).map_err(SpecError::BadRules)?;
+        let rules = K::parse_rules(spec).map_err(|e| SpecError::BadRules(e.to_string()))?;
         self.replay_under::<K>(rules)
     }
 
