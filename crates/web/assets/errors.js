@@ -71,6 +71,7 @@ const ERROR_KINDS = [
   { kind: "jfen.side", pattern: /^bad side to move '(.*)' \(expected .*\)$/s, zh: (m) => `走棋方“${m[1]}”有误（红方写 w 或 r，蓝方写 b）` },
   { kind: "jfen.counter", pattern: /^bad (no-capture|full-move) counter '(.*)' \(expected a number from (\d+) to (\d+)\)$/s, zh: (m) => `${ZH_COUNTER[m[1]]}“${m[2]}”有误（应为${m[3]}到${m[4]}的整数）` },
   { kind: "jfen.extra-field", pattern: /^unexpected extra field '(.*)' after the full-move number$/s, zh: (m) => `回合数之后多了字段“${m[1]}”` },
+  { kind: "position.rules-mismatch", pattern: /^the position text is under the rules (.*), not the rules it is read under \((.*)\)$/s, zh: (m) => `局面文本写明的规则是“${m[1]}”，不是所选的规则“${m[2]}”` },
   { kind: "jfen.full-move-zero", pattern: /^the full-move number is 0 \(it starts at 1\)$/, zh: () => "回合数为0（从1开始）" },
   { kind: "jfen.empty-board", pattern: /^the board is empty$/, zh: () => "棋盘上没有棋子" },
   { kind: "jfen.den-to-move", pattern: new RegExp(`^${PIECE} stands in the enemy den (\\w+) with its side to move \\(the game ended when it entered\\)$`), zh: (m) => `${zhPiece(m[1], m[2])}已在对方兽穴 ${m[3]}，却又轮到它这一方走（进入兽穴时对局已结束）` },
