@@ -163,17 +163,16 @@ pub(crate) fn game_mask(value: Option<&Bound<'_, PyAny>>, n: usize) -> PyResult<
     let kind: String = dtype.getattr("kind")?.extract()?;
     if kind != "b" {
         return Err(PyTypeError::new_err(format!(
-            "a mask of games is boolean, not dtype {}",
+            "active, a mask of games, is boolean, not dtype {}",
             dtype.str()?
         )));
     }
-    let mask: Vec<bool> = array
-        .call_method0("tolist")?
-        .extract()
-        .map_err(|_| PyValueError::new_err("a mask of games must be a 1-D boolean array"))?;
+    let mask: Vec<bool> = array.call_method0("tolist")?.extract().map_err(|_| {
+        PyValueError::new_err("active, a mask of games, must be a 1-D boolean array")
+    })?;
     if mask.len() != n {
         return Err(PyValueError::new_err(format!(
-            "a mask of {} games for {n} games",
+            "active is a mask of {} games for {n} games",
             mask.len()
         )));
     }

@@ -31,12 +31,13 @@ impl Dtype {
         };
         let numpy = value.py().import("numpy")?;
         let name: String = numpy
-            .call_method1("dtype", (value,))?
+            .call_method1("dtype", (value,))
+            .map_err(|e| PyTypeError::new_err(format!("dtype: {}", e.value(value.py()))))?
             .getattr("name")?
             .extract()?;
         Dtype::named(&name).ok_or_else(|| {
             value_error(format!(
-                "observations come as float32, uint8 or bool, not {name}"
+                "dtype: observations come as float32, uint8 or bool, not {name}"
             ))
         })
     }

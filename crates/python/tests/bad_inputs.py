@@ -125,7 +125,7 @@ def arrays(vec: VecGame) -> None:
     u8.setflags(write=False)
     attempt("observations(uint8, read-only out)", lambda: vec.observations(dtype="uint8", out=u8), "out")
     for dtype in ("float64", "int32", "x", 3, object):
-        attempt(f"observations(dtype={dtype!r})", lambda: vec.observations(dtype=dtype))
+        attempt(f"observations(dtype={dtype!r})", lambda: vec.observations(dtype=dtype), "dtype")
     actions: list[Any] = [
         np.full(n, 2**64 - 1, np.uint64),
         np.full(n, -1, np.int64),
@@ -140,9 +140,9 @@ def arrays(vec: VecGame) -> None:
         5,
     ]
     for acts in actions:
-        attempt(f"step({acts!r:.40})", lambda: vec.step(acts))
+        attempt(f"step({acts!r:.40})", lambda: vec.step(acts), "action")
     for active in (np.ones(n + 1, bool), [1] * n, "x", np.ones((n, 1), bool)):
-        attempt(f"step(active={active!r:.40})", lambda: vec.step(vec.sample_actions(), active=active))
+        attempt(f"step(active={active!r:.40})", lambda: vec.step(vec.sample_actions(), active=active), "active")
     for side in ("third", 3, None, "mover", ""):
         attempt(f"final_observations(side={side!r})", lambda: vec.final_observations(side=side))
 
