@@ -13,7 +13,7 @@ A policy is any callable taking a batch of observations (float32,
     result = evaluate("jungle", greedy, opponent=1, games=100)    # engine level 1
     result = evaluate("jungle", greedy, opponent="random", games=100)
     result = evaluate("jungle", greedy, opponent=other_policy, games=100)
-    print(result)   # 100 games: +61 =12 -27, score 0.670, Elo +123 ± 74 (95 %)
+    print(result)   # for 60 wins, 20 draws, 20 losses: "100 games: +60 =20 -20, score 0.700, Elo +147 ± 65 (95 %)"
 
 Every game is played at once on one :class:`qi_games.VecGame` (so a
 policy sees batches, and the engine searches them on all its threads);
