@@ -17,6 +17,7 @@ mod out;
 mod play_cmd;
 mod replay_cmd;
 mod serve_cmd;
+mod tb_cluster;
 mod tb_cmd;
 
 use std::io::IsTerminal;

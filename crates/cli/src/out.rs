@@ -49,12 +49,7 @@ pub fn fail(e: &io::Error) -> ! {
 pub fn install_panic_hook() {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        let message = info
-            .payload()
-            .downcast_ref::<String>()
-            .map(String::as_str)
-            .or_else(|| info.payload().downcast_ref::<&str>().copied())
-            .unwrap_or_default();
+        let message = panic_message(info);
         if let Some(reason) = message.strip_prefix("failed printing to stdout: ") {
             if reason.starts_with("Broken pipe") {
                 std::process::exit(0);
@@ -68,6 +63,15 @@ pub fn install_panic_hook() {
         }
         default(info);
     }));
+}
+
+/// The text a panic was given (empty for a payload of another type).
+pub fn panic_message<'a>(info: &'a std::panic::PanicHookInfo<'_>) -> &'a str {
+    info.payload()
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| info.payload().downcast_ref::<&str>().copied())
+        .unwrap_or_default()
 }
 
 /// `println!` through [`line()`].

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use qi_engine::{FiveTigersKit, GameKit, JungleKit};
+use qi_engine::{spec_of, FiveTigersKit, GameKit, JungleKit};
 use qi_five_tigers::FiveTigers;
 use qi_jungle::{Jungle, Rules};
 use qi_tablebase::dataflow::{Cluster, WorkerStats};
@@ -23,6 +23,7 @@ use qi_tablebase::{
 
 use crate::error::CliError;
 use crate::out::outln;
+use crate::tb_cluster::{self, Settings};
 
 /// The most animals `--pieces` accepts: a 5-animal material alone needs
 /// tens of gigabytes of working memory (docs/tablebases.md).
@@ -135,6 +136,11 @@ struct GenerateArgs {
     /// files afterwards.
     #[arg(long)]
     partitioned: bool,
+    /// With --hosts: how long to wait for the other processes to come
+    /// before any work (every process checks that all run with the same
+    /// settings; a process missing or different is refused).
+    #[arg(long, value_name = "SECONDS", default_value_t = tb_cluster::DEFAULT_CONNECT_TIMEOUT, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    connect_timeout: u64,
     /// Five Tigers: the generator of every table solved. graph: the move
     /// graph, every shuttle option, up to 3 pieces a side, keyed
     /// (version-1) files; retrograde: un-moves over a dense index, every
@@ -226,12 +232,28 @@ fn tb_error(e: impl std::fmt::Display) -> CliError {
 
 /// Creates `dir` if need be and holds its write lock for the run (a
 /// second `qi tb generate` into it waits, then finds the tables made),
-/// then removes the temporary files a killed run left there.
-fn lock_dir(dir: &std::path::Path) -> Result<WriteLock, CliError> {
+/// then removes the temporary files a killed run left there. A directory
+/// that cannot be locked (read-only) but already holds every table
+/// (`present`: `Some(count)` when all are there) has nothing to do:
+/// `None`, after a line that says so.
+fn lock_dir(
+    dir: &std::path::Path,
+    present: impl FnOnce() -> Option<usize>,
+) -> Result<Option<WriteLock>, CliError> {
     let shown = dir.display();
     std::fs::create_dir_all(dir).map_err(|e| tb_error(format!("cannot create {shown}: {e}")))?;
     let locked = |e| tb_error(format!("cannot lock {shown}/{LOCK_FILE}: {e}"));
-    let lock = match WriteLock::try_acquire(dir).map_err(locked)? {
+    let tried = match WriteLock::try_acquire(dir) {
+        Err(e) => match present() {
+            Some(all) => {
+                eprintln!("all {all} tables are in {shown}: nothing to do");
+                return Ok(None);
+            }
+            None => return Err(locked(e)),
+        },
+        Ok(tried) => tried,
+    };
+    let lock = match tried {
         Some(lock) => lock,
         None => {
             eprintln!("waiting for another qi tb generate to finish writing {shown}");
@@ -246,7 +268,20 @@ fn lock_dir(dir: &std::path::Path) -> Result<WriteLock, CliError> {
             removed.len()
         );
     }
-    Ok(lock)
+    Ok(Some(lock))
+}
+
+/// `Some(count)` when every table of the closure of `materials` has a
+/// file in `dir`.
+fn ft_all_present(
+    dir: &std::path::Path,
+    rules: &qi_five_tigers::Rules,
+    materials: &[ft::Material],
+) -> Option<usize> {
+    let all = ft::closure(materials, rules);
+    all.iter()
+        .all(|&m| ft::Tablebase::file_path(dir, m).exists())
+        .then_some(all.len())
 }
 
 /// The worker threads: `--threads`, or the machine's cores.
@@ -308,8 +343,9 @@ fn generate(args: &GenerateArgs) -> Result<(), CliError> {
     }
     let materials = materials(args)?;
     if let Some(cluster) = cluster_of(args)? {
+        let settings = settings::<Jungle>(args, &cluster, spec_of::<JungleKit>(&rules));
         if args.partitioned {
-            return generate_partitioned(args, &cluster, |dir, done| {
+            return generate_partitioned(args, &cluster, &settings, |dir, done| {
                 qi_tablebase::jungle::generate_partitioned(&rules, &materials, &cluster, dir, done)
             });
         }
@@ -321,17 +357,24 @@ fn generate(args: &GenerateArgs) -> Result<(), CliError> {
             all.iter().map(|m| m.total()).max().unwrap_or(0),
             cluster.workers()
         );
-        return generate_on_cluster(args, &cluster, |dir, done| {
+        return generate_on_cluster(args, &cluster, &settings, |dir, done| {
             qi_tablebase::jungle::generate_distributed(&rules, &materials, &cluster, dir, done)
         });
     }
     let threads = threads(args);
-    let _lock = lock_dir(&args.dir)?;
+    let present = || {
+        let plan = plan_dir::<Jungle>(&args.dir, &rules, &materials);
+        plan.todo.is_empty().then_some(plan.all.len())
+    };
+    let Some(_lock) = lock_dir(&args.dir, present)? else {
+        return Ok(());
+    };
     // Straight into the directory: only the tables of the size below the
     // one being solved stay in memory, so every 4-animal material runs
     // beside the 78 MB of 3-animal tables.
     let plan = plan_dir::<Jungle>(&args.dir, &rules, &materials);
     let todo = plan.todo.len();
+    check_disk(&args.dir, plan.file_bytes)?;
     eprintln!(
         "{todo} of {} tables to generate ({} present): at most {:.1} MB of working memory per \
          table in progress, {} at once at most, {:.1} MB of finished tables in memory and \
@@ -531,12 +574,65 @@ fn cluster_of(args: &GenerateArgs) -> Result<Option<Cluster>, CliError> {
         .map_err(|e| CliError::Usage(format!("--hosts '{}': {e}", hosts.display())))
 }
 
+/// What every process of `cluster` must agree on: `rules` (canonical
+/// text) of the game `G`, the materials as asked for, the workers, the
+/// mode.
+fn settings<G: TableGame>(
+    args: &GenerateArgs,
+    cluster: &Cluster,
+    rules: String,
+) -> Settings<'static> {
+    let threads = match cluster {
+        Cluster::Local { threads } | Cluster::Processes { threads, .. } => *threads,
+    };
+    let materials = if args.material.is_empty() {
+        format!("--pieces {}", args.pieces)
+    } else {
+        let mut all: Vec<String> = args.material.iter().map(|m| m.trim().to_string()).collect();
+        all.sort();
+        all.dedup();
+        all.join(",")
+    };
+    Settings {
+        game: G::NAME,
+        rules,
+        materials,
+        format: format!(
+            "{} {} (blocked {:?})",
+            G::NAME,
+            G::FORMAT_VERSION,
+            G::BLOCKED_VERSIONS
+        ),
+        workers: threads,
+        partitioned: args.partitioned,
+    }
+}
+
+/// What a process of a cluster does before its run, once it holds its
+/// directory: it meets the others (all with `settings`, or none starts),
+/// then turns a lost peer into one line and exit code 2, and says when
+/// the run is quiet for a while.
+fn start_on_cluster(
+    args: &GenerateArgs,
+    cluster: &Cluster,
+    settings: &Settings,
+) -> Result<Option<tb_cluster::Watch>, CliError> {
+    let Cluster::Processes { .. } = cluster else {
+        return Ok(None);
+    };
+    let timeout = Duration::from_secs(args.connect_timeout);
+    tb_cluster::meet(cluster, settings, timeout)?;
+    tb_cluster::end_on_lost_peer(&args.dir);
+    Ok(Some(tb_cluster::Watch::start(timeout)))
+}
+
 /// `qi tb generate` on timely dataflow workers: `run` generates every
 /// material of the closure into `DIR`, resumed from its files, and tells
 /// each table written.
 fn generate_on_cluster<G: TableGame>(
     args: &GenerateArgs,
     cluster: &Cluster,
+    settings: &Settings,
     run: impl FnOnce(
         &std::path::Path,
         &mut dyn FnMut(&qi_tablebase::Table<G>, f64, Option<&FormatError>, &[WorkerStats]),
@@ -544,9 +640,13 @@ fn generate_on_cluster<G: TableGame>(
 ) -> Result<(), CliError> {
     let shown = args.dir.display();
     let _lock = lock_cluster_dir(&args.dir)?;
+    let watch = start_on_cluster(args, cluster, settings)?;
     let start = Instant::now();
     let mut solved = 0;
     run(&args.dir, &mut |table, seconds, refused, stats| {
+        if let Some(watch) = &watch {
+            watch.tick();
+        }
         if let Some(e) = refused {
             eprintln!("{}: the file was refused ({e}), solved again", table.material());
         }
@@ -600,15 +700,20 @@ fn lock_cluster_dir(dir: &std::path::Path) -> Result<WriteLock, CliError> {
 fn generate_partitioned<M: std::fmt::Display>(
     args: &GenerateArgs,
     cluster: &Cluster,
+    settings: &Settings,
     run: impl FnOnce(
         &std::path::Path,
         &mut dyn FnMut(M, f64, &[WorkerStats]),
     ) -> Result<Vec<M>, GenerateDirError>,
 ) -> Result<(), CliError> {
     let _lock = lock_cluster_dir(&args.dir)?;
+    let watch = start_on_cluster(args, cluster, settings)?;
     let shown = args.dir.display();
     let start = Instant::now();
     let solved = run(&args.dir, &mut |m, seconds, stats| {
+        if let Some(watch) = &watch {
+            watch.tick();
+        }
         let sent: u64 = stats.iter().map(|s| s.sent).sum();
         let remote: u64 = stats.iter().map(|s| s.remote).sum();
         let reads: u64 = stats.iter().map(|s| s.reads).sum();
@@ -689,12 +794,13 @@ fn ft_generate(args: &GenerateArgs, rules: &qi_five_tigers::Rules) -> Result<(),
                     .into(),
             ));
         }
+        let settings = settings::<FiveTigers>(args, &cluster, spec_of::<FiveTigersKit>(rules));
         if args.partitioned {
-            return generate_partitioned(args, &cluster, |dir, done| {
+            return generate_partitioned(args, &cluster, &settings, |dir, done| {
                 ft::generate_partitioned(rules, &materials, &cluster, dir, done)
             });
         }
-        return generate_on_cluster(args, &cluster, |dir, done| {
+        return generate_on_cluster(args, &cluster, &settings, |dir, done| {
             ft::generate_distributed(rules, &materials, &cluster, dir, done)
         });
     }
@@ -702,7 +808,9 @@ fn ft_generate(args: &GenerateArgs, rules: &qi_five_tigers::Rules) -> Result<(),
         return ft_generate_with(args, rules, &materials, generator.into());
     }
     let threads = threads(args);
-    let _lock = lock_dir(&args.dir)?;
+    let Some(_lock) = lock_dir(&args.dir, || ft_all_present(&args.dir, rules, &materials))? else {
+        return Ok(());
+    };
     let all = ft::closure(&materials, rules);
     let mut tb = ft::Tablebase::load_present(&args.dir, rules, &all).map_err(tb_error)?;
     let plan = tb.plan(&materials);
@@ -756,7 +864,9 @@ fn ft_generate_bounded(
     materials: &[ft::Material],
 ) -> Result<(), CliError> {
     let threads = threads(args);
-    let _lock = lock_dir(&args.dir)?;
+    let Some(_lock) = lock_dir(&args.dir, || ft_all_present(&args.dir, rules, materials))? else {
+        return Ok(());
+    };
     let memory = machine_memory()?.unwrap_or(u64::MAX);
     let plan = ft::plan_bounded(rules, materials, &args.dir, memory).map_err(|e| match e {
         qi_tablebase::GenerateError::OutOfMemory {
@@ -918,6 +1028,33 @@ fn ft_check_memory(
     }
 }
 
+/// Refuses, before any work, a generation whose new files (`needed`
+/// bytes) do not fit in the free room of `dir`'s file system: a disk that
+/// fills shows only when a write fails, maybe hours in. The free room is
+/// the file system's (statvfs, as the out-of-core Five Tigers generator
+/// asks), or `QI_TB_DISK` (bytes) when set; where neither can be read
+/// nothing is checked.
+fn check_disk(dir: &std::path::Path, needed: u64) -> Result<(), CliError> {
+    let free = match std::env::var("QI_TB_DISK") {
+        Ok(text) => Some(text.trim().parse::<u64>().map_err(|_| {
+            CliError::Usage(format!(
+                "bad QI_TB_DISK '{text}': the free room on disk in bytes, e.g. 20000000000"
+            ))
+        })?),
+        Err(_) => qi_tablebase::free_bytes(dir),
+    };
+    match free {
+        Some(free) if free < needed => Err(CliError::Usage(format!(
+            "the tables to generate need about {:.1} MB of disk for their files, {:.1} MB are \
+             free in {}: free some room or ask for fewer pieces (--pieces, --material)",
+            needed as f64 / 1e6,
+            free as f64 / 1e6,
+            dir.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// The machine's memory in bytes (see [`ft_check_memory`]).
 fn machine_memory() -> Result<Option<u64>, CliError> {
     if let Ok(text) = std::env::var("QI_TB_MEMORY") {
@@ -943,7 +1080,9 @@ fn ft_generate_with(
     generator: ft::Generator,
 ) -> Result<(), CliError> {
     let threads = threads(args);
-    let _lock = lock_dir(&args.dir)?;
+    let Some(_lock) = lock_dir(&args.dir, || ft_all_present(&args.dir, rules, materials))? else {
+        return Ok(());
+    };
     let start = Instant::now();
     let mut solved = 0;
     ft::generate_resumable(

@@ -52,14 +52,14 @@ pub enum Cluster {
 
 impl Cluster {
     /// Process `process` of the cluster whose hosts file is `text`: one
-    /// `host:port` a line in the order of the processes (blank lines and
-    /// lines starting with `#` skipped), each process with `threads`
-    /// workers.
+    /// `host:port` a line in the order of the processes (blank lines
+    /// skipped, `#` starts a comment to the end of its line), each process
+    /// with `threads` workers.
     ///
     /// ```
     /// use qi_tablebase::dataflow::Cluster;
     ///
-    /// let hosts = "# the cluster\n10.0.0.1:2101\n10.0.0.2:2101\n";
+    /// let hosts = "# the cluster\n10.0.0.1:2101 # the first\n10.0.0.2:2101\n";
     /// let cluster = Cluster::from_hosts(hosts, 1, 2).unwrap();
     /// assert_eq!(cluster.workers(), 4);
     /// assert!(Cluster::from_hosts(hosts, 2, 2).is_err()); // no third host
@@ -72,8 +72,10 @@ impl Cluster {
     ) -> Result<Cluster, DataflowError> {
         let mut hosts = Vec::new();
         for (i, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
+            // A comment runs from `#` to the end of the line, after an
+            // address too (no address holds a `#`).
+            let line = line.split('#').next().unwrap_or_default().trim();
+            if line.is_empty() {
                 continue;
             }
             let port = line
@@ -286,6 +288,9 @@ pub fn any_everywhere(cluster: &Cluster, flags: &[bool]) -> Result<Vec<bool>, Da
     /// Marks the record that carries a process's number of flags.
     const COUNT: u64 = 1 << 63;
     cluster.check()?;
+    // Every process is there before timely connects them: timely waits
+    // for a missing one without end.
+    crate::rendezvous::barrier(cluster)?;
     let threads = match cluster {
         Cluster::Local { threads } | Cluster::Processes { threads, .. } => *threads,
     };
@@ -530,6 +535,9 @@ pub fn solve_reading_in_chunks<S: ReadingSlice + Send + Sync + 'static>(
     chunk: u64,
 ) -> Result<Share, DataflowError> {
     cluster.check()?;
+    // Every process is there before timely connects them: timely waits
+    // for a missing one without end.
+    crate::rendezvous::barrier(cluster)?;
     let workers = cluster.workers();
     let shift = slice.run_shift();
     let chunk = chunk.max(1);
@@ -729,6 +737,9 @@ fn execute<S: RetroSlice + Send + Sync + 'static>(
     gather: bool,
 ) -> Result<(Share, Option<SliceValues>), DataflowError> {
     cluster.check()?;
+    // Every process is there before timely connects them: timely waits
+    // for a missing one without end.
+    crate::rendezvous::barrier(cluster)?;
     let workers = cluster.workers();
     let first = cluster.first_worker();
     let shift = slice.run_shift();

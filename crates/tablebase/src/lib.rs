@@ -59,6 +59,8 @@ pub mod jungle;
 mod lazy;
 mod paged;
 pub mod partition;
+#[cfg(feature = "distributed")]
+pub mod rendezvous;
 mod resume;
 pub mod retrograde;
 mod table;
@@ -76,4 +78,4 @@ pub use paged::Paging;
 pub use table::Table;
 pub use tablebase::{Plan, ProbeError, Tablebase};
 pub use value::Wdl;
-pub use write::{remove_stale_temporaries, WriteLock, LOCK_FILE};
+pub use write::{free_bytes, remove_stale_temporaries, WriteLock, LOCK_FILE};

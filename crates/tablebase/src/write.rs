@@ -31,8 +31,49 @@ pub(crate) fn write_atomically_with(
     let mut file = temp_beside(path)?;
     fill(file.as_file_mut())?;
     file.flush()?;
+    persist_durably(file, path)
+}
+
+/// Renames the temporary `file` to `path` so that a power loss leaves
+/// either no file or the whole file under that name: the data reaches the
+/// disk before the rename (else the name could come back pointing at
+/// blocks never written), and the directory after it (else the rename
+/// itself could be lost), as Syzygy's generators and databases do.
+pub(crate) fn persist_durably(file: tempfile::NamedTempFile, path: &Path) -> io::Result<()> {
+    file.as_file().sync_all()?;
     file.persist(path).map_err(|e| e.error)?;
+    sync_dir(path)
+}
+
+/// Flushes the directory holding `path` (its entries: a rename); nothing
+/// where a directory cannot be opened as a file (Windows).
+fn sync_dir(path: &Path) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        let dir = match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        File::open(dir)?.sync_all()?;
+    }
+    #[cfg(not(unix))]
+    let _ = path;
     Ok(())
+}
+
+/// Bytes this process may still write to the file system holding `dir`
+/// (`None` where the file system cannot be asked).
+#[cfg(unix)]
+pub fn free_bytes(dir: &Path) -> Option<u64> {
+    let stats = rustix::fs::statvfs(dir).ok()?;
+    Some(stats.f_bavail.saturating_mul(stats.f_frsize))
+}
+
+/// Bytes this process may still write to the file system holding `dir`
+/// (`None` where the file system cannot be asked).
+#[cfg(not(unix))]
+pub fn free_bytes(_: &Path) -> Option<u64> {
+    None
 }
 
 /// A temporary file beside `path` (the table file it becomes), with a

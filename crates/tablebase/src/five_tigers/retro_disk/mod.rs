@@ -403,15 +403,9 @@ pub(crate) fn solve_with(
         output: Output { file, .. },
         ..
     } = solver;
-    file.as_file()
-        .sync_all()
-        .map_err(|source| FormatError::Io {
-            path: path.display().to_string(),
-            source,
-        })?;
-    file.persist(&path).map_err(|e| FormatError::Io {
+    crate::write::persist_durably(file, &path).map_err(|source| FormatError::Io {
         path: path.display().to_string(),
-        source: e.error,
+        source,
     })?;
     let file_bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
     let final_seconds = t2.elapsed().as_secs_f64();

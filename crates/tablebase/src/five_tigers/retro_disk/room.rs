@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 
 use super::super::Material;
 use crate::driver::GenerateError;
+use crate::write::free_bytes;
 
 /// Where the table file is written, and how its free room is known.
 pub(super) struct Room {
@@ -57,18 +58,6 @@ impl Room {
             _ => Ok(()),
         }
     }
-}
-
-/// Bytes this process may still write to the file system holding `dir`.
-#[cfg(unix)]
-fn free_bytes(dir: &Path) -> Option<u64> {
-    let stats = rustix::fs::statvfs(dir).ok()?;
-    Some(stats.f_bavail.saturating_mul(stats.f_frsize))
-}
-
-#[cfg(not(unix))]
-fn free_bytes(_: &Path) -> Option<u64> {
-    None
 }
 
 /// Bytes the file system holds for `file` now: a sparse file's holes,

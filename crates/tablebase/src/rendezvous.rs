@@ -1,0 +1,433 @@
+//! The processes of a cluster meet before any work: each tells process 0
+//! its fingerprint (the settings every process must share: game, rules,
+//! materials, workers, mode, versions), process 0 compares them with its
+//! own and answers every process `ok` or why not, and only then does
+//! timely connect them. timely itself checks nothing: processes that
+//! disagree compute wrong tables or panic inside its exchange, and a
+//! process that never comes is waited for without end.
+//!
+//! The meeting uses the addresses of the hosts file: process 0 listens on
+//! its own (and closes it before answering, so that timely can take it
+//! over), the others connect to it. Every wait is bounded by the
+//! `timeout` and told by progress lines.
+//!
+//! The same meeting, with no settings, comes before every dataflow of a
+//! cluster's run ([`barrier`]): timely connects its processes anew for
+//! each, and waits for one that died in between without end.
+//!
+//! On the wire, text lines: the hello `qi-cluster 1`, `process=I`, one
+//! `key=value` a setting, `end`; the answer `ok` or `refused<TAB>why`.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use crate::dataflow::{Cluster, DataflowError};
+
+/// How long a process waits for the others by default: long enough to
+/// start every process of a cluster by hand, or for one to finish writing
+/// a large table while the others wait at the next material's start.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// The wait of [`barrier`], in seconds ([`set_timeout`]).
+static TIMEOUT_SECS: AtomicU64 = AtomicU64::new(DEFAULT_TIMEOUT.as_secs());
+
+/// Sets how long this process's [`barrier`]s wait for the other
+/// processes (at least a second): the `--connect-timeout` of `qi tb
+/// generate`.
+pub fn set_timeout(timeout: Duration) {
+    TIMEOUT_SECS.store(timeout.as_secs().max(1), Ordering::Relaxed);
+}
+
+/// How long this process's [`barrier`]s wait ([`set_timeout`]).
+pub fn timeout() -> Duration {
+    Duration::from_secs(TIMEOUT_SECS.load(Ordering::Relaxed))
+}
+
+/// Meets the other processes of `cluster` before a dataflow, waiting at
+/// most [`timeout`]: a process that died since the last one is an error,
+/// not an endless wait in timely's connection.
+pub(crate) fn barrier(cluster: &Cluster) -> Result<(), DataflowError> {
+    rendezvous(cluster, &[], timeout(), &|_| {}).map_err(|e| DataflowError::Start(e.to_string()))
+}
+
+/// The first line of a hello: the protocol and its version.
+const HELLO: &str = "qi-cluster 1";
+
+/// The most bytes a hello or an answer may have: a foreign peer that
+/// sends without end is cut off there.
+const MAX_MESSAGE: u64 = 64 * 1024;
+
+/// How often a wait says that it still waits, at most.
+const PROGRESS_EVERY: Duration = Duration::from_secs(10);
+
+/// The settings a process runs with, in the order they are compared:
+/// `(name, value)`, values on one line.
+pub type Fingerprint = [(String, String)];
+
+/// Why the processes did not meet.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RendezvousError {
+    /// A process runs with other settings.
+    #[error(
+        "process {process} runs with another {setting}: '{theirs}' there, '{ours}' at process \
+         {at}; every process of a cluster needs the same settings"
+    )]
+    Mismatch {
+        /// The process that differs from process `at`.
+        process: usize,
+        /// The process compared with (0, or this one).
+        at: usize,
+        /// The setting's name.
+        setting: String,
+        /// Its value at `process`.
+        theirs: String,
+        /// Its value at `at`.
+        ours: String,
+    },
+    /// Process 0 refused the cluster for the reason given.
+    #[error("process 0 refused the cluster: {0}")]
+    Refused(String),
+    /// A process did not come, or did not answer, in time.
+    #[error("{0}")]
+    Timeout(String),
+    /// Something that is no process of this cluster answered or called.
+    #[error("{0}")]
+    Foreign(String),
+    /// The network failed (an address that does not resolve, a port in
+    /// use, a connection cut).
+    #[error("{0}")]
+    Io(String),
+}
+
+/// Meets the other processes of `cluster` and checks that they all run
+/// with `fingerprint`, waiting at most `timeout` for them; `say` gets a
+/// line now and then while waiting. A [`Cluster::Local`] run meets no
+/// one. Every process of the cluster calls this before its first
+/// dataflow; all get `Ok` or all get an error.
+pub fn rendezvous(
+    cluster: &Cluster,
+    fingerprint: &Fingerprint,
+    timeout: Duration,
+    say: &dyn Fn(&str),
+) -> Result<(), RendezvousError> {
+    let Cluster::Processes { process, hosts, .. } = cluster else {
+        return Ok(());
+    };
+    if hosts.len() < 2 || *process >= hosts.len() {
+        // One process meets no one; one outside the cluster is refused
+        // by the dataflow's own check.
+        return Ok(());
+    }
+    let deadline = Instant::now() + timeout;
+    if *process == 0 {
+        host(hosts, fingerprint, deadline, timeout, say)
+    } else {
+        // The address timely will listen on must be free; a process that
+        // cannot take it says so now, not in the middle of the run.
+        drop(listen(&hosts[*process])?);
+        call(*process, hosts, fingerprint, deadline, timeout, say)
+    }
+}
+
+/// Listens on `address` (timely's form: addresses apart by spaces, the
+/// first that binds).
+fn listen(address: &str) -> Result<TcpListener, RendezvousError> {
+    let mut last = None;
+    for one in address.split_whitespace() {
+        match TcpListener::bind(one) {
+            Ok(listener) => return Ok(listener),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(RendezvousError::Io(format!(
+        "cannot listen on {address}: {}",
+        last.map_or_else(|| "no address".to_string(), |e| e.to_string())
+    )))
+}
+
+/// Process 0: waits for every other process's hello, compares, answers.
+fn host(
+    hosts: &[String],
+    fingerprint: &Fingerprint,
+    deadline: Instant,
+    timeout: Duration,
+    say: &dyn Fn(&str),
+) -> Result<(), RendezvousError> {
+    let listener = listen(&hosts[0])?;
+    listener
+        .set_nonblocking(true)
+        .map_err(|e| RendezvousError::Io(format!("cannot listen on {}: {e}", hosts[0])))?;
+    let mut met: Vec<Option<(TcpStream, Vec<(String, String)>)>> =
+        (0..hosts.len()).map(|_| None).collect();
+    let mut told = Instant::now();
+    let waiting = |met: &[Option<_>]| -> Vec<String> {
+        (1..hosts.len())
+            .filter(|&p| met[p].is_none())
+            .map(|p| format!("process {p} at {}", hosts[p]))
+            .collect()
+    };
+    while met.iter().skip(1).any(Option::is_none) {
+        match listener.accept() {
+            Ok((stream, from)) => match read_hello(stream, hosts.len(), deadline) {
+                Ok((p, stream, settings)) if met[p].is_none() => met[p] = Some((stream, settings)),
+                Ok((p, stream, _)) => {
+                    let why = format!("two processes say they are process {p}");
+                    answer_all(met.iter_mut().flatten().map(|m| &mut m.0), &why);
+                    let mut stream = stream;
+                    let _ = writeln!(stream, "refused\t{why}");
+                    return Err(RendezvousError::Foreign(why));
+                }
+                Err(e) => say(&format!("ignored a connection from {from}: {e}")),
+            },
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                std::thread::sleep(Duration::from_millis(20))
+            }
+            Err(e) => return Err(RendezvousError::Io(format!("{}: {e}", hosts[0]))),
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            let why = format!(
+                "{} did not come within the {} s of --connect-timeout",
+                waiting(&met).join(", "),
+                timeout.as_secs()
+            );
+            answer_all(met.iter_mut().flatten().map(|m| &mut m.0), &why);
+            return Err(RendezvousError::Timeout(why));
+        }
+        if now.duration_since(told) >= progress_every(timeout) {
+            told = now;
+            say(&format!(
+                "waiting for {} ({} s left of --connect-timeout)",
+                waiting(&met).join(", "),
+                deadline.saturating_duration_since(now).as_secs()
+            ));
+        }
+    }
+    let mismatch = met.iter().enumerate().find_map(|(p, m)| {
+        let (_, settings) = m.as_ref()?;
+        differ(settings, fingerprint).map(|(setting, theirs, ours)| RendezvousError::Mismatch {
+            process: p,
+            at: 0,
+            setting,
+            theirs,
+            ours,
+        })
+    });
+    // Closed before the answer: timely listens on this address next, and
+    // a peer's first connection must not land in this listener's queue.
+    drop(listener);
+    let mut streams: Vec<TcpStream> = met.into_iter().flatten().map(|m| m.0).collect();
+    if let Some(e) = mismatch {
+        answer_all(streams.iter_mut(), &e.to_string());
+        return Err(e);
+    }
+    for (i, stream) in streams.iter_mut().enumerate() {
+        if let Err(e) = writeln!(stream, "ok").and_then(|()| stream.flush()) {
+            return Err(RendezvousError::Io(format!(
+                "process {} left before the start: {e}",
+                i + 1
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Tells every stream why the cluster is refused (a stream already gone
+/// is skipped: its process has failed anyway).
+fn answer_all<'a>(streams: impl Iterator<Item = &'a mut TcpStream>, why: &str) {
+    for stream in streams {
+        let _ = writeln!(stream, "refused\t{}", one_line(why));
+    }
+}
+
+/// How often a wait of `timeout` says it still waits.
+fn progress_every(timeout: Duration) -> Duration {
+    (timeout / 4).clamp(Duration::from_secs(1), PROGRESS_EVERY)
+}
+
+/// The first setting of `ours` whose value differs in `theirs` (or that
+/// `theirs` lacks): `(name, their value, our value)`.
+fn differ(theirs: &[(String, String)], ours: &Fingerprint) -> Option<(String, String, String)> {
+    ours.iter().find_map(|(name, value)| {
+        let their = theirs
+            .iter()
+            .find(|(n, _)| n == name)
+            .map_or("(none)", |(_, v)| v.as_str());
+        (their != value.as_str()).then(|| (name.clone(), their.to_string(), value.clone()))
+    })
+}
+
+/// Reads a hello from a process that connected: its index (1 to
+/// `processes - 1`), the stream back, its settings.
+fn read_hello(
+    stream: TcpStream,
+    processes: usize,
+    deadline: Instant,
+) -> Result<(usize, TcpStream, Vec<(String, String)>), String> {
+    // A caller that sends nothing holds the others up this long at most.
+    let wait = deadline
+        .saturating_duration_since(Instant::now())
+        .clamp(Duration::from_secs(1), PROGRESS_EVERY);
+    stream
+        .set_nonblocking(false)
+        .and_then(|()| stream.set_read_timeout(Some(wait)))
+        .map_err(|e| e.to_string())?;
+    let mut reader = BufReader::new(
+        stream
+            .try_clone()
+            .map_err(|e| e.to_string())?
+            .take(MAX_MESSAGE),
+    );
+    let mut lines = Vec::new();
+    loop {
+        let mut line = String::new();
+        match reader.read_line(&mut line) {
+            Ok(0) => return Err("it closed the connection before its hello ended".into()),
+            Ok(_) if !line.ends_with('\n') => return Err("its hello is too long".into()),
+            Ok(_) => {}
+            Err(e) => return Err(format!("no qi cluster hello ({e})")),
+        }
+        let line = line.trim_end_matches(['\n', '\r']).to_string();
+        if lines.is_empty() && line != HELLO {
+            return Err(format!(
+                "no qi cluster hello (its first line: '{}')",
+                one_line(&line)
+            ));
+        }
+        if line == "end" {
+            break;
+        }
+        lines.push(line);
+    }
+    let mut settings = Vec::new();
+    let mut process = None;
+    for line in &lines[1..] {
+        let Some((name, value)) = line.split_once('=') else {
+            return Err(format!("a bad hello line '{}'", one_line(line)));
+        };
+        if name == "process" {
+            process = value.parse::<usize>().ok();
+        } else {
+            settings.push((name.to_string(), value.to_string()));
+        }
+    }
+    match process {
+        Some(p) if (1..processes).contains(&p) => Ok((p, stream, settings)),
+        _ => Err(format!(
+            "its hello names no process from 1 to {}",
+            processes - 1
+        )),
+    }
+}
+
+/// `text` on one line, at most 200 characters (what a peer sent, shown in
+/// an error).
+fn one_line(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .take(200)
+        .collect()
+}
+
+/// Any other process: connects to process 0, says hello, reads the answer.
+fn call(
+    process: usize,
+    hosts: &[String],
+    fingerprint: &Fingerprint,
+    deadline: Instant,
+    timeout: Duration,
+    say: &dyn Fn(&str),
+) -> Result<(), RendezvousError> {
+    let address = &hosts[0];
+    let addrs: Vec<SocketAddr> = address
+        .split_whitespace()
+        .filter_map(|a| a.to_socket_addrs().ok())
+        .flatten()
+        .collect();
+    if addrs.is_empty() {
+        return Err(RendezvousError::Io(format!(
+            "the address of process 0, {address}, does not resolve"
+        )));
+    }
+    let mut told = Instant::now();
+    let mut stream = loop {
+        let mut last = None;
+        let mut connected = None;
+        for addr in &addrs {
+            match TcpStream::connect_timeout(addr, Duration::from_secs(1)) {
+                Ok(s) => {
+                    connected = Some(s);
+                    break;
+                }
+                Err(e) => last = Some(e),
+            }
+        }
+        if let Some(s) = connected {
+            break s;
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            return Err(RendezvousError::Timeout(format!(
+                "process 0 at {address} did not come within the {} s of --connect-timeout{}",
+                timeout.as_secs(),
+                last.map_or_else(String::new, |e| format!(" ({e})"))
+            )));
+        }
+        if now.duration_since(told) >= progress_every(timeout) {
+            told = now;
+            say(&format!(
+                "waiting for process 0 at {address} ({} s left of --connect-timeout)",
+                deadline.saturating_duration_since(now).as_secs()
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let mut hello = format!("{HELLO}\nprocess={process}\n");
+    for (name, value) in fingerprint {
+        hello.push_str(&format!("{name}={}\n", one_line(value)));
+    }
+    hello.push_str("end\n");
+    let io = |e: std::io::Error| {
+        RendezvousError::Io(format!("process 0 at {address} cut the connection: {e}"))
+    };
+    stream
+        .write_all(hello.as_bytes())
+        .and_then(|()| stream.flush())
+        .map_err(io)?;
+    // Process 0 answers when every process has come: as long as its own
+    // wait, which began about when this one did.
+    let wait = deadline.saturating_duration_since(Instant::now()) + Duration::from_secs(5);
+    stream.set_read_timeout(Some(wait)).map_err(io)?;
+    let mut answer = String::new();
+    let read = BufReader::new((&stream).take(MAX_MESSAGE)).read_line(&mut answer);
+    let answer = answer.trim_end_matches(['\n', '\r']);
+    match read {
+        Ok(_) if answer == "ok" => Ok(()),
+        Ok(_) => match answer.strip_prefix("refused\t") {
+            Some(why) => Err(RendezvousError::Refused(why.to_string())),
+            None if answer.is_empty() => Err(RendezvousError::Foreign(format!(
+                "process 0 at {address} closed the connection without an answer: is it a qi \
+                 tb generate of this cluster?"
+            ))),
+            None => Err(RendezvousError::Foreign(format!(
+                "{address} answered '{}', not as a qi tb generate of this cluster",
+                one_line(answer)
+            ))),
+        },
+        Err(e)
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+            ) =>
+        {
+            Err(RendezvousError::Timeout(format!(
+                "{address} took the connection but gave no answer within the {} s of \
+                 --connect-timeout: is it a qi tb generate of this cluster?",
+                timeout.as_secs()
+            )))
+        }
+        Err(e) => Err(io(e)),
+    }
+}
