@@ -174,7 +174,7 @@ fn play<K: GameKit>(
             }
             text if text.starts_with("games ") => {
                 let path = text["games ".len()..].trim();
-                match std::fs::read_to_string(path)
+                match qi_engine::files::read_text(path.as_ref(), qi_engine::files::TEXT_LIMIT)
                     .map_err(|e| e.to_string())
                     .and_then(|t| Record::read_all(&t).map_err(|e| e.to_string()))
                 {
@@ -234,7 +234,8 @@ fn load<K: GameKit>(
     path: &str,
     number: Option<usize>,
 ) -> Result<K::Game, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let text = qi_engine::files::read_text(path.as_ref(), qi_engine::files::TEXT_LIMIT)
+        .map_err(|e| e.to_string())?;
     let record = record::pick(&text, number).map_err(|e| e.to_string())?;
     let playing = spec_of::<K>(current.start().rules());
     let recorded = record.tag("Game").unwrap_or_default();

@@ -23,7 +23,7 @@ pub struct ReplayArgs {
 /// `game N: WHY`), then the count; exit code 2 when a game does not replay.
 pub fn run(args: ReplayArgs) -> Result<(), CliError> {
     let shown = args.file.display();
-    let text = std::fs::read_to_string(&args.file)
+    let text = qi_engine::files::read_text(&args.file, qi_engine::files::TEXT_LIMIT)
         .map_err(|e| CliError::Usage(format!("cannot read {shown}: {e}")))?;
     let games = replay_all::<Games>(&text).map_err(|e| CliError::Usage(format!("{shown}: {e}")))?;
     let mut failed = 0;

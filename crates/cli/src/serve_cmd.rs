@@ -141,7 +141,7 @@ pub fn render(args: RenderArgs) -> Result<(), CliError> {
     };
     let picture = match &args.record {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
+            let text = qi_engine::files::read_text(path, qi_engine::files::TEXT_LIMIT)
                 .map_err(|e| CliError::Usage(format!("cannot read {}: {e}", path.display())))?;
             let bad =
                 |e: &dyn std::fmt::Display| CliError::Usage(format!("{}: {e}", path.display()));

@@ -724,6 +724,57 @@ fn engine_evaluates_with_the_network_of_eval_file() {
     assert_eq!(eval(&mut e), tempo);
 }
 
+/// The peak resident memory of process `pid` in bytes (Linux).
+#[cfg(target_os = "linux")]
+fn peak_memory(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
+    let kib: u64 = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+    kib * 1024
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn eval_file_refuses_a_fifo_and_a_file_of_the_wrong_size_unread() {
+    let dir = common::TempDir::new("evalfile-special");
+    let fifo = dir.path("fifo.nnue");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    // A sparse file of 1 GiB: refused by its size, not read (it was read
+    // whole, 1.07 GB of memory, before its length was checked).
+    let sparse = dir.path("sparse.nnue");
+    std::fs::File::create(&sparse)
+        .unwrap()
+        .set_len(1 << 30)
+        .unwrap();
+    let mut e = Engine::start(&[]);
+    e.send("jcei");
+    e.until("jceiok");
+    e.send("setoption name EvalProfile value nnue");
+    // Opening a FIFO for reading waited for a writer: no readyok, and
+    // quit was never read.
+    e.send(&format!("setoption name EvalFile value {}", fifo.display()));
+    let refused = e.until_within("info string error:", Duration::from_secs(10));
+    let line = refused.last().unwrap();
+    assert!(line.contains("not a regular file"), "{line}");
+    e.send(&format!(
+        "setoption name EvalFile value {}",
+        sparse.display()
+    ));
+    let refused = e.until_within("info string error:", Duration::from_secs(10));
+    let line = refused.last().unwrap();
+    assert!(line.contains("1073741824 bytes"), "{line}");
+    e.send("isready");
+    e.until_within("readyok", Duration::from_secs(10));
+    let peak = peak_memory(e.child.id());
+    assert!(peak < 512 << 20, "peak memory {peak} bytes");
+    e.send("quit");
+    assert_eq!(e.exit_within(Duration::from_secs(10)), Some(0));
+}
+
 /// A path for a test's file in the temporary directory, unique per process.
 fn temp_path(name: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("qi-{}-{name}", std::process::id()))

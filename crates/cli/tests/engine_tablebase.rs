@@ -72,6 +72,17 @@ fn the_option_probes_in_the_tree_and_survives_a_change_of_game() {
         "setoption name TablebasePath value {}",
         dir.display()
     ));
+    // The tables found are told, as Stockfish tells of a SyzygyPath.
+    let files = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter(|f| f.as_ref().unwrap().path().extension() == Some("qtb".as_ref()))
+        .count();
+    assert!(files > 1);
+    let found = e.until("info string Found");
+    assert_eq!(
+        found.last().unwrap(),
+        &format!("info string Found {files} tablebases")
+    );
     let lines = search(&mut e);
     assert!(tbhits(&lines), "{lines:?}");
     // Five Tigers reads `.qft` files: a Jungle directory gives it none, and

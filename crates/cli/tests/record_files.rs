@@ -105,3 +105,27 @@ fn replay_reports_each_game_and_the_first_illegal_move() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.ends_with("2 games, 2 replayed, 0 failed\n"), "{out}");
 }
+
+#[cfg(unix)]
+#[test]
+fn replay_reads_a_record_file_up_to_a_bound() {
+    // /dev/zero never ends: the read stops at the bound with an error
+    // (it grew to 3.9 GB in 5 s).
+    let (code, out, err) = qi(&["replay", "/dev/zero"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("/dev/zero") && err.contains("larger than 256 MiB"),
+        "{err}"
+    );
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+}
+
+#[test]
+fn replay_skips_a_byte_order_mark() {
+    let dir = TempDir::new("records-bom");
+    let file = dir.path("games.pgn");
+    std::fs::write(&file, format!("\u{feff}{GAMES}")).unwrap();
+    let (code, out, err) = qi(&["replay", file.to_str().unwrap()]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(out.ends_with("3 games, 2 replayed, 1 failed\n"), "{out}");
+}

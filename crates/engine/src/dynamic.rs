@@ -249,7 +249,8 @@ pub trait DynEngine: Send {
     /// from the next search on (`None`: no tables), for games that have
     /// tables (Jungle: `.qtb` files; Five Tigers: `.qft` files);
     /// [`TablebaseError::Unsupported`] for the others.
-    /// The files are read as the search needs them.
+    /// The files are read as the search needs them; the number of table
+    /// files found in `dir` is returned.
     ///
     /// ```
     /// use qi_engine::{engine_for, options::Overrides, EvalProfile, Games, TablebaseError};
@@ -263,7 +264,7 @@ pub trait DynEngine: Send {
     ///     .save_dir(&dir)
     ///     .unwrap();
     /// let mut engine = engine_for::<Games>("jungle", EvalProfile::Default, &Overrides::default()).unwrap();
-    /// engine.set_tablebase(Some(&dir)).unwrap();
+    /// assert_eq!(engine.set_tablebase(Some(&dir)).unwrap(), 1);
     /// engine.set_position(Some("6c/7/7/7/7/7/7/7/L6 w 0 1"), &[]).unwrap();
     /// // Every reply is in the tables: two plies give the exact value.
     /// let best = engine.best_move(Limits::depth(2)).unwrap();
@@ -277,7 +278,7 @@ pub trait DynEngine: Send {
     /// assert!(matches!(refused, Err(TablebaseError::Open(_))));
     /// std::fs::remove_dir_all(&dir).unwrap();
     /// ```
-    fn set_tablebase(&mut self, dir: Option<&Path>) -> Result<(), TablebaseError>;
+    fn set_tablebase(&mut self, dir: Option<&Path>) -> Result<usize, TablebaseError>;
     /// Whether the tables of [`set_tablebase`](DynEngine::set_tablebase)
     /// are probed yet: a Five Tigers directory with a file over 64 MiB is
     /// read ahead on a thread of its own, and until every file is in the
@@ -546,7 +547,7 @@ impl<K: GameKit> DynEngine for KitEngine<K> {
         self.searcher().set_options(options);
     }
 
-    fn set_tablebase(&mut self, dir: Option<&Path>) -> Result<(), TablebaseError> {
+    fn set_tablebase(&mut self, dir: Option<&Path>) -> Result<usize, TablebaseError> {
         let mut searcher = self.searcher();
         K::attach_tablebase(searcher.hooks_mut(), self.start.rules(), dir)
     }

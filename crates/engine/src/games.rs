@@ -99,13 +99,15 @@ impl GameKit for JungleKit {
             return Ok(Self::eval(profile));
         };
         let named = || path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|source| EvalFileError::Read {
-            path: named(),
-            source,
-        })?;
-        let net = nnue::Network::from_bytes(&bytes).map_err(|source| EvalFileError::Network {
-            path: named(),
-            source,
+        let net = nnue::Network::from_file(path).map_err(|e| match e {
+            nnue::NetworkError::Io { source, .. } => EvalFileError::Read {
+                path: named(),
+                source,
+            },
+            source => EvalFileError::Network {
+                path: named(),
+                source,
+            },
         })?;
         Ok(match jungle_profile(profile) {
             profile @ (EvalProfile::Nnue | EvalProfile::Hybrid) => {
@@ -127,15 +129,16 @@ impl GameKit for JungleKit {
         hooks: &mut JungleHooks,
         rules: &qi_jungle::Rules,
         dir: Option<&Path>,
-    ) -> Result<(), TablebaseError> {
+    ) -> Result<usize, TablebaseError> {
         let tables = match dir {
             Some(dir) => Some(Arc::new(qi_tablebase::jungle::LazyTablebase::open(
                 dir, rules,
             )?)),
             None => None,
         };
+        let found = tables.as_ref().map_or(0, |t| t.found());
         *hooks = hooks.clone().with_tablebase(tables);
-        Ok(())
+        Ok(found)
     }
 }
 
@@ -181,12 +184,13 @@ impl GameKit for FiveTigersKit {
         hooks: &mut FiveTigersHooks,
         rules: &qi_five_tigers::Rules,
         dir: Option<&Path>,
-    ) -> Result<(), TablebaseError> {
+    ) -> Result<usize, TablebaseError> {
         let Some(dir) = dir else {
             *hooks = hooks.clone().with_tablebase(None);
-            return Ok(());
+            return Ok(0);
         };
         let tables = Arc::new(qi_tablebase::five_tigers::LazyTablebase::open(dir, rules)?);
+        let found = tables.found();
         // A big file read in the search stalls it for seconds (the 5v5
         // file, 1.9 GB, for tens of them): past this size every file is
         // read ahead by a thread, and the tables probed once all are in.
@@ -195,7 +199,7 @@ impl GameKit for FiveTigersKit {
         } else {
             hooks.clone().with_tablebase(Some(tables))
         };
-        Ok(())
+        Ok(found)
     }
 
     fn tables_ready(hooks: &FiveTigersHooks) -> bool {

@@ -259,8 +259,10 @@ pub trait GameKit: 'static {
     /// search tree, for positions under `rules` (`None`: no tables). The
     /// files are read as the search needs them (Five Tigers: when a file
     /// is over 64 MiB, every file is read ahead by a thread instead, and
-    /// the tables are probed once all are in). The default has no tables:
-    /// `None` is accepted, a directory is [`TablebaseError::Unsupported`].
+    /// the tables are probed once all are in). Returns the number of table
+    /// files found in the directory (0 without one). The default has no
+    /// tables: `None` is accepted, a directory is
+    /// [`TablebaseError::Unsupported`].
     ///
     /// ```
     /// use qi_engine::{EvalProfile, FiveTigersKit, GameKit, JungleKit, TablebaseError};
@@ -270,7 +272,7 @@ pub trait GameKit: 'static {
     /// let mut hooks = JungleKit::hooks(EvalProfile::Default);
     /// JungleKit::attach_tablebase(&mut hooks, &Rules::standard(), Some(&dir)).unwrap();
     /// assert!(hooks.tablebase().is_some());
-    /// JungleKit::attach_tablebase(&mut hooks, &Rules::standard(), None).unwrap();
+    /// assert_eq!(JungleKit::attach_tablebase(&mut hooks, &Rules::standard(), None).unwrap(), 0);
     /// assert!(hooks.tablebase().is_none());
     ///
     /// let mut hooks = FiveTigersKit::hooks(EvalProfile::Default);
@@ -285,10 +287,10 @@ pub trait GameKit: 'static {
         hooks: &mut Self::Hooks,
         rules: &RulesOf<Self>,
         dir: Option<&Path>,
-    ) -> Result<(), TablebaseError> {
+    ) -> Result<usize, TablebaseError> {
         let _ = (hooks, rules);
         match dir {
-            None => Ok(()),
+            None => Ok(0),
             Some(_) => Err(TablebaseError::Unsupported { game: Self::NAME }),
         }
     }

@@ -36,6 +36,7 @@
 
 pub mod arena;
 mod dynamic;
+pub mod files;
 pub mod five_tigers;
 mod games;
 pub mod jungle;

@@ -48,3 +48,11 @@ fn five_tigers_presets_take_the_suite_but_ten() {
     );
     assert_eq!(builtin_openings::<FiveTigersKit>(&start).unwrap().len(), 30);
 }
+
+#[test]
+fn a_byte_order_mark_before_an_openings_file_is_skipped() {
+    let start = <JungleKit as GameKit>::Position::new(JungleKit::parse_rules("jungle").unwrap());
+    let text = format!("\u{feff}{start}\n");
+    let openings = read_openings(&start, Some(&text)).unwrap();
+    assert_eq!(openings.len(), 1);
+}

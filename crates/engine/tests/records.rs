@@ -307,3 +307,49 @@ fn the_documented_examples_replay() {
         record.final_position::<Games>().unwrap();
     }
 }
+
+/// The record of `tags` tags (`[T0 "v"]` ...) and one move.
+fn record_of_tags(tags: usize) -> String {
+    let mut text = String::from("[Game \"jungle\"]\n");
+    for i in 0..tags {
+        text += &format!("[T{i} \"value {i}\"]\n");
+    }
+    text + "\na3a4 *\n"
+}
+
+/// The fastest of three reads of `text`, in seconds.
+fn read_time(text: &str) -> f64 {
+    (0..3)
+        .map(|_| {
+            let start = std::time::Instant::now();
+            let record: Record = text.parse().unwrap();
+            assert_eq!(record.moves.len(), 1);
+            start.elapsed().as_secs_f64()
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
+#[test]
+fn tags_read_in_time_linear_in_their_number() {
+    // Ten times the tags: about ten times the time (linear), not a
+    // hundred (quadratic: 200 000 tags took 52 s).
+    let (small, large) = (record_of_tags(10_000), record_of_tags(100_000));
+    let ratio = read_time(&large) / read_time(&small).max(1e-6);
+    assert!(ratio < 35.0, "10x the tags took {ratio:.1}x the time");
+    // A duplicate among many is still found, where it is.
+    let twice = record_of_tags(100_000).replacen("[T1 ", "[T99999 \"x\"]\n[T1 ", 1);
+    let err = twice.parse::<Record>().unwrap_err();
+    assert_eq!(err.kind, ParseErrorKind::DuplicateTag("T99999".into()));
+}
+
+#[test]
+fn a_byte_order_mark_at_the_start_is_skipped() {
+    let text = "\u{feff}[Game \"jungle\"]\n\na3a4 *\n";
+    let record: Record = text.parse().unwrap();
+    assert_eq!(record.tag("Game"), Some("jungle"));
+    assert_eq!(Record::read_all(text).unwrap().len(), 1);
+    // Only at the start: inside the text it is a fault.
+    assert!("[Game \"jungle\"]\n\u{feff}a3a4 *\n"
+        .parse::<Record>()
+        .is_err());
+}

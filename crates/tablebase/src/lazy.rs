@@ -72,6 +72,7 @@ enum Slot<G: TableGame> {
 ///     .unwrap();
 /// let tables = LazyTablebase::open(&dir, &rules).unwrap();
 /// assert_eq!(tables.max_animals(), 2);
+/// assert_eq!(tables.found(), 1);
 /// // Red Lion on d8, beside the Blue den: it enters at once.
 /// let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/c6 w", &rules).unwrap();
 /// assert_eq!(tables.probe(&pos).unwrap(), Some((Wdl::Win, 1)));
@@ -86,6 +87,7 @@ pub struct LazyTablebase<G: TableGame> {
     dir: PathBuf,
     rules: G::Rules,
     max_size: u32,
+    found: usize,
     paging: Paging,
     slots: RwLock<Slots<G>>,
     /// Held while a file is read (see `slot`).
@@ -112,7 +114,7 @@ impl<G: TableGame> LazyTablebase<G> {
             path: dir.display().to_string(),
             source,
         };
-        let mut max_size = 0;
+        let (mut max_size, mut found) = (0, 0);
         for entry in std::fs::read_dir(dir).map_err(io)? {
             let path = entry.map_err(io)?.path();
             if path.extension().and_then(|e| e.to_str()) != Some(G::EXTENSION) {
@@ -124,12 +126,14 @@ impl<G: TableGame> LazyTablebase<G> {
                 .and_then(|s| s.parse::<G::Material>().ok());
             if let Some(m) = material {
                 max_size = max_size.max(G::size(m));
+                found += 1;
             }
         }
         Ok(LazyTablebase {
             dir: dir.to_path_buf(),
             rules: *rules,
             max_size,
+            found,
             paging,
             slots: RwLock::new(Slots::default()),
             loading: Mutex::new(()),
@@ -152,6 +156,13 @@ impl<G: TableGame> LazyTablebase<G> {
     /// anything up.
     pub fn max_size(&self) -> u32 {
         self.max_size
+    }
+
+    /// How many table files (named by a material) were in the directory
+    /// when it was opened: what an engine reports, as Stockfish's `info
+    /// string Found N tablebases`.
+    pub fn found(&self) -> usize {
+        self.found
     }
 
     /// How many tables have been read (or opened to be paged) so far.

@@ -131,7 +131,7 @@ pub fn run(args: MatchArgs) -> Result<(), CliError> {
     }
     let openings = match (&args.openings, args.no_openings) {
         (Some(path), _) => Openings::File(
-            std::fs::read_to_string(path)
+            qi_engine::files::read_text(path.as_ref(), qi_engine::files::TEXT_LIMIT)
                 .map_err(|e| CliError::Usage(format!("cannot read --openings '{path}': {e}")))?,
         ),
         (None, true) => Openings::Start,

@@ -217,18 +217,22 @@ impl Session {
 
     /// Probes the tables of `dir` at the root and in the tree (`None`:
     /// none). On error the tables in use are kept.
-    fn set_tablebase(&mut self, dir: Option<&std::path::Path>) -> Result<(), String> {
-        self.attach_tablebase(dir)?;
+    /// Returns the number of table files found, as
+    /// [`attach_tablebase`](Session::attach_tablebase) does.
+    fn set_tablebase(&mut self, dir: Option<&std::path::Path>) -> Result<usize, String> {
+        let found = self.attach_tablebase(dir)?;
         self.tablebase_dir = dir.map(|d| d.to_path_buf());
-        Ok(())
+        Ok(found)
     }
 
     /// Gives the engine of the current game the tables of `dir` for its
     /// tree search (Jungle reads the `.qtb` files, Five Tigers the `.qft`
-    /// files); a game without tables searches without.
-    fn attach_tablebase(&mut self, dir: Option<&std::path::Path>) -> Result<(), String> {
+    /// files); a game without tables searches without. Returns the number
+    /// of the game's table files in `dir` (0 for a game without tables).
+    fn attach_tablebase(&mut self, dir: Option<&std::path::Path>) -> Result<usize, String> {
         match self.variant.set_tablebase(dir) {
-            Ok(()) | Err(TablebaseError::Unsupported { .. }) => Ok(()),
+            Ok(found) => Ok(found),
+            Err(TablebaseError::Unsupported { .. }) => Ok(0),
             Err(e) => Err(format!("TablebasePath: {e}")),
         }
     }
@@ -606,7 +610,7 @@ impl Session {
             })
             .and_then(
                 |mut engine| match engine.set_tablebase(self.tablebase_dir.as_deref()) {
-                    Ok(()) | Err(TablebaseError::Unsupported { .. }) => Ok(engine),
+                    Ok(_) | Err(TablebaseError::Unsupported { .. }) => Ok(engine),
                     Err(e) => Err(format!("TablebasePath: {e}")),
                 },
             )
@@ -637,8 +641,15 @@ impl Session {
                 self.spec = spec;
             }
             "tablebasepath" => match value {
-                "" | "<empty>" => self.set_tablebase(None)?,
-                dir => self.set_tablebase(Some(std::path::Path::new(dir)))?,
+                "" | "<empty>" => {
+                    self.set_tablebase(None)?;
+                }
+                dir => {
+                    // As Stockfish tells of a SyzygyPath: the user sees at
+                    // once whether the directory holds the tables meant.
+                    let found = self.set_tablebase(Some(std::path::Path::new(dir)))?;
+                    outln!("info string Found {found} tablebases");
+                }
             },
             "evalfile" => {
                 let file = match value {

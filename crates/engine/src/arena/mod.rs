@@ -270,8 +270,8 @@ pub enum OpeningsError<E> {
 }
 
 /// Reads an opening suite: one position text a line (read like `start`'s);
-/// blank lines and lines starting with `#` are skipped. Without text: the
-/// start position alone.
+/// blank lines and lines starting with `#` are skipped, and so is a
+/// byte-order mark at the start. Without text: the start position alone.
 pub fn read_openings<P: Position>(
     start: &P,
     text: Option<&str>,
@@ -279,6 +279,7 @@ pub fn read_openings<P: Position>(
     let Some(text) = text else {
         return Ok(vec![start.clone()]);
     };
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut openings = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();

@@ -1,6 +1,7 @@
 //! The reader of the record text: a cursor over characters that knows its
 //! line and column, so that every fault is reported where it is.
 
+use std::collections::HashSet;
 use std::iter::Peekable;
 use std::str::Chars;
 
@@ -77,6 +78,9 @@ struct Cursor<'a> {
 
 impl Cursor<'_> {
     fn new(text: &str) -> Cursor<'_> {
+        // A byte-order mark some editors put at the start of a file is no
+        // text: skipped, as PGN readers do.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         Cursor {
             chars: text.chars().peekable(),
             line: 1,
@@ -146,10 +150,13 @@ fn read_record(cursor: &mut Cursor<'_>) -> Result<Option<Record>, ParseError> {
     if cursor.peek().is_none() {
         return Ok(None);
     }
+    // The names seen, for the duplicate check: a search of the tags read
+    // so far made a record of n tags take n² steps.
+    let mut names = HashSet::new();
     while cursor.peek() == Some('[') {
         let at = cursor.here();
         let (name, value) = read_tag(cursor)?;
-        if record.tag(&name).is_some() {
+        if !names.insert(name.clone()) {
             return Err(error_at(at, ParseErrorKind::DuplicateTag(name)));
         }
         if name == "Result" && RecordResult::from_token(&value).is_none() {

@@ -2,6 +2,7 @@
 //! (docs/nnue.md, "Network file"), read into a [`Network`] after every
 //! check that keeps its integer sums from overflowing.
 
+use std::io::Read;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -226,12 +227,24 @@ impl Network {
         })
     }
 
-    /// Reads a network file.
+    /// Reads a network file: a regular file (a FIFO would hang the
+    /// reader) of [`FILE_LEN`] bytes, its size checked before it is read
+    /// (a sparse file of a gigabyte is refused, not read).
     pub fn from_file(path: &Path) -> Result<Network, NetworkError> {
-        let bytes = std::fs::read(path).map_err(|source| NetworkError::Io {
+        let io = |source| NetworkError::Io {
             path: path.display().to_string(),
             source,
-        })?;
+        };
+        let (file, len) = crate::files::open_regular(path).map_err(io)?;
+        if len != FILE_LEN as u64 {
+            return Err(NetworkError::Length {
+                found: usize::try_from(len).unwrap_or(usize::MAX),
+            });
+        }
+        let mut bytes = Vec::with_capacity(FILE_LEN);
+        file.take(FILE_LEN as u64 + 1)
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
         Network::from_bytes(&bytes)
     }
 
