@@ -265,6 +265,12 @@ pub trait WebGame: Send {
     /// The perft count of the shown position: the leaves of the tree of
     /// board moves `depth` plies deep, as `qi perft` counts them.
     fn perft(&self, depth: u32) -> u64;
+    /// The bytes the game's searcher holds for its transposition table
+    /// (`Hash` MiB once a search has built it, 0 before).
+    fn search_memory(&self) -> usize;
+    /// Frees the searcher's table (the next search builds a new one): a
+    /// server of many games holds tables only while they search.
+    fn release_search_memory(&mut self);
     /// The shown position drawn with `options` (its marks, flip and
     /// caption); the last move is highlighted unless `options` marks
     /// squares as last.
@@ -726,6 +732,17 @@ impl<K: GameKit> WebGame for KitGame<K> {
 
     fn options(&self) -> SearchOptions {
         self.options
+    }
+
+    fn search_memory(&self) -> usize {
+        match &self.searcher {
+            Some(_) => self.options.hash_mib << 20,
+            None => 0,
+        }
+    }
+
+    fn release_search_memory(&mut self) {
+        self.searcher = None;
     }
 
     fn perft(&self, depth: u32) -> u64 {

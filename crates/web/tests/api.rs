@@ -441,6 +441,20 @@ async fn the_engine_answers_a_move() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_holds_its_search_table_only_while_it_searches() {
+    let (server, app) = app(Config::default());
+    for _ in 0..3 {
+        let (id, _) = session(&app, Value::Null).await;
+        let (status, view) = post(&app, &id, "/engine", json!({"movetime_ms": 20})).await;
+        assert_eq!(status, StatusCode::OK, "{view}");
+    }
+    // Each search built a table of 16 MiB; each freed it when it ended
+    // (64 sessions kept 1 GiB).
+    assert_eq!(server.session_count(), 3);
+    assert_eq!(server.search_memory(), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_engine_plays_at_the_level_asked() {
     let app = default_app();
     let (id, _) = session(&app, Value::Null).await;

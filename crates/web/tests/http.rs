@@ -125,6 +125,28 @@ async fn a_foreign_host_header_is_refused() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_that_names_its_host_or_origin_twice_is_a_400() {
+    let addr = start(Server::new(Config::default())).await;
+    let own = format!("Host: {addr}");
+    let origin = format!("Origin: http://{addr}");
+    for (path, headers) in [
+        ("/api/games", vec![own.as_str(), "Host: evil.example"]),
+        ("/", vec![own.as_str(), "Host: evil.example"]),
+        (
+            "/api/games",
+            vec![origin.as_str(), "Origin: http://evil.example"],
+        ),
+        ("http://evil.example/api/games", vec![own.as_str()]),
+    ] {
+        let answer = call(addr, "GET", path, &headers, "").await;
+        assert_eq!(answer.status, 400, "{path} {headers:?}: {}", answer.body);
+        assert_eq!(code(&answer), "bad_request");
+    }
+    let answer = call(addr, "GET", &format!("http://{addr}/api/games"), &[], "").await;
+    assert_eq!(answer.status, 200, "{}", answer.body);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn another_origin_cannot_create_drive_or_evict_sessions() {
     let addr = start(Server::new(Config {
         max_sessions: 1,

@@ -123,6 +123,7 @@ impl Server {
             );
         }
         router
+            .layer(axum::middleware::from_fn(security::unambiguous))
             .layer(axum::middleware::map_response(errors::json_errors))
             .layer(DefaultBodyLimit::max(MAX_BODY))
     }
@@ -136,6 +137,14 @@ impl Server {
     /// How many sessions are open.
     pub fn session_count(&self) -> usize {
         self.state.session_count()
+    }
+
+    /// The bytes the sessions' searchers hold for their transposition
+    /// tables: a table of [`qi_play::game::HASH_MIB`] MiB is built for a
+    /// search and freed when it ends, so at most
+    /// [`Config::max_searches`] tables are held at once.
+    pub fn search_memory(&self) -> usize {
+        self.state.search_memory()
     }
 
     /// Serves on `listener` until `shutdown` completes, then stops every

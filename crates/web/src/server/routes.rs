@@ -255,8 +255,15 @@ pub(crate) async fn put_record(
     Path(id): Path<String>,
     bytes: Bytes,
 ) -> Result<Json<SessionView>, ApiError> {
-    let request: RecordBody = body(&bytes)?;
-    let game = load_record(&request.record)?;
+    // Reading and replaying a record of up to 1 MiB is CPU work: on a
+    // blocking thread, so that the server's async threads go on answering
+    // every other request meanwhile.
+    let game = tokio::task::spawn_blocking(move || -> Result<_, ApiError> {
+        let request: RecordBody = body(&bytes)?;
+        Ok(load_record(&request.record)?)
+    })
+    .await
+    .map_err(|e| ApiError::unavailable(format!("the record could not be read: {e}")))??;
     change(&state, &id, move |inner| {
         inner.game = game;
         Ok(())

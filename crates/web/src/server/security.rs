@@ -14,12 +14,17 @@
 //!   own `Host` is refused, and so is one a browser marks as sent from
 //!   another site (`Sec-Fetch-Site` other than `same-origin` or `none`).
 //!   Requests without `Origin` (command-line clients) pass.
+//! * Before either, on every route, a request that says twice who it is
+//!   for or from is refused with 400, as nginx does: two `Host` headers,
+//!   two `Origin` headers, or a target in absolute form
+//!   (`GET http://host/path`) whose host is not the `Host` header's (the
+//!   checks above would read one name and the router serve another).
 
 use std::net::IpAddr;
 use std::sync::Arc;
 
 use axum::extract::{Request, State};
-use axum::http::{header, HeaderMap, Method, StatusCode};
+use axum::http::{header, HeaderMap, Method, StatusCode, Uri};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
@@ -118,6 +123,37 @@ fn host_name(host: &str) -> &str {
     }
 }
 
+/// Why a request that names its host or origin twice must be refused
+/// (see the module's notes), if it must.
+fn ambiguity(uri: &Uri, headers: &HeaderMap) -> Option<ApiError> {
+    let bad =
+        |message: String| ApiError::with_code(StatusCode::BAD_REQUEST, "bad_request", message);
+    for name in [header::HOST, header::ORIGIN] {
+        if headers.get_all(&name).iter().count() > 1 {
+            return Some(bad(format!("refused: more than one {name} header")));
+        }
+    }
+    let authority = uri.authority()?;
+    let same = headers.get(header::HOST).is_some_and(|host| {
+        host.as_bytes()
+            .eq_ignore_ascii_case(authority.as_str().as_bytes())
+    });
+    (!same).then(|| {
+        bad(format!(
+            "refused: the request target names the host '{authority}', the Host header another"
+        ))
+    })
+}
+
+/// The middleware of every route: refuses a request that names its host
+/// or origin twice, with a 400.
+pub(crate) async fn unambiguous(request: Request, next: Next) -> Response {
+    match ambiguity(request.uri(), request.headers()) {
+        Some(refusal) => refusal.into_response(),
+        None => next.run(request).await,
+    }
+}
+
 fn forbidden(code: &'static str, message: String) -> ApiError {
     ApiError::with_code(StatusCode::FORBIDDEN, code, message)
 }
@@ -162,5 +198,33 @@ mod tests {
         }
         guard.allow_host("Board.Example");
         assert!(guard.host_allowed("board.example:443"));
+    }
+
+    #[test]
+    fn a_request_naming_its_host_or_origin_twice_is_ambiguous() {
+        let headers = |lines: &[(&'static str, &str)]| {
+            let mut map = HeaderMap::new();
+            for (name, value) in lines {
+                map.append(*name, value.parse().unwrap());
+            }
+            map
+        };
+        let path: Uri = "/api/games".parse().unwrap();
+        let host = ("host", "127.0.0.1:8080");
+        assert!(ambiguity(&path, &headers(&[host])).is_none());
+        let origin = ("origin", "http://127.0.0.1:8080");
+        assert!(ambiguity(&path, &headers(&[host, origin])).is_none());
+        for twice in [
+            headers(&[host, ("host", "evil.example")]),
+            headers(&[host, origin, ("origin", "http://evil.example")]),
+        ] {
+            let refusal = ambiguity(&path, &twice).unwrap();
+            assert_eq!(refusal.status(), StatusCode::BAD_REQUEST);
+        }
+        let absolute: Uri = "http://evil.example/api/games".parse().unwrap();
+        assert!(ambiguity(&absolute, &headers(&[host])).is_some());
+        assert!(ambiguity(&absolute, &headers(&[])).is_some());
+        let own: Uri = "http://127.0.0.1:8080/api/games".parse().unwrap();
+        assert!(ambiguity(&own, &headers(&[host])).is_none());
     }
 }

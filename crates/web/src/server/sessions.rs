@@ -190,6 +190,12 @@ impl AppState {
         self.sessions().len()
     }
 
+    /// The bytes of the searchers' tables over all sessions.
+    pub(crate) fn search_memory(&self) -> usize {
+        let sessions: Vec<Arc<Session>> = self.sessions().values().cloned().collect();
+        sessions.iter().map(|s| s.lock().game.search_memory()).sum()
+    }
+
     /// The session `id`, marked as used; an unknown id is a 404 that says
     /// why the session is not there.
     pub(crate) fn session(&self, id: &str) -> Result<Arc<Session>, ApiError> {
@@ -385,6 +391,12 @@ pub(crate) fn start_search(
                     }
                 }
                 inner.search = None;
+            }
+            // Each search's table is freed when it ends, so the sessions
+            // hold at most `max_searches` tables together, not one each
+            // (64 sessions held 1 GiB).
+            if inner.search.is_none() {
+                inner.game.release_search_memory();
             }
         }
         let _ = events.send(SearchEvent::Done {
