@@ -136,9 +136,10 @@ struct GenerateArgs {
     /// files afterwards.
     #[arg(long)]
     partitioned: bool,
-    /// With --hosts: how long to wait for the other processes to come
-    /// before any work (every process checks that all run with the same
-    /// settings; a process missing or different is refused).
+    /// With --hosts: how long to wait for the other processes before any
+    /// work (where every process checks that all run with the same
+    /// settings: one that differs is refused) and at each material's
+    /// start; a process that does not come by then ends the run.
     #[arg(long, value_name = "SECONDS", default_value_t = tb_cluster::DEFAULT_CONNECT_TIMEOUT, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     connect_timeout: u64,
     /// Five Tigers: the generator of every table solved. graph: the move

@@ -66,6 +66,9 @@ const PROGRESS_EVERY: Duration = Duration::from_secs(10);
 /// `(name, value)`, values on one line.
 pub type Fingerprint = [(String, String)];
 
+/// A process met: its connection and the settings it sent.
+type Met = (TcpStream, Vec<(String, String)>);
+
 /// Why the processes did not meet.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RendezvousError {
@@ -159,8 +162,7 @@ fn host(
     listener
         .set_nonblocking(true)
         .map_err(|e| RendezvousError::Io(format!("cannot listen on {}: {e}", hosts[0])))?;
-    let mut met: Vec<Option<(TcpStream, Vec<(String, String)>)>> =
-        (0..hosts.len()).map(|_| None).collect();
+    let mut met: Vec<Option<Met>> = (0..hosts.len()).map(|_| None).collect();
     let mut told = Instant::now();
     let waiting = |met: &[Option<_>]| -> Vec<String> {
         (1..hosts.len())
@@ -171,8 +173,8 @@ fn host(
     while met.iter().skip(1).any(Option::is_none) {
         match listener.accept() {
             Ok((stream, from)) => match read_hello(stream, hosts.len(), deadline) {
-                Ok((p, stream, settings)) if met[p].is_none() => met[p] = Some((stream, settings)),
-                Ok((p, stream, _)) => {
+                Ok((p, heard)) if met[p].is_none() => met[p] = Some(heard),
+                Ok((p, (stream, _))) => {
                     let why = format!("two processes say they are process {p}");
                     answer_all(met.iter_mut().flatten().map(|m| &mut m.0), &why);
                     let mut stream = stream;
@@ -265,7 +267,7 @@ fn read_hello(
     stream: TcpStream,
     processes: usize,
     deadline: Instant,
-) -> Result<(usize, TcpStream, Vec<(String, String)>), String> {
+) -> Result<(usize, Met), String> {
     // A caller that sends nothing holds the others up this long at most.
     let wait = deadline
         .saturating_duration_since(Instant::now())
@@ -314,7 +316,7 @@ fn read_hello(
         }
     }
     match process {
-        Some(p) if (1..processes).contains(&p) => Ok((p, stream, settings)),
+        Some(p) if (1..processes).contains(&p) => Ok((p, (stream, settings))),
         _ => Err(format!(
             "its hello names no process from 1 to {}",
             processes - 1
@@ -382,7 +384,8 @@ fn call(
                 deadline.saturating_duration_since(now).as_secs()
             ));
         }
-        std::thread::sleep(Duration::from_millis(100));
+        // Short: this wait comes before every dataflow of a run.
+        std::thread::sleep(Duration::from_millis(20));
     };
     let mut hello = format!("{HELLO}\nprocess={process}\n");
     for (name, value) in fingerprint {
