@@ -12,7 +12,7 @@
 //! `timeout` and told by progress lines.
 //!
 //! The same meeting, with no settings, comes before every dataflow of a
-//! cluster's run ([`barrier`]): timely connects its processes anew for
+//! cluster's run (`barrier`): timely connects its processes anew for
 //! each, and waits for one that died in between without end.
 //!
 //! On the wire, text lines: the hello `qi-cluster 1`, `process=I`, one
@@ -33,14 +33,14 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(300);
 /// The wait of [`barrier`], in seconds ([`set_timeout`]).
 static TIMEOUT_SECS: AtomicU64 = AtomicU64::new(DEFAULT_TIMEOUT.as_secs());
 
-/// Sets how long this process's [`barrier`]s wait for the other
+/// Sets how long this process's `barrier`s wait for the other
 /// processes (at least a second): the `--connect-timeout` of `qi tb
 /// generate`.
 pub fn set_timeout(timeout: Duration) {
     TIMEOUT_SECS.store(timeout.as_secs().max(1), Ordering::Relaxed);
 }
 
-/// How long this process's [`barrier`]s wait ([`set_timeout`]).
+/// How long this process's `barrier`s wait ([`set_timeout`]).
 pub fn timeout() -> Duration {
     Duration::from_secs(TIMEOUT_SECS.load(Ordering::Relaxed))
 }
