@@ -116,12 +116,13 @@ for _ in $(seq 1 100); do
 done
 [ -n "$static_url" ] || { cat "$out/static-server.log"; echo "the file server did not start"; exit 1; }
 echo "static site at $static_url"
-QI_STATIC=1 QI_URL="$static_url" SHOTS="$out/static" timeout 600 node web-tests/run.mjs || status=1
+# QI_SITE_DIR: the update test writes a new version.js there.
+QI_STATIC=1 QI_SITE_DIR="$site" QI_URL="$static_url" SHOTS="$out/static" timeout 600 node web-tests/run.mjs || status=1
 kill -TERM "$files" 2>/dev/null || true
 
 # The same site served by `qi serve --site` (no session API): the page
 # must work there exactly as from a plain file server.
 start_server "$out/site-server.log" --site "$site"
-QI_STATIC=1 QI_URL="$url" SHOTS="$out/site" timeout 600 node web-tests/run.mjs || status=1
+QI_STATIC=1 QI_SITE_DIR="$site" QI_URL="$url" SHOTS="$out/site" timeout 600 node web-tests/run.mjs || status=1
 stop_server "$out/site-server.log"
 exit "$status"

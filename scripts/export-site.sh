@@ -19,6 +19,12 @@ assets=crates/web/assets
 # works from any directory of a host); site.json tells it to use the
 # in-page backend (local.js), which `qi serve` answers otherwise.
 cp "$assets/index.html" "$assets/app.js" "$assets/errors.js" "$assets/app.css" \
-  "$assets/local.js" "$assets/engine-worker.js" "$out/"
+  "$assets/local.js" "$assets/engine-worker.js" "$assets/sw.js" \
+  "$assets/manifest.webmanifest" "$assets/icon.svg" "$assets/icon-192.png" \
+  "$assets/icon-512.png" "$out/"
 printf '{"backend": "local"}\n' >"$out/site.json"
+# The version the service worker caches the site under: a hash of every
+# file, so a new build replaces the old cache and the page offers it.
+version=$(cd "$out" && find . -type f ! -name version.js -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
+printf 'self.QI_VERSION = "%s";\n' "$version" >"$out/version.js"
 echo "static site in $out"

@@ -12,7 +12,7 @@
 // server's.
 
 import { chromium } from "playwright-core";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const BASE = process.env.QI_URL || "http://127.0.0.1:8080/";
@@ -598,7 +598,7 @@ const tests = {
     await setMode(page, "human");
     await chooseGame(page, "five-tigers:shandong");
     await waitForText(page, "#status", "X方落子");
-    await waitForText(page, "#removal", "手中棋子：X方 13，O方 13");
+    await waitForText(page, "#hands", "手中棋子：X方 13，O方 13");
     const example = await page.getAttribute("#record-text", "placeholder");
     check(example === '[Game "five-tigers:shandong"] …… 粘贴棋谱，然后点“载入文本”', `the record's example follows the game: ${example}`);
     for (const sq of ["b2", "a5", "b3", "c4", "c2", "e5", "c3"]) {
@@ -781,7 +781,7 @@ const tests = {
   async "five tigers: formation outlined, removable pieces marked, hands shown"(page) {
     await setMode(page, "human");
     await chooseGame(page, "five-tigers:shandong");
-    await waitForText(page, "#removal", "In hand: X 13, O 13");
+    await waitForText(page, "#hands", "In hand: X 13, O 13");
     for (const sq of ["b2", "a5", "b3", "c4", "c2", "e5", "c3"]) {
       const before = await moveCount(page);
       await clickSq(page, sq);
@@ -962,6 +962,60 @@ const tests = {
     await waitForText(page, "#error", "棋谱有误");
   },
 
+  async "play defect 9: the board's buttons above the fold at 1280x800"(page) {
+    await aboveTheFold(page, "desktop");
+  },
+
+  async "play defect 9: the board's buttons above the fold on a phone"(page) {
+    await aboveTheFold(page, "phone");
+    // The move list starts in the window too.
+    const moves = await page.locator("#moves").boundingBox();
+    check(moves.y < PHONE.height, `the moves start at ${Math.round(moves.y)}, below the window`);
+  },
+
+  async "play defect 9: the board's buttons above the fold on a phone held sideways"(page) {
+    await aboveTheFold(page, "landscape");
+  },
+
+  async "play defect 12: the board darkens in dark mode"(page) {
+    const fills = await page.evaluate(() => {
+      const luminance = (colour) => {
+        const [r, g, b] = colour.match(/[0-9.]+/g).map(Number);
+        return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+      };
+      const land = document.querySelector("#board .sq.land");
+      const back = document.querySelector("#board svg > rect");
+      return [luminance(getComputedStyle(land).fill), luminance(getComputedStyle(back).fill)];
+    });
+    check(fills.every((l) => l < 0.45), `the board's squares and margin stay bright: luminance ${fills.map((l) => l.toFixed(2)).join(", ")}`);
+    await chooseGame(page, "five-tigers:shandong");
+    const board = await page.evaluate(() => {
+      const back = getComputedStyle(document.querySelector("#board svg > rect")).fill;
+      return back;
+    });
+    check(board !== "rgb(243, 226, 184)", `the Five Tigers board stays bright: ${board}`);
+    await page.screenshot({ path: join(SHOTS, "dark-board.png") });
+  },
+
+  async "play defect 7: hands shown through removals, not in the movement phase"(page) {
+    await setMode(page, "human");
+    await chooseGame(page, "five-tigers:shandong");
+    await waitForText(page, "#hands", "In hand: X 13, O 13");
+    for (const sq of ["b2", "a5", "b3", "c4", "c2", "e5", "c3"]) {
+      await page.evaluate(async (m) => show(await api("POST", sessionPath("/play"), { move: m })), sq);
+    }
+    await page.waitForSelector("#removal:not([hidden])");
+    check(await page.locator("#hands").isVisible(), "the hands show during a removal");
+    await waitForText(page, "#hands", "In hand: X 9, O 10");
+    const colour = await page.evaluate(() => getComputedStyle(document.querySelector("#hands")).backgroundColor);
+    check(colour === "rgba(0, 0, 0, 0)", `the hands are no alert box: ${colour}`);
+    // The movement phase: a position with nothing in hand.
+    await page.fill("#setup-text", "OXOX1/OXOO1/1XXO1/1XXOX/1OXOX o move X:0,O:0 - o -,- 0");
+    await page.click("#setup");
+    await page.waitForFunction(() => app.view.phase === "move");
+    check(await page.locator("#hands").isHidden(), "no hands in the movement phase");
+  },
+
   async "play defect 10: resign asks first"(page) {
     await setMode(page, "human");
     await clickSq(page, "a3");
@@ -1020,6 +1074,33 @@ async function humanMove(page, choose) {
   return move;
 }
 
+// Take back, Flip and Resign are in the window, unscrolled, in both games,
+// with the removal box of Five Tigers showing too.
+async function aboveTheFold(page, name) {
+  const inView = async (what) => {
+    for (const id of ["#undo", "#flip", "#resign", "#nav-back"]) {
+      const box = await page.locator(id).boundingBox();
+      const size = page.viewportSize();
+      check(box && box.y >= 0 && box.y + box.height <= size.height && box.x + box.width <= size.width,
+        `${what}: ${id} at ${box && Math.round(box.y + box.height)} is outside the ${size.width}x${size.height} window`);
+    }
+  };
+  await setMode(page, "first");
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await inView("jungle");
+  await page.screenshot({ path: join(SHOTS, `fold-${name}-jungle.png`) });
+  await setMode(page, "human");
+  await chooseGame(page, "five-tigers:shandong");
+  // A square formed: the removal box shows above the board.
+  for (const move of ["b2", "a5", "b3", "c4", "c2", "e5", "c3"]) {
+    await page.evaluate(async (m) => show(await api("POST", sessionPath("/play"), { move: m })), move);
+  }
+  await page.waitForSelector("#removal:not([hidden])");
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await inView("five tigers with a removal owed");
+  await page.screenshot({ path: join(SHOTS, `fold-${name}-five-tigers.png`) });
+}
+
 // The engine's answers at level 1 to a3a4, each time a fresh search of the
 // same position (a takeback, the same move again).
 async function levelOneAnswers(page, count) {
@@ -1038,7 +1119,70 @@ async function levelOneAnswers(page, count) {
   return answers;
 }
 
+// Waits until the site's service worker controls the page (a first visit
+// installs it, and it claims the page once active).
+async function controlled(page) {
+  await page.waitForFunction(() => navigator.serviceWorker && navigator.serviceWorker.controller !== null, null, { timeout: 30000 });
+}
+
 const staticTests = {
+  async "static: installable: a manifest in both languages, a service worker controlling the page"(page) {
+    const href = await page.getAttribute('link[rel="manifest"]', "href");
+    const manifest = await page.evaluate(async (h) => (await fetch(h)).json(), href);
+    check(manifest.name && manifest.short_name && manifest.display === "standalone", `name and display: ${JSON.stringify(manifest)}`);
+    check(manifest.theme_color === "#3d5a3a" && manifest.start_url, "theme colour and start");
+    const sizes = manifest.icons.map((i) => i.sizes);
+    check(sizes.includes("192x192") && sizes.includes("512x512"), `icons ${sizes.join(" ")}`);
+    check(/斗兽棋/.test(manifest.name) && manifest.translations && manifest.translations.zh.name, "both languages");
+    for (const icon of manifest.icons) {
+      const ok = await page.evaluate(async (s) => (await fetch(s)).ok, icon.src);
+      check(ok, `the icon ${icon.src} is there`);
+    }
+    check(await page.getAttribute('meta[name="theme-color"]', "content") === "#3d5a3a", "a theme colour");
+    await controlled(page);
+  },
+
+  async "static: offline, a reload after the first visit plays a game"(page) {
+    await controlled(page);
+    await page.context().setOffline(true);
+    await page.reload();
+    await page.waitForSelector("body[data-ready='1']");
+    await page.selectOption("#movetime", "200");
+    await page.selectOption("#level", "3");
+    await setMode(page, "first");
+    for (let i = 0; i < 3; i++) {
+      await page.waitForFunction(() => !app.thinking && !app.busy && app.view.to_move === "first");
+      await humanMove(page, (legal) => legal[0]);
+      await page.waitForFunction((n) => app.view.moves.length === n && !app.thinking, 2 * (i + 1));
+    }
+    check((await moveCount(page)) === 6, "three moves each, offline");
+    await page.context().setOffline(false);
+  },
+
+  async "static: a new build offers to reload into it"(page) {
+    if (!process.env.QI_SITE_DIR) throw new Error("QI_SITE_DIR (the exported site) is not set");
+    await controlled(page);
+    const file = join(process.env.QI_SITE_DIR, "version.js");
+    const before = readFileSync(file, "utf8");
+    check(await page.locator("#update").isHidden(), "no offer before a new build");
+    // A new build: a new version of the files.
+    writeFileSync(file, `self.QI_VERSION = "test-${Date.now()}";\n`);
+    try {
+      await page.reload();
+      await page.waitForSelector("body[data-ready='1']");
+      await page.waitForSelector("#update:not([hidden])", { timeout: 30000 });
+      const cachesBefore = await page.evaluate(() => caches.keys());
+      await Promise.all([page.waitForEvent("load"), page.click("#update-reload")]);
+      await page.waitForSelector("body[data-ready='1']");
+      await page.waitForFunction(async () => (await caches.keys()).length === 1);
+      const after = await page.evaluate(() => caches.keys());
+      check(after.length === 1 && !cachesBefore.every((c) => after.includes(c)), `the new cache replaced the old: ${cachesBefore} -> ${after}`);
+      check(await page.locator("#update").isHidden(), "no offer once reloaded");
+    } finally {
+      writeFileSync(file, before);
+    }
+  },
+
   async "static: play defect 1: a weak level does not replay the same game"(page) {
     const answers = await levelOneAnswers(page, 8);
     check(new Set(answers).size > 1, `level 1 answered a3a4 the same way 8 times: ${answers.join(" ")}`);
@@ -1167,8 +1311,11 @@ const viewports = {
   "screenshots: phone in Chinese": PHONE,
   "screenshots: phone held sideways": { width: 844, height: 390 },
   "play defect 4: an error after Load text is in view at 1280x800": { width: 1280, height: 800 },
+  "play defect 9: the board's buttons above the fold at 1280x800": { width: 1280, height: 800 },
+  "play defect 9: the board's buttons above the fold on a phone": PHONE,
+  "play defect 9: the board's buttons above the fold on a phone held sideways": { width: 844, height: 390 },
 };
-const schemes = { "screenshots: dark theme from the system": "dark" };
+const schemes = { "screenshots: dark theme from the system": "dark", "play defect 12: the board darkens in dark mode": "dark" };
 // Scripts run before the page's own, in every page the test opens.
 const inits = {
   // The Web Audio API the page plays its sounds with, replaced by one that

@@ -39,6 +39,7 @@ const WORDS = {
     rematch: "Rematch", accept: "Accept", decline: "Decline",
     drawOffer: (a, b) => `${a} offers a draw. ${b}, do you accept?`,
     resignAsk: (s) => `${s}: resign this game?`, resignYes: "Resign", resignNo: "Play on",
+    newVersion: "A new version is ready.", reload: "Reload",
     side: { Red: "Red", Blue: "Blue", X: "X", O: "O" },
     toMove: (s) => `${s} to move`, toPlace: (s) => `${s} to place`, toStep: (s) => `${s} to step`,
     thinking: (s) => `${s} (engine) is thinking…`,
@@ -93,6 +94,7 @@ const WORDS = {
     rematch: "再来一局", accept: "同意", decline: "拒绝",
     drawOffer: (a, b) => `${a}提和。${b}，是否同意？`,
     resignAsk: (s) => `${s}：确定认输吗？`, resignYes: "认输", resignNo: "继续下",
+    newVersion: "新版本已就绪。", reload: "重新载入",
     side: { Red: "红方", Blue: "蓝方", X: "X方", O: "O方" },
     toMove: (s) => `${s}走棋`, toPlace: (s) => `${s}落子`, toStep: (s) => `${s}行棋`,
     thinking: (s) => `${s}（引擎）思考中…`,
@@ -290,6 +292,39 @@ async function localBackend() {
   if (!site || site.backend !== "local") return null;
   const { backend } = await import("./local.js");
   return backend;
+}
+
+// ---- the offline app -------------------------------------------------------
+
+// The static site installs as an app that works offline: sw.js keeps its
+// files (scripts/export-site.sh). A new version installs beside the old
+// one and waits; the page offers to reload into it.
+async function registerWorker() {
+  if (!("serviceWorker" in navigator)) return;
+  let registration;
+  try {
+    // Never from the HTTP cache, so a new version.js is seen at once.
+    registration = await navigator.serviceWorker.register("sw.js", { updateViaCache: "none" });
+  } catch (e) {
+    console.warn(`qi: no offline app (${e.message})`);
+    return;
+  }
+  const offer = () => {
+    if (registration.waiting && navigator.serviceWorker.controller) showUpdate(registration.waiting);
+  };
+  offer();
+  registration.addEventListener("updatefound", () => {
+    const next = registration.installing;
+    if (next) next.addEventListener("statechange", () => { if (next.state === "installed") offer(); });
+  });
+}
+
+function showUpdate(waiting) {
+  $("update").hidden = false;
+  $("update-reload").onclick = () => {
+    navigator.serviceWorker.addEventListener("controllerchange", () => location.reload(), { once: true });
+    waiting.postMessage("skip-waiting");
+  };
 }
 
 // ---- the API ---------------------------------------------------------------
@@ -637,11 +672,17 @@ function show(view) {
     removal.textContent = r.chooser === r.side
       ? w.removalTake(sideName(r.side), r.count, sideName(otherName(r.side)))
       : w.removalGive(sideName(r.chooser), sideName(r.side), r.count);
-  } else if (view.hands) {
-    removal.hidden = false;
-    removal.textContent = w.hands(sideName(view.side_names[0]), view.hands[0], sideName(view.side_names[1]), view.hands[1]);
   } else {
     removal.hidden = true;
+  }
+  // The pieces in hand, while any are left to place (removals included);
+  // none in the movement phase, where there is nothing to count.
+  const hands = $("hands");
+  if (view.hands && (view.hands[0] > 0 || view.hands[1] > 0)) {
+    hands.hidden = false;
+    hands.textContent = w.hands(sideName(view.side_names[0]), view.hands[0], sideName(view.side_names[1]), view.hands[1]);
+  } else {
+    hands.hidden = true;
   }
   $("position-text").value = view.text;
   // The example tag names the game shown, not always Jungle.
@@ -1383,7 +1424,10 @@ async function start() {
   }
   try {
     app.local = await localBackend();
-    if (app.local) await app.local.ready;
+    if (app.local) {
+      registerWorker();
+      await app.local.ready;
+    }
   } catch (e) {
     applyLanguage();
     showError(words().engineLoad(errorText(e)));

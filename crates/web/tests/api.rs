@@ -103,7 +103,14 @@ async fn the_page_and_its_assets_are_served() {
         serde_json::from_str::<Value>(&site).unwrap()["backend"],
         "server"
     );
-    for asset in ["/app.js", "/errors.js", "/app.css", "/site.json"] {
+    for asset in [
+        "/app.js",
+        "/errors.js",
+        "/app.css",
+        "/site.json",
+        "/manifest.webmanifest",
+        "/icon.svg",
+    ] {
         let (status, text) = raw(&app, "GET", asset, "").await;
         assert_eq!(status, StatusCode::OK);
         assert!(!text.is_empty());

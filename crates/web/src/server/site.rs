@@ -16,10 +16,14 @@ const INDEX_HTML: &str = include_str!("../../assets/index.html");
 const APP_JS: &str = include_str!("../../assets/app.js");
 const ERRORS_JS: &str = include_str!("../../assets/errors.js");
 const APP_CSS: &str = include_str!("../../assets/app.css");
+const MANIFEST: &str = include_str!("../../assets/manifest.webmanifest");
+const ICON_SVG: &str = include_str!("../../assets/icon.svg");
+const ICON_192: &[u8] = include_bytes!("../../assets/icon-192.png");
+const ICON_512: &[u8] = include_bytes!("../../assets/icon-512.png");
 const SITE_JSON: &str = "{\"backend\": \"server\"}\n";
 
-fn asset(text: &'static str, kind: &'static str) -> Response {
-    let mut response = Response::new(Body::from(text));
+fn asset(bytes: impl Into<Body>, kind: &'static str) -> Response {
+    let mut response = Response::new(bytes.into());
     response
         .headers_mut()
         .insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
@@ -47,6 +51,24 @@ pub(crate) fn embedded() -> Router {
         .route(
             "/app.css",
             get(|| async { asset(APP_CSS, "text/css; charset=utf-8") }),
+        )
+        // The app's manifest and icons (the service worker is the static
+        // site's only: a page of this server needs it anyway).
+        .route(
+            "/manifest.webmanifest",
+            get(|| async { asset(MANIFEST, "application/manifest+json") }),
+        )
+        .route(
+            "/icon.svg",
+            get(|| async { asset(ICON_SVG, "image/svg+xml") }),
+        )
+        .route(
+            "/icon-192.png",
+            get(|| async { asset(ICON_192, "image/png") }),
+        )
+        .route(
+            "/icon-512.png",
+            get(|| async { asset(ICON_512, "image/png") }),
         )
         // The page asks which backend it has: this server's API (a static
         // site's site.json names the in-page one).
