@@ -438,12 +438,15 @@ const tests = {
   async "defect 10: a backend that fails says so"(page) {
     await setMode(page, "human");
     if (STATIC) {
-      // The engine's module cannot load: the page says so at once.
-      const other = await page.context().newPage();
+      // The engine's module cannot load: the page says so at once. A
+      // context of its own, without the service worker (whose cache the
+      // first page filled, and whose requests no route sees).
+      const context = await page.context().browser().newContext({ serviceWorkers: "block" });
+      const other = await context.newPage();
       await other.route("**/*.wasm", (route) => route.abort());
       await other.goto(BASE);
       await waitForText(other, "#error", "The engine could not be loaded");
-      await other.close();
+      await context.close();
       return;
     }
     // A tab whose game the server no longer has (it was restarted): the
@@ -1014,6 +1017,32 @@ const tests = {
     await page.click("#setup");
     await page.waitForFunction(() => app.view.phase === "move");
     check(await page.locator("#hands").isHidden(), "no hands in the movement phase");
+  },
+
+  async "play defect 11: one game's colours, words for players, the arrow in the mover's colour"(page) {
+    const firstOption = () => page.evaluate(() => document.querySelector('#mode option[value="first"]').textContent);
+    check(/Red/.test(await firstOption()) && !/X/.test(await firstOption()), `Jungle's colours only: ${await firstOption()}`);
+    const standard = await page.evaluate(() => presetDescription("jungle:standard"));
+    check(!/engine/i.test(standard), `the standard rules described for players: ${standard}`);
+    await setMode(page, "analysis");
+    const arrow = () => page.waitForFunction(() => {
+      const line = document.querySelector("#board .arrow");
+      return line ? line.getAttribute("stroke") : null;
+    }).then((h) => h.jsonValue());
+    const red = await arrow();
+    // A move: the analysis follows the position, Blue to move.
+    await clickSq(page, "a3");
+    await clickSq(page, "a4");
+    await page.waitForFunction(() => app.view.moves.length === 1);
+    await page.waitForFunction((r) => {
+      const line = document.querySelector("#board .arrow");
+      return line && line.getAttribute("stroke") !== r;
+    }, red);
+    const blue = await arrow();
+    check(red !== blue, `the arrow's colour follows the side to move: ${red} then ${blue}`);
+    await page.click("#analyse");
+    await chooseGame(page, "five-tigers:shandong");
+    check(/X/.test(await firstOption()) && !/Red/.test(await firstOption()), `Five Tigers' colours only: ${await firstOption()}`);
   },
 
   async "play defect 10: resign asks first"(page) {

@@ -19,8 +19,9 @@ const WORDS = {
     first: "first position", back: "back", forward: "forward", last: "last position",
     takeback: "Take back", takebackTitle: "take back your last move (against the engine, its reply too)",
     flip: "Flip", resign: "Resign", offerDraw: "Offer draw",
-    players: "Players", mode: "Mode", modeHuman: "Two players", modeFirst: "You play first (Red / X)",
-    modeSecond: "You play second (Blue / O)", modeAnalysis: "Analysis board",
+    players: "Players", mode: "Mode", modeHuman: "Two players", modeFirst: "You play first",
+    modeSecond: "You play second", modeAnalysis: "Analysis board",
+    playSide: (first, s) => `You play ${first ? "first" : "second"} (${s})`,
     level: "Engine level", levelName: (n) => (n === 1 ? "1 — beginner" : n === 10 ? "10 — full strength" : String(n)),
     movetime: "Engine time per move", seconds: (s) => `${s} s`,
     engineMove: "Engine move", engineMoveTitle: "let the engine play the side to move", sound: "Sounds", animate: "Animation",
@@ -55,7 +56,7 @@ const WORDS = {
     cannotStart: (m) => `cannot start: ${m}`, pasteFirst: "paste a position text first",
     animals: { E: "Elephant", L: "Lion", T: "Tiger", P: "Leopard", W: "Wolf", D: "Dog", C: "Cat", R: "Rat" },
     presets: {
-      "jungle:standard": ["Jungle — standard", "The rules of today's open-source engines: Wolf over Dog, any Rat blocks a river jump, a draw after 200 plies without a capture."],
+      "jungle:standard": ["Jungle — standard", "The usual rules: the Wolf outranks the Dog, a Rat anywhere in the river blocks a jump across it, and 200 moves without a capture is a draw."],
       "jungle:yeshou": ["Jungle — Yeshou (野兽争霸)", "The PC game: only an enemy Rat blocks a jump, an animal on an enemy trap captures nothing, Rats capture across the bank, chasing is forbidden."],
       "jungle:datou": ["Jungle — Datou (大头斗兽棋)", "The mobile game: the Tiger jumps along ranks only, a Rat anywhere in the river blocks a jump."],
       "jungle:traditional": ["Jungle — traditional", "Dog over Wolf; the side that began a repetition loses unless it varies."],
@@ -74,8 +75,9 @@ const WORDS = {
     first: "开局", back: "后退一步", forward: "前进一步", last: "最新局面",
     takeback: "悔棋", takebackTitle: "收回你的上一步（对引擎时连同它的应着）",
     flip: "翻转棋盘", resign: "认输", offerDraw: "提和",
-    players: "对局", mode: "模式", modeHuman: "双人对弈", modeFirst: "你先走（红方 / X方）",
-    modeSecond: "你后走（蓝方 / O方）", modeAnalysis: "分析模式",
+    players: "对局", mode: "模式", modeHuman: "双人对弈", modeFirst: "你先走",
+    modeSecond: "你后走", modeAnalysis: "分析模式",
+    playSide: (first, s) => `你${first ? "先" : "后"}走（${s}）`,
     level: "引擎等级", levelName: (n) => (n === 1 ? "1 — 入门" : n === 10 ? "10 — 全力" : String(n)),
     movetime: "引擎每步用时", seconds: (s) => `${s} 秒`,
     engineMove: "引擎走一步", engineMoveTitle: "让引擎替轮到的一方走棋", sound: "音效", animate: "动画",
@@ -110,7 +112,7 @@ const WORDS = {
     cannotStart: (m) => `无法启动：${m}`, pasteFirst: "请先粘贴局面文本",
     animals: { E: "象", L: "狮", T: "虎", P: "豹", W: "狼", D: "狗", C: "猫", R: "鼠" },
     presets: {
-      "jungle:standard": ["斗兽棋 — 标准", "当今开源引擎通用的规则：狼大于狗，任何老鼠都能阻挡跳河，200步无吃子判和。"],
+      "jungle:standard": ["斗兽棋 — 标准", "最常见的规则：狼大于狗，河里任何位置的老鼠都会挡住跳河，连续200步无吃子判和。"],
       "jungle:yeshou": ["斗兽棋 — 野兽争霸", "电脑游戏《野兽争霸》：只有敌方老鼠能阻挡跳河，站在敌方陷阱上的动物不能吃子，老鼠可跨岸吃子，禁止长追。"],
       "jungle:datou": ["斗兽棋 — 大头斗兽棋", "手机游戏《大头斗兽棋》：老虎只能横向跳河，河中任何位置的老鼠都会阻挡跳河。"],
       "jungle:traditional": ["斗兽棋 — 传统", "狗大于狼；开始重复局面的一方若不变着则判负。"],
@@ -213,6 +215,7 @@ function applyLanguage() {
     for (const option of $(id).options) option.textContent = w.levelName(Number(option.value));
   }
   $("lang").value = LANG;
+  nameSides();
   // What shows now in words of the page, said again.
   if (hint.key) $("hint").textContent = w[hint.key];
   if (showError.shown) $("error").textContent = errorText(showError.shown);
@@ -292,6 +295,21 @@ async function localBackend() {
   if (!site || site.backend !== "local") return null;
   const { backend } = await import("./local.js");
   return backend;
+}
+
+// The "you play first / second" options name the colours of the game
+// shown only (Red or X, not both).
+function nameSides() {
+  const view = app.view;
+  const w = words();
+  for (const id of ["mode", "nd-side"]) {
+    for (const option of $(id).options) {
+      if (option.value !== "first" && option.value !== "second") continue;
+      const first = option.value === "first";
+      const names = id === "nd-side" || !view ? null : view.side_names;
+      option.textContent = names ? w.playSide(first, sideName(names[first ? 0 : 1])) : w[first ? "modeFirst" : "modeSecond"];
+    }
+  }
 }
 
 // ---- the offline app -------------------------------------------------------
@@ -688,6 +706,7 @@ function show(view) {
   // The example tag names the game shown, not always Jungle.
   $("record-text").placeholder = w.recordPlaceholder(view.spec);
   showSpec(view.spec);
+  nameSides();
   drawMoves();
   drawMarks();
   drawEval();
@@ -920,12 +939,18 @@ function decorateBoard() {
 
 // The best move of the analysis as an arrow (a ring for a placement or
 // a removal).
+// The arrow's colour: the side to move's (Jungle's red or blue, Five
+// Tigers' black X or white O), so that it says whose move it is.
+const ARROW_COLOURS = { jungle: ["#c62828", "#1565c0"], "five-tigers": ["#1b1b1b", "#f5f5f5"] };
+
 function drawArrow(svg) {
   if (!app.best || !app.best.pv.length || !app.wantAnalysis && !app.analysing) return;
   const move = app.best.pv[0];
   const squares = squaresOf(move);
+  const game = app.view.spec.split(":")[0];
+  const colour = (ARROW_COLOURS[game] || ARROW_COLOURS.jungle)[app.view.to_move === "first" ? 0 : 1];
   if (squares.length === 1) {
-    mark(svg, squares[0], "arrow", 20, { fill: "none", stroke: "#1565c0", "stroke-width": 6, "stroke-opacity": 0.8 });
+    mark(svg, squares[0], "arrow", 20, { fill: "none", stroke: colour, "stroke-width": 6, "stroke-opacity": 0.8 });
     return;
   }
   const a = centreOf(svg, squares[0]);
@@ -934,9 +959,10 @@ function drawArrow(svg) {
   const ns = svg.namespaceURI;
   if (!svg.querySelector("#qi-arrowhead")) {
     const defs = document.createElementNS(ns, "defs");
-    defs.innerHTML = '<marker id="qi-arrowhead" markerWidth="3" markerHeight="3" refX="1" refY="1.5" orient="auto"><path d="M0,0 L3,1.5 L0,3 z" fill="#1565c0"/></marker>';
+    defs.innerHTML = '<marker id="qi-arrowhead" markerWidth="3" markerHeight="3" refX="1" refY="1.5" orient="auto"><path d="M0,0 L3,1.5 L0,3 z"/></marker>';
     svg.prepend(defs);
   }
+  svg.querySelector("#qi-arrowhead path").setAttribute("fill", colour);
   const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
   const end = [b[0] - ((b[0] - a[0]) / len) * 12, b[1] - ((b[1] - a[1]) / len) * 12];
   const line = document.createElementNS(ns, "line");
@@ -945,7 +971,7 @@ function drawArrow(svg) {
   line.setAttribute("y1", a[1]);
   line.setAttribute("x2", end[0]);
   line.setAttribute("y2", end[1]);
-  line.setAttribute("stroke", "#1565c0");
+  line.setAttribute("stroke", colour);
   line.setAttribute("stroke-width", 9);
   line.setAttribute("stroke-opacity", 0.75);
   line.setAttribute("marker-end", "url(#qi-arrowhead)");
