@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use qi_core::{Game as _, Position};
+use qi_core::Position;
 use qi_engine::five_tigers::{FiveTigersEval, FiveTigersHooks};
 use qi_engine::{engine_for, options::Overrides, EvalProfile, FiveTigersKit, GameKit, Games};
 use qi_five_tigers::{FiveTigers, Game, Move, Rules};

@@ -25,7 +25,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use qi_core::{Game as _, Position, Side};
+use qi_core::{Position, Side};
 use qi_engine::five_tigers::{FiveTigersEval, FiveTigersHooks};
 use qi_engine::{FiveTigersKit, GameKit};
 use qi_five_tigers::{FiveTigers, Game, Move, Rules};

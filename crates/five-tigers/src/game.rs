@@ -62,6 +62,73 @@ impl Game {
         game
     }
 
+    /// The position now (see [`qi_core::Game::position`]).
+    ///
+    /// ```
+    /// use qi_five_tigers::{FiveTigers, Game};
+    ///
+    /// let mut game = Game::default();
+    /// game.play("c3".parse().unwrap()).unwrap();
+    /// assert_eq!(game.position().hand(qi_core::Side::First), 12);
+    /// ```
+    pub fn position(&self) -> &FiveTigers {
+        self.history.position()
+    }
+
+    /// Plays `mv` if it is legal now (see [`qi_core::Game::play`]); an
+    /// illegal move is an error and changes nothing.
+    ///
+    /// ```
+    /// use qi_five_tigers::Game;
+    ///
+    /// let mut game = Game::default();
+    /// assert!(game.play("c3".parse().unwrap()).is_ok());
+    /// assert!(game.play("c3".parse().unwrap()).is_err()); // taken
+    /// assert_eq!(game.moves().len(), 1);
+    /// ```
+    pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        GameTrait::play(self, mv)
+    }
+
+    /// Takes back the last move and returns it (`None` at the start).
+    ///
+    /// ```
+    /// use qi_five_tigers::Game;
+    ///
+    /// let mut game = Game::default();
+    /// let c3 = "c3".parse().unwrap();
+    /// game.play(c3).unwrap();
+    /// assert_eq!(game.undo(), Some(c3));
+    /// assert_eq!(game, Game::default());
+    /// assert_eq!(game.undo(), None);
+    /// ```
+    pub fn undo(&mut self) -> Option<Move> {
+        GameTrait::undo(self)
+    }
+
+    /// The outcome so far, the history rules' draws included (see
+    /// [`qi_core::Game::outcome`]).
+    ///
+    /// ```
+    /// use qi_five_tigers::Game;
+    ///
+    /// assert_eq!(Game::default().outcome(), None);
+    /// ```
+    pub fn outcome(&self) -> Option<Outcome> {
+        GameTrait::outcome(self)
+    }
+
+    /// The legal moves now (none once the game is over).
+    ///
+    /// ```
+    /// use qi_five_tigers::Game;
+    ///
+    /// assert_eq!(Game::default().legal_moves().len(), 25);
+    /// ```
+    pub fn legal_moves(&self) -> MoveList<Move> {
+        GameTrait::legal_moves(self)
+    }
+
     /// The rules.
     ///
     /// ```
@@ -223,7 +290,7 @@ impl GameTrait for Game {
     }
 
     fn position(&self) -> &FiveTigers {
-        self.history.position()
+        Game::position(self)
     }
 
     fn generate_moves(&self, moves: &mut MoveList<Move>) {

@@ -298,7 +298,7 @@ impl FromStr for Point {
 /// assert_eq!("c3-c4".parse::<Move>(), Ok(Move::Step { from: pt("c3"), to: pt("c4") }));
 /// assert_eq!(Move::Remove(pt("b2")).to_string(), "xb2");
 /// ```
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Move {
     /// Place a piece from hand on an empty point.
     Place(Point),
@@ -347,6 +347,18 @@ impl Move {
     /// ```
     pub const fn is_removal(self) -> bool {
         matches!(self, Move::Remove(_))
+    }
+}
+
+/// `Move(c3-c4)`: the move's text.
+///
+/// ```
+/// let mv: qi_five_tigers::Move = "c3-c4".parse().unwrap();
+/// assert_eq!(format!("{mv:?}"), "Move(c3-c4)");
+/// ```
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Move({self})")
     }
 }
 

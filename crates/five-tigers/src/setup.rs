@@ -31,6 +31,13 @@ pub enum Phase {
     Movement,
 }
 
+// `Display` writes the phase as the position text does (`place`, `move`)
+// and `FromStr` reads it back.
+qi_core::text_names!(Phase {
+    Placement => "place",
+    Movement => "move",
+});
+
 /// The removal obligations still owed, in order: at most two entries, each
 /// a side and a positive count (`x2,o3` in position text: First takes 2 of
 /// Second's pieces, then Second takes 3 of First's).

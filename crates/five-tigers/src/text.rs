@@ -165,10 +165,7 @@ impl fmt::Display for Setup {
             f,
             " {} {} X:{},O:{} {} {} {},{} {}",
             side_char(self.side_to_move),
-            match self.phase {
-                Phase::Placement => "place",
-                Phase::Movement => "move",
-            },
+            self.phase,
             self.hands[0],
             self.hands[1],
             self.owed,
@@ -431,17 +428,17 @@ pub(crate) fn parse(
     };
     let board = parse_board(fields[0])?;
     let side_to_move = parse_side(fields[1], Field::ToMove)?;
-    let phase = match fields[2] {
-        "place" => Phase::Placement,
-        "move" => Phase::Movement,
-        other => {
+    let phase = match fields[2].parse::<Phase>() {
+        Ok(phase) => phase,
+        Err(_) => {
+            let other = fields[2];
             return Err(match other.chars().find(|c| !c.is_ascii_lowercase()) {
                 Some(c) => bad_char(Field::Phase, c),
                 None => invalid(
                     Field::Phase,
                     format!("'{}' is not 'place' or 'move'", Escaped(other)),
                 ),
-            })
+            });
         }
     };
     let hands = parse_hands(fields[3], rules.pieces_per_side)?;

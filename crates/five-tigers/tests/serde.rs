@@ -70,7 +70,6 @@ fn positions_round_trip() {
 
 #[test]
 fn games_round_trip_as_their_record() {
-    use qi_core::Game as _;
     use qi_five_tigers::{FiveTigers, Game, Rules};
     let mut game = Game::new(FiveTigers::new(Rules::ten()));
     for text in ["c3", "a1", "c4", "b1"] {

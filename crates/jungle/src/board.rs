@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use qi_core::{Coord, Geometry, ParseCoordError, Side};
+use qi_core::{Coord, Geometry, ParseCoordError, ParseNameError, Side};
 
 use crate::rules::RankOrder;
 
@@ -73,8 +73,15 @@ pub(crate) const ALL_TRAPS: u64 = TRAPS[0] | TRAPS[1];
 /// assert_eq!((sq.index(), sq.to_string()), (59, "d9".to_string()));
 /// assert!("h1".parse::<Square>().is_err());
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Square(u8);
+
+/// `Square(d9)`: the square's name.
+impl fmt::Debug for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Square({self})")
+    }
+}
 
 impl Square {
     /// The square with this index, if it is on the board (< 63).
@@ -390,16 +397,7 @@ impl Animal {
     /// assert_eq!(Animal::Leopard.name(), "Leopard");
     /// ```
     pub const fn name(self) -> &'static str {
-        match self {
-            Animal::Rat => "Rat",
-            Animal::Cat => "Cat",
-            Animal::Dog => "Dog",
-            Animal::Wolf => "Wolf",
-            Animal::Leopard => "Leopard",
-            Animal::Tiger => "Tiger",
-            Animal::Lion => "Lion",
-            Animal::Elephant => "Elephant",
-        }
+        self.as_str()
     }
 
     /// The strength 1 (weakest) to 8 under a rank order: Elephant 8, Lion 7,
@@ -423,11 +421,18 @@ impl Animal {
     }
 }
 
-impl fmt::Display for Animal {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+// `Display` writes the name and `FromStr` reads it back:
+// `"Leopard".parse::<Animal>()`.
+qi_core::text_names!(Animal {
+    Rat => "Rat",
+    Cat => "Cat",
+    Dog => "Dog",
+    Wolf => "Wolf",
+    Leopard => "Leopard",
+    Tiger => "Tiger",
+    Lion => "Lion",
+    Elephant => "Elephant",
+});
 
 /// The colour name of a side in Jungle: `Red` (first) or `Blue` (second).
 ///
@@ -536,6 +541,30 @@ impl Piece {
 impl fmt::Display for Piece {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} {}", side_name(self.side), self.animal)
+    }
+}
+
+/// Reads what `Display` writes: the side's colour and the animal's name.
+///
+/// ```
+/// use qi_core::Side;
+/// use qi_jungle::{Animal, Piece};
+///
+/// assert_eq!("Blue Tiger".parse(), Ok(Piece::new(Side::Second, Animal::Tiger)));
+/// assert!("Green Tiger".parse::<Piece>().is_err());
+/// ```
+impl FromStr for Piece {
+    type Err = ParseNameError;
+    fn from_str(text: &str) -> Result<Piece, ParseNameError> {
+        const EXPECTED: &str = "a colour (Red, Blue) and an animal, e.g. Red Rat";
+        let bad = || ParseNameError::new(text, EXPECTED);
+        let (colour, animal) = text.split_once(' ').ok_or_else(bad)?;
+        let side = Side::BOTH
+            .into_iter()
+            .find(|&s| side_name(s) == colour)
+            .ok_or_else(bad)?;
+        let animal = animal.parse().map_err(|_| bad())?;
+        Ok(Piece::new(side, animal))
     }
 }
 

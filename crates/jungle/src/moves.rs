@@ -18,7 +18,7 @@ use crate::board::Square;
 /// assert_eq!((mv.from.to_string(), mv.to.to_string()), ("a3".to_string(), "a4".to_string()));
 /// assert_eq!(mv.to_string(), "a3a4");
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Move {
     /// The square the animal leaves.
     pub from: Square,
@@ -88,6 +88,18 @@ pub enum ParseMoveError {
     /// Origin and destination are the same square.
     #[error("bad move '{}' (it does not leave its square)", Escaped(.0))]
     SameSquare(String),
+}
+
+/// `Move(a3a4)`: the move's text.
+///
+/// ```
+/// let mv: qi_jungle::Move = "a3a4".parse().unwrap();
+/// assert_eq!(format!("{mv:?}"), "Move(a3a4)");
+/// ```
+impl fmt::Debug for Move {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Move({self})")
+    }
 }
 
 impl fmt::Display for Move {

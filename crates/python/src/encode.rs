@@ -10,7 +10,7 @@
 
 use std::sync::OnceLock;
 
-use qi_core::{Game as _, MoveList, Position, Side};
+use qi_core::{MoveList, Position, Side};
 use qi_engine::{FiveTigersKit, GameKit, JungleKit};
 use qi_five_tigers::{FiveTigers, Move as TigerMove, Phase, Point};
 use qi_jungle::{Jungle, Move as JungleMove, Repetition, Square};

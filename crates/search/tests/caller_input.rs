@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
-use qi_core::{Game as _, Position, Side};
+use qi_core::{Position, Side};
 use qi_five_tigers::{FiveTigers, Game, MaterialEvaluator};
 use qi_search::{
     divide_parallel, perft, perft_parallel, Clock, Limits, SearchOptions, Searcher, TimeManager,

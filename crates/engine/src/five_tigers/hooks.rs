@@ -4,7 +4,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Weak};
 
-use qi_core::{Game as _, Position, Side};
+use qi_core::{Position, Side};
 use qi_five_tigers::{FiveTigers, Game, Move, Phase, PlacementCapture, Point, NEIGHBOURS, THROUGH};
 use qi_search::{SearchHooks, SearchOptions, TableValue};
 use qi_tablebase::five_tigers::{LazyTablebase, Material};

@@ -46,6 +46,20 @@ pub struct Game {
     history: History<Jungle, Entry>,
 }
 
+impl Default for Game {
+    /// A game from the start position under the standard rules.
+    ///
+    /// ```
+    /// use qi_jungle::{Game, Jungle};
+    ///
+    /// assert_eq!(Game::default().position(), &Jungle::default());
+    /// assert_eq!(Game::default().legal_moves().len(), 24);
+    /// ```
+    fn default() -> Game {
+        Game::new(Jungle::default())
+    }
+}
+
 impl Game {
     /// A game starting at `position` (with no history before it).
     ///
