@@ -6,8 +6,7 @@
 use std::io::Read;
 use std::path::Path;
 
-use thiserror::Error;
-
+pub use crate::error::FileError;
 use crate::value::{code_at, Distances, UNUSED};
 
 /// The first bytes of every table file.
@@ -24,67 +23,6 @@ pub(crate) fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
         hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
     }
     hash
-}
-
-/// Why a table file was refused in the part every game's file shares
-/// (inside [`FormatError::File`](crate::FormatError::File)).
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
-pub enum FileError {
-    /// The file does not start with the magic bytes.
-    #[error("not a qi tablebase file (bad magic bytes)")]
-    BadMagic,
-    /// The file is of a format version this build does not read.
-    #[error("unsupported format version {0}")]
-    UnsupportedVersion(u16),
-    /// The file ends inside the header or the payload.
-    #[error("the file is truncated")]
-    Truncated,
-    /// The header's text fields are not UTF-8.
-    #[error("the header's {0} is not UTF-8")]
-    NotUtf8(&'static str),
-    /// A table of another game.
-    #[error("a table of game {0:?}")]
-    WrongGame(String),
-    /// A distance width other than 1 or 2.
-    #[error("bad distance width {0} (1 or 2 bytes)")]
-    BadWidth(u8),
-    /// The payload is longer than the header says.
-    #[error("{0} bytes after the payload")]
-    TrailingBytes(usize),
-    /// The checksum does not match the contents.
-    #[error("checksum mismatch: header {expected:#018x}, contents {found:#018x}")]
-    Checksum {
-        /// The header's checksum.
-        expected: u64,
-        /// The checksum of the contents.
-        found: u64,
-    },
-    /// The file's size is not the one its header implies (checked before
-    /// the payload is read).
-    #[error("the header implies {expected} bytes, the file has {found}")]
-    SizeMismatch {
-        /// The size the header implies.
-        expected: u64,
-        /// The file's size.
-        found: u64,
-    },
-    /// A 2-bit value that is not loss, draw or win (or padding bits after
-    /// the last value that are not 0).
-    #[error("position {0} has the invalid value code 3")]
-    BadValue(u64),
-    /// A block of a blocked file whose checksum does not match its bytes
-    /// (found when the block is read, whole file or one probe).
-    #[error("block {block} (slots from {first_slot}) fails its checksum")]
-    BlockChecksum {
-        /// The block's number.
-        block: u64,
-        /// Its first slot.
-        first_slot: u64,
-    },
-    /// A blocked file's slots per block that is 0, not a multiple of 4 or
-    /// above 2^20.
-    #[error("bad block size {0} slots")]
-    BadBlockSize(u32),
 }
 
 /// The header fields of a file, as written.

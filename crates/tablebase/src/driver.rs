@@ -7,94 +7,10 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use thiserror::Error;
-
+pub use crate::error::GenerateError;
 use crate::game::TableGame;
 use crate::table::Table;
 use crate::tablebase::Tablebase;
-
-/// Why a table could not be generated, whatever the game.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum GenerateError {
-    /// A capture leads into a material whose table is not loaded.
-    #[error("generating {material} needs the table of {needed}, which is not loaded")]
-    MissingSubtable {
-        /// The material being generated.
-        material: String,
-        /// The material a capture leads to.
-        needed: String,
-    },
-    /// The index of a material does not decode into a valid position
-    /// (a bug, or a position the rules refuse).
-    #[error("position {index} of {material} is not a valid position")]
-    InvalidPosition {
-        /// The material.
-        material: String,
-        /// The index.
-        index: u64,
-    },
-    /// The material has more positions or moves than one table holds.
-    #[error("{0} has too many positions for one table")]
-    TooLarge(String),
-    /// A material needs more pieces than the rules give a side.
-    #[error("{material} needs {needed} pieces a side, the rules give {allowed}")]
-    TooManyPieces {
-        /// The material.
-        material: String,
-        /// Its larger count.
-        needed: u32,
-        /// The rules' pieces per side.
-        allowed: u8,
-    },
-    /// The generator does not handle this material under these rules.
-    #[error("{material} cannot be generated: {reason}")]
-    Unsupported {
-        /// The material.
-        material: String,
-        /// Why not.
-        reason: String,
-    },
-    /// Solving the material needs more memory than was given, in core
-    /// and (where the rules allow it) out of core.
-    #[error(
-        "generating {material} needs about {:.1} GB of memory, more than the {:.1} GB given",
-        *needed as f64 / 1e9,
-        *memory as f64 / 1e9
-    )]
-    OutOfMemory {
-        /// The material.
-        material: String,
-        /// The bytes it needs, the least of the ways it can be solved.
-        needed: u64,
-        /// The bytes given.
-        memory: u64,
-    },
-    /// The disk cannot hold a step of an out-of-core solve (its table
-    /// file, or the file widened to two bytes a distance): refused before
-    /// the step, not when a write fails.
-    #[error(
-        "generating {material} needs about {:.1} GB more disk for {what}, and {:.1} GB is free \
-         in {dir}",
-        *needed as f64 / 1e9,
-        *free as f64 / 1e9
-    )]
-    OutOfDisk {
-        /// The material.
-        material: String,
-        /// What the room is for.
-        what: String,
-        /// The bytes the step needs.
-        needed: u64,
-        /// The bytes free.
-        free: u64,
-        /// The directory being written.
-        dir: String,
-    },
-    /// The rules crate produced something the generator does not expect
-    /// (a bug, reported instead of a panic).
-    #[error("internal error: {0}")]
-    Internal(String),
-}
 
 /// `materials` (in [`TableGame::closure`]'s order) cut into runs of one
 /// level.

@@ -24,96 +24,12 @@
 use std::io;
 use std::path::Path;
 
-use thiserror::Error;
-
 use crate::blocked::{self, BlockedHeader};
-use crate::container::{self, FileError, Header, ReadFileError, MAGIC};
+use crate::container::{self, Header, ReadFileError, MAGIC};
+pub use crate::error::{FileError, FormatError, Source};
 use crate::game::TableGame;
 use crate::table::Table;
 use crate::tablebase::Tablebase;
-
-/// A boxed error of a game's own (a rules or material text that does not
-/// parse).
-pub type Source = Box<dyn std::error::Error + Send + Sync>;
-
-/// Why a table file was refused, whatever the game.
-#[derive(Debug, Error)]
-pub enum FormatError {
-    /// Reading or writing the file failed.
-    #[error("I/O error on {path}: {source}")]
-    Io {
-        /// The file.
-        path: String,
-        /// The error.
-        source: io::Error,
-    },
-    /// The part every table file shares (magic, version, game, checksum,
-    /// values, distances) is wrong.
-    #[error("{source} (this build writes {game} tables of format version {version})")]
-    File {
-        /// The game whose table was expected.
-        game: &'static str,
-        /// The newest format version this build reads for it (and writes).
-        version: u16,
-        /// What is wrong.
-        source: FileError,
-    },
-    /// The rules text does not parse.
-    #[error("bad rules text {text:?}: {source}")]
-    BadRules {
-        /// The text.
-        text: String,
-        /// Why it does not parse.
-        source: Source,
-    },
-    /// The table was generated under other board rules than expected.
-    #[error("the table is for rules {found}, expected {expected} ({differs})")]
-    RulesMismatch {
-        /// The expected rules (their text).
-        expected: String,
-        /// The file's rules (their text).
-        found: String,
-        /// What differs ([`TableGame::RULES_DIFFER`]).
-        differs: &'static str,
-    },
-    /// The material text does not parse.
-    #[error("bad material in header: {0}")]
-    BadMaterial(Source),
-    /// The file holds another material than its name says.
-    #[error("the file {path} holds the table of {found}")]
-    MaterialMismatch {
-        /// The file.
-        path: String,
-        /// The header's material.
-        found: String,
-    },
-    /// The slot count is not the material's (a game whose index is a
-    /// formula knows it).
-    #[error("{material} has {expected} indices, the header says {found}")]
-    CountMismatch {
-        /// The material.
-        material: String,
-        /// Its count.
-        expected: u64,
-        /// The header's.
-        found: u64,
-    },
-    /// A key that is not the canonical key of a state of the material, or
-    /// not above the previous one (a game whose index is stored keys).
-    #[error("state {0}: bad key (not canonical, not of the material, or out of order)")]
-    BadKey(u64),
-    /// A partition file (one worker's share of a cluster's table,
-    /// [`crate::partition`]) that is not the one expected, or missing.
-    #[error("partition {path}: {found}, expected {expected}")]
-    PartitionMismatch {
-        /// The file (or where it was looked for).
-        path: String,
-        /// What it holds.
-        found: String,
-        /// What was expected.
-        expected: String,
-    },
-}
 
 impl FormatError {
     /// `source` in a file of game `G`.

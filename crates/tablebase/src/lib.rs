@@ -52,6 +52,7 @@ mod container;
 pub mod dataflow;
 mod dir;
 mod driver;
+mod error;
 pub mod five_tigers;
 mod format;
 mod game;

@@ -4,26 +4,12 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use thiserror::Error;
-
 use crate::driver::{self, GenerateError};
+pub use crate::error::ProbeError;
 use crate::format::{load_table, save_table, FormatError};
 use crate::game::{Settled, TableGame};
 use crate::table::Table;
 use crate::value::Wdl;
-
-/// Why a position could not be probed.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum ProbeError {
-    /// The position is played under other board rules than the tables.
-    #[error("the position's rules {position} are not the tables' rules {tables}")]
-    RulesMismatch {
-        /// The tables' rules (their text).
-        tables: String,
-        /// The position's rules (their text).
-        position: String,
-    },
-}
 
 /// What a generation has to do ([`Tablebase::plan`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
