@@ -251,7 +251,8 @@ fn probe_covers_only_movement_endings_with_nothing_owed() {
     // A covered one, and the same under another preset's rules: refused.
     let pos = read("4O/5/X4/1X3/1X3 x move X:0,O:0 - x -,- 0");
     assert_eq!(tb.probe(&pos).unwrap(), Some((Wdl::Win, 2)));
-    let other = FiveTigers::from_text_lenient(&pos.to_string(), &Rules::shandong()).unwrap();
+    let other =
+        FiveTigers::from_text_lenient(&pos.to_setup().to_string(), &Rules::shandong()).unwrap();
     assert!(matches!(
         tb.probe(&other),
         Err(ProbeError::RulesMismatch { .. })
@@ -330,7 +331,8 @@ fn positions_with_removals_owed_are_probed_through_their_removals() {
         .unwrap();
     let mut child = forming;
     child.play(mv).unwrap();
-    let banned = FiveTigers::from_text_lenient(&child.to_string(), &Rules::shandong()).unwrap();
+    let banned =
+        FiveTigers::from_text_lenient(&child.to_setup().to_string(), &Rules::shandong()).unwrap();
     assert!(!banned.owed().is_empty());
     assert!(matches!(
         tb.probe_through_removals(&banned),
