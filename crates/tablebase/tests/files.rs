@@ -23,11 +23,9 @@ fn small_base() -> Tablebase {
     Tablebase::generate(&Rules::standard(), &[m], 2).unwrap()
 }
 
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}
+#[path = "common/fnv.rs"]
+mod fnv;
+use fnv::fnv1a;
 
 /// The offset of the checksum in a file: after magic, version, game,
 /// rules, material, count and width.

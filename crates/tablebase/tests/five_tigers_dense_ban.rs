@@ -57,11 +57,9 @@ fn version(bytes: &[u8]) -> u16 {
 }
 
 /// The FNV-1a 64 the files' header checksum is.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
-}
+#[path = "common/fnv.rs"]
+mod fnv;
+use fnv::fnv1a;
 
 /// `bytes` (a blocked file) with the version field set to `v` and the
 /// header checksum made right again: a file whose header is sound but

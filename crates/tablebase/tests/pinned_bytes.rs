@@ -12,14 +12,9 @@ use qi_jungle::Rules;
 use qi_tablebase::five_tigers as ft;
 use qi_tablebase::jungle::{Material, Tablebase};
 
-fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut hash = 0xcbf2_9ce4_8422_2325u64;
-    for &b in bytes {
-        hash ^= u64::from(b);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    hash
-}
+#[path = "common/fnv.rs"]
+mod fnv;
+use fnv::fnv1a;
 
 fn jungle(rules: &Rules, what: &str) -> Vec<(String, usize, u64)> {
     let m: Material = what.parse().unwrap();

@@ -21,14 +21,9 @@ use qi_tablebase::{generate_dir, retrograde};
 /// A table file: its material, its length and its FNV-1a 64.
 type Pin = (&'static str, usize, u64);
 
-fn fnv1a(bytes: &[u8]) -> u64 {
-    let mut hash = 0xcbf2_9ce4_8422_2325u64;
-    for &b in bytes {
-        hash ^= u64::from(b);
-        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    hash
-}
+#[path = "common/fnv.rs"]
+mod fnv;
+use fnv::fnv1a;
 
 /// The pins of `tables` (material, bytes), sorted by material.
 fn pins_of(tables: impl IntoIterator<Item = (String, Vec<u8>)>) -> Vec<(String, usize, u64)> {
