@@ -228,6 +228,10 @@ pub enum GenerateError {
         /// The directory being written.
         dir: String,
     },
+    /// A position would be decided further from the end than the
+    /// 65,534 plies a table's distances hold.
+    #[error("a position is decided at more than 65534 plies")]
+    TooDeep,
     /// The rules crate produced something the generator does not expect
     /// (a bug, reported instead of a panic).
     #[error("internal error: {0}")]

@@ -64,6 +64,7 @@ pub mod partition;
 pub mod rendezvous;
 mod resume;
 pub mod retrograde;
+mod round;
 mod table;
 mod tablebase;
 mod value;

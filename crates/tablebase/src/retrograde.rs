@@ -29,6 +29,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::round::{self, TooDeep};
 use crate::value::Wdl;
 
 /// How a slot of a slice starts.
@@ -75,6 +76,27 @@ pub struct Open {
     pub exit_loss: Option<u16>,
     /// A move out of the slice reaches a drawn position: never lost.
     pub exit_draw: bool,
+}
+
+impl Open {
+    /// An open slot with `successors` in the slice and these exits.
+    pub(crate) fn of(successors: u32, exits: round::Exits) -> Open {
+        Open {
+            successors,
+            exit_win: exits.shortest_lost,
+            exit_loss: exits.longest_won,
+            exit_draw: exits.draw,
+        }
+    }
+
+    /// Its exits, as the transition rule folds them.
+    fn exits(&self) -> round::Exits {
+        round::Exits {
+            shortest_lost: self.exit_win,
+            longest_won: self.exit_loss,
+            draw: self.exit_draw,
+        }
+    }
 }
 
 /// The most successors in the slice an open slot may have (a counter
@@ -445,17 +467,15 @@ impl Ledger {
             Start::Open(open) => {
                 let left = u8::try_from(open.successors)
                     .map_err(|_| RetroError::TooManySuccessors { slot })?;
-                let loss_floor = match open.exit_loss {
-                    None => 0,
-                    Some(e) => next_round(e)?,
-                };
-                if let Some(e) = open.exit_win {
-                    self.schedule(next_round(e)?, local, Due::Win);
-                } else if open.successors == 0 && !open.exit_draw {
+                let exits = open.exits();
+                let loss_floor = exits.loss_floor()?;
+                if let Some(at) = exits.win_at()? {
+                    self.schedule(at, local, Due::Win);
+                } else if open.successors == 0 && !exits.never_lost() {
                     // Only losing exits.
                     self.schedule(loss_floor, local, Due::Loss);
                 }
-                let never_lost = open.exit_win.is_some() || open.exit_draw;
+                let never_lost = exits.never_lost();
                 Slot {
                     left,
                     state: if never_lost { NEVER_LOST } else { OPEN },
@@ -532,6 +552,9 @@ impl Ledger {
                     .checked_sub(1)
                     .ok_or(RetroError::Inconsistent { slot })?;
                 if s.left == 0 && s.state == OPEN {
+                    // Lost one ply past the longer of the successor won
+                    // in the round before and the longest losing exit
+                    // (`distance` is already one ply past it).
                     if s.distance <= round {
                         self.decide(local, Wdl::Loss, round, decided);
                     } else {
@@ -625,8 +648,12 @@ pub fn join_parts(total: u64, shift: u32, parts: Vec<(Vec<u8>, Vec<u16>)>) -> Sl
 /// A slice that cannot be solved.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RetroError {
-    /// A distance does not fit the 16 bits a table stores.
-    #[error("a position of the slice is decided at more than {} plies", u16::MAX)]
+    /// A distance past the longest a table holds (65,534 plies, the
+    /// transition rule's overflow).
+    #[error(
+        "a position of the slice is decided at more than {} plies",
+        round::LONGEST
+    )]
     TooDeep,
     /// A slot heard of more won successors than it counted: the slice's
     /// un-moves and successor counts disagree.
@@ -655,9 +682,15 @@ pub enum RetroError {
     },
 }
 
-/// The round after `round`.
+impl From<TooDeep> for RetroError {
+    fn from(_: TooDeep) -> RetroError {
+        RetroError::TooDeep
+    }
+}
+
+/// The round after `round` (the transition rule's [`round::ply_before`]).
 pub(crate) fn next_round(round: u16) -> Result<u16, RetroError> {
-    round.checked_add(1).ok_or(RetroError::TooDeep)
+    Ok(round::ply_before(u32::from(round))?)
 }
 
 /// Solves `slice` on this thread: the rounds of the module's rules, one

@@ -34,6 +34,7 @@ use super::dense::DenseIndex;
 use super::key::{Ban, State};
 use super::{better, Dense, Material, Slots, Table, Tablebase};
 use crate::driver::{join_workers, GenerateError};
+use crate::round::{self, Exits};
 use crate::value::{fits_one_byte, pack_codes, Distances, Wdl, UNUSED};
 
 /// Undecided states are `0..=127`: the count of undecided distinct
@@ -299,53 +300,23 @@ pub(super) enum SlotStart {
     NoStep,
     /// Its steps: those that stay in the material were appended to the
     /// caller's `children` (sorted, distinct); those that form a formation
-    /// lead through the removals into smaller tables.
-    Moves {
-        /// The shortest win through a conversion (its distance here).
-        win: Option<u16>,
-        /// Some conversion draws or wins: never lost.
-        non_losing: bool,
-        /// The longest loss through a conversion (the distance there).
-        longest_loss: Option<u16>,
-    },
+    /// lead through the removals into smaller tables, and what they reach
+    /// is folded into these exits.
+    Moves(Exits),
 }
 
-/// What the steps of a position that leave its material (a formation,
-/// then the removals into a smaller table) are worth to its side to move:
-/// the shortest win, whether one draws or wins, the longest loss.
-#[derive(Default)]
-pub(super) struct Exits {
-    win: Option<u32>,
-    non_losing: bool,
-    longest_loss: Option<u32>,
-}
-
-impl Exits {
-    /// One exit into a position worth `v` at distance `d` for its own side
-    /// to move, which is this position's side to move if `same_side` (a
-    /// removal left to take) and the opponent if not.
-    #[inline]
-    pub(super) fn add(&mut self, v: Wdl, d: u32, same_side: bool) {
-        match if same_side { v } else { v.flip() } {
-            Wdl::Win => {
-                self.non_losing = true;
-                self.win = Some(self.win.map_or(d + 1, |w| w.min(d + 1)));
-            }
-            Wdl::Draw => self.non_losing = true,
-            Wdl::Loss => self.longest_loss = Some(self.longest_loss.map_or(d, |l| l.max(d))),
-        }
-    }
-
-    /// The start of a position with these exits and at least one step.
-    pub(super) fn start(self) -> Result<SlotStart, GenerateError> {
-        let narrow =
-            |d: u32| u16::try_from(d).map_err(|_| internal(format!("a conversion of {d} plies")));
-        Ok(SlotStart::Moves {
-            win: self.win.map(narrow).transpose()?,
-            non_losing: self.non_losing,
-            longest_loss: self.longest_loss.map(narrow).transpose()?,
-        })
-    }
+/// A conversion of `v` at `d` plies for the side to move after it, which
+/// is this position's side to move if `same_side` (a removal left to
+/// take), into `exits` (which read the value for the side that moves
+/// next).
+#[inline]
+fn note_conversion(
+    exits: &mut Exits,
+    v: Wdl,
+    d: u32,
+    same_side: bool,
+) -> Result<(), GenerateError> {
+    Ok(exits.note(if same_side { v.flip() } else { v }, d)?)
 }
 
 /// Whether the step `from → to` is the side's `banned` step back.
@@ -422,7 +393,11 @@ pub(super) fn start_by_steps(
             _ => Err(internal("point".into())),
         };
         match converted {
-            Ok((v, d, same_side)) => exits.add(v, d, same_side),
+            Ok((v, d, same_side)) => {
+                if let Err(e) = note_conversion(&mut exits, v, d, same_side) {
+                    failed = Some(e);
+                }
+            }
             Err(e) => failed = Some(e),
         }
         failed.is_none()
@@ -433,7 +408,7 @@ pub(super) fn start_by_steps(
         Some(true) => {
             children.sort_unstable();
             children.dedup();
-            exits.start()
+            Ok(SlotStart::Moves(exits))
         }
     }
 }
@@ -581,7 +556,7 @@ fn init_range(
             &mut memo,
             &mut children,
         )?;
-        record_start(start, children.len(), slot, state, far, &mut events);
+        record_start(start, children.len(), slot, state, far, &mut events)?;
     }
     Ok(Init { events })
 }
@@ -596,28 +571,25 @@ pub(super) fn record_start(
     state: &mut u8,
     far: &mut u16,
     events: &mut Vec<(u32, Event)>,
-) {
+) -> Result<(), GenerateError> {
     match start {
         SlotStart::NoStep => {
             *state = 0;
             *far = 0;
             events.push((0, slot << 1));
         }
-        SlotStart::Moves {
-            win,
-            non_losing,
-            longest_loss,
-        } => {
+        SlotStart::Moves(exits) => {
+            let non_losing = exits.never_lost();
             *state = children as u8 | if non_losing { NON_LOSING } else { 0 };
-            let longest_loss = longest_loss.unwrap_or(0);
-            *far = longest_loss;
-            if let Some(w) = win {
+            *far = exits.longest_won.unwrap_or(0);
+            if let Some(w) = exits.win_at()? {
                 events.push((u32::from(w), slot << 1 | 1));
             } else if children == 0 && !non_losing {
-                events.push((u32::from(longest_loss) + 1, slot << 1));
+                events.push((u32::from(exits.loss_floor()?), slot << 1));
             }
         }
     }
+    Ok(())
 }
 
 /// Positions decided per block of the propagation: enough to share among
@@ -749,9 +721,6 @@ pub(super) fn propagate(
     let mut d = 0usize;
     let mut todo: Vec<(u64, bool)> = Vec::new();
     while d < buckets.len() {
-        if d + 1 >= usize::from(u16::MAX) {
-            return Err(internal("a distance beyond 65534 plies".into()));
-        }
         let bucket = std::mem::take(&mut buckets[d]);
         let here = d as u16;
         // A block at a time: its positions are decided here (one pass,
@@ -788,9 +757,10 @@ pub(super) fn propagate(
                         continue;
                     }
                     if !won {
+                        let at = round::ply_before(u32::from(here))?;
                         states[q] = WIN_NEW;
-                        dist[q] = here + 1;
-                        push(&mut buckets, u32::from(here) + 1, (q as u64) << 1 | 1);
+                        dist[q] = at;
+                        push(&mut buckets, u32::from(at), (q as u64) << 1 | 1);
                         continue;
                     }
                     if s & COUNT == 0 {
@@ -801,7 +771,7 @@ pub(super) fn propagate(
                     let s = s - 1;
                     states[q] = s;
                     if s == 0 {
-                        let at = here.max(dist[q]) + 1;
+                        let at = round::loss_after(here, dist[q])?;
                         if at == here + 1 {
                             states[q] = LOSS_NEW;
                             dist[q] = at;

@@ -49,6 +49,7 @@ use super::retro::{
 };
 use super::{DenseBan, Material, Slots, Table, Tablebase};
 use crate::driver::{join_workers, GenerateError};
+use crate::round;
 use crate::value::{Distances, Wdl, ONE_BYTE_LONGEST};
 
 const ALL: u32 = (1 << 25) - 1;
@@ -108,7 +109,7 @@ impl Distance for u8 {
 }
 
 impl Distance for u16 {
-    const LIMIT: u32 = u16::MAX as u32;
+    const LIMIT: u32 = round::LONGEST as u32 + 1;
     fn of(d: u16) -> u16 {
         d
     }
@@ -520,23 +521,19 @@ fn record_cell<D: Distance>(
             *far = D::of(0);
             Ok(0)
         }
-        SlotStart::Moves {
-            win,
-            non_losing,
-            longest_loss,
-        } => {
+        SlotStart::Moves(exits) => {
             if children > usize::from(COUNT) {
                 return Err(internal(format!("{children} successors")));
             }
+            let non_losing = exits.never_lost();
             *state = children as u8 | if non_losing { NON_LOSING } else { 0 };
             if non_losing {
-                let w = win.unwrap_or(0);
+                let w = exits.win_at()?.unwrap_or(0);
                 *far = D::of(w);
                 return Ok(u32::from(w));
             }
-            let l = longest_loss.unwrap_or(0);
-            *far = D::of(l);
-            Ok(u32::from(l) + 1)
+            *far = D::of(exits.longest_won.unwrap_or(0));
+            Ok(u32::from(exits.loss_floor()?))
         }
     }
 }
@@ -663,8 +660,7 @@ pub(crate) fn solve(
     if let Some(table) = solve_in::<u8>(material, rules, smaller, threads, &index)? {
         return Ok(table);
     }
-    solve_in::<u16>(material, rules, smaller, threads, &index)?
-        .ok_or_else(|| internal(format!("{material}: a distance beyond 65534 plies")))
+    solve_in::<u16>(material, rules, smaller, threads, &index)?.ok_or(GenerateError::TooDeep)
 }
 
 /// [`solve`] with distances of type `D` while solving, or `None` if some
@@ -911,9 +907,10 @@ fn apply_updates<D: Distance>(
                 if s & NON_LOSING != 0 && far.get() != 0 && far.get() <= here {
                     continue;
                 }
+                let at = round::ply_before(u32::from(here))?;
                 *state = WIN_NEW;
-                *far = D::of(here + 1);
-                further = further.max(u32::from(here) + 1);
+                *far = D::of(at);
+                further = further.max(u32::from(at));
                 continue;
             }
             if s & COUNT == 0 {
@@ -924,7 +921,7 @@ fn apply_updates<D: Distance>(
             let s = s - 1;
             *state = s;
             if s == 0 {
-                let at = here.max(far.get()) + 1;
+                let at = round::loss_after(here, far.get())?;
                 if at == here + 1 {
                     *state = LOSS_NEW;
                     *far = D::of(at);

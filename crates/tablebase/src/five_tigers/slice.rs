@@ -360,19 +360,7 @@ impl FiveTigersSlice {
         };
         Ok(match start {
             SlotStart::NoStep => Start::Decided(Wdl::Loss, 0),
-            SlotStart::Moves {
-                win,
-                non_losing,
-                longest_loss,
-            } => {
-                let exit_win = win.map(|w| w - 1);
-                Start::Open(Open {
-                    successors: children.len() as u32,
-                    exit_win,
-                    exit_loss: longest_loss,
-                    exit_draw: non_losing && exit_win.is_none(),
-                })
-            }
+            SlotStart::Moves(exits) => Start::Open(Open::of(children.len() as u32, exits)),
         })
     }
 }

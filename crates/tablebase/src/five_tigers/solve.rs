@@ -11,6 +11,7 @@ use qi_five_tigers::{FiveTigers, Rules, Shuttle};
 use super::key::{possible_bans, subsets, NoState, State};
 use super::{Material, Table, Tablebase};
 use crate::driver::{join_workers, GenerateError};
+use crate::round::{self, Exits};
 use crate::value::Wdl;
 
 /// An edge of the graph, seen from the node it leaves.
@@ -294,14 +295,13 @@ struct Part {
 
 impl Part {
     /// Records node `node`'s `edges` (its value if its game is over).
-    fn add(&mut self, node: u32, edges: &[Edge], over: Option<Wdl>) {
+    fn add(&mut self, node: u32, edges: &[Edge], over: Option<Wdl>) -> Result<(), GenerateError> {
         if let Some(v) = over {
             self.over.push((node, v));
         }
         let mut count = 0u8;
         let mut remaining = 0u8;
-        let mut longest = 0u16;
-        let mut win = UNKNOWN;
+        let mut exits = Exits::default();
         for e in edges {
             match *e {
                 Edge::Node { id, same } => {
@@ -313,14 +313,14 @@ impl Part {
                     self.owed.push((node, key, same));
                     remaining += 1;
                 }
-                Edge::Known { value, distance } => match value {
-                    Wdl::Win => {
-                        win = win.min(distance + 1);
+                Edge::Known { value, distance } => {
+                    // `value` is the mover's: the rule reads the value
+                    // for the side that moves next.
+                    exits.note(value.flip(), u32::from(distance))?;
+                    if value != Wdl::Loss {
                         remaining += 1;
                     }
-                    Wdl::Loss => longest = longest.max(distance),
-                    Wdl::Draw => remaining += 1,
-                },
+                }
             }
         }
         // A node with only losing known edges is lost at once (`remaining`
@@ -328,8 +328,9 @@ impl Part {
         // reaches 0.
         self.counts.push(count);
         self.remaining.push(remaining);
-        self.longest_loss.push(longest);
-        self.win.push(win);
+        self.longest_loss.push(exits.longest_won.unwrap_or(0));
+        self.win.push(exits.win_at()?.unwrap_or(UNKNOWN));
+        Ok(())
     }
 
     fn append(&mut self, other: Part) {
@@ -384,7 +385,7 @@ pub(crate) fn solve(
                             .ok_or_else(|| internal(format!("bad key {key}")))?;
                         edges.clear();
                         let over = graph.edges(state, &mut edges)?;
-                        part.add(i as u32, &edges, over);
+                        part.add(i as u32, &edges, over)?;
                     }
                     Ok(part)
                 })
@@ -426,7 +427,7 @@ pub(crate) fn solve(
         edges.clear();
         let over = graph.edges(state, &mut edges)?;
         let mut part = Part::default();
-        part.add(node, &edges, over);
+        part.add(node, &edges, over)?;
         for &(_, key, same) in &part.owed {
             extra.push((
                 node,
@@ -511,7 +512,8 @@ pub(crate) fn solve(
             push(&mut queue, win[node], node as u32, Wdl::Win);
         }
         if remaining[node] == 0 && !is_over[node] {
-            push(&mut queue, longest_loss[node] + 1, node as u32, Wdl::Loss);
+            let at = round::ply_before(u32::from(longest_loss[node]))?;
+            push(&mut queue, at, node as u32, Wdl::Loss);
         }
     }
     for &(node, v) in &over {
@@ -538,7 +540,7 @@ pub(crate) fn solve(
                 }
                 let for_parent = if same { v } else { v.flip() };
                 if for_parent == Wdl::Win {
-                    let w = d as u16 + 1;
+                    let w = round::ply_before(d as u32)?;
                     if w < win[parent] {
                         win[parent] = w;
                         push(&mut queue, w, parent as u32, Wdl::Win);
@@ -547,20 +549,13 @@ pub(crate) fn solve(
                     remaining[parent] -= 1;
                     longest_loss[parent] = longest_loss[parent].max(d as u16);
                     if remaining[parent] == 0 {
-                        push(
-                            &mut queue,
-                            longest_loss[parent] + 1,
-                            parent as u32,
-                            Wdl::Loss,
-                        );
+                        let at = round::ply_before(u32::from(longest_loss[parent]))?;
+                        push(&mut queue, at, parent as u32, Wdl::Loss);
                     }
                 }
             }
         }
         d += 1;
-        if d >= usize::from(UNKNOWN) {
-            return Err(internal("a distance beyond 65534 plies".into()));
-        }
     }
     let values: Vec<Wdl> = value[..n].iter().map(|v| v.unwrap_or(Wdl::Draw)).collect();
     Ok(Table::new(

@@ -23,6 +23,7 @@ use super::{Table, Tablebase};
 use crate::retrograde::{
     Open, Reader, ReadingSlice, RetroError, RetroSlice, SliceValues, Source, Start,
 };
+use crate::round::Exits;
 use crate::value::Wdl;
 
 /// Squares on a Jungle board: 7 files by 9 ranks.
@@ -198,7 +199,7 @@ impl RetroSlice for JungleSlice {
                         self.index.material
                     ),
                 })?;
-            Ok((wdl, u16::try_from(d).unwrap_or(u16::MAX - 2)))
+            Ok((wdl, d))
         })
     }
 
@@ -260,7 +261,8 @@ impl ReadingSlice for JungleSlice {
                     ),
                 });
             };
-            reader.read(source, at)
+            let (wdl, d) = reader.read(source, at)?;
+            Ok((wdl, u32::from(d)))
         })
     }
 }
@@ -271,14 +273,14 @@ impl JungleSlice {
     fn start_with(
         &self,
         slot: u64,
-        mut exit: impl FnMut(&Jungle, Material, qi_jungle::Move) -> Result<(Wdl, u16), RetroError>,
+        mut exit: impl FnMut(&Jungle, Material, qi_jungle::Move) -> Result<(Wdl, u32), RetroError>,
     ) -> Result<Start, RetroError> {
         let pos = self.position(slot)?;
         if let Some(outcome) = pos.outcome() {
             return Ok(Start::Decided(terminal_value(&pos, outcome), 0));
         }
         let mut inside: SmallVec<[u64; 32]> = SmallVec::new();
-        let mut open = Open::default();
+        let mut exits = Exits::default();
         for mv in pos.legal_moves() {
             let mut child = pos;
             child.play_unchecked(mv);
@@ -298,16 +300,11 @@ impl JungleSlice {
                 })?;
                 exit(&child, needed, mv)?
             };
-            match wdl {
-                Wdl::Loss => open.exit_win = Some(open.exit_win.map_or(d, |w| w.min(d))),
-                Wdl::Win => open.exit_loss = Some(open.exit_loss.map_or(d, |l| l.max(d))),
-                Wdl::Draw => open.exit_draw = true,
-            }
+            exits.note(wdl, d)?;
         }
         inside.sort_unstable();
         inside.dedup();
-        open.successors = inside.len() as u32;
-        Ok(Start::Open(open))
+        Ok(Start::Open(Open::of(inside.len() as u32, exits)))
     }
 }
 

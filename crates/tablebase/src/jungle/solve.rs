@@ -10,6 +10,7 @@ use qi_jungle::{Jungle, Rules};
 use super::material::{Indexer, Material};
 use super::{Table, Tablebase};
 use crate::driver::GenerateError;
+use crate::round::{self, Exits};
 use crate::value::Wdl;
 
 /// Distance not known yet.
@@ -96,6 +97,7 @@ fn forward(
             continue;
         }
         let before = f.edges.len();
+        let mut exits = Exits::default();
         for mv in pos.legal_moves() {
             let mut child = pos;
             child.play_unchecked(mv);
@@ -113,17 +115,15 @@ fn forward(
                         material: material.to_string(),
                         needed: needed.to_string(),
                     })?;
-                (hit.0, hit.1.min(u32::from(UNKNOWN - 2)) as u16)
+                hit
             };
-            match v {
-                Wdl::Loss => {
-                    f.win_via[k] = f.win_via[k].min(d + 1);
-                    f.escapes[k] = true;
-                }
-                Wdl::Win => f.loss_via[k] = f.loss_via[k].max(d + 1),
-                Wdl::Draw => f.escapes[k] = true,
-            }
+            exits.note(v, d)?;
         }
+        if let Some(at) = exits.win_at()? {
+            f.win_via[k] = at;
+        }
+        f.loss_via[k] = exits.loss_floor()?;
+        f.escapes[k] = exits.never_lost();
         f.counts.push((f.edges.len() - before) as u32);
     }
     Ok(f)
@@ -256,7 +256,7 @@ pub fn generate_table(
             }
             values[i] = v;
             dist[i] = d as u16;
-            let next = (d + 1).min(usize::from(UNKNOWN - 1)) as u16;
+            let next = round::ply_before(d as u32)?;
             for &p in &parents[parent_offsets[i] as usize..parent_offsets[i + 1] as usize] {
                 let p = p as usize;
                 if dist[p] != UNKNOWN {

@@ -68,6 +68,7 @@ use crate::blocked::{block_sum, BLOCK_SLOTS};
 use crate::dir::GenerateDirError;
 use crate::driver::{join_workers, GenerateError};
 use crate::format::{load_table, FormatError};
+use crate::round;
 use crate::value::{code_at, set_code, Wdl, ONE_BYTE_LONGEST, UNUSED};
 use cells::{Bits, Values};
 use file::{file_bytes, write_at, Output};
@@ -618,29 +619,24 @@ impl Solver<'_> {
                             self.values.start(cell, LOST);
                             scheduled.push(0, cell);
                         }
-                        Some((
-                            SlotStart::Moves {
-                                win,
-                                non_losing: true,
-                                ..
-                            },
-                            _,
-                        )) => {
+                        Some((SlotStart::Moves(exits), _)) if exits.never_lost() => {
                             self.values.start(cell, HOLDS);
-                            if let Some(w) = win {
-                                dist[i] = self.start_distance(u32::from(w), u32::from(w))?;
-                                scheduled.push(u32::from(w), cell);
+                            if let Some(w) = exits.win_at()? {
+                                let w = u32::from(w);
+                                dist[i] = self.start_distance(w, w)?;
+                                scheduled.push(w, cell);
                             }
                         }
-                        Some((SlotStart::Moves { longest_loss, .. }, children)) => {
-                            let l = u32::from(longest_loss.unwrap_or(0));
+                        Some((SlotStart::Moves(exits), children)) => {
+                            let l = u32::from(exits.longest_won.unwrap_or(0));
+                            let floor = u32::from(exits.loss_floor()?);
                             if children == 0 {
                                 // Every step converts, and loses.
                                 self.values.start(cell, LOST);
-                                dist[i] = self.start_distance(l + 1, l + 1)?;
-                                scheduled.push(l + 1, cell);
+                                dist[i] = self.start_distance(floor, floor)?;
+                                scheduled.push(floor, cell);
                             } else {
-                                dist[i] = self.start_distance(l, l + 1)?;
+                                dist[i] = self.start_distance(l, floor)?;
                             }
                         }
                     }
@@ -686,10 +682,11 @@ impl Solver<'_> {
             seen.clear();
             let decided_next = next.0.iter().any(|w| w.load(Ordering::Relaxed) != 0);
             if decided_next {
-                if here + 1 > self.longest() && self.output.width() == 1 {
+                let at = u32::from(round::ply_before(here).map_err(GenerateError::from)?);
+                if at > self.longest() && self.output.width() == 1 {
                     // No loss is held back past one byte's distances (the
                     // start pass saw to it): these are decided at `here + 1`.
-                    self.widen(here + 1, progress)?;
+                    self.widen(at, progress)?;
                 }
                 held.fetch_add(self.settle(&next, here)?, Ordering::Relaxed);
             }
@@ -864,7 +861,9 @@ impl Solver<'_> {
     fn settle(&self, next: &Bits, here: u32) -> Result<u64, GenerateDirError> {
         let (tasks, per) = self.block_tasks();
         let blocks = self.output.layout.blocks();
-        let at = self.distance(here + 1)?;
+        let at = self.distance(u32::from(
+            round::ply_before(here).map_err(GenerateError::from)?,
+        ))?;
         let count = AtomicU64::new(0);
         on_threads(tasks as usize, self.threads, |task| {
             let mut held = ByDistance::default();
@@ -889,7 +888,9 @@ impl Solver<'_> {
                         let i = (c - cells.start) as usize;
                         if self.values.get(c) == LOST && u32::from(dist[i]) > here {
                             // Its longest losing conversion is longer.
-                            let l = u32::from(dist[i]) + 1;
+                            let l = round::loss_after(here as u16, dist[i])
+                                .map_err(GenerateError::from)?;
+                            let l = u32::from(l);
                             next.unset(c);
                             dist[i] = self.distance(l)?;
                             held.push(l, c);
