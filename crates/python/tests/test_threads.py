@@ -60,3 +60,46 @@ def test_game_plays_while_an_engine_searches_it():
 
     run_together(search, play, search)
     assert len(results) == 2 and all(r.best_move for r in results)
+
+
+def calls_passed_while_waiting(loop_call, call, most=400):
+    """How many calls of another thread's loop on one object complete while
+    this thread's one call waits its turn (the loop stops after ``most``)."""
+    done = 0
+    started, stop = threading.Event(), threading.Event()
+
+    def loop():
+        nonlocal done
+        while not stop.is_set() and done < most:
+            loop_call()
+            done += 1
+            started.set()
+
+    looper = threading.Thread(target=loop)
+    looper.start()
+    try:
+        assert started.wait(60)
+        before = done
+        call()
+        return done - before
+    finally:
+        stop.set()
+        looper.join()
+
+
+def test_a_waiting_search_gets_the_next_turn_on_a_busy_engine():
+    # Calls on one object are served in the order they came: a thread's
+    # search waits for the search in progress, not for the other thread's
+    # whole loop (an unfair lock let the loop take it back for seconds).
+    engine = qi_games.Engine("jungle", hash_mib=1)
+    game = qi_games.Game("jungle")
+    passed = calls_passed_while_waiting(lambda: engine.search(game, nodes=20_000), lambda: engine.search(game, nodes=100))
+    assert passed <= 2
+
+
+def test_records_get_the_next_turn_while_another_thread_steps():
+    vec = qi_games.VecGame("jungle", 1024, seed=1)
+    passed = calls_passed_while_waiting(lambda: vec.step(vec.sample_actions()), vec.records, most=2000)
+    # Each loop turn is two calls (sample_actions, step): a step may finish
+    # between the record's request and its turn, and one more may be half done.
+    assert passed <= 2
