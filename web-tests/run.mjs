@@ -920,6 +920,19 @@ const tests = {
     check(await page.locator("#error").isHidden(), "a click closes the error");
   },
 
+  async "play defect 5: a record without a result loads as an unfinished game"(page) {
+    await setMode(page, "human");
+    await page.fill("#record-text", "[Game \"jungle:standard\"]\n\n1. a3a4 1... g7g6\n");
+    await page.click("#load-record");
+    await page.waitForFunction(() => app.view.moves.length === 2);
+    check(await page.locator("#error").isHidden(), `no error: ${await text(page, "#error")}`);
+    check(!(await page.evaluate(() => gameOver())), "the game goes on");
+    await waitForText(page, "#status", "Red to move");
+    // Saved again, the record ends with `*`.
+    const record = await page.evaluate(async () => (await api("GET", sessionPath("/record"))).record);
+    check(/g7g6 \*\s*$/.test(record), `the saved record ends with *: ${record}`);
+  },
+
   async "play defect 3: the move list scrolls to the current move of a loaded record"(page) {
     await setMode(page, "human");
     // A 34-ply game, played through the page's own backend, saved as text.

@@ -140,7 +140,6 @@ const ERROR_KINDS = [
   { kind: "record.unbalanced-brace", pattern: /^unbalanced brace$/, zh: () => "花括号不成对" },
   { kind: "record.misplaced-comment", pattern: /^a comment must follow a move, at most one per move$/, zh: () => "注释必须跟在着法之后，每步至多一条" },
   { kind: "record.not-a-move", pattern: /^'(.*)' is not a move$/s, zh: (m) => `“${m[1]}”不是着法` },
-  { kind: "record.missing-result", pattern: /^the moves end without a result \(1-0, 0-1, 1\/2-1\/2 or \*\)$/, zh: () => "着法之后缺少结果（1-0、0-1、1/2-1/2 或 *）" },
   { kind: "record.result-mismatch", pattern: /^result (\S+) differs from the Result tag (\S+)$/, zh: (m) => `结果 ${m[1]} 与 Result 标签 ${m[2]} 不一致` },
   { kind: "record.trailing-text", pattern: /^text after the result$/, zh: () => "结果之后还有文字" },
   { kind: "record.empty", pattern: /^no record$/, zh: () => "没有棋谱" },

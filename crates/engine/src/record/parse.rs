@@ -51,9 +51,6 @@ pub enum ParseErrorKind {
     /// A token that cannot be move text.
     #[error("'{}' is not a move", qi_core::Escaped(.0))]
     BadMove(String),
-    /// The text ends without the result token.
-    #[error("the moves end without a result (1-0, 0-1, 1/2-1/2 or *)")]
-    MissingResult,
     /// The result token differs from the `Result` tag.
     #[error("result {token} differs from the Result tag {tag}")]
     ResultMismatch {
@@ -169,7 +166,11 @@ fn read_record(cursor: &mut Cursor<'_>) -> Result<Option<Record>, ParseError> {
         cursor.skip_space();
         let at = cursor.here();
         match cursor.peek() {
-            None => return Err(cursor.error(ParseErrorKind::MissingResult)),
+            // Moves that end with the text and no result token are an
+            // unfinished game (`*`), or the `Result` tag's result, as PGN
+            // readers take them: a record copied without its last token
+            // still loads.
+            None => return Ok(Some(record)),
             Some('[') => return Err(cursor.error(ParseErrorKind::TagAfterMoves)),
             Some('}') => return Err(cursor.error(ParseErrorKind::UnbalancedBrace)),
             Some('{') => {

@@ -51,7 +51,7 @@ const SPECS = [
 ];
 const RECORDS = [
   "1. a3a4 *\n", '[Game "chess"]\n\n*\n', '[Game "jungle"]\n\n1. a3a9 *\n', '[Game "jungle"]\n\n1. zz *\n',
-  '[Game "jungle"\n\n1. a3a4 *\n', '[Game "jungle"]\n[Game "jungle"]\n\n*\n', '[Game "jungle"]\n\n1. a3a4\n', "",
+  '[Game "jungle"\n\n1. a3a4 *\n', '[Game "jungle"]\n[Game "jungle"]\n\n*\n', "",
   '[Game "jungle"]\n[Result "2-0"]\n\n*\n', '[Game "jungle"]\n\n1. a3a4 {x *\n', '[Game "jungle"]\n[Start "bad"]\n\n*\n',
   '[Game "five-tigers"]\n\n1. c3 c3 *\n', '[Game "five-tigers"]\n\n1. z9 *\n', '[Game "five-tigers"]\n\n1. a1-c3 *\n',
   '[Game "jungle"]\n\n1. a3a4 } *\n', '[Game "jungle"]\n[Result "1-0"]\n\n1. a3a4 0-1\n', '[Game "jungle"]\n\n* x\n',
