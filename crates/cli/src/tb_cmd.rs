@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use qi_engine::{spec_of, FiveTigersKit, GameKit, JungleKit};
+use qi_engine::{spec_of, FiveTigersKit, GameKit, JungleKit, SpecError};
 use qi_five_tigers::FiveTigers;
 use qi_jungle::{Jungle, Rules};
 use qi_tablebase::dataflow::{Cluster, WorkerStats};
@@ -75,17 +75,14 @@ impl GameArg {
     fn game_rules(&self) -> Result<GameRules, CliError> {
         let spec = self.game.trim();
         let name = spec.split([':', ',']).next().unwrap_or_default();
-        let bad = |e: &dyn std::fmt::Display| -> CliError {
-            qi_engine::SpecError::BadRules(e.to_string()).into()
-        };
         if name == JungleKit::NAME {
             JungleKit::parse_rules(spec)
                 .map(GameRules::Jungle)
-                .map_err(|e| bad(&e))
+                .map_err(|e| CliError::from(SpecError::bad_rules(JungleKit::NAME, e)))
         } else if name == FiveTigersKit::NAME {
             FiveTigersKit::parse_rules(spec)
                 .map(GameRules::FiveTigers)
-                .map_err(|e| bad(&e))
+                .map_err(|e| CliError::from(SpecError::bad_rules(FiveTigersKit::NAME, e)))
         } else {
             Err(CliError::Usage(format!(
                 "bad --game: tablebases exist for 'jungle' and 'five-tigers', not '{}'",

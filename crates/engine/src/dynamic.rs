@@ -10,7 +10,7 @@ use std::thread::{self, JoinHandle};
 use qi_core::{Evaluator, Game, Outcome, Position, Side};
 use qi_search::{
     Level, Limits, MoveOf, Score, SearchHooks, SearchOptions, SearchResult, Searcher, Strength,
-    StrengthScale,
+    StrengthScale, TableAllocError,
 };
 
 use crate::kit::{spec_of, EvalFileError, EvalProfile, GameKit, RulesOf, TablebaseError};
@@ -234,17 +234,22 @@ pub trait DynEngine: Send {
     /// assert_eq!(engine.options().lmr, engine.tuned_options().lmr);
     /// ```
     fn options(&self) -> SearchOptions;
-    /// Replaces the search options.
+    /// Replaces the search options, or says that the transposition table
+    /// they ask for cannot be allocated (then the options stay as they
+    /// were, the table emptied).
     ///
     /// ```
     /// use qi_engine::{engine_for, options::Overrides, EvalProfile, Games};
     /// use qi_search::SearchOptions;
     ///
     /// let mut engine = engine_for::<Games>("jungle", EvalProfile::Default, &Overrides::default()).unwrap();
-    /// engine.configure(SearchOptions::exact(1));
+    /// engine.configure(SearchOptions::exact(1)).unwrap();
+    /// assert_eq!(engine.options(), SearchOptions::exact(1));
+    /// let huge = SearchOptions { hash_mib: usize::MAX, ..SearchOptions::exact(1) };
+    /// assert!(engine.configure(huge).is_err());
     /// assert_eq!(engine.options(), SearchOptions::exact(1));
     /// ```
-    fn configure(&mut self, options: SearchOptions);
+    fn configure(&mut self, options: SearchOptions) -> Result<(), TableAllocError>;
     /// Probes the endgame tables of the directory `dir` in the search tree
     /// from the next search on (`None`: no tables), for games that have
     /// tables (Jungle: `.qtb` files; Five Tigers: `.qft` files);
@@ -543,8 +548,8 @@ impl<K: GameKit> DynEngine for KitEngine<K> {
         *self.searcher().options()
     }
 
-    fn configure(&mut self, options: SearchOptions) {
-        self.searcher().set_options(options);
+    fn configure(&mut self, options: SearchOptions) -> Result<(), TableAllocError> {
+        self.searcher().try_set_options(options)
     }
 
     fn set_tablebase(&mut self, dir: Option<&Path>) -> Result<usize, TablebaseError> {

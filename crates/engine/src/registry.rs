@@ -7,9 +7,12 @@
 //! game joins by one entry in the chain. A program with a game of its own
 //! extends the chain the same way: `type MyGames = (MyKit, qi_engine::Games);`.
 
+use std::error::Error as StdError;
+use std::sync::Arc;
+
 use thiserror::Error;
 
-use crate::kit::{spec_of, GameKit, RulesOf};
+use crate::kit::{spec_of, GameKit, RulesErrorOf, RulesOf};
 
 /// The games this library ships, in the order they are listed (the first
 /// is the default).
@@ -66,7 +69,10 @@ impl GameInfo {
 }
 
 /// Why a game spec could not be used.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
+///
+/// Two errors are equal when they say the same (a rules error compares by
+/// game and message, as the game's own error type need not be comparable).
+#[derive(Clone, Debug, Error)]
 pub enum SpecError {
     /// The game name is not in the registry.
     #[error("unknown game '{}' (expected {known}, optionally with ':PRESET')", qi_core::Escaped(.name))]
@@ -76,9 +82,26 @@ pub enum SpecError {
         /// The known names, for the message.
         known: String,
     },
-    /// The game is known but its rules text is not.
-    #[error("{0}")]
-    BadRules(String),
+    /// The game is known but its rules text is not: the game's own rules
+    /// error, kept typed (`downcast_ref` it to, e.g.,
+    /// `qi_jungle::ParseRulesError`).
+    ///
+    /// ```
+    /// use qi_engine::{engine_for, options::Overrides, EvalProfile, Games, SpecError};
+    ///
+    /// let error = engine_for::<Games>("jungle:chess", EvalProfile::Default, &Overrides::default());
+    /// let Some(SpecError::BadRules { game, error }) = error.err() else { panic!() };
+    /// assert_eq!(game, "jungle");
+    /// assert!(error.downcast_ref::<qi_jungle::ParseRulesError>().is_some());
+    /// ```
+    #[error("{error}")]
+    BadRules {
+        /// The game's name.
+        game: &'static str,
+        /// The game's rules error (shown by this error's message, so not
+        /// also its `source`).
+        error: Arc<dyn StdError + Send + Sync>,
+    },
     /// The game has no such evaluation profile.
     #[error("{game} has no evaluation profile '{profile}'")]
     Profile {
@@ -88,6 +111,63 @@ pub enum SpecError {
         profile: crate::EvalProfile,
     },
 }
+
+impl SpecError {
+    /// `error`, from reading a rules text of game `game`.
+    ///
+    /// ```
+    /// use qi_engine::SpecError;
+    ///
+    /// let error = "jungle:chess".parse::<qi_jungle::Rules>().unwrap_err();
+    /// let spec = SpecError::bad_rules("jungle", error.clone());
+    /// assert_eq!(spec.to_string(), error.to_string());
+    /// ```
+    pub fn bad_rules(
+        game: &'static str,
+        error: impl StdError + Send + Sync + 'static,
+    ) -> SpecError {
+        SpecError::BadRules {
+            game,
+            error: Arc::new(error),
+        }
+    }
+
+    /// The rules error of kit `K`'s game.
+    pub(crate) fn rules_of<K: GameKit>(error: RulesErrorOf<K>) -> SpecError {
+        SpecError::bad_rules(K::NAME, error)
+    }
+}
+
+impl PartialEq for SpecError {
+    fn eq(&self, other: &SpecError) -> bool {
+        match (self, other) {
+            (
+                SpecError::UnknownGame { name, known },
+                SpecError::UnknownGame {
+                    name: other_name,
+                    known: other_known,
+                },
+            ) => name == other_name && known == other_known,
+            (
+                SpecError::BadRules { game, error },
+                SpecError::BadRules {
+                    game: other_game,
+                    error: other_error,
+                },
+            ) => game == other_game && error.to_string() == other_error.to_string(),
+            (
+                SpecError::Profile { game, profile },
+                SpecError::Profile {
+                    game: other_game,
+                    profile: other_profile,
+                },
+            ) => game == other_game && profile == other_profile,
+            _ => false,
+        }
+    }
+}
+
+impl Eq for SpecError {}
 
 /// A list of games (a chain of [`GameKit`]s ending in `()`).
 pub trait Registry {
@@ -188,7 +268,7 @@ pub trait Registry {
     ///
     /// assert_eq!(Games::dispatch("jungle:datou", RulesText).unwrap(), "datou");
     /// assert!(matches!(Games::dispatch("chess", RulesText), Err(SpecError::UnknownGame { .. })));
-    /// assert!(matches!(Games::dispatch("jungle:chess", RulesText), Err(SpecError::BadRules(_))));
+    /// assert!(matches!(Games::dispatch("jungle:chess", RulesText), Err(SpecError::BadRules { .. })));
     /// ```
     fn dispatch<F: GameFn>(spec: &str, f: F) -> Result<F::Output, SpecError> {
         let spec = spec.trim();
@@ -255,6 +335,6 @@ impl<K: GameKit, Rest: Registry> Registry for (K, Rest) {
         }
         Ok(K::parse_rules(spec)
             .map(|rules| f.call::<K>(rules))
-            .map_err(|e| SpecError::BadRules(e.to_string())))
+            .map_err(SpecError::rules_of::<K>))
     }
 }

@@ -92,9 +92,11 @@ fn spec(e: &SpecError) -> ErrorData {
             [("name", name.as_str().into())],
             message,
         ),
-        SpecError::BadRules(reason) => {
-            ErrorData::new("spec.rules", [("reason", reason.as_str().into())], message)
-        }
+        SpecError::BadRules { error, .. } => ErrorData::new(
+            "spec.rules",
+            [("reason", error.to_string().into())],
+            message,
+        ),
         SpecError::Profile { game, profile } => ErrorData::new(
             "spec.profile",
             [

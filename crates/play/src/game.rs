@@ -720,13 +720,14 @@ impl<K: GameKit> WebGame for KitGame<K> {
                 qi_core::Escaped(value)
             )));
         }
-        self.options = options;
         if let Some(searcher) = &self.searcher {
             searcher
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
-                .set_options(options);
+                .try_set_options(options)
+                .map_err(|e| GameError::Option(e.to_string()))?;
         }
+        self.options = options;
         Ok(())
     }
 

@@ -89,3 +89,4 @@ pub use score::{terminal_value, Score, EVAL_LIMIT, INFINITY, MATE, MATE_BOUND, M
 pub use search::{SearchParams, Searcher, MAX_DEPTH};
 pub use strength::{Level, LevelError, LevelPlan, Strength, StrengthScale};
 pub use time::{Clock, TimeManager};
+pub use tt::TableAllocError;

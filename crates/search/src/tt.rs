@@ -5,6 +5,8 @@
 use std::mem::size_of;
 use std::sync::{Mutex, PoisonError};
 
+use thiserror::Error;
+
 /// Entries that share one bucket (one index of the table).
 pub const BUCKET_SIZE: usize = 4;
 
@@ -85,6 +87,33 @@ impl<M> Bucket<M> {
     const EMPTY: Bucket<M> = Bucket([Slot::EMPTY; BUCKET_SIZE]);
 }
 
+/// A transposition table of the size asked for could not be allocated.
+///
+/// ```
+/// use qi_search::tt::{TableAllocError, TranspositionTable};
+///
+/// let error = TranspositionTable::<u16>::try_new(usize::MAX).unwrap_err();
+/// assert_eq!(error, TableAllocError { mib: usize::MAX });
+/// assert_eq!(error.to_string(), format!("cannot allocate a transposition table of {} MiB", usize::MAX));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[error("cannot allocate a transposition table of {mib} MiB")]
+pub struct TableAllocError {
+    /// The size asked for, in MiB.
+    pub mib: usize,
+}
+
+/// `count` empty buckets, or the error for a table of `mib` MiB when the
+/// memory cannot be had (rather than the process aborting).
+fn buckets<M: Copy>(count: usize, mib: usize) -> Result<Vec<Bucket<M>>, TableAllocError> {
+    let mut buckets = Vec::new();
+    buckets
+        .try_reserve_exact(count)
+        .map_err(|_| TableAllocError { mib })?;
+    buckets.resize(count, Bucket::EMPTY);
+    Ok(buckets)
+}
+
 /// A fixed-size table of [`Entry`] buckets. A table of 0 MiB stores nothing.
 #[derive(Clone, Debug)]
 pub struct TranspositionTable<M> {
@@ -94,17 +123,35 @@ pub struct TranspositionTable<M> {
 
 impl<M: Copy> TranspositionTable<M> {
     /// A table of about `mib` MiB (at least one bucket unless `mib` is 0).
+    ///
+    /// # Panics
+    ///
+    /// If the memory cannot be allocated; [`try_new`](Self::try_new) says
+    /// so instead (for a size a user chose).
     pub fn new(mib: usize) -> TranspositionTable<M> {
+        TranspositionTable::try_new(mib).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A table of about `mib` MiB (at least one bucket unless `mib` is 0),
+    /// or an error if the memory cannot be allocated.
+    ///
+    /// ```
+    /// use qi_search::tt::TranspositionTable;
+    ///
+    /// assert!(TranspositionTable::<u16>::try_new(1).unwrap().buckets() > 1000);
+    /// assert!(TranspositionTable::<u16>::try_new(usize::MAX).is_err());
+    /// ```
+    pub fn try_new(mib: usize) -> Result<TranspositionTable<M>, TableAllocError> {
         let bucket_bytes = size_of::<Bucket<M>>().max(1);
         let count = if mib == 0 {
             0
         } else {
             (mib.saturating_mul(1 << 20) / bucket_bytes).max(1)
         };
-        TranspositionTable {
-            buckets: vec![Bucket::EMPTY; count],
+        Ok(TranspositionTable {
+            buckets: buckets(count, mib)?,
             age: 0,
-        }
+        })
     }
 
     /// The number of buckets.
@@ -259,26 +306,44 @@ pub struct SharedTable<M> {
 
 impl<M: Copy> SharedTable<M> {
     /// A table of about `mib` MiB in all (nothing stored when `mib` is 0).
+    ///
+    /// # Panics
+    ///
+    /// If the memory cannot be allocated; [`try_new`](Self::try_new) says
+    /// so instead.
     pub fn new(mib: usize) -> SharedTable<M> {
+        SharedTable::try_new(mib).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// A table of about `mib` MiB in all (nothing stored when `mib` is 0),
+    /// or an error if the memory cannot be allocated.
+    ///
+    /// ```
+    /// use qi_search::tt::SharedTable;
+    ///
+    /// assert!(SharedTable::<u16>::try_new(1).is_ok());
+    /// assert!(SharedTable::<u16>::try_new(usize::MAX).is_err());
+    /// ```
+    pub fn try_new(mib: usize) -> Result<SharedTable<M>, TableAllocError> {
         let count = shard_count(mib);
         let per_shard_bytes = mib.saturating_mul(1 << 20) / count;
         let bucket_bytes = size_of::<Bucket<M>>().max(1);
-        let buckets = if mib == 0 {
+        let per_shard = if mib == 0 {
             0
         } else {
             (per_shard_bytes / bucket_bytes).max(1)
         };
-        SharedTable {
-            shards: (0..count)
-                .map(|_| {
-                    Mutex::new(TranspositionTable {
-                        buckets: vec![Bucket::EMPTY; buckets],
-                        age: 0,
-                    })
-                })
-                .collect(),
-            mask: count - 1,
+        let mut shards = Vec::with_capacity(count);
+        for _ in 0..count {
+            shards.push(Mutex::new(TranspositionTable {
+                buckets: buckets(per_shard, mib)?,
+                age: 0,
+            }));
         }
+        Ok(SharedTable {
+            shards,
+            mask: count - 1,
+        })
     }
 
     #[inline]

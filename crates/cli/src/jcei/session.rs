@@ -592,7 +592,8 @@ impl Session {
     fn release_table(&mut self) {
         let mut options = self.variant.options();
         options.hash_mib = 0;
-        self.variant.configure(options);
+        // A table of 0 MiB allocates nothing, so cannot fail.
+        let _ = self.variant.configure(options);
     }
 
     /// A new engine for `spec` and `profile` in place of the current one,
@@ -625,8 +626,10 @@ impl Session {
             }
             Err(e) => {
                 // The new engine, and its table, are gone by now.
-                self.variant.configure(kept);
-                Err(e)
+                match self.variant.configure(kept) {
+                    Ok(()) => Err(e),
+                    Err(table) => Err(format!("{e} ({table})")),
+                }
             }
         }
     }
@@ -682,9 +685,13 @@ impl Session {
                 self.apply_strength();
             }
             _ => {
-                self.overrides.set(name, value).map_err(|e| e.to_string())?;
-                let options = self.overrides.applied_to(self.variant.tuned_options());
-                self.variant.configure(options);
+                let mut overrides = self.overrides.clone();
+                overrides.set(name, value).map_err(|e| e.to_string())?;
+                let options = overrides.applied_to(self.variant.tuned_options());
+                self.variant
+                    .configure(options)
+                    .map_err(|e| format!("{name}: {e}"))?;
+                self.overrides = overrides;
             }
         }
         Ok(())

@@ -276,7 +276,7 @@ impl Record {
                 known: format!("'{}'", K::NAME),
             }));
         }
-        let rules = K::parse_rules(spec).map_err(|e| SpecError::BadRules(e.to_string()))?;
+        let rules = K::parse_rules(spec).map_err(SpecError::rules_of::<K>)?;
         self.replay_under::<K>(rules)
     }
 

@@ -17,7 +17,7 @@ use qi_core::{Evaluator, Game};
 use crate::hooks::{DefaultHooks, MoveOf, SearchHooks};
 use crate::limits::{Limits, SearchOptions};
 use crate::report::{SearchInfo, SearchResult};
-use crate::tt::{SharedTable, TranspositionTable};
+use crate::tt::{SharedTable, TableAllocError, TranspositionTable};
 
 mod context;
 mod iterate;
@@ -43,12 +43,12 @@ enum Table<M> {
 }
 
 impl<M: Copy> Table<M> {
-    fn new(options: &SearchOptions) -> Table<M> {
-        if options.threads > 1 {
-            Table::Shared(SharedTable::new(options.hash_mib))
+    fn new(options: &SearchOptions) -> Result<Table<M>, TableAllocError> {
+        Ok(if options.threads > 1 {
+            Table::Shared(SharedTable::try_new(options.hash_mib)?)
         } else {
-            Table::Local(TranspositionTable::new(options.hash_mib))
-        }
+            Table::Local(TranspositionTable::try_new(options.hash_mib)?)
+        })
     }
 
     fn clear(&mut self) {
@@ -89,8 +89,29 @@ impl<G: Game> Searcher<G, DefaultHooks> {
     /// let searcher: Searcher<Game> = Searcher::new(SearchOptions::default());
     /// assert_eq!(searcher.options(), &SearchOptions::default());
     /// ```
+    ///
+    /// # Panics
+    ///
+    /// If the transposition table of `options.hash_mib` MiB cannot be
+    /// allocated; [`try_new`](Searcher::try_new) says so instead.
     pub fn new(options: SearchOptions) -> Searcher<G, DefaultHooks> {
         Searcher::with_hooks(options, DefaultHooks)
+    }
+
+    /// [`new`](Searcher::new), or an error if the transposition table of
+    /// `options.hash_mib` MiB cannot be allocated (for a size a user chose).
+    ///
+    /// ```
+    /// use qi_five_tigers::Game;
+    /// use qi_search::{tt::TableAllocError, SearchOptions, Searcher};
+    ///
+    /// let huge = SearchOptions { hash_mib: usize::MAX, ..SearchOptions::default() };
+    /// let error = Searcher::<Game>::try_new(huge).err();
+    /// assert_eq!(error, Some(TableAllocError { mib: usize::MAX }));
+    /// assert!(Searcher::<Game>::try_new(SearchOptions::default()).is_ok());
+    /// ```
+    pub fn try_new(options: SearchOptions) -> Result<Searcher<G, DefaultHooks>, TableAllocError> {
+        Searcher::try_with_hooks(options, DefaultHooks)
     }
 }
 
@@ -112,13 +133,36 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
     /// let searcher = Searcher::with_hooks(Exact.tuned_options(), Exact);
     /// assert_eq!(searcher.options(), &SearchOptions::exact(1));
     /// ```
+    ///
+    /// # Panics
+    ///
+    /// If the transposition table of `options.hash_mib` MiB cannot be
+    /// allocated; [`try_with_hooks`](Searcher::try_with_hooks) says so
+    /// instead.
     pub fn with_hooks(options: SearchOptions, hooks: H) -> Searcher<G, H> {
-        Searcher {
+        Searcher::try_with_hooks(options, hooks).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`with_hooks`](Searcher::with_hooks), or an error if the
+    /// transposition table of `options.hash_mib` MiB cannot be allocated.
+    ///
+    /// ```
+    /// use qi_five_tigers::Game;
+    /// use qi_search::{DefaultHooks, SearchOptions, Searcher};
+    ///
+    /// let huge = SearchOptions { hash_mib: usize::MAX, threads: 4, ..SearchOptions::default() };
+    /// assert!(Searcher::<Game>::try_with_hooks(huge, DefaultHooks).is_err());
+    /// ```
+    pub fn try_with_hooks(
+        options: SearchOptions,
+        hooks: H,
+    ) -> Result<Searcher<G, H>, TableAllocError> {
+        Ok(Searcher {
             options,
             hooks,
-            table: Table::new(&options),
+            table: Table::new(&options)?,
             state: ThreadState::new(<G::Position as qi_core::Position>::MOVE_INDEX_COUNT),
-        }
+        })
     }
 
     /// The options in force.
@@ -148,19 +192,49 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
     /// assert_eq!(searcher.options().hash_mib, 1);
     /// assert_eq!(searcher.options().threads, 2);
     /// ```
+    ///
+    /// # Panics
+    ///
+    /// If the new transposition table cannot be allocated;
+    /// [`try_set_options`](Searcher::try_set_options) says so instead.
     pub fn set_options(&mut self, options: SearchOptions) {
+        self.try_set_options(options)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+
+    /// [`set_options`](Searcher::set_options), or an error if the new
+    /// transposition table cannot be allocated: then the options stay as
+    /// they were, with their table emptied (the old table is freed before
+    /// the new one is allocated, so that memory never holds both).
+    ///
+    /// ```
+    /// use qi_five_tigers::Game;
+    /// use qi_search::{SearchOptions, Searcher};
+    ///
+    /// let mut searcher: Searcher<Game> = Searcher::new(SearchOptions::default());
+    /// let huge = SearchOptions { hash_mib: usize::MAX, ..SearchOptions::default() };
+    /// assert!(searcher.try_set_options(huge).is_err());
+    /// assert_eq!(searcher.options(), &SearchOptions::default());
+    /// ```
+    pub fn try_set_options(&mut self, options: SearchOptions) -> Result<(), TableAllocError> {
         if options.hash_mib != self.options.hash_mib
             || (options.threads > 1) != (self.options.threads > 1)
         {
             // The old table goes before the new one is allocated, so memory
             // never holds both (at `Hash` 4096 that is 4 GiB saved at peak).
-            self.table = Table::new(&SearchOptions {
-                hash_mib: 0,
-                ..options
-            });
-            self.table = Table::new(&options);
+            self.table = Table::Local(TranspositionTable::new(0));
+            match Table::new(&options) {
+                Ok(table) => self.table = table,
+                Err(e) => {
+                    // The old size was allocated before, with the old table
+                    // gone it fits again.
+                    self.table = Table::new(&self.options).unwrap_or_else(|e| panic!("{e}"));
+                    return Err(e);
+                }
+            }
         }
         self.options = options;
+        Ok(())
     }
 
     /// The game knowledge in use, to change (e.g. to give Jungle's hooks
