@@ -78,6 +78,13 @@ async function clickSq(page, sq) {
 // Whether the page would take a move from the player now.
 const clickable = (page) => page.evaluate(() => humanToMove());
 
+// The full engine (level 10; a first visit plays at level 3) with `ms` per
+// move: the time per move is shown at level 10 only.
+async function fullEngine(page, ms) {
+  await page.selectOption("#level", "10");
+  await page.selectOption("#movetime", ms);
+}
+
 async function setMode(page, mode) {
   await page.selectOption("#mode", mode);
 }
@@ -90,7 +97,7 @@ async function chooseGame(page, spec) {
 
 const tests = {
   async "jungle opening by clicks, the engine answers"(page) {
-    await page.selectOption("#movetime", "200");
+    await fullEngine(page, "200");
     await setMode(page, "first");
     check((await text(page, "#status")) === "Red to move", "Red starts");
     await clickSq(page, "a3");
@@ -281,7 +288,7 @@ const tests = {
   },
 
   async "five tigers against the engine, which answers a placement"(page) {
-    await page.selectOption("#movetime", "200");
+    await fullEngine(page, "200");
     await setMode(page, "first");
     await chooseGame(page, "five-tigers:ten");
     await clickSq(page, "c3");
@@ -322,7 +329,7 @@ const tests = {
   },
 
   async "defect 2: reload while the engine thinks, its move arrives"(page) {
-    await page.selectOption("#movetime", "3000");
+    await fullEngine(page, "3000");
     await setMode(page, "first");
     await clickSq(page, "a3");
     await clickSq(page, "a4");
@@ -340,7 +347,7 @@ const tests = {
   },
 
   async "defect 3: you play second, and the mode and engine time survive a reload"(page) {
-    await page.selectOption("#movetime", "200");
+    await fullEngine(page, "200");
     await page.click("#new-game");
     await page.selectOption("#nd-side", "second");
     await page.click("#nd-start");
@@ -372,7 +379,7 @@ const tests = {
   },
 
   async "defect 4: takeback against the engine in both games, removals included"(page) {
-    await page.selectOption("#movetime", "200");
+    await fullEngine(page, "200");
     await setMode(page, "first");
     // Jungle: the player's move and the engine's reply.
     await humanMove(page, (legal) => legal.find((m) => m === "a3a4"));
@@ -663,7 +670,7 @@ const tests = {
     // (After a reload the dialog is not shown again: the game was over before.)
     check(!(await page.locator("#result-dialog").evaluate((d) => d.open)), "no dialog for an old result");
     // Against the engine, the player resigns.
-    await page.selectOption("#movetime", "200");
+    await fullEngine(page, "200");
     await page.click("#new-game");
     await page.selectOption("#nd-side", "first");
     await page.click("#nd-start");
@@ -1058,6 +1065,32 @@ const tests = {
     check(/X/.test(await firstOption()) && !/Red/.test(await firstOption()), `Five Tigers' colours only: ${await firstOption()}`);
   },
 
+  async "play defect 11: a newcomer plays level 3, the time per move at level 10 only"(page) {
+    check((await page.inputValue("#level")) === "3", `a first visit's level: ${await page.inputValue("#level")}`);
+    check(await page.locator("#movetime").isHidden(), "no time per move at level 3");
+    await page.selectOption("#level", "10");
+    check(await page.locator("#movetime").isVisible(), "the time per move at level 10");
+    await page.selectOption("#movetime", "200");
+    // The choice is kept over the newcomer's level.
+    await page.reload();
+    await page.waitForSelector("body[data-ready='1']");
+    check((await page.inputValue("#level")) === "10", "level 10 is kept");
+    check((await page.inputValue("#movetime")) === "200", "the time per move is kept");
+    check(await page.locator("#movetime").isVisible(), "and shown");
+    // The new-game dialog offers the level on both backends, and sets it.
+    await page.click("#new-game");
+    check((await page.inputValue("#nd-level")) === "10", "the dialog starts from the level");
+    await page.selectOption("#nd-level", "2");
+    await page.selectOption("#nd-side", "first");
+    await page.click("#nd-start");
+    check((await page.inputValue("#level")) === "2", "the dialog's level is the game's");
+    check(await page.locator("#movetime").isHidden(), "no time per move at level 2");
+    // The engine answers at that level.
+    await clickSq(page, "a3");
+    await clickSq(page, "a4");
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 2);
+  },
+
   async "play defect 10: resign asks first"(page) {
     await setMode(page, "human");
     await clickSq(page, "a3");
@@ -1146,7 +1179,6 @@ async function aboveTheFold(page, name) {
 // The engine's answers at level 1 to a3a4, each time a fresh search of the
 // same position (a takeback, the same move again).
 async function levelOneAnswers(page, count) {
-  await page.selectOption("#movetime", "200");
   await page.selectOption("#level", "1");
   await setMode(page, "first");
   const answers = [];
@@ -1189,7 +1221,6 @@ const staticTests = {
     await page.context().setOffline(true);
     await page.reload();
     await page.waitForSelector("body[data-ready='1']");
-    await page.selectOption("#movetime", "200");
     await page.selectOption("#level", "3");
     await setMode(page, "first");
     for (let i = 0; i < 3; i++) {
@@ -1243,7 +1274,6 @@ const staticTests = {
   },
 
   async "static: a full jungle game against the engine"(page) {
-    await page.selectOption("#movetime", "200");
     // A weak level, as a beginner would choose it (levels below 10 answer
     // at once).
     await page.selectOption("#level", "2");
@@ -1268,7 +1298,6 @@ const staticTests = {
   },
 
   async "static: five tigers against the engine to the movement phase"(page) {
-    await page.selectOption("#movetime", "200");
     await page.selectOption("#level", "3");
     await setMode(page, "first");
     await chooseGame(page, "five-tigers:shandong");
@@ -1285,7 +1314,6 @@ const staticTests = {
   },
 
   async "static: a full five tigers game against the engine"(page) {
-    await page.selectOption("#movetime", "200");
     await page.selectOption("#level", "3");
     await setMode(page, "first");
     await chooseGame(page, "five-tigers:ten");
@@ -1301,7 +1329,7 @@ const staticTests = {
   },
 
   async "static: reload while the engine thinks keeps the game"(page) {
-    await page.selectOption("#movetime", "3000");
+    await fullEngine(page, "3000");
     await setMode(page, "first");
     await clickSq(page, "a3");
     await clickSq(page, "a4");

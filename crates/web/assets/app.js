@@ -1433,9 +1433,21 @@ function startFromDialog() {
   const spec = $("custom-spec").value.trim() || $("nd-game").value;
   $("mode").value = $("nd-side").value;
   $("level").value = $("nd-level").value;
+  showEngineTime();
   saveSettings();
   $("new-dialog").close();
   newGame({ spec });
+}
+
+// A first visit's level: a newcomer's first game is one they can win
+// (level 10 is the full engine); a level chosen once is kept.
+const NEWCOMER_LEVEL = "3";
+const FULL_LEVEL = "10";
+
+// The time per move matters to the full engine only: the weaker levels
+// search a fixed number of nodes and answer at once.
+function showEngineTime() {
+  $("movetime-row").hidden = $("level").value !== FULL_LEVEL;
 }
 
 async function start() {
@@ -1446,7 +1458,7 @@ async function start() {
       option.value = String(n);
       $(id).append(option);
     }
-    $(id).value = "10";
+    $(id).value = NEWCOMER_LEVEL;
   }
   try {
     app.local = await localBackend();
@@ -1462,6 +1474,7 @@ async function start() {
   }
   document.body.dataset.backend = app.local ? "local" : "server";
   restoreSettings();
+  showEngineTime();
   applyLanguage();
   try {
     const games = await api("GET", "/api/games");
@@ -1621,7 +1634,10 @@ $("nd-game").addEventListener("change", () => {
 });
 $("game-select").addEventListener("change", () => newGame({ spec: $("game-select").value }));
 $("movetime").addEventListener("change", () => saveSettings());
-$("level").addEventListener("change", () => saveSettings());
+$("level").addEventListener("change", () => {
+  showEngineTime();
+  saveSettings();
+});
 $("sound").addEventListener("change", () => saveSettings());
 $("animate").addEventListener("change", () => saveSettings());
 $("lang").addEventListener("change", () => {
