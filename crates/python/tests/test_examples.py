@@ -3,6 +3,8 @@
 import subprocess
 import sys
 
+import pytest
+
 from conftest import REPO
 
 
@@ -20,6 +22,9 @@ def test_alphazero_example_trains_and_reports_before_and_after():
     assert any(line.startswith("iteration 1:") for line in lines)
 
 
-def test_training_example_runs_its_rounds_and_evaluates():
-    lines = run_quick("train_vs_level.py", "five-tigers")
+@pytest.mark.parametrize("spec", ["jungle", "five-tigers"])
+def test_training_example_trains_a_policy_that_plays_legal_moves(spec):
+    # A tiny round, then 4 games against level 1 through `evaluate`, whose
+    # `VecGame.step` refuses an illegal action (the run would fail).
+    lines = run_quick("train_vs_level.py", spec)
     assert lines[0].startswith("round 1:") and lines[-1].startswith("against level 1: 4 games:")
