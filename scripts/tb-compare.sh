@@ -1,6 +1,6 @@
 #!/bin/sh
 # Generates tables with the `qi` of two commits and compares them byte for
-# byte (docs/tablebases.md, "Code layout"): the proof that a change to
+# byte (docs/tablebases.md, "Checking the tables"): the proof that a change to
 # qi-tablebase leaves every table as it was.
 #
 #   scripts/tb-compare.sh OLD_REV [SIZE]
