@@ -1,9 +1,9 @@
 //! `qi tb generate --hosts`: what a process of a cluster does besides the
 //! generation. It meets the others before any work and refuses to start
 //! unless they all run with its settings ([`meet`]); it ends with one
-//! line and exit code 2 when a peer fails in the middle of the run
-//! ([`end_on_lost_peer`]); and it says when no table has finished for a
-//! while ([`Watch`]), since a stopped peer stops every process.
+//! line and exit code 2 when a peer dies, is cut off or stops answering
+//! in the middle of the run ([`end_on_lost_peer`]); and it says when no
+//! table has finished for a while ([`Watch`]).
 
 use std::io::Write;
 use std::path::Path;
@@ -13,13 +13,17 @@ use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use qi_tablebase::dataflow::Cluster;
-use qi_tablebase::rendezvous::{rendezvous, set_timeout};
+use qi_tablebase::rendezvous::{rendezvous, set_timeout, Heartbeat, Peers};
 
 use crate::error::CliError;
 
 /// The default of `--connect-timeout`, in seconds
 /// ([`qi_tablebase::rendezvous::DEFAULT_TIMEOUT`]).
 pub const DEFAULT_CONNECT_TIMEOUT: u64 = qi_tablebase::rendezvous::DEFAULT_TIMEOUT.as_secs();
+
+/// The default of `--peer-timeout`, in seconds
+/// ([`qi_tablebase::rendezvous::DEFAULT_PEER_TIMEOUT`]).
+pub const DEFAULT_PEER_TIMEOUT: u64 = qi_tablebase::rendezvous::DEFAULT_PEER_TIMEOUT.as_secs();
 
 /// The settings every process of a cluster must share, as
 /// `(name, value)`: the game and its full rules, the materials asked for,
@@ -70,7 +74,8 @@ impl Settings<'_> {
 /// process) and checks that they run with `settings`, waiting at most
 /// `timeout` with a progress line now and then; a difference, a process
 /// that never comes or something else on a peer's address is refused.
-pub fn meet(cluster: &Cluster, settings: &Settings, timeout: Duration) -> Result<(), CliError> {
+/// The connections to the peers, to watch them ([`end_on_lost_peer`]).
+pub fn meet(cluster: &Cluster, settings: &Settings, timeout: Duration) -> Result<Peers, CliError> {
     if let Cluster::Processes { process, hosts, .. } = cluster {
         if hosts.len() > 1 {
             eprintln!(
@@ -87,40 +92,54 @@ pub fn meet(cluster: &Cluster, settings: &Settings, timeout: Duration) -> Result
     .map_err(|e| CliError::Usage(e.to_string()))
 }
 
-/// From now on, a panic of timely's network threads (a peer killed or
-/// cut off: "timely communication error: ...") ends the process with one
-/// line and exit code 2, not a panic message and an abort. The tables
-/// already written into `dir` stay (each was renamed into place whole);
-/// a temporary file in progress is removed by the next run.
-pub fn end_on_lost_peer(dir: &Path) {
+/// From now on, a lost peer ends the process with one line and exit code
+/// 2, not a panic message and an abort, nor a wait without end: a panic
+/// of timely's network threads (a peer killed or cut off: "timely
+/// communication error: ..."), or the heartbeat on `peers` (a peer that
+/// closed its connection without finishing its run, or that said nothing
+/// for `peer_timeout`: stopped, frozen, or gone before timely connected
+/// to it). The tables already written into `dir` stay (each was renamed
+/// into place whole); a temporary file in progress is removed by the next
+/// run. Watching ends when the heartbeat is finished or dropped.
+pub fn end_on_lost_peer(dir: &Path, peers: Peers, peer_timeout: Duration) -> Heartbeat {
     let shown = dir.display().to_string();
     let previous = std::panic::take_hook();
+    let said = shown.clone();
     std::panic::set_hook(Box::new(move |info| {
         let message = crate::out::panic_message(info);
         if let Some(cause) = message.strip_prefix("timely communication error: ") {
-            let _ = writeln!(
-                std::io::stderr(),
-                "qi: error: the cluster lost a process ({cause}); the tables finished are kept \
-                 in {shown}: start every process again to resume"
-            );
-            std::process::exit(2);
+            lost_peer(cause, &said);
         }
         previous(info);
     }));
+    peers.watch(peer_timeout, move |cause| lost_peer(cause, &shown))
 }
 
-/// Says every `every` that no table has finished for so long: a stopped
-/// peer (or a long table) keeps every process of a cluster waiting, and a
-/// wait without a word looks like a hang. Stops when dropped.
+/// Ends the process for a peer lost for `cause`, the tables finished kept
+/// in `shown`.
+fn lost_peer(cause: &str, shown: &str) -> ! {
+    let _ = writeln!(
+        std::io::stderr(),
+        "qi: error: the cluster lost a process ({cause}); the tables finished are kept in \
+         {shown}: start every process again to resume"
+    );
+    std::process::exit(2);
+}
+
+/// Says every `every` that no table has finished for so long: a long
+/// table keeps every process of a cluster waiting, and a wait without a
+/// word looks like a hang. Holds the run's [`Heartbeat`]. Stops when
+/// dropped (the heartbeat too: the peers lose this process) or finished.
 pub struct Watch {
     last: Arc<Mutex<Instant>>,
     stop: Arc<AtomicBool>,
     thread: Option<JoinHandle<()>>,
+    heartbeat: Option<Heartbeat>,
 }
 
 impl Watch {
-    /// Starts watching.
-    pub fn start(every: Duration) -> Watch {
+    /// Starts watching, holding `heartbeat` until the end.
+    pub fn start(every: Duration, heartbeat: Heartbeat) -> Watch {
         let last = Arc::new(Mutex::new(Instant::now()));
         let stop = Arc::new(AtomicBool::new(false));
         let (seen, stopped) = (last.clone(), stop.clone());
@@ -132,8 +151,8 @@ impl Watch {
                 if quiet >= every && told.elapsed() >= every {
                     told = Instant::now();
                     eprintln!(
-                        "no table finished for {} s: still solving (a process of the cluster \
-                         that is stopped or unreachable holds up all of them)",
+                        "no table finished for {} s: still solving (every process of a cluster \
+                         waits for the slowest)",
                         quiet.as_secs()
                     );
                 }
@@ -143,6 +162,15 @@ impl Watch {
             last,
             stop,
             thread: Some(thread),
+            heartbeat: Some(heartbeat),
+        }
+    }
+
+    /// This process's run ended well: the peers are told, so that its
+    /// leaving is no loss to them.
+    pub fn finish(mut self) {
+        if let Some(heartbeat) = self.heartbeat.take() {
+            heartbeat.finish();
         }
     }
 

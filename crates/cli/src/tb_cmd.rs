@@ -139,6 +139,13 @@ struct GenerateArgs {
     /// start; a process that does not come by then ends the run.
     #[arg(long, value_name = "SECONDS", default_value_t = tb_cluster::DEFAULT_CONNECT_TIMEOUT, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     connect_timeout: u64,
+    /// With --hosts: how long a process may go without a word from a
+    /// peer once the run has started (the processes beat every second on
+    /// the connections of their first meeting) before the peer is taken
+    /// as lost (stopped, frozen or cut off) and the run ends. A peer that
+    /// dies is lost at once.
+    #[arg(long, value_name = "SECONDS", default_value_t = tb_cluster::DEFAULT_PEER_TIMEOUT, value_parser = clap::value_parser!(u64).range(1..=86_400))]
+    peer_timeout: u64,
     /// Five Tigers: the generator of every table solved. graph: the move
     /// graph, every shuttle option, up to 3 pieces a side, keyed
     /// (version-1) files; retrograde: un-moves over a dense index, every
@@ -608,8 +615,8 @@ fn settings<G: TableGame>(
 
 /// What a process of a cluster does before its run, once it holds its
 /// directory: it meets the others (all with `settings`, or none starts),
-/// then turns a lost peer into one line and exit code 2, and says when
-/// the run is quiet for a while.
+/// then watches them and turns a lost peer into one line and exit code 2,
+/// and says when the run is quiet for a while.
 fn start_on_cluster(
     args: &GenerateArgs,
     cluster: &Cluster,
@@ -619,9 +626,10 @@ fn start_on_cluster(
         return Ok(None);
     };
     let timeout = Duration::from_secs(args.connect_timeout);
-    tb_cluster::meet(cluster, settings, timeout)?;
-    tb_cluster::end_on_lost_peer(&args.dir);
-    Ok(Some(tb_cluster::Watch::start(timeout)))
+    let peers = tb_cluster::meet(cluster, settings, timeout)?;
+    let peer_timeout = Duration::from_secs(args.peer_timeout);
+    let heartbeat = tb_cluster::end_on_lost_peer(&args.dir, peers, peer_timeout);
+    Ok(Some(tb_cluster::Watch::start(timeout, heartbeat)))
 }
 
 /// `qi tb generate` on timely dataflow workers: `run` generates every
@@ -668,6 +676,9 @@ fn generate_on_cluster<G: TableGame>(
         );
     })
     .map_err(tb_error)?;
+    if let Some(watch) = watch {
+        watch.finish();
+    }
     eprintln!(
         "{solved} tables generated in {:.1} s into {shown} ({} workers in all)",
         start.elapsed().as_secs_f64(),
@@ -724,6 +735,9 @@ fn generate_partitioned<M: std::fmt::Display>(
         );
     })
     .map_err(tb_error)?;
+    if let Some(watch) = watch {
+        watch.finish();
+    }
     eprintln!(
         "{} materials solved in {:.1} s, this process's partitions in {shown} ({} workers in \
          all; join them with qi tb join)",

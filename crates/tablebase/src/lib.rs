@@ -56,6 +56,8 @@ mod error;
 pub mod five_tigers;
 mod format;
 mod game;
+#[cfg(feature = "distributed")]
+mod heartbeat;
 pub mod jungle;
 mod lazy;
 mod paged;

@@ -15,8 +15,17 @@
 //! cluster's run (`barrier`): timely connects its processes anew for
 //! each, and waits for one that died in between without end.
 //!
+//! The first meeting's connections stay open for the run: the caller
+//! watches the peers on them ([`Peers::watch`]).
+//!
 //! On the wire, text lines: the hello `qi-cluster 1`, `process=I`, one
-//! `key=value` a setting, `end`; the answer `ok` or `refused<TAB>why`.
+//! `key=value` a setting, `end`; the answer `ok` or `refused<TAB>why`;
+//! then the heartbeat's bytes.
+//!
+//! For tests only: a process whose environment has
+//! `QI_TEST_CLUSTER_LEAVE_AFTER_BARRIER=N` exits (code 3) right after the
+//! `N`th `barrier` (from 1) has met, before timely connects: the peer
+//! that dies between the meeting and timely's connection.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
@@ -24,6 +33,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::dataflow::{Cluster, DataflowError};
+pub use crate::heartbeat::{Heartbeat, Peers, DEFAULT_PEER_TIMEOUT};
 
 /// How long a process waits for the others by default: long enough to
 /// start every process of a cluster by hand, or for one to finish writing
@@ -49,7 +59,26 @@ pub fn timeout() -> Duration {
 /// most [`timeout`]: a process that died since the last one is an error,
 /// not an endless wait in timely's connection.
 pub(crate) fn barrier(cluster: &Cluster) -> Result<(), DataflowError> {
-    rendezvous(cluster, &[], timeout(), &|_| {}).map_err(|e| DataflowError::Start(e.to_string()))
+    rendezvous(cluster, &[], timeout(), &|_| {})
+        .map_err(|e| DataflowError::Start(e.to_string()))?;
+    leave_if_told();
+    Ok(())
+}
+
+/// Barriers met so far by this process (for [`leave_if_told`]).
+static BARRIERS: AtomicU64 = AtomicU64::new(0);
+
+/// The test hook of the module's documentation: exits right after the
+/// barrier `QI_TEST_CLUSTER_LEAVE_AFTER_BARRIER` names.
+fn leave_if_told() {
+    let met = BARRIERS.fetch_add(1, Ordering::Relaxed) + 1;
+    let told = std::env::var("QI_TEST_CLUSTER_LEAVE_AFTER_BARRIER")
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok());
+    if told == Some(met) {
+        eprintln!("leaving after barrier {met} (QI_TEST_CLUSTER_LEAVE_AFTER_BARRIER)");
+        std::process::exit(3);
+    }
 }
 
 /// The first line of a hello: the protocol and its version.
@@ -108,30 +137,38 @@ pub enum RendezvousError {
 /// with `fingerprint`, waiting at most `timeout` for them; `say` gets a
 /// line now and then while waiting. A [`Cluster::Local`] run meets no
 /// one. Every process of the cluster calls this before its first
-/// dataflow; all get `Ok` or all get an error.
+/// dataflow; all get `Ok` or all get an error. The connections met
+/// stay open in the [`Peers`] (process 0's to every other process, the
+/// others' to process 0), to be watched for the run.
 pub fn rendezvous(
     cluster: &Cluster,
     fingerprint: &Fingerprint,
     timeout: Duration,
     say: &dyn Fn(&str),
-) -> Result<(), RendezvousError> {
+) -> Result<Peers, RendezvousError> {
     let Cluster::Processes { process, hosts, .. } = cluster else {
-        return Ok(());
+        return Ok(Peers { links: Vec::new() });
     };
     if hosts.len() < 2 || *process >= hosts.len() {
         // One process meets no one; one outside the cluster is refused
         // by the dataflow's own check.
-        return Ok(());
+        return Ok(Peers { links: Vec::new() });
     }
     let deadline = Instant::now() + timeout;
-    if *process == 0 {
-        host(hosts, fingerprint, deadline, timeout, say)
+    let links = if *process == 0 {
+        host(hosts, fingerprint, deadline, timeout, say)?
+            .into_iter()
+            .enumerate()
+            .map(|(i, stream)| (i + 1, hosts[i + 1].clone(), stream))
+            .collect()
     } else {
         // The address timely will listen on must be free; a process that
         // cannot take it says so now, not in the middle of the run.
         drop(listen(&hosts[*process])?);
-        call(*process, hosts, fingerprint, deadline, timeout, say)
-    }
+        let stream = call(*process, hosts, fingerprint, deadline, timeout, say)?;
+        vec![(0, hosts[0].clone(), stream)]
+    };
+    Ok(Peers { links })
 }
 
 /// Listens on `address` (timely's form: addresses apart by spaces, the
@@ -150,14 +187,15 @@ fn listen(address: &str) -> Result<TcpListener, RendezvousError> {
     )))
 }
 
-/// Process 0: waits for every other process's hello, compares, answers.
+/// Process 0: waits for every other process's hello, compares, answers;
+/// the connections of processes 1, 2, ... in their order.
 fn host(
     hosts: &[String],
     fingerprint: &Fingerprint,
     deadline: Instant,
     timeout: Duration,
     say: &dyn Fn(&str),
-) -> Result<(), RendezvousError> {
+) -> Result<Vec<TcpStream>, RendezvousError> {
     let listener = listen(&hosts[0])?;
     listener
         .set_nonblocking(true)
@@ -233,7 +271,7 @@ fn host(
             )));
         }
     }
-    Ok(())
+    Ok(streams)
 }
 
 /// Tells every stream why the cluster is refused (a stream already gone
@@ -333,7 +371,8 @@ fn one_line(text: &str) -> String {
         .collect()
 }
 
-/// Any other process: connects to process 0, says hello, reads the answer.
+/// Any other process: connects to process 0, says hello, reads the
+/// answer; the connection.
 fn call(
     process: usize,
     hosts: &[String],
@@ -341,7 +380,7 @@ fn call(
     deadline: Instant,
     timeout: Duration,
     say: &dyn Fn(&str),
-) -> Result<(), RendezvousError> {
+) -> Result<TcpStream, RendezvousError> {
     let address = &hosts[0];
     let addrs: Vec<SocketAddr> = address
         .split_whitespace()
@@ -403,11 +442,14 @@ fn call(
     // wait, which began about when this one did.
     let wait = deadline.saturating_duration_since(Instant::now()) + Duration::from_secs(5);
     stream.set_read_timeout(Some(wait)).map_err(io)?;
-    let mut answer = String::new();
-    let read = BufReader::new((&stream).take(MAX_MESSAGE)).read_line(&mut answer);
+    let read = read_answer(&stream);
+    let answer = match &read {
+        Ok(bytes) => String::from_utf8_lossy(bytes).into_owned(),
+        Err(_) => String::new(),
+    };
     let answer = answer.trim_end_matches(['\n', '\r']);
     match read {
-        Ok(_) if answer == "ok" => Ok(()),
+        Ok(_) if answer == "ok" => Ok(stream),
         Ok(_) => match answer.strip_prefix("refused\t") {
             Some(why) => Err(RendezvousError::Refused(why.to_string())),
             None if answer.is_empty() => Err(RendezvousError::Foreign(format!(
@@ -433,4 +475,22 @@ fn call(
         }
         Err(e) => Err(io(e)),
     }
+}
+
+/// Reads process 0's answer, up to its end of line and not a byte
+/// further: the heartbeat's bytes follow on the same connection.
+fn read_answer(stream: &TcpStream) -> std::io::Result<Vec<u8>> {
+    // Byte by byte: a buffered reader would take some of those too. The
+    // answer is a few bytes.
+    let mut answer = Vec::new();
+    let mut byte = [0u8; 1];
+    while answer.len() < MAX_MESSAGE as usize && answer.last() != Some(&b'\n') {
+        match (&*stream).read(&mut byte) {
+            Ok(0) => break,
+            Ok(_) => answer.push(byte[0]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(answer)
 }
