@@ -1,10 +1,15 @@
 // The errors of the qi library and of the page's backends in the page's
 // languages. Their messages are English, and stay so for the JavaScript
-// package's and the JSON API's users (docs/wasm.md, docs/web.md); in
-// Chinese the page reads each message by its kind's grammar (ERROR_KINDS:
-// a stable kind name, a pattern whose groups are the fields: the field,
-// the character, the rank or line and column, the value) and says it again,
-// whole, from those fields. The user's own input that a message quotes
+// package's and the JSON API's users (docs/wasm.md, docs/web.md). Errors
+// arrive structured ({kind, fields, message}: the wasm package's and the
+// server's) and are translated by kind (DATA_KINDS). Their fields are
+// typed but for one: the reason a position, record or move is refused,
+// which the library gives as an English message of its own; in Chinese
+// the page reads that reason by its kind's grammar (ERROR_KINDS: a stable
+// kind name, a pattern whose groups are the fields: the field, the
+// character, the rank or line and column, the value) and says it again,
+// whole, from those fields. The backends' own messages (the engine is
+// thinking, a search is running) are read the same way. The user's own input that a message quotes
 // stays as typed. A plain script (app.js uses explainError); the wasm
 // package's Node tests (crates/wasm/js/test/page-errors.test.mjs) check
 // that every message the library gives for bad input has a kind here.
@@ -35,12 +40,9 @@ const PIECE = "(Red|Blue) (Elephant|Lion|Tiger|Leopard|Wolf|Dog|Cat|Rat)";
 const FT_SIDE = "(first|second)";
 const ERROR_KINDS = [
   // Wrappers: where the error is, then what it is.
-  { kind: "position", pattern: /^bad position: (.*)$/s, zh: (m, t) => `局面文本有误：${t(m[1])}` },
-  { kind: "record", pattern: /^bad record: (.*)$/s, zh: (m, t) => `棋谱有误：${t(m[1])}` },
   { kind: "record.place", pattern: /^line (\d+), column (\d+): (.*)$/s, zh: (m, t) => `第${m[1]}行第${m[2]}列：${t(m[3])}` },
   { kind: "record.illegal-move", pattern: /^move (\d+) '(.*)' is illegal: (.*)$/s, zh: (m, t) => `第${m[1]}步“${m[2]}”不合规则：${t(m[3])}` },
   { kind: "record.bad-move", pattern: /^move (\d+) '(.*?)': (.*)$/s, zh: (m, t) => `第${m[1]}步“${m[2]}”：${t(m[3])}` },
-  { kind: "move", pattern: /^move '(.*?)': (.*)$/s, zh: (m, t) => `着法“${m[1]}”不能走：${t(m[2])}` },
   { kind: "record.game-tag", pattern: /^Game tag: (.*)$/s, zh: (m, t) => `Game 标签：${t(m[1])}` },
   { kind: "record.start-tag", pattern: /^Start tag: (.*)$/s, zh: (m, t) => `Start 标签（起始局面）：${t(m[1])}` },
   { kind: "impossible", pattern: /^impossible position: (.*)$/s, zh: (m, t) => `不可能出现的局面：${t(m[1])}` },
@@ -147,7 +149,6 @@ const ERROR_KINDS = [
   // The backends' own messages.
   { kind: "engine-thinking", pattern: /^the engine is thinking$/, zh: () => "引擎正在思考" },
   { kind: "engine-thinking", pattern: /^the engine is thinking: wait for its move$/, zh: () => "引擎正在思考：请等它走完" },
-  { kind: "nothing-to-undo", pattern: /^no move to take back$/, zh: () => "没有可以悔的棋" },
   { kind: "undo-count", pattern: /^cannot take back (\d+) moves from ply (\d+)$/, zh: (m) => `在第${m[2]}步不能悔${m[1]}步` },
   { kind: "engine-no-move", pattern: /^the engine has no move$/, zh: () => "引擎无棋可走" },
   { kind: "engine-failed", pattern: /^the engine failed: (.*)$/s, zh: (m) => `引擎出错：${m[1]}` },
@@ -157,7 +158,6 @@ const ERROR_KINDS = [
   { kind: "too-many-sessions", pattern: /^too many sessions \((\d+)\), all of them searching$/, zh: (m) => `对局太多（${m[1]}），都在搜索中` },
   { kind: "no-session", pattern: /^no session '(.*)'$/s, zh: (m) => `没有对局“${m[1]}”` },
   { kind: "bad-json", pattern: /^bad JSON body: (.*)$/s, zh: () => "请求格式有误" },
-  { kind: "ply", pattern: /^ply (\d+) is outside the game \(0 to (\d+)\)$/, zh: (m) => `第${m[1]}步不在对局中（0 到 ${m[2]}）` },
 ];
 
 // The message in `lang` from its kind's words, or null for a message of no
@@ -200,6 +200,8 @@ const DATA_KINDS = {
   "limits.movetime": { zh: () => "搜索时间至少为 1 毫秒" },
   "limits.unbounded": { zh: () => "搜索没有任何限制，也没有能停止它的回调" },
   ply: { zh: (f) => `第${f.ply}步不在对局中（0 到 ${f.len}）` },
+  "record.ply": { zh: (f) => `第${f.ply}步不在棋谱中（0 到 ${f.len}）` },
+  "record.bad-move": { zh: (f, t) => `第${f.number}步“${f.text}”：${t(f.reason)}` },
   "nothing-to-undo": { zh: () => "没有可以悔的棋" },
   move: { zh: (f, t) => `着法“${f.text}”不能走：${t(f.reason)}` },
   position: { zh: (f, t) => `局面文本有误：${t(f.reason)}` },
