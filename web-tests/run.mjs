@@ -1092,6 +1092,60 @@ const tests = {
     await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 2);
   },
 
+  async "share: a copied link opens the same game at the same move"(page) {
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    await setMode(page, "human");
+    await chooseGame(page, "five-tigers:shandong");
+    // Placements, then a removal, then back two moves.
+    for (const m of ["b2", "a5", "b3", "c4", "c2", "e5", "c3", "xc4", "d4"]) {
+      await page.evaluate(async (mv) => show(await api("POST", sessionPath("/play"), { move: mv })), m);
+    }
+    await page.click("#nav-back");
+    await page.click("#nav-back");
+    await page.waitForFunction(() => app.view.ply === 7);
+    const position = await page.inputValue("#position-text");
+    await page.click("#share");
+    await waitForText(page, "#share", "Link copied");
+    const link = await page.inputValue("#share-link");
+    check(link.startsWith(BASE) && /#game=five-tigers%3Ashandong&/.test(link), `the link: ${link}`);
+    check((await page.evaluate(() => navigator.clipboard.readText())) === link, "the link is on the clipboard");
+    // A fresh browser opens it: the game, its line and the move shown.
+    const other = await page.context().browser().newContext();
+    try {
+      const opened = await other.newPage();
+      const errors = [];
+      opened.on("pageerror", (e) => errors.push(e.message));
+      await opened.goto(link);
+      await opened.waitForSelector("body[data-ready='1']");
+      await opened.waitForFunction(() => app.view && app.view.moves.length === 9 && app.view.ply === 7);
+      check((await opened.evaluate(() => app.view.spec)) === "five-tigers:shandong", "the game's rules");
+      check((await opened.inputValue("#position-text")) === position, "the same position");
+      check((await opened.evaluate(() => app.view.moves.join(" "))) === "b2 a5 b3 c4 c2 e5 c3 xc4 d4", "the same line");
+      check((await opened.evaluate(() => location.hash)) === "", "the hash is taken away once read");
+      check(errors.length === 0, `errors on the opened page: ${errors.join("; ")}`);
+      // A position set up: its start goes in the link too.
+      const start = "OXOX1/OXOO1/1XXO1/1XXOX/1OXOX o move X:0,O:0 - o -,- 0";
+      await opened.fill("#setup-text", start);
+      await opened.click("#setup");
+      await opened.waitForFunction((s) => app.view.start.startsWith(s.split(" ")[0]), start);
+      await opened.click("#share");
+      await opened.waitForFunction((l) => document.querySelector("#share-link").value !== l, link);
+      const second = await opened.inputValue("#share-link");
+      check(/&start=/.test(second) && !/&moves=/.test(second), `a set-up position's link: ${second}`);
+      const again = await other.newPage();
+      await again.goto(second);
+      await again.waitForSelector("body[data-ready='1']");
+      await again.waitForFunction((s) => app.view && app.view.start.startsWith(s.split(" ")[0]) && app.view.moves.length === 0, start);
+      // A link to a bad game says so.
+      const bad = await other.newPage();
+      await bad.goto(new URL("#game=chess&moves=e2e4", BASE).href);
+      await bad.waitForSelector("body[data-ready='1']");
+      await bad.waitForFunction(() => !document.querySelector("#error").hidden);
+    } finally {
+      await other.close();
+    }
+  },
+
   async "play defect 10: resign asks first"(page) {
     await setMode(page, "human");
     await clickSq(page, "a3");

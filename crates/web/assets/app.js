@@ -34,6 +34,7 @@ const WORDS = {
     position: "Position", positionTitle: "the shown position's text", copy: "Copy", copied: "Copied",
     selectCopy: "Select + copy", setup: "Set up", setupPlaceholder: "paste position text, then Set up",
     record: "Game record", save: "Save", openFile: "Open file", loadText: "Load text",
+    share: "Copy link", shareTitle: "a link that opens this game at this move", linkCopied: "Link copied",
     recordPlaceholder: (spec) => `[Game "${spec}"] ... paste a game record, then Load text`,
     rules: "Rules (optional)", rulesTitle: "a game spec with rule options, e.g. five-tigers:ten,shuttle=allowed",
     youPlay: "You play", cancel: "Cancel", start: "Start", gameOver: "Game over", close: "Close",
@@ -90,6 +91,7 @@ const WORDS = {
     position: "局面", positionTitle: "当前局面的文本", copy: "复制", copied: "已复制",
     selectCopy: "请选中后复制", setup: "摆局面", setupPlaceholder: "粘贴局面文本，然后点“摆局面”",
     record: "棋谱", save: "保存", openFile: "打开文件", loadText: "载入文本",
+    share: "复制链接", shareTitle: "打开本局、停在这一步的链接", linkCopied: "已复制链接",
     recordPlaceholder: (spec) => `[Game "${spec}"] …… 粘贴棋谱，然后点“载入文本”`,
     rules: "自定规则（可选）", rulesTitle: "带规则选项的棋种，例如 five-tigers:ten,shuttle=allowed",
     youPlay: "你执", cancel: "取消", start: "开始", gameOver: "对局结束", close: "关闭",
@@ -1419,6 +1421,68 @@ async function loadRecord(text) {
   }
 }
 
+// A link to the game shown: its rules, its start when not the usual one,
+// its moves and the move shown, in the address's hash (lichess shares
+// games the same way), so that the link opens it on any copy of the page.
+async function shareLink() {
+  const { record } = await api("GET", sessionPath("/record"));
+  const tag = (name) => (record.match(new RegExp(`^\\[${name} "(.*)"\\]$`, "m")) || [])[1];
+  const params = new URLSearchParams();
+  params.set("game", app.view.spec);
+  const start = tag("Start");
+  if (start !== undefined) params.set("start", start);
+  if (app.view.moves.length) params.set("moves", app.view.moves.join(" "));
+  if (app.view.ply !== app.view.moves.length) params.set("ply", String(app.view.ply));
+  const url = new URL(location.href);
+  url.hash = params.toString();
+  return url.href;
+}
+
+async function copyLink() {
+  showError(null);
+  try {
+    const link = await shareLink();
+    const shown = $("share-link");
+    shown.value = link;
+    shown.hidden = false;
+    shown.select();
+    try {
+      await navigator.clipboard.writeText(link);
+      flash("share", words().linkCopied);
+    } catch (e) {
+      flash("share", words().selectCopy);
+    }
+  } catch (e) {
+    showError(e);
+  }
+}
+
+// The game of a shared link (shareLink), as a record the backends read:
+// its moves without a result token are an unfinished game, or the end the
+// rules give. Null when the address names no game.
+function linkedRecord(hash) {
+  const params = new URLSearchParams(hash.replace(/^#/, ""));
+  const game = params.get("game");
+  if (!game) return null;
+  const quote = (value) => value.replace(/\\/g, "\\\\").replace(/"/g, '\\"');
+  const tags = [`[Game "${quote(game)}"]`];
+  const start = params.get("start");
+  if (start) tags.push(`[Start "${quote(start)}"]`);
+  const moves = (params.get("moves") || "").split(/\s+/).filter(Boolean);
+  const ply = params.has("ply") ? Number(params.get("ply")) : null;
+  return { text: `${tags.join("\n")}\n\n${moves.join(" ")}\n`, ply };
+}
+
+// Opens the game of the address's hash, then takes the hash away: a
+// reload keeps the game as played on from there.
+async function openLinkedGame() {
+  const linked = linkedRecord(location.hash);
+  if (!linked) return;
+  history.replaceState(null, "", location.pathname + location.search);
+  await loadRecord(linked.text);
+  if (linked.ply !== null && Number.isInteger(linked.ply) && linked.ply !== app.view.ply) await goto(linked.ply);
+}
+
 function openNewGame() {
   const dialog = $("new-dialog");
   $("nd-side").value = mode();
@@ -1505,6 +1569,10 @@ async function start() {
     show(view);
     document.body.dataset.ready = "1";
     if (lost) showError(words().sessionLost);
+    if (linkedRecord(location.hash)) {
+      await openLinkedGame();
+      return;
+    }
     // A reload while the engine was to move or thinking: the server's
     // engine goes on (wait for it), the page's died with the page (let
     // it move again).
@@ -1664,6 +1732,7 @@ $("an-multipv").addEventListener("change", () => {
   if (app.analysing) startAnalysis();
 });
 $("copy-text").addEventListener("click", () => copyText());
+$("share").addEventListener("click", () => copyLink());
 $("setup").addEventListener("click", () => {
   const text = $("setup-text").value.trim();
   if (!text) {
