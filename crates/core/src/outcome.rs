@@ -91,6 +91,7 @@ impl<'de> serde::Deserialize<'de> for RuleName {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum WinReason {
     /// A winning rule of the game's own, by its name (e.g. Jungle's
     /// `den entered`).
@@ -111,6 +112,7 @@ pub enum WinReason {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
+#[non_exhaustive]
 pub enum DrawReason {
     /// Too many plies without a capture or removal.
     NoCapture,

@@ -331,12 +331,44 @@ pub trait GameKit: 'static {
     /// ```
     fn draw(position: &Self::Position) -> String;
 
+    /// A [`Searcher`] with this game's hooks for `profile` and its tuned
+    /// options: the one to keep for a whole game, so that its
+    /// transposition table (the tuned `hash_mib`, 16 MiB) is allocated
+    /// once and what one search learned serves the next.
+    ///
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    ///
+    /// use qi_engine::{EvalProfile, GameKit, JungleKit};
+    /// use qi_jungle::Game;
+    /// use qi_search::Limits;
+    ///
+    /// let mut searcher = JungleKit::searcher(EvalProfile::Default);
+    /// let eval = JungleKit::eval(EvalProfile::Default);
+    /// let never = AtomicBool::new(false);
+    /// let mut game = Game::default();
+    /// for _ in 0..4 {
+    ///     let result = searcher.search(&mut game, &eval, Limits::depth(3), &never, |_| {});
+    ///     game.play(result.best_move.expect("the game goes on")).unwrap();
+    /// }
+    /// assert_eq!(game.moves().len(), 4);
+    /// ```
+    fn searcher(profile: EvalProfile) -> Searcher<Self::Game, Self::Hooks> {
+        let hooks = Self::hooks(profile);
+        Searcher::with_hooks(hooks.tuned_options(), hooks)
+    }
+
     /// Searches `game`'s current position within `limits` with this game's
     /// evaluation and tuned options, and returns the best move, its score,
     /// the depth and the principal variation: the one-call entry point,
     /// with no stop flag or callback. ([`Searcher`] is the full API: a
     /// table kept between moves, progress reports, stopping from another
     /// thread.)
+    ///
+    /// Each call makes a new [`searcher`](GameKit::searcher), so allocates
+    /// and clears a 16 MiB transposition table, which costs more than a
+    /// shallow search itself: a program that searches move after move
+    /// keeps one `searcher` instead (its example shows how).
     ///
     /// ```
     /// use std::time::Duration;
@@ -352,8 +384,7 @@ pub trait GameKit: 'static {
     /// assert_eq!(result.pv.first(), Some(&best));
     /// ```
     fn think(game: &Self::Game, limits: Limits) -> SearchResult<MoveOf<Self::Game>> {
-        let hooks = Self::hooks(EvalProfile::Default);
-        let mut searcher = Searcher::with_hooks(hooks.tuned_options(), hooks);
+        let mut searcher = Self::searcher(EvalProfile::Default);
         let mut game = game.clone();
         let never = AtomicBool::new(false);
         let eval = Self::eval(EvalProfile::Default);
@@ -412,8 +443,7 @@ pub trait GameKit: 'static {
         limits: Limits,
         strength: &mut Strength,
     ) -> SearchResult<MoveOf<Self::Game>> {
-        let hooks = Self::hooks(EvalProfile::Default);
-        let mut searcher = Searcher::with_hooks(hooks.tuned_options(), hooks);
+        let mut searcher = Self::searcher(EvalProfile::Default);
         let mut game = game.clone();
         let eval = Self::eval(EvalProfile::Default);
         let never = AtomicBool::new(false);

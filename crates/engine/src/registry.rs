@@ -73,6 +73,7 @@ impl GameInfo {
 /// Two errors are equal when they say the same (a rules error compares by
 /// game and message, as the game's own error type need not be comparable).
 #[derive(Clone, Debug, Error)]
+#[non_exhaustive]
 pub enum SpecError {
     /// The game name is not in the registry.
     #[error("unknown game '{}' (expected {known}, optionally with ':PRESET')", qi_core::Escaped(.name))]

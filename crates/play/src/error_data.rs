@@ -105,6 +105,8 @@ fn spec(e: &SpecError) -> ErrorData {
             ],
             message,
         ),
+        // A kind of spec error added later: its message alone.
+        _ => ErrorData::new("spec", [], message),
     }
 }
 
