@@ -109,7 +109,7 @@ impl FiveTigers {
         Ok(FiveTigers::new(rules))
     }
 
-    /// Reads position text (`docs/five-tigers.md`, "Position text") under
+    /// Reads position text (`docs/five-tigers.md`, "Notation") under
     /// `rules`: the fields must agree with each other and some game from
     /// the start position must be able to reach the position (see
     /// [`SetupError`]).

@@ -122,7 +122,7 @@ impl Jungle {
         Jungle::new(rules)
     }
 
-    /// Reads JFEN text (`docs/jungle.md`, "Position text") under `rules`.
+    /// Reads JFEN text (`docs/jungle.md`, "Notation") under `rules`.
     /// Text that names its rules after the counters (as `Display` writes
     /// them when they are not the standard rules) must name these
     /// ([`JfenError::RulesMismatch`]). A position no game can reach is

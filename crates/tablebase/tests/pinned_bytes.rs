@@ -1,7 +1,7 @@
 //! The bytes of small generated tables of each game, pinned: the length
 //! and FNV-1a 64 of every table file of a few closures, computed with the
 //! generator as it was before the generic core (`docs/tablebases.md`,
-//! "Code layout"). A change to the generator, the index or the file
+//! "History"). A change to the generator, the index or the file
 //! format that changes one byte of a table fails here. The Five Tigers
 //! retrograde tables are pinned in their keyed form (`Table::keyed`, the
 //! version-1 bytes of before) and as the dense version-2 files they are

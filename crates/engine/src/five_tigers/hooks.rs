@@ -102,7 +102,7 @@ impl FiveTigersHooks {
     /// A file is read whole, under the tables' lock, when first needed:
     /// the 1.9 GB `5v5` file takes tens of seconds, during which every
     /// probe of every search thread waits. Read in the search, that is a
-    /// move that overruns any clock (docs/tablebases.md, "In play"); read
+    /// move that overruns any clock (docs/tablebases.md, "What the tables hold"); read
     /// ahead, the engine plays on without tables meanwhile. The thread
     /// holds the tables weakly: dropping every hook that shares them stops
     /// it after the file it is reading. Where no thread can be started,
@@ -176,8 +176,8 @@ impl FiveTigersHooks {
     }
 
     /// The value of the tables for the position of `game`, when it is sure
-    /// under the game's history rules (docs/tablebases.md, "Five Tigers
-    /// endings"):
+    /// under the game's history rules (docs/tablebases.md, "What the tables
+    /// hold"):
     ///
     /// * only in the movement phase with nothing owed (the tables hold
     ///   nothing else) and at most as many pieces a side as the largest

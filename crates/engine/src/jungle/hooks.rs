@@ -121,8 +121,8 @@ impl JungleHooks {
     }
 
     /// The value of the tables for the position of `game`, when it is sure
-    /// under the game's history rules (docs/tablebases.md, "How the search
-    /// reconciles them"):
+    /// under the game's history rules (docs/tablebases.md, "What the tables
+    /// hold"):
     ///
     /// * no value under the anti-chase rules, which may forbid the moves a
     ///   table line needs (a win or a defence) whatever is pending now;

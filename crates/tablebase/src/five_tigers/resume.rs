@@ -53,7 +53,7 @@ pub fn generate_resumable(
 /// the ban the slots are the cells of the ban index). A material whose
 /// twin (`a v b` for `b v a`) is finished is written from it with the
 /// colours swapped by each process alone, as the one-machine generation
-/// does (docs/tablebases.md, "Twins"): `done` then gets no workers'
+/// does (docs/tablebases.md, "How a table is made"): `done` then gets no workers'
 /// stats.
 #[cfg(feature = "distributed")]
 pub fn generate_distributed(
