@@ -98,6 +98,12 @@ stop_server "$out/server.log"
 # The static site: the game and the engine in the page, no qi server.
 site="$target/site"
 scripts/export-site.sh "$site"
+
+# The page's modules type-checked from their JSDoc (TypeScript from npm,
+# no build), against the qi-wasm package's types of the site just built.
+mkdir -p "$out/types/pkg"
+cp "$site/pkg/qi_wasm.d.ts" "$out/types/pkg/"
+(cd web-tests && npx tsc -p tsconfig.json && npx tsc -p tsconfig.worker.json) || status=1
 files=""
 cleanup_files() {
   if [ -n "$files" ] && kill -0 "$files" 2>/dev/null; then

@@ -76,7 +76,7 @@ async function clickSq(page, sq) {
 }
 
 // Whether the page would take a move from the player now.
-const clickable = (page) => page.evaluate(() => humanToMove());
+const clickable = (page) => page.evaluate(() => __qiTest.humanToMove());
 
 // The full engine (level 10; a first visit plays at level 3) with `ms` per
 // move: the time per move is shown at level 10 only.
@@ -354,7 +354,7 @@ const tests = {
     // The engine opens as Red; the board turns to Blue.
     await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 1);
     await waitForText(page, "#status", "Blue to move");
-    check(await page.evaluate(() => app.view.flip), "the board is drawn from Blue");
+    check(await page.evaluate(() => __qiTest.state.view.flip), "the board is drawn from Blue");
     await page.reload();
     await page.waitForSelector("body[data-ready='1']");
     check((await page.inputValue("#mode")) === "second", "the mode is kept");
@@ -384,7 +384,7 @@ const tests = {
     // Jungle: the player's move and the engine's reply.
     await humanMove(page, (legal) => legal.find((m) => m === "a3a4"));
     await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 2);
-    await page.waitForFunction(() => !app.thinking);
+    await page.waitForFunction(() => !__qiTest.state.thinking);
     await page.click("#undo");
     await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 0);
     await waitForText(page, "#status", "Red to move");
@@ -399,25 +399,25 @@ const tests = {
     await page.waitForFunction((t) => document.querySelector("#position-text").value === t, text);
     await page.selectOption("#mode", "first");
     await clickSq(page, "c3");
-    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length >= 3 && !app.thinking);
-    const movers = await page.evaluate(() => app.view.movers.join(" "));
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length >= 3 && !__qiTest.state.thinking);
+    const movers = await page.evaluate(() => __qiTest.state.view.movers.join(" "));
     check(movers === "first second second", `X placed, O placed and removed: ${movers}`);
     await page.screenshot({ path: join(SHOTS, "five-tigers-engine-removed.png") });
     await page.click("#undo");
     await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 0);
     await waitForText(page, "#status", "X to place");
     check((await page.inputValue("#position-text")) === text, "back to the position before X's placement");
-    check(!(await page.evaluate(() => app.thinking)), "the engine does not move: it is X's turn");
+    check(!(await page.evaluate(() => __qiTest.state.thinking)), "the engine does not move: it is X's turn");
     // Two players: a takeback undoes one ply, a removal included.
     await page.selectOption("#mode", "human");
     await clickSq(page, "c3");
     await clickSq(page, "d3");
-    await page.waitForFunction(() => app.view.removal);
+    await page.waitForFunction(() => __qiTest.state.view.removal);
     await clickSq(page, "c3");
     await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 3);
     await page.click("#undo");
     await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 2);
-    check(await page.evaluate(() => !!app.view.removal), "the removal is owed again");
+    check(await page.evaluate(() => !!__qiTest.state.view.removal), "the removal is owed again");
   },
 
   async "defect 9: the selector shows a typed rule string; a flip stays in its game"(page) {
@@ -426,19 +426,19 @@ const tests = {
     await page.fill("#custom-spec", "five-tigers:ten,shuttle=allowed");
     await page.click("#nd-start");
     await page.waitForFunction(() => document.body.dataset.game === "five-tigers");
-    const spec = await page.evaluate(() => app.view.spec);
+    const spec = await page.evaluate(() => __qiTest.state.view.spec);
     const shown = await page.inputValue("#game-select");
     check(shown === spec, `the selector shows ${spec}, not ${shown}`);
     const label = await page.locator("#game-select option:checked").innerText();
     check(label.includes("five-tigers"), `its label: ${label}`);
     await page.click("#flip");
-    await page.waitForFunction(() => app.view.flip);
+    await page.waitForFunction(() => __qiTest.state.view.flip);
     await page.click("#new-game");
     await page.selectOption("#nd-game", "jungle:standard");
     await page.selectOption("#nd-side", "first");
     await page.click("#nd-start");
     await page.waitForFunction(() => document.body.dataset.game === "jungle");
-    check(!(await page.evaluate(() => app.view.flip)), "the new game is drawn from Red");
+    check(!(await page.evaluate(() => __qiTest.state.view.flip)), "the new game is drawn from Red");
     check((await page.inputValue("#game-select")) === "jungle:standard", "the selector follows");
   },
 
@@ -483,7 +483,7 @@ const tests = {
     const lines = await page.locator("#an-lines li").allInnerTexts();
     const texts = lines.map((l) => l.replace(/^d[0-9]+ /, ""));
     check(new Set(texts).size === texts.length, `no line twice: ${lines.join(" | ")}`);
-    if (await page.evaluate(() => app.analysing)) await page.click("#analyse");
+    if (await page.evaluate(() => __qiTest.state.analysing)) await page.click("#analyse");
   },
 
   async "chinese from the browser's language, switchable and remembered"(page) {
@@ -509,10 +509,10 @@ const tests = {
     await waitForText(page, "#error", "局面文本有误");
     // The backends' other messages, as the page words them.
     const words = await page.evaluate(async () => [
-      errorText("the game is over"),
-      errorText("too many searches at once (4): try again later"),
+      __qiTest.errorText("the game is over"),
+      __qiTest.errorText("too many searches at once (4): try again later"),
       // A library error, as the backend gives it: by its kind and fields.
-      await api("POST", sessionPath("/goto"), { ply: 9 }).then(() => "no error", (e) => errorText(e)),
+      await __qiTest.backend.goto(9).then(() => "no error", (e) => __qiTest.errorText(e)),
     ]);
     check(/^对局已结束\|同时进行的搜索太多（4）：请稍后再试\|第9步不在对局中（0 到 \d）$/.test(words.join("|")), `errors in Chinese: ${words.join("|")}`);
     // A result and a score in the winner's words, in Chinese.
@@ -533,7 +533,7 @@ const tests = {
     await page.screenshot({ path: join(SHOTS, "zh-result.png") });
     await page.click("#result-close");
     await page.click('#moves button[data-ply="1"]');
-    await page.waitForFunction(() => app.view.ply === 1);
+    await page.waitForFunction(() => __qiTest.state.view.ply === 1);
     await page.selectOption("#lang", "en");
     await waitForText(page, "#status", "Blue to move");
     check((await text(page, "#undo")) === "Take back", "switched to English");
@@ -552,12 +552,12 @@ const tests = {
     // presets, rule values, record tags) may be in Latin letters.
     const NOTATION = /\b(jungle|five-tigers|standard|yeshou|datou|traditional|shandong|shandong-shuttle|ten|deferred|on|off|Game|Start|Result|w|r|b)\b/g;
     const expectChinese = async (what, expected) => {
-      await page.waitForFunction(() => !$("error").hidden && $("error").textContent !== "");
+      await page.waitForFunction(() => !document.getElementById("error").hidden && document.getElementById("error").textContent !== "");
       const said = await text(page, "#error");
       const rest = said.replace(/“[^”]*”/g, "").replace(NOTATION, "");
       check(!/[A-Za-z]{2,}/.test(rest), `${what}: English in "${said}"`);
       check(said.includes(expected), `${what}: "${said}" lacks "${expected}"`);
-      await page.evaluate(() => showError(null));
+      await page.evaluate(() => __qiTest.showError(null));
     };
     const setup = async (position) => {
       await page.fill("#setup-text", position);
@@ -597,7 +597,7 @@ const tests = {
     await record('[Game "five-tigers"]\n\n1. c3 c3 *\n');
     await expectChinese("an occupied point", "这个点上已有棋子");
     // None of them changed the game.
-    check((await page.evaluate(() => app.view.spec)) === "jungle:standard", "still the game it was");
+    check((await page.evaluate(() => __qiTest.state.view.spec)) === "jungle:standard", "still the game it was");
     check((await moveCount(page)) === 0, "no move was played");
     // In English the library's message is shown as it is.
     await page.selectOption("#lang", "en");
@@ -630,7 +630,7 @@ const tests = {
     await page.selectOption("#nd-side", "human");
     await page.screenshot({ path: join(SHOTS, "new-game-dialog.png") });
     await page.click("#nd-start");
-    await page.waitForFunction(() => app.view.spec === "five-tigers:deferred");
+    await page.waitForFunction(() => __qiTest.state.view.spec === "five-tigers:deferred");
     check((await page.inputValue("#mode")) === "human", "two players");
     await chooseGame(page, "jungle:standard");
     await page.fill("#setup-text", "6l/3R3/7/7/7/7/7/7/6L w 0 1");
@@ -642,7 +642,7 @@ const tests = {
     await waitForText(page, "#result-text", "Red wins: den entered.");
     await page.screenshot({ path: join(SHOTS, "result-dialog.png") });
     await page.click("#rematch");
-    await page.waitForFunction(() => app.view.moves.length === 0 && app.view.text.startsWith("l5t/1d3c1"));
+    await page.waitForFunction(() => __qiTest.state.view.moves.length === 0 && __qiTest.state.view.text.startsWith("l5t/1d3c1"));
     check(!(await page.locator("#result-dialog").evaluate((d) => d.open)), "the dialog closed");
   },
 
@@ -654,7 +654,7 @@ const tests = {
     await page.click("#offer-draw");
     await waitForText(page, "#dd-text", "Blue offers a draw. Red, do you accept?");
     await page.click("#draw-decline");
-    check(!(await page.evaluate(() => gameOver())), "declined: the game goes on");
+    check(!(await page.evaluate(() => __qiTest.gameOver())), "declined: the game goes on");
     await page.click("#offer-draw");
     await page.click("#draw-accept");
     await waitForText(page, "#status", "Draw: agreed draw.");
@@ -665,7 +665,7 @@ const tests = {
     await page.waitForSelector("body[data-ready='1']");
     await waitForText(page, "#status", "Draw: agreed draw.");
     await page.click("#nav-first");
-    await page.waitForFunction(() => app.view.ply === 0);
+    await page.waitForFunction(() => __qiTest.state.view.ply === 0);
     await page.click("#nav-last");
     await waitForText(page, "#status", "Draw: agreed draw.");
     // (After a reload the dialog is not shown again: the game was over before.)
@@ -675,7 +675,7 @@ const tests = {
     await page.click("#new-game");
     await page.selectOption("#nd-side", "first");
     await page.click("#nd-start");
-    await page.waitForFunction(() => app.view.moves.length === 0);
+    await page.waitForFunction(() => __qiTest.state.view.moves.length === 0);
     await page.click("#resign");
     await page.click("#resign-yes");
     await waitForText(page, "#status", "Blue wins: resignation.");
@@ -689,7 +689,7 @@ const tests = {
     await page.click("#new-game");
     await page.selectOption("#nd-side", "human");
     await page.click("#nd-start");
-    await page.waitForFunction(() => !gameOver());
+    await page.waitForFunction(() => !__qiTest.gameOver());
     await page.click("#load-record");
     await waitForText(page, "#status", "Blue wins: resignation.");
   },
@@ -697,7 +697,7 @@ const tests = {
   async "analysis board: bar, arrow, lines that play out, follows the position"(page) {
     await page.selectOption("#mode", "analysis");
     // More lines asked for while it runs: it starts again with them.
-    await page.waitForFunction(() => app.analysing);
+    await page.waitForFunction(() => __qiTest.state.analysing);
     await page.selectOption("#an-multipv", "2");
     await page.waitForFunction(() => document.querySelectorAll("#an-multi li").length === 2 && Number(document.querySelector("#an-depth").textContent) >= 3);
     check(await page.locator("#eval-bar").isVisible(), "the evaluation bar");
@@ -710,17 +710,17 @@ const tests = {
     const n = pv.split(" ").length;
     await page.locator("#an-multi li").first().click();
     await page.waitForFunction((k) => document.querySelectorAll("#moves button[data-ply]").length === k, n);
-    const played = await page.evaluate(() => app.view.moves.join(" "));
+    const played = await page.evaluate(() => __qiTest.state.view.moves.join(" "));
     check(played === pv, `the line is on the board: ${played} (line ${pv})`);
     // The analysis starts again by itself, of the new position.
-    await page.waitForFunction(() => app.analysing && Number(document.querySelector("#an-depth").textContent) >= 2);
+    await page.waitForFunction(() => __qiTest.state.analysing && Number(document.querySelector("#an-depth").textContent) >= 2);
     await page.keyboard.press("Home");
-    await page.waitForFunction(() => app.view.ply === 0);
-    await page.waitForFunction(() => app.analysing && Number(document.querySelector("#an-depth").textContent) >= 2);
+    await page.waitForFunction(() => __qiTest.state.view.ply === 0);
+    await page.waitForFunction(() => __qiTest.state.analysing && Number(document.querySelector("#an-depth").textContent) >= 2);
     // After a reload the analysis board analyses again.
     await page.reload();
     await page.waitForSelector("body[data-ready='1']");
-    await page.waitForFunction(() => app.analysing && Number(document.querySelector("#an-depth").textContent) >= 2);
+    await page.waitForFunction(() => __qiTest.state.analysing && Number(document.querySelector("#an-depth").textContent) >= 2);
     await page.click("#analyse");
     await waitForText(page, "#an-state", "stopped");
   },
@@ -739,22 +739,22 @@ const tests = {
     check(third === "3. Elephant a4a5 Rat a6×a5", `the capture is marked: ${third}`);
     await page.locator("body").click({ position: { x: 5, y: 5 } });
     await page.keyboard.press("Home");
-    await page.waitForFunction(() => app.view.ply === 0);
+    await page.waitForFunction(() => __qiTest.state.view.ply === 0);
     await page.keyboard.press("End");
-    await page.waitForFunction(() => app.view.ply === 6);
+    await page.waitForFunction(() => __qiTest.state.view.ply === 6);
     await page.keyboard.press("ArrowLeft");
-    await page.waitForFunction(() => app.view.ply === 5);
+    await page.waitForFunction(() => __qiTest.state.view.ply === 5);
     await page.keyboard.press("ArrowRight");
-    await page.waitForFunction(() => app.view.ply === 6);
+    await page.waitForFunction(() => __qiTest.state.view.ply === 6);
     // From ply 2 another move starts a new line; the old one is kept.
     await page.click('#moves button[data-ply="2"]');
-    await page.waitForFunction(() => app.view.ply === 2);
+    await page.waitForFunction(() => __qiTest.state.view.ply === 2);
     await clickSq(page, "b2");
     await clickSq(page, "b3");
-    await page.waitForFunction(() => app.view.moves.length === 3 && app.view.moves[2] === "b2b3");
+    await page.waitForFunction(() => __qiTest.state.view.moves.length === 3 && __qiTest.state.view.moves[2] === "b2b3");
     check(await page.locator("#main-line").isVisible(), "a way back to the main line");
     await page.click("#main-line");
-    await page.waitForFunction(() => app.view.moves.join(" ") === "a3a4 g7g6 c3d3 a7a6 a4a5 a6a5" && app.view.ply === 6);
+    await page.waitForFunction(() => __qiTest.state.view.moves.join(" ") === "a3a4 g7g6 c3d3 a7a6 a4a5 a6a5" && __qiTest.state.view.ply === 6);
     check(await page.locator("#main-line").isHidden(), "back on the main line");
   },
 
@@ -779,7 +779,7 @@ const tests = {
     await page.waitForSelector("#board .overlay.target");
     await page.keyboard.press("ArrowUp");
     await page.keyboard.press("Enter");
-    await page.waitForFunction(() => app.view.moves[0] === "a3a4");
+    await page.waitForFunction(() => __qiTest.state.view.moves[0] === "a3a4");
     // Every button has a name.
     const unnamed = await page.evaluate(() => [...document.querySelectorAll("button")]
       .filter((b) => !b.hidden && !(b.getAttribute("aria-label") || b.textContent.trim())).map((b) => b.id));
@@ -839,7 +839,7 @@ const tests = {
     await setMode(page, "human");
     await chooseGame(page, "five-tigers:ten");
     await clickSq(page, "c3");
-    await page.waitForFunction(() => app.view.moves.length === 1);
+    await page.waitForFunction(() => __qiTest.state.view.moves.length === 1);
     await page.screenshot({ path: join(SHOTS, "dark-five-tigers.png") });
   },
 
@@ -855,7 +855,7 @@ const tests = {
     await page.locator('#board .piece[data-sq="g3"]').tap();
     await page.waitForSelector('#board .overlay.selected[data-sq="g3"]');
     await page.locator('#board .sq[data-sq="g4"]').tap();
-    await page.waitForFunction(() => app.view.moves[0] === "g3g4");
+    await page.waitForFunction(() => __qiTest.state.view.moves[0] === "g3g4");
     check((await page.evaluate(() => window.scrollY)) === 0, "the tap scrolled nothing");
   },
 
@@ -879,16 +879,16 @@ const tests = {
       await cdp.send("Input.dispatchTouchEvent", { type: "touchEnd", touchPoints: [] });
     };
     await drag("a1", "a2");
-    await page.waitForFunction(() => app.view.moves.length === 1, null, { timeout: 5000 });
-    check((await page.evaluate(() => app.view.moves[0])) === "a1a2", "the drag played a1a2");
+    await page.waitForFunction(() => __qiTest.state.view.moves.length === 1, null, { timeout: 5000 });
+    check((await page.evaluate(() => __qiTest.state.view.moves[0])) === "a1a2", "the drag played a1a2");
     check((await page.evaluate(() => window.scrollY)) === 0, "the drag scrolled nothing");
     // Blue's Elephant two squares ahead: not a move.
     const before = await page.inputValue("#position-text");
     await drag("g7", "g5");
     await waitForText(page, "#hint", "Not a legal move here");
-    check(await page.evaluate(() => $("board").classList.contains("refused")), "the board shakes");
+    check(await page.evaluate(() => document.getElementById("board").classList.contains("refused")), "the board shakes");
     await page.waitForTimeout(300);
-    check((await page.evaluate(() => app.view.moves.length)) === 1, "no move was played");
+    check((await page.evaluate(() => __qiTest.state.view.moves.length)) === 1, "no move was played");
     check((await page.inputValue("#position-text")) === before, "the position is unchanged");
     check((await page.locator("#board .overlay.selected").count()) === 0, "nothing stays selected");
   },
@@ -932,12 +932,12 @@ const tests = {
     await setMode(page, "human");
     await page.fill("#record-text", "[Game \"jungle:standard\"]\n\n1. a3a4 1... g7g6\n");
     await page.click("#load-record");
-    await page.waitForFunction(() => app.view.moves.length === 2);
+    await page.waitForFunction(() => __qiTest.state.view.moves.length === 2);
     check(await page.locator("#error").isHidden(), `no error: ${await text(page, "#error")}`);
-    check(!(await page.evaluate(() => gameOver())), "the game goes on");
+    check(!(await page.evaluate(() => __qiTest.gameOver())), "the game goes on");
     await waitForText(page, "#status", "Red to move");
     // Saved again, the record ends with `*`.
-    const record = await page.evaluate(async () => (await api("GET", sessionPath("/record"))).record);
+    const record = await page.evaluate(async () => (await __qiTest.backend.record()));
     check(/g7g6 \*\s*$/.test(record), `the saved record ends with *: ${record}`);
   },
 
@@ -945,19 +945,19 @@ const tests = {
     await setMode(page, "human");
     // A 34-ply game, played through the page's own backend, saved as text.
     const record = await page.evaluate(async () => {
-      for (let i = 0; i < 34 && !app.view.result; i++) {
-        const legal = app.view.legal;
-        show(await api("POST", sessionPath("/play"), { move: legal[(i * 7) % legal.length] }));
+      for (let i = 0; i < 34 && !__qiTest.state.view.result; i++) {
+        const legal = __qiTest.state.view.legal;
+        __qiTest.show(await __qiTest.backend.play(legal[(i * 7) % legal.length]));
       }
-      return (await api("GET", sessionPath("/record"))).record;
+      return (await __qiTest.backend.record());
     });
     await page.click("#new-game");
     await page.selectOption("#nd-side", "human");
     await page.click("#nd-start");
-    await page.waitForFunction(() => app.view.moves.length === 0);
+    await page.waitForFunction(() => __qiTest.state.view.moves.length === 0);
     await page.fill("#record-text", record);
     await page.click("#load-record");
-    await page.waitForFunction(() => app.view.moves.length >= 30 && document.querySelector("#moves .current"));
+    await page.waitForFunction(() => __qiTest.state.view.moves.length >= 30 && document.querySelector("#moves .current"));
     const inside = () => page.evaluate(() => {
       const list = document.querySelector("#moves").getBoundingClientRect();
       const current = document.querySelector("#moves .current").getBoundingClientRect();
@@ -966,7 +966,7 @@ const tests = {
     check(await inside(), "the last move is in view in the move list");
     await page.click("#nav-first");
     await page.click("#nav-forward");
-    await page.waitForFunction(() => app.view.ply === 1);
+    await page.waitForFunction(() => __qiTest.state.view.ply === 1);
     check(await inside(), "the first move is in view after going back");
   },
 
@@ -1026,7 +1026,7 @@ const tests = {
     await chooseGame(page, "five-tigers:shandong");
     await waitForText(page, "#hands", "In hand: X 13, O 13");
     for (const sq of ["b2", "a5", "b3", "c4", "c2", "e5", "c3"]) {
-      await page.evaluate(async (m) => show(await api("POST", sessionPath("/play"), { move: m })), sq);
+      await page.evaluate(async (m) => __qiTest.show(await __qiTest.backend.play(m)), sq);
     }
     await page.waitForSelector("#removal:not([hidden])");
     check(await page.locator("#hands").isVisible(), "the hands show during a removal");
@@ -1036,14 +1036,14 @@ const tests = {
     // The movement phase: a position with nothing in hand.
     await page.fill("#setup-text", "OXOX1/OXOO1/1XXO1/1XXOX/1OXOX o move X:0,O:0 - o -,- 0");
     await page.click("#setup");
-    await page.waitForFunction(() => app.view.phase === "move");
+    await page.waitForFunction(() => __qiTest.state.view.phase === "move");
     check(await page.locator("#hands").isHidden(), "no hands in the movement phase");
   },
 
   async "play defect 11: one game's colours, words for players, the arrow in the mover's colour"(page) {
     const firstOption = () => page.evaluate(() => document.querySelector('#mode option[value="first"]').textContent);
     check(/Red/.test(await firstOption()) && !/X/.test(await firstOption()), `Jungle's colours only: ${await firstOption()}`);
-    const standard = await page.evaluate(() => presetDescription("jungle:standard"));
+    const standard = await page.evaluate(() => __qiTest.presetDescription("jungle:standard"));
     check(!/engine/i.test(standard), `the standard rules described for players: ${standard}`);
     await setMode(page, "analysis");
     const arrow = () => page.waitForFunction(() => {
@@ -1054,7 +1054,7 @@ const tests = {
     // A move: the analysis follows the position, Blue to move.
     await clickSq(page, "a3");
     await clickSq(page, "a4");
-    await page.waitForFunction(() => app.view.moves.length === 1);
+    await page.waitForFunction(() => __qiTest.state.view.moves.length === 1);
     await page.waitForFunction((r) => {
       const line = document.querySelector("#board .arrow");
       return line && line.getAttribute("stroke") !== r;
@@ -1098,11 +1098,11 @@ const tests = {
     await chooseGame(page, "five-tigers:shandong");
     // Placements, then a removal, then back two moves.
     for (const m of ["b2", "a5", "b3", "c4", "c2", "e5", "c3", "xc4", "d4"]) {
-      await page.evaluate(async (mv) => show(await api("POST", sessionPath("/play"), { move: mv })), m);
+      await page.evaluate(async (mv) => __qiTest.show(await __qiTest.backend.play(mv)), m);
     }
     await page.click("#nav-back");
     await page.click("#nav-back");
-    await page.waitForFunction(() => app.view.ply === 7);
+    await page.waitForFunction(() => __qiTest.state.view.ply === 7);
     const position = await page.inputValue("#position-text");
     await page.click("#share");
     await waitForText(page, "#share", "Link copied");
@@ -1117,17 +1117,17 @@ const tests = {
       opened.on("pageerror", (e) => errors.push(e.message));
       await opened.goto(link);
       await opened.waitForSelector("body[data-ready='1']");
-      await opened.waitForFunction(() => app.view && app.view.moves.length === 9 && app.view.ply === 7);
-      check((await opened.evaluate(() => app.view.spec)) === "five-tigers:shandong", "the game's rules");
+      await opened.waitForFunction(() => __qiTest.state.view && __qiTest.state.view.moves.length === 9 && __qiTest.state.view.ply === 7);
+      check((await opened.evaluate(() => __qiTest.state.view.spec)) === "five-tigers:shandong", "the game's rules");
       check((await opened.inputValue("#position-text")) === position, "the same position");
-      check((await opened.evaluate(() => app.view.moves.join(" "))) === "b2 a5 b3 c4 c2 e5 c3 xc4 d4", "the same line");
+      check((await opened.evaluate(() => __qiTest.state.view.moves.join(" "))) === "b2 a5 b3 c4 c2 e5 c3 xc4 d4", "the same line");
       check((await opened.evaluate(() => location.hash)) === "", "the hash is taken away once read");
       check(errors.length === 0, `errors on the opened page: ${errors.join("; ")}`);
       // A position set up: its start goes in the link too.
       const start = "OXOX1/OXOO1/1XXO1/1XXOX/1OXOX o move X:0,O:0 - o -,- 0";
       await opened.fill("#setup-text", start);
       await opened.click("#setup");
-      await opened.waitForFunction((s) => app.view.start.startsWith(s.split(" ")[0]), start);
+      await opened.waitForFunction((s) => __qiTest.state.view.start.startsWith(s.split(" ")[0]), start);
       await opened.click("#share");
       await opened.waitForFunction((l) => document.querySelector("#share-link").value !== l, link);
       const second = await opened.inputValue("#share-link");
@@ -1135,7 +1135,7 @@ const tests = {
       const again = await other.newPage();
       await again.goto(second);
       await again.waitForSelector("body[data-ready='1']");
-      await again.waitForFunction((s) => app.view && app.view.start.startsWith(s.split(" ")[0]) && app.view.moves.length === 0, start);
+      await again.waitForFunction((s) => __qiTest.state.view && __qiTest.state.view.start.startsWith(s.split(" ")[0]) && __qiTest.state.view.moves.length === 0, start);
       // A link to a bad game says so.
       const bad = await other.newPage();
       await bad.goto(new URL("#game=chess&moves=e2e4", BASE).href);
@@ -1150,12 +1150,12 @@ const tests = {
     await setMode(page, "human");
     await clickSq(page, "a3");
     await clickSq(page, "a4");
-    await page.waitForFunction(() => app.view.moves.length === 1);
+    await page.waitForFunction(() => __qiTest.state.view.moves.length === 1);
     await page.click("#resign");
     await page.waitForSelector("#resign-dialog[open]");
     await waitForText(page, "#rs-text", "Blue: resign this game?");
     await page.click("#resign-no");
-    check(!(await page.evaluate(() => gameOver())), "Play on: the game goes on");
+    check(!(await page.evaluate(() => __qiTest.gameOver())), "Play on: the game goes on");
     await page.click("#resign");
     await page.click("#resign-yes");
     await waitForText(page, "#status", "Red wins: resignation.");
@@ -1167,19 +1167,19 @@ const tests = {
     check(!(await page.isChecked("#sound")), "sounds are off by default");
     await clickSq(page, "a3");
     await clickSq(page, "a4");
-    await page.waitForFunction(() => app.view.moves.length === 1);
+    await page.waitForFunction(() => __qiTest.state.view.moves.length === 1);
     check((await played()) === 0, `no sound when off: ${await played()}`);
     await page.check("#sound");
     await clickSq(page, "g7");
     await clickSq(page, "g6");
-    await page.waitForFunction(() => app.view.moves.length === 2);
+    await page.waitForFunction(() => __qiTest.state.view.moves.length === 2);
     check((await played()) === 1, `one sound for one move: ${await played()}`);
     await page.reload();
     await page.waitForSelector("body[data-ready='1']");
     check(await page.isChecked("#sound"), "the setting is remembered");
     await clickSq(page, "a4");
     await clickSq(page, "a5");
-    await page.waitForFunction(() => app.view.moves.length === 3);
+    await page.waitForFunction(() => __qiTest.state.view.moves.length === 3);
     check((await played()) === 1, `a sound after the reload: ${await played()}`);
     await page.uncheck("#sound");
     await page.reload();
@@ -1187,7 +1187,7 @@ const tests = {
     check(!(await page.isChecked("#sound")), "off is remembered too");
     await clickSq(page, "g6");
     await clickSq(page, "g5");
-    await page.waitForFunction(() => app.view.moves.length === 4);
+    await page.waitForFunction(() => __qiTest.state.view.moves.length === 4);
     check((await played()) === 0, `silent again: ${await played()}`);
   },
 };
@@ -1195,7 +1195,7 @@ const tests = {
 // Plays the human's side by clicks: a legal move picked by `choose` from the
 // page's own list of legal moves.
 async function humanMove(page, choose) {
-  const legal = await page.evaluate(() => app.view.legal);
+  const legal = await page.evaluate(() => __qiTest.state.view.legal);
   const move = choose(legal);
   const squares = move.replace(/^x/, "").match(/[a-w][0-9]+/g);
   const before = await moveCount(page);
@@ -1223,7 +1223,7 @@ async function aboveTheFold(page, name) {
   await chooseGame(page, "five-tigers:shandong");
   // A square formed: the removal box shows above the board.
   for (const move of ["b2", "a5", "b3", "c4", "c2", "e5", "c3"]) {
-    await page.evaluate(async (m) => show(await api("POST", sessionPath("/play"), { move: m })), move);
+    await page.evaluate(async (m) => __qiTest.show(await __qiTest.backend.play(m)), move);
   }
   await page.waitForSelector("#removal:not([hidden])");
   await page.evaluate(() => window.scrollTo(0, 0));
@@ -1238,11 +1238,11 @@ async function levelOneAnswers(page, count) {
   await setMode(page, "first");
   const answers = [];
   for (let i = 0; i < count; i++) {
-    await page.waitForFunction(() => !app.thinking && !app.busy && app.view.ply === 0);
+    await page.waitForFunction(() => !__qiTest.state.thinking && !__qiTest.state.busy && __qiTest.state.view.ply === 0);
     await clickSq(page, "a3");
     await clickSq(page, "a4");
-    await page.waitForFunction(() => app.view.moves.length === 2 && !app.thinking);
-    answers.push(await page.evaluate(() => app.view.moves[1]));
+    await page.waitForFunction(() => __qiTest.state.view.moves.length === 2 && !__qiTest.state.thinking);
+    answers.push(await page.evaluate(() => __qiTest.state.view.moves[1]));
     await page.click("#undo");
   }
   return answers;
@@ -1279,9 +1279,9 @@ const staticTests = {
     await page.selectOption("#level", "3");
     await setMode(page, "first");
     for (let i = 0; i < 3; i++) {
-      await page.waitForFunction(() => !app.thinking && !app.busy && app.view.to_move === "first");
+      await page.waitForFunction(() => !__qiTest.state.thinking && !__qiTest.state.busy && __qiTest.state.view.to_move === "first");
       await humanMove(page, (legal) => legal[0]);
-      await page.waitForFunction((n) => app.view.moves.length === n && !app.thinking, 2 * (i + 1));
+      await page.waitForFunction((n) => __qiTest.state.view.moves.length === n && !__qiTest.state.thinking, 2 * (i + 1));
     }
     check((await moveCount(page)) === 6, "three moves each, offline");
     await page.context().setOffline(false);
@@ -1294,7 +1294,7 @@ const staticTests = {
     const before = readFileSync(file, "utf8");
     check(await page.locator("#update").isHidden(), "no offer before a new build");
     // A new build: a new version of the files.
-    writeFileSync(file, `self.QI_VERSION = "test-${Date.now()}";\n`);
+    writeFileSync(file, before.replace(/QI_VERSION = "[^"]*"/, `QI_VERSION = "test-${Date.now()}"`));
     try {
       await page.reload();
       await page.waitForSelector("body[data-ready='1']");
@@ -1320,7 +1320,7 @@ const staticTests = {
     await setMode(page, "human");
     await clickSq(page, "a3");
     await clickSq(page, "a4");
-    await page.waitForFunction(() => app.view.moves.length === 1);
+    await page.waitForFunction(() => __qiTest.state.view.moves.length === 1);
     await page.fill("#record-text", "");
     await page.click("#save-record");
     await page.waitForFunction(() => document.querySelector("#record-text").value.includes("a3a4"));
@@ -1336,9 +1336,9 @@ const staticTests = {
     // Red plays the first legal move in the page's order (a weak
     // player), the engine answers until the game ends.
     for (let i = 0; i < 200; i++) {
-      if (await page.evaluate(() => !!app.view.result)) break;
-      await page.waitForFunction(() => !app.thinking && !app.busy && (app.view.result || app.view.to_move === "first"));
-      if (await page.evaluate(() => !!app.view.result)) break;
+      if (await page.evaluate(() => !!__qiTest.state.view.result)) break;
+      await page.waitForFunction(() => !__qiTest.state.thinking && !__qiTest.state.busy && (__qiTest.state.view.result || __qiTest.state.view.to_move === "first"));
+      if (await page.evaluate(() => !!__qiTest.state.view.result)) break;
       await humanMove(page, (legal) => legal[0]);
     }
     const status = await text(page, "#status");
@@ -1357,14 +1357,14 @@ const staticTests = {
     await setMode(page, "first");
     await chooseGame(page, "five-tigers:shandong");
     for (let i = 0; i < 40; i++) {
-      await page.waitForFunction(() => !app.thinking && !app.busy && (app.view.result || app.view.to_move === "first"));
-      const v = await page.evaluate(() => ({ phase: app.view.phase, result: app.view.result }));
+      await page.waitForFunction(() => !__qiTest.state.thinking && !__qiTest.state.busy && (__qiTest.state.view.result || __qiTest.state.view.to_move === "first"));
+      const v = await page.evaluate(() => ({ phase: __qiTest.state.view.phase, result: __qiTest.state.view.result }));
       if (v.result || v.phase === "move") break;
       await humanMove(page, (legal) => legal[legal.length - 1]);
     }
-    await page.waitForFunction(() => !app.thinking);
-    const phase = await page.evaluate(() => app.view.phase);
-    const result = await page.evaluate(() => app.view.result);
+    await page.waitForFunction(() => !__qiTest.state.thinking);
+    const phase = await page.evaluate(() => __qiTest.state.view.phase);
+    const result = await page.evaluate(() => __qiTest.state.view.result);
     check(phase === "move" || result, `placements done (phase ${phase})`);
   },
 
@@ -1373,8 +1373,8 @@ const staticTests = {
     await setMode(page, "first");
     await chooseGame(page, "five-tigers:ten");
     for (let i = 0; i < 400; i++) {
-      await page.waitForFunction(() => !app.thinking && !app.busy && (app.view.result || app.view.to_move === "first"));
-      if (await page.evaluate(() => !!app.view.result)) break;
+      await page.waitForFunction(() => !__qiTest.state.thinking && !__qiTest.state.busy && (__qiTest.state.view.result || __qiTest.state.view.to_move === "first"));
+      if (await page.evaluate(() => !!__qiTest.state.view.result)) break;
       await humanMove(page, (legal) => legal[0]);
     }
     const status = await text(page, "#status");

@@ -82,7 +82,7 @@ fn serves_the_page_and_stops_on_ctrl_c_during_a_search() {
     let (mut child, addr, mut out) = serve();
     let (status, page) = http(&addr, "GET", "/", "");
     assert!(status.contains("200"), "{status}");
-    assert!(page.contains("<script src=\"app.js\""));
+    assert!(page.contains("<script type=\"module\" src=\"main.js\""));
     let (status, body) = http(&addr, "GET", "/api/games", "");
     assert!(status.contains("200"), "{status}");
     assert!(body.contains("five-tigers:ten"));

@@ -1,4 +1,5 @@
-// The engine of the static page (local.js): one search per worker, of the
+// @ts-check
+// The engine of the static page (backend/local.js): one search per worker, of the
 // game it is sent (its first position and the moves to the shown one, so
 // the rules that read the history apply). Each iteration is posted as it
 // finishes; the page stops a search by ending the worker.
@@ -22,16 +23,18 @@ self.onmessage = async (event) => {
       const [high, low] = crypto.getRandomValues(new Uint32Array(2));
       game.setOption("Seed", String((BigInt(high) << 32n) | BigInt(low)));
     }
-    const done = game.search(limits, (info) => {
+    const done = game.search(limits, (/** @type {unknown} */ info) => {
       self.postMessage({ type: "info", info });
-    });
+    }, undefined);
     self.postMessage({ type: "done", done });
-  } catch (e) {
+  } catch (thrown) {
+    // The package's errors carry their kind and fields (docs/wasm.md).
+    const e = /** @type {{ message?: string, kind?: string, fields?: unknown }} */ (thrown || {});
     self.postMessage({
       type: "error",
-      message: e && e.message ? e.message : String(e),
-      kind: e && e.kind,
-      fields: e && e.fields,
+      message: e.message ? e.message : String(thrown),
+      kind: e.kind,
+      fields: e.fields,
     });
   }
 };

@@ -1,3 +1,4 @@
+// @ts-check
 // The errors of the qi library and of the page's backends in the page's
 // languages. Their messages are English, and stay so for the JavaScript
 // package's and the JSON API's users (docs/wasm.md, docs/web.md). Errors
@@ -10,26 +11,32 @@
 // character, the rank or line and column, the value) and says it again,
 // whole, from those fields. The backends' own messages (the engine is
 // thinking, a search is running) are read the same way. The user's own input that a message quotes
-// stays as typed. A plain script (app.js uses explainError); the wasm
+// stays as typed. An ES module (i18n.js uses it); the wasm
 // package's Node tests (crates/wasm/js/test/page-errors.test.mjs) check
 // that every message the library gives for bad input has a kind here.
-"use strict";
 
 // The kinds of error message the page can show, with their fields (the
 // pattern's groups) and the Chinese words for each; `t` explains a part
 // that is a message of its own. Named so that docs/web.md can list them.
+/** @type {Record<string, string>} */
 const ZH_SIDE = { Red: "红方", Blue: "蓝方", first: "X方", second: "O方" };
+/** @type {Record<string, string>} */
 const ZH_ANIMAL = { Elephant: "象", Lion: "狮", Tiger: "虎", Leopard: "豹", Wolf: "狼", Dog: "狗", Cat: "猫", Rat: "鼠" };
+/** @param {string} side @param {string} animal */
 const zhPiece = (side, animal) => `${ZH_SIDE[side] || side}${ZH_ANIMAL[animal] || animal}`;
+/** @type {Record<string, string>} */
 const ZH_FIELD = {
   board: "棋盘", "to-move": "走棋方", phase: "阶段", hands: "手中棋子", owed: "待提子",
   next: "轮次", "last-steps": "上一步", quiet: "无提子步数",
 };
+/** @type {Record<string, string>} */
 const ZH_COUNTER = { "no-capture": "无吃子步数", "full-move": "回合数" };
 // A list of names to type ("a, b or c"), each quoted as literal text.
+/** @param {string} list */
 const zhNames = (list) => list.split(/, | or /).map((name) => `“${name}”`).join("、");
 // What a rule option takes: a range of numbers, a number of plies, or
 // names.
+/** @param {string} text */
 const zhAllowed = (text) => {
   const range = /^(\d+) to (\d+)$/.exec(text);
   if (range) return `${range[1]} 到 ${range[2]}`;
@@ -38,6 +45,16 @@ const zhAllowed = (text) => {
 };
 const PIECE = "(Red|Blue) (Elephant|Lion|Tiger|Leopard|Wolf|Dog|Cat|Rat)";
 const FT_SIDE = "(first|second)";
+/**
+ * A part that is a message of its own, said in the same language.
+ * @typedef {(inner: string) => string} Explain
+ */
+/**
+ * A kind of message: its pattern, whose groups are its fields, and its
+ * Chinese words.
+ * @typedef {{ kind: string, pattern: RegExp, zh: (m: RegExpExecArray, t: Explain) => string }} MessageKind
+ */
+/** @type {MessageKind[]} */
 const ERROR_KINDS = [
   // Wrappers: where the error is, then what it is.
   { kind: "record.place", pattern: /^line (\d+), column (\d+): (.*)$/s, zh: (m, t) => `第${m[1]}行第${m[2]}列：${t(m[3])}` },
@@ -164,11 +181,18 @@ const ERROR_KINDS = [
 // known kind. Parts that are messages themselves (the reason after
 // "bad position: ") are explained the same way; one of no known kind is
 // kept as it is and added to `unknown`.
-function explainError(message, lang, unknown = []) {
+/**
+ * @param {string} message
+ * @param {string} lang
+ * @param {string[]} [unknown]
+ * @returns {string | null}
+ */
+export function explainError(message, lang, unknown = []) {
+  if (lang !== "zh") return null;
   for (const kind of ERROR_KINDS) {
     const m = kind.pattern.exec(message);
     if (m) {
-      return kind[lang](m, (inner) => {
+      return kind.zh(m, (inner) => {
         const said = explainError(inner, lang, unknown);
         if (said === null) unknown.push(inner);
         return said ?? inner;
@@ -182,16 +206,25 @@ function explainError(message, lang, unknown = []) {
 // the wasm package's and the server's JSON errors, docs/wasm.md): they are
 // translated from their fields, with no reading of the message; a field
 // that is a message of its own (a move's reason) is explained as above.
+/** @type {Record<string, string>} */
 const ZH_FOUND = {
   undefined: "未给出", null: "null", "an array": "数组", "a string": "字符串", "a number": "数字",
   "a boolean": "布尔值", "a function": "函数", "a bigint": "大整数", "a symbol": "符号", "an object": "对象",
 };
+/** @type {Record<string, string>} */
 const ZH_EXPECTED = {
   "a string": "字符串", "an integer": "整数", "a boolean": "布尔值", "a function": "函数",
   "an array of strings": "字符串数组", "an object": "对象", "a string, a number or a boolean": "字符串、数字或布尔值",
 };
+/** @type {Record<string, string>} */
 const ZH_ARGUMENT = { "search limits": "搜索限制", "board options": "棋盘选项" };
+/** @param {string} name */
 const zhArgument = (name) => ZH_ARGUMENT[name] || name;
+/**
+ * The fields of a structured error, by name.
+ * @typedef {Record<string, any>} Fields
+ */
+/** @type {Record<string, { zh: (f: Fields, t: Explain) => string }>} */
 const DATA_KINDS = {
   "argument.type": { zh: (f) => `参数 ${zhArgument(f.name)} 应为${ZH_EXPECTED[f.expected] || f.expected}，而不是${ZH_FOUND[f.found] || f.found}` },
   "argument.range": { zh: (f) => `参数 ${f.name} 应为 ${f.min} 到 ${f.max} 的整数，而不是 ${f.value}` },
@@ -212,10 +245,16 @@ const DATA_KINDS = {
 
 // A structured error ({kind, fields, message}) in `lang`, by its kind; one
 // of a kind without words here is read from its message (explainError).
-function explainErrorData(error, lang, unknown = []) {
+/**
+ * @param {{ kind?: string, fields?: unknown, message: string }} error
+ * @param {string} lang
+ * @param {string[]} [unknown]
+ * @returns {string | null}
+ */
+export function explainErrorData(error, lang, unknown = []) {
   const kind = error && error.kind && error.fields ? DATA_KINDS[error.kind] : null;
-  if (!kind || !kind[lang]) return explainError(error.message, lang, unknown);
-  return kind[lang](error.fields, (inner) => {
+  if (!kind || lang !== "zh") return explainError(error.message, lang, unknown);
+  return kind.zh(/** @type {Fields} */ (error.fields), (inner) => {
     const said = explainError(inner, lang, unknown);
     if (said === null) unknown.push(inner);
     return said ?? inner;
@@ -224,7 +263,11 @@ function explainErrorData(error, lang, unknown = []) {
 
 // The kind of a message and its fields (the pattern's groups, in order),
 // or null: the structured form of an error, for tests and tools.
-function errorKind(message) {
+/**
+ * @param {string} message
+ * @returns {{ kind: string, fields: string[] } | null}
+ */
+export function errorKind(message) {
   for (const kind of ERROR_KINDS) {
     const m = kind.pattern.exec(message);
     if (m) return { kind: kind.kind, fields: m.slice(1).filter((f) => f !== undefined) };

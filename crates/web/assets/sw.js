@@ -1,42 +1,43 @@
+// @ts-check
 // The static site's service worker: it keeps every file of the site (the
-// page, its scripts, the qi-wasm package) in a cache named by the site's
+// page, its modules, the qi-wasm package) in a cache named by the site's
 // version, so that the installed app starts and plays offline. A new
 // version (scripts/export-site.sh writes version.js with a hash of the
-// files) installs beside the old one and waits; the page offers "new
-// version, reload", which tells it to take over.
+// files and their list) installs beside the old one and waits; the page
+// offers "new version, reload", which tells it to take over.
 importScripts("version.js");
 
-const CACHE = `qi-site-${self.QI_VERSION}`;
-// Addresses relative to this script, so the site works from any directory.
-const FILES = [
-  "./", "index.html", "app.js", "errors.js", "app.css", "local.js", "engine-worker.js", "site.json",
-  "manifest.webmanifest", "icon.svg", "icon-192.png", "icon-512.png", "version.js",
-  "pkg/qi_wasm.js", "pkg/qi_wasm_bg.wasm",
-];
+const sw = /** @type {ServiceWorkerGlobalScope & { QI_VERSION: string, QI_FILES: string[] }} */ (
+  /** @type {unknown} */ (self)
+);
+const CACHE = `qi-site-${sw.QI_VERSION}`;
+// Addresses relative to this script, so the site works from any
+// directory: the page's address and every file of the site.
+const FILES = ["./", ...sw.QI_FILES];
 
-self.addEventListener("install", (event) => {
+sw.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(FILES.map((f) => new Request(f, { cache: "reload" })))));
 });
 
-self.addEventListener("activate", (event) => {
+sw.addEventListener("activate", (event) => {
   // The old versions' caches go once this one controls the pages.
   event.waitUntil((async () => {
     for (const name of await caches.keys()) {
       if (name.startsWith("qi-site-") && name !== CACHE) await caches.delete(name);
     }
-    await self.clients.claim();
+    await sw.clients.claim();
   })());
 });
 
-self.addEventListener("message", (event) => {
-  if (event.data === "skip-waiting") self.skipWaiting();
+sw.addEventListener("message", (event) => {
+  if (event.data === "skip-waiting") sw.skipWaiting();
 });
 
 // Cache first, for the site's own files; anything else goes to the
 // network as usual.
-self.addEventListener("fetch", (event) => {
+sw.addEventListener("fetch", (event) => {
   const request = event.request;
-  if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) return;
+  if (request.method !== "GET" || new URL(request.url).origin !== sw.location.origin) return;
   event.respondWith((async () => {
     const cache = await caches.open(CACHE);
     const hit = await cache.match(request, { ignoreSearch: true });

@@ -94,8 +94,7 @@ async fn the_page_and_its_assets_are_served() {
     assert_eq!(status, StatusCode::OK);
     // Relative addresses: the same page works as a static site from any
     // directory of a host.
-    assert!(html.contains("<script src=\"app.js\""));
-    assert!(html.contains("<script src=\"errors.js\""));
+    assert!(html.contains("<script type=\"module\" src=\"main.js\""));
     // The page asks which backend it has.
     let (status, site) = raw(&app, "GET", "/site.json", "").await;
     assert_eq!(status, StatusCode::OK);
@@ -104,8 +103,10 @@ async fn the_page_and_its_assets_are_served() {
         "server"
     );
     for asset in [
-        "/app.js",
+        "/main.js",
         "/errors.js",
+        "/panels/moves.js",
+        "/backend/server.js",
         "/app.css",
         "/site.json",
         "/manifest.webmanifest",

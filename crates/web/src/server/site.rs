@@ -12,15 +12,118 @@ use tower_http::services::ServeDir;
 
 use super::errors::not_found;
 
-const INDEX_HTML: &str = include_str!("../../assets/index.html");
-const APP_JS: &str = include_str!("../../assets/app.js");
-const ERRORS_JS: &str = include_str!("../../assets/errors.js");
-const APP_CSS: &str = include_str!("../../assets/app.css");
-const MANIFEST: &str = include_str!("../../assets/manifest.webmanifest");
-const ICON_SVG: &str = include_str!("../../assets/icon.svg");
-const ICON_192: &[u8] = include_bytes!("../../assets/icon-192.png");
-const ICON_512: &[u8] = include_bytes!("../../assets/icon-512.png");
-const SITE_JSON: &str = "{\"backend\": \"server\"}\n";
+const HTML: &str = "text/html; charset=utf-8";
+const JS: &str = "text/javascript; charset=utf-8";
+const CSS: &str = "text/css; charset=utf-8";
+const MANIFEST: &str = "application/manifest+json";
+const SVG: &str = "image/svg+xml";
+const PNG: &str = "image/png";
+const JSON: &str = "application/json";
+
+/// The page's files, each with its address and type: every file of
+/// `crates/web/assets` (a test checks that none is missing). The
+/// static site's own (its backend, the engine's worker, the service
+/// worker) are served too, though this server's page never loads them.
+const ASSETS: &[(&str, &[u8], &str)] = &[
+    ("/", include_bytes!("../../assets/index.html"), HTML),
+    (
+        "/index.html",
+        include_bytes!("../../assets/index.html"),
+        HTML,
+    ),
+    ("/main.js", include_bytes!("../../assets/main.js"), JS),
+    (
+        "/controller.js",
+        include_bytes!("../../assets/controller.js"),
+        JS,
+    ),
+    ("/view.js", include_bytes!("../../assets/view.js"), JS),
+    ("/state.js", include_bytes!("../../assets/state.js"), JS),
+    ("/dom.js", include_bytes!("../../assets/dom.js"), JS),
+    ("/i18n.js", include_bytes!("../../assets/i18n.js"), JS),
+    ("/errors.js", include_bytes!("../../assets/errors.js"), JS),
+    (
+        "/settings.js",
+        include_bytes!("../../assets/settings.js"),
+        JS,
+    ),
+    ("/rules.js", include_bytes!("../../assets/rules.js"), JS),
+    ("/board.js", include_bytes!("../../assets/board.js"), JS),
+    ("/ui.js", include_bytes!("../../assets/ui.js"), JS),
+    ("/sound.js", include_bytes!("../../assets/sound.js"), JS),
+    ("/offline.js", include_bytes!("../../assets/offline.js"), JS),
+    (
+        "/panels/analysis.js",
+        include_bytes!("../../assets/panels/analysis.js"),
+        JS,
+    ),
+    (
+        "/panels/controls.js",
+        include_bytes!("../../assets/panels/controls.js"),
+        JS,
+    ),
+    (
+        "/panels/moves.js",
+        include_bytes!("../../assets/panels/moves.js"),
+        JS,
+    ),
+    (
+        "/panels/record.js",
+        include_bytes!("../../assets/panels/record.js"),
+        JS,
+    ),
+    (
+        "/panels/setup.js",
+        include_bytes!("../../assets/panels/setup.js"),
+        JS,
+    ),
+    (
+        "/panels/status.js",
+        include_bytes!("../../assets/panels/status.js"),
+        JS,
+    ),
+    (
+        "/backend/backend.js",
+        include_bytes!("../../assets/backend/backend.js"),
+        JS,
+    ),
+    (
+        "/backend/server.js",
+        include_bytes!("../../assets/backend/server.js"),
+        JS,
+    ),
+    (
+        "/backend/local.js",
+        include_bytes!("../../assets/backend/local.js"),
+        JS,
+    ),
+    (
+        "/engine-worker.js",
+        include_bytes!("../../assets/engine-worker.js"),
+        JS,
+    ),
+    ("/sw.js", include_bytes!("../../assets/sw.js"), JS),
+    ("/app.css", include_bytes!("../../assets/app.css"), CSS),
+    (
+        "/manifest.webmanifest",
+        include_bytes!("../../assets/manifest.webmanifest"),
+        MANIFEST,
+    ),
+    ("/icon.svg", include_bytes!("../../assets/icon.svg"), SVG),
+    (
+        "/icon-192.png",
+        include_bytes!("../../assets/icon-192.png"),
+        PNG,
+    ),
+    (
+        "/icon-512.png",
+        include_bytes!("../../assets/icon-512.png"),
+        PNG,
+    ),
+    // The page asks which backend it has: this server's API (a static
+    // site's site.json names the in-page one).
+    ("/site.json", b"{\"backend\": \"server\"}\n", JSON),
+];
 
 fn asset(bytes: impl Into<Body>, kind: &'static str) -> Response {
     let mut response = Response::new(bytes.into());
@@ -35,48 +138,11 @@ fn asset(bytes: impl Into<Body>, kind: &'static str) -> Response {
 
 /// The embedded page.
 pub(crate) fn embedded() -> Router {
-    Router::new()
-        .route(
-            "/",
-            get(|| async { asset(INDEX_HTML, "text/html; charset=utf-8") }),
-        )
-        .route(
-            "/app.js",
-            get(|| async { asset(APP_JS, "text/javascript; charset=utf-8") }),
-        )
-        .route(
-            "/errors.js",
-            get(|| async { asset(ERRORS_JS, "text/javascript; charset=utf-8") }),
-        )
-        .route(
-            "/app.css",
-            get(|| async { asset(APP_CSS, "text/css; charset=utf-8") }),
-        )
-        // The app's manifest and icons (the service worker is the static
-        // site's only: a page of this server needs it anyway).
-        .route(
-            "/manifest.webmanifest",
-            get(|| async { asset(MANIFEST, "application/manifest+json") }),
-        )
-        .route(
-            "/icon.svg",
-            get(|| async { asset(ICON_SVG, "image/svg+xml") }),
-        )
-        .route(
-            "/icon-192.png",
-            get(|| async { asset(ICON_192, "image/png") }),
-        )
-        .route(
-            "/icon-512.png",
-            get(|| async { asset(ICON_512, "image/png") }),
-        )
-        // The page asks which backend it has: this server's API (a static
-        // site's site.json names the in-page one).
-        .route(
-            "/site.json",
-            get(|| async { asset(SITE_JSON, "application/json") }),
-        )
-        .fallback(not_found)
+    let mut router = Router::new();
+    for &(path, bytes, kind) in ASSETS {
+        router = router.route(path, get(move || async move { asset(bytes, kind) }));
+    }
+    router.fallback(not_found)
 }
 
 /// The files of `dir` (`index.html` for a directory), revalidated on
@@ -95,4 +161,37 @@ pub(crate) fn directory(dir: &Path) -> Router {
                 response
             },
         ))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    /// The files under `dir`, as addresses (`/panels/moves.js`).
+    fn files(dir: &Path, prefix: &str, out: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let entry = entry.unwrap();
+            let name = format!("{prefix}/{}", entry.file_name().to_string_lossy());
+            if entry.file_type().unwrap().is_dir() {
+                files(&entry.path(), &name, out);
+            } else {
+                out.push(name);
+            }
+        }
+    }
+
+    #[test]
+    fn every_file_of_the_page_is_embedded() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+        let mut on_disk = Vec::new();
+        files(&dir, "", &mut on_disk);
+        on_disk.sort();
+        let mut embedded: Vec<String> = super::ASSETS
+            .iter()
+            .map(|(path, _, _)| path.to_string())
+            .filter(|path| path != "/" && path != "/site.json")
+            .collect();
+        embedded.sort();
+        assert_eq!(on_disk, embedded);
+    }
 }

@@ -1,0 +1,46 @@
+// @ts-check
+// The one interface the page has to a game and its engine, whichever
+// backend answers: `qi serve`'s JSON API (server.js) or the game and the
+// engine in the page (local.js, the static site). lichess's analysis board
+// keeps every engine behind one interface the same way (CevalEngine).
+// Each call that changes the game answers with the new view; a refusal is
+// an Error with the library's `kind` and `fields` (docs/web.md), which
+// the page translates by kind (errors.js).
+
+/** @typedef {import("../state.js").View} View */
+/** @typedef {import("../state.js").SearchEvent} SearchEvent */
+
+/**
+ * The games and their presets.
+ * @typedef {{ games: { name: string, presets: string[] }[], default: string }} Games
+ */
+
+/**
+ * A new game: its spec, a position text to start from, the board's flip.
+ * @typedef {{ spec: string, text?: string, flip?: boolean }} NewGame
+ */
+
+/**
+ * @typedef {object} Backend
+ * @property {"server" | "local"} name
+ * @property {() => Promise<Games>} games the games and presets
+ * @property {(spec: string, flip: boolean) => Promise<{ view: View, lost: boolean }>} open
+ *   the game this tab had (the server's session, the page's saved game),
+ *   or a new one of `spec`; `lost` when the server no longer has the tab's
+ * @property {() => Promise<View>} view the game as it is now
+ * @property {(move: string) => Promise<View>} play
+ * @property {(count: number) => Promise<View>} undo takes back `count` plies
+ * @property {(ply: number) => Promise<View>} goto shows the position after `ply` plies
+ * @property {(game: NewGame) => Promise<View>} newGame
+ * @property {(flip: boolean) => Promise<View>} flip
+ * @property {() => Promise<string>} record the game's record (docs/records.md)
+ * @property {(record: string) => Promise<View>} loadRecord
+ * @property {(options: { movetime_ms: number, level: number }) => Promise<View>} engineMove
+ *   the engine plays the side to move
+ * @property {(multipv: number) => Promise<View>} startAnalysis
+ * @property {() => Promise<View>} stopAnalysis
+ * @property {(onEvent: (event: SearchEvent) => void, onBroken: () => void) => void} listen
+ *   the searches' events; `onBroken` when they may have stopped coming
+ */
+
+export {};

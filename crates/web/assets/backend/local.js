@@ -1,0 +1,211 @@
+// @ts-check
+// The backend of the static site (scripts/export-site.sh): the game lives
+// in this page (qi-wasm) and in localStorage, so it survives reloads and
+// closed tabs; the engine searches in a Web Worker (engine-worker.js), so
+// the page never freezes, and a stop ends the worker. It gives the views
+// and events `qi serve` gives (docs/web.md), so the page is the same with
+// either backend.
+import init, { Game, games } from "../pkg/qi_wasm.js";
+
+/** @typedef {import("./backend.js").Backend} Backend */
+/** @typedef {import("../state.js").View} View */
+/** @typedef {import("../state.js").SearchEvent} SearchEvent */
+/** @typedef {import("../state.js").SearchInfo} SearchInfo */
+/** @typedef {"engine" | "analysis"} SearchKind */
+/**
+ * A search that runs: its worker, its best line so far, and how it ends.
+ * @typedef {{ kind: SearchKind, worker: Worker, last: SearchInfo | null,
+ *   resolve: (done: { best: string | null }) => void, reject: (e: Error) => void }} Search
+ */
+
+const STORE = "qi-local-game";
+
+/**
+ * The backend, once the wasm module is loaded (it fails when it cannot
+ * be).
+ * @returns {Promise<Backend>}
+ */
+export async function localBackend() {
+  await init();
+  /** @type {Game | null} */
+  let game = null;
+  let flipped = false;
+  /** @type {Search | null} */
+  let search = null;
+  /** @type {(event: SearchEvent) => void} */
+  let listener = () => {};
+
+  const current = () => {
+    if (!game) throw new Error("no game");
+    return game;
+  };
+
+  /** @returns {View} */
+  const view = () => {
+    const v = current().view(flipped);
+    v.id = "local";
+    v.flip = flipped;
+    v.searching = search ? search.kind : null;
+    return v;
+  };
+
+  // The game as moves from its first position, the cursor and the flip:
+  // enough to rebuild it exactly (every rule that reads the history
+  // included).
+  const save = () => {
+    const v = current().view(false);
+    localStorage.setItem(STORE, JSON.stringify({ spec: v.spec, start: v.start, moves: v.moves, ply: v.ply, flip: flipped }));
+  };
+
+  /** @returns {Game | null} */
+  const restore = () => {
+    const text = localStorage.getItem(STORE);
+    if (!text) return null;
+    try {
+      const saved = JSON.parse(text);
+      const restored = new Game(saved.spec, saved.start);
+      for (const move of saved.moves) restored.play(move);
+      restored.goto(saved.ply);
+      flipped = !!saved.flip;
+      return restored;
+    } catch (e) {
+      // A saved game this version cannot replay: start afresh rather than
+      // fail to load.
+      console.warn(`qi: the saved game could not be restored (${e instanceof Error ? e.message : e})`);
+      return null;
+    }
+  };
+
+  const stopSearch = () => {
+    const stopped = search;
+    if (!stopped) return null;
+    stopped.worker.terminate();
+    search = null;
+    return stopped;
+  };
+
+  /**
+   * Searches the shown position in a new worker; resolves with the result.
+   * @param {SearchKind} kind
+   * @param {{ movetime?: number }} limits
+   * @param {number} [multipv]
+   * @param {number} [level]
+   * @returns {Promise<{ best: string | null }>}
+   */
+  const startSearch = (kind, limits, multipv = 1, level = undefined) => {
+    stopSearch();
+    const v = current().view(false);
+    const worker = new Worker(new URL("../engine-worker.js", import.meta.url), { type: "module" });
+    return new Promise((resolve, reject) => {
+      /** @type {Search} */
+      const running = { kind, worker, last: null, resolve, reject };
+      search = running;
+      worker.onmessage = (event) => {
+        if (search !== running) return;
+        const msg = event.data;
+        if (msg.type === "info") {
+          // The best line's report: with several lines, each iteration
+          // reports line 1 first and the others after it.
+          if (!msg.info.multipv || msg.info.multipv === 1) running.last = msg.info;
+          listener({ type: "info", search: kind, ...msg.info });
+        } else if (msg.type === "done") {
+          search = null;
+          worker.terminate();
+          listener({ type: "done", search: kind, best: msg.done.best });
+          resolve(msg.done);
+        } else if (msg.type === "error") {
+          search = null;
+          worker.terminate();
+          // The package's error, with its kind and fields (docs/wasm.md).
+          reject(Object.assign(new Error(msg.message), { kind: msg.kind, fields: msg.fields }));
+        }
+      };
+      worker.onerror = (event) => {
+        if (search !== running) return;
+        search = null;
+        reject(new Error(`the engine failed: ${event.message || "worker error"}`));
+      };
+      listener({ type: "start", search: kind });
+      worker.postMessage({ spec: v.spec, start: v.start, moves: v.moves.slice(0, v.ply), limits, multipv, level });
+    });
+  };
+
+  /**
+   * A change of the game, saved, answered with the new view.
+   * @param {() => void} change
+   */
+  const change = async (change) => {
+    change();
+    save();
+    return view();
+  };
+
+  return {
+    name: "local",
+    async games() {
+      /** @type {{ name: string, specs: string[] }[]} */
+      const list = games();
+      return { games: list.map((g) => ({ name: g.name, presets: g.specs })), default: list[0].specs[0] };
+    },
+    async open(spec, flip) {
+      game = restore();
+      if (!game) {
+        game = new Game(spec, undefined);
+        flipped = flip;
+      }
+      save();
+      return { view: view(), lost: false };
+    },
+    view: async () => view(),
+    play: (move) => change(() => {
+      if (search && search.kind === "engine") throw new Error("the engine is thinking");
+      stopSearch();
+      current().play(move);
+    }),
+    undo: (count) => change(() => {
+      stopSearch();
+      const g = current();
+      if (count > g.ply()) throw new Error(`cannot take back ${count} moves from ply ${g.ply()}`);
+      for (let i = 0; i < count; i++) g.undo();
+    }),
+    goto: (ply) => change(() => {
+      stopSearch();
+      current().goto(ply);
+    }),
+    newGame: ({ spec, text, flip }) => change(() => {
+      stopSearch();
+      game = new Game(spec, text || undefined);
+      if (flip !== undefined) flipped = !!flip;
+    }),
+    flip: (flip) => change(() => {
+      flipped = flip;
+    }),
+    record: async () => current().record(undefined),
+    loadRecord: (record) => change(() => {
+      stopSearch();
+      game = Game.fromRecord(record);
+    }),
+    async engineMove({ movetime_ms, level }) {
+      const movetime = Math.max(1, Number(movetime_ms) || 1000);
+      const done = await startSearch("engine", { movetime }, 1, level);
+      if (!done.best) throw new Error("the engine has no move");
+      const best = done.best;
+      return change(() => current().play(best));
+    },
+    async startAnalysis(multipv) {
+      startSearch("analysis", {}, multipv).catch(() => {});
+      return view();
+    },
+    async stopAnalysis() {
+      const stopped = stopSearch();
+      if (stopped) {
+        const best = stopped.last && stopped.last.pv.length ? stopped.last.pv[0] : null;
+        listener({ type: "done", search: stopped.kind, best });
+      }
+      return view();
+    },
+    listen(onEvent) {
+      listener = onEvent;
+    },
+  };
+}

@@ -1,0 +1,119 @@
+// @ts-check
+// The backend of `qi serve`: its JSON API (docs/web.md), one session per
+// tab (its id kept in sessionStorage, so a reload finds the game), and the
+// session's server-sent events for the engine's live output.
+
+/** @typedef {import("./backend.js").Backend} Backend */
+/** @typedef {import("../state.js").View} View */
+
+/** Where the tab keeps its session's id. */
+const SESSION = "qi-session";
+
+/**
+ * A server that does not answer at all (not an answer with an error):
+ * the page says so in its own words (kind "unreachable"), not the
+ * browser's ("Failed to fetch").
+ */
+class Unreachable extends Error {
+  constructor() {
+    super("the qi server does not answer");
+    this.kind = "unreachable";
+  }
+}
+
+/**
+ * One request of the API.
+ * @param {string} method
+ * @param {string} path
+ * @param {unknown} [body]
+ * @returns {Promise<any>}
+ */
+async function request(method, path, body) {
+  /** @type {RequestInit & { headers: Record<string, string> }} */
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.headers["content-type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch (e) {
+    throw new Unreachable();
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch (e) {
+    data = null;
+  }
+  if (!response.ok) {
+    const message = data && data.error ? data.error : `${response.status} ${response.statusText}`;
+    // The error's kind and fields (docs/web.md), to translate it by.
+    throw Object.assign(new Error(message), { status: response.status, kind: data && data.kind, fields: data && data.fields });
+  }
+  return data;
+}
+
+/** @returns {Backend} */
+export function serverBackend() {
+  /** @type {string | null} */
+  let id = null;
+  /** @type {EventSource | null} */
+  let events = null;
+  const session = (/** @type {string} */ suffix = "") => `/api/sessions/${id}${suffix}`;
+  /**
+   * @param {string} suffix
+   * @param {unknown} [body]
+   * @returns {Promise<View>}
+   */
+  const post = (suffix, body) => request("POST", session(suffix), body);
+  /** @param {View} view */
+  const opened = (view) => {
+    id = view.id;
+    sessionStorage.setItem(SESSION, id);
+    return view;
+  };
+  return {
+    name: "server",
+    games: () => request("GET", "/api/games"),
+    async open(spec, flip) {
+      const saved = sessionStorage.getItem(SESSION);
+      if (saved) {
+        try {
+          return { view: opened(await request("GET", `/api/sessions/${saved}`)), lost: false };
+        } catch (e) {
+          if (e instanceof Unreachable) throw e;
+        }
+      }
+      return { view: opened(await request("POST", "/api/sessions", { spec, flip })), lost: !!saved };
+    },
+    view: () => request("GET", session()),
+    play: (move) => post("/play", { move }),
+    undo: (count) => post("/undo", { count }),
+    goto: (ply) => post("/goto", { ply }),
+    newGame: (game) => post("/new", game),
+    flip: (flip) => post("/flip", { flip }),
+    record: async () => (await request("GET", session("/record"))).record,
+    loadRecord: (record) => post("/record", { record }),
+    engineMove: (options) => post("/engine", options),
+    startAnalysis: (multipv) => post("/analysis/start", { multipv }),
+    stopAnalysis: () => post("/analysis/stop"),
+    listen(onEvent, onBroken) {
+      if (events) events.close();
+      events = new EventSource(session("/events"));
+      events.addEventListener("search", (event) => {
+        let data;
+        try {
+          data = JSON.parse(event.data);
+        } catch (e) {
+          return; // not JSON: not an event of this page's
+        }
+        onEvent(data);
+      });
+      // The stream broke (the browser reconnects by itself): the page asks
+      // whether the server is gone.
+      events.addEventListener("error", () => onBroken());
+    },
+  };
+}

@@ -1,0 +1,485 @@
+// @ts-check
+// What the player's actions do: each asks the backend (backend/backend.js)
+// for the change, shows the view it answers, and says why when it is
+// refused. The engine's turn, the analysis that follows the position, the
+// endings only the page knows (resignation, agreed draw) are decided here.
+import { $, dialog, input, select, textarea } from "./dom.js";
+import { sideName, words } from "./i18n.js";
+import { drawMarks } from "./board.js";
+import { onSearchEvent } from "./panels/analysis.js";
+import { updateButtons } from "./panels/controls.js";
+import { downloadRecord, linkedRecord, shareLink, withEnding } from "./panels/record.js";
+import { showThinking } from "./panels/status.js";
+import { againstEngine, gameKey, gameOver, humanToMove, isSingle, mode, movesFrom, otherName, resigner, squaresOf, takebackCount } from "./rules.js";
+import { saveEnded, saveSettings } from "./settings.js";
+import { sound } from "./sound.js";
+import { state, view as shown } from "./state.js";
+import { flash, refuse, showError } from "./ui.js";
+import { show } from "./view.js";
+
+/** @typedef {import("./backend/backend.js").Backend} Backend */
+/** @typedef {import("./state.js").View} View */
+
+/** @type {Backend | null} */
+let current = null;
+
+/** @returns {Backend} the page's backend */
+export function backend() {
+  if (!current) throw new Error("no backend yet");
+  return current;
+}
+
+/** @param {Backend} chosen */
+export function useBackend(chosen) {
+  current = chosen;
+}
+
+/**
+ * Runs a change of the game, shows its view, and reports a refusal.
+ * @param {(b: Backend) => Promise<View>} change
+ * @returns {Promise<View | null>}
+ */
+async function act(change) {
+  showError(null);
+  try {
+    const view = await change(backend());
+    show(view);
+    return view;
+  } catch (e) {
+    showError(e);
+    return null;
+  }
+}
+
+/**
+ * The player chose a square (a click, a tap, a drag's end, Enter).
+ * @param {string} sq
+ */
+export function clickSquare(sq) {
+  if (state.busy) return;
+  if (!humanToMove()) {
+    if (state.view && !gameOver()) refuse("notYourTurn");
+    return;
+  }
+  const legal = shown().legal;
+  if (state.selected) {
+    const move = legal.find((m) => {
+      const s = squaresOf(m);
+      return s.length === 2 && s[0] === state.selected && s[1] === sq;
+    });
+    if (move) {
+      state.selected = null;
+      playMove(move);
+      return;
+    }
+  }
+  const single = legal.find((m) => isSingle(m) && squaresOf(m)[0] === sq);
+  if (single) {
+    state.selected = null;
+    playMove(single);
+    return;
+  }
+  if (movesFrom(sq).length > 0) {
+    state.selected = state.selected !== sq ? sq : null;
+  } else {
+    if (state.selected !== sq) refuse("illegal");
+    state.selected = null;
+  }
+  drawMarks();
+}
+
+// Before a move from an earlier position replaces the rest of the line:
+// the line is kept, so that the page can go back to it.
+function keepMainLine() {
+  const view = shown();
+  if (view.ply < view.moves.length && !state.mainLine) {
+    state.mainLine = { moves: view.moves.slice(), ply: view.moves.length };
+  }
+}
+
+/** @param {string} move */
+async function playMove(move) {
+  state.busy = true;
+  keepMainLine();
+  const view = await act((b) => b.play(move));
+  state.busy = false;
+  if (view) {
+    sound();
+    afterChange();
+  }
+}
+
+// After the shown position changed: the engine plays if it is its turn,
+// and a following analysis starts again.
+function afterChange() {
+  if (maybeEngineMove()) return;
+  const follow = state.wantAnalysis || mode() === "analysis";
+  if (follow && !state.analysing && !gameOver() && !state.thinking) startAnalysis();
+}
+
+/** The engine plays when it is its turn at the end of the line. */
+export function maybeEngineMove() {
+  const view = state.view;
+  if (!view || gameOver() || state.thinking || !againstEngine()) return false;
+  if (mode() === view.to_move) return false;
+  if (view.ply !== view.moves.length) return false;
+  engineMove();
+  return true;
+}
+
+export async function engineMove() {
+  if (state.thinking || !state.view || gameOver()) return;
+  state.thinking = true;
+  state.wantAnalysis = false;
+  updateButtons();
+  showThinking(state.view);
+  const options = { movetime_ms: Number(select("movetime").value), level: Number(select("level").value) };
+  showError(null);
+  let view = null;
+  try {
+    view = await backend().engineMove(options);
+  } catch (e) {
+    showError(e);
+  }
+  // Shown once the engine is done, so the status no longer says it thinks.
+  state.thinking = false;
+  const latest = view || state.view;
+  if (latest) show(latest);
+  if (view) {
+    sound();
+    // In a game against the engine, play on if it is still its turn (a
+    // Five Tigers side with several removals moves several times running).
+    maybeEngineMove();
+  }
+}
+
+// After a reload while the server's engine chose a move: the page waits
+// for it (the server plays it into the session) instead of going stale.
+async function waitForEngine() {
+  state.thinking = true;
+  updateButtons();
+  showThinking(shown());
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    let view;
+    try {
+      view = await backend().view();
+    } catch (e) {
+      state.thinking = false;
+      showError(e);
+      show(shown());
+      return;
+    }
+    if (view.searching !== "engine") {
+      state.thinking = false;
+      show(view);
+      maybeEngineMove();
+      return;
+    }
+  }
+}
+
+/** @param {number} ply */
+export async function goto(ply) {
+  if (state.thinking || !state.view || ply === state.view.ply) return;
+  state.selected = null;
+  const view = await act((b) => b.goto(ply));
+  if (view && (state.wantAnalysis || mode() === "analysis") && !gameOver()) startAnalysis();
+}
+
+/** @param {import("./backend/backend.js").NewGame} game */
+export async function newGame(game) {
+  if (state.thinking) return;
+  state.selected = null;
+  state.mainLine = null;
+  forgetEnded();
+  // A new game is drawn from the player's side, whatever the last one's
+  // flip was.
+  const view = await act((b) => b.newGame({ flip: mode() === "second", ...game }));
+  if (view) afterChange();
+}
+
+export async function startAnalysis() {
+  showError(null);
+  state.wantAnalysis = true;
+  try {
+    const multipv = Number(select("an-multipv").value) || 1;
+    // The server runs one search per session: a running one ends first.
+    if (state.analysing) await backend().stopAnalysis();
+    show(await backend().startAnalysis(multipv));
+  } catch (e) {
+    state.analysing = false;
+    state.wantAnalysis = false;
+    state.searchNote = "lost";
+    showError(e);
+    updateButtons();
+  }
+}
+
+export async function toggleAnalysis() {
+  if (state.analysing) {
+    state.wantAnalysis = false;
+    await act((b) => b.stopAnalysis());
+    state.analysing = false;
+    updateButtons();
+    return;
+  }
+  await startAnalysis();
+}
+
+// The search events stopped coming: if the backend is gone, say so rather
+// than show "analysing…" for ever.
+export async function searchBroken() {
+  if (!state.analysing) return;
+  try {
+    await backend().view();
+  } catch (e) {
+    state.analysing = false;
+    state.wantAnalysis = false;
+    state.searchNote = "lost";
+    showError(e);
+    updateButtons();
+  }
+}
+
+export async function takeback() {
+  const count = takebackCount();
+  if (state.thinking || count === 0) return;
+  state.selected = null;
+  state.mainLine = null;
+  forgetEnded();
+  const view = await act((b) => b.undo(count));
+  if (view) afterChange();
+}
+
+/** @param {boolean} flip */
+export function flip(flip) {
+  return act((b) => b.flip(flip));
+}
+
+function forgetEnded() {
+  state.ended = null;
+  saveEnded(null);
+}
+
+/**
+ * A resignation or agreed draw ends the game.
+ * @param {string | null} winner
+ * @param {string} reason
+ */
+export function endGame(winner, reason) {
+  const view = shown();
+  state.ended = { key: gameKey(view), winner, reason };
+  saveEnded(state.ended);
+  state.wantAnalysis = false;
+  if (state.analysing) act((b) => b.stopAnalysis());
+  show(view);
+}
+
+// Resign asks first (a misplaced tap must not end a game).
+export function resign() {
+  const view = state.view;
+  if (!view || gameOver()) return;
+  const loser = resigner(view);
+  $("rs-text").textContent = words().resignAsk(sideName(view.side_names[loser === "first" ? 0 : 1]));
+  dialog("resign-dialog").showModal();
+}
+
+export function confirmResign() {
+  dialog("resign-dialog").close();
+  const view = state.view;
+  if (!view || gameOver()) return;
+  const loser = resigner(view);
+  endGame(view.side_names[loser === "first" ? 1 : 0], "resignation");
+}
+
+export function offerDraw() {
+  const view = state.view;
+  if (!view || gameOver()) return;
+  const me = sideName(view.to_move_name);
+  $("dd-text").textContent = words().drawOffer(me, sideName(otherName(view, view.to_move_name)));
+  dialog("draw-dialog").showModal();
+}
+
+export function rematch() {
+  dialog("result-dialog").close();
+  newGame({ spec: shown().spec });
+}
+
+// Back to the line a variation replaced.
+export async function restoreMainLine() {
+  const line = state.mainLine;
+  if (!line || state.thinking || state.busy) return;
+  state.busy = true;
+  showError(null);
+  const b = backend();
+  let view = shown();
+  let k = 0;
+  while (k < view.moves.length && k < line.moves.length && view.moves[k] === line.moves[k]) k += 1;
+  try {
+    view = await b.goto(k);
+    for (const move of line.moves.slice(k)) view = await b.play(move);
+    view = await b.goto(line.ply);
+    state.mainLine = null;
+  } catch (e) {
+    showError(e);
+  }
+  state.busy = false;
+  show(view);
+}
+
+/**
+ * Plays a line of the analysis on the board; the line it leaves stays
+ * reachable ("back to the main line").
+ * @param {string | undefined} pv
+ */
+export async function playLine(pv) {
+  if (!pv || state.thinking || state.busy) return;
+  state.busy = true;
+  keepMainLine();
+  showError(null);
+  let view = null;
+  for (const move of pv.split(" ")) {
+    try {
+      view = await backend().play(move);
+    } catch (e) {
+      showError(e);
+      break;
+    }
+  }
+  state.busy = false;
+  if (view) {
+    show(view);
+    afterChange();
+  }
+}
+
+export async function copyText() {
+  const text = input("position-text").value;
+  try {
+    await navigator.clipboard.writeText(text);
+    flash("copy-text", words().copied);
+  } catch (e) {
+    input("position-text").select();
+    flash("copy-text", words().selectCopy);
+  }
+}
+
+export async function saveRecord() {
+  showError(null);
+  try {
+    downloadRecord(shown(), withEnding(shown(), await backend().record()));
+  } catch (e) {
+    showError(e);
+  }
+}
+
+/** @param {string} text */
+export async function loadRecord(text) {
+  if (state.thinking) return;
+  state.selected = null;
+  state.mainLine = null;
+  const view = await act((b) => b.loadRecord(text));
+  if (view) {
+    select("mode").value = "human";
+    saveSettings();
+    show(view);
+  }
+}
+
+export async function copyLink() {
+  showError(null);
+  try {
+    const link = shareLink(shown(), await backend().record());
+    const box = input("share-link");
+    box.value = link;
+    box.hidden = false;
+    box.select();
+    try {
+      await navigator.clipboard.writeText(link);
+      flash("share", words().linkCopied);
+    } catch (e) {
+      flash("share", words().selectCopy);
+    }
+  } catch (e) {
+    showError(e);
+  }
+}
+
+// Opens the game of the address's hash, then takes the hash away: a
+// reload keeps the game as played on from there.
+export async function openLinkedGame() {
+  const linked = linkedRecord(location.hash);
+  if (!linked) return;
+  history.replaceState(null, "", location.pathname + location.search);
+  await loadRecord(linked.text);
+  if (linked.ply !== null && Number.isInteger(linked.ply) && linked.ply !== shown().ply) await goto(linked.ply);
+}
+
+// A first visit's level: a newcomer's first game is one they can win
+// (level 10 is the full engine); a level chosen once is kept.
+export const NEWCOMER_LEVEL = "3";
+const FULL_LEVEL = "10";
+
+// The time per move matters to the full engine only: the weaker levels
+// search a fixed number of nodes and answer at once.
+export function showEngineTime() {
+  $("movetime-row").hidden = select("level").value !== FULL_LEVEL;
+}
+
+export function startFromDialog() {
+  const spec = input("custom-spec").value.trim() || select("nd-game").value;
+  select("mode").value = select("nd-side").value;
+  select("level").value = select("nd-level").value;
+  showEngineTime();
+  saveSettings();
+  dialog("new-dialog").close();
+  newGame({ spec });
+}
+
+export function setUp() {
+  const text = textarea("setup-text").value.trim();
+  if (!text) {
+    showError(words().pasteFirst);
+    return;
+  }
+  newGame({ spec: state.view ? state.view.spec : select("game-select").value, text });
+}
+
+// The player's mode changed: analysis starts, or the engine takes its side.
+export function modeChanged() {
+  saveSettings();
+  document.body.dataset.mode = mode();
+  if (mode() === "analysis") {
+    if (!state.analysing && !gameOver()) startAnalysis();
+    return;
+  }
+  if (againstEngine()) {
+    state.wantAnalysis = false;
+    if (state.analysing) act((b) => b.stopAnalysis());
+    flip(mode() === "second").then(() => maybeEngineMove());
+  }
+}
+
+/**
+ * The game this tab had, or a new one; then what a reload interrupted.
+ * @param {string} spec the game of a first visit
+ */
+export async function openGame(spec) {
+  const { view, lost } = await backend().open(spec, mode() === "second");
+  backend().listen(onSearchEvent, () => searchBroken());
+  state.resultShown = gameKey(view) + (state.ended ? "|ended" : ""); // no dialog for a game finished before the reload
+  show(view);
+  document.body.dataset.ready = "1";
+  if (lost) showError(words().sessionLost);
+  if (linkedRecord(location.hash)) {
+    await openLinkedGame();
+    return;
+  }
+  // A reload while the engine was to move or thinking: the server's
+  // engine goes on (wait for it), the page's died with the page (let
+  // it move again).
+  if (view.searching === "engine") waitForEngine();
+  else if (mode() === "analysis" && !view.searching && !gameOver()) startAnalysis();
+  else maybeEngineMove();
+}

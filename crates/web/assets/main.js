@@ -1,0 +1,187 @@
+// @ts-check
+// The qi web app: the page of `qi serve` and of the static site. Plain
+// JavaScript modules, no libraries and no build. It picks its backend
+// once, at start (site.json: `qi serve` answers "server", the static
+// site's says "local"), wires the page's controls to the controller's
+// actions, and opens the game.
+import { serverBackend } from "./backend/server.js";
+import { wireBoard } from "./board.js";
+import * as controller from "./controller.js";
+import { $, dialog, input, select, textarea } from "./dom.js";
+import { chooseLanguage, errorText, presetDescription, setLang, words } from "./i18n.js";
+import { registerWorker } from "./offline.js";
+import { fillGameSelects, openNewGameDialog } from "./panels/setup.js";
+import { gameOver, humanToMove } from "./rules.js";
+import { readEnded, readSettings, restoreSettings, saveSettings } from "./settings.js";
+import { state, view } from "./state.js";
+import { showError } from "./ui.js";
+import { applyLanguage, show } from "./view.js";
+
+/** @typedef {import("./backend/backend.js").Backend} Backend */
+
+/**
+ * The backend this page has: site.json names it. The static site's
+ * (backend/local.js, with the engine's wasm module) is loaded only there.
+ * @returns {Promise<Backend>}
+ */
+async function chooseBackend() {
+  let site = null;
+  try {
+    const response = await fetch("site.json", { cache: "no-cache" });
+    if (response.ok) site = await response.json();
+  } catch (e) {
+    site = null;
+  }
+  if (!site || site.backend !== "local") return serverBackend();
+  // The static site works offline, the engine's module included.
+  registerWorker();
+  const { localBackend } = await import("./backend/local.js");
+  return localBackend();
+}
+
+function wire() {
+  wireBoard((sq) => controller.clickSquare(sq));
+  /** @type {[string, () => unknown][]} */
+  const clicks = [
+    ["nav-first", () => controller.goto(0)],
+    ["nav-back", () => controller.goto(Math.max(0, view().ply - 1))],
+    ["nav-forward", () => controller.goto(Math.min(view().moves.length, view().ply + 1))],
+    ["nav-last", () => controller.goto(view().moves.length)],
+    ["undo", () => controller.takeback()],
+    ["flip", () => controller.flip(!view().flip)],
+    ["resign", () => controller.resign()],
+    ["offer-draw", () => controller.offerDraw()],
+    ["draw-accept", () => {
+      dialog("draw-dialog").close();
+      controller.endGame(null, "agreed draw");
+    }],
+    ["draw-decline", () => dialog("draw-dialog").close()],
+    ["resign-yes", () => controller.confirmResign()],
+    ["resign-no", () => dialog("resign-dialog").close()],
+    ["result-close", () => dialog("result-dialog").close()],
+    ["rematch", () => controller.rematch()],
+    ["main-line", () => controller.restoreMainLine()],
+    ["new-game", () => openNewGameDialog()],
+    ["nd-cancel", () => dialog("new-dialog").close()],
+    ["nd-start", () => controller.startFromDialog()],
+    ["engine-move", () => controller.engineMove()],
+    ["analyse", () => controller.toggleAnalysis()],
+    ["copy-text", () => controller.copyText()],
+    ["share", () => controller.copyLink()],
+    ["setup", () => controller.setUp()],
+    ["save-record", () => controller.saveRecord()],
+    ["load-record", () => controller.loadRecord(textarea("record-text").value)],
+    // The error box closes with a click on it (or Escape, below).
+    ["error", () => showError(null)],
+  ];
+  for (const [id, action] of clicks) $(id).addEventListener("click", () => action());
+  // A move of the list, a line of the analysis: by their data.
+  $("moves").addEventListener("click", (event) => {
+    const target = event.target instanceof Element ? event.target.closest("button[data-ply]") : null;
+    if (target instanceof HTMLElement) controller.goto(Number(target.dataset.ply));
+  });
+  const line = (/** @type {Event} */ event) => {
+    const item = event.target instanceof Element ? event.target.closest("li[data-pv]") : null;
+    if (item instanceof HTMLElement) controller.playLine(item.dataset.pv);
+  };
+  $("an-multi").addEventListener("click", line);
+  $("an-multi").addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      line(event);
+    }
+  });
+  select("nd-game").addEventListener("change", () => {
+    $("nd-desc").textContent = presetDescription(select("nd-game").value);
+  });
+  select("game-select").addEventListener("change", () => controller.newGame({ spec: select("game-select").value }));
+  for (const id of ["movetime", "sound", "animate"]) $(id).addEventListener("change", () => saveSettings());
+  select("level").addEventListener("change", () => {
+    controller.showEngineTime();
+    saveSettings();
+  });
+  select("lang").addEventListener("change", () => {
+    setLang(select("lang").value === "zh" ? "zh" : "en");
+    saveSettings();
+    applyLanguage();
+  });
+  select("mode").addEventListener("change", () => controller.modeChanged());
+  select("an-multipv").addEventListener("change", () => {
+    if (state.analysing) controller.startAnalysis();
+  });
+  input("record-file").addEventListener("change", async () => {
+    const files = input("record-file").files;
+    const file = files && files[0];
+    if (!file) return;
+    const text = await file.text();
+    textarea("record-text").value = text;
+    await controller.loadRecord(text);
+    input("record-file").value = "";
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && !$("error").hidden) showError(null);
+    const target = event.target instanceof Element ? event.target : null;
+    if (target && target.closest("input, textarea, select, dialog, #board")) return;
+    /** @type {Record<string, string>} */
+    const keys = { ArrowLeft: "nav-back", ArrowRight: "nav-forward", Home: "nav-first", End: "nav-last" };
+    if (keys[event.key]) {
+      event.preventDefault();
+      $(keys[event.key]).click();
+    }
+  });
+}
+
+/**
+ * The page's test hook, `window.__qiTest`: the browser tests
+ * (web-tests/run.mjs) read the state and call the backend through it.
+ * Nothing of the page uses it.
+ */
+function testHook() {
+  const hook = {
+    state, show, showError, errorText, humanToMove, gameOver, presetDescription,
+    get backend() {
+      return controller.backend();
+    },
+  };
+  Object.assign(window, { __qiTest: hook });
+}
+
+async function start() {
+  setLang(chooseLanguage(readSettings().lang));
+  for (const id of ["level", "nd-level"]) {
+    for (let n = 1; n <= 10; n++) {
+      const option = document.createElement("option");
+      option.value = String(n);
+      select(id).append(option);
+    }
+    select(id).value = controller.NEWCOMER_LEVEL;
+  }
+  wire();
+  /** @type {Backend} */
+  let backend;
+  try {
+    backend = await chooseBackend();
+  } catch (e) {
+    applyLanguage();
+    showError(words().engineLoad(errorText(e)));
+    $("status").textContent = "–";
+    return;
+  }
+  controller.useBackend(backend);
+  document.body.dataset.backend = backend.name;
+  restoreSettings();
+  controller.showEngineTime();
+  applyLanguage();
+  try {
+    const games = await backend.games();
+    state.presets = games.games.flatMap((g) => g.presets);
+    fillGameSelects();
+    state.ended = readEnded();
+    await controller.openGame(games.default);
+  } catch (e) {
+    showError(words().cannotStart(errorText(e)));
+  }
+}
+
+testHook();
+start();

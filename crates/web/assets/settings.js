@@ -1,0 +1,71 @@
+// @ts-check
+// What the page keeps between visits: the player's settings, and a game
+// ended by resignation or agreement (the backends know only the rules'
+// results).
+import { input, select } from "./dom.js";
+import { currentLang } from "./i18n.js";
+
+// Where the mode, engine time, level, language and sounds are kept.
+const SETTINGS = "qi-settings";
+// A resignation or agreed draw.
+const ENDED = "qi-ended";
+
+/**
+ * @typedef {object} Settings
+ * @property {string} [mode]
+ * @property {string} [movetime]
+ * @property {string} [level]
+ * @property {string} [lang]
+ * @property {boolean} [sound]
+ * @property {boolean} [animate]
+ */
+
+/** @returns {Settings} */
+export function readSettings() {
+  try {
+    return JSON.parse(localStorage.getItem(SETTINGS) || "{}") || {};
+  } catch (e) {
+    return {};
+  }
+}
+
+/** Keeps the controls' settings. */
+export function saveSettings() {
+  /** @type {Settings} */
+  const settings = {
+    mode: select("mode").value,
+    movetime: select("movetime").value,
+    level: select("level").value,
+    lang: currentLang(),
+    sound: input("sound").checked,
+    animate: input("animate").checked,
+  };
+  localStorage.setItem(SETTINGS, JSON.stringify(settings));
+}
+
+/** Sets the controls as they were kept. */
+export function restoreSettings() {
+  const settings = readSettings();
+  for (const id of /** @type {const} */ (["mode", "movetime", "level"])) {
+    const control = select(id);
+    const value = settings[id];
+    if ([...control.options].some((o) => o.value === value)) control.value = String(value);
+  }
+  input("sound").checked = !!settings.sound;
+  input("animate").checked = settings.animate !== false;
+}
+
+/** @returns {import("./state.js").Ended | null} */
+export function readEnded() {
+  try {
+    return JSON.parse(localStorage.getItem(ENDED) || "null");
+  } catch (e) {
+    return null;
+  }
+}
+
+/** @param {import("./state.js").Ended | null} ended */
+export function saveEnded(ended) {
+  if (ended) localStorage.setItem(ENDED, JSON.stringify(ended));
+  else localStorage.removeItem(ENDED);
+}

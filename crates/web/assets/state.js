@@ -1,0 +1,109 @@
+// @ts-check
+// The page's one state: the game view the backend last gave and what the
+// page adds to it (the selection, the searches, the line a variation
+// replaced). Modules read and change it here; nothing else is global.
+
+/**
+ * A game as the backends give it (docs/web.md's view).
+ * @typedef {object} View
+ * @property {string} id          the session (the server's) or "local"
+ * @property {string} game        "jungle" or "five-tigers"
+ * @property {string} spec        the game spec, e.g. "jungle:standard"
+ * @property {string} start       the first position's text
+ * @property {string} text        the shown position's text
+ * @property {string[]} moves     the line, from the first position
+ * @property {number} ply         the shown position's ply in the line
+ * @property {("first" | "second")[]} [movers] who played each move
+ * @property {string[]} legal     the shown position's legal moves
+ * @property {string | null} [last] the move that led to the shown position
+ * @property {string[]} [formed]  Five Tigers: the points of a formation just formed
+ * @property {string} svg         the board's picture
+ * @property {boolean} flip       drawn from the second side
+ * @property {string} status      the status line, in English
+ * @property {{ winner: string | null, reason: string } | null} result
+ * @property {"first" | "second"} to_move
+ * @property {string} to_move_name the side to move's name (Red, X...)
+ * @property {[string, string]} side_names the first and second side's names
+ * @property {{ side: string, chooser: string, count: number } | null} [removal] Five Tigers: a removal owed
+ * @property {string} [phase]     Five Tigers: "place" or "move"
+ * @property {[number, number] | null} [hands] Five Tigers: the pieces in hand
+ * @property {"engine" | "analysis" | null} searching the search that runs
+ */
+
+/**
+ * An iteration's report of a search (docs/web.md's search events).
+ * @typedef {object} SearchInfo
+ * @property {number} depth
+ * @property {number} [multipv]   the line's rank, from 1
+ * @property {string} score       "cp N" or "mate N", the side to move's
+ * @property {number} score_first the score for the first side
+ * @property {number} nodes
+ * @property {number} nps
+ * @property {string[]} pv
+ */
+
+/**
+ * A search event: its start, an iteration, its end.
+ * @typedef {{ type: "start", search: "engine" | "analysis" }
+ *   | ({ type: "info", search: "engine" | "analysis" } & SearchInfo)
+ *   | { type: "done", search: "engine" | "analysis", best: string | null }} SearchEvent
+ */
+
+/**
+ * A resignation or agreed draw, which the backends do not know of.
+ * @typedef {{ key: string, winner: string | null, reason: string }} Ended
+ */
+
+/**
+ * The lines of a search of several (MultiPV): see panels/analysis.js.
+ * @typedef {{ depth: number, fresh: SearchInfo[], older: SearchInfo[], shown: SearchInfo[] }} Lines
+ */
+
+/** @returns {Lines} */
+export const noLines = () => ({ depth: 0, fresh: [], older: [], shown: [] });
+
+export const state = {
+  /** @type {View | null} the last game view */
+  view: null,
+  /** @type {string[]} every preset spec, in the backend's order */
+  presets: [],
+  /** @type {string | null} the square of the piece about to move */
+  selected: null,
+  /** a request that changes the game is in flight */
+  busy: false,
+  /** an analysis runs */
+  analysing: false,
+  /** analysis follows the position: it starts again after each change */
+  wantAnalysis: false,
+  /** the engine is choosing its move */
+  thinking: false,
+  /** @type {string | null} the square a pointer went down on */
+  downSq: null,
+  /** the piece was selected by the pointer going down (a drag may follow) */
+  dragSelected: false,
+  /** how the last search ended: a key of the page's words, or a text */
+  searchNote: "idle",
+  /** @type {Ended | null} */
+  ended: null,
+  /** @type {{ moves: string[], ply: number } | null} the line a variation replaced */
+  mainLine: null,
+  /** @type {SearchInfo | null} the running analysis's best line (the arrow, the bar) */
+  best: null,
+  /** @type {Lines} */
+  lines: noLines(),
+  /** @type {string | null} the best line last listed (a repeated one grows in place) */
+  lastLine: null,
+  /** @type {string | null} the square that keyboard focus is on */
+  focusSq: null,
+  /** @type {string | null} the game whose result dialog was shown */
+  resultShown: null,
+};
+
+/**
+ * The view, once the page has one (every action runs after the first).
+ * @returns {View}
+ */
+export function view() {
+  if (!state.view) throw new Error("no game yet");
+  return state.view;
+}
