@@ -515,6 +515,12 @@ const tests = {
       await __qiTest.backend.goto(9).then(() => "no error", (e) => __qiTest.errorText(e)),
     ]);
     check(/^对局已结束\|同时进行的搜索太多（4）：请稍后再试\|第9步不在对局中（0 到 \d）$/.test(words.join("|")), `errors in Chinese: ${words.join("|")}`);
+    if (STATIC) {
+      // The in-page backend's own refusals carry a kind and fields too,
+      // and are said from them.
+      const undo = await page.evaluate(() => __qiTest.backend.undo(999).then(() => null, (e) => [e.kind, e.fields.count, __qiTest.errorText(e)]));
+      check(undo && undo[0] === "undo-count" && undo[1] === 999 && /^在第\d+步不能悔999步$/.test(undo[2]), `a refused takeback, by its kind: ${undo}`);
+    }
     // A result and a score in the winner's words, in Chinese.
     await page.fill("#setup-text", "6l/7/3R3/7/7/7/7/7/6L w 0 1");
     await page.click("#setup");

@@ -164,11 +164,7 @@ const ERROR_KINDS = [
   { kind: "record.empty", pattern: /^no record$/, zh: () => "没有棋谱" },
   { kind: "record.rules-result", pattern: /^the rules give (.*), the record (.*)$/s, zh: (m) => `按规则结果为 ${m[1]}，棋谱却写 ${m[2]}` },
   // The backends' own messages.
-  { kind: "engine-thinking", pattern: /^the engine is thinking$/, zh: () => "引擎正在思考" },
   { kind: "engine-thinking", pattern: /^the engine is thinking: wait for its move$/, zh: () => "引擎正在思考：请等它走完" },
-  { kind: "undo-count", pattern: /^cannot take back (\d+) moves from ply (\d+)$/, zh: (m) => `在第${m[2]}步不能悔${m[1]}步` },
-  { kind: "engine-no-move", pattern: /^the engine has no move$/, zh: () => "引擎无棋可走" },
-  { kind: "engine-failed", pattern: /^the engine failed: (.*)$/s, zh: (m) => `引擎出错：${m[1]}` },
   { kind: "searching", pattern: /^a search is running$/, zh: () => "正在搜索中" },
   { kind: "stopping", pattern: /^the server is stopping$/, zh: () => "服务器正在关闭" },
   { kind: "too-many-searches", pattern: /^too many searches at once \((\d+)\): try again later$/, zh: (m) => `同时进行的搜索太多（${m[1]}）：请稍后再试` },
@@ -241,6 +237,11 @@ const DATA_KINDS = {
   record: { zh: (f, t) => `棋谱有误：${t(f.reason)}` },
   "spec.unknown-game": { zh: (f) => `没有“${f.name}”这种棋（可选 jungle 或 five-tigers，可加“:规则名”）` },
   "spec.rules": { zh: (f, t) => t(f.reason) },
+  // The backends' own refusals.
+  "engine-thinking": { zh: () => "引擎正在思考：请等它走完" },
+  "undo-count": { zh: (f) => `在第${f.ply}步不能悔${f.count}步` },
+  "engine-no-move": { zh: () => "引擎无棋可走" },
+  "engine-failed": { zh: (f) => `引擎出错：${f.reason}` },
 };
 
 // A structured error ({kind, fields, message}) in `lang`, by its kind; one

@@ -21,6 +21,17 @@ import init, { Game, games } from "../pkg/qi_wasm.js";
 const STORE = "qi-local-game";
 
 /**
+ * A refusal of this backend, with its kind and fields as the library's
+ * errors have them, so that the page translates it by kind (errors.js).
+ * @param {string} kind
+ * @param {Record<string, unknown>} fields
+ * @param {string} message
+ */
+function refusal(kind, fields, message) {
+  return Object.assign(new Error(message), { kind, fields });
+}
+
+/**
  * The backend, once the wasm module is loaded (it fails when it cannot
  * be).
  * @returns {Promise<Backend>}
@@ -123,7 +134,8 @@ export async function localBackend() {
       worker.onerror = (event) => {
         if (search !== running) return;
         search = null;
-        reject(new Error(`the engine failed: ${event.message || "worker error"}`));
+        const reason = event.message || "worker error";
+        reject(refusal("engine-failed", { reason }, `the engine failed: ${reason}`));
       };
       listener({ type: "start", search: kind });
       worker.postMessage({ spec: v.spec, start: v.start, moves: v.moves.slice(0, v.ply), limits, multipv, level });
@@ -158,14 +170,15 @@ export async function localBackend() {
     },
     view: async () => view(),
     play: (move) => change(() => {
-      if (search && search.kind === "engine") throw new Error("the engine is thinking");
+      if (search && search.kind === "engine") throw refusal("engine-thinking", {}, "the engine is thinking: wait for its move");
       stopSearch();
       current().play(move);
     }),
     undo: (count) => change(() => {
       stopSearch();
       const g = current();
-      if (count > g.ply()) throw new Error(`cannot take back ${count} moves from ply ${g.ply()}`);
+      const ply = g.ply();
+      if (count > ply) throw refusal("undo-count", { count, ply }, `cannot take back ${count} moves: the shown position is after ${ply}`);
       for (let i = 0; i < count; i++) g.undo();
     }),
     goto: (ply) => change(() => {
@@ -188,7 +201,7 @@ export async function localBackend() {
     async engineMove({ movetime_ms, level }) {
       const movetime = Math.max(1, Number(movetime_ms) || 1000);
       const done = await startSearch("engine", { movetime }, 1, level);
-      if (!done.best) throw new Error("the engine has no move");
+      if (!done.best) throw refusal("engine-no-move", {}, "the engine has no move");
       const best = done.best;
       return change(() => current().play(best));
     },
