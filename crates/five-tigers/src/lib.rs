@@ -31,6 +31,10 @@
 //!   lookup tables ([`THROUGH`], [`formations_through`]).
 //! * [`Symmetry`] maps points, moves and positions by the 8 symmetries of the
 //!   board.
+//! * Un-moves for retrograde analysis: [`FiveTigers::quiet_unmoves`] (the
+//!   quiet steps that can have led to a position) and
+//!   [`FiveTigers::unplay_quiet`], on the board rule [`quiet_unsteps`]
+//!   that the tablebase generators call on their own indices.
 //! * [`Game`] adds the history: repetition and no-removal draws, recorded
 //!   results and O(1) undo.
 //! * [`MaterialEvaluator`] is a simple static evaluation for search.
@@ -57,6 +61,7 @@ mod rules;
 mod setup;
 mod symmetry;
 mod text;
+mod unmoves;
 
 pub use eval::MaterialEvaluator;
 pub use formation::{
@@ -73,6 +78,7 @@ pub use rules::{PlacementCapture, Rules, RulesError, Shuttle};
 pub use setup::{LastStep, Owed, Phase, Setup, SetupError};
 pub use symmetry::Symmetry;
 pub use text::{Field, PositionTextError};
+pub use unmoves::quiet_unsteps;
 
 /// The error of [`Point`]'s `FromStr` (shared with the other games).
 pub use qi_core::ParseCoordError as ParsePointError;

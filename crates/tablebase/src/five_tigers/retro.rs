@@ -27,8 +27,8 @@
 
 use std::collections::HashMap;
 
-use qi_core::{Position, Side};
-use qi_five_tigers::{FiveTigers, Move, Point, Rules, Shuttle, NEIGHBOURS, THROUGH};
+use qi_core::{Bitboard32, Position, Side};
+use qi_five_tigers::{quiet_unsteps, FiveTigers, Move, Point, Rules, Shuttle, NEIGHBOURS, THROUGH};
 
 use super::dense::DenseIndex;
 use super::key::{Ban, State};
@@ -491,17 +491,14 @@ pub(super) fn unmoves(index: &DenseIndex, slot: u64, values: &[u8; 5], preds: &m
     // Second's un-steps leave First's board as it is: its class is found
     // once.
     let frame = (mover == 1).then(|| index.step_frame(index.first(x), o));
-    for at in points(theirs) {
-        if forms(theirs, at, values) {
-            continue;
-        }
-        for back in points(NEIGHBOURS[at as usize].0 & empty) {
-            preds.push(match &frame {
-                Some(frame) => index.slot_after_step(frame, at, back, 1),
-                None => index.slot(theirs ^ (1 << at) ^ (1 << back), o, 0),
-            });
-        }
-    }
+    let (theirs_bb, empty_bb) = (Bitboard32(theirs), Bitboard32(empty));
+    quiet_unsteps(theirs_bb, empty_bb, values, None, |back, at| {
+        let (at, back) = (u32::from(at), u32::from(back));
+        preds.push(match &frame {
+            Some(frame) => index.slot_after_step(frame, at, back, 1),
+            None => index.slot(theirs ^ (1 << at) ^ (1 << back), o, 0),
+        });
+    });
 }
 
 /// The state byte of a value code of `retrograde` (0 loss, 1 draw, 2

@@ -37,8 +37,10 @@ use std::cell::Cell;
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use qi_core::{Position, Side};
-use qi_five_tigers::{FiveTigers, LastStep, Move, Rules, Shuttle, NEIGHBOURS};
+use qi_core::{Bitboard32, Position, Side};
+use qi_five_tigers::{
+    quiet_unsteps, FiveTigers, LastStep, Move, Point, Rules, Shuttle, NEIGHBOURS,
+};
 
 use super::dense_ban::{bans_in_order, BanIndex, Block, Near};
 use super::key::{Ban, State, MAX_KEYED_OWED};
@@ -423,14 +425,25 @@ pub(super) fn unmoves_from(
         decoded
     });
     let mover = 1 - stm;
-    // The step was `from → to`, its reverse the mover's ban.
-    let Some(Ban { at: to, back: from }) = bans[mover] else {
+    // The step was `from → to`, its reverse the mover's ban: the one
+    // un-step, if it formed nothing.
+    let Some(Ban { at, back }) = bans[mover] else {
         return;
     };
     let theirs = boards[mover];
-    if forms(theirs, u32::from(to), values) {
+    let (Some(from), Some(to)) = (Point::new(back), Point::new(at)) else {
+        return;
+    };
+    let mut quiet = false;
+    let empty_now = Bitboard32(ALL & !(boards[0] | boards[1]));
+    let last = Some(LastStep { from, to });
+    quiet_unsteps(Bitboard32(theirs), empty_now, values, last, |_, _| {
+        quiet = true
+    });
+    if !quiet {
         return;
     }
+    let (from, to) = (back, at);
     let before = with(boards, mover, theirs ^ (1 << to) ^ (1 << from));
     let mut others: [Option<Ban>; 5] = [None; 5];
     let mut n_others = 1;
