@@ -57,6 +57,7 @@ mod dense_ban;
 mod file_stats;
 mod key;
 mod layout;
+mod removals;
 mod resume;
 mod retro;
 mod retro_ban;
@@ -65,6 +66,7 @@ mod slice;
 mod solve;
 mod swap;
 
+use std::collections::HashMap;
 use std::fmt;
 use std::str::FromStr;
 
@@ -726,40 +728,8 @@ fn probe_through_removals(
     }
     // The rules are checked before any removal is expanded.
     crate::tablebase::settle(rules, pos)?;
-    let me = pos.side_to_move();
-    let mut best: Option<(Wdl, u32)> = None;
-    for mv in pos.legal_moves() {
-        let mut child = *pos;
-        child.play_unchecked(mv);
-        let Some((v, d)) = probe_through_removals(rules, &child, probe)? else {
-            return Ok(None);
-        };
-        let v = if child.side_to_move() == me {
-            v
-        } else {
-            v.flip()
-        };
-        let candidate = (v, if v == Wdl::Draw { 0 } else { d + 1 });
-        best = Some(match best {
-            None => candidate,
-            Some(b) => better(b, candidate),
-        });
-    }
-    Ok(best)
-}
-
-/// The better of two values for the side to move: a win over a draw over
-/// a loss, the shortest win, the longest loss.
-pub(crate) fn better(a: (Wdl, u32), b: (Wdl, u32)) -> (Wdl, u32) {
-    match a.0.cmp(&b.0) {
-        std::cmp::Ordering::Greater => a,
-        std::cmp::Ordering::Less => b,
-        std::cmp::Ordering::Equal => match a.0 {
-            Wdl::Win => (Wdl::Win, a.1.min(b.1)),
-            Wdl::Loss => (Wdl::Loss, a.1.max(b.1)),
-            Wdl::Draw => a,
-        },
-    }
+    let unkept = |_: &FiveTigers| Ok(None::<()>);
+    removals::through_removals(pos, &unkept, &mut HashMap::new(), &mut |p| probe(p))
 }
 
 /// Whether the shuttle rule is on (states then carry bans).

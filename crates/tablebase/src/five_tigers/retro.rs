@@ -32,7 +32,8 @@ use qi_five_tigers::{quiet_unsteps, FiveTigers, Move, Point, Rules, Shuttle, NEI
 
 use super::dense::DenseIndex;
 use super::key::{Ban, State};
-use super::{better, Dense, Material, Slots, Table, Tablebase};
+use super::removals::through_removals;
+use super::{Dense, Material, Slots, Table, Tablebase};
 use crate::driver::{join_workers, GenerateError};
 use crate::round::{self, Exits};
 use crate::value::{fits_one_byte, pack_codes, Distances, Wdl, UNUSED};
@@ -208,61 +209,29 @@ impl Targets {
 
 /// The value and distance, for its side to move, of a position reached by
 /// a step that formed a formation (or of the removals after it): solved
-/// forward through the removals into the smaller tables.
+/// forward through the removals into the smaller tables, memoised by
+/// boards, side to move, taker and count.
 fn conversion<L: Lookup + ?Sized>(
     pos: &FiveTigers,
     smaller: &L,
     material: Material,
     memo: &mut Memo,
 ) -> Result<(Wdl, u32), GenerateError> {
-    let me = pos.side_to_move();
-    if let Some(o) = pos.outcome() {
-        return Ok((Wdl::of_outcome(o, me), 0));
-    }
-    let Some((taker, count)) = pos.owed().first() else {
-        return smaller.value(pos, material);
+    let key = |pos: &FiveTigers| {
+        Ok(pos.owed().first().map(|(taker, count)| {
+            (
+                pos.pieces(Side::First).0,
+                pos.pieces(Side::Second).0,
+                pos.side_to_move().index() as u8,
+                taker.index() as u8,
+                count,
+            )
+        }))
     };
-    let key = (
-        pos.pieces(Side::First).0,
-        pos.pieces(Side::Second).0,
-        me.index() as u8,
-        taker.index() as u8,
-        count,
-    );
-    if let Some(&v) = memo.get(&key) {
-        return Ok(v);
-    }
-    // The memo is why this is not `probe_through_removals`: a generation
-    // meets the same owed positions again and again.
-    let best = best_removal(pos, |child| conversion(child, smaller, material, memo))?;
-    memo.insert(key, best);
-    Ok(best)
-}
-
-/// The value and distance, for the side that decides at `pos` (removals
-/// owed), of its best removal, each removal a ply, the position after it
-/// valued by `value`: the removal minimax of both retrograde generators,
-/// which memoise it by keys of their own.
-pub(super) fn best_removal(
-    pos: &FiveTigers,
-    mut value: impl FnMut(&FiveTigers) -> Result<(Wdl, u32), GenerateError>,
-) -> Result<(Wdl, u32), GenerateError> {
-    let me = pos.side_to_move();
-    let mut best: Option<(Wdl, u32)> = None;
-    for mv in pos.legal_moves() {
-        let mut child = *pos;
-        child.play_unchecked(mv);
-        let (v, d) = value(&child)?;
-        let v = if child.side_to_move() == me {
-            v
-        } else {
-            v.flip()
-        };
-        // A draw's distance is 0, as in the tables.
-        let candidate = (v, if v == Wdl::Draw { 0 } else { d + 1 });
-        best = Some(best.map_or(candidate, |b| better(b, candidate)));
-    }
-    best.ok_or_else(|| internal(format!("the owed position {pos} has no move")))
+    through_removals(pos, &key, memo, &mut |p| {
+        smaller.value(p, material).map(Some)
+    })?
+    .ok_or_else(|| internal(format!("the owed position {pos} has no move")))
 }
 
 /// Iterates over the points of a mask.

@@ -44,10 +44,11 @@ use qi_five_tigers::{
 
 use super::dense_ban::{bans_in_order, BanIndex, Block, Near};
 use super::key::{Ban, State, MAX_KEYED_OWED};
+use super::removals::through_removals;
 use super::retro::{
-    best_removal, convert_step, decided, forms, internal, needed_table, pack_states, points,
-    predecessors, side, start_by_steps, with, Converted, Lookup, SlotStart, COUNT, LOSS, LOSS_NEW,
-    NON_LOSING, UNUSED_STATE, WIN, WIN_NEW,
+    convert_step, decided, forms, internal, needed_table, pack_states, points, predecessors, side,
+    start_by_steps, with, Converted, Lookup, SlotStart, COUNT, LOSS, LOSS_NEW, NON_LOSING,
+    UNUSED_STATE, WIN, WIN_NEW,
 };
 use super::{DenseBan, Material, Slots, Table, Tablebase};
 use crate::driver::{join_workers, GenerateError};
@@ -189,20 +190,11 @@ fn conversion<L: Lookup + ?Sized>(
     material: Material,
     memo: &mut Memo,
 ) -> Result<(Wdl, u32), GenerateError> {
-    let me = pos.side_to_move();
-    if let Some(o) = pos.outcome() {
-        return Ok((Wdl::of_outcome(o, me), 0));
-    }
-    if pos.owed().is_empty() {
-        return smaller.value(pos, material);
-    }
-    let key = MemoKey::of(pos)?;
-    if let Some(&v) = memo.get(&key) {
-        return Ok(v);
-    }
-    let best = best_removal(pos, |child| conversion(child, smaller, material, memo))?;
-    memo.insert(key, best);
-    Ok(best)
+    let key = |pos: &FiveTigers| MemoKey::of(pos).map(Some);
+    through_removals(pos, &key, memo, &mut |p| {
+        smaller.value(p, material).map(Some)
+    })?
+    .ok_or_else(|| internal(format!("the owed position {pos} has no move")))
 }
 
 /// Under the shuttle ban the tables are looked up by canonical key (the
