@@ -29,10 +29,11 @@ use crate::setup::{LastStep, Phase};
 ///
 /// // O on c3 and e5, X to move: O stepped onto c3 or e5 from an empty
 /// // neighbour.
-/// let pos = FiveTigers::from_text("4O/5/2O2/5/X4 x move X:0,O:0 - x -,- 0", &Rules::shandong_shuttle()).unwrap();
+/// let text = "4O/5/2O2/5/X4 x move X:0,O:0 - x -,- 0";
+/// let pos = FiveTigers::from_text_lenient(text, &Rules::shandong_shuttle()).unwrap();
 /// let mut steps = Vec::new();
 /// quiet_unsteps(pos.pieces(Side::Second), pos.empty(), &pos.rules().values(), None, |from, to| {
-///     steps.push(format!("{}-{}", Point::from_index(from), Point::from_index(to)));
+///     steps.push(format!("{}-{}", Point::new(from).unwrap(), Point::new(to).unwrap()));
 /// });
 /// assert_eq!(steps, ["c2-c3", "b3-c3", "d3-c3", "c4-c3", "e4-e5", "d5-e5"]);
 /// ```
