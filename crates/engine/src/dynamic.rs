@@ -409,31 +409,61 @@ pub struct KitEngine<K: GameKit> {
 
 impl<K: GameKit> KitEngine<K> {
     /// An engine for `K` under `rules`, with the evaluation of `profile` and
-    /// the game's tuned search options changed by `overrides`.
+    /// the game's tuned search options changed by `overrides`, or an error
+    /// if its transposition table (`Hash`) cannot be allocated.
     ///
     /// ```
-    /// use qi_engine::{options::Overrides, DynEngine, EvalProfile, FiveTigersKit, KitEngine};
-    /// use qi_five_tigers::Rules;
+    /// use qi_games::engine::{options::Overrides, DynEngine, EvalProfile, FiveTigersKit, KitEngine};
+    /// use qi_games::five_tigers::Rules;
     ///
     /// let mut overrides = Overrides::default();
-    /// overrides.set("Threads", "2").unwrap();
-    /// let engine = KitEngine::<FiveTigersKit>::new(Rules::ten(), EvalProfile::Material, &overrides);
+    /// overrides.set("Threads", "2")?;
+    /// let engine = KitEngine::<FiveTigersKit>::new(Rules::ten(), EvalProfile::Material, &overrides)?;
     /// assert_eq!(engine.spec(), "five-tigers:ten");
     /// assert_eq!(engine.options().threads, 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn new(rules: RulesOf<K>, profile: EvalProfile, overrides: &Overrides) -> KitEngine<K> {
+    pub fn new(
+        rules: RulesOf<K>,
+        profile: EvalProfile,
+        overrides: &Overrides,
+    ) -> Result<KitEngine<K>, TableAllocError> {
+        let options = overrides.applied_to(K::hooks(profile).tuned_options());
+        KitEngine::with_options(rules, profile, options)
+    }
+
+    /// An engine for `K` under `rules`, with the evaluation of `profile`
+    /// and the search options `options` as they are, or an error if the
+    /// transposition table of `options.hash_mib` MiB cannot be allocated.
+    ///
+    /// ```
+    /// use qi_games::engine::{DynEngine, EvalProfile, JungleKit, KitEngine};
+    /// use qi_games::jungle::Rules;
+    /// use qi_games::search::{SearchOptions, TableAllocError};
+    ///
+    /// let engine = KitEngine::<JungleKit>::with_options(Rules::standard(), EvalProfile::Default, SearchOptions::exact(1))?;
+    /// assert_eq!(engine.options(), SearchOptions::exact(1));
+    /// let huge = SearchOptions::exact(usize::MAX);
+    /// let error = KitEngine::<JungleKit>::with_options(Rules::standard(), EvalProfile::Default, huge).err();
+    /// assert_eq!(error, Some(TableAllocError { mib: usize::MAX }));
+    /// # Ok::<(), TableAllocError>(())
+    /// ```
+    pub fn with_options(
+        rules: RulesOf<K>,
+        profile: EvalProfile,
+        options: SearchOptions,
+    ) -> Result<KitEngine<K>, TableAllocError> {
         let start = K::Position::new(rules);
-        let hooks = K::hooks(profile);
-        let options = overrides.applied_to(hooks.tuned_options());
-        KitEngine {
+        let searcher = Searcher::try_with_hooks(options, K::hooks(profile))?;
+        Ok(KitEngine {
             game: K::Game::new(start.clone()),
             start,
             profile,
             eval: Arc::new(K::eval(profile)),
-            searcher: Arc::new(Mutex::new(Searcher::with_hooks(options, hooks))),
+            searcher: Arc::new(Mutex::new(searcher)),
             strength: Arc::new(Mutex::new(Strength::full())),
             seed: 0,
-        }
+        })
     }
 
     fn searcher(&self) -> std::sync::MutexGuard<'_, Searcher<K::Game, K::Hooks>> {
@@ -691,7 +721,7 @@ pub fn engine_for<R: Registry>(
                     profile: self.0,
                 });
             }
-            Ok(Box::new(KitEngine::<K>::new(rules, self.0, self.1)))
+            Ok(Box::new(KitEngine::<K>::new(rules, self.0, self.1)?))
         }
     }
     R::dispatch(spec, Build(profile, overrides))?

@@ -111,6 +111,17 @@ pub enum SpecError {
         /// The profile asked for.
         profile: crate::EvalProfile,
     },
+    /// The engine's transposition table (`Hash`) cannot be allocated.
+    ///
+    /// ```
+    /// use qi_games::engine::SpecError;
+    /// use qi_games::search::TableAllocError;
+    ///
+    /// let error = SpecError::from(TableAllocError { mib: 4096 });
+    /// assert!(error.to_string().contains("4096"));
+    /// ```
+    #[error(transparent)]
+    TableAlloc(#[from] qi_search::TableAllocError),
 }
 
 impl SpecError {
@@ -163,6 +174,7 @@ impl PartialEq for SpecError {
                     profile: other_profile,
                 },
             ) => game == other_game && profile == other_profile,
+            (SpecError::TableAlloc(a), SpecError::TableAlloc(b)) => a == b,
             _ => false,
         }
     }

@@ -17,11 +17,9 @@ use qi_search::Limits;
 
 fn engine(profile: EvalProfile) -> InProcessPlayer {
     let rules = JungleKit::parse_rules("jungle").unwrap();
-    InProcessPlayer::new(Box::new(KitEngine::<JungleKit>::new(
-        rules,
-        profile,
-        &Overrides::default(),
-    )))
+    InProcessPlayer::new(Box::new(
+        KitEngine::<JungleKit>::new(rules, profile, &Overrides::default()).unwrap(),
+    ))
 }
 
 fn slots(n: usize, b: impl Fn() -> BoxedPlayer) -> Vec<[BoxedPlayer; 2]> {

@@ -8,11 +8,12 @@ use std::sync::Mutex;
 use std::sync::OnceLock;
 
 use proptest::prelude::*;
-use qi_engine::arena::{self, elo_of, score_of, Sprt, TimeControl};
+use qi_engine::arena::{self, elo_of, score_of, Sprt, Tally, TimeControl};
 use qi_engine::options::{set_search_option, Overrides};
 use qi_engine::record::Record;
 use qi_engine::{
-    engine_for, DynEngine, EvalProfile, FiveTigersKit, GameKit, Games, JungleKit, Registry,
+    engine_for, DynEngine, EvalProfile, FiveTigersKit, GameKit, Games, JungleKit, KitEngine,
+    Registry,
 };
 use qi_search::{Level, Limits, SearchOptions, TableAllocError};
 
@@ -198,5 +199,34 @@ proptest! {
         if let Ok(sprt) = Sprt::new(a, b, c, d) {
             let _ = sprt.bounds();
         }
+    }
+
+    #[test]
+    fn engines_of_any_table_size_are_built_or_refused(which in 0usize..2, options in options()) {
+        let fits = options.hash_mib < 1 << 43;
+        if which == 0 {
+            let engine = KitEngine::<JungleKit>::with_options(Default::default(), EvalProfile::Default, options);
+            prop_assert_eq!(engine.is_ok(), fits);
+            if let Err(e) = engine {
+                prop_assert_eq!(e, TableAllocError { mib: options.hash_mib });
+            }
+        } else {
+            let engine = KitEngine::<FiveTigersKit>::with_options(Default::default(), EvalProfile::Default, options);
+            prop_assert_eq!(engine.is_ok(), fits);
+        }
+    }
+
+    #[test]
+    fn tallies_of_any_counts_are_summed_and_rated(
+        counts in prop::array::uniform3(prop_oneof![any::<u32>(), 0u32..10]),
+        pairs in prop::array::uniform5(prop_oneof![any::<u32>(), 0u32..10]),
+    ) {
+        let [wins, draws, losses] = counts;
+        let tally = Tally { wins, draws, losses, pairs };
+        let games = u64::from(wins) + u64::from(draws) + u64::from(losses);
+        prop_assert_eq!(u64::from(tally.games()), games.min(u64::from(u32::MAX)));
+        let _ = (tally.pairs_complete(), tally.points(), tally.elo());
+        let sprt = Sprt::new(0.0, 5.0, 0.05, 0.05).unwrap();
+        let _ = sprt.status(&tally);
     }
 }

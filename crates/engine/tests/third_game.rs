@@ -503,11 +503,10 @@ fn in_process_engines_play_a_match_through_the_arena() {
     )
     .unwrap();
     let new_player = || {
-        InProcessPlayer::new(Box::new(KitEngine::<TttKit>::new(
-            TttRules,
-            EvalProfile::Default,
-            &Overrides::default(),
-        )))
+        InProcessPlayer::new(Box::new(
+            KitEngine::<TttKit>::new(TttRules, EvalProfile::Default, &Overrides::default())
+                .unwrap(),
+        ))
     };
     let slots: Vec<[arena::BoxedPlayer; 2]> = (0..2)
         .map(|_| {

@@ -59,14 +59,32 @@ impl Score {
         }
     }
 
-    /// A win for the side to move with the game ending `plies` plies ahead.
+    /// A win for the side to move with the game ending `plies` plies ahead
+    /// (a distance beyond the longest a mate score holds, `MAX_PLY + 1`,
+    /// counts as that longest).
+    ///
+    /// ```
+    /// use qi_games::search::{Score, MAX_PLY};
+    ///
+    /// assert_eq!(Score::win_in(3).to_string(), "mate 2");
+    /// assert!(Score::win_in(u32::MAX).is_mate());
+    /// assert_eq!(Score::win_in(u32::MAX), Score::win_in(MAX_PLY as u32 + 1));
+    /// ```
     pub const fn win_in(plies: u32) -> Score {
-        Score(MATE - plies as i32)
+        Score(MATE - mate_distance(plies))
     }
 
-    /// A loss for the side to move with the game ending `plies` plies ahead.
+    /// A loss for the side to move with the game ending `plies` plies
+    /// ahead (clamped as in [`win_in`](Score::win_in)).
+    ///
+    /// ```
+    /// use qi_games::search::Score;
+    ///
+    /// assert_eq!(Score::loss_in(4).to_string(), "mate -2");
+    /// assert_eq!(Score::loss_in(u32::MAX).value(), -Score::win_in(u32::MAX).value());
+    /// ```
     pub const fn loss_in(plies: u32) -> Score {
-        Score(-(MATE - plies as i32))
+        Score(-(MATE - mate_distance(plies)))
     }
 
     /// The raw value: centi-units, or `±(MATE - plies)`.
@@ -127,10 +145,23 @@ impl fmt::Display for Score {
 /// below the root: a win is `MATE - ply`, a loss `-(MATE - ply)`, a draw 0.
 #[inline]
 pub fn terminal_value(outcome: Outcome, stm: Side, ply: usize) -> i32 {
+    // The search never goes below `MAX_PLY`; a caller's deeper ply counts
+    // as the deepest mate rather than overflow.
+    let ply = if ply > MAX_PLY { MAX_PLY + 1 } else { ply };
     match outcome.winner() {
         Some(winner) if winner == stm => MATE - ply as i32,
         Some(_) => -(MATE - ply as i32),
         None => 0,
+    }
+}
+
+/// `plies` as a mate distance: at most `MAX_PLY + 1`, the longest a mate
+/// score holds (`MATE - (MAX_PLY + 1) == MATE_BOUND`).
+const fn mate_distance(plies: u32) -> i32 {
+    if plies > MAX_PLY as u32 + 1 {
+        MAX_PLY as i32 + 1
+    } else {
+        plies as i32
     }
 }
 

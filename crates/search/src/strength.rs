@@ -144,7 +144,9 @@ impl Level {
             nodes: scale.nodes[i],
             lines: LINES,
             weakness: step.weakness,
-            max_loss: scale.unit * step.max_loss_pct / 100,
+            // Widened: a unit of any size gives a loss, not an overflow (the
+            // percentage is at most 100, so the result fits again).
+            max_loss: (i64::from(scale.unit) * i64::from(step.max_loss_pct) / 100) as i32,
         })
     }
 }

@@ -7,10 +7,11 @@ use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use proptest::prelude::*;
-use qi_core::{Position, Side};
+use qi_core::{Outcome, Position, Side, WinReason};
 use qi_five_tigers::{FiveTigers, Game, MaterialEvaluator};
 use qi_search::{
-    divide_parallel, perft, perft_parallel, Clock, Limits, SearchOptions, Searcher, TimeManager,
+    divide_parallel, perft, perft_parallel, terminal_value, Clock, Level, Limits, PvLine, Score,
+    SearchOptions, Searcher, Strength, StrengthScale, TimeManager, MATE_BOUND,
 };
 
 fn duration() -> impl Strategy<Value = Duration> {
@@ -135,5 +136,41 @@ proptest! {
         prop_assert_eq!(perft_parallel(&pos, depth, threads), n);
         let divided = divide_parallel(&pos, depth, threads);
         prop_assert!(divided.len() <= pos.legal_moves().len());
+    }
+
+    #[test]
+    fn scores_take_any_distance(plies in any::<u32>(), ply in any::<usize>()) {
+        // A mate at any distance is a mate score, the nearer the larger.
+        let (win, loss) = (Score::win_in(plies), Score::loss_in(plies));
+        prop_assert!(win.is_mate() && loss.is_mate());
+        prop_assert_eq!(win.value(), -loss.value());
+        prop_assert!(win >= Score::win_in(plies.saturating_add(1)));
+        let _ = (win.to_string(), loss.mate_moves());
+        let won = Outcome::win(Side::First, WinReason::NoLegalMove);
+        prop_assert!(terminal_value(won, Side::First, ply) >= MATE_BOUND);
+        prop_assert!(terminal_value(won, Side::Second, ply) <= -MATE_BOUND);
+    }
+
+    #[test]
+    fn levels_take_any_scale_and_lines(
+        unit in any::<i32>(),
+        nodes in any::<[u64; 9]>(),
+        ratings in any::<[i32; 10]>(),
+        elo in any::<i32>(),
+        seed in any::<u64>(),
+        values in proptest::collection::vec(any::<i32>(), 0..6),
+    ) {
+        let scale = StrengthScale { unit, nodes, ratings };
+        let _ = Level::for_elo(elo, &scale);
+        let mut lines: Vec<PvLine<u8>> = values
+            .iter()
+            .map(|&v| PvLine { score: Score::from_value(v), depth: 1, pv: vec![0] })
+            .collect();
+        lines.sort_by_key(|l| std::cmp::Reverse(l.score));
+        for level in Level::all() {
+            let Some(plan) = level.plan(&scale) else { continue };
+            let chosen = Strength::new(level, seed).choose(&lines, &plan);
+            prop_assert!(chosen < lines.len().max(1));
+        }
     }
 }

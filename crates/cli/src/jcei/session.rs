@@ -607,6 +607,7 @@ impl Session {
         let made = engine_for::<Games>(spec, profile, &self.overrides)
             .map_err(|e| match e {
                 SpecError::Profile { .. } => format!("EvalProfile: {e}"),
+                SpecError::TableAlloc(_) => format!("Hash: {e}"),
                 _ => format!("Variant: {e}"),
             })
             .and_then(

@@ -18,9 +18,12 @@ pub struct Tally {
 }
 
 impl Tally {
-    /// Games played.
+    /// Games played (at most `u32::MAX`: a tally built by hand with more
+    /// saturates rather than overflow).
     pub fn games(&self) -> u32 {
-        self.wins + self.draws + self.losses
+        self.wins
+            .saturating_add(self.draws)
+            .saturating_add(self.losses)
     }
 
     /// The points scored (win 1, draw ½).
@@ -30,14 +33,14 @@ impl Tally {
 
     /// Finished colour-swapped pairs.
     pub fn pair_count(&self) -> u32 {
-        self.pairs.iter().sum()
+        self.pairs.iter().fold(0, |sum, &n| sum.saturating_add(n))
     }
 
     /// Whether every game belongs to a finished pair, so that the
     /// pentanomial counts describe the whole match.
     pub fn pairs_complete(&self) -> bool {
         let pairs = self.pair_count();
-        pairs > 0 && 2 * pairs == self.games()
+        pairs > 0 && 2 * u64::from(pairs) == u64::from(self.games())
     }
 
     /// The game results as `(score of one game, count)`: the trinomial
