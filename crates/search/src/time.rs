@@ -97,9 +97,28 @@ impl TimeManager {
         self.budget
     }
 
+    /// The time left `elapsed` after the search started (`None`: no time
+    /// limit; zero once the budget is spent).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    ///
+    /// use qi_games::base::Side;
+    /// use qi_games::search::{Limits, TimeManager};
+    ///
+    /// let timer = TimeManager::new(&Limits::movetime(Duration::from_millis(300)), Side::First);
+    /// assert_eq!(timer.time_left(Duration::from_millis(100)), Some(Duration::from_millis(200)));
+    /// assert_eq!(timer.time_left(Duration::from_secs(1)), Some(Duration::ZERO));
+    /// assert_eq!(TimeManager::new(&Limits::depth(3), Side::First).time_left(Duration::ZERO), None);
+    /// ```
+    pub fn time_left(&self, elapsed: Duration) -> Option<Duration> {
+        self.budget.map(|t| t.saturating_sub(elapsed))
+    }
+
     /// When a search that started at `start` must stop (`None` also when
-    /// the budget reaches past any time the clock can name).
-    pub fn deadline(&self, start: Instant) -> Option<Instant> {
+    /// the budget reaches past any time the clock can name). Internal: the
+    /// clock type is the browser's in WebAssembly.
+    pub(crate) fn deadline(&self, start: Instant) -> Option<Instant> {
         self.budget.and_then(|t| start.checked_add(t))
     }
 

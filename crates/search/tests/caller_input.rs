@@ -4,7 +4,7 @@
 //! positions reached by random play.
 
 use std::sync::atomic::AtomicBool;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use proptest::prelude::*;
 use qi_core::{Outcome, Position, Side, WinReason};
@@ -87,7 +87,10 @@ proptest! {
         for side in Side::BOTH {
             let _ = limits.clock.budget(side);
             let mut timer = TimeManager::new(&limits, side);
-            let _ = timer.deadline(Instant::now());
+            if let Some(&(t, _)) = elapsed.first() {
+                let left = timer.time_left(t);
+                prop_assert_eq!(left.is_some(), timer.budget().is_some());
+            }
             for &(t, nodes) in &elapsed {
                 let _ = timer.next_iteration_fits(t, nodes);
             }
