@@ -19,7 +19,9 @@ use std::collections::BTreeMap;
 use qi_engine::SpecError;
 use serde::Serialize;
 
+use crate::clock::ClockError;
 use crate::game::GameError;
+use crate::review::{Budget, ReviewError, MAX_DEPTH, MAX_NODES};
 use crate::svg::RenderError;
 
 /// One field of an error: a number, or text (which may be a message of
@@ -182,6 +184,55 @@ impl From<&RenderError> for ErrorData {
     }
 }
 
+impl From<&ClockError> for ErrorData {
+    fn from(e: &ClockError) -> ErrorData {
+        let message = e.to_string();
+        match e {
+            ClockError::TimeControl { text, reason } => ErrorData::new(
+                "clock.time-control",
+                [("text", text.as_str().into()), ("reason", (*reason).into())],
+                message,
+            ),
+            ClockError::NotRunning => ErrorData::new("clock.not-running", [], message),
+            ClockError::Paused { paused: true } => ErrorData::new("clock.paused", [], message),
+            ClockError::Paused { paused: false } => ErrorData::new("clock.not-paused", [], message),
+            ClockError::Flagged { side } => ErrorData::new(
+                "clock.flagged",
+                [("side", crate::game::side_word(*side).into())],
+                message,
+            ),
+            ClockError::TimeWentBack { now, last } => ErrorData::new(
+                "clock.time-went-back",
+                [("now", (*now).into()), ("last", (*last).into())],
+                message,
+            ),
+        }
+    }
+}
+
+impl From<&ReviewError> for ErrorData {
+    fn from(e: &ReviewError) -> ErrorData {
+        match e {
+            ReviewError::Game(e) => ErrorData::from(e),
+            ReviewError::Budget(budget) => {
+                let (name, value, max) = match *budget {
+                    Budget::Nodes(n) => ("nodes", n, MAX_NODES),
+                    Budget::Depth(d) => ("depth", d.into(), MAX_DEPTH.into()),
+                };
+                ErrorData::new(
+                    "review.budget",
+                    [
+                        ("name", name.into()),
+                        ("value", value.into()),
+                        ("max", max.into()),
+                    ],
+                    e.to_string(),
+                )
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -213,5 +264,48 @@ mod tests {
         assert_eq!(e.kind, "option");
         let e = ErrorData::from(&load_record("[Game \"jungle\"]\n1. a9a1 *").err().unwrap());
         assert_eq!(e.kind, "record");
+    }
+
+    #[test]
+    fn clock_and_review_errors_have_their_kinds_and_fields() {
+        use crate::clock::{Clock, TimeControl};
+        use crate::review::{review_record, Budget};
+        use qi_core::Side;
+
+        let e = ErrorData::from(&"5+x".parse::<TimeControl>().unwrap_err());
+        assert_eq!(e.kind, "clock.time-control");
+        assert_eq!(e.fields["text"], Field::Text("5+x".into()));
+        let mut clock = Clock::new("1+0".parse().unwrap());
+        assert_eq!(
+            ErrorData::from(&clock.press(0).unwrap_err()).kind,
+            "clock.not-running"
+        );
+        assert_eq!(
+            ErrorData::from(&clock.resume(0).unwrap_err()).kind,
+            "clock.not-paused"
+        );
+        clock.start(Side::Second, 10).unwrap();
+        let e = ErrorData::from(&clock.press(5).unwrap_err());
+        assert_eq!(e.kind, "clock.time-went-back");
+        assert_eq!(e.fields["now"], Field::Number(5));
+        assert_eq!(e.fields["last"], Field::Number(10));
+        clock.pause(20).unwrap();
+        assert_eq!(
+            ErrorData::from(&clock.press(30).unwrap_err()).kind,
+            "clock.paused"
+        );
+        clock.resume(30).unwrap();
+        let e = ErrorData::from(&clock.press(2_000).unwrap_err());
+        assert_eq!(e.kind, "clock.flagged");
+        assert_eq!(e.fields["side"], Field::Text("second".into()));
+        assert_eq!(e.message, "second is out of time");
+
+        let e = review_record("", Budget::Nodes(0), &mut || false, &mut |_, _| false).unwrap_err();
+        let e = ErrorData::from(&e);
+        assert_eq!(e.kind, "review.budget");
+        assert_eq!(e.fields["name"], Field::Text("nodes".into()));
+        assert_eq!(e.fields["value"], Field::Number(0));
+        let e = review_record("x", Budget::Depth(1), &mut || false, &mut |_, _| false).unwrap_err();
+        assert_eq!(ErrorData::from(&e).kind, "record");
     }
 }

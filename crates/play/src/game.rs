@@ -236,7 +236,13 @@ pub trait WebGame: Send {
     }
     /// The whole line as a game record whose `Event` tag is `event` (the
     /// page of a static site is no `qi serve`).
-    fn record_of(&self, event: &str) -> String;
+    fn record_of(&self, event: &str) -> String {
+        self.record_tagged(event, &[])
+    }
+    /// The whole line as a game record whose `Event` tag is `event`, with
+    /// the further `tags` (name, value) after the standard ones (a clock's
+    /// `TimeControl`). A tag of the standard ones is set to its value.
+    fn record_tagged(&self, event: &str, tags: &[(&str, &str)]) -> String;
     /// A search of the shown position, to run on another thread.
     fn search_task(&mut self) -> SearchTask;
     /// Searches the shown position on this thread, for hosts without
@@ -592,13 +598,16 @@ impl<K: GameKit> WebGame for KitGame<K> {
         Ok(())
     }
 
-    fn record_of(&self, event: &str) -> String {
+    fn record_tagged(&self, event: &str, tags: &[(&str, &str)]) -> String {
         let game = self.game_at(self.line.len());
         let mut record = Record::from_game::<K>(&game);
         let names = Self::side_names();
         record.set_tag("Event", event);
         record.set_tag("First", names[0]);
         record.set_tag("Second", names[1]);
+        for (name, value) in tags {
+            record.set_tag(name, value);
+        }
         record.to_string()
     }
 
@@ -762,7 +771,7 @@ impl<K: GameKit> WebGame for KitGame<K> {
 }
 
 /// `first` or `second`, as the view names sides.
-fn side_word(side: Side) -> &'static str {
+pub(crate) fn side_word(side: Side) -> &'static str {
     match side {
         Side::First => "first",
         Side::Second => "second",

@@ -6,7 +6,9 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod clock;
 pub mod error_data;
 pub mod game;
 pub mod poll;
+pub mod review;
 pub mod svg;

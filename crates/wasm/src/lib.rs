@@ -27,6 +27,7 @@
 
 mod boundary;
 mod limits;
+mod timing;
 
 use boundary::{
     bool_arg, function_arg, integer_arg, js_error, option_value_arg, optional_integer_arg,
@@ -42,6 +43,7 @@ use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
 pub use limits::{LimitsError, SearchLimits};
+pub use timing::{review, Clock};
 
 /// The deepest perft, as `qi perft` takes it.
 pub const MAX_PERFT_DEPTH: u32 = 30;
@@ -318,13 +320,28 @@ impl Game {
     }
 
     /// The whole line as a game record (`docs/records.md`), with the
-    /// `Event` tag `event` (`qi` when absent).
+    /// `Event` tag `event` (`qi` when absent) and, when a clock was used,
+    /// its time control as the `TimeControl` tag (`"300+2"`, checked as
+    /// [`Clock`] reads it).
     pub fn record(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string | null | undefined")] event: JsValue,
+        #[wasm_bindgen(js_name = timeControl, unchecked_param_type = "string | null | undefined")]
+        time_control: JsValue,
     ) -> JsResult<String> {
         let event = optional_string_arg(&event, "event").map_err(thrown)?;
-        Ok(self.inner.record_of(event.as_deref().unwrap_or("qi")))
+        let event = event.as_deref().unwrap_or("qi");
+        match optional_string_arg(&time_control, "timeControl").map_err(thrown)? {
+            None => Ok(self.inner.record_of(event)),
+            Some(text) => {
+                let control: qi_play::clock::TimeControl = text
+                    .parse()
+                    .map_err(|e: qi_play::clock::ClockError| js_error(&ErrorData::from(&e)))?;
+                Ok(self
+                    .inner
+                    .record_tagged(event, &[("TimeControl", &control.to_string())]))
+            }
+        }
     }
 
     /// The shown position as SVG, the drawing of `qi render`. `options`:

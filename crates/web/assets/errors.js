@@ -242,6 +242,24 @@ const DATA_KINDS = {
   "undo-count": { zh: (f) => `在第${f.ply}步不能悔${f.count}步` },
   "engine-no-move": { zh: () => "引擎无棋可走" },
   "engine-failed": { zh: (f) => `引擎出错：${f.reason}` },
+  // The server's own, the clock's and the review's.
+  searching: { zh: () => "正在搜索中" },
+  "game-over": { zh: () => "对局已结束" },
+  "analysis-level": { zh: () => "分析总是以全力进行，不能选难度" },
+  "bad-json": { zh: () => "请求格式有误" },
+  stopping: { zh: () => "服务器正在关闭" },
+  "too-many-searches": { zh: (f) => `同时进行的搜索太多（${f.max}）：请稍后再试` },
+  "too-many-sessions": { zh: (f) => `对局太多（${f.max}），都在搜索中` },
+  "no-session": { zh: (f) => `没有对局“${f.id}”` },
+  "session-ended": { zh: (f) => `对局“${f.id}”已结束：它被删除了，或被更新的对局替换（服务器最多保留${f.max}个）` },
+  "server-restarted": { zh: (f) => `对局“${f.id}”来自服务器重启之前，已不存在` },
+  "clock.time-control": { zh: (f) => `“${f.text}”不是用时设置（应为 基本秒数+每步加秒，例如 300+2）` },
+  "clock.not-running": { zh: () => "棋钟没有在走" },
+  "clock.paused": { zh: () => "棋钟已暂停" },
+  "clock.not-paused": { zh: () => "棋钟没有暂停" },
+  "clock.flagged": { zh: (f) => `${ZH_SIDE[f.side] || f.side}超时` },
+  "clock.none": { zh: () => "这局棋没有棋钟" },
+  "review.budget": { zh: (f) => `复盘的${f.name === "depth" ? "深度" : "节点数"}应为 1 到 ${f.max}，而不是 ${f.value}` },
 };
 
 // A structured error ({kind, fields, message}) in `lang`, by its kind; one

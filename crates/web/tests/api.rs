@@ -228,6 +228,43 @@ async fn a_game_ends_with_its_reason_in_words() {
     let (status, body) = post(&app, &id, "/engine", json!({})).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert_eq!(error_of(status, &body), "the game is over");
+    assert_eq!(body["kind"], "game-over");
+}
+
+#[tokio::test]
+async fn the_servers_own_errors_carry_their_kind_and_fields() {
+    let app = default_app();
+    let (id, _) = session(&app, Value::Null).await;
+    let (status, body) = post(&app, &id, "/play", json!({"mov": "a3a4"})).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(body["kind"], "bad-json");
+    assert!(body["fields"]["reason"]
+        .as_str()
+        .unwrap()
+        .contains("unknown field `mov`"));
+    let (_, body) = post(&app, &id, "/undo", json!({"count": 0})).await;
+    assert_eq!(body["kind"], "argument.range");
+    assert_eq!(
+        body["fields"],
+        json!({"name": "count", "min": 1, "max": 1000, "value": "0"})
+    );
+    let (_, body) = post(&app, &id, "/engine", json!({"level": 11})).await;
+    assert_eq!(body["kind"], "argument.range");
+    assert_eq!(body["fields"]["name"], "level");
+    assert_eq!(body["fields"]["value"], "11");
+    let (_, body) = post(&app, &id, "/engine", json!({"movetime_ms": 0})).await;
+    assert_eq!(body["fields"]["name"], "movetime_ms");
+    let (_, body) = post(&app, &id, "/analysis/start", json!({"level": 3})).await;
+    assert_eq!(body["kind"], "analysis-level");
+    let (_, body) = post(&app, &id, "/analysis/start", json!({"multipv": 0})).await;
+    assert_eq!(body["kind"], "option");
+    let (status, body) = post(&app, "nope", "/play", json!({"move": "a3a4"})).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        (&body["code"], &body["kind"]),
+        (&json!("unknown_session"), &json!("no-session"))
+    );
+    assert_eq!(body["fields"], json!({"id": "nope"}));
 }
 
 #[tokio::test]
@@ -540,9 +577,13 @@ async fn analysis_streams_iterations_and_stops_on_request() {
     let (status, body) = post(&app, &id, "/analysis/start", Value::Null).await;
     assert_eq!(status, StatusCode::CONFLICT);
     assert!(error_of(status, &body).contains("a search is running"));
+    assert_eq!(body["kind"], "searching");
+    assert_eq!(body["fields"], json!({"search": "analysis"}));
     let (status, body) = post(&app, &other, "/engine", json!({"movetime_ms": 50})).await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
     assert!(error_of(status, &body).contains("too many searches"));
+    assert_eq!(body["kind"], "too-many-searches");
+    assert_eq!(body["fields"], json!({"max": 1}));
     let events = read_events(response.into_body(), false, 3).await;
     assert_eq!(events[0]["type"], "start");
     assert_eq!(events[1]["type"], "info");
@@ -592,6 +633,7 @@ async fn closing_the_server_stops_searches_and_event_streams() {
     let (status, body) = post(&app, &id, "/engine", json!({"movetime_ms": 50})).await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
     assert_eq!(error_of(status, &body), "the server is stopping");
+    assert_eq!(body["kind"], "stopping");
 }
 
 #[tokio::test]
@@ -609,6 +651,8 @@ async fn a_refused_undo_leaves_the_game_unchanged() {
             error_of(status, &body).contains("cannot take back"),
             "{body}"
         );
+        assert_eq!(body["kind"], "undo-count");
+        assert_eq!(body["fields"], json!({"count": count, "ply": 1}));
         let (_, view) = call(&app, "GET", &format!("/api/sessions/{id}"), Value::Null).await;
         assert_eq!(view, before, "undo {count} changed nothing");
     }
@@ -731,4 +775,112 @@ async fn the_saved_record_says_why_the_game_ended_as_the_page_does() {
             "{spec}: the page says {reason:?}, the record {record}"
         );
     }
+}
+
+#[tokio::test]
+async fn a_clock_runs_for_the_side_to_move_and_a_game_records_its_time_control() {
+    let app = default_app();
+    let (id, _) = session(&app, Value::Null).await;
+    let (status, body) = post(&app, &id, "/clock", json!({"time_control": "0+0"})).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(body["kind"], "clock.time-control");
+    assert_eq!(body["fields"]["text"], "0+0");
+    let (status, body) = post(&app, &id, "/clock/pause", Value::Null).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(body["kind"], "clock.none");
+    let (status, view) = post(&app, &id, "/clock", json!({"time_control": "300+2"})).await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["clock"]["control"], "300+2");
+    assert_eq!(view["clock"]["running"], "first");
+    let (_, view) = post(&app, &id, "/play", json!({"move": "a3a4"})).await;
+    assert_eq!(view["clock"]["running"], "second");
+    // The mover's increment was added: more than its base may be left.
+    let first = view["clock"]["remaining_ms"][0].as_u64().unwrap();
+    assert!(first > 290_000 && first <= 302_000, "{view}");
+    let (_, view) = post(&app, &id, "/clock/pause", Value::Null).await;
+    assert_eq!(view["clock"]["paused"], true);
+    let (status, body) = post(&app, &id, "/play", json!({"move": "g7g6"})).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(body["kind"], "clock.paused");
+    let (_, view) = post(&app, &id, "/clock/resume", Value::Null).await;
+    assert_eq!(view["clock"]["paused"], false);
+    // A takeback hands the time back to the side to move.
+    let (_, view) = post(&app, &id, "/undo", Value::Null).await;
+    assert_eq!(view["clock"]["running"], "first");
+    let (_, record) = call(
+        &app,
+        "GET",
+        &format!("/api/sessions/{id}/record"),
+        Value::Null,
+    )
+    .await;
+    assert!(record["record"]
+        .as_str()
+        .unwrap()
+        .contains("[TimeControl \"300+2\"]"));
+    let (status, view) = call(
+        &app,
+        "DELETE",
+        &format!("/api/sessions/{id}/clock"),
+        Value::Null,
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert!(view["clock"].is_null());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_side_out_of_time_can_move_no_more() {
+    let app = default_app();
+    let (id, _) = session(&app, Value::Null).await;
+    // One second and no increment: the first side is out of time soon.
+    post(&app, &id, "/clock", json!({"time_control": "1"})).await;
+    tokio::time::sleep(Duration::from_millis(1_200)).await;
+    let (status, body) = post(&app, &id, "/play", json!({"move": "a3a4"})).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(body["kind"], "clock.flagged");
+    assert_eq!(body["fields"]["side"], "first");
+    let (_, view) = call(&app, "GET", &format!("/api/sessions/{id}"), Value::Null).await;
+    assert_eq!(view["clock"]["flagged"], "first");
+    assert!(moves(&view).is_empty());
+    let (status, body) = post(&app, &id, "/engine", json!({"movetime_ms": 50})).await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    assert_eq!(body["kind"], "clock.flagged");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_review_marks_the_blunder_and_the_better_move() {
+    let app = default_app();
+    let record = "[Game \"jungle\"]\n[Start \"l6/7/7/7/7/7/6E/7/1Cw4 w 0 1\"]\n\ng3g4 c1d1 0-1\n";
+    let (status, review) = call(
+        &app,
+        "POST",
+        "/api/review",
+        json!({"record": record, "depth": 4}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{review}");
+    assert_eq!(review["complete"], true);
+    assert_eq!(review["budget"], json!({"depth": 4}));
+    assert_eq!(review["moves"][0]["judgement"], "blunder");
+    assert_eq!(review["moves"][0]["best"], "b1c1");
+    assert!(review["moves"][1]["judgement"].is_null());
+    assert_eq!(review["sides"][0]["blunders"], 1);
+    assert_eq!(review["positions"].as_array().unwrap().len(), 3);
+    let (status, body) = call(
+        &app,
+        "POST",
+        "/api/review",
+        json!({"record": record, "nodes": 0}),
+    )
+    .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(body["kind"], "review.budget");
+    assert_eq!(
+        body["fields"],
+        json!({"name": "nodes", "value": 0, "max": 100_000_000})
+    );
+    let (status, body) = call(&app, "POST", "/api/review", json!({"record": "x"})).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    assert_eq!(body["kind"], "record");
 }

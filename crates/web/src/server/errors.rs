@@ -11,7 +11,9 @@ use serde::Serialize;
 
 use std::collections::BTreeMap;
 
+use qi_play::clock::ClockError;
 use qi_play::error_data::{ErrorData, Field};
+use qi_play::review::ReviewError;
 
 use crate::game::GameError;
 
@@ -68,6 +70,23 @@ impl ApiError {
         }
     }
 
+    /// This error with its own kind and fields (bounded as the message
+    /// is), instead of the code as its kind.
+    pub(crate) fn kinded<const N: usize>(
+        mut self,
+        kind: &'static str,
+        fields: [(&'static str, Field); N],
+    ) -> ApiError {
+        self.kind = kind;
+        self.fields = fields.into_iter().map(bounded).collect();
+        self
+    }
+
+    /// The answer's fields.
+    pub fn fields(&self) -> &BTreeMap<&'static str, Field> {
+        &self.fields
+    }
+
     pub(crate) fn bad(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, message)
     }
@@ -118,28 +137,57 @@ fn code_of(status: StatusCode) -> &'static str {
     }
 }
 
+impl ApiError {
+    /// An error answer of `status` for a library's error as data.
+    fn of_data(status: StatusCode, data: ErrorData) -> ApiError {
+        let mut error = ApiError::new(status, data.message);
+        error.kind = data.kind;
+        error.fields = data.fields.into_iter().map(bounded).collect();
+        error
+    }
+}
+
 impl From<GameError> for ApiError {
     fn from(e: GameError) -> ApiError {
         let status = match e {
             GameError::Move { .. } | GameError::NothingToUndo => StatusCode::UNPROCESSABLE_ENTITY,
             _ => StatusCode::BAD_REQUEST,
         };
-        let data = ErrorData::from(&e);
-        let mut error = ApiError::new(status, data.message);
-        error.kind = data.kind;
-        // Quoted input is bounded as the message is.
-        error.fields = data
-            .fields
-            .into_iter()
-            .map(|(name, field)| match field {
-                Field::Text(t) if t.chars().count() > MAX_MESSAGE => (
-                    name,
-                    Field::Text(t.chars().take(MAX_MESSAGE).chain(['…']).collect()),
-                ),
-                other => (name, other),
-            })
-            .collect();
-        error
+        ApiError::of_data(status, ErrorData::from(&e))
+    }
+}
+
+impl From<ClockError> for ApiError {
+    /// A bad time control is a 400; a clock that cannot do it now (out of
+    /// time, paused, not running) a 409.
+    fn from(e: ClockError) -> ApiError {
+        let status = match e {
+            ClockError::TimeControl { .. } => StatusCode::BAD_REQUEST,
+            _ => StatusCode::CONFLICT,
+        };
+        ApiError::of_data(status, ErrorData::from(&e))
+    }
+}
+
+impl From<ReviewError> for ApiError {
+    fn from(e: ReviewError) -> ApiError {
+        match e {
+            ReviewError::Game(e) => e.into(),
+            ReviewError::Budget(_) => {
+                ApiError::of_data(StatusCode::BAD_REQUEST, ErrorData::from(&e))
+            }
+        }
+    }
+}
+
+/// A field whose quoted input is bounded as the message is.
+fn bounded((name, field): (&'static str, Field)) -> (&'static str, Field) {
+    match field {
+        Field::Text(t) if t.chars().count() > MAX_MESSAGE => (
+            name,
+            Field::Text(t.chars().take(MAX_MESSAGE).chain(['…']).collect()),
+        ),
+        other => (name, other),
     }
 }
 
@@ -185,6 +233,36 @@ pub(crate) async fn not_found() -> ApiError {
     ApiError::new(StatusCode::NOT_FOUND, "no such page or API")
 }
 
+/// A search is running in the session (`engine` or `analysis`): 409.
+pub(crate) fn searching(search: &'static str) -> ApiError {
+    ApiError::busy(format!("a search is running ({search})"))
+        .kinded("searching", [("search", search.into())])
+}
+
+/// The engine is choosing a move, so the game must not change: 409.
+pub(crate) fn engine_thinking() -> ApiError {
+    ApiError::busy("the engine is thinking: wait for its move").kinded("engine-thinking", [])
+}
+
+/// The game is over, so there is nothing to search: 409.
+pub(crate) fn game_over() -> ApiError {
+    ApiError::busy("the game is over").kinded("game-over", [])
+}
+
+/// A number of the request outside `min..=max`, with the kind and fields
+/// of the JavaScript package's (`argument.range`).
+pub(crate) fn out_of_range(name: &'static str, min: u64, max: u64, value: u64) -> ApiError {
+    ApiError::bad(format!("{name} must be from {min} to {max}, not {value}")).kinded(
+        "argument.range",
+        [
+            ("name", name.into()),
+            ("min", min.into()),
+            ("max", max.into()),
+            ("value", value.to_string().into()),
+        ],
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -198,6 +276,30 @@ mod tests {
         assert_eq!(e.message(), "a\\u{1b}[2Jb");
         assert_eq!(e.code(), "bad_request");
         assert_eq!(e.kind(), "bad_request");
+    }
+
+    #[test]
+    fn the_servers_own_errors_have_their_kinds_and_fields() {
+        let e = searching("engine");
+        assert_eq!((e.kind(), e.code()), ("searching", "busy"));
+        assert_eq!(e.fields()["search"], Field::Text("engine".into()));
+        assert_eq!(e.message(), "a search is running (engine)");
+        let e = engine_thinking();
+        assert_eq!((e.kind(), e.fields().len()), ("engine-thinking", 0));
+        assert_eq!(game_over().kind(), "game-over");
+        let e = out_of_range("count", 1, 1000, 0);
+        assert_eq!((e.kind(), e.code()), ("argument.range", "bad_request"));
+        assert_eq!(e.fields()["name"], Field::Text("count".into()));
+        assert_eq!(e.fields()["min"], Field::Number(1));
+        assert_eq!(e.fields()["max"], Field::Number(1000));
+        assert_eq!(e.fields()["value"], Field::Text("0".into()));
+        assert_eq!(e.message(), "count must be from 1 to 1000, not 0");
+        // Quoted input in a field is bounded as the message is.
+        let e = ApiError::bad("x").kinded("bad-json", [("reason", "y".repeat(5000).into())]);
+        match &e.fields()["reason"] {
+            Field::Text(t) => assert_eq!(t.chars().count(), MAX_MESSAGE + 1),
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -6,6 +6,8 @@
 //! * `routes`: the API's handlers, each leaving the session unchanged
 //!   when it answers an error.
 //! * `sessions`: sessions and their searches, the limits on both.
+//! * `clock`: a session's clock, pressed by each move.
+//! * `review`: game review, each position of a record searched.
 //! * [`errors`]: error answers, `{"error": ..., "code": ...}`.
 //! * [`security`]: the `Host` and `Origin` checks that keep other web
 //!   pages away from the API.
@@ -14,7 +16,9 @@
 //! On shutdown every search is stopped and the event streams end, so the
 //! server exits promptly. The API is described in `docs/web.md`.
 
+mod clock;
 pub mod errors;
+mod review;
 mod routes;
 pub mod security;
 mod sessions;
@@ -183,6 +187,13 @@ fn api_routes(state: Shared) -> Router {
         .route("/api/sessions/{id}/analysis/start", post(analysis_start))
         .route("/api/sessions/{id}/analysis/stop", post(analysis_stop))
         .route("/api/sessions/{id}/events", get(events))
+        .route(
+            "/api/sessions/{id}/clock",
+            post(clock::set_clock).delete(clock::delete_clock),
+        )
+        .route("/api/sessions/{id}/clock/pause", post(clock::pause_clock))
+        .route("/api/sessions/{id}/clock/resume", post(clock::resume_clock))
+        .route("/api/review", post(review::review))
         .with_state(state)
 }
 

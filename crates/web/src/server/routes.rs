@@ -17,23 +17,33 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
 
-use super::errors::ApiError;
+use super::clock::{after_move, before_move};
+use super::errors::{engine_thinking, game_over, out_of_range, searching, ApiError};
 use super::sessions::{start_search, stop_analysis, Inner, Kind, Session, SessionView, Shared};
-use crate::game::{load_record, new_game, WebGame};
+use crate::game::{load_record, new_game, GameError, WebGame};
 
 /// How often an idle event stream sends a comment: a closed tab's stream
 /// is noticed at the next write, so this bounds how long its analysis
 /// runs on (with [`super::Config::orphan_grace`]).
 const EVENT_KEEP_ALIVE: Duration = Duration::from_secs(1);
 
+/// A duration in whole milliseconds.
+fn millis(d: Duration) -> u64 {
+    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
 /// Reads a JSON body; an empty body is `{}`.
-fn body<T: DeserializeOwned>(bytes: &Bytes) -> Result<T, ApiError> {
+pub(crate) fn body<T: DeserializeOwned>(bytes: &Bytes) -> Result<T, ApiError> {
     let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
         b"{}"
     } else {
         bytes
     };
-    serde_json::from_slice(bytes).map_err(|e| ApiError::bad(format!("bad JSON body: {e}")))
+    serde_json::from_slice(bytes).map_err(|e| {
+        let reason = e.to_string();
+        ApiError::bad(format!("bad JSON body: {reason}"))
+            .kinded("bad-json", [("reason", reason.into())])
+    })
 }
 
 #[derive(Serialize)]
@@ -125,7 +135,7 @@ async fn change(
             .as_ref()
             .is_some_and(|r| r.kind == Kind::Engine)
         {
-            return Err(ApiError::busy("the engine is thinking: wait for its move"));
+            return Err(engine_thinking());
         }
         change(&mut inner)?;
     }
@@ -143,6 +153,8 @@ pub(crate) async fn new_game_in(
     let game = request.build()?;
     change(&state, &id, move |inner| {
         inner.game = game;
+        // A new game starts without a clock, until the page sets one.
+        inner.clock = None;
         if let Some(flip) = request.flip {
             inner.flip = flip;
         }
@@ -164,7 +176,14 @@ pub(crate) async fn play(
     bytes: Bytes,
 ) -> Result<Json<SessionView>, ApiError> {
     let request: PlayRequest = body(&bytes)?;
-    change(&state, &id, |inner| Ok(inner.game.play(&request.mv)?)).await
+    change(&state, &id, |inner| {
+        // A refused move leaves the clock running for the side to move.
+        before_move(inner)?;
+        inner.game.play(&request.mv)?;
+        after_move(inner);
+        Ok(())
+    })
+    .await
 }
 
 pub(crate) async fn undo(
@@ -180,25 +199,31 @@ pub(crate) async fn undo(
     let request: Undo = body(&bytes)?;
     let count = request.count.unwrap_or(1);
     if !(1..=1000).contains(&count) {
-        return Err(ApiError::bad("count must be from 1 to 1000"));
+        return Err(out_of_range("count", 1, 1000, count as u64));
     }
     change(&state, &id, |inner| {
         // Each undo takes back the move before the shown position: all
         // `count` must exist before the first is taken back.
         let shown = inner.game.view(false).ply;
         if count > shown {
+            if shown == 0 {
+                return Err(GameError::NothingToUndo.into());
+            }
             return Err(ApiError::new(
                 StatusCode::UNPROCESSABLE_ENTITY,
-                if shown == 0 {
-                    "no move to take back".to_string()
-                } else {
-                    format!("cannot take back {count} moves: the shown position is after {shown}")
-                },
+                format!("cannot take back {count} moves: the shown position is after {shown}"),
+            )
+            .kinded(
+                "undo-count",
+                [("count", count.into()), ("ply", shown.into())],
             ));
         }
         for _ in 0..count {
             inner.game.undo()?;
         }
+        // The side to move's time runs again (no time is given back),
+        // and a clock stopped at the game's end restarts.
+        let _ = before_move(inner);
         Ok(())
     })
     .await
@@ -246,7 +271,14 @@ pub(crate) async fn get_record(
     Path(id): Path<String>,
 ) -> Result<Json<RecordBody>, ApiError> {
     let session = state.session(&id)?;
-    let record = session.lock().game.record();
+    let inner = session.lock();
+    // A game on a clock says its time control, as PGN does.
+    let record = match &inner.clock {
+        Some(clock) => inner
+            .game
+            .record_tagged("qi serve", &[("TimeControl", &clock.control().to_string())]),
+        None => inner.game.record(),
+    };
     Ok(Json(RecordBody { record }))
 }
 
@@ -263,9 +295,14 @@ pub(crate) async fn put_record(
         Ok(load_record(&request.record)?)
     })
     .await
-    .map_err(|e| ApiError::unavailable(format!("the record could not be read: {e}")))??;
+    .map_err(|e| {
+        let reason = e.to_string();
+        ApiError::unavailable(format!("the record could not be read: {reason}"))
+            .kinded("internal", [("reason", reason.into())])
+    })??;
     change(&state, &id, move |inner| {
         inner.game = game;
+        inner.clock = None;
         Ok(())
     })
     .await
@@ -288,9 +325,7 @@ fn level_of(request: &SearchRequest) -> Result<String, ApiError> {
     match request.level {
         None => Ok("10".to_string()),
         Some(level @ 1..=10) => Ok(level.to_string()),
-        Some(level) => Err(ApiError::bad(format!(
-            "level must be from 1 to 10, not {level}"
-        ))),
+        Some(level) => Err(out_of_range("level", 1, 10, level.into())),
     }
 }
 
@@ -303,42 +338,41 @@ pub(crate) async fn engine_move(
     let level = level_of(&request)?;
     let movetime = Duration::from_millis(request.movetime_ms.unwrap_or(1000));
     if movetime.is_zero() || movetime > state.config.max_movetime {
-        return Err(ApiError::bad(format!(
-            "movetime_ms must be from 1 to {}",
-            state.config.max_movetime.as_millis()
-        )));
+        return Err(out_of_range(
+            "movetime_ms",
+            1,
+            millis(state.config.max_movetime),
+            millis(movetime),
+        ));
     }
     let session = state.session(&id)?;
     {
-        let inner = session.lock();
+        let mut inner = session.lock();
         if inner
             .search
             .as_ref()
             .is_some_and(|r| r.kind == Kind::Engine)
         {
-            return Err(ApiError::busy("a search is running (engine)"));
+            return Err(searching(Kind::Engine.name()));
         }
         if inner.game.view(false).result.is_some() {
-            return Err(ApiError::busy("the game is over"));
+            return Err(game_over());
         }
+        // The engine's time runs while it thinks; none is left to it
+        // when it is out of time or the clock is paused.
+        before_move(&mut inner)?;
     }
     // The engine's move replaces the analysis (which frees its slot).
     stop_analysis(&session).await;
     let done = {
         let mut inner = session.lock();
-        if inner.search.is_some() {
-            return Err(ApiError::busy("a search is running"));
+        if let Some(running) = &inner.search {
+            return Err(searching(running.kind.name()));
         }
         let permit = state.permit()?;
         // The engine's move needs one line, whatever the analysis asked.
-        inner
-            .game
-            .set_option("MultiPV", "1")
-            .map_err(|e| ApiError::bad(e.to_string()))?;
-        inner
-            .game
-            .set_option("Level", &level)
-            .map_err(|e| ApiError::bad(e.to_string()))?;
+        inner.game.set_option("MultiPV", "1")?;
+        inner.game.set_option("Level", &level)?;
         start_search(
             &state,
             &session,
@@ -360,42 +394,36 @@ pub(crate) async fn analysis_start(
 ) -> Result<Response, ApiError> {
     let request: SearchRequest = body(&bytes)?;
     if request.level.is_some() {
-        return Err(ApiError::bad(
-            "level is for the engine's moves; analysis is at full strength",
-        ));
+        return Err(
+            ApiError::bad("level is for the engine's moves; analysis is at full strength")
+                .kinded("analysis-level", []),
+        );
     }
     let limit = match request.movetime_ms {
         Some(ms) => Duration::from_millis(ms),
         None => state.config.max_analysis,
     };
     if limit.is_zero() || limit > state.config.max_analysis {
-        return Err(ApiError::bad(format!(
-            "movetime_ms must be from 1 to {}",
-            state.config.max_analysis.as_millis()
-        )));
+        return Err(out_of_range(
+            "movetime_ms",
+            1,
+            millis(state.config.max_analysis),
+            millis(limit),
+        ));
     }
     let session = state.session(&id)?;
     let mut inner = session.lock();
     if let Some(running) = &inner.search {
-        return Err(ApiError::busy(format!(
-            "a search is running ({})",
-            running.kind.name()
-        )));
+        return Err(searching(running.kind.name()));
     }
     if inner.game.view(false).result.is_some() {
-        return Err(ApiError::busy("the game is over"));
+        return Err(game_over());
     }
     let permit = state.permit()?;
     let lines = request.multipv.unwrap_or(1).to_string();
-    inner
-        .game
-        .set_option("MultiPV", &lines)
-        .map_err(|e| ApiError::bad(e.to_string()))?;
+    inner.game.set_option("MultiPV", &lines)?;
     // An engine move at a weak level may have come before.
-    inner
-        .game
-        .set_option("Level", "10")
-        .map_err(|e| ApiError::bad(e.to_string()))?;
+    inner.game.set_option("Level", "10")?;
     start_search(
         &state,
         &session,
@@ -418,7 +446,7 @@ pub(crate) async fn analysis_stop(
         .as_ref()
         .is_some_and(|r| r.kind == Kind::Engine)
     {
-        return Err(ApiError::busy("the engine is thinking: wait for its move"));
+        return Err(engine_thinking());
     }
     stop_analysis(&session).await;
     let inner = session.lock();

@@ -15,7 +15,7 @@ use std::collections::hash_map::RandomState;
 use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
@@ -26,6 +26,7 @@ use tokio::sync::{broadcast, oneshot, watch, OwnedSemaphorePermit, Semaphore};
 use super::errors::ApiError;
 use super::Config;
 use crate::game::{GameView, InfoView, WebGame};
+use qi_play::clock::{Clock, ClockView};
 
 /// What a session's event stream carries.
 #[derive(Clone, Debug, Serialize)]
@@ -87,7 +88,17 @@ pub(crate) struct Inner {
     pub(crate) game: Box<dyn WebGame>,
     pub(crate) flip: bool,
     pub(crate) search: Option<Running>,
+    /// The game's clock, if one was set.
+    pub(crate) clock: Option<Clock>,
     last_used: Instant,
+}
+
+/// The server's time for clocks: milliseconds since its first reading (a
+/// monotonic clock, so a change of the system's time moves no clock).
+pub(crate) fn now_ms() -> u64 {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    let epoch = *EPOCH.get_or_init(Instant::now);
+    u64::try_from(epoch.elapsed().as_millis()).unwrap_or(u64::MAX)
 }
 
 impl Inner {
@@ -96,6 +107,7 @@ impl Inner {
             game,
             flip,
             search: None,
+            clock: None,
             last_used: Instant::now(),
         }
     }
@@ -109,6 +121,8 @@ pub(crate) struct SessionView {
     view: GameView,
     searching: Option<&'static str>,
     flip: bool,
+    /// The clock now, none without one.
+    clock: Option<ClockView>,
 }
 
 impl SessionView {
@@ -118,6 +132,7 @@ impl SessionView {
             view: inner.game.view(inner.flip),
             searching: inner.search.as_ref().map(|r| r.kind.name()),
             flip: inner.flip,
+            clock: inner.clock.as_ref().map(|c| c.view(now_ms())),
         }
     }
 }
@@ -216,7 +231,8 @@ impl AppState {
                 StatusCode::NOT_FOUND,
                 "unknown_session",
                 format!("no session '{shown}'"),
-            );
+            )
+            .kinded("no-session", [("id", shown.into())]);
         }
         if id.starts_with(&self.tag) {
             ApiError::with_code(
@@ -227,12 +243,20 @@ impl AppState {
                     self.config.max_sessions
                 ),
             )
+            .kinded(
+                "session-ended",
+                [
+                    ("id", shown.into()),
+                    ("max", self.config.max_sessions.into()),
+                ],
+            )
         } else {
             ApiError::with_code(
                 StatusCode::NOT_FOUND,
                 "server_restarted",
                 format!("session '{shown}' is from before the server restarted; its game is gone"),
             )
+            .kinded("server-restarted", [("id", shown.into())])
         }
     }
 
@@ -266,7 +290,11 @@ impl AppState {
                     return Err(ApiError::unavailable(format!(
                         "too many sessions ({}), all of them searching",
                         self.config.max_sessions
-                    )))
+                    ))
+                    .kinded(
+                        "too-many-sessions",
+                        [("max", self.config.max_sessions.into())],
+                    ))
                 }
             }
         }
@@ -298,13 +326,17 @@ impl AppState {
     /// A search slot, or why there is none.
     pub(crate) fn permit(&self) -> Result<OwnedSemaphorePermit, ApiError> {
         if self.closing.load(Ordering::SeqCst) {
-            return Err(ApiError::unavailable("the server is stopping"));
+            return Err(ApiError::unavailable("the server is stopping").kinded("stopping", []));
         }
         Arc::clone(&self.searches).try_acquire_owned().map_err(|_| {
             ApiError::unavailable(format!(
                 "too many searches at once ({}): try again later",
                 self.config.max_searches
             ))
+            .kinded(
+                "too-many-searches",
+                [("max", self.config.max_searches.into())],
+            )
         })
     }
 }
@@ -387,7 +419,11 @@ pub(crate) fn start_search(
                     if let Some(best) = &best {
                         // The game could not change while the engine
                         // thought: its move is legal.
-                        let _ = inner.game.play(best);
+                        // A move after the engine's time ran out is not
+                        // played: it lost on time.
+                        if !super::clock::out_of_time(&mut inner) && inner.game.play(best).is_ok() {
+                            super::clock::after_move(&mut inner);
+                        }
                     }
                 }
                 inner.search = None;
