@@ -320,28 +320,13 @@ impl Game {
     }
 
     /// The whole line as a game record (`docs/records.md`), with the
-    /// `Event` tag `event` (`qi` when absent) and, when a clock was used,
-    /// its time control as the `TimeControl` tag (`"300+2"`, checked as
-    /// [`Clock`] reads it).
+    /// `Event` tag `event` (`qi` when absent).
     pub fn record(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string | null | undefined")] event: JsValue,
-        #[wasm_bindgen(js_name = timeControl, unchecked_param_type = "string | null | undefined")]
-        time_control: JsValue,
     ) -> JsResult<String> {
         let event = optional_string_arg(&event, "event").map_err(thrown)?;
-        let event = event.as_deref().unwrap_or("qi");
-        match optional_string_arg(&time_control, "timeControl").map_err(thrown)? {
-            None => Ok(self.inner.record_of(event)),
-            Some(text) => {
-                let control: qi_play::clock::TimeControl = text
-                    .parse()
-                    .map_err(|e: qi_play::clock::ClockError| js_error(&ErrorData::from(&e)))?;
-                Ok(self
-                    .inner
-                    .record_tagged(event, &[("TimeControl", &control.to_string())]))
-            }
-        }
+        Ok(self.inner.record_of(event.as_deref().unwrap_or("qi")))
     }
 
     /// The shown position as SVG, the drawing of `qi render`. `options`:

@@ -65,14 +65,6 @@ test("a clock refuses bad input with kinds and fields", () => {
   assert.equal(clock.view(200).remaining_ms[0], 9900);
 });
 
-test("a record says the clock's time control", () => {
-  const game = new Game("jungle");
-  game.play("a3a4");
-  assert.match(game.record("qi", "300+2"), /\[TimeControl "300\+2"\]/);
-  assert.doesNotMatch(game.record("qi"), /TimeControl/);
-  assert.equal(thrown(() => game.record("qi", "fast")).kind, "clock.time-control");
-});
-
 const BLUNDER = '[Game "jungle"]\n[Start "l6/7/7/7/7/7/6E/7/1Cw4 w 0 1"]\n\ng3g4 c1d1 0-1\n';
 
 test("a review marks the blunder and the better move, with progress", () => {
