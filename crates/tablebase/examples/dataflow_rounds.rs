@@ -20,7 +20,7 @@ use std::time::Instant;
 
 use qi_tablebase::dataflow::{self, Cluster, Share};
 
-#[path = "../tests/common/loopback.rs"]
+#[path = "../tests/suite/common/loopback.rs"]
 mod loopback;
 use qi_tablebase::retrograde::{self, Open, RetroError, RetroSlice, Start};
 use qi_tablebase::Wdl;

@@ -38,7 +38,7 @@ fn main() -> ExitCode {
 }
 
 // The tests' naive check and dice.
-#[path = "../tests/common/one_ply.rs"]
+#[path = "../tests/suite/common/one_ply.rs"]
 mod one_ply;
 use one_ply::{one_ply_by, random_position, Rng};
 

@@ -1,0 +1,6 @@
+//! The crate's integration tests, one module per subject, built as one
+//! binary: one link and one instantiation of the generic code instead
+//! of one per file.
+
+mod api;
+mod http;
