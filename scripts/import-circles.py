@@ -1,9 +1,13 @@
 #!/usr/bin/env python3
 """Lists the import circles among the modules of a crate's non-test code.
 
-    scripts/import-circles.py [--edges] [CRATE_SRC]   (default crates/tablebase/src)
+    scripts/import-circles.py [--edges] [--known MODULE]... [CRATE_SRC]
+    (default crates/tablebase/src)
 
-(`--edges` prints every import first.)
+(`--edges` prints every import first. `--known MODULE`: a circle made
+only of MODULE and the modules below it is printed as known and does not
+fail the run; CI passes the circles not broken yet this way, so that a new
+one fails.)
 
 A module is a file (`lib.rs` the root, `a.rs` and `a/mod.rs` the module
 `a`). Module A imports module B when A's code names a path into B
@@ -259,7 +263,13 @@ def components(edges):
 
 
 def main():
-    args = [a for a in sys.argv[1:] if a != "--edges"]
+    argv, args, known = sys.argv[1:], [], []
+    while argv:
+        a = argv.pop(0)
+        if a == "--known" and argv:
+            known.append(tuple(argv.pop(0).split("::")))
+        elif a != "--edges":
+            args.append(a)
     src = args[0] if args else "crates/tablebase/src"
     crate = Crate(src)
     if "--edges" in sys.argv:
@@ -275,6 +285,9 @@ def main():
             if b[:-1] == a:
                 continue
         names = sorted("::".join(m[1:]) or "(root)" for m in comp)
+        if any(all(m[1 : 1 + len(k)] == k for m in comp) for k in known):
+            print(f"known, {len(comp)} modules: {' '.join(names)}")
+            continue
         print(f"{len(comp)} modules: {' '.join(names)}")
         found += 1
     print(f"{found} circles in {len(crate.files)} modules of {src}", file=sys.stderr)

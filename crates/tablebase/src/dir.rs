@@ -1,15 +1,16 @@
 //! Generation straight into a directory, holding in memory only the
 //! tables the next size of materials needs ([`generate_dir`]).
 
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Mutex;
 
 use thiserror::Error;
 
-use crate::driver::{levels, lock, solve_level, GenerateError};
+use crate::driver::{levels, lock, solve_level, GenerateError, Solver};
 use crate::format::{load_table, save_table, FormatError};
+use crate::game::table::Table;
 use crate::game::TableGame;
-use crate::table::Table;
 use crate::tablebase::Tablebase;
 
 /// Why [`generate_dir`] stopped.
@@ -36,15 +37,54 @@ pub struct DirPlan<M> {
     pub all: Vec<M>,
     /// Those without a file in the directory: the ones to solve.
     pub todo: Vec<M>,
+    /// Each material of `all`, in the same order: whether its file is
+    /// there, what it reads, what it takes.
+    pub steps: Vec<DirStep<M>>,
     /// The bound of the working memory of one table in progress, in bytes
     /// ([`TableGame::generation_memory`] of the largest material to solve).
     pub working_memory_per_table: u64,
-    /// The most bytes of finished tables held in memory at once: those of
-    /// one level while the next level is solved, plus those of the next
-    /// level when a level after it needs them ([`TableGame::table_bytes`]).
+    /// The most bytes of finished tables held in memory at once: those
+    /// that a material still to come reads, while a level is solved
+    /// ([`TableGame::table_bytes`]).
     pub resident_table_bytes: u64,
     /// The bytes of the new files ([`TableGame::table_bytes`]).
     pub file_bytes: u64,
+}
+
+/// One material of a [`DirPlan`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DirStep<M> {
+    /// The material.
+    pub material: M,
+    /// Whether its file is in the directory (read and checked, not
+    /// solved).
+    pub present: bool,
+    /// The materials its solution reads ([`TableGame::dependencies`]),
+    /// all earlier in the plan.
+    pub reads: Vec<M>,
+    /// The bound of its working memory while solved, in bytes
+    /// ([`TableGame::generation_memory`]).
+    pub working_memory: u64,
+    /// The bytes of its file ([`TableGame::table_bytes`]).
+    pub file_bytes: u64,
+}
+
+/// For each material of `all` (a closure, in order), the index of the
+/// last level of `levels` whose materials read its table (`None`: no
+/// material of the closure reads it).
+fn last_readers<G: TableGame>(
+    rules: &G::Rules,
+    levels: &[&[G::Material]],
+) -> BTreeMap<G::Material, usize> {
+    let mut last = BTreeMap::new();
+    for (k, level) in levels.iter().enumerate() {
+        for &m in level.iter() {
+            for read in G::dependencies(m, rules) {
+                last.insert(read, k);
+            }
+        }
+    }
+    last
 }
 
 /// What generating `materials` under `rules` into `dir` takes, counting
@@ -57,32 +97,55 @@ pub fn plan_dir<G: TableGame>(
 ) -> DirPlan<G::Material> {
     let table_bytes = |m| G::table_bytes(m, rules);
     let all = G::closure(materials, rules);
-    let todo: Vec<G::Material> = all
+    let steps: Vec<DirStep<G::Material>> = all
         .iter()
-        .copied()
-        .filter(|&m| !Tablebase::<G>::file_path(dir, m).exists())
+        .map(|&m| DirStep {
+            material: m,
+            present: Tablebase::<G>::file_path(dir, m).exists(),
+            reads: G::dependencies(m, rules),
+            working_memory: G::generation_memory(m, rules),
+            file_bytes: table_bytes(m),
+        })
         .collect();
-    let sizes: Vec<u64> = levels::<G>(&all)
+    let todo: Vec<G::Material> = steps
         .iter()
-        .map(|level| level.iter().map(|&m| table_bytes(m)).sum())
+        .filter(|s| !s.present)
+        .map(|s| s.material)
         .collect();
-    let resident_table_bytes = (0..sizes.len())
+    let levels = levels::<G>(&all);
+    let last = last_readers::<G>(rules, &levels);
+    // While level k is solved: the tables of earlier levels read at k or
+    // later, and those of level k read later.
+    let resident_table_bytes = (0..levels.len())
         .map(|k| {
-            let below = if k > 0 { sizes[k - 1] } else { 0 };
-            let kept = if k + 1 < sizes.len() { sizes[k] } else { 0 };
-            below + kept
+            levels[..=k]
+                .iter()
+                .enumerate()
+                .flat_map(|(j, level)| level.iter().map(move |m| (j, m)))
+                .filter(|&(j, m)| {
+                    last.get(m)
+                        .is_some_and(|&r| if j < k { r >= k } else { r > k })
+                })
+                .map(|(_, &m)| table_bytes(m))
+                .sum::<u64>()
         })
         .max()
         .unwrap_or(0);
     DirPlan {
-        working_memory_per_table: todo
+        working_memory_per_table: steps
             .iter()
-            .map(|&m| G::generation_memory(m, rules))
+            .filter(|s| !s.present)
+            .map(|s| s.working_memory)
             .max()
             .unwrap_or(0),
-        file_bytes: todo.iter().map(|&m| table_bytes(m)).sum(),
+        file_bytes: steps
+            .iter()
+            .filter(|s| !s.present)
+            .map(|s| s.file_bytes)
+            .sum(),
         resident_table_bytes,
         todo,
+        steps,
         all,
     }
 }
@@ -90,10 +153,10 @@ pub fn plan_dir<G: TableGame>(
 /// Generates `materials` and every smaller material their captures lead to
 /// into `dir` (which must exist), one file per material, on `threads`
 /// threads, and returns how many tables it solved. Unlike
-/// [`Tablebase::extend`] it keeps no table it does not need: while the
-/// materials of one level are solved, only the tables of the level below
-/// (which their captures lead into) are in memory, and a table of the top
-/// level is dropped as soon as its file is written. So every 4-animal
+/// [`Tablebase::extend`] it keeps no table it does not need: a table
+/// stays in memory only until the last material that reads it
+/// ([`TableGame::dependencies`]) is solved, and a table nothing reads is
+/// dropped as soon as its file is written. So every 4-animal
 /// Jungle material (13.8 GB of tables) is generated with the 3-animal
 /// tables (78 MB) in memory.
 ///
@@ -119,7 +182,7 @@ pub fn plan_dir<G: TableGame>(
 /// assert_eq!(generate_dir::<Jungle>(&rules, &materials, 2, &dir, &|_| {}).unwrap(), 0);
 /// std::fs::remove_dir_all(&dir).unwrap();
 /// ```
-pub fn generate_dir<G: TableGame>(
+pub fn generate_dir<G: Solver>(
     rules: &G::Rules,
     materials: &[G::Material],
     threads: usize,
@@ -128,37 +191,39 @@ pub fn generate_dir<G: TableGame>(
 ) -> Result<usize, GenerateDirError> {
     let all = G::closure(materials, rules);
     let levels = levels::<G>(&all);
-    let mut below = Tablebase::new(rules);
+    let last = last_readers::<G>(rules, &levels);
+    // Whether a material after level `k` reads the table of `m`.
+    let read_after = |m: &G::Material, k: usize| last.get(m).is_some_and(|&r| r > k);
+    let mut held = Tablebase::new(rules);
     let mut solved = 0;
     for (k, level) in levels.iter().enumerate() {
-        let needed_above = k + 1 < levels.len();
-        let mut this = Tablebase::new(rules);
         let mut todo = Vec::new();
         for &m in level.iter() {
             let path = Tablebase::<G>::file_path(dir, m);
             if path.exists() {
                 let table = load_table(&path, rules)?;
-                if needed_above {
-                    this.insert_table(table);
+                if read_after(&m, k) {
+                    held.insert_table(table);
                 }
             } else {
                 todo.push(m);
             }
         }
         let kept = Mutex::new(Vec::new());
-        solve_level(rules, &todo, &below, threads, &|table: Table<G>| {
+        solve_level(rules, &todo, &held, threads, &|table: Table<G>| {
             save_table(dir, &table)?;
             done(&table);
-            if needed_above {
+            if read_after(&table.material, k) {
                 lock(&kept).push(table);
             }
             Ok::<(), GenerateDirError>(())
         })?;
         solved += todo.len();
+        // What no later level reads leaves memory.
+        held.retain(|m| read_after(&m, k));
         for table in kept.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            this.insert_table(table);
+            held.insert_table(table);
         }
-        below = this;
     }
     Ok(solved)
 }

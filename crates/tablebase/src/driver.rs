@@ -2,15 +2,96 @@
 //! asked for cut into levels (a capture leads to a lower level), the
 //! materials of one level solved side by side on several threads, each
 //! finished table handed on as soon as it is done. How one material is
-//! solved is the game's ([`TableGame::solve`]).
+//! solved is the game's ([`Solver::solve`]).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 pub use crate::error::GenerateError;
+use crate::game::table::Table;
 use crate::game::TableGame;
-use crate::table::Table;
 use crate::tablebase::Tablebase;
+
+/// A game whose tables this crate generates: how one material is solved,
+/// given the tables it reads. Apart from [`TableGame`], which is all that
+/// probing needs.
+pub trait Solver: TableGame {
+    /// Solves `material` given the tables its captures or removals lead to
+    /// ([`TableGame::dependencies`], in `smaller`), on `threads` threads.
+    fn solve(
+        rules: &Self::Rules,
+        material: Self::Material,
+        smaller: &Tablebase<Self>,
+        threads: usize,
+    ) -> Result<Table<Self>, GenerateError>;
+}
+
+/// What a generation has to do ([`Tablebase::plan`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan<M> {
+    /// The materials to solve (the closure under captures of those asked
+    /// for, less the loaded ones), in generation order.
+    pub todo: Vec<M>,
+    /// How many materials of the closure are loaded already.
+    pub present: usize,
+    /// The bound (or estimate) of the working memory of one table in
+    /// progress, in bytes ([`TableGame::generation_memory`] of the largest
+    /// material to solve).
+    pub working_memory_per_table: u64,
+    /// The memory of the new tables once finished
+    /// ([`TableGame::table_bytes`]).
+    pub table_bytes: u64,
+}
+
+/// Generation into a tablebase in memory.
+impl<G: Solver> Tablebase<G> {
+    /// Solves `materials` and every smaller material their captures lead to
+    /// under `rules`, on `threads` threads (the materials of one level are
+    /// shared out among them; when there are fewer materials than threads,
+    /// each material's solution is cut among the rest).
+    pub fn generate(
+        rules: &G::Rules,
+        materials: &[G::Material],
+        threads: usize,
+    ) -> Result<Tablebase<G>, GenerateError> {
+        let mut tb = Tablebase::new(rules);
+        tb.extend(materials, threads, &|_| {})?;
+        Ok(tb)
+    }
+
+    /// Solves those of `materials` (and of their sub-materials) that are not
+    /// loaded yet, calling `done` with each new table as it is finished.
+    pub fn extend(
+        &mut self,
+        materials: &[G::Material],
+        threads: usize,
+        done: &(dyn Fn(&Table<G>) + Sync),
+    ) -> Result<(), GenerateError> {
+        generate_into(self, materials, threads, done)
+    }
+
+    /// What generating `materials` on top of the loaded tables takes: the
+    /// materials to solve and the memory bound.
+    pub fn plan(&self, materials: &[G::Material]) -> Plan<G::Material> {
+        let rules = self.rules();
+        let all = G::closure(materials, rules);
+        let todo: Vec<G::Material> = all
+            .iter()
+            .copied()
+            .filter(|m| self.table(*m).is_none())
+            .collect();
+        Plan {
+            present: all.len() - todo.len(),
+            working_memory_per_table: todo
+                .iter()
+                .map(|&m| G::generation_memory(m, rules))
+                .max()
+                .unwrap_or(0),
+            table_bytes: todo.iter().map(|&m| G::table_bytes(m, rules)).sum(),
+            todo,
+        }
+    }
+}
 
 /// `materials` (in [`TableGame::closure`]'s order) cut into runs of one
 /// level.
@@ -44,7 +125,7 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 /// captures lead to) that `base` does not hold yet, adding them to `base`,
 /// level by level ([`solve_level`]). `done` is called with each table as it
 /// is finished (to save it, or report progress) before it is added.
-pub(crate) fn generate_into<G: TableGame>(
+pub(crate) fn generate_into<G: Solver>(
     base: &mut Tablebase<G>,
     materials: &[G::Material],
     threads: usize,
@@ -76,7 +157,7 @@ pub(crate) fn generate_into<G: TableGame>(
 /// finished, on the thread that solved it; the first error (of a table or
 /// of `finish`) stops the others from starting new materials and is
 /// returned.
-pub(crate) fn solve_level<G: TableGame, E: From<GenerateError> + Send>(
+pub(crate) fn solve_level<G: Solver, E: From<GenerateError> + Send>(
     rules: &G::Rules,
     level: &[G::Material],
     subtables: &Tablebase<G>,

@@ -22,14 +22,13 @@
 //! the game's ([`TableGame::index_bytes`], [`TableGame::read_index`]).
 
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::blocked::{self, BlockedHeader};
 use crate::container::{self, Header, ReadFileError, MAGIC};
 pub use crate::error::{FileError, FormatError, Source};
+use crate::game::table::Table;
 use crate::game::TableGame;
-use crate::table::Table;
-use crate::tablebase::Tablebase;
 
 impl FormatError {
     /// `source` in a file of game `G`.
@@ -216,10 +215,16 @@ fn blocked_table<G: TableGame>(
     })
 }
 
+/// The path of the file of `material` in `dir`: `dir/LCvE.qtb`,
+/// `dir/3v2.qft` ([`Tablebase::file_path`](crate::Tablebase::file_path)).
+pub(crate) fn file_path<G: TableGame>(dir: &Path, material: G::Material) -> PathBuf {
+    dir.join(format!("{material}.{}", G::EXTENSION))
+}
+
 /// Writes `table` to its file in `dir` (through a temporary file renamed
 /// into place, so that a file present is complete).
 pub fn save_table<G: TableGame>(dir: &Path, table: &Table<G>) -> Result<(), FormatError> {
-    let path = Tablebase::<G>::file_path(dir, table.material);
+    let path = file_path::<G>(dir, table.material);
     crate::write::write_atomically_with(&path, &mut |w| table.write_to(w)).map_err(|source| {
         FormatError::Io {
             path: path.display().to_string(),

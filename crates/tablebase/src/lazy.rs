@@ -19,9 +19,9 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 
 use crate::format::{load_table, FormatError};
+use crate::game::table::Table;
 use crate::game::{Settled, TableGame};
 use crate::paged::{Paged, Paging};
-use crate::table::Table;
 use crate::tablebase::{settle, ProbeError, Tablebase};
 use crate::value::Wdl;
 
@@ -319,7 +319,7 @@ impl<G: TableGame> LazyTablebase<G> {
 /// (a position of it) and still takes it as absent once the file is gone
 /// (no retry at every node); the tablebase, for the game's own checks.
 #[cfg(test)]
-fn corrupt_file_is_refused_once<G: TableGame>(
+fn corrupt_file_is_refused_once<G: crate::Solver>(
     rules: &G::Rules,
     material: G::Material,
     pos: &G,

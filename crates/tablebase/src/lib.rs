@@ -21,8 +21,11 @@
 //!   answers for a position.
 //! * [`LazyTablebase`] answers from a directory, reading each material's
 //!   file when first needed (what a search shares between its threads).
-//! * [`generate_dir`] generates straight into a directory, holding only the
-//!   tables the next level needs.
+//! * [`generate_dir`] generates straight into a directory, holding a table
+//!   only until the last material that reads it
+//!   ([`TableGame::dependencies`]) is solved; [`plan_dir`] says what it
+//!   will do, per material. How a material is solved is [`Solver`]'s,
+//!   apart from [`TableGame`], which is all that probing needs.
 //! * [`FormatError`], [`ProbeError`] and [`GenerateError`] are the errors
 //!   of every game.
 //!
@@ -47,10 +50,13 @@
 #![forbid(unsafe_code)]
 
 mod blocked;
+#[cfg(feature = "distributed")]
+mod cluster;
 mod container;
 #[cfg(feature = "distributed")]
 pub mod dataflow;
 mod dir;
+mod dir_lock;
 mod driver;
 mod error;
 pub mod five_tigers;
@@ -67,19 +73,20 @@ pub mod rendezvous;
 mod resume;
 pub mod retrograde;
 mod round;
-mod table;
 mod tablebase;
 mod value;
 mod write;
 
 pub use container::{FileError, MAGIC};
-pub use dir::{generate_dir, plan_dir, DirPlan, GenerateDirError};
+pub use dir::{generate_dir, plan_dir, DirPlan, DirStep, GenerateDirError};
+pub use dir_lock::{remove_stale_temporaries, WriteLock, LOCK_FILE};
 pub use driver::GenerateError;
+pub use driver::{Plan, Solver};
 pub use format::{check_table_file, load_table, save_table, FormatError, Source};
+pub use game::table::Table;
 pub use game::{Settled, TableGame};
 pub use lazy::LazyTablebase;
 pub use paged::Paging;
-pub use table::Table;
-pub use tablebase::{Plan, ProbeError, Tablebase};
+pub use tablebase::{ProbeError, Tablebase};
 pub use value::Wdl;
-pub use write::{free_bytes, remove_stale_temporaries, WriteLock, LOCK_FILE};
+pub use write::free_bytes;

@@ -32,7 +32,7 @@ use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::dataflow::{Cluster, DataflowError};
+use crate::cluster::{Cluster, DataflowError};
 pub use crate::heartbeat::{Heartbeat, Peers, DEFAULT_PEER_TIMEOUT};
 
 /// How long a process waits for the others by default: long enough to

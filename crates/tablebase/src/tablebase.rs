@@ -1,32 +1,15 @@
 //! [`Tablebase`]: the tables of one game under one rule set, in memory,
-//! and the probe every tablebase shares ([`settle`]).
+//! and the probe every tablebase shares ([`settle`]). Generating them is
+//! the driver's (`Tablebase::generate`, `Tablebase::extend`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::driver::{self, GenerateError};
 pub use crate::error::ProbeError;
-use crate::format::{load_table, save_table, FormatError};
+use crate::format::{file_path, load_table, save_table, FormatError};
+use crate::game::table::Table;
 use crate::game::{Settled, TableGame};
-use crate::table::Table;
 use crate::value::Wdl;
-
-/// What a generation has to do ([`Tablebase::plan`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Plan<M> {
-    /// The materials to solve (the closure under captures of those asked
-    /// for, less the loaded ones), in generation order.
-    pub todo: Vec<M>,
-    /// How many materials of the closure are loaded already.
-    pub present: usize,
-    /// The bound (or estimate) of the working memory of one table in
-    /// progress, in bytes ([`TableGame::generation_memory`] of the largest
-    /// material to solve).
-    pub working_memory_per_table: u64,
-    /// The memory of the new tables once finished
-    /// ([`TableGame::table_bytes`]).
-    pub table_bytes: u64,
-}
 
 /// A set of tables of game `G` under one rule set, generated in memory or
 /// loaded from a directory.
@@ -88,35 +71,15 @@ impl<G: TableGame> Tablebase<G> {
         self.tables.insert(table.material, table);
     }
 
-    /// Solves `materials` and every smaller material their captures lead to
-    /// under `rules`, on `threads` threads (the materials of one level are
-    /// shared out among them; when there are fewer materials than threads,
-    /// each material's solution is cut among the rest).
-    pub fn generate(
-        rules: &G::Rules,
-        materials: &[G::Material],
-        threads: usize,
-    ) -> Result<Tablebase<G>, GenerateError> {
-        let mut tb = Tablebase::new(rules);
-        tb.extend(materials, threads, &|_| {})?;
-        Ok(tb)
-    }
-
-    /// Solves those of `materials` (and of their sub-materials) that are not
-    /// loaded yet, calling `done` with each new table as it is finished.
-    pub fn extend(
-        &mut self,
-        materials: &[G::Material],
-        threads: usize,
-        done: &(dyn Fn(&Table<G>) + Sync),
-    ) -> Result<(), GenerateError> {
-        driver::generate_into(self, materials, threads, done)
+    /// Keeps the tables of the materials `keep` says yes to.
+    pub(crate) fn retain(&mut self, mut keep: impl FnMut(G::Material) -> bool) {
+        self.tables.retain(|&m, _| keep(m));
     }
 
     /// The path of the file of `material` in `dir`: `dir/LCvE.qtb`,
     /// `dir/3v2.qft`.
     pub fn file_path(dir: &Path, material: G::Material) -> PathBuf {
-        dir.join(format!("{material}.{}", G::EXTENSION))
+        file_path::<G>(dir, material)
     }
 
     /// Writes every table to `dir` (created if missing), one file per
@@ -174,27 +137,6 @@ impl<G: TableGame> Tablebase<G> {
             }
         }
         Ok(tb)
-    }
-
-    /// What generating `materials` on top of the loaded tables takes: the
-    /// materials to solve and the memory bound.
-    pub fn plan(&self, materials: &[G::Material]) -> Plan<G::Material> {
-        let all = G::closure(materials, &self.rules);
-        let todo: Vec<G::Material> = all
-            .iter()
-            .copied()
-            .filter(|m| self.table(*m).is_none())
-            .collect();
-        Plan {
-            present: all.len() - todo.len(),
-            working_memory_per_table: todo
-                .iter()
-                .map(|&m| G::generation_memory(m, &self.rules))
-                .max()
-                .unwrap_or(0),
-            table_bytes: todo.iter().map(|&m| G::table_bytes(m, &self.rules)).sum(),
-            todo,
-        }
     }
 
     /// The value and distance of `pos` for its side to move: `None` when

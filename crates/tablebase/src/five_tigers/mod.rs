@@ -85,6 +85,7 @@ pub use slice::FiveTigersSlice;
 pub use solve::{estimated_state_count, raw_state_count, EXACT_PLACEMENTS};
 
 use crate::driver::GenerateError;
+use crate::driver::Solver;
 use crate::format::FormatError;
 use crate::game::{Settled, TableGame};
 use crate::tablebase::ProbeError;
@@ -301,7 +302,7 @@ pub enum Generator {
 }
 
 impl Generator {
-    /// The generator [`TableGame::solve`] uses: the retrograde one (under
+    /// The generator [`Solver::solve`](crate::Solver::solve) uses: the retrograde one (under
     /// both shuttle options).
     pub fn for_rules(_rules: &Rules) -> Generator {
         Generator::Retrograde
@@ -514,20 +515,8 @@ impl TableGame for FiveTigers {
         material.total()
     }
 
-    /// By [`Generator::for_rules`]'s generator.
-    fn solve(
-        rules: &Rules,
-        material: Material,
-        smaller: &Tablebase,
-        threads: usize,
-    ) -> Result<Table, GenerateError> {
-        solve_material(
-            Generator::for_rules(rules),
-            rules,
-            material,
-            smaller,
-            threads,
-        )
+    fn dependencies(material: Material, rules: &Rules) -> Vec<Material> {
+        material.after_removals(rules)
     }
 
     /// An estimate: the raw states ([`estimated_state_count`], sampled
@@ -636,6 +625,24 @@ impl TableGame for FiveTigers {
     /// The statistics by the counting convention (see [`Stats`]).
     fn stats(table: &Table) -> Stats {
         table.count()
+    }
+}
+
+impl Solver for FiveTigers {
+    /// By [`Generator::for_rules`]'s generator.
+    fn solve(
+        rules: &Rules,
+        material: Material,
+        smaller: &Tablebase,
+        threads: usize,
+    ) -> Result<Table, GenerateError> {
+        solve_material(
+            Generator::for_rules(rules),
+            rules,
+            material,
+            smaller,
+            threads,
+        )
     }
 }
 

@@ -35,6 +35,7 @@ mod distributed;
 mod material;
 mod slice;
 mod solve;
+mod tables;
 
 use qi_core::Position;
 use qi_jungle::{Jungle, ParseRulesError, Rules};
@@ -44,18 +45,13 @@ pub use distributed::{generate_distributed, generate_partitioned};
 pub use material::{Indexer, Material, MaterialError};
 pub use slice::JungleSlice;
 pub use solve::{closure, generate_table, generation_memory};
+pub use tables::{LazyTablebase, Table, Tablebase};
 
 use crate::driver::GenerateError;
+use crate::driver::Solver;
 use crate::format::FormatError;
 use crate::game::{Settled, TableGame};
 use crate::value::Wdl;
-
-/// The Jungle tables in memory.
-pub type Tablebase = crate::Tablebase<Jungle>;
-/// The Jungle tables of a directory, read on first use.
-pub type LazyTablebase = crate::LazyTablebase<Jungle>;
-/// One Jungle table.
-pub type Table = crate::Table<Jungle>;
 
 /// Whether two rule sets have the same board rules (the ones a table
 /// depends on): rank order, jumps, jump blocking, rat-bank captures.
@@ -139,13 +135,8 @@ impl TableGame for Jungle {
         material.total()
     }
 
-    fn solve(
-        rules: &Rules,
-        material: Material,
-        smaller: &Tablebase,
-        threads: usize,
-    ) -> Result<Table, GenerateError> {
-        generate_table(rules, material, smaller, threads)
+    fn dependencies(material: Material, _rules: &Rules) -> Vec<Material> {
+        material.after_captures()
     }
 
     fn generation_memory(material: Material, _rules: &Rules) -> u64 {
@@ -202,6 +193,17 @@ impl TableGame for Jungle {
             }
         }
         s
+    }
+}
+
+impl Solver for Jungle {
+    fn solve(
+        rules: &Rules,
+        material: Material,
+        smaller: &Tablebase,
+        threads: usize,
+    ) -> Result<Table, GenerateError> {
+        generate_table(rules, material, smaller, threads)
     }
 }
 

@@ -125,3 +125,43 @@ fn a_directory_that_cannot_be_written_is_an_error() {
         "{err}"
     );
 }
+
+/// A Five Tigers three-diagonal takes two pieces at once: `3v3` reads
+/// `3v1`, two levels below it, while `3v2` (asked for too) makes a level
+/// between them. The plan reads that from the game, and the generation
+/// keeps `3v1` in memory until `3v3` is solved (a cut by levels kept only
+/// `3v2` and stopped: `3v3` needs `3v1`).
+#[test]
+fn five_tigers_3v3_reads_3v1_two_levels_below() {
+    use qi_five_tigers::FiveTigers;
+    use qi_tablebase::five_tigers as ft;
+
+    let rules = qi_five_tigers::Rules::shandong_shuttle();
+    let m = |t: &str| t.parse::<ft::Material>().unwrap();
+    let wanted = [m("3v3"), m("3v2")];
+    let dir = temp_dir("ft-3v3");
+    let plan = plan_dir::<FiveTigers>(&dir, &rules, &wanted);
+    assert_eq!(plan.all, [m("3v1"), m("1v3"), m("3v2"), m("3v3")]);
+    let step = plan.steps.iter().find(|s| s.material == m("3v3")).unwrap();
+    let mut reads = step.reads.clone();
+    reads.sort();
+    assert_eq!(reads, [m("1v3"), m("3v1")]);
+    assert!(plan.steps.iter().all(|s| !s.present));
+    let bytes = |t: &str| <FiveTigers as qi_tablebase::TableGame>::table_bytes(m(t), &rules);
+    // While `3v2` is solved, and then `3v3`, both 4-piece tables are held.
+    assert_eq!(plan.resident_table_bytes, bytes("3v1") + bytes("1v3"));
+
+    let solved = generate_dir::<FiveTigers>(&rules, &wanted, 2, &dir, &|_| {}).unwrap();
+    assert_eq!(solved, 4);
+    // The same bytes as the tables made in memory, `3v3` among them.
+    let memory = ft::Tablebase::generate(&rules, &wanted, 2).unwrap();
+    for &material in &plan.all {
+        let file = std::fs::read(ft::Tablebase::file_path(&dir, material)).unwrap();
+        assert_eq!(
+            file,
+            memory.table(material).unwrap().to_bytes(),
+            "{material}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -20,7 +20,7 @@ pub struct Table<G: TableGame> {
 
 impl<G: TableGame> Table<G> {
     /// A table from its index and, slot by slot, its values and distances
-    /// (what a game's [`TableGame::solve`] returns).
+    /// (what a game's [`Solver::solve`](crate::Solver::solve) returns).
     pub fn new(
         material: G::Material,
         rules: G::Rules,

@@ -7,18 +7,19 @@
 //! The split follows Syzygy's (and shakmaty-syzygy's): the container, the
 //! values and the probe are the same for every table; what a material is,
 //! how a position finds its slot (a ranking formula, or a sorted list of
-//! canonical keys), what the symmetries are and how a material is solved
-//! belong to the game.
+//! canonical keys) and what the symmetries are belong to the game. How a
+//! material is solved is the generation's side ([`Solver`](crate::Solver)),
+//! apart from what probing needs.
 
 use std::fmt;
 use std::hash::Hash;
 use std::str::FromStr;
 
-use crate::driver::GenerateError;
+pub(crate) mod table;
+
 use crate::format::FormatError;
-use crate::table::Table;
-use crate::tablebase::Tablebase;
 use crate::value::Wdl;
+use table::Table;
 
 /// What a probe learns of a position before it reads a table
 /// ([`TableGame::settle`]).
@@ -36,7 +37,8 @@ pub enum Settled<M> {
 /// The core relies on these facts: every position a table covers has one
 /// material and one slot in that material's table; a capture or removal
 /// leads to a material earlier in [`closure`](TableGame::closure)'s order;
-/// [`solve`](TableGame::solve) gives every slot its value and distance.
+/// [`Solver::solve`](crate::Solver::solve) gives every slot its value and
+/// distance.
 pub trait TableGame: Sized + Send + Sync + 'static {
     /// The rules a table is generated under (its header holds their text).
     type Rules: Copy + fmt::Debug + fmt::Display + FromStr<Err = Self::RulesError> + Send + Sync;
@@ -109,17 +111,16 @@ pub trait TableGame: Sized + Send + Sync + 'static {
     /// so the materials of one level are solved side by side.
     fn level(material: Self::Material) -> u32;
 
-    /// Solves `material` given the tables its captures lead to (in
-    /// `smaller`), on `threads` threads.
-    fn solve(
-        rules: &Self::Rules,
-        material: Self::Material,
-        smaller: &Tablebase<Self>,
-        threads: usize,
-    ) -> Result<Table<Self>, GenerateError>;
+    /// The materials one capture or removal of `material` leads to with
+    /// the game still on: the tables its solution reads. Each is at a
+    /// lower [`level`](TableGame::level), but not always the one just
+    /// below (a Five Tigers three-diagonal takes two pieces at once, so
+    /// `3v3` reads `3v1`): a generation keeps a table in memory until the
+    /// last material that reads it is solved, not just for the next level.
+    fn dependencies(material: Self::Material, rules: &Self::Rules) -> Vec<Self::Material>;
 
     /// An upper bound (or, where said, an estimate) of the working memory
-    /// of [`solve`](TableGame::solve) for `material`, in bytes.
+    /// of [`Solver::solve`](crate::Solver::solve) for `material`, in bytes.
     fn generation_memory(material: Self::Material, rules: &Self::Rules) -> u64;
 
     /// The bytes of `material`'s table, in memory or on disk (an estimate

@@ -1,0 +1,166 @@
+//! Where the workers of a distributed run are ([`Cluster`]) and why such
+//! a run fails ([`DataflowError`]): what the dataflow and the meeting of
+//! a cluster's processes (`rendezvous`) both need, apart from either.
+
+use std::sync::Arc;
+
+use timely::communication::Config as CommunicationConfig;
+
+use crate::retrograde::RetroError;
+
+/// Where the workers of a run are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Cluster {
+    /// `threads` workers in this process.
+    Local {
+        /// Worker threads.
+        threads: usize,
+    },
+    /// Process `process` of `hosts.len()` (one line `host:port` each, in
+    /// the order of the processes), each with `threads` workers.
+    Processes {
+        /// Worker threads per process.
+        threads: usize,
+        /// This process's index in `hosts`.
+        process: usize,
+        /// Every process's address, `host:port`.
+        hosts: Vec<String>,
+    },
+}
+
+impl Cluster {
+    /// Process `process` of the cluster whose hosts file is `text`: one
+    /// `host:port` a line in the order of the processes (blank lines
+    /// skipped, `#` starts a comment to the end of its line), each process
+    /// with `threads` workers.
+    ///
+    /// ```
+    /// use qi_tablebase::dataflow::Cluster;
+    ///
+    /// let hosts = "# the cluster\n10.0.0.1:2101 # the first\n10.0.0.2:2101\n";
+    /// let cluster = Cluster::from_hosts(hosts, 1, 2).unwrap();
+    /// assert_eq!(cluster.workers(), 4);
+    /// assert!(Cluster::from_hosts(hosts, 2, 2).is_err()); // no third host
+    /// assert!(Cluster::from_hosts("10.0.0.1\n", 0, 1).is_err()); // no port
+    /// ```
+    pub fn from_hosts(
+        text: &str,
+        process: usize,
+        threads: usize,
+    ) -> Result<Cluster, DataflowError> {
+        let mut hosts = Vec::new();
+        for (i, line) in text.lines().enumerate() {
+            // A comment runs from `#` to the end of the line, after an
+            // address too (no address holds a `#`).
+            let line = line.split('#').next().unwrap_or_default().trim();
+            if line.is_empty() {
+                continue;
+            }
+            let port = line
+                .rsplit_once(':')
+                .map(|(host, port)| (host, port.parse::<u16>()));
+            match port {
+                Some((host, Ok(_))) if !host.is_empty() => hosts.push(line.to_string()),
+                _ => {
+                    return Err(DataflowError::Cluster(format!(
+                        "line {} of the hosts file, '{line}': expected host:port",
+                        i + 1
+                    )))
+                }
+            }
+        }
+        if hosts.is_empty() {
+            return Err(DataflowError::Cluster(
+                "the hosts file names no host".into(),
+            ));
+        }
+        let cluster = Cluster::Processes {
+            threads,
+            process,
+            hosts,
+        };
+        cluster.check()?;
+        Ok(cluster)
+    }
+
+    /// Refuses a cluster with no worker or with this process outside it.
+    pub(crate) fn check(&self) -> Result<(), DataflowError> {
+        if self.workers() == 0 {
+            return Err(DataflowError::Cluster("no worker threads".into()));
+        }
+        if let Cluster::Processes { process, hosts, .. } = self {
+            if *process >= hosts.len() {
+                return Err(DataflowError::Cluster(format!(
+                    "process {process} of a cluster of {} hosts (processes count from 0)",
+                    hosts.len()
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Every worker of the run, all processes.
+    pub fn workers(&self) -> usize {
+        match self {
+            Cluster::Local { threads } => *threads,
+            Cluster::Processes { threads, hosts, .. } => threads * hosts.len(),
+        }
+    }
+
+    pub(crate) fn communication(&self) -> CommunicationConfig {
+        match self {
+            Cluster::Local { threads: 1 } => CommunicationConfig::Thread,
+            Cluster::Local { threads } => CommunicationConfig::Process(*threads),
+            Cluster::Processes {
+                threads,
+                process,
+                hosts,
+            } => CommunicationConfig::Cluster {
+                threads: *threads,
+                process: *process,
+                addresses: hosts.clone(),
+                report: false,
+                zerocopy: false,
+                log_fn: Arc::new(|_| None),
+            },
+        }
+    }
+
+    /// The global indices of this process's workers.
+    pub fn local_workers(&self) -> std::ops::Range<usize> {
+        let first = self.first_worker();
+        let threads = match self {
+            Cluster::Local { threads } | Cluster::Processes { threads, .. } => *threads,
+        };
+        first..first + threads
+    }
+
+    /// The global index of this process's first worker.
+    pub(crate) fn first_worker(&self) -> usize {
+        match self {
+            Cluster::Local { .. } => 0,
+            Cluster::Processes {
+                threads, process, ..
+            } => threads * process,
+        }
+    }
+}
+
+/// A distributed run that failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DataflowError {
+    /// The cluster is not one: no worker, or this process not among the
+    /// hosts.
+    #[error("bad cluster: {0}")]
+    Cluster(String),
+    /// timely could not start (an address that does not resolve, a port
+    /// in use, a peer that never connected).
+    #[error("the dataflow could not start: {0}")]
+    Start(String),
+    /// A worker stopped with an error or a panic.
+    #[error("a worker failed: {0}")]
+    Worker(String),
+    /// The slice itself cannot be solved.
+    #[error(transparent)]
+    Retro(#[from] RetroError),
+}

@@ -1,0 +1,148 @@
+//! One writer at a time per table directory ([`WriteLock`], the
+//! operating system's lock on [`LOCK_FILE`]), which lets a new writer
+//! remove what a killed one left behind ([`remove_stale_temporaries`]):
+//! the temporary files of `write`, named after the tables of either game.
+
+use std::fs::File;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use crate::write::TEMP_SUFFIX;
+
+/// The file a writer of a table directory holds locked.
+pub const LOCK_FILE: &str = ".qi-tb.lock";
+
+/// An exclusive hold on a table directory for writing ([`LOCK_FILE`] in it,
+/// locked by the operating system), released when dropped or when the
+/// process ends however it ends. The lock file itself stays.
+#[derive(Debug)]
+pub struct WriteLock {
+    _file: File,
+}
+
+impl WriteLock {
+    /// The lock of `dir` if no other writer holds it now (`None` if one
+    /// does).
+    pub fn try_acquire(dir: &Path) -> io::Result<Option<WriteLock>> {
+        let file = lock_file(dir)?;
+        match file.try_lock() {
+            Ok(()) => Ok(Some(WriteLock { _file: file })),
+            Err(std::fs::TryLockError::WouldBlock) => Ok(None),
+            Err(std::fs::TryLockError::Error(e)) => Err(e),
+        }
+    }
+
+    /// The lock of `dir`, waiting for another writer to release it.
+    pub fn acquire(dir: &Path) -> io::Result<WriteLock> {
+        let file = lock_file(dir)?;
+        file.lock()?;
+        Ok(WriteLock { _file: file })
+    }
+}
+
+fn lock_file(dir: &Path) -> io::Result<File> {
+    std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dir.join(LOCK_FILE))
+}
+
+/// Removes the temporary files that writers of `dir` killed mid-write left
+/// behind (`.LvR.qtb.XXXXXX.tmp`, and `LvR.tmp` of earlier versions); the
+/// paths removed. Only for a writer holding the directory's
+/// [`WriteLock`]: another writer's file in progress looks the same.
+pub fn remove_stale_temporaries(dir: &Path, _lock: &WriteLock) -> io::Result<Vec<PathBuf>> {
+    let mut removed = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+            continue;
+        };
+        if is_temporary(name) && path.is_file() {
+            std::fs::remove_file(&path)?;
+            removed.push(path);
+        }
+    }
+    removed.sort();
+    Ok(removed)
+}
+
+/// Whether `name` is a table writer's temporary file.
+fn is_temporary(name: &str) -> bool {
+    let Some(stem) = name.strip_suffix(TEMP_SUFFIX) else {
+        return false;
+    };
+    let table = |s: &str| {
+        [
+            <qi_jungle::Jungle as crate::TableGame>::EXTENSION,
+            <qi_five_tigers::FiveTigers as crate::TableGame>::EXTENSION,
+        ]
+        .iter()
+        .any(|ext| s.ends_with(&format!(".{ext}")))
+    };
+    match stem.strip_prefix('.') {
+        // `.LvR.qtb.XXXXXX`: the table's file name, then tempfile's letters.
+        Some(rest) => rest.rsplit_once('.').is_some_and(|(file, _)| table(file)),
+        // `LvR`: the name `path.with_extension("tmp")` gave before.
+        None => {
+            stem.parse::<crate::jungle::Material>().is_ok()
+                || stem.parse::<crate::five_tigers::Material>().is_ok()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("qi-dir-lock-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn stale_temporaries_are_removed_under_the_lock() {
+        let dir = temp_dir("stale");
+        for name in [
+            ".LvR.qtb.a1B2c3.tmp",
+            "LvR.tmp",
+            "3v2.tmp",
+            ".3v2.qft.x.tmp",
+        ] {
+            std::fs::write(dir.join(name), b"partial").unwrap();
+        }
+        for kept in ["LvR.qtb", "notes.tmp", ".hidden.tmp", "RvR.qtb.tmp"] {
+            std::fs::write(dir.join(kept), b"").unwrap();
+        }
+        let lock = WriteLock::try_acquire(&dir).unwrap().expect("free");
+        // A second writer must wait.
+        assert!(WriteLock::try_acquire(&dir).unwrap().is_none());
+        let removed = remove_stale_temporaries(&dir, &lock).unwrap();
+        assert_eq!(removed.len(), 4, "{removed:?}");
+        assert_eq!(
+            names(&dir),
+            [
+                ".hidden.tmp",
+                LOCK_FILE,
+                "LvR.qtb",
+                "RvR.qtb.tmp",
+                "notes.tmp"
+            ]
+        );
+        drop(lock);
+        assert!(WriteLock::try_acquire(&dir).unwrap().is_some());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
