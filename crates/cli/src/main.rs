@@ -17,8 +17,8 @@ mod out;
 mod play_cmd;
 mod replay_cmd;
 mod serve_cmd;
-mod tb_cluster;
-mod tb_cmd;
+
+mod tb;
 
 use std::io::IsTerminal;
 use std::process::ExitCode;
@@ -65,7 +65,7 @@ enum Command {
     /// move of each game that does not replay.
     Replay(replay_cmd::ReplayArgs),
     /// Jungle endgame tablebases: generate, probe a position, statistics.
-    Tb(tb_cmd::TbArgs),
+    Tb(tb::TbArgs),
 }
 
 /// The games and presets `--game` accepts, from the registry.
@@ -158,6 +158,6 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Some(Command::Serve(args)) => serve_cmd::serve(args),
         Some(Command::Render(args)) => serve_cmd::render(args),
         Some(Command::Replay(args)) => replay_cmd::run(args),
-        Some(Command::Tb(args)) => tb_cmd::run(args),
+        Some(Command::Tb(args)) => tb::run(args),
     }
 }

@@ -1065,3 +1065,60 @@ fn a_generation_beyond_the_machine_s_memory_is_refused_up_front() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn the_plan_is_printed_and_nothing_generated() {
+    // Five Tigers: `3v3` reads `3v1` and `1v3` (a three-diagonal takes two
+    // pieces), two sizes below it; `3v2` reads nothing.
+    let dir = temp_dir("plan");
+    let game = ["--game", "five-tigers:shandong-shuttle", "--plan"];
+    let materials = ["--material", "3v3", "--material", "3v2"];
+    let (code, out, err) = generate(&dir, &[&game[..], &materials].concat());
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "material\thow\treads\tworking memory\tfile");
+    let rows: Vec<Vec<&str>> = lines[1..5]
+        .iter()
+        .map(|l| l.split('\t').collect())
+        .collect();
+    let firsts: Vec<[&str; 3]> = rows.iter().map(|r| [r[0], r[1], r[2]]).collect();
+    assert_eq!(
+        firsts,
+        [
+            ["3v1", "in core", "-"],
+            ["1v3", "in core", "-"],
+            ["3v2", "in core", "-"],
+            ["3v3", "in core", "3v1,1v3"],
+        ]
+    );
+    assert!(lines[5].starts_with("total\t4 of 4 to make\t"), "{out}");
+    assert!(!dir.join("3v1.qft").exists());
+
+    // Jungle, one table present: it is said so, and its readers listed.
+    let dir = temp_dir("plan-jungle");
+    let (code, _, err) = generate(&dir, &["--material", "LvE"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = generate(&dir, &["--plan", "--material", "LCvE"]);
+    assert_eq!(code, 0, "{err}");
+    let row = |m: &str| {
+        let mut fields: Vec<String> = out
+            .lines()
+            .find(|l| l.starts_with(&format!("{m}\t")))
+            .unwrap_or_default()
+            .split('\t')
+            .take(3)
+            .map(String::from)
+            .collect();
+        // The materials read, in any order.
+        if let Some(reads) = fields.get_mut(2) {
+            let mut each: Vec<&str> = reads.split(',').collect();
+            each.sort_unstable();
+            *reads = each.join(",");
+        }
+        fields
+    };
+    assert_eq!(row("LvE"), ["LvE", "present", "-"]);
+    assert_eq!(row("CvE"), ["CvE", "in core", "-"]);
+    assert_eq!(row("LCvE"), ["LCvE", "in core", "CvE,LvE"]);
+    assert!(!dir.join("LCvE.qtb").exists());
+}
