@@ -302,7 +302,7 @@ pub enum Generator {
 }
 
 impl Generator {
-    /// The generator [`Solver::solve`](crate::Solver::solve) uses: the retrograde one (under
+    /// The generator [`Solver::solve`] uses: the retrograde one (under
     /// both shuttle options).
     pub fn for_rules(_rules: &Rules) -> Generator {
         Generator::Retrograde
