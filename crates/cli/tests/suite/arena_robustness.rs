@@ -147,8 +147,12 @@ fn an_engine_that_crashes_mid_game_forfeits_and_the_match_goes_on() {
     let pids = dir.path("pids");
     // A real engine behind a loop that passes on a few lines only: the
     // engine sees the end of its input and exits in the middle of a game.
+    // The child left behind writes nowhere, so the engine's output ends
+    // with the engine: the arena sees it exit whichever it waits on, a
+    // write or an answer, not a timeout that depends on the race between
+    // its next line and the script's end.
     let body = format!(
-        "sleep 300 &\necho $! >> {}\nn=0\nwhile [ $n -lt 9 ] && read -r l; do\n  echo \"$l\"\n  n=$((n + 1))\ndone | {QI} engine",
+        "sleep 300 >/dev/null &\necho $! >> {}\nn=0\nwhile [ $n -lt 9 ] && read -r l; do\n  echo \"$l\"\n  n=$((n + 1))\ndone | {QI} engine",
         pids.display()
     );
     let b = dir.script("crash.sh", &body);
