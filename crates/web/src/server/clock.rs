@@ -13,7 +13,7 @@ use serde::Deserialize;
 
 use super::errors::{engine_thinking, ApiError};
 use super::routes::body;
-use super::sessions::{now_ms, Inner, Kind, SessionView, Shared};
+use super::sessions::{now_ms, Inner, SessionView, Shared};
 
 /// The side to move of the shown position.
 fn side_to_move(inner: &Inner) -> Side {
@@ -77,11 +77,7 @@ async fn with_clock(
 ) -> Result<Json<SessionView>, ApiError> {
     let session = state.session(id)?;
     let mut inner = session.lock();
-    if inner
-        .search
-        .as_ref()
-        .is_some_and(|r| r.kind == Kind::Engine)
-    {
+    if inner.engine_thinking() {
         return Err(engine_thinking());
     }
     change(&mut inner)?;

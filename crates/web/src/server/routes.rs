@@ -130,11 +130,7 @@ async fn change(
     let session = state.session(id)?;
     {
         let mut inner = session.lock();
-        if inner
-            .search
-            .as_ref()
-            .is_some_and(|r| r.kind == Kind::Engine)
-        {
+        if inner.engine_thinking() {
             return Err(engine_thinking());
         }
         change(&mut inner)?;
@@ -348,11 +344,7 @@ pub(crate) async fn engine_move(
     let session = state.session(&id)?;
     {
         let mut inner = session.lock();
-        if inner
-            .search
-            .as_ref()
-            .is_some_and(|r| r.kind == Kind::Engine)
-        {
+        if inner.engine_thinking() {
             return Err(searching(Kind::Engine.name()));
         }
         if inner.game.view(false).result.is_some() {
@@ -440,12 +432,7 @@ pub(crate) async fn analysis_stop(
     Path(id): Path<String>,
 ) -> Result<Json<SessionView>, ApiError> {
     let session = state.session(&id)?;
-    if session
-        .lock()
-        .search
-        .as_ref()
-        .is_some_and(|r| r.kind == Kind::Engine)
-    {
+    if session.lock().engine_thinking() {
         return Err(engine_thinking());
     }
     stop_analysis(&session).await;

@@ -102,6 +102,12 @@ pub(crate) fn now_ms() -> u64 {
 }
 
 impl Inner {
+    /// Whether the engine is choosing a move, so the game must not change
+    /// under it.
+    pub(crate) fn engine_thinking(&self) -> bool {
+        self.search.as_ref().is_some_and(|r| r.kind == Kind::Engine)
+    }
+
     pub(crate) fn new(game: Box<dyn WebGame>, flip: bool) -> Inner {
         Inner {
             game,
