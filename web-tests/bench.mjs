@@ -7,7 +7,8 @@
 //
 // It prints, for three fresh browser contexts, the time from `goto` to the
 // board drawn and the page ready, then each search `runs` times (3 by
-// default) on the page's main thread: nodes, milliseconds and nodes/s.
+// default) on the page's main thread: nodes, milliseconds and nodes/s;
+// then a 100-ply game's review at the page's budget, `runs` times.
 // Compare with native `qi engine` (`Hash 16`, `Threads 1`, `go depth D`).
 
 import { chromium } from "playwright-core";
@@ -59,5 +60,26 @@ for (const [spec, depth, options] of SEARCHES) {
     const label = `${spec}${options.EvalProfile ? ` (${options.EvalProfile})` : ""} depth ${depth}`;
     console.log(`${label}: ${r.nodes} nodes ${r.ms.toFixed(0)} ms ${Math.round((r.nodes / r.ms) * 1000)} nodes/s best ${r.best}`);
   }
+}
+// A game review at the page's budget, in the engine's worker as the Review
+// button runs it: the 100-ply game of crates/wasm/js/bench-review.mjs (the
+// engine against itself at depth 3 a move).
+for (let i = 0; i < runs; i++) {
+  const r = await page.evaluate(async () => {
+    const qi = await import("./pkg/qi_wasm.js");
+    const { REVIEW_NODES } = await import("./controller.js");
+    const game = new qi.Game("jungle");
+    for (let ply = 0; ply < 100; ply++) {
+      const done = game.search({ depth: 3 });
+      if (!done.best) break;
+      game.play(done.best);
+    }
+    const record = game.record("qi");
+    game.free();
+    const t = performance.now();
+    const review = await window.__qiTest.backend.review(record, REVIEW_NODES, () => {}).result;
+    return { ms: performance.now() - t, nodes: review.nodes, plies: review.moves.length, budget: REVIEW_NODES };
+  });
+  console.log(`review of ${r.plies} plies at ${r.budget} nodes a position: ${r.nodes} nodes ${(r.ms / 1000).toFixed(1)} s`);
 }
 await browser.close();

@@ -36,6 +36,10 @@ async function open(browser, viewport, locale) {
     colorScheme: schemes[currentTest] || "light",
   });
   if (inits[currentTest]) await context.addInitScript(inits[currentTest]);
+  // Playwright's clock in place of the page's timers and time, so that a
+  // test runs a clock down at once (on the static site, whose clock is
+  // the page's own).
+  if (STATIC && fakeClocks.has(currentTest)) await context.clock.install();
   const page = await context.newPage();
   page.setDefaultTimeout(20000);
   const errors = [];
@@ -94,6 +98,17 @@ async function chooseGame(page, spec) {
   await page.waitForFunction((s) => document.querySelector("#position-text").value !== "" &&
     document.body.dataset.game === s.split(":")[0], spec);
 }
+
+// A new game from the dialog: who plays, and on which clock ("" none).
+async function newGameOnClock(page, side, control) {
+  await page.click("#new-game");
+  await page.selectOption("#nd-side", side);
+  await page.selectOption("#nd-clock", control);
+  await page.click("#nd-start");
+  await page.waitForFunction((c) => (__qiTest.state.view.clock || {}).control === c, control);
+}
+
+const clockOf = (page) => page.evaluate(() => __qiTest.state.view.clock);
 
 const tests = {
   async "jungle opening by clicks, the engine answers"(page) {
@@ -1260,6 +1275,176 @@ async function controlled(page) {
   await page.waitForFunction(() => navigator.serviceWorker && navigator.serviceWorker.controller !== null, null, { timeout: 30000 });
 }
 
+// The tests that run a clock down with Playwright's clock (see open).
+const fakeClocks = new Set(["clocks: a flag on time ends a two-player game, the record says so"]);
+
+Object.assign(tests, {
+  async "clocks: a flag on time ends a two-player game, the record says so"(page) {
+    check(await page.inputValue("#nd-clock") === "", "no clock by default");
+    check(await page.locator(".clock:not([hidden])").count() === 0, "no clock shown without one");
+    await newGameOnClock(page, "human", "15");
+    await page.waitForSelector("#clock-bottom.running");
+    check((await text(page, "#clock-bottom .name")) === "Red" && (await text(page, "#clock-top .name")) === "Blue",
+      "Red's clock below the board, Blue's above");
+    check(/^0:1[45]/.test(await text(page, "#clock-bottom .time")), `a quarter of a minute: ${await text(page, "#clock-bottom .time")}`);
+    await clickSq(page, "a3");
+    await clickSq(page, "a4");
+    await page.waitForFunction(() => __qiTest.state.view.moves.length === 1);
+    await page.waitForSelector("#clock-top.running");
+    check(await page.locator("#clock-bottom.running").count() === 0, "Red's clock stopped with its move");
+    // Blue does not move: its flag falls (on the server, in real time).
+    if (STATIC) await page.clock.fastForward(16000);
+    await page.waitForFunction(() => document.querySelector("#status").textContent === "Blue ran out of time: Red wins.",
+      null, { timeout: 40000 });
+    check(await page.locator("#clock-top.flagged").count() === 1, "Blue's clock shows its flag");
+    check((await text(page, "#clock-top .time")) === "0:00.0", `Blue has nothing left: ${await text(page, "#clock-top .time")}`);
+    check(!(await clickable(page)), "no move after the flag");
+    await page.click("#result-close");
+    await page.click("#save-record");
+    await page.waitForFunction(() => document.querySelector("#record-text").value.includes("[Termination"));
+    const record = await page.inputValue("#record-text");
+    for (const tag of ['[TimeControl "15"]', '[Result "1-0"]', '[Termination "loss on time"]']) {
+      check(record.includes(tag), `the record has ${tag}: ${record}`);
+    }
+    await page.screenshot({ path: join(SHOTS, "clock-flag.png") });
+  },
+
+  async "clocks: against the engine both clocks run, each move adds the increment"(page) {
+    await page.selectOption("#level", "3");
+    await newGameOnClock(page, "first", "600+5");
+    await page.waitForSelector("#clock-bottom.running");
+    await clickSq(page, "a3");
+    await clickSq(page, "a4");
+    // The engine answers on its clock; then Red's runs again.
+    await page.waitForFunction(() => __qiTest.state.view.moves.length === 2 && !__qiTest.state.thinking);
+    await page.waitForSelector("#clock-bottom.running");
+    const clock = await clockOf(page);
+    // Each side moved within 5 s: the 5 s added leave it above 10 minutes.
+    check(clock.remaining_ms[0] > 600000 && clock.remaining_ms[1] > 600000, `the increment added: ${JSON.stringify(clock)}`);
+    check(clock.running === "first", `Red's time runs: ${JSON.stringify(clock)}`);
+    check(/^10:0[0-5]$/.test(await text(page, "#clock-top .time")), `Blue's clock: ${await text(page, "#clock-top .time")}`);
+    await page.click("#save-record");
+    await page.waitForFunction(() => document.querySelector("#record-text").value.includes("a3a4"));
+    const record = await page.inputValue("#record-text");
+    check(record.includes('[TimeControl "600+5"]') && record.includes('[Result "*"]'), `the record: ${record}`);
+    // The clocks leave the board's buttons in the window.
+    for (const id of ["#undo", "#flip", "#resign", "#clock-bottom"]) {
+      const box = await page.locator(id).boundingBox();
+      check(box && box.y + box.height <= 800, `${id} above the fold at 1280x800: ${box && box.y + box.height}`);
+    }
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: join(SHOTS, "clock-engine-1280x800.png") });
+    await page.setViewportSize(PHONE);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    for (const id of ["#undo", "#clock-bottom"]) {
+      const box = await page.locator(id).boundingBox();
+      check(box && box.y + box.height <= 844, `${id} above the fold at 390x844: ${box && box.y + box.height}`);
+    }
+    await page.screenshot({ path: join(SHOTS, "clock-engine-390x844.png") });
+  },
+});
+
+// A game whose sixth move hangs Blue's Elephant to Red's Rat (g5g4, next
+// to the Rat on g3): the review marks it a blunder, the better move g5g6.
+const BLUNDER = '[Game "jungle:standard"]\n\na1a2 g7g6 a2a1 g6g5 a1a2 g5g4 *\n';
+
+Object.assign(tests, {
+  async "hint: off by default; on, a click shows a good move as an arrow, remembered"(page) {
+    check(!(await page.isChecked("#hints")), "the Hint button is off by default");
+    check(await page.locator("#hint-button").isHidden(), "no Hint button by default");
+    await page.check("#hints");
+    await page.waitForSelector("#hint-button:not([hidden])");
+    await page.click("#hint-button");
+    const move = await (await page.waitForFunction(() => {
+      const arrow = document.querySelector("#board .overlay.hint");
+      return arrow ? arrow.dataset.move : null;
+    })).jsonValue();
+    const legal = await page.evaluate(() => __qiTest.state.view.legal);
+    check(legal.includes(move), `the hint ${move} is a legal move: ${legal}`);
+    await page.screenshot({ path: join(SHOTS, "hint.png") });
+    // The hint belongs to its position: a move takes it away.
+    const other = legal.find((m) => m !== move);
+    await clickSq(page, other.slice(0, 2));
+    await clickSq(page, other.slice(2, 4));
+    await page.waitForFunction(() => __qiTest.state.view.moves.length >= 1);
+    check(await page.locator("#board .overlay.hint").count() === 0, "no hint after the move");
+    await page.reload();
+    await page.waitForSelector("body[data-ready='1']");
+    check(await page.isChecked("#hints"), "the setting is remembered");
+    check(await page.locator("#hint-button").isVisible(), "the Hint button after a reload");
+  },
+
+  async "analysis: the other lines' arrows, lighter than the best's"(page) {
+    await setMode(page, "human");
+    await page.selectOption("#an-multipv", "3");
+    await page.click("#analyse");
+    await page.waitForFunction(() => Number(document.querySelector("#an-depth").textContent) >= 4);
+    // Read in one step: the arrows are drawn again at each report.
+    const arrows = await (await page.waitForFunction(() => {
+      const best = document.querySelector("#board .overlay.arrow");
+      const others = [...document.querySelectorAll("#board .overlay.arrow-other")];
+      if (!best || others.length !== 2) return null;
+      return { best: [best.dataset.move, Number(best.getAttribute("opacity"))], others: others.map((o) => [o.dataset.move, Number(o.getAttribute("opacity"))]) };
+    })).jsonValue();
+    const moves = [arrows.best[0], ...arrows.others.map((o) => o[0])];
+    check(new Set(moves).size === 3, `three different moves: ${moves}`);
+    check(arrows.others.every((o) => o[1] < arrows.best[1]), `the others lighter: ${JSON.stringify(arrows)}`);
+    await page.click("#analyse");
+    await page.waitForFunction(() => !__qiTest.state.analysing);
+    check(await page.locator("#board .overlay.arrow-other").count() === 0, "no arrows once stopped");
+  },
+
+  async "review: a known blunder marked ??, its better move shown, each side's accuracy, the graph"(page) {
+    check(await page.locator("#review").isDisabled(), "nothing to review in a new game against the engine");
+    await page.fill("#record-text", BLUNDER);
+    await page.click("#load-record");
+    await page.waitForFunction(() => __qiTest.state.view.moves.length === 6);
+    await page.click("#review");
+    await page.waitForSelector('#moves button[data-ply="6"] .judgement', { timeout: 60000 });
+    check((await text(page, '#moves button[data-ply="6"] .judgement')) === "??", "g5g4 is a blunder (??)");
+    const review = await page.evaluate(() => __qiTest.state.review.result);
+    const sixth = review.moves.find((m) => m.ply === 6);
+    check(sixth.played === "g5g4" && sixth.judgement === "blunder" && sixth.best === "g5g6", `the sixth move: ${JSON.stringify(sixth)}`);
+    check(review.positions.length === 7 && review.complete, "every position reviewed");
+    const sides = await page.locator("#review-sides li").allInnerTexts();
+    check(sides.length === 2 && sides[0].startsWith("Red: accuracy") && sides[1].startsWith("Blue: accuracy"), `accuracy: ${sides}`);
+    check(/1 blunder\b/.test(sides[1]) || /[0-9] blunders/.test(sides[1]), `Blue's blunders counted: ${sides[1]}`);
+    check((await text(page, "#review-move")).includes("g5g4??: Blunder. Better was g5g6."), `the verdict: ${await text(page, "#review-move")}`);
+    await page.click("#review-better");
+    await page.waitForFunction(() => __qiTest.state.view.ply === 5);
+    // A straight line has no width: attached, not "visible".
+    await page.waitForSelector('#board .overlay.better[data-move="g5g6"]', { state: "attached" });
+    check((await text(page, "#review-move")).includes("The better move: g5g6"), `the arrow's note: ${await text(page, "#review-move")}`);
+    await page.screenshot({ path: join(SHOTS, "review-better.png") });
+    // A click on the graph's second position goes there.
+    const graph = await page.locator("#review-graph svg").boundingBox();
+    await page.mouse.click(graph.x + (graph.width * 2) / 6, graph.y + graph.height / 2);
+    await page.waitForFunction(() => __qiTest.state.view.ply === 2);
+    check(await page.locator("#board .overlay.better").count() === 0, "the arrow belongs to its position");
+  },
+
+  async "review: cancelled, it leaves nothing; the page's words in Chinese"(page) {
+    await page.selectOption("#lang", "zh");
+    await page.fill("#record-text", BLUNDER);
+    await page.click("#load-record");
+    await page.waitForFunction(() => __qiTest.state.view.moves.length === 6);
+    await page.click("#review");
+    check((await text(page, "#review")) === "取消", "the button cancels while it runs");
+    check(await page.locator("#review-progress:not([hidden])").count() === 1, "its progress is shown");
+    await page.click("#review");
+    check(await page.evaluate(() => __qiTest.state.reviewing === null), "no review runs");
+    await page.waitForTimeout(3000);
+    check(await page.evaluate(() => __qiTest.state.review === null), "a cancelled review gives nothing");
+    check(await page.locator("#moves .judgement").count() === 0, "no marks");
+    check((await text(page, "#review")) === "复盘", "the button reviews again");
+    await page.click("#review");
+    await page.waitForSelector('#moves button[data-ply="6"] .judgement', { timeout: 60000 });
+    const sides = await page.locator("#review-sides li").allInnerTexts();
+    check(sides[0].startsWith("红方：准确率"), `in Chinese: ${sides}`);
+    check((await text(page, "#review-move")).includes("漏着"), `the verdict: ${await text(page, "#review-move")}`);
+  },
+});
+
 const staticTests = {
   async "static: installable: a manifest in both languages, a service worker controlling the page"(page) {
     const href = await page.getAttribute('link[rel="manifest"]', "href");
@@ -1443,6 +1628,8 @@ const viewports = {
   "screenshots: phone held sideways": { width: 844, height: 390 },
   "play defect 4: an error after Load text is in view at 1280x800": { width: 1280, height: 800 },
   "play defect 9: the board's buttons above the fold at 1280x800": { width: 1280, height: 800 },
+  "clocks: against the engine both clocks run, each move adds the increment": { width: 1280, height: 800 },
+  "review: a known blunder marked ??, its better move shown, each side's accuracy, the graph": { width: 1280, height: 800 },
   "play defect 9: the board's buttons above the fold on a phone": PHONE,
   "play defect 9: the board's buttons above the fold on a phone held sideways": { width: 844, height: 390 },
 };

@@ -5,7 +5,8 @@
 // which it hands to the page as squares (wireBoard).
 import { $, boardSvg, input } from "./dom.js";
 import { sideName, words } from "./i18n.js";
-import { humanToMove, movesFrom, squaresOf } from "./rules.js";
+import { humanToMove, movesFrom, positionKey, squaresOf } from "./rules.js";
+import { betterMove } from "./panels/review.js";
 import { state } from "./state.js";
 
 /** @typedef {import("./state.js").View} View */
@@ -135,31 +136,56 @@ const ARROW_COLOURS = { jungle: ["#c62828", "#1565c0"], "five-tigers": ["#1b1b1b
  */
 function drawArrow(svg, view) {
   if (!state.best || !state.best.pv.length || !state.wantAnalysis && !state.analysing) return;
-  const move = state.best.pv[0];
-  const sqs = squaresOf(move);
   const game = view.spec.split(":")[0];
   const colour = (ARROW_COLOURS[game] || ARROW_COLOURS.jungle)[view.to_move === "first" ? 0 : 1];
+  // The other lines of several (MultiPV): thinner and lighter, under the
+  // best one.
+  const best = state.best.pv[0];
+  for (const line of state.lines.shown) {
+    if (line.pv.length && line.pv[0] !== best) drawMoveArrow(svg, line.pv[0], colour, "arrow-other", LIGHTER);
+  }
+  drawMoveArrow(svg, best, colour, "arrow");
+}
+
+/** An arrow's look: its width and opacity. */
+const BOLD = { width: 9, opacity: 0.75 };
+const LIGHTER = { width: 6, opacity: 0.3 };
+
+// The better move of a game review: green, as lichess draws its best move.
+const BETTER_COLOUR = "#15781b";
+
+/**
+ * A move as an arrow (a ring for a placement or a removal) of `colour`,
+ * its overlay's class `kind`, the move in its data-move.
+ * @param {SVGSVGElement} svg
+ * @param {string} move
+ * @param {string} colour
+ * @param {string} kind
+ * @param {{ width: number, opacity: number }} [look]
+ */
+function drawMoveArrow(svg, move, colour, kind, look = BOLD) {
+  const sqs = squaresOf(move);
   if (sqs.length === 1) {
-    mark(svg, sqs[0], "arrow", 20, { fill: "none", stroke: colour, "stroke-width": 6, "stroke-opacity": 0.8 });
+    mark(svg, sqs[0], kind, 20, { fill: "none", stroke: colour, "stroke-width": look.width - 3, "stroke-opacity": look.opacity + 0.05, "data-move": move });
     return;
   }
   const a = centreOf(svg, sqs[0]);
   const b = centreOf(svg, sqs[1]);
   if (!a || !b) return;
   const ns = svg.namespaceURI;
-  if (!svg.querySelector("#qi-arrowhead")) {
+  const head = `qi-arrowhead-${colour.slice(1)}`;
+  if (!svg.querySelector(`#${head}`)) {
     const defs = document.createElementNS(ns, "defs");
-    defs.innerHTML = '<marker id="qi-arrowhead" markerWidth="3" markerHeight="3" refX="1" refY="1.5" orient="auto"><path d="M0,0 L3,1.5 L0,3 z"/></marker>';
+    defs.innerHTML = `<marker id="${head}" markerWidth="3" markerHeight="3" refX="1" refY="1.5" orient="auto"><path d="M0,0 L3,1.5 L0,3 z" fill="${colour}"/></marker>`;
     svg.prepend(defs);
   }
-  svg.querySelector("#qi-arrowhead path")?.setAttribute("fill", colour);
   const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
   const end = [b[0] - ((b[0] - a[0]) / len) * 12, b[1] - ((b[1] - a[1]) / len) * 12];
   const line = document.createElementNS(ns, "line");
   /** @type {Record<string, string | number>} */
   const attrs = {
-    class: "overlay arrow", x1: a[0], y1: a[1], x2: end[0], y2: end[1], stroke: colour, "stroke-width": 9,
-    "stroke-opacity": 0.75, "marker-end": "url(#qi-arrowhead)", "pointer-events": "none",
+    class: `overlay ${kind}`, x1: a[0], y1: a[1], x2: end[0], y2: end[1], stroke: colour, "stroke-width": look.width,
+    opacity: look.opacity, "marker-end": `url(#${head})`, "pointer-events": "none", "data-move": move,
   };
   for (const [k, v] of Object.entries(attrs)) line.setAttribute(k, String(v));
   svg.append(line);
@@ -184,6 +210,10 @@ export function drawMarks() {
     }
   }
   drawArrow(svg, view);
+  const better = betterMove();
+  if (better) drawMoveArrow(svg, better, BETTER_COLOUR, "better");
+  const hinted = state.hint && state.hint.key === positionKey(view) ? state.hint.move : null;
+  if (hinted) drawMoveArrow(svg, hinted, BETTER_COLOUR, "hint");
   if (state.selected) {
     mark(svg, state.selected, "selected", 29, { fill: "none", stroke: "#00897b", "stroke-width": 4 });
     for (const move of movesFrom(state.selected)) {

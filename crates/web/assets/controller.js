@@ -7,10 +7,12 @@ import { $, dialog, input, select, textarea } from "./dom.js";
 import { sideName, words } from "./i18n.js";
 import { drawMarks } from "./board.js";
 import { onSearchEvent } from "./panels/analysis.js";
+import { flagOf, incrementMs } from "./panels/clock.js";
 import { updateButtons } from "./panels/controls.js";
+import { drawReview } from "./panels/review.js";
 import { downloadRecord, linkedRecord, shareLink, withEnding } from "./panels/record.js";
 import { showThinking } from "./panels/status.js";
-import { againstEngine, gameKey, gameOver, humanToMove, isSingle, mode, movesFrom, otherName, resigner, squaresOf, takebackCount } from "./rules.js";
+import { againstEngine, gameKey, gameOver, humanToMove, isSingle, mode, movesFrom, otherName, positionKey, resigner, squaresOf, takebackCount } from "./rules.js";
 import { saveEnded, saveSettings } from "./settings.js";
 import { sound } from "./sound.js";
 import { state, view as shown } from "./state.js";
@@ -101,7 +103,25 @@ function keepMainLine() {
 async function playMove(move) {
   state.busy = true;
   keepMainLine();
-  const view = await act((b) => b.play(move));
+  showError(null);
+  // A hint still searching gives way to the move (the server runs one
+  // search at a time).
+  if (state.hint && state.hint.move === null && state.analysing) {
+    state.hint = null;
+    try {
+      await backend().stopAnalysis();
+    } catch (e) {
+      // the move below says what is wrong, if anything
+    }
+  }
+  /** @type {View | null} */
+  let view = null;
+  try {
+    view = await backend().play(move);
+    show(view);
+  } catch (e) {
+    flagOrError(e);
+  }
   state.busy = false;
   if (view) {
     sound();
@@ -133,24 +153,96 @@ export async function engineMove() {
   state.wantAnalysis = false;
   updateButtons();
   showThinking(state.view);
-  const options = { movetime_ms: Number(select("movetime").value), level: Number(select("level").value) };
+  const options = { movetime_ms: engineTime(state.view), level: Number(select("level").value) };
   showError(null);
   let view = null;
+  /** @type {unknown} */
+  let refused = null;
   try {
     view = await backend().engineMove(options);
   } catch (e) {
-    showError(e);
+    refused = e;
   }
   // Shown once the engine is done, so the status no longer says it thinks.
   state.thinking = false;
   const latest = view || state.view;
   if (latest) show(latest);
+  // The engine's own time ran out while it thought: its flag fell.
+  if (refused && errorKind(refused) === "clock.flagged") clockRanOut();
+  else if (refused) showError(refused);
   if (view) {
     sound();
     // In a game against the engine, play on if it is still its turn (a
     // Five Tigers side with several removals moves several times running).
     maybeEngineMove();
   }
+}
+
+/**
+ * The engine's time for a move: the time chosen, but on a clock no more
+ * than a twentieth of what is left and most of the increment, so that
+ * it does not lose on time.
+ * @param {View} view
+ */
+function engineTime(view) {
+  const chosen = Number(select("movetime").value);
+  const clock = view.clock;
+  if (!clock) return chosen;
+  const left = clock.remaining_ms[view.to_move === "first" ? 0 : 1];
+  return Math.max(50, Math.min(chosen, Math.floor(left / 20 + incrementMs(clock.control) * 0.8)));
+}
+
+/**
+ * The kind of a refusal (docs/web.md's `{kind, fields, message}`).
+ * @param {unknown} e
+ */
+function errorKind(e) {
+  return e && typeof e === "object" && "kind" in e ? e.kind : undefined;
+}
+
+/**
+ * A refusal of a move because a flag fell is the flag's: the game ends
+ * on time rather than show an error.
+ * @param {unknown} e
+ */
+function flagOrError(e) {
+  if (errorKind(e) === "clock.flagged") clockRanOut();
+  else showError(e);
+}
+
+/** Asked once at a time: the running side's time showed nothing left. */
+let checkingClock = false;
+
+/**
+ * The running side's time showed nothing left: the backend's clock says
+ * whether its flag fell (the server's is the authority, its time the
+ * page's only approximates); if it did, the game ends, lost on time.
+ */
+export async function clockRanOut() {
+  if (checkingClock || !state.view) return;
+  checkingClock = true;
+  try {
+    const view = await backend().view();
+    show(view);
+    const out = flagOf(view.clock);
+    if (out && !gameOver() && view.ply === view.moves.length) {
+      endGame(view.side_names[out === "first" ? 1 : 0], "loss on time");
+    }
+  } catch (e) {
+    showError(e);
+  } finally {
+    checkingClock = false;
+  }
+}
+
+/**
+ * The time control of a new game (the new game dialog's), none for the
+ * analysis board.
+ * @returns {string | null}
+ */
+function chosenClock() {
+  const control = select("nd-clock").value;
+  return control && mode() !== "analysis" ? control : null;
 }
 
 // After a reload while the server's engine chose a move: the page waits
@@ -195,7 +287,11 @@ export async function newGame(game) {
   forgetEnded();
   // A new game is drawn from the player's side, whatever the last one's
   // flip was.
-  const view = await act((b) => b.newGame({ flip: mode() === "second", ...game }));
+  const control = chosenClock();
+  const view = await act(async (b) => {
+    const fresh = await b.newGame({ flip: mode() === "second", ...game });
+    return control ? b.setClock(control) : fresh;
+  });
   if (view) afterChange();
 }
 
@@ -274,6 +370,9 @@ export function endGame(winner, reason) {
   state.wantAnalysis = false;
   if (state.analysing) act((b) => b.stopAnalysis());
   show(view);
+  // The clock stops with the game (a flag has stopped it already).
+  const clock = view.clock;
+  if (clock && clock.running && !clock.paused && !flagOf(clock)) act((b) => b.pauseClock());
 }
 
 // Resign asks first (a misplaced tap must not end a game).
@@ -351,6 +450,88 @@ export async function playLine(pv) {
   if (view) {
     show(view);
     afterChange();
+  }
+}
+
+// A review's budget per position: small enough that a 100-ply game
+// reviews in about 10 s in the page's wasm (docs/web.md has the figure),
+// the same verdicts on every machine (a node budget, not a time).
+export const REVIEW_NODES = 80000;
+
+/**
+ * Reviews the game shown (its whole line): every position searched in
+ * the engine's worker or by the server, each move judged; a second click
+ * cancels it.
+ */
+export async function reviewGame() {
+  const running = state.reviewing;
+  if (running) {
+    state.reviewing = null;
+    running.cancel();
+    drawReview();
+    return;
+  }
+  const view = state.view;
+  if (!view || view.moves.length === 0 || state.thinking || (againstEngine() && !gameOver())) return;
+  showError(null);
+  // One search at a time: the analysis gives way to the review.
+  if (state.analysing) {
+    state.wantAnalysis = false;
+    await act((b) => b.stopAnalysis());
+  }
+  const key = gameKey(view);
+  /** @type {{ cancel: () => void, done: number, total: number }} */
+  const mine = { cancel: () => {}, done: 0, total: backend().name === "local" ? view.moves.length + 1 : 0 };
+  state.reviewing = mine;
+  drawReview();
+  try {
+    const record = await backend().record();
+    if (state.reviewing !== mine) return;
+    const started = backend().review(record, REVIEW_NODES, (done, total) => {
+      if (state.reviewing !== mine) return;
+      mine.done = done;
+      mine.total = total;
+      drawReview();
+    });
+    mine.cancel = started.cancel;
+    const result = await started.result;
+    if (state.reviewing !== mine) return;
+    state.review = { key, result };
+    state.better = null;
+  } catch (e) {
+    if (state.reviewing === mine && errorKind(e) !== "review.cancelled") showError(e);
+  } finally {
+    if (state.reviewing === mine) state.reviewing = null;
+  }
+  if (state.view) show(state.view);
+}
+
+/**
+ * "Show the better move": the position before the judged move, with the
+ * review's best move there as an arrow.
+ * @param {number} ply
+ * @param {string} move
+ */
+export async function showBetter(ply, move) {
+  state.better = { ply, move };
+  if (shown().ply !== ply) await goto(ply);
+  else show(shown());
+}
+
+// The hint's search: half a second at full strength.
+const HINT_MS = 500;
+
+/** The Hint button: a short search shows a good move as an arrow. */
+export async function showHint() {
+  const view = state.view;
+  if (!view || !humanToMove() || state.analysing || state.busy) return;
+  showError(null);
+  state.hint = { key: positionKey(view), move: null };
+  try {
+    show(await backend().startAnalysis(1, HINT_MS));
+  } catch (e) {
+    state.hint = null;
+    showError(e);
   }
 }
 

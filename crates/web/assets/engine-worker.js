@@ -1,9 +1,11 @@
 // @ts-check
 // The engine of the static page (backend/local.js): one search per worker, of the
 // game it is sent (its first position and the moves to the shown one, so
-// the rules that read the history apply). Each iteration is posted as it
-// finishes; the page stops a search by ending the worker.
-import init, { Game } from "./pkg/qi_wasm.js";
+// the rules that read the history apply), or one game review (a record
+// and a budget: each position's progress posted). Each iteration is
+// posted as it finishes; the page stops a search or a review by ending
+// the worker.
+import init, { Game, review } from "./pkg/qi_wasm.js";
 
 const ready = init();
 
@@ -11,6 +13,13 @@ self.onmessage = async (event) => {
   const { spec, start, moves, limits, multipv, level } = event.data;
   try {
     await ready;
+    if (event.data.review) {
+      const done = review(event.data.review, event.data.budget, (/** @type {number} */ positions, /** @type {number} */ total) => {
+        self.postMessage({ type: "progress", done: positions, total });
+      }, undefined);
+      self.postMessage({ type: "reviewed", review: done });
+      return;
+    }
     const game = new Game(spec, start);
     for (const move of moves) game.play(move);
     if (multipv > 1) game.setMultiPV(multipv);

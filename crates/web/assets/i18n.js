@@ -7,6 +7,20 @@ import { explainError, explainErrorData } from "./errors.js";
 
 /** @typedef {"en" | "zh"} Lang */
 
+/**
+ * A time control's name: "3 + 2" (minutes, seconds added a move) for
+ * "180+2", as lichess names them; `none` for no clock.
+ * @param {string} control
+ * @param {string} none
+ */
+function clockName(control, none) {
+  if (!control) return none;
+  const [base, inc] = control.split("+");
+  const minutes = Number(base) / 60;
+  const shown = minutes === 0.25 ? "¼" : minutes === 0.5 ? "½" : String(minutes);
+  return `${shown} + ${inc || "0"}`;
+}
+
 const EN = {
   game: "Game", gameTitle: "game and preset", newGame: "New game", newGameDots: "New game…",
   language: "Language", board: "board",
@@ -36,6 +50,21 @@ const EN = {
   drawOffer: (/** @type {string} */ a, /** @type {string} */ b) => `${a} offers a draw. ${b}, do you accept?`,
   resignAsk: (/** @type {string} */ s) => `${s}: resign this game?`, resignYes: "Resign", resignNo: "Play on",
   newVersion: "A new version is ready.", reload: "Reload",
+  timeControl: "Clock (minutes + seconds a move)", clockName: (/** @type {string} */ c) => clockName(c, "none"),
+  clockLeft: (/** @type {string} */ s, /** @type {string} */ t) => `${s}: ${t} left`,
+  outOfTime: (/** @type {string} */ loser, /** @type {string} */ winner) => `${loser} ran out of time: ${winner} wins.`,
+  hints: "Hint button", hint: "Hint", hintTitle: "the engine shows a good move here (a green arrow)",
+  reviewBox: "Game review", review: "Review", reviewCancel: "Cancel",
+  reviewTitle: "the engine looks at every position of the game and marks inaccuracies, mistakes and blunders",
+  reviewing: (/** @type {number} */ d, /** @type {number} */ t) => `reviewing… ${d} of ${t} positions`,
+  reviewingServer: "reviewing…", reviewPartial: "stopped before the end: part of the game reviewed",
+  accuracy: (/** @type {string} */ s, /** @type {string} */ a, /** @type {number} */ i, /** @type {number} */ m, /** @type {number} */ b) =>
+    `${s}: accuracy ${a} · ${i} inaccurac${i === 1 ? "y" : "ies"}, ${m} mistake${m === 1 ? "" : "s"}, ${b} blunder${b === 1 ? "" : "s"}`,
+  judgements: { inaccuracy: "Inaccuracy", mistake: "Mistake", blunder: "Blunder" },
+  judged: (/** @type {string} */ m, /** @type {string} */ j, /** @type {string} */ b) => `${m}: ${j}. Better was ${b}.`,
+  betterShown: (/** @type {string} */ b) => `The better move: ${b} (the green arrow).`,
+  showBetter: "Show the better move",
+  reviewGraph: "the first side's winning chances over the game; click a move to go to it",
   side: /** @type {Record<string, string>} */ ({ Red: "Red", Blue: "Blue", X: "X", O: "O" }),
   toMove: (/** @type {string} */ s) => `${s} to move`, toPlace: (/** @type {string} */ s) => `${s} to place`, toStep: (/** @type {string} */ s) => `${s} to step`,
   thinking: (/** @type {string} */ s) => `${s} (engine) is thinking…`,
@@ -97,6 +126,20 @@ const ZH = {
   drawOffer: (a, b) => `${a}提和。${b}，是否同意？`,
   resignAsk: (s) => `${s}：确定认输吗？`, resignYes: "认输", resignNo: "继续下",
   newVersion: "新版本已就绪。", reload: "重新载入",
+  timeControl: "计时（分钟 + 每步加秒）", clockName: (c) => clockName(c, "不计时"),
+  clockLeft: (s, t) => `${s}：剩余 ${t}`,
+  outOfTime: (loser, winner) => `${loser}超时：${winner}胜。`,
+  hints: "提示按钮", hint: "提示", hintTitle: "引擎在此给出一步好棋（绿色箭头）",
+  reviewBox: "复盘", review: "复盘", reviewCancel: "取消",
+  reviewTitle: "引擎逐一分析本局每个局面，标出欠佳、失误和漏着",
+  reviewing: (d, t) => `复盘中… ${d}/${t} 个局面`,
+  reviewingServer: "复盘中…", reviewPartial: "中途停止：只复盘了一部分",
+  accuracy: (s, a, i, m, b) => `${s}：准确率 ${a} · 欠佳 ${i}，失误 ${m}，漏着 ${b}`,
+  judgements: { inaccuracy: "欠佳", mistake: "失误", blunder: "漏着" },
+  judged: (m, j, b) => `${m}：${j}。更好的是 ${b}。`,
+  betterShown: (b) => `更好的着法：${b}（绿色箭头）。`,
+  showBetter: "显示更好的着法",
+  reviewGraph: "先手方在全局中的胜率；点击可跳到该步",
   side: { Red: "红方", Blue: "蓝方", X: "X方", O: "O方" },
   toMove: (s) => `${s}走棋`, toPlace: (s) => `${s}落子`, toStep: (s) => `${s}行棋`,
   thinking: (s) => `${s}（引擎）思考中…`,

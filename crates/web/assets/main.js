@@ -7,9 +7,11 @@
 import { serverBackend } from "./backend/server.js";
 import { wireBoard } from "./board.js";
 import * as controller from "./controller.js";
-import { $, dialog, input, select, textarea } from "./dom.js";
+import { $, button, dialog, input, select, textarea } from "./dom.js";
 import { chooseLanguage, errorText, presetDescription, setLang, words } from "./i18n.js";
 import { registerWorker } from "./offline.js";
+import { onClockOut } from "./panels/clock.js";
+import { updateButtons } from "./panels/controls.js";
 import { fillGameSelects, openNewGameDialog } from "./panels/setup.js";
 import { gameOver, humanToMove } from "./rules.js";
 import { readEnded, readSettings, restoreSettings, saveSettings } from "./settings.js";
@@ -41,6 +43,7 @@ async function chooseBackend() {
 
 function wire() {
   wireBoard((sq) => controller.clickSquare(sq));
+  onClockOut(() => controller.clockRanOut());
   /** @type {[string, () => unknown][]} */
   const clicks = [
     ["nav-first", () => controller.goto(0)],
@@ -61,6 +64,12 @@ function wire() {
     ["result-close", () => dialog("result-dialog").close()],
     ["rematch", () => controller.rematch()],
     ["main-line", () => controller.restoreMainLine()],
+    ["review", () => controller.reviewGame()],
+    ["hint-button", () => controller.showHint()],
+    ["review-better", () => {
+      const better = button("review-better");
+      controller.showBetter(Number(better.dataset.ply), better.dataset.move || "");
+    }],
     ["new-game", () => openNewGameDialog()],
     ["nd-cancel", () => dialog("new-dialog").close()],
     ["nd-start", () => controller.startFromDialog()],
@@ -76,6 +85,11 @@ function wire() {
   ];
   for (const [id, action] of clicks) $(id).addEventListener("click", () => action());
   // A move of the list, a line of the analysis: by their data.
+  // A point of the review's graph: its column has the ply.
+  $("review-graph").addEventListener("click", (event) => {
+    const target = event.target instanceof Element ? event.target.closest("[data-ply]") : null;
+    if (target instanceof SVGElement) controller.goto(Number(target.dataset.ply));
+  });
   $("moves").addEventListener("click", (event) => {
     const target = event.target instanceof Element ? event.target.closest("button[data-ply]") : null;
     if (target instanceof HTMLElement) controller.goto(Number(target.dataset.ply));
@@ -95,7 +109,11 @@ function wire() {
     $("nd-desc").textContent = presetDescription(select("nd-game").value);
   });
   select("game-select").addEventListener("change", () => controller.newGame({ spec: select("game-select").value }));
-  for (const id of ["movetime", "sound", "animate"]) $(id).addEventListener("change", () => saveSettings());
+  for (const id of ["movetime", "sound", "animate", "nd-clock"]) $(id).addEventListener("change", () => saveSettings());
+  $("hints").addEventListener("change", () => {
+    saveSettings();
+    updateButtons();
+  });
   select("level").addEventListener("change", () => {
     controller.showEngineTime();
     saveSettings();

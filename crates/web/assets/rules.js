@@ -46,6 +46,14 @@ export function gameKey(view) {
   return `${view.spec}|${view.start}|${view.moves.join(" ")}`;
 }
 
+/**
+ * The position shown, in its game (a hint belongs to it).
+ * @param {View} view
+ */
+export function positionKey(view) {
+  return `${gameKey(view)}|${view.ply}`;
+}
+
 /** The resignation or agreed draw that ended the shown game, if any. */
 export function endedNow() {
   const view = state.view;

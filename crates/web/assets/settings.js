@@ -15,9 +15,11 @@ const ENDED = "qi-ended";
  * @property {string} [mode]
  * @property {string} [movetime]
  * @property {string} [level]
+ * @property {string} [clock] the time control of a new game ("" none)
  * @property {string} [lang]
  * @property {boolean} [sound]
  * @property {boolean} [animate]
+ * @property {boolean} [hints] the Hint button shown while playing
  */
 
 /** @returns {Settings} */
@@ -36,9 +38,11 @@ export function saveSettings() {
     mode: select("mode").value,
     movetime: select("movetime").value,
     level: select("level").value,
+    clock: select("nd-clock").value,
     lang: currentLang(),
     sound: input("sound").checked,
     animate: input("animate").checked,
+    hints: input("hints").checked,
   };
   localStorage.setItem(SETTINGS, JSON.stringify(settings));
 }
@@ -46,13 +50,14 @@ export function saveSettings() {
 /** Sets the controls as they were kept. */
 export function restoreSettings() {
   const settings = readSettings();
-  for (const id of /** @type {const} */ (["mode", "movetime", "level"])) {
+  for (const [id, key] of /** @type {const} */ ([["mode", "mode"], ["movetime", "movetime"], ["level", "level"], ["nd-clock", "clock"]])) {
     const control = select(id);
-    const value = settings[id];
+    const value = settings[key];
     if ([...control.options].some((o) => o.value === value)) control.value = String(value);
   }
   input("sound").checked = !!settings.sound;
   input("animate").checked = settings.animate !== false;
+  input("hints").checked = !!settings.hints;
 }
 
 /** @returns {import("./state.js").Ended | null} */

@@ -28,6 +28,18 @@
  * @property {string} [phase]     Five Tigers: "place" or "move"
  * @property {[number, number] | null} [hands] Five Tigers: the pieces in hand
  * @property {"engine" | "analysis" | null} searching the search that runs
+ * @property {ClockView | null} [clock] the game's clock, if it has one
+ */
+
+/**
+ * A clock as the backends show it (qi-play's ClockView): the time
+ * control, each side's time left when the view was made, whose time runs.
+ * @typedef {object} ClockView
+ * @property {string} control          "300+2": 300 s a side, 2 s added a move
+ * @property {[number, number]} remaining_ms the first and second side's time left
+ * @property {"first" | "second" | null} running
+ * @property {boolean} paused
+ * @property {"first" | "second" | null} flagged the side out of time
  */
 
 /**
@@ -97,6 +109,14 @@ export const state = {
   focusSq: null,
   /** @type {string | null} the game whose result dialog was shown */
   resultShown: null,
+  /** @type {{ key: string, result: import("./backend/backend.js").Review } | null} the last review, of the line `key` */
+  review: null,
+  /** @type {{ cancel: () => void, done: number, total: number } | null} the review that runs (total 0: no progress known) */
+  reviewing: null,
+  /** @type {{ ply: number, move: string } | null} the better move shown as an arrow at position `ply` */
+  better: null,
+  /** @type {{ key: string, move: string | null } | null} the hint asked for in the position `key` (its move once found) */
+  hint: null,
 };
 
 /**

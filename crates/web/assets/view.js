@@ -5,8 +5,10 @@ import { drawBoard, drawMarks } from "./board.js";
 import { $, select } from "./dom.js";
 import { currentLang, words } from "./i18n.js";
 import { clearAnalysis, drawEval } from "./panels/analysis.js";
+import { drawClocks } from "./panels/clock.js";
 import { updateButtons } from "./panels/controls.js";
 import { drawMoves } from "./panels/moves.js";
+import { drawReview } from "./panels/review.js";
 import { fillGameSelects, drawPosition, nameSides, showSpec } from "./panels/setup.js";
 import { drawStatus, maybeShowResult } from "./panels/status.js";
 import { mode, movesFrom } from "./rules.js";
@@ -31,6 +33,8 @@ export function show(view) {
   showSpec(view.spec);
   nameSides();
   drawMoves(view);
+  drawClocks(view);
+  drawReview();
   drawMarks();
   drawEval();
   updateButtons();
@@ -59,6 +63,7 @@ export function applyLanguage() {
     }
   }
   for (const option of select("movetime").options) option.textContent = w.seconds(Number(option.value) / 1000);
+  for (const option of select("nd-clock").options) option.textContent = w.clockName(option.value);
   for (const id of ["level", "nd-level"]) {
     for (const option of select(id).options) option.textContent = w.levelName(Number(option.value));
   }

@@ -21,6 +21,26 @@
  */
 
 /**
+ * A game review (qi-play's `Review`, docs/wasm.md "Game review").
+ * @typedef {object} Review
+ * @property {string} spec
+ * @property {{ ply: number, score: string, score_first: number, win_first: number, best: string | null, pv: string[] }[]} positions
+ *   each position searched, from the first: the first side's winning chances (0 to 100)
+ * @property {{ ply: number, side: "first" | "second", played: string, best: string | null, win_before: number,
+ *   win_after: number, loss: number, accuracy: number, judgement: "inaccuracy" | "mistake" | "blunder" | null }[]} moves
+ *   each move (ply from 1: it leads to position `ply`), judged
+ * @property {{ accuracy: number | null, inaccuracies: number, mistakes: number, blunders: number }[]} sides
+ * @property {number} nodes
+ * @property {boolean} complete
+ */
+
+/**
+ * A review that runs: its result, and its cancellation (the result then
+ * never comes).
+ * @typedef {{ result: Promise<Review>, cancel: () => void }} Reviewing
+ */
+
+/**
  * @typedef {object} Backend
  * @property {"server" | "local"} name
  * @property {() => Promise<Games>} games the games and presets
@@ -37,8 +57,17 @@
  * @property {(record: string) => Promise<View>} loadRecord
  * @property {(options: { movetime_ms: number, level: number }) => Promise<View>} engineMove
  *   the engine plays the side to move
- * @property {(multipv: number) => Promise<View>} startAnalysis
+ * @property {(multipv: number, movetime_ms?: number) => Promise<View>} startAnalysis
+ *   an analysis of `multipv` lines, until stopped or for `movetime_ms`
  * @property {() => Promise<View>} stopAnalysis
+ * @property {(control: string | null) => Promise<View>} setClock
+ *   a clock of `control` ("300+2", PGN's TimeControl), the side to move's
+ *   time running at once; `null`: no clock
+ * @property {() => Promise<View>} pauseClock stops the running side's time
+ *   (a game ended by resignation or agreement)
+ * @property {(record: string, nodes: number, onProgress: (done: number, total: number) => void) => Reviewing} review
+ *   every position of the record's game searched at `nodes` and each move
+ *   judged; the server's gives no progress
  * @property {(onEvent: (event: SearchEvent) => void, onBroken: () => void) => void} listen
  *   the searches' events; `onBroken` when they may have stopped coming
  */

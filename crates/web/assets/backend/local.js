@@ -5,7 +5,7 @@
 // the page never freezes, and a stop ends the worker. It gives the views
 // and events `qi serve` gives (docs/web.md), so the page is the same with
 // either backend.
-import init, { Game, games } from "../pkg/qi_wasm.js";
+import init, { Clock, Game, games } from "../pkg/qi_wasm.js";
 
 /** @typedef {import("./backend.js").Backend} Backend */
 /** @typedef {import("../state.js").View} View */
@@ -31,6 +31,21 @@ function refusal(kind, fields, message) {
   return Object.assign(new Error(message), { kind, fields });
 }
 
+/** The time for the page's clock: whole milliseconds, as `Clock` takes it. */
+const now = () => Math.round(performance.now());
+
+/**
+ * A record with the clock's time control in its `TimeControl` tag (after
+ * the other tags, as docs/records.md has it), as `qi serve` writes it.
+ * @param {string} record
+ * @param {string} control
+ */
+function withTimeControl(record, control) {
+  const end = record.indexOf("\n\n");
+  if (end < 0) return record;
+  return `${record.slice(0, end)}\n[TimeControl "${control}"]${record.slice(end)}`;
+}
+
 /**
  * The backend, once the wasm module is loaded (it fails when it cannot
  * be).
@@ -41,6 +56,8 @@ export async function localBackend() {
   /** @type {Game | null} */
   let game = null;
   let flipped = false;
+  /** @type {Clock | null} the game's clock (not kept over a reload) */
+  let clock = null;
   /** @type {Search | null} */
   let search = null;
   /** @type {(event: SearchEvent) => void} */
@@ -57,6 +74,8 @@ export async function localBackend() {
     v.id = "local";
     v.flip = flipped;
     v.searching = search ? search.kind : null;
+    if (clock) clock.check(now());
+    v.clock = clock ? clock.view(now()) : null;
     return v;
   };
 
@@ -143,6 +162,23 @@ export async function localBackend() {
   };
 
   /**
+   * Plays a move on the clock, as `qi serve` does: the side to move's
+   * time runs (handed to it after a takeback; refused once a flag fell
+   * or while paused), the move presses the clock, and the game's end
+   * stops it.
+   * @param {string} move
+   */
+  const playOnClock = (move) => {
+    const g = current();
+    if (clock) clock.start(g.view(false).to_move, now());
+    g.play(move);
+    if (clock) {
+      clock.press(now());
+      if (g.view(false).result) clock.stop(now());
+    }
+  };
+
+  /**
    * A change of the game, saved, answered with the new view.
    * @param {() => void} change
    */
@@ -172,7 +208,7 @@ export async function localBackend() {
     play: (move) => change(() => {
       if (search && search.kind === "engine") throw refusal("engine-thinking", {}, "the engine is thinking: wait for its move");
       stopSearch();
-      current().play(move);
+      playOnClock(move);
     }),
     undo: (count) => change(() => {
       stopSearch();
@@ -188,25 +224,30 @@ export async function localBackend() {
     newGame: ({ spec, text, flip }) => change(() => {
       stopSearch();
       game = new Game(spec, text || undefined);
+      clock = null;
       if (flip !== undefined) flipped = !!flip;
     }),
     flip: (flip) => change(() => {
       flipped = flip;
     }),
-    record: async () => current().record(undefined),
+    record: async () => {
+      const record = current().record(undefined);
+      return clock ? withTimeControl(record, clock.timeControl) : record;
+    },
     loadRecord: (record) => change(() => {
       stopSearch();
       game = Game.fromRecord(record);
+      clock = null;
     }),
     async engineMove({ movetime_ms, level }) {
       const movetime = Math.max(1, Number(movetime_ms) || 1000);
       const done = await startSearch("engine", { movetime }, 1, level);
       if (!done.best) throw refusal("engine-no-move", {}, "the engine has no move");
       const best = done.best;
-      return change(() => current().play(best));
+      return change(() => playOnClock(best));
     },
-    async startAnalysis(multipv) {
-      startSearch("analysis", {}, multipv).catch(() => {});
+    async startAnalysis(multipv, movetime_ms) {
+      startSearch("analysis", movetime_ms ? { movetime: movetime_ms } : {}, multipv).catch(() => {});
       return view();
     },
     async stopAnalysis() {
@@ -216,6 +257,57 @@ export async function localBackend() {
         listener({ type: "done", search: stopped.kind, best });
       }
       return view();
+    },
+    async setClock(control) {
+      if (!control) {
+        clock = null;
+        return view();
+      }
+      const made = new Clock(control);
+      const v = current().view(false);
+      if (!v.result) made.start(v.to_move, now());
+      clock = made;
+      return view();
+    },
+    async pauseClock() {
+      if (clock) {
+        const shown = clock.view(now());
+        if (shown.running && !shown.paused && !shown.flagged) clock.pause(now());
+      }
+      return view();
+    },
+    review(record, nodes, onProgress) {
+      const worker = new Worker(new URL("../engine-worker.js", import.meta.url), { type: "module" });
+      /** @type {(e: Error) => void} */
+      let fail = () => {};
+      const result = new Promise((resolve, reject) => {
+        fail = reject;
+        worker.onmessage = (event) => {
+          const msg = event.data;
+          if (msg.type === "progress") {
+            onProgress(msg.done, msg.total);
+          } else if (msg.type === "reviewed") {
+            worker.terminate();
+            resolve(msg.review);
+          } else if (msg.type === "error") {
+            worker.terminate();
+            reject(Object.assign(new Error(msg.message), { kind: msg.kind, fields: msg.fields }));
+          }
+        };
+        worker.onerror = (event) => {
+          worker.terminate();
+          const reason = event.message || "worker error";
+          reject(refusal("engine-failed", { reason }, `the engine failed: ${reason}`));
+        };
+      });
+      worker.postMessage({ review: record, budget: { nodes } });
+      return {
+        result,
+        cancel() {
+          worker.terminate();
+          fail(refusal("review.cancelled", {}, "the review was cancelled"));
+        },
+      };
     },
     listen(onEvent) {
       listener = onEvent;

@@ -26,11 +26,12 @@ class Unreachable extends Error {
  * @param {string} method
  * @param {string} path
  * @param {unknown} [body]
+ * @param {AbortSignal} [signal] ends the request (the server stops its work)
  * @returns {Promise<any>}
  */
-async function request(method, path, body) {
+async function request(method, path, body, signal) {
   /** @type {RequestInit & { headers: Record<string, string> }} */
-  const init = { method, headers: {} };
+  const init = { method, headers: {}, signal };
   if (body !== undefined) {
     init.headers["content-type"] = "application/json";
     init.body = JSON.stringify(body);
@@ -39,6 +40,7 @@ async function request(method, path, body) {
   try {
     response = await fetch(path, init);
   } catch (e) {
+    if (signal && signal.aborted) throw Object.assign(new Error("the review was cancelled"), { kind: "review.cancelled", fields: {} });
     throw new Unreachable();
   }
   let data = null;
@@ -97,8 +99,15 @@ export function serverBackend() {
     record: async () => (await request("GET", session("/record"))).record,
     loadRecord: (record) => post("/record", { record }),
     engineMove: (options) => post("/engine", options),
-    startAnalysis: (multipv) => post("/analysis/start", { multipv }),
+    startAnalysis: (multipv, movetime_ms) => post("/analysis/start", movetime_ms ? { multipv, movetime_ms } : { multipv }),
     stopAnalysis: () => post("/analysis/stop"),
+    setClock: (control) => (control ? post("/clock", { time_control: control }) : request("DELETE", session("/clock"))),
+    pauseClock: () => post("/clock/pause"),
+    review(record, nodes) {
+      // The server stops the review when the request is dropped.
+      const abort = new AbortController();
+      return { result: request("POST", "/api/review", { record, nodes }, abort.signal), cancel: () => abort.abort() };
+    },
     listen(onEvent, onBroken) {
       if (events) events.close();
       events = new EventSource(session("/events"));

@@ -136,6 +136,12 @@ export function onSearchEvent(data) {
     drawMarks();
     drawEval();
   } else if (data.type === "done") {
+    // The hint's search ended: its move is the hint's arrow.
+    if (data.search === "analysis" && state.hint && state.hint.move === null) {
+      state.hint.move = data.best;
+      if (!data.best) state.hint = null;
+      drawMarks();
+    }
     if (data.search === "analysis") {
       state.analysing = false;
       state.searchNote = data.best ? words().stoppedBest(data.best) : "stopped";

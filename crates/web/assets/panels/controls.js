@@ -1,9 +1,9 @@
 // @ts-check
 // The buttons that act on the game, enabled when they can act, and the
 // analysis's state word.
-import { $, button } from "../dom.js";
+import { $, button, input } from "../dom.js";
 import { isWordKey, words } from "../i18n.js";
-import { gameOver, mode, takebackCount } from "../rules.js";
+import { gameOver, humanToMove, mode, takebackCount } from "../rules.js";
 import { state } from "../state.js";
 
 export function updateButtons() {
@@ -20,6 +20,10 @@ export function updateButtons() {
   button("engine-move").disabled = !view || gameOver() || !idle;
   button("resign").disabled = !view || gameOver() || !idle || view.ply !== view.moves.length || mode() === "analysis";
   button("offer-draw").disabled = !view || gameOver() || view.ply !== view.moves.length || mode() !== "human";
+  // The hint, when the settings show it: while the player is to move.
+  const hintButton = button("hint-button");
+  hintButton.hidden = !input("hints").checked || mode() === "analysis";
+  hintButton.disabled = !view || !humanToMove() || state.analysing || state.busy;
   button("analyse").disabled = !view || (!state.analysing && (gameOver() || !idle));
   button("analyse").textContent = state.analysing ? w.stop : w.analyse;
   const note = isWordKey(state.searchNote) ? w[state.searchNote] : state.searchNote;

@@ -6,6 +6,7 @@ import { $ } from "../dom.js";
 import { currentLang, words } from "../i18n.js";
 import { squaresOf } from "../rules.js";
 import { state } from "../state.js";
+import { MARKS, moveReview } from "./review.js";
 
 /** @typedef {import("../state.js").View} View */
 
@@ -90,6 +91,15 @@ export function drawMoves(view) {
     button.dataset.move = move;
     button.dataset.side = side;
     if (i + 1 === view.ply) button.classList.add("current");
+    // The review's judgement of the move: ?!, ? or ??.
+    const judged = moveReview(i + 1);
+    if (judged && judged.judgement) {
+      const mark = document.createElement("span");
+      mark.className = `judgement ${judged.judgement}`;
+      mark.textContent = MARKS[judged.judgement];
+      button.append(mark);
+      button.title = words().judgements[judged.judgement];
+    }
     row.append(button);
   });
   // The list scrolls to the current move; the window must not (on a

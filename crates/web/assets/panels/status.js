@@ -16,6 +16,9 @@ export function statusText(view) {
   const w = words();
   const ended = endedNow();
   if (ended) {
+    if (ended.reason === "loss on time" && ended.winner) {
+      return w.outOfTime(sideName(otherName(view, ended.winner)), sideName(ended.winner));
+    }
     return ended.winner ? w.wins(sideName(ended.winner), reasonText(ended.reason)) : w.draw(reasonText(ended.reason));
   }
   if (currentLang() === "en") return view.status;

@@ -58,6 +58,11 @@ const ASSETS: &[(&str, &[u8], &str)] = &[
         JS,
     ),
     (
+        "/panels/clock.js",
+        include_bytes!("../../assets/panels/clock.js"),
+        JS,
+    ),
+    (
         "/panels/controls.js",
         include_bytes!("../../assets/panels/controls.js"),
         JS,
@@ -70,6 +75,11 @@ const ASSETS: &[(&str, &[u8], &str)] = &[
     (
         "/panels/record.js",
         include_bytes!("../../assets/panels/record.js"),
+        JS,
+    ),
+    (
+        "/panels/review.js",
+        include_bytes!("../../assets/panels/review.js"),
         JS,
     ),
     (

@@ -106,6 +106,8 @@ async fn the_page_and_its_assets_are_served() {
         "/main.js",
         "/errors.js",
         "/panels/moves.js",
+        "/panels/clock.js",
+        "/panels/review.js",
         "/backend/server.js",
         "/app.css",
         "/site.json",
