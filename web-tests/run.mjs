@@ -1341,6 +1341,10 @@ Object.assign(tests, {
       check(box && box.y + box.height <= 844, `${id} above the fold at 390x844: ${box && box.y + box.height}`);
     }
     await page.screenshot({ path: join(SHOTS, "clock-engine-390x844.png") });
+    // The analysis board has no clock.
+    await setMode(page, "analysis");
+    await page.waitForFunction(() => !__qiTest.state.view.clock);
+    check(await page.locator(".clock:not([hidden])").count() === 0, "no clock on the analysis board");
   },
 });
 
@@ -1442,6 +1446,9 @@ Object.assign(tests, {
     const sides = await page.locator("#review-sides li").allInnerTexts();
     check(sides[0].startsWith("红方：准确率"), `in Chinese: ${sides}`);
     check((await text(page, "#review-move")).includes("漏着"), `the verdict: ${await text(page, "#review-move")}`);
+    await page.setViewportSize(PHONE);
+    await page.locator("#review-box").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, "review-390x844-zh.png") });
   },
 });
 

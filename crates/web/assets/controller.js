@@ -632,6 +632,9 @@ export function modeChanged() {
   saveSettings();
   document.body.dataset.mode = mode();
   if (mode() === "analysis") {
+    // The analysis board has no clock: the game's is taken away (a
+    // paused one would refuse every move).
+    if (state.view && state.view.clock && !gameOver()) act((b) => b.setClock(null));
     if (!state.analysing && !gameOver()) startAnalysis();
     return;
   }
