@@ -1299,7 +1299,11 @@ Object.assign(tests, {
     check(await page.locator("#clock-top.flagged").count() === 1, "Blue's clock shows its flag");
     check((await text(page, "#clock-top .time")) === "0:00.0", `Blue has nothing left: ${await text(page, "#clock-top .time")}`);
     check(!(await clickable(page)), "no move after the flag");
-    await page.click("#result-close");
+    // The result dialog offers the game's review.
+    await page.click("#result-review");
+    await page.waitForFunction(() => __qiTest.state.review !== null && __qiTest.state.review.result.moves.length === 1,
+      null, { timeout: 60000 });
+    check(await page.locator("#review-sides li").count() === 2, "each side's accuracy after the review");
     await page.click("#save-record");
     await page.waitForFunction(() => document.querySelector("#record-text").value.includes("[Termination"));
     const record = await page.inputValue("#record-text");
@@ -1341,6 +1345,17 @@ Object.assign(tests, {
       check(box && box.y + box.height <= 844, `${id} above the fold at 390x844: ${box && box.y + box.height}`);
     }
     await page.screenshot({ path: join(SHOTS, "clock-engine-390x844.png") });
+    // A phone held sideways: the clocks above and below the board, which
+    // keeps its size, and the buttons beside it.
+    await page.setViewportSize({ width: 844, height: 390 });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    for (const id of ["#undo", "#clock-bottom", "#clock-top"]) {
+      const box = await page.locator(id).boundingBox();
+      check(box && box.y >= 0 && box.y + box.height <= 390, `${id} in the window held sideways: ${JSON.stringify(box)}`);
+    }
+    const board = await page.locator("#board svg").boundingBox();
+    check(board.height > 200, `the board keeps its size held sideways: ${board.height}`);
+    await page.screenshot({ path: join(SHOTS, "clock-engine-844x390.png") });
     // The analysis board has no clock.
     await setMode(page, "analysis");
     await page.waitForFunction(() => !__qiTest.state.view.clock);

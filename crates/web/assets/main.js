@@ -65,6 +65,11 @@ function wire() {
     ["rematch", () => controller.rematch()],
     ["main-line", () => controller.restoreMainLine()],
     ["review", () => controller.reviewGame()],
+    // The game over: its review from the result dialog, as lichess offers.
+    ["result-review", () => {
+      dialog("result-dialog").close();
+      if (!state.reviewing) controller.reviewGame();
+    }],
     ["hint-button", () => controller.showHint()],
     ["review-better", () => {
       const better = button("review-better");
