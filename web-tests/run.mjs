@@ -1313,6 +1313,28 @@ Object.assign(tests, {
     await page.screenshot({ path: join(SHOTS, "clock-flag.png") });
   },
 
+  async "clocks: a reload keeps the clock, its time running on"(page) {
+    await newGameOnClock(page, "human", "180+2");
+    await clickSq(page, "a3");
+    await clickSq(page, "a4");
+    await page.waitForFunction(() => __qiTest.state.view.moves.length === 1);
+    const before = await clockOf(page);
+    await page.reload();
+    await page.waitForSelector("body[data-ready='1']");
+    await page.waitForSelector("#clock-top.running");
+    const after = await clockOf(page);
+    check(after.control === "180+2" && after.running === "second", `the clock after a reload: ${JSON.stringify(after)}`);
+    check(after.remaining_ms[0] === before.remaining_ms[0], `Red's time kept: ${before.remaining_ms[0]} then ${after.remaining_ms[0]}`);
+    check(after.remaining_ms[1] <= before.remaining_ms[1], `Blue's time ran on: ${before.remaining_ms[1]} then ${after.remaining_ms[1]}`);
+    await clickSq(page, "g7");
+    await clickSq(page, "g6");
+    await page.waitForFunction(() => __qiTest.state.view.moves.length === 2);
+    await page.waitForSelector("#clock-bottom.running");
+    await page.click("#save-record");
+    await page.waitForFunction(() => document.querySelector("#record-text").value.includes("g7g6"));
+    check((await page.inputValue("#record-text")).includes('[TimeControl "180+2"]'), "the record's time control after a reload");
+  },
+
   async "clocks: against the engine both clocks run, each move adds the increment"(page) {
     await page.selectOption("#level", "3");
     await newGameOnClock(page, "first", "600+5");

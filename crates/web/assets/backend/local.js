@@ -5,7 +5,8 @@
 // the page never freezes, and a stop ends the worker. It gives the views
 // and events `qi serve` gives (docs/web.md), so the page is the same with
 // either backend.
-import init, { Clock, Game, games } from "../pkg/qi_wasm.js";
+import init, { Game, games } from "../pkg/qi_wasm.js";
+import { KeptClock } from "./kept-clock.js";
 
 /** @typedef {import("./backend.js").Backend} Backend */
 /** @typedef {import("../state.js").View} View */
@@ -31,9 +32,6 @@ function refusal(kind, fields, message) {
   return Object.assign(new Error(message), { kind, fields });
 }
 
-/** The time for the page's clock: whole milliseconds, as `Clock` takes it. */
-const now = () => Math.round(performance.now());
-
 /**
  * A record with the clock's time control in its `TimeControl` tag (after
  * the other tags, as docs/records.md has it), as `qi serve` writes it.
@@ -56,7 +54,7 @@ export async function localBackend() {
   /** @type {Game | null} */
   let game = null;
   let flipped = false;
-  /** @type {Clock | null} the game's clock (not kept over a reload) */
+  /** @type {KeptClock | null} the game's clock, saved with it */
   let clock = null;
   /** @type {Search | null} */
   let search = null;
@@ -74,8 +72,7 @@ export async function localBackend() {
     v.id = "local";
     v.flip = flipped;
     v.searching = search ? search.kind : null;
-    if (clock) clock.check(now());
-    v.clock = clock ? clock.view(now()) : null;
+    v.clock = clock ? clock.view() : null;
     return v;
   };
 
@@ -84,7 +81,9 @@ export async function localBackend() {
   // included).
   const save = () => {
     const v = current().view(false);
-    localStorage.setItem(STORE, JSON.stringify({ spec: v.spec, start: v.start, moves: v.moves, ply: v.ply, flip: flipped }));
+    localStorage.setItem(STORE, JSON.stringify({
+      spec: v.spec, start: v.start, moves: v.moves, ply: v.ply, flip: flipped, clock: clock ? clock.log : null,
+    }));
   };
 
   /** @returns {Game | null} */
@@ -97,11 +96,28 @@ export async function localBackend() {
       for (const move of saved.moves) restored.play(move);
       restored.goto(saved.ply);
       flipped = !!saved.flip;
+      clock = restoreClock(saved.clock);
       return restored;
     } catch (e) {
       // A saved game this version cannot replay: start afresh rather than
       // fail to load.
       console.warn(`qi: the saved game could not be restored (${e instanceof Error ? e.message : e})`);
+      return null;
+    }
+  };
+
+  /**
+   * The saved clock, replayed; none when it cannot be (a game is still
+   * better than no game).
+   * @param {import("./kept-clock.js").ClockLog | null | undefined} log
+   * @returns {KeptClock | null}
+   */
+  const restoreClock = (log) => {
+    if (!log) return null;
+    try {
+      return new KeptClock(log.control, log.events);
+    } catch (e) {
+      console.warn(`qi: the saved clock could not be restored (${e instanceof Error ? e.message : e})`);
       return null;
     }
   };
@@ -170,11 +186,11 @@ export async function localBackend() {
    */
   const playOnClock = (move) => {
     const g = current();
-    if (clock) clock.start(g.view(false).to_move, now());
+    if (clock) clock.start(g.view(false).to_move);
     g.play(move);
     if (clock) {
-      clock.press(now());
-      if (g.view(false).result) clock.stop(now());
+      clock.act("press");
+      if (g.view(false).result) clock.act("stop");
     }
   };
 
@@ -200,6 +216,7 @@ export async function localBackend() {
       if (!game) {
         game = new Game(spec, undefined);
         flipped = flip;
+        clock = null;
       }
       save();
       return { view: view(), lost: false };
@@ -261,18 +278,21 @@ export async function localBackend() {
     async setClock(control) {
       if (!control) {
         clock = null;
+        save();
         return view();
       }
-      const made = new Clock(control);
+      const made = new KeptClock(control);
       const v = current().view(false);
-      if (!v.result) made.start(v.to_move, now());
+      if (!v.result) made.start(v.to_move);
       clock = made;
+      save();
       return view();
     },
     async pauseClock() {
       if (clock) {
-        const shown = clock.view(now());
-        if (shown.running && !shown.paused && !shown.flagged) clock.pause(now());
+        const shown = clock.view();
+        if (shown.running && !shown.paused && !shown.flagged) clock.act("pause");
+        save();
       }
       return view();
     },

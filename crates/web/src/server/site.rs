@@ -108,6 +108,11 @@ const ASSETS: &[(&str, &[u8], &str)] = &[
         JS,
     ),
     (
+        "/backend/kept-clock.js",
+        include_bytes!("../../assets/backend/kept-clock.js"),
+        JS,
+    ),
+    (
         "/engine-worker.js",
         include_bytes!("../../assets/engine-worker.js"),
         JS,
