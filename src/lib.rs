@@ -12,6 +12,8 @@ pub use qi_five_tigers as five_tigers;
 pub use qi_jungle as jungle;
 pub use qi_search as search;
 
+pub mod third_game;
+
 /// The traits and types most programs need, in one import:
 /// `use qi_games::prelude::*;`.
 ///

@@ -269,12 +269,44 @@ macro_rules! bitboard {
 bitboard!(
     /// A set of up to 64 squares, one bit per square index.
     /// [`Bitboard::display`] draws it on a board.
+    ///
+    /// ```
+    /// use qi_games::base::{Bitboard, Direction};
+    /// use qi_games::jungle::{self, Square};
+    ///
+    /// let sq = |t: &str| t.parse::<Square>().unwrap().index();
+    /// let mut set = Bitboard::from_squares(&[sq("a1"), sq("g9")]);
+    /// assert_eq!((set.count(), set.first()), (2, Some(sq("a1"))));
+    /// set.insert(sq("d5"));
+    /// assert!(set.contains(sq("d5")) && !set.contains(sq("d4")));
+    /// assert_eq!(set.iter().collect::<Vec<_>>(), [0, 31, 62]);
+    /// // Set algebra, and the board's features are sets too.
+    /// assert!((set & jungle::WATER).is_empty());
+    /// assert_eq!((set | Bitboard::from_square(1)) - set, Bitboard::from_square(1));
+    /// // A step north of a1 is a2, on Jungle's 7 × 9 board.
+    /// let north = Bitboard::from_square(sq("a1")).shift(Direction::North, &jungle::GEOMETRY);
+    /// assert_eq!(north, Bitboard::from_square(sq("a2")));
+    /// assert_eq!(set.pop_first(), Some(sq("a1")));
+    /// assert_eq!(set.to_string(), "{31, 62}");
+    /// ```
     Bitboard, Bits, u64
 );
 
 bitboard!(
     /// A set of up to 32 points, one bit per point index.
     /// [`Bitboard32::display`] draws it on a board.
+    ///
+    /// ```
+    /// use qi_games::base::Bitboard32;
+    /// use qi_games::five_tigers::{self, Point};
+    ///
+    /// let c3: Point = "c3".parse().unwrap();
+    /// let around = five_tigers::neighbours(c3);
+    /// assert_eq!(around.count(), 4);
+    /// assert!(around.contains("b3".parse::<Point>().unwrap().index()));
+    /// let drawn = Bitboard32::from_square(c3.index()).display(five_tigers::GEOMETRY).to_string();
+    /// assert_eq!(drawn.lines().nth(2), Some(" 3 . . x . ."));
+    /// ```
     Bitboard32, Bits32, u32
 );
 

@@ -7,6 +7,8 @@
 //! step with the record, so that undo is O(1) and passes never reach the
 //! record.
 
+use std::fmt;
+
 use crate::outcome::{ExternalResult, Outcome};
 use crate::position::Position;
 
@@ -16,6 +18,19 @@ const RESERVED_FRAMES: usize = 256;
 
 /// One entry of a [`History`]: a position, its Zobrist key, the game's own
 /// data for that ply, and whether a pass (rather than a move) led to it.
+///
+/// ```
+/// use qi_games::base::History;
+/// use qi_games::prelude::*;
+///
+/// let mut history = History::new(Jungle::default(), ());
+/// history.play_unchecked("a3a4".parse()?, ());
+/// let frame = history.top();
+/// assert_eq!(frame.position(), history.position());
+/// assert_eq!(frame.key(), frame.position().zobrist());
+/// assert!(!frame.is_pass());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Frame<P, F> {
     position: P,
@@ -62,6 +77,36 @@ impl<P, F> Frame<P, F> {
 /// The stack is never empty: it always holds the start position. A pass
 /// (a null move of the search) pushes a frame without a move, so
 /// [`moves`](History::moves) stays the record of the game.
+///
+/// A game layer with a rule of its own keeps its per-ply data in the
+/// frames: here, whether the move captured, for a draw after two quiet
+/// plies.
+///
+/// ```
+/// use qi_games::base::History;
+/// use qi_games::prelude::*;
+///
+/// let mut history: History<Jungle, bool> = History::new(Jungle::default(), false);
+/// for mv in ["a3a4", "g7g6"] {
+///     let mv = mv.parse()?;
+///     let captured = history.position().is_capture(mv);
+///     history.play_unchecked(mv, captured);
+/// }
+/// assert_eq!(history.ply(), 2);
+/// let quiet = history.frames().iter().rev().take_while(|f| !f.extra()).count();
+/// assert_eq!(quiet, 3); // the start and two quiet moves
+/// assert_eq!(history.moves().len(), 2);
+/// assert_eq!(history.moves()[1].to_string(), "g7g6");
+/// assert_eq!(history.pop(), Some("g7g6".parse()?));
+/// assert_eq!(history.positions().count(), 2);
+/// // A result from outside the rules, cleared by the next pop.
+/// history.record(ExternalResult::Resignation(Side::Second));
+/// assert_eq!(history.external_outcome().and_then(Outcome::winner), Some(Side::First));
+/// history.pop();
+/// assert_eq!((history.ply(), history.external_result()), (0, None));
+/// # use qi_games::base::ExternalResult;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct History<P: Position, F = ()> {
     frames: Vec<Frame<P, F>>,
@@ -140,6 +185,30 @@ impl<P: Position, F> History<P, F> {
     /// The positions of the game, the start first and the current last.
     pub fn positions(&self) -> impl DoubleEndedIterator<Item = &P> + ExactSizeIterator + '_ {
         self.frames.iter().map(Frame::position)
+    }
+
+    /// The game as its record, for a game layer's `Debug`: `name`, the
+    /// start, the moves and a recorded result, e.g.
+    /// `Game { start: Jungle(…), moves: [Move(a3a4)] }` (every game layer
+    /// of the library reads so).
+    ///
+    /// ```
+    /// use qi_games::base::History;
+    /// use qi_games::prelude::*;
+    ///
+    /// let mut history = History::new(FiveTigers::default(), ());
+    /// history.play_unchecked("c3".parse()?, ());
+    /// assert_eq!(
+    ///     format!("{:?}", history.debug_record("Game")),
+    ///     "Game { start: FiveTigers(5/5/5/5/5 x place X:13,O:13 - x -,- 0), moves: [Move(c3)] }"
+    /// );
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn debug_record<'a>(&'a self, name: &'a str) -> impl fmt::Debug + 'a {
+        Record {
+            history: self,
+            name,
+        }
     }
 
     /// Whether a pass led to the current position.
@@ -272,6 +341,24 @@ impl<P: Position, F> History<P, F> {
             }
         }
         count
+    }
+}
+
+/// What [`History::debug_record`] writes.
+struct Record<'a, P: Position, F> {
+    history: &'a History<P, F>,
+    name: &'a str,
+}
+
+impl<P: Position, F> fmt::Debug for Record<'_, P, F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut out = f.debug_struct(self.name);
+        out.field("start", self.history.start())
+            .field("moves", &self.history.moves());
+        if let Some(result) = self.history.external_result() {
+            out.field("result", &result);
+        }
+        out.finish()
     }
 }
 

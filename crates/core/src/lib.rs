@@ -11,6 +11,11 @@
 //! With the `testkit` feature, `testkit` holds what the games' tests share:
 //! the conformance harness every game must pass, repeatable random
 //! positions, and the runner of perft suites kept as data files.
+//!
+//! A game of your own needs a position type implementing [`Position`] and,
+//! when its rules never look at the history, nothing more: [`SimpleGame`]
+//! is its game layer. The facade `qi-games` walks through a whole third
+//! game (tic-tac-toe) in its `third_game` module.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -27,6 +32,7 @@ mod position;
 #[cfg(feature = "serde")]
 pub mod serde_text;
 mod side;
+mod simple_game;
 #[cfg(feature = "testkit")]
 pub mod testkit;
 pub mod zobrist;
@@ -41,5 +47,6 @@ pub use history::{Frame, History};
 pub use outcome::{DrawReason, ExternalResult, Outcome, RuleName, WinReason};
 pub use position::{MoveList, MoveSpace, Position, MOVE_LIST_CAPACITY};
 pub use side::{ParseSideError, Side};
+pub use simple_game::SimpleGame;
 
 pub use smallvec;

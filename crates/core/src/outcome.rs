@@ -7,6 +7,14 @@ use crate::side::Side;
 /// The name of a winning rule of one game (Jungle's `den entered`), as an
 /// outcome carries it: at most [`RuleName::CAPACITY`] bytes of text, kept
 /// inline so that outcomes stay small `Copy` values.
+///
+/// ```
+/// use qi_games::prelude::*;
+///
+/// const BOARD_FULL: RuleName = RuleName::new("board full");
+/// assert_eq!(BOARD_FULL.as_str(), "board full");
+/// assert_eq!(RuleName::try_new("a name of more than twenty-three bytes"), None);
+/// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct RuleName {
     len: u8,
@@ -88,6 +96,15 @@ impl<'de> serde::Deserialize<'de> for RuleName {
 
 /// Why a side won. The reasons every game can have are variants; a game's
 /// own winning rule is a [`Rule`](WinReason::Rule) that the game names.
+///
+/// ```
+/// use qi_games::prelude::*;
+/// use qi_games::jungle::DEN_ENTERED;
+///
+/// assert_eq!(DEN_ENTERED, WinReason::Rule(RuleName::new("den entered")));
+/// assert_eq!(DEN_ENTERED.to_string(), "den entered");
+/// assert_eq!(WinReason::NoLegalMove.to_string(), "no legal move");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
@@ -108,7 +125,18 @@ pub enum WinReason {
     Time,
 }
 
-/// Why a game was drawn.
+/// Why a game was drawn. As with [`WinReason`], the reasons every game
+/// can have are variants and a game's own drawing rule is a
+/// [`Rule`](DrawReason::Rule) that the game names.
+///
+/// ```
+/// use qi_games::prelude::*;
+///
+/// // Tic-tac-toe's full board, a rule of that game alone.
+/// let full = DrawReason::Rule(RuleName::new("board full"));
+/// assert_eq!(Outcome::Draw(full).to_string(), "1/2-1/2 (draw: board full)");
+/// assert_eq!(DrawReason::Repetition.to_string(), "threefold repetition");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
@@ -120,9 +148,28 @@ pub enum DrawReason {
     Repetition,
     /// The players agreed to a draw (recorded by the caller).
     Agreed,
+    /// A drawing rule of the game's own, by its name (e.g. a full board).
+    Rule(RuleName),
 }
 
 /// The result of a finished game.
+///
+/// ```
+/// use qi_games::prelude::*;
+/// use qi_games::jungle::{self, DEN_ENTERED};
+///
+/// // Red's Lion one step from Blue's den.
+/// let mut pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/6l w 0 1", jungle::Rules::standard())?;
+/// assert_eq!(pos.outcome(), None);
+/// pos.play("d8d9".parse()?)?;
+/// let outcome = pos.outcome().ok_or("the game is over")?;
+/// assert_eq!(outcome, Outcome::win(Side::First, DEN_ENTERED));
+/// assert_eq!(outcome.winner(), Some(Side::First));
+/// assert_eq!(outcome.score_text(), "1-0");
+/// assert_eq!(outcome.to_string(), "1-0 (first wins: den entered)");
+/// assert_eq!(Outcome::Draw(DrawReason::Agreed).winner(), None);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]
@@ -187,6 +234,7 @@ impl fmt::Display for DrawReason {
             DrawReason::NoCapture => "no-capture limit",
             DrawReason::Repetition => "threefold repetition",
             DrawReason::Agreed => "agreed draw",
+            DrawReason::Rule(name) => return f.write_str(name.as_str()),
         })
     }
 }
@@ -203,6 +251,19 @@ impl fmt::Display for Outcome {
 }
 
 /// A result decided outside the rules, recorded by whoever runs the game.
+///
+/// ```
+/// use qi_games::prelude::*;
+/// use qi_games::base::ExternalResult;
+///
+/// let resigned = ExternalResult::Resignation(Side::Second);
+/// assert_eq!(resigned.outcome(), Outcome::win(Side::First, WinReason::Resignation));
+/// let mut game = qi_games::jungle::Game::default();
+/// game.record(resigned);
+/// assert_eq!(game.outcome(), Some(resigned.outcome()));
+/// assert!(game.play("a3a4".parse()?).is_err()); // the game is over
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "snake_case"))]

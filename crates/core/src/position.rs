@@ -57,9 +57,9 @@ pub trait Position: Clone + Eq + Debug + Display + Sized {
     /// use qi_core::Position;
     /// use qi_jungle::{Jungle, Rules};
     ///
-    /// let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/6l w 4 9", &Rules::standard())?;
+    /// let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/6l w 4 9", Rules::standard())?;
     /// assert_eq!(pos.to_string(), "7/3L3/7/7/7/7/7/7/6l w 4 9");
-    /// assert!(Jungle::from_text("7/3L3/7", &Rules::standard()).is_err());
+    /// assert!(Jungle::from_text("7/3L3/7", Rules::standard()).is_err());
     /// # Ok::<(), qi_jungle::JfenError>(())
     /// ```
     fn from_text(text: &str, rules: &Self::Rules) -> Result<Self, Self::ParseError>;
@@ -100,7 +100,7 @@ pub trait Position: Clone + Eq + Debug + Display + Sized {
     /// use qi_core::Position;
     /// use qi_jungle::{Jungle, Rules};
     ///
-    /// let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/6l w 12 30", &Rules::standard()).unwrap();
+    /// let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/6l w 12 30", Rules::standard()).unwrap();
     /// assert_eq!(Position::no_capture_plies(&pos), 12);
     /// ```
     fn no_capture_plies(&self) -> u32;
@@ -225,7 +225,7 @@ pub trait Position: Clone + Eq + Debug + Display + Sized {
     ///
     /// use qi_core::{Outcome, Side};
     ///
-    /// let mut pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/6l w 0 1", &Rules::standard()).unwrap();
+    /// let mut pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/6l w 0 1", Rules::standard()).unwrap();
     /// assert_eq!(pos.outcome(), None);
     /// pos.play("d8d9".parse().unwrap()).unwrap();
     /// assert_eq!(pos.outcome(), Some(Outcome::win(Side::First, qi_jungle::DEN_ENTERED)));
@@ -238,7 +238,7 @@ pub trait Position: Clone + Eq + Debug + Display + Sized {
     /// use qi_core::Position;
     /// use qi_jungle::{Jungle, Rules};
     ///
-    /// let mut pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/6l w 0 1", &Rules::standard()).unwrap();
+    /// let mut pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/6l w 0 1", Rules::standard()).unwrap();
     /// pos.play("d8d9".parse().unwrap()).unwrap();
     /// assert!(pos.is_game_over());
     /// assert_eq!(pos.count_moves(), 0);
@@ -254,7 +254,7 @@ pub trait Position: Clone + Eq + Debug + Display + Sized {
     /// use qi_core::Position;
     /// use qi_jungle::{Jungle, Rules};
     ///
-    /// let pos = Jungle::from_text("7/7/7/7/7/7/7/l6/L5E w 0 1", &Rules::standard()).unwrap();
+    /// let pos = Jungle::from_text("7/7/7/7/7/7/7/l6/L5E w 0 1", Rules::standard()).unwrap();
     /// assert!(pos.is_capture("a1a2".parse().unwrap())); // Lion takes Lion
     /// assert!(!pos.is_capture("a1b1".parse().unwrap()));
     /// ```

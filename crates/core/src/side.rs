@@ -8,6 +8,21 @@ use thiserror::Error;
 
 /// One of the two players. `First` moves first in Jungle (Red) and places
 /// first in Five Tigers (`X`).
+///
+/// ```
+/// use qi_games::prelude::*;
+///
+/// let side = Jungle::default().side_to_move();
+/// assert_eq!(side, Side::First);
+/// assert_eq!((side.opponent(), !side), (Side::Second, Side::Second));
+/// // Per-side arrays are indexed by `index`, scores signed by `sign`.
+/// let material = [8, 7];
+/// assert_eq!(material[Side::Second.index()], 7);
+/// assert_eq!(Side::BOTH.map(|s| s.sign() * material[s.index()]).iter().sum::<i32>(), 1);
+/// assert_eq!(Side::First.to_string(), "first");
+/// assert_eq!("second".parse(), Ok(Side::Second));
+/// assert!("red".parse::<Side>().is_err());
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[cfg_attr(feature = "serde", serde(rename_all = "lowercase"))]
@@ -64,6 +79,13 @@ impl fmt::Display for Side {
 }
 
 /// A side name that is neither `first` nor `second`.
+///
+/// ```
+/// use qi_games::prelude::*;
+///
+/// let err = "blue".parse::<Side>().unwrap_err();
+/// assert_eq!(err.to_string(), "unknown side 'blue' (expected 'first' or 'second')");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[error("unknown side '{}' (expected 'first' or 'second')", crate::Escaped(.0))]
 pub struct ParseSideError(pub String);

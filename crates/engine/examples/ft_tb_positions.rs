@@ -144,7 +144,7 @@ fn random_position(
             setup.last_steps[mover.index()] = random_last_step(rng, &setup, mover);
         }
     }
-    let pos = setup.into_position_lenient(rules).ok()?;
+    let pos = setup.into_position_lenient(*rules).ok()?;
     (pos.outcome().is_none()).then_some(pos)
 }
 
@@ -178,7 +178,7 @@ fn wins(
             if d < lo || d > hi || picked.iter().any(|(p, _)| *p == pos) {
                 continue;
             }
-            if strict && FiveTigers::from_text(&pos.to_string(), &rules).is_err() {
+            if strict && FiveTigers::from_text(&pos.to_string(), rules).is_err() {
                 continue;
             }
             picked.push((pos, d));
@@ -204,7 +204,7 @@ fn balanced(rng: &mut Rng, rules: &Rules, n: usize) -> Vec<FiveTigers> {
         let Some(pos) = random_position(rng, (6, 6), rules, true) else {
             continue;
         };
-        if FiveTigers::from_text(&pos.to_string(), rules).is_err()
+        if FiveTigers::from_text(&pos.to_string(), *rules).is_err()
             || can_form(&pos)
             || FiveTigersHooks::must_answer(&pos)
         {
@@ -216,7 +216,7 @@ fn balanced(rng: &mut Rng, rules: &Rules, n: usize) -> Vec<FiveTigers> {
         other.side_to_move = other.side_to_move.opponent();
         other.next = other.side_to_move;
         other.last_steps = [None; 2];
-        match other.into_position_lenient(rules) {
+        match other.into_position_lenient(*rules) {
             Ok(o) if !can_form(&o) && !FiveTigersHooks::must_answer(&o) => {}
             _ => continue,
         }

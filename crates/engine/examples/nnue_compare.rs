@@ -245,7 +245,7 @@ fn swings(eval: &Variant, positions: &[Jungle]) -> String {
     for p in positions {
         let mut setup = p.to_setup();
         setup.side_to_move = setup.side_to_move.opponent();
-        if let Ok(other) = Jungle::from_setup_lenient(setup, p.rules()) {
+        if let Ok(other) = Jungle::from_setup_lenient(setup, *p.rules()) {
             if eval.eval.den_race(p).is_none() && eval.eval.den_race(&other).is_none() {
                 bias.push(f64::from(eval.evaluate(p) + eval.evaluate(&other)));
             }

@@ -208,7 +208,7 @@ pub trait GameKit: 'static {
     ///
     /// let eval = JungleKit::eval(EvalProfile::Material);
     /// // Red's Lion against Blue's Rat, Red to move: Red is ahead.
-    /// let pos = Jungle::from_text("6r/7/7/7/7/7/7/7/L6 w 0 1", &Rules::standard()).unwrap();
+    /// let pos = Jungle::from_text("6r/7/7/7/7/7/7/7/L6 w 0 1", Rules::standard()).unwrap();
     /// assert!(eval.evaluate(&pos) > 0);
     /// ```
     fn eval(profile: EvalProfile) -> Self::Eval;

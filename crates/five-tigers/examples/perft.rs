@@ -11,7 +11,7 @@ fn main() {
         .map(|r| r.parse().expect("unknown preset"))
         .unwrap_or_default();
     let pos = match args.get(3) {
-        Some(text) => FiveTigers::from_text(text, &rules).expect("bad position text"),
+        Some(text) => FiveTigers::from_text(text, rules).expect("bad position text"),
         None => FiveTigers::new(rules),
     };
     for d in 1..=depth {

@@ -19,11 +19,34 @@ use crate::setup::Phase;
 /// (counted by the position's quiet field, once no removal is owed), and the
 /// third occurrence of a position, comparing every field of the position
 /// text but the quiet count.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// Two games are equal when they have the same start, moves and recorded
+/// result; `Debug` shows those: `Game { start: FiveTigers(…), moves: [Move(c3)] }`.
+///
+/// ```
+/// use qi_games::five_tigers::{FiveTigers, Game, Rules};
+///
+/// let mut game = Game::new(FiveTigers::new(Rules::ten()));
+/// game.play("c3".parse()?)?;
+/// assert_eq!(game, Game::from_moves(FiveTigers::new(Rules::ten()), &["c3".parse()?])?);
+/// assert_eq!(game.rules(), &Rules::ten());
+/// assert_eq!(
+///     format!("{game:?}"),
+///     "Game { start: FiveTigers(5/5/5/5/5 x place X:10,O:10 - x -,- 0 five-tigers:ten), moves: [Move(c3)] }"
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, PartialEq, Eq)]
 pub struct Game {
     /// Each frame keeps the draw the history rules declare there, decided
     /// once when it is pushed.
     history: History<FiveTigers, Option<DrawReason>>,
+}
+
+impl std::fmt::Debug for Game {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&self.history.debug_record("Game"), f)
+    }
 }
 
 impl Default for Game {
@@ -60,6 +83,23 @@ impl Game {
         };
         game.settle();
         game
+    }
+
+    /// A game starting at `pos` after the checked moves `moves`; the first
+    /// illegal move is the error.
+    ///
+    /// ```
+    /// use qi_games::five_tigers::{FiveTigers, Game, Move};
+    ///
+    /// let moves: Vec<Move> = ["c3", "b2"].iter().map(|m| m.parse().unwrap()).collect();
+    /// let game = Game::from_moves(FiveTigers::default(), &moves).unwrap();
+    /// assert_eq!(game.moves(), &moves[..]);
+    /// // C3 twice: the point is taken, the whole record is refused.
+    /// let twice: Vec<Move> = ["c3", "c3"].iter().map(|m| m.parse().unwrap()).collect();
+    /// assert!(Game::from_moves(FiveTigers::default(), &twice).is_err());
+    /// ```
+    pub fn from_moves(pos: FiveTigers, moves: &[Move]) -> Result<Game, IllegalMove> {
+        GameTrait::from_moves(pos, moves)
     }
 
     /// The position now (see [`qi_core::Game::position`]).
@@ -211,7 +251,7 @@ impl Game {
     /// use qi_five_tigers::{FiveTigers, Game, Rules};
     ///
     /// let text = "5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0";
-    /// let mut game = Game::new(FiveTigers::from_text(text, &Rules::shandong_shuttle()).unwrap());
+    /// let mut game = Game::new(FiveTigers::from_text(text, Rules::shandong_shuttle()).unwrap());
     /// let moves = ["c3-c4", "a1-a2", "c4-c3", "a2-a1"].repeat(3);
     /// for mv in &moves[..8] {
     ///     game.play(mv.parse().unwrap()).unwrap();

@@ -39,6 +39,10 @@
 //!   results and O(1) undo.
 //! * [`MaterialEvaluator`] is a simple static evaluation for search.
 //!
+//! Every function that takes a rule set takes it by value, as
+//! [`Position::new`](qi_core::Position::new) does and as in the other game's
+//! crate ([`Rules`] is `Copy`): `FiveTigers::new(rules)`, `FiveTigers::from_text(text, rules)`.
+//!
 //! ```
 //! use qi_core::{Position, Side};
 //! use qi_five_tigers::{FiveTigers, Move, Rules};

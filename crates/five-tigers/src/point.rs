@@ -71,7 +71,7 @@ pub const fn neighbours(point: Point) -> Bitboard32 {
 /// use qi_core::Side;
 /// use qi_five_tigers::{step_targets, FiveTigers, Point, Rules};
 ///
-/// let pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", &Rules::shandong()).unwrap();
+/// let pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", Rules::shandong()).unwrap();
 /// let targets = step_targets(pos.pieces(Side::Second), pos.empty());
 /// let names: Vec<String> = targets.iter().flat_map(|t| Point::points_of(*t)).map(|p| p.to_string()).collect();
 /// assert_eq!(names, ["c4", "c2", "d3", "b3"]); // north, south, east, west
@@ -94,7 +94,7 @@ pub fn step_targets(own: Bitboard32, empty: Bitboard32) -> [Bitboard32; 4] {
 /// use qi_core::{Position, Side};
 /// use qi_five_tigers::{step_count, FiveTigers, Rules};
 ///
-/// let pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", &Rules::shandong()).unwrap();
+/// let pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", Rules::shandong()).unwrap();
 /// assert_eq!(step_count(pos.pieces(Side::Second), pos.empty()), 4);
 /// assert_eq!(step_count(pos.pieces(Side::First), pos.empty()), 2);
 /// assert_eq!(pos.count_moves(), 4);
@@ -202,7 +202,7 @@ impl Point {
     ///
     /// let a1: Point = "a1".parse().unwrap();
     /// assert_eq!(a1.bit().count(), 1);
-    /// let pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", &Rules::shandong()).unwrap();
+    /// let pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", Rules::shandong()).unwrap();
     /// assert_eq!(pos.pieces(Side::First), a1.bit());
     /// ```
     #[inline(always)]
@@ -255,7 +255,7 @@ impl Point {
     /// use qi_core::Side;
     /// use qi_five_tigers::{FiveTigers, Point, Rules};
     ///
-    /// let pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", &Rules::shandong()).unwrap();
+    /// let pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", Rules::shandong()).unwrap();
     /// let empty: Vec<Point> = Point::points_of(pos.empty()).collect();
     /// assert_eq!(empty.len(), 23);
     /// assert_eq!(Point::points_of(pos.pieces(Side::Second)).next(), "c3".parse().ok());

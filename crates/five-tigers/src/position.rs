@@ -38,9 +38,19 @@ const STATE_SALT: u64 = 0xA076_1D64_78BD_642F;
 /// 9) plus the rules and the incremental hash.
 ///
 /// Small and `Copy` (48 bytes): play by copy-make. The `Display` form is
-/// the position text; `FromStr` reads it under the default rules and
-/// [`FiveTigers::from_text`] under any rules.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+/// the position text (with the rules when they are not the default ones);
+/// `FromStr` reads it back and [`FiveTigers::from_text`] reads the text
+/// under rules given apart. `Debug` is the text too: `FiveTigers(5/5/…)`.
+///
+/// ```
+/// use qi_games::prelude::*;
+///
+/// let pos = FiveTigers::default();
+/// assert_eq!(format!("{pos:?}"), "FiveTigers(5/5/5/5/5 x place X:13,O:13 - x -,- 0)");
+/// assert_eq!(pos.to_string().parse::<FiveTigers>()?, pos);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct FiveTigers {
     boards: [Bitboard32; 2],
     hands: [u8; 2],
@@ -52,6 +62,12 @@ pub struct FiveTigers {
     quiet: u16,
     key: u64,
     rules: Rules,
+}
+
+impl std::fmt::Debug for FiveTigers {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "FiveTigers({self})")
+    }
 }
 
 impl Default for FiveTigers {
@@ -118,14 +134,14 @@ impl FiveTigers {
     /// use qi_core::{Position as _, Side};
     /// use qi_five_tigers::{FiveTigers, Rules};
     ///
-    /// let pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", &Rules::shandong()).unwrap();
+    /// let pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", Rules::shandong()).unwrap();
     /// assert_eq!(pos.side_to_move(), Side::Second);
     /// // A full board in the movement phase owes the opening removals.
     /// let full = "XXXXX/XXXXX/XXOOO/OOOOO/OOOOO x move X:0,O:0 - x -,- 0";
-    /// assert!(FiveTigers::from_text(full, &Rules::shandong()).is_err());
+    /// assert!(FiveTigers::from_text(full, Rules::shandong()).is_err());
     /// ```
-    pub fn from_text(text: &str, rules: &Rules) -> Result<FiveTigers, PositionTextError> {
-        crate::text::parse(text, RulesFrom::Given(rules), Check::Reachable)
+    pub fn from_text(text: &str, rules: Rules) -> Result<FiveTigers, PositionTextError> {
+        crate::text::parse(text, RulesFrom::Given(&rules), Check::Reachable)
     }
 
     /// Reads position text under `rules` as [`FiveTigers::from_text`] does,
@@ -141,12 +157,12 @@ impl FiveTigers {
     /// // A full board in the movement phase with nothing owed: the opening
     /// // removals would have followed placement.
     /// let text = "XXXXX/XXXXX/XXOOO/OOOOO/OOOOO o move X:0,O:0 - o -,- 0";
-    /// assert!(FiveTigers::from_text(text, &Rules::shandong()).is_err());
-    /// let pos = FiveTigers::from_text_lenient(text, &Rules::shandong()).unwrap();
+    /// assert!(FiveTigers::from_text(text, Rules::shandong()).is_err());
+    /// let pos = FiveTigers::from_text_lenient(text, Rules::shandong()).unwrap();
     /// assert_eq!(pos.to_string(), text);
     /// ```
-    pub fn from_text_lenient(text: &str, rules: &Rules) -> Result<FiveTigers, PositionTextError> {
-        crate::text::parse(text, RulesFrom::Given(rules), Check::Consistent)
+    pub fn from_text_lenient(text: &str, rules: Rules) -> Result<FiveTigers, PositionTextError> {
+        crate::text::parse(text, RulesFrom::Given(&rules), Check::Consistent)
     }
 
     /// The position a setup describes under `rules`, if the setup is valid
@@ -165,12 +181,12 @@ impl FiveTigers {
     ///     .place(pt("c3"), Side::Second)
     ///     .side_to_move(Side::Second)
     ///     .next(Side::Second);
-    /// let pos = FiveTigers::from_setup(setup, &Rules::shandong()).unwrap();
+    /// let pos = FiveTigers::from_setup(setup, Rules::shandong()).unwrap();
     /// assert_eq!(pos.legal_moves().len(), 4); // the piece on c3 steps
     /// ```
-    pub fn from_setup(setup: Setup, rules: &Rules) -> Result<FiveTigers, SetupError> {
-        setup.validate(rules)?;
-        Ok(FiveTigers::from_setup_unchecked(&setup, *rules))
+    pub fn from_setup(setup: Setup, rules: Rules) -> Result<FiveTigers, SetupError> {
+        setup.validate(&rules)?;
+        Ok(FiveTigers::from_setup_unchecked(&setup, rules))
     }
 
     /// The position a setup describes under `rules`, if its fields agree
@@ -187,12 +203,12 @@ impl FiveTigers {
     ///     .phase(Phase::Movement)
     ///     .place(pt("a1"), Side::First)
     ///     .place(pt("c3"), Side::Second);
-    /// assert!(FiveTigers::from_setup(setup, &Rules::shandong()).is_err());
-    /// assert!(FiveTigers::from_setup_lenient(setup, &Rules::shandong()).is_ok());
+    /// assert!(FiveTigers::from_setup(setup, Rules::shandong()).is_err());
+    /// assert!(FiveTigers::from_setup_lenient(setup, Rules::shandong()).is_ok());
     /// ```
-    pub fn from_setup_lenient(setup: Setup, rules: &Rules) -> Result<FiveTigers, SetupError> {
-        setup.validate_consistent(rules)?;
-        Ok(FiveTigers::from_setup_unchecked(&setup, *rules))
+    pub fn from_setup_lenient(setup: Setup, rules: Rules) -> Result<FiveTigers, SetupError> {
+        setup.validate_consistent(&rules)?;
+        Ok(FiveTigers::from_setup_unchecked(&setup, rules))
     }
 
     /// The position a setup describes under `rules`, checked as `check`
@@ -203,8 +219,8 @@ impl FiveTigers {
         check: Check,
     ) -> Result<FiveTigers, SetupError> {
         match check {
-            Check::Reachable => FiveTigers::from_setup(setup, rules),
-            Check::Consistent => FiveTigers::from_setup_lenient(setup, rules),
+            Check::Reachable => FiveTigers::from_setup(setup, *rules),
+            Check::Consistent => FiveTigers::from_setup_lenient(setup, *rules),
         }
     }
 
@@ -236,7 +252,7 @@ impl FiveTigers {
     /// pos.play("c3".parse().unwrap()).unwrap();
     /// let setup = pos.to_setup();
     /// assert_eq!(setup.hands, [12, 13]);
-    /// assert_eq!(setup.into_position(&Rules::shandong()).unwrap(), pos);
+    /// assert_eq!(setup.into_position(Rules::shandong()).unwrap(), pos);
     /// ```
     pub fn to_setup(&self) -> Setup {
         let mut board = [None; 25];
@@ -353,7 +369,7 @@ impl FiveTigers {
     /// use qi_five_tigers::{FiveTigers, Phase, Rules};
     ///
     /// assert_eq!(FiveTigers::new(Rules::shandong()).phase(), Phase::Placement);
-    /// let pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", &Rules::shandong()).unwrap();
+    /// let pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", Rules::shandong()).unwrap();
     /// assert_eq!(pos.phase(), Phase::Movement);
     /// ```
     pub fn phase(&self) -> Phase {
@@ -403,7 +419,7 @@ impl FiveTigers {
     /// use qi_core::{Position as _, Side};
     /// use qi_five_tigers::{FiveTigers, LastStep, Rules};
     ///
-    /// let mut pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", &Rules::shandong()).unwrap();
+    /// let mut pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", Rules::shandong()).unwrap();
     /// assert_eq!(pos.last_step(Side::Second), None);
     /// pos.play("c3-c4".parse().unwrap()).unwrap();
     /// let step = LastStep { from: "c3".parse().unwrap(), to: "c4".parse().unwrap() };
@@ -420,7 +436,7 @@ impl FiveTigers {
     /// use qi_core::{Position as _, Side};
     /// use qi_five_tigers::{FiveTigers, Rules};
     ///
-    /// let mut pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", &Rules::shandong()).unwrap();
+    /// let mut pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", Rules::shandong()).unwrap();
     /// pos.play("c3-c4".parse().unwrap()).unwrap();
     /// assert_eq!(pos.no_capture_plies(), 1);
     /// ```
@@ -470,10 +486,10 @@ impl FiveTigers {
     ///
     /// let text = "5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0";
     /// // Shuttling is forbidden by default: a step may not be undone at once.
-    /// let mut pos = FiveTigers::from_text(text, &Rules::shandong()).unwrap();
+    /// let mut pos = FiveTigers::from_text(text, Rules::shandong()).unwrap();
     /// pos.play("c3-c4".parse().unwrap()).unwrap();
     /// assert_eq!(pos.forbidden_step(Side::Second), Some("c4-c3".parse().unwrap()));
-    /// let mut pos = FiveTigers::from_text(text, &Rules::shandong_shuttle()).unwrap();
+    /// let mut pos = FiveTigers::from_text(text, Rules::shandong_shuttle()).unwrap();
     /// pos.play("c3-c4".parse().unwrap()).unwrap();
     /// assert_eq!(pos.forbidden_step(Side::Second), None);
     /// ```
@@ -673,7 +689,7 @@ impl Position for FiveTigers {
     }
 
     fn from_text(text: &str, rules: &Rules) -> Result<FiveTigers, PositionTextError> {
-        FiveTigers::from_text(text, rules)
+        FiveTigers::from_text(text, *rules)
     }
 
     fn rules(&self) -> &Rules {
@@ -895,9 +911,9 @@ impl MoveSpace for FiveTigers {
 /// use qi_five_tigers::{FiveTigers, Rules};
 ///
 /// let text = "5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0";
-/// assert_eq!(text.parse::<FiveTigers>()?, FiveTigers::from_text(text, &Rules::shandong())?);
+/// assert_eq!(text.parse::<FiveTigers>()?, FiveTigers::from_text(text, Rules::shandong())?);
 /// let shuttle: FiveTigers = format!("{text} five-tigers:shandong-shuttle").parse()?;
-/// assert_eq!(shuttle, FiveTigers::from_text(text, &Rules::shandong_shuttle())?);
+/// assert_eq!(shuttle, FiveTigers::from_text(text, Rules::shandong_shuttle())?);
 /// # Ok::<(), qi_five_tigers::PositionTextError>(())
 /// ```
 impl std::str::FromStr for FiveTigers {

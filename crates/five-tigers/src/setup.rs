@@ -18,7 +18,7 @@ use crate::text::{side_char, Field};
 ///
 /// let rules = Rules::shandong();
 /// assert_eq!(FiveTigers::new(rules).phase(), Phase::Placement);
-/// let pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", &rules).unwrap();
+/// let pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", rules).unwrap();
 /// assert_eq!(pos.phase(), Phase::Movement);
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -54,7 +54,7 @@ qi_core::text_names!(Phase {
 /// assert_eq!(pos.owed(), Owed::from_entries(&[(Side::First, 1)]).unwrap());
 /// assert_eq!(pos.to_string(), "3OO/4O/5/XX3/XX3 x place X:9,O:10 x1 o -,- 0");
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct Owed {
     counts: [u8; 2],
     sides: [u8; 2],
@@ -223,12 +223,12 @@ const fn side_of(index: u8) -> Side {
 ///
 /// let pt = |t: &str| t.parse().unwrap();
 /// let text = "5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0";
-/// let mut pos = FiveTigers::from_text(text, &Rules::shandong()).unwrap();
+/// let mut pos = FiveTigers::from_text(text, Rules::shandong()).unwrap();
 /// pos.play("c3-c4".parse().unwrap()).unwrap();
 /// assert_eq!(pos.last_step(Side::Second), Some(LastStep { from: pt("c3"), to: pt("c4") }));
 /// assert_eq!(pos.to_string(), "5/2O2/5/5/X4 x move X:0,O:0 - x -,c3-c4 1");
 /// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct LastStep {
     /// The point left.
@@ -261,9 +261,9 @@ pub struct LastStep {
 ///     .place(pt("c3"), Side::Second)
 ///     .side_to_move(Side::Second)
 ///     .next(Side::Second)
-///     .into_position(&rules)
+///     .into_position(rules)
 ///     .unwrap();
-/// assert_eq!(pos, FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", &rules).unwrap());
+/// assert_eq!(pos, FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", rules).unwrap());
 /// assert_eq!(pos.to_setup().piece_at(pt("c3")), Some(Side::Second));
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -297,7 +297,7 @@ impl Setup {
     ///
     /// let setup = Setup::empty();
     /// assert_eq!(setup.to_string(), "5/5/5/5/5 x place X:0,O:0 - x -,- 0");
-    /// assert_eq!(setup.into_position(&Rules::shandong()), Err(SetupError::NoPieces));
+    /// assert_eq!(setup.into_position(Rules::shandong()), Err(SetupError::NoPieces));
     /// ```
     pub const fn empty() -> Setup {
         Setup {
@@ -318,12 +318,12 @@ impl Setup {
     /// use qi_five_tigers::{FiveTigers, Rules, Setup};
     ///
     /// let rules = Rules::ten();
-    /// let setup = Setup::start(&rules);
+    /// let setup = Setup::start(rules);
     /// assert_eq!(setup.to_string(), "5/5/5/5/5 x place X:10,O:10 - x -,- 0");
-    /// assert_eq!(setup.into_position(&rules), Ok(FiveTigers::new(rules)));
+    /// assert_eq!(setup.into_position(rules), Ok(FiveTigers::new(rules)));
     /// ```
-    pub fn start(rules: &Rules) -> Setup {
-        FiveTigers::new(*rules).to_setup()
+    pub fn start(rules: Rules) -> Setup {
+        FiveTigers::new(rules).to_setup()
     }
 
     /// The setup with a piece of `side` on `point` (replacing what stood
@@ -336,10 +336,10 @@ impl Setup {
     /// let pt = |t: &str| t.parse().unwrap();
     /// let rules = Rules::shandong();
     /// // The start after First places on c3.
-    /// let setup = Setup::start(&rules).place(pt("c3"), Side::First).hand(Side::First, 12);
+    /// let setup = Setup::start(rules).place(pt("c3"), Side::First).hand(Side::First, 12);
     /// let setup = setup.side_to_move(Side::Second).next(Side::Second);
     /// assert_eq!(setup.to_string(), "5/5/2X2/5/5 o place X:12,O:13 - o -,- 0");
-    /// assert!(setup.into_position(&rules).is_ok());
+    /// assert!(setup.into_position(rules).is_ok());
     /// ```
     pub const fn place(self, point: Point, side: Side) -> Setup {
         self.set(point, Some(side))
@@ -354,13 +354,13 @@ impl Setup {
     ///
     /// let pt = |t: &str| t.parse().unwrap();
     /// let rules = Rules::shandong();
-    /// let mut pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", &rules).unwrap();
+    /// let mut pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", rules).unwrap();
     /// // Second's step c3-c4, made by hand.
     /// let setup = pos.to_setup().set(pt("c3"), None).set(pt("c4"), Some(Side::Second));
     /// let step = LastStep { from: pt("c3"), to: pt("c4") };
     /// let setup = setup.last_step(Side::Second, Some(step)).side_to_move(Side::First).next(Side::First);
     /// pos.play("c3-c4".parse().unwrap()).unwrap();
-    /// assert_eq!(setup.no_capture_plies(1).into_position(&rules), Ok(pos));
+    /// assert_eq!(setup.no_capture_plies(1).into_position(rules), Ok(pos));
     /// ```
     pub const fn set(mut self, point: Point, side: Option<Side>) -> Setup {
         self.board[point.index() as usize] = side;
@@ -374,8 +374,8 @@ impl Setup {
     /// use qi_five_tigers::{Rules, Setup};
     ///
     /// let setup = Setup::empty().hand(Side::First, 13).hand(Side::Second, 13);
-    /// assert_eq!(setup, Setup::start(&Rules::shandong()));
-    /// assert_eq!(Setup::start(&Rules::ten()).hands, [10, 10]);
+    /// assert_eq!(setup, Setup::start(Rules::shandong()));
+    /// assert_eq!(Setup::start(Rules::ten()).hands, [10, 10]);
     /// ```
     pub const fn hand(mut self, side: Side, pieces: u8) -> Setup {
         self.hands[side.index()] = pieces;
@@ -388,10 +388,10 @@ impl Setup {
     /// use qi_five_tigers::{FiveTigers, Phase, Rules, Setup, SetupError};
     ///
     /// let rules = Rules::shandong();
-    /// let pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", &rules).unwrap();
+    /// let pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", rules).unwrap();
     /// assert_eq!(pos.to_setup().phase, Phase::Movement);
     /// // Pieces in hand: placement has not ended.
-    /// let err = Setup::start(&rules).phase(Phase::Movement).into_position(&rules);
+    /// let err = Setup::start(rules).phase(Phase::Movement).into_position(rules);
     /// assert_eq!(err, Err(SetupError::HandsInMovement { hands: [13, 13] }));
     /// ```
     pub const fn phase(mut self, phase: Phase) -> Setup {
@@ -407,7 +407,7 @@ impl Setup {
     ///
     /// let rules = Rules::shandong();
     /// // First places first.
-    /// let err = Setup::start(&rules).side_to_move(Side::Second).into_position(&rules);
+    /// let err = Setup::start(rules).side_to_move(Side::Second).into_position(rules);
     /// assert_eq!(err, Err(SetupError::WrongSideToMove { found: Side::Second, expected: Side::First }));
     /// ```
     pub const fn side_to_move(mut self, side: Side) -> Setup {
@@ -447,7 +447,7 @@ impl Setup {
     /// }
     /// // One small square earns one removal, not two.
     /// let two = Owed::from_entries(&[(Side::First, 2)]).unwrap();
-    /// let err = pos.to_setup().owed(two).into_position(&rules);
+    /// let err = pos.to_setup().owed(two).into_position(rules);
     /// assert_eq!(err, Err(SetupError::OwedWithoutFormation { taker: Side::First, count: 2 }));
     /// ```
     pub const fn owed(mut self, owed: Owed) -> Setup {
@@ -463,12 +463,12 @@ impl Setup {
     ///
     /// let pt = |t: &str| t.parse().unwrap();
     /// let rules = Rules::shandong();
-    /// let mut pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", &rules).unwrap();
+    /// let mut pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", rules).unwrap();
     /// pos.play("c3-c4".parse().unwrap()).unwrap();
     /// let setup = pos.to_setup();
     /// assert_eq!(setup.last_steps[1], Some(LastStep { from: pt("c3"), to: pt("c4") }));
     /// // Second has stepped, so its previous step cannot be missing.
-    /// assert!(setup.last_step(Side::Second, None).into_position(&rules).is_err());
+    /// assert!(setup.last_step(Side::Second, None).into_position(rules).is_err());
     /// ```
     pub const fn last_step(mut self, side: Side, step: Option<LastStep>) -> Setup {
         self.last_steps[side.index()] = step;
@@ -482,11 +482,11 @@ impl Setup {
     /// use qi_five_tigers::{FiveTigers, Rules, Setup, SetupError};
     ///
     /// let rules = Rules::shandong();
-    /// let mut pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", &rules).unwrap();
+    /// let mut pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", rules).unwrap();
     /// pos.play("c3-c4".parse().unwrap()).unwrap();
     /// pos.play("a1-a2".parse().unwrap()).unwrap();
     /// assert_eq!(pos.to_setup().no_capture_plies, 2);
-    /// let err = Setup::start(&rules).no_capture_plies(3).into_position(&rules);
+    /// let err = Setup::start(rules).no_capture_plies(3).into_position(rules);
     /// assert_eq!(err, Err(SetupError::QuietPliesInPlacement { plies: 3 })); // only steps count
     /// ```
     pub const fn no_capture_plies(mut self, plies: u16) -> Setup {
@@ -539,11 +539,11 @@ impl Setup {
     /// use qi_five_tigers::{FiveTigers, Rules, Setup};
     ///
     /// let rules = Rules::shandong();
-    /// assert_eq!(Setup::start(&rules).into_position(&rules), Ok(FiveTigers::new(rules)));
+    /// assert_eq!(Setup::start(rules).into_position(rules), Ok(FiveTigers::new(rules)));
     /// // A piece gone from First's hand but not on the board: it never placed.
-    /// assert!(Setup::start(&rules).hand(Side::First, 12).into_position(&rules).is_err());
+    /// assert!(Setup::start(rules).hand(Side::First, 12).into_position(rules).is_err());
     /// ```
-    pub fn into_position(self, rules: &Rules) -> Result<FiveTigers, SetupError> {
+    pub fn into_position(self, rules: Rules) -> Result<FiveTigers, SetupError> {
         FiveTigers::from_setup(self, rules)
     }
 
@@ -560,11 +560,11 @@ impl Setup {
     /// // First to move in the movement phase, but Second steps first: no game gets here.
     /// let setup = Setup::empty().phase(Phase::Movement);
     /// let setup = setup.place(pt("a1"), Side::First).place(pt("c3"), Side::Second);
-    /// assert_eq!(setup.into_position(&rules), Err(SetupError::StepsOutOfTurn));
-    /// let pos = setup.into_position_lenient(&rules).unwrap();
+    /// assert_eq!(setup.into_position(rules), Err(SetupError::StepsOutOfTurn));
+    /// let pos = setup.into_position_lenient(rules).unwrap();
     /// assert_eq!(pos.to_string(), "5/5/2O2/5/X4 x move X:0,O:0 - x -,- 0");
     /// ```
-    pub fn into_position_lenient(self, rules: &Rules) -> Result<FiveTigers, SetupError> {
+    pub fn into_position_lenient(self, rules: Rules) -> Result<FiveTigers, SetupError> {
         FiveTigers::from_setup_lenient(self, rules)
     }
 
@@ -964,7 +964,7 @@ impl Setup {
 /// use qi_five_tigers::{FiveTigers, Rules, Setup};
 ///
 /// let pos = FiveTigers::new(Rules::ten());
-/// assert_eq!(Setup::from(&pos), Setup::start(&Rules::ten()));
+/// assert_eq!(Setup::from(&pos), Setup::start(Rules::ten()));
 /// ```
 impl From<&FiveTigers> for Setup {
     fn from(pos: &FiveTigers) -> Setup {
@@ -983,7 +983,7 @@ impl From<FiveTigers> for Setup {
 /// ```
 /// use qi_five_tigers::{Rules, Setup};
 ///
-/// let setup = Setup::start(&Rules::shandong());
+/// let setup = Setup::start(Rules::shandong());
 /// assert_eq!(format!("{setup:?}"), "Setup(\"5/5/5/5/5 x place X:13,O:13 - x -,- 0\")");
 /// ```
 impl std::fmt::Debug for Setup {
@@ -1004,9 +1004,9 @@ impl std::fmt::Debug for Setup {
 /// use qi_five_tigers::{Rules, Setup, SetupError};
 ///
 /// let rules = Rules::shandong();
-/// let err = Setup::empty().into_position(&rules).unwrap_err();
+/// let err = Setup::empty().into_position(rules).unwrap_err();
 /// assert_eq!(err, SetupError::NoPieces);
-/// assert!(Setup::empty().into_position_lenient(&rules).is_err()); // the lenient readers refuse it too
+/// assert!(Setup::empty().into_position_lenient(rules).is_err()); // the lenient readers refuse it too
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Error)]
 pub enum SetupError {
@@ -1246,7 +1246,7 @@ impl SetupError {
     /// use qi_five_tigers::{Field, Rules, Setup};
     ///
     /// let rules = Rules::shandong();
-    /// let err = Setup::start(&rules).no_capture_plies(3).into_position(&rules).unwrap_err();
+    /// let err = Setup::start(rules).no_capture_plies(3).into_position(rules).unwrap_err();
     /// assert_eq!(err.field(), Field::Quiet);
     /// ```
     pub const fn field(&self) -> Field {

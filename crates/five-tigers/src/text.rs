@@ -159,7 +159,7 @@ impl fmt::Display for Setup {
         }
         let last = |l: Option<LastStep>| match l {
             None => "-".to_string(),
-            Some(l) => format!("{}-{}", l.from, l.to),
+            Some(l) => l.to_string(),
         };
         write!(
             f,
@@ -426,6 +426,13 @@ pub(crate) fn parse(
         (RulesFrom::Given(given), _) => *given,
         (RulesFrom::Text, named) => named.unwrap_or_default(),
     };
+    let setup = read_setup(&fields[..8], rules.pieces_per_side)?;
+    Ok(FiveTigers::from_setup_checked(setup, &rules, check)?)
+}
+
+/// Reads the eight fields of position text into a setup (not validated);
+/// `max_hand` is the largest hand the error of a hand beyond 255 names.
+fn read_setup(fields: &[&str], max_hand: u8) -> Result<Setup, PositionTextError> {
     let board = parse_board(fields[0])?;
     let side_to_move = parse_side(fields[1], Field::ToMove)?;
     let phase = match fields[2].parse::<Phase>() {
@@ -441,7 +448,7 @@ pub(crate) fn parse(
             });
         }
     };
-    let hands = parse_hands(fields[3], rules.pieces_per_side)?;
+    let hands = parse_hands(fields[3], max_hand)?;
     let owed = parse_owed(fields[4])?;
     let next = parse_side(fields[5], Field::Next)?;
     let (lx, lo) = fields[6]
@@ -449,7 +456,7 @@ pub(crate) fn parse(
         .ok_or_else(|| invalid(Field::LastSteps, "expected <last-X>,<last-O>"))?;
     let last_steps = [parse_last(lx)?, parse_last(lo)?];
     let no_capture_plies = parse_number(fields[7], Field::Quiet, u16::MAX as u32)? as u16;
-    let setup = Setup {
+    Ok(Setup {
         board,
         hands,
         phase,
@@ -458,8 +465,96 @@ pub(crate) fn parse(
         owed,
         last_steps,
         no_capture_plies,
-    };
-    Ok(FiveTigers::from_setup_checked(setup, &rules, check)?)
+    })
+}
+
+/// Reads what `Display` writes: the eight fields of position text, not
+/// validated (a setup holds any contents; [`Setup::into_position`] checks
+/// them). A setup has no rules, so text that names rules is refused.
+///
+/// ```
+/// use qi_games::five_tigers::{Rules, Setup};
+///
+/// let text = "5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0";
+/// let setup: Setup = text.parse()?;
+/// assert_eq!(setup.to_string(), text);
+/// assert_eq!(setup.into_position(Rules::shandong())?.to_string(), text);
+/// assert_eq!("5/5/5/5/5 x place X:13,O:13 - x -,- 0".parse::<Setup>()?, Setup::start(Rules::shandong()));
+/// assert!(format!("{text} five-tigers:ten").parse::<Setup>().is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+impl std::str::FromStr for Setup {
+    type Err = PositionTextError;
+    fn from_str(text: &str) -> Result<Setup, PositionTextError> {
+        let fields: Vec<&str> = text.split_ascii_whitespace().collect();
+        if fields.len() != 8 {
+            return Err(PositionTextError::FieldCount(fields.len()));
+        }
+        read_setup(&fields, u8::MAX)
+    }
+}
+
+/// Reads what `Display` writes: `-` or one or two entries such as `x2,o3`
+/// (errors name the field [`Field::Owed`]).
+///
+/// ```
+/// use qi_games::prelude::*;
+/// use qi_games::five_tigers::Owed;
+///
+/// let owed: Owed = "x2,o3".parse()?;
+/// assert_eq!(owed, Owed::from_entries(&[(Side::First, 2), (Side::Second, 3)]).unwrap());
+/// assert_eq!(owed.to_string(), "x2,o3");
+/// assert_eq!(format!("{owed:?}"), "Owed(x2,o3)");
+/// assert_eq!("-".parse::<Owed>()?, Owed::NONE);
+/// assert!("x0".parse::<Owed>().is_err());
+/// # Ok::<(), qi_games::five_tigers::PositionTextError>(())
+/// ```
+impl std::str::FromStr for Owed {
+    type Err = PositionTextError;
+    fn from_str(text: &str) -> Result<Owed, PositionTextError> {
+        parse_owed(text)
+    }
+}
+
+impl fmt::Debug for Owed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Owed({self})")
+    }
+}
+
+/// The step as position text writes it: `c3-c4`.
+impl fmt::Display for LastStep {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}-{}", self.from, self.to)
+    }
+}
+
+/// `LastStep(c3-c4)`.
+impl fmt::Debug for LastStep {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "LastStep({self})")
+    }
+}
+
+/// Reads what `Display` writes: two adjacent points, `c3-c4` (errors name
+/// the field [`Field::LastSteps`]).
+///
+/// ```
+/// use qi_games::five_tigers::LastStep;
+///
+/// let step: LastStep = "c3-c4".parse()?;
+/// assert_eq!((step.from.to_string(), step.to.to_string()), ("c3".into(), "c4".into()));
+/// assert_eq!(step.to_string(), "c3-c4");
+/// assert_eq!(format!("{step:?}"), "LastStep(c3-c4)");
+/// assert!("c3-c5".parse::<LastStep>().is_err()); // not adjacent
+/// assert!("-".parse::<LastStep>().is_err());
+/// # Ok::<(), qi_games::five_tigers::PositionTextError>(())
+/// ```
+impl std::str::FromStr for LastStep {
+    type Err = PositionTextError;
+    fn from_str(text: &str) -> Result<LastStep, PositionTextError> {
+        parse_last(text)?.ok_or_else(|| invalid(Field::LastSteps, "'-' is no step"))
+    }
 }
 
 #[cfg(test)]

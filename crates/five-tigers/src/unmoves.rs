@@ -30,7 +30,7 @@ use crate::setup::{LastStep, Phase};
 /// // O on c3 and e5, X to move: O stepped onto c3 or e5 from an empty
 /// // neighbour.
 /// let text = "4O/5/2O2/5/X4 x move X:0,O:0 - x -,- 0";
-/// let pos = FiveTigers::from_text_lenient(text, &Rules::shandong_shuttle()).unwrap();
+/// let pos = FiveTigers::from_text_lenient(text, Rules::shandong_shuttle()).unwrap();
 /// let mut steps = Vec::new();
 /// quiet_unsteps(pos.pieces(Side::Second), pos.empty(), &pos.rules().values(), None, |from, to| {
 ///     steps.push(format!("{}-{}", Point::new(from).unwrap(), Point::new(to).unwrap()));
@@ -78,7 +78,7 @@ impl FiveTigers {
     /// use qi_core::{MoveList, Position};
     /// use qi_five_tigers::{FiveTigers, Rules};
     ///
-    /// let mut pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", &Rules::shandong()).unwrap();
+    /// let mut pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", Rules::shandong()).unwrap();
     /// pos.play("c3-c4".parse().unwrap()).unwrap();
     /// let mut unmoves = MoveList::new();
     /// pos.quiet_unmoves(&mut unmoves);
@@ -154,7 +154,7 @@ impl FiveTigers {
             .no_capture_plies(
                 u16::try_from(self.no_capture_plies().saturating_sub(1)).unwrap_or(u16::MAX),
             );
-        let before = FiveTigers::from_setup_lenient(setup, self.rules()).ok()?;
+        let before = FiveTigers::from_setup_lenient(setup, *self.rules()).ok()?;
         let mut after = before;
         if !before.is_legal_move(mv) {
             return None;

@@ -19,7 +19,7 @@ fn main() {
         None => Rules::standard(),
     };
     let pos = if args.len() > 2 {
-        match Jungle::from_text(&args[2..].join(" "), &rules) {
+        match Jungle::from_text(&args[2..].join(" "), rules) {
             Ok(p) => p,
             Err(e) => {
                 eprintln!("{e}");

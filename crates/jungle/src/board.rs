@@ -5,8 +5,6 @@ use std::str::FromStr;
 
 use qi_core::{Coord, Geometry, ParseCoordError, ParseNameError, Side};
 
-use crate::rules::RankOrder;
-
 /// The Jungle board: 7 files × 9 ranks, `a1` = 0.
 ///
 /// ```
@@ -450,8 +448,45 @@ pub const fn side_name(side: Side) -> &'static str {
     }
 }
 
-/// An animal of one side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// Which of Wolf and Dog is stronger.
+///
+/// ```
+/// use qi_jungle::{Animal, RankOrder};
+///
+/// let order: RankOrder = "dog_over_wolf".parse().unwrap();
+/// assert_eq!(order, RankOrder::DogOverWolf);
+/// assert_eq!(order.to_string(), "dog_over_wolf");
+/// assert!(Animal::Dog.strength(order) > Animal::Wolf.strength(order));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum RankOrder {
+    /// Elephant > Lion > Tiger > Leopard > Wolf > Dog > Cat > Rat (source 000).
+    #[default]
+    WolfOverDog,
+    /// Elephant > Lion > Tiger > Leopard > Dog > Wolf > Cat > Rat (sources 001/003).
+    DogOverWolf,
+}
+
+// The order's text, as rules text and serde write it.
+qi_core::text_names!(RankOrder {
+    WolfOverDog => "wolf_over_dog",
+    DogOverWolf => "dog_over_wolf",
+});
+
+#[cfg(feature = "serde")]
+qi_core::serde_via_text!(RankOrder);
+
+/// An animal of one side. `Debug` reads as `Display`: `Piece(Red Lion)`.
+///
+/// ```
+/// use qi_games::prelude::*;
+/// use qi_games::jungle::{Animal, Piece};
+///
+/// let piece = Piece::new(Side::First, Animal::Lion);
+/// assert_eq!(format!("{piece:?}"), "Piece(Red Lion)");
+/// assert_eq!(piece.to_string().parse(), Ok(piece));
+/// ```
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Piece {
     /// The owner (`First` = Red).
@@ -541,6 +576,12 @@ impl Piece {
 impl fmt::Display for Piece {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} {}", side_name(self.side), self.animal)
+    }
+}
+
+impl fmt::Debug for Piece {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Piece({self})")
     }
 }
 

@@ -38,6 +38,10 @@
 //!   moves that captured nothing and can have led to a position) and
 //!   [`Jungle::unplay_quiet`] (the position before one).
 //!
+//! Every function that takes a rule set takes it by value, as
+//! [`Position::new`](qi_core::Position::new) does and as in the other game's
+//! crate ([`Rules`] is `Copy`): `Jungle::new(rules)`, `Jungle::from_text(text, rules)`.
+//!
 //! ```
 //! use qi_core::Position;
 //! use qi_jungle::{Jungle, Move, Rules};
@@ -58,15 +62,14 @@ mod position;
 mod rules;
 mod setup;
 pub mod tables;
-mod unmoves;
 
-pub use board::{side_name, Animal, Piece, Square, GEOMETRY};
+pub use board::{side_name, Animal, Piece, RankOrder, Square, GEOMETRY};
 pub use game::{AntiChaseRule, Game};
 pub use jfen::JfenError;
 pub use moves::{Move, ParseMoveError};
 pub use position::{Jungle, DEN_ENTERED, START_JFEN};
 pub use rules::{
-    JumpBlock, JumpBlockArea, Jumps, ParseRulesError, RankOrder, Repetition, Rules, TrappedAttacks,
+    JumpBlock, JumpBlockArea, Jumps, ParseRulesError, Repetition, Rules, TrappedAttacks,
     UnknownPreset,
 };
 pub use setup::{ImpossiblePosition, Setup, SetupError};

@@ -6,26 +6,7 @@ use std::str::FromStr;
 use qi_core::Escaped;
 use thiserror::Error;
 
-use crate::board::{Animal, Piece, Square};
-
-/// Which of Wolf and Dog is stronger.
-///
-/// ```
-/// use qi_jungle::{Animal, RankOrder};
-///
-/// let order: RankOrder = "dog_over_wolf".parse().unwrap();
-/// assert_eq!(order, RankOrder::DogOverWolf);
-/// assert_eq!(order.to_string(), "dog_over_wolf");
-/// assert!(Animal::Dog.strength(order) > Animal::Wolf.strength(order));
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub enum RankOrder {
-    /// Elephant > Lion > Tiger > Leopard > Wolf > Dog > Cat > Rat (source 000).
-    #[default]
-    WolfOverDog,
-    /// Elephant > Lion > Tiger > Leopard > Dog > Wolf > Cat > Rat (sources 001/003).
-    DogOverWolf,
-}
+use crate::board::{Animal, Piece, RankOrder, Square};
 
 /// In which directions an animal (Lion or Tiger) may jump across a river.
 ///
@@ -145,10 +126,6 @@ pub enum Repetition {
 // The one spelling of each value: rules text, `Display`/`FromStr` and serde.
 // Serde used to write `horizontal_only`/`vertical_only`; those spellings are
 // still read.
-qi_core::text_names!(RankOrder {
-    WolfOverDog => "wolf_over_dog",
-    DogOverWolf => "dog_over_wolf",
-});
 qi_core::text_names!(Jumps {
     None => "none",
     Both => "both",
@@ -178,14 +155,7 @@ qi_core::text_names!(Repetition {
 });
 
 #[cfg(feature = "serde")]
-qi_core::serde_via_text!(
-    RankOrder,
-    Jumps,
-    JumpBlock,
-    JumpBlockArea,
-    TrappedAttacks,
-    Repetition
-);
+qi_core::serde_via_text!(Jumps, JumpBlock, JumpBlockArea, TrappedAttacks, Repetition);
 
 /// A complete rule set: every option of spec section 6.
 ///
@@ -332,8 +302,8 @@ impl Rules {
     /// // A Tiger on b3 jumps the river along its file only under `standard`.
     /// let text = "6l/7/7/7/7/7/1T5/7/7 w 0 1";
     /// let jump = "b3b7".parse().unwrap();
-    /// assert!(Jungle::from_text(text, &Rules::standard()).unwrap().is_legal(jump));
-    /// assert!(!Jungle::from_text(text, &Rules::datou()).unwrap().is_legal(jump));
+    /// assert!(Jungle::from_text(text, Rules::standard()).unwrap().is_legal(jump));
+    /// assert!(!Jungle::from_text(text, Rules::datou()).unwrap().is_legal(jump));
     /// ```
     pub const fn datou() -> Rules {
         Rules {

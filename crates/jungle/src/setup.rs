@@ -1,5 +1,5 @@
 //! [`Setup`]: the plain contents of a position, to build custom positions
-//! and to stand between the JFEN text and [`Jungle`].
+//! and to stand between the JFEN text and [`Jungle`](crate::Jungle).
 
 use std::fmt;
 
@@ -7,16 +7,14 @@ use qi_core::Side;
 use thiserror::Error;
 
 use crate::board::{side_name, Animal, Piece, Square, DEN_SQUARES, NONE};
-use crate::position::Jungle;
-use crate::rules::Rules;
 
 /// The plain contents of a Jungle position (which animal stands on which
 /// square, the side to move and the two counters of JFEN), free to be set
-/// to anything and checked only when it becomes a [`Jungle`].
+/// to anything and checked only when it becomes a [`Jungle`](crate::Jungle).
 ///
 /// Build one from [`Setup::empty`] or [`Setup::start`] with the chaining
 /// methods (or by writing the public fields), then validate it with
-/// [`Setup::into_position`] (the same as [`Jungle::from_setup`]), which
+/// [`Setup::into_position`] (the same as [`Jungle::from_setup`](crate::Jungle::from_setup)), which
 /// also refuses positions no game can reach ([`ImpossiblePosition`]), or
 /// with [`Setup::into_position_lenient`], which accepts those for puzzles
 /// and analysis. Its `Display` is JFEN, written as is (even when the setup
@@ -31,9 +29,9 @@ use crate::rules::Rules;
 ///     .place(sq("a1"), Piece::new(Side::First, Animal::Lion))
 ///     .place(sq("g9"), Piece::new(Side::Second, Animal::Rat))
 ///     .side_to_move(Side::Second)
-///     .into_position(&Rules::standard())
+///     .into_position(Rules::standard())
 ///     .unwrap();
-/// assert_eq!(pos, Jungle::from_text("6r/7/7/7/7/7/7/7/L6 b 0 1", &Rules::standard()).unwrap());
+/// assert_eq!(pos, Jungle::from_text("6r/7/7/7/7/7/7/7/L6 b 0 1", Rules::standard()).unwrap());
 /// assert_eq!(pos.to_setup().piece_at(sq("a1")), Some(Piece::new(Side::First, Animal::Lion)));
 /// ```
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -56,7 +54,7 @@ impl Setup {
     ///
     /// let setup = Setup::empty();
     /// assert_eq!(setup.to_string(), "7/7/7/7/7/7/7/7/7 w 0 1");
-    /// assert!(setup.into_position(&Rules::standard()).is_err()); // no game empties the board
+    /// assert!(setup.into_position(Rules::standard()).is_err()); // no game empties the board
     /// ```
     pub const fn empty() -> Setup {
         Setup {
@@ -65,18 +63,6 @@ impl Setup {
             no_capture_plies: 0,
             fullmove: 1,
         }
-    }
-
-    /// The start position ([`START_JFEN`](crate::START_JFEN)).
-    ///
-    /// ```
-    /// use qi_jungle::{Jungle, Rules, Setup, START_JFEN};
-    ///
-    /// assert_eq!(Setup::start().to_string(), START_JFEN);
-    /// assert_eq!(Setup::start().into_position(&Rules::standard()), Ok(Jungle::default()));
-    /// ```
-    pub fn start() -> Setup {
-        Jungle::new(Rules::standard()).to_setup()
     }
 
     /// The setup with `piece` on `square` (replacing what stood there).
@@ -108,7 +94,7 @@ impl Setup {
     /// let setup = setup.side_to_move(Side::Second).no_capture_plies(1);
     /// let mut pos = Jungle::default();
     /// pos.play("a3a4".parse().unwrap()).unwrap();
-    /// assert_eq!(setup.into_position(&Rules::standard()), Ok(pos));
+    /// assert_eq!(setup.into_position(Rules::standard()), Ok(pos));
     /// ```
     pub const fn set(mut self, square: Square, piece: Option<Piece>) -> Setup {
         self.board[square.index() as usize] = piece;
@@ -121,7 +107,7 @@ impl Setup {
     /// use qi_core::Side;
     /// use qi_jungle::{Jungle, Rules};
     ///
-    /// let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/6l w 0 1", &Rules::standard()).unwrap();
+    /// let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/6l w 0 1", Rules::standard()).unwrap();
     /// let setup = pos.to_setup().side_to_move(Side::Second);
     /// assert_eq!(setup.to_string(), "7/3L3/7/7/7/7/7/7/6l b 0 1");
     /// assert_eq!(setup.plies_played(), 1);
@@ -138,9 +124,9 @@ impl Setup {
     ///
     /// let setup = Setup::start().fullmove(12).no_capture_plies(22);
     /// assert_eq!(setup.to_string(), "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 22 12");
-    /// assert!(setup.into_position(&Rules::standard()).is_ok());
+    /// assert!(setup.into_position(Rules::standard()).is_ok());
     /// // More plies without a capture than plies played:
-    /// let err = Setup::start().no_capture_plies(3).into_position(&Rules::standard());
+    /// let err = Setup::start().no_capture_plies(3).into_position(Rules::standard());
     /// assert!(matches!(err, Err(SetupError::Impossible(ImpossiblePosition::CountersContradict { .. }))));
     /// ```
     pub const fn no_capture_plies(mut self, plies: u32) -> Setup {
@@ -153,9 +139,9 @@ impl Setup {
     /// ```
     /// use qi_jungle::{Rules, SetupError, Setup};
     ///
-    /// let pos = Setup::start().fullmove(30).into_position(&Rules::standard()).unwrap();
+    /// let pos = Setup::start().fullmove(30).into_position(Rules::standard()).unwrap();
     /// assert_eq!(pos.fullmove(), 30);
-    /// assert_eq!(Setup::start().fullmove(0).into_position(&Rules::standard()), Err(SetupError::ZeroFullmove));
+    /// assert_eq!(Setup::start().fullmove(0).into_position(Rules::standard()), Err(SetupError::ZeroFullmove));
     /// ```
     pub const fn fullmove(mut self, number: u32) -> Setup {
         self.fullmove = number;
@@ -178,52 +164,8 @@ impl Setup {
         self.board[square.index() as usize]
     }
 
-    /// The position, if the setup is valid (see [`SetupError`] for what is
-    /// checked) and some game can reach it (see [`ImpossiblePosition`]);
-    /// the same as [`Jungle::from_setup`].
-    ///
-    /// ```
-    /// use qi_core::Side;
-    /// use qi_jungle::{Animal, Piece, Rules, Setup, SetupError};
-    ///
-    /// let sq = |t: &str| t.parse().unwrap();
-    /// let lions = Setup::empty()
-    ///     .place(sq("d8"), Piece::new(Side::First, Animal::Lion))
-    ///     .place(sq("g9"), Piece::new(Side::Second, Animal::Lion));
-    /// assert!(lions.into_position(&Rules::standard()).is_ok());
-    /// let wet = lions.place(sq("b4"), Piece::new(Side::First, Animal::Dog)); // only the Rat swims
-    /// assert!(matches!(wet.into_position(&Rules::standard()), Err(SetupError::AnimalInWater { .. })));
-    /// ```
-    pub fn into_position(self, rules: &Rules) -> Result<Jungle, SetupError> {
-        Jungle::from_setup(self, rules)
-    }
-
-    /// The position, if the board can hold the setup at all: like
-    /// [`Setup::into_position`] but without the checks that the position
-    /// can occur in a game ([`ImpossiblePosition`]), for puzzles and
-    /// analysis (an empty board, an animal in the enemy den with its side
-    /// to move, counters that contradict each other, …). The same as
-    /// [`Jungle::from_setup_lenient`]. Every position is still one the
-    /// move generator handles: each animal at most once, none in water but
-    /// the Rat, none in its own den, a full-move number of at least 1.
-    ///
-    /// ```
-    /// use qi_jungle::{Jungle, Rules, Setup, SetupError, ImpossiblePosition};
-    ///
-    /// let rules = Rules::standard();
-    /// assert_eq!(
-    ///     Setup::empty().into_position(&rules),
-    ///     Err(SetupError::Impossible(ImpossiblePosition::EmptyBoard))
-    /// );
-    /// let empty = Setup::empty().into_position_lenient(&rules).unwrap();
-    /// assert_eq!(empty.to_string(), "7/7/7/7/7/7/7/7/7 w 0 1");
-    /// ```
-    pub fn into_position_lenient(self, rules: &Rules) -> Result<Jungle, SetupError> {
-        Jungle::from_setup_lenient(self, rules)
-    }
-
     /// Checks the setup and gives the square of each animal of each side,
-    /// Rat first (`NONE` when absent), as [`Jungle`] keeps them.
+    /// Rat first (`NONE` when absent), as [`Jungle`](crate::Jungle) keeps them.
     ///
     /// The checks run in the order the JFEN reader reported them before it
     /// read through a setup, so that its first error stays the same; the
@@ -343,25 +285,6 @@ impl Default for Setup {
     }
 }
 
-/// The plain contents of a position (the same as [`Jungle::to_setup`]).
-///
-/// ```
-/// use qi_jungle::{Jungle, Setup};
-///
-/// assert_eq!(Setup::from(&Jungle::default()), Setup::start());
-/// ```
-impl From<&Jungle> for Setup {
-    fn from(pos: &Jungle) -> Setup {
-        pos.to_setup()
-    }
-}
-
-impl From<Jungle> for Setup {
-    fn from(pos: Jungle) -> Setup {
-        pos.to_setup()
-    }
-}
-
 /// JFEN, as in `Setup("l5t/... w 0 1")`.
 ///
 /// ```
@@ -421,10 +344,10 @@ pub enum SetupError {
 }
 
 /// Why a position that the board can hold cannot occur in a game. Refused
-/// by [`Setup::into_position`], [`Jungle::from_setup`] and
-/// [`Jungle::from_text`] (and so by `FromStr`); accepted by their lenient
+/// by [`Setup::into_position`], [`Jungle::from_setup`](crate::Jungle::from_setup) and
+/// [`Jungle::from_text`](crate::Jungle::from_text) (and so by `FromStr`); accepted by their lenient
 /// forms ([`Setup::into_position_lenient`],
-/// [`Jungle::from_setup_lenient`], [`Jungle::from_text_lenient`]).
+/// [`Jungle::from_setup_lenient`](crate::Jungle::from_setup_lenient), [`Jungle::from_text_lenient`](crate::Jungle::from_text_lenient)).
 ///
 /// A finished position that a game does reach is accepted: the side to
 /// move without animals (the other side took the last one), or an animal
@@ -434,10 +357,10 @@ pub enum SetupError {
 /// use qi_jungle::{ImpossiblePosition, JfenError, Jungle, Rules};
 ///
 /// // Red to move with its Dog in the Blue den: the game ended when it entered.
-/// let err = Jungle::from_text("3D3/7/7/7/7/7/7/7/6c w 0 1", &Rules::standard());
+/// let err = Jungle::from_text("3D3/7/7/7/7/7/7/7/6c w 0 1", Rules::standard());
 /// assert!(matches!(err, Err(JfenError::Impossible(ImpossiblePosition::MoverInEnemyDen { .. }))));
 /// // With Blue to move, the Dog has just won.
-/// assert!(Jungle::from_text("3D3/7/7/7/7/7/7/7/6c b 0 1", &Rules::standard()).is_ok());
+/// assert!(Jungle::from_text("3D3/7/7/7/7/7/7/7/6c b 0 1", Rules::standard()).is_ok());
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Error)]
 pub enum ImpossiblePosition {
@@ -476,13 +399,14 @@ pub enum ImpossiblePosition {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::position::START_JFEN;
+    use crate::position::{Jungle, START_JFEN};
+    use crate::rules::Rules;
 
     #[test]
     fn start_setup_is_the_start_jfen() {
         assert_eq!(Setup::start().to_string(), START_JFEN);
         assert_eq!(
-            Setup::start().into_position(&Rules::standard()),
+            Setup::start().into_position(Rules::standard()),
             Ok(Jungle::new(Rules::standard()))
         );
     }

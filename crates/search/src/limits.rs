@@ -214,7 +214,7 @@ impl SearchOptions {
     /// use qi_search::{reference::minimax, Limits, SearchOptions, Searcher};
     ///
     /// let text = "OO3/5/1X3/X4/XX3 x move X:0,O:0 - x -,c5-b5 1";
-    /// let mut game = Game::new(FiveTigers::from_text(text, &Rules::shandong()).unwrap());
+    /// let mut game = Game::new(FiveTigers::from_text(text, Rules::shandong()).unwrap());
     /// let mut searcher: Searcher<Game> = Searcher::new(SearchOptions::exact(1));
     /// let stop = AtomicBool::new(false);
     /// let result = searcher.search(&mut game, &MaterialEvaluator, Limits::depth(4), &stop, |_| {});

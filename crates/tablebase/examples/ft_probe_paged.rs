@@ -77,7 +77,7 @@ fn random_position(rng: &mut Rng, m: Material, rules: &Rules) -> Option<FiveTige
         .collect();
     let side = if rng.below(2) == 0 { 'x' } else { 'o' };
     let text = format!("{} {side} move X:0,O:0 - {side} -,- 0", rows.join("/"));
-    FiveTigers::from_text_lenient(&text, rules).ok()
+    FiveTigers::from_text_lenient(&text, *rules).ok()
 }
 
 fn run() -> Result<(), Box<dyn std::error::Error>> {

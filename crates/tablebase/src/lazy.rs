@@ -74,11 +74,11 @@ enum Slot<G: TableGame> {
 /// assert_eq!(tables.max_animals(), 2);
 /// assert_eq!(tables.found(), 1);
 /// // Red Lion on d8, beside the Blue den: it enters at once.
-/// let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/c6 w", &rules).unwrap();
+/// let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/c6 w", rules).unwrap();
 /// assert_eq!(tables.probe(&pos).unwrap(), Some((Wdl::Win, 1)));
 /// assert_eq!(tables.loaded(), 1);
 /// // A material without a file: no answer, and not an error.
-/// let pos = Jungle::from_text("7/3T3/7/7/7/7/7/7/c6 w", &rules).unwrap();
+/// let pos = Jungle::from_text("7/3T3/7/7/7/7/7/7/c6 w", rules).unwrap();
 /// assert_eq!(tables.probe(&pos).unwrap(), None);
 /// std::fs::remove_dir_all(&dir).unwrap();
 /// ```
@@ -401,8 +401,8 @@ mod jungle_tests {
         let tb = Tablebase::generate(&rules, &materials, 1).unwrap();
         tb.save_dir(&dir).unwrap();
         let lazy = Arc::new(LazyTablebase::open(&dir, &rules).unwrap());
-        let loaded = Jungle::from_text("7/3L3/7/7/7/7/7/7/c6 w", &rules).unwrap();
-        let unloaded = Jungle::from_text("7/3R3/7/7/7/7/7/7/e6 w", &rules).unwrap();
+        let loaded = Jungle::from_text("7/3L3/7/7/7/7/7/7/c6 w", rules).unwrap();
+        let unloaded = Jungle::from_text("7/3R3/7/7/7/7/7/7/e6 w", rules).unwrap();
         let expected = lazy.probe(&loaded).unwrap();
         assert!(expected.is_some());
         // As if a file were being read: a probe of the table in memory
@@ -431,9 +431,9 @@ mod jungle_tests {
     fn a_bad_file_is_refused_once_and_a_rules_mismatch_is_an_error() {
         let rules = Rules::standard();
         let dir = temp_dir("bad");
-        let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/c6 w", &rules).unwrap();
+        let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/c6 w", rules).unwrap();
         let lazy = super::corrupt_file_is_refused_once(&rules, "LvC".parse().unwrap(), &pos, &dir);
-        let datou = Jungle::from_text("7/3L3/7/7/7/7/7/7/c6 w", &Rules::datou()).unwrap();
+        let datou = Jungle::from_text("7/3L3/7/7/7/7/7/7/c6 w", Rules::datou()).unwrap();
         assert!(matches!(
             lazy.probe(&datou),
             Err(ProbeError::RulesMismatch { .. })
@@ -494,7 +494,7 @@ mod five_tigers_tests {
             // The placement phase and a material without a file: no answer.
             assert_eq!(lazy.probe(&FiveTigers::new(rules)).unwrap(), None);
             let two_each =
-                FiveTigers::from_text_lenient("5/5/X1O2/5/X1O2 x move X:0,O:0 - x -,- 0", &rules)
+                FiveTigers::from_text_lenient("5/5/X1O2/5/X1O2 x move X:0,O:0 - x -,- 0", rules)
                     .unwrap();
             assert_eq!(lazy.probe(&two_each).unwrap(), None);
             std::fs::remove_dir_all(&dir).unwrap();
@@ -506,15 +506,15 @@ mod five_tigers_tests {
         let rules = Rules::shandong_shuttle();
         let dir = temp_dir("bad");
         let text = "4O/5/X4/1X3/1X3 x move X:0,O:0 - x -,- 0";
-        let pos = FiveTigers::from_text_lenient(text, &rules).unwrap();
+        let pos = FiveTigers::from_text_lenient(text, rules).unwrap();
         let lazy = super::corrupt_file_is_refused_once(&rules, "3v1".parse().unwrap(), &pos, &dir);
-        let banned = FiveTigers::from_text_lenient(text, &Rules::shandong()).unwrap();
+        let banned = FiveTigers::from_text_lenient(text, Rules::shandong()).unwrap();
         assert!(matches!(
             lazy.probe(&banned),
             Err(ProbeError::RulesMismatch { .. })
         ));
         // `ten` shares `shandong`'s tables, not `shandong-shuttle`'s.
-        let ten = FiveTigers::from_text_lenient(text, &Rules::ten()).unwrap();
+        let ten = FiveTigers::from_text_lenient(text, Rules::ten()).unwrap();
         assert!(lazy.probe(&ten).is_err());
         assert!(LazyTablebase::open(&dir.join("missing"), &rules).is_err());
         std::fs::remove_dir_all(&dir).unwrap();

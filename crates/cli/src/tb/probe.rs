@@ -40,7 +40,7 @@ pub(super) fn probe(args: &ProbeArgs) -> Result<(), CliError> {
         GameRules::Jungle(rules) => rules,
         GameRules::FiveTigers(rules) => return ft_probe(args, &rules),
     };
-    let pos = Jungle::from_text(&args.fen, &rules).map_err(|e| CliError::Fen(e.to_string()))?;
+    let pos = Jungle::from_text(&args.fen, rules).map_err(|e| CliError::Fen(e.to_string()))?;
     let mut tb = Tablebase::new(&rules);
     if let Some(material) = Material::of(&pos) {
         tb = Tablebase::load_present(&args.dir, &rules, &[material]).map_err(tb_error)?;
@@ -61,7 +61,7 @@ pub(super) fn probe(args: &ProbeArgs) -> Result<(), CliError> {
 }
 
 pub(super) fn ft_probe(args: &ProbeArgs, rules: &qi_five_tigers::Rules) -> Result<(), CliError> {
-    let pos = FiveTigers::from_text_lenient(&args.fen, rules)
+    let pos = FiveTigers::from_text_lenient(&args.fen, *rules)
         .map_err(|e| CliError::Fen(e.to_string()))?;
     // Read per material as needed: a position with removals owed is
     // answered through them, from the tables of what they leave.

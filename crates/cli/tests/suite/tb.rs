@@ -377,7 +377,7 @@ fn five_tigers_generate_probe_and_stats() {
     // After the forming step, with the removal owed (no file stores it):
     // the removal of the last piece is left, one ply.
     let rules = qi_five_tigers::Rules::shandong_shuttle();
-    let start = qi_five_tigers::FiveTigers::from_text_lenient(pos, &rules).unwrap();
+    let start = qi_five_tigers::FiveTigers::from_text_lenient(pos, rules).unwrap();
     let owed = qi_core::Position::legal_moves(&start)
         .into_iter()
         .map(|mv| {

@@ -118,11 +118,11 @@ fn four_against_two_with_the_shuttle_allowed() {
     let (code, out, err) = probe(&dir, game, fields[8]);
     assert_eq!((code, out.as_str()), (0, "win in 23 plies\n"), "{err}");
     // The same position with the other side to move, nothing else changed.
-    let pos = FiveTigers::from_text_lenient(fields[8], &rules).unwrap();
+    let pos = FiveTigers::from_text_lenient(fields[8], rules).unwrap();
     let mut setup = pos.to_setup();
     setup.side_to_move = setup.side_to_move.opponent();
     setup.next = setup.side_to_move;
-    let other = setup.into_position_lenient(&rules).unwrap();
+    let other = setup.into_position_lenient(rules).unwrap();
     let (w, d) = Tablebase::load_dir(&dir, &rules)
         .unwrap()
         .probe(&other)

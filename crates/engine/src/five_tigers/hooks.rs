@@ -81,7 +81,7 @@ impl FiveTigersHooks {
     /// let mut searcher = Searcher::with_hooks(FiveTigersKit::tuned_options(), hooks);
     /// // The longest win of 3v1 (16 plies): within four plies every line
     /// // reaches a table, so four plies give the exact value.
-    /// let pos = FiveTigers::from_text_lenient("X4/4X/5/5/OX3 x move X:0,O:0 - x -,- 0", &rules).unwrap();
+    /// let pos = FiveTigers::from_text_lenient("X4/4X/5/5/OX3 x move X:0,O:0 - x -,- 0", rules).unwrap();
     /// let mut game = Game::new(pos);
     /// let result = searcher.search(&mut game, &FiveTigersEval::default(), Limits::depth(4), &AtomicBool::new(false), |_| {});
     /// assert_eq!(result.score, Score::win_in(16));

@@ -105,7 +105,7 @@ impl JungleHooks {
     /// let mut searcher = Searcher::with_hooks(JungleKit::tuned_options(), hooks);
     /// // Red's Lion against Blue's Cat: the tables know the value of every
     /// // move, so two plies give the exact result.
-    /// let mut game = Game::new(Jungle::from_text("6c/7/7/7/7/7/7/7/L6 w", &rules).unwrap());
+    /// let mut game = Game::new(Jungle::from_text("6c/7/7/7/7/7/7/7/L6 w", rules).unwrap());
     /// let result = searcher.search(&mut game, &JungleEval::default(), Limits::depth(2), &AtomicBool::new(false), |_| {});
     /// assert!(result.score.is_mate());
     /// assert!(result.tbhits > 0);

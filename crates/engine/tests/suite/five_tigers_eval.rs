@@ -23,7 +23,7 @@ fn mv(text: &str) -> Move {
 /// before any step, hands out of turn), which does not matter to the
 /// evaluation they probe.
 fn pos(text: &str) -> FiveTigers {
-    FiveTigers::from_text_lenient(text, &Rules::shandong()).unwrap()
+    FiveTigers::from_text_lenient(text, Rules::shandong()).unwrap()
 }
 
 fn game_after(moves: &[&str]) -> Game {
@@ -123,13 +123,13 @@ fn stepping_straight_back_is_no_threat_when_shuttling_is_forbidden() {
     // X stepped b2-c2 out of its square; only c2 can step back into b2.
     let text = "3OO/4O/5/X1X2/XX3 o move X:0,O:0 - o b2-c2,- 3";
     let eval = FiveTigersEval::default();
-    let forbidden = FiveTigers::from_text_lenient(text, &Rules::shandong()).unwrap();
-    let allowed = FiveTigers::from_text_lenient(text, &Rules::shandong_shuttle()).unwrap();
+    let forbidden = FiveTigers::from_text_lenient(text, Rules::shandong()).unwrap();
+    let allowed = FiveTigers::from_text_lenient(text, Rules::shandong_shuttle()).unwrap();
     assert!(eval.score_for_first(&allowed) > eval.score_for_first(&forbidden));
     // With another X piece next to b2 the threat is back.
     let text = "3OO/4O/1X3/X1X2/XX3 o move X:0,O:0 - o b2-c2,- 3";
-    let forbidden_b3 = FiveTigers::from_text_lenient(text, &Rules::shandong()).unwrap();
-    let allowed_b3 = FiveTigers::from_text_lenient(text, &Rules::shandong_shuttle()).unwrap();
+    let forbidden_b3 = FiveTigers::from_text_lenient(text, Rules::shandong()).unwrap();
+    let allowed_b3 = FiveTigers::from_text_lenient(text, Rules::shandong_shuttle()).unwrap();
     assert_eq!(
         eval.score_for_first(&allowed_b3),
         eval.score_for_first(&forbidden_b3)
@@ -240,7 +240,7 @@ fn opening_suite_is_valid() {
             continue;
         }
         count += 1;
-        let pos = FiveTigers::from_text(line, &rules).unwrap_or_else(|e| panic!("{line}: {e}"));
+        let pos = FiveTigers::from_text(line, rules).unwrap_or_else(|e| panic!("{line}: {e}"));
         assert_eq!(pos.to_string(), line, "not in canonical text form");
         assert!(pos.outcome().is_none(), "{line} is decided");
         assert_eq!(pos.phase(), Phase::Placement, "{line}");

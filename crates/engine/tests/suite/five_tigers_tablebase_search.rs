@@ -224,7 +224,7 @@ fn values_the_game_rules_could_change_are_not_taken() {
     let text = pos.to_setup().to_string();
     let board = text.rsplit_once(' ').unwrap().0;
     let value = |quiet: u32, rules: &Rules| {
-        let pos = FiveTigers::from_text_lenient(&format!("{board} {quiet}"), rules).unwrap();
+        let pos = FiveTigers::from_text_lenient(&format!("{board} {quiet}"), *rules).unwrap();
         hooks.table_value(&Game::new(pos))
     };
     assert_eq!(value(0, &rules), Some(TableValue::Win(distance)));
@@ -249,7 +249,7 @@ fn values_the_game_rules_could_change_are_not_taken() {
     let text = draw.to_setup().to_string();
     let board_draw = text.rsplit_once(' ').unwrap().0;
     let game =
-        Game::new(FiveTigers::from_text_lenient(&format!("{board_draw} 98"), &rules).unwrap());
+        Game::new(FiveTigers::from_text_lenient(&format!("{board_draw} 98"), rules).unwrap());
     assert_eq!(hooks.table_value(&game), Some(TableValue::Draw));
     // A position already seen in the game is the game's to judge: after
     // two cycles of four steps (both sides stepping out and back; the
@@ -296,7 +296,7 @@ fn values_the_game_rules_could_change_are_not_taken() {
     // Outside the tables: the placement phase.
     assert_eq!(hooks.table_value(&Game::new(FiveTigers::new(rules))), None);
     // The search from the late position does not score the table's win.
-    let late_pos = FiveTigers::from_text_lenient(&format!("{board} 99"), &rules).unwrap();
+    let late_pos = FiveTigers::from_text_lenient(&format!("{board} 99"), rules).unwrap();
     let result = search(hooks.clone(), late_pos, Limits::depth(3));
     assert_ne!(result.score, Score::win_in(distance));
 }
@@ -315,7 +315,7 @@ fn the_library_engine_takes_a_table_directory() {
             *w != Wdl::Draw
                 && *d >= 15
                 && p.outcome().is_none()
-                && FiveTigers::from_text(&p.to_string(), &rules).is_ok()
+                && FiveTigers::from_text(&p.to_string(), rules).is_ok()
         })
         .map(|(p, w, d)| (p, score_of(w, d)))
         .unwrap();

@@ -42,7 +42,7 @@ fn suite(text: &str, rules: &Rules) -> Vec<FiveTigers> {
     text.lines()
         .map(|l| l.split('#').next().unwrap().trim())
         .filter(|l| !l.is_empty())
-        .map(|l| FiveTigers::from_text_lenient(l, rules).unwrap())
+        .map(|l| FiveTigers::from_text_lenient(l, *rules).unwrap())
         .collect()
 }
 

@@ -11,7 +11,7 @@ use qi_jungle::{Animal, Game, Jungle, Move, Rules, Square};
 use qi_search::{Limits, Score, SearchHooks, SearchOptions, SearchResult, Searcher};
 
 fn pos(jfen: &str) -> Jungle {
-    Jungle::from_text(jfen, &Rules::standard()).expect("valid JFEN")
+    Jungle::from_text(jfen, Rules::standard()).expect("valid JFEN")
 }
 
 fn mv(text: &str) -> Move {
@@ -68,7 +68,7 @@ fn mirror(p: &Jungle) -> Jungle {
         p.no_capture_plies(),
         p.fullmove() + 1
     );
-    Jungle::from_text(&text, p.rules()).expect("mirrored JFEN")
+    Jungle::from_text(&text, *p.rules()).expect("mirrored JFEN")
 }
 
 /// Positions reached by a deterministic pseudo-random playout.
@@ -236,7 +236,7 @@ fn mirror_of_a_lopsided_position_is_exact() {
     // The other side's view is (roughly) the negation: only the side to
     // move's terms differ.
     let flipped =
-        Jungle::from_text(&p.to_string().replace(" b ", " w "), &Rules::standard()).expect("valid");
+        Jungle::from_text(&p.to_string().replace(" b ", " w "), Rules::standard()).expect("valid");
     assert!(eval.evaluate(&flipped) > 0);
     assert!(eval.evaluate(&p) < 0);
 }
@@ -265,8 +265,8 @@ fn rank_order_swaps_wolf_and_dog_values() {
     let material = JungleEval::new(JungleWeights::material_only());
     // Red lacks its Dog; Blue lacks its Wolf.
     let text = "l5t/1d3c1/r1p3e/7/7/7/E1W1P1R/1C5/T5L w 0 1";
-    let standard = Jungle::from_text(text, &Rules::standard()).expect("valid");
-    let traditional = Jungle::from_text(text, &Rules::traditional()).expect("valid");
+    let standard = Jungle::from_text(text, Rules::standard()).expect("valid");
+    let traditional = Jungle::from_text(text, Rules::traditional()).expect("valid");
     let w = JungleWeights::default().material;
     let diff = w[Animal::Wolf.index()] - w[Animal::Dog.index()];
     assert_eq!(material.evaluate(&standard), diff);

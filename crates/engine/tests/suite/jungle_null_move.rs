@@ -10,7 +10,7 @@ use qi_jungle::{Game, Jungle, Move, Rules};
 use qi_search::{Limits, SearchHooks, SearchOptions, Searcher};
 
 fn game(jfen: &str) -> Game {
-    Game::new(Jungle::from_text(jfen, &Rules::standard()).unwrap())
+    Game::new(Jungle::from_text(jfen, Rules::standard()).unwrap())
 }
 
 fn mv(text: &str) -> Move {

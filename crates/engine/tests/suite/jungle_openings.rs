@@ -21,7 +21,7 @@ fn positions() -> Vec<Jungle> {
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| Jungle::from_text(l, &Rules::standard()).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .map(|l| Jungle::from_text(l, Rules::standard()).unwrap_or_else(|e| panic!("{l}: {e}")))
         .collect()
 }
 

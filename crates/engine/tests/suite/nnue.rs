@@ -37,7 +37,7 @@ fn position(squares: &[u8; 16], side: u8) -> Jungle {
             Some(Piece::new(owner, animal));
     }
     setup.side_to_move = if side == 0 { Side::First } else { Side::Second };
-    Jungle::from_setup_lenient(setup, &Rules::standard()).expect("a position of the data")
+    Jungle::from_setup_lenient(setup, Rules::standard()).expect("a position of the data")
 }
 
 #[test]
@@ -75,7 +75,7 @@ fn the_nnue_profile_evaluates_with_the_network() {
         .clone();
     let pos = Jungle::from_text(
         "l5t/1d3c1/r1p1w1e/7/7/E6/2W1P1R/1C3D1/T5L b 1 1",
-        &Rules::standard(),
+        Rules::standard(),
     )
     .unwrap();
     assert_eq!(eval.evaluate(&pos), evaluate_fresh(&net, &pos));
@@ -95,7 +95,7 @@ fn the_nnue_profile_evaluates_with_the_network() {
             }
         }
         setup.side_to_move = Side::Second;
-        Jungle::from_setup_lenient(setup, &Rules::standard()).unwrap()
+        Jungle::from_setup_lenient(setup, Rules::standard()).unwrap()
     };
     assert_eq!(evaluate_fresh(&net, &start), evaluate_fresh(&net, &mirror));
 }
@@ -104,7 +104,7 @@ fn the_nnue_profile_evaluates_with_the_network() {
 fn other_side_to_move(pos: &Jungle) -> Jungle {
     let mut setup = pos.to_setup();
     setup.side_to_move = setup.side_to_move.opponent();
-    Jungle::from_setup_lenient(setup, pos.rules()).expect("the same board")
+    Jungle::from_setup_lenient(setup, *pos.rules()).expect("the same board")
 }
 
 /// Positions of the built-in openings and a few plies after each (the
@@ -187,7 +187,7 @@ fn the_hybrid_profile_mixes_the_network_and_the_hand_written_evaluation() {
     // Red's Rat next to Blue's den with Red to move: a den race won.
     let race = Jungle::from_text(
         "l1R3t/1d3c1/r1p1w1e/7/7/E6/2W1P2/1C3D1/T5L w 10 6",
-        &Rules::standard(),
+        Rules::standard(),
     )
     .unwrap();
     let decided = hand.den_race(&race).expect("a decided den race");

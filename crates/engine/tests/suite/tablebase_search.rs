@@ -190,7 +190,7 @@ fn values_the_game_rules_could_change_are_not_taken() {
         .unwrap();
     let (_, distance) = tb.probe(&pos).unwrap().unwrap();
     let value = |text: &str, rules: &Rules| {
-        let game = Game::new(Jungle::from_text(text, rules).unwrap());
+        let game = Game::new(Jungle::from_text(text, *rules).unwrap());
         hooks.table_value(&game)
     };
     let board = pos.to_string();
@@ -228,7 +228,7 @@ fn values_the_game_rules_could_change_are_not_taken() {
     }
     // A search from a position whose wins are all unsure does not score
     // the table's win.
-    let late_pos = Jungle::from_text(&format!("{board} 199 120"), &standard).unwrap();
+    let late_pos = Jungle::from_text(&format!("{board} 199 120"), standard).unwrap();
     let result = search(hooks.clone(), JungleKit::tuned_options(), late_pos, 3);
     assert_ne!(result.score, Score::win_in(distance));
 }
@@ -275,7 +275,7 @@ fn tbhits_count_only_what_a_table_answered() {
     let last = bytes.len() - 1;
     bytes[last] ^= 0x55;
     std::fs::write(&path, bytes).unwrap();
-    let pos = Jungle::from_text("7/7/3L3/7/7/7/7/7/c6 w", &rules).unwrap();
+    let pos = Jungle::from_text("7/7/3L3/7/7/7/7/7/c6 w", rules).unwrap();
     let result = search(with_tables(&dir), JungleKit::tuned_options(), pos, 4);
     assert!(
         result.score.is_mate(),

@@ -37,7 +37,7 @@ fn suite() -> Vec<Jungle> {
         .lines()
         .map(|l| l.split('#').next().unwrap().trim())
         .filter(|l| !l.is_empty())
-        .map(|l| Jungle::from_text(l, &Rules::standard()).unwrap())
+        .map(|l| Jungle::from_text(l, Rules::standard()).unwrap())
         .collect()
 }
 

@@ -12,8 +12,8 @@ use std::time::Duration;
 
 use qi_core::testkit::random_walks;
 use qi_core::{
-    DrawReason, Evaluator, ExternalResult, Game, History, IllegalMove, MoveList, MoveSpace,
-    Outcome, Position, Side, WinReason,
+    DrawReason, Evaluator, MoveList, MoveSpace, Outcome, Position, RuleName, Side, SimpleGame,
+    WinReason,
 };
 use qi_engine::arena::{self, InProcessPlayer, MatchConfig};
 use qi_engine::options::Overrides;
@@ -72,6 +72,9 @@ impl FromStr for Cell {
         }
     }
 }
+
+/// Tic-tac-toe's own draw.
+const BOARD_FULL: DrawReason = DrawReason::Rule(RuleName::new("board full"));
 
 const LINES: [u16; 8] = [0o007, 0o070, 0o700, 0o111, 0o222, 0o444, 0o421, 0o124];
 
@@ -196,7 +199,7 @@ impl Position for Ttt {
         if let Some(side) = self.winner() {
             Some(Outcome::win(side, WinReason::NoLegalMove))
         } else if self.empty() == 0 {
-            Some(Outcome::Draw(DrawReason::NoCapture))
+            Some(Outcome::Draw(BOARD_FULL))
         } else {
             None
         }
@@ -222,83 +225,8 @@ impl MoveSpace for Ttt {
     }
 }
 
-/// The game layer: the shared position stack, no history rules.
-#[derive(Clone, Debug)]
-struct TttGame {
-    history: History<Ttt>,
-}
-
-impl Game for TttGame {
-    type Position = Ttt;
-
-    fn new(position: Ttt) -> TttGame {
-        TttGame {
-            history: History::new(position, ()),
-        }
-    }
-
-    fn position(&self) -> &Ttt {
-        self.history.position()
-    }
-
-    fn start(&self) -> &Ttt {
-        self.history.start()
-    }
-
-    fn moves(&self) -> &[Cell] {
-        self.history.moves()
-    }
-
-    fn occurrences(&self) -> usize {
-        1
-    }
-
-    fn external_result(&self) -> Option<ExternalResult> {
-        self.history.external_result()
-    }
-
-    fn generate_moves(&self, moves: &mut MoveList<Cell>) {
-        if self.history.external_result().is_none() {
-            self.position().generate_moves(moves);
-        }
-    }
-
-    fn play_unchecked(&mut self, mv: Cell) {
-        self.history.play_unchecked(mv, ());
-    }
-
-    fn play(&mut self, mv: Cell) -> Result<(), IllegalMove> {
-        if let Some(outcome) = self.outcome() {
-            return Err(IllegalMove::new(
-                mv,
-                format!("the game is over ({outcome})"),
-            ));
-        }
-        if !self.position().is_legal(mv) {
-            return Err(IllegalMove::new(mv, "the cell is taken"));
-        }
-        self.play_unchecked(mv);
-        Ok(())
-    }
-
-    fn undo(&mut self) -> Option<Cell> {
-        self.history.pop()
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        self.history
-            .external_outcome()
-            .or_else(|| self.position().outcome())
-    }
-
-    fn record(&mut self, result: ExternalResult) {
-        self.history.record(result);
-    }
-
-    fn ply(&self) -> usize {
-        self.history.ply()
-    }
-}
+/// The game layer: the library's, for a game without history rules.
+type TttGame = SimpleGame<Ttt>;
 
 /// Lines still open to the side to move minus those open to the opponent.
 struct TttEval;

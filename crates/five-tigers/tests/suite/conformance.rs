@@ -25,7 +25,7 @@ fn random_walks_from_mid_game_positions_under_every_preset() {
             let checked = random_walks(&mid, 10, 300, 5 + j as u64);
             assert!(checked >= 10, "{name}: {checked}");
             // The same position read back from its text walks the same way.
-            let reread = FiveTigers::from_text(&mid.to_string(), &rules).unwrap();
+            let reread = FiveTigers::from_text(&mid.to_string(), rules).unwrap();
             assert_eq!(reread, mid);
             check_position(&reread);
         }

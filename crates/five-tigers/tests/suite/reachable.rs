@@ -37,10 +37,10 @@ fn every_position_of_random_games_is_accepted() {
             let mut pos = FiveTigers::new(rules);
             for _ in 0..400 {
                 let text = pos.to_string();
-                let read = FiveTigers::from_text(&text, &rules)
+                let read = FiveTigers::from_text(&text, rules)
                     .unwrap_or_else(|e| panic!("{rules}: {text}: {e}"));
                 assert_eq!(read, pos);
-                assert_eq!(FiveTigers::from_setup(pos.to_setup(), &rules), Ok(pos));
+                assert_eq!(FiveTigers::from_setup(pos.to_setup(), rules), Ok(pos));
                 let moves = pos.legal_moves();
                 if moves.is_empty() {
                     break;
@@ -70,7 +70,7 @@ fn every_position_of_random_games_is_accepted() {
 /// Checks that `text` is refused under `rules` with `error`, reported on
 /// its field, and that the lenient reader accepts it and writes it back.
 fn unreachable(text: &str, rules: Rules, error: SetupError) {
-    let err = FiveTigers::from_text(text, &rules).unwrap_err();
+    let err = FiveTigers::from_text(text, rules).unwrap_err();
     assert_eq!(
         err,
         PositionTextError::Setup(error),
@@ -78,17 +78,17 @@ fn unreachable(text: &str, rules: Rules, error: SetupError) {
     );
     assert_eq!(err.field(), Some(error.field()));
     assert_eq!(err.to_string(), format!("{}: {error}", error.field()));
-    let lenient = FiveTigers::from_text_lenient(text, &rules)
+    let lenient = FiveTigers::from_text_lenient(text, rules)
         .unwrap_or_else(|e| panic!("{rules}: {text}: {e}"));
     assert_eq!(lenient.to_setup().to_string(), text);
     // The setup is refused the same way, and leniently accepted.
     let setup = lenient.to_setup();
-    assert_eq!(setup.into_position(&rules), Err(error));
-    assert_eq!(setup.into_position_lenient(&rules), Ok(lenient));
+    assert_eq!(setup.into_position(rules), Err(error));
+    assert_eq!(setup.into_position_lenient(rules), Ok(lenient));
 }
 
 fn accepted(text: &str, rules: Rules) {
-    let pos = FiveTigers::from_text(text, &rules).unwrap_or_else(|e| panic!("{text}: {e}"));
+    let pos = FiveTigers::from_text(text, rules).unwrap_or_else(|e| panic!("{text}: {e}"));
     assert_eq!(pos.to_setup().to_string(), text);
 }
 
@@ -205,7 +205,7 @@ fn hands_out_of_turn_are_refused() {
     );
     accepted("5/5/5/5/X4 o place X:12,O:13 - o -,- 0", Rules::shandong());
     // More on the board and in hand than the rules give.
-    let err = FiveTigers::from_text("X4/5/5/5/5 o place X:13,O:13 - o -,- 0", &Rules::shandong())
+    let err = FiveTigers::from_text("X4/5/5/5/5 o place X:13,O:13 - o -,- 0", Rules::shandong())
         .unwrap_err();
     assert_eq!(
         err,
@@ -426,7 +426,7 @@ fn a_board_field_must_spell_five_ranks_of_five() {
         "5/5/5/5/X13 o place X:12,O:13 - o -,- 0",
     ] {
         for read in [FiveTigers::from_text, FiveTigers::from_text_lenient] {
-            let err = read(text, &Rules::shandong()).unwrap_err();
+            let err = read(text, Rules::shandong()).unwrap_err();
             assert_eq!(err.field(), Some(Field::Board), "{text}: {err}");
             assert!(err.to_string().contains("two digits in a row"), "{err}");
         }
@@ -449,12 +449,12 @@ fn rules_outside_the_limits_never_make_the_checks_panic() {
                 for plies in [0, 3, 20, 40, 80] {
                     let (pos, _) = common::random_line(preset, seed, plies);
                     let mut setup = pos.to_setup();
-                    let _ = FiveTigers::from_setup(setup, &rules);
-                    let _ = FiveTigers::from_setup_lenient(setup, &rules);
+                    let _ = FiveTigers::from_setup(setup, rules);
+                    let _ = FiveTigers::from_setup_lenient(setup, rules);
                     setup.hands = [0, 255];
-                    let _ = FiveTigers::from_setup(setup, &rules);
+                    let _ = FiveTigers::from_setup(setup, rules);
                     setup.hands = [255, 0];
-                    let _ = FiveTigers::from_setup(setup, &rules);
+                    let _ = FiveTigers::from_setup(setup, rules);
                 }
             }
         }

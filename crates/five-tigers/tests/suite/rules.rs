@@ -330,7 +330,7 @@ fn the_text_to_move_of_a_self_removal_is_the_side_losing_the_piece() {
     );
     assert!(FiveTigers::from_text(
         "5/5/5/3OO/XXXOO x move X:0,O:0 x2 o -,- 0",
-        &Rules::shandong()
+        Rules::shandong()
     )
     .is_err());
     assert_eq!(p.to_string(), "5/5/5/3OO/XXXOO o move X:0,O:0 x2 o -,- 0");

@@ -34,13 +34,13 @@ fn duel() -> Setup {
 /// Checks the builder's error, its field and message.
 fn refused(setup: Setup, error: SetupError, field: Field, message: &str) {
     let rules = Rules::shandong();
-    assert_eq!(setup.into_position(&rules), Err(error), "{setup:?}");
+    assert_eq!(setup.into_position(rules), Err(error), "{setup:?}");
     assert_eq!(error.field(), field);
     assert_eq!(error.to_string(), message);
     // Its text is refused with the same field and message (the text
     // refuses what it cannot express as it reads the field).
     let text = setup.to_string();
-    let err = FiveTigers::from_text(&text, &rules).unwrap_err();
+    let err = FiveTigers::from_text(&text, rules).unwrap_err();
     match &err {
         PositionTextError::Setup(e) => assert_eq!(*e, error, "{text}"),
         PositionTextError::Invalid { .. } => {}
@@ -68,25 +68,25 @@ fn a_built_position_equals_the_one_read_from_its_text() {
         .last_step(Side::First, step("b3", "b2"))
         .last_step(Side::Second, step("c4", "c3"))
         .no_capture_plies(4)
-        .into_position(&rules)
+        .into_position(rules)
         .unwrap();
     let text = "3OO/5/2O2/XX3/XX3 x move X:0,O:0 x1 o b3-b2,c4-c3 4";
-    let read = FiveTigers::from_text(text, &rules).unwrap();
+    let read = FiveTigers::from_text(text, rules).unwrap();
     assert_eq!(built, read);
     assert_eq!(built.to_string(), text);
     assert_eq!(built.zobrist(), read.zobrist_from_scratch());
-    assert_eq!(FiveTigers::from_setup(read.to_setup(), &rules), Ok(read));
+    assert_eq!(FiveTigers::from_setup(read.to_setup(), rules), Ok(read));
 }
 
 #[test]
 fn placement_setups_with_hands() {
     let rules = Rules::ten();
-    let pos = Setup::start(&rules)
+    let pos = Setup::start(rules)
         .place(pt("c3"), Side::First)
         .hand(Side::First, 9)
         .side_to_move(Side::Second)
         .next(Side::Second)
-        .into_position(&rules)
+        .into_position(rules)
         .unwrap();
     let mut played = FiveTigers::new(rules);
     played.play("c3".parse().unwrap()).unwrap();
@@ -99,11 +99,11 @@ fn placement_setups_with_hands() {
 #[test]
 fn start_and_empty_setups() {
     for (_, rules) in presets() {
-        let start = Setup::start(&rules);
-        assert_eq!(start.into_position(&rules), Ok(FiveTigers::new(rules)));
+        let start = Setup::start(rules);
+        assert_eq!(start.into_position(rules), Ok(FiveTigers::new(rules)));
         assert_eq!(start, Setup::from(&FiveTigers::new(rules)));
     }
-    let start = Setup::start(&Rules::shandong());
+    let start = Setup::start(Rules::shandong());
     assert_eq!(start.to_string(), "5/5/5/5/5 x place X:13,O:13 - x -,- 0");
     assert_eq!(
         format!("{start:?}"),
@@ -142,7 +142,7 @@ fn last_step_not_adjacent() {
 #[test]
 fn hand_too_large() {
     refused(
-        Setup::start(&Rules::shandong()).hand(Side::Second, 14),
+        Setup::start(Rules::shandong()).hand(Side::Second, 14),
         SetupError::HandTooLarge {
             side: Side::Second,
             hand: 14,
@@ -156,7 +156,7 @@ fn hand_too_large() {
 #[test]
 fn too_many_pieces() {
     refused(
-        Setup::start(&Rules::shandong()).place(pt("c3"), Side::First),
+        Setup::start(Rules::shandong()).place(pt("c3"), Side::First),
         SetupError::TooManyPieces {
             side: Side::First,
             max: 13,
@@ -220,7 +220,7 @@ fn next_hand_empty() {
 #[test]
 fn quiet_plies_in_placement() {
     refused(
-        Setup::start(&Rules::shandong()).no_capture_plies(3),
+        Setup::start(Rules::shandong()).no_capture_plies(3),
         SetupError::QuietPliesInPlacement { plies: 3 },
         Field::Quiet,
         "no movement ply during placement",
@@ -230,7 +230,7 @@ fn quiet_plies_in_placement() {
 #[test]
 fn step_in_placement() {
     refused(
-        Setup::start(&Rules::shandong()).last_step(Side::First, step("a2", "a1")),
+        Setup::start(Rules::shandong()).last_step(Side::First, step("a2", "a1")),
         SetupError::StepInPlacement,
         Field::LastSteps,
         "no step during placement",
@@ -278,7 +278,7 @@ fn owed_from_empty_board() {
 #[test]
 fn wrong_side_to_move() {
     refused(
-        Setup::start(&Rules::shandong()).side_to_move(Side::Second),
+        Setup::start(Rules::shandong()).side_to_move(Side::Second),
         SetupError::WrongSideToMove {
             found: Side::Second,
             expected: Side::First,
@@ -308,7 +308,7 @@ proptest! {
         prop_assert_eq!(setup.owed, pos.owed());
         prop_assert_eq!(u32::from(setup.no_capture_plies), pos.no_capture_plies());
         // position -> setup -> position
-        let back = setup.into_position(&rules).unwrap();
+        let back = setup.into_position(rules).unwrap();
         prop_assert_eq!(back, pos);
         prop_assert_eq!(back.zobrist(), pos.zobrist());
         // text -> position -> text; the setup writes the same text but
@@ -316,15 +316,15 @@ proptest! {
         let text = pos.to_string();
         let named = if rules == Rules::shandong() { String::new() } else { format!(" {rules}") };
         prop_assert_eq!(format!("{setup}{named}"), text.clone());
-        let read = FiveTigers::from_text(&text, &rules).unwrap();
+        let read = FiveTigers::from_text(&text, rules).unwrap();
         prop_assert_eq!(read.to_setup(), setup);
         prop_assert_eq!(read.to_string(), text.clone());
         // the text alone names the position: it reads back equal
         prop_assert_eq!(text.parse::<FiveTigers>(), Ok(pos));
-        prop_assert_eq!(FiveTigers::from_text(&setup.to_string(), &rules), Ok(pos));
+        prop_assert_eq!(FiveTigers::from_text(&setup.to_string(), rules), Ok(pos));
         // the image of the setup is valid and is the image of the position
         for s in Symmetry::ALL {
-            let image = s.setup(&setup).into_position(&rules).unwrap();
+            let image = s.setup(&setup).into_position(rules).unwrap();
             prop_assert_eq!(image, s.position(&pos));
             prop_assert_eq!(image.zobrist(), image.zobrist_from_scratch());
         }

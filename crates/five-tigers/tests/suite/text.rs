@@ -45,14 +45,14 @@ proptest! {
         s in "[XO1-6/]{0,20} [xo]{1,2} (place|move|mov) X:[0-9]{1,3},O:[0-9]{1,3} (-|[xo][0-9]{1,3}(,[xo][0-9]{1,3}){0,2}) [xo] (-|[a-e][1-5]-[a-e][1-5]),(-|[a-e][1-5]-[a-e][1-5]) [0-9]{1,6}"
     ) {
         for (_, rules) in presets() {
-            if let Ok(pos) = FiveTigers::from_text_lenient(&s, &rules) {
+            if let Ok(pos) = FiveTigers::from_text_lenient(&s, rules) {
                 // Whatever the lenient reader accepts round-trips through it.
-                prop_assert_eq!(FiveTigers::from_text_lenient(&pos.to_string(), &rules).unwrap(), pos);
+                prop_assert_eq!(FiveTigers::from_text_lenient(&pos.to_string(), rules).unwrap(), pos);
             }
-            if let Ok(pos) = FiveTigers::from_text(&s, &rules) {
+            if let Ok(pos) = FiveTigers::from_text(&s, rules) {
                 // Whatever is accepted round-trips and can be played.
-                prop_assert_eq!(FiveTigers::from_text(&pos.to_string(), &rules).unwrap(), pos);
-                prop_assert_eq!(FiveTigers::from_text_lenient(&s, &rules).unwrap(), pos);
+                prop_assert_eq!(FiveTigers::from_text(&pos.to_string(), rules).unwrap(), pos);
+                prop_assert_eq!(FiveTigers::from_text_lenient(&s, rules).unwrap(), pos);
                 let _ = pos.outcome();
                 for m in pos.legal_moves() {
                     let mut c = pos;
@@ -68,13 +68,13 @@ proptest! {
         let rules = presets()[(seed % 4) as usize].1;
         let (pos, _) = random_line(rules, seed, plies);
         let text = pos.to_string();
-        prop_assert_eq!(FiveTigers::from_text(&text, &rules).unwrap(), pos);
+        prop_assert_eq!(FiveTigers::from_text(&text, rules).unwrap(), pos);
         let mut chars: Vec<char> = text.chars().collect();
         let i = at % chars.len();
         chars[i] = ch;
         let mutated: String = chars.into_iter().collect();
-        match FiveTigers::from_text(&mutated, &rules) {
-            Ok(p) => prop_assert_eq!(FiveTigers::from_text(&p.to_string(), &rules).unwrap(), p),
+        match FiveTigers::from_text(&mutated, rules) {
+            Ok(p) => prop_assert_eq!(FiveTigers::from_text(&p.to_string(), rules).unwrap(), p),
             Err(e) => prop_assert!(!e.to_string().is_empty()),
         }
     }
@@ -87,7 +87,7 @@ fn position_text_round_trips_through_whole_games() {
             for plies in [0, 5, 24, 26, 40, 80, 200] {
                 let (pos, _) = random_line(rules, seed, plies);
                 let text = pos.to_string();
-                let back = FiveTigers::from_text(&text, &rules).unwrap();
+                let back = FiveTigers::from_text(&text, rules).unwrap();
                 assert_eq!(back, pos);
                 assert_eq!(back.to_string(), text);
             }
@@ -190,8 +190,8 @@ fn inconsistent_fields_are_refused() {
 #[test]
 fn under_ten_pieces_more_than_ten_is_refused() {
     let text = "5/5/5/5/5 x place X:13,O:13 - x -,- 0";
-    assert!(FiveTigers::from_text(text, &Rules::ten()).is_err());
-    assert!(FiveTigers::from_text("5/5/5/5/5 x place X:10,O:10 - x -,- 0", &Rules::ten()).is_ok());
+    assert!(FiveTigers::from_text(text, Rules::ten()).is_err());
+    assert!(FiveTigers::from_text("5/5/5/5/5 x place X:10,O:10 - x -,- 0", Rules::ten()).is_ok());
 }
 
 #[test]
@@ -201,7 +201,7 @@ fn invalid_rules_are_refused_by_from_text_and_try_new() {
         ..Rules::shandong()
     };
     assert!(matches!(
-        FiveTigers::from_text("5/5/5/5/5 x place X:13,O:13 - x -,- 0", &rules),
+        FiveTigers::from_text("5/5/5/5/5 x place X:13,O:13 - x -,- 0", rules),
         Err(PositionTextError::Rules(_))
     ));
     assert!(FiveTigers::try_new(rules).is_err());
@@ -323,7 +323,7 @@ fn every_option_value_outside_the_rules_reads_the_same_way() {
     // Position text under such rules reports the same.
     let err = FiveTigers::from_text(
         "5/5/5/5/5 x place X:13,O:13 - x -,- 0",
-        &Rules {
+        Rules {
             pieces_per_side: 0,
             ..Rules::shandong()
         },
@@ -369,17 +369,17 @@ fn position_text_names_its_rules_and_reads_back_equal() {
     let text = "5/5/2O2/5/X4 o move X:0,O:0 - o -,- 3";
     let custom: Rules = "five-tigers:shandong,no_capture_draw=50".parse().unwrap();
     for rules in presets().iter().map(|(_, rules)| *rules).chain([custom]) {
-        let pos = FiveTigers::from_text_lenient(text, &rules).unwrap();
+        let pos = FiveTigers::from_text_lenient(text, rules).unwrap();
         let written = pos.to_string();
         assert_eq!(
-            FiveTigers::from_text_lenient(&written, &rules),
+            FiveTigers::from_text_lenient(&written, rules),
             Ok(pos),
             "{written}"
         );
         if rules != Rules::shandong() {
             assert_eq!(written, format!("{text} {rules}"));
             assert_eq!(
-                FiveTigers::from_text_lenient(&written, &Rules::shandong()),
+                FiveTigers::from_text_lenient(&written, Rules::shandong()),
                 Err(PositionTextError::RulesMismatch {
                     text: rules,
                     given: Rules::shandong(),
@@ -388,7 +388,7 @@ fn position_text_names_its_rules_and_reads_back_equal() {
         }
         let start = FiveTigers::new(rules);
         assert_eq!(start.to_string().parse::<FiveTigers>(), Ok(start));
-        assert_eq!(FiveTigers::from_text(&start.to_string(), &rules), Ok(start));
+        assert_eq!(FiveTigers::from_text(&start.to_string(), rules), Ok(start));
     }
     let start = "5/5/5/5/5 x place X:13,O:13 - x -,- 0";
     assert_eq!(start.parse::<FiveTigers>(), Ok(FiveTigers::default()));

@@ -1,6 +1,8 @@
 //! The game layer: a position plus its history, where the rules that depend
 //! on the record live (spec section 5, rules 4–7).
 
+use std::fmt;
+
 use qi_core::{
     DrawReason, ExternalResult, History, IllegalMove, MoveList, Outcome, Position, Side, WinReason,
 };
@@ -13,11 +15,11 @@ use anti_chase::Ply;
 use crate::board::NONE;
 use crate::moves::Move;
 use crate::position::Jungle;
-use crate::rules::Repetition;
+use crate::rules::{Repetition, Rules};
 use crate::tables::{LAND_STEPS, RAT_STEPS};
 
 /// What the game keeps for each position of its history.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Entry {
     /// How many times this position (board and side to move) has occurred
     /// in the game so far, this time included (1 when repetition is off):
@@ -41,9 +43,32 @@ impl Entry {
 /// [`History`]. Implements [`qi_core::Game`]: the no-capture draw, the
 /// repetition rule and the 7-3 / 17-5 anti-chase rules of the position's
 /// [`Rules`](crate::Rules).
-#[derive(Clone, Debug)]
+///
+/// Two games are equal when they have the same start, moves and recorded
+/// result; `Debug` shows those: `Game { start: Jungle(…), moves: [Move(a3a4)] }`.
+///
+/// ```
+/// use qi_games::jungle::{Game, Jungle, Rules};
+///
+/// let mut game = Game::new(Jungle::new(Rules::datou()));
+/// game.play("a3a4".parse()?)?;
+/// assert_eq!(game, Game::from_moves(Jungle::new(Rules::datou()), &["a3a4".parse()?])?);
+/// assert_eq!(game.rules(), &Rules::datou());
+/// assert_eq!(
+///     format!("{game:?}"),
+///     format!("Game {{ start: Jungle({} datou), moves: [Move(a3a4)] }}", qi_games::jungle::START_JFEN)
+/// );
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, PartialEq, Eq)]
 pub struct Game {
     history: History<Jungle, Entry>,
+}
+
+impl fmt::Debug for Game {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.history.debug_record("Game"), f)
+    }
 }
 
 impl Default for Game {
@@ -90,6 +115,18 @@ impl Game {
     /// ```
     pub fn from_moves(position: Jungle, moves: &[Move]) -> Result<Game, IllegalMove> {
         qi_core::Game::from_moves(position, moves)
+    }
+
+    /// The rules the game is played under (its position's).
+    ///
+    /// ```
+    /// use qi_games::jungle::{Game, Jungle, Rules};
+    ///
+    /// let game = Game::new(Jungle::new(Rules::yeshou()));
+    /// assert_eq!(game.rules(), &Rules::yeshou());
+    /// ```
+    pub fn rules(&self) -> &Rules {
+        self.history.position().rules()
     }
 
     /// The current position.
@@ -225,7 +262,7 @@ impl Game {
     /// use qi_core::{Outcome, Side};
     /// use qi_jungle::{Game, Jungle, Rules, DEN_ENTERED};
     ///
-    /// let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/6l w 0 1", &Rules::standard()).unwrap();
+    /// let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/6l w 0 1", Rules::standard()).unwrap();
     /// let mut game = Game::new(pos);
     /// assert_eq!(game.outcome(), None);
     /// game.play("d8d9".parse().unwrap()).unwrap();

@@ -57,7 +57,7 @@ fn hand_built_positions_pass_the_harness() {
                 // only positions a game reaches take part; the others
                 // (the den entered with Red to move, Blue without animals
                 // with Red to move) are refused as impossible.
-                let pos = match Jungle::from_text(&jfen(pieces, side), &rules) {
+                let pos = match Jungle::from_text(&jfen(pieces, side), rules) {
                     Ok(pos) => pos,
                     Err(JfenError::Impossible(_)) => {
                         impossible += 1;

@@ -17,7 +17,7 @@ proptest! {
     #[test]
     fn jfen_parser_never_panics(text in "\\PC*") {
         let _ = text.parse::<Jungle>();
-        let _ = Jungle::from_text(&text, &Rules::yeshou());
+        let _ = Jungle::from_text(&text, Rules::yeshou());
     }
 
     #[test]
@@ -80,12 +80,12 @@ proptest! {
         let rules = presets()[preset].1;
         let pos = reachable(seed, plies, rules);
         let text = pos.to_string();
-        let back = Jungle::from_text(&text, &rules).unwrap();
+        let back = Jungle::from_text(&text, rules).unwrap();
         prop_assert_eq!(back, pos);
         prop_assert_eq!(back.to_string(), text.clone());
         // without the counters: the same board and side
         let short: Vec<&str> = text.split(' ').take(2).collect();
-        let short = Jungle::from_text(&short.join(" "), &rules).unwrap();
+        let short = Jungle::from_text(&short.join(" "), rules).unwrap();
         prop_assert!(short.same_board(&pos));
     }
 }

@@ -304,7 +304,7 @@ fn finished_positions_have_no_perft() {
             if pos.outcome().is_none() {
                 continue;
             }
-            if Jungle::from_text(&jfen(pieces, side), &Rules::standard()).is_ok() {
+            if Jungle::from_text(&jfen(pieces, side), Rules::standard()).is_ok() {
                 finished += 1;
                 assert!(
                     suite.cases.iter().any(|c| c.position == pos),

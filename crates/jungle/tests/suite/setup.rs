@@ -37,13 +37,13 @@ fn a_built_position_equals_the_one_read_from_its_jfen() {
         .side_to_move(Side::Second)
         .no_capture_plies(7)
         .fullmove(23)
-        .into_position(&rules)
+        .into_position(rules)
         .unwrap();
     let read = pos("t6/3C3/4l2/7/6w/1R5/7/2E4/7 b 7 23", rules);
     assert_eq!(built, read);
     assert_eq!(built.zobrist(), read.zobrist_from_scratch());
     assert_eq!(built.rules(), &rules);
-    assert_eq!(Jungle::from_setup(read.to_setup(), &rules), Ok(read));
+    assert_eq!(Jungle::from_setup(read.to_setup(), rules), Ok(read));
 }
 
 #[test]
@@ -76,11 +76,11 @@ fn start_and_empty_setups() {
     // An empty board is refused (no game ends with both sides bare), and
     // read leniently, as its JFEN is (the game is decided).
     assert_eq!(
-        Setup::empty().into_position(&Rules::standard()),
+        Setup::empty().into_position(Rules::standard()),
         Err(SetupError::Impossible(ImpossiblePosition::EmptyBoard))
     );
     let empty = Setup::empty()
-        .into_position_lenient(&Rules::standard())
+        .into_position_lenient(Rules::standard())
         .unwrap();
     assert_eq!(
         empty,
@@ -95,7 +95,7 @@ fn duplicate_piece_is_refused_with_both_squares() {
         .place(sq("c5"), blue(Animal::Dog))
         .place(sq("a2"), blue(Animal::Dog))
         .place(sq("g2"), red(Animal::Dog))
-        .into_position(&Rules::standard())
+        .into_position(Rules::standard())
         .unwrap_err();
     assert_eq!(
         err,
@@ -111,10 +111,10 @@ fn duplicate_piece_is_refused_with_both_squares() {
 #[test]
 fn an_animal_in_water_is_refused_but_the_rat_swims() {
     let setup = Setup::empty().place(sq("b4"), blue(Animal::Rat));
-    assert!(setup.into_position(&Rules::standard()).is_ok());
+    assert!(setup.into_position(Rules::standard()).is_ok());
     let err = setup
         .place(sq("f6"), red(Animal::Tiger))
-        .into_position(&Rules::standard())
+        .into_position(Rules::standard())
         .unwrap_err();
     assert_eq!(
         err,
@@ -133,7 +133,7 @@ fn an_animal_in_water_is_refused_but_the_rat_swims() {
 fn an_animal_on_its_own_den_is_refused() {
     let err = Setup::empty()
         .place(sq("d9"), blue(Animal::Elephant))
-        .into_position(&Rules::standard())
+        .into_position(Rules::standard())
         .unwrap_err();
     assert_eq!(
         err,
@@ -151,10 +151,10 @@ fn both_dens_entered_is_refused() {
         .place(sq("d9"), red(Animal::Cat))
         .place(sq("a5"), blue(Animal::Cat))
         .side_to_move(Side::Second);
-    assert!(one.into_position(&Rules::standard()).is_ok());
+    assert!(one.into_position(Rules::standard()).is_ok());
     let err = one
         .place(sq("d1"), blue(Animal::Rat))
-        .into_position(&Rules::standard())
+        .into_position(Rules::standard())
         .unwrap_err();
     assert_eq!(err, SetupError::BothDensEntered);
     assert_eq!(
@@ -167,13 +167,13 @@ fn both_dens_entered_is_refused() {
 fn full_move_zero_is_refused() {
     let err = Setup::start()
         .fullmove(0)
-        .into_position(&Rules::standard())
+        .into_position(Rules::standard())
         .unwrap_err();
     assert_eq!(err, SetupError::ZeroFullmove);
     assert_eq!(
         Jungle::from_text(
             "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 0",
-            &Rules::standard()
+            Rules::standard()
         ),
         Err(JfenError::BadCounter {
             field: "full-move",
@@ -219,7 +219,7 @@ proptest! {
             prop_assert_eq!(setup.piece_at(square), pos.piece_at(square));
         }
         // position -> setup -> position
-        let back = setup.into_position(&rules).unwrap();
+        let back = setup.into_position(rules).unwrap();
         prop_assert_eq!(back, pos);
         prop_assert_eq!(back.zobrist(), pos.zobrist());
         // text -> position -> text; the setup writes the same text but
@@ -227,12 +227,12 @@ proptest! {
         let text = pos.to_string();
         let named = if rules == Rules::standard() { String::new() } else { format!(" {rules}") };
         prop_assert_eq!(format!("{setup}{named}"), text.clone());
-        let read = Jungle::from_text(&text, &rules).unwrap();
+        let read = Jungle::from_text(&text, rules).unwrap();
         prop_assert_eq!(read.to_setup(), setup);
         prop_assert_eq!(read.to_string(), text.clone());
         // the text alone names the position: it reads back equal
         prop_assert_eq!(text.parse::<Jungle>(), Ok(pos));
-        prop_assert_eq!(Jungle::from_text(&setup.to_string(), &rules), Ok(pos));
+        prop_assert_eq!(Jungle::from_text(&setup.to_string(), rules), Ok(pos));
     }
 }
 
@@ -299,23 +299,20 @@ fn positions_no_game_reaches_are_refused_and_read_leniently() {
         ),
     ];
     for (text, why, message) in cases {
-        let err = Jungle::from_text(text, &rules).unwrap_err();
+        let err = Jungle::from_text(text, rules).unwrap_err();
         assert_eq!(err, JfenError::Impossible(why), "{text}");
         assert_eq!(err.to_string(), message, "{text}");
         assert_eq!(text.parse::<Jungle>(), Err(err.clone()));
         // The setup of the same position: the same reason.
-        let lenient = Jungle::from_text_lenient(text, &rules).unwrap();
+        let lenient = Jungle::from_text_lenient(text, rules).unwrap();
         assert_eq!(lenient.to_string(), text);
         let setup = lenient.to_setup();
-        assert_eq!(
-            setup.into_position(&rules),
-            Err(SetupError::Impossible(why))
-        );
+        assert_eq!(setup.into_position(rules), Err(SetupError::Impossible(why)));
         assert_eq!(SetupError::Impossible(why).to_string(), message);
-        assert_eq!(setup.into_position_lenient(&rules), Ok(lenient));
-        assert_eq!(Jungle::from_setup_lenient(setup, &rules), Ok(lenient));
+        assert_eq!(setup.into_position_lenient(rules), Ok(lenient));
+        assert_eq!(Jungle::from_setup_lenient(setup, rules), Ok(lenient));
         assert_eq!(
-            Jungle::from_setup(setup, &rules),
+            Jungle::from_setup(setup, rules),
             Err(SetupError::Impossible(why))
         );
     }
@@ -336,9 +333,9 @@ fn finished_but_reachable_positions_are_accepted() {
         "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 1 1",
         "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 200 101",
     ] {
-        let pos = Jungle::from_text(text, &rules).unwrap_or_else(|e| panic!("{text}: {e}"));
+        let pos = Jungle::from_text(text, rules).unwrap_or_else(|e| panic!("{text}: {e}"));
         assert_eq!(pos.to_string(), text);
-        assert_eq!(pos.to_setup().into_position(&rules), Ok(pos));
+        assert_eq!(pos.to_setup().into_position(rules), Ok(pos));
     }
     // The huge counters of a full-move number near u32::MAX do not overflow.
     let far = format!(
@@ -346,7 +343,7 @@ fn finished_but_reachable_positions_are_accepted() {
         u32::MAX,
         u32::MAX
     );
-    assert!(Jungle::from_text(&far, &rules).is_ok());
+    assert!(Jungle::from_text(&far, rules).is_ok());
     assert_eq!(
         Setup::start().fullmove(u32::MAX).plies_played(),
         2 * (u64::from(u32::MAX) - 1)
@@ -376,8 +373,8 @@ proptest! {
             let square = Square::new(square).unwrap();
             setup = setup.place(square, Piece::new(side, Animal::ALL[p % 8]));
         }
-        let strict = setup.into_position(&rules);
-        match setup.into_position_lenient(&rules) {
+        let strict = setup.into_position(rules);
+        match setup.into_position_lenient(rules) {
             Err(e) => {
                 prop_assert!(!matches!(e, SetupError::Impossible(_)), "{}", e);
                 prop_assert_eq!(strict, Err(e));
@@ -385,22 +382,22 @@ proptest! {
             Ok(pos) => {
                 prop_assert_eq!(pos.to_setup(), setup);
                 let text = pos.to_string();
-                prop_assert_eq!(Jungle::from_text_lenient(&text, &rules), Ok(pos));
+                prop_assert_eq!(Jungle::from_text_lenient(&text, rules), Ok(pos));
                 match strict {
                     Ok(strict) => {
                         prop_assert_eq!(strict, pos);
-                        prop_assert_eq!(Jungle::from_text(&text, &rules), Ok(pos));
+                        prop_assert_eq!(Jungle::from_text(&text, rules), Ok(pos));
                     }
                     Err(SetupError::Impossible(why)) => {
                         prop_assert_eq!(
-                            Jungle::from_text(&text, &rules),
+                            Jungle::from_text(&text, rules),
                             Err(JfenError::Impossible(why))
                         );
                     }
                     // Both dens entered is refused by the strict reader
                     // alone, as the impossible positions are.
                     Err(SetupError::BothDensEntered) => {
-                        prop_assert!(Jungle::from_text(&text, &rules).is_err());
+                        prop_assert!(Jungle::from_text(&text, rules).is_err());
                     }
                     Err(e) => prop_assert!(false, "strict refused a lenient position: {}", e),
                 }
@@ -424,15 +421,15 @@ fn position_text_names_its_rules_and_reads_back_equal() {
         .into_iter()
         .chain([custom])
     {
-        let pos = Jungle::from_text(text, &rules).unwrap();
+        let pos = Jungle::from_text(text, rules).unwrap();
         let written = pos.to_string();
         assert_eq!(written.parse::<Jungle>(), Ok(pos), "{written}");
-        assert_eq!(Jungle::from_text(&written, &rules), Ok(pos));
-        assert_eq!(Jungle::from_text_lenient(&written, &rules), Ok(pos));
+        assert_eq!(Jungle::from_text(&written, rules), Ok(pos));
+        assert_eq!(Jungle::from_text_lenient(&written, rules), Ok(pos));
         if rules != Rules::standard() {
             assert_eq!(written, format!("{text} {rules}"));
             assert_eq!(
-                Jungle::from_text(&written, &Rules::standard()),
+                Jungle::from_text(&written, Rules::standard()),
                 Err(JfenError::RulesMismatch {
                     text: rules,
                     given: Rules::standard(),
@@ -442,11 +439,11 @@ fn position_text_names_its_rules_and_reads_back_equal() {
     }
     assert_eq!(
         text.parse::<Jungle>(),
-        Jungle::from_text(text, &Rules::standard())
+        Jungle::from_text(text, Rules::standard())
     );
     assert_eq!(
         format!("{text} standard").parse::<Jungle>(),
-        Jungle::from_text(text, &Rules::standard())
+        Jungle::from_text(text, Rules::standard())
     );
     // What is no rules is an extra field, as before; so is a field after
     // the rules.

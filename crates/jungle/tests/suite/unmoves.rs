@@ -38,7 +38,7 @@ fn brute_force_unmoves(pos: &Jungle) -> Vec<String> {
         assert_eq!(piece.animal, animal);
         for from in Square::all().filter(|&s| pos.piece_at(s).is_none()) {
             let before = setup.set(to, None).set(from, Some(piece));
-            let Ok(before) = before.into_position_lenient(pos.rules()) else {
+            let Ok(before) = before.into_position_lenient(*pos.rules()) else {
                 continue; // an animal where it may not stand
             };
             let text = format!("{from}{to}");

@@ -310,7 +310,7 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
     ///
     /// // X steps b3-b2 (a small square) and removes O's last piece.
     /// let text = "4O/5/1X3/X4/XX3 x move X:0,O:0 - x -,d5-e5 1";
-    /// let mut game = Game::new(FiveTigers::from_text(text, &Rules::shandong()).unwrap());
+    /// let mut game = Game::new(FiveTigers::from_text(text, Rules::shandong()).unwrap());
     /// let mut searcher: Searcher<Game> = Searcher::new(SearchOptions::default());
     /// let (stop, mut reported) = (AtomicBool::new(false), 0);
     /// let result = searcher.search(&mut game, &MaterialEvaluator, Limits::depth(3), &stop, |info| {
@@ -467,7 +467,7 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
     /// use qi_search::{Limits, Score, SearchOptions, Searcher};
     ///
     /// let text = "4O/5/1X3/X4/XX3 x move X:0,O:0 - x -,d5-e5 1";
-    /// let mut game = Game::new(FiveTigers::from_text(text, &Rules::shandong()).unwrap());
+    /// let mut game = Game::new(FiveTigers::from_text(text, Rules::shandong()).unwrap());
     /// let options = SearchOptions { threads: 2, ..SearchOptions::default() };
     /// let mut searcher: Searcher<Game> = Searcher::new(options);
     /// let stop = AtomicBool::new(false);

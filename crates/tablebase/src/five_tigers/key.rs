@@ -211,7 +211,7 @@ impl State {
                 setup = setup.last_step(side, Some(step));
             }
         }
-        setup.into_position_lenient(rules).ok()
+        setup.into_position_lenient(*rules).ok()
     }
 
     /// The key of this state (see the module docs); `None` if more than 3

@@ -47,7 +47,7 @@
 //! let tb = Tablebase::generate(&rules, &["3v1".parse::<Material>().unwrap()], 2).unwrap();
 //! // X steps b1-c1 to complete the three-diagonal a3-b2-c1 and takes the
 //! // last O piece: two plies (the step and the removal).
-//! let pos = FiveTigers::from_text_lenient("4O/5/X4/1X3/1X3 x move X:0,O:0 - x -,- 0", &rules).unwrap();
+//! let pos = FiveTigers::from_text_lenient("4O/5/X4/1X3/1X3 x move X:0,O:0 - x -,- 0", rules).unwrap();
 //! assert_eq!(tb.probe(&pos).unwrap(), Some((Wdl::Win, 2)));
 //! ```
 

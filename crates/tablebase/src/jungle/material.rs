@@ -305,8 +305,8 @@ impl Material {
     ///
     /// let rules = Rules::standard();
     /// let m: Material = "LvE".parse().unwrap();
-    /// let pos = Jungle::from_text("7/7/6e/7/7/7/7/L6/7 w", &rules).unwrap();
-    /// let mirror = Jungle::from_text("7/7/e6/7/7/7/7/6L/7 w", &rules).unwrap();
+    /// let pos = Jungle::from_text("7/7/6e/7/7/7/7/L6/7 w", rules).unwrap();
+    /// let mirror = Jungle::from_text("7/7/e6/7/7/7/7/6L/7 w", rules).unwrap();
     /// assert_eq!(m.index_of(&pos), m.index_of(&mirror));
     /// assert!(m.index_of(&pos).unwrap() < m.index_count());
     /// ```
@@ -500,7 +500,7 @@ impl Indexer {
 
     /// The position with index `index` under `rules`, if in range.
     pub(crate) fn position(&self, index: u64, rules: &Rules) -> Option<Jungle> {
-        self.setup(index)?.into_position(rules).ok()
+        self.setup(index)?.into_position(*rules).ok()
     }
 }
 
@@ -595,7 +595,7 @@ mod tests {
                         setup = setup.place(sq, Piece::new(side, animal));
                     }
                 }
-                let image = setup.into_position(&rules).unwrap();
+                let image = setup.into_position(rules).unwrap();
                 let j = ix.index_of(&image).unwrap();
                 // Stored once unless the first piece is on file d.
                 assert_eq!(i == j, ix.weight(i) == 2 || image == pos, "{m} {pos}");

@@ -26,7 +26,7 @@
 //! let rules = Rules::standard();
 //! let tb = Tablebase::generate(&rules, &["LvC".parse::<Material>().unwrap()], 2).unwrap();
 //! // Red Lion on d8, beside the Blue den: it enters at once.
-//! let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/c6 w", &rules).unwrap();
+//! let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/c6 w", rules).unwrap();
 //! assert_eq!(tb.probe(&pos).unwrap(), Some((Wdl::Win, 1)));
 //! ```
 

@@ -167,7 +167,7 @@ fn mirrored(pos: &Jungle, rules: &Rules) -> Option<Jungle> {
     for sq in (0..FILES * RANKS).filter_map(Square::new) {
         setup = setup.set(across(sq), pos.piece_at(sq));
     }
-    let mirror = setup.into_position(rules).ok()?;
+    let mirror = setup.into_position(*rules).ok()?;
     (mirror != *pos).then_some(mirror)
 }
 

@@ -30,7 +30,7 @@ fn enumerate(pieces: &[Piece], rules: &Rules) -> Vec<Jungle> {
     fn place(pieces: &[Piece], setup: Setup, rules: &Rules, out: &mut Vec<Jungle>) {
         let Some((&piece, rest)) = pieces.split_first() else {
             for side in Side::BOTH {
-                out.push(setup.side_to_move(side).into_position(rules).unwrap());
+                out.push(setup.side_to_move(side).into_position(*rules).unwrap());
             }
             return;
         };
@@ -203,7 +203,7 @@ fn mirror(pos: &Jungle) -> Jungle {
             setup = setup.place(m, Piece::new(side, animal));
         }
     }
-    setup.into_position(pos.rules()).unwrap()
+    setup.into_position(*pos.rules()).unwrap()
 }
 
 /// The position turned half a turn with the colours swapped (Red's
@@ -217,7 +217,7 @@ fn colour_swap(pos: &Jungle) -> Jungle {
             setup = setup.place(m, Piece::new(side.opponent(), animal));
         }
     }
-    setup.into_position(pos.rules()).unwrap()
+    setup.into_position(*pos.rules()).unwrap()
 }
 
 /// The table of `m` in `tb` gives a position and its mirror image equal

@@ -317,7 +317,7 @@ fn a_file_named_for_another_material_is_refused() {
 fn probing() {
     let tb = small_base();
     let rules = Rules::standard();
-    let pos = |t: &str| Jungle::from_text(t, &rules).unwrap();
+    let pos = |t: &str| Jungle::from_text(t, rules).unwrap();
     // Red Lion beside the Blue den, Red to move: wins at once; Blue to
     // move, its Rat cannot stop it: lost in 2.
     assert_eq!(
@@ -342,7 +342,7 @@ fn probing() {
     assert_eq!(tb.probe(&pos("7/3L3/7/7/7/7/7/7/c6 w")).unwrap(), None);
     assert_eq!(tb.probe(&Jungle::default()).unwrap(), None);
     // Another preset's board rules.
-    let datou = Jungle::from_text("7/3L3/7/7/7/7/7/7/r6 w", &Rules::datou()).unwrap();
+    let datou = Jungle::from_text("7/3L3/7/7/7/7/7/7/r6 w", Rules::datou()).unwrap();
     assert!(matches!(
         tb.probe(&datou),
         Err(ProbeError::RulesMismatch { .. })

@@ -49,7 +49,7 @@ fn positions(material: Material, rules: &Rules) -> Vec<FiveTigers> {
                 for &p in &os {
                     setup = setup.place(Point::new(p).unwrap(), Side::Second);
                 }
-                out.push(setup.into_position_lenient(rules).unwrap());
+                out.push(setup.into_position_lenient(*rules).unwrap());
             }
         }
     }

@@ -231,7 +231,7 @@ fn files_round_trip_and_bad_files_are_refused() {
 fn probe_covers_only_movement_endings_with_nothing_owed() {
     let tb = shuttle();
     let rules = Rules::shandong_shuttle();
-    let read = |t: &str| FiveTigers::from_text_lenient(t, &rules).unwrap();
+    let read = |t: &str| FiveTigers::from_text_lenient(t, rules).unwrap();
     // Placement phase: not covered.
     assert_eq!(tb.probe(&FiveTigers::new(rules)).unwrap(), None);
     assert_eq!(
@@ -252,7 +252,7 @@ fn probe_covers_only_movement_endings_with_nothing_owed() {
     let pos = read("4O/5/X4/1X3/1X3 x move X:0,O:0 - x -,- 0");
     assert_eq!(tb.probe(&pos).unwrap(), Some((Wdl::Win, 2)));
     let other =
-        FiveTigers::from_text_lenient(&pos.to_setup().to_string(), &Rules::shandong()).unwrap();
+        FiveTigers::from_text_lenient(&pos.to_setup().to_string(), Rules::shandong()).unwrap();
     assert!(matches!(
         tb.probe(&other),
         Err(ProbeError::RulesMismatch { .. })
@@ -303,7 +303,7 @@ fn positions_with_removals_owed_are_probed_through_their_removals() {
     assert!(owed > 1000, "only {owed} positions with removals owed");
     // Nothing owed: the plain probe's answer.
     let pos =
-        FiveTigers::from_text_lenient("4O/5/X4/1X3/1X3 x move X:0,O:0 - x -,- 0", &rules).unwrap();
+        FiveTigers::from_text_lenient("4O/5/X4/1X3/1X3 x move X:0,O:0 - x -,- 0", rules).unwrap();
     assert_eq!(
         tb.probe_through_removals(&pos).unwrap(),
         tb.probe(&pos).unwrap()
@@ -332,7 +332,7 @@ fn positions_with_removals_owed_are_probed_through_their_removals() {
     let mut child = forming;
     child.play(mv).unwrap();
     let banned =
-        FiveTigers::from_text_lenient(&child.to_setup().to_string(), &Rules::shandong()).unwrap();
+        FiveTigers::from_text_lenient(&child.to_setup().to_string(), Rules::shandong()).unwrap();
     assert!(!banned.owed().is_empty());
     assert!(matches!(
         tb.probe_through_removals(&banned),
@@ -345,8 +345,8 @@ fn positions_with_removals_owed_are_probed_through_their_removals() {
 fn the_shuttle_rule_changes_values() {
     // X on e1 boxed in by the ban: it came from d1, O stands on e2.
     let text = "5/5/5/4O/4X x move X:0,O:0 - x d1-e1,- 0";
-    let free = FiveTigers::from_text_lenient(text, &Rules::shandong_shuttle()).unwrap();
-    let banned = FiveTigers::from_text_lenient(text, &Rules::shandong()).unwrap();
+    let free = FiveTigers::from_text_lenient(text, Rules::shandong_shuttle()).unwrap();
+    let banned = FiveTigers::from_text_lenient(text, Rules::shandong()).unwrap();
     assert_eq!(shuttle().probe(&free).unwrap(), Some((Wdl::Draw, 0)));
     assert_eq!(shandong().probe(&banned).unwrap(), Some((Wdl::Loss, 0)));
 }

@@ -14,7 +14,7 @@
 //!
 //! let net = embedded().unwrap();
 //! let eval = JungleEval::default().with_network(net.clone());
-//! let pos = Jungle::from_text("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1", &Rules::standard()).unwrap();
+//! let pos = Jungle::from_text("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1", Rules::standard()).unwrap();
 //! // The incremental evaluation equals the one summed from scratch.
 //! assert_eq!(eval.evaluate(&pos), evaluate_fresh(&net, &pos));
 //! ```

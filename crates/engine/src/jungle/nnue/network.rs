@@ -282,8 +282,8 @@ impl Network {
     /// let net = Arc::new(embedded().unwrap().with_tempo(12));
     /// let eval = JungleEval::default().with_network(net);
     /// let rules = Rules::standard();
-    /// let red = Jungle::from_text("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1", &rules).unwrap();
-    /// let blue = Jungle::from_text("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 0 1", &rules).unwrap();
+    /// let red = Jungle::from_text("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L w 0 1", rules).unwrap();
+    /// let blue = Jungle::from_text("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L b 0 1", rules).unwrap();
     /// assert_eq!(eval.evaluate(&red) + eval.evaluate(&blue), 24);
     /// ```
     pub fn with_tempo(&self, tempo: i32) -> Network {

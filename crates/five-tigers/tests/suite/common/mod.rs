@@ -449,7 +449,7 @@ pub fn mv(text: &str) -> Move {
 
 /// Reads position text under `rules` or panics with the error.
 pub fn pos(text: &str, rules: Rules) -> FiveTigers {
-    FiveTigers::from_text(text, &rules).unwrap_or_else(|e| panic!("{text}: {e}"))
+    FiveTigers::from_text(text, rules).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
 /// Reads a hand-made position that probes one rule, with
@@ -459,10 +459,10 @@ pub fn pos(text: &str, rules: Rules) -> FiveTigers {
 /// works on any consistent position, as when a user analyses one.
 pub fn sketch(text: &str, rules: Rules) -> FiveTigers {
     assert!(
-        FiveTigers::from_text(text, &rules).is_err(),
+        FiveTigers::from_text(text, rules).is_err(),
         "{text} is reachable: read it with pos"
     );
-    FiveTigers::from_text_lenient(text, &rules).unwrap_or_else(|e| panic!("{text}: {e}"))
+    FiveTigers::from_text_lenient(text, rules).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
 
 /// Plays moves given as space-separated text through the checked `play`.

@@ -12,14 +12,13 @@ use qi_jungle::{
 
 /// Parses a position or panics with the error.
 pub fn pos(jfen: &str, rules: Rules) -> Jungle {
-    Jungle::from_text(jfen, &rules).unwrap_or_else(|e| panic!("bad test JFEN {jfen:?}: {e}"))
+    Jungle::from_text(jfen, rules).unwrap_or_else(|e| panic!("bad test JFEN {jfen:?}: {e}"))
 }
 
 /// Parses a position that no game may reach (puzzle or analysis loading),
 /// or panics with the error.
 pub fn pos_lenient(jfen: &str, rules: Rules) -> Jungle {
-    Jungle::from_text_lenient(jfen, &rules)
-        .unwrap_or_else(|e| panic!("bad test JFEN {jfen:?}: {e}"))
+    Jungle::from_text_lenient(jfen, rules).unwrap_or_else(|e| panic!("bad test JFEN {jfen:?}: {e}"))
 }
 
 /// Parses a move.

@@ -5,9 +5,10 @@
 use std::fmt;
 use std::str::FromStr;
 
+pub use qi_core::SimpleGame;
 use qi_core::{
-    DrawReason, Evaluator, ExternalResult, Game, History, IllegalMove, MoveList, Outcome, Position,
-    Side, WinReason,
+    DrawReason, Evaluator, ExternalResult, Game, IllegalMove, MoveList, Outcome, Position, Side,
+    WinReason,
 };
 use qi_search::SearchHooks;
 
@@ -30,96 +31,6 @@ impl fmt::Display for ToyParseError {
 }
 
 impl std::error::Error for ToyParseError {}
-
-// ---------------------------------------------------------------------------
-// The game layer.
-
-/// A game layer with no history rules over any position; supports passes
-/// (for null moves) through `push_null`.
-#[derive(Clone, Debug)]
-pub struct SimpleGame<P: Position> {
-    history: History<P>,
-}
-
-impl<P: Position> SimpleGame<P> {
-    pub fn new(pos: P) -> SimpleGame<P> {
-        SimpleGame {
-            history: History::new(pos, ()),
-        }
-    }
-
-    /// Replaces the position by `next` without a move (a pass).
-    pub fn push_null(&mut self, next: P) {
-        self.history.push_pass(next, ());
-    }
-}
-
-impl<P: Position> Game for SimpleGame<P> {
-    type Position = P;
-
-    fn new(pos: P) -> SimpleGame<P> {
-        SimpleGame::new(pos)
-    }
-
-    fn position(&self) -> &P {
-        self.history.position()
-    }
-
-    fn start(&self) -> &P {
-        self.history.start()
-    }
-
-    fn moves(&self) -> &[P::Move] {
-        self.history.moves()
-    }
-
-    fn occurrences(&self) -> usize {
-        1
-    }
-
-    fn external_result(&self) -> Option<ExternalResult> {
-        self.history.external_result()
-    }
-
-    fn generate_moves(&self, moves: &mut MoveList<P::Move>) {
-        if self.history.external_result().is_none() {
-            self.position().generate_moves(moves);
-        }
-    }
-
-    fn play_unchecked(&mut self, mv: P::Move) {
-        self.history.play_unchecked(mv, ());
-    }
-
-    fn play(&mut self, mv: P::Move) -> Result<(), IllegalMove> {
-        if self.history.external_result().is_some() {
-            return Err(IllegalMove::new(mv, "the game is over"));
-        }
-        if !self.position().is_legal(mv) {
-            return Err(IllegalMove::new(mv, "not legal"));
-        }
-        self.play_unchecked(mv);
-        Ok(())
-    }
-
-    fn undo(&mut self) -> Option<P::Move> {
-        self.history.pop()
-    }
-
-    fn outcome(&self) -> Option<Outcome> {
-        self.history
-            .external_outcome()
-            .or_else(|| self.position().outcome())
-    }
-
-    fn record(&mut self, result: ExternalResult) {
-        self.history.record(result);
-    }
-
-    fn ply(&self) -> usize {
-        self.history.ply()
-    }
-}
 
 // ---------------------------------------------------------------------------
 // A game layer with a repetition rule.
@@ -145,7 +56,7 @@ impl<P: Position> RepGame<P> {
     /// frame, whoever is to move and across passes (sides do not
     /// alternate in the toy games).
     fn seen(&self) -> usize {
-        let frames = self.inner.history.frames();
+        let frames = self.inner.history().frames();
         let (now, before) = frames.split_last().expect("never empty");
         before
             .iter()
@@ -158,7 +69,7 @@ impl<P: Position> RepGame<P> {
             return None;
         }
         Some(if self.mover_loses {
-            let frames = self.inner.history.frames();
+            let frames = self.inner.history().frames();
             let mover = frames[frames.len() - 2].position().side_to_move();
             Outcome::win(mover.opponent(), WinReason::Repetition)
         } else {
@@ -485,7 +396,7 @@ impl SearchHooks<SimpleGame<TreeNode>> for TreeHooks {
     fn make_null(&self, game: &mut SimpleGame<TreeNode>) -> bool {
         let mut next = *game.position();
         next.passed = !next.passed;
-        game.push_null(next);
+        game.push_pass(next);
         true
     }
 
@@ -819,7 +730,7 @@ impl SearchHooks<SimpleGame<Ttt>> for TttHooks {
     fn make_null(&self, game: &mut SimpleGame<Ttt>) -> bool {
         let mut next = *game.position();
         next.stm = next.stm.opponent();
-        game.push_null(next);
+        game.push_pass(next);
         true
     }
 

@@ -108,7 +108,7 @@ pub fn random_position(rng: &mut Rng, m: Material, rules: &Rules) -> Option<Five
     setup
         .side_to_move(stm)
         .next(stm)
-        .into_position_lenient(rules)
+        .into_position_lenient(*rules)
         .ok()
 }
 

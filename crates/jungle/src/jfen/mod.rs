@@ -1,112 +1,77 @@
 //! JFEN, the position text of spec section 7.
 
 use std::fmt;
+use std::str::FromStr;
 
-use qi_core::{Escaped, EscapedChar, Side};
-use thiserror::Error;
+use qi_core::Side;
 
 use crate::board::{Piece, Square};
 use crate::position::Jungle;
 use crate::rules::Rules;
-use crate::setup::{ImpossiblePosition, Setup, SetupError};
+#[cfg(doc)]
+use crate::setup::ImpossiblePosition;
+use crate::setup::{Setup, SetupError};
 
-/// Why JFEN text could not be read. Ranks are named as on the board
-/// (`rank 9` is the first `/`-separated field).
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum JfenError {
-    /// The text is empty or blank.
-    #[error("empty JFEN")]
-    Empty,
-    /// The board field does not have 9 ranks.
-    #[error("the board has {0} ranks separated by '/', expected 9")]
-    RankCount(usize),
-    /// A rank does not describe exactly 7 squares.
-    #[error("rank {rank} has {squares} squares, expected 7")]
-    RankWidth {
-        /// The rank (1..9).
-        rank: u8,
-        /// How many squares it describes (counted up to the first excess).
-        squares: usize,
-    },
-    /// A character of the board is neither a piece letter nor a digit 1-7.
-    #[error("unknown piece letter '{}' at rank {rank}", EscapedChar(*.letter))]
-    UnknownPiece {
-        /// The character.
-        letter: char,
-        /// The rank (1..9).
-        rank: u8,
-    },
-    /// A digit that is not 1–7 (empty runs are 1 to 7 squares).
-    #[error("bad empty-square count '{}' at rank {rank} (expected 1-7)", EscapedChar(*.digit))]
-    BadDigit {
-        /// The digit.
-        digit: char,
-        /// The rank (1..9).
-        rank: u8,
-    },
-    /// The same animal of the same side appears twice.
-    #[error("two {0}s on the board")]
-    DuplicatePiece(Piece),
-    /// An animal other than the Rat stands in water.
-    #[error("{piece} in water at {square}: only the Rat may be in water")]
-    AnimalInWater {
-        /// The piece.
-        piece: Piece,
-        /// Its square.
-        square: Square,
-    },
-    /// An animal stands on its own den.
-    #[error("{piece} on its own den {square}")]
-    OwnDen {
-        /// The piece.
-        piece: Piece,
-        /// Its square.
-        square: Square,
-    },
-    /// Both dens are occupied by enemy animals (the game cannot have gone on).
-    #[error("both sides have an animal in the enemy den")]
-    BothDensEntered,
-    /// The side-to-move field is missing.
-    #[error("missing side to move after the board (expected 'w' or 'r' for Red, 'b' for Blue)")]
-    MissingSide,
-    /// The side-to-move field is not `w`, `b` or `r`.
-    #[error("bad side to move '{}' (expected 'w' or 'r' for Red, 'b' for Blue)", Escaped(.0))]
-    BadSide(String),
-    /// A counter is not a number in range.
-    #[error("bad {field} counter '{}' (expected {})", Escaped(.text), counter_range(.field))]
-    BadCounter {
-        /// `no-capture` or `full-move`.
-        field: &'static str,
-        /// The text given.
-        text: String,
-    },
-    /// A field after the full-move number that is not rules text, or a
-    /// field after the rules.
-    #[error("unexpected extra field '{}' after the full-move number", Escaped(.0))]
-    ExtraField(String),
-    /// The text names rules other than those it is read under (by
-    /// [`Jungle::from_text`] and [`Jungle::from_text_lenient`]).
-    #[error(
-        "the position text is under the rules {text}, not the rules it is read under ({given})"
-    )]
-    RulesMismatch {
-        /// The rules the text names.
-        text: Rules,
-        /// The rules it was read under.
-        given: Rules,
-    },
-    /// The text is well formed but no game reaches the position (only
-    /// [`Jungle::from_text_lenient`] reads it).
-    #[error(transparent)]
-    Impossible(#[from] ImpossiblePosition),
+mod error;
+
+pub use error::JfenError;
+
+impl Jungle {
+    /// Reads JFEN text (`docs/jungle.md`, "Notation") under `rules`.
+    /// Text that names its rules after the counters (as `Display` writes
+    /// them when they are not the standard rules) must name these
+    /// ([`JfenError::RulesMismatch`]). A position no game can reach is
+    /// refused ([`JfenError::Impossible`]); [`Jungle::from_text_lenient`]
+    /// reads it.
+    ///
+    /// ```
+    /// use qi_jungle::{Jungle, Rules};
+    ///
+    /// let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/6l w 0 1", Rules::standard()).unwrap();
+    /// assert_eq!(pos.animal_count(qi_core::Side::First), 1);
+    /// let err = Jungle::from_text("7/3L3/7/7/7/7/7/7/6x w 0 1", Rules::standard()).unwrap_err();
+    /// assert!(err.to_string().contains("'x'"));
+    /// ```
+    pub fn from_text(text: &str, rules: Rules) -> Result<Jungle, JfenError> {
+        parse(text, RulesFrom::Given(&rules), true)
+    }
+
+    /// Reads JFEN text like [`Jungle::from_text`], but also accepts
+    /// positions no game can reach (see [`ImpossiblePosition`]), for
+    /// puzzles and analysis; the text must still be well formed and the
+    /// board one the generator handles (see
+    /// [`Setup::into_position_lenient`]).
+    ///
+    /// ```
+    /// use qi_jungle::{Jungle, Rules};
+    ///
+    /// // Red to move, but a Red Dog already stands in the Blue den.
+    /// let text = "3D3/7/7/7/7/7/7/7/6c w 0 1";
+    /// assert!(Jungle::from_text(text, Rules::standard()).is_err());
+    /// assert!(Jungle::from_text_lenient(text, Rules::standard()).is_ok());
+    /// ```
+    pub fn from_text_lenient(text: &str, rules: Rules) -> Result<Jungle, JfenError> {
+        parse(text, RulesFrom::Given(&rules), false)
+    }
 }
 
-/// What a counter field accepts, for its error message.
-fn counter_range(field: &str) -> &'static str {
-    if field == "full-move" {
-        "a number from 1 to 4294967295"
-    } else {
-        "a number from 0 to 4294967295"
+/// JFEN under the rules it names after the counters, or the standard rules
+/// if it names none (the text `Display` writes).
+///
+/// ```
+/// use qi_jungle::{Jungle, Rules};
+///
+/// let text = "7/3L3/7/7/7/7/7/7/6l w 0 1";
+/// assert_eq!(text.parse::<Jungle>()?, Jungle::from_text(text, Rules::standard())?);
+/// let yeshou: Jungle = format!("{text} yeshou").parse()?;
+/// assert_eq!(yeshou, Jungle::from_text(text, Rules::yeshou())?);
+/// assert_eq!(yeshou.to_string(), format!("{text} yeshou"));
+/// # Ok::<(), qi_jungle::JfenError>(())
+/// ```
+impl FromStr for Jungle {
+    type Err = JfenError;
+    fn from_str(s: &str) -> Result<Jungle, JfenError> {
+        parse(s, RulesFrom::Text, true)
     }
 }
 
@@ -125,7 +90,7 @@ pub(crate) enum RulesFrom<'a> {
 pub(crate) fn parse(text: &str, from: RulesFrom, reachable: bool) -> Result<Jungle, JfenError> {
     let mut fields = text.split_whitespace();
     let board = fields.next().ok_or(JfenError::Empty)?;
-    let mut setup = read_board(board)?;
+    let mut setup = read_board(board, true)?;
     // Errors are reported in reading order, so the board is validated
     // before an error in the fields after it is returned.
     let rest = read_side_and_counters(fields);
@@ -151,15 +116,16 @@ pub(crate) fn parse(text: &str, from: RulesFrom, reachable: bool) -> Result<Jung
         (RulesFrom::Text, named) => named.unwrap_or_default(),
     };
     let position = if reachable {
-        Jungle::from_setup(setup, &rules)
+        Jungle::from_setup(setup, rules)
     } else {
-        Jungle::from_setup_lenient(setup, &rules)
+        Jungle::from_setup_lenient(setup, rules)
     };
     position.map_err(setup_error)
 }
 
-/// Reads the board field into an otherwise empty setup.
-fn read_board(board: &str) -> Result<Setup, JfenError> {
+/// Reads the board field into an otherwise empty setup; with
+/// `duplicates_refused`, an animal twice is an error.
+fn read_board(board: &str, duplicates_refused: bool) -> Result<Setup, JfenError> {
     let ranks: Vec<&str> = board.split('/').collect();
     if ranks.len() != 9 {
         return Err(JfenError::RankCount(ranks.len()));
@@ -187,7 +153,7 @@ fn read_board(board: &str) -> Result<Setup, JfenError> {
                     rank: label,
                 })?;
                 if file < 7 {
-                    if seen & 1 << piece.index() != 0 {
+                    if duplicates_refused && seen & 1 << piece.index() != 0 {
                         return Err(JfenError::DuplicatePiece(piece));
                     }
                     seen |= 1 << piece.index();
@@ -313,6 +279,41 @@ impl fmt::Display for Setup {
             Side::Second => 'b',
         };
         write!(f, " {side} {} {}", self.no_capture_plies, self.fullmove)
+    }
+}
+
+/// Reads what `Display` writes: the board, the side to move and the
+/// counters of JFEN (missing counters read as `0 1`), not validated (a
+/// setup holds any contents; [`Setup::into_position`] checks them). A
+/// setup has no rules, so text that names rules is refused.
+///
+/// ```
+/// use qi_games::jungle::{Setup, START_JFEN};
+///
+/// let setup: Setup = START_JFEN.parse()?;
+/// assert_eq!(setup, Setup::start());
+/// assert_eq!(setup.to_string().parse::<Setup>()?, setup);
+/// // Two Red Lions: a setup, but no position.
+/// let lions: Setup = "7/7/7/7/7/7/7/7/LL5 w 0 1".parse()?;
+/// assert!(lions.into_position(qi_games::jungle::Rules::standard()).is_err());
+/// assert!(format!("{START_JFEN} datou").parse::<Setup>().is_err());
+/// # Ok::<(), qi_games::jungle::JfenError>(())
+/// ```
+impl FromStr for Setup {
+    type Err = JfenError;
+    fn from_str(text: &str) -> Result<Setup, JfenError> {
+        let mut fields = text.split_whitespace();
+        let board = fields.next().ok_or(JfenError::Empty)?;
+        let setup = read_board(board, false)?;
+        let (side, no_capture, fullmove, rules) = read_side_and_counters(fields.clone())?;
+        if rules.is_some() {
+            let extra = fields.nth(3).unwrap_or_default();
+            return Err(JfenError::ExtraField(extra.to_string()));
+        }
+        Ok(setup
+            .side_to_move(side)
+            .no_capture_plies(no_capture)
+            .fullmove(fullmove))
     }
 }
 

@@ -1,0 +1,109 @@
+//! The errors of JFEN text: a leaf the position names as its parse error
+//! without importing the text module.
+
+use qi_core::{Escaped, EscapedChar};
+use thiserror::Error;
+
+use crate::board::{Piece, Square};
+use crate::rules::Rules;
+use crate::setup::ImpossiblePosition;
+
+/// Why JFEN text could not be read. Ranks are named as on the board
+/// (`rank 9` is the first `/`-separated field).
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum JfenError {
+    /// The text is empty or blank.
+    #[error("empty JFEN")]
+    Empty,
+    /// The board field does not have 9 ranks.
+    #[error("the board has {0} ranks separated by '/', expected 9")]
+    RankCount(usize),
+    /// A rank does not describe exactly 7 squares.
+    #[error("rank {rank} has {squares} squares, expected 7")]
+    RankWidth {
+        /// The rank (1..9).
+        rank: u8,
+        /// How many squares it describes (counted up to the first excess).
+        squares: usize,
+    },
+    /// A character of the board is neither a piece letter nor a digit 1-7.
+    #[error("unknown piece letter '{}' at rank {rank}", EscapedChar(*.letter))]
+    UnknownPiece {
+        /// The character.
+        letter: char,
+        /// The rank (1..9).
+        rank: u8,
+    },
+    /// A digit that is not 1–7 (empty runs are 1 to 7 squares).
+    #[error("bad empty-square count '{}' at rank {rank} (expected 1-7)", EscapedChar(*.digit))]
+    BadDigit {
+        /// The digit.
+        digit: char,
+        /// The rank (1..9).
+        rank: u8,
+    },
+    /// The same animal of the same side appears twice.
+    #[error("two {0}s on the board")]
+    DuplicatePiece(Piece),
+    /// An animal other than the Rat stands in water.
+    #[error("{piece} in water at {square}: only the Rat may be in water")]
+    AnimalInWater {
+        /// The piece.
+        piece: Piece,
+        /// Its square.
+        square: Square,
+    },
+    /// An animal stands on its own den.
+    #[error("{piece} on its own den {square}")]
+    OwnDen {
+        /// The piece.
+        piece: Piece,
+        /// Its square.
+        square: Square,
+    },
+    /// Both dens are occupied by enemy animals (the game cannot have gone on).
+    #[error("both sides have an animal in the enemy den")]
+    BothDensEntered,
+    /// The side-to-move field is missing.
+    #[error("missing side to move after the board (expected 'w' or 'r' for Red, 'b' for Blue)")]
+    MissingSide,
+    /// The side-to-move field is not `w`, `b` or `r`.
+    #[error("bad side to move '{}' (expected 'w' or 'r' for Red, 'b' for Blue)", Escaped(.0))]
+    BadSide(String),
+    /// A counter is not a number in range.
+    #[error("bad {field} counter '{}' (expected {})", Escaped(.text), counter_range(.field))]
+    BadCounter {
+        /// `no-capture` or `full-move`.
+        field: &'static str,
+        /// The text given.
+        text: String,
+    },
+    /// A field after the full-move number that is not rules text, or a
+    /// field after the rules.
+    #[error("unexpected extra field '{}' after the full-move number", Escaped(.0))]
+    ExtraField(String),
+    /// The text names rules other than those it is read under (by
+    /// [`Jungle::from_text`](crate::Jungle::from_text) and [`Jungle::from_text_lenient`](crate::Jungle::from_text_lenient)).
+    #[error(
+        "the position text is under the rules {text}, not the rules it is read under ({given})"
+    )]
+    RulesMismatch {
+        /// The rules the text names.
+        text: Rules,
+        /// The rules it was read under.
+        given: Rules,
+    },
+    /// The text is well formed but no game reaches the position (only
+    /// [`Jungle::from_text_lenient`](crate::Jungle::from_text_lenient) reads it).
+    #[error(transparent)]
+    Impossible(#[from] ImpossiblePosition),
+}
+
+/// What a counter field accepts, for its error message.
+fn counter_range(field: &str) -> &'static str {
+    if field == "full-move" {
+        "a number from 1 to 4294967295"
+    } else {
+        "a number from 0 to 4294967295"
+    }
+}
