@@ -1,19 +1,6 @@
-//! One game as the web page sees it: a start position, the line of moves
-//! played from it with a cursor (the ply shown, for navigating the move
-//! list), and a searcher, all behind an object-safe interface
-//! ([`WebGame`]) so that a session can hold a game of any game of the
-//! registry and change game at run time.
-//!
-//! ```
-//! use qi_play::game::new_game;
-//!
-//! let mut game = new_game("jungle", None).unwrap();
-//! game.play("a3a4").unwrap();
-//! let view = game.view(false);
-//! assert_eq!(view.moves, ["a3a4"]);
-//! assert_eq!(view.to_move_name, "Blue");
-//! assert!(game.play("a9a1").is_err());
-//! ```
+//! [`WebGame`] for the game of any kit of the registry: the line of moves
+//! with its cursor, the views, and the searcher shared with the thread
+//! that searches.
 
 use std::any::Any;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -23,304 +10,24 @@ use qi_core::{ExternalResult, Game, Outcome, Position, Side};
 use qi_engine::options::set_search_option;
 use qi_engine::record::{reason_in, Record, RecordResult};
 use qi_engine::strength::StrengthOptions;
-use qi_engine::{spec_of, EvalProfile, GameFn, GameKit, Games, Registry, RulesOf, SpecError};
+use qi_engine::{spec_of, EvalProfile, GameKit};
 use qi_five_tigers::{held_formations, FiveTigers, Phase, Point};
-use qi_search::{Limits, MoveOf, PvLine, SearchInfo, SearchOptions, Searcher, Strength};
-use serde::Serialize;
+use qi_search::{Limits, MoveOf, SearchInfo, SearchOptions, Searcher, Strength};
 
 use crate::poll::Polled;
-use crate::svg::{
-    move_squares, read_record, render_position, start_position, Marks, RenderError, RenderOptions,
+use crate::svg::{move_squares, render_position, Marks, RenderOptions};
+
+use super::view::{info_view, line_view};
+use super::{
+    side_word, GameError, GameView, InfoView, RemovalView, ResultView, SearchDone, SearchTask,
+    WebGame, HASH_MIB, MAX_HASH_MIB,
 };
-
-/// The transposition table of each session's searcher, in MiB.
-pub const HASH_MIB: usize = 16;
-
-/// The largest `Hash` (MiB) a game's searcher takes: a page's memory is
-/// small (a WebAssembly module has at most 4 GiB, and a failed allocation
-/// there aborts the page's engine).
-pub const MAX_HASH_MIB: usize = 1024;
-
-/// Why a request on a game failed; the message is meant for the user.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum GameError {
-    /// The game spec names no game or rules of the registry.
-    #[error("{0}")]
-    Spec(#[from] SpecError),
-    /// The position text is not a position of the game.
-    #[error("bad position: {0}")]
-    Position(String),
-    /// A move that cannot be read or is not legal now.
-    #[error("move '{text}': {reason}")]
-    Move {
-        /// The move as given (control characters escaped).
-        text: String,
-        /// What is wrong with it.
-        reason: String,
-    },
-    /// A ply outside the move list.
-    #[error("ply {ply} is outside the game (0 to {len})")]
-    Ply {
-        /// The ply asked for.
-        ply: usize,
-        /// The number of moves in the line.
-        len: usize,
-    },
-    /// There is no move to take back.
-    #[error("no move to take back")]
-    NothingToUndo,
-    /// A game record that cannot be read or replayed.
-    #[error("bad record: {0}")]
-    Record(String),
-    /// A search option that is unknown or has a bad value.
-    #[error("{0}")]
-    Option(String),
-    /// A board that cannot be drawn with the marks asked for.
-    #[error("{0}")]
-    Render(#[from] RenderError),
-}
-
-/// The result of a game, in words.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct ResultView {
-    /// `1-0`, `0-1` or `1/2-1/2`.
-    pub token: String,
-    /// The winner's name (`Red`, `O`), none for a draw.
-    pub winner: Option<String>,
-    /// Why the game ended (`den entered`, `no step left`, ...).
-    pub reason: String,
-    /// A sentence: `Red wins: den entered.`
-    pub text: String,
-}
-
-/// Removals owed in Five Tigers: who removes now and how many.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct RemovalView {
-    /// The side that takes the removals (`X` or `O`).
-    pub side: String,
-    /// How many it still takes.
-    pub count: u8,
-    /// The side choosing the piece now: the owner itself when it has no
-    /// loose piece.
-    pub chooser: String,
-}
-
-/// Everything the page shows of a game.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct GameView {
-    /// The canonical game spec (`jungle:standard`).
-    pub spec: String,
-    /// The game's name (`jungle`, `five-tigers`).
-    pub game: String,
-    /// The shown position's text.
-    pub text: String,
-    /// The first position's text.
-    pub start: String,
-    /// The whole line of moves; the shown position is after `ply` of them.
-    pub moves: Vec<String>,
-    /// How many moves of the line lead to the shown position.
-    pub ply: usize,
-    /// The side to move: `first` or `second`.
-    pub to_move: String,
-    /// Its name: `Red`/`Blue` (Jungle), `X`/`O` (Five Tigers).
-    pub to_move_name: String,
-    /// The names of the first and the second side.
-    pub side_names: [String; 2],
-    /// The moves legal in the shown position (none once the game is over).
-    pub legal: Vec<String>,
-    /// The move that led to the shown position.
-    pub last: Option<String>,
-    /// The result, once the game is over.
-    pub result: Option<ResultView>,
-    /// What happens now, in words: `Blue to move`, `X must remove 2 of O's
-    /// pieces`, the result.
-    pub status: String,
-    /// Five Tigers: removals owed now.
-    pub removal: Option<RemovalView>,
-    /// Five Tigers: the phase (`place`, `move`).
-    pub phase: Option<String>,
-    /// Five Tigers: pieces in hand of each side.
-    pub hands: Option<[u8; 2]>,
-    /// Who played each move of the line (`first`/`second`): a Five Tigers
-    /// side moves several times running while it removes, so the page
-    /// cannot tell by counting (takeback, the move list's numbering).
-    pub movers: Vec<String>,
-    /// Five Tigers: the points of the formations the last placement or
-    /// step formed, while its removals follow it (empty otherwise).
-    pub formed: Vec<String>,
-    /// The board as SVG, with the last move highlighted.
-    pub svg: String,
-}
-
-/// One iteration of a search, as the analysis panel shows it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct InfoView {
-    /// The iteration's depth.
-    pub depth: u32,
-    /// The deepest ply reached.
-    pub seldepth: u32,
-    /// Which line this is (1 = the best) when the search gives several
-    /// (`MultiPV`); none in a single-line search.
-    pub multipv: Option<u32>,
-    /// The score for the side to move: `cp 35` or `mate 3`.
-    pub score: String,
-    /// The score from the first side's point of view, in centi-units
-    /// (mate scores are large).
-    pub score_first: i32,
-    /// Nodes searched.
-    pub nodes: u64,
-    /// Nodes per second.
-    pub nps: u64,
-    /// Milliseconds since the search started.
-    pub time_ms: u64,
-    /// The principal variation.
-    pub pv: Vec<String>,
-}
-
-/// One of the best root moves a search found, with its score.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct LineView {
-    /// The score for the side to move: `cp 35` or `mate 3`.
-    pub score: String,
-    /// The score from the first side's point of view, in centi-units.
-    pub score_first: i32,
-    /// The iteration that found it.
-    pub depth: u32,
-    /// The line, starting with its root move.
-    pub pv: Vec<String>,
-}
-
-/// What a finished search found.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct SearchDone {
-    /// The move to play, `None` when there is none (the game is over). At
-    /// a level below the full engine, the level's choice among `lines`.
-    pub best: Option<String>,
-    /// The best root moves, best first, each with its score, depth and
-    /// line: as many as `MultiPV` asks (one by default; a weaker level
-    /// searches several to choose among).
-    pub lines: Vec<LineView>,
-    /// The last completed iteration (none when not even depth 1 finished).
-    pub info: Option<InfoView>,
-    /// Every node searched, the last unfinished iteration's included.
-    pub nodes: u64,
-    /// Whether a stop (rather than a limit) ended the search.
-    pub stopped: bool,
-}
-
-/// A search ready to run on another thread: `task(limits, stop, report)`
-/// searches the position it was taken from, calls `report` after each
-/// iteration and returns the best move (`None` when there is none).
-pub type SearchTask =
-    Box<dyn FnOnce(Limits, &AtomicBool, &mut dyn FnMut(InfoView)) -> Option<String> + Send>;
-
-/// A game of any game of the registry, as the page drives it. Moves and
-/// positions are text in the game's own notation.
-pub trait WebGame: Send {
-    /// The canonical game spec.
-    fn spec(&self) -> String;
-    /// What the page shows; `flip` draws the board from the second side.
-    fn view(&self, flip: bool) -> GameView;
-    /// Plays `text` in the shown position. A move played before the end of
-    /// the line replaces the rest of the line.
-    fn play(&mut self, text: &str) -> Result<(), GameError>;
-    /// Takes back the move that led to the shown position (and drops the
-    /// rest of the line).
-    fn undo(&mut self) -> Result<(), GameError>;
-    /// Shows the position after `ply` moves of the line.
-    fn goto(&mut self, ply: usize) -> Result<(), GameError>;
-    /// The whole line as a game record (`docs/records.md`), its `Event`
-    /// tag `qi serve`.
-    fn record(&self) -> String {
-        self.record_of("qi serve")
-    }
-    /// The whole line as a game record whose `Event` tag is `event` (the
-    /// page of a static site is no `qi serve`).
-    fn record_of(&self, event: &str) -> String {
-        self.record_tagged(event, &[])
-    }
-    /// The whole line as a game record whose `Event` tag is `event`, with
-    /// the further `tags` (name, value) after the standard ones (a clock's
-    /// `TimeControl`). A tag of the standard ones is set to its value.
-    fn record_tagged(&self, event: &str, tags: &[(&str, &str)]) -> String;
-    /// A search of the shown position, to run on another thread.
-    fn search_task(&mut self) -> SearchTask;
-    /// Searches the shown position on this thread, for hosts without
-    /// threads (a browser's worker). `report` gets each completed
-    /// iteration and ends the search by returning `true`; `poll` is asked
-    /// every [`POLL_EVERY`](crate::poll::POLL_EVERY) evaluations whether to
-    /// stop (a host's message queue, a shared flag, a clock), so a stop
-    /// needs no thread. A stopped search still gives the best move of its
-    /// last completed iteration.
-    fn search_here(
-        &mut self,
-        limits: Limits,
-        poll: &mut dyn FnMut() -> bool,
-        report: &mut dyn FnMut(&InfoView) -> bool,
-    ) -> SearchDone;
-    /// Sets the engine option `name` to `value` through the engine's
-    /// option names, from the next search on: the search options of
-    /// [`qi_engine::options`] (`Hash`, `MultiPV`, `LMR`, ...) and the
-    /// strength options of [`qi_engine::strength`] (`Level`,
-    /// `LimitStrength`, `Elo`, `Seed`). The search of a game runs on one
-    /// thread, so `Threads` takes only 1; `Hash` at most [`MAX_HASH_MIB`].
-    /// On error the options are unchanged.
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), GameError>;
-    /// The search options in use.
-    fn options(&self) -> SearchOptions;
-    /// The perft count of the shown position: the leaves of the tree of
-    /// board moves `depth` plies deep, as `qi perft` counts them.
-    fn perft(&self, depth: u32) -> u64;
-    /// The bytes the game's searcher holds for its transposition table
-    /// (`Hash` MiB once a search has built it, 0 before).
-    fn search_memory(&self) -> usize;
-    /// Frees the searcher's table (the next search builds a new one): a
-    /// server of many games holds tables only while they search.
-    fn release_search_memory(&mut self);
-    /// The shown position drawn with `options` (its marks, flip and
-    /// caption); the last move is highlighted unless `options` marks
-    /// squares as last.
-    fn render(&self, options: &RenderOptions) -> Result<String, GameError>;
-}
-
-/// A new game of `spec` from `text` (position text of the game; the start
-/// position when `None` or empty).
-pub fn new_game(spec: &str, text: Option<&str>) -> Result<Box<dyn WebGame>, GameError> {
-    struct Build<'a>(Option<&'a str>);
-    impl GameFn for Build<'_> {
-        type Output = Result<Box<dyn WebGame>, GameError>;
-        fn call<K: GameKit>(self, rules: RulesOf<K>) -> Self::Output {
-            let start = start_position::<K>(rules, self.0).map_err(GameError::Position)?;
-            Ok(Box::new(KitGame::<K>::new(K::Game::new(start))))
-        }
-    }
-    Games::dispatch(spec, Build(text))?
-}
-
-/// The game of a record (`docs/records.md`), replayed under its rules and
-/// shown at its end.
-pub fn load_record(text: &str) -> Result<Box<dyn WebGame>, GameError> {
-    let (record, spec) = read_record(text).map_err(GameError::Record)?;
-    struct Replay(Record);
-    impl GameFn for Replay {
-        type Output = Result<Box<dyn WebGame>, GameError>;
-        fn call<K: GameKit>(self, _: RulesOf<K>) -> Self::Output {
-            let game = self
-                .0
-                .replay::<K>()
-                .map_err(|e| GameError::Record(e.to_string()))?;
-            Ok(Box::new(KitGame::<K>::new(game)))
-        }
-    }
-    Games::dispatch(&spec, Replay(record))
-        .map_err(|e| GameError::Record(format!("Game tag: {e}")))?
-}
 
 /// A kit's searcher, shared with the thread that searches.
 type SharedSearcher<K> = Arc<Mutex<Searcher<<K as GameKit>::Game, <K as GameKit>::Hooks>>>;
 
 /// The [`WebGame`] of kit `K`.
-struct KitGame<K: GameKit> {
+pub(super) struct KitGame<K: GameKit> {
     /// The game at the shown ply.
     game: K::Game,
     /// The whole line.
@@ -343,7 +50,7 @@ struct KitGame<K: GameKit> {
 
 impl<K: GameKit> KitGame<K> {
     /// A game shown at the end of `game`'s moves.
-    fn new(game: K::Game) -> KitGame<K> {
+    pub(super) fn new(game: K::Game) -> KitGame<K> {
         KitGame {
             line: game.moves().to_vec(),
             external: game.external_result(),
@@ -767,38 +474,5 @@ impl<K: GameKit> WebGame for KitGame<K> {
             }
         }
         Ok(render_position::<K>(self.game.position(), &options)?)
-    }
-}
-
-/// `first` or `second`, as the view names sides.
-pub(crate) fn side_word(side: Side) -> &'static str {
-    match side {
-        Side::First => "first",
-        Side::Second => "second",
-    }
-}
-
-fn line_view<M: ToString>(line: &PvLine<M>, first: bool) -> LineView {
-    let value = line.score.value();
-    LineView {
-        score: line.score.to_string(),
-        score_first: if first { value } else { -value },
-        depth: line.depth,
-        pv: line.pv.iter().map(ToString::to_string).collect(),
-    }
-}
-
-fn info_view<M: ToString>(info: &SearchInfo<M>, first: bool) -> InfoView {
-    let value = info.score.value();
-    InfoView {
-        depth: info.depth,
-        seldepth: info.seldepth,
-        multipv: info.multipv,
-        score: info.score.to_string(),
-        score_first: if first { value } else { -value },
-        nodes: info.nodes,
-        nps: info.nps,
-        time_ms: u64::try_from(info.time.as_millis()).unwrap_or(u64::MAX),
-        pv: info.pv.iter().map(ToString::to_string).collect(),
     }
 }
