@@ -60,6 +60,7 @@ pub type PerftTask = Box<dyn FnOnce(u32, &AtomicBool) -> u64 + Send>;
 
 /// Why a position could not be set.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum PositionError {
     /// The position text could not be read.
     #[error("bad position: {0}")]
@@ -245,7 +246,7 @@ pub trait DynEngine: Send {
     /// let mut engine = engine_for::<Games>("jungle", EvalProfile::Default, &Overrides::default()).unwrap();
     /// engine.configure(SearchOptions::exact(1)).unwrap();
     /// assert_eq!(engine.options(), SearchOptions::exact(1));
-    /// let huge = SearchOptions { hash_mib: usize::MAX, ..SearchOptions::exact(1) };
+    /// let huge = SearchOptions::exact(1).with_hash_mib(usize::MAX);
     /// assert!(engine.configure(huge).is_err());
     /// assert_eq!(engine.options(), SearchOptions::exact(1));
     /// ```

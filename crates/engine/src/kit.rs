@@ -22,6 +22,7 @@ pub type RulesErrorOf<K> = <RulesOf<K> as FromStr>::Err;
 /// hand-written one, material alone (a yardstick for matches), or one
 /// with the learned network.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum EvalProfile {
     /// The game's strongest evaluation, as measured by matches: Jungle's
     /// [`Hybrid`](EvalProfile::Hybrid), Five Tigers'
@@ -97,6 +98,7 @@ impl FromStr for EvalProfile {
 /// Why endgame tables could not be given to a game's search
 /// ([`GameKit::attach_tablebase`]).
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum TablebaseError {
     /// The game has no endgame tables.
     #[error("{game} has no endgame tables")]
@@ -114,6 +116,7 @@ pub enum TablebaseError {
 /// ([`GameKit::eval_with_file`], `setoption name EvalFile`). Each error
 /// names the file, so a front end can report it as it is.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum EvalFileError {
     /// The game's evaluation has no network.
     #[error("{game} has no network file")]
@@ -412,10 +415,7 @@ pub trait GameKit: 'static {
         lines: usize,
     ) -> SearchResult<MoveOf<Self::Game>> {
         let hooks = Self::hooks(EvalProfile::Default);
-        let options = SearchOptions {
-            multi_pv: lines,
-            ..hooks.tuned_options()
-        };
+        let options = hooks.tuned_options().with_multi_pv(lines);
         let mut searcher = Searcher::with_hooks(options, hooks);
         let mut game = game.clone();
         let eval = Self::eval(EvalProfile::Default);

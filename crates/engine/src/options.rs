@@ -7,6 +7,7 @@ use thiserror::Error;
 
 /// Why an engine option (a search option, a strength option) was not set.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum OptionError {
     /// No option has this name.
     #[error("unknown option '{}'", Escaped(.0))]
@@ -179,12 +180,10 @@ mod tests {
         assert!(options.lmr && options.null_move);
         assert_eq!(options.hash_mib, 2);
         assert_eq!(
-            SearchOptions {
-                lmr: false,
-                null_move: false,
-                hash_mib: 16,
-                ..options
-            },
+            options
+                .with_lmr(false)
+                .with_null_move(false)
+                .with_hash_mib(16),
             tuned
         );
     }

@@ -30,6 +30,7 @@ use crate::options::OptionError;
 /// assert_eq!(options.set("Hash", "4"), Ok(false));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct StrengthOptions {
     /// `Level`: 1 to 10, 10 the full engine (the default).
     pub level: Level,

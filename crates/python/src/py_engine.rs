@@ -204,17 +204,16 @@ pub(crate) fn limits(
     }
     let max_depth = i128::from(qi_search::MAX_DEPTH);
     let max = i128::from(u64::MAX);
-    Ok(Limits {
-        depth: depth.map(|d| d.within("depth", 1, max_depth)).transpose()?,
-        nodes: nodes.map(|n| n.within("nodes", 1, max)).transpose()?,
-        movetime: movetime_ms
-            .map(|t| {
-                t.within("movetime_ms", 0, MAX_MOVETIME_MS)
-                    .map(Duration::from_millis)
-            })
-            .transpose()?,
-        ..Limits::default()
-    })
+    let mut limits = Limits::default();
+    limits.depth = depth.map(|d| d.within("depth", 1, max_depth)).transpose()?;
+    limits.nodes = nodes.map(|n| n.within("nodes", 1, max)).transpose()?;
+    limits.movetime = movetime_ms
+        .map(|t| {
+            t.within("movetime_ms", 0, MAX_MOVETIME_MS)
+                .map(Duration::from_millis)
+        })
+        .transpose()?;
+    Ok(limits)
 }
 
 /// The game name of a spec (`jungle`, `five-tigers`), checked.

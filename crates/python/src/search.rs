@@ -4,7 +4,7 @@
 use std::sync::atomic::AtomicBool;
 
 use qi_engine::{EvalProfile, FiveTigersKit, GameKit, JungleKit};
-use qi_search::{Limits, SearchHooks, SearchOptions, Searcher, Strength};
+use qi_search::{Limits, SearchHooks, Searcher, Strength};
 
 use crate::game::{AnyGame, Kit, Typed};
 
@@ -67,10 +67,7 @@ where
             )
         })?;
         let mut game = typed.game.clone();
-        let options = SearchOptions {
-            multi_pv,
-            ..*self.searcher.options()
-        };
+        let options = self.searcher.options().with_multi_pv(multi_pv);
         // The same table size and threads: nothing is reallocated.
         self.searcher.set_options(options);
         let result = match strength {

@@ -8,7 +8,28 @@ use crate::time::Clock;
 /// When a search must stop. Unset fields do not limit it; with nothing set
 /// the search deepens until [`MAX_DEPTH`](crate::MAX_DEPTH), until the tree
 /// is solved, or until the stop flag is raised.
+///
+/// Fields may be added, so outside this crate limits are built from a
+/// constructor and the `with_` methods rather than a struct literal:
+///
+/// ```
+/// use std::time::Duration;
+///
+/// use qi_games::base::Side;
+/// use qi_games::search::{Clock, Limits};
+///
+/// let limits = Limits::depth(12).with_nodes(50_000);
+/// assert_eq!((limits.depth, limits.nodes), (Some(12), Some(50_000)));
+///
+/// // `go wtime 60000 btime 30000`, searched to depth 20 at most.
+/// let clock = Clock::default()
+///     .with_time(Side::First, Duration::from_secs(60))
+///     .with_time(Side::Second, Duration::from_secs(30));
+/// let limits = Limits::default().with_clock(clock).with_depth(20);
+/// assert_eq!(limits.clock.time(Side::Second), Some(Duration::from_secs(30)));
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Limits {
     /// Deepest iteration, in plies (`Some(0)` is treated as 1).
     pub depth: Option<u32>,
@@ -106,7 +127,7 @@ impl Limits {
     /// let mut searcher: Searcher<Game> = Searcher::new(SearchOptions::default());
     /// let stop = AtomicBool::new(false);
     /// // Depth 1 is done at once, then the search waits for the stop flag.
-    /// let limits = Limits { depth: Some(1), ..Limits::infinite() };
+    /// let limits = Limits::infinite().with_depth(1);
     /// let result = thread::scope(|s| {
     ///     s.spawn(|| {
     ///         thread::sleep(Duration::from_millis(50));
@@ -123,13 +144,63 @@ impl Limits {
             ..Limits::default()
         }
     }
+
+    /// These limits with the deepest iteration set to `depth` plies.
+    pub const fn with_depth(self, depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..self
+        }
+    }
+
+    /// These limits with at most `nodes` nodes.
+    pub const fn with_nodes(self, nodes: u64) -> Limits {
+        Limits {
+            nodes: Some(nodes),
+            ..self
+        }
+    }
+
+    /// These limits with at most `movetime` of wall-clock time.
+    pub const fn with_movetime(self, movetime: Duration) -> Limits {
+        Limits {
+            movetime: Some(movetime),
+            ..self
+        }
+    }
+
+    /// These limits searching until the stop flag (`true`) or not.
+    pub const fn with_infinite(self, infinite: bool) -> Limits {
+        Limits { infinite, ..self }
+    }
+
+    /// These limits with the game clock `clock`.
+    pub const fn with_clock(self, clock: Clock) -> Limits {
+        Limits { clock, ..self }
+    }
 }
 
 /// How the search runs. [`Default`] is game-neutral: what a game gets
 /// before anyone has measured it. Each game states the options that play
 /// it best in [`SearchHooks::tuned_options`](crate::SearchHooks::tuned_options),
 /// which front ends start from.
+///
+/// Fields may be added, so outside this crate options are built from
+/// [`Default`], [`SearchOptions::exact`] or a game's tuned options and the
+/// `with_` methods, or by assigning the fields of such a value:
+///
+/// ```
+/// use qi_games::search::SearchOptions;
+///
+/// let options = SearchOptions::default().with_hash_mib(64).with_threads(2).with_multi_pv(3);
+/// assert_eq!((options.hash_mib, options.threads, options.multi_pv), (64, 2, 3));
+///
+/// let mut plain = SearchOptions::default();
+/// plain.lmr = false;
+/// assert_eq!(plain, SearchOptions::default().with_lmr(false));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SearchOptions {
     /// Transposition table size in MiB (`0` disables the table).
     pub hash_mib: usize,
@@ -236,5 +307,82 @@ impl SearchOptions {
             iir: false,
             multi_pv: 1,
         }
+    }
+
+    /// These options with the transposition table's size set to `hash_mib` MiB (`0`: no table).
+    pub const fn with_hash_mib(self, hash_mib: usize) -> SearchOptions {
+        SearchOptions { hash_mib, ..self }
+    }
+
+    /// These options with `threads` search threads.
+    pub const fn with_threads(self, threads: usize) -> SearchOptions {
+        SearchOptions { threads, ..self }
+    }
+
+    /// These options with null-move pruning on (`true`) or off.
+    pub const fn with_null_move(self, null_move: bool) -> SearchOptions {
+        SearchOptions { null_move, ..self }
+    }
+
+    /// These options with late-move reductions on (`true`) or off.
+    pub const fn with_lmr(self, lmr: bool) -> SearchOptions {
+        SearchOptions { lmr, ..self }
+    }
+
+    /// These options with futility pruning on (`true`) or off.
+    pub const fn with_futility(self, futility: bool) -> SearchOptions {
+        SearchOptions { futility, ..self }
+    }
+
+    /// These options with aspiration windows on (`true`) or off.
+    pub const fn with_aspiration(self, aspiration: bool) -> SearchOptions {
+        SearchOptions { aspiration, ..self }
+    }
+
+    /// These options with quiescence search on (`true`) or off.
+    pub const fn with_quiescence(self, quiescence: bool) -> SearchOptions {
+        SearchOptions { quiescence, ..self }
+    }
+
+    /// These options with reverse futility pruning on (`true`) or off.
+    pub const fn with_reverse_futility(self, reverse_futility: bool) -> SearchOptions {
+        SearchOptions {
+            reverse_futility,
+            ..self
+        }
+    }
+
+    /// These options with late-move pruning on (`true`) or off.
+    pub const fn with_late_move_pruning(self, late_move_pruning: bool) -> SearchOptions {
+        SearchOptions {
+            late_move_pruning,
+            ..self
+        }
+    }
+
+    /// These options with the check extension on (`true`) or off.
+    pub const fn with_check_extension(self, check_extension: bool) -> SearchOptions {
+        SearchOptions {
+            check_extension,
+            ..self
+        }
+    }
+
+    /// These options with mate-distance pruning on (`true`) or off.
+    pub const fn with_mate_distance(self, mate_distance: bool) -> SearchOptions {
+        SearchOptions {
+            mate_distance,
+            ..self
+        }
+    }
+
+    /// These options with internal iterative reduction on (`true`) or off.
+    pub const fn with_iir(self, iir: bool) -> SearchOptions {
+        SearchOptions { iir, ..self }
+    }
+
+    /// These options with `multi_pv` root lines (MultiPV).
+    pub const fn with_multi_pv(self, multi_pv: usize) -> SearchOptions {
+        SearchOptions { multi_pv, ..self }
     }
 }

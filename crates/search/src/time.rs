@@ -14,7 +14,27 @@ use crate::limits::Limits;
 /// gives it. Per-side fields are indexed by [`Side::index`]: the first
 /// player (Red, `wtime`/`winc`) at 0, the second (Blue, `btime`/`binc`)
 /// at 1.
+///
+/// Fields may be added, so outside this crate a clock is built from
+/// [`Default`] (no clock given) and the `with_` methods:
+///
+/// ```
+/// use std::time::Duration;
+///
+/// use qi_games::base::Side;
+/// use qi_games::search::Clock;
+///
+/// // go wtime 60000 btime 60000 winc 1000 binc 1000 movestogo 20
+/// let mut clock = Clock::default().with_movestogo(20);
+/// for side in Side::BOTH {
+///     clock = clock.with_time(side, Duration::from_secs(60)).with_inc(side, Duration::from_secs(1));
+/// }
+/// // 60 s over 20 moves, plus three quarters of the increment.
+/// assert_eq!(clock.budget(Side::First), Some(Duration::from_millis(3_750)));
+/// assert_eq!(Clock::default().budget(Side::First), None);
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Clock {
     /// Time left on each side's clock (`None`: not given).
     pub time: [Option<Duration>; 2],
@@ -26,6 +46,24 @@ pub struct Clock {
 }
 
 impl Clock {
+    /// This clock with `time` left on `side`'s clock.
+    pub const fn with_time(mut self, side: Side, time: Duration) -> Clock {
+        self.time[side.index()] = Some(time);
+        self
+    }
+
+    /// This clock with `side` gaining `inc` per move.
+    pub const fn with_inc(mut self, side: Side, inc: Duration) -> Clock {
+        self.inc[side.index()] = Some(inc);
+        self
+    }
+
+    /// This clock with `movestogo` moves before the next time control.
+    pub const fn with_movestogo(mut self, movestogo: u32) -> Clock {
+        self.movestogo = Some(movestogo);
+        self
+    }
+
     /// Time left on `side`'s clock.
     pub fn time(&self, side: Side) -> Option<Duration> {
         self.time[side.index()]

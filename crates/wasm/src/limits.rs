@@ -116,19 +116,19 @@ impl SearchLimits {
         }
         let ms = |t: Option<u64>| t.map(Duration::from_millis);
         let clock = self.clock.clone().unwrap_or_default();
-        Ok(Limits {
-            depth: self.depth,
-            nodes: self.nodes,
-            movetime: ms(self.movetime),
-            // A search waiting for a stop would never return on the
-            // page's only thread.
-            infinite: false,
-            clock: Clock {
-                time: clock.time.map(ms),
-                inc: clock.inc.map(ms),
-                movestogo: clock.movestogo,
-            },
-        })
+        let mut search_clock = Clock::default();
+        search_clock.time = clock.time.map(ms);
+        search_clock.inc = clock.inc.map(ms);
+        search_clock.movestogo = clock.movestogo;
+        // A search waiting for a stop would never return on the page's
+        // only thread.
+        let mut limits = Limits::default()
+            .with_infinite(false)
+            .with_clock(search_clock);
+        limits.depth = self.depth;
+        limits.nodes = self.nodes;
+        limits.movetime = ms(self.movetime);
+        Ok(limits)
     }
 }
 

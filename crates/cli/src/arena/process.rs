@@ -467,19 +467,18 @@ mod tests {
 
     #[test]
     fn go_lines_carry_every_limit() {
+        use qi_core::Side;
         use qi_search::Clock;
         let ms = Duration::from_millis;
         assert_eq!(go_command(&Limits::movetime(ms(100))), "go movetime 100");
         assert_eq!(go_command(&Limits::nodes(200)), "go nodes 200");
-        let limits = Limits {
-            clock: Clock {
-                time: [Some(ms(10_000)), Some(ms(9_500))],
-                inc: [Some(ms(100)), Some(ms(100))],
-                movestogo: Some(40),
-            },
-            nodes: Some(5000),
-            ..Limits::default()
-        };
+        let clock = Clock::default()
+            .with_time(Side::First, ms(10_000))
+            .with_time(Side::Second, ms(9_500))
+            .with_inc(Side::First, ms(100))
+            .with_inc(Side::Second, ms(100))
+            .with_movestogo(40);
+        let limits = Limits::default().with_clock(clock).with_nodes(5000);
         assert_eq!(
             go_command(&limits),
             "go wtime 10000 btime 9500 winc 100 binc 100 movestogo 40 nodes 5000"
@@ -487,13 +486,9 @@ mod tests {
         assert_eq!(answer_within(&limits), ms(10_000) + MOVE_GRACE);
         assert_eq!(answer_within(&Limits::nodes(1)), UNTIMED_MOVE);
         // Past 64-bit milliseconds: the largest the protocol carries.
-        let huge = Limits {
-            clock: Clock {
-                time: [Some(Duration::from_secs(u64::MAX / 100)), None],
-                ..Clock::default()
-            },
-            ..Limits::default()
-        };
+        let huge = Limits::default().with_clock(
+            Clock::default().with_time(Side::First, Duration::from_secs(u64::MAX / 100)),
+        );
         assert_eq!(go_command(&huge), format!("go wtime {}", u64::MAX));
     }
 

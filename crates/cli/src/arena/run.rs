@@ -150,15 +150,13 @@ pub fn run(args: MatchArgs) -> Result<(), CliError> {
         (None, None, None) => Some(100),
         (movetime, _, _) => movetime,
     };
-    let config = MatchConfig {
-        games: args.games as usize,
-        movetime: movetime.map(Duration::from_millis),
-        nodes: args.nodes,
-        tc: args.tc,
-        time_margin: Duration::from_millis(args.timemargin),
-        max_plies: args.max_plies,
-        sprt,
-    };
+    let mut config = MatchConfig::new(args.games as usize)
+        .with_movetime(movetime.map(Duration::from_millis))
+        .with_time_margin(Duration::from_millis(args.timemargin))
+        .with_max_plies(args.max_plies);
+    config.nodes = args.nodes;
+    config.tc = args.tc;
+    config.sprt = sprt;
     let spec = args.game.clone().unwrap_or_else(Games::default_spec);
     // Before any engine starts: from then on a signal kills them all.
     interrupt::install()

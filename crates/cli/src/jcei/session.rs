@@ -560,24 +560,23 @@ impl Session {
     /// can use (a bare `go`, only the other side's clock, only
     /// increments) the search runs until `stop`, as with `go infinite`.
     fn limits(&self, go: &GoLimits) -> Limits {
-        let clock = Clock {
-            time: [go.wtime, go.btime],
-            inc: [go.winc, go.binc],
-            movestogo: go.movestogo,
-        };
+        let mut clock = Clock::default();
+        clock.time = [go.wtime, go.btime];
+        clock.inc = [go.winc, go.binc];
+        clock.movestogo = go.movestogo;
         let own_time = match self.variant.side_to_move() {
             Side::First => go.wtime,
             Side::Second => go.btime,
         };
         let limited =
             go.depth.is_some() || go.nodes.is_some() || go.movetime.is_some() || own_time.is_some();
-        Limits {
-            depth: go.depth,
-            nodes: go.nodes,
-            movetime: go.movetime,
-            infinite: go.infinite || !limited,
-            clock,
-        }
+        let mut limits = Limits::default()
+            .with_infinite(go.infinite || !limited)
+            .with_clock(clock);
+        limits.depth = go.depth;
+        limits.nodes = go.nodes;
+        limits.movetime = go.movetime;
+        limits
     }
 
     /// Gives the engine the level the strength options ask for under its

@@ -9,6 +9,7 @@ use thiserror::Error;
 
 /// Why a time control text was refused.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum TimeControlError {
     /// The moves before `/` are not a whole number above 0.
     #[error("moves '{}' is not a whole number above 0", Escaped(.0))]

@@ -128,7 +128,23 @@ impl Player for InProcessPlayer {
 }
 
 /// The settings of a match.
+///
+/// Fields may be added, so outside this crate a configuration is built
+/// from [`MatchConfig::new`] (or [`Default`]) and the `with_` methods, or
+/// by assigning the fields of such a value:
+///
+/// ```
+/// use std::time::Duration;
+///
+/// use qi_games::engine::arena::MatchConfig;
+///
+/// // Ten games of 500 nodes a move, adjudicated a draw after 200 plies.
+/// let config = MatchConfig::new(10).with_movetime(None).with_nodes(500).with_max_plies(200);
+/// assert_eq!((config.games, config.movetime, config.nodes), (10, None, Some(500)));
+/// assert_eq!(config.time_margin, Duration::from_millis(100));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
 pub struct MatchConfig {
     /// Games to play (each opening twice, colours swapped).
     pub games: usize,
@@ -161,6 +177,66 @@ impl Default for MatchConfig {
             time_margin: Duration::from_millis(100),
             max_plies: 1000,
             sprt: None,
+        }
+    }
+}
+
+impl MatchConfig {
+    /// `games` games with the [`Default`] settings otherwise.
+    pub fn new(games: usize) -> MatchConfig {
+        MatchConfig {
+            games,
+            ..MatchConfig::default()
+        }
+    }
+
+    /// This configuration with `games` games.
+    pub fn with_games(self, games: usize) -> MatchConfig {
+        MatchConfig { games, ..self }
+    }
+
+    /// This configuration with `movetime` per move (`None`: no time
+    /// limit per move, as with a node limit or a time control alone).
+    pub fn with_movetime(self, movetime: Option<Duration>) -> MatchConfig {
+        MatchConfig { movetime, ..self }
+    }
+
+    /// This configuration with `nodes` nodes per move.
+    pub fn with_nodes(self, nodes: u64) -> MatchConfig {
+        MatchConfig {
+            nodes: Some(nodes),
+            ..self
+        }
+    }
+
+    /// This configuration with the time control `tc`.
+    pub fn with_tc(self, tc: TimeControl) -> MatchConfig {
+        MatchConfig {
+            tc: Some(tc),
+            ..self
+        }
+    }
+
+    /// This configuration letting a side overstep its clock by
+    /// `time_margin`.
+    pub fn with_time_margin(self, time_margin: Duration) -> MatchConfig {
+        MatchConfig {
+            time_margin,
+            ..self
+        }
+    }
+
+    /// This configuration adjudicating a draw after `max_plies` plies.
+    pub fn with_max_plies(self, max_plies: usize) -> MatchConfig {
+        MatchConfig { max_plies, ..self }
+    }
+
+    /// This configuration stopping as soon as `sprt` accepts a
+    /// hypothesis.
+    pub fn with_sprt(self, sprt: Sprt) -> MatchConfig {
+        MatchConfig {
+            sprt: Some(sprt),
+            ..self
         }
     }
 }
@@ -249,6 +325,7 @@ pub struct FinishedGame {
 /// Why an opening suite was refused ([`read_openings`]); `E` is the
 /// game's position text error.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum OpeningsError<E> {
     /// A line is no position text of the game under the suite's rules.
     #[error("line {line}: {error}")]
@@ -511,11 +588,11 @@ impl Clocks {
 
     /// The clock part of the limits for `side`'s move.
     fn clock(&self, side: Side) -> Clock {
-        Clock {
-            time: self.left.map(Some),
-            inc: [Some(self.tc.inc); 2],
-            movestogo: self.tc.moves_to_go(self.made[side.index()]),
-        }
+        let mut clock = Clock::default();
+        clock.time = self.left.map(Some);
+        clock.inc = [Some(self.tc.inc); 2];
+        clock.movestogo = self.tc.moves_to_go(self.made[side.index()]);
+        clock
     }
 
     /// Charges `side` for a move that took `used`: `Err` with the time it
@@ -589,12 +666,10 @@ fn play_game<G: Game<Position: 'static>>(
             }
             let side = game.position().side_to_move();
             let which = player_of(side);
-            let limits = Limits {
-                movetime: config.movetime,
-                nodes: config.nodes,
-                clock: clocks.as_ref().map(|c| c.clock(side)).unwrap_or_default(),
-                ..Limits::default()
-            };
+            let mut limits = Limits::default();
+            limits.movetime = config.movetime;
+            limits.nodes = config.nodes;
+            limits.clock = clocks.as_ref().map(|c| c.clock(side)).unwrap_or_default();
             let began = Instant::now();
             let answer = players[which].best_move(setup.as_deref(), &moves, &limits);
             let used = began.elapsed();

@@ -32,6 +32,7 @@ use super::Tally;
 
 /// Why SPRT settings were refused ([`Sprt::new`], or read from text).
 #[derive(Clone, Debug, PartialEq, Error)]
+#[non_exhaustive]
 pub enum SprtError {
     /// `elo0` or `elo1` is infinite or not a number.
     #[error("elo0 and elo1 must be finite numbers")]

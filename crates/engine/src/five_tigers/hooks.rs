@@ -350,20 +350,19 @@ impl SearchHooks<Game> for FiveTigersHooks {
     /// with both (−89 ± 50 and −85 ± 50 Elo), while each alone made no
     /// measurable difference; see docs/engine.md.
     fn tuned_options(&self) -> SearchOptions {
-        SearchOptions {
-            hash_mib: 16,
-            threads: 1,
-            null_move: false,
-            lmr: true,
-            futility: true,
-            aspiration: true,
-            quiescence: true,
-            reverse_futility: true,
-            late_move_pruning: true,
-            check_extension: false,
-            mate_distance: true,
-            iir: true,
-            multi_pv: 1,
-        }
+        SearchOptions::default()
+            .with_hash_mib(16)
+            .with_threads(1)
+            .with_null_move(false)
+            .with_lmr(true)
+            .with_futility(true)
+            .with_aspiration(true)
+            .with_quiescence(true)
+            .with_reverse_futility(true)
+            .with_late_move_pruning(true)
+            .with_check_extension(false)
+            .with_mate_distance(true)
+            .with_iir(true)
+            .with_multi_pv(1)
     }
 }

@@ -223,37 +223,36 @@ impl SearchHooks<Game> for JungleHooks {
         self.table_value(game)
     }
 
-    /// Every switch written out: these are the values `qi match` chose for
-    /// Jungle (docs/engine.md), and they must stay Jungle's whatever
-    /// [`SearchOptions::default`] becomes.
     /// The margins given by [`with_search_params`](JungleHooks::with_search_params)
     /// (by default [`SearchParams::default`]).
     fn search_params(&self) -> SearchParams {
         self.params
     }
 
+    /// Every switch written out: these are the values `qi match` chose for
+    /// Jungle (docs/engine.md), and they must stay Jungle's whatever
+    /// [`SearchOptions::default`] becomes.
     fn tuned_options(&self) -> SearchOptions {
-        SearchOptions {
-            hash_mib: 16,
-            threads: 1,
+        SearchOptions::default()
+            .with_hash_mib(16)
+            .with_threads(1)
             // Off: 200-game `qi match` runs showed no gain (null move
             // +2 ± 26 Elo) or a loss (check extension −26 ± 28 and
             // −24 ± 29, reverse futility −37 ± 30) in Jungle; see
             // docs/engine.md.
-            null_move: false,
-            lmr: true,
-            futility: true,
-            aspiration: true,
-            quiescence: true,
-            reverse_futility: false,
-            late_move_pruning: true,
-            check_extension: false,
-            mate_distance: true,
+            .with_null_move(false)
+            .with_lmr(true)
+            .with_futility(true)
+            .with_aspiration(true)
+            .with_quiescence(true)
+            .with_reverse_futility(false)
+            .with_late_move_pruning(true)
+            .with_check_extension(false)
+            .with_mate_distance(true)
             // Internal iterative reduction lost at 20 ms a move (−35 ± 21
             // over 400 games) but not at 100 ms (+10 ± 22 over 200), and
             // it is what reaches depth 19 within a second.
-            iir: true,
-            multi_pv: 1,
-        }
+            .with_iir(true)
+            .with_multi_pv(1)
     }
 }

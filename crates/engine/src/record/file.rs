@@ -8,6 +8,7 @@ use crate::registry::Registry;
 
 /// Why no record could be chosen from a file's text.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum PickError {
     /// The text is not a sequence of records.
     #[error(transparent)]

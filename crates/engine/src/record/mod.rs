@@ -70,6 +70,7 @@ pub struct Record {
 
 /// Why a record does not replay.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum ReplayError {
     /// The record has no `Game` tag.
     #[error("the record has no Game tag")]

@@ -23,6 +23,7 @@ pub struct ParseError {
 
 /// What is wrong in record text.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum ParseErrorKind {
     /// A tag pair does not end with `"]` on its line.
     #[error("unterminated tag")]

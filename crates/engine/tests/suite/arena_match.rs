@@ -41,13 +41,10 @@ fn run(config: &MatchConfig, slots: Vec<[BoxedPlayer; 2]>) -> (arena::Tally, Vec
 
 #[test]
 fn three_slots_play_the_games_of_one() {
-    let config = MatchConfig {
-        games: 6,
-        movetime: None,
-        nodes: Some(150),
-        max_plies: 40,
-        ..MatchConfig::default()
-    };
+    let config = MatchConfig::new(6)
+        .with_movetime(None)
+        .with_nodes(150)
+        .with_max_plies(40);
     let material = || Box::new(engine(EvalProfile::Material)) as BoxedPlayer;
     let (one, one_reports) = run(&config, slots(1, material));
     let (three, three_reports) = run(&config, slots(3, material));
@@ -84,15 +81,12 @@ impl<P: Player> Player for Slow<P> {
 #[test]
 fn a_side_past_its_clock_loses_on_time() {
     // A clock no search comes near: no forfeit.
-    let config = MatchConfig {
-        games: 2,
-        movetime: None,
-        nodes: Some(50),
-        tc: Some("1000+0".parse().unwrap()),
-        time_margin: Duration::ZERO,
-        max_plies: 40,
-        ..MatchConfig::default()
-    };
+    let config = MatchConfig::new(2)
+        .with_movetime(None)
+        .with_nodes(50)
+        .with_tc("1000+0".parse().unwrap())
+        .with_time_margin(Duration::ZERO)
+        .with_max_plies(40);
     let slow = |ms| {
         move || {
             Box::new(Slow(
@@ -106,10 +100,7 @@ fn a_side_past_its_clock_loses_on_time() {
     assert!(reports.iter().all(|r| !r.reason.contains("time forfeit")));
     // Half a second a side; B sleeps 2 s before each move (A's searches
     // of 50 nodes take far less than half a second).
-    let config = MatchConfig {
-        tc: Some("0.5".parse().unwrap()),
-        ..config
-    };
+    let config = config.with_tc("0.5".parse().unwrap());
     let (tally, reports) = run(&config, slots(1, slow(2000)));
     assert_eq!((tally.wins, tally.games()), (2, 2), "{reports:?}");
     for r in &reports {
@@ -147,13 +138,10 @@ impl Player for Broken {
 
 #[test]
 fn the_sprt_stops_at_its_bound_whatever_the_slots() {
-    let config = MatchConfig {
-        games: 100,
-        movetime: None,
-        nodes: Some(50),
-        sprt: Some(Sprt::new(-400.0, 400.0, 0.05, 0.05).unwrap()),
-        ..MatchConfig::default()
-    };
+    let config = MatchConfig::new(100)
+        .with_movetime(None)
+        .with_nodes(50)
+        .with_sprt(Sprt::new(-400.0, 400.0, 0.05, 0.05).unwrap());
     for n in [1, 2, 4] {
         let (tally, reports) = run(&config, slots(n, || Box::new(Broken) as BoxedPlayer));
         assert_eq!(tally.wins, 4, "{n} slots");
@@ -173,13 +161,10 @@ fn a_game_the_rules_end_is_named_in_the_game_s_own_words() {
     // as the web page and a game's record do.
     let start = <JungleKit as GameKit>::Position::new(JungleKit::parse_rules("jungle").unwrap());
     let opening: <JungleKit as GameKit>::Position = "7/7/7/7/7/7/7/c6/D6 w 0 1".parse().unwrap();
-    let config = MatchConfig {
-        games: 2,
-        movetime: None,
-        nodes: Some(200),
-        max_plies: 10,
-        ..MatchConfig::default()
-    };
+    let config = MatchConfig::new(2)
+        .with_movetime(None)
+        .with_nodes(200)
+        .with_max_plies(10);
     let mut reports = Vec::new();
     arena::play_match::<<JungleKit as GameKit>::Game>(
         &config,
@@ -201,13 +186,10 @@ fn a_game_the_rules_end_is_named_in_the_game_s_own_words() {
 /// plays nothing. Neither panics.
 #[test]
 fn no_openings_play_from_the_start_and_no_slots_play_nothing() {
-    let config = MatchConfig {
-        games: 2,
-        movetime: None,
-        nodes: Some(100),
-        max_plies: 12,
-        ..MatchConfig::default()
-    };
+    let config = MatchConfig::new(2)
+        .with_movetime(None)
+        .with_nodes(100)
+        .with_max_plies(12);
     let start = <JungleKit as GameKit>::Position::new(JungleKit::parse_rules("jungle").unwrap());
     let material = || Box::new(engine(EvalProfile::Material)) as BoxedPlayer;
     let play = |openings: &[<JungleKit as GameKit>::Position], slots| {

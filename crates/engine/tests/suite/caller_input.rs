@@ -63,12 +63,10 @@ fn options() -> impl Strategy<Value = SearchOptions> {
         any::<[bool; 10]>(),
     )
         .prop_map(|(hash_mib, threads, multi_pv, switches)| {
-            let mut options = SearchOptions {
-                hash_mib,
-                threads,
-                multi_pv,
-                ..SearchOptions::default()
-            };
+            let mut options = SearchOptions::default()
+                .with_hash_mib(hash_mib)
+                .with_threads(threads)
+                .with_multi_pv(multi_pv);
             for ((name, _), on) in qi_engine::options::SWITCHES.iter().zip(switches) {
                 set_search_option(&mut options, name, &on.to_string()).unwrap();
             }

@@ -7,7 +7,7 @@ use std::sync::atomic::AtomicBool;
 use qi_core::{Bitboard, Evaluator, Game as _, Outcome, Position, Side, WinReason};
 use qi_jungle::tables::{den_square, steps, DENS};
 use qi_jungle::{Game, Jungle, Move, Rules};
-use qi_search::{Limits, SearchHooks, SearchOptions, Searcher};
+use qi_search::{Limits, SearchHooks, Searcher};
 
 fn game(jfen: &str) -> Game {
     Game::new(Jungle::from_text(jfen, Rules::standard()).unwrap())
@@ -149,10 +149,8 @@ fn cheap_outcome_matches_the_position_outcome() {
 }
 
 fn best(g: &mut Game, depth: u32, null_move: bool) -> (Option<Move>, qi_search::Score) {
-    let options = SearchOptions {
-        null_move,
-        ..<qi_engine::JungleKit as qi_engine::GameKit>::tuned_options()
-    };
+    let options =
+        <qi_engine::JungleKit as qi_engine::GameKit>::tuned_options().with_null_move(null_move);
     let mut searcher = Searcher::with_hooks(options, PassHooks);
     let r = searcher.search(
         g,

@@ -104,13 +104,10 @@ fn player(level: u8) -> BoxedPlayer {
 fn score(a: BoxedPlayer, b: BoxedPlayer, games: usize, nodes: u64) -> f64 {
     let start = <JungleKit as GameKit>::Position::new(JungleKit::parse_rules("jungle").unwrap());
     let openings = arena::builtin_openings::<JungleKit>(&start).unwrap();
-    let config = MatchConfig {
-        games,
-        movetime: None,
-        nodes: Some(nodes),
-        max_plies: 300,
-        ..MatchConfig::default()
-    };
+    let config = MatchConfig::new(games)
+        .with_movetime(None)
+        .with_nodes(nodes)
+        .with_max_plies(300);
     let tally = arena::play_match::<<JungleKit as GameKit>::Game>(
         &config,
         &start,

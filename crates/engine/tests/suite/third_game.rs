@@ -444,12 +444,9 @@ fn in_process_engines_play_a_match_through_the_arena() {
             ]
         })
         .collect();
-    let config = MatchConfig {
-        games: 4,
-        movetime: Some(Duration::from_millis(50)),
-        max_plies: 20,
-        ..MatchConfig::default()
-    };
+    let config = MatchConfig::new(4)
+        .with_movetime(Some(Duration::from_millis(50)))
+        .with_max_plies(20);
     let mut reports = Vec::new();
     let tally = arena::play_match::<TttGame>(&config, &start, &openings, slots, |r| {
         reports.push(r.clone())

@@ -56,11 +56,7 @@ impl<K: GameKit> KitGame<K> {
             external: game.external_result(),
             game,
             searcher: None,
-            options: SearchOptions {
-                hash_mib: HASH_MIB,
-                threads: 1,
-                ..K::tuned_options()
-            },
+            options: K::tuned_options().with_hash_mib(HASH_MIB).with_threads(1),
             strength_options: StrengthOptions::default(),
             strength: Strength::full(),
             profile: EvalProfile::Default,

@@ -105,7 +105,7 @@ impl<G: Game> Searcher<G, DefaultHooks> {
     /// use qi_five_tigers::Game;
     /// use qi_search::{tt::TableAllocError, SearchOptions, Searcher};
     ///
-    /// let huge = SearchOptions { hash_mib: usize::MAX, ..SearchOptions::default() };
+    /// let huge = SearchOptions::default().with_hash_mib(usize::MAX);
     /// let error = Searcher::<Game>::try_new(huge).err();
     /// assert_eq!(error, Some(TableAllocError { mib: usize::MAX }));
     /// assert!(Searcher::<Game>::try_new(SearchOptions::default()).is_ok());
@@ -150,7 +150,7 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
     /// use qi_five_tigers::Game;
     /// use qi_search::{DefaultHooks, SearchOptions, Searcher};
     ///
-    /// let huge = SearchOptions { hash_mib: usize::MAX, threads: 4, ..SearchOptions::default() };
+    /// let huge = SearchOptions::default().with_hash_mib(usize::MAX).with_threads(4);
     /// assert!(Searcher::<Game>::try_with_hooks(huge, DefaultHooks).is_err());
     /// ```
     pub fn try_with_hooks(
@@ -188,7 +188,7 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
     /// use qi_search::{SearchOptions, Searcher};
     ///
     /// let mut searcher: Searcher<Game> = Searcher::new(SearchOptions::default());
-    /// searcher.set_options(SearchOptions { hash_mib: 1, threads: 2, ..SearchOptions::default() });
+    /// searcher.set_options(SearchOptions::default().with_hash_mib(1).with_threads(2));
     /// assert_eq!(searcher.options().hash_mib, 1);
     /// assert_eq!(searcher.options().threads, 2);
     /// ```
@@ -212,7 +212,7 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
     /// use qi_search::{SearchOptions, Searcher};
     ///
     /// let mut searcher: Searcher<Game> = Searcher::new(SearchOptions::default());
-    /// let huge = SearchOptions { hash_mib: usize::MAX, ..SearchOptions::default() };
+    /// let huge = SearchOptions::default().with_hash_mib(usize::MAX);
     /// assert!(searcher.try_set_options(huge).is_err());
     /// assert_eq!(searcher.options(), &SearchOptions::default());
     /// ```
@@ -468,7 +468,7 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
     ///
     /// let text = "4O/5/1X3/X4/XX3 x move X:0,O:0 - x -,d5-e5 1";
     /// let mut game = Game::new(FiveTigers::from_text(text, Rules::shandong()).unwrap());
-    /// let options = SearchOptions { threads: 2, ..SearchOptions::default() };
+    /// let options = SearchOptions::default().with_threads(2);
     /// let mut searcher: Searcher<Game> = Searcher::new(options);
     /// let stop = AtomicBool::new(false);
     /// let result = searcher.search_smp(&mut game, &MaterialEvaluator, Limits::depth(3), &stop, |_| {});

@@ -319,11 +319,7 @@ fn warm_table_repeats_the_score_with_fewer_nodes() {
 fn changing_options_resizes_and_keeps_working() {
     let mut game = big_tree(6);
     let mut searcher = Searcher::with_hooks(SearchOptions::default(), TreeHooks);
-    searcher.set_options(SearchOptions {
-        hash_mib: 0,
-        threads: 4,
-        ..SearchOptions::default()
-    });
+    searcher.set_options(SearchOptions::default().with_hash_mib(0).with_threads(4));
     assert_eq!(searcher.options().hash_mib, 0);
     let r = searcher.search(&mut game, &TreeEval, Limits::depth(5), &no_stop(), |_| {});
     assert_eq!(r.depth, 5);
@@ -349,10 +345,7 @@ fn repetition_rules_of_the_game_layer_are_obeyed() {
             }
             for options in [
                 SearchOptions::exact(0),
-                SearchOptions {
-                    aspiration: true,
-                    ..SearchOptions::exact(0)
-                },
+                SearchOptions::exact(0).with_aspiration(true),
             ] {
                 let mut searcher = Searcher::new(options);
                 for depth in 1..=7 {
@@ -402,10 +395,7 @@ fn mover_loses_repetition_is_avoided() {
 
 #[test]
 fn lazy_smp_finds_mates_draws_and_legal_moves() {
-    let options = SearchOptions {
-        threads: 3,
-        ..SearchOptions::default()
-    };
+    let options = SearchOptions::default().with_threads(3);
     // Nim: the forced win and its distance.
     let mut searcher = Searcher::new(options);
     let mut game = nim(9);
@@ -499,62 +489,31 @@ fn each_pruning_switch_changes_the_search() {
     };
     // Every feature on (the default leaves null move, reverse futility, the
     // check extension and IIR off), then each switched off in turn.
-    let every = SearchOptions {
-        null_move: true,
-        check_extension: true,
-        reverse_futility: true,
-        iir: true,
-        ..SearchOptions::default()
-    };
+    let every = SearchOptions::default()
+        .with_null_move(true)
+        .with_check_extension(true)
+        .with_reverse_futility(true)
+        .with_iir(true);
     let all = run(every);
     let off = [
-        SearchOptions {
-            null_move: false,
-            ..every
-        },
-        SearchOptions {
-            lmr: false,
-            ..every
-        },
-        SearchOptions {
-            futility: false,
-            ..every
-        },
-        SearchOptions {
-            quiescence: false,
-            ..every
-        },
-        SearchOptions {
-            aspiration: false,
-            ..every
-        },
-        SearchOptions {
-            reverse_futility: false,
-            ..every
-        },
-        SearchOptions {
-            iir: false,
-            ..every
-        },
-        SearchOptions {
-            hash_mib: 0,
-            ..every
-        },
+        every.with_null_move(false),
+        every.with_lmr(false),
+        every.with_futility(false),
+        every.with_quiescence(false),
+        every.with_aspiration(false),
+        every.with_reverse_futility(false),
+        every.with_iir(false),
+        every.with_hash_mib(0),
     ];
     for options in off {
         let nodes = run(options);
         assert_ne!(nodes, all, "{options:?} made no difference");
     }
     // The prunings save work overall.
-    let none = run(SearchOptions {
-        hash_mib: 16,
-        ..SearchOptions::exact(16)
-    });
-    let pruned = run(SearchOptions {
-        quiescence: false,
-        aspiration: false,
-        ..SearchOptions::default()
-    });
+    let none = run(SearchOptions::exact(16).with_hash_mib(16));
+    let pruned = run(SearchOptions::default()
+        .with_quiescence(false)
+        .with_aspiration(false));
     assert!(pruned < none, "{pruned} >= {none}");
 }
 
@@ -573,11 +532,9 @@ fn late_move_pruning_prunes_wide_trees() {
             if game.outcome().is_some() {
                 continue;
             }
-            let options = SearchOptions {
-                late_move_pruning,
-                quiescence: false,
-                ..SearchOptions::default()
-            };
+            let options = SearchOptions::default()
+                .with_late_move_pruning(late_move_pruning)
+                .with_quiescence(false);
             let mut searcher = Searcher::with_hooks(options, TreeHooks);
             let r = searcher.search(&mut game, &TreeEval, Limits::depth(5), &no_stop(), |_| {});
             assert!(game.legal_moves().contains(&r.best_move.unwrap()));

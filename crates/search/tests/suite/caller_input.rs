@@ -35,10 +35,12 @@ fn clock() -> impl Strategy<Value = Clock> {
         ],
         proptest::option::of(any::<u32>()),
     )
-        .prop_map(|(time, inc, movestogo)| Clock {
-            time,
-            inc,
-            movestogo,
+        .prop_map(|(time, inc, movestogo)| {
+            let mut clock = Clock::default();
+            clock.time = time;
+            clock.inc = inc;
+            clock.movestogo = movestogo;
+            clock
         })
 }
 
@@ -53,12 +55,13 @@ fn limits() -> impl Strategy<Value = Limits> {
         any::<bool>(),
         clock(),
     )
-        .prop_map(|(depth, nodes, movetime, infinite, clock)| Limits {
-            depth: Some(depth),
-            nodes,
-            movetime,
-            infinite,
-            clock,
+        .prop_map(|(depth, nodes, movetime, infinite, clock)| {
+            let mut limits = Limits::depth(depth)
+                .with_infinite(infinite)
+                .with_clock(clock);
+            limits.nodes = nodes;
+            limits.movetime = movetime;
+            limits
         })
 }
 
@@ -109,22 +112,20 @@ proptest! {
     ) {
         let mut game = game_after(plies, seed);
         let before = game.clone();
-        let options = SearchOptions {
-            hash_mib,
-            threads,
-            multi_pv,
-            null_move: switches[0],
-            lmr: switches[1],
-            aspiration: switches[2],
-            quiescence: switches[3],
-            reverse_futility: switches[4],
-            ..SearchOptions::default()
-        };
+        let options = SearchOptions::default()
+            .with_hash_mib(hash_mib)
+            .with_threads(threads)
+            .with_multi_pv(multi_pv)
+            .with_null_move(switches[0])
+            .with_lmr(switches[1])
+            .with_aspiration(switches[2])
+            .with_quiescence(switches[3])
+            .with_reverse_futility(switches[4]);
         let mut searcher: Searcher<Game> = Searcher::new(options);
         let stop = AtomicBool::new(false);
         // An infinite search waits for the stop flag once its depth is
         // reached: here it must return.
-        let limits = Limits { infinite: false, ..limits };
+        let limits = limits.with_infinite(false);
         let result = searcher.search(&mut game, &MaterialEvaluator, limits, &stop, |_| {});
         if let Some(best) = result.best_move {
             prop_assert!(game.legal_moves().contains(&best));

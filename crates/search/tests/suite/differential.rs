@@ -124,10 +124,7 @@ fn alpha_beta_with_tt_equals_minimax() {
 fn aspiration_and_pvs_equal_minimax() {
     for hash_mib in [0, 1] {
         check_against_minimax(
-            SearchOptions {
-                aspiration: true,
-                ..SearchOptions::exact(hash_mib)
-            },
+            SearchOptions::exact(hash_mib).with_aspiration(true),
             DefaultHooks,
         );
     }
@@ -138,11 +135,9 @@ fn quiescence_equals_minimax_quiescence() {
     for aspiration in [false, true] {
         for hash_mib in [0, 1] {
             check_against_minimax(
-                SearchOptions {
-                    aspiration,
-                    quiescence: true,
-                    ..SearchOptions::exact(hash_mib)
-                },
+                SearchOptions::exact(hash_mib)
+                    .with_aspiration(aspiration)
+                    .with_quiescence(true),
                 DefaultHooks,
             );
         }
@@ -152,11 +147,9 @@ fn quiescence_equals_minimax_quiescence() {
 #[test]
 fn capture_ordering_hooks_keep_scores_exact() {
     check_against_minimax(
-        SearchOptions {
-            aspiration: true,
-            quiescence: true,
-            ..SearchOptions::exact(1)
-        },
+        SearchOptions::exact(1)
+            .with_aspiration(true)
+            .with_quiescence(true),
         TreeHooks,
     );
     check_against_minimax(SearchOptions::exact(1), TreeHooks);
@@ -200,11 +193,9 @@ fn all_features_on_stay_sane() {
 #[test]
 fn shared_table_searched_by_one_thread_equals_minimax() {
     check_against_minimax(
-        SearchOptions {
-            threads: 2,
-            aspiration: true,
-            ..SearchOptions::exact(1)
-        },
+        SearchOptions::exact(1)
+            .with_threads(2)
+            .with_aspiration(true),
         DefaultHooks,
     );
 }
@@ -214,11 +205,9 @@ fn mate_distance_pruning_equals_minimax() {
     for aspiration in [false, true] {
         for hash_mib in [0, 1] {
             check_against_minimax(
-                SearchOptions {
-                    aspiration,
-                    mate_distance: true,
-                    ..SearchOptions::exact(hash_mib)
-                },
+                SearchOptions::exact(hash_mib)
+                    .with_aspiration(aspiration)
+                    .with_mate_distance(true),
                 DefaultHooks,
             );
         }
@@ -254,10 +243,7 @@ impl SearchHooks<TreeGame> for SomeInCheck {
 #[test]
 fn check_extension_deepens_by_the_extension_budget() {
     let stop = AtomicBool::new(false);
-    let options = SearchOptions {
-        check_extension: true,
-        ..SearchOptions::exact(0)
-    };
+    let options = SearchOptions::exact(0).with_check_extension(true);
     let mut searcher = Searcher::with_hooks(options, AlwaysInCheck);
     for seed in 0..60u64 {
         let mut game = tree_game(TreeConfig::tree(seed, 7));
@@ -279,10 +265,7 @@ fn check_extension_deepens_by_the_extension_budget() {
 #[test]
 fn check_extension_keeps_nominal_mates() {
     let stop = AtomicBool::new(false);
-    let options = SearchOptions {
-        check_extension: true,
-        ..SearchOptions::exact(1)
-    };
+    let options = SearchOptions::exact(1).with_check_extension(true);
     let mut searcher = Searcher::with_hooks(options, SomeInCheck);
     let mut mates = 0;
     for seed in 0..80u64 {

@@ -47,10 +47,7 @@ fn check(options: SearchOptions) {
             }
             for depth in 1..=4 {
                 for lines in [2, 3, 5] {
-                    let mut searcher = Searcher::new(SearchOptions {
-                        multi_pv: lines,
-                        ..options
-                    });
+                    let mut searcher = Searcher::new(options.with_multi_pv(lines));
                     let result =
                         searcher.search(&mut game, &TreeEval, Limits::depth(depth), &stop, |_| {});
                     let mut values = root_values(&mut game, depth);
@@ -105,10 +102,7 @@ fn lines_are_the_best_root_moves_in_order_without_a_table() {
 
 #[test]
 fn lines_are_the_best_root_moves_in_order_with_a_table_and_windows() {
-    check(SearchOptions {
-        aspiration: true,
-        ..SearchOptions::exact(1)
-    });
+    check(SearchOptions::exact(1).with_aspiration(true));
 }
 
 #[test]
@@ -130,13 +124,13 @@ fn one_line_reports_as_before_and_several_number_their_info_lines() {
     assert_eq!(reported, expected);
     assert_eq!(single.lines.len(), 1);
     let mut reported = Vec::new();
-    let several = Searcher::new(SearchOptions {
-        multi_pv: 2,
-        ..SearchOptions::exact(1)
-    })
-    .search(&mut game, &TreeEval, Limits::depth(2), &stop, |info| {
-        reported.push((info.depth, info.multipv))
-    });
+    let several = Searcher::new(SearchOptions::exact(1).with_multi_pv(2)).search(
+        &mut game,
+        &TreeEval,
+        Limits::depth(2),
+        &stop,
+        |info| reported.push((info.depth, info.multipv)),
+    );
     let expected: Vec<_> = (1..=several.depth)
         .flat_map(|d| [(d, Some(1)), (d, Some(2))])
         .collect();
@@ -152,10 +146,7 @@ fn a_search_stopped_between_lines_keeps_its_finished_lines_and_fills_the_rest() 
         if game.outcome().is_some() || game.legal_moves().len() < 3 {
             continue;
         }
-        let options = SearchOptions {
-            multi_pv: 3,
-            ..SearchOptions::exact(1)
-        };
+        let options = SearchOptions::exact(1).with_multi_pv(3);
         // The nodes of the whole search to depth 3, then a limit inside
         // its last iteration.
         let full =
@@ -168,10 +159,7 @@ fn a_search_stopped_between_lines_keeps_its_finished_lines_and_fills_the_rest() 
             let cut = Searcher::new(options).search(
                 &mut game,
                 &TreeEval,
-                Limits {
-                    nodes: Some(nodes),
-                    ..Limits::depth(3)
-                },
+                Limits::depth(3).with_nodes(nodes),
                 &stop,
                 |_| {},
             );

@@ -76,6 +76,7 @@ pub struct Sample {
 
 /// Why a data file was refused.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum DataError {
     /// Reading or writing failed.
     #[error("data file: {0}")]

@@ -27,6 +27,7 @@ pub const FILE_LEN: usize = HEADER_LEN + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HID
 
 /// Why a network file was refused.
 #[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
 pub enum NetworkError {
     /// The file could not be read.
     #[error("network file {path}: {source}")]
