@@ -79,9 +79,9 @@ pub use point::{
 };
 pub use position::FiveTigers;
 pub use rules::{PlacementCapture, Rules, RulesError, Shuttle};
-pub use setup::{LastStep, Owed, Phase, Setup, SetupError};
+pub use setup::{Field, LastStep, Owed, Phase, Setup, SetupError};
 pub use symmetry::Symmetry;
-pub use text::{Field, PositionTextError};
+pub use text::PositionTextError;
 pub use unmoves::quiet_unsteps;
 
 /// The error of [`Point`]'s `FromStr` (shared with the other games).

@@ -129,6 +129,23 @@ impl Symmetry {
 }
 
 impl FiveTigers {
+    /// The 8 symmetric images of this position (see [`crate::Symmetry`]).
+    ///
+    /// ```
+    /// use qi_core::{Position as _, Side};
+    /// use qi_five_tigers::{FiveTigers, Rules, Symmetry};
+    ///
+    /// let pt = |t: &str| -> qi_five_tigers::Point { t.parse().unwrap() };
+    /// let mut pos = FiveTigers::new(Rules::shandong());
+    /// pos.play("a1".parse().unwrap()).unwrap();
+    /// let turned = pos.transformed(Symmetry::Rotate180);
+    /// assert_eq!(turned.piece_at(pt("e5")), Some(Side::First));
+    /// assert_eq!(turned.transformed(Symmetry::Rotate180), pos);
+    /// ```
+    pub fn transformed(&self, symmetry: crate::Symmetry) -> FiveTigers {
+        symmetry.position(self)
+    }
+
     /// The canonical representative of this position's symmetry class (the
     /// image with the smallest boards and previous steps), and the
     /// transform that produces it from `self`.

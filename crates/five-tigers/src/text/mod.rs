@@ -3,119 +3,75 @@
 
 use std::fmt;
 
-use qi_core::{Escaped, EscapedChar, Side};
-use thiserror::Error;
+use qi_core::{Escaped, Side};
 
 use crate::point::{not_adjacent, Point};
 use crate::position::{Check, FiveTigers};
-use crate::rules::{Rules, RulesError};
-use crate::setup::{hand_too_large, LastStep, Owed, Phase, Setup, SetupError};
+use crate::rules::Rules;
+use crate::setup::{hand_too_large, side_char, Field, LastStep, Owed, Phase, Setup};
 
-/// A field of the position text.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Field {
-    /// The board (`5/5/5/5/5`).
-    Board,
-    /// The side to move (`x` or `o`).
-    ToMove,
-    /// The phase (`place` or `move`).
-    Phase,
-    /// The pieces in hand (`X:13,O:13`).
-    Hands,
-    /// The removals owed (`-`, `x2`, `x2,o3`).
-    Owed,
-    /// The side with the regular turn (`x` or `o`).
-    Next,
-    /// The previous steps (`-,-`, `c3-c4,-`).
-    LastSteps,
-    /// The quiet-ply count.
-    Quiet,
-}
+mod error;
 
-impl Field {
-    /// The name used in error messages.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Field::Board => "board",
-            Field::ToMove => "to-move",
-            Field::Phase => "phase",
-            Field::Hands => "hands",
-            Field::Owed => "owed",
-            Field::Next => "next",
-            Field::LastSteps => "last-steps",
-            Field::Quiet => "quiet",
-        }
+pub use error::PositionTextError;
+
+impl FiveTigers {
+    /// Reads position text (`docs/five-tigers.md`, "Notation") under
+    /// `rules`: the fields must agree with each other and some game from
+    /// the start position must be able to reach the position (see
+    /// [`SetupError`](crate::SetupError)).
+    ///
+    /// ```
+    /// use qi_core::{Position as _, Side};
+    /// use qi_five_tigers::{FiveTigers, Rules};
+    ///
+    /// let pos = FiveTigers::from_text("5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0", Rules::shandong()).unwrap();
+    /// assert_eq!(pos.side_to_move(), Side::Second);
+    /// // A full board in the movement phase owes the opening removals.
+    /// let full = "XXXXX/XXXXX/XXOOO/OOOOO/OOOOO x move X:0,O:0 - x -,- 0";
+    /// assert!(FiveTigers::from_text(full, Rules::shandong()).is_err());
+    /// ```
+    pub fn from_text(text: &str, rules: Rules) -> Result<FiveTigers, PositionTextError> {
+        crate::text::parse(text, RulesFrom::Given(&rules), Check::Reachable)
+    }
+
+    /// Reads position text under `rules` as [`FiveTigers::from_text`] does,
+    /// but accepts positions no game can reach, as long as the fields
+    /// agree with each other as the rules need them to (the
+    /// [`SetupError`](crate::SetupError) variants up to `WrongSideToMove`): for puzzles and
+    /// the analysis of hypothetical positions. The text is read just as
+    /// strictly.
+    ///
+    /// ```
+    /// use qi_five_tigers::{FiveTigers, Rules};
+    ///
+    /// // A full board in the movement phase with nothing owed: the opening
+    /// // removals would have followed placement.
+    /// let text = "XXXXX/XXXXX/XXOOO/OOOOO/OOOOO o move X:0,O:0 - o -,- 0";
+    /// assert!(FiveTigers::from_text(text, Rules::shandong()).is_err());
+    /// let pos = FiveTigers::from_text_lenient(text, Rules::shandong()).unwrap();
+    /// assert_eq!(pos.to_string(), text);
+    /// ```
+    pub fn from_text_lenient(text: &str, rules: Rules) -> Result<FiveTigers, PositionTextError> {
+        crate::text::parse(text, RulesFrom::Given(&rules), Check::Consistent)
     }
 }
 
-impl fmt::Display for Field {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// Why position text could not be read. Every message names the field
-/// (but for a wrong field count or bad rules), and the user's text it
-/// repeats is shown through [`qi_core::Escaped`] / [`qi_core::EscapedChar`]
-/// (control characters escaped).
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum PositionTextError {
-    /// The text does not have eight space-separated fields, or nine of
-    /// which the last is rules text.
-    #[error("expected 8 space-separated fields, found {0}")]
-    FieldCount(usize),
-    /// The text names rules other than those it is read under (by
-    /// [`FiveTigers::from_text`] and [`FiveTigers::from_text_lenient`]).
-    #[error(
-        "the position text is under the rules {text}, not the rules it is read under ({given})"
-    )]
-    RulesMismatch {
-        /// The rules the text names.
-        text: Rules,
-        /// The rules it was read under.
-        given: Rules,
-    },
-    /// A character that has no place in the field.
-    #[error("{field}: unexpected character '{}'", EscapedChar(*.ch))]
-    BadChar {
-        /// The field.
-        field: Field,
-        /// The character.
-        ch: char,
-    },
-    /// The field cannot be read, or its value is impossible on its own
-    /// (a rank of more than five points, a count beyond its type, a step
-    /// between points that are not adjacent).
-    #[error("{field}: {reason}")]
-    Invalid {
-        /// The field.
-        field: Field,
-        /// What is wrong.
-        reason: String,
-    },
-    /// The rules given are not valid.
-    #[error("rules: {0}")]
-    Rules(#[from] RulesError),
-    /// The fields were read, but they disagree with each other or describe
-    /// a position no game can reach: the [`SetupError`] says why, and
-    /// [`SetupError::field`] on which field it is reported.
-    #[error("{field}: {error}", field = .0.field(), error = .0)]
-    Setup(#[from] SetupError),
-}
-
-impl PositionTextError {
-    /// The field the error is about (`None` for a wrong field count or bad
-    /// rules).
-    pub fn field(&self) -> Option<Field> {
-        match self {
-            PositionTextError::BadChar { field, .. } | PositionTextError::Invalid { field, .. } => {
-                Some(*field)
-            }
-            PositionTextError::Setup(e) => Some(e.field()),
-            PositionTextError::FieldCount(_)
-            | PositionTextError::Rules(_)
-            | PositionTextError::RulesMismatch { .. } => None,
-        }
+/// Position text under the rules it names after the quiet-ply count, or
+/// the Shandong rules if it names none (the text `Display` writes).
+///
+/// ```
+/// use qi_five_tigers::{FiveTigers, Rules};
+///
+/// let text = "5/5/2O2/5/X4 o move X:0,O:0 - o -,- 0";
+/// assert_eq!(text.parse::<FiveTigers>()?, FiveTigers::from_text(text, Rules::shandong())?);
+/// let shuttle: FiveTigers = format!("{text} five-tigers:shandong-shuttle").parse()?;
+/// assert_eq!(shuttle, FiveTigers::from_text(text, Rules::shandong_shuttle())?);
+/// # Ok::<(), qi_five_tigers::PositionTextError>(())
+/// ```
+impl std::str::FromStr for FiveTigers {
+    type Err = PositionTextError;
+    fn from_str(s: &str) -> Result<FiveTigers, PositionTextError> {
+        crate::text::parse(s, RulesFrom::Text, Check::Reachable)
     }
 }
 
@@ -213,14 +169,6 @@ impl fmt::Display for Owed {
             write!(f, "{}{n}", side_char(side))?;
         }
         Ok(())
-    }
-}
-
-/// `x` for First, `o` for Second.
-pub(crate) const fn side_char(side: Side) -> char {
-    match side {
-        Side::First => 'x',
-        Side::Second => 'o',
     }
 }
 
