@@ -64,6 +64,7 @@ mod format;
 mod game;
 #[cfg(feature = "distributed")]
 mod heartbeat;
+mod in_core;
 pub mod jungle;
 mod lazy;
 mod paged;

@@ -90,7 +90,7 @@ impl Open {
     }
 
     /// Its exits, as the transition rule folds them.
-    fn exits(&self) -> round::Exits {
+    pub(crate) fn exits(&self) -> round::Exits {
         round::Exits {
             shortest_lost: self.exit_win,
             longest_won: self.exit_loss,

@@ -137,6 +137,14 @@ pub(crate) enum Distances {
 }
 
 impl Distances {
+    /// How many distances.
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Distances::U8(d) => d.len(),
+            Distances::U16(d) => d.len(),
+        }
+    }
+
     /// The narrowest form of `d`.
     pub(crate) fn from_u16(d: Vec<u16>) -> Distances {
         if d.iter().all(|&x| fits_one_byte(u32::from(x))) {

@@ -527,10 +527,7 @@ impl TableGame for FiveTigers {
         let states = estimated_state_count(material, rules).div_ceil(8);
         match Generator::for_rules(rules) {
             Generator::Graph => states * (solve::BYTES_PER_STATE + 12 * solve::BYTES_PER_EDGE),
-            Generator::Retrograde if forbids_shuttle(rules) => {
-                (states * retro_ban::BYTES_PER_4_STATES).div_ceil(4)
-            }
-            Generator::Retrograde => states * retro::BYTES_PER_SLOT,
+            Generator::Retrograde => (states * crate::in_core::BYTES_PER_4_CELLS).div_ceil(4),
         }
     }
 

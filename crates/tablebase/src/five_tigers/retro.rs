@@ -1,26 +1,20 @@
 //! The retrograde generator of one Five Tigers material under `shuttle =
-//! allowed`: the material's positions in a dense index ([`DenseIndex`]),
-//! one state byte and a two-byte distance each, and values spread from the
-//! decided positions to their predecessors by un-moves, with no move graph
-//! stored.
+//! allowed`: the material's positions in a dense index ([`DenseIndex`])
+//! as the cells of the in-core solver ([`crate::in_core`]), with no move
+//! graph stored. It is the ban generator (`retro_ban`) with no bans: the
+//! same solver, starts and rounds, over board slots instead of cells.
 //!
-//! * Initialisation, one forward pass over the slots (cut among the
-//!   threads): a position with no step is lost at 0; a step that forms a
-//!   formation leads into owed removals, which only ever lead into smaller
-//!   materials or the end of the game, so its value is known at once (the
-//!   removal sequence is solved forward, memoised, from the smaller
-//!   tables: a conversion); every other step leads to a position of the
-//!   material, and the state byte counts the distinct ones.
-//! * Propagation, distance by distance: each position decided at `d` is
-//!   un-moved (the side that did not move at it un-steps a piece onto an
-//!   adjacent empty point, unless that step would have formed a
-//!   formation, which leads to an owed state instead), and each distinct
-//!   predecessor is won at `d + 1` if the position is lost for its side to
-//!   move, else its counter drops and at 0 (with no drawn or winning
-//!   conversion) it is lost at `1 + max(d, its longest losing
-//!   conversion)`. Positions are taken in order of distance, so a win
-//!   gets its shortest distance and a loss its longest.
-//! * What is left undecided is drawn.
+//! * The starts, cut among the threads: a position with no step is lost
+//!   at 0; a step that forms a formation leads into owed removals, which
+//!   only ever lead into smaller materials or the end of the game, so its
+//!   value is known at once (the removal sequence is solved forward,
+//!   memoised, from the smaller tables: a conversion); every other step
+//!   leads to a position of the material, and the state byte counts the
+//!   distinct ones.
+//! * The un-moves: the side that did not move at a position un-steps a
+//!   piece onto an adjacent empty point, unless that step would have
+//!   formed a formation, which leads to an owed state instead
+//!   ([`qi_five_tigers::quiet_unsteps`]).
 //!
 //! The table handed on has the same canonical keys, values and distances
 //! as the graph generator's (`solve`), so files are byte-identical.
@@ -34,30 +28,11 @@ use super::dense::DenseIndex;
 use super::key::{Ban, State};
 use super::removals::through_removals;
 use super::{Dense, Material, Slots, Table, Tablebase};
-use crate::driver::{join_workers, GenerateError};
-use crate::round::{self, Exits};
-use crate::value::{fits_one_byte, pack_codes, Distances, Wdl, UNUSED};
-
-/// Undecided states are `0..=127`: the count of undecided distinct
-/// successors in the material (bits 0–5) and [`NON_LOSING`].
-pub(super) const COUNT: u8 = 63;
-/// Some conversion draws or wins for the side to move: never lost.
-pub(super) const NON_LOSING: u8 = 64;
-/// Decided, not yet un-moved.
-pub(super) const WIN_NEW: u8 = 128;
-pub(super) const LOSS_NEW: u8 = 129;
-/// Decided and un-moved.
-pub(super) const WIN: u8 = 130;
-pub(super) const LOSS: u8 = 131;
-/// The state of a slot no position uses (its value code is
-/// [`UNUSED`]).
-pub(super) const UNUSED_STATE: u8 = 255;
-
-/// Working bytes per slot: the state byte and the distance (a win's or
-/// loss's, before that the longest losing conversion), plus about 8 bytes
-/// of queue per decided position, and for the table handed on 2 bits of
-/// value and a distance byte (rounded up).
-pub(crate) const BYTES_PER_SLOT: u64 = 3 + 8 + 2;
+use crate::driver::GenerateError;
+use crate::in_core;
+use crate::retrograde::{Open, Start};
+use crate::round::Exits;
+use crate::value::{Distances, Wdl};
 
 const ALL: u32 = (1 << 25) - 1;
 
@@ -274,6 +249,17 @@ pub(super) enum SlotStart {
     Moves(Exits),
 }
 
+impl SlotStart {
+    /// The start of the solvers, with `children` distinct successors in
+    /// the material: a position with no step is lost at 0.
+    pub(super) fn into_start(self, children: usize) -> Start {
+        match self {
+            SlotStart::NoStep => Start::Decided(Wdl::Loss, 0),
+            SlotStart::Moves(exits) => Start::Open(Open::of(children as u32, exits)),
+        }
+    }
+}
+
 /// A conversion of `v` at `d` plies for the side to move after it, which
 /// is this position's side to move if `same_side` (a removal left to
 /// take), into `exits` (which read the value for the side that moves
@@ -470,150 +456,56 @@ pub(super) fn unmoves(index: &DenseIndex, slot: u64, values: &[u8; 5], preds: &m
     });
 }
 
-/// The state byte of a value code of `retrograde` (0 loss, 1 draw, 2
-/// win, 3 unused), for [`table_of`].
-pub(super) fn state_of_code(code: u8) -> u8 {
-    match code {
-        0 => LOSS,
-        2 => WIN,
-        UNUSED => UNUSED_STATE,
-        _ => 0,
-    }
-}
-
-/// A decision waiting for its distance: slot `<< 1`, 1 for a win.
-pub(super) type Event = u64;
-
-/// What the initial pass found in one range of slots.
-struct Init {
-    events: Vec<(u32, Event)>,
-}
-
-/// The initial pass over `slots` (starting at slot `base`): state bytes,
-/// the longest losing conversion in `dist`, and the decisions known at
-/// once with their distances.
-#[allow(clippy::too_many_arguments)]
-fn init_range(
-    index: &DenseIndex,
-    base: u64,
-    states: &mut [u8],
-    dist: &mut [u16],
-    rules: &Rules,
+/// The dense index's slots as the in-core solver's cells.
+struct DenseCells<'a> {
+    index: DenseIndex,
     material: Material,
-    smaller: &Targets,
-) -> Result<Init, GenerateError> {
-    let mut memo = Memo::new();
-    let mut events = Vec::new();
-    let mut children: Vec<u64> = Vec::with_capacity(20);
-    let slots = index.range(base, base + states.len() as u64);
-    for ((state, far), (slot, x, o, stm)) in states.iter_mut().zip(dist.iter_mut()).zip(slots) {
-        if !index.is_canonical(slot) {
-            *state = UNUSED_STATE;
-            continue;
-        }
-        children.clear();
-        let start = start_slot(
-            index,
-            [x, o],
-            stm,
-            rules,
-            material,
-            smaller,
-            &mut memo,
-            &mut children,
-        )?;
-        record_start(start, children.len(), slot, state, far, &mut events)?;
-    }
-    Ok(Init { events })
+    rules: &'a Rules,
+    targets: Targets,
 }
 
-/// The state byte and distance of `slot` from how it starts (with
-/// `children` distinct successors in the material), and its decision if
-/// known at once.
-pub(super) fn record_start(
-    start: SlotStart,
-    children: usize,
-    slot: u64,
-    state: &mut u8,
-    far: &mut u16,
-    events: &mut Vec<(u32, Event)>,
-) -> Result<(), GenerateError> {
-    match start {
-        SlotStart::NoStep => {
-            *state = 0;
-            *far = 0;
-            events.push((0, slot << 1));
-        }
-        SlotStart::Moves(exits) => {
-            let non_losing = exits.never_lost();
-            *state = children as u8 | if non_losing { NON_LOSING } else { 0 };
-            *far = exits.longest_won.unwrap_or(0);
-            if let Some(w) = exits.win_at()? {
-                events.push((u32::from(w), slot << 1 | 1));
-            } else if children == 0 && !non_losing {
-                events.push((u32::from(exits.loss_floor()?), slot << 1));
+impl in_core::Cells for DenseCells<'_> {
+    fn cells(&self) -> u64 {
+        self.index.len()
+    }
+
+    fn start_part(
+        &self,
+        part: std::ops::Range<u64>,
+        record: &mut dyn FnMut(u64, Start) -> Result<(), GenerateError>,
+    ) -> Result<(), GenerateError> {
+        let mut memo = Memo::new();
+        let mut children: Vec<u64> = Vec::with_capacity(20);
+        for (slot, x, o, stm) in self.index.range(part.start, part.end) {
+            if !self.index.is_canonical(slot) {
+                record(slot, Start::Unused)?;
+                continue;
             }
+            children.clear();
+            let start = start_slot(
+                &self.index,
+                [x, o],
+                stm,
+                self.rules,
+                self.material,
+                &self.targets,
+                &mut memo,
+                &mut children,
+            )?;
+            record(slot, start.into_start(children.len()))?;
         }
+        Ok(())
     }
-    Ok(())
-}
 
-/// Positions decided per block of the propagation: enough to share among
-/// the threads, few enough that the updates of one block stay small.
-const BLOCK: usize = 1 << 16;
-
-/// The distinct predecessors of each of `decided` (slot, won for its side
-/// to move), as `q << 1 | won`, generated on `threads` threads (one list
-/// per thread, in order).
-pub(super) fn predecessors(
-    decided: &[(u64, bool)],
-    unmove: &Unmove<'_>,
-    threads: usize,
-) -> Result<Vec<Vec<u64>>, GenerateError> {
-    let one = |part: &[(u64, bool)]| {
-        let mut out = Vec::with_capacity(part.len() * 8);
-        let mut preds: Vec<u64> = Vec::with_capacity(20);
-        for &(slot, won) in part {
-            // Un-move: the side not to move here stepped last.
-            preds.clear();
-            unmove(slot, &mut preds);
-            preds.sort_unstable();
-            preds.dedup();
-            out.extend(preds.iter().map(|&q| q << 1 | u64::from(won)));
-        }
-        out
-    };
-    if threads <= 1 || decided.len() < 4096 {
-        return Ok(vec![one(decided)]);
+    fn unmoves(&self, slot: u64, out: &mut Vec<u64>) {
+        unmoves(&self.index, slot, &self.rules.values(), out);
     }
-    let per = decided.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = decided
-            .chunks(per)
-            .map(|part| scope.spawn(move || Ok(one(part))))
-            .collect();
-        join_workers(workers).into_iter().collect()
-    })
-}
-
-/// The state and distance arrays of a slice of `n` slots, all undecided,
-/// or why they cannot be made (`n` past what the index or the machine's
-/// address space holds).
-pub(crate) fn state_arrays<D: Clone + Default>(
-    material: Material,
-    n: u64,
-) -> Result<(Vec<u8>, Vec<D>), GenerateError> {
-    let too_large = || GenerateError::TooLarge(material.to_string());
-    let n = usize::try_from(n).map_err(|_| too_large())?;
-    if n as u64 >= 1 << 62 {
-        return Err(too_large());
-    }
-    Ok((vec![0u8; n], vec![D::default(); n]))
 }
 
 /// Solves `material` (`shuttle = allowed`) given the tables of the
-/// materials its removals lead to, on `threads` threads (the initial
-/// pass, the un-moves and the keys of the table).
+/// materials its removals lead to, on `threads` threads (the starts, the
+/// un-moves and the packing of the table): the in-core solver over the
+/// slots of the dense index.
 pub(crate) fn solve(
     material: Material,
     rules: &Rules,
@@ -625,189 +517,60 @@ pub(crate) fn solve(
             "the retrograde generator keeps no previous steps: shuttle must be allowed".into(),
         ));
     }
-    let index = DenseIndex::new(material.first, material.second);
-    let (mut states, mut dist) = state_arrays::<u16>(material, index.len())?;
-    let n_usize = states.len();
-    let targets = Targets::new(material, rules, smaller)?;
-
-    let threads = threads.max(1);
-    let per = n_usize.div_ceil(threads).max(1);
-    let inits: Vec<Result<Init, GenerateError>> = std::thread::scope(|scope| {
-        let workers: Vec<_> = states
-            .chunks_mut(per)
-            .zip(dist.chunks_mut(per))
-            .enumerate()
-            .map(|(t, (s, d))| {
-                let (index, targets) = (&index, &targets);
-                scope.spawn(move || {
-                    init_range(index, (t * per) as u64, s, d, rules, material, targets)
-                })
-            })
-            .collect();
-        join_workers(workers)
-    });
-    let mut events = Vec::new();
-    for init in inits {
-        events.extend(init?.events);
-    }
-    drop(targets);
-    let values = rules.values();
-    propagate(&mut states, &mut dist, events, threads, &|slot, preds| {
-        unmoves(&index, slot, &values, preds)
-    })?;
-    table_of(material, rules, &index, &states, &dist, threads)
-}
-
-/// The un-moves of a slot (or cell), appended to the list given (not
-/// deduplicated): the predecessors of a decided position.
-pub(super) type Unmove<'a> = dyn Fn(u64, &mut Vec<u64>) + Sync + 'a;
-
-/// Propagation, distance by distance, from the decisions the initial pass
-/// found (`events`, by distance) to a fixed point, on `states` and `dist`
-/// as the initial pass left them (see the module docs), with the
-/// predecessors `unmove` gives.
-pub(super) fn propagate(
-    states: &mut [u8],
-    dist: &mut [u16],
-    events: Vec<(u32, Event)>,
-    threads: usize,
-    unmove: &Unmove<'_>,
-) -> Result<(), GenerateError> {
-    let mut buckets: Vec<Vec<Event>> = Vec::new();
-    let push = |buckets: &mut Vec<Vec<Event>>, d: u32, e: Event| {
-        let d = d as usize;
-        if buckets.len() <= d {
-            buckets.resize_with(d + 1, Vec::new);
-        }
-        buckets[d].push(e);
+    let cells = DenseCells {
+        index: DenseIndex::new(material.first, material.second),
+        material,
+        rules,
+        targets: Targets::new(material, rules, smaller)?,
     };
-    for (d, e) in events {
-        push(&mut buckets, d, e);
-    }
-    let mut d = 0usize;
-    let mut todo: Vec<(u64, bool)> = Vec::new();
-    while d < buckets.len() {
-        let bucket = std::mem::take(&mut buckets[d]);
-        let here = d as u16;
-        // A block at a time: its positions are decided here (one pass,
-        // in order), their predecessors generated on the threads (the
-        // costly part, which only reads), then applied in order.
-        for block in bucket.chunks(BLOCK) {
-            todo.clear();
-            for &e in block {
-                let slot = (e >> 1) as usize;
-                let won = match states[slot] {
-                    WIN | LOSS => continue,
-                    // Decided at a greater distance by an earlier
-                    // position of this distance, while a conversion wins
-                    // sooner: the conversion's distance holds (its later
-                    // entry then finds the slot done).
-                    WIN_NEW if dist[slot] > here && e & 1 == 1 => true,
-                    WIN_NEW | LOSS_NEW if dist[slot] != here => continue,
-                    WIN_NEW => true,
-                    LOSS_NEW => false,
-                    UNUSED_STATE => return Err(internal(format!("slot {slot} is unused"))),
-                    _ => e & 1 == 1,
-                };
-                states[slot] = if won { WIN } else { LOSS };
-                dist[slot] = here;
-                todo.push((slot as u64, won));
-            }
-            let updates = predecessors(&todo, unmove, threads)?;
-            for part in updates {
-                for u in part {
-                    let q = (u >> 1) as usize;
-                    let won = u & 1 == 1;
-                    let s = states[q];
-                    if s >= WIN_NEW {
-                        continue;
-                    }
-                    if !won {
-                        let at = round::ply_before(u32::from(here))?;
-                        states[q] = WIN_NEW;
-                        dist[q] = at;
-                        push(&mut buckets, u32::from(at), (q as u64) << 1 | 1);
-                        continue;
-                    }
-                    if s & COUNT == 0 {
-                        return Err(internal(format!(
-                            "slot {q} has more decided successors than it counted"
-                        )));
-                    }
-                    let s = s - 1;
-                    states[q] = s;
-                    if s == 0 {
-                        let at = round::loss_after(here, dist[q])?;
-                        if at == here + 1 {
-                            states[q] = LOSS_NEW;
-                            dist[q] = at;
-                        }
-                        push(&mut buckets, u32::from(at), (q as u64) << 1);
-                    }
-                }
-            }
-        }
-        d += 1;
-    }
-    Ok(())
-}
-
-/// Whether a state byte is a decided position's.
-pub(super) fn decided(s: u8) -> bool {
-    s == WIN || s == LOSS
-}
-
-/// The table's distances from the solved states and their distances:
-/// each decided position's, 0 for the others, in one byte each where the
-/// longest fits, else two.
-pub(super) fn table_distances(states: &[u8], dist: &[u16]) -> Distances {
-    let distance = |(&s, &d): (&u8, &u16)| if decided(s) { d } else { 0 };
-    let longest = states.iter().zip(dist).map(distance).max().unwrap_or(0);
-    if fits_one_byte(u32::from(longest)) {
-        Distances::U8(states.iter().zip(dist).map(|x| distance(x) as u8).collect())
-    } else {
-        Distances::U16(states.iter().zip(dist).map(distance).collect())
-    }
-}
-
-/// The table's 2-bit values (4 a byte) of the solved states, packed on
-/// `threads` threads: a state no position uses gets the code [`UNUSED`].
-pub(super) fn pack_states(states: &[u8], threads: usize) -> Vec<u8> {
-    pack_codes(states.len(), threads, |i| match states[i] {
-        WIN => Wdl::Win.code(),
-        LOSS => Wdl::Loss.code(),
-        UNUSED_STATE => UNUSED,
-        _ => Wdl::Draw.code(),
-    })
+    let solved = in_core::solve(material, &cells, threads)?;
+    let DenseCells { index, .. } = cells;
+    let (values, distances) = solved.pack(threads.max(1));
+    table_of(material, rules, &index, values, distances)
 }
 
 /// The table of the solved slots, in the slots of the dense index (no
-/// key, no sort: what a blocked file holds), its values and distances
-/// packed on `threads` threads; a slot no position uses gets the value
-/// code 3, a draw distance 0.
+/// key, no sort: what a blocked file holds), from their packed values
+/// and distances ([`in_core::Solved::pack`]).
 pub(super) fn table_of(
     material: Material,
     rules: &Rules,
     index: &DenseIndex,
-    states: &[u8],
-    dist: &[u16],
-    threads: usize,
+    values: Vec<u8>,
+    distances: Distances,
 ) -> Result<Table, GenerateError> {
-    let n = states.len();
-    if index.len() != n as u64 || dist.len() != n {
+    dense_table(
+        material,
+        rules,
+        Slots::Dense(Dense::new(material)),
+        index.len(),
+        values,
+        distances,
+    )
+}
+
+/// The table of `n` solved slots or cells in `slots` (a dense layout),
+/// from their packed values and distances.
+pub(super) fn dense_table(
+    material: Material,
+    rules: &Rules,
+    slots: Slots,
+    n: u64,
+    values: Vec<u8>,
+    distances: Distances,
+) -> Result<Table, GenerateError> {
+    if distances.len() as u64 != n || (values.len() as u64) < n.div_ceil(4) {
         return Err(internal(format!(
-            "{material}: {n} states for {} slots",
-            index.len()
+            "{material}: {} distances for {n} slots",
+            distances.len()
         )));
     }
-    let values = pack_states(states, threads);
-    let distances = table_distances(states, dist);
     Ok(Table {
         material,
         rules: *rules,
-        index: Slots::Dense(Dense::new(material)),
+        index: slots,
         values,
         distances,
-        len: n as u64,
+        len: n,
     })
 }

@@ -35,6 +35,7 @@
 
 use std::cell::Cell;
 use std::collections::HashMap;
+use std::ops::Range;
 use std::sync::Arc;
 
 use qi_core::{Bitboard32, Position, Side};
@@ -46,87 +47,16 @@ use super::dense_ban::{bans_in_order, BanIndex, Block, Near};
 use super::key::{Ban, State, MAX_KEYED_OWED};
 use super::removals::through_removals;
 use super::retro::{
-    convert_step, decided, forms, internal, needed_table, pack_states, points, predecessors, side,
-    start_by_steps, with, Converted, Lookup, SlotStart, COUNT, LOSS, LOSS_NEW, NON_LOSING,
-    UNUSED_STATE, WIN, WIN_NEW,
+    convert_step, dense_table, forms, internal, needed_table, points, side, start_by_steps, with,
+    Converted, Lookup, SlotStart,
 };
 use super::{DenseBan, Material, Slots, Table, Tablebase};
-use crate::driver::{join_workers, GenerateError};
-use crate::round;
-use crate::value::{Distances, Wdl, ONE_BYTE_LONGEST};
+use crate::driver::GenerateError;
+use crate::in_core;
+use crate::retrograde::Start;
+use crate::value::{Distances, Wdl};
 
 const ALL: u32 = (1 << 25) - 1;
-
-/// Working bytes per 4 states: the state byte and a one-byte distance
-/// while solving (see [`Distance`]), then, while the table handed on is
-/// packed from them, 2 bits of value (its distances are the solving
-/// distances, zeroed where undecided, in place): 9 bytes, no queue and no
-/// key (the frontier of a round is a block of [`BLOCK`] cells at a time).
-/// A material with a distance past 254 plies is solved again with two
-/// bytes a distance (none is known: the longest under the ban so far is
-/// 109 plies, `4v4`).
-pub(crate) const BYTES_PER_4_STATES: u64 = 4 * 2 + 1;
-
-/// A distance while solving: one byte while every distance of the
-/// material fits in one (below [`Distance::LIMIT`]), else two.
-pub(super) trait Distance: Copy + Default + Send + Sync + 'static {
-    /// Distances must stay below this.
-    const LIMIT: u32;
-    /// `d`, cut to the width (the callers check it against
-    /// [`Distance::LIMIT`]).
-    fn of(d: u16) -> Self;
-    /// The distance.
-    fn get(self) -> u16;
-    /// The table's distances: each decided cell's (`WIN`, `LOSS`), 0 for
-    /// the others, in the narrowest width that holds them.
-    fn table_distances(dist: Vec<Self>, states: &[u8]) -> Distances;
-    /// The cells of `dist` that may be decided at `here` ([`candidates`]).
-    fn candidates(dist: &[Self], here: u16) -> u64 {
-        candidates(dist, here)
-    }
-}
-
-impl Distance for u8 {
-    const LIMIT: u32 = ONE_BYTE_LONGEST;
-    fn of(d: u16) -> u8 {
-        d as u8
-    }
-    fn get(self) -> u16 {
-        u16::from(self)
-    }
-    fn candidates(dist: &[u8], here: u16) -> u64 {
-        match <&[u8; SCAN]>::try_from(dist) {
-            Ok(chunk) => byte_candidates(chunk, here),
-            Err(_) => candidates(dist, here),
-        }
-    }
-    /// In place: the table's distances are the solving array.
-    fn table_distances(mut dist: Vec<u8>, states: &[u8]) -> Distances {
-        for (d, &s) in dist.iter_mut().zip(states) {
-            if !decided(s) {
-                *d = 0;
-            }
-        }
-        Distances::U8(dist)
-    }
-}
-
-impl Distance for u16 {
-    const LIMIT: u32 = round::LONGEST as u32 + 1;
-    fn of(d: u16) -> u16 {
-        d
-    }
-    fn get(self) -> u16 {
-        self
-    }
-    fn table_distances(dist: Vec<u16>, states: &[u8]) -> Distances {
-        super::retro::table_distances(states, &dist)
-    }
-}
-
-/// Cells decided per block of a round: enough to share among the threads,
-/// few enough that the updates of one block stay small.
-const BLOCK: usize = 1 << 16;
 
 /// The memoised values of owed-removal states.
 pub(super) type Memo = HashMap<MemoKey, (Wdl, u32)>;
@@ -506,43 +436,6 @@ pub(super) fn unmoves_from(
     }
 }
 
-/// Records the start of a cell in its state byte and distance: a cell
-/// without a step is lost at 0 (`LOSS_NEW`), an undecided one keeps its
-/// count of distinct successors and `NON_LOSING`, and its distance is the
-/// distance of its shortest winning conversion (a `NON_LOSING` cell; 0 for
-/// none) or of its longest losing one (the others): what the rounds scan
-/// for. Returns the greatest distance this cell may be decided at.
-/// A distance at or past the width's [`Distance::LIMIT`] is stored cut
-/// short; the caller sees it in the distance returned.
-fn record_cell<D: Distance>(
-    start: SlotStart,
-    children: usize,
-    state: &mut u8,
-    far: &mut D,
-) -> Result<u32, GenerateError> {
-    match start {
-        SlotStart::NoStep => {
-            *state = LOSS_NEW;
-            *far = D::of(0);
-            Ok(0)
-        }
-        SlotStart::Moves(exits) => {
-            if children > usize::from(COUNT) {
-                return Err(internal(format!("{children} successors")));
-            }
-            let non_losing = exits.never_lost();
-            *state = children as u8 | if non_losing { NON_LOSING } else { 0 };
-            if non_losing {
-                let w = exits.win_at()?.unwrap_or(0);
-                *far = D::of(w);
-                return Ok(u32::from(w));
-            }
-            *far = D::of(exits.longest_won.unwrap_or(0));
-            Ok(u32::from(exits.loss_floor()?))
-        }
-    }
-}
-
 /// How each cell of the board slots `lo..hi` (of those with `only` to
 /// move, or all) starts, in order: `record(cell, start)` gets `None` for a
 /// cell no state uses, else the cell's start and its number of distinct
@@ -608,48 +501,66 @@ pub(super) fn start_cells(
     Ok(())
 }
 
-/// The initial pass over the board slots `lo..hi`, whose cells start at
-/// `base` (`states` and `dist` hold exactly their cells); the greatest
-/// distance a cell may be decided at.
-#[allow(clippy::too_many_arguments)]
-fn init_range<D: Distance>(
-    index: &BanIndex,
-    lo: u64,
-    hi: u64,
-    states: &mut [u8],
-    dist: &mut [D],
-    rules: &Rules,
-    material: Material,
-    smaller: &Tablebase,
-) -> Result<u32, GenerateError> {
-    let mut horizon = 0;
-    let base = index.start(lo);
-    start_cells(
-        index,
-        lo,
-        hi,
-        None,
-        rules,
-        material,
-        smaller,
-        |cell, start| {
-            let i = (cell - base) as usize;
-            match start {
-                None => states[i] = UNUSED_STATE,
-                Some((start, children)) => {
-                    let at = record_cell(start, children, &mut states[i], &mut dist[i])?;
-                    horizon = horizon.max(at);
-                }
-            }
-            Ok(())
-        },
-    )?;
-    Ok(horizon)
+/// The cells of the ban index as the in-core solver's cells, started a
+/// board slot at a time ([`start_cells`]).
+pub(super) struct BanCells<'a> {
+    pub(super) index: &'a BanIndex,
+    pub(super) material: Material,
+    pub(super) rules: &'a Rules,
+    pub(super) smaller: &'a Tablebase,
+}
+
+impl in_core::Cells for BanCells<'_> {
+    fn cells(&self) -> u64 {
+        self.index.len()
+    }
+
+    /// Board slots (their cells are contiguous).
+    fn parts(&self, parts: u64) -> Vec<(Range<u64>, Range<u64>)> {
+        let slots = self.index.board_slots();
+        let parts = parts.clamp(1, slots.max(1));
+        (0..parts)
+            .map(|i| {
+                let (lo, hi) = (slots * i / parts, slots * (i + 1) / parts);
+                (lo..hi, self.index.start(lo)..self.index.start(hi))
+            })
+            .collect()
+    }
+
+    fn start_part(
+        &self,
+        part: Range<u64>,
+        record: &mut dyn FnMut(u64, Start) -> Result<(), GenerateError>,
+    ) -> Result<(), GenerateError> {
+        start_cells(
+            self.index,
+            part.start,
+            part.end,
+            None,
+            self.rules,
+            self.material,
+            self.smaller,
+            |cell, start| {
+                record(
+                    cell,
+                    match start {
+                        None => Start::Unused,
+                        Some((start, children)) => start.into_start(children),
+                    },
+                )
+            },
+        )
+    }
+
+    fn unmoves(&self, cell: u64, out: &mut Vec<u64>) {
+        unmoves(self.index, cell, &self.rules.values(), out);
+    }
 }
 
 /// Solves `material` (`shuttle = forbidden`) given the tables of the
-/// materials its removals lead to, on `threads` threads (the initial
-/// pass, the un-moves and the packing of the table).
+/// materials its removals lead to, on `threads` threads (the starts, the
+/// un-moves and the packing of the table): the in-core solver over the
+/// cells of the ban index.
 pub(crate) fn solve(
     material: Material,
     rules: &Rules,
@@ -662,334 +573,42 @@ pub(crate) fn solve(
         ));
     }
     let index = Arc::new(BanIndex::new(material.first, material.second));
-    if let Some(table) = solve_in::<u8>(material, rules, smaller, threads, &index)? {
-        return Ok(table);
-    }
-    solve_in::<u16>(material, rules, smaller, threads, &index)?.ok_or(GenerateError::TooDeep)
-}
-
-/// [`solve`] with distances of type `D` while solving, or `None` if some
-/// distance does not fit in `D`.
-fn solve_in<D: Distance>(
-    material: Material,
-    rules: &Rules,
-    smaller: &Tablebase,
-    threads: usize,
-    index: &Arc<BanIndex>,
-) -> Result<Option<Table>, GenerateError> {
-    let (mut states, mut dist) = super::retro::state_arrays::<D>(material, index.len())?;
-
-    // Board slots cut into a few ranges per thread (their cells are
-    // contiguous), so a thread's share splits off the state arrays.
-    let threads = threads.max(1);
-    let slots = index.board_slots();
-    let parts = (threads as u64 * 4).min(slots.max(1));
-    let bounds: Vec<u64> = (0..=parts).map(|i| slots * i / parts).collect();
-    let mut horizon = 0;
-    {
-        let mut jobs = Vec::new();
-        let (mut s_rest, mut d_rest) = (&mut states[..], &mut dist[..]);
-        for w in bounds.windows(2) {
-            let len = (index.start(w[1]) - index.start(w[0])) as usize;
-            let (s, sr) = s_rest.split_at_mut(len);
-            let (d, dr) = d_rest.split_at_mut(len);
-            (s_rest, d_rest) = (sr, dr);
-            jobs.push((w[0], w[1], s, d));
-        }
-        let next = std::sync::Mutex::new(jobs);
-        let results: Vec<Result<u32, GenerateError>> = std::thread::scope(|scope| {
-            let workers: Vec<_> = (0..threads)
-                .map(|_| {
-                    let (index, next) = (&**index, &next);
-                    scope.spawn(move || {
-                        let mut far = 0;
-                        loop {
-                            let job = crate::driver::lock(next).pop();
-                            let Some((lo, hi, s, d)) = job else { break };
-                            let h = init_range(index, lo, hi, s, d, rules, material, smaller)?;
-                            far = far.max(h);
-                        }
-                        Ok(far)
-                    })
-                })
-                .collect();
-            join_workers(workers)
-        });
-        for r in results {
-            horizon = horizon.max(r?);
-        }
-    }
-    if horizon >= D::LIMIT {
-        return Ok(None);
-    }
-    let values = rules.values();
-    let fits = rounds(&mut states, &mut dist, horizon, threads, &|cell, preds| {
-        unmoves(index, cell, &values, preds)
-    })?;
-    if !fits {
-        return Ok(None);
-    }
-    table_of(material, rules, index.clone(), states, dist, threads).map(Some)
-}
-
-/// Whether the cell with state byte `s` and distance `d` is decided at
-/// distance `here`, and if so whether it is won for its side to move.
-#[inline]
-fn decided_at(s: u8, d: u16, here: u16) -> Option<bool> {
-    match s {
-        WIN | LOSS | UNUSED_STATE => None,
-        WIN_NEW | LOSS_NEW => (d == here).then_some(s == WIN_NEW),
-        // A winning conversion at `here`.
-        _ if s & NON_LOSING != 0 => (d == here && here > 0).then_some(true),
-        // Every successor won for the opponent; the longest losing
-        // conversion was longer.
-        0 => (u32::from(d) + 1 == u32::from(here)).then_some(false),
-        _ => None,
-    }
-}
-
-/// Marks cell `i` decided if it is at distance `here`, into `todo`.
-#[inline]
-fn decide<D: Distance>(
-    states: &mut [u8],
-    dist: &mut [D],
-    i: usize,
-    here: u16,
-    todo: &mut Vec<(u64, bool)>,
-) {
-    if let Some(won) = decided_at(states[i], dist[i].get(), here) {
-        states[i] = if won { WIN } else { LOSS };
-        dist[i] = D::of(here);
-        todo.push((i as u64, won));
-    }
-}
-
-/// Cells a round's scan tests by their distances at once.
-const SCAN: usize = 64;
-
-/// The cells of `dist` (at most 64) that may be decided at distance
-/// `here`, as a bit set: a cell decided at `here` has the distance `here`
-/// (decided by an update, or a winning conversion's) or `here − 1` (lost
-/// once its last successor was decided, after its longest losing
-/// conversion). The scans were a fifth of the generator's instructions
-/// on `3v2`, most of them on cells with another distance; this plain
-/// test serves two-byte distances, and one-byte ones go eight at a time
-/// ([`byte_candidates`], checked against this).
-#[inline]
-fn candidates<D: Distance>(dist: &[D], here: u16) -> u64 {
-    let before = here.wrapping_sub(1);
-    dist.iter().enumerate().fold(0u64, |mask, (j, d)| {
-        let d = d.get();
-        mask | (u64::from((d == here) | (d == before)) << j)
-    })
-}
-
-/// [`candidates`] of one-byte distances, eight at a time in a word (`here`
-/// is below [`Distance::LIMIT`], and no distance is 255, so `here − 1` of
-/// 0 matches none). The compiler's vectorised loop of bytes took most of
-/// a `5v3` solve; a word's zero bytes are found without a branch.
-#[inline]
-fn byte_candidates(dist: &[u8; SCAN], here: u16) -> u64 {
-    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    // The top bit of each zero byte of `x` (exact: no borrow between
-    // bytes).
-    let zero_bytes = |x: u64| !(((x & LOW7) + LOW7) | x) & !LOW7;
-    let here_bytes = u64::from(here as u8) * ONES;
-    let before_bytes = u64::from((here as u8).wrapping_sub(1)) * ONES;
-    let mut mask = 0u64;
-    for (k, word) in dist.chunks_exact(8).enumerate() {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(word);
-        let w = u64::from_le_bytes(w);
-        let hits = (zero_bytes(w ^ here_bytes) | zero_bytes(w ^ before_bytes)) >> 7;
-        // One bit a byte, at 8·i: gathered into the top byte, i at bit i.
-        mask |= (hits.wrapping_mul(0x0102_0408_1020_4080) >> 56) << (8 * k);
-    }
-    mask
-}
-
-/// The propagation, round by round from distance 0 to `horizon` (which
-/// grows as cells are scheduled), on `states` and `dist` as the initial
-/// pass left them (see [`record_cell`]): each round scans the arrays for
-/// the cells decided at its distance, a block at a time, marks them
-/// decided, generates their predecessors on the threads (the costly part,
-/// which only reads) and applies them in order. A predecessor won one ply
-/// later is marked `WIN_NEW` at that distance (unless a conversion wins it
-/// at this one, which the scan then finds); one whose last successor is
-/// decided is marked `LOSS_NEW` if lost at the next distance, else left at
-/// 0 to be found at `1 +` its longest losing conversion. False, and
-/// stopped, when a distance would reach `D::LIMIT`.
-fn rounds<D: Distance>(
-    states: &mut [u8],
-    dist: &mut [D],
-    mut horizon: u32,
-    threads: usize,
-    unmove: &super::retro::Unmove<'_>,
-) -> Result<bool, GenerateError> {
-    let n = states.len();
-    let mut todo: Vec<(u64, bool)> = Vec::with_capacity(BLOCK);
-    let mut d = 0u32;
-    while d <= horizon {
-        if d + 1 >= D::LIMIT {
-            return Ok(false);
-        }
-        let here = d as u16;
-        let mut i = 0usize;
-        while i < n {
-            todo.clear();
-            while i < n && todo.len() < BLOCK {
-                if i + SCAN <= n {
-                    // Most cells are not decided at this distance; their
-                    // distances alone say so, `SCAN` at a time.
-                    let mut mask = D::candidates(&dist[i..i + SCAN], here);
-                    while mask != 0 {
-                        decide(
-                            states,
-                            dist,
-                            i + mask.trailing_zeros() as usize,
-                            here,
-                            &mut todo,
-                        );
-                        mask &= mask - 1;
-                    }
-                    i += SCAN;
-                } else {
-                    decide(states, dist, i, here, &mut todo);
-                    i += 1;
-                }
-            }
-            if todo.is_empty() {
-                continue;
-            }
-            let updates = predecessors(&todo, unmove, threads)?;
-            let further = apply_updates(states, dist, &updates, here, threads)?;
-            horizon = horizon.max(further);
-        }
-        d += 1;
-    }
-    Ok(true)
-}
-
-/// Applies a block's updates (predecessor `<< 1`, 1 if it was won for
-/// its side to move) of round `here` (see [`rounds`]), on `threads`
-/// threads, each over its own range of cells (each reads every update and
-/// applies those in its range: the updates land anywhere, and the cache
-/// misses, not the reading, are what costs); the furthest distance they
-/// schedule a cell at, or `here`. The order does not matter: a cell's
-/// distinct successors are each decided once, with one value.
-fn apply_updates<D: Distance>(
-    states: &mut [u8],
-    dist: &mut [D],
-    updates: &[Vec<u64>],
-    here: u16,
-    threads: usize,
-) -> Result<u32, GenerateError> {
-    let n = states.len();
-    let total: usize = updates.iter().map(Vec::len).sum();
-    let threads = if total < 1 << 16 {
-        1
-    } else {
-        threads.clamp(1, 16)
+    let cells = BanCells {
+        index: &index,
+        material,
+        rules,
+        smaller,
     };
-    let per = n.div_ceil(threads).max(1);
-    let range = |lo: usize, states: &mut [u8], dist: &mut [D]| {
-        let hi = lo + states.len();
-        let mut further = u32::from(here);
-        for u in updates.iter().flatten() {
-            let q = (u >> 1) as usize;
-            if q < lo || q >= hi {
-                continue;
-            }
-            let won = u & 1 == 1;
-            let (state, far) = (&mut states[q - lo], &mut dist[q - lo]);
-            let s = *state;
-            if s >= WIN_NEW {
-                continue;
-            }
-            if !won {
-                // A conversion that wins at this distance holds.
-                if s & NON_LOSING != 0 && far.get() != 0 && far.get() <= here {
-                    continue;
-                }
-                let at = round::ply_before(u32::from(here))?;
-                *state = WIN_NEW;
-                *far = D::of(at);
-                further = further.max(u32::from(at));
-                continue;
-            }
-            if s & COUNT == 0 {
-                return Err(internal(format!(
-                    "cell {q} has more decided successors than it counted"
-                )));
-            }
-            let s = s - 1;
-            *state = s;
-            if s == 0 {
-                let at = round::loss_after(here, far.get())?;
-                if at == here + 1 {
-                    *state = LOSS_NEW;
-                    *far = D::of(at);
-                }
-                further = further.max(u32::from(at));
-            }
-        }
-        Ok(further)
-    };
-    if threads == 1 {
-        return range(0, states, dist);
-    }
-    let results: Vec<Result<u32, GenerateError>> = std::thread::scope(|scope| {
-        let range = &range;
-        let workers: Vec<_> = states
-            .chunks_mut(per)
-            .zip(dist.chunks_mut(per))
-            .enumerate()
-            .map(|(i, (s, d))| scope.spawn(move || range(i * per, s, d)))
-            .collect();
-        join_workers(workers)
-    });
-    results
-        .into_iter()
-        .try_fold(u32::from(here), |far, r| Ok(far.max(r?)))
+    let (values, distances) = in_core::solve(material, &cells, threads)?.pack(threads.max(1));
+    table_of(material, rules, index, values, distances)
 }
 
 /// The table of the solved cells, cell by cell (no key, no sort: what a
-/// blocked file of version 3 holds), packed on `threads` threads: a cell no
-/// state uses gets the value code 3, a draw distance 0. The arrays are
-/// taken so that each is freed as soon as it is packed.
-pub(super) fn table_of<D: Distance>(
+/// blocked file of version 3 holds), from their packed values and
+/// distances ([`in_core::Solved::pack`]).
+pub(super) fn table_of(
     material: Material,
     rules: &Rules,
     index: Arc<BanIndex>,
-    states: Vec<u8>,
-    dist: Vec<D>,
-    threads: usize,
+    values: Vec<u8>,
+    distances: Distances,
 ) -> Result<Table, GenerateError> {
-    let n = states.len();
-    if index.len() != n as u64 || dist.len() != n {
-        return Err(internal(format!(
-            "{material}: {n} states for {} cells",
-            index.len()
-        )));
-    }
-    let distances = D::table_distances(dist, &states);
-    let values = pack_states(&states, threads);
-    drop(states);
-    Ok(Table {
+    let n = index.len();
+    dense_table(
         material,
-        rules: *rules,
-        index: Slots::DenseBan(DenseBan::of(material, index)),
+        rules,
+        Slots::DenseBan(DenseBan::of(material, index)),
+        n,
         values,
         distances,
-        len: n as u64,
-    })
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::super::{closure, solve_material, Generator};
     use super::*;
+    use crate::in_core::Distance;
 
     /// Distances below 20: a width that small materials outgrow.
     #[derive(Clone, Copy, Default)]
@@ -1005,70 +624,6 @@ mod tests {
         }
         fn table_distances(dist: Vec<Narrow>, states: &[u8]) -> Distances {
             u16::table_distances(dist.into_iter().map(|d| d.0).collect(), states)
-        }
-    }
-
-    #[test]
-    fn updates_applied_on_threads_equal_those_applied_on_one() {
-        // 10 000 cells, 200 000 updates (past the threads' threshold):
-        // counts, winning conversions and won predecessors mixed.
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x
-        };
-        let n = 10_000usize;
-        // A cell with a winning conversion never runs out of successors
-        // here; the others (1 to 20 successors) may, and are then lost.
-        let states: Vec<u8> = (0..n)
-            .map(|_| match next() % 4 {
-                0 => COUNT | NON_LOSING,
-                _ => 1 + (next() % 20) as u8,
-            })
-            .collect();
-        let dist: Vec<u8> = (0..n).map(|_| (next() % 4) as u8).collect();
-        let updates: Vec<Vec<u64>> = (0..2)
-            .map(|_| {
-                (0..100_000)
-                    .map(|_| (next() % n as u64) << 1 | u64::from(next() % 3 != 0))
-                    .collect()
-            })
-            .collect();
-        let (mut s1, mut d1) = (states.clone(), dist.clone());
-        let (mut s2, mut d2) = (states, dist);
-        let one = apply_updates(&mut s1, &mut d1, &updates, 4, 1).unwrap();
-        let two = apply_updates(&mut s2, &mut d2, &updates, 4, 2).unwrap();
-        assert_eq!((one, &s1, &d1), (two, &s2, &d2));
-        assert!(s1.contains(&WIN_NEW) && s1.contains(&LOSS_NEW));
-    }
-
-    #[test]
-    fn byte_candidates_are_the_cells_at_the_distance_or_one_less() {
-        let mut x = 0x2545_f491_4f6c_dd1du64;
-        for round in 0..3000u16 {
-            let mut dist = [0u8; SCAN];
-            for d in dist.iter_mut() {
-                // Distances near the round's, and some anywhere below 255.
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                *d = if x.is_multiple_of(3) {
-                    (x >> 8) as u8 % 255
-                } else {
-                    ((round % 254) as u8)
-                        .wrapping_add((x >> 8) as u8 % 3)
-                        .wrapping_sub(1)
-                        % 255
-                };
-            }
-            let here = round % 254;
-            assert_eq!(
-                byte_candidates(&dist, here),
-                candidates(&dist[..], here),
-                "{here} {dist:?}"
-            );
         }
     }
 
@@ -1137,13 +692,34 @@ mod tests {
                 assert!(tb.insert(t).is_ok());
             }
             let index = Arc::new(BanIndex::new(m.first, m.second));
-            let wide = solve_in::<u16>(m, &rules, &tb, 2, &index).unwrap().unwrap();
-            let byte = solve_in::<u8>(m, &rules, &tb, 2, &index).unwrap().unwrap();
-            assert!(byte.to_bytes() == wide.to_bytes(), "{m}: one byte");
-            let narrow = solve_in::<Narrow>(m, &rules, &tb, 2, &index).unwrap();
+            let cells = BanCells {
+                index: &index,
+                material: m,
+                rules: &rules,
+                smaller: &tb,
+            };
+            let bytes = |solved: (Vec<u8>, Distances)| {
+                let (states, distances) = solved;
+                let values = in_core::pack_states(&states, 2);
+                table_of(m, &rules, index.clone(), values, distances)
+                    .unwrap()
+                    .to_bytes()
+            };
+            fn width<D: Distance>(cells: &BanCells<'_>) -> Option<(Vec<u8>, Distances)> {
+                in_core::solve_in::<D, _>(&"test", cells, 2)
+                    .unwrap()
+                    .map(|(s, d)| {
+                        let distances = D::table_distances(d, &s);
+                        (s, distances)
+                    })
+            }
+            let wide = bytes(width::<u16>(&cells).unwrap());
+            let byte = bytes(width::<u8>(&cells).unwrap());
+            assert!(byte == wide, "{m}: one byte");
+            let narrow = width::<Narrow>(&cells);
             assert_eq!(narrow.is_some(), fits, "{m}");
             if let Some(t) = narrow {
-                assert!(t.to_bytes() == wide.to_bytes(), "{m}: narrow");
+                assert!(bytes(t) == wide, "{m}: narrow");
             }
         }
     }

@@ -34,9 +34,8 @@ use super::retro::{self, Lookup, Memo, SlotStart, Targets};
 use super::retro_ban::{self, BlockStart};
 use super::{Dense, DenseBan, Material, Slots, Table, Tablebase};
 use crate::driver::GenerateError;
-use crate::retrograde::{
-    Open, Reader, ReadingSlice, RetroError, RetroSlice, SliceValues, Source, Start,
-};
+use crate::in_core;
+use crate::retrograde::{Reader, ReadingSlice, RetroError, RetroSlice, SliceValues, Source, Start};
 use crate::value::Wdl;
 
 /// One Five Tigers material with the tables its removals lead to, under
@@ -244,26 +243,18 @@ impl FiveTigersSlice {
         let states: Vec<u8> = values
             .codes
             .iter()
-            .map(|&c| retro::state_of_code(c))
+            .map(|&c| in_core::state_of_code(c))
             .collect();
-        let threads = threads.max(1);
+        let packed = in_core::pack_states(&states, threads.max(1));
+        let distances = in_core::table_distances(&states, &values.distances);
+        drop(states);
         match &self.kind {
-            Kind::Shuttle { index, .. } => retro::table_of(
-                self.material,
-                &self.rules,
-                index,
-                &states,
-                &values.distances,
-                threads,
-            ),
-            Kind::Ban { index, .. } => retro_ban::table_of(
-                self.material,
-                &self.rules,
-                index.clone(),
-                states,
-                values.distances.clone(),
-                threads,
-            ),
+            Kind::Shuttle { index, .. } => {
+                retro::table_of(self.material, &self.rules, index, packed, distances)
+            }
+            Kind::Ban { index, .. } => {
+                retro_ban::table_of(self.material, &self.rules, index.clone(), packed, distances)
+            }
         }
     }
 
@@ -358,10 +349,7 @@ impl FiveTigersSlice {
                 })
             }
         };
-        Ok(match start {
-            SlotStart::NoStep => Start::Decided(Wdl::Loss, 0),
-            SlotStart::Moves(exits) => Start::Open(Open::of(children.len() as u32, exits)),
-        })
+        Ok(start.into_start(children.len()))
     }
 }
 
