@@ -11,6 +11,12 @@ pub use qi_engine as engine;
 pub use qi_five_tigers as five_tigers;
 pub use qi_jungle as jungle;
 pub use qi_search as search;
+/// The endgame tables (the crate `qi-tablebase`, feature `tablebase`):
+/// generation by retrograde analysis, the table files and probing. With
+/// the feature the engine also probes them in the search
+/// ([`GameKit::attach_tablebase`](engine::GameKit::attach_tablebase)).
+#[cfg(feature = "tablebase")]
+pub use qi_tablebase as tablebase;
 
 pub mod third_game;
 

@@ -254,11 +254,13 @@ pub trait DynEngine: Send {
     /// Probes the endgame tables of the directory `dir` in the search tree
     /// from the next search on (`None`: no tables), for games that have
     /// tables (Jungle: `.qtb` files; Five Tigers: `.qft` files);
-    /// [`TablebaseError::Unsupported`] for the others.
-    /// The files are read as the search needs them; the number of table
-    /// files found in `dir` is returned.
+    /// [`TablebaseError::Unsupported`] for the others, and
+    /// [`TablebaseError::NotBuilt`] for all without qi-engine's `tablebase`
+    /// feature. The files are read as the search needs them; the number of
+    /// table files found in `dir` is returned.
     ///
     /// ```
+    /// # #[cfg(feature = "tablebase")] {
     /// use qi_engine::{engine_for, options::Overrides, EvalProfile, Games, TablebaseError};
     /// use qi_search::Limits;
     /// use qi_tablebase::jungle::{Material, Tablebase};
@@ -283,6 +285,7 @@ pub trait DynEngine: Send {
     /// let refused = five_tigers.set_tablebase(Some(&dir.join("missing")));
     /// assert!(matches!(refused, Err(TablebaseError::Open(_))));
     /// std::fs::remove_dir_all(&dir).unwrap();
+    /// # }
     /// ```
     fn set_tablebase(&mut self, dir: Option<&Path>) -> Result<usize, TablebaseError>;
     /// Whether the tables of [`set_tablebase`](DynEngine::set_tablebase)

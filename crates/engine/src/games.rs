@@ -125,6 +125,7 @@ impl GameKit for JungleKit {
         render::jungle(position)
     }
 
+    #[cfg(feature = "tablebase")]
     fn attach_tablebase(
         hooks: &mut JungleHooks,
         rules: &qi_jungle::Rules,
@@ -139,6 +140,15 @@ impl GameKit for JungleKit {
         let found = tables.as_ref().map_or(0, |t| t.found());
         *hooks = hooks.clone().with_tablebase(tables);
         Ok(found)
+    }
+
+    #[cfg(not(feature = "tablebase"))]
+    fn attach_tablebase(
+        _: &mut JungleHooks,
+        _: &qi_jungle::Rules,
+        dir: Option<&Path>,
+    ) -> Result<usize, TablebaseError> {
+        crate::kit::tables_not_built(dir)
     }
 }
 
@@ -180,6 +190,7 @@ impl GameKit for FiveTigersKit {
         render::five_tigers(position)
     }
 
+    #[cfg(feature = "tablebase")]
     fn attach_tablebase(
         hooks: &mut FiveTigersHooks,
         rules: &qi_five_tigers::Rules,
@@ -202,6 +213,16 @@ impl GameKit for FiveTigersKit {
         Ok(found)
     }
 
+    #[cfg(not(feature = "tablebase"))]
+    fn attach_tablebase(
+        _: &mut FiveTigersHooks,
+        _: &qi_five_tigers::Rules,
+        dir: Option<&Path>,
+    ) -> Result<usize, TablebaseError> {
+        crate::kit::tables_not_built(dir)
+    }
+
+    #[cfg(feature = "tablebase")]
     fn tables_ready(hooks: &FiveTigersHooks) -> bool {
         hooks.tables_ready()
     }
@@ -212,10 +233,12 @@ impl GameKit for FiveTigersKit {
 /// in the search: 64 MiB, read and checked in about a second (the `4v4`
 /// file, 175 MB, took 2.8 s on a loaded machine; every file to 3 a side
 /// with the shuttle allowed is under 9 MB).
+#[cfg(feature = "tablebase")]
 const READ_AHEAD_BYTES: u64 = 64 << 20;
 
 /// The size in bytes of the largest Five Tigers table file (`.qft`) in
 /// `dir` (0 if none can be read).
+#[cfg(feature = "tablebase")]
 fn largest_table_file(dir: &Path) -> u64 {
     std::fs::read_dir(dir)
         .into_iter()

@@ -108,8 +108,23 @@ pub enum TablebaseError {
     },
     /// The directory cannot be read (whatever the game: the tables of
     /// every game share one file format and one error).
+    #[cfg(feature = "tablebase")]
     #[error("tablebase directory: {0}")]
     Open(#[from] qi_tablebase::FormatError),
+    /// The game has endgame tables but this build leaves them out
+    /// (qi-engine's `tablebase` feature is off).
+    #[error("endgame tables are not in this build (the `tablebase` feature of qi-engine is off)")]
+    NotBuilt,
+}
+
+/// [`GameKit::attach_tablebase`] of a game with tables, in a build without
+/// them: no tables is fine, a directory is [`TablebaseError::NotBuilt`].
+#[cfg(not(feature = "tablebase"))]
+pub(crate) fn tables_not_built(dir: Option<&Path>) -> Result<usize, TablebaseError> {
+    match dir {
+        None => Ok(0),
+        Some(_) => Err(TablebaseError::NotBuilt),
+    }
 }
 
 /// Why a network file could not be given to a game's evaluation
@@ -265,9 +280,12 @@ pub trait GameKit: 'static {
     /// the tables are probed once all are in). Returns the number of table
     /// files found in the directory (0 without one). The default has no
     /// tables: `None` is accepted, a directory is
-    /// [`TablebaseError::Unsupported`].
+    /// [`TablebaseError::Unsupported`]. Jungle and Five Tigers have tables
+    /// with qi-engine's `tablebase` feature; without it they refuse a
+    /// directory with [`TablebaseError::NotBuilt`].
     ///
     /// ```
+    /// # #[cfg(feature = "tablebase")] {
     /// use qi_engine::{EvalProfile, FiveTigersKit, GameKit, JungleKit, TablebaseError};
     /// use qi_jungle::Rules;
     ///
@@ -285,6 +303,7 @@ pub trait GameKit: 'static {
     /// let missing = dir.join("qi-no-such-directory");
     /// let refused = FiveTigersKit::attach_tablebase(&mut hooks, &rules, Some(&missing));
     /// assert!(matches!(refused, Err(TablebaseError::Open(_))));
+    /// # }
     /// ```
     fn attach_tablebase(
         hooks: &mut Self::Hooks,

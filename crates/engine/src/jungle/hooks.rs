@@ -1,24 +1,30 @@
 //! The search hooks: move ordering, quiescence moves, null moves, "check"
 //! and endgame tables.
 
+#[cfg(feature = "tablebase")]
 use std::sync::Arc;
 
-use qi_core::{Position, Side};
+use qi_core::Position;
 use qi_jungle::tables::DENS;
-use qi_jungle::{Game, Jungle, Move, Repetition, Square};
-use qi_search::{SearchHooks, SearchOptions, SearchParams, TableValue};
+use qi_jungle::{Game, Jungle, Move, Square};
+#[cfg(feature = "tablebase")]
+use qi_search::TableValue;
+use qi_search::{SearchHooks, SearchOptions, SearchParams};
+#[cfg(feature = "tablebase")]
 use qi_tablebase::jungle::LazyTablebase;
-use qi_tablebase::Wdl;
 
 use super::eval::DEN_ADJACENT;
 use super::weights::{material_values, JungleWeights};
+
+#[cfg(feature = "tablebase")]
+mod tables;
 
 /// Search hooks for Jungle: captures ordered most valuable victim first
 /// (least valuable attacker first among equals), and quiescence on
 /// captures, den entries and moves onto a square next to the enemy den (den
 /// threats); null moves by [`Game::play_null`]; "check" when an enemy
-/// animal stands next to the den of the side to move; and, when given
-/// endgame tables ([`with_tablebase`](JungleHooks::with_tablebase)), their
+/// animal stands next to the den of the side to move; and, with the
+/// `tablebase` feature, when given endgame tables (`with_tablebase`), their
 /// values in the tree where the game's history rules cannot change them
 /// (docs/tablebases.md).
 #[derive(Clone, Debug)]
@@ -27,6 +33,7 @@ pub struct JungleHooks {
     /// swap under Dog over Wolf).
     pub material: [i32; 8],
     /// The endgame tables probed in the tree, shared by the search threads.
+    #[cfg(feature = "tablebase")]
     tables: Option<Arc<LazyTablebase>>,
     /// The search's margins for the evaluation these hooks go with.
     params: SearchParams,
@@ -42,13 +49,15 @@ impl Default for JungleHooks {
 /// same shared set, or none).
 impl PartialEq for JungleHooks {
     fn eq(&self, other: &JungleHooks) -> bool {
-        self.material == other.material
-            && self.params == other.params
-            && match (&self.tables, &other.tables) {
-                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
-                (None, None) => true,
-                _ => false,
-            }
+        #[cfg(feature = "tablebase")]
+        let same_tables = match (&self.tables, &other.tables) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, None) => true,
+            _ => false,
+        };
+        #[cfg(not(feature = "tablebase"))]
+        let same_tables = true;
+        self.material == other.material && self.params == other.params && same_tables
     }
 }
 
@@ -60,6 +69,7 @@ impl JungleHooks {
     pub fn new(weights: &JungleWeights) -> JungleHooks {
         JungleHooks {
             material: weights.material,
+            #[cfg(feature = "tablebase")]
             tables: None,
             params: SearchParams::default(),
         }
@@ -81,81 +91,6 @@ impl JungleHooks {
     /// ```
     pub fn with_search_params(self, params: SearchParams) -> JungleHooks {
         JungleHooks { params, ..self }
-    }
-
-    /// These hooks probing `tables` in the search tree (`None`: no tables).
-    ///
-    /// ```
-    /// use std::sync::{atomic::AtomicBool, Arc};
-    ///
-    /// use qi_engine::jungle::{JungleEval, JungleHooks};
-    /// use qi_engine::{GameKit, JungleKit};
-    /// use qi_jungle::{Game, Jungle, Rules};
-    /// use qi_search::{Limits, Score, Searcher};
-    /// use qi_tablebase::jungle::{LazyTablebase, Material, Tablebase};
-    ///
-    /// let rules = Rules::standard();
-    /// let dir = std::env::temp_dir().join(format!("qi-hooks-doc-{}", std::process::id()));
-    /// Tablebase::generate(&rules, &["LvC".parse::<Material>().unwrap()], 1)
-    ///     .unwrap()
-    ///     .save_dir(&dir)
-    ///     .unwrap();
-    /// let tables = Arc::new(LazyTablebase::open(&dir, &rules).unwrap());
-    /// let hooks = JungleHooks::default().with_tablebase(Some(tables));
-    /// let mut searcher = Searcher::with_hooks(JungleKit::tuned_options(), hooks);
-    /// // Red's Lion against Blue's Cat: the tables know the value of every
-    /// // move, so two plies give the exact result.
-    /// let mut game = Game::new(Jungle::from_text("6c/7/7/7/7/7/7/7/L6 w", rules).unwrap());
-    /// let result = searcher.search(&mut game, &JungleEval::default(), Limits::depth(2), &AtomicBool::new(false), |_| {});
-    /// assert!(result.score.is_mate());
-    /// assert!(result.tbhits > 0);
-    /// std::fs::remove_dir_all(&dir).unwrap();
-    /// ```
-    pub fn with_tablebase(self, tables: Option<Arc<LazyTablebase>>) -> JungleHooks {
-        JungleHooks { tables, ..self }
-    }
-
-    /// The endgame tables probed in the tree, if any.
-    pub fn tablebase(&self) -> Option<&Arc<LazyTablebase>> {
-        self.tables.as_ref()
-    }
-
-    /// The value of the tables for the position of `game`, when it is sure
-    /// under the game's history rules (docs/tablebases.md, "What the tables
-    /// hold"):
-    ///
-    /// * no value under the anti-chase rules, which may forbid the moves a
-    ///   table line needs (a win or a defence) whatever is pending now;
-    /// * no value for a position already seen in this game (the
-    ///   repetition rule is the game's to apply there);
-    /// * a win or a loss only when it ends before the no-capture draw:
-    ///   its distance below `no_capture_draw − no_capture_plies`;
-    /// * a draw only when repetitions draw or are allowed: under
-    ///   `initiator_loses` holding a draw may need a cycle that loses.
-    pub fn table_value(&self, game: &Game) -> Option<TableValue> {
-        let tables = self.tables.as_deref()?;
-        let pos = game.position();
-        let rules = pos.rules();
-        if rules.anti_chase
-            || pos.animal_count(Side::First) + pos.animal_count(Side::Second) > tables.max_animals()
-            || game.occurrences() > 1
-        {
-            return None;
-        }
-        // Only a table's answer: a finished game is the game's to score, and
-        // is not a table hit.
-        let (wdl, distance) = tables.probe_table(pos).ok()??;
-        let left = match rules.no_capture_draw {
-            0 => u32::MAX,
-            limit => limit.saturating_sub(pos.no_capture_plies()),
-        };
-        match wdl {
-            Wdl::Draw if rules.repetition == Repetition::InitiatorLoses => None,
-            Wdl::Draw => Some(TableValue::Draw),
-            _ if distance >= left => None,
-            Wdl::Win => Some(TableValue::Win(distance)),
-            Wdl::Loss => Some(TableValue::Loss(distance)),
-        }
     }
 
     /// Whether an enemy animal stands next to the den of the side to move
@@ -217,6 +152,7 @@ impl SearchHooks<Game> for JungleHooks {
 
     /// [`JungleHooks::table_value`]: nothing, at the cost of one test,
     /// without tables.
+    #[cfg(feature = "tablebase")]
     #[inline]
     fn probe(&self, game: &Game) -> Option<TableValue> {
         self.tables.as_ref()?;

@@ -6,7 +6,9 @@ mod arena_match;
 mod builtin_openings;
 mod caller_input;
 mod five_tigers_eval;
+#[cfg(feature = "tablebase")]
 mod five_tigers_tablebase_search;
+#[cfg(feature = "tablebase")]
 mod ft_tb_suite;
 mod jungle_eval;
 mod jungle_null_move;
@@ -15,6 +17,8 @@ mod levels;
 mod nnue;
 mod nnue_search;
 mod records;
+#[cfg(feature = "tablebase")]
 mod tablebase_search;
+#[cfg(feature = "tablebase")]
 mod tb_suite;
 mod third_game;
