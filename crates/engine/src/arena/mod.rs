@@ -396,6 +396,25 @@ pub fn builtin_openings<K: GameKit>(start: &K::Position) -> Option<Vec<K::Positi
 /// the same whatever the slots' number and speed. With an SPRT the match
 /// ends at the first game whose tally crosses a bound; games still running
 /// then are abandoned. Returns A's score.
+///
+/// ```
+/// use qi_games::engine::arena::{play_match, BoxedPlayer, InProcessPlayer, MatchConfig};
+/// use qi_games::engine::{engine_for, options::Overrides, EvalProfile, Games};
+/// use qi_games::five_tigers::{FiveTigers, Game};
+///
+/// let player = || -> BoxedPlayer {
+///     let engine = engine_for::<Games>("five-tigers", EvalProfile::Default, &Overrides::default());
+///     Box::new(InProcessPlayer::new(engine.unwrap()))
+/// };
+/// // Two games (colours swapped) of 200 nodes a move on one slot.
+/// let config = MatchConfig::new(2).with_movetime(None).with_nodes(200);
+/// let mut reports = Vec::new();
+/// let tally = play_match::<Game>(&config, &FiveTigers::default(), &[], vec![[player(), player()]], |report| {
+///     reports.push((report.index, report.result));
+/// });
+/// assert_eq!(tally.games(), 2);
+/// assert_eq!(reports.iter().map(|r| r.0).collect::<Vec<_>>(), [0, 1]);
+/// ```
 pub fn play_match<G: Game>(
     config: &MatchConfig,
     start: &G::Position,
