@@ -633,9 +633,14 @@ export function modeChanged() {
   document.body.dataset.mode = mode();
   if (mode() === "analysis") {
     // The analysis board has no clock: the game's is taken away (a
-    // paused one would refuse every move).
-    if (state.view && state.view.clock && !gameOver()) act((b) => b.setClock(null));
-    if (!state.analysing && !gameOver()) startAnalysis();
+    // paused one would refuse every move), before the analysis starts, so
+    // that the view the start answers with is one without the clock (sent
+    // together, the server could answer the start with the view from
+    // before the clock went, and show it last).
+    const clockGone = state.view && state.view.clock && !gameOver() ? act((b) => b.setClock(null)) : Promise.resolve(null);
+    clockGone.then(() => {
+      if (mode() === "analysis" && !state.analysing && !gameOver()) startAnalysis();
+    });
     return;
   }
   if (againstEngine()) {
