@@ -8,8 +8,7 @@
 //! 1. **A position**, implementing [`Position`](crate::base::Position):
 //!    the start under its rules, text in and out, legal moves,
 //!    copy-make, the board's own outcome, a Zobrist key. A game with one
-//!    rule set may say `type Rules = ()`, as long as it stays out of the
-//!    registry (whose rules read and write specs, below).
+//!    rule set says `type Rules = ()`.
 //! 2. **A game layer**, implementing [`Game`](crate::base::Game): the
 //!    rules that look at the history. A game without such rules takes
 //!    [`SimpleGame`](crate::base::SimpleGame) as it is; one with
@@ -47,15 +46,14 @@
 //! A game spec names a game and its rules: `NAME`, `NAME:PRESET`, then
 //! optional `,option=value` items (`jungle:datou,jumps=none`). The
 //! registry picks the game by the text before the first `:` or `,`, then
-//! passes **the whole spec** to the rules' `FromStr` (through
+//! passes **the whole spec** to the rules'
+//! [`RulesSpec::from_spec`](crate::engine::RulesSpec::from_spec) (through
 //! [`GameKit::parse_rules`](crate::engine::GameKit::parse_rules), which a
 //! kit may override): the rules must read `NAME` alone (the default
-//! preset) and `NAME:PRESET`, and refuse the rest with a typed error. The
-//! rules' `Display` writes them back, with or without the `NAME:` prefix
-//! ([`spec_of`](crate::engine::spec_of) adds it when it is missing); the
-//! registry's rules must therefore implement `FromStr` and `Display`,
-//! which `()` does not: a game with one rule set registers a one-value
-//! type, as below.
+//! preset) and `NAME:PRESET`, and refuse the rest with a typed error.
+//! [`RulesSpec::to_spec`](crate::engine::RulesSpec::to_spec) writes them
+//! back in canonical form. `()` implements it for a game with one rule
+//! set: its one spec is the game's name, and its kit lists no presets.
 //!
 //! ## Tic-tac-toe, whole
 //!
@@ -100,27 +98,6 @@
 //!     }
 //! }
 //!
-//! /// Tic-tac-toe has one rule set; its text reads the game's specs
-//! /// (`tic-tac-toe`, `tic-tac-toe:standard`) for the registry.
-//! #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-//! struct Standard;
-//!
-//! impl fmt::Display for Standard {
-//!     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-//!         f.write_str("tic-tac-toe:standard")
-//!     }
-//! }
-//!
-//! impl FromStr for Standard {
-//!     type Err = TextError;
-//!     fn from_str(spec: &str) -> Result<Standard, TextError> {
-//!         match spec {
-//!             "tic-tac-toe" | "tic-tac-toe:standard" => Ok(Standard),
-//!             _ => Err(TextError(format!("unknown tic-tac-toe rules '{spec}'"))),
-//!         }
-//!     }
-//! }
-//!
 //! const LINES: [u16; 8] = [0o007, 0o070, 0o700, 0o111, 0o222, 0o444, 0o421, 0o124];
 //! const BOARD_FULL: DrawReason = DrawReason::Rule(RuleName::new("board full"));
 //! const THREE_IN_A_ROW: WinReason = WinReason::Rule(RuleName::new("three in a row"));
@@ -154,19 +131,20 @@
 //! }
 //!
 //! impl Position for Ttt {
-//!     type Rules = Standard;
+//!     /// One rule set: its one spec is the game's name.
+//!     type Rules = ();
 //!     type Move = Cell;
 //!     type ParseError = TextError;
 //!     const MOVE_INDEX_COUNT: usize = 9;
 //!
-//!     fn new(_: Standard) -> Ttt {
+//!     fn new(_: ()) -> Ttt {
 //!         Ttt { marks: [0; 2], to_move: Side::First }
 //!     }
 //!
-//!     fn from_text(text: &str, _: &Standard) -> Result<Ttt, TextError> {
+//!     fn from_text(text: &str, _: &()) -> Result<Ttt, TextError> {
 //!         let bad = || TextError(format!("'{text}' is not nine cells and x or o"));
 //!         let (cells, side) = text.split_once(' ').ok_or_else(bad)?;
-//!         let mut pos = Ttt::new(Standard);
+//!         let mut pos = Ttt::new(());
 //!         for (i, c) in cells.chars().enumerate().take(9) {
 //!             match c {
 //!                 'x' => pos.marks[0] |= 1 << i,
@@ -186,8 +164,8 @@
 //!         Ok(pos)
 //!     }
 //!
-//!     fn rules(&self) -> &Standard {
-//!         &Standard
+//!     fn rules(&self) -> &() {
+//!         &()
 //!     }
 //!
 //!     fn move_index(mv: Cell) -> usize {
@@ -258,9 +236,9 @@
 //!
 //! // Perft, and a game played and taken back: `SimpleGame` is the whole
 //! // game layer.
-//! assert_eq!(perft(&Ttt::new(Standard), 9), 127_872);
-//! assert_eq!(divide(&Ttt::new(Standard), 1).len(), 9);
-//! let mut game = SimpleGame::new(Ttt::new(Standard));
+//! assert_eq!(perft(&Ttt::new(()), 9), 127_872);
+//! assert_eq!(divide(&Ttt::new(()), 1).len(), 9);
+//! let mut game = SimpleGame::new(Ttt::new(()));
 //! for cell in ["a1", "b2", "b1", "c1", "a3", "a2", "c2", "c3", "b3"] {
 //!     game.play(cell.parse()?)?;
 //! }
@@ -271,7 +249,7 @@
 //! assert_eq!(game.position().to_string(), "xxoooxx.o x");
 //!
 //! // The search: x to move wins on c1 at once.
-//! let mut game = SimpleGame::new(Ttt::from_text("xx.oo.... x", &Standard)?);
+//! let mut game = SimpleGame::new(Ttt::from_text("xx.oo.... x", &())?);
 //! let mut searcher: Searcher<SimpleGame<Ttt>> = Searcher::new(SearchOptions::exact(1));
 //! let stop = std::sync::atomic::AtomicBool::new(false);
 //! let result = searcher.search(&mut game, &OpenLines, Limits::depth(9), &stop, |_| {});
@@ -287,7 +265,7 @@
 //!     type Hooks = DefaultHooks;
 //!
 //!     const NAME: &'static str = "tic-tac-toe";
-//!     const PRESETS: &'static [&'static str] = &["standard"];
+//!     const PRESETS: &'static [&'static str] = &[];
 //!     // The levels' node budgets and ratings (unmeasured here).
 //!     const STRENGTH: StrengthScale = StrengthScale {
 //!         unit: 100,
@@ -324,6 +302,7 @@
 //! assert_eq!(MyGames::dispatch("tic-tac-toe", StartPerft(2)), Ok(72));
 //! assert_eq!(MyGames::dispatch("jungle:datou", StartPerft(1)), Ok(24));
 //! assert!(MyGames::dispatch("tic-tac-toe:misere", StartPerft(1)).is_err());
-//! assert_eq!(MyGames::canonical("tic-tac-toe").as_deref(), Ok("tic-tac-toe:standard"));
+//! assert_eq!(MyGames::canonical("tic-tac-toe").as_deref(), Ok("tic-tac-toe"));
+//! assert_eq!(MyGames::default_spec(), "tic-tac-toe");
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

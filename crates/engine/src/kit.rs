@@ -8,6 +8,8 @@ use std::str::FromStr;
 use std::sync::atomic::AtomicBool;
 
 use qi_core::{Evaluator, Game, Position};
+
+use crate::rules_spec::RulesSpec;
 use qi_search::{
     Limits, MoveOf, SearchHooks, SearchOptions, SearchResult, Searcher, Strength, StrengthScale,
 };
@@ -16,7 +18,7 @@ use qi_search::{
 pub type RulesOf<K> = <<K as GameKit>::Position as Position>::Rules;
 
 /// Why a kit's rules text was refused ([`GameKit::parse_rules`]).
-pub type RulesErrorOf<K> = <RulesOf<K> as FromStr>::Err;
+pub type RulesErrorOf<K> = <RulesOf<K> as RulesSpec>::Error;
 
 /// Which evaluation a kit builds: the game's strongest (`default`), the
 /// hand-written one, material alone (a yardstick for matches), or one
@@ -165,10 +167,10 @@ pub enum EvalFileError {
 /// [`Games`](crate::Games) list.
 pub trait GameKit: 'static {
     /// The game's position.
-    type Position: Position<
-            Rules: FromStr<Err: std::error::Error + Send + Sync + 'static> + Display + Send + Sync,
-            Move: Send + Sync,
-        > + Send
+    /// Its rules read and write game specs ([`RulesSpec`]; `()` for a
+    /// game with one rule set).
+    type Position: Position<Rules: RulesSpec + Send + Sync, Move: Send + Sync>
+        + Send
         + Sync
         + 'static;
     /// The game layer (history rules) over [`Position`](GameKit::Position).
@@ -180,7 +182,8 @@ pub trait GameKit: 'static {
 
     /// The game's name in game specs (`jungle` in `jungle:datou`).
     const NAME: &'static str;
-    /// The names of the presets, the default first.
+    /// The names of the presets, the default first: none for a game with
+    /// one rule set (`type Rules = ()`), whose one spec is its name.
     const PRESETS: &'static [&'static str];
     /// The game's built-in opening suite, in the form
     /// [`arena::read_openings`](crate::arena::read_openings) reads (`None`:
@@ -205,7 +208,7 @@ pub trait GameKit: 'static {
     /// assert!(JungleKit::parse_rules("jungle:chess").is_err());
     /// ```
     fn parse_rules(spec: &str) -> Result<RulesOf<Self>, RulesErrorOf<Self>> {
-        spec.parse()
+        RulesSpec::from_spec(Self::NAME, spec)
     }
 
     /// The evaluation profiles the game has ([`engine_for`](crate::engine_for)
@@ -491,9 +494,6 @@ pub trait GameKit: 'static {
 /// assert_eq!(spec_of::<FiveTigersKit>(&rules), "five-tigers:shandong,pieces_per_side=12");
 /// ```
 pub fn spec_of<K: GameKit>(rules: &RulesOf<K>) -> String {
-    let text = rules.to_string();
-    match text.strip_prefix(K::NAME).and_then(|t| t.strip_prefix(':')) {
-        Some(_) => text,
-        None => format!("{}:{text}", K::NAME),
-    }
+    rules.to_spec(K::NAME)
 }
+

@@ -46,6 +46,7 @@ pub mod record;
 mod registry;
 pub mod render;
 mod root_table;
+mod rules_spec;
 pub mod strength;
 
 pub use dynamic::{
@@ -58,3 +59,4 @@ pub use kit::{
 };
 pub use registry::{GameFn, GameInfo, Games, Registry, SpecError};
 pub use root_table::{root_table_move, RootTableMove};
+pub use rules_spec::{OneRuleSet, RulesSpec};

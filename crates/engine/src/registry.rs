@@ -54,17 +54,22 @@ pub struct GameInfo {
 }
 
 impl GameInfo {
-    /// The specs of every preset: `name:preset`.
+    /// The specs of every preset: `name:preset`; the name alone for a
+    /// game without presets (one rule set: `type Rules = ()`).
     ///
     /// ```
-    /// use qi_engine::{Games, Registry};
+    /// use qi_engine::{GameInfo, Games, Registry};
     ///
     /// let jungle = &Games::games()[0];
     /// let specs: Vec<String> = jungle.preset_specs().collect();
     /// assert_eq!(specs, ["jungle:standard", "jungle:yeshou", "jungle:datou", "jungle:traditional"]);
+    /// let one_rule_set = GameInfo { name: "tic-tac-toe", presets: &[] };
+    /// assert_eq!(one_rule_set.preset_specs().collect::<Vec<_>>(), ["tic-tac-toe"]);
     /// ```
     pub fn preset_specs(&self) -> impl Iterator<Item = String> + '_ {
-        self.presets.iter().map(|p| format!("{}:{p}", self.name))
+        let presets = self.presets.iter().map(|p| format!("{}:{p}", self.name));
+        let alone = self.presets.is_empty().then(|| self.name.to_string());
+        presets.chain(alone)
     }
 }
 
@@ -268,20 +273,20 @@ pub trait Registry {
     /// items) and runs `f` for that game under those rules.
     ///
     /// ```
-    /// use qi_engine::{GameFn, GameKit, Games, Registry, RulesOf, SpecError};
+    /// use qi_engine::{GameFn, GameKit, Games, Registry, RulesOf, RulesSpec, SpecError};
     ///
-    /// /// The rules' own text.
-    /// struct RulesText;
-    /// impl GameFn for RulesText {
+    /// /// The rules' spec.
+    /// struct Spec;
+    /// impl GameFn for Spec {
     ///     type Output = String;
     ///     fn call<K: GameKit>(self, rules: RulesOf<K>) -> String {
-    ///         rules.to_string()
+    ///         rules.to_spec(K::NAME)
     ///     }
     /// }
     ///
-    /// assert_eq!(Games::dispatch("jungle:datou", RulesText).unwrap(), "datou");
-    /// assert!(matches!(Games::dispatch("chess", RulesText), Err(SpecError::UnknownGame { .. })));
-    /// assert!(matches!(Games::dispatch("jungle:chess", RulesText), Err(SpecError::BadRules { .. })));
+    /// assert_eq!(Games::dispatch("jungle:datou", Spec).unwrap(), "jungle:datou");
+    /// assert!(matches!(Games::dispatch("chess", Spec), Err(SpecError::UnknownGame { .. })));
+    /// assert!(matches!(Games::dispatch("jungle:chess", Spec), Err(SpecError::BadRules { .. })));
     /// ```
     fn dispatch<F: GameFn>(spec: &str, f: F) -> Result<F::Output, SpecError> {
         let spec = spec.trim();

@@ -18,8 +18,8 @@ use qi_core::{
 use qi_engine::arena::{self, InProcessPlayer, MatchConfig};
 use qi_engine::options::Overrides;
 use qi_engine::{
-    engine_for, DynEngine, EngineEvent, EvalProfile, GameFn, GameKit, Games, KitEngine, Registry,
-    RulesOf,
+    engine_for, DynEngine, EngineEvent, EvalProfile, GameFn, GameKit, Games, KitEngine, OneRuleSet,
+    Registry, RulesOf, SpecError,
 };
 use qi_search::{Limits, SearchHooks, SearchOptions, Searcher, StrengthScale};
 
@@ -30,28 +30,6 @@ use qi_search::{Limits, SearchHooks, SearchOptions, Searcher, StrengthScale};
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
 struct TextError(String);
-
-/// Tic-tac-toe has one rule set.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-struct TttRules;
-
-impl fmt::Display for TttRules {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("tic-tac-toe:standard")
-    }
-}
-
-impl FromStr for TttRules {
-    type Err = TextError;
-    fn from_str(s: &str) -> Result<TttRules, TextError> {
-        match s {
-            "tic-tac-toe" | "tic-tac-toe:standard" => Ok(TttRules),
-            _ => Err(TextError(format!(
-                "unknown tic-tac-toe rules '{s}' (known: standard)"
-            ))),
-        }
-    }
-}
 
 /// A cell `0..9`, written `a1`..`c3` (file then rank).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -150,25 +128,26 @@ impl fmt::Display for Ttt {
 }
 
 impl Position for Ttt {
-    type Rules = TttRules;
+    /// One rule set: `()`, whose one spec is the game's name.
+    type Rules = ();
     type Move = Cell;
     type ParseError = TextError;
 
     const MOVE_INDEX_COUNT: usize = 9;
 
-    fn new(_: TttRules) -> Ttt {
+    fn new(_: ()) -> Ttt {
         Ttt {
             marks: [0; 2],
             stm: Side::First,
         }
     }
 
-    fn from_text(text: &str, _: &TttRules) -> Result<Ttt, TextError> {
+    fn from_text(text: &str, _: &()) -> Result<Ttt, TextError> {
         Ttt::read(text).map_err(TextError)
     }
 
-    fn rules(&self) -> &TttRules {
-        &TttRules
+    fn rules(&self) -> &() {
+        &()
     }
 
     fn move_index(mv: Cell) -> usize {
@@ -261,7 +240,7 @@ impl GameKit for TttKit {
     type Hooks = TttHooks;
 
     const NAME: &'static str = "tic-tac-toe";
-    const PRESETS: &'static [&'static str] = &["standard"];
+    const PRESETS: &'static [&'static str] = &[];
     // Unmeasured: the levels of a game nobody plays only need to work.
     const STRENGTH: StrengthScale = StrengthScale {
         unit: 100,
@@ -286,7 +265,7 @@ impl GameKit for TttKit {
 type MyGames = (TttKit, Games);
 
 fn ttt(text: &str) -> Ttt {
-    Ttt::from_text(text, &TttRules).expect("valid test position")
+    Ttt::from_text(text, &()).expect("valid test position")
 }
 
 // ---------------------------------------------------------------------------
@@ -296,12 +275,29 @@ fn ttt(text: &str) -> Ttt {
 fn the_registry_lists_parses_and_dispatches_the_new_game() {
     let names: Vec<&str> = MyGames::games().iter().map(|g| g.name).collect();
     assert_eq!(names, ["tic-tac-toe", "jungle", "five-tigers"]);
-    assert_eq!(MyGames::default_spec(), "tic-tac-toe:standard");
+    assert_eq!(MyGames::default_spec(), "tic-tac-toe");
     assert_eq!(
-        MyGames::canonical("tic-tac-toe").as_deref(),
-        Ok("tic-tac-toe:standard")
+        MyGames::preset_specs()[..2],
+        ["tic-tac-toe", "jungle:standard"]
     );
-    assert!(MyGames::dispatch("tic-tac-toe:misere", Count(1)).is_err());
+    assert_eq!(
+        MyGames::canonical(" tic-tac-toe ").as_deref(),
+        Ok("tic-tac-toe")
+    );
+    // One rule set: any other rules are a typed error.
+    let Err(SpecError::BadRules { game, error }) =
+        MyGames::dispatch("tic-tac-toe:misere", Count(1))
+    else {
+        panic!("tic-tac-toe has no rules 'misere'")
+    };
+    assert_eq!(game, "tic-tac-toe");
+    assert_eq!(
+        error.downcast_ref::<OneRuleSet>(),
+        Some(&OneRuleSet {
+            game: "tic-tac-toe",
+            spec: "tic-tac-toe:misere".into()
+        })
+    );
     assert!(
         Games::dispatch("tic-tac-toe", Count(1)).is_err(),
         "not in the library's list"
@@ -321,7 +317,7 @@ impl GameFn for Count {
 
 #[test]
 fn conformance_checks_pass() {
-    let checked = random_walks(&Ttt::new(TttRules), 200, 9, 7);
+    let checked = random_walks(&Ttt::new(()), 200, 9, 7);
     assert!(checked > 1000, "{checked}");
 }
 
@@ -332,7 +328,7 @@ fn perft_and_divide() {
     for (depth, &n) in expected.iter().enumerate() {
         assert_eq!(MyGames::dispatch("tic-tac-toe", Count(depth as u32)), Ok(n));
     }
-    let divide = qi_search::divide(&Ttt::new(TttRules), 9);
+    let divide = qi_search::divide(&Ttt::new(()), 9);
     assert_eq!(divide.len(), 9);
     assert_eq!(divide.iter().map(|(_, n)| n).sum::<u64>(), 127872);
     // By symmetry the corners agree, and so do the edges.
@@ -387,7 +383,7 @@ fn a_scripted_engine_session_through_the_type_erased_engine() {
     let mut engine: Box<dyn DynEngine> =
         engine_for::<MyGames>("tic-tac-toe", EvalProfile::Default, &Overrides::default())
             .expect("a registered game");
-    assert_eq!(engine.spec(), "tic-tac-toe:standard");
+    assert_eq!(engine.spec(), "tic-tac-toe");
     // position startpos moves a1 b2 b1 / go depth 9 / bestmove c1
     engine
         .set_position(None, &["a1".into(), "b2".into(), "b1".into()])
@@ -424,7 +420,7 @@ fn a_scripted_engine_session_through_the_type_erased_engine() {
 
 #[test]
 fn in_process_engines_play_a_match_through_the_arena() {
-    let start = Ttt::new(TttRules);
+    let start = Ttt::new(());
     let openings = arena::read_openings(
         &start,
         Some("# two openings\n.../.x./... o\nx../.../... o\n"),
@@ -432,8 +428,7 @@ fn in_process_engines_play_a_match_through_the_arena() {
     .unwrap();
     let new_player = || {
         InProcessPlayer::new(Box::new(
-            KitEngine::<TttKit>::new(TttRules, EvalProfile::Default, &Overrides::default())
-                .unwrap(),
+            KitEngine::<TttKit>::new((), EvalProfile::Default, &Overrides::default()).unwrap(),
         ))
     };
     let slots: Vec<[arena::BoxedPlayer; 2]> = (0..2)
