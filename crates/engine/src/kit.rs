@@ -497,3 +497,26 @@ pub fn spec_of<K: GameKit>(rules: &RulesOf<K>) -> String {
     rules.to_spec(K::NAME)
 }
 
+/// Run by CI with `cargo test -p qi-engine --no-default-features --lib
+/// without_tables` (the workspace's tests build every feature).
+#[cfg(all(test, not(feature = "tablebase")))]
+mod without_tables {
+    use super::{EvalProfile, TablebaseError};
+    use crate::options::Overrides;
+    use crate::{engine_for, Games, Registry};
+
+    #[test]
+    fn a_table_directory_is_refused_and_none_is_fine() {
+        let dir = std::env::temp_dir();
+        for spec in Games::preset_specs() {
+            let mut engine =
+                engine_for::<Games>(&spec, EvalProfile::Default, &Overrides::default()).unwrap();
+            let refused = engine.set_tablebase(Some(&dir));
+            assert!(
+                matches!(refused, Err(TablebaseError::NotBuilt)),
+                "{spec}: {refused:?}"
+            );
+            assert_eq!(engine.set_tablebase(None).unwrap(), 0, "{spec}");
+        }
+    }
+}
