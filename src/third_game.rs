@@ -141,7 +141,7 @@
 //!         Ttt { marks: [0; 2], to_move: Side::First }
 //!     }
 //!
-//!     fn from_text(text: &str, _: &()) -> Result<Ttt, TextError> {
+//!     fn from_text(text: &str, _: ()) -> Result<Ttt, TextError> {
 //!         let bad = || TextError(format!("'{text}' is not nine cells and x or o"));
 //!         let (cells, side) = text.split_once(' ').ok_or_else(bad)?;
 //!         let mut pos = Ttt::new(());
@@ -249,7 +249,7 @@
 //! assert_eq!(game.position().to_string(), "xxoooxx.o x");
 //!
 //! // The search: x to move wins on c1 at once.
-//! let mut game = SimpleGame::new(Ttt::from_text("xx.oo.... x", &())?);
+//! let mut game = SimpleGame::new(Ttt::from_text("xx.oo.... x", ())?);
 //! let mut searcher: Searcher<SimpleGame<Ttt>> = Searcher::new(SearchOptions::exact(1));
 //! let stop = std::sync::atomic::AtomicBool::new(false);
 //! let result = searcher.search(&mut game, &OpenLines, Limits::depth(9), &stop, |_| {});

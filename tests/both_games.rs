@@ -30,7 +30,7 @@ fn play<K: GameKit>(plies: usize) -> Result<Vec<String>, Box<dyn Error>> {
         // The text names the position whole, under the rules it states.
         let text = game.position().to_string();
         assert_eq!(
-            &K::Position::from_text(&text, game.position().rules())?,
+            &K::Position::from_text(&text, game.position().rules().clone())?,
             game.position()
         );
     }
@@ -119,12 +119,13 @@ macro_rules! same_shape {
             }
 
             #[test]
-            fn rules_are_taken_by_value_or_by_reference() -> Result<(), Box<dyn Error>> {
+            fn rules_are_taken_by_value_by_the_type_and_the_trait() -> Result<(), Box<dyn Error>> {
                 let rules = Rules::preset($preset)?;
                 let pos = $position::new(rules);
+                assert_eq!(<$position as qi_games::prelude::Position>::new(rules), pos);
                 let text = pos.to_string();
                 assert_eq!($position::from_text(&text, rules)?, pos);
-                assert_eq!($position::from_text(&text, rules)?, pos);
+                assert_eq!(<$position as qi_games::prelude::Position>::from_text(&text, rules)?, pos);
                 assert_eq!($position::from_text_lenient(&text, rules)?, pos);
                 assert_eq!($position::from_setup(pos.to_setup(), rules)?, pos);
                 assert_eq!($position::from_setup_lenient(pos.to_setup(), rules)?, pos);

@@ -424,7 +424,7 @@ mod tests {
             }
         }
 
-        fn from_text(text: &str, (): &()) -> Result<Walk, IllegalMove> {
+        fn from_text(text: &str, (): ()) -> Result<Walk, IllegalMove> {
             Err(IllegalMove::new(text, "not read"))
         }
 

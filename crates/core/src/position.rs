@@ -62,7 +62,7 @@ pub trait Position: Clone + Eq + Debug + Display + Sized {
     /// assert!(Jungle::from_text("7/3L3/7", Rules::standard()).is_err());
     /// # Ok::<(), qi_jungle::JfenError>(())
     /// ```
-    fn from_text(text: &str, rules: &Self::Rules) -> Result<Self, Self::ParseError>;
+    fn from_text(text: &str, rules: Self::Rules) -> Result<Self, Self::ParseError>;
 
     /// The rule set of this position.
     ///
@@ -305,7 +305,7 @@ pub trait Position: Clone + Eq + Debug + Display + Sized {
     /// assert_eq!(pos.rules(), &Rules::datou());
     /// ```
     fn with_text(&self, text: &str) -> Result<Self, Self::ParseError> {
-        Self::from_text(text, self.rules())
+        Self::from_text(text, self.rules().clone())
     }
 }
 

@@ -190,7 +190,7 @@ where
     D: Deserializer<'de>,
 {
     let repr = PositionOwned::<P::Rules>::deserialize(deserializer)?;
-    P::from_text(&repr.position, &repr.rules).map_err(de::Error::custom)
+    P::from_text(&repr.position, repr.rules).map_err(de::Error::custom)
 }
 
 #[derive(Serialize)]

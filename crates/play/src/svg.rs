@@ -184,7 +184,7 @@ pub(crate) fn start_position<K: GameKit>(
 ) -> Result<K::Position, String> {
     match text.map(str::trim) {
         None | Some("") | Some("startpos") => Ok(K::Position::new(rules)),
-        Some(text) => K::Position::from_text(text, &rules).map_err(|e| e.to_string()),
+        Some(text) => K::Position::from_text(text, rules).map_err(|e| e.to_string()),
     }
 }
 

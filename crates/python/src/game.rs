@@ -292,7 +292,7 @@ where
     let rules: RulesOf<K> = K::parse_rules(spec).map_err(|e| e.to_string())?;
     let start = match position {
         None => K::Position::new(rules),
-        Some(text) => K::Position::from_text(text, &rules).map_err(|e| e.to_string())?,
+        Some(text) => K::Position::from_text(text, rules).map_err(|e| e.to_string())?,
     };
     Ok(Typed::<K>::boxed(K::Game::new(start)))
 }

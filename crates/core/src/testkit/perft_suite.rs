@@ -189,7 +189,7 @@ where
                         .ok_or_else(|| err("'position' before 'rules'".into()))?;
                     let position = match rest {
                         "start" => P::new(rules.clone()),
-                        _ => P::from_text(rest, rules)
+                        _ => P::from_text(rest, rules.clone())
                             .map_err(|e| err(format!("bad position '{rest}': {e}")))?,
                     };
                     case.position = Some((rest.to_string(), position));

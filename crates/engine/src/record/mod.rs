@@ -285,7 +285,7 @@ impl Record {
     fn replay_under<K: GameKit>(&self, rules: RulesOf<K>) -> Result<K::Game, ReplayError> {
         let start = match self.tag("Start").map(str::trim) {
             None | Some(STARTPOS) | Some("") => K::Position::new(rules),
-            Some(text) => K::Position::from_text(text, &rules)
+            Some(text) => K::Position::from_text(text, rules)
                 .map_err(|e| ReplayError::Start(e.to_string()))?,
         };
         let mut game = K::Game::new(start);

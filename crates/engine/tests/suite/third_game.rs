@@ -142,7 +142,7 @@ impl Position for Ttt {
         }
     }
 
-    fn from_text(text: &str, _: &()) -> Result<Ttt, TextError> {
+    fn from_text(text: &str, _: ()) -> Result<Ttt, TextError> {
         Ttt::read(text).map_err(TextError)
     }
 
@@ -265,7 +265,7 @@ impl GameKit for TttKit {
 type MyGames = (TttKit, Games);
 
 fn ttt(text: &str) -> Ttt {
-    Ttt::from_text(text, &()).expect("valid test position")
+    Ttt::from_text(text, ()).expect("valid test position")
 }
 
 // ---------------------------------------------------------------------------

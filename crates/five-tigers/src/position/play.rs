@@ -180,8 +180,8 @@ impl Position for FiveTigers {
         FiveTigers::new(rules)
     }
 
-    fn from_text(text: &str, rules: &Rules) -> Result<FiveTigers, PositionTextError> {
-        FiveTigers::from_text(text, *rules)
+    fn from_text(text: &str, rules: Rules) -> Result<FiveTigers, PositionTextError> {
+        FiveTigers::from_text(text, rules)
     }
 
     fn rules(&self) -> &Rules {

@@ -421,8 +421,8 @@ impl Position for Jungle {
         Jungle::new(rules)
     }
 
-    fn from_text(text: &str, rules: &Rules) -> Result<Jungle, JfenError> {
-        Jungle::from_text(text, *rules)
+    fn from_text(text: &str, rules: Rules) -> Result<Jungle, JfenError> {
+        Jungle::from_text(text, rules)
     }
 
     fn rules(&self) -> &Rules {

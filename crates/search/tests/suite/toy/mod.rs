@@ -301,14 +301,14 @@ impl Position for TreeNode {
         TreeNode::root(cfg)
     }
 
-    fn from_text(text: &str, cfg: &TreeConfig) -> Result<TreeNode, ToyParseError> {
+    fn from_text(text: &str, cfg: TreeConfig) -> Result<TreeNode, ToyParseError> {
         let err = || ToyParseError(text.to_string());
         let mut parts = text.split_whitespace();
         let level = parts.next().and_then(|t| t.parse().ok()).ok_or_else(err)?;
         let id = parts.next().and_then(|t| t.parse().ok()).ok_or_else(err)?;
         let passed = parts.next().map(|t| t == "1").unwrap_or(false);
         Ok(TreeNode {
-            cfg: *cfg,
+            cfg,
             level,
             id,
             passed,
@@ -459,7 +459,7 @@ impl Position for Nim {
         }
     }
 
-    fn from_text(text: &str, (): &()) -> Result<Nim, ToyParseError> {
+    fn from_text(text: &str, (): ()) -> Result<Nim, ToyParseError> {
         let err = || ToyParseError(text.to_string());
         let mut parts = text.split_whitespace();
         let stones = parts.next().and_then(|t| t.parse().ok()).ok_or_else(err)?;
@@ -634,7 +634,7 @@ impl Position for Ttt {
         Ttt::empty()
     }
 
-    fn from_text(text: &str, (): &()) -> Result<Ttt, ToyParseError> {
+    fn from_text(text: &str, (): ()) -> Result<Ttt, ToyParseError> {
         if text.len() < 9 {
             return Err(ToyParseError(text.to_string()));
         }
