@@ -49,15 +49,25 @@ const TAG_ORDER: [&str; 8] = [
     "Termination",
 ];
 
-/// One move of a record: its text in the game's notation and an optional
-/// comment (the text between the braces, trimmed).
+/// One move of a record: its text in the game's notation, an optional
+/// comment (the text between the braces, trimmed) and the variations
+/// that were tried instead of it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RecordMove {
     /// The move as the game writes it (`a3a4`, `c3-c4`, `xb2`).
     pub text: String,
     /// The comment after the move, e.g. `score cp 12 depth 9`.
     pub comment: Option<String>,
+    /// Lines played instead of this move, from the position before it
+    /// (PGN's `( ... )` after the move), each a line of moves that can have
+    /// variations of its own. A writer leaves out an empty one.
+    pub variations: Vec<Vec<RecordMove>>,
 }
+
+/// How deep variations may nest in a record that is read: a variation
+/// inside a variation ... this many levels (deeper text is refused, not
+/// read into a structure too deep to write or drop).
+pub const MAX_VARIATION_DEPTH: usize = 64;
 
 /// A game record: tag pairs and moves. `Display` writes the text format and
 /// `FromStr` reads it; [`Record::replay`] checks the moves against the rules.
@@ -187,7 +197,7 @@ impl Record {
             .iter()
             .map(|mv| RecordMove {
                 text: mv.to_string(),
-                comment: None,
+                ..RecordMove::default()
             })
             .collect();
         if let Some(outcome) = game.outcome() {
@@ -254,6 +264,7 @@ impl Record {
         self.moves.push(RecordMove {
             text: text.to_string(),
             comment: comment.map(str::to_string),
+            variations: Vec::new(),
         });
     }
 
@@ -264,8 +275,8 @@ impl Record {
     }
 
     /// Rebuilds the game of kit `K`: the rules from the `Game` tag (which
-    /// must name `K`'s game), the start from `Start`, then every move,
-    /// checked. A decided `Result` that the rules did not reach is recorded
+    /// must name `K`'s game), the start from `Start`, then every move of
+    /// the main line, checked (variations are not played). A decided `Result` that the rules did not reach is recorded
     /// as decided outside them (a resignation, a loss on time or an agreed
     /// draw, after `Termination`).
     pub fn replay<K: GameKit>(&self) -> Result<K::Game, ReplayError> {
@@ -369,6 +380,35 @@ fn write_tag_value(f: &mut fmt::Formatter<'_>, value: &str) -> fmt::Result {
     f.write_str("\"")
 }
 
+/// The tokens of `line`: each move, its comment, then its variations in
+/// parentheses (the `(` joined to the first token inside, the `)` to the
+/// last, as PGN writes them); an empty variation is left out.
+fn line_tokens(line: &[RecordMove], tokens: &mut Vec<String>) {
+    for mv in line {
+        tokens.push(mv.text.clone());
+        if let Some(comment) = &mv.comment {
+            // A brace inside would end or nest the comment.
+            let clean: String = comment
+                .replace('{', "(")
+                .replace('}', ")")
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            tokens.push(format!("{{{clean}}}"));
+        }
+        for variation in &mv.variations {
+            let first = tokens.len();
+            line_tokens(variation, tokens);
+            if tokens.len() > first {
+                tokens[first].insert(0, '(');
+                if let Some(last) = tokens.last_mut() {
+                    last.push(')');
+                }
+            }
+        }
+    }
+}
+
 /// The longest line of move text a writer makes before breaking it.
 const LINE_WIDTH: usize = 79;
 
@@ -381,19 +421,7 @@ impl fmt::Display for Record {
         }
         f.write_str("\n")?;
         let mut tokens: Vec<String> = Vec::new();
-        for mv in &self.moves {
-            tokens.push(mv.text.clone());
-            if let Some(comment) = &mv.comment {
-                // A brace inside would end or nest the comment.
-                let clean: String = comment
-                    .replace('{', "(")
-                    .replace('}', ")")
-                    .split_whitespace()
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                tokens.push(format!("{{{clean}}}"));
-            }
-        }
+        line_tokens(&self.moves, &mut tokens);
         tokens.push(self.result().text().to_string());
         let mut width = 0;
         for token in tokens {

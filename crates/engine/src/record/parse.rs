@@ -7,7 +7,7 @@ use std::str::Chars;
 
 use thiserror::Error;
 
-use super::{Record, RecordMove, RecordResult};
+use super::{Record, RecordMove, RecordResult, MAX_VARIATION_DEPTH};
 
 /// Where and why record text could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -49,6 +49,21 @@ pub enum ParseErrorKind {
     /// A comment with no move before it, or a second comment on a move.
     #[error("a comment must follow a move, at most one per move")]
     MisplacedComment,
+    /// A `(` with no move before it for the variation to replace.
+    #[error("a variation must follow a move")]
+    MisplacedVariation,
+    /// A `(` without its `)` (the text or the record ended inside it).
+    #[error("unterminated variation")]
+    UnterminatedVariation,
+    /// A `)` without its `(`.
+    #[error("unbalanced parenthesis")]
+    UnbalancedParenthesis,
+    /// `()`: a variation of no move.
+    #[error("a variation needs at least one move")]
+    EmptyVariation,
+    /// Variations nested deeper than [`MAX_VARIATION_DEPTH`].
+    #[error("variations nested more than {MAX_VARIATION_DEPTH} deep")]
+    VariationTooDeep,
     /// A token that cannot be move text.
     #[error("'{}' is not a move", qi_core::Escaped(.0))]
     BadMove(String),
@@ -163,27 +178,62 @@ fn read_record(cursor: &mut Cursor<'_>) -> Result<Option<Record>, ParseError> {
         record.tags.push((name, value));
         cursor.skip_space();
     }
+    // The lines being read: the main line, then each variation opened
+    // and not yet closed inside the one before it.
+    let mut lines: Vec<Vec<RecordMove>> = vec![Vec::new()];
     loop {
         cursor.skip_space();
         let at = cursor.here();
+        let open = lines.len() > 1;
         match cursor.peek() {
+            None if open => return Err(cursor.error(ParseErrorKind::UnterminatedVariation)),
             // Moves that end with the text and no result token are an
             // unfinished game (`*`), or the `Result` tag's result, as PGN
             // readers take them: a record copied without its last token
             // still loads.
-            None => return Ok(Some(record)),
+            None => {
+                record.moves = lines.pop().unwrap_or_default();
+                return Ok(Some(record));
+            }
             Some('[') => return Err(cursor.error(ParseErrorKind::TagAfterMoves)),
             Some('}') => return Err(cursor.error(ParseErrorKind::UnbalancedBrace)),
             Some('{') => {
                 let comment = read_comment(cursor)?;
-                match record.moves.last_mut() {
+                match lines.last_mut().and_then(|line| line.last_mut()) {
                     Some(mv) if mv.comment.is_none() => mv.comment = Some(comment),
                     _ => return Err(error_at(at, ParseErrorKind::MisplacedComment)),
+                }
+            }
+            Some('(') => {
+                // A variation replaces the move before it.
+                if lines.last().is_none_or(Vec::is_empty) {
+                    return Err(cursor.error(ParseErrorKind::MisplacedVariation));
+                }
+                if lines.len() > MAX_VARIATION_DEPTH {
+                    return Err(cursor.error(ParseErrorKind::VariationTooDeep));
+                }
+                cursor.next();
+                lines.push(Vec::new());
+            }
+            Some(')') => {
+                let variation = match lines.pop() {
+                    Some(variation) if open && !variation.is_empty() => variation,
+                    Some(_) if open => {
+                        return Err(cursor.error(ParseErrorKind::EmptyVariation));
+                    }
+                    _ => return Err(cursor.error(ParseErrorKind::UnbalancedParenthesis)),
+                };
+                cursor.next();
+                if let Some(mv) = lines.last_mut().and_then(|line| line.last_mut()) {
+                    mv.variations.push(variation);
                 }
             }
             Some(_) => {
                 let token = read_token(cursor);
                 if let Some(result) = RecordResult::from_token(&token) {
+                    if open {
+                        return Err(error_at(at, ParseErrorKind::UnterminatedVariation));
+                    }
                     match record.tag("Result") {
                         Some(tag) if tag != token => {
                             let tag = tag.to_string();
@@ -198,6 +248,7 @@ fn read_record(cursor: &mut Cursor<'_>) -> Result<Option<Record>, ParseError> {
                         None if result == RecordResult::Unfinished => {}
                         None => record.set_result(result),
                     }
+                    record.moves = lines.pop().unwrap_or_default();
                     return Ok(Some(record));
                 }
                 if is_move_number(&token) {
@@ -209,10 +260,12 @@ fn read_record(cursor: &mut Cursor<'_>) -> Result<Option<Record>, ParseError> {
                 {
                     return Err(error_at(at, ParseErrorKind::BadMove(token)));
                 }
-                record.moves.push(RecordMove {
-                    text: token,
-                    comment: None,
-                });
+                if let Some(line) = lines.last_mut() {
+                    line.push(RecordMove {
+                        text: token,
+                        ..RecordMove::default()
+                    });
+                }
             }
         }
     }
@@ -225,12 +278,12 @@ fn is_move_number(token: &str) -> bool {
     digits.len() < token.len() && !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit())
 }
 
-/// A run of characters up to whitespace, a brace or `[` (at least one
+/// A run of characters up to whitespace, a brace, a parenthesis or `[` (at least one
 /// character, since the caller has seen none of those).
 fn read_token(cursor: &mut Cursor<'_>) -> String {
     let mut token = String::new();
     while let Some(c) = cursor.peek() {
-        if c.is_whitespace() || "{}[".contains(c) {
+        if c.is_whitespace() || "{}[()".contains(c) {
             break;
         }
         token.push(c);

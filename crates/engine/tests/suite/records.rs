@@ -5,7 +5,9 @@
 use proptest::prelude::*;
 use qi_core::testkit::{random_playout, Rng};
 use qi_core::{Game, Position};
-use qi_engine::record::{ParseErrorKind, Record, RecordResult, ReplayError};
+use qi_engine::record::{
+    ParseErrorKind, Record, RecordMove, RecordResult, ReplayError, MAX_VARIATION_DEPTH,
+};
 use qi_engine::{FiveTigersKit, GameKit, Games, JungleKit};
 
 /// A random game of kit `K` under `preset` from a random position reached
@@ -279,13 +281,32 @@ proptest! {
     }
 
     #[test]
+    fn records_with_variations_round_trip(seed in any::<u64>(), plies in 0usize..60, jungle in any::<bool>()) {
+        let (mut record, game) = if jungle {
+            let (record, game) = random_record::<JungleKit>("standard", seed, plies);
+            (record, game.position().to_string())
+        } else {
+            let (record, game) = random_record::<FiveTigersKit>("ten", seed, plies);
+            (record, game.position().to_string())
+        };
+        let mut rng = Rng::new(seed ^ 0x5eed);
+        add_variations(&mut record.moves, &mut rng, 0);
+        let text = record.to_string();
+        let read: Record = text.parse().map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
+        prop_assert_eq!(&read, &record, "{}", text);
+        prop_assert_eq!(read.to_string(), text);
+        // The main line replays as without the variations.
+        prop_assert_eq!(read.final_position::<Games>().unwrap(), game);
+    }
+
+    #[test]
     fn mutated_text_never_panics(
         seed in any::<u64>(),
         edits in proptest::collection::vec((any::<usize>(), 0u8..4, any::<char>()), 1..6),
     ) {
         let (record, _) = random_record::<FiveTigersKit>("shandong", seed, 40);
         let mut chars: Vec<char> = record.to_string().chars().collect();
-        let specials = ['[', ']', '{', '}', '"', '\\', '\n', ' ', 'x', '-', '*'];
+        let specials = ['[', ']', '{', '}', '"', '\\', '\n', ' ', 'x', '-', '*', '(', ')'];
         for (at, op, c) in edits {
             let at = at % (chars.len() + 1);
             let c = if op % 2 == 0 { specials[at % specials.len()] } else { c };
@@ -307,6 +328,110 @@ proptest! {
             prop_assert!(e.line >= 1 && e.column >= 1);
         }
     }
+}
+
+/// Variations on some moves of `line`, each of a few made-up moves (the
+/// reader does not check moves against the rules), some with comments and
+/// variations of their own, up to three levels deep.
+fn add_variations(line: &mut [RecordMove], rng: &mut Rng, depth: usize) {
+    for mv in line.iter_mut() {
+        while depth < 3 && rng.below(5) == 0 {
+            let mut variation: Vec<RecordMove> = (0..1 + rng.below(4))
+                .map(|i| RecordMove {
+                    text: format!("{}{}", ["a3a4", "c3-c4", "xb2", "g7g6"][rng.below(4)], i),
+                    comment: (rng.below(3) == 0).then(|| format!("idea {i}")),
+                    variations: Vec::new(),
+                })
+                .collect();
+            add_variations(&mut variation, rng, depth + 1);
+            mv.variations.push(variation);
+        }
+    }
+}
+
+#[test]
+fn variations_in_parentheses_read_as_a_tree() {
+    let text = "[Game \"jungle:standard\"]\n\n\
+                1. a3a4 (1. g3g4 {the other rook file} 1... g7g6 (1... a7a6) 2. g4g5) \
+                1... g7g6 (1... a7a6) 2. a4a5 *";
+    let record: Record = text.parse().unwrap();
+    let texts = |line: &[RecordMove]| line.iter().map(|m| m.text.clone()).collect::<Vec<_>>();
+    assert_eq!(texts(&record.moves), ["a3a4", "g7g6", "a4a5"]);
+    let first = &record.moves[0].variations;
+    assert_eq!(first.len(), 1);
+    assert_eq!(texts(&first[0]), ["g3g4", "g7g6", "g4g5"]);
+    assert_eq!(first[0][0].comment.as_deref(), Some("the other rook file"));
+    assert_eq!(texts(&first[0][1].variations[0]), ["a7a6"]);
+    assert_eq!(texts(&record.moves[1].variations[0]), ["a7a6"]);
+    // Written as PGN writes it, and read back the same.
+    let written = record.to_string();
+    assert!(
+        written.contains("a3a4 (g3g4 {the other rook file} g7g6 (a7a6) g4g5) g7g6 (a7a6) a4a5 *"),
+        "{written}"
+    );
+    assert_eq!(written.parse::<Record>().unwrap(), record);
+    // Replaying plays the main line.
+    assert_eq!(record.replay::<JungleKit>().unwrap().ply(), 3);
+    // docs/records.md's example: two variations of one move, after its
+    // comment, written back as they were.
+    let moves = "a3a4 {the main move} (g3g4 g7g6 (a7a6) g4g5) (c3d3) g7g6 a4a5 *";
+    let record: Record = format!("[Game \"jungle:standard\"]\n\n{moves}\n")
+        .parse()
+        .unwrap();
+    assert_eq!(record.moves[0].variations.len(), 2);
+    assert_eq!(texts(&record.moves[0].variations[1]), ["c3d3"]);
+    assert!(record.to_string().ends_with(&format!("\n\n{moves}\n")));
+}
+
+#[test]
+fn faulty_variations_name_line_and_column() {
+    assert_eq!(
+        parse_error("[Game \"jungle\"]\n\n(a3a4) *"),
+        (3, 1, ParseErrorKind::MisplacedVariation)
+    );
+    assert_eq!(
+        parse_error("a3a4 ((a3a5) a4a5) *").2,
+        ParseErrorKind::MisplacedVariation
+    );
+    assert_eq!(
+        parse_error("a3a4 (a3a5 *").2,
+        ParseErrorKind::UnterminatedVariation
+    );
+    assert_eq!(
+        parse_error("a3a4 (a3a5").2,
+        ParseErrorKind::UnterminatedVariation
+    );
+    assert_eq!(
+        parse_error("a3a4 a4a5) *"),
+        (1, 10, ParseErrorKind::UnbalancedParenthesis)
+    );
+    assert_eq!(
+        parse_error("a3a4 ( ) *"),
+        (1, 8, ParseErrorKind::EmptyVariation)
+    );
+    assert_eq!(
+        parse_error("a3a4 ({why} a3a5) *").2,
+        ParseErrorKind::MisplacedComment
+    );
+    // Nesting as deep as allowed reads; one more level is refused, and
+    // text nested without end is refused without exhausting the stack.
+    let nested = |depth: usize| {
+        format!(
+            "{}{} *",
+            "a3a4 (".repeat(depth),
+            "a3a4".to_string() + &")".repeat(depth)
+        )
+    };
+    let read: Record = nested(MAX_VARIATION_DEPTH).parse().unwrap();
+    assert_eq!(read.to_string().parse::<Record>().unwrap(), read);
+    assert_eq!(
+        parse_error(&nested(MAX_VARIATION_DEPTH + 1)).2,
+        ParseErrorKind::VariationTooDeep
+    );
+    assert_eq!(
+        parse_error(&"a3a4 (".repeat(200_000)).2,
+        ParseErrorKind::VariationTooDeep
+    );
 }
 
 /// The examples of docs/records.md read and replay.
