@@ -1464,6 +1464,26 @@ Object.assign(tests, {
     check(await page.locator("#board .overlay.better").count() === 0, "the arrow belongs to its position");
   },
 
+  async "review: its progress shown position by position, on either backend"(page) {
+    await page.fill("#record-text", BLUNDER);
+    await page.click("#load-record");
+    await page.waitForFunction(() => __qiTest.state.view.moves.length === 6);
+    // Every text the progress note is given, kept as it is drawn.
+    await page.evaluate(() => {
+      window.qiNotes = [];
+      const note = document.querySelector("#review-state");
+      new MutationObserver((records) => {
+        for (const r of records) for (const n of r.addedNodes) window.qiNotes.push(n.textContent);
+      }).observe(note, { childList: true });
+    });
+    await page.click("#review");
+    await page.waitForSelector('#moves button[data-ply="6"] .judgement', { timeout: 60000 });
+    const notes = await page.evaluate(() => window.qiNotes);
+    for (let done = 1; done <= 7; done += 1) {
+      check(notes.includes(`reviewing… ${done} of 7 positions`), `position ${done} of 7 told: ${JSON.stringify(notes)}`);
+    }
+  },
+
   async "review: cancelled, it leaves nothing; the page's words in Chinese"(page) {
     await page.selectOption("#lang", "zh");
     await page.fill("#record-text", BLUNDER);

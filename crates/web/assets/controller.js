@@ -481,7 +481,7 @@ export async function reviewGame() {
   }
   const key = gameKey(view);
   /** @type {{ cancel: () => void, done: number, total: number }} */
-  const mine = { cancel: () => {}, done: 0, total: backend().name === "local" ? view.moves.length + 1 : 0 };
+  const mine = { cancel: () => {}, done: 0, total: view.moves.length + 1 };
   state.reviewing = mine;
   drawReview();
   try {

@@ -57,7 +57,7 @@ const EN = {
   reviewBox: "Game review", review: "Review", reviewCancel: "Cancel",
   reviewTitle: "the engine looks at every position of the game and marks inaccuracies, mistakes and blunders",
   reviewing: (/** @type {number} */ d, /** @type {number} */ t) => `reviewing… ${d} of ${t} positions`,
-  reviewingServer: "reviewing…", reviewPartial: "stopped before the end: part of the game reviewed",
+  reviewPartial: "stopped before the end: part of the game reviewed",
   accuracy: (/** @type {string} */ s, /** @type {string} */ a, /** @type {number} */ i, /** @type {number} */ m, /** @type {number} */ b) =>
     `${s}: accuracy ${a} · ${i} inaccurac${i === 1 ? "y" : "ies"}, ${m} mistake${m === 1 ? "" : "s"}, ${b} blunder${b === 1 ? "" : "s"}`,
   judgements: { inaccuracy: "Inaccuracy", mistake: "Mistake", blunder: "Blunder" },
@@ -133,7 +133,7 @@ const ZH = {
   reviewBox: "复盘", review: "复盘", reviewCancel: "取消",
   reviewTitle: "引擎逐一分析本局每个局面，标出欠佳、失误和漏着",
   reviewing: (d, t) => `复盘中… ${d}/${t} 个局面`,
-  reviewingServer: "复盘中…", reviewPartial: "中途停止：只复盘了一部分",
+  reviewPartial: "中途停止：只复盘了一部分",
   accuracy: (s, a, i, m, b) => `${s}：准确率 ${a} · 欠佳 ${i}，失误 ${m}，漏着 ${b}`,
   judgements: { inaccuracy: "欠佳", mistake: "失误", blunder: "漏着" },
   judged: (m, j, b) => `${m}：${j}。更好的是 ${b}。`,

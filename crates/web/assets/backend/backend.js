@@ -67,7 +67,7 @@
  *   (a game ended by resignation or agreement)
  * @property {(record: string, nodes: number, onProgress: (done: number, total: number) => void) => Reviewing} review
  *   every position of the record's game searched at `nodes` and each move
- *   judged; the server's gives no progress
+ *   judged, `onProgress` told after each position searched
  * @property {(onEvent: (event: SearchEvent) => void, onBroken: () => void) => void} listen
  *   the searches' events; `onBroken` when they may have stopped coming
  */

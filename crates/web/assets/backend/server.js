@@ -57,6 +57,66 @@ async function request(method, path, body, signal) {
   return data;
 }
 
+/**
+ * A game review with its progress: the server answers one JSON object a
+ * line (`application/x-ndjson`, docs/web.md), `{progress: {done, total}}`
+ * after each position searched, then `{review}` or `{error, kind,
+ * fields}`. A refusal before the first position is a plain error answer.
+ * @param {string} record
+ * @param {number} nodes
+ * @param {(done: number, total: number) => void} onProgress
+ * @param {AbortSignal} signal ends the request (the server stops the review)
+ * @returns {Promise<import("./backend.js").Review>}
+ */
+async function reviewStreamed(record, nodes, onProgress, signal) {
+  const cancelled = () => Object.assign(new Error("the review was cancelled"), { kind: "review.cancelled", fields: {} });
+  let response;
+  try {
+    response = await fetch("/api/review", {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/x-ndjson" },
+      body: JSON.stringify({ record, nodes }),
+      signal,
+    });
+  } catch (e) {
+    if (signal.aborted) throw cancelled();
+    throw new Unreachable();
+  }
+  if (!response.ok || !response.body) {
+    /** @type {any} */
+    let data = null;
+    try {
+      data = await response.json();
+    } catch (e) {
+      data = null;
+    }
+    const message = data && data.error ? data.error : `${response.status} ${response.statusText}`;
+    throw Object.assign(new Error(message), { status: response.status, kind: data && data.kind, fields: data && data.fields });
+  }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let pending = "";
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      pending += value;
+      let end;
+      while ((end = pending.indexOf("\n")) >= 0) {
+        const line = JSON.parse(pending.slice(0, end));
+        pending = pending.slice(end + 1);
+        if (line.progress) onProgress(line.progress.done, line.progress.total);
+        else if (line.review) return line.review;
+        else if (line.error) throw Object.assign(new Error(line.error), { kind: line.kind, fields: line.fields });
+      }
+    }
+  } catch (e) {
+    if (signal.aborted) throw cancelled();
+    throw e;
+  }
+  if (signal.aborted) throw cancelled();
+  throw new Unreachable();
+}
+
 /** @returns {Backend} */
 export function serverBackend() {
   /** @type {string | null} */
@@ -103,10 +163,10 @@ export function serverBackend() {
     stopAnalysis: () => post("/analysis/stop"),
     setClock: (control) => (control ? post("/clock", { time_control: control }) : request("DELETE", session("/clock"))),
     pauseClock: () => post("/clock/pause"),
-    review(record, nodes) {
+    review(record, nodes, onProgress) {
       // The server stops the review when the request is dropped.
       const abort = new AbortController();
-      return { result: request("POST", "/api/review", { record, nodes }, abort.signal), cancel: () => abort.abort() };
+      return { result: reviewStreamed(record, nodes, onProgress, abort.signal), cancel: () => abort.abort() };
     },
     listen(onEvent, onBroken) {
       if (events) events.close();

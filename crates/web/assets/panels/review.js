@@ -122,13 +122,9 @@ export function drawReview() {
   progress.hidden = !running;
   const note = $("review-state");
   if (running) {
-    if (running.total > 0) {
-      progress.max = running.total;
-      progress.value = running.done;
-    } else {
-      progress.removeAttribute("value");
-    }
-    note.textContent = running.total > 0 ? w.reviewing(running.done, running.total) : w.reviewingServer;
+    progress.max = running.total;
+    progress.value = running.done;
+    note.textContent = w.reviewing(running.done, running.total);
   } else {
     note.textContent = review && !review.complete ? w.reviewPartial : "";
   }

@@ -191,6 +191,18 @@ fn bounded((name, field): (&'static str, Field)) -> (&'static str, Field) {
     }
 }
 
+impl ApiError {
+    /// The answer's body (a line of a streamed answer that failed late).
+    pub(crate) fn body(&self) -> serde_json::Value {
+        serde_json::json!(ErrorBody {
+            error: self.message.clone(),
+            code: self.code,
+            kind: self.kind,
+            fields: self.fields.clone(),
+        })
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         (

@@ -886,3 +886,106 @@ async fn a_review_marks_the_blunder_and_the_better_move() {
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(body["kind"], "record");
 }
+
+/// A review request that accepts NDJSON: the response, its body unread.
+async fn review_streamed(app: &Router, body: Value) -> axum::response::Response {
+    let request = Request::builder()
+        .method("POST")
+        .uri("/api/review")
+        .header("content-type", "application/json")
+        .header("accept", "application/x-ndjson")
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    app.clone().oneshot(request).await.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_review_streams_its_progress_then_the_review() {
+    let app = default_app();
+    let record = "[Game \"jungle\"]\n[Start \"l6/7/7/7/7/7/6E/7/1Cw4 w 0 1\"]\n\ng3g4 c1d1 0-1\n";
+    let response = review_streamed(&app, json!({"record": record, "depth": 4})).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.headers()["content-type"], "application/x-ndjson");
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let text = String::from_utf8(bytes.to_vec()).unwrap();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    // One line after each of the three positions, then the review.
+    let progress: Vec<(u64, u64)> = lines[..lines.len() - 1]
+        .iter()
+        .map(|l| {
+            let p = &l["progress"];
+            (p["done"].as_u64().unwrap(), p["total"].as_u64().unwrap())
+        })
+        .collect();
+    assert_eq!(progress, [(1, 3), (2, 3), (3, 3)], "{text}");
+    let review = &lines[lines.len() - 1]["review"];
+    assert_eq!(review["complete"], true);
+    assert_eq!(review["moves"][0]["judgement"], "blunder");
+    // A refusal before the first position is a plain error answer.
+    let response = review_streamed(&app, json!({"record": "x"})).await;
+    assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let body: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(body["kind"], "record");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_streamed_review_stops_when_its_client_goes_away() {
+    // One search slot: a second review is refused while the first runs.
+    let (_server, app) = app(Config {
+        max_searches: 1,
+        ..Config::default()
+    });
+    // A long game at a large budget: minutes of work if nothing stops it.
+    let (id, mut view) = session(&app, Value::Null).await;
+    for ply in 0..40 {
+        let legal = legal(&view);
+        if legal.is_empty() {
+            break;
+        }
+        let mv = legal[ply * 7 % legal.len()].to_string();
+        view = post(&app, &id, "/play", json!({ "move": mv })).await.1;
+    }
+    assert!(moves(&view).len() >= 20, "{view}");
+    let (_, record) = call(
+        &app,
+        "GET",
+        &format!("/api/sessions/{id}/record"),
+        Value::Null,
+    )
+    .await;
+    let record = record["record"].as_str().unwrap().to_string();
+    let response = review_streamed(&app, json!({"record": record, "nodes": 3_000_000})).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let mut body = response.into_body();
+    // The first line comes after the first position is searched.
+    let frame = body.frame().await.unwrap().unwrap();
+    let line = String::from_utf8(frame.into_data().unwrap().to_vec()).unwrap();
+    assert!(line.starts_with("{\"progress\":"), "{line}");
+    // While it runs, no other search starts.
+    let (status, refused) = call(&app, "POST", "/api/review", json!({"record": record})).await;
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{refused}");
+    assert_eq!(refused["kind"], "too-many-searches");
+    // The client goes away: the review stops and gives its slot back
+    // (within its current search: milliseconds, waited for 20 s at most,
+    // far less than the whole review takes).
+    drop(body);
+    let short = "[Game \"jungle\"]\n\na3a4 *\n";
+    for _ in 0..200 {
+        let (status, _) = call(
+            &app,
+            "POST",
+            "/api/review",
+            json!({"record": short, "depth": 1}),
+        )
+        .await;
+        if status == StatusCode::OK {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the review went on after its client went away");
+}
