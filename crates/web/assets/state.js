@@ -111,7 +111,7 @@ export const state = {
   resultShown: null,
   /** @type {{ key: string, result: import("./backend/backend.js").Review } | null} the last review, of the line `key` */
   review: null,
-  /** @type {{ cancel: () => void, done: number, total: number } | null} the review that runs (total 0: no progress known) */
+  /** @type {{ cancel: () => void, done: number, total: number } | null} the review that runs: positions searched of all */
   reviewing: null,
   /** @type {{ ply: number, move: string } | null} the better move shown as an arrow at position `ply` */
   better: null,
