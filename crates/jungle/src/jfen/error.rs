@@ -4,9 +4,9 @@
 use qi_core::{Escaped, EscapedChar};
 use thiserror::Error;
 
-use crate::board::{Piece, Square};
+use crate::board::Piece;
 use crate::rules::Rules;
-use crate::setup::ImpossiblePosition;
+use crate::setup::{ImpossiblePosition, SetupError};
 
 /// Why JFEN text could not be read. Ranks are named as on the board
 /// (`rank 9` is the first `/`-separated field).
@@ -45,25 +45,28 @@ pub enum JfenError {
     /// The same animal of the same side appears twice.
     #[error("two {0}s on the board")]
     DuplicatePiece(Piece),
-    /// An animal other than the Rat stands in water.
-    #[error("{piece} in water at {square}: only the Rat may be in water")]
-    AnimalInWater {
-        /// The piece.
-        piece: Piece,
-        /// Its square.
-        square: Square,
-    },
-    /// An animal stands on its own den.
-    #[error("{piece} on its own den {square}")]
-    OwnDen {
-        /// The piece.
-        piece: Piece,
-        /// Its square.
-        square: Square,
-    },
-    /// Both dens are occupied by enemy animals (the game cannot have gone on).
-    #[error("both sides have an animal in the enemy den")]
-    BothDensEntered,
+    /// The board breaks a rule every setup keeps (an animal other than the
+    /// Rat in water, an animal on its own den, both dens entered): the
+    /// setup's own error and words. Only [`SetupError::AnimalInWater`],
+    /// [`SetupError::OwnDen`] and [`SetupError::BothDensEntered`] come
+    /// here; a setup's other errors have JFEN variants of their own
+    /// ([`DuplicatePiece`](JfenError::DuplicatePiece),
+    /// [`BadCounter`](JfenError::BadCounter),
+    /// [`Impossible`](JfenError::Impossible)).
+    ///
+    /// ```
+    /// use qi_games::jungle::{JfenError, Jungle, Rules, Setup, SetupError};
+    ///
+    /// let text = "7/7/7/7/1E5/7/7/7/7 w 0 1"; // an Elephant in the river
+    /// let error = Jungle::from_text(text, Rules::standard()).unwrap_err();
+    /// let setup = text.parse::<Setup>()?.into_position(Rules::standard()).unwrap_err();
+    /// assert!(matches!(setup, SetupError::AnimalInWater { .. }));
+    /// assert_eq!(error, JfenError::Setup(setup.clone()));
+    /// assert_eq!(error.to_string(), setup.to_string());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    #[error(transparent)]
+    Setup(SetupError),
     /// The side-to-move field is missing.
     #[error("missing side to move after the board (expected 'w' or 'r' for Red, 'b' for Blue)")]
     MissingSide,

@@ -221,19 +221,21 @@ fn read_side_and_counters<'a>(
     Ok((side, no_capture, fullmove, rules))
 }
 
-/// The JFEN error of a setup that does not validate: JFEN's own variants,
-/// which name no square for a duplicate.
+/// The JFEN error of a setup that does not validate: JFEN's own variants
+/// where it has them (a duplicate named without squares, as the reader
+/// finds it; the full-move counter; an impossible position), the setup's
+/// error otherwise.
 fn setup_error(error: SetupError) -> JfenError {
     match error {
         SetupError::DuplicatePiece { piece, .. } => JfenError::DuplicatePiece(piece),
-        SetupError::AnimalInWater { piece, square } => JfenError::AnimalInWater { piece, square },
-        SetupError::OwnDen { piece, square } => JfenError::OwnDen { piece, square },
-        SetupError::BothDensEntered => JfenError::BothDensEntered,
         SetupError::ZeroFullmove => JfenError::BadCounter {
             field: "full-move",
             text: "0".to_string(),
         },
         SetupError::Impossible(why) => JfenError::Impossible(why),
+        board @ (SetupError::AnimalInWater { .. }
+        | SetupError::OwnDen { .. }
+        | SetupError::BothDensEntered) => JfenError::Setup(board),
     }
 }
 

@@ -7,8 +7,8 @@ use common::*;
 use qi_core::{Outcome, Position, Side, WinReason};
 use qi_jungle::{
     Animal, JfenError, JumpBlock, JumpBlockArea, Jumps, Jungle, Move, ParseMoveError,
-    ParseRulesError, Piece, RankOrder, Repetition, Rules, Square, TrappedAttacks, UnknownPreset,
-    START_JFEN,
+    ParseRulesError, Piece, RankOrder, Repetition, Rules, SetupError, Square, TrappedAttacks,
+    UnknownPreset, START_JFEN,
 };
 use qi_search::perft;
 
@@ -946,10 +946,10 @@ fn jfen_errors_name_the_field() {
     );
     assert_eq!(
         p("l5t/1d3c1/r1p1w1e/7/1E5/7/2W1P1R/1C3D1/T5L w"),
-        AnimalInWater {
+        Setup(SetupError::AnimalInWater {
             piece: Piece::new(Side::First, Animal::Elephant),
             square: "b5".parse().unwrap()
-        }
+        })
     );
     assert_eq!(
         p("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T2C2L w"),
@@ -957,12 +957,15 @@ fn jfen_errors_name_the_field() {
     );
     assert_eq!(
         p("l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/5D1/T2C2L w"),
-        OwnDen {
+        Setup(SetupError::OwnDen {
             piece: Piece::new(Side::First, Animal::Cat),
             square: "d1".parse().unwrap()
-        }
+        })
     );
-    assert_eq!(p("3L3/7/7/7/7/7/7/7/3l3 w"), BothDensEntered);
+    assert_eq!(
+        p("3L3/7/7/7/7/7/7/7/3l3 w"),
+        Setup(SetupError::BothDensEntered)
+    );
     let start = "l5t/1d3c1/r1p1w1e/7/7/7/E1W1P1R/1C3D1/T5L";
     assert_eq!(p(start), MissingSide);
     assert_eq!(p(&format!("{start} q")), BadSide("q".into()));

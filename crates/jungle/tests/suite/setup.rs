@@ -157,8 +157,12 @@ fn both_dens_entered_is_refused() {
         .into_position(Rules::standard())
         .unwrap_err();
     assert_eq!(err, SetupError::BothDensEntered);
+    // JFEN reports the setup's error, in its words.
+    let text = one.place(sq("d1"), blue(Animal::Rat)).to_string();
+    let jfen = text.parse::<Jungle>().unwrap_err();
+    assert_eq!(jfen, JfenError::Setup(SetupError::BothDensEntered));
     assert_eq!(
-        JfenError::BothDensEntered.to_string(),
+        jfen.to_string(),
         "both sides have an animal in the enemy den"
     );
 }
@@ -188,10 +192,10 @@ fn board_errors_come_before_counter_errors() {
     // bad side field after it.
     assert_eq!(
         "7/7/7/7/1E5/7/7/7/7 q".parse::<Jungle>(),
-        Err(JfenError::AnimalInWater {
+        Err(JfenError::Setup(SetupError::AnimalInWater {
             piece: red(Animal::Elephant),
             square: sq("b5"),
-        })
+        }))
     );
     assert_eq!(
         "7/7/7/7/7/7/7/7/7 q".parse::<Jungle>(),
