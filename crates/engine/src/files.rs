@@ -42,6 +42,18 @@ pub fn open_regular(path: &Path) -> io::Result<(File, u64)> {
 /// The text of `path`, read up to `limit` bytes: more is refused (a
 /// device that never ends, a file that is no record), as is text that is
 /// not UTF-8. A FIFO is read (a shell's `<(...)`), up to the bound.
+///
+/// ```
+/// use qi_games::engine::files::read_text;
+///
+/// let path = std::env::temp_dir().join(format!("qi-read-text-{}.txt", std::process::id()));
+/// std::fs::write(&path, "[Game \"jungle\"]\n\n*\n")?;
+/// assert!(read_text(&path, 1 << 20)?.starts_with("[Game"));
+/// let refused = read_text(&path, 4).unwrap_err();
+/// assert_eq!(refused.kind(), std::io::ErrorKind::InvalidData);
+/// std::fs::remove_file(&path)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn read_text(path: &Path, limit: u64) -> io::Result<String> {
     let mut bytes = Vec::new();
     File::open(path)?

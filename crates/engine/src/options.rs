@@ -6,6 +6,15 @@ use qi_search::SearchOptions;
 use thiserror::Error;
 
 /// Why an engine option (a search option, a strength option) was not set.
+///
+/// ```
+/// use qi_games::engine::options::{OptionError, Overrides};
+///
+/// let mut overrides = Overrides::default();
+/// assert_eq!(overrides.set("Ponder", "true"), Err(OptionError::Unknown("Ponder".into())));
+/// let error = overrides.set("Threads", "0").unwrap_err();
+/// assert_eq!(error.to_string(), "option 'Threads' takes a number from 1 to 64, not '0'");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum OptionError {
@@ -26,6 +35,13 @@ pub enum OptionError {
 
 impl OptionError {
     /// `value` is not what option `name` accepts.
+    ///
+    /// ```
+    /// use qi_games::engine::options::OptionError;
+    ///
+    /// let error = OptionError::bad_value("Level", "11", "a number from 1 to 10");
+    /// assert_eq!(error.to_string(), "option 'Level' takes a number from 1 to 10, not '11'");
+    /// ```
     pub fn bad_value(name: &str, value: &str, accepted: impl Into<String>) -> OptionError {
         OptionError::BadValue {
             name: name.to_string(),
@@ -64,6 +80,19 @@ pub const SWITCHES: [(&str, SwitchField); 10] = [
 /// of [`SWITCHES`]) of `options` to `value`; `Ok(false)` when `name` is no
 /// search option, an error naming the accepted values when `value` is bad
 /// (then `options` is unchanged).
+///
+/// ```
+/// use qi_games::engine::options::set_search_option;
+/// use qi_games::prelude::*;
+///
+/// let mut options = SearchOptions::default();
+/// assert_eq!(set_search_option(&mut options, "hash", "64"), Ok(true));
+/// assert_eq!(set_search_option(&mut options, "LMR", "false"), Ok(true));
+/// assert_eq!((options.hash_mib, options.lmr), (64, false));
+/// assert_eq!(set_search_option(&mut options, "Level", "3"), Ok(false)); // not a search option
+/// assert!(set_search_option(&mut options, "LMR", "maybe").is_err());
+/// assert!(!options.lmr);
+/// ```
 pub fn set_search_option(
     options: &mut SearchOptions,
     name: &str,
@@ -103,11 +132,37 @@ pub fn set_search_option(
 
 /// The search options a user set, in order: they apply on top of each
 /// game's tuned options, and so survive a change of game.
+///
+/// ```
+/// use qi_games::engine::options::Overrides;
+/// use qi_games::engine::{engine_for, EvalProfile, Games};
+/// use qi_games::prelude::*;
+///
+/// let mut overrides = Overrides::default();
+/// overrides.set("Hash", "1")?;
+/// // Each game's tuned options, with the user's on top.
+/// assert_eq!(overrides.applied_to(JungleKit::tuned_options()).hash_mib, 1);
+/// assert_eq!(overrides.applied_to(FiveTigersKit::tuned_options()).hash_mib, 1);
+/// let engine = engine_for::<Games>("five-tigers", EvalProfile::Default, &overrides)?;
+/// assert_eq!(engine.spec(), "five-tigers:shandong");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Overrides(Vec<(String, String)>);
 
 impl Overrides {
     /// `options` with every override applied.
+    ///
+    /// ```
+    /// use qi_games::engine::options::Overrides;
+    /// use qi_games::prelude::*;
+    ///
+    /// let mut overrides = Overrides::default();
+    /// overrides.set("MultiPV", "3")?;
+    /// let options = overrides.applied_to(SearchOptions::default());
+    /// assert_eq!(options, SearchOptions::default().with_multi_pv(3));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn applied_to(&self, mut options: SearchOptions) -> SearchOptions {
         for (name, value) in &self.0 {
             // Each was checked by `set`.
@@ -118,6 +173,17 @@ impl Overrides {
 
     /// Records `name = value` (replacing an earlier value of `name`) if it
     /// is a valid search option; otherwise says why and records nothing.
+    ///
+    /// ```
+    /// use qi_games::engine::options::Overrides;
+    ///
+    /// let mut overrides = Overrides::default();
+    /// overrides.set("Hash", "32")?;
+    /// overrides.set("hash", "64")?;
+    /// assert!(overrides.set("Hash", "lots").is_err());
+    /// assert_eq!(overrides.entries(), [("hash".to_string(), "64".to_string())]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         let mut probe = SearchOptions::default();
         if !set_search_option(&mut probe, name, value)? {
@@ -130,6 +196,17 @@ impl Overrides {
     }
 
     /// The recorded `(name, value)` pairs, names in lower case.
+    ///
+    /// ```
+    /// use qi_games::engine::options::Overrides;
+    ///
+    /// let mut overrides = Overrides::default();
+    /// overrides.set("NullMove", "false")?;
+    /// overrides.set("Threads", "2")?;
+    /// let names: Vec<&str> = overrides.entries().iter().map(|(n, _)| n.as_str()).collect();
+    /// assert_eq!(names, ["nullmove", "threads"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn entries(&self) -> &[(String, String)] {
         &self.0
     }

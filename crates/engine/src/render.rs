@@ -17,6 +17,16 @@ const NONE: Style = Style::new();
 /// Draws a Jungle board, rank 9 at the top. Red (first) pieces are upper
 /// case, Blue lower case; `≈` is water, `⊗` a trap, `⌂` a den; sides and
 /// terrain are also coloured.
+///
+/// ```
+/// use qi_games::engine::render;
+/// use qi_games::prelude::*;
+///
+/// let board = render::jungle(&Jungle::default());
+/// assert_eq!(board.lines().count(), 13);
+/// assert!(board.contains('≈') && board.contains('⌂'));
+/// assert!(board.ends_with(&format!("{}\n", Jungle::default())));
+/// ```
 pub fn jungle(pos: &Jungle) -> String {
     let mut out = String::from("   ┌─────────────────────┐\n");
     for rank in (0..9u8).rev() {
@@ -58,6 +68,18 @@ pub fn jungle(pos: &Jungle) -> String {
 
 /// Draws a Five Tigers board: the 5 × 5 grid of lines with `X` and `O` on
 /// the points, then the position text.
+///
+/// ```
+/// use qi_games::engine::render;
+/// use qi_games::prelude::*;
+///
+/// let mut pos = FiveTigers::default();
+/// pos.play("c3".parse()?)?;
+/// let board = render::five_tigers(&pos);
+/// assert!(board.contains('X'));
+/// assert!(board.contains(&pos.to_string()));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn five_tigers(pos: &FiveTigers) -> String {
     let mut out = String::new();
     for rank in (0..5u8).rev() {

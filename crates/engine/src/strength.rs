@@ -67,6 +67,18 @@ impl StrengthOptions {
     /// `LimitStrength`, `Elo`, `Seed`) to `value`; `Ok(false)` when `name`
     /// is no strength option, an error naming the accepted values when
     /// `value` is bad (then nothing changes).
+    ///
+    /// ```
+    /// use qi_games::engine::strength::StrengthOptions;
+    ///
+    /// let mut options = StrengthOptions::default();
+    /// assert_eq!(options.set("seed", "42"), Ok(true));
+    /// assert_eq!(options.seed, Some(42));
+    /// assert_eq!(options.set("Seed", "random"), Ok(true));
+    /// assert_eq!(options.seed, None);
+    /// assert!(options.set("Elo", "5000").is_err());
+    /// assert_eq!(options, StrengthOptions::default());
+    /// ```
     pub fn set(&mut self, name: &str, value: &str) -> Result<bool, OptionError> {
         let bad = |accepted: &str| OptionError::bad_value(name, value, accepted);
         match name.to_ascii_lowercase().as_str() {
@@ -106,6 +118,18 @@ impl StrengthOptions {
 
     /// The level to play at under the game's `scale`: `level`, or the one
     /// measured nearest to `elo` when `limit_strength` is on.
+    ///
+    /// ```
+    /// use qi_games::engine::strength::StrengthOptions;
+    /// use qi_games::prelude::*;
+    /// use qi_games::search::Level;
+    ///
+    /// let mut options = StrengthOptions::default();
+    /// options.set("LimitStrength", "true")?;
+    /// options.set("Elo", "4000")?;
+    /// assert_eq!(options.level_for(&FiveTigersKit::STRENGTH), Level::FULL);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn level_for(&self, scale: &StrengthScale) -> Level {
         if self.limit_strength {
             Level::for_elo(self.elo, scale)
@@ -115,6 +139,15 @@ impl StrengthOptions {
     }
 
     /// The seed, or a new random one when none is set.
+    ///
+    /// ```
+    /// use qi_games::engine::strength::StrengthOptions;
+    ///
+    /// let mut options = StrengthOptions::default();
+    /// options.set("Seed", "7")?;
+    /// assert_eq!(options.seed_or_random(), 7);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn seed_or_random(&self) -> u64 {
         self.seed.unwrap_or_else(random_seed)
     }
@@ -123,6 +156,13 @@ impl StrengthOptions {
 /// A seed from the process's random hashing keys, which the standard
 /// library draws from the operating system once per process, mixed with
 /// a counter so that each engine of the process differs.
+///
+/// ```
+/// use qi_games::engine::strength::random_seed;
+///
+/// // Each call differs, even within one process.
+/// assert_ne!(random_seed(), random_seed());
+/// ```
 pub fn random_seed() -> u64 {
     use std::sync::atomic::{AtomicU64, Ordering};
     static DRAWN: AtomicU64 = AtomicU64::new(0);

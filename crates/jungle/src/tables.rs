@@ -57,11 +57,29 @@ pub const TRAPS: [Bitboard; 2] = [Bitboard(board::TRAPS[0]), Bitboard(board::TRA
 pub const ALL_TRAPS: Bitboard = Bitboard(board::ALL_TRAPS);
 
 /// The den square of a side (Red d1, Blue d9).
+///
+/// ```
+/// use qi_games::base::Side;
+/// use qi_games::jungle::{den_square, Square};
+///
+/// assert_eq!(den_square(Side::First), "d1".parse::<Square>()?);
+/// assert_eq!(den_square(Side::Second).to_string(), "d9");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub const fn den_square(side: Side) -> Square {
     Square::from_index_unchecked(board::DEN_SQUARES[side.index()])
 }
 
 /// The orthogonal neighbours of `sq`.
+///
+/// ```
+/// use qi_games::jungle::{tables::steps, Square};
+///
+/// let sq = |s: &str| s.parse::<Square>().unwrap();
+/// assert_eq!(steps(sq("a1")).count(), 2); // a corner
+/// assert_eq!(steps(sq("d5")).count(), 4);
+/// assert!(steps(sq("d5")).contains(sq("c5").index()));
+/// ```
 #[inline(always)]
 pub const fn steps(sq: Square) -> Bitboard {
     Bitboard(STEPS[sq.index() as usize])
@@ -69,6 +87,18 @@ pub const fn steps(sq: Square) -> Bitboard {
 
 /// The squares an animal of `side` other than the Rat may step to from
 /// `sq` on an empty board: the neighbours, less water and `side`'s own den.
+///
+/// ```
+/// use qi_games::base::Side;
+/// use qi_games::jungle::{tables::land_steps, Square};
+///
+/// let sq = |s: &str| s.parse::<Square>().unwrap();
+/// // From a4 the water of b4 is closed to all but the Rat.
+/// assert_eq!(land_steps(Side::First, sq("a4")).count(), 2);
+/// // Red may not step into its own den d1, Blue may.
+/// assert!(!land_steps(Side::First, sq("d2")).contains(sq("d1").index()));
+/// assert!(land_steps(Side::Second, sq("d2")).contains(sq("d1").index()));
+/// ```
 #[inline(always)]
 pub const fn land_steps(side: Side, sq: Square) -> Bitboard {
     Bitboard(LAND_STEPS[side.index()][sq.index() as usize])
@@ -76,6 +106,16 @@ pub const fn land_steps(side: Side, sq: Square) -> Bitboard {
 
 /// The squares a Rat of `side` may step to from `sq` on an empty board:
 /// the neighbours, water included, less `side`'s own den.
+///
+/// ```
+/// use qi_games::base::Side;
+/// use qi_games::jungle::{tables::rat_steps, Square};
+///
+/// let sq = |s: &str| s.parse::<Square>().unwrap();
+/// // The Rat swims: from a4 to a3, a5 and into b4.
+/// assert_eq!(rat_steps(Side::First, sq("a4")).count(), 3);
+/// assert!(rat_steps(Side::First, sq("a4")).contains(sq("b4").index()));
+/// ```
 #[inline(always)]
 pub const fn rat_steps(side: Side, sq: Square) -> Bitboard {
     Bitboard(RAT_STEPS[side.index()][sq.index() as usize])
@@ -84,6 +124,19 @@ pub const fn rat_steps(side: Side, sq: Square) -> Bitboard {
 /// A river jump: where it lands, the water squares it passes over (a
 /// Rat on any of them blocks it) and the whole river it crosses (where a
 /// Rat blocks it under [`JumpBlockArea::River`](crate::JumpBlockArea)).
+///
+/// ```
+/// use qi_games::base::Direction;
+/// use qi_games::jungle::{tables::jump, Square};
+///
+/// let sq = |s: &str| s.parse::<Square>().unwrap();
+/// // a5 jumps east over b5 and c5 to d5; the river is b4..c6.
+/// let j = jump(sq("a5"), Direction::East).unwrap();
+/// assert_eq!(j.to, sq("d5"));
+/// assert_eq!(j.path.count(), 2);
+/// assert_eq!(j.river.count(), 6);
+/// assert!(j.river.contains(sq("b4").index()));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Jump {
     /// The landing square, on the far bank.
@@ -96,6 +149,15 @@ pub struct Jump {
 
 /// The river jump from `sq` in direction `dir`, if the water starts next to
 /// `sq` that way (whatever the rules allow; see [`jump_targets`]).
+///
+/// ```
+/// use qi_games::base::Direction;
+/// use qi_games::jungle::{tables::jump, Square};
+///
+/// let sq = |s: &str| s.parse::<Square>().unwrap();
+/// assert_eq!(jump(sq("c3"), Direction::North).map(|j| j.to), Some(sq("c7")));
+/// assert!(jump(sq("c3"), Direction::South).is_none()); // no water that way
+/// ```
 pub const fn jump(sq: Square, dir: Direction) -> Option<Jump> {
     let j = JUMPS[sq.index() as usize][direction_index(dir)];
     if j.to == NONE {
@@ -113,6 +175,20 @@ pub const fn jump(sq: Square, dir: Direction) -> Option<Jump> {
 /// `jumps` allows whose path holds no square of `blockers` (pass the
 /// squares of the Rats that block under the rules in force, or
 /// [`Bitboard::EMPTY`] for an empty river).
+///
+/// ```
+/// use qi_games::base::Bitboard;
+/// use qi_games::jungle::{tables::jump_targets, Jumps, Square};
+///
+/// let sq = |s: &str| s.parse::<Square>().unwrap();
+/// // From d5 over both rivers, to a5 and g5.
+/// let targets = jump_targets(sq("d5"), Jumps::Both, Bitboard::EMPTY);
+/// assert_eq!(targets.count(), 2);
+/// assert!(jump_targets(sq("d5"), Jumps::VerticalOnly, Bitboard::EMPTY).is_empty());
+/// // A Rat on e5 blocks the jump to g5.
+/// let rat = Bitboard::from_square(sq("e5").index());
+/// assert_eq!(jump_targets(sq("d5"), Jumps::Both, rat).count(), 1);
+/// ```
 pub const fn jump_targets(sq: Square, jumps: Jumps, blockers: Bitboard) -> Bitboard {
     let dirs = jumps.direction_mask();
     let from = sq.index() as usize;

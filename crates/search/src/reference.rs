@@ -14,6 +14,25 @@ use crate::score::Score;
 
 /// The minimax value of `game`'s current position searched `depth` plies
 /// deep, from the side to move's view. `game` is left as it was given.
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+///
+/// use qi_games::five_tigers::{Game, MaterialEvaluator};
+/// use qi_games::prelude::*;
+/// use qi_games::search::{reference::minimax, Score};
+///
+/// let mut game = Game::default();
+/// // Depth 0 is the evaluation.
+/// let eval = MaterialEvaluator.evaluate(game.position());
+/// assert_eq!(minimax(&mut game, &MaterialEvaluator, 0), Score::from_value(eval));
+/// // The search with every pruning off agrees at every depth.
+/// let mut searcher: Searcher<Game> = Searcher::new(SearchOptions::exact(1));
+/// let stop = AtomicBool::new(false);
+/// let result = searcher.search(&mut game, &MaterialEvaluator, Limits::depth(2), &stop, |_| {});
+/// assert_eq!(result.score, minimax(&mut game, &MaterialEvaluator, 2));
+/// assert_eq!(game, Game::default());
+/// ```
 pub fn minimax<G, E>(game: &mut G, eval: &E, depth: u32) -> Score
 where
     G: Game,
@@ -26,6 +45,19 @@ where
 /// standing pat (the evaluation) and every move `hooks` calls tactical,
 /// searched the same way. This is the value the search with only
 /// quiescence on returns.
+///
+/// ```
+/// use qi_games::five_tigers::{Game, MaterialEvaluator};
+/// use qi_games::prelude::*;
+/// use qi_games::search::reference::{minimax, minimax_quiescence};
+/// use qi_games::search::DefaultHooks;
+///
+/// // The default hooks call captures tactical, and no move from the start
+/// // of Five Tigers makes one within two plies.
+/// let mut game = Game::default();
+/// let plain = minimax(&mut game, &MaterialEvaluator, 2);
+/// assert_eq!(minimax_quiescence(&mut game, &MaterialEvaluator, &DefaultHooks, 2), plain);
+/// ```
 pub fn minimax_quiescence<G, E, H>(game: &mut G, eval: &E, hooks: &H, depth: u32) -> Score
 where
     G: Game,

@@ -11,6 +11,15 @@ use thiserror::Error;
 pub const BUCKET_SIZE: usize = 4;
 
 /// What a stored value says about the true value of its position.
+///
+/// ```
+/// use qi_games::search::tt::{Bound, TranspositionTable};
+///
+/// let mut table = TranspositionTable::<u16>::new(1);
+/// table.store(7, None, 35, 4, Bound::Lower);
+/// // A beta cutoff: the true value is at least 35.
+/// assert_eq!(table.probe(7).map(|e| e.bound), Some(Bound::Lower));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
     /// Nothing stored (an empty slot).
@@ -24,6 +33,20 @@ pub enum Bound {
 }
 
 /// One stored search result.
+///
+/// ```
+/// use qi_games::jungle::{Jungle, Move};
+/// use qi_games::prelude::*;
+/// use qi_games::search::tt::{Bound, TranspositionTable};
+///
+/// let pos = Jungle::default();
+/// let best: Move = "a3a4".parse()?;
+/// let mut table = TranspositionTable::new(1);
+/// table.store(pos.zobrist(), Some(best), 12, 6, Bound::Exact);
+/// let entry = table.probe(pos.zobrist()).expect("just stored");
+/// assert_eq!((entry.key, entry.mv, entry.value, entry.depth), (pos.zobrist(), Some(best), 12, 6));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entry<M> {
     /// The full Zobrist key of the position.
@@ -115,6 +138,22 @@ fn buckets<M: Copy>(count: usize, mib: usize) -> Result<Vec<Bucket<M>>, TableAll
 }
 
 /// A fixed-size table of [`Entry`] buckets. A table of 0 MiB stores nothing.
+///
+/// The [`Searcher`](crate::Searcher) owns one; a search of one's own can
+/// use it alone.
+///
+/// ```
+/// use qi_games::search::tt::{Bound, TranspositionTable};
+///
+/// let mut table = TranspositionTable::<u16>::new(1);
+/// table.store(42, Some(3), -20, 5, Bound::Upper);
+/// assert_eq!(table.probe(42).map(|e| (e.mv, e.value)), Some((Some(3), -20)));
+/// assert_eq!(table.probe(43), None);
+///
+/// let mut none = TranspositionTable::<u16>::new(0);
+/// none.store(42, Some(3), -20, 5, Bound::Upper);
+/// assert_eq!(none.probe(42), None);
+/// ```
 #[derive(Clone, Debug)]
 pub struct TranspositionTable<M> {
     buckets: Vec<Bucket<M>>,
@@ -123,6 +162,13 @@ pub struct TranspositionTable<M> {
 
 impl<M: Copy> TranspositionTable<M> {
     /// A table of about `mib` MiB (at least one bucket unless `mib` is 0).
+    ///
+    /// ```
+    /// use qi_games::search::tt::TranspositionTable;
+    ///
+    /// assert!(TranspositionTable::<u16>::new(1).buckets() > 1000);
+    /// assert_eq!(TranspositionTable::<u16>::new(0).buckets(), 0);
+    /// ```
     ///
     /// # Panics
     ///
@@ -155,11 +201,27 @@ impl<M: Copy> TranspositionTable<M> {
     }
 
     /// The number of buckets.
+    ///
+    /// ```
+    /// use qi_games::search::tt::TranspositionTable;
+    ///
+    /// let (one, two) = (TranspositionTable::<u16>::new(1), TranspositionTable::<u16>::new(2));
+    /// assert_eq!(two.buckets(), 2 * one.buckets());
+    /// ```
     pub fn buckets(&self) -> usize {
         self.buckets.len()
     }
 
     /// Forgets every entry.
+    ///
+    /// ```
+    /// use qi_games::search::tt::{Bound, TranspositionTable};
+    ///
+    /// let mut table = TranspositionTable::<u16>::new(1);
+    /// table.store(42, None, 0, 1, Bound::Exact);
+    /// table.clear();
+    /// assert_eq!(table.probe(42), None);
+    /// ```
     pub fn clear(&mut self) {
         self.buckets.fill(Bucket::EMPTY);
         self.age = 0;
@@ -167,6 +229,17 @@ impl<M: Copy> TranspositionTable<M> {
 
     /// Starts a new search generation: older entries become the first to be
     /// replaced.
+    ///
+    /// ```
+    /// use qi_games::search::tt::{Bound, TranspositionTable};
+    ///
+    /// let mut table = TranspositionTable::<u16>::new(1);
+    /// table.store(0, None, 0, 1, Bound::Exact);
+    /// table.new_search();
+    /// // Still there, and no longer counted as this search's.
+    /// assert!(table.probe(0).is_some());
+    /// assert_eq!(table.hashfull(), 0);
+    /// ```
     pub fn new_search(&mut self) {
         self.age = self.age.wrapping_add(1);
     }
@@ -177,6 +250,15 @@ impl<M: Copy> TranspositionTable<M> {
     }
 
     /// The entry stored for `key`, if any.
+    ///
+    /// ```
+    /// use qi_games::search::tt::{Bound, TranspositionTable};
+    ///
+    /// let mut table = TranspositionTable::<u16>::new(1);
+    /// assert_eq!(table.probe(42), None);
+    /// table.store(42, Some(9), 100, 3, Bound::Exact);
+    /// assert_eq!(table.probe(42).map(|e| e.mv), Some(Some(9)));
+    /// ```
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry<M>> {
         if self.buckets.is_empty() {
@@ -194,6 +276,20 @@ impl<M: Copy> TranspositionTable<M> {
     /// from this search; otherwise the slot replaced is an empty one, else
     /// the one with the least depth, older generations counting as
     /// shallower.
+    ///
+    /// ```
+    /// use qi_games::search::tt::{Bound, TranspositionTable};
+    ///
+    /// let mut table = TranspositionTable::<u16>::new(1);
+    /// table.store(42, Some(9), 100, 3, Bound::Exact);
+    /// // A deeper result without a move keeps the move known.
+    /// table.store(42, None, 80, 5, Bound::Lower);
+    /// let entry = table.probe(42).unwrap();
+    /// assert_eq!((entry.mv, entry.value, entry.depth), (Some(9), 80, 5));
+    /// // A much shallower bound of this search does not replace it.
+    /// table.store(42, None, 10, 1, Bound::Upper);
+    /// assert_eq!(table.probe(42).unwrap().depth, 5);
+    /// ```
     #[inline]
     pub fn store(&mut self, key: u64, mv: Option<M>, value: i32, depth: u32, bound: Bound) {
         if self.buckets.is_empty() {
@@ -252,6 +348,17 @@ impl<M: Copy> TranspositionTable<M> {
 
     /// Permille of the first thousand buckets' slots filled by this search
     /// generation (UCI `hashfull`).
+    ///
+    /// ```
+    /// use qi_games::search::tt::{Bound, TranspositionTable};
+    ///
+    /// let mut table = TranspositionTable::<u16>::new(1);
+    /// assert_eq!(table.hashfull(), 0);
+    /// for i in 0..100_000u64 {
+    ///     table.store(i.wrapping_mul(0x9E37_79B9_7F4A_7C15), None, 0, 1, Bound::Exact);
+    /// }
+    /// assert!(table.hashfull() > 500);
+    /// ```
     pub fn hashfull(&self) -> u32 {
         let sample = self.buckets.len().min(1000);
         if sample == 0 {
@@ -297,6 +404,19 @@ fn shard_count(mib: usize) -> usize {
 /// A transposition table shared by several search threads: shards of
 /// [`TranspositionTable`], each behind its own lock (held only for one
 /// probe or store).
+///
+/// ```
+/// use qi_games::search::tt::{Bound, SharedTable};
+///
+/// let table = SharedTable::<u16>::new(1);
+/// std::thread::scope(|s| {
+///     for t in 0..4u64 {
+///         let table = &table;
+///         s.spawn(move || table.store(t, Some(t as u16), 0, 1, Bound::Exact));
+///     }
+/// });
+/// assert!((0..4).all(|t| table.probe(t).map(|e| e.mv) == Some(Some(t as u16))));
+/// ```
 #[derive(Debug)]
 pub struct SharedTable<M> {
     shards: Vec<Mutex<TranspositionTable<M>>>,
@@ -306,6 +426,14 @@ pub struct SharedTable<M> {
 
 impl<M: Copy> SharedTable<M> {
     /// A table of about `mib` MiB in all (nothing stored when `mib` is 0).
+    ///
+    /// ```
+    /// use qi_games::search::tt::{Bound, SharedTable};
+    ///
+    /// let none = SharedTable::<u16>::new(0);
+    /// none.store(42, None, 0, 1, Bound::Exact);
+    /// assert_eq!(none.probe(42), None);
+    /// ```
     ///
     /// # Panics
     ///
@@ -355,6 +483,15 @@ impl<M: Copy> SharedTable<M> {
     }
 
     /// Forgets every entry.
+    ///
+    /// ```
+    /// use qi_games::search::tt::{Bound, SharedTable};
+    ///
+    /// let table = SharedTable::<u16>::new(1);
+    /// table.store(42, None, 0, 1, Bound::Exact);
+    /// table.clear();
+    /// assert_eq!(table.probe(42), None);
+    /// ```
     pub fn clear(&self) {
         for shard in &self.shards {
             shard.lock().unwrap_or_else(PoisonError::into_inner).clear();
@@ -362,6 +499,16 @@ impl<M: Copy> SharedTable<M> {
     }
 
     /// Starts a new search generation.
+    ///
+    /// ```
+    /// use qi_games::search::tt::{Bound, SharedTable};
+    ///
+    /// let table = SharedTable::<u16>::new(1);
+    /// table.store(0, None, 0, 1, Bound::Exact);
+    /// table.new_search();
+    /// assert!(table.probe(0).is_some());
+    /// assert_eq!(table.hashfull(), 0);
+    /// ```
     pub fn new_search(&self) {
         for shard in &self.shards {
             shard
@@ -372,17 +519,46 @@ impl<M: Copy> SharedTable<M> {
     }
 
     /// The entry stored for `key`, if any.
+    ///
+    /// ```
+    /// use qi_games::search::tt::{Bound, SharedTable};
+    ///
+    /// let table = SharedTable::<u16>::new(1);
+    /// assert_eq!(table.probe(42), None);
+    /// table.store(42, Some(1), 7, 2, Bound::Lower);
+    /// assert_eq!(table.probe(42).map(|e| (e.value, e.bound)), Some((7, Bound::Lower)));
+    /// ```
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry<M>> {
         self.shard(key).probe(key)
     }
 
     /// Stores a result for `key` (see [`TranspositionTable::store`]).
+    ///
+    /// ```
+    /// use qi_games::search::tt::{Bound, SharedTable};
+    ///
+    /// let table = SharedTable::<u16>::new(1);
+    /// table.store(42, Some(1), 7, 2, Bound::Exact);
+    /// table.store(42, None, 9, 4, Bound::Exact);
+    /// assert_eq!(table.probe(42).map(|e| (e.mv, e.value)), Some((Some(1), 9)));
+    /// ```
     #[inline]
     pub fn store(&self, key: u64, mv: Option<M>, value: i32, depth: u32, bound: Bound) {
         self.shard(key).store(key, mv, value, depth, bound);
     }
 
+    ///
+    /// ```
+    /// use qi_games::search::tt::{Bound, SharedTable};
+    ///
+    /// let table = SharedTable::<u16>::new(1);
+    /// assert_eq!(table.hashfull(), 0);
+    /// for i in 0..100_000u64 {
+    ///     table.store(i.wrapping_mul(0x9E37_79B9_7F4A_7C15), None, 0, 1, Bound::Exact);
+    /// }
+    /// assert!(table.hashfull() > 500);
+    /// ```
     /// Permille of the first shard's sample filled by this search
     /// generation (UCI `hashfull`).
     pub fn hashfull(&self) -> u32 {

@@ -31,6 +31,13 @@ pub struct PlayerError(pub String);
 
 /// What a player said about its move: the search's score and depth, when
 /// it reported them.
+///
+/// ```
+/// use qi_games::engine::arena::Verdict;
+///
+/// let verdict = Verdict { score: Some("cp 35".into()), depth: Some(9) };
+/// assert_eq!(verdict.comment().as_deref(), Some("score cp 35 depth 9"));
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Verdict {
     /// The score in the protocol's words, from the mover's point of view:
@@ -43,6 +50,14 @@ pub struct Verdict {
 impl Verdict {
     /// The comment of a game record (docs/records.md): `score cp 35 depth
     /// 9`, either part alone, or `None` when there is neither.
+    ///
+    /// ```
+    /// use qi_games::engine::arena::Verdict;
+    ///
+    /// let depth_only = Verdict { score: None, depth: Some(4) };
+    /// assert_eq!(depth_only.comment().as_deref(), Some("depth 4"));
+    /// assert_eq!(Verdict::default().comment(), None);
+    /// ```
     pub fn comment(&self) -> Option<String> {
         let mut parts = Vec::new();
         if let Some(score) = &self.score {
@@ -66,6 +81,47 @@ pub struct Reply {
 }
 
 /// One side of a match.
+///
+/// A player of one's own: here, one that plays the first legal move,
+/// against the engine.
+///
+/// ```
+/// use qi_games::engine::arena::{
+///     play_match, BoxedPlayer, InProcessPlayer, MatchConfig, Player, PlayerError, Reply, Verdict,
+/// };
+/// use qi_games::engine::{engine_for, options::Overrides, EvalProfile, Games};
+/// use qi_games::five_tigers::Game;
+/// use qi_games::prelude::*;
+///
+/// struct FirstMove;
+///
+/// impl Player for FirstMove {
+///     fn new_game(&mut self) -> Result<(), PlayerError> {
+///         Ok(())
+///     }
+///
+///     fn best_move(&mut self, start: Option<&str>, moves: &[String], _: &Limits) -> Result<Reply, PlayerError> {
+///         let error = |e: &dyn std::fmt::Display| PlayerError(e.to_string());
+///         let start = match start {
+///             Some(text) => text.parse::<FiveTigers>().map_err(|e| error(&e))?,
+///             None => FiveTigers::default(),
+///         };
+///         let mut game = Game::new(start);
+///         for mv in moves {
+///             game.play(mv.parse().map_err(|e| error(&e))?).map_err(|e| error(&e))?;
+///         }
+///         let mv = game.legal_moves().first().ok_or(PlayerError("no move".into()))?.to_string();
+///         Ok(Reply { mv, verdict: Verdict::default() })
+///     }
+/// }
+///
+/// let engine = engine_for::<Games>("five-tigers", EvalProfile::Default, &Overrides::default())?;
+/// let config = MatchConfig::new(2).with_movetime(None).with_nodes(200);
+/// let slots: Vec<[BoxedPlayer; 2]> = vec![[Box::new(FirstMove), Box::new(InProcessPlayer::new(engine))]];
+/// let tally = play_match::<Game>(&config, &FiveTigers::default(), &[], slots, |_| {});
+/// assert_eq!(tally.games(), 2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub trait Player {
     /// Gets ready for a new game (starting or restarting what it needs).
     fn new_game(&mut self) -> Result<(), PlayerError>;
@@ -87,12 +143,38 @@ pub trait Player {
 pub type BoxedPlayer = Box<dyn Player + Send>;
 
 /// An engine of this process as a player.
+///
+/// ```
+/// use qi_games::engine::arena::{InProcessPlayer, Player};
+/// use qi_games::engine::{engine_for, options::Overrides, EvalProfile, Games};
+/// use qi_games::prelude::*;
+///
+/// let engine = engine_for::<Games>("jungle", EvalProfile::Default, &Overrides::default())?;
+/// let mut player = InProcessPlayer::new(engine);
+/// player.new_game()?;
+/// let reply = player.best_move(None, &["a3a4".into()], &Limits::depth(2))?;
+/// assert!(reply.mv.parse::<qi_games::jungle::Move>().is_ok());
+/// assert_eq!(reply.verdict.depth, Some(2));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct InProcessPlayer {
     engine: Box<dyn DynEngine>,
 }
 
 impl InProcessPlayer {
     /// A player that asks `engine`.
+    ///
+    /// ```
+    /// use qi_games::engine::arena::{InProcessPlayer, Player};
+    /// use qi_games::engine::{engine_for, options::Overrides, EvalProfile, Games};
+    /// use qi_games::prelude::*;
+    ///
+    /// let engine = engine_for::<Games>("five-tigers:ten", EvalProfile::Default, &Overrides::default())?;
+    /// let mut player = InProcessPlayer::new(engine);
+    /// // A move the engine cannot play is the player's error (a forfeit).
+    /// assert!(player.best_move(None, &["z9".into()], &Limits::depth(1)).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(engine: Box<dyn DynEngine>) -> InProcessPlayer {
         InProcessPlayer { engine }
     }
@@ -210,6 +292,18 @@ impl MatchConfig {
     }
 
     /// This configuration with the time control `tc`.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    ///
+    /// use qi_games::engine::arena::MatchConfig;
+    ///
+    /// // Ten seconds a game and a tenth a move, no fixed time per move.
+    /// let config = MatchConfig::new(4).with_movetime(None).with_tc("10+0.1".parse()?);
+    /// let tc = config.tc.unwrap();
+    /// assert_eq!((tc.base, tc.inc), (Duration::from_secs(10), Duration::from_millis(100)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn with_tc(self, tc: TimeControl) -> MatchConfig {
         MatchConfig {
             tc: Some(tc),
@@ -233,6 +327,15 @@ impl MatchConfig {
 
     /// This configuration stopping as soon as `sprt` accepts a
     /// hypothesis.
+    ///
+    /// ```
+    /// use qi_games::engine::arena::{MatchConfig, Sprt};
+    ///
+    /// // Up to 1000 games: is B at least 10 Elo better than A, or no better?
+    /// let config = MatchConfig::new(1000).with_sprt(Sprt::new(0.0, 10.0, 0.05, 0.05)?);
+    /// assert_eq!(config.sprt.map(|s| s.elo1), Some(10.0));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn with_sprt(self, sprt: Sprt) -> MatchConfig {
         MatchConfig {
             sprt: Some(sprt),
@@ -242,6 +345,14 @@ impl MatchConfig {
 }
 
 /// How one game ended, from player A's point of view.
+///
+/// ```
+/// use qi_games::engine::arena::GameResult;
+///
+/// let results = [GameResult::Win, GameResult::Draw, GameResult::Loss, GameResult::Win];
+/// let points: u32 = results.iter().map(|r| r.half_points()).sum();
+/// assert_eq!(points, 5); // 2.5 of 4
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameResult {
     /// A won.
@@ -254,6 +365,12 @@ pub enum GameResult {
 
 impl GameResult {
     /// A's points in half points: 2 for a win, 1 for a draw, 0 for a loss.
+    ///
+    /// ```
+    /// use qi_games::engine::arena::GameResult;
+    ///
+    /// assert_eq!(GameResult::Draw.half_points(), 1);
+    /// ```
     pub fn half_points(self) -> u32 {
         match self {
             GameResult::Win => 2,
@@ -324,6 +441,19 @@ pub struct FinishedGame {
 
 /// Why an opening suite was refused ([`read_openings`]); `E` is the
 /// game's position text error.
+///
+/// ```
+/// use qi_games::engine::arena::{read_openings, OpeningsError};
+/// use qi_games::prelude::*;
+///
+/// let start = Jungle::default();
+/// let refused = read_openings(&start, Some("# header\n\n7/3L3/7\n"));
+/// assert!(matches!(refused, Err(OpeningsError::Position { line: 3, .. })));
+/// assert_eq!(read_openings(&start, Some("# nothing\n")), Err(OpeningsError::Empty));
+/// // Red's Lion already in the Blue den: decided.
+/// let decided = read_openings(&start, Some("3L3/7/7/7/7/7/7/7/6r b 0 1"));
+/// assert_eq!(decided, Err(OpeningsError::Decided { line: 1 }));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum OpeningsError<E> {
@@ -349,6 +479,21 @@ pub enum OpeningsError<E> {
 /// Reads an opening suite: one position text a line (read like `start`'s);
 /// blank lines and lines starting with `#` are skipped, and so is a
 /// byte-order mark at the start. Without text: the start position alone.
+///
+/// ```
+/// use qi_games::engine::arena::read_openings;
+/// use qi_games::jungle::Rules;
+/// use qi_games::prelude::*;
+///
+/// let start = Jungle::new(Rules::datou());
+/// let suite = "# two openings\n7/3L3/7/7/7/7/7/7/6l w 0 1\n\n7/3L3/7/7/7/7/7/7/6l b 0 1\n";
+/// let openings = read_openings(&start, Some(suite))?;
+/// assert_eq!(openings.len(), 2);
+/// // Read under the start's rules.
+/// assert!(openings.iter().all(|pos| pos.rules() == &Rules::datou()));
+/// assert_eq!(read_openings(&start, None)?, [start]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn read_openings<P: Position>(
     start: &P,
     text: Option<&str>,
@@ -382,6 +527,16 @@ pub fn read_openings<P: Position>(
 /// it does not load under these rules (a suite written for one preset
 /// need not fit another's board or piece count), so that the caller can
 /// fall back to the start position.
+///
+/// ```
+/// use qi_games::engine::arena::builtin_openings;
+/// use qi_games::five_tigers::Rules;
+/// use qi_games::prelude::*;
+///
+/// assert_eq!(builtin_openings::<JungleKit>(&Jungle::default()).map(|o| o.len()), Some(50));
+/// // Five Tigers' suite has more than the ten pieces a side of `ten`.
+/// assert!(builtin_openings::<FiveTigersKit>(&FiveTigers::new(Rules::ten())).is_none());
+/// ```
 pub fn builtin_openings<K: GameKit>(start: &K::Position) -> Option<Vec<K::Position>> {
     read_openings(start, Some(K::OPENINGS?)).ok()
 }
@@ -437,6 +592,30 @@ where
 /// the moment it ends, in the order they end (so a record of it is never
 /// held back behind a longer game dealt before it), on the caller's
 /// thread; `on_game` then gets it in order of index, with the tally.
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+///
+/// use qi_games::engine::arena::{play_match_with, BoxedPlayer, InProcessPlayer, MatchConfig};
+/// use qi_games::engine::{engine_for, options::Overrides, EvalProfile, Games};
+/// use qi_games::five_tigers::Game;
+/// use qi_games::prelude::*;
+///
+/// let player = || -> BoxedPlayer {
+///     let engine = engine_for::<Games>("five-tigers", EvalProfile::Default, &Overrides::default());
+///     Box::new(InProcessPlayer::new(engine.unwrap()))
+/// };
+/// let config = MatchConfig::new(4).with_movetime(None).with_nodes(100);
+/// let stop = AtomicBool::new(false);
+/// let (mut finished, mut reported) = (0, 0);
+/// let slots = vec![[player(), player()], [player(), player()]];
+/// let tally = play_match_with::<Game>(
+///     &config, &FiveTigers::default(), &[], slots, &stop,
+///     |_| finished += 1,
+///     |_| reported += 1,
+/// );
+/// assert_eq!((tally.games(), finished, reported), (4, 4, 4));
+/// ```
 pub fn play_match_with<G: Game>(
     config: &MatchConfig,
     start: &G::Position,

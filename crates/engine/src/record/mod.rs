@@ -52,6 +52,20 @@ const TAG_ORDER: [&str; 8] = [
 /// One move of a record: its text in the game's notation, an optional
 /// comment (the text between the braces, trimmed) and the variations
 /// that were tried instead of it.
+///
+/// ```
+/// use qi_games::engine::record::{Record, RecordMove};
+///
+/// let record: Record = "[Game \"jungle\"]\n\na3a4 { score cp 12 } g7g6 *\n".parse()?;
+/// let first = RecordMove {
+///     text: "a3a4".into(),
+///     comment: Some("score cp 12".into()),
+///     ..RecordMove::default()
+/// };
+/// assert_eq!(record.moves[0], first);
+/// assert_eq!(record.moves[1].comment, None);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RecordMove {
     /// The move as the game writes it (`a3a4`, `c3-c4`, `xb2`).
@@ -71,6 +85,22 @@ pub const MAX_VARIATION_DEPTH: usize = 64;
 
 /// A game record: tag pairs and moves. `Display` writes the text format and
 /// `FromStr` reads it; [`Record::replay`] checks the moves against the rules.
+///
+/// ```
+/// use qi_games::engine::record::Record;
+/// use qi_games::jungle::Game;
+/// use qi_games::prelude::*;
+///
+/// let mut game = Game::default();
+/// game.play("a3a4".parse()?)?;
+/// let record = Record::from_game::<JungleKit>(&game);
+/// assert_eq!(record.tag("Game"), Some("jungle:standard"));
+/// // The text reads back, and replays to the same game.
+/// let back: Record = record.to_string().parse()?;
+/// assert_eq!(back, record);
+/// assert_eq!(back.replay::<JungleKit>()?, game);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Record {
     tags: Vec<(String, String)>,
@@ -79,6 +109,19 @@ pub struct Record {
 }
 
 /// Why a record does not replay.
+///
+/// ```
+/// use qi_games::engine::record::{Record, ReplayError};
+/// use qi_games::prelude::*;
+///
+/// let record: Record = "[Game \"jungle\"]\n\na3a5 *\n".parse()?;
+/// let error = record.replay::<JungleKit>().unwrap_err();
+/// assert!(matches!(error, ReplayError::IllegalMove { number: 1, .. }));
+/// let record: Record = "[Game \"five-tigers\"]\n\n*\n".parse()?;
+/// assert!(matches!(record.replay::<JungleKit>(), Err(ReplayError::Game(_))));
+/// assert_eq!(Record::new().replay::<JungleKit>().unwrap_err(), ReplayError::MissingGame);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 #[non_exhaustive]
 pub enum ReplayError {
@@ -122,6 +165,15 @@ pub enum ReplayError {
 }
 
 /// A record's result.
+///
+/// ```
+/// use qi_games::engine::record::{Record, RecordResult};
+///
+/// let record: Record = "[Game \"jungle\"]\n[Result \"0-1\"]\n\n0-1\n".parse()?;
+/// assert_eq!(record.result(), RecordResult::SecondWins);
+/// assert_eq!(RecordResult::SecondWins.to_string(), "0-1");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RecordResult {
     /// `1-0`: the first side won.
@@ -136,11 +188,25 @@ pub enum RecordResult {
 
 impl RecordResult {
     /// The result's token.
+    ///
+    /// ```
+    /// use qi_games::engine::record::RecordResult;
+    ///
+    /// assert_eq!(RecordResult::Draw.text(), "1/2-1/2");
+    /// assert_eq!(RecordResult::Unfinished.text(), "*");
+    /// ```
     pub const fn text(self) -> &'static str {
         RESULTS[self as usize]
     }
 
     /// The result of a token, if it is one.
+    ///
+    /// ```
+    /// use qi_games::engine::record::RecordResult;
+    ///
+    /// assert_eq!(RecordResult::from_token("1-0"), Some(RecordResult::FirstWins));
+    /// assert_eq!(RecordResult::from_token("2-0"), None);
+    /// ```
     pub fn from_token(token: &str) -> Option<RecordResult> {
         [
             RecordResult::FirstWins,
@@ -153,6 +219,15 @@ impl RecordResult {
     }
 
     /// The result of an outcome (`Unfinished` for none).
+    ///
+    /// ```
+    /// use qi_games::engine::record::RecordResult;
+    /// use qi_games::prelude::*;
+    ///
+    /// assert_eq!(RecordResult::of(None), RecordResult::Unfinished);
+    /// let lost_on_time = Outcome::win(Side::Second, WinReason::Time);
+    /// assert_eq!(RecordResult::of(Some(lost_on_time)), RecordResult::SecondWins);
+    /// ```
     pub fn of(outcome: Option<Outcome>) -> RecordResult {
         match outcome.map(Outcome::winner) {
             None => RecordResult::Unfinished,
@@ -171,6 +246,14 @@ impl fmt::Display for RecordResult {
 
 impl Record {
     /// An empty record (no tags, no moves).
+    ///
+    /// ```
+    /// use qi_games::engine::record::Record;
+    ///
+    /// let record = Record::new();
+    /// assert!(record.tags().is_empty() && record.moves.is_empty());
+    /// assert_eq!(record.to_string().parse::<Record>(), Ok(record));
+    /// ```
     pub fn new() -> Record {
         Record::default()
     }
@@ -178,6 +261,20 @@ impl Record {
     /// A record of no moves yet for game `K` from `start`: the `Game` tag,
     /// the `Start` tag unless `start` is the rules' start position, and
     /// `Result` `*`.
+    ///
+    /// ```
+    /// use qi_games::engine::record::{Record, RecordResult};
+    /// use qi_games::jungle::Rules;
+    /// use qi_games::prelude::*;
+    ///
+    /// let record = Record::for_start::<JungleKit>(&Jungle::new(Rules::datou()));
+    /// assert_eq!(record.tag("Game"), Some("jungle:datou"));
+    /// assert_eq!((record.tag("Start"), record.result()), (None, RecordResult::Unfinished));
+    /// let lions = Jungle::from_text("6r/7/7/7/7/7/7/7/L6 w 0 1", Rules::standard())?;
+    /// let record = Record::for_start::<JungleKit>(&lions);
+    /// assert_eq!(record.tag("Start"), Some("6r/7/7/7/7/7/7/7/L6 w 0 1"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn for_start<K: GameKit>(start: &K::Position) -> Record {
         let mut record = Record::new();
         record.set_tag("Game", &spec_of::<K>(start.rules()));
@@ -190,6 +287,20 @@ impl Record {
 
     /// The record of `game` (of kit `K`): its start, its moves, and its
     /// outcome as `Result` and `Termination` when it has one.
+    ///
+    /// ```
+    /// use qi_games::engine::record::Record;
+    /// use qi_games::five_tigers::Game;
+    /// use qi_games::prelude::*;
+    ///
+    /// let mut game = Game::default();
+    /// game.play("c3".parse()?)?;
+    /// let record = Record::from_game::<FiveTigersKit>(&game);
+    /// assert_eq!(record.tag("Game"), Some("five-tigers:shandong"));
+    /// assert_eq!(record.moves[0].text, "c3");
+    /// assert_eq!(record.tag("Termination"), None); // not over
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn from_game<K: GameKit>(game: &K::Game) -> Record {
         let mut record = Record::for_start::<K>(game.start());
         record.moves = game
@@ -208,11 +319,32 @@ impl Record {
     }
 
     /// The tags, in the order they are written.
+    ///
+    /// ```
+    /// use qi_games::engine::record::Record;
+    ///
+    /// let mut record = Record::new();
+    /// record.set_tag("Round", "3");
+    /// record.set_tag("Result", "*");
+    /// record.set_tag("Game", "jungle");
+    /// // The usual tags first, in their order; others after them.
+    /// let names: Vec<&str> = record.tags().iter().map(|(n, _)| n.as_str()).collect();
+    /// assert_eq!(names, ["Game", "Result", "Round"]);
+    /// ```
     pub fn tags(&self) -> &[(String, String)] {
         &self.tags
     }
 
     /// The value of tag `name`.
+    ///
+    /// ```
+    /// use qi_games::engine::record::Record;
+    ///
+    /// let record: Record = "[Game \"jungle:datou\"]\n\n*\n".parse()?;
+    /// assert_eq!(record.tag("Game"), Some("jungle:datou"));
+    /// assert_eq!(record.tag("Date"), None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn tag(&self, name: &str) -> Option<&str> {
         self.tags
             .iter()
@@ -224,6 +356,16 @@ impl Record {
     /// at its place among the usual tags (after them for another name).
     /// A name keeps only its letters, digits and `_`, and line breaks in
     /// `value` become spaces, so that the tag is still one readable line.
+    ///
+    /// ```
+    /// use qi_games::engine::record::Record;
+    ///
+    /// let mut record = Record::new();
+    /// record.set_tag("My Event!", "club\nnight");
+    /// assert_eq!(record.tag("MyEvent"), Some("club night"));
+    /// record.set_tag("MyEvent", "final");
+    /// assert_eq!(record.tags().len(), 1);
+    /// ```
     pub fn set_tag(&mut self, name: &str, value: &str) {
         let name: String = name
             .chars()
@@ -248,6 +390,12 @@ impl Record {
     }
 
     /// The record's result: its `Result` tag (`*` without one).
+    ///
+    /// ```
+    /// use qi_games::engine::record::{Record, RecordResult};
+    ///
+    /// assert_eq!(Record::new().result(), RecordResult::Unfinished);
+    /// ```
     pub fn result(&self) -> RecordResult {
         self.tag("Result")
             .and_then(RecordResult::from_token)
@@ -255,11 +403,30 @@ impl Record {
     }
 
     /// Sets the `Result` tag.
+    ///
+    /// ```
+    /// use qi_games::engine::record::{Record, RecordResult};
+    ///
+    /// let mut record = Record::new();
+    /// record.set_result(RecordResult::Draw);
+    /// assert_eq!(record.tag("Result"), Some("1/2-1/2"));
+    /// assert_eq!(record.result(), RecordResult::Draw);
+    /// ```
     pub fn set_result(&mut self, result: RecordResult) {
         self.set_tag("Result", result.text());
     }
 
     /// Appends a move with an optional comment.
+    ///
+    /// ```
+    /// use qi_games::engine::record::Record;
+    ///
+    /// let mut record = Record::new();
+    /// record.set_tag("Game", "jungle");
+    /// record.push_move("a3a4", Some("score cp 12"));
+    /// record.push_move("g7g6", None);
+    /// assert!(record.to_string().contains("a3a4 {score cp 12} g7g6"));
+    /// ```
     pub fn push_move(&mut self, text: &str, comment: Option<&str>) {
         self.moves.push(RecordMove {
             text: text.to_string(),
@@ -270,6 +437,16 @@ impl Record {
 
     /// Reads every record of `text` (a file of records, one after another,
     /// as `qi match --pgn` writes them).
+    ///
+    /// ```
+    /// use qi_games::engine::record::Record;
+    ///
+    /// let file = "[Game \"jungle\"]\n\na3a4 *\n\n[Game \"five-tigers\"]\n\nc3 *\n";
+    /// let records = Record::read_all(file)?;
+    /// assert_eq!(records.len(), 2);
+    /// assert_eq!(records[1].moves[0].text, "c3");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn read_all(text: &str) -> Result<Vec<Record>, ParseError> {
         parse::read_all(text)
     }
@@ -279,6 +456,20 @@ impl Record {
     /// the main line, checked (variations are not played). A decided `Result` that the rules did not reach is recorded
     /// as decided outside them (a resignation, a loss on time or an agreed
     /// draw, after `Termination`).
+    ///
+    /// ```
+    /// use qi_games::base::ExternalResult;
+    /// use qi_games::engine::record::Record;
+    /// use qi_games::prelude::*;
+    ///
+    /// // Blue resigned after Red's first move.
+    /// let record: Record = "[Game \"jungle\"]\n[Result \"1-0\"]\n\na3a4 1-0\n".parse()?;
+    /// let game = record.replay::<JungleKit>()?;
+    /// assert_eq!(game.moves().len(), 1);
+    /// assert_eq!(game.external_result(), Some(ExternalResult::Resignation(Side::Second)));
+    /// assert_eq!(game.outcome().and_then(|o| o.winner()), Some(Side::First));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn replay<K: GameKit>(&self) -> Result<K::Game, ReplayError> {
         let spec = self.tag("Game").ok_or(ReplayError::MissingGame)?.trim();
         let name = spec.split([':', ',']).next().unwrap_or_default();
@@ -355,6 +546,17 @@ impl Record {
 
     /// Replays the record in whichever game of registry `R` its `Game` tag
     /// names, and returns the final position's text.
+    ///
+    /// ```
+    /// use qi_games::engine::{record::Record, Games};
+    /// use qi_games::prelude::*;
+    ///
+    /// let record: Record = "[Game \"jungle\"]\n\na3a4 *\n".parse()?;
+    /// let mut pos = Jungle::default();
+    /// pos.play("a3a4".parse()?)?;
+    /// assert_eq!(record.final_position::<Games>()?, pos.to_string());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn final_position<R: Registry>(&self) -> Result<String, ReplayError> {
         struct Final<'a>(&'a Record);
         impl GameFn for Final<'_> {

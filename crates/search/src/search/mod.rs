@@ -72,6 +72,30 @@ impl<M: Copy> Table<M> {
 ///
 /// `H` supplies game knowledge (capture order, quiescence moves, null
 /// moves); [`DefaultHooks`] works for every game.
+///
+/// Building one allocates its table (`hash_mib`, 16 MiB by default), which
+/// costs more than a shallow search: keep one for a whole game, as below,
+/// rather than a new one per move (what qi-engine's `GameKit::think`
+/// does, for a one-off answer).
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+///
+/// use qi_games::jungle::Game;
+/// use qi_games::prelude::*;
+///
+/// let eval = JungleKit::eval(Default::default());
+/// let mut searcher: Searcher<Game> = Searcher::new(SearchOptions::default());
+/// let stop = AtomicBool::new(false);
+/// let mut game = Game::default();
+/// for _ in 0..6 {
+///     let result = searcher.search(&mut game, &eval, Limits::depth(4), &stop, |_| {});
+///     game.play(result.best_move.expect("the game goes on"))?;
+/// }
+/// assert_eq!(game.moves().len(), 6);
+/// searcher.clear(); // a new game
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct Searcher<G: Game, H: SearchHooks<G> = DefaultHooks> {
     options: SearchOptions,
     hooks: H,

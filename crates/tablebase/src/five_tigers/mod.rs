@@ -130,11 +130,30 @@ const MAX_PIECES_GRAPH: u32 = 3;
 /// a small square can be formed, whose values presets change; up to 3 a
 /// side only the three-diagonal, worth 2 in every preset, could, so the
 /// values did not matter before the 4-a-side tables).
+///
+/// ```
+/// use qi_five_tigers::Rules;
+/// use qi_tablebase::five_tigers::same_board_rules;
+///
+/// assert!(same_board_rules(&Rules::shandong(), &Rules::ten()));
+/// assert!(!same_board_rules(&Rules::shandong(), &Rules::shandong_shuttle()));
+/// assert!(!same_board_rules(&Rules::shandong(), &Rules::preset("deferred")?));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn same_board_rules(a: &Rules, b: &Rules) -> bool {
     a.shuttle == b.shuttle && a.values() == b.values()
 }
 
 /// A material: how many pieces each side has on the board (1 to 5 each).
+///
+/// ```
+/// use qi_tablebase::five_tigers::Material;
+///
+/// let material: Material = "3v2".parse()?;
+/// assert_eq!((material.first, material.second), (3, 2));
+/// assert_eq!(material.to_string(), "3v2");
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Material {
     /// First's (X's) pieces.
@@ -144,6 +163,13 @@ pub struct Material {
 }
 
 /// Why a material text or count was refused.
+///
+/// ```
+/// use qi_tablebase::five_tigers::{Material, MaterialError};
+///
+/// assert_eq!("3-2".parse::<Material>(), Err(MaterialError::Syntax("3-2".into())));
+/// assert_eq!("6v1".parse::<Material>(), Err(MaterialError::Count("6v1".into())));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum MaterialError {
     /// Not of the form `<n>v<n>`.
@@ -156,6 +182,14 @@ pub enum MaterialError {
 
 impl Material {
     /// The material with these counts, if each is 1 to 5.
+    ///
+    /// ```
+    /// use qi_tablebase::five_tigers::Material;
+    ///
+    /// assert_eq!(Material::new(3, 2)?, "3v2".parse()?);
+    /// assert!(Material::new(0, 2).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(first: u32, second: u32) -> Result<Material, MaterialError> {
         if (1..=MAX_PIECES).contains(&first) && (1..=MAX_PIECES).contains(&second) {
             Ok(Material { first, second })
@@ -171,12 +205,32 @@ impl Material {
 
     /// The material of a position, if each side has 1 to 5 pieces on the
     /// board.
+    ///
+    /// ```
+    /// use qi_five_tigers::{FiveTigers, Rules};
+    /// use qi_tablebase::five_tigers::Material;
+    ///
+    /// // The start has no piece on the board yet.
+    /// assert_eq!(Material::of(&FiveTigers::default()), None);
+    /// let text = "4O/5/X4/1X3/1X3 x move X:0,O:0 - x -,- 0";
+    /// let pos = FiveTigers::from_text_lenient(text, Rules::shandong_shuttle())?;
+    /// assert_eq!(Material::of(&pos), Some("3v1".parse()?));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn of(pos: &FiveTigers) -> Option<Material> {
         Material::of_boards([pos.pieces(Side::First).0, pos.pieces(Side::Second).0])
     }
 
     /// All materials of up to `per_side` pieces a side (at most 5), fewest
     /// pieces first.
+    ///
+    /// ```
+    /// use qi_tablebase::five_tigers::Material;
+    ///
+    /// let all: Vec<String> = Material::all_up_to(2).iter().map(|m| m.to_string()).collect();
+    /// assert_eq!(all, ["1v1", "2v1", "1v2", "2v2"]);
+    /// assert_eq!(Material::all_up_to(9).len(), 25);
+    /// ```
     pub fn all_up_to(per_side: u32) -> Vec<Material> {
         let mut all: Vec<Material> = (1..=per_side.min(MAX_PIECES))
             .flat_map(|a| {
@@ -193,6 +247,18 @@ impl Material {
     /// The materials a removal sequence of this one ends in with the game
     /// still on: a side forms formations with one step and takes their
     /// summed value in pieces from the other side, which keeps some.
+    ///
+    /// ```
+    /// use qi_five_tigers::Rules;
+    /// use qi_tablebase::five_tigers::Material;
+    ///
+    /// // Three pieces form a three-diagonal at most: two removals.
+    /// let after = "3v3".parse::<Material>()?.after_removals(&Rules::shandong());
+    /// assert_eq!(after, ["3v1".parse()?, "1v3".parse()?]);
+    /// // Two pieces form nothing.
+    /// assert!("2v2".parse::<Material>()?.after_removals(&Rules::shandong()).is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn after_removals(self, rules: &Rules) -> Vec<Material> {
         let mut out = Vec::new();
         for v in removal_values(self.first, rules) {
@@ -215,6 +281,13 @@ impl Material {
     }
 
     /// Total pieces.
+    ///
+    /// ```
+    /// use qi_tablebase::five_tigers::Material;
+    ///
+    /// assert_eq!("3v2".parse::<Material>()?.total(), 5);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn total(self) -> u32 {
         self.first + self.second
     }
@@ -274,6 +347,16 @@ fn removal_values(pieces: u32, rules: &Rules) -> Vec<u32> {
 
 /// The materials needed to solve `materials`: themselves and what their
 /// removals lead to, fewest pieces first.
+///
+/// ```
+/// use qi_five_tigers::Rules;
+/// use qi_tablebase::five_tigers::{closure, Material};
+///
+/// let needed = closure(&["3v3".parse()?], &Rules::shandong());
+/// let needed: Vec<String> = needed.iter().map(Material::to_string).collect();
+/// assert_eq!(needed, ["3v1", "1v3", "3v3"]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn closure(materials: &[Material], rules: &Rules) -> Vec<Material> {
     let mut all: Vec<Material> = Vec::new();
     let mut stack: Vec<Material> = materials.to_vec();
@@ -288,6 +371,19 @@ pub fn closure(materials: &[Material], rules: &Rules) -> Vec<Material> {
 }
 
 /// Which generator solves a material: both give the same table.
+///
+/// ```
+/// use qi_five_tigers::Rules;
+/// use qi_tablebase::five_tigers::{solve_material, Generator, Stats, Tablebase};
+///
+/// let rules = Rules::shandong_shuttle();
+/// let smaller = Tablebase::generate(&rules, &[], 1)?;
+/// let graph = solve_material(Generator::Graph, &rules, "2v1".parse()?, &smaller, 1)?;
+/// let retro = solve_material(Generator::Retrograde, &rules, "2v1".parse()?, &smaller, 1)?;
+/// let counts = |s: Stats| (s.positions, s.wins, s.draws, s.losses, s.longest_win);
+/// assert_eq!(counts(graph.stats()), counts(retro.stats()));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Generator {
     /// Builds the material's move graph (owed-removal states as nodes of
@@ -304,6 +400,13 @@ pub enum Generator {
 impl Generator {
     /// The generator [`Solver::solve`] uses: the retrograde one (under
     /// both shuttle options).
+    ///
+    /// ```
+    /// use qi_five_tigers::Rules;
+    /// use qi_tablebase::five_tigers::Generator;
+    ///
+    /// assert_eq!(Generator::for_rules(&Rules::shandong()), Generator::Retrograde);
+    /// ```
     pub fn for_rules(_rules: &Rules) -> Generator {
         Generator::Retrograde
     }
@@ -312,6 +415,18 @@ impl Generator {
 /// Solves `material` under `rules` with `generator`, given the tables of
 /// the materials its removals lead to (in `smaller`), on `threads`
 /// threads.
+///
+/// ```
+/// use qi_five_tigers::Rules;
+/// use qi_tablebase::five_tigers::{solve_material, Generator, Tablebase};
+///
+/// // 1v1 leads to no smaller material: no tables are needed.
+/// let rules = Rules::shandong();
+/// let none = Tablebase::generate(&rules, &[], 1)?;
+/// let table = solve_material(Generator::Retrograde, &rules, "1v1".parse()?, &none, 1)?;
+/// assert!(table.stats().positions > 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn solve_material(
     generator: Generator,
     rules: &Rules,
@@ -356,6 +471,18 @@ pub(crate) fn within_rules(material: Material, rules: &Rules) -> Result<u32, Gen
 /// material on distinct points, each side to move counted separately, no
 /// previous step (each stored state weighed by the size of its symmetry
 /// class).
+///
+/// ```
+/// use qi_five_tigers::Rules;
+/// use qi_tablebase::five_tigers::{Material, Tablebase};
+///
+/// let one: Material = "1v1".parse()?;
+/// let tb = Tablebase::generate(&Rules::shandong(), &[one], 1)?;
+/// let stats = tb.table(one).expect("generated").stats();
+/// assert_eq!(stats.positions, stats.wins + stats.draws + stats.losses);
+/// assert!(stats.canonical <= stats.positions);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
     /// Positions by the convention.

@@ -55,6 +55,17 @@ use crate::value::Wdl;
 
 /// Whether two rule sets have the same board rules (the ones a table
 /// depends on): rank order, jumps, jump blocking, rat-bank captures.
+///
+/// ```
+/// use qi_jungle::Rules;
+/// use qi_tablebase::jungle::same_board_rules;
+///
+/// let standard = Rules::standard();
+/// // The anti-chase rule looks at the history, not the board.
+/// assert!(same_board_rules(&standard, &Rules { anti_chase: true, ..standard }));
+/// let other = Rules { rat_bank_capture: !standard.rat_bank_capture, ..standard };
+/// assert!(!same_board_rules(&standard, &other));
+/// ```
 pub fn same_board_rules(a: &Rules, b: &Rules) -> bool {
     a.rank_order == b.rank_order
         && a.lion_jumps == b.lion_jumps

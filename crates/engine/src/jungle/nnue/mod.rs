@@ -45,6 +45,14 @@ thread_local! {
 }
 
 /// The embedded network, read once.
+///
+/// ```
+/// use qi_games::engine::jungle::nnue::embedded;
+///
+/// // Read once: every call shares the one network.
+/// assert!(std::sync::Arc::ptr_eq(&embedded()?, &embedded()?));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn embedded() -> Result<Arc<Network>, NetworkError> {
     static NET: OnceLock<Arc<Network>> = OnceLock::new();
     if let Some(net) = NET.get() {
@@ -89,6 +97,20 @@ pub fn profile_network() -> Result<Arc<Network>, NetworkError> {
 
 /// `net`'s evaluation of `pos` for the side to move, in centi-units, from
 /// this thread's accumulator brought up to `pos`.
+///
+/// ```
+/// use qi_games::engine::jungle::nnue::{evaluate, evaluate_fresh, profile_network};
+/// use qi_games::prelude::*;
+///
+/// let net = profile_network()?;
+/// let mut pos = Jungle::default();
+/// for mv in ["a3a4", "g7g6", "a4a5"] {
+///     pos.play(mv.parse()?)?;
+///     // The sums updated move by move are the sums from scratch.
+///     assert_eq!(evaluate(&net, &pos), evaluate_fresh(&net, &pos));
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn evaluate(net: &Network, pos: &Jungle) -> i32 {
     ACCUMULATOR.with(|acc| {
         let mut acc = acc.borrow_mut();
@@ -99,6 +121,16 @@ pub fn evaluate(net: &Network, pos: &Jungle) -> i32 {
 
 /// [`evaluate`] with the sums computed from scratch (the reference the
 /// incremental updates are tested against).
+///
+/// ```
+/// use qi_games::engine::jungle::nnue::{evaluate, evaluate_fresh, profile_network};
+/// use qi_games::prelude::*;
+///
+/// let net = profile_network()?;
+/// let pos = Jungle::default();
+/// assert_eq!(evaluate_fresh(&net, &pos), evaluate(&net, &pos));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn evaluate_fresh(net: &Network, pos: &Jungle) -> i32 {
     let mut acc = Accumulator::default();
     acc.refresh(net, pos);
@@ -106,6 +138,18 @@ pub fn evaluate_fresh(net: &Network, pos: &Jungle) -> i32 {
 }
 
 /// [`evaluate`] from a given accumulator (updated to `pos` first).
+///
+/// ```
+/// use qi_games::engine::jungle::nnue::{evaluate_fresh, evaluate_with, profile_network, Accumulator};
+/// use qi_games::prelude::*;
+///
+/// let net = profile_network()?;
+/// // One accumulator per line of play, as a search thread keeps it.
+/// let mut acc = Accumulator::default();
+/// let pos = Jungle::default();
+/// assert_eq!(evaluate_with(&net, &mut acc, &pos), evaluate_fresh(&net, &pos));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn evaluate_with(net: &Network, acc: &mut Accumulator, pos: &Jungle) -> i32 {
     acc.update(net, pos);
     accumulator::output(net, acc, pos.side_to_move())
