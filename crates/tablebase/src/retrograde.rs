@@ -23,7 +23,8 @@
 //!
 //! [`Ledger`] keeps the slots of one partition (its share of a [`Deal`]:
 //! every `peers`-th run of slots) and plays one round at a time, so the one-thread solver here
-//! ([`solve`]) and the distributed one ([`crate::dataflow`]) share every
+//! ([`solve`]) and the distributed one (`dataflow`, with the `distributed`
+//! feature) share every
 //! rule: they give the same values by construction, and the tests compare
 //! them with a check of each value against its successors'.
 

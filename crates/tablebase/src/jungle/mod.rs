@@ -12,7 +12,7 @@
 //!   materials its captures lead to.
 //! * [`JungleSlice`] is a material as a slice of the generic retrograde
 //!   rounds ([`crate::retrograde`]), which also run on many workers and
-//!   processes ([`crate::dataflow`]).
+//!   processes (`dataflow`, with the `distributed` feature).
 //!
 //! Only the board rules are in the tables (the moves and
 //! [`Position::outcome`]); the no-capture draw, repetition and anti-chase
