@@ -38,6 +38,13 @@ const KNOWN_FLAGS: u8 = FLAG_TABLE | FLAG_MATE | FLAG_TACTICAL;
 pub const MATE_SCORE: i16 = 20_000;
 
 /// The game's result for the side to move.
+///
+/// ```
+/// use qi_games::engine::jungle::nnue::data::GameResult;
+///
+/// let results = [GameResult::Loss, GameResult::Draw, GameResult::Win];
+/// assert_eq!(results.map(GameResult::value), [0.0, 0.5, 1.0]);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum GameResult {
     /// The side to move lost the game.
@@ -50,12 +57,32 @@ pub enum GameResult {
 
 impl GameResult {
     /// The result as a score in `[0, 1]` (1 = won by the side to move).
+    ///
+    /// ```
+    /// use qi_games::engine::jungle::nnue::data::GameResult;
+    ///
+    /// assert_eq!(GameResult::Draw.value(), 0.5);
+    /// ```
     pub fn value(self) -> f32 {
         f32::from(self as u8) / 2.0
     }
 }
 
 /// One position with its labels.
+///
+/// ```
+/// use qi_games::engine::jungle::nnue::data::{GameResult, Sample, CAPTURED, FLAG_MATE, MATE_SCORE};
+///
+/// let sample = Sample {
+///     squares: [[20, 8, 12, 16, 18, 0, 6, 14], [42, 54, 50, 46, 44, 62, 56, 48]],
+///     side: 0, result: GameResult::Win, flags: FLAG_MATE, score: MATE_SCORE, ply: 31,
+/// };
+/// // Red's Rat on g3 (square 20), no animal captured; a forced win.
+/// assert_eq!(sample.squares[0][0], 20);
+/// assert!(sample.squares.iter().flatten().all(|&s| s != CAPTURED));
+/// assert_eq!(Sample::from_bytes(&sample.to_bytes(), 0)?, sample);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Sample {
     /// The square of each animal (Rat first) of Red, then of Blue;
@@ -75,6 +102,14 @@ pub struct Sample {
 }
 
 /// Why a data file was refused.
+///
+/// ```
+/// use qi_games::engine::jungle::nnue::data::{read_samples, DataError};
+///
+/// let refused = read_samples(&b"not a data file, but long enough"[..]).unwrap_err();
+/// assert!(matches!(refused, DataError::BadMagic(_)));
+/// assert!(refused.to_string().starts_with("data file: not a qi NNUE data file"));
+/// ```
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum DataError {
@@ -124,6 +159,19 @@ pub enum DataError {
 
 impl Sample {
     /// The record's bytes.
+    ///
+    /// ```
+    /// use qi_games::engine::jungle::nnue::data::{GameResult, Sample, FLAG_MATE, MATE_SCORE, RECORD_LEN};
+    ///
+    /// let sample = Sample {
+    ///     squares: [[20, 8, 12, 16, 18, 0, 6, 14], [42, 54, 50, 46, 44, 62, 56, 48]],
+    ///     side: 0, result: GameResult::Win, flags: FLAG_MATE, score: MATE_SCORE, ply: 31,
+    /// };
+    /// let bytes = sample.to_bytes();
+    /// assert_eq!(bytes.len(), RECORD_LEN);
+    /// assert_eq!(bytes[17], GameResult::Win as u8);
+    /// assert_eq!(i16::from_le_bytes([bytes[20], bytes[21]]), MATE_SCORE);
+    /// ```
     pub fn to_bytes(&self) -> [u8; RECORD_LEN] {
         let mut b = [0u8; RECORD_LEN];
         b[..8].copy_from_slice(&self.squares[0]);
@@ -137,6 +185,22 @@ impl Sample {
     }
 
     /// Reads a record, checking every field (`index` names it in errors).
+    ///
+    /// ```
+    /// use qi_games::engine::jungle::nnue::data::{DataError, GameResult, Sample, CAPTURED, FLAG_MATE, MATE_SCORE};
+    ///
+    /// let sample = Sample {
+    ///     squares: [[20, 8, 12, 16, 18, 0, 6, 14], [42, 54, 50, 46, 44, 62, 56, 48]],
+    ///     side: 0, result: GameResult::Win, flags: FLAG_MATE, score: MATE_SCORE, ply: 31,
+    /// };
+    /// let mut bytes = sample.to_bytes();
+    /// assert_eq!(Sample::from_bytes(&bytes, 0)?, sample);
+    /// // Red without an animal: refused, naming the record.
+    /// bytes[..8].fill(CAPTURED);
+    /// let refused = Sample::from_bytes(&bytes, 7).unwrap_err();
+    /// assert!(matches!(refused, DataError::BadRecord { index: 7, .. }));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn from_bytes(b: &[u8; RECORD_LEN], index: u64) -> Result<Sample, DataError> {
         let bad = |reason| DataError::BadRecord { index, reason };
         let mut squares = [[0u8; 8]; 2];
@@ -199,6 +263,22 @@ fn header(count: u64, checksum: u64) -> [u8; HEADER_LEN] {
 /// Writes a data file: records are appended as they come, the header's
 /// count and checksum are written by [`finish`](DataWriter::finish) (a
 /// file never finished says 0 records and is refused as too long).
+///
+/// ```
+/// use std::io::Cursor;
+///
+/// use qi_games::engine::jungle::nnue::data::{read_samples, DataWriter, GameResult, Sample};
+///
+/// let sample = Sample {
+///     squares: [[20, 8, 12, 16, 18, 0, 6, 14], [42, 54, 50, 46, 44, 62, 56, 48]],
+///     side: 1, result: GameResult::Loss, flags: 0, score: -40, ply: 12,
+/// };
+/// let mut writer = DataWriter::new(Cursor::new(Vec::new()))?;
+/// writer.push(&sample)?;
+/// let bytes = writer.finish()?.into_inner();
+/// assert_eq!(read_samples(&bytes[..])?, [sample]);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct DataWriter<W: Write + Seek> {
     out: W,
     count: u64,
@@ -207,6 +287,17 @@ pub struct DataWriter<W: Write + Seek> {
 
 impl<W: Write + Seek> DataWriter<W> {
     /// Starts a file on `out` (at its start).
+    ///
+    /// ```
+    /// use std::io::Cursor;
+    ///
+    /// use qi_games::engine::jungle::nnue::data::{read_samples, DataWriter, HEADER_LEN};
+    ///
+    /// let empty = DataWriter::new(Cursor::new(Vec::new()))?.finish()?.into_inner();
+    /// assert_eq!(empty.len(), HEADER_LEN);
+    /// assert!(read_samples(&empty[..])?.is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(mut out: W) -> Result<DataWriter<W>, DataError> {
         out.write_all(&header(0, Checksum::new().value()))?;
         Ok(DataWriter {
@@ -217,6 +308,23 @@ impl<W: Write + Seek> DataWriter<W> {
     }
 
     /// Appends one record.
+    ///
+    /// ```
+    /// use std::io::Cursor;
+    ///
+    /// use qi_games::engine::jungle::nnue::data::{DataWriter, GameResult, Sample, HEADER_LEN, RECORD_LEN};
+    ///
+    /// let sample = Sample {
+    ///     squares: [[20, 8, 12, 16, 18, 0, 6, 14], [42, 54, 50, 46, 44, 62, 56, 48]],
+    ///     side: 0, result: GameResult::Draw, flags: 0, score: 0, ply: 0,
+    /// };
+    /// let mut writer = DataWriter::new(Cursor::new(Vec::new()))?;
+    /// writer.push(&sample)?;
+    /// writer.push(&sample)?;
+    /// assert_eq!(writer.count(), 2);
+    /// assert_eq!(writer.finish()?.into_inner().len(), HEADER_LEN + 2 * RECORD_LEN);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn push(&mut self, sample: &Sample) -> Result<(), DataError> {
         let bytes = sample.to_bytes();
         self.hash.update(&bytes);
@@ -226,11 +334,30 @@ impl<W: Write + Seek> DataWriter<W> {
     }
 
     /// The records written so far.
+    ///
+    /// ```
+    /// use std::io::Cursor;
+    ///
+    /// use qi_games::engine::jungle::nnue::data::DataWriter;
+    ///
+    /// assert_eq!(DataWriter::new(Cursor::new(Vec::new()))?.count(), 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn count(&self) -> u64 {
         self.count
     }
 
     /// Writes the header's count and checksum and returns the output.
+    ///
+    /// ```
+    /// use std::io::Cursor;
+    ///
+    /// use qi_games::engine::jungle::nnue::data::{DataWriter, MAGIC};
+    ///
+    /// let bytes = DataWriter::new(Cursor::new(Vec::new()))?.finish()?.into_inner();
+    /// assert_eq!(bytes[..8], MAGIC);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn finish(mut self) -> Result<W, DataError> {
         self.out.seek(SeekFrom::Start(0))?;
         self.out.write_all(&header(self.count, self.hash.value()))?;
