@@ -746,7 +746,7 @@ const tests = {
     await waitForText(page, "#an-state", "stopped");
   },
 
-  async "the move list: numbered turns with animals, keys, a variation and the way back"(page) {
+  async "the move list: numbered turns with animals, keys, a variation kept"(page) {
     await setMode(page, "human");
     const record = ['[Game "jungle:standard"]', "", "a3a4 g7g6 c3d3 a7a6 a4a5 a6a5 *", ""].join("\n");
     await page.fill("#record-text", record);
@@ -767,16 +767,128 @@ const tests = {
     await page.waitForFunction(() => __qiTest.state.view.ply === 5);
     await page.keyboard.press("ArrowRight");
     await page.waitForFunction(() => __qiTest.state.view.ply === 6);
-    // From ply 2 another move starts a new line; the old one is kept.
+    // From ply 2 another move starts a variation; the line is kept.
     await page.click('#moves button[data-ply="2"]');
     await page.waitForFunction(() => __qiTest.state.view.ply === 2);
     await clickSq(page, "b2");
     await clickSq(page, "b3");
-    await page.waitForFunction(() => __qiTest.state.view.moves.length === 3 && __qiTest.state.view.moves[2] === "b2b3");
-    check(await page.locator("#main-line").isVisible(), "a way back to the main line");
-    await page.click("#main-line");
-    await page.waitForFunction(() => __qiTest.state.view.moves.join(" ") === "a3a4 g7g6 c3d3 a7a6 a4a5 a6a5" && __qiTest.state.view.ply === 6);
-    check(await page.locator("#main-line").isHidden(), "back on the main line");
+    await page.waitForFunction(() => __qiTest.state.view.moves.join(" ") === "a3a4 g7g6 b2b3");
+    check((await moveCount(page)) === 6, "the main line stays in the list");
+    const variation = (await page.locator("#moves li.variations").innerText()).replace(/\s+/g, " ").trim();
+    check(variation === "2. Cat b2b3", `the variation below the move it replaces: ${variation}`);
+    check(await page.locator("#moves .variation button.current").count() === 1, "the variation's move is the one shown");
+    check(await page.locator("#promote").isVisible() && await page.locator("#delete-variation").isVisible(), "promote and delete offered");
+  },
+
+  async "move tree: variations kept, promoted, deleted, through a record and a reload"(page) {
+    await setMode(page, "human");
+    const record = ['[Game "jungle:standard"]', "", "a3a4 g7g6 c3d3 a7a6 *", ""].join("\n");
+    await page.fill("#record-text", record);
+    await page.click("#load-record");
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 4);
+    check(await page.locator("#promote").isHidden(), "nothing to promote on the main line");
+    // A move from ply 1, and one from ply 2 inside that variation.
+    await page.click('#moves button[data-ply="1"]');
+    await page.waitForFunction(() => __qiTest.state.view.ply === 1);
+    await clickSq(page, "a7");
+    await clickSq(page, "a6");
+    await page.waitForFunction(() => __qiTest.state.view.moves.join(" ") === "a3a4 a7a6");
+    await clickSq(page, "g3");
+    await clickSq(page, "g4");
+    await page.waitForFunction(() => __qiTest.state.view.moves.join(" ") === "a3a4 a7a6 g3g4");
+    await page.click('#moves button[data-ply="2"]');
+    await page.waitForFunction(() => __qiTest.state.view.ply === 2 && __qiTest.state.view.moves[1] === "g7g6");
+    // The move the tree has is followed, not played twice.
+    await clickSq(page, "c3");
+    await clickSq(page, "d3");
+    await page.waitForFunction(() => __qiTest.state.view.ply === 3);
+    check((await page.evaluate(() => __qiTest.state.view.tree.length)) === 6, "no move twice in the tree");
+    check((await moveCount(page)) === 4, "the main line as it was");
+    // A click on a variation's move goes there.
+    await page.click('#moves .variation button[data-move="g3g4"]');
+    await page.waitForFunction(() => __qiTest.state.view.moves.join(" ") === "a3a4 a7a6 g3g4" && __qiTest.state.view.ply === 3);
+    await page.screenshot({ path: join(SHOTS, "move-tree-variation.png") });
+    // Saved, the record has the variation in parentheses.
+    await page.click("#save-record");
+    await page.waitForFunction(() => document.querySelector("#record-text").value.includes("("));
+    const saved = await page.inputValue("#record-text");
+    check(saved.includes("a3a4 g7g6 (a7a6 g3g4) c3d3 a7a6 *"), `the record: ${saved}`);
+    // Promoted: the variation is the main line, the old line a variation.
+    await page.click("#promote");
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 3);
+    check(await page.locator("#promote").isHidden(), "on the main line now");
+    const main = await page.evaluate(() => [...document.querySelectorAll("#moves button[data-ply]")].map((b) => b.dataset.move).join(" "));
+    check(main === "a3a4 a7a6 g3g4", `the main line: ${main}`);
+    // Loaded back from the saved text: the tree as it was saved.
+    await page.fill("#record-text", saved);
+    await page.click("#load-record");
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 4 &&
+      document.querySelectorAll("#moves .variation button").length === 2);
+    // Delete the variation from one of its moves: the position before it shows.
+    await page.click('#moves .variation button[data-move="g3g4"]');
+    await page.waitForFunction(() => __qiTest.state.view.ply === 3 && __qiTest.state.view.moves[1] === "a7a6");
+    await page.click("#delete-variation");
+    await page.waitForFunction(() => __qiTest.state.view.tree.length === 4 && __qiTest.state.view.ply === 1);
+    check(await page.locator("#moves .variation").count() === 0, "no variation left");
+    // Another one, then a reload: the tree and the position shown stay.
+    await clickSq(page, "b8");
+    await clickSq(page, "b7");
+    await page.waitForFunction(() => __qiTest.state.view.moves.join(" ") === "a3a4 b8b7");
+    await page.reload();
+    await page.waitForSelector("body[data-ready='1']");
+    await page.waitForFunction(() => __qiTest.state.view && __qiTest.state.view.tree.length === 5);
+    const after = await page.evaluate(() => `${__qiTest.state.view.moves.join(" ")}|${__qiTest.state.view.ply}`);
+    check(after === "a3a4 b8b7|2", `after the reload: ${after}`);
+    check(await page.locator('#moves .variation button[data-move="b8b7"].current').count() === 1, "the variation shown after the reload");
+    // Take back from the variation's end: the move leaves the tree.
+    await page.click("#undo");
+    await page.waitForFunction(() => __qiTest.state.view.tree.length === 4 && __qiTest.state.view.ply === 1);
+    check(await page.locator("#moves .variation").count() === 0, "the variation taken back");
+  },
+
+  async "move tree: a phone in Chinese shows variations and their buttons"(page) {
+    await setMode(page, "human");
+    const record = ['[Game "jungle:standard"]', "", "a3a4 (g3g4 g7g6 (a7a6) g4g5) g7g6 c3d3 (b2b3) a7a6 *", ""].join("\n");
+    await page.fill("#record-text", record);
+    await page.click("#load-record");
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 4);
+    check(await page.locator("#moves .variation").count() === 3, "two variations and one inside them");
+    await page.click('#moves .variation button[data-move="a7a6"]');
+    await page.waitForFunction(() => __qiTest.state.view.moves.join(" ") === "g3g4 a7a6");
+    check((await text(page, "#promote")) === "设为主线" && (await text(page, "#delete-variation")) === "删除变化", "the buttons in Chinese");
+    await page.locator("#moves-box").scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, "move-tree-phone-zh.png") });
+  },
+
+  async "analysis: a line hovered is previewed on a small board, a click plays it"(page) {
+    await page.selectOption("#mode", "analysis");
+    await page.waitForFunction(() => __qiTest.state.analysing);
+    await page.selectOption("#an-multipv", "2");
+    await page.waitForFunction(() => document.querySelectorAll("#an-multi li").length === 2 && Number(document.querySelector("#an-depth").textContent) >= 3);
+    await page.click("#analyse");
+    await waitForText(page, "#an-state", "stopped");
+    const item = page.locator("#an-multi li").nth(1);
+    const pv = await item.getAttribute("data-pv");
+    await item.hover();
+    await page.waitForSelector("#an-preview:not([hidden]) svg");
+    await page.screenshot({ path: join(SHOTS, "analysis-preview.png") });
+    check((await page.evaluate(() => __qiTest.state.view.moves.length)) === 0, "hovering plays nothing");
+    // The small board is the position at the line's end: its last move
+    // marked, the piece that made it on its square.
+    const dest = pv.split(" ").at(-1).slice(2);
+    check(await page.locator("#an-preview circle.last").count() === 2, "the line's last move marked");
+    check(await page.locator(`#an-preview .piece[data-sq="${dest}"]`).count() === 1, `a piece on ${dest}, the line's end`);
+    const box = await page.locator("#an-preview").boundingBox();
+    const board = await page.locator("#board").boundingBox();
+    check(box.width < board.width / 2, `a small board: ${box.width} beside ${board.width}`);
+    await page.mouse.move(1, 1);
+    await page.waitForSelector("#an-preview", { state: "hidden" });
+    await item.click();
+    await page.waitForFunction((k) => __qiTest.state.view.moves.join(" ") === k, pv);
+    // The analysis of the new position lists its lines under the pointer,
+    // which previews them; away from them, none.
+    await page.mouse.move(1, 1);
+    await page.waitForSelector("#an-preview", { state: "hidden" });
   },
 
   async "keyboard-only play with named squares"(page) {
@@ -1685,6 +1797,9 @@ if (STATIC) {
 
 const PHONE = { width: 390, height: 844 };
 const viewports = {
+  "move tree: variations kept, promoted, deleted, through a record and a reload": { width: 1280, height: 800 },
+  "move tree: a phone in Chinese shows variations and their buttons": PHONE,
+  "analysis: a line hovered is previewed on a small board, a click plays it": { width: 1280, height: 800 },
   "phone-sized screen": PHONE,
   "phone: a finger drags a piece, an illegal drop is refused": PHONE,
   "defect 1: a move on a phone does not scroll the window": PHONE,
@@ -1726,6 +1841,7 @@ const locales = {
   "chinese: the library's errors in Chinese, whole": "zh-CN",
   "screenshots: phone in Chinese": "zh-CN",
   "screenshots: desktop in Chinese": "zh-CN",
+  "move tree: a phone in Chinese shows variations and their buttons": "zh-CN",
 };
 
 // Playwright gives the browser a fresh, empty --user-data-dir of its own

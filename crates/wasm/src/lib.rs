@@ -251,7 +251,8 @@ impl Game {
     }
 
     /// Plays `mv` in the shown position; a move played before the end of
-    /// the line replaces the rest of the line. Throws (and changes
+    /// the line is followed when the game's tree has it there, else it
+    /// starts a variation. Throws (and changes
     /// nothing) when the move cannot be read or is not legal.
     pub fn play(
         &mut self,
@@ -261,8 +262,8 @@ impl Game {
         self.inner.play(&mv).map_err(thrown)
     }
 
-    /// Takes back the move that led to the shown position (and drops the
-    /// rest of the line). Throws when there is none.
+    /// Takes back the move that led to the shown position (it leaves the
+    /// game's tree with every move after it). Throws when there is none.
     pub fn undo(&mut self) -> JsResult<()> {
         self.inner.undo().map_err(thrown)
     }
@@ -278,13 +279,48 @@ impl Game {
         self.inner.goto(ply as usize).map_err(thrown)
     }
 
+    /// Shows the position after `moves` from the first position, moves of
+    /// the game's tree (the way to a variation). Throws (and changes
+    /// nothing) when the tree has no such line.
+    #[wasm_bindgen(js_name = gotoLine)]
+    pub fn goto_line(
+        &mut self,
+        #[wasm_bindgen(unchecked_param_type = "string[]")] moves: JsValue,
+    ) -> JsResult<()> {
+        let moves = string_list_arg(&moves, "moves")
+            .map_err(thrown)?
+            .unwrap_or_default();
+        self.inner.goto_line(&moves).map_err(thrown)
+    }
+
+    /// Makes the line to the shown position the main line.
+    pub fn promote(&mut self) {
+        self.inner.promote();
+    }
+
+    /// The board (SVG) after `moves` from the shown position, drawn from
+    /// the second side when `flip`: a line previewed, not played. Throws
+    /// when a move cannot be played.
+    pub fn preview(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string[]")] moves: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "boolean | undefined")] flip: JsValue,
+    ) -> JsResult<String> {
+        let moves = string_list_arg(&moves, "moves")
+            .map_err(thrown)?
+            .unwrap_or_default();
+        let flip = bool_arg(&flip, "flip").map_err(thrown)?;
+        self.inner.preview(&moves, flip).map_err(thrown)
+    }
+
     /// The shown position's text (`jfen` for Jungle, the Five Tigers
     /// position text).
     pub fn position(&self) -> String {
         self.inner.view(false).text
     }
 
-    /// The whole line of moves.
+    /// The line shown: the moves to the shown position, then its main
+    /// continuation.
     pub fn moves(&self) -> Vec<String> {
         self.inner.view(false).moves
     }
@@ -319,8 +355,9 @@ impl Game {
         to_js(&self.inner.view(flip))
     }
 
-    /// The whole line as a game record (`docs/records.md`), with the
-    /// `Event` tag `event` (`qi` when absent).
+    /// The game as a record (`docs/records.md`: the main line, its
+    /// variations in parentheses), with the `Event` tag `event` (`qi`
+    /// when absent).
     pub fn record(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string | null | undefined")] event: JsValue,

@@ -6,13 +6,14 @@
 import { $, dialog, input, select, textarea } from "./dom.js";
 import { sideName, words } from "./i18n.js";
 import { drawMarks } from "./board.js";
-import { onSearchEvent } from "./panels/analysis.js";
+import { hidePreview, onSearchEvent, showPreview } from "./panels/analysis.js";
 import { flagOf, incrementMs } from "./panels/clock.js";
 import { updateButtons } from "./panels/controls.js";
+import { pathTo, shownVariation, treeOf } from "./panels/moves.js";
 import { drawReview } from "./panels/review.js";
 import { downloadRecord, linkedRecord, shareLink, withEnding } from "./panels/record.js";
 import { showThinking } from "./panels/status.js";
-import { againstEngine, gameKey, gameOver, humanToMove, isSingle, mode, movesFrom, otherName, positionKey, resigner, squaresOf, takebackCount } from "./rules.js";
+import { againstEngine, gameKey, gameOver, mainKey, humanToMove, isSingle, mode, movesFrom, otherName, positionKey, resigner, squaresOf, takebackCount } from "./rules.js";
 import { saveEnded, saveSettings } from "./settings.js";
 import { sound } from "./sound.js";
 import { state, view as shown } from "./state.js";
@@ -90,19 +91,9 @@ export function clickSquare(sq) {
   drawMarks();
 }
 
-// Before a move from an earlier position replaces the rest of the line:
-// the line is kept, so that the page can go back to it.
-function keepMainLine() {
-  const view = shown();
-  if (view.ply < view.moves.length && !state.mainLine) {
-    state.mainLine = { moves: view.moves.slice(), ply: view.moves.length };
-  }
-}
-
 /** @param {string} move */
 async function playMove(move) {
   state.busy = true;
-  keepMainLine();
   showError(null);
   // A hint still searching gives way to the move (the server runs one
   // search at a time).
@@ -279,11 +270,75 @@ export async function goto(ply) {
   if (view && (state.wantAnalysis || mode() === "analysis") && !gameOver()) startAnalysis();
 }
 
+/**
+ * Shows a move of the game's tree (a click in the move list).
+ * @param {number} node its place in the view's tree
+ */
+export async function gotoNode(node) {
+  if (state.thinking || !state.view || node === state.view.node) return;
+  const moves = pathTo(state.view, node);
+  await gotoMoves(moves);
+}
+
+/**
+ * Shows the position after `moves` of the tree; a following analysis
+ * starts there.
+ * @param {string[]} moves
+ */
+async function gotoMoves(moves) {
+  state.selected = null;
+  if (await act((b) => b.gotoLine(moves))) followAnalysis();
+}
+
+// A following analysis starts again after a change of the tree (the
+// server stops the session's search on every change).
+function followAnalysis() {
+  if ((state.wantAnalysis || mode() === "analysis") && !gameOver()) startAnalysis();
+}
+
+/**
+ * Shows the position after `ply` moves of the main line (the line a
+ * review judged), wherever the shown position is.
+ * @param {number} ply
+ */
+export async function gotoMain(ply) {
+  const view = state.view;
+  if (state.thinking || !view) return;
+  const shape = treeOf(view);
+  const moves = shape.main.slice(0, ply).map((i) => shape.tree[i].move);
+  if (view.ply === ply && moves.every((m, i) => view.moves[i] === m)) return;
+  await gotoMoves(moves);
+}
+
+/** The variation shown becomes the main line. */
+export async function promoteVariation() {
+  if (state.thinking || state.busy || !state.view || shownVariation(state.view) === null) return;
+  if (await act((b) => b.promote())) followAnalysis();
+}
+
+/**
+ * The variation shown leaves the tree (its first move and everything
+ * after it); the position before it is shown.
+ */
+export async function deleteVariation() {
+  const view = state.view;
+  if (state.thinking || state.busy || !view) return;
+  const first = shownVariation(view);
+  if (first === null) return;
+  state.busy = true;
+  state.selected = null;
+  const shown = await act(async (b) => {
+    await b.gotoLine(pathTo(view, first));
+    return b.undo(1);
+  });
+  state.busy = false;
+  if (shown) followAnalysis();
+}
+
 /** @param {import("./backend/backend.js").NewGame} game */
 export async function newGame(game) {
   if (state.thinking) return;
   state.selected = null;
-  state.mainLine = null;
   forgetEnded();
   // A new game is drawn from the player's side, whatever the last one's
   // flip was.
@@ -342,7 +397,6 @@ export async function takeback() {
   const count = takebackCount();
   if (state.thinking || count === 0) return;
   state.selected = null;
-  state.mainLine = null;
   forgetEnded();
   const view = await act((b) => b.undo(count));
   if (view) afterChange();
@@ -405,37 +459,42 @@ export function rematch() {
   newGame({ spec: shown().spec });
 }
 
-// Back to the line a variation replaced.
-export async function restoreMainLine() {
-  const line = state.mainLine;
-  if (!line || state.thinking || state.busy) return;
-  state.busy = true;
-  showError(null);
-  const b = backend();
-  let view = shown();
-  let k = 0;
-  while (k < view.moves.length && k < line.moves.length && view.moves[k] === line.moves[k]) k += 1;
+/** @type {HTMLElement | null} the line of analysis previewed (hovered, focused) */
+let previewed = null;
+
+/**
+ * Previews a line of the analysis on a small board (the pointer over it,
+ * or keyboard focus on it); the game does not change.
+ * @param {HTMLElement} item the line's item, its moves in data-pv
+ */
+export async function previewLine(item) {
+  const pv = item.dataset.pv;
+  if (!pv || !state.view) return;
+  previewed = item;
   try {
-    view = await b.goto(k);
-    for (const move of line.moves.slice(k)) view = await b.play(move);
-    view = await b.goto(line.ply);
-    state.mainLine = null;
+    const svg = await backend().preview(pv.split(" "));
+    // Still the line under the pointer, with the same moves.
+    if (previewed === item && item.dataset.pv === pv && item.isConnected) showPreview(svg, item);
   } catch (e) {
-    showError(e);
+    if (previewed === item) hidePreview();
   }
-  state.busy = false;
-  show(view);
+}
+
+/** The pointer or focus left the lines: no preview. */
+export function endPreview() {
+  previewed = null;
+  hidePreview();
 }
 
 /**
- * Plays a line of the analysis on the board; the line it leaves stays
- * reachable ("back to the main line").
+ * Plays a line of the analysis on the board: a variation of the game
+ * when it leaves the line.
  * @param {string | undefined} pv
  */
 export async function playLine(pv) {
   if (!pv || state.thinking || state.busy) return;
+  endPreview();
   state.busy = true;
-  keepMainLine();
   showError(null);
   let view = null;
   for (const move of pv.split(" ")) {
@@ -479,7 +538,7 @@ export async function reviewGame() {
     state.wantAnalysis = false;
     await act((b) => b.stopAnalysis());
   }
-  const key = gameKey(view);
+  const key = mainKey(view);
   /** @type {{ cancel: () => void, done: number, total: number }} */
   const mine = { cancel: () => {}, done: 0, total: view.moves.length + 1 };
   state.reviewing = mine;
@@ -514,8 +573,9 @@ export async function reviewGame() {
  */
 export async function showBetter(ply, move) {
   state.better = { ply, move };
-  if (shown().ply !== ply) await goto(ply);
-  else show(shown());
+  const before = shown();
+  await gotoMain(ply);
+  if (state.view === before) show(before);
 }
 
 // The hint's search: half a second at full strength.
@@ -559,7 +619,6 @@ export async function saveRecord() {
 export async function loadRecord(text) {
   if (state.thinking) return;
   state.selected = null;
-  state.mainLine = null;
   const view = await act((b) => b.loadRecord(text));
   if (view) {
     select("mode").value = "human";

@@ -63,7 +63,8 @@ function wire() {
     ["resign-no", () => dialog("resign-dialog").close()],
     ["result-close", () => dialog("result-dialog").close()],
     ["rematch", () => controller.rematch()],
-    ["main-line", () => controller.restoreMainLine()],
+    ["promote", () => controller.promoteVariation()],
+    ["delete-variation", () => controller.deleteVariation()],
     ["review", () => controller.reviewGame()],
     // The game over: its review from the result dialog, as lichess offers.
     ["result-review", () => {
@@ -93,17 +94,26 @@ function wire() {
   // A point of the review's graph: its column has the ply.
   $("review-graph").addEventListener("click", (event) => {
     const target = event.target instanceof Element ? event.target.closest("[data-ply]") : null;
-    if (target instanceof SVGElement) controller.goto(Number(target.dataset.ply));
+    if (target instanceof SVGElement) controller.gotoMain(Number(target.dataset.ply));
   });
   $("moves").addEventListener("click", (event) => {
-    const target = event.target instanceof Element ? event.target.closest("button[data-ply]") : null;
-    if (target instanceof HTMLElement) controller.goto(Number(target.dataset.ply));
+    const target = event.target instanceof Element ? event.target.closest("button[data-node]") : null;
+    if (target instanceof HTMLElement) controller.gotoNode(Number(target.dataset.node));
   });
   const line = (/** @type {Event} */ event) => {
     const item = event.target instanceof Element ? event.target.closest("li[data-pv]") : null;
     if (item instanceof HTMLElement) controller.playLine(item.dataset.pv);
   };
   $("an-multi").addEventListener("click", line);
+  // A line under the pointer (or focused) is previewed on a small board.
+  const preview = (/** @type {Event} */ event) => {
+    const item = event.target instanceof Element ? event.target.closest("li[data-pv]") : null;
+    if (item instanceof HTMLElement) controller.previewLine(item);
+  };
+  $("an-multi").addEventListener("mouseover", preview);
+  $("an-multi").addEventListener("focusin", preview);
+  $("an-multi").addEventListener("mouseleave", () => controller.endPreview());
+  $("an-multi").addEventListener("focusout", () => controller.endPreview());
   $("an-multi").addEventListener("keydown", (event) => {
     if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();

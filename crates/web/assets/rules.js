@@ -47,6 +47,41 @@ export function gameKey(view) {
 }
 
 /**
+ * The moves of the game's main line (the view's tree read along each
+ * node's first child: in the tree's order, a node's first child follows
+ * it).
+ * @param {View} view
+ * @returns {string[]}
+ */
+export function mainMoves(view) {
+  const tree = view.tree || [];
+  /** @type {string[]} */
+  const moves = [];
+  for (let i = 0; i < tree.length && (i === 0 ? tree[i].parent === null : tree[i].parent === i - 1); i += 1) {
+    moves.push(tree[i].move);
+  }
+  return moves;
+}
+
+/**
+ * The game's main line, for what belongs to it wherever the shown
+ * position is (a review).
+ * @param {View} view
+ */
+export function mainKey(view) {
+  return `${view.spec}|${view.start}|${mainMoves(view).join(" ")}`;
+}
+
+/**
+ * Whether the shown position is on the main line.
+ * @param {View} view
+ */
+export function onMainLine(view) {
+  const main = mainMoves(view);
+  return view.ply <= main.length && view.moves.slice(0, view.ply).every((m, i) => m === main[i]);
+}
+
+/**
  * The position shown, in its game (a hint belongs to it).
  * @param {View} view
  */

@@ -1,7 +1,6 @@
 // @ts-check
 // The page's one state: the game view the backend last gave and what the
-// page adds to it (the selection, the searches, the line a variation
-// replaced). Modules read and change it here; nothing else is global.
+// page adds to it (the selection, the searches, the review). Modules read and change it here; nothing else is global.
 
 /**
  * A game as the backends give it (docs/web.md's view).
@@ -11,8 +10,12 @@
  * @property {string} spec        the game spec, e.g. "jungle:standard"
  * @property {string} start       the first position's text
  * @property {string} text        the shown position's text
- * @property {string[]} moves     the line, from the first position
+ * @property {string[]} moves     the line shown, from the first position: the moves to
+ *   the shown position, then its main continuation
  * @property {number} ply         the shown position's ply in the line
+ * @property {TreeNode[]} [tree]  every move of the game's tree, each before its
+ *   children, a main continuation before its variations
+ * @property {number | null} [node] the shown position's place in `tree` (none at the start)
  * @property {("first" | "second")[]} [movers] who played each move
  * @property {string[]} legal     the shown position's legal moves
  * @property {string | null} [last] the move that led to the shown position
@@ -29,6 +32,12 @@
  * @property {[number, number] | null} [hands] Five Tigers: the pieces in hand
  * @property {"engine" | "analysis" | null} searching the search that runs
  * @property {ClockView | null} [clock] the game's clock, if it has one
+ */
+
+/**
+ * A move of the game's tree (qi-play's NodeView): the place of the move
+ * before it in the tree's list (none from the first position).
+ * @typedef {{ parent: number | null, move: string, mover: "first" | "second" }} TreeNode
  */
 
 /**
@@ -97,8 +106,6 @@ export const state = {
   searchNote: "idle",
   /** @type {Ended | null} */
   ended: null,
-  /** @type {{ moves: string[], ply: number } | null} the line a variation replaced */
-  mainLine: null,
   /** @type {SearchInfo | null} the running analysis's best line (the arrow, the bar) */
   best: null,
   /** @type {Lines} */

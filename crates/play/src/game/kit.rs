@@ -1,6 +1,6 @@
-//! [`WebGame`] for the game of any kit of the registry: the line of moves
-//! with its cursor, the views, and the searcher shared with the thread
-//! that searches.
+//! [`WebGame`] for the game of any kit of the registry: the tree of moves
+//! with the node shown, the views, and the searcher shared with the
+//! thread that searches.
 
 use std::any::Any;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 
 use qi_core::{ExternalResult, Game, Outcome, Position, Side};
 use qi_engine::options::set_search_option;
-use qi_engine::record::{reason_in, Record, RecordResult};
+use qi_engine::record::{reason_in, Record, RecordMove, RecordResult};
 use qi_engine::strength::StrengthOptions;
 use qi_engine::{spec_of, EvalProfile, GameKit};
 use qi_five_tigers::{held_formations, FiveTigers, Phase, Point};
@@ -17,10 +17,11 @@ use qi_search::{Limits, MoveOf, SearchInfo, SearchOptions, Searcher, Strength};
 use crate::poll::Polled;
 use crate::svg::{move_squares, render_position, Marks, RenderOptions};
 
+use super::tree::{MoveTree, MAX_NESTING, ROOT};
 use super::view::{info_view, line_view};
 use super::{
-    side_word, GameError, GameView, InfoView, RemovalView, ResultView, SearchDone, SearchTask,
-    WebGame, HASH_MIB, MAX_HASH_MIB,
+    side_word, GameError, GameView, InfoView, NodeView, RemovalView, ResultView, SearchDone,
+    SearchTask, WebGame, HASH_MIB, MAX_HASH_MIB,
 };
 
 /// A kit's searcher, shared with the thread that searches.
@@ -28,12 +29,15 @@ type SharedSearcher<K> = Arc<Mutex<Searcher<<K as GameKit>::Game, <K as GameKit>
 
 /// The [`WebGame`] of kit `K`.
 pub(super) struct KitGame<K: GameKit> {
-    /// The game at the shown ply.
+    /// The game at the shown node.
     game: K::Game,
-    /// The whole line.
-    line: Vec<MoveOf<K::Game>>,
-    /// A result decided outside the rules at the end of the line.
-    external: Option<ExternalResult>,
+    /// Every move played or loaded: the main line and its variations.
+    tree: MoveTree<MoveOf<K::Game>>,
+    /// The node shown.
+    at: usize,
+    /// A result decided outside the rules, and the node it ended (the
+    /// main line's end when the game was loaded).
+    external: Option<(usize, ExternalResult)>,
     /// Built on the first search.
     searcher: Option<SharedSearcher<K>>,
     /// The searcher's options (kept here until it is built).
@@ -51,9 +55,12 @@ pub(super) struct KitGame<K: GameKit> {
 impl<K: GameKit> KitGame<K> {
     /// A game shown at the end of `game`'s moves.
     pub(super) fn new(game: K::Game) -> KitGame<K> {
+        let tree = MoveTree::of_line(game.moves());
+        let at = tree.main_end();
         KitGame {
-            line: game.moves().to_vec(),
-            external: game.external_result(),
+            external: game.external_result().map(|result| (at, result)),
+            tree,
+            at,
             game,
             searcher: None,
             options: K::tuned_options().with_hash_mib(HASH_MIB).with_threads(1),
@@ -73,18 +80,137 @@ impl<K: GameKit> KitGame<K> {
         }))
     }
 
-    /// The game after `ply` moves of the line (`ply <= line.len()`).
-    fn game_at(&self, ply: usize) -> K::Game {
-        let mut game = K::Game::new(self.game.start().clone());
-        for mv in &self.line[..ply] {
-            game.play_unchecked(*mv);
+    /// The game of a record (its main line replayed, `docs/records.md`),
+    /// with the record's variations, each move checked against the rules.
+    pub(super) fn of_record(record: &Record) -> Result<KitGame<K>, GameError> {
+        let game = record
+            .replay::<K>()
+            .map_err(|e| GameError::Record(e.to_string()))?;
+        let mut kit = KitGame::new(game);
+        kit.add_line(ROOT, &record.moves)?;
+        Ok(kit)
+    }
+
+    /// Adds `line` and its variations to the tree from `from`, checking
+    /// each move; the moves there already are followed.
+    fn add_line(&mut self, from: usize, line: &[RecordMove]) -> Result<(), GameError> {
+        let mut game = self.game_of(from);
+        let mut node = from;
+        for mv in line {
+            let bad = |reason: String| {
+                GameError::Record(format!("move '{}': {reason}", qi_core::Escaped(&mv.text)))
+            };
+            let parsed: MoveOf<K::Game> = mv.text.parse().map_err(|e| bad(format!("{e}")))?;
+            if let Some(outcome) = game.outcome() {
+                return Err(bad(format!("the game is over ({outcome})")));
+            }
+            game.play(parsed).map_err(|e| bad(e.reason))?;
+            let next = self.tree.add(node, parsed);
+            // The variations replace this move: they start where it does.
+            for variation in &mv.variations {
+                self.add_line(node, variation)?;
+            }
+            node = next;
         }
-        if ply == self.line.len() {
-            if let Some(result) = self.external {
+        Ok(())
+    }
+
+    /// The game at `node` of the tree (with the result decided outside
+    /// the rules there, if any).
+    fn game_of(&self, node: usize) -> K::Game {
+        let mut game = K::Game::new(self.game.start().clone());
+        for mv in self.tree.path(node) {
+            game.play_unchecked(mv);
+        }
+        if let Some((end, result)) = self.external {
+            if end == node {
                 game.record(result);
             }
         }
         game
+    }
+
+    /// Shows `node`.
+    fn show(&mut self, node: usize) {
+        self.game = self.game_of(node);
+        self.at = node;
+    }
+
+    /// The moves of the record from `start` on: its line (each node's
+    /// first child) with, on each move, the variations played instead of
+    /// it.
+    fn record_line(&self, start: usize) -> Vec<RecordMove> {
+        let mut moves = Vec::new();
+        let mut at = Some(start);
+        while let Some(node) = at {
+            let Some(mv) = self.tree.mv(node) else { break };
+            let mut record_move = RecordMove {
+                text: mv.to_string(),
+                ..RecordMove::default()
+            };
+            let siblings = self
+                .tree
+                .parent(node)
+                .map_or(&[][..], |p| self.tree.children(p));
+            // A line's first move may itself be a variation: its
+            // siblings are written with the move they replace.
+            if siblings.first() == Some(&node) {
+                record_move.variations =
+                    siblings[1..].iter().map(|&v| self.record_line(v)).collect();
+            }
+            moves.push(record_move);
+            at = self.tree.children(node).first().copied();
+        }
+        moves
+    }
+
+    /// The tree as the move list shows it: every node in reading order,
+    /// each with its parent's place in that order, its move and mover.
+    fn tree_view(&self) -> (Vec<NodeView>, Option<usize>) {
+        let order = self.tree.preorder();
+        let mut place = vec![usize::MAX; order.iter().max().map_or(0, |&n| n + 1)];
+        for (i, &node) in order.iter().enumerate() {
+            place[node] = i;
+        }
+        // Who moves at each node: the side to move at its parent, found by
+        // playing the tree once (a node's game is handed to its first
+        // child and cloned for the variations).
+        let mut movers = vec![Side::First; place.len()];
+        let start = K::Game::new(self.game.start().clone());
+        let mut stack: Vec<(usize, K::Game)> = self
+            .tree
+            .children(ROOT)
+            .iter()
+            .map(|&c| (c, start.clone()))
+            .collect();
+        while let Some((node, mut game)) = stack.pop() {
+            movers[node] = game.position().side_to_move();
+            if let Some(mv) = self.tree.mv(node) {
+                game.play_unchecked(mv);
+            }
+            if let Some((&first, rest)) = self.tree.children(node).split_first() {
+                stack.extend(rest.iter().map(|&c| (c, game.clone())));
+                stack.push((first, game));
+            }
+        }
+        let nodes = order
+            .iter()
+            .map(|&node| NodeView {
+                parent: self
+                    .tree
+                    .parent(node)
+                    .filter(|&p| p != ROOT)
+                    .map(|p| place[p]),
+                mv: self
+                    .tree
+                    .mv(node)
+                    .map(|m| m.to_string())
+                    .unwrap_or_default(),
+                mover: side_word(movers[node]).to_string(),
+            })
+            .collect();
+        let shown = (self.at != ROOT).then(|| place[self.at]);
+        (nodes, shown)
     }
 
     fn side_names() -> [&'static str; 2] {
@@ -97,11 +223,10 @@ impl<K: GameKit> KitGame<K> {
         }
     }
 
-    /// Who played each move of the line.
-    fn movers(&self) -> Vec<String> {
+    /// Who played each move of `line`.
+    fn movers(&self, line: &[MoveOf<K::Game>]) -> Vec<String> {
         let mut game = K::Game::new(self.game.start().clone());
-        self.line
-            .iter()
+        line.iter()
             .map(|mv| {
                 let side = side_word(game.position().side_to_move());
                 game.play_unchecked(*mv);
@@ -114,12 +239,14 @@ impl<K: GameKit> KitGame<K> {
     /// before the shown position's removals formed (see
     /// [`GameView::formed`]).
     fn formed(&self, movers: &[String]) -> Vec<String> {
-        let ply = self.game.moves().len();
-        let texts: Vec<String> = self.line[..ply].iter().map(|m| m.to_string()).collect();
+        let texts: Vec<String> = self.game.moves().iter().map(|m| m.to_string()).collect();
         let Some(k) = texts.iter().rposition(|t| !t.starts_with('x')) else {
             return Vec::new();
         };
-        let after = self.game_at(k + 1);
+        let Some(node) = self.tree.on_line(self.at, k + 1) else {
+            return Vec::new();
+        };
+        let after = self.game_of(node);
         let Some(tigers) = (after.position() as &dyn Any).downcast_ref::<FiveTigers>() else {
             return Vec::new();
         };
@@ -181,7 +308,8 @@ impl<K: GameKit> WebGame for KitGame<K> {
     fn view(&self, flip: bool) -> GameView {
         let position = self.game.position();
         let ply = self.game.moves().len();
-        let last = ply.checked_sub(1).map(|i| self.line[i].to_string());
+        let line = self.tree.line(self.at);
+        let last = self.game.moves().last().map(|m| m.to_string());
         let outcome = self.game.outcome();
         let to_move = position.side_to_move();
         let result = outcome.map(|o| self.result_view(o));
@@ -237,14 +365,15 @@ impl<K: GameKit> WebGame for KitGame<K> {
             format!("<svg xmlns=\"http://www.w3.org/2000/svg\"><text x=\"10\" y=\"20\">{e}</text></svg>")
         });
         let names = Self::side_names();
-        let movers = self.movers();
+        let movers = self.movers(&line);
         let formed = self.formed(&movers);
+        let (tree, node) = self.tree_view();
         GameView {
             spec: self.spec(),
             game: K::NAME.to_string(),
             text: position.to_string(),
             start: self.game.start().to_string(),
-            moves: self.line.iter().map(|m| m.to_string()).collect(),
+            moves: line.iter().map(|m| m.to_string()).collect(),
             ply,
             to_move: side_word(to_move).to_string(),
             to_move_name: Self::name_of(to_move).to_string(),
@@ -258,6 +387,8 @@ impl<K: GameKit> WebGame for KitGame<K> {
             hands,
             movers,
             formed,
+            tree,
+            node,
             svg,
         }
     }
@@ -271,39 +402,100 @@ impl<K: GameKit> WebGame for KitGame<K> {
         if let Some(outcome) = self.game.outcome() {
             return Err(bad(format!("the game is over ({outcome})")));
         }
+        let known = self.tree.child(self.at, mv).is_some();
+        if !known
+            && self.tree.nesting(self.at) + usize::from(!self.tree.children(self.at).is_empty())
+                > MAX_NESTING
+        {
+            return Err(bad(format!("variations nest at most {MAX_NESTING} deep")));
+        }
         self.game.play(mv).map_err(|e| bad(e.reason))?;
-        let ply = self.game.moves().len();
-        self.line.truncate(ply - 1);
-        self.line.push(mv);
-        self.external = None;
+        self.at = self.tree.add(self.at, mv);
         Ok(())
     }
 
     fn undo(&mut self) -> Result<(), GameError> {
-        let ply = self.game.moves().len();
-        if ply == 0 {
+        let Some(parent) = self.tree.parent(self.at) else {
             return Err(GameError::NothingToUndo);
+        };
+        self.tree.remove(self.at);
+        // A result decided outside the rules goes with its node.
+        if self
+            .external
+            .is_some_and(|(end, _)| !self.tree.contains(end))
+        {
+            self.external = None;
         }
-        self.line.truncate(ply - 1);
-        self.external = None;
-        self.game = self.game_at(ply - 1);
+        self.show(parent);
         Ok(())
     }
 
     fn goto(&mut self, ply: usize) -> Result<(), GameError> {
-        if ply > self.line.len() {
-            return Err(GameError::Ply {
+        let node = self
+            .tree
+            .on_line(self.at, ply)
+            .ok_or_else(|| GameError::Ply {
                 ply,
-                len: self.line.len(),
-            });
-        }
-        self.game = self.game_at(ply);
+                len: self.tree.line(self.at).len(),
+            })?;
+        self.show(node);
         Ok(())
     }
 
+    fn goto_line(&mut self, moves: &[String]) -> Result<(), GameError> {
+        let mut node = ROOT;
+        for text in moves {
+            let missing = || GameError::Move {
+                text: text.chars().take(40).flat_map(char::escape_debug).collect(),
+                reason: "no such move in the game's tree here".to_string(),
+            };
+            let mv: MoveOf<K::Game> = text.trim().parse().map_err(|_| missing())?;
+            node = self.tree.child(node, mv).ok_or_else(missing)?;
+        }
+        self.show(node);
+        Ok(())
+    }
+
+    fn promote(&mut self) {
+        self.tree.promote(self.at);
+    }
+
+    fn preview(&self, moves: &[String], flip: bool) -> Result<String, GameError> {
+        let mut game = self.game.clone();
+        for text in moves {
+            let bad = |reason: String| GameError::Move {
+                text: text.chars().take(40).flat_map(char::escape_debug).collect(),
+                reason,
+            };
+            let mv: MoveOf<K::Game> = text.trim().parse().map_err(|e| bad(format!("{e}")))?;
+            if let Some(outcome) = game.outcome() {
+                return Err(bad(format!("the game is over ({outcome})")));
+            }
+            game.play(mv).map_err(|e| bad(e.reason))?;
+        }
+        let options = RenderOptions {
+            marks: Marks {
+                last: game
+                    .moves()
+                    .last()
+                    .map(|m| move_squares(&m.to_string()))
+                    .unwrap_or_default(),
+                ..Marks::default()
+            },
+            flip,
+            caption: false,
+        };
+        Ok(render_position::<K>(game.position(), &options)?)
+    }
+
     fn record_tagged(&self, event: &str, tags: &[(&str, &str)]) -> String {
-        let game = self.game_at(self.line.len());
+        let game = self.game_of(self.tree.main_end());
         let mut record = Record::from_game::<K>(&game);
+        record.moves = self
+            .tree
+            .children(ROOT)
+            .first()
+            .map_or_else(Vec::new, |&first| self.record_line(first));
         let names = Self::side_names();
         record.set_tag("Event", event);
         record.set_tag("First", names[0]);

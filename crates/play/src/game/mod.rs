@@ -1,6 +1,6 @@
-//! One game as the web page sees it: a start position, the line of moves
-//! played from it with a cursor (the ply shown, for navigating the move
-//! list), and a searcher, all behind an object-safe interface
+//! One game as the web page sees it: a start position, the tree of moves
+//! played from it (the main line and its variations) with the node shown,
+//! and a searcher, all behind an object-safe interface
 //! ([`WebGame`]) so that a session can hold a game of any game of the
 //! registry and change game at run time.
 //!
@@ -13,6 +13,12 @@
 //! assert_eq!(view.moves, ["a3a4"]);
 //! assert_eq!(view.to_move_name, "Blue");
 //! assert!(game.play("a9a1").is_err());
+//! // A move from an earlier position makes a variation.
+//! game.goto(0).unwrap();
+//! game.play("g3g4").unwrap();
+//! assert_eq!(game.view(false).moves, ["g3g4"]);
+//! game.goto_line(&["a3a4".to_string()]).unwrap();
+//! assert_eq!(game.view(false).tree.len(), 2);
 //! ```
 use std::sync::atomic::AtomicBool;
 
@@ -24,10 +30,11 @@ use qi_search::{Limits, SearchOptions};
 use crate::svg::{read_record, start_position, RenderError, RenderOptions};
 
 mod kit;
+mod tree;
 mod view;
 
 use kit::KitGame;
-pub use view::{GameView, InfoView, LineView, RemovalView, ResultView, SearchDone};
+pub use view::{GameView, InfoView, LineView, NodeView, RemovalView, ResultView, SearchDone};
 
 /// The transposition table of each session's searcher, in MiB.
 pub const HASH_MIB: usize = 16;
@@ -90,24 +97,36 @@ pub trait WebGame: Send {
     /// What the page shows; `flip` draws the board from the second side.
     fn view(&self, flip: bool) -> GameView;
     /// Plays `text` in the shown position. A move played before the end of
-    /// the line replaces the rest of the line.
+    /// the line is followed if the tree has it there, else it starts a
+    /// variation (the line played so far stays in the tree).
     fn play(&mut self, text: &str) -> Result<(), GameError>;
-    /// Takes back the move that led to the shown position (and drops the
-    /// rest of the line).
+    /// Takes back the move that led to the shown position: it leaves the
+    /// tree with every move after it.
     fn undo(&mut self) -> Result<(), GameError>;
-    /// Shows the position after `ply` moves of the line.
+    /// Shows the position after `ply` moves of the line shown (the moves
+    /// to the shown position, then its main continuation).
     fn goto(&mut self, ply: usize) -> Result<(), GameError>;
-    /// The whole line as a game record (`docs/records.md`), its `Event`
-    /// tag `qi serve`.
+    /// Shows the position after `moves` from the first position, moves of
+    /// the tree (a way to any variation); on error nothing changes.
+    fn goto_line(&mut self, moves: &[String]) -> Result<(), GameError>;
+    /// Makes the line to the shown position the main line: at each of its
+    /// moves, that move becomes the main continuation.
+    fn promote(&mut self);
+    /// The board after `moves` from the shown position (a line of
+    /// analysis previewed, not played), drawn from the second side when
+    /// `flip`, its last move highlighted; the game does not change.
+    fn preview(&self, moves: &[String], flip: bool) -> Result<String, GameError>;
+    /// The main line as a game record (`docs/records.md`), with its
+    /// variations in parentheses, its `Event` tag `qi serve`.
     fn record(&self) -> String {
         self.record_of("qi serve")
     }
-    /// The whole line as a game record whose `Event` tag is `event` (the
+    /// The game record whose `Event` tag is `event` (the
     /// page of a static site is no `qi serve`).
     fn record_of(&self, event: &str) -> String {
         self.record_tagged(event, &[])
     }
-    /// The whole line as a game record whose `Event` tag is `event`, with
+    /// The game record whose `Event` tag is `event`, with
     /// the further `tags` (name, value) after the standard ones (a clock's
     /// `TimeControl`). A tag of the standard ones is set to its value.
     fn record_tagged(&self, event: &str, tags: &[(&str, &str)]) -> String;
@@ -165,19 +184,15 @@ pub fn new_game(spec: &str, text: Option<&str>) -> Result<Box<dyn WebGame>, Game
     Games::dispatch(spec, Build(text))?
 }
 
-/// The game of a record (`docs/records.md`), replayed under its rules and
-/// shown at its end.
+/// The game of a record (`docs/records.md`), replayed under its rules
+/// with its variations and shown at the end of its main line.
 pub fn load_record(text: &str) -> Result<Box<dyn WebGame>, GameError> {
     let (record, spec) = read_record(text).map_err(GameError::Record)?;
     struct Replay(Record);
     impl GameFn for Replay {
         type Output = Result<Box<dyn WebGame>, GameError>;
         fn call<K: GameKit>(self, _: RulesOf<K>) -> Self::Output {
-            let game = self
-                .0
-                .replay::<K>()
-                .map_err(|e| GameError::Record(e.to_string()))?;
-            Ok(Box::new(KitGame::<K>::new(game)))
+            Ok(Box::new(KitGame::<K>::of_record(&self.0)?))
         }
     }
     Games::dispatch(&spec, Replay(record))

@@ -40,7 +40,8 @@ pub struct GameView {
     pub text: String,
     /// The first position's text.
     pub start: String,
-    /// The whole line of moves; the shown position is after `ply` of them.
+    /// The line shown: the moves to the shown position, then its main
+    /// continuation; the shown position is after `ply` of them.
     pub moves: Vec<String>,
     /// How many moves of the line lead to the shown position.
     pub ply: usize,
@@ -72,8 +73,29 @@ pub struct GameView {
     /// Five Tigers: the points of the formations the last placement or
     /// step formed, while its removals follow it (empty otherwise).
     pub formed: Vec<String>,
+    /// Every move of the game's tree (the main line and the variations),
+    /// in the order a move list reads them: each node before its
+    /// children, a node's main continuation before its variations.
+    pub tree: Vec<NodeView>,
+    /// The shown position's place in `tree` (none at the first position).
+    pub node: Option<usize>,
     /// The board as SVG, with the last move highlighted.
     pub svg: String,
+}
+
+/// One move of the game's tree.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct NodeView {
+    /// The place in the tree's list of the move before it (none for a
+    /// move from the first position); a move is its parent's main
+    /// continuation when it is the first of the parent's children in the
+    /// list.
+    pub parent: Option<usize>,
+    /// The move, in the game's notation.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Who played it: `first` or `second`.
+    pub mover: String,
 }
 
 /// One iteration of a search, as the analysis panel shows it.

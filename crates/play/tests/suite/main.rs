@@ -5,4 +5,5 @@
 mod bounded_errors;
 mod search;
 mod svg;
+mod tree;
 mod view;

@@ -48,9 +48,17 @@ test("play, undo and goto move along the line", () => {
   game.goto(1);
   assert.equal(game.ply(), 1);
   assert.deepEqual(game.moves(), ["a3a4", "g7g6"]);
-  // A move from an earlier position replaces the rest of the line.
+  // A move from an earlier position starts a variation; the line stays.
   game.play("a7a6");
   assert.deepEqual(game.moves(), ["a3a4", "a7a6"]);
+  game.gotoLine(["a3a4", "g7g6"]);
+  assert.equal(game.ply(), 2);
+  assert.deepEqual(game.view(false).tree.map((n) => n.move), ["a3a4", "g7g6", "a7a6"]);
+  assert.match(game.preview(["a4a5"]), /^<svg/);
+  assert.equal(game.ply(), 2);
+  game.gotoLine(["a3a4", "a7a6"]);
+  game.promote();
+  assert.match(game.record(), /a3a4 a7a6 \(g7g6\) \*/);
   game.goto(0);
   assert.equal(game.position(), new Game("jungle").position());
   throwsMessage(() => game.undo(), /no move to take back/);

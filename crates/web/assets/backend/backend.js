@@ -50,7 +50,12 @@
  * @property {() => Promise<View>} view the game as it is now
  * @property {(move: string) => Promise<View>} play
  * @property {(count: number) => Promise<View>} undo takes back `count` plies
- * @property {(ply: number) => Promise<View>} goto shows the position after `ply` plies
+ * @property {(ply: number) => Promise<View>} goto shows the position after `ply` plies of the line shown
+ * @property {(moves: string[]) => Promise<View>} gotoLine shows the position after
+ *   `moves` of the game's tree (the way to a variation)
+ * @property {() => Promise<View>} promote the line to the shown position becomes the main line
+ * @property {(moves: string[]) => Promise<string>} preview the board (SVG) after `moves`
+ *   from the shown position; the game does not change
  * @property {(game: NewGame) => Promise<View>} newGame
  * @property {(flip: boolean) => Promise<View>} flip
  * @property {() => Promise<string>} record the game's record (docs/records.md)

@@ -76,13 +76,14 @@ export async function localBackend() {
     return v;
   };
 
-  // The game as moves from its first position, the cursor and the flip:
-  // enough to rebuild it exactly (every rule that reads the history
-  // included).
+  // The game as its record (the tree of moves: the main line and its
+  // variations), the moves to the shown position and the flip: enough to
+  // rebuild it exactly (every rule that reads the history included).
   const save = () => {
-    const v = current().view(false);
+    const g = current();
+    const v = g.view(false);
     localStorage.setItem(STORE, JSON.stringify({
-      spec: v.spec, start: v.start, moves: v.moves, ply: v.ply, flip: flipped, clock: clock ? clock.log : null,
+      spec: v.spec, start: v.start, moves: v.moves, ply: v.ply, record: g.record(undefined), flip: flipped, clock: clock ? clock.log : null,
     }));
   };
 
@@ -92,9 +93,17 @@ export async function localBackend() {
     if (!text) return null;
     try {
       const saved = JSON.parse(text);
-      const restored = new Game(saved.spec, saved.start);
-      for (const move of saved.moves) restored.play(move);
-      restored.goto(saved.ply);
+      /** @type {Game} */
+      let restored;
+      if (typeof saved.record === "string") {
+        restored = Game.fromRecord(saved.record);
+        restored.gotoLine(saved.moves.slice(0, saved.ply));
+      } else {
+        // Saved before the tree: one line.
+        restored = new Game(saved.spec, saved.start);
+        for (const move of saved.moves) restored.play(move);
+        restored.goto(saved.ply);
+      }
       flipped = !!saved.flip;
       clock = restoreClock(saved.clock);
       return restored;
@@ -238,6 +247,14 @@ export async function localBackend() {
       stopSearch();
       current().goto(ply);
     }),
+    gotoLine: (moves) => change(() => {
+      stopSearch();
+      current().gotoLine(moves);
+    }),
+    promote: () => change(() => {
+      current().promote();
+    }),
+    preview: async (moves) => current().preview(moves, flipped),
     newGame: ({ spec, text, flip }) => change(() => {
       stopSearch();
       game = new Game(spec, text || undefined);

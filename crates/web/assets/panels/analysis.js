@@ -28,8 +28,36 @@ export function formatScore(info) {
   return `${pawns >= 0 ? "+" : ""}${pawns.toFixed(2)}`;
 }
 
+/**
+ * A line of analysis previewed: the board after it, small, beside the
+ * line (lichess shows a line hovered the same way); played only when
+ * clicked.
+ * @param {string} svg
+ * @param {HTMLElement} item the line's item in the list
+ */
+export function showPreview(svg, item) {
+  const box = $("an-preview");
+  box.innerHTML = svg;
+  box.hidden = false;
+  const line = item.getBoundingClientRect();
+  const size = box.getBoundingClientRect();
+  // Below the line, or above it when there is no room below; inside the
+  // window across.
+  const below = line.bottom + 4 + size.height <= window.innerHeight;
+  box.style.top = `${Math.max(0, below ? line.bottom + 4 : line.top - 4 - size.height)}px`;
+  box.style.left = `${Math.max(0, Math.min(line.left, window.innerWidth - size.width))}px`;
+}
+
+/** No line previewed. */
+export function hidePreview() {
+  const box = $("an-preview");
+  box.hidden = true;
+  box.innerHTML = "";
+}
+
 /** The analysis panel empty: what it showed was about another position. */
 export function clearAnalysis() {
+  hidePreview();
   for (const id of ["an-depth", "an-score", "an-nodes", "an-nps", "an-pv"]) $(id).textContent = "–";
   $("an-lines").innerHTML = "";
   $("an-multi").innerHTML = "";

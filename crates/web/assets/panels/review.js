@@ -6,7 +6,7 @@
 // in the move list (?!, ?, ??) are drawn by moves.js from the same review.
 import { $, button } from "../dom.js";
 import { sideName, words } from "../i18n.js";
-import { againstEngine, gameKey, gameOver } from "../rules.js";
+import { againstEngine, gameOver, mainKey, onMainLine } from "../rules.js";
 import { state } from "../state.js";
 
 /** @typedef {import("../state.js").View} View */
@@ -25,7 +25,7 @@ const COLOURS = { inaccuracy: "#56b4e9", mistake: "#e69f00", blunder: "#df5353" 
  */
 export function currentReview() {
   const view = state.view;
-  return view && state.review && state.review.key === gameKey(view) ? state.review.result : null;
+  return view && state.review && state.review.key === mainKey(view) ? state.review.result : null;
 }
 
 /**
@@ -153,7 +153,7 @@ export function drawReview() {
   // The move that led to the position shown, when it was judged: what
   // it was, and the better move to show from the position before it.
   // The better move asked for comes first: it is the arrow on the board.
-  const move = moveReview(view.ply);
+  const move = onMainLine(view) ? moveReview(view.ply) : null;
   const arrow = betterMove();
   if (arrow) {
     verdict.textContent = w.betterShown(arrow);

@@ -178,6 +178,9 @@ fn api_routes(state: Shared) -> Router {
         .route("/api/sessions/{id}/play", post(play))
         .route("/api/sessions/{id}/undo", post(undo))
         .route("/api/sessions/{id}/goto", post(goto))
+        .route("/api/sessions/{id}/line", post(goto_line))
+        .route("/api/sessions/{id}/promote", post(promote))
+        .route("/api/sessions/{id}/preview", post(preview))
         .route("/api/sessions/{id}/flip", post(flip))
         .route(
             "/api/sessions/{id}/record",

@@ -239,6 +239,63 @@ pub(crate) async fn goto(
     change(&state, &id, |inner| Ok(inner.game.goto(request.ply)?)).await
 }
 
+/// A line of moves: the way to a node of the game's tree, or a line to
+/// preview.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MovesRequest {
+    moves: Vec<String>,
+}
+
+/// `POST /api/sessions/ID/line {moves}`: the position after `moves` of
+/// the game's tree (a way to any variation).
+pub(crate) async fn goto_line(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    bytes: Bytes,
+) -> Result<Json<SessionView>, ApiError> {
+    let request: MovesRequest = body(&bytes)?;
+    change(&state, &id, |inner| {
+        Ok(inner.game.goto_line(&request.moves)?)
+    })
+    .await
+}
+
+/// `POST /api/sessions/ID/promote`: the line to the shown position
+/// becomes the main line.
+pub(crate) async fn promote(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+) -> Result<Json<SessionView>, ApiError> {
+    change(&state, &id, |inner| {
+        inner.game.promote();
+        Ok(())
+    })
+    .await
+}
+
+/// The board after a line from the shown position, drawn as the session
+/// draws its board.
+#[derive(Serialize)]
+pub(crate) struct Preview {
+    svg: String,
+}
+
+/// `POST /api/sessions/ID/preview {moves}`: the board after `moves` from
+/// the shown position (a line of analysis previewed); the game does not
+/// change.
+pub(crate) async fn preview(
+    State(state): State<Shared>,
+    Path(id): Path<String>,
+    bytes: Bytes,
+) -> Result<Json<Preview>, ApiError> {
+    let request: MovesRequest = body(&bytes)?;
+    let session = state.session(&id)?;
+    let inner = session.lock();
+    let svg = inner.game.preview(&request.moves, inner.flip)?;
+    Ok(Json(Preview { svg }))
+}
+
 pub(crate) async fn flip(
     State(state): State<Shared>,
     Path(id): Path<String>,

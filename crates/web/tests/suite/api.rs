@@ -161,15 +161,67 @@ async fn a_jungle_game_plays_undoes_and_navigates() {
         view["text"],
         "l5t/1d3c1/r1p1w1e/7/7/E6/2W1P1R/1C3D1/T5L b 1 1"
     );
-    // A move played inside the line replaces the rest of it.
+    // A move played inside the line starts a variation: the line stays.
     let (_, view) = post(&app, &id, "/play", json!({"move": "a7a6"})).await;
     assert_eq!(moves(&view), ["a3a4", "a7a6"]);
+    assert_eq!(view["tree"].as_array().unwrap().len(), 4);
     let (_, view) = post(&app, &id, "/undo", json!({"count": 2})).await;
     assert_eq!(view["ply"], 0);
     assert!(moves(&view).is_empty());
     let (status, body) = post(&app, &id, "/undo", Value::Null).await;
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
     assert_eq!(error_of(status, &body), "no move to take back");
+}
+
+#[tokio::test]
+async fn the_tree_of_moves_navigates_promotes_and_previews() {
+    let app = default_app();
+    let (id, _) = session(&app, Value::Null).await;
+    for mv in ["a3a4", "g7g6"] {
+        post(&app, &id, "/play", json!({"move": mv})).await;
+    }
+    post(&app, &id, "/goto", json!({"ply": 1})).await;
+    let (_, view) = post(&app, &id, "/play", json!({"move": "a7a6"})).await;
+    assert_eq!(view["node"], 2);
+    assert_eq!(
+        view["tree"][2],
+        json!({"parent": 0, "move": "a7a6", "mover": "second"})
+    );
+    // Any line of the tree can be shown.
+    let (status, view) = post(&app, &id, "/line", json!({"moves": ["a3a4", "g7g6"]})).await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["ply"], 2);
+    assert_eq!(view["node"], 1);
+    let (status, body) = post(&app, &id, "/line", json!({"moves": ["b3b4"]})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
+    assert_eq!(body["kind"], "move");
+    // Promoted, the variation is the main line, and the record says so.
+    post(&app, &id, "/line", json!({"moves": ["a3a4", "a7a6"]})).await;
+    let (status, view) = post(&app, &id, "/promote", Value::Null).await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["tree"][1]["move"], "a7a6");
+    let (_, saved) = call(
+        &app,
+        "GET",
+        &format!("/api/sessions/{id}/record"),
+        Value::Null,
+    )
+    .await;
+    assert!(
+        saved["record"]
+            .as_str()
+            .unwrap()
+            .contains("a3a4 a7a6 (g7g6) *"),
+        "{saved}"
+    );
+    // A preview draws a line without playing it.
+    let (status, preview) = post(&app, &id, "/preview", json!({"moves": ["a4a5"]})).await;
+    assert_eq!(status, StatusCode::OK, "{preview}");
+    assert!(preview["svg"].as_str().unwrap().starts_with("<svg"));
+    let (_, view) = call(&app, "GET", &format!("/api/sessions/{id}"), Value::Null).await;
+    assert_eq!(moves(&view), ["a3a4", "a7a6"]);
+    let (status, body) = post(&app, &id, "/preview", json!({"moves": ["a9a1"]})).await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{body}");
 }
 
 #[tokio::test]
