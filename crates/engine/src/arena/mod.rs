@@ -25,6 +25,19 @@ use crate::kit::GameKit;
 use crate::record::reason_in;
 
 /// Why a player could not play: it loses the game (a forfeit).
+///
+/// ```
+/// use qi_games::engine::arena::{InProcessPlayer, Player, PlayerError};
+/// use qi_games::engine::{engine_for, options::Overrides, EvalProfile, Games};
+/// use qi_games::prelude::*;
+///
+/// let engine = engine_for::<Games>("jungle", EvalProfile::Default, &Overrides::default())?;
+/// let mut player = InProcessPlayer::new(engine);
+/// // A move that is not legal there: the player cannot play.
+/// let PlayerError(why) = player.best_move(None, &["a3a9".into()], &Limits::depth(1)).unwrap_err();
+/// assert!(!why.is_empty());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
 pub struct PlayerError(pub String);
@@ -72,6 +85,13 @@ impl Verdict {
 
 /// A player's answer: its move (in the game's notation) and what it said
 /// about it.
+///
+/// ```
+/// use qi_games::engine::arena::{Reply, Verdict};
+///
+/// let reply = Reply { mv: "a3a4".into(), verdict: Verdict { score: Some("cp 12".into()), depth: Some(6) } };
+/// assert_eq!(reply.verdict.comment().as_deref(), Some("score cp 12 depth 6"));
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Reply {
     /// The move.
@@ -124,6 +144,16 @@ pub struct Reply {
 /// ```
 pub trait Player {
     /// Gets ready for a new game (starting or restarting what it needs).
+    ///
+    /// ```
+    /// use qi_games::engine::arena::{InProcessPlayer, Player};
+    /// use qi_games::engine::{engine_for, options::Overrides, EvalProfile, Games};
+    ///
+    /// let engine = engine_for::<Games>("five-tigers", EvalProfile::Default, &Overrides::default())?;
+    /// let mut player = InProcessPlayer::new(engine);
+    /// player.new_game()?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn new_game(&mut self) -> Result<(), PlayerError>;
 
     /// The move to play in the position reached from `start` (position
@@ -131,6 +161,20 @@ pub trait Player {
     /// within `limits`: its `movetime` and `nodes` when set, and its
     /// `clock` (both sides' time left, increments, moves to go) under a
     /// time control.
+    ///
+    /// ```
+    /// use qi_games::engine::arena::{InProcessPlayer, Player};
+    /// use qi_games::engine::{engine_for, options::Overrides, EvalProfile, Games};
+    /// use qi_games::prelude::*;
+    ///
+    /// let engine = engine_for::<Games>("jungle", EvalProfile::Default, &Overrides::default())?;
+    /// let mut player = InProcessPlayer::new(engine);
+    /// // Red's Lion next to the Blue den, Red to move: it enters.
+    /// let start = "2L4/7/7/7/7/7/7/7/6r w 0 1";
+    /// let reply = player.best_move(Some(start), &[], &Limits::depth(3))?;
+    /// assert_eq!(reply.mv, "c9d9");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn best_move(
         &mut self,
         start: Option<&str>,
@@ -265,6 +309,13 @@ impl Default for MatchConfig {
 
 impl MatchConfig {
     /// `games` games with the [`Default`] settings otherwise.
+    ///
+    /// ```
+    /// use qi_games::engine::arena::MatchConfig;
+    ///
+    /// assert_eq!(MatchConfig::new(2), MatchConfig::default());
+    /// assert_eq!(MatchConfig::new(100).games, 100);
+    /// ```
     pub fn new(games: usize) -> MatchConfig {
         MatchConfig {
             games,
@@ -273,17 +324,38 @@ impl MatchConfig {
     }
 
     /// This configuration with `games` games.
+    ///
+    /// ```
+    /// use qi_games::engine::arena::MatchConfig;
+    ///
+    /// assert_eq!(MatchConfig::default().with_games(50), MatchConfig::new(50));
+    /// ```
     pub fn with_games(self, games: usize) -> MatchConfig {
         MatchConfig { games, ..self }
     }
 
     /// This configuration with `movetime` per move (`None`: no time
     /// limit per move, as with a node limit or a time control alone).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    ///
+    /// use qi_games::engine::arena::MatchConfig;
+    ///
+    /// let config = MatchConfig::new(2).with_movetime(Some(Duration::from_millis(20)));
+    /// assert_eq!(config.movetime, Some(Duration::from_millis(20)));
+    /// ```
     pub fn with_movetime(self, movetime: Option<Duration>) -> MatchConfig {
         MatchConfig { movetime, ..self }
     }
 
     /// This configuration with `nodes` nodes per move.
+    ///
+    /// ```
+    /// use qi_games::engine::arena::MatchConfig;
+    ///
+    /// assert_eq!(MatchConfig::new(2).with_nodes(1_000).nodes, Some(1_000));
+    /// ```
     pub fn with_nodes(self, nodes: u64) -> MatchConfig {
         MatchConfig {
             nodes: Some(nodes),
@@ -313,6 +385,15 @@ impl MatchConfig {
 
     /// This configuration letting a side overstep its clock by
     /// `time_margin`.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    ///
+    /// use qi_games::engine::arena::MatchConfig;
+    ///
+    /// let config = MatchConfig::new(2).with_time_margin(Duration::from_secs(1));
+    /// assert_eq!(config.time_margin, Duration::from_secs(1));
+    /// ```
     pub fn with_time_margin(self, time_margin: Duration) -> MatchConfig {
         MatchConfig {
             time_margin,
@@ -321,6 +402,12 @@ impl MatchConfig {
     }
 
     /// This configuration adjudicating a draw after `max_plies` plies.
+    ///
+    /// ```
+    /// use qi_games::engine::arena::MatchConfig;
+    ///
+    /// assert_eq!(MatchConfig::new(2).with_max_plies(300).max_plies, 300);
+    /// ```
     pub fn with_max_plies(self, max_plies: usize) -> MatchConfig {
         MatchConfig { max_plies, ..self }
     }
@@ -381,6 +468,28 @@ impl GameResult {
 }
 
 /// One finished game of a match.
+///
+/// ```
+/// use qi_games::engine::arena::{play_match, BoxedPlayer, InProcessPlayer, MatchConfig};
+/// use qi_games::engine::{engine_for, options::Overrides, EvalProfile, Games};
+/// use qi_games::five_tigers::Game;
+/// use qi_games::prelude::*;
+///
+/// let player = || -> BoxedPlayer {
+///     let engine = engine_for::<Games>("five-tigers", EvalProfile::Default, &Overrides::default());
+///     Box::new(InProcessPlayer::new(engine.unwrap()))
+/// };
+/// // Ten plies, then a draw by adjudication.
+/// let config = MatchConfig::new(2).with_movetime(None).with_nodes(100).with_max_plies(10);
+/// let mut reports = Vec::new();
+/// play_match::<Game>(&config, &FiveTigers::default(), &[], vec![[player(), player()]], |r| {
+///     reports.push(r.clone())
+/// });
+/// assert_eq!(reports[1].a_side, Side::Second); // colours swapped
+/// assert!(reports.iter().all(|r| r.moves.len() == r.verdicts.len()));
+/// assert!(reports.iter().all(|r| r.outcome.is_none() && r.moves.len() == 10));
+/// assert_eq!(reports[1].tally.games(), 2);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct GameReport {
     /// 0-based index of the game.
@@ -415,6 +524,27 @@ pub struct GameReport {
 
 /// One game as soon as it ends, before the games dealt before it may have
 /// ended ([`play_match_with`]): what a record of it needs.
+///
+/// ```
+/// use std::sync::atomic::AtomicBool;
+///
+/// use qi_games::engine::arena::{play_match_with, BoxedPlayer, InProcessPlayer, MatchConfig};
+/// use qi_games::engine::{engine_for, options::Overrides, EvalProfile, Games};
+/// use qi_games::five_tigers::Game;
+/// use qi_games::prelude::*;
+///
+/// let player = || -> BoxedPlayer {
+///     let engine = engine_for::<Games>("five-tigers", EvalProfile::Default, &Overrides::default());
+///     Box::new(InProcessPlayer::new(engine.unwrap()))
+/// };
+/// let config = MatchConfig::new(2).with_movetime(None).with_nodes(100).with_max_plies(6);
+/// let mut finished = Vec::new();
+/// let stop = AtomicBool::new(false);
+/// let slots = vec![[player(), player()]];
+/// play_match_with::<Game>(&config, &FiveTigers::default(), &[], slots, &stop, |g| finished.push(g.clone()), |_| {});
+/// finished.sort_by_key(|g| g.index);
+/// assert_eq!(finished.iter().map(|g| g.moves.len()).collect::<Vec<_>>(), [6, 6]);
+/// ```
 #[derive(Clone, Debug, PartialEq)]
 pub struct FinishedGame {
     /// 0-based index of the game.
