@@ -1262,7 +1262,8 @@ const tests = {
       await opened.click("#setup");
       await opened.waitForFunction((s) => __qiTest.state.view.start.startsWith(s.split(" ")[0]), start);
       await opened.click("#share");
-      await opened.waitForFunction((l) => document.querySelector("#share-link").value !== l, link);
+      // The box is empty until the link is made (a fresh page's).
+      await opened.waitForFunction((l) => !["", l].includes(document.querySelector("#share-link").value), link);
       const second = await opened.inputValue("#share-link");
       check(/&start=/.test(second) && !/&moves=/.test(second), `a set-up position's link: ${second}`);
       const again = await other.newPage();
