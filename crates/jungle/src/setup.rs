@@ -199,15 +199,8 @@ impl Setup {
         }
         for side in Side::BOTH {
             for (animal, square) in Animal::ALL.into_iter().zip(squares[side.index()]) {
-                let Some(square) = Square::new(square) else {
-                    continue;
-                };
-                let piece = Piece::new(side, animal);
-                if square.is_water() && animal != Animal::Rat {
-                    return Err(SetupError::AnimalInWater { piece, square });
-                }
-                if square.den_owner() == Some(side) {
-                    return Err(SetupError::OwnDen { piece, square });
+                if let Some(square) = Square::new(square) {
+                    may_stand(Piece::new(side, animal), square)?;
                 }
             }
         }
@@ -270,6 +263,18 @@ impl Setup {
         let before = 2 * u64::from(self.fullmove.saturating_sub(1));
         before + u64::from(self.side_to_move == Side::Second)
     }
+}
+
+/// Whether `piece` may stand on `square` on any board a position holds:
+/// only the Rat in water, no animal on its own den.
+pub(crate) fn may_stand(piece: Piece, square: Square) -> Result<(), SetupError> {
+    if square.is_water() && piece.animal != Animal::Rat {
+        return Err(SetupError::AnimalInWater { piece, square });
+    }
+    if square.den_owner() == Some(piece.side) {
+        return Err(SetupError::OwnDen { piece, square });
+    }
+    Ok(())
 }
 
 impl Default for Setup {

@@ -2,8 +2,8 @@
 //! asked for cut into levels (a capture leads to a lower level), the
 //! materials of one level solved side by side on several threads, each
 //! finished table handed on as soon as it is done. How one material is
-//! solved is the game's ([`Solver::solve`]; Five Tigers runs its slice
-//! through the crate's in-core solver, `in_core`).
+//! solved is the game's ([`Solver::solve`]): its slice (cells, starts,
+//! un-moves) run through the crate's one in-core solver (`in_core`).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;

@@ -1,9 +1,9 @@
-//! The in-core solver: every retrograde generator of Five Tigers that
-//! holds a material's values in memory runs it, and it is what
-//! [`Solver::solve`](crate::driver::Solver::solve) runs for Five Tigers
-//! (with the shuttle allowed over the slots of its dense index, under
-//! the shuttle ban over the cells of the ban index): the game gives the
-//! slice and builds its table from
+//! The in-core solver: every retrograde generator that holds a material's
+//! values in memory runs it, and it is what each game's
+//! [`Solver::solve`](crate::driver::Solver::solve) runs (Jungle's over
+//! the slots of its index, Five Tigers' with the shuttle allowed over the
+//! slots of its dense index, and under the shuttle ban over the cells of
+//! the ban index): the game gives the slice and builds its table from
 //! the solved cells; this module is generic over the slice ([`Cells`]:
 //! its cells, how each starts, its un-moves) and over the width of a
 //! distance while solving ([`Distance`]: one byte, solved again with two
@@ -93,6 +93,26 @@ impl Solved {
             }
         };
         (pack_states(&states, threads), distances)
+    }
+
+    /// The value and distance of each cell (a cell no position uses is
+    /// drawn at 0).
+    pub(crate) fn values(&self) -> (Vec<Wdl>, Vec<u16>) {
+        fn each<D: Distance>(states: &[u8], dist: &[D]) -> (Vec<Wdl>, Vec<u16>) {
+            states
+                .iter()
+                .zip(dist)
+                .map(|(&s, d)| match s {
+                    WIN => (Wdl::Win, d.get()),
+                    LOSS => (Wdl::Loss, d.get()),
+                    _ => (Wdl::Draw, 0),
+                })
+                .unzip()
+        }
+        match self {
+            Solved::Byte(s, d) => each(s, d),
+            Solved::Wide(s, d) => each(s, d),
+        }
     }
 }
 

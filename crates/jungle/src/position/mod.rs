@@ -129,6 +129,63 @@ impl Jungle {
         Jungle::checked_setup(setup, rules, false)
     }
 
+    /// The position with each animal of each side on its square of
+    /// `squares` (indexed as [`Animal::index`], `None` for an animal not
+    /// on the board), `side` to move, counters 0 and 1, if the board can
+    /// hold it (the board checks of [`Jungle::from_setup_lenient`], and
+    /// no two animals on one square); `None` if not. The way in of a
+    /// caller that has squares, not a board (a tablebase's index): no
+    /// [`Setup`] is built and scanned.
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_jungle::{Animal, Jungle, Rules, Square};
+    ///
+    /// let sq = |t: &str| Some(t.parse::<Square>().unwrap());
+    /// let mut squares = [[None; 8]; 2];
+    /// squares[0][Animal::Lion.index()] = sq("a1");
+    /// squares[1][Animal::Rat.index()] = sq("g9");
+    /// let pos = Jungle::from_squares(squares, Side::Second, Rules::standard()).unwrap();
+    /// assert_eq!(pos, Jungle::from_text("6r/7/7/7/7/7/7/7/L6 b 0 1", Rules::standard()).unwrap());
+    /// squares[1][Animal::Cat.index()] = sq("a1"); // on the Lion's square
+    /// assert_eq!(Jungle::from_squares(squares, Side::First, Rules::standard()), None);
+    /// squares[1][Animal::Cat.index()] = sq("b4"); // in water
+    /// assert_eq!(Jungle::from_squares(squares, Side::First, Rules::standard()), None);
+    /// ```
+    pub fn from_squares(
+        squares: [[Option<Square>; 8]; 2],
+        side: Side,
+        rules: Rules,
+    ) -> Option<Jungle> {
+        // One pass, the occupancy and the key built as the squares are
+        // checked (what `from_parts` computes in two more): a generator
+        // builds a position per index.
+        let mut pos = Jungle {
+            squares: [[NONE; 8]; 2],
+            occ: [0; 2],
+            hash: if side == Side::Second { SIDE_KEY } else { 0 },
+            no_capture: 0,
+            fullmove: 1,
+            rules,
+            side,
+        };
+        for (s, side_squares) in squares.iter().enumerate() {
+            for (a, square) in side_squares.iter().enumerate() {
+                let Some(square) = *square else { continue };
+                let piece = Piece::new(Side::BOTH[s], Animal::ALL[a]);
+                if (pos.occ[0] | pos.occ[1]) & square.bit() != 0
+                    || crate::setup::may_stand(piece, square).is_err()
+                {
+                    return None;
+                }
+                pos.occ[s] |= square.bit();
+                pos.squares[s][a] = square.index();
+                pos.hash ^= piece_key(s * 8 + a, square.index());
+            }
+        }
+        Some(pos)
+    }
+
     fn checked_setup(setup: Setup, rules: Rules, reachable: bool) -> Result<Jungle, SetupError> {
         let squares = setup.validate(reachable)?;
         Ok(Jungle::from_parts(

@@ -44,6 +44,29 @@ impl Jungle {
     /// }
     /// ```
     pub fn quiet_unmoves(&self, out: &mut MoveList<Move>) {
+        self.each_quiet_unmove(|mv, _| out.push(mv));
+    }
+
+    /// Calls `each(mv, before)` for each of the
+    /// [`quiet_unmoves`](Jungle::quiet_unmoves), in their order, with the
+    /// position [`unplay_quiet`](Jungle::unplay_quiet) gives back: what a
+    /// generator walks, each un-move checked once.
+    ///
+    /// ```
+    /// use qi_core::{MoveList, Position};
+    /// use qi_jungle::{Jungle, Rules};
+    ///
+    /// let pos = Jungle::from_text("6l/7/7/7/7/3L3/7/7/6E b 0 1", Rules::standard()).unwrap();
+    /// let mut unmoves = MoveList::new();
+    /// pos.quiet_unmoves(&mut unmoves);
+    /// let mut seen = Vec::new();
+    /// pos.each_quiet_unmove(|mv, before| seen.push((mv, *before)));
+    /// assert_eq!(seen.len(), unmoves.len());
+    /// for ((mv, before), &listed) in seen.into_iter().zip(unmoves.iter()) {
+    ///     assert_eq!((mv, Some(before)), (listed, pos.unplay_quiet(listed)));
+    /// }
+    /// ```
+    pub fn each_quiet_unmove(&self, mut each: impl FnMut(Move, &Jungle)) {
         let mover = self.side_to_move().opponent();
         let empty = !self.occupied().0;
         for to in self.animal_squares(mover) {
@@ -55,8 +78,8 @@ impl Jungle {
                 let f = from.trailing_zeros() as u8;
                 from &= from - 1;
                 let mv = Move::new(Square::from_index_unchecked(f), to);
-                if self.unplay_quiet(mv).is_some() {
-                    out.push(mv);
+                if let Some(before) = self.unplay_quiet(mv) {
+                    each(mv, &before);
                 }
             }
         }

@@ -5,12 +5,15 @@ use std::fmt;
 use std::str::FromStr;
 
 use qi_core::{Position, Side};
-use qi_jungle::{Animal, Jungle, Piece, Rules, Setup, Square};
+use qi_jungle::{Animal, Jungle, Piece, Rules, Square};
 use smallvec::SmallVec;
 use thiserror::Error;
 
 /// Sentinel of the rank tables: the square is not allowed.
 const NOT_ALLOWED: u8 = u8::MAX;
+
+/// The square of a captured animal in [`Jungle::animal_squares`].
+const NONE: u8 = 63;
 
 /// Whether an animal (a Rat if `rat`) may stand on square `sq` in a table:
 /// not on either den, and in water only if it is a Rat.
@@ -98,6 +101,28 @@ const fn mirror(sq: u8) -> u8 {
         sq
     }
 }
+
+/// `MIRROR[sq]` is [`mirror`]`(sq)`, `FILE[sq]` the file of `sq` (0 for
+/// a; 7 for 63, captured): looked up by the index of every successor and
+/// predecessor a generator meets, where `% 7` was a division each.
+const MIRROR: [u8; 64] = {
+    let mut t = [0u8; 64];
+    let mut sq = 0;
+    while sq < 64 {
+        t[sq] = mirror(sq as u8);
+        sq += 1;
+    }
+    t
+};
+const FILE: [u8; 64] = {
+    let mut t = [7u8; 64];
+    let mut sq = 0;
+    while sq < 63 {
+        t[sq] = (sq % 7) as u8;
+        sq += 1;
+    }
+    t
+};
 
 /// The animals of each side in a tablebase: at most one of each animal per
 /// side (as in the game), at least one animal per side (a side without
@@ -402,60 +427,119 @@ impl Indexer {
 
     /// The index of `pos`, if it has this material and no animal on a den.
     pub(crate) fn index_of(&self, pos: &Jungle) -> Option<u64> {
-        self.index_of_squares(Self::squares(pos), pos.side_to_move())
+        self.index_from(pos, false)
     }
 
     /// The index of `pos`'s left-right mirror image (the same side to
     /// move), if it has this material and no animal on a den.
     pub(crate) fn index_of_mirror(&self, pos: &Jungle) -> Option<u64> {
-        let squares = Self::squares(pos).map(|side| side.map(mirror));
-        self.index_of_squares(squares, pos.side_to_move())
+        self.index_from(pos, true)
     }
 
     /// Whether the index stands for `pos`, a position of this material,
     /// by its mirror image: its first piece stands right of the middle
     /// file.
     pub(crate) fn stores_mirror(&self, pos: &Jungle) -> bool {
+        self.first_file(pos) >= HALF_FILES
+    }
+
+    /// Whether the index's first animal stands on the middle file in
+    /// `pos`, a position of this material: then `pos` and its mirror
+    /// image have a slot each (unless it is its own mirror image).
+    pub(crate) fn first_on_middle_file(&self, pos: &Jungle) -> bool {
+        self.first_file(pos) == HALF_FILES - 1
+    }
+
+    /// Whether no two positions one move from `pos` (a position of this
+    /// material) share a slot: two boards one move apart from `pos` (by
+    /// animals `a` and `b`) are each other's mirror images only where
+    /// `pos` and its own mirror image agree but for `a` and `b`, so not
+    /// when three or more of its animals stand off the middle file. A
+    /// generator counts such a position's successors without indexing
+    /// them.
+    pub(crate) fn successors_distinct(&self, pos: &Jungle) -> bool {
+        let off_middle = |side: Side| {
+            pos.animal_squares(side)
+                .iter()
+                .filter(|&&sq| sq != NONE && FILE[usize::from(sq)] != HALF_FILES - 1)
+                .count()
+        };
+        off_middle(Side::First) + off_middle(Side::Second) >= 3
+    }
+
+    /// Whether `child`, one move from a position of this material, has a
+    /// slot: no capture (each side keeps its count of animals) and no
+    /// animal on a den; what [`Indexer::index_of`] finds of such a
+    /// position, without its arithmetic.
+    pub(crate) fn holds_child(&self, child: &Jungle) -> bool {
+        let dens = qi_jungle::DENS[0].0 | qi_jungle::DENS[1].0;
+        child.occupied().0 & dens == 0
+            && Side::BOTH
+                .iter()
+                .all(|&s| child.occupancy(s).0.count_ones() == self.material.count(s))
+    }
+
+    /// The file of the index's first animal in `pos` (7 if captured).
+    fn first_file(&self, pos: &Jungle) -> u8 {
         let first = self.pieces[0];
-        pos.animal_squares(first.side)[first.animal.index()] % 7 >= HALF_FILES
+        FILE[usize::from(pos.animal_squares(first.side)[first.animal.index()])]
     }
 
-    fn squares(pos: &Jungle) -> [[u8; 8]; 2] {
-        [
-            pos.animal_squares(Side::First),
-            pos.animal_squares(Side::Second),
-        ]
-    }
-
-    fn index_of_squares(&self, mut squares: [[u8; 8]; 2], side: Side) -> Option<u64> {
-        if Side::BOTH.map(|s| mask_of(&squares[s.index()])) != self.material.masks {
+    /// The index of `pos`, or of its mirror image if `mirrored`. The
+    /// material is checked by the count of each side's animals and the
+    /// square of each of the material's: one that is missing where the
+    /// count is right means another animal stands in for it.
+    #[inline]
+    fn index_from(&self, pos: &Jungle, mirrored: bool) -> Option<u64> {
+        if Side::BOTH
+            .iter()
+            .any(|&s| pos.occupancy(s).0.count_ones() != self.material.count(s))
+        {
             return None;
         }
-        let first = self.pieces[0];
-        if squares[first.side.index()][first.animal.index()] % 7 >= HALF_FILES {
-            squares = squares.map(|side| side.map(mirror));
+        let squares = [
+            pos.animal_squares(Side::First),
+            pos.animal_squares(Side::Second),
+        ];
+        // Slices taken once: each look into a `SmallVec` tests where it
+        // is kept.
+        let (pieces, kind, radix) = (&self.pieces[..], &self.kind[..], &self.radix[..]);
+        let n = pieces.len();
+        let mut placed = [0u8; 16];
+        for (sq, piece) in placed.iter_mut().zip(pieces) {
+            *sq = squares[piece.side.index()][piece.animal.index()];
+            if *sq == NONE {
+                return None;
+            }
+        }
+        // The stored one of the mirror pair has its first piece on files
+        // a to d: the mirror image's first piece stands on file 6 − f.
+        let file = FILE[usize::from(placed[0])];
+        if file + u8::from(mirrored) >= HALF_FILES {
+            for sq in &mut placed[..n] {
+                *sq = MIRROR[usize::from(*sq)];
+            }
         }
         let mut index = 0u64;
-        let mut placed = [0u8; 16];
-        for (i, piece) in self.pieces.iter().enumerate() {
-            let sq = squares[piece.side.index()][piece.animal.index()];
+        for i in 0..n {
+            let sq = placed[i];
             let rank = if i == 0 {
-                HALF_RANKS[self.kind[0]][usize::from(sq)]
+                HALF_RANKS[kind[0]][usize::from(sq)]
             } else {
-                RANKS[self.kind[i]][usize::from(sq)]
+                RANKS[kind[i]][usize::from(sq)]
             };
             if rank == NOT_ALLOWED {
                 return None;
             }
             let below = placed[..i].iter().filter(|&&e| e < sq).count() as u64;
-            index = index * self.radix[i] + (u64::from(rank) - below);
-            placed[i] = sq;
+            index = index * radix[i] + (u64::from(rank) - below);
         }
-        Some(index * 2 + side.index() as u64)
+        Some(index * 2 + pos.side_to_move().index() as u64)
     }
 
-    /// The setup with index `index`, if in range.
-    pub(crate) fn setup(&self, index: u64) -> Option<Setup> {
+    /// The squares of each animal (as [`Jungle::from_squares`] takes
+    /// them) and the side to move of index `index`, if in range.
+    fn placement(&self, index: u64) -> Option<([[Option<Square>; 8]; 2], Side)> {
         if index >= self.count {
             return None;
         }
@@ -464,43 +548,66 @@ impl Indexer {
         } else {
             Side::Second
         };
-        let mut rest = index / 2;
+        let (pieces, kinds, radix) = (&self.pieces[..], &self.kind[..], &self.radix[..]);
         let mut digits = [0u64; 16];
-        for i in (0..self.pieces.len()).rev() {
-            digits[i] = rest % self.radix[i];
-            rest /= self.radix[i];
-        }
-        let mut setup = Setup::empty().side_to_move(side);
-        let mut placed = [0u8; 16];
-        for (i, piece) in self.pieces.iter().enumerate() {
-            let kind = self.kind[i];
-            if i == 0 {
-                let sq = HALF_SQUARES[kind][digits[0] as usize];
-                placed[0] = sq;
-                setup = setup.place(Square::new(sq)?, *piece);
-                continue;
-            }
-            let mut earlier: Pieces<u8> = placed[..i]
-                .iter()
-                .map(|&sq| RANKS[kind][usize::from(sq)])
-                .collect();
-            earlier.sort_unstable();
-            let mut rank = digits[i] as u8;
-            for e in earlier {
-                if e <= rank {
-                    rank += 1;
+        let n = pieces.len();
+        match u32::try_from(index / 2) {
+            // Most tables' placements fit in 32 bits, whose division is
+            // the cheaper (a generator decodes every index twice).
+            Ok(mut rest) => {
+                for i in (0..n).rev() {
+                    let r = radix[i] as u32;
+                    digits[i] = u64::from(rest % r);
+                    rest /= r;
                 }
             }
-            let sq = SQUARES[kind][usize::from(rank)];
-            placed[i] = sq;
-            setup = setup.place(Square::new(sq)?, *piece);
+            Err(_) => {
+                let mut rest = index / 2;
+                for i in (0..n).rev() {
+                    digits[i] = rest % radix[i];
+                    rest /= radix[i];
+                }
+            }
         }
-        Some(setup)
+        let mut squares = [[None; 8]; 2];
+        let mut placed = [0u8; 16];
+        for (i, piece) in pieces.iter().enumerate() {
+            let kind = kinds[i];
+            let sq = if i == 0 {
+                HALF_SQUARES[kind][digits[0] as usize]
+            } else {
+                // The digit counts the squares left: step over the ranks
+                // of the pieces placed before, lowest first (kept sorted
+                // as they are inserted).
+                let mut earlier = [0u8; 16];
+                for (k, &sq) in placed[..i].iter().enumerate() {
+                    let r = RANKS[kind][usize::from(sq)];
+                    let mut j = k;
+                    while j > 0 && earlier[j - 1] > r {
+                        earlier[j] = earlier[j - 1];
+                        j -= 1;
+                    }
+                    earlier[j] = r;
+                }
+                let mut rank = digits[i] as u8;
+                for &e in &earlier[..i] {
+                    if e <= rank {
+                        rank += 1;
+                    }
+                }
+                SQUARES[kind][usize::from(rank)]
+            };
+            placed[i] = sq;
+            squares[piece.side.index()][piece.animal.index()] = Some(Square::new(sq)?);
+        }
+        Some((squares, side))
     }
 
-    /// The position with index `index` under `rules`, if in range.
+    /// The position with index `index` under `rules` (counters 0 and 1),
+    /// if in range.
     pub(crate) fn position(&self, index: u64, rules: &Rules) -> Option<Jungle> {
-        self.setup(index)?.into_position(*rules).ok()
+        let (squares, side) = self.placement(index)?;
+        Jungle::from_squares(squares, side, *rules)
     }
 }
 
@@ -548,6 +655,7 @@ impl FromStr for Material {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use qi_jungle::Setup;
 
     #[test]
     fn index_is_a_bijection_on_small_materials() {

@@ -122,7 +122,7 @@ impl TableGame for Jungle {
 
     fn settle(pos: &Jungle) -> Settled<Material> {
         if let Some(outcome) = pos.outcome() {
-            return Settled::Answer(Some((solve::terminal_value(pos, outcome), 0)));
+            return Settled::Answer(Some((Wdl::of_outcome(outcome, pos.side_to_move()), 0)));
         }
         match Material::of(pos) {
             Some(m) => Settled::Table(m),

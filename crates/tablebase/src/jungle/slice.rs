@@ -1,10 +1,11 @@
 //! A Jungle material as a [`RetroSlice`]: the slots of its index, each
 //! started by its moves (a capture leaves the material: an exit, read in
 //! the smaller tables), and un-moved by taking back a move that captured
-//! nothing. This is what the generic rounds (`retrograde::solve`, and
-//! `dataflow::solve` on many workers and processes) need of Jungle; the
-//! tables they give are those of [`generate_table`](super::generate_table)
-//! (the same values and distances, so the same bytes).
+//! nothing. This is what the in-core solver
+//! ([`generate_table`](super::generate_table)) and the rounds as data
+//! (`retrograde::solve`, and `dataflow::solve` on many workers and
+//! processes) need of Jungle: the same starts and un-moves, so the same
+//! values, distances and bytes.
 //!
 //! The un-moves are Jungle's own ([`Jungle::quiet_unmoves`]: each
 //! animal of the side that just moved put back on a square a move can
@@ -13,22 +14,21 @@
 //! blocking, the Rat's swimming, traps) with no second copy of those
 //! rules; this module adds only what the index's mirror pairs need.
 
-use qi_core::{MoveList, Position};
-use qi_jungle::{Jungle, Rules, Square};
+use std::ops::Range;
+
+use qi_core::Position;
+use qi_jungle::{Jungle, Rules};
 use smallvec::SmallVec;
 
 use super::material::{Indexer, Material};
-use super::solve::terminal_value;
 use super::{Table, Tablebase};
+use crate::driver::GenerateError;
+use crate::in_core;
 use crate::retrograde::{
     Open, Reader, ReadingSlice, RetroError, RetroSlice, SliceValues, Source, Start,
 };
-use crate::round::Exits;
+use crate::round::{Exits, TooDeep};
 use crate::value::Wdl;
-
-/// Squares on a Jungle board: 7 files by 9 ranks.
-const FILES: u8 = 7;
-const RANKS: u8 = 9;
 
 /// One Jungle material with the tables its captures lead to.
 pub struct JungleSlice {
@@ -119,28 +119,46 @@ impl JungleSlice {
         )
     }
 
-    /// Appends the slots of the positions from which a move that captures
-    /// nothing leads to `pos`, a position of `slot`, or to another
-    /// position of `slot`.
+    /// Appends the slots from which a move that captures nothing leads
+    /// to a position of `slot`: `pos`, the position that stands for it,
+    /// or its mirror image when that shares the slot (unless the index's
+    /// first animal stands on the middle file; then the mirror image has
+    /// a slot of its own).
+    ///
+    /// A slot's moves are those of the position that stands for it (the
+    /// generator's and the table's): an un-move's position `before` or
+    /// its mirror image, whose move is the mirrored one (legal as the
+    /// un-move is: every preset's board is symmetric) and leads to
+    /// `pos`'s mirror image. So each un-move of `pos` counts when the
+    /// mirror image shares the slot, else only when `before` stands for
+    /// its own slot. The un-moves of the mirror image are the mirror
+    /// images of these, in the same slots but where `before`'s first
+    /// animal stands on the middle file: those are counted from `before`
+    /// without building the mirror positions.
     fn unmoves(&self, slot: u64, pos: &Jungle, out: &mut Vec<u64>) {
-        let mut moves = MoveList::new();
-        pos.quiet_unmoves(&mut moves);
-        for mv in moves {
-            let Some(before) = pos.unplay_quiet(mv) else {
-                continue;
+        let mirror_shares = self.index.index_of_mirror(pos) == Some(slot);
+        pos.each_quiet_unmove(|_, before| {
+            let Some(p) = self.index.index_of(before) else {
+                return;
             };
-            let Some(p) = self.index.index_of(&before) else {
-                continue;
-            };
-            // The slot's moves are those of the position that stands for
-            // it (the generator's and the table's): `before` or its mirror
-            // image. The mirror image's move is the mirrored one (legal as
-            // `mv` is: every preset's board is symmetric) and leads to
-            // `pos`'s mirror image, which has a slot of its own where the
-            // index's first animal stands on the middle file.
-            if !self.index.stores_mirror(&before) || self.index.index_of_mirror(pos) == Some(slot) {
-                out.push(p);
+            if !mirror_shares {
+                if !self.index.stores_mirror(before) {
+                    out.push(p);
+                }
+                return;
             }
+            out.push(p);
+            if self.index.first_on_middle_file(before) {
+                out.extend(self.index.index_of_mirror(before));
+            }
+        });
+    }
+
+    /// [`Self::unmoves`] of the position of `slot`, with repeats (none
+    /// for a slot out of range).
+    fn unmoves_of(&self, slot: u64, out: &mut Vec<u64>) {
+        if let Some(pos) = self.index.position(slot, &self.rules) {
+            self.unmoves(slot, &pos, out);
         }
     }
 
@@ -152,23 +170,6 @@ impl JungleSlice {
                 message: format!("no position of {} has this index", self.index.material),
             })
     }
-}
-
-/// The square across the board's middle file from `sq`.
-fn across(sq: Square) -> Square {
-    let i = sq.index();
-    Square::new(i - i % FILES + (FILES - 1 - i % FILES)).unwrap_or(sq)
-}
-
-/// `pos` turned left to right (every preset's board is the same so), or
-/// `None` when it is its own mirror image.
-fn mirrored(pos: &Jungle, rules: &Rules) -> Option<Jungle> {
-    let mut setup = pos.to_setup();
-    for sq in (0..FILES * RANKS).filter_map(Square::new) {
-        setup = setup.set(across(sq), pos.piece_at(sq));
-    }
-    let mirror = setup.into_position(*rules).ok()?;
-    (mirror != *pos).then_some(mirror)
 }
 
 impl RetroSlice for JungleSlice {
@@ -208,16 +209,8 @@ impl RetroSlice for JungleSlice {
     /// first animal stands on the middle file; then the mirror image has a
     /// slot of its own).
     fn predecessors(&self, slot: u64, out: &mut Vec<u64>) {
-        let Ok(pos) = self.position(slot) else {
-            return;
-        };
         let first = out.len();
-        self.unmoves(slot, &pos, out);
-        if self.index.index_of_mirror(&pos) == Some(slot) {
-            if let Some(mirror) = mirrored(&pos, &self.rules) {
-                self.unmoves(slot, &mirror, out);
-            }
-        }
+        self.unmoves_of(slot, out);
         crate::retrograde::sort_and_dedup_from(out, first);
     }
 
@@ -273,48 +266,142 @@ impl JungleSlice {
     fn start_with(
         &self,
         slot: u64,
-        mut exit: impl FnMut(&Jungle, Material, qi_jungle::Move) -> Result<(Wdl, u32), RetroError>,
+        exit: impl FnMut(&Jungle, Material, qi_jungle::Move) -> Result<(Wdl, u32), RetroError>,
     ) -> Result<Start, RetroError> {
         let pos = self.position(slot)?;
-        if let Some(outcome) = pos.outcome() {
-            return Ok(Start::Decided(terminal_value(&pos, outcome), 0));
-        }
-        let mut inside: SmallVec<[u64; 32]> = SmallVec::new();
-        let mut exits = Exits::default();
-        for mv in pos.legal_moves() {
-            let mut child = pos;
-            child.play_unchecked(mv);
-            // A child in the material is a successor even when its game
-            // is over (it is a decided slot and tells its predecessors);
-            // one that left it (a capture, a den entry) is an exit.
-            if let Some(c) = self.index.index_of(&child) {
-                inside.push(c);
-                continue;
-            }
-            let (wdl, d) = if let Some(outcome) = child.outcome() {
-                (terminal_value(&child, outcome), 0)
-            } else {
-                let needed = Material::of(&child).ok_or_else(|| RetroError::Slice {
-                    slot,
-                    message: format!("the move {mv} leaves no material"),
-                })?;
-                exit(&child, needed, mv)?
-            };
-            exits.note(wdl, d)?;
-        }
-        inside.sort_unstable();
-        inside.dedup();
-        Ok(Start::Open(Open::of(inside.len() as u32, exits)))
+        start_of(&self.index, &pos, exit, |mv| RetroError::Slice {
+            slot,
+            message: format!("the move {mv} leaves no material"),
+        })
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn across_is_the_mirror_file() {
-        assert_eq!(across(Square::new(0).unwrap()).to_string(), "g1");
-        assert_eq!(across("d5".parse().unwrap()).to_string(), "d5");
+/// How the position `pos` of the material of `index` starts, each
+/// capture's position valued by `exit(position, its material, the
+/// move)`; `no_material(move)` the error of a move that leaves no
+/// material. The one start of a Jungle slot: the slice's, and the
+/// in-core generator's ([`generate_table`](super::generate_table)).
+pub(super) fn start_of<E: From<TooDeep>>(
+    index: &Indexer,
+    pos: &Jungle,
+    mut exit: impl FnMut(&Jungle, Material, qi_jungle::Move) -> Result<(Wdl, u32), E>,
+    no_material: impl Fn(qi_jungle::Move) -> E,
+) -> Result<Start, E> {
+    if let Some(outcome) = pos.outcome() {
+        return Ok(Start::Decided(
+            Wdl::of_outcome(outcome, pos.side_to_move()),
+            0,
+        ));
     }
+    let mut inside: SmallVec<[u64; 32]> = SmallVec::new();
+    // Counted, not indexed, where no two successors share a slot.
+    let distinct = index.successors_distinct(pos);
+    let mut counted = 0;
+    let mut exits = Exits::default();
+    for mv in pos.legal_moves() {
+        let mut child = *pos;
+        child.play_unchecked(mv);
+        // A child in the material is a successor even when its game is
+        // over (it is a decided slot and tells its predecessors); one
+        // that left it (a capture, a den entry) is an exit.
+        if distinct {
+            if index.holds_child(&child) {
+                counted += 1;
+                continue;
+            }
+        } else if let Some(c) = index.index_of(&child) {
+            inside.push(c);
+            continue;
+        }
+        let (wdl, d) = if let Some(outcome) = child.outcome() {
+            (Wdl::of_outcome(outcome, child.side_to_move()), 0)
+        } else {
+            let needed = Material::of(&child).ok_or_else(|| no_material(mv))?;
+            exit(&child, needed, mv)?
+        };
+        exits.note(wdl, d)?;
+    }
+    inside.sort_unstable();
+    inside.dedup();
+    Ok(Start::Open(Open::of(counted + inside.len() as u32, exits)))
+}
+
+/// A Jungle material as the in-core solver's cells: the slots of its
+/// index, started from the tables of `smaller`, un-moved as the slice
+/// un-moves them.
+struct JungleCells<'a> {
+    slice: JungleSlice,
+    smaller: &'a Tablebase,
+}
+
+impl in_core::Cells for JungleCells<'_> {
+    fn cells(&self) -> u64 {
+        self.slice.index.count
+    }
+
+    fn start_part(
+        &self,
+        part: Range<u64>,
+        record: &mut dyn FnMut(u64, Start) -> Result<(), GenerateError>,
+    ) -> Result<(), GenerateError> {
+        let index = &self.slice.index;
+        let material = index.material;
+        for slot in part {
+            // Built only on failure: the message's text costs an allocation.
+            let invalid = || GenerateError::InvalidPosition {
+                material: material.to_string(),
+                index: slot,
+            };
+            let pos = index
+                .position(slot, &self.slice.rules)
+                .ok_or_else(invalid)?;
+            let start = start_of(
+                index,
+                &pos,
+                |child, needed, _| {
+                    self.smaller
+                        .table(needed)
+                        .and_then(|t| t.get(child))
+                        .ok_or_else(|| GenerateError::MissingSubtable {
+                            material: material.to_string(),
+                            needed: needed.to_string(),
+                        })
+                },
+                |_| invalid(),
+            )?;
+            record(slot, start)?;
+        }
+        Ok(())
+    }
+
+    fn unmoves(&self, slot: u64, out: &mut Vec<u64>) {
+        self.slice.unmoves_of(slot, out);
+    }
+}
+
+/// Solves `material` under `rules` with the in-core solver, its captures
+/// read in `smaller`, on `threads` threads.
+pub(super) fn solve_in_core(
+    rules: &Rules,
+    material: Material,
+    smaller: &Tablebase,
+    threads: usize,
+) -> Result<Table, GenerateError> {
+    let cells = JungleCells {
+        slice: JungleSlice {
+            rules: *rules,
+            index: Indexer::new(material),
+            smaller: None,
+            sources: Vec::new(),
+        },
+        smaller,
+    };
+    let (values, distances) = in_core::solve(material, &cells, threads)?.values();
+    Ok(Table::new(
+        material,
+        *rules,
+        cells.slice.index,
+        &values,
+        distances,
+    ))
 }

@@ -1,12 +1,16 @@
 //! Jungle materials solved by the generic rounds (`retrograde`, one
 //! thread; `dataflow`, timely workers in threads and in processes over
 //! TCP) through `JungleSlice`: the tables equal the generator's
-//! (`generate_table`, the graph of forward moves) byte for byte, under
-//! presets whose board rules differ (jumps, their blocking, rank order).
+//! (`generate_table`, the in-core solver) byte for byte, and its values
+//! those of the graph of forward moves (`common/jungle_graph.rs`, the
+//! generator of before kept as an oracle), under presets whose board
+//! rules differ (jumps, their blocking, rank order).
 
 use qi_jungle::Rules;
 use qi_tablebase::jungle::{JungleSlice, Material, Tablebase};
 use qi_tablebase::retrograde;
+
+use crate::common::jungle_graph;
 
 fn materials(names: &[&str]) -> Vec<Material> {
     names.iter().map(|m| m.parse().unwrap()).collect()
@@ -48,6 +52,28 @@ fn one_thread_rounds_equal_the_generator_on_three_animal_materials() {
                 by_rounds(&rules, m, &tb) == tb.table(m).unwrap().to_bytes(),
                 "{preset} {m}"
             );
+        }
+    }
+}
+
+#[test]
+fn the_generator_equals_the_move_graph_oracle() {
+    for preset in Rules::PRESETS {
+        let rules = Rules::preset(preset).unwrap();
+        let mut ms = Material::all_up_to(2);
+        ms.extend(materials(&["LRvE", "TvRD"]));
+        let tb = Tablebase::generate(&rules, &ms, 2).unwrap();
+        for m in qi_tablebase::jungle::closure(&ms) {
+            let table = tb.table(m).unwrap();
+            let oracle = jungle_graph::solve(&rules, m, &tb);
+            assert_eq!(table.len(), oracle.len() as u64, "{preset} {m}");
+            for (i, &(v, d)) in oracle.iter().enumerate() {
+                assert_eq!(
+                    table.at(i as u64),
+                    Some((v, u32::from(d))),
+                    "{preset} {m} {i}"
+                );
+            }
         }
     }
 }

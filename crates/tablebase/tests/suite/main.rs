@@ -4,6 +4,7 @@
 
 mod common {
     pub mod fnv;
+    pub mod jungle_graph;
     #[cfg(feature = "distributed")]
     pub mod loopback;
     pub mod one_ply;
