@@ -20,8 +20,7 @@
 use std::ops::Range;
 
 use crate::driver::{join_workers, GenerateError};
-use crate::retrograde::Start;
-use crate::round;
+use crate::round::{self, Begin, Start};
 use crate::value::{fits_one_byte, pack_codes, Distances, Wdl, ONE_BYTE_LONGEST, UNUSED};
 
 /// A slice as the in-core solver sees it: its cells, how the cells of a
@@ -223,41 +222,50 @@ pub(crate) fn record<D: Distance>(
     state: &mut u8,
     far: &mut D,
 ) -> Result<u32, GenerateError> {
-    match start {
-        Start::Unused => {
+    let count = |successors: u32| {
+        u8::try_from(successors)
+            .ok()
+            .filter(|&c| c <= COUNT)
+            .ok_or_else(|| GenerateError::Internal(format!("{successors} successors")))
+    };
+    match start.begin()? {
+        Begin::Unused => {
             *state = UNUSED_STATE;
             Ok(0)
         }
-        Start::Decided(Wdl::Draw, _) => {
+        Begin::Decided(Wdl::Draw, _) => {
             *state = NON_LOSING;
             *far = D::of(0);
             Ok(0)
         }
-        Start::Decided(wdl, d) => {
+        Begin::Decided(wdl, d) => {
             *state = if wdl == Wdl::Win { WIN_NEW } else { LOSS_NEW };
             *far = D::of(d);
             Ok(u32::from(d))
         }
-        Start::Open(open) => {
-            let children = open.successors;
-            if children > u32::from(COUNT) {
-                return Err(GenerateError::Internal(format!("{children} successors")));
-            }
-            let exits = open.exits();
-            let non_losing = exits.never_lost();
-            if children == 0 && !non_losing && exits.longest_won.is_none() {
-                *state = LOSS_NEW;
-                *far = D::of(0);
-                return Ok(0);
-            }
-            *state = children as u8 | if non_losing { NON_LOSING } else { 0 };
-            if non_losing {
-                let w = exits.win_at()?.unwrap_or(0);
-                *far = D::of(w);
-                return Ok(u32::from(w));
-            }
-            *far = D::of(exits.longest_won.unwrap_or(0));
-            Ok(u32::from(exits.loss_floor()?))
+        Begin::NeverLost { successors, win } => {
+            *state = count(successors)? | NON_LOSING;
+            let w = win.unwrap_or(0);
+            *far = D::of(w);
+            Ok(u32::from(w))
+        }
+        Begin::Losing {
+            successors: 0,
+            longest_won: None,
+            ..
+        } => {
+            *state = LOSS_NEW;
+            *far = D::of(0);
+            Ok(0)
+        }
+        Begin::Losing {
+            successors,
+            longest_won,
+            floor,
+        } => {
+            *state = count(successors)?;
+            *far = D::of(longest_won.unwrap_or(0));
+            Ok(u32::from(floor))
         }
     }
 }

@@ -30,79 +30,9 @@
 
 use std::collections::BTreeMap;
 
-use crate::round::{self, TooDeep};
+use crate::round::{self, Begin, TooDeep};
+pub use crate::round::{News, Open, Start, MAX_SUCCESSORS};
 use crate::value::Wdl;
-
-/// How a slot of a slice starts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Start {
-    /// No position has this slot.
-    Unused,
-    /// Known before any round: the game is over here (`Decided(Wdl::Loss,
-    /// 0)` for a side to move that has lost). A decided win or loss is
-    /// told to its predecessors in the round of its distance.
-    Decided(Wdl, u16),
-    /// To be solved.
-    Open(Open),
-}
-
-impl Start {
-    /// Whether this start is the same whatever values its reads give: it
-    /// has no move out of the slice (values enter a start only through
-    /// its exits). A start made by a [`ReadRecorder`]'s stand-in values
-    /// is final when this holds; a start memoised by the slice (a
-    /// removal sequence met before) reads nothing new but may hold a
-    /// stand-in value, and has an exit, so it is started again.
-    pub fn reads_nothing(&self) -> bool {
-        match self {
-            Start::Unused | Start::Decided(..) => true,
-            Start::Open(open) => {
-                open.exit_win.is_none() && open.exit_loss.is_none() && !open.exit_draw
-            }
-        }
-    }
-}
-
-/// What the moves of an open slot lead to.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Open {
-    /// Distinct successors in this slice (at most [`MAX_SUCCESSORS`]).
-    pub successors: u32,
-    /// The shortest distance of a position lost for its side to move (the
-    /// opponent) that a move out of the slice reaches: this slot wins in
-    /// at most one ply more.
-    pub exit_win: Option<u16>,
-    /// The longest distance of a position won for the opponent that a move
-    /// out of the slice reaches.
-    pub exit_loss: Option<u16>,
-    /// A move out of the slice reaches a drawn position: never lost.
-    pub exit_draw: bool,
-}
-
-impl Open {
-    /// An open slot with `successors` in the slice and these exits.
-    pub(crate) fn of(successors: u32, exits: round::Exits) -> Open {
-        Open {
-            successors,
-            exit_win: exits.shortest_lost,
-            exit_loss: exits.longest_won,
-            exit_draw: exits.draw,
-        }
-    }
-
-    /// Its exits, as the transition rule folds them.
-    pub(crate) fn exits(&self) -> round::Exits {
-        round::Exits {
-            shortest_lost: self.exit_win,
-            longest_won: self.exit_loss,
-            draw: self.exit_draw,
-        }
-    }
-}
-
-/// The most successors in the slice an open slot may have (a counter
-/// byte each: Jungle and Five Tigers positions have at most 40 moves).
-pub const MAX_SUCCESSORS: u32 = 255;
 
 /// A slice of a retrograde analysis: its slots, how each starts, and its
 /// un-moves.
@@ -261,42 +191,6 @@ pub(crate) fn sort_and_dedup_from(out: &mut Vec<u64>, start: usize) {
     out.truncate(kept);
 }
 
-/// What a decided position tells a predecessor.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-#[repr(u8)]
-pub enum News {
-    /// The successor is lost for its side to move: the predecessor wins.
-    Lost = 0,
-    /// The successor is won for its side to move: one bad move more.
-    Won = 1,
-}
-
-impl News {
-    /// The byte a tiding travels as.
-    pub fn code(self) -> u8 {
-        self as u8
-    }
-
-    /// The tiding of a byte [`News::code`] made (anything but 0 is
-    /// [`News::Won`]).
-    pub fn from_code(code: u8) -> News {
-        if code == News::Lost as u8 {
-            News::Lost
-        } else {
-            News::Won
-        }
-    }
-
-    /// The news a position of value `wdl` sends (none for a draw).
-    pub fn of(wdl: Wdl) -> Option<News> {
-        match wdl {
-            Wdl::Loss => Some(News::Lost),
-            Wdl::Win => Some(News::Won),
-            Wdl::Draw => None,
-        }
-    }
-}
-
 /// The value of every slot of a slice: codes 0 loss, 1 draw, 2 win, 3
 /// unused, and the distance (0 for draws and unused slots).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -325,8 +219,9 @@ struct Slot {
     /// 0 open and able to lose, 1 open and never lost (a drawing or
     /// winning exit), else the decided value's code plus 2.
     state: u8,
-    /// Decided: the distance. Open: the longest losing exit plus one (0
-    /// without one), the earliest round a loss can be decided.
+    /// Decided: the distance. Open and able to lose: the longest losing
+    /// exit plus one (0 without one), the earliest round a loss can be
+    /// decided. Never lost: 0.
     distance: u16,
 }
 
@@ -455,9 +350,12 @@ impl Ledger {
     pub(crate) fn push(&mut self, slot: u64, start: Start) -> Result<(), RetroError> {
         let local = self.slots.len() as u32;
         debug_assert_eq!(self.slot(local as usize), slot);
-        let entry = match start {
-            Start::Unused => Slot::decided(UNUSED, 0),
-            Start::Decided(wdl, d) => {
+        let left = |successors: u32| {
+            u8::try_from(successors).map_err(|_| RetroError::TooManySuccessors { slot })
+        };
+        let entry = match start.begin()? {
+            Begin::Unused => Slot::decided(UNUSED, 0),
+            Begin::Decided(wdl, d) => {
                 if wdl != Wdl::Draw {
                     // Told to its predecessors in the round of its
                     // distance, like any decision.
@@ -465,22 +363,29 @@ impl Ledger {
                 }
                 Slot::decided(wdl.code(), d)
             }
-            Start::Open(open) => {
-                let left = u8::try_from(open.successors)
-                    .map_err(|_| RetroError::TooManySuccessors { slot })?;
-                let exits = open.exits();
-                let loss_floor = exits.loss_floor()?;
-                if let Some(at) = exits.win_at()? {
+            Begin::NeverLost { successors, win } => {
+                let left = left(successors)?;
+                if let Some(at) = win {
                     self.schedule(at, local, Due::Win);
-                } else if open.successors == 0 && !exits.never_lost() {
-                    // Only losing exits.
-                    self.schedule(loss_floor, local, Due::Loss);
                 }
-                let never_lost = exits.never_lost();
                 Slot {
                     left,
-                    state: if never_lost { NEVER_LOST } else { OPEN },
-                    distance: loss_floor,
+                    state: NEVER_LOST,
+                    distance: 0,
+                }
+            }
+            Begin::Losing {
+                successors, floor, ..
+            } => {
+                let left = left(successors)?;
+                if successors == 0 {
+                    // Only losing exits.
+                    self.schedule(floor, local, Due::Loss);
+                }
+                Slot {
+                    left,
+                    state: OPEN,
+                    distance: floor,
                 }
             }
         };

@@ -12,6 +12,15 @@
 //!   longest of them;
 //! * **drawn** otherwise (what no round decides).
 //!
+//! Its three parts, each written here once: how a slot **starts**
+//! ([`Start`], read as a [`Begin`] by [`Start::begin`]: decided, never
+//! lost and maybe won by an exit, or losing once its successors are all
+//! won); what a **tiding** ([`News`] of a successor decided at `d`) does
+//! to an undecided slot (won at [`ply_before`]`(d)`, or one successor
+//! fewer and, for the last, lost at [`loss_after`]); and what is left at
+//! the **end** of the rounds (drawn). Each solver keeps these in its own
+//! layout (a state byte, a ledger's slot, two bits on disk).
+//!
 //! Distances are at most [`LONGEST`] plies (`u16::MAX` stays free as a
 //! solver's "not known yet"); a position further from the end is a
 //! [`TooDeep`] error, in every solver alike, never a distance cut short.
@@ -129,6 +138,175 @@ impl Exits {
     }
 }
 
+/// How a slot of a slice starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// No position has this slot.
+    Unused,
+    /// Known before any round: the game is over here (`Decided(Wdl::Loss,
+    /// 0)` for a side to move that has lost). A decided win or loss is
+    /// told to its predecessors in the round of its distance.
+    Decided(Wdl, u16),
+    /// To be solved.
+    Open(Open),
+}
+
+impl Start {
+    /// Whether this start is the same whatever values its reads give: it
+    /// has no move out of the slice (values enter a start only through
+    /// its exits). A start made by a [`ReadRecorder`](crate::retrograde::ReadRecorder)'s stand-in values
+    /// is final when this holds; a start memoised by the slice (a
+    /// removal sequence met before) reads nothing new but may hold a
+    /// stand-in value, and has an exit, so it is started again.
+    pub fn reads_nothing(&self) -> bool {
+        match self {
+            Start::Unused | Start::Decided(..) => true,
+            Start::Open(open) => {
+                open.exit_win.is_none() && open.exit_loss.is_none() && !open.exit_draw
+            }
+        }
+    }
+}
+
+/// What the moves of an open slot lead to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Open {
+    /// Distinct successors in this slice (at most [`MAX_SUCCESSORS`]).
+    pub successors: u32,
+    /// The shortest distance of a position lost for its side to move (the
+    /// opponent) that a move out of the slice reaches: this slot wins in
+    /// at most one ply more.
+    pub exit_win: Option<u16>,
+    /// The longest distance of a position won for the opponent that a move
+    /// out of the slice reaches.
+    pub exit_loss: Option<u16>,
+    /// A move out of the slice reaches a drawn position: never lost.
+    pub exit_draw: bool,
+}
+
+impl Open {
+    /// An open slot with `successors` in the slice and these exits.
+    pub(crate) fn of(successors: u32, exits: Exits) -> Open {
+        Open {
+            successors,
+            exit_win: exits.shortest_lost,
+            exit_loss: exits.longest_won,
+            exit_draw: exits.draw,
+        }
+    }
+
+    /// Its exits, as the transition rule folds them.
+    pub(crate) fn exits(&self) -> Exits {
+        Exits {
+            shortest_lost: self.exit_win,
+            longest_won: self.exit_loss,
+            draw: self.exit_draw,
+        }
+    }
+}
+
+/// The most successors in the slice an open slot may have (a counter
+/// byte each: Jungle and Five Tigers positions have at most 40 moves).
+pub const MAX_SUCCESSORS: u32 = 255;
+
+/// What a decided position tells a predecessor.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum News {
+    /// The successor is lost for its side to move: the predecessor wins.
+    Lost = 0,
+    /// The successor is won for its side to move: one bad move more.
+    Won = 1,
+}
+
+impl News {
+    /// The byte a tiding travels as.
+    pub fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// The tiding of a byte [`News::code`] made (anything but 0 is
+    /// [`News::Won`]).
+    pub fn from_code(code: u8) -> News {
+        if code == News::Lost as u8 {
+            News::Lost
+        } else {
+            News::Won
+        }
+    }
+
+    /// The news a position of value `wdl` sends (none for a draw).
+    pub fn of(wdl: Wdl) -> Option<News> {
+        match wdl {
+            Wdl::Loss => Some(News::Lost),
+            Wdl::Win => Some(News::Won),
+            Wdl::Draw => None,
+        }
+    }
+}
+
+/// How a slot begins before any round, as every solver reads its
+/// [`Start`]: the start rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Begin {
+    /// No position has this slot: never decided, never told.
+    Unused,
+    /// Decided before any round (the game is over there); a win or a
+    /// loss is told to its predecessors in the round of its distance.
+    Decided(Wdl, u16),
+    /// A move draws or wins: never lost. Won at `win` (one ply past its
+    /// shortest exit into a lost position) unless a successor lost sooner
+    /// wins it first; drawn if neither.
+    NeverLost {
+        /// Distinct successors in the slice.
+        successors: u32,
+        /// The distance its exits win at, if one wins.
+        win: Option<u16>,
+    },
+    /// Every move out of the slice loses: lost once its successors are
+    /// all won, one ply past the longest of them and of its exits (at
+    /// `floor` at once if it has no successor).
+    Losing {
+        /// Distinct successors in the slice.
+        successors: u32,
+        /// The longest distance of a won position an exit reaches.
+        longest_won: Option<u16>,
+        /// The least distance it can be lost at: one ply past
+        /// `longest_won` (0 for none).
+        floor: u16,
+    },
+}
+
+impl Start {
+    /// How this slot begins ([`Begin`]).
+    ///
+    /// # Errors
+    ///
+    /// [`TooDeep`] when an exit's win or loss would be past [`LONGEST`].
+    #[inline]
+    pub(crate) fn begin(self) -> Result<Begin, TooDeep> {
+        Ok(match self {
+            Start::Unused => Begin::Unused,
+            Start::Decided(wdl, d) => Begin::Decided(wdl, d),
+            Start::Open(open) => {
+                let exits = open.exits();
+                if exits.never_lost() {
+                    Begin::NeverLost {
+                        successors: open.successors,
+                        win: exits.win_at()?,
+                    }
+                } else {
+                    Begin::Losing {
+                        successors: open.successors,
+                        longest_won: exits.longest_won,
+                        floor: exits.loss_floor()?,
+                    }
+                }
+            }
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -194,5 +372,59 @@ mod tests {
                 draw: true
             }
         );
+    }
+
+    #[test]
+    fn a_start_begins_as_its_exits_say() {
+        let open = |successors, exits: &[(Wdl, u32)]| {
+            let mut e = Exits::default();
+            for &(v, d) in exits {
+                e.note(v, d).unwrap();
+            }
+            Start::Open(Open::of(successors, e)).begin()
+        };
+        assert_eq!(Start::Unused.begin(), Ok(Begin::Unused));
+        assert_eq!(
+            Start::Decided(Wdl::Loss, 0).begin(),
+            Ok(Begin::Decided(Wdl::Loss, 0))
+        );
+        assert_eq!(
+            open(3, &[(Wdl::Win, 4), (Wdl::Loss, 6), (Wdl::Loss, 2)]),
+            Ok(Begin::NeverLost {
+                successors: 3,
+                win: Some(3)
+            }),
+            "won one ply past the shortest lost exit"
+        );
+        assert_eq!(
+            open(2, &[(Wdl::Draw, 0), (Wdl::Win, 9)]),
+            Ok(Begin::NeverLost {
+                successors: 2,
+                win: None
+            })
+        );
+        assert_eq!(
+            open(0, &[(Wdl::Win, 4), (Wdl::Win, 7)]),
+            Ok(Begin::Losing {
+                successors: 0,
+                longest_won: Some(7),
+                floor: 8
+            }),
+            "lost one ply past the longest won exit"
+        );
+        assert_eq!(
+            open(5, &[]),
+            Ok(Begin::Losing {
+                successors: 5,
+                longest_won: None,
+                floor: 0
+            })
+        );
+        assert_eq!(
+            open(1, &[(Wdl::Win, u32::from(LONGEST))]),
+            Err(TooDeep),
+            "a loss past the longest distance is refused"
+        );
+        assert_eq!(open(1, &[(Wdl::Loss, u32::from(LONGEST))]), Err(TooDeep));
     }
 }

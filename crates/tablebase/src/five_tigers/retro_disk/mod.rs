@@ -61,14 +61,14 @@ use qi_five_tigers::{Rules, Shuttle};
 
 use super::dense_ban::{BanIndex, Block};
 use super::key::{Ban, State};
-use super::retro::{for_each_step, internal, is_banned, side, with, SlotStart};
+use super::retro::{for_each_step, internal, is_banned, side, with};
 use super::retro_ban::{bans_after_step, start_cells, unmoves_from, Before};
 use super::{Material, Stats, Tablebase};
 use crate::blocked::{block_sum, BLOCK_SLOTS};
 use crate::dir::GenerateDirError;
 use crate::driver::{join_workers, GenerateError};
 use crate::format::{load_table, FormatError};
-use crate::round;
+use crate::round::{self, Begin};
 use crate::value::{code_at, set_code, Wdl, ONE_BYTE_LONGEST, UNUSED};
 use cells::{Bits, Values};
 use file::{file_bytes, write_at, Output};
@@ -613,31 +613,37 @@ impl Solver<'_> {
                 |cell, start| {
                     let i = (cell - first) as usize;
                     dist[i] = 0;
-                    match start {
-                        None => {}
-                        Some((SlotStart::NoStep, _)) => {
+                    let Some((start, children)) = start else {
+                        return Ok(());
+                    };
+                    match start.into_start(children).begin()? {
+                        Begin::Unused => {}
+                        Begin::Decided(Wdl::Loss, d)
+                        | Begin::Losing {
+                            successors: 0,
+                            floor: d,
+                            ..
+                        } => {
+                            // Lost with nothing left to hear of.
                             self.values.start(cell, LOST);
-                            scheduled.push(0, cell);
+                            let d = u32::from(d);
+                            dist[i] = self.start_distance(d, d)?;
+                            scheduled.push(d, cell);
                         }
-                        Some((SlotStart::Moves(exits), _)) if exits.never_lost() => {
+                        Begin::Decided(Wdl::Draw, _) | Begin::NeverLost { win: None, .. } => {
                             self.values.start(cell, HOLDS);
-                            if let Some(w) = exits.win_at()? {
-                                let w = u32::from(w);
-                                dist[i] = self.start_distance(w, w)?;
-                                scheduled.push(w, cell);
-                            }
                         }
-                        Some((SlotStart::Moves(exits), children)) => {
-                            let l = u32::from(exits.longest_won.unwrap_or(0));
-                            let floor = u32::from(exits.loss_floor()?);
-                            if children == 0 {
-                                // Every step converts, and loses.
-                                self.values.start(cell, LOST);
-                                dist[i] = self.start_distance(floor, floor)?;
-                                scheduled.push(floor, cell);
-                            } else {
-                                dist[i] = self.start_distance(l, floor)?;
-                            }
+                        Begin::Decided(Wdl::Win, w) | Begin::NeverLost { win: Some(w), .. } => {
+                            self.values.start(cell, HOLDS);
+                            let w = u32::from(w);
+                            dist[i] = self.start_distance(w, w)?;
+                            scheduled.push(w, cell);
+                        }
+                        Begin::Losing {
+                            longest_won, floor, ..
+                        } => {
+                            let l = u32::from(longest_won.unwrap_or(0));
+                            dist[i] = self.start_distance(l, u32::from(floor))?;
                         }
                     }
                     Ok(())
