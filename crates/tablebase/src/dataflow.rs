@@ -79,6 +79,20 @@ impl Share {
     }
 
     /// The shares of several processes of one run as one.
+    ///
+    /// ```
+    /// use qi_tablebase::dataflow::{Share, WorkerStats};
+    /// use qi_tablebase::Wdl;
+    ///
+    /// // Two processes of one worker each, 3 slots dealt one by one.
+    /// let stats = WorkerStats::default();
+    /// let a = Share { workers: 2, shift: 0, parts: vec![(0, vec![0, 2], vec![0, 2], stats)] };
+    /// let b = Share { workers: 2, shift: 0, parts: vec![(1, vec![2], vec![1], stats)] };
+    /// assert_eq!(a.clone().into_values(3), None); // worker 1's part missing
+    /// let values = Share::join([a, b]).into_values(3).unwrap();
+    /// assert_eq!(values.get(1), Some((Wdl::Win, 1)));
+    /// assert_eq!(values.get(2), Some((Wdl::Win, 2)));
+    /// ```
     pub fn join(shares: impl IntoIterator<Item = Share>) -> Share {
         let mut all = Share {
             workers: 0,
@@ -97,6 +111,33 @@ impl Share {
 /// Solves `slice` with the workers of `cluster`; every process of a
 /// [`Cluster::Processes`] run calls this with the same slice and gets its
 /// own workers' partitions.
+///
+/// ```
+/// # use qi_tablebase::retrograde::{RetroError, RetroSlice, Start, Open};
+/// # use qi_tablebase::Wdl;
+/// # struct Line(u64);
+/// # impl RetroSlice for Line {
+/// #     fn slots(&self) -> u64 { self.0 }
+/// #     fn start(&self, slot: u64) -> Result<Start, RetroError> {
+/// #         Ok(if slot == 0 { Start::Decided(Wdl::Loss, 0) }
+/// #            else { Start::Open(Open { successors: 1, ..Open::default() }) })
+/// #     }
+/// #     fn predecessors(&self, slot: u64, out: &mut Vec<u64>) {
+/// #         if slot + 1 < self.0 { out.push(slot + 1) }
+/// #     }
+/// # }
+/// use std::sync::Arc;
+/// use qi_tablebase::dataflow::{self, Cluster};
+/// use qi_tablebase::retrograde;
+///
+/// // `Line(n)`: from slot `k` one move to `k − 1`; slot 0 has lost.
+/// let slice = Arc::new(Line(9));
+/// let share = dataflow::solve(slice.clone(), &Cluster::Local { threads: 2 })?;
+/// assert_eq!(share.parts.len(), 2); // one partition a worker
+/// let values = share.into_values(slice.slots()).unwrap();
+/// assert_eq!(values, retrograde::solve(&*slice)?);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn solve<S: RetroSlice + Send + Sync + 'static>(
     slice: Arc<S>,
     cluster: &Cluster,
@@ -109,6 +150,31 @@ pub fn solve<S: RetroSlice + Send + Sync + 'static>(
 /// that each process can go on alone and keep every finished table), and
 /// the stats of its workers. The gathering sends each slot's value once
 /// to each process: 11 bytes a slot and process.
+///
+/// ```
+/// # use qi_tablebase::retrograde::{RetroError, RetroSlice, Start, Open};
+/// # use qi_tablebase::Wdl;
+/// # struct Line(u64);
+/// # impl RetroSlice for Line {
+/// #     fn slots(&self) -> u64 { self.0 }
+/// #     fn start(&self, slot: u64) -> Result<Start, RetroError> {
+/// #         Ok(if slot == 0 { Start::Decided(Wdl::Loss, 0) }
+/// #            else { Start::Open(Open { successors: 1, ..Open::default() }) })
+/// #     }
+/// #     fn predecessors(&self, slot: u64, out: &mut Vec<u64>) {
+/// #         if slot + 1 < self.0 { out.push(slot + 1) }
+/// #     }
+/// # }
+/// use std::sync::Arc;
+/// use qi_tablebase::dataflow::{solve_everywhere, Cluster};
+///
+/// // `Line(n)`: from slot `k` one move to `k − 1`; slot 0 has lost.
+/// let (values, stats) = solve_everywhere(Arc::new(Line(9)), &Cluster::Local { threads: 3 })?;
+/// assert_eq!(values.get(8), Some((Wdl::Loss, 8)));
+/// assert_eq!(stats.len(), 3);
+/// assert_eq!(stats.iter().map(|s| s.sent).sum::<u64>(), 8); // one tiding a move
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn solve_everywhere<S: RetroSlice + Send + Sync + 'static>(
     slice: Arc<S>,
     cluster: &Cluster,
@@ -125,6 +191,15 @@ pub fn solve_everywhere<S: RetroSlice + Send + Sync + 'static>(
 /// process lacks must be solved by all, since its slots are dealt over
 /// every worker (a process that skipped it would leave the others
 /// waiting for its share).
+///
+/// ```
+/// use qi_tablebase::dataflow::{any_everywhere, Cluster};
+///
+/// // One process: its own flags.
+/// let any = any_everywhere(&Cluster::Local { threads: 2 }, &[false, true])?;
+/// assert_eq!(any, [false, true]);
+/// # Ok::<(), qi_tablebase::dataflow::DataflowError>(())
+/// ```
 pub fn any_everywhere(cluster: &Cluster, flags: &[bool]) -> Result<Vec<bool>, DataflowError> {
     use timely::dataflow::operators::{Exchange as _, Inspect, ToStream};
 

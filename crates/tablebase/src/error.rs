@@ -9,6 +9,14 @@ use thiserror::Error;
 
 /// Why a table file was refused in the part every game's file shares
 /// (inside [`FormatError::File`]).
+///
+/// ```
+/// use qi_jungle::Jungle;
+/// use qi_tablebase::{FileError, FormatError, Table};
+///
+/// let err = Table::<Jungle>::from_bytes(b"no table here", None).unwrap_err();
+/// assert!(matches!(err, FormatError::File { source: FileError::BadMagic, .. }));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum FileError {
     /// The file does not start with the magic bytes.
@@ -73,6 +81,18 @@ pub enum FileError {
 pub type Source = Box<dyn std::error::Error + Send + Sync>;
 
 /// Why a table file was refused, whatever the game.
+///
+/// ```
+/// use qi_jungle::{Jungle, Rules};
+/// use qi_tablebase::{FormatError, Tablebase};
+///
+/// // A table of the standard rules, read as a table of other board rules.
+/// let tb = Tablebase::<Jungle>::generate(&Rules::standard(), &["LvC".parse()?], 1)?;
+/// let bytes = tb.table("LvC".parse()?).unwrap().to_bytes();
+/// let err = qi_tablebase::Table::<Jungle>::from_bytes(&bytes, Some(&Rules::datou()));
+/// assert!(matches!(err, Err(FormatError::RulesMismatch { .. })));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Error)]
 pub enum FormatError {
     /// Reading or writing the file failed.
@@ -152,6 +172,16 @@ pub enum FormatError {
 }
 
 /// Why a table could not be generated, whatever the game.
+///
+/// ```
+/// use qi_five_tigers::{FiveTigers, Rules};
+/// use qi_tablebase::{GenerateError, Tablebase};
+///
+/// let rules = Rules { pieces_per_side: 4, ..Rules::shandong() };
+/// let err = Tablebase::<FiveTigers>::generate(&rules, &["5v1".parse()?], 1).unwrap_err();
+/// assert!(matches!(err, GenerateError::TooManyPieces { needed: 5, allowed: 4, .. }));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum GenerateError {
     /// A capture leads into a material whose table is not loaded.
@@ -239,6 +269,16 @@ pub enum GenerateError {
 }
 
 /// Why a position could not be probed.
+///
+/// ```
+/// use qi_jungle::{Jungle, Rules};
+/// use qi_tablebase::{ProbeError, Tablebase};
+///
+/// let tb = Tablebase::<Jungle>::new(&Rules::standard());
+/// let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/c6 w", Rules::datou())?;
+/// assert!(matches!(tb.probe(&pos), Err(ProbeError::RulesMismatch { .. })));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ProbeError {
     /// The position is played under other board rules than the tables.

@@ -50,6 +50,27 @@ pub struct PartInfo<G: TableGame> {
 
 /// One worker's values of one solved slice.
 #[derive(Clone, Debug)]
+///
+/// ```
+/// use qi_five_tigers::{FiveTigers, Rules};
+/// use qi_tablebase::partition::{PartInfo, Partition};
+///
+/// // Worker 1 of 2 of a 3-slot slice owns slot 1 (a win in 5).
+/// let info = PartInfo {
+///     material: "1v1".parse().unwrap(),
+///     rules: Rules::default(),
+///     slots: 3,
+///     shift: 0,
+///     owner: 1,
+///     workers: 2,
+/// };
+/// let part = Partition::<FiveTigers> { info, codes: vec![2], distances: vec![5] };
+/// let dir = tempfile::tempdir()?;
+/// let path = part.save(dir.path())?;
+/// assert!(path.ends_with("1v1.qft.part-1-of-2"));
+/// assert_eq!(Partition::<FiveTigers>::load(&path, &Rules::default())?, part);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct Partition<G: TableGame> {
     /// Which partition of which slice.
     pub info: PartInfo<G>,
@@ -164,6 +185,22 @@ impl<G: TableGame> Partition<G> {
     }
 
     /// The partition of a file's `bytes` (see [`Partition::load`]).
+    ///
+    /// ```
+    /// # use qi_five_tigers::{FiveTigers, Rules};
+    /// # use qi_tablebase::partition::{PartInfo, Partition};
+    /// # fn part(owner: usize, codes: Vec<u8>, distances: Vec<u16>) -> Partition<FiveTigers> {
+    /// #     let info = PartInfo { material: "1v1".parse().unwrap(), rules: Rules::default(),
+    /// #                           slots: 3, shift: 0, owner, workers: 2 };
+    /// #     Partition { info, codes, distances }
+    /// # }
+    /// let bytes = part(1, vec![2], vec![5]).to_bytes();
+    /// let back = Partition::<FiveTigers>::from_bytes(&bytes, &Rules::default()).unwrap();
+    /// assert_eq!(back, part(1, vec![2], vec![5]));
+    /// let mut broken = bytes.clone();
+    /// *broken.last_mut().unwrap() ^= 1;
+    /// assert!(Partition::<FiveTigers>::from_bytes(&broken, &Rules::default()).is_err());
+    /// ```
     pub fn from_bytes(bytes: &[u8], rules: &G::Rules) -> Result<Partition<G>, FormatError> {
         let head = PartHeader::<G>::parse(bytes, rules, bytes.len() as u64)?;
         let data = &bytes[head.data_at as usize..];
@@ -442,6 +479,32 @@ fn find_partitions<G: TableGame>(
 /// process's directory of a cluster's run) into the slice's values.
 /// Refuses a missing partition (naming it), partitions of other rules or
 /// of different deals.
+///
+/// ```
+/// # use qi_five_tigers::{FiveTigers, Rules};
+/// # use qi_tablebase::partition::{PartInfo, Partition};
+/// # fn part(owner: usize, codes: Vec<u8>, distances: Vec<u16>) -> Partition<FiveTigers> {
+/// #     let info = PartInfo { material: "1v1".parse().unwrap(), rules: Rules::default(),
+/// #                           slots: 3, shift: 0, owner, workers: 2 };
+/// #     Partition { info, codes, distances }
+/// # }
+/// use qi_tablebase::partition::join_partitions;
+/// use qi_tablebase::Wdl;
+///
+/// // Two workers' directories: slots 0 and 2 in one, slot 1 in the other.
+/// let (a, b) = (tempfile::tempdir()?, tempfile::tempdir()?);
+/// part(0, vec![0, 1], vec![4, 0]).save(a.path())?;
+/// let dirs = [a.path().to_path_buf(), b.path().to_path_buf()];
+/// let rules = Rules::default();
+/// let m = "1v1".parse()?;
+/// assert!(join_partitions::<FiveTigers>(&rules, m, &dirs).is_err()); // 1 missing
+/// part(1, vec![2], vec![5]).save(b.path())?;
+/// let values = join_partitions::<FiveTigers>(&rules, m, &dirs)?;
+/// assert_eq!(values.get(0), Some((Wdl::Loss, 4)));
+/// assert_eq!(values.get(1), Some((Wdl::Win, 5)));
+/// assert_eq!(values.get(2), Some((Wdl::Draw, 0)));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn join_partitions<G: TableGame>(
     rules: &G::Rules,
     material: G::Material,

@@ -46,6 +46,14 @@ static TIMEOUT_SECS: AtomicU64 = AtomicU64::new(DEFAULT_TIMEOUT.as_secs());
 /// Sets how long this process's `barrier`s wait for the other
 /// processes (at least a second): the `--connect-timeout` of `qi tb
 /// generate`.
+///
+/// ```
+/// use std::time::Duration;
+/// use qi_tablebase::rendezvous::{set_timeout, timeout};
+///
+/// set_timeout(Duration::from_millis(10));
+/// assert_eq!(timeout(), Duration::from_secs(1)); // at least a second
+/// ```
 pub fn set_timeout(timeout: Duration) {
     TIMEOUT_SECS.store(timeout.as_secs().max(1), Ordering::Relaxed);
 }
@@ -140,6 +148,32 @@ pub enum RendezvousError {
 /// dataflow; all get `Ok` or all get an error. The connections met
 /// stay open in the [`Peers`] (process 0's to every other process, the
 /// others' to process 0), to be watched for the run.
+///
+/// Two processes (threads here) that disagree on a setting both get an
+/// error, and neither waits for the run:
+///
+/// ```
+/// use std::net::TcpListener;
+/// use std::time::Duration;
+/// use qi_tablebase::dataflow::Cluster;
+/// use qi_tablebase::rendezvous::{rendezvous, RendezvousError};
+///
+/// let free = || TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().to_string();
+/// let hosts = vec![free(), free()];
+/// let process = |process: usize, rules: &str| {
+///     let cluster = Cluster::Processes { threads: 1, process, hosts: hosts.clone() };
+///     let fingerprint = [("rules".to_string(), rules.to_string())];
+///     move || rendezvous(&cluster, &fingerprint, Duration::from_secs(60), &|_| {})
+/// };
+/// let other = std::thread::spawn(process(1, "datou"));
+/// let here = process(0, "standard")();
+/// assert!(matches!(here, Err(RendezvousError::Mismatch { process: 1, setting, .. })
+///     if setting == "rules"));
+/// assert!(other.join().unwrap().is_err());
+///
+/// // A run in one process meets no one.
+/// assert!(rendezvous(&Cluster::Local { threads: 2 }, &[], Duration::ZERO, &|_| {}).is_ok());
+/// ```
 pub fn rendezvous(
     cluster: &Cluster,
     fingerprint: &Fingerprint,

@@ -36,6 +36,39 @@ use crate::value::Wdl;
 
 /// A slice of a retrograde analysis: its slots, how each starts, and its
 /// un-moves.
+///
+/// A toy slice, a race along a line: from slot `k` the one move leads to
+/// `k − 1`, and the side to move at slot 0 has lost.
+///
+/// ```
+/// use qi_tablebase::retrograde::{self, Open, RetroError, RetroSlice, Start};
+/// use qi_tablebase::Wdl;
+///
+/// struct Line(u64);
+///
+/// impl RetroSlice for Line {
+///     fn slots(&self) -> u64 {
+///         self.0
+///     }
+///     fn start(&self, slot: u64) -> Result<Start, RetroError> {
+///         Ok(if slot == 0 {
+///             Start::Decided(Wdl::Loss, 0)
+///         } else {
+///             Start::Open(Open { successors: 1, ..Open::default() })
+///         })
+///     }
+///     fn predecessors(&self, slot: u64, out: &mut Vec<u64>) {
+///         if slot + 1 < self.0 {
+///             out.push(slot + 1);
+///         }
+///     }
+/// }
+///
+/// let values = retrograde::solve(&Line(4))?;
+/// assert_eq!(values.get(3), Some((Wdl::Win, 3)));
+/// assert_eq!(values.get(2), Some((Wdl::Loss, 2)));
+/// # Ok::<(), RetroError>(())
+/// ```
 pub trait RetroSlice: Sync {
     /// The number of slots (`0..slots()`).
     fn slots(&self) -> u64;
@@ -104,6 +137,17 @@ pub trait ReadingSlice: RetroSlice {
 /// A [`Reader`] that answers every read with a draw and keeps what it was
 /// asked: the first pass of a [`ReadingSlice`]'s start.
 #[derive(Debug, Default)]
+///
+/// ```
+/// use qi_tablebase::retrograde::{ReadRecorder, Reader};
+/// use qi_tablebase::Wdl;
+///
+/// let recorder = ReadRecorder::default();
+/// assert_eq!(recorder.read(1, 40).unwrap(), (Wdl::Draw, 0));
+/// recorder.read(0, 7).unwrap();
+/// assert!(recorder.records());
+/// assert_eq!(recorder.into_reads(), [(1, 40), (0, 7)]);
+/// ```
 pub struct ReadRecorder {
     reads: std::cell::RefCell<Vec<(u32, u64)>>,
 }
@@ -135,6 +179,17 @@ impl Reader for ReadRecorder {
 /// `values[i]` the value of `reads[i]` (`None` while not fetched, or when
 /// the slot is unused in its source).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
+///
+/// ```
+/// use qi_tablebase::retrograde::{Fetched, Reader};
+/// use qi_tablebase::Wdl;
+///
+/// let mut fetched = Fetched::new(vec![(0, 9), (0, 3), (0, 9)]);
+/// assert_eq!(fetched.reads, [(0, 3), (0, 9)]);
+/// fetched.set(0, 9, 0, 12); // lost in 12
+/// assert_eq!(fetched.read(0, 9).unwrap(), (Wdl::Loss, 12));
+/// assert!(fetched.read(0, 3).is_err()); // asked, never fetched
+/// ```
 pub struct Fetched {
     /// `(source, slot)`, sorted and distinct.
     pub reads: Vec<(u32, u64)>,
@@ -205,6 +260,15 @@ pub use crate::value::UNUSED;
 
 impl SliceValues {
     /// The value of `slot`, `None` when unused.
+    ///
+    /// ```
+    /// use qi_tablebase::retrograde::{SliceValues, UNUSED};
+    /// use qi_tablebase::Wdl;
+    ///
+    /// let values = SliceValues { codes: vec![2, UNUSED], distances: vec![7, 0] };
+    /// assert_eq!(values.get(0), Some((Wdl::Win, 7)));
+    /// assert_eq!(values.get(1), None);
+    /// ```
     pub fn get(&self, slot: u64) -> Option<(Wdl, u16)> {
         let i = slot as usize;
         Wdl::from_code(self.codes[i]).map(|w| (w, self.distances[i]))
@@ -245,6 +309,17 @@ enum Due {
 /// of `2^shift` consecutive slots ([`RetroSlice::run_shift`]), run `k` to
 /// partition `k mod peers`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+///
+/// ```
+/// use qi_tablebase::retrograde::Deal;
+///
+/// // Two partitions, runs of 2 slots: 0 1 | 2 3 | 4 5 | 6 → 0 0 1 1 0 0 1.
+/// let deal = Deal::new(2, 1);
+/// assert_eq!(deal.owner(5), 0);
+/// assert_eq!(deal.local(5), 3);
+/// assert_eq!(deal.slot(0, 3), 5);
+/// assert_eq!((deal.count(7, 0), deal.count(7, 1)), (4, 3));
+/// ```
 pub struct Deal {
     peers: u64,
     shift: u32,
@@ -299,6 +374,55 @@ impl Deal {
 /// The slots of one partition of a slice (its share of the [`Deal`]),
 /// solved round by round.
 #[derive(Clone, Debug)]
+///
+/// Two partitions of a toy slice (`Line(n)`: from slot `k` one move to
+/// `k − 1`, slot 0 lost) played round by round, each tiding told to the
+/// partition that owns its slot, give what [`solve`] gives:
+///
+/// ```
+/// # use qi_tablebase::retrograde::{RetroError, RetroSlice, Start, Open};
+/// # use qi_tablebase::Wdl;
+/// # struct Line(u64);
+/// # impl RetroSlice for Line {
+/// #     fn slots(&self) -> u64 { self.0 }
+/// #     fn start(&self, slot: u64) -> Result<Start, RetroError> {
+/// #         Ok(if slot == 0 { Start::Decided(Wdl::Loss, 0) }
+/// #            else { Start::Open(Open { successors: 1, ..Open::default() }) })
+/// #     }
+/// #     fn predecessors(&self, slot: u64, out: &mut Vec<u64>) {
+/// #         if slot + 1 < self.0 { out.push(slot + 1) }
+/// #     }
+/// # }
+/// use qi_tablebase::retrograde::{join_parts, solve, Deal, Ledger, News};
+///
+/// let slice = Line(6);
+/// let deal = Deal::new(2, slice.run_shift());
+/// let mut parts = [Ledger::new(&slice, 0, 2)?, Ledger::new(&slice, 1, 2)?];
+/// let mut decided = Vec::new();
+/// for part in &mut parts {
+///     part.settle(0, &mut decided);
+/// }
+/// let (mut round, mut scheduled, mut predecessors) = (0, Vec::new(), Vec::new());
+/// while !decided.is_empty() {
+///     round += 1;
+///     let mut next = Vec::new();
+///     for (slot, wdl) in decided {
+///         let Some(news) = News::of(wdl) else { continue };
+///         predecessors.clear();
+///         slice.predecessors(slot, &mut predecessors);
+///         for &p in &predecessors {
+///             parts[deal.owner(p)].tell(round, p, news, &mut next, &mut scheduled)?;
+///         }
+///     }
+///     for part in &mut parts {
+///         part.settle(round, &mut next);
+///     }
+///     decided = next;
+/// }
+/// let finished = parts.into_iter().map(Ledger::finish).collect();
+/// assert_eq!(join_parts(6, 0, finished), solve(&slice)?);
+/// # Ok::<(), RetroError>(())
+/// ```
 pub struct Ledger {
     owner: usize,
     deal: Deal,
@@ -535,6 +659,17 @@ impl Slot {
 /// Joins the partitions of a slice of `total` slots dealt in runs of
 /// `2^shift`: `parts[k]` is partition `k` of `parts.len()`
 /// ([`Ledger::finish`]'s arrays).
+///
+/// ```
+/// use qi_tablebase::retrograde::join_parts;
+/// use qi_tablebase::Wdl;
+///
+/// // Slots 0 and 2 in partition 0, slot 1 in partition 1.
+/// let parts = vec![(vec![0, 2], vec![0, 2]), (vec![1], vec![0])];
+/// let values = join_parts(3, 0, parts);
+/// assert_eq!(values.get(2), Some((Wdl::Win, 2)));
+/// assert_eq!(values.get(1), Some((Wdl::Draw, 0)));
+/// ```
 pub fn join_parts(total: u64, shift: u32, parts: Vec<(Vec<u8>, Vec<u16>)>) -> SliceValues {
     let deal = Deal::new(parts.len(), shift);
     let mut values = SliceValues {
@@ -601,6 +736,28 @@ pub(crate) fn next_round(round: u16) -> Result<u16, RetroError> {
 
 /// Solves `slice` on this thread: the rounds of the module's rules, one
 /// partition.
+///
+/// ```
+/// # use qi_tablebase::retrograde::{RetroError, RetroSlice, Start, Open};
+/// # use qi_tablebase::Wdl;
+/// # struct Line(u64);
+/// # impl RetroSlice for Line {
+/// #     fn slots(&self) -> u64 { self.0 }
+/// #     fn start(&self, slot: u64) -> Result<Start, RetroError> {
+/// #         Ok(if slot == 0 { Start::Decided(Wdl::Loss, 0) }
+/// #            else { Start::Open(Open { successors: 1, ..Open::default() }) })
+/// #     }
+/// #     fn predecessors(&self, slot: u64, out: &mut Vec<u64>) {
+/// #         if slot + 1 < self.0 { out.push(slot + 1) }
+/// #     }
+/// # }
+/// // `Line(n)`: from slot `k` one move to `k − 1`; slot 0 has lost.
+/// let values = qi_tablebase::retrograde::solve(&Line(5))?;
+/// let wdl: Vec<_> = (0..5).map(|s| values.get(s).unwrap().0).collect();
+/// assert_eq!(wdl, [Wdl::Loss, Wdl::Win, Wdl::Loss, Wdl::Win, Wdl::Loss]);
+/// assert_eq!(values.distances, [0, 1, 2, 3, 4]);
+/// # Ok::<(), RetroError>(())
+/// ```
 pub fn solve<S: RetroSlice + ?Sized>(slice: &S) -> Result<SliceValues, RetroError> {
     // One thread settles every round before the next one's tidings, so
     // each tiding is told at once: nothing but the decided slots of two

@@ -158,6 +158,15 @@ impl Start {
     /// is final when this holds; a start memoised by the slice (a
     /// removal sequence met before) reads nothing new but may hold a
     /// stand-in value, and has an exit, so it is started again.
+    ///
+    /// ```
+    /// use qi_tablebase::retrograde::{Open, Start};
+    ///
+    /// let inner = Open { successors: 3, ..Open::default() };
+    /// assert!(Start::Open(inner).reads_nothing());
+    /// let exit = Open { exit_win: Some(4), ..inner };
+    /// assert!(!Start::Open(exit).reads_nothing());
+    /// ```
     pub fn reads_nothing(&self) -> bool {
         match self {
             Start::Unused | Start::Decided(..) => true,
@@ -212,6 +221,15 @@ pub const MAX_SUCCESSORS: u32 = 255;
 /// What a decided position tells a predecessor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 #[repr(u8)]
+///
+/// ```
+/// use qi_tablebase::retrograde::News;
+/// use qi_tablebase::Wdl;
+///
+/// assert_eq!(News::of(Wdl::Loss), Some(News::Lost));
+/// assert_eq!(News::of(Wdl::Draw), None);
+/// assert_eq!(News::from_code(News::Won.code()), News::Won);
+/// ```
 pub enum News {
     /// The successor is lost for its side to move: the predecessor wins.
     Lost = 0,

@@ -107,6 +107,13 @@ impl Wdl {
     }
 
     /// The value for the other side.
+    ///
+    /// ```
+    /// use qi_tablebase::Wdl;
+    ///
+    /// assert_eq!(Wdl::Win.flip(), Wdl::Loss);
+    /// assert_eq!(Wdl::Draw.flip(), Wdl::Draw);
+    /// ```
     pub const fn flip(self) -> Wdl {
         match self {
             Wdl::Loss => Wdl::Win,
