@@ -100,6 +100,16 @@ impl Cluster {
     }
 
     /// Every worker of the run, all processes.
+    ///
+    /// ```
+    /// use qi_tablebase::dataflow::Cluster;
+    ///
+    /// let hosts = vec!["a:2101".to_string(), "b:2101".to_string(), "c:2101".to_string()];
+    /// let cluster = Cluster::Processes { threads: 4, process: 1, hosts };
+    /// assert_eq!(cluster.workers(), 12);
+    /// assert_eq!(cluster.local_workers(), 4..8);
+    /// assert_eq!(Cluster::Local { threads: 2 }.workers(), 2);
+    /// ```
     pub fn workers(&self) -> usize {
         match self {
             Cluster::Local { threads } => *threads,
@@ -127,6 +137,14 @@ impl Cluster {
     }
 
     /// The global indices of this process's workers.
+    ///
+    /// ```
+    /// use qi_tablebase::dataflow::Cluster;
+    ///
+    /// let hosts = vec!["a:2101".to_string(), "b:2101".to_string()];
+    /// let cluster = Cluster::Processes { threads: 3, process: 1, hosts };
+    /// assert_eq!(cluster.local_workers(), 3..6);
+    /// ```
     pub fn local_workers(&self) -> std::ops::Range<usize> {
         let first = self.first_worker();
         let threads = match self {

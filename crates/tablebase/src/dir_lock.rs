@@ -15,6 +15,21 @@ pub const LOCK_FILE: &str = ".qi-tb.lock";
 /// An exclusive hold on a table directory for writing ([`LOCK_FILE`] in it,
 /// locked by the operating system), released when dropped or when the
 /// process ends however it ends. The lock file itself stays.
+///
+/// ```
+/// use qi_tablebase::{remove_stale_temporaries, WriteLock};
+///
+/// let dir = tempfile::tempdir()?;
+/// let lock = WriteLock::acquire(dir.path())?;
+/// assert!(WriteLock::try_acquire(dir.path())?.is_none()); // held
+/// // A writer killed mid-write left its temporary file.
+/// std::fs::write(dir.path().join(".LvC.qtb.a1B2c3.tmp"), b"half")?;
+/// let removed = remove_stale_temporaries(dir.path(), &lock)?;
+/// assert_eq!(removed, [dir.path().join(".LvC.qtb.a1B2c3.tmp")]);
+/// drop(lock);
+/// assert!(WriteLock::try_acquire(dir.path())?.is_some());
+/// # Ok::<(), std::io::Error>(())
+/// ```
 #[derive(Debug)]
 pub struct WriteLock {
     _file: File,

@@ -16,6 +16,21 @@ use crate::tablebase::Tablebase;
 /// A game whose tables this crate generates: how one material is solved,
 /// given the tables it reads. Apart from [`TableGame`], which is all that
 /// probing needs.
+///
+/// ```
+/// use qi_jungle::{Jungle, Rules};
+/// use qi_tablebase::{Solver, TableGame, Tablebase};
+///
+/// // One material solved by hand from the tables it reads, as
+/// // `Tablebase::generate` does it.
+/// let rules = Rules::standard();
+/// let m = "LvC".parse()?;
+/// let smaller = Tablebase::<Jungle>::generate(&rules, &Jungle::dependencies(m, &rules), 1)?;
+/// let table = Jungle::solve(&rules, m, &smaller, 1)?;
+/// let tb = Tablebase::<Jungle>::generate(&rules, &[m], 1)?;
+/// assert_eq!(table.to_bytes(), tb.table(m).unwrap().to_bytes());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub trait Solver: TableGame {
     /// Solves `material` given the tables its captures or removals lead to
     /// ([`TableGame::dependencies`], in `smaller`), on `threads` threads.
@@ -29,6 +44,22 @@ pub trait Solver: TableGame {
 
 /// What a generation has to do ([`Tablebase::plan`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// ```
+/// use qi_jungle::{Jungle, Rules};
+/// use qi_tablebase::Tablebase;
+///
+/// let rules = Rules::standard();
+/// let m = "LvC".parse()?;
+/// let mut tb = Tablebase::<Jungle>::new(&rules);
+/// let plan = tb.plan(&[m]);
+/// assert_eq!((plan.todo.last(), plan.present), (Some(&m), 0));
+/// tb.extend(&[m], 1, &|_| {})?;
+/// let again = tb.plan(&[m]);
+/// assert!(again.todo.is_empty());
+/// assert_eq!(again.present, plan.todo.len());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct Plan<M> {
     /// The materials to solve (the closure under captures of those asked
     /// for, less the loaded ones), in generation order.
@@ -62,6 +93,23 @@ impl<G: Solver> Tablebase<G> {
 
     /// Solves those of `materials` (and of their sub-materials) that are not
     /// loaded yet, calling `done` with each new table as it is finished.
+    ///
+    /// ```
+    /// use std::sync::atomic::{AtomicUsize, Ordering};
+    /// use qi_jungle::{Jungle, Rules};
+    /// use qi_tablebase::Tablebase;
+    ///
+    /// let rules = Rules::standard();
+    /// let mut tb = Tablebase::<Jungle>::generate(&rules, &["LvC".parse()?], 1)?;
+    /// let plan = tb.plan(&["LvE".parse()?]);
+    /// let done = AtomicUsize::new(0);
+    /// tb.extend(&["LvE".parse()?], 2, &|_| {
+    ///     done.fetch_add(1, Ordering::Relaxed);
+    /// })?;
+    /// assert_eq!(done.into_inner(), plan.todo.len()); // what is loaded is not solved again
+    /// assert!(tb.table("LvE".parse()?).is_some());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn extend(
         &mut self,
         materials: &[G::Material],

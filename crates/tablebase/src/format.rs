@@ -66,6 +66,18 @@ impl<G: TableGame> Table<G> {
 
     /// The table as file bytes: a blocked file when the game writes its
     /// index so ([`TableGame::blocked_version`]), else the keyed layout.
+    ///
+    /// ```
+    /// use qi_jungle::{Jungle, Rules};
+    /// use qi_tablebase::{Table, Tablebase};
+    ///
+    /// let rules = Rules::standard();
+    /// let tb = Tablebase::<Jungle>::generate(&rules, &["LvC".parse()?], 1)?;
+    /// let bytes = tb.table("LvC".parse()?).unwrap().to_bytes();
+    /// let back = Table::<Jungle>::from_bytes(&bytes, Some(&rules))?;
+    /// assert_eq!(back.to_bytes(), bytes);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn to_bytes(&self) -> Vec<u8> {
         let texts = self.header_texts();
         if let Some(version) = self.blocked_version() {
@@ -223,6 +235,24 @@ pub(crate) fn file_path<G: TableGame>(dir: &Path, material: G::Material) -> Path
 
 /// Writes `table` to its file in `dir` (through a temporary file renamed
 /// into place, so that a file present is complete).
+///
+/// ```
+/// use qi_jungle::{Jungle, Rules};
+/// use qi_tablebase::{check_table_file, load_table, save_table, Tablebase};
+///
+/// let rules = Rules::standard();
+/// let m = "LvC".parse()?;
+/// let tb = Tablebase::<Jungle>::generate(&rules, &[m], 1)?;
+/// let dir = tempfile::tempdir()?;
+/// save_table(dir.path(), tb.table(m).unwrap())?;
+/// let path = Tablebase::<Jungle>::file_path(dir.path(), m);
+/// assert_eq!(check_table_file::<Jungle>(&path, &rules)?, m);
+/// let table = load_table::<Jungle>(&path, &rules)?;
+/// assert_eq!(table.to_bytes(), tb.table(m).unwrap().to_bytes());
+/// // Tables of other board rules are refused.
+/// assert!(load_table::<Jungle>(&path, &Rules::datou()).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn save_table<G: TableGame>(dir: &Path, table: &Table<G>) -> Result<(), FormatError> {
     let path = file_path::<G>(dir, table.material);
     crate::write::write_atomically_with(&path, &mut |w| table.write_to(w)).map_err(|source| {

@@ -60,6 +60,13 @@ fn sync_dir(path: &Path) -> io::Result<()> {
 
 /// Bytes this process may still write to the file system holding `dir`
 /// (`None` where the file system cannot be asked).
+///
+/// ```
+/// let dir = tempfile::tempdir()?;
+/// let free = qi_tablebase::free_bytes(dir.path());
+/// assert_eq!(free.is_some(), cfg!(unix));
+/// # Ok::<(), std::io::Error>(())
+/// ```
 #[cfg(unix)]
 pub fn free_bytes(dir: &Path) -> Option<u64> {
     let stats = rustix::fs::statvfs(dir).ok()?;

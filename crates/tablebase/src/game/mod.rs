@@ -39,6 +39,24 @@ pub enum Settled<M> {
 /// leads to a material earlier in [`closure`](TableGame::closure)'s order;
 /// [`Solver::solve`](crate::Solver::solve) gives every slot its value and
 /// distance.
+///
+/// ```
+/// use qi_jungle::{Jungle, Rules};
+/// use qi_tablebase::jungle::Material;
+/// use qi_tablebase::{Settled, TableGame};
+///
+/// let rules = Rules::standard();
+/// let m: Material = "LvC".parse()?;
+/// let closure = Jungle::closure(&[m], &rules);
+/// assert_eq!(closure.last(), Some(&m)); // after what it needs
+/// for needed in Jungle::dependencies(m, &rules) {
+///     assert!(Jungle::level(needed) < Jungle::level(m));
+///     assert!(closure.contains(&needed));
+/// }
+/// let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/c6 w", rules)?;
+/// assert_eq!(Jungle::settle(&pos), Settled::Table(m));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub trait TableGame: Sized + Send + Sync + 'static {
     /// The rules a table is generated under (its header holds their text).
     type Rules: Copy + fmt::Debug + fmt::Display + FromStr<Err = Self::RulesError> + Send + Sync;

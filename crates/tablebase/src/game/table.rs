@@ -8,6 +8,20 @@ use crate::value::{code_at, pack_codes, Distances, Wdl};
 /// to move and the distance in plies to the end of the game (0 for a
 /// position already over; a draw has distance 0).
 #[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// ```
+/// use qi_jungle::{Jungle, Rules};
+/// use qi_tablebase::{Tablebase, Wdl};
+///
+/// let rules = Rules::standard();
+/// let tb = Tablebase::<Jungle>::generate(&rules, &["LvC".parse()?], 1)?;
+/// let table = tb.table("LvC".parse()?).unwrap();
+/// assert_eq!(table.material().to_string(), "LvC");
+/// let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/c6 w", rules)?;
+/// assert_eq!(table.get(&pos), Some((Wdl::Win, 1)));
+/// assert!((0..table.len()).any(|slot| table.at(slot) == Some((Wdl::Win, 1))));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct Table<G: TableGame> {
     pub(crate) material: G::Material,
     pub(crate) rules: G::Rules,
