@@ -10,6 +10,16 @@ pub use crate::error::FileError;
 use crate::value::{code_at, Distances, UNUSED};
 
 /// The first bytes of every table file.
+///
+/// ```
+/// use qi_jungle::{Jungle, Rules};
+/// use qi_tablebase::{Tablebase, MAGIC};
+///
+/// let tb = Tablebase::<Jungle>::generate(&Rules::standard(), &["LvC".parse()?], 1)?;
+/// let table = tb.table("LvC".parse()?).unwrap();
+/// assert!(table.to_bytes().starts_with(&MAGIC));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub const MAGIC: [u8; 8] = *b"QITB\r\n\x1a\n";
 
 /// FNV-1a (64 bits) start state.

@@ -33,6 +33,33 @@ const BYE: u8 = b'!';
 
 /// The connections to the peers a process watches, from its first
 /// meeting: `(process, address, connection)`.
+///
+/// Two processes (threads here) meet, then watch each other; process 1
+/// fails (its [`Heartbeat`] is dropped, as when the process dies) and
+/// process 0 is told at once:
+///
+/// ```
+/// use std::net::TcpListener;
+/// use std::sync::mpsc;
+/// use std::time::Duration;
+/// use qi_tablebase::dataflow::Cluster;
+/// use qi_tablebase::rendezvous::{rendezvous, Peers};
+///
+/// let free = || TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().to_string();
+/// let hosts = vec![free(), free()];
+/// let meet = |process: usize| {
+///     let cluster = Cluster::Processes { threads: 1, process, hosts: hosts.clone() };
+///     move || rendezvous(&cluster, &[], Duration::from_secs(60), &|_| {}).unwrap()
+/// };
+/// let other = std::thread::spawn(meet(1));
+/// let peers: Peers = meet(0)();
+/// let (tell, told) = mpsc::channel();
+/// let watching = peers.watch(Duration::from_secs(60), move |why| tell.send(why.to_string()).unwrap());
+/// drop(other.join().unwrap().watch(Duration::from_secs(60), |_| {}));
+/// let why = told.recv_timeout(Duration::from_secs(60)).unwrap();
+/// assert!(why.starts_with("process 1 at 127.0.0.1:"), "{why}");
+/// watching.finish();
+/// ```
 #[derive(Debug)]
 pub struct Peers {
     pub(crate) links: Vec<(usize, String, TcpStream)>,
@@ -46,6 +73,19 @@ impl Peers {
     /// process whose `lost` returns goes on waiting for the peer, so
     /// `lost` should end the process. Watching stops when the
     /// [`Heartbeat`] is finished or dropped.
+    ///
+    /// A run in one process has no peer: nothing to watch, nothing lost.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use qi_tablebase::dataflow::Cluster;
+    /// use qi_tablebase::rendezvous::rendezvous;
+    ///
+    /// let peers = rendezvous(&Cluster::Local { threads: 2 }, &[], Duration::ZERO, &|_| {})?;
+    /// let heartbeat = peers.watch(Duration::from_secs(60), |why| panic!("lost: {why}"));
+    /// heartbeat.finish();
+    /// # Ok::<(), qi_tablebase::rendezvous::RendezvousError>(())
+    /// ```
     pub fn watch(self, timeout: Duration, lost: impl FnOnce(&str) + Send + 'static) -> Heartbeat {
         let timeout = timeout.max(Duration::from_millis(100));
         let stop = Arc::new(AtomicBool::new(false));
@@ -64,6 +104,36 @@ impl Peers {
 /// ([`Heartbeat::finish`]: the peers are told that this process ends
 /// well) or dropped (its connections close: the peers lose this process,
 /// as when it fails).
+///
+/// A process that finishes says goodbye: its peer sees the connection
+/// close and is told nothing.
+///
+/// ```
+/// use std::net::TcpListener;
+/// use std::sync::mpsc;
+/// use std::time::Duration;
+/// use qi_tablebase::dataflow::Cluster;
+/// use qi_tablebase::rendezvous::{rendezvous, Heartbeat};
+///
+/// let free = || TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().to_string();
+/// let hosts = vec![free(), free()];
+/// let (tell, told) = mpsc::channel();
+/// let run = |process: usize| {
+///     let cluster = Cluster::Processes { threads: 1, process, hosts: hosts.clone() };
+///     let tell = tell.clone();
+///     move || -> Heartbeat {
+///         let peers = rendezvous(&cluster, &[], Duration::from_secs(60), &|_| {}).unwrap();
+///         peers.watch(Duration::from_secs(60), move |why| tell.send(why.to_string()).unwrap())
+///     }
+/// };
+/// let other = std::thread::spawn(run(1));
+/// let here = run(0)();
+/// other.join().unwrap().finish();
+/// std::thread::sleep(Duration::from_millis(300)); // process 0 reads the goodbye
+/// here.finish();
+/// drop(tell);
+/// assert_eq!(told.recv().ok(), None, "no process was lost");
+/// ```
 #[derive(Debug)]
 pub struct Heartbeat {
     stop: Arc<AtomicBool>,

@@ -16,6 +16,32 @@ use crate::value::{code_at, Wdl};
 
 /// How a [`LazyTablebase`](crate::LazyTablebase) reads a blocked file:
 /// whole when it is small, else a block at a time.
+///
+/// A Five Tigers table of the retrograde generator is a blocked file;
+/// with `load_whole_up_to: 0` it is probed from disk:
+///
+/// ```
+/// use qi_five_tigers::{FiveTigers, Rules};
+/// use qi_tablebase::five_tigers::{LazyTablebase, Material, Tablebase};
+/// use qi_tablebase::Paging;
+///
+/// let rules = Rules::shandong_shuttle();
+/// let m: Material = "2v1".parse()?;
+/// let dir = tempfile::tempdir()?;
+/// let tb = Tablebase::generate(&rules, &[m], 1)?;
+/// tb.save_dir(dir.path())?;
+/// let paging = Paging { load_whole_up_to: 0, cache_bytes: 64 << 10 };
+/// let lazy = LazyTablebase::open_paged(dir.path(), &rules, paging)?;
+/// let (pos, value, distance) = tb.table(m).unwrap().entries().next().unwrap();
+/// assert_eq!(lazy.probe(&pos)?, Some((value, distance)));
+/// assert_eq!(lazy.paged(), 1);
+/// assert!(lazy.table(m).is_none(), "not in memory");
+/// // By default so small a file is read whole.
+/// let lazy = LazyTablebase::open(dir.path(), &rules)?;
+/// assert_eq!(lazy.probe(&pos)?, Some((value, distance)));
+/// assert_eq!(lazy.paged(), 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Paging {
     /// A blocked file of at most this many bytes is loaded whole at its

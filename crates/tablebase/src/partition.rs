@@ -1,7 +1,8 @@
 //! One worker's share of a solved slice on disk: what each process of a
 //! cluster writes when no process gathers whole tables
-//! (`dataflow::solve_reading`), and what the next slices' reads and
-//! [`join_dirs`] read back.
+//! (`dataflow::solve_reading`), and what the next slices' reads and the
+//! games' `join_partitions` ([`crate::jungle::join_partitions`],
+//! [`crate::five_tigers::join_partitions`]) read back.
 //!
 //! A partition file holds the values of the slots the worker owns under
 //! the slice's deal ([`Deal`]: runs of `2^shift` slots, run `k` to worker
@@ -32,6 +33,34 @@ pub const PART_MAGIC: [u8; 8] = *b"QIPT\r\n\x1a\n";
 const PART_VERSION: u16 = 1;
 
 /// Which partition of which slice: what a partition file's header says.
+///
+/// A slice of 5 slots dealt in runs of 2 (`shift` 1) to 2 workers:
+/// slots 0, 1 and 4 to worker 0, slots 2 and 3 to worker 1.
+///
+/// ```
+/// use qi_five_tigers::{FiveTigers, Rules};
+/// use qi_tablebase::partition::{PartInfo, Partition};
+/// use qi_tablebase::retrograde::Deal;
+///
+/// let info = |owner| PartInfo::<FiveTigers> {
+///     material: "1v1".parse().unwrap(),
+///     rules: Rules::default(),
+///     slots: 5,
+///     shift: 1,
+///     owner,
+///     workers: 2,
+/// };
+/// let deal = Deal::new(2, 1);
+/// assert_eq!((deal.count(5, 0), deal.count(5, 1)), (3, 2));
+/// let part = Partition { info: info(1), codes: vec![2, 0], distances: vec![3, 2] };
+/// let dir = tempfile::tempdir()?;
+/// let path = part.save(dir.path())?;
+/// assert_eq!(Partition::<FiveTigers>::header(&path, &Rules::default())?.info, info(1));
+/// // Three slots are not worker 1's share.
+/// let wrong = Partition { info: info(1), codes: vec![2, 0, 1], distances: vec![3, 2, 0] };
+/// assert!(Partition::<FiveTigers>::from_bytes(&wrong.to_bytes(), &Rules::default()).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct PartInfo<G: TableGame> {
     /// The slice's material.
@@ -130,6 +159,21 @@ impl<G: TableGame> Partition<G> {
 
     /// Writes the partition into `dir` (through a temporary file renamed
     /// into place) and returns its path.
+    ///
+    /// ```
+    /// # use qi_five_tigers::{FiveTigers, Rules};
+    /// # use qi_tablebase::partition::{PartInfo, Partition};
+    /// # fn part(owner: usize, codes: Vec<u8>, distances: Vec<u16>) -> Partition<FiveTigers> {
+    /// #     let info = PartInfo { material: "1v1".parse().unwrap(), rules: Rules::default(),
+    /// #                           slots: 3, shift: 0, owner, workers: 2 };
+    /// #     Partition { info, codes, distances }
+    /// # }
+    /// let dir = tempfile::tempdir()?;
+    /// let path = part(0, vec![0, 1], vec![4, 0]).save(dir.path())?;
+    /// assert_eq!(path, dir.path().join("1v1.qft.part-0-of-2"));
+    /// assert_eq!(std::fs::read(&path)?, part(0, vec![0, 1], vec![4, 0]).to_bytes());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn save(&self, dir: &Path) -> Result<PathBuf, FormatError> {
         let info = &self.info;
         let path = Self::path(dir, info.material, info.owner, info.workers);
@@ -143,7 +187,23 @@ impl<G: TableGame> Partition<G> {
         Ok(path)
     }
 
-    /// The file's bytes.
+    /// The file's bytes: [`PART_MAGIC`], the header, the codes and the
+    /// distances.
+    ///
+    /// ```
+    /// # use qi_five_tigers::{FiveTigers, Rules};
+    /// # use qi_tablebase::partition::{PartInfo, Partition};
+    /// # fn part(owner: usize, codes: Vec<u8>, distances: Vec<u16>) -> Partition<FiveTigers> {
+    /// #     let info = PartInfo { material: "1v1".parse().unwrap(), rules: Rules::default(),
+    /// #                           slots: 3, shift: 0, owner, workers: 2 };
+    /// #     Partition { info, codes, distances }
+    /// # }
+    /// use qi_tablebase::partition::PART_MAGIC;
+    ///
+    /// let bytes = part(1, vec![2], vec![5]).to_bytes();
+    /// assert!(bytes.starts_with(&PART_MAGIC));
+    /// assert!(bytes.ends_with(&[2, 5, 0])); // code 2 (win), distance 5
+    /// ```
     pub fn to_bytes(&self) -> Vec<u8> {
         let info = &self.info;
         let rules = info.rules.to_string();
@@ -179,6 +239,25 @@ impl<G: TableGame> Partition<G> {
     /// Reads the partition file `path`, refusing one of another game,
     /// board rules other than `rules`'s, a checksum that does not match,
     /// a count that is not the deal's, or a code that is not a value.
+    ///
+    /// ```
+    /// # use qi_five_tigers::{FiveTigers, Rules};
+    /// # use qi_tablebase::partition::{PartInfo, Partition};
+    /// # fn part(owner: usize, codes: Vec<u8>, distances: Vec<u16>) -> Partition<FiveTigers> {
+    /// #     let info = PartInfo { material: "1v1".parse().unwrap(), rules: Rules::default(),
+    /// #                           slots: 3, shift: 0, owner, workers: 2 };
+    /// #     Partition { info, codes, distances }
+    /// # }
+    /// use qi_tablebase::FormatError;
+    ///
+    /// let dir = tempfile::tempdir()?;
+    /// let path = part(1, vec![2], vec![5]).save(dir.path())?;
+    /// assert_eq!(Partition::<FiveTigers>::load(&path, &Rules::default())?, part(1, vec![2], vec![5]));
+    /// // Solved with the shuttle forbidden: no use under the shuttle allowed.
+    /// let other = Partition::<FiveTigers>::load(&path, &Rules::shandong_shuttle());
+    /// assert!(matches!(other, Err(FormatError::RulesMismatch { .. })));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn load(path: &Path, rules: &G::Rules) -> Result<Partition<G>, FormatError> {
         let bytes = std::fs::read(path).map_err(|source| io_error(path, source))?;
         Self::from_bytes(&bytes, rules).map_err(|e| at_path(e, path))
@@ -225,6 +304,28 @@ impl<G: TableGame> Partition<G> {
     /// Checks the partition file `path` as [`Partition::load`] does,
     /// reading it a megabyte at a time (nothing of its size is held), and
     /// returns its header.
+    ///
+    /// ```
+    /// # use qi_five_tigers::{FiveTigers, Rules};
+    /// # use qi_tablebase::partition::{PartInfo, Partition};
+    /// # fn part(owner: usize, codes: Vec<u8>, distances: Vec<u16>) -> Partition<FiveTigers> {
+    /// #     let info = PartInfo { material: "1v1".parse().unwrap(), rules: Rules::default(),
+    /// #                           slots: 3, shift: 0, owner, workers: 2 };
+    /// #     Partition { info, codes, distances }
+    /// # }
+    /// let dir = tempfile::tempdir()?;
+    /// let path = part(0, vec![0, 1], vec![4, 0]).save(dir.path())?;
+    /// let rules = Rules::default();
+    /// assert_eq!(Partition::<FiveTigers>::check(&path, &rules)?.count, 2);
+    /// // A damaged value: the header alone still reads, the check refuses.
+    /// let mut bytes = std::fs::read(&path)?;
+    /// let at = bytes.len() - 6;
+    /// bytes[at] = 2;
+    /// std::fs::write(&path, bytes)?;
+    /// assert!(Partition::<FiveTigers>::header(&path, &rules).is_ok());
+    /// assert!(Partition::<FiveTigers>::check(&path, &rules).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn check(path: &Path, rules: &G::Rules) -> Result<PartHeader<G>, FormatError> {
         Self::check_in_chunks(path, rules, 1 << 20)
     }
@@ -274,6 +375,25 @@ impl<G: TableGame> Partition<G> {
 
     /// The header of the partition file `path`, its size checked against
     /// it (not its contents: see [`Partition::check`]).
+    ///
+    /// ```
+    /// # use qi_five_tigers::{FiveTigers, Rules};
+    /// # use qi_tablebase::partition::{PartInfo, Partition};
+    /// # fn part(owner: usize, codes: Vec<u8>, distances: Vec<u16>) -> Partition<FiveTigers> {
+    /// #     let info = PartInfo { material: "1v1".parse().unwrap(), rules: Rules::default(),
+    /// #                           slots: 3, shift: 0, owner, workers: 2 };
+    /// #     Partition { info, codes, distances }
+    /// # }
+    /// let dir = tempfile::tempdir()?;
+    /// let path = part(0, vec![0, 1], vec![4, 0]).save(dir.path())?;
+    /// let head = Partition::<FiveTigers>::header(&path, &Rules::default())?;
+    /// assert_eq!((head.info.owner, head.info.workers, head.count), (0, 2, 2));
+    /// // A file cut short is refused from its size.
+    /// let bytes = std::fs::read(&path)?;
+    /// std::fs::write(&path, &bytes[..bytes.len() - 1])?;
+    /// assert!(Partition::<FiveTigers>::header(&path, &Rules::default()).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn header(path: &Path, rules: &G::Rules) -> Result<PartHeader<G>, FormatError> {
         use std::io::Read;
         let file = std::fs::File::open(path).map_err(|e| io_error(path, e))?;
@@ -289,6 +409,25 @@ impl<G: TableGame> Partition<G> {
 
 /// A partition file's header, checked against the rules, the deal and
 /// the file's size.
+///
+/// ```
+/// # use qi_five_tigers::{FiveTigers, Rules};
+/// # use qi_tablebase::partition::{PartInfo, Partition};
+/// # fn part(owner: usize, codes: Vec<u8>, distances: Vec<u16>) -> Partition<FiveTigers> {
+/// #     let info = PartInfo { material: "1v1".parse().unwrap(), rules: Rules::default(),
+/// #                           slots: 3, shift: 0, owner, workers: 2 };
+/// #     Partition { info, codes, distances }
+/// # }
+/// use qi_tablebase::partition::PartHeader;
+///
+/// let dir = tempfile::tempdir()?;
+/// let path = part(0, vec![0, 1], vec![4, 0]).save(dir.path())?;
+/// let head: PartHeader<FiveTigers> = Partition::header(&path, &Rules::default())?;
+/// assert_eq!(head.count, 2);
+/// // The codes (a byte a slot), then the distances (two bytes a slot).
+/// assert_eq!(std::fs::metadata(&path)?.len(), head.data_at + 3 * head.count);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct PartHeader<G: TableGame> {
     /// Which partition of which slice.
@@ -572,7 +711,7 @@ pub fn join_partitions<G: TableGame>(
 /// the table made from the values by `table_of`; `done` gets each table
 /// written. A material whose table file is already in `out` is left as
 /// it is.
-pub fn join_dirs<G: TableGame>(
+pub(crate) fn join_dirs<G: TableGame>(
     rules: &G::Rules,
     materials: &[G::Material],
     dirs: &[PathBuf],
