@@ -9,6 +9,34 @@ use timely::communication::Config as CommunicationConfig;
 use crate::retrograde::RetroError;
 
 /// Where the workers of a run are.
+///
+/// The same slice solved by 1 and by 3 worker threads of this process:
+///
+/// ```
+/// # use qi_tablebase::retrograde::{RetroError, RetroSlice, Start, Open};
+/// # use qi_tablebase::Wdl;
+/// # struct Line(u64);
+/// # impl RetroSlice for Line {
+/// #     fn slots(&self) -> u64 { self.0 }
+/// #     fn start(&self, slot: u64) -> Result<Start, RetroError> {
+/// #         Ok(if slot == 0 { Start::Decided(Wdl::Loss, 0) }
+/// #            else { Start::Open(Open { successors: 1, ..Open::default() }) })
+/// #     }
+/// #     fn predecessors(&self, slot: u64, out: &mut Vec<u64>) {
+/// #         if slot + 1 < self.0 { out.push(slot + 1) }
+/// #     }
+/// # }
+/// use std::sync::Arc;
+/// use qi_tablebase::dataflow::{self, Cluster};
+///
+/// // `Line(n)`: from slot `k` one move to `k − 1`; slot 0 has lost.
+/// let slice = Arc::new(Line(20));
+/// let one = dataflow::solve(slice.clone(), &Cluster::Local { threads: 1 })?;
+/// let three = dataflow::solve(slice.clone(), &Cluster::Local { threads: 3 })?;
+/// assert_eq!(three.parts.len(), 3);
+/// assert_eq!(one.into_values(20), three.into_values(20));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Cluster {
     /// `threads` workers in this process.
@@ -165,6 +193,30 @@ impl Cluster {
 }
 
 /// A distributed run that failed.
+///
+/// ```
+/// # use qi_tablebase::retrograde::{RetroError, RetroSlice, Start, Open};
+/// # use qi_tablebase::Wdl;
+/// # struct Line(u64);
+/// # impl RetroSlice for Line {
+/// #     fn slots(&self) -> u64 { self.0 }
+/// #     fn start(&self, slot: u64) -> Result<Start, RetroError> {
+/// #         Ok(if slot == 0 { Start::Decided(Wdl::Loss, 0) }
+/// #            else { Start::Open(Open { successors: 1, ..Open::default() }) })
+/// #     }
+/// #     fn predecessors(&self, slot: u64, out: &mut Vec<u64>) {
+/// #         if slot + 1 < self.0 { out.push(slot + 1) }
+/// #     }
+/// # }
+/// use std::sync::Arc;
+/// use qi_tablebase::dataflow::{self, Cluster, DataflowError};
+///
+/// let none = dataflow::solve(Arc::new(Line(3)), &Cluster::Local { threads: 0 });
+/// assert!(matches!(none, Err(DataflowError::Cluster(_))));
+/// let hosts = vec!["127.0.0.1:1".to_string()];
+/// let outside = Cluster::Processes { threads: 1, process: 1, hosts };
+/// assert!(matches!(dataflow::solve(Arc::new(Line(3)), &outside), Err(DataflowError::Cluster(_))));
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DataflowError {
     /// The cluster is not one: no worker, or this process not among the

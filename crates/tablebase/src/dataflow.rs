@@ -31,6 +31,34 @@ use crate::retrograde::{
 use crate::value::Wdl;
 
 /// What one worker did.
+///
+/// ```
+/// # use qi_tablebase::retrograde::{RetroError, RetroSlice, Start, Open};
+/// # use qi_tablebase::Wdl;
+/// # struct Line(u64);
+/// # impl RetroSlice for Line {
+/// #     fn slots(&self) -> u64 { self.0 }
+/// #     fn start(&self, slot: u64) -> Result<Start, RetroError> {
+/// #         Ok(if slot == 0 { Start::Decided(Wdl::Loss, 0) }
+/// #            else { Start::Open(Open { successors: 1, ..Open::default() }) })
+/// #     }
+/// #     fn predecessors(&self, slot: u64, out: &mut Vec<u64>) {
+/// #         if slot + 1 < self.0 { out.push(slot + 1) }
+/// #     }
+/// # }
+/// use std::sync::Arc;
+/// use qi_tablebase::dataflow::{self, Cluster};
+///
+/// let share = dataflow::solve(Arc::new(Line(9)), &Cluster::Local { threads: 2 })?;
+/// for (_, _, _, stats) in &share.parts {
+///     assert!(stats.rounds > 0);
+///     assert_eq!(stats.remote, 0, "one process: nothing over the network");
+///     assert_eq!(stats.reads, 0, "the slice reads no smaller slice");
+/// }
+/// // Each slot but the last has one predecessor to tell.
+/// assert_eq!(share.parts.iter().map(|p| p.3.sent).sum::<u64>(), 8);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct WorkerStats {
     /// Rounds it played.
@@ -49,6 +77,33 @@ pub struct WorkerStats {
 }
 
 /// This process's share of a solved slice.
+///
+/// ```
+/// # use qi_tablebase::retrograde::{RetroError, RetroSlice, Start, Open};
+/// # use qi_tablebase::Wdl;
+/// # struct Line(u64);
+/// # impl RetroSlice for Line {
+/// #     fn slots(&self) -> u64 { self.0 }
+/// #     fn start(&self, slot: u64) -> Result<Start, RetroError> {
+/// #         Ok(if slot == 0 { Start::Decided(Wdl::Loss, 0) }
+/// #            else { Start::Open(Open { successors: 1, ..Open::default() }) })
+/// #     }
+/// #     fn predecessors(&self, slot: u64, out: &mut Vec<u64>) {
+/// #         if slot + 1 < self.0 { out.push(slot + 1) }
+/// #     }
+/// # }
+/// use std::sync::Arc;
+/// use qi_tablebase::dataflow::{self, Cluster};
+///
+/// // Runs of 2^0 slots dealt to 2 workers: the even slots to worker 0.
+/// let share = dataflow::solve(Arc::new(Line(5)), &Cluster::Local { threads: 2 })?;
+/// assert_eq!((share.workers, share.shift), (2, 0));
+/// let (owner, codes, distances, _) = &share.parts[0];
+/// assert_eq!(*owner, 0);
+/// // Slots 0, 2, 4: lost at once, lost in 2, lost in 4 (code 0: loss).
+/// assert_eq!((codes.as_slice(), distances.as_slice()), (&[0, 0, 0][..], &[0, 2, 4][..]));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Share {
     /// Workers of the whole run.
@@ -65,6 +120,29 @@ impl Share {
     /// worker (a [`Cluster::Local`] run) or the shares of all processes
     /// were joined first ([`Share::join`]); `None` when a partition is
     /// missing.
+    ///
+    /// ```
+    /// # use qi_tablebase::retrograde::{RetroError, RetroSlice, Start, Open};
+    /// # use qi_tablebase::Wdl;
+    /// # struct Line(u64);
+    /// # impl RetroSlice for Line {
+    /// #     fn slots(&self) -> u64 { self.0 }
+    /// #     fn start(&self, slot: u64) -> Result<Start, RetroError> {
+    /// #         Ok(if slot == 0 { Start::Decided(Wdl::Loss, 0) }
+    /// #            else { Start::Open(Open { successors: 1, ..Open::default() }) })
+    /// #     }
+    /// #     fn predecessors(&self, slot: u64, out: &mut Vec<u64>) {
+    /// #         if slot + 1 < self.0 { out.push(slot + 1) }
+    /// #     }
+    /// # }
+    /// use std::sync::Arc;
+    /// use qi_tablebase::dataflow::{self, Cluster};
+    ///
+    /// let share = dataflow::solve(Arc::new(Line(4)), &Cluster::Local { threads: 2 })?;
+    /// let values = share.into_values(4).unwrap();
+    /// assert_eq!(values.get(3), Some((Wdl::Win, 3)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn into_values(mut self, total: u64) -> Option<SliceValues> {
         self.parts.sort_by_key(|p| p.0);
         let complete = self.parts.len() == self.workers
@@ -280,6 +358,35 @@ pub fn any_everywhere(cluster: &Cluster, flags: &[bool]) -> Result<Vec<bool>, Da
 /// worker index (what [`Share::parts`] gave when the source was solved on
 /// the same workers), in memory or in their partition files
 /// ([`crate::partition`]), read value by value.
+///
+/// Jungle's `LRvE` read from the two materials its captures leave,
+/// each solved first on the same two workers:
+///
+/// ```
+/// use std::sync::Arc;
+/// use qi_jungle::Rules;
+/// use qi_tablebase::dataflow::{solve_reading, Cluster, Held};
+/// use qi_tablebase::jungle::{JungleSlice, Material, Tablebase};
+/// use qi_tablebase::retrograde::{ReadingSlice, RetroSlice};
+///
+/// let rules = Rules::standard();
+/// let cluster = Cluster::Local { threads: 2 };
+/// let m: Material = "LRvE".parse()?;
+/// let slice = Arc::new(JungleSlice::reading(m, &rules));
+/// let sources = slice.sources(); // LvE, RvE
+/// let mut held = Held::new(sources.len());
+/// for (i, source) in sources.iter().enumerate() {
+///     let smaller = Arc::new(JungleSlice::reading(source.name.parse()?, &rules));
+///     let share = solve_reading(smaller, &cluster, Arc::new(Held::new(0)))?;
+///     for (owner, codes, distances, _) in share.parts {
+///         held.insert(i, owner, codes, distances);
+///     }
+/// }
+/// let share = solve_reading(slice.clone(), &cluster, Arc::new(held))?;
+/// let table = slice.table(&share.into_values(slice.slots()).unwrap());
+/// assert_eq!(Some(&table), Tablebase::generate(&rules, &[m], 2)?.table(m));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Debug, Default)]
 pub struct Held {
     parts: Vec<std::collections::HashMap<usize, HeldPart>>,
@@ -306,7 +413,25 @@ type Values = (Vec<u8>, Vec<u16>);
 type Recorded = (Vec<(u32, u64)>, Vec<Option<Start>>);
 
 impl Held {
-    /// Nothing held yet, for `sources` sources.
+    /// Nothing held yet, for `sources` sources: a slice that reads
+    /// nothing needs nothing more, one that reads fails at its first
+    /// read.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use qi_jungle::Rules;
+    /// use qi_tablebase::dataflow::{solve_reading, Cluster, Held};
+    /// use qi_tablebase::jungle::JungleSlice;
+    ///
+    /// let rules = Rules::standard();
+    /// let cluster = Cluster::Local { threads: 2 };
+    /// // Capturing either animal of `LvE` ends the game.
+    /// let alone = Arc::new(JungleSlice::reading("LvE".parse()?, &rules));
+    /// assert!(solve_reading(alone, &cluster, Arc::new(Held::new(0))).is_ok());
+    /// let reads = Arc::new(JungleSlice::reading("LRvE".parse()?, &rules));
+    /// assert!(solve_reading(reads, &cluster, Arc::new(Held::new(2))).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(sources: usize) -> Held {
         Held {
             parts: (0..sources).map(|_| Default::default()).collect(),
@@ -314,7 +439,31 @@ impl Held {
     }
 
     /// Holds partition `owner` (a global worker index) of source
-    /// `source`: its codes and distances by local index.
+    /// `source`: its codes and distances by local index. Every partition
+    /// a read may land in must be held: here worker 1's partitions of
+    /// the sources are missing.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use qi_jungle::Rules;
+    /// use qi_tablebase::dataflow::{solve_reading, Cluster, Held};
+    /// use qi_tablebase::jungle::JungleSlice;
+    /// use qi_tablebase::retrograde::ReadingSlice;
+    ///
+    /// let rules = Rules::standard();
+    /// let cluster = Cluster::Local { threads: 2 };
+    /// let slice = Arc::new(JungleSlice::reading("LRvE".parse()?, &rules));
+    /// let mut held = Held::new(2);
+    /// for (i, source) in slice.sources().iter().enumerate() {
+    ///     let smaller = Arc::new(JungleSlice::reading(source.name.parse()?, &rules));
+    ///     let share = solve_reading(smaller, &cluster, Arc::new(Held::new(0)))?;
+    ///     let (owner, codes, distances, _) = share.parts[0].clone();
+    ///     assert_eq!(owner, 0);
+    ///     held.insert(i, owner, codes, distances);
+    /// }
+    /// assert!(solve_reading(slice, &cluster, Arc::new(held)).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn insert(&mut self, source: usize, owner: usize, codes: Vec<u8>, distances: Vec<u16>) {
         if let Some(parts) = self.parts.get_mut(source) {
             parts.insert(owner, HeldPart::Memory((codes, distances)));
@@ -327,6 +476,38 @@ impl Held {
     /// file when asked for (on Unix by positioned reads; elsewhere the
     /// values are read into memory now), so that a process holds none of
     /// the smaller tables.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use qi_jungle::{Jungle, Rules};
+    /// use qi_tablebase::dataflow::{solve_reading, Cluster, Held};
+    /// use qi_tablebase::jungle::{JungleSlice, Material, Tablebase};
+    /// use qi_tablebase::partition::{PartInfo, Partition};
+    /// use qi_tablebase::retrograde::{ReadingSlice, RetroSlice};
+    ///
+    /// let rules = Rules::standard();
+    /// let cluster = Cluster::Local { threads: 2 };
+    /// let dir = tempfile::tempdir()?;
+    /// let m: Material = "LRvE".parse()?;
+    /// let slice = Arc::new(JungleSlice::reading(m, &rules));
+    /// let mut held = Held::new(2);
+    /// for (i, source) in slice.sources().iter().enumerate() {
+    ///     let material: Material = source.name.parse()?;
+    ///     let smaller = Arc::new(JungleSlice::reading(material, &rules));
+    ///     let share = solve_reading(smaller, &cluster, Arc::new(Held::new(0)))?;
+    ///     for (owner, codes, distances, _) in share.parts {
+    ///         let info = PartInfo { material, rules, slots: source.slots, shift: source.shift,
+    ///                               owner, workers: 2 };
+    ///         let path = Partition::<Jungle> { info, codes, distances }.save(dir.path())?;
+    ///         let head = Partition::<Jungle>::check(&path, &rules)?;
+    ///         held.insert_file(i, owner, &path, head.data_at, head.count)?;
+    ///     }
+    /// }
+    /// let share = solve_reading(slice.clone(), &cluster, Arc::new(held))?;
+    /// let table = slice.table(&share.into_values(slice.slots()).unwrap());
+    /// assert_eq!(Some(&table), Tablebase::generate(&rules, &[m], 2)?.table(m));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn insert_file(
         &mut self,
         source: usize,
@@ -446,6 +627,24 @@ pub const READ_CHUNK: u64 = 1 << 22;
 /// per fetch (at least 1): every worker fetches as many times, the
 /// number the largest partition needs, so that each fetch is one
 /// dataflow of all the workers.
+///
+/// ```
+/// use std::sync::Arc;
+/// use qi_jungle::Rules;
+/// use qi_tablebase::dataflow::{solve_reading, solve_reading_in_chunks, Cluster, Held};
+/// use qi_tablebase::jungle::JungleSlice;
+/// use qi_tablebase::retrograde::RetroSlice;
+///
+/// let rules = Rules::standard();
+/// let cluster = Cluster::Local { threads: 2 };
+/// let slice = Arc::new(JungleSlice::reading("LvE".parse()?, &rules));
+/// let slots = slice.slots();
+/// let whole = solve_reading(slice.clone(), &cluster, Arc::new(Held::new(0)))?;
+/// // Each worker starts its slots 1000 at a time.
+/// let chunked = solve_reading_in_chunks(slice, &cluster, Arc::new(Held::new(0)), 1000)?;
+/// assert_eq!(chunked.into_values(slots), whole.into_values(slots));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn solve_reading_in_chunks<S: ReadingSlice + Send + Sync + 'static>(
     slice: Arc<S>,
     cluster: &Cluster,
