@@ -18,6 +18,23 @@ use super::{Material, Stats, Table};
 use crate::value::Wdl;
 
 /// The slots of a Five Tigers table.
+///
+/// ```
+/// use qi_five_tigers::Rules;
+/// use qi_tablebase::five_tigers::{solve_material, Generator, Material, Slots, Tablebase};
+///
+/// let m: Material = "2v1".parse()?;
+/// let allowed = Rules::shandong_shuttle();
+/// let tb = Tablebase::generate(&allowed, &[m], 1)?;
+/// assert!(matches!(tb.table(m).unwrap().index(), Slots::Dense(_)));
+/// let ban = Rules::shandong();
+/// let tb = Tablebase::generate(&ban, &[m], 1)?;
+/// assert!(matches!(tb.table(m).unwrap().index(), Slots::DenseBan(_)));
+/// let smaller = Tablebase::generate(&allowed, &m.after_removals(&allowed), 1)?;
+/// let graph = solve_material(Generator::Graph, &allowed, m, &smaller, 1)?;
+/// assert!(matches!(graph.index(), Slots::Keys(_)));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Slots {
     /// One slot per stored state, in the order of their canonical keys
@@ -38,6 +55,19 @@ pub enum Slots {
 
 /// The cell index of one material under `shuttle = forbidden` (see
 /// [`Slots::DenseBan`]), shared by the tables and pages of that material.
+///
+/// ```
+/// use qi_five_tigers::Rules;
+/// use qi_tablebase::five_tigers::{Dense, Material, Slots, Tablebase};
+///
+/// let m: Material = "2v1".parse()?;
+/// let tb = Tablebase::generate(&Rules::shandong(), &[m], 1)?;
+/// let Slots::DenseBan(cells) = tb.table(m).unwrap().index() else { unreachable!() };
+/// // A cell per board slot, and more for the steps back each side may not play.
+/// assert!(cells.len() > Dense::new(m).len());
+/// assert_eq!(cells.len(), tb.table(m).unwrap().len());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone)]
 pub struct DenseBan {
     material: Material,
@@ -59,11 +89,32 @@ impl DenseBan {
     }
 
     /// The number of cells.
+    ///
+    /// ```
+    /// use qi_five_tigers::Rules;
+    /// use qi_tablebase::five_tigers::{Slots, Tablebase};
+    ///
+    /// let tb = Tablebase::generate(&Rules::shandong(), &["1v1".parse()?], 1)?;
+    /// let table = tb.table("1v1".parse()?).unwrap();
+    /// let Slots::DenseBan(cells) = table.index() else { unreachable!() };
+    /// assert_eq!(cells.len(), table.len());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn len(&self) -> u64 {
         self.index.len()
     }
 
     /// Whether there is no cell (never).
+    ///
+    /// ```
+    /// use qi_five_tigers::Rules;
+    /// use qi_tablebase::five_tigers::{Slots, Tablebase};
+    ///
+    /// let tb = Tablebase::generate(&Rules::shandong(), &["1v1".parse()?], 1)?;
+    /// let Slots::DenseBan(cells) = tb.table("1v1".parse()?).unwrap().index() else { unreachable!() };
+    /// assert!(!cells.is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -111,6 +162,26 @@ const ALL: u32 = (1 << 25) - 1;
 
 /// The dense index of one material (see [`Slots::Dense`]), shared by the
 /// tables and pages of that material.
+///
+/// ```
+/// use qi_core::Side;
+/// use qi_tablebase::five_tigers::{Dense, Material};
+///
+/// let dense = Dense::new("1v1".parse::<Material>()?);
+/// // The 1 200 positions of `1v1` in their slots: the images of a
+/// // position under the 8 symmetries of the board share one.
+/// let mut slots = std::collections::BTreeSet::new();
+/// for x in 0..25 {
+///     for o in (0..25).filter(|&o| o != x) {
+///         for stm in [Side::First, Side::Second] {
+///             slots.insert(dense.slot([1 << x, 1 << o], stm));
+///         }
+///     }
+/// }
+/// assert!(slots.len() >= 1_200 / 8 && slots.len() < 1_200);
+/// assert!(slots.iter().all(|&s| s < dense.len()));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone)]
 pub struct Dense {
     material: Material,
@@ -120,6 +191,15 @@ pub struct Dense {
 impl Dense {
     /// The dense index of `material` (building it takes a few
     /// milliseconds: the symmetry classes of First's boards).
+    ///
+    /// ```
+    /// use qi_tablebase::five_tigers::{Dense, Material};
+    ///
+    /// let m: Material = "3v2".parse()?;
+    /// assert_eq!(Dense::new(m), Dense::new(m)); // the same formula
+    /// assert_ne!(Dense::new(m), Dense::new("2v3".parse()?));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(material: Material) -> Dense {
         Dense {
             material,
@@ -128,6 +208,15 @@ impl Dense {
     }
 
     /// The number of slots.
+    ///
+    /// ```
+    /// use qi_five_tigers::Rules;
+    /// use qi_tablebase::five_tigers::{Dense, Tablebase};
+    ///
+    /// let tb = Tablebase::generate(&Rules::shandong_shuttle(), &["2v1".parse()?], 1)?;
+    /// assert_eq!(Dense::new("2v1".parse()?).len(), tb.table("2v1".parse()?).unwrap().len());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn len(&self) -> u64 {
         self.index.len()
     }
@@ -137,11 +226,31 @@ impl Dense {
     /// points), `stm` to move, nothing owed: what a probe of a dense table
     /// reads, and what the retrograde generator computes for every step
     /// and un-step (public so that it can be benchmarked on its own).
+    ///
+    /// ```
+    /// use qi_core::Side;
+    /// use qi_tablebase::five_tigers::{Dense, Material};
+    ///
+    /// let dense = Dense::new("1v1".parse::<Material>()?);
+    /// // X on a corner, O in the centre: the four corners are one class.
+    /// let a1 = dense.slot([1 << 0, 1 << 12], Side::First);
+    /// assert_eq!(dense.slot([1 << 24, 1 << 12], Side::First), a1);
+    /// assert_ne!(dense.slot([1 << 0, 1 << 12], Side::Second), a1);
+    /// assert!(a1 < dense.len());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn slot(&self, boards: [u32; 2], stm: Side) -> u64 {
         self.index.slot(boards[0], boards[1], stm.index())
     }
 
     /// Whether there is no slot (never).
+    ///
+    /// ```
+    /// use qi_tablebase::five_tigers::Dense;
+    ///
+    /// assert!(!Dense::new("5v5".parse()?).is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
@@ -239,6 +348,20 @@ impl Table {
     /// The table with its slots in canonical-key order, as the graph
     /// generator and version-1 files have it (a copy of a keyed table):
     /// what two generators' tables are compared by.
+    ///
+    /// ```
+    /// use qi_five_tigers::Rules;
+    /// use qi_tablebase::five_tigers::{solve_material, Generator, Material, Slots, Tablebase};
+    ///
+    /// let rules = Rules::shandong_shuttle();
+    /// let m: Material = "2v1".parse()?;
+    /// let smaller = Tablebase::generate(&rules, &m.after_removals(&rules), 1)?;
+    /// let dense = solve_material(Generator::Retrograde, &rules, m, &smaller, 1)?;
+    /// let graph = solve_material(Generator::Graph, &rules, m, &smaller, 1)?;
+    /// assert!(matches!(dense.keyed().index(), Slots::Keys(_)));
+    /// assert!(dense.keyed() == graph);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn keyed(&self) -> Table {
         let mut keyed: Vec<(u64, u64)> = match self.index() {
             Slots::Keys(_) => return self.clone(),
@@ -359,6 +482,21 @@ impl Table {
     /// The stored states as positions (a representative of each class),
     /// with their values: in key order for a keyed table, slot order for a
     /// dense one.
+    ///
+    /// ```
+    /// use qi_five_tigers::Rules;
+    /// use qi_tablebase::five_tigers::{Material, Tablebase};
+    ///
+    /// let rules = Rules::shandong_shuttle();
+    /// let m: Material = "2v1".parse()?;
+    /// let tb = Tablebase::generate(&rules, &[m], 1)?;
+    /// let table = tb.table(m).unwrap();
+    /// for (pos, value, distance) in table.entries() {
+    ///     assert_eq!(Material::of(&pos), Some(m));
+    ///     assert_eq!(tb.probe(&pos)?, Some((value, distance)));
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn entries(&self) -> impl Iterator<Item = (FiveTigers, Wdl, u32)> + '_ {
         self.states()
             .filter_map(move |(state, _, _, v, d)| Some((state.to_position(self.rules())?, v, d)))

@@ -40,6 +40,24 @@ use crate::value::Wdl;
 
 /// One Five Tigers material with the tables its removals lead to, under
 /// either shuttle option.
+///
+/// `3v2` solved by the rounds, reading the tables its removals lead
+/// into: the same table as the in-core generator's.
+///
+/// ```
+/// use qi_five_tigers::Rules;
+/// use qi_tablebase::five_tigers::{FiveTigersSlice, Material, Tablebase};
+/// use qi_tablebase::retrograde;
+///
+/// let rules = Rules::shandong_shuttle();
+/// let m: Material = "3v2".parse()?;
+/// let smaller = Tablebase::generate(&rules, &m.after_removals(&rules), 2)?;
+/// let slice = FiveTigersSlice::new(m, &rules, &smaller)?;
+/// let table = slice.table(&retrograde::solve(&slice)?, 2)?;
+/// let direct = Tablebase::generate(&rules, &[m], 2)?;
+/// assert_eq!(table.to_bytes(), direct.table(m).unwrap().to_bytes());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct FiveTigersSlice {
     material: Material,
     rules: Rules,
@@ -147,6 +165,24 @@ impl FiveTigersSlice {
     /// removal reaches; read into the slice). Under the shuttle ban the
     /// tables in `smaller` must be those of the ban (`qi tb generate
     /// --game five-tigers:shandong`).
+    ///
+    /// ```
+    /// use qi_five_tigers::Rules;
+    /// use qi_tablebase::five_tigers::{FiveTigersSlice, Material, Tablebase};
+    /// use qi_tablebase::retrograde;
+    ///
+    /// let ban = Rules::shandong(); // shuttle = forbidden
+    /// let m: Material = "2v2".parse()?;
+    /// let smaller = Tablebase::generate(&ban, &m.after_removals(&ban), 2)?;
+    /// let slice = FiveTigersSlice::new(m, &ban, &smaller)?;
+    /// let table = slice.table(&retrograde::solve(&slice)?, 1)?;
+    /// assert_eq!(Some(&table), Tablebase::generate(&ban, &[m], 2)?.table(m));
+    /// // Tables made with the shuttle allowed are no use under the ban.
+    /// let allowed = Rules::shandong_shuttle();
+    /// let other = Tablebase::generate(&allowed, &m.after_removals(&allowed), 2)?;
+    /// assert!(FiveTigersSlice::new(m, &ban, &other).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(
         material: Material,
         rules: &Rules,
@@ -191,6 +227,20 @@ impl FiveTigersSlice {
     /// solved as a slice of the same kind). What a cluster that keeps
     /// every table spread over its workers solves
     /// (`dataflow::solve_reading`).
+    ///
+    /// ```
+    /// use qi_five_tigers::Rules;
+    /// use qi_tablebase::five_tigers::{FiveTigersSlice, Material};
+    /// use qi_tablebase::retrograde::ReadingSlice;
+    ///
+    /// let rules = Rules::shandong_shuttle();
+    /// let m: Material = "3v2".parse()?;
+    /// let slice = FiveTigersSlice::reading(m, &rules)?;
+    /// let names: Vec<String> = slice.sources().into_iter().map(|s| s.name).collect();
+    /// let leads_to: Vec<String> = m.after_removals(&rules).iter().map(|m| m.to_string()).collect();
+    /// assert_eq!(names, leads_to);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn reading(material: Material, rules: &Rules) -> Result<FiveTigersSlice, GenerateError> {
         super::within_rules(material, rules)?;
         let kind = match rules.shuttle {
@@ -224,6 +274,15 @@ impl FiveTigersSlice {
     }
 
     /// The material.
+    ///
+    /// ```
+    /// use qi_five_tigers::Rules;
+    /// use qi_tablebase::five_tigers::FiveTigersSlice;
+    ///
+    /// let slice = FiveTigersSlice::reading("3v2".parse()?, &Rules::shandong())?;
+    /// assert_eq!(slice.material().to_string(), "3v2");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn material(&self) -> Material {
         self.material
     }
@@ -238,7 +297,20 @@ impl FiveTigersSlice {
     }
 
     /// The table of the solved slice's values, in the file layout of the
-    /// other generators (so the same bytes).
+    /// other generators (so the same bytes), packed on `threads` threads.
+    ///
+    /// ```
+    /// use qi_five_tigers::Rules;
+    /// use qi_tablebase::five_tigers::{FiveTigersSlice, Material, Tablebase};
+    /// use qi_tablebase::retrograde;
+    ///
+    /// let rules = Rules::shandong_shuttle();
+    /// let m: Material = "1v1".parse()?;
+    /// let slice = FiveTigersSlice::new(m, &rules, &Tablebase::new(&rules))?;
+    /// let values = retrograde::solve(&slice)?;
+    /// assert_eq!(slice.table(&values, 1)?, slice.table(&values, 4)?);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn table(&self, values: &SliceValues, threads: usize) -> Result<Table, GenerateError> {
         let states: Vec<u8> = values
             .codes

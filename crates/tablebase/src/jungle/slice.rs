@@ -31,6 +31,22 @@ use crate::round::{Exits, TooDeep};
 use crate::value::Wdl;
 
 /// One Jungle material with the tables its captures lead to.
+///
+/// `LRvE` solved by the rounds, reading the tables of `LvE` and `RvE`:
+///
+/// ```
+/// use qi_jungle::Rules;
+/// use qi_tablebase::jungle::{JungleSlice, Material, Tablebase};
+/// use qi_tablebase::retrograde;
+///
+/// let rules = Rules::standard();
+/// let m: Material = "LRvE".parse()?;
+/// let smaller = Tablebase::generate(&rules, &m.after_captures(), 2)?;
+/// let slice = JungleSlice::new(m, &rules, smaller);
+/// let table = slice.table(&retrograde::solve(&slice)?);
+/// assert_eq!(Some(&table), Tablebase::generate(&rules, &[m], 2)?.table(m));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub struct JungleSlice {
     rules: Rules,
     index: Indexer,
@@ -99,11 +115,35 @@ impl JungleSlice {
     }
 
     /// The material.
+    ///
+    /// ```
+    /// use qi_jungle::Rules;
+    /// use qi_tablebase::jungle::JungleSlice;
+    ///
+    /// let slice = JungleSlice::reading("LRvE".parse()?, &Rules::standard());
+    /// assert_eq!(slice.material().to_string(), "LRvE");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn material(&self) -> Material {
         self.index.material
     }
 
-    /// The table of the solved slice's values.
+    /// The table of the solved slice's values: the same bytes as the
+    /// table [`Tablebase::generate`] makes.
+    ///
+    /// ```
+    /// use qi_jungle::Rules;
+    /// use qi_tablebase::jungle::{JungleSlice, Material, Tablebase};
+    /// use qi_tablebase::retrograde;
+    ///
+    /// let rules = Rules::standard();
+    /// let m: Material = "LvC".parse()?;
+    /// let slice = JungleSlice::new(m, &rules, Tablebase::new(&rules));
+    /// let table = slice.table(&retrograde::solve(&slice)?);
+    /// let direct = Tablebase::generate(&rules, &[m], 1)?;
+    /// assert_eq!(table.to_bytes(), direct.table(m).unwrap().to_bytes());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn table(&self, values: &SliceValues) -> Table {
         let wdl: Vec<Wdl> = values
             .codes
