@@ -64,7 +64,16 @@ pub(crate) fn pack_codes(len: usize, threads: usize, code: impl Fn(usize) -> u8 
     values
 }
 
-/// The value of a position for the side to move.
+/// The value of a position for the side to move; the values order
+/// from worst to best.
+///
+/// ```
+/// use qi_tablebase::Wdl;
+///
+/// assert!(Wdl::Loss < Wdl::Draw && Wdl::Draw < Wdl::Win);
+/// assert_eq!([Wdl::Loss, Wdl::Win].iter().max(), Some(&Wdl::Win));
+/// assert_eq!(Wdl::Win.to_string(), "win");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Wdl {
     /// The side to move loses against best play.
@@ -98,6 +107,17 @@ impl Wdl {
 
     /// The value of a finished game (`outcome`) for `side`: every game's
     /// tables and probes read a finished game through this one rule.
+    ///
+    /// ```
+    /// use qi_core::{DrawReason, Outcome, Side, WinReason};
+    /// use qi_tablebase::Wdl;
+    ///
+    /// let first_wins = Outcome::win(Side::First, WinReason::NoPieces);
+    /// assert_eq!(Wdl::of_outcome(first_wins, Side::First), Wdl::Win);
+    /// assert_eq!(Wdl::of_outcome(first_wins, Side::Second), Wdl::Loss);
+    /// let drawn = Outcome::Draw(DrawReason::Repetition);
+    /// assert_eq!(Wdl::of_outcome(drawn, Side::Second), Wdl::Draw);
+    /// ```
     pub fn of_outcome(outcome: Outcome, side: Side) -> Wdl {
         match outcome.winner() {
             Some(w) if w == side => Wdl::Win,

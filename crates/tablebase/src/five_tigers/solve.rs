@@ -48,6 +48,19 @@ pub(crate) const BYTES_PER_EDGE: u64 = 8;
 /// counting convention of `docs/tablebases.md`). Exact, so under the ban
 /// it visits every placement (823 M for `5v5`);
 /// [`estimated_state_count`] is the quick figure for a memory check.
+///
+/// ```
+/// use qi_five_tigers::Rules;
+/// use qi_tablebase::five_tigers::{raw_state_count, Material};
+///
+/// let m: Material = "1v1".parse()?;
+/// // 25 × 24 placements, either side to move.
+/// assert_eq!(raw_state_count(m, &Rules::shandong_shuttle(), false), 25 * 24 * 2);
+/// assert_eq!(raw_state_count(m, &Rules::shandong(), true), 25 * 24 * 2);
+/// // Under the ban, the states with the steps back a side may not play too.
+/// assert!(raw_state_count(m, &Rules::shandong(), false) > 25 * 24 * 2);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn raw_state_count(material: Material, rules: &Rules, convention: bool) -> u64 {
     let forbidden = rules.shuttle == Shuttle::Forbidden && !convention;
     if !forbidden {
@@ -69,6 +82,21 @@ pub fn raw_state_count(material: Material, rules: &Rules, convention: bool) -> u
 /// to run) times the number of placements. Within a few tenths of a
 /// per cent of the exact count (tested on `3v3` and `4v2`), in
 /// milliseconds.
+///
+/// ```
+/// use qi_five_tigers::Rules;
+/// use qi_tablebase::five_tigers::{estimated_state_count, raw_state_count, Material};
+///
+/// let ban = Rules::shandong();
+/// // Few placements: counted exactly.
+/// let m: Material = "2v2".parse()?;
+/// assert_eq!(estimated_state_count(m, &ban), raw_state_count(m, &ban, false));
+/// // `5v5`'s 823 M placements: sampled, the same figure every run.
+/// let m: Material = "5v5".parse()?;
+/// assert_eq!(estimated_state_count(m, &ban), estimated_state_count(m, &ban));
+/// assert!(estimated_state_count(m, &ban) > raw_state_count(m, &ban, true));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn estimated_state_count(material: Material, rules: &Rules) -> u64 {
     if rules.shuttle != Shuttle::Forbidden || placements(material) <= EXACT_PLACEMENTS {
         return raw_state_count(material, rules, false);
