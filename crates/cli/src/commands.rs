@@ -58,7 +58,7 @@ impl PositionArgs {
                 reason,
             };
             let mv: M = text.parse().map_err(|e| bad(format!("{e}")))?;
-            play(mv).map_err(|e| bad(e.reason))?;
+            play(mv).map_err(|e| bad(e.reason.to_string()))?;
         }
         Ok(())
     }

@@ -425,7 +425,7 @@ mod tests {
         }
 
         fn from_text(text: &str, (): ()) -> Result<Walk, IllegalMove> {
-            Err(IllegalMove::new(text, "not read"))
+            Err(IllegalMove::new(text, crate::Refusal::NotLegal))
         }
 
         fn rules(&self) -> &() {

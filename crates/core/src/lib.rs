@@ -39,7 +39,7 @@ pub mod zobrist;
 
 pub use bitboard::{Bitboard, Bitboard32, Bits, Bits32};
 pub use coord::Coord;
-pub use error::{IllegalMove, ParseCoordError, ParseNameError};
+pub use error::{IllegalMove, ParseCoordError, ParseNameError, Refusal};
 pub use escape::{Escaped, EscapedChar, MAX_ECHO};
 pub use game::{Evaluator, Game};
 pub use geometry::{Direction, Geometry};

@@ -212,7 +212,7 @@ pub trait Position: Clone + Eq + Debug + Display + Sized {
             self.play_unchecked(mv);
             Ok(())
         } else {
-            Err(IllegalMove::new(mv, "not a legal move in this position"))
+            Err(IllegalMove::new(mv, crate::Refusal::NotLegal))
         }
     }
 

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::error::IllegalMove;
+use crate::error::{IllegalMove, Refusal};
 use crate::game::Game;
 use crate::history::History;
 use crate::outcome::{ExternalResult, Outcome};
@@ -127,11 +127,13 @@ impl<P: Position> Game for SimpleGame<P> {
         if let Some(outcome) = self.outcome() {
             return Err(IllegalMove::new(
                 mv,
-                format!("the game is over ({outcome})"),
+                Refusal::GameOver {
+                    outcome: outcome.to_string(),
+                },
             ));
         }
         if !self.position().is_legal(mv) {
-            return Err(IllegalMove::new(mv, "not a legal move in this position"));
+            return Err(IllegalMove::new(mv, Refusal::NotLegal));
         }
         self.play_unchecked(mv);
         Ok(())

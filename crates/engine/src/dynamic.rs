@@ -527,7 +527,7 @@ impl<K: GameKit> DynEngine for KitEngine<K> {
                 reason,
             };
             let mv: MoveOf<K::Game> = text.parse().map_err(|e| bad(format!("{e}")))?;
-            game.play(mv).map_err(|e| bad(e.reason))?;
+            game.play(mv).map_err(|e| bad(e.reason.to_string()))?;
         }
         self.game = game;
         Ok(())

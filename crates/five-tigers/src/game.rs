@@ -3,7 +3,7 @@
 
 use qi_core::{
     DrawReason, ExternalResult, Game as GameTrait, History, IllegalMove, MoveList, Outcome,
-    Position,
+    Position, Refusal,
 };
 
 use crate::point::Move;
@@ -346,7 +346,9 @@ impl GameTrait for Game {
         if let Some(outcome) = self.outcome() {
             return Err(IllegalMove::new(
                 mv,
-                format!("the game is over ({outcome})"),
+                Refusal::GameOver {
+                    outcome: outcome.to_string(),
+                },
             ));
         }
         let mut pos = *self.history.position();

@@ -382,15 +382,23 @@ impl fmt::Display for Move {
 /// assert!(matches!("f1".parse::<Move>(), Err(ParseMoveError::Point(_))));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize),
+    serde(tag = "code", content = "fields")
+)]
 pub enum ParseMoveError {
     /// The text was empty.
     #[error("empty move")]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-move.empty"))]
     Empty,
     /// A point of the move is malformed.
     #[error("bad point in move: {0}")]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-move.point"))]
     Point(#[from] ParseCoordError),
     /// A step between two points that are not adjacent.
     #[error("{}", not_adjacent(*.from, *.to))]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-move.not-adjacent"))]
     NotAdjacent {
         /// The point left.
         from: Point,

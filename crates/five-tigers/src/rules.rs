@@ -137,15 +137,22 @@ impl TryFrom<RulesRepr> for Rules {
 /// assert!(matches!("shandong,pieces_per_side=14".parse::<Rules>(), Err(RulesError::BadValue { .. })));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize),
+    serde(tag = "code", content = "fields")
+)]
 pub enum RulesError {
     /// The name is not a known preset.
     #[error("unknown Five Tigers preset '{}' (known: {})", Escaped(.name), Rules::PRESETS.join(", "))]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-rules.unknown-preset"))]
     UnknownPreset {
         /// The name asked for.
         name: String,
     },
     /// An override is not of the form `option=value`.
     #[error("'{}' is not of the form option=value", Escaped(.text))]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-rules.bad-syntax"))]
     BadSyntax {
         /// The text of the override.
         text: String,
@@ -156,6 +163,7 @@ pub enum RulesError {
          four_diagonal_value, five_tigers_value, shuttle, no_capture_draw)",
         Escaped(.option)
     )]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-rules.unknown-option"))]
     UnknownOption {
         /// The name given.
         option: String,
@@ -164,6 +172,7 @@ pub enum RulesError {
     /// text (`pieces_per_side=14`) or as a field of [`Rules`]
     /// (`pieces_per_side: 0`, refused by [`Rules::validate`]).
     #[error("option {} = '{}' is not allowed (allowed: {allowed})", Escaped(.option), Escaped(.value))]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-rules.bad-value"))]
     BadValue {
         /// The option.
         option: String,

@@ -65,12 +65,19 @@ impl Move {
 /// assert!(matches!("a3a3".parse::<Move>(), Err(ParseMoveError::SameSquare(_))));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize),
+    serde(tag = "code", content = "fields")
+)]
 pub enum ParseMoveError {
     /// The text is not four ASCII characters (two squares).
     #[error("bad move '{}' (expected two squares like 'a3a4')", Escaped(.0))]
+    #[cfg_attr(feature = "serde", serde(rename = "jungle-move.bad-length"))]
     BadLength(String),
     /// The origin square is malformed.
     #[error("bad origin square in move '{}': {error}", Escaped(.text))]
+    #[cfg_attr(feature = "serde", serde(rename = "jungle-move.bad-from"))]
     BadFrom {
         /// The whole move text.
         text: String,
@@ -79,6 +86,7 @@ pub enum ParseMoveError {
     },
     /// The destination square is malformed.
     #[error("bad destination square in move '{}': {error}", Escaped(.text))]
+    #[cfg_attr(feature = "serde", serde(rename = "jungle-move.bad-to"))]
     BadTo {
         /// The whole move text.
         text: String,
@@ -87,6 +95,7 @@ pub enum ParseMoveError {
     },
     /// Origin and destination are the same square.
     #[error("bad move '{}' (it does not leave its square)", Escaped(.0))]
+    #[cfg_attr(feature = "serde", serde(rename = "jungle-move.same-square"))]
     SameSquare(String),
 }
 

@@ -188,6 +188,7 @@ pub struct Rules {
 
 /// A preset name that is not one of [`Rules::PRESETS`].
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 #[error("unknown Jungle rule preset '{}' (known presets: standard, yeshou, datou, traditional; optionally prefixed 'jungle:')", Escaped(.name))]
 pub struct UnknownPreset {
     /// The name that was asked for.
@@ -196,18 +197,27 @@ pub struct UnknownPreset {
 
 /// Why a rule-set text could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize),
+    serde(tag = "code", content = "fields")
+)]
 pub enum ParseRulesError {
     /// The base preset name is unknown.
     #[error(transparent)]
+    #[cfg_attr(feature = "serde", serde(rename = "jungle-rules.unknown-preset"))]
     UnknownPreset(#[from] UnknownPreset),
     /// An `option=value` item names no option.
     #[error("unknown Jungle rule option '{}' (known options: rank_order, lion_jumps, tiger_jumps, jump_block, jump_block_area, trapped_attacks, rat_bank_capture, no_capture_draw, repetition, anti_chase)", Escaped(.0))]
+    #[cfg_attr(feature = "serde", serde(rename = "jungle-rules.unknown-option"))]
     UnknownOption(String),
     /// An item has no `=`.
     #[error("bad rule option item '{}' (expected option=value)", Escaped(.0))]
+    #[cfg_attr(feature = "serde", serde(rename = "jungle-rules.missing-value"))]
     MissingValue(String),
     /// The value does not fit the option.
     #[error("bad value '{}' for rule option {option} (expected {expected})", Escaped(.value))]
+    #[cfg_attr(feature = "serde", serde(rename = "jungle-rules.bad-value"))]
     BadValue {
         /// The option.
         option: &'static str,
@@ -218,6 +228,7 @@ pub enum ParseRulesError {
     },
     /// The value is a former name of a value, no longer read.
     #[error("renamed value '{}' for rule option {option}: use '{new_name}' (the rule it names changed)", Escaped(.value))]
+    #[cfg_attr(feature = "serde", serde(rename = "jungle-rules.renamed"))]
     Renamed {
         /// The option.
         option: &'static str,

@@ -307,9 +307,15 @@ impl fmt::Debug for Setup {
 /// counters, and whether a game can reach the position last; the first
 /// problem found is reported.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Error)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize),
+    serde(tag = "code", content = "fields")
+)]
 pub enum SetupError {
     /// The same animal of the same side stands on two squares.
     #[error("two {piece}s on the board, on {first} and {second}")]
+    #[cfg_attr(feature = "serde", serde(rename = "jungle-setup.duplicate-piece"))]
     DuplicatePiece {
         /// The piece.
         piece: Piece,
@@ -320,6 +326,7 @@ pub enum SetupError {
     },
     /// An animal other than the Rat stands in water.
     #[error("{piece} in water at {square}: only the Rat may be in water")]
+    #[cfg_attr(feature = "serde", serde(rename = "jungle-setup.animal-in-water"))]
     AnimalInWater {
         /// The piece.
         piece: Piece,
@@ -328,6 +335,7 @@ pub enum SetupError {
     },
     /// An animal stands on its own den.
     #[error("{piece} on its own den {square}")]
+    #[cfg_attr(feature = "serde", serde(rename = "jungle-setup.own-den"))]
     OwnDen {
         /// The piece.
         piece: Piece,
@@ -337,14 +345,17 @@ pub enum SetupError {
     /// Both dens are occupied by enemy animals (the game cannot have gone
     /// on after the first entry).
     #[error("both sides have an animal in the enemy den")]
+    #[cfg_attr(feature = "serde", serde(rename = "jungle-setup.both-dens-entered"))]
     BothDensEntered,
     /// The full-move number is 0 (it starts at 1).
     #[error("the full-move number is 0 (it starts at 1)")]
+    #[cfg_attr(feature = "serde", serde(rename = "jungle-setup.zero-fullmove"))]
     ZeroFullmove,
     /// The board can hold the position, but no game reaches it (refused by
     /// [`Setup::into_position`], accepted by
     /// [`Setup::into_position_lenient`]).
     #[error(transparent)]
+    #[cfg_attr(feature = "serde", serde(untagged))]
     Impossible(#[from] ImpossiblePosition),
 }
 
@@ -368,15 +379,22 @@ pub enum SetupError {
 /// assert!(Jungle::from_text("3D3/7/7/7/7/7/7/7/6c b 0 1", Rules::standard()).is_ok());
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Error)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize),
+    serde(tag = "code", content = "fields")
+)]
 pub enum ImpossiblePosition {
     /// No animal on the board: a game ends when a side loses its last
     /// animal, so the other always keeps one.
     #[error("impossible position: the board is empty")]
+    #[cfg_attr(feature = "serde", serde(rename = "impossible.empty-board"))]
     EmptyBoard,
     /// An animal of the side to move stands in the enemy den: it entered
     /// on its side's previous move, which ended the game, so the other
     /// side never moved since.
     #[error("impossible position: {piece} stands in the enemy den {square} with its side to move (the game ended when it entered)")]
+    #[cfg_attr(feature = "serde", serde(rename = "impossible.mover-in-enemy-den"))]
     MoverInEnemyDen {
         /// The animal in the den.
         piece: Piece,
@@ -385,6 +403,10 @@ pub enum ImpossiblePosition {
     },
     /// The side that just moved has no animals: it moved one.
     #[error("impossible position: {} has no animals, yet it made the last move", side_name(*.side))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(rename = "impossible.last-mover-without-animals")
+    )]
     LastMoverWithoutAnimals {
         /// The side not to move.
         side: Side,
@@ -393,6 +415,7 @@ pub enum ImpossiblePosition {
     /// full-move number and the side to move fix: `2 × (fullmove − 1)`,
     /// plus one with Blue to move ([`Setup::plies_played`]).
     #[error("impossible position: the no-capture count {no_capture_plies} is larger than the {plies} plies played by this full-move number and side to move")]
+    #[cfg_attr(feature = "serde", serde(rename = "impossible.counters-contradict"))]
     CountersContradict {
         /// The no-capture ply count.
         no_capture_plies: u32,

@@ -127,7 +127,7 @@ pub fn render_game(
                 if let Some(outcome) = game.outcome() {
                     return Err(bad(format!("the game is over ({outcome})")));
                 }
-                game.play(mv).map_err(|e| bad(e.reason))?;
+                game.play(mv).map_err(|e| bad(e.reason.to_string()))?;
             }
             render_at::<K>(&game, game.moves().len(), self.2)
         }

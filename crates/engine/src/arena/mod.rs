@@ -1032,7 +1032,7 @@ fn play_game<G: Game<Position: 'static>>(
             let played = text
                 .parse::<<G::Position as Position>::Move>()
                 .map_err(|e| e.to_string())
-                .and_then(|mv| game.play(mv).map_err(|e| e.reason));
+                .and_then(|mv| game.play(mv).map_err(|e| e.reason.to_string()));
             if let Err(reason) = played {
                 let reason = format!(
                     "{side} forfeits: illegal move '{}': {reason}",

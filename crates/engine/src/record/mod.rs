@@ -510,7 +510,8 @@ impl Record {
             if let Some(outcome) = game.outcome() {
                 return Err(illegal(format!("the game is over ({outcome})")));
             }
-            game.play(parsed).map_err(|e| illegal(e.reason))?;
+            game.play(parsed)
+                .map_err(|e| illegal(e.reason.to_string()))?;
         }
         self.settle::<K>(&mut game)?;
         Ok(game)

@@ -2,7 +2,9 @@
 //! one, and the hash kept along.
 
 use qi_core::zobrist::splitmix64;
-use qi_core::{Bitboard32, IllegalMove, MoveList, MoveSpace, Outcome, Position, Side, WinReason};
+use qi_core::{
+    Bitboard32, IllegalMove, MoveList, MoveSpace, Outcome, Position, Refusal, Side, WinReason,
+};
 
 use super::{FiveTigers, BOARD_KEYS, KEYS, STATE_SALT};
 use crate::formation::{count_held_at, loose_pieces, score, THROUGH};
@@ -272,34 +274,29 @@ impl Position for FiveTigers {
             return Ok(());
         }
         let reason = if let Some(outcome) = self.outcome() {
-            format!("the game is over ({outcome})")
-        } else if let Some((taker, n)) = self.owed.first() {
+            Refusal::GameOver {
+                outcome: outcome.to_string(),
+            }
+        } else if let Some((taker, count)) = self.owed.first() {
             if matches!(mv, Move::Remove(_)) {
-                format!(
-                    "{} may remove only {}",
-                    self.to_move,
-                    if self.loose(taker.opponent()).any() {
-                        "a loose enemy piece"
-                    } else {
-                        "one of its own pieces"
-                    }
-                )
+                Refusal::RemoveOnly {
+                    side: self.to_move,
+                    own: !self.loose(taker.opponent()).any(),
+                }
             } else {
-                format!("{taker} is owed {n} removal(s) first")
+                Refusal::Owed { side: taker, count }
             }
         } else {
             match (mv, self.phase) {
-                (Move::Remove(_), _) => "no removal is owed".to_string(),
-                (Move::Place(_), Phase::Placement) => "the point is not empty".to_string(),
-                (Move::Place(_), Phase::Movement) => "placement is over".to_string(),
-                (Move::Step { .. }, Phase::Placement) => {
-                    "pieces step only after placement".to_string()
-                }
+                (Move::Remove(_), _) => Refusal::NoRemovalOwed,
+                (Move::Place(_), Phase::Placement) => Refusal::Occupied,
+                (Move::Place(_), Phase::Movement) => Refusal::PlacementOver,
+                (Move::Step { .. }, Phase::Placement) => Refusal::StepInPlacement,
                 (Move::Step { .. }, Phase::Movement) => {
                     if self.forbidden_step(self.to_move) == Some(mv) {
-                        "the shuttle rule forbids stepping straight back".to_string()
+                        Refusal::Shuttle
                     } else {
-                        format!("not a step of {} to an adjacent empty point", self.to_move)
+                        Refusal::NotAStep { side: self.to_move }
                     }
                 }
             }

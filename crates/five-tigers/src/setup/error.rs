@@ -70,15 +70,22 @@ impl fmt::Display for Field {
 /// assert!(Setup::empty().into_position_lenient(rules).is_err()); // the lenient readers refuse it too
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Error)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize),
+    serde(tag = "code", content = "fields")
+)]
 pub enum SetupError {
     /// Two owed entries in a row for one side (they would be one entry).
     #[error("two entries in a row for one side")]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-setup.owed-twice-in-a-row"))]
     OwedTwiceInARow {
         /// The side of both entries.
         side: Side,
     },
     /// A previous step that is not a step to an adjacent point.
     #[error("{}", not_adjacent(.step.from, .step.to))]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-setup.last-step-not-adjacent"))]
     LastStepNotAdjacent {
         /// The side that made it.
         side: Side,
@@ -87,6 +94,7 @@ pub enum SetupError {
     },
     /// A side holds more pieces in hand than the rules give it.
     #[error("{}", hand_too_large(*.side, .hand, *.max))]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-setup.hand-too-large"))]
     HandTooLarge {
         /// The side.
         side: Side,
@@ -98,6 +106,7 @@ pub enum SetupError {
     /// A side has more pieces on the board and in hand than the rules give
     /// it.
     #[error("{side} has more than {max} pieces on the board and in hand")]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-setup.too-many-pieces"))]
     TooManyPieces {
         /// The side.
         side: Side,
@@ -106,46 +115,59 @@ pub enum SetupError {
     },
     /// Neither side has a piece, on the board or in hand.
     #[error("neither side has a piece")]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-setup.no-pieces"))]
     NoPieces,
     /// Placement with both hands empty (it has ended).
     #[error("placement with both hands empty has ended")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(rename = "ft-setup.placement-with-empty-hands")
+    )]
     PlacementWithEmptyHands,
     /// Placement on a full board (it has ended).
     #[error("placement on a full board has ended")]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-setup.placement-on-full-board"))]
     PlacementOnFullBoard,
     /// In placement, the next side has an empty hand (it would be skipped).
     #[error("a side with an empty hand is skipped in placement")]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-setup.next-hand-empty"))]
     NextHandEmpty {
         /// The next side.
         next: Side,
     },
     /// Quiet plies counted in placement (only movement plies count).
     #[error("no movement ply during placement")]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-setup.quiet-plies-in-placement"))]
     QuietPliesInPlacement {
         /// The count.
         plies: u16,
     },
     /// A previous step in placement.
     #[error("no step during placement")]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-setup.step-in-placement"))]
     StepInPlacement,
     /// Pieces in hand in the movement phase.
     #[error("both hands are 0 once placement has ended")]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-setup.hands-in-movement"))]
     HandsInMovement {
         /// The hands, First's first.
         hands: [u8; 2],
     },
     /// Removals owed while a side has no piece left (they are dropped).
     #[error("nothing is owed once a side has no pieces")]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-setup.owed-after-loss"))]
     OwedAfterLoss,
     /// Removals owed from a side with no piece on the board (they are
     /// dropped).
     #[error("removals owed from a side with no piece on the board are dropped")]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-setup.owed-from-empty-board"))]
     OwedFromEmptyBoard {
         /// The side the removals would be taken from.
         victim: Side,
     },
     /// The side to move is not the one the other fields decide.
     #[error("'{}' should be '{}'", side_char(*.found), side_char(*.expected))]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-setup.wrong-side-to-move"))]
     WrongSideToMove {
         /// The side to move given.
         found: Side,
@@ -160,6 +182,7 @@ pub enum SetupError {
         .placed[0],
         .placed[1]
     )]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-setup.placed-out-of-turn"))]
     PlacedOutOfTurn {
         /// The pieces each side has placed (`pieces_per_side` minus its
         /// hand), First's first.
@@ -172,6 +195,7 @@ pub enum SetupError {
         side_char(*.found),
         side_char(*.expected)
     )]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-setup.next-out-of-turn"))]
     NextOutOfTurn {
         /// The next side given.
         found: Side,
@@ -180,10 +204,18 @@ pub enum SetupError {
     },
     /// Removals owed during placement under deferred capture.
     #[error("nothing is owed during placement under deferred capture")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(rename = "ft-setup.owed-in-deferred-placement")
+    )]
     OwedInDeferredPlacement,
     /// Pieces taken before placement ended under deferred capture.
     #[error(
         "{side} has lost {lost} piece(s), but nothing is taken before placement ends under deferred capture"
+    )]
+    #[cfg_attr(
+        feature = "serde",
+        serde(rename = "ft-setup.removed-in-deferred-placement")
     )]
     RemovedInDeferredPlacement {
         /// The side that lost pieces.
@@ -194,9 +226,11 @@ pub enum SetupError {
     /// Two owed entries during placement under immediate capture: only the
     /// last placement earns removals, and they are taken before the next.
     #[error("two owed entries during placement: only the last placement earns removals")]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-setup.two-owed-in-placement"))]
     TwoOwedInPlacement,
     /// Removals owed during placement to the side that did not place last.
     #[error("{taker} is owed removals during placement, but the other side placed last")]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-setup.owed-not-to-last-placer"))]
     OwedNotToLastPlacer {
         /// The side owed the removals.
         taker: Side,
@@ -206,6 +240,7 @@ pub enum SetupError {
     #[error(
         "{taker} is owed {count} removal(s), more than the formations it holds through any one of its pieces"
     )]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-setup.owed-without-formation"))]
     OwedWithoutFormation {
         /// The side owed the removals.
         taker: Side,
@@ -218,6 +253,7 @@ pub enum SetupError {
     #[error(
         "{side} holds {held} formation(s) but is owed {owed} removal(s), and the other side has lost no piece: every formation formed in placement earns a removal"
     )]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-setup.unpaid-formations"))]
     UnpaidFormations {
         /// The side holding the formations.
         side: Side,
@@ -231,6 +267,7 @@ pub enum SetupError {
     #[error(
         "{side} has lost pieces, but the other side has placed fewer than the 3 pieces a formation needs"
     )]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-setup.removed-before-formation"))]
     RemovedBeforeFormation {
         /// The side that lost pieces.
         side: Side,
@@ -241,16 +278,26 @@ pub enum SetupError {
     #[error(
         "a full board in the movement phase owes removals: the opening removals follow placement"
     )]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-setup.full-board-nothing-owed"))]
     FullBoardNothingOwed,
     /// Owed removals in the movement phase, before any step, that the end
     /// of placement cannot leave on this board (on a full board, nothing
     /// was removed since placement ended, so the owed removals must be
     /// exactly what the formations on the board earned).
     #[error("'{owed}' cannot be owed on this board when placement ends under {capture} capture")]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-setup.owed-not-from-placement"))]
     OwedNotFromPlacement {
         /// The owed removals given.
+        #[cfg_attr(
+            feature = "serde",
+            serde(serialize_with = "qi_core::serde_text::serialize_text")
+        )]
         owed: Owed,
         /// The placement capture of the rules.
+        #[cfg_attr(
+            feature = "serde",
+            serde(serialize_with = "qi_core::serde_text::serialize_text")
+        )]
         capture: PlacementCapture,
     },
     /// The previous steps do not fit the turn: Second steps first and the
@@ -258,12 +305,14 @@ pub enum SetupError {
     #[error(
         "the previous steps do not fit the turn: second steps first, then the sides alternate"
     )]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-setup.steps-out-of-turn"))]
     StepsOutOfTurn,
     /// A previous step that the board contradicts: after its step a side's
     /// piece stands on the point entered unless a removal took it, and
     /// the point left is empty unless the other side stepped into it
     /// since.
     #[error("{side}'s previous step {}-{} does not match the board", .step.from, .step.to)]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-setup.last-step-off-board"))]
     LastStepOffBoard {
         /// The side that made it.
         side: Side,
@@ -272,6 +321,7 @@ pub enum SetupError {
     },
     /// Quiet plies in the movement phase before any step.
     #[error("the quiet count is {plies}, but no side has stepped yet")]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-setup.quiet-without-steps"))]
     QuietWithoutSteps {
         /// The count.
         plies: u16,
@@ -284,6 +334,7 @@ pub enum SetupError {
         .step.from,
         .step.to
     )]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-setup.owed-not-from-step"))]
     OwedNotFromStep {
         /// The side that stepped last.
         side: Side,

@@ -4,7 +4,8 @@
 use std::fmt;
 
 use qi_core::{
-    DrawReason, ExternalResult, History, IllegalMove, MoveList, Outcome, Position, Side, WinReason,
+    DrawReason, ExternalResult, History, IllegalMove, MoveList, Outcome, Position, Refusal, Side,
+    WinReason,
 };
 
 mod anti_chase;
@@ -471,20 +472,21 @@ impl qi_core::Game for Game {
         if let Some(outcome) = qi_core::Game::outcome(self) {
             return Err(IllegalMove::new(
                 mv,
-                format!("the game is over ({outcome})"),
+                Refusal::GameOver {
+                    outcome: outcome.to_string(),
+                },
             ));
         }
         if !self.position().is_legal(mv) {
-            return Err(IllegalMove::new(mv, "not a legal move in this position"));
+            return Err(IllegalMove::new(mv, Refusal::NotLegal));
         }
         match self.anti_chase_violation(mv) {
             Some(AntiChaseRule::SevenThree) => {
-                Err(IllegalMove::new(mv, "forbidden by the 7-3 anti-chase rule"))
+                Err(IllegalMove::new(mv, Refusal::AntiChase { rule: "7-3" }))
             }
-            Some(AntiChaseRule::SeventeenFive) => Err(IllegalMove::new(
-                mv,
-                "forbidden by the 17-5 anti-chase rule",
-            )),
+            Some(AntiChaseRule::SeventeenFive) => {
+                Err(IllegalMove::new(mv, Refusal::AntiChase { rule: "17-5" }))
+            }
             None => {
                 qi_core::Game::play_unchecked(self, mv);
                 Ok(())

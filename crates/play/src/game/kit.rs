@@ -104,7 +104,7 @@ impl<K: GameKit> KitGame<K> {
             if let Some(outcome) = game.outcome() {
                 return Err(bad(format!("the game is over ({outcome})")));
             }
-            game.play(parsed).map_err(|e| bad(e.reason))?;
+            game.play(parsed).map_err(|e| bad(e.reason.to_string()))?;
             let next = self.tree.add(node, parsed);
             // The variations replace this move: they start where it does.
             for variation in &mv.variations {
@@ -409,7 +409,7 @@ impl<K: GameKit> WebGame for KitGame<K> {
         {
             return Err(bad(format!("variations nest at most {MAX_NESTING} deep")));
         }
-        self.game.play(mv).map_err(|e| bad(e.reason))?;
+        self.game.play(mv).map_err(|e| bad(e.reason.to_string()))?;
         self.at = self.tree.add(self.at, mv);
         Ok(())
     }
@@ -471,7 +471,7 @@ impl<K: GameKit> WebGame for KitGame<K> {
             if let Some(outcome) = game.outcome() {
                 return Err(bad(format!("the game is over ({outcome})")));
             }
-            game.play(mv).map_err(|e| bad(e.reason))?;
+            game.play(mv).map_err(|e| bad(e.reason.to_string()))?;
         }
         let options = RenderOptions {
             marks: Marks {

@@ -3,6 +3,7 @@
 //! of one per file.
 
 mod bounded_errors;
+mod error_codes;
 mod search;
 mod svg;
 mod tree;

@@ -118,7 +118,7 @@ impl<P: Position> Game for RepGame<P> {
 
     fn play(&mut self, mv: P::Move) -> Result<(), IllegalMove> {
         if self.outcome().is_some() {
-            return Err(IllegalMove::new(mv, "the game is over"));
+            return Err(IllegalMove::new(mv, qi_core::Refusal::NotLegal));
         }
         self.inner.play(mv)
     }
