@@ -94,6 +94,19 @@ pub trait RetroSlice: Sync {
 /// material), with its slots and how they are dealt
 /// ([`RetroSlice::run_shift`]), so that a reader knows which worker
 /// owns a slot of it.
+///
+/// ```
+/// use qi_jungle::Rules;
+/// use qi_tablebase::jungle::JungleSlice;
+/// use qi_tablebase::retrograde::{ReadingSlice, RetroSlice};
+///
+/// let rules = Rules::standard();
+/// let slice = JungleSlice::reading("LRvE".parse()?, &rules);
+/// let first = &slice.sources()[0];
+/// let lve = JungleSlice::reading(first.name.parse()?, &rules);
+/// assert_eq!((first.slots, first.shift), (lve.slots(), lve.run_shift()));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Source {
     /// The material, as its table's file names it (`3v2`, `LRvE`).
@@ -106,6 +119,39 @@ pub struct Source {
 
 /// Answers the reads of a slot's start: the value and distance of slot
 /// `slot` of source `source` (an index into [`ReadingSlice::sources`]).
+///
+/// A reader over the solved sources in memory starts every slot as the
+/// slice that holds their tables does:
+///
+/// ```
+/// use qi_jungle::Rules;
+/// use qi_tablebase::jungle::{JungleSlice, Material, Tablebase};
+/// use qi_tablebase::retrograde::{self, Reader, ReadingSlice, RetroError, RetroSlice, SliceValues};
+/// use qi_tablebase::Wdl;
+///
+/// struct Solved(Vec<SliceValues>);
+///
+/// impl Reader for Solved {
+///     fn read(&self, source: usize, slot: u64) -> Result<(Wdl, u16), RetroError> {
+///         self.0[source].get(slot).ok_or(RetroError::Slice { slot, message: "unused".into() })
+///     }
+/// }
+///
+/// let rules = Rules::standard();
+/// let m: Material = "LRvE".parse()?;
+/// let reading = JungleSlice::reading(m, &rules);
+/// let mut solved = Vec::new();
+/// for source in reading.sources() {
+///     // `LvE` and `RvE`: a capture ends the game, no table to read.
+///     let source = JungleSlice::new(source.name.parse()?, &rules, Tablebase::new(&rules));
+///     solved.push(retrograde::solve(&source)?);
+/// }
+/// let holding = JungleSlice::new(m, &rules, Tablebase::generate(&rules, &m.after_captures(), 2)?);
+/// for slot in (0..reading.slots()).step_by(997) {
+///     assert_eq!(reading.start_reading(slot, &Solved(solved.clone()))?, holding.start(slot)?);
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub trait Reader {
     /// The value of the slot, for its own side to move.
     fn read(&self, source: usize, slot: u64) -> Result<(Wdl, u16), RetroError>;
@@ -127,6 +173,39 @@ pub trait Reader {
 /// The reads of a start may not depend on the values read: the solver
 /// first starts each slot with a reader that records what it is asked
 /// and answers anything, then fetches those values and starts it again.
+///
+/// One slot of Jungle's `LRvE` started so: its reads recorded, their
+/// values fetched from the solved sources, the slot started again.
+///
+/// ```
+/// use qi_jungle::Rules;
+/// use qi_tablebase::jungle::{JungleSlice, Material, Tablebase};
+/// use qi_tablebase::retrograde::{self, Fetched, ReadRecorder, ReadingSlice, RetroSlice};
+///
+/// let rules = Rules::standard();
+/// let m: Material = "LRvE".parse()?;
+/// let slice = JungleSlice::reading(m, &rules);
+/// let mut sources = Vec::new();
+/// for source in slice.sources() {
+///     // `LvE` and `RvE`: a capture ends the game, no table to read.
+///     let source = JungleSlice::new(source.name.parse()?, &rules, Tablebase::new(&rules));
+///     sources.push(retrograde::solve(&source)?);
+/// }
+/// let holding = JungleSlice::new(m, &rules, Tablebase::generate(&rules, &m.after_captures(), 2)?);
+/// for slot in (0..slice.slots()).step_by(1009) {
+///     let recorder = ReadRecorder::default();
+///     let first = slice.start_reading(slot, &recorder)?;
+///     let mut fetched = Fetched::new(recorder.into_reads());
+///     for (source, read) in fetched.reads.clone() {
+///         let values = &sources[source as usize];
+///         let i = read as usize;
+///         fetched.set(source, read, values.codes[i], values.distances[i]);
+///     }
+///     let start = if first.reads_nothing() { first } else { slice.start_reading(slot, &fetched)? };
+///     assert_eq!(start, holding.start(slot)?);
+/// }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub trait ReadingSlice: RetroSlice {
     /// The slices read, in a fixed order (the `source` of a read).
     fn sources(&self) -> Vec<Source>;
@@ -155,6 +234,23 @@ pub struct ReadRecorder {
 impl ReadRecorder {
     /// The reads asked so far, `(source, slot)`, in the order asked
     /// (repeats kept).
+    ///
+    /// ```
+    /// use qi_jungle::Rules;
+    /// use qi_tablebase::jungle::JungleSlice;
+    /// use qi_tablebase::retrograde::{ReadRecorder, ReadingSlice, RetroSlice};
+    ///
+    /// let slice = JungleSlice::reading("LRvE".parse()?, &Rules::standard());
+    /// let sources = slice.sources();
+    /// let recorder = ReadRecorder::default();
+    /// for slot in 0..1000 {
+    ///     slice.start_reading(slot, &recorder)?;
+    /// }
+    /// let reads = recorder.into_reads();
+    /// assert!(!reads.is_empty(), "some of these positions capture");
+    /// assert!(reads.iter().all(|&(s, slot)| slot < sources[s as usize].slots));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn into_reads(self) -> Vec<(u32, u64)> {
         self.reads.into_inner()
     }
@@ -200,6 +296,15 @@ pub struct Fetched {
 
 impl Fetched {
     /// The reads of `reads` (any order, repeats allowed), none fetched yet.
+    ///
+    /// ```
+    /// use qi_tablebase::retrograde::{Fetched, Reader, UNUSED};
+    ///
+    /// let fetched = Fetched::new(vec![(1, 5), (0, 8), (1, 5)]);
+    /// assert_eq!(fetched.reads, [(0, 8), (1, 5)]);
+    /// assert_eq!(fetched.values, [(UNUSED, 0), (UNUSED, 0)]);
+    /// assert!(fetched.read(1, 5).is_err(), "not fetched yet");
+    /// ```
     pub fn new(mut reads: Vec<(u32, u64)>) -> Fetched {
         reads.sort_unstable();
         reads.dedup();
@@ -208,6 +313,18 @@ impl Fetched {
     }
 
     /// Sets the value of a read (ignored if it was not asked for).
+    ///
+    /// ```
+    /// use qi_tablebase::retrograde::{Fetched, Reader};
+    /// use qi_tablebase::Wdl;
+    ///
+    /// let mut fetched = Fetched::new(vec![(0, 8)]);
+    /// fetched.set(0, 8, 2, 3); // won in 3
+    /// fetched.set(0, 9, 0, 1); // not asked: ignored
+    /// assert_eq!(fetched.read(0, 8)?, (Wdl::Win, 3));
+    /// assert_eq!(fetched.reads, [(0, 8)]);
+    /// # Ok::<(), qi_tablebase::retrograde::RetroError>(())
+    /// ```
     pub fn set(&mut self, source: u32, slot: u64, code: u8, distance: u16) {
         if let Ok(i) = self.reads.binary_search(&(source, slot)) {
             self.values[i] = (code, distance);
@@ -248,6 +365,29 @@ pub(crate) fn sort_and_dedup_from(out: &mut Vec<u64>, start: usize) {
 
 /// The value of every slot of a slice: codes 0 loss, 1 draw, 2 win, 3
 /// unused, and the distance (0 for draws and unused slots).
+///
+/// ```
+/// # use qi_tablebase::retrograde::{RetroError, RetroSlice, Start, Open};
+/// # use qi_tablebase::Wdl;
+/// # struct Line(u64);
+/// # impl RetroSlice for Line {
+/// #     fn slots(&self) -> u64 { self.0 }
+/// #     fn start(&self, slot: u64) -> Result<Start, RetroError> {
+/// #         Ok(if slot == 0 { Start::Decided(Wdl::Loss, 0) }
+/// #            else { Start::Open(Open { successors: 1, ..Open::default() }) })
+/// #     }
+/// #     fn predecessors(&self, slot: u64, out: &mut Vec<u64>) {
+/// #         if slot + 1 < self.0 { out.push(slot + 1) }
+/// #     }
+/// # }
+/// use qi_tablebase::retrograde;
+///
+/// // `Line(n)`: from slot `k` one move to `k − 1`; slot 0 has lost.
+/// let values = retrograde::solve(&Line(4))?;
+/// assert_eq!(values.codes, [0, 2, 0, 2]); // loss, win, loss, win
+/// assert_eq!(values.distances, [0, 1, 2, 3]);
+/// # Ok::<(), RetroError>(())
+/// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SliceValues {
     /// One code per slot.
@@ -259,7 +399,7 @@ pub struct SliceValues {
 pub use crate::value::UNUSED;
 
 impl SliceValues {
-    /// The value of `slot`, `None` when unused.
+    /// The value of `slot`, `None` when unused or past the slice's end.
     ///
     /// ```
     /// use qi_tablebase::retrograde::{SliceValues, UNUSED};
@@ -268,10 +408,12 @@ impl SliceValues {
     /// let values = SliceValues { codes: vec![2, UNUSED], distances: vec![7, 0] };
     /// assert_eq!(values.get(0), Some((Wdl::Win, 7)));
     /// assert_eq!(values.get(1), None);
+    /// assert_eq!(values.get(2), None);
     /// ```
     pub fn get(&self, slot: u64) -> Option<(Wdl, u16)> {
-        let i = slot as usize;
-        Wdl::from_code(self.codes[i]).map(|w| (w, self.distances[i]))
+        let i = usize::try_from(slot).ok()?;
+        let code = *self.codes.get(i)?;
+        Wdl::from_code(code).map(|w| (w, self.distances.get(i).copied().unwrap_or(0)))
     }
 }
 
@@ -328,6 +470,13 @@ pub struct Deal {
 impl Deal {
     /// The deal among `peers` partitions (at least 1) in runs of
     /// `2^shift` slots.
+    ///
+    /// ```
+    /// use qi_tablebase::retrograde::Deal;
+    ///
+    /// assert_eq!(Deal::new(0, 3), Deal::new(1, 3)); // at least one partition
+    /// assert_eq!(Deal::new(1, 3).count(100, 0), 100);
+    /// ```
     pub fn new(peers: usize, shift: u32) -> Deal {
         Deal {
             peers: peers.max(1) as u64,
@@ -336,12 +485,31 @@ impl Deal {
     }
 
     /// The partition that owns `slot`.
+    ///
+    /// ```
+    /// use qi_tablebase::retrograde::Deal;
+    ///
+    /// // Three partitions, runs of 4 slots.
+    /// let deal = Deal::new(3, 2);
+    /// let owners: Vec<usize> = (0..14).map(|slot| deal.owner(slot)).collect();
+    /// assert_eq!(owners, [0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 0, 0]);
+    /// ```
     #[inline]
     pub fn owner(self, slot: u64) -> usize {
         ((slot >> self.shift) % self.peers) as usize
     }
 
     /// `slot`'s index within its partition.
+    ///
+    /// ```
+    /// use qi_tablebase::retrograde::Deal;
+    ///
+    /// let deal = Deal::new(3, 2);
+    /// assert_eq!(deal.local(13), 5); // partition 0's sixth slot
+    /// for slot in 0..100 {
+    ///     assert_eq!(deal.slot(deal.owner(slot), deal.local(slot)), slot);
+    /// }
+    /// ```
     #[inline]
     pub fn local(self, slot: u64) -> usize {
         let mask = (1u64 << self.shift) - 1;
@@ -349,6 +517,14 @@ impl Deal {
     }
 
     /// The slot of partition `owner`'s index `local`.
+    ///
+    /// ```
+    /// use qi_tablebase::retrograde::Deal;
+    ///
+    /// let deal = Deal::new(3, 2);
+    /// let partition_1: Vec<u64> = (0..6).map(|local| deal.slot(1, local)).collect();
+    /// assert_eq!(partition_1, [4, 5, 6, 7, 16, 17]);
+    /// ```
     #[inline]
     pub fn slot(self, owner: usize, local: usize) -> u64 {
         let (owner, local) = (owner as u64, local as u64);
@@ -357,6 +533,20 @@ impl Deal {
     }
 
     /// How many of the slots `0..total` partition `owner` holds.
+    ///
+    /// ```
+    /// use qi_tablebase::retrograde::Deal;
+    ///
+    /// let deal = Deal::new(3, 2);
+    /// for total in 0..50 {
+    ///     let counts: Vec<u64> = (0..3).map(|owner| deal.count(total, owner)).collect();
+    ///     assert_eq!(counts.iter().sum::<u64>(), total);
+    ///     for owner in 0..3 {
+    ///         let owned = (0..total).filter(|&slot| deal.owner(slot) == owner).count();
+    ///         assert_eq!(counts[owner], owned as u64);
+    ///     }
+    /// }
+    /// ```
     pub fn count(self, total: u64, owner: usize) -> u64 {
         let owner = owner as u64;
         let runs = total >> self.shift;
@@ -434,6 +624,18 @@ pub struct Ledger {
 impl Ledger {
     /// A partition with no slot (what a worker that could not start its
     /// slots plays, so that the others' rounds still end).
+    ///
+    /// ```
+    /// use qi_tablebase::retrograde::{Deal, Ledger};
+    ///
+    /// let mut empty = Ledger::empty(1, Deal::new(2, 0));
+    /// let mut decided = Vec::new();
+    /// empty.play(1, [], &mut decided, &mut Vec::new())?;
+    /// assert!(decided.is_empty());
+    /// assert_eq!(empty.next_due(0), None);
+    /// assert_eq!(empty.finish(), (vec![], vec![]));
+    /// # Ok::<(), qi_tablebase::retrograde::RetroError>(())
+    /// ```
     pub fn empty(owner: usize, deal: Deal) -> Ledger {
         Ledger {
             owner,
@@ -444,6 +646,30 @@ impl Ledger {
     }
 
     /// The partition `owner` of `peers` of `slice`, every slot started.
+    ///
+    /// ```
+    /// # use qi_tablebase::retrograde::{RetroError, RetroSlice, Start, Open};
+    /// # use qi_tablebase::Wdl;
+    /// # struct Line(u64);
+    /// # impl RetroSlice for Line {
+    /// #     fn slots(&self) -> u64 { self.0 }
+    /// #     fn start(&self, slot: u64) -> Result<Start, RetroError> {
+    /// #         Ok(if slot == 0 { Start::Decided(Wdl::Loss, 0) }
+    /// #            else { Start::Open(Open { successors: 1, ..Open::default() }) })
+    /// #     }
+    /// #     fn predecessors(&self, slot: u64, out: &mut Vec<u64>) {
+    /// #         if slot + 1 < self.0 { out.push(slot + 1) }
+    /// #     }
+    /// # }
+    /// use qi_tablebase::retrograde::Ledger;
+    ///
+    /// // Partition 1 of 2 of `Line(5)`: slots 1 and 3, open until the rounds.
+    /// let part = Ledger::new(&Line(5), 1, 2)?;
+    /// assert_eq!(part.finish(), (vec![1, 1], vec![0, 0])); // drawn if no round is played
+    /// let part = Ledger::new(&Line(5), 0, 2)?; // slots 0, 2, 4: slot 0 lost from the start
+    /// assert_eq!(part.finish(), (vec![0, 1, 1], vec![0, 0, 0]));
+    /// # Ok::<(), RetroError>(())
+    /// ```
     pub fn new<S: RetroSlice + ?Sized>(
         slice: &S,
         owner: usize,
@@ -528,6 +754,28 @@ impl Ledger {
     }
 
     /// The first round after `round` with something scheduled.
+    ///
+    /// ```
+    /// use qi_tablebase::retrograde::{Ledger, Open, RetroError, RetroSlice, Start};
+    /// use qi_tablebase::Wdl;
+    ///
+    /// // Slot 0 lost in 4 (decided from the start), slot 1 wins by an exit
+    /// // into a position lost in 6.
+    /// struct Two;
+    /// impl RetroSlice for Two {
+    ///     fn slots(&self) -> u64 { 2 }
+    ///     fn start(&self, slot: u64) -> Result<Start, RetroError> {
+    ///         Ok(if slot == 0 { Start::Decided(Wdl::Loss, 4) }
+    ///            else { Start::Open(Open { exit_win: Some(6), ..Open::default() }) })
+    ///     }
+    ///     fn predecessors(&self, _: u64, _: &mut Vec<u64>) {}
+    /// }
+    /// let part = Ledger::new(&Two, 0, 1)?;
+    /// assert_eq!(part.next_due(0), Some(4));
+    /// assert_eq!(part.next_due(4), Some(7));
+    /// assert_eq!(part.next_due(7), None);
+    /// # Ok::<(), RetroError>(())
+    /// ```
     pub fn next_due(&self, round: u16) -> Option<u16> {
         self.due
             .range(round.saturating_add(1)..)
@@ -536,6 +784,28 @@ impl Ledger {
     }
 
     /// Every round with something scheduled.
+    ///
+    /// ```
+    /// # use qi_tablebase::retrograde::{RetroError, RetroSlice, Start, Open};
+    /// # use qi_tablebase::Wdl;
+    /// # struct Line(u64);
+    /// # impl RetroSlice for Line {
+    /// #     fn slots(&self) -> u64 { self.0 }
+    /// #     fn start(&self, slot: u64) -> Result<Start, RetroError> {
+    /// #         Ok(if slot == 0 { Start::Decided(Wdl::Loss, 0) }
+    /// #            else { Start::Open(Open { successors: 1, ..Open::default() }) })
+    /// #     }
+    /// #     fn predecessors(&self, slot: u64, out: &mut Vec<u64>) {
+    /// #         if slot + 1 < self.0 { out.push(slot + 1) }
+    /// #     }
+    /// # }
+    /// use qi_tablebase::retrograde::Ledger;
+    ///
+    /// // Only slot 0's loss, told in round 0; the rest waits for tidings.
+    /// let part = Ledger::new(&Line(5), 0, 1)?;
+    /// assert_eq!(part.due_rounds().collect::<Vec<_>>(), [0]);
+    /// # Ok::<(), RetroError>(())
+    /// ```
     pub fn due_rounds(&self) -> impl Iterator<Item = u16> + '_ {
         self.due.keys().copied()
     }
@@ -544,6 +814,44 @@ impl Ledger {
     /// decided at `round − 1` for slots of this partition. Appends to
     /// `decided` the slots decided at `round` and their values, and to
     /// `scheduled` the rounds newly scheduled (later than `round`).
+    ///
+    /// One partition holding the whole of `Line(4)`, round by round:
+    ///
+    /// ```
+    /// # use qi_tablebase::retrograde::{RetroError, RetroSlice, Start, Open};
+    /// # use qi_tablebase::Wdl;
+    /// # struct Line(u64);
+    /// # impl RetroSlice for Line {
+    /// #     fn slots(&self) -> u64 { self.0 }
+    /// #     fn start(&self, slot: u64) -> Result<Start, RetroError> {
+    /// #         Ok(if slot == 0 { Start::Decided(Wdl::Loss, 0) }
+    /// #            else { Start::Open(Open { successors: 1, ..Open::default() }) })
+    /// #     }
+    /// #     fn predecessors(&self, slot: u64, out: &mut Vec<u64>) {
+    /// #         if slot + 1 < self.0 { out.push(slot + 1) }
+    /// #     }
+    /// # }
+    /// use qi_tablebase::retrograde::{solve, join_parts, Ledger, News};
+    ///
+    /// let slice = Line(4);
+    /// let mut part = Ledger::new(&slice, 0, 1)?;
+    /// let (mut decided, mut scheduled) = (Vec::new(), Vec::new());
+    /// part.play(0, [], &mut decided, &mut scheduled)?;
+    /// assert_eq!(decided, [(0, Wdl::Loss)]);
+    /// let mut round = 0;
+    /// while !decided.is_empty() {
+    ///     round += 1;
+    ///     let mut news = Vec::new();
+    ///     for (slot, wdl) in decided.drain(..) {
+    ///         let mut predecessors = Vec::new();
+    ///         slice.predecessors(slot, &mut predecessors);
+    ///         news.extend(predecessors.into_iter().zip(News::of(wdl)));
+    ///     }
+    ///     part.play(round, news, &mut decided, &mut scheduled)?;
+    /// }
+    /// assert_eq!(join_parts(4, 0, vec![part.finish()]), solve(&slice)?);
+    /// # Ok::<(), RetroError>(())
+    /// ```
     pub fn play(
         &mut self,
         round: u16,
@@ -561,6 +869,36 @@ impl Ledger {
     /// One tiding of round `round` (see [`Ledger::play`]). Tidings of one
     /// round may come in any order and before or after [`Ledger::settle`]
     /// of that round, but after every earlier round was settled.
+    ///
+    /// ```
+    /// # use qi_tablebase::retrograde::{RetroError, RetroSlice, Start, Open};
+    /// # use qi_tablebase::Wdl;
+    /// # struct Line(u64);
+    /// # impl RetroSlice for Line {
+    /// #     fn slots(&self) -> u64 { self.0 }
+    /// #     fn start(&self, slot: u64) -> Result<Start, RetroError> {
+    /// #         Ok(if slot == 0 { Start::Decided(Wdl::Loss, 0) }
+    /// #            else { Start::Open(Open { successors: 1, ..Open::default() }) })
+    /// #     }
+    /// #     fn predecessors(&self, slot: u64, out: &mut Vec<u64>) {
+    /// #         if slot + 1 < self.0 { out.push(slot + 1) }
+    /// #     }
+    /// # }
+    /// use qi_tablebase::retrograde::{Ledger, News};
+    ///
+    /// let mut part = Ledger::new(&Line(3), 0, 1)?;
+    /// let (mut decided, mut scheduled) = (Vec::new(), Vec::new());
+    /// // Round 1: slot 1's one successor (slot 0) is lost: slot 1 wins in 1.
+    /// part.tell(1, 1, News::Lost, &mut decided, &mut scheduled)?;
+    /// assert_eq!(decided, [(1, Wdl::Win)]);
+    /// // Round 2: slot 2's one successor is won: slot 2 is lost in 2.
+    /// part.tell(2, 2, News::Won, &mut decided, &mut scheduled)?;
+    /// assert_eq!(decided[1], (2, Wdl::Loss));
+    /// // A tiding for a slot already decided changes nothing.
+    /// part.tell(2, 1, News::Won, &mut decided, &mut scheduled)?;
+    /// assert_eq!(decided.len(), 2);
+    /// # Ok::<(), RetroError>(())
+    /// ```
     pub fn tell(
         &mut self,
         round: u16,
@@ -601,6 +939,31 @@ impl Ledger {
     /// Decides what was scheduled for round `round` (exits' wins, held
     /// back losses) and tells again the slots decided from the start at
     /// that distance; appends them to `decided`.
+    ///
+    /// ```
+    /// # use qi_tablebase::retrograde::{RetroError, RetroSlice, Start, Open};
+    /// # use qi_tablebase::Wdl;
+    /// # struct Line(u64);
+    /// # impl RetroSlice for Line {
+    /// #     fn slots(&self) -> u64 { self.0 }
+    /// #     fn start(&self, slot: u64) -> Result<Start, RetroError> {
+    /// #         Ok(if slot == 0 { Start::Decided(Wdl::Loss, 0) }
+    /// #            else { Start::Open(Open { successors: 1, ..Open::default() }) })
+    /// #     }
+    /// #     fn predecessors(&self, slot: u64, out: &mut Vec<u64>) {
+    /// #         if slot + 1 < self.0 { out.push(slot + 1) }
+    /// #     }
+    /// # }
+    /// use qi_tablebase::retrograde::Ledger;
+    ///
+    /// let mut part = Ledger::new(&Line(3), 0, 1)?;
+    /// let mut decided = Vec::new();
+    /// part.settle(0, &mut decided); // slot 0, lost from the start, told now
+    /// assert_eq!(decided, [(0, Wdl::Loss)]);
+    /// part.settle(0, &mut decided); // done once
+    /// assert_eq!(decided.len(), 1);
+    /// # Ok::<(), RetroError>(())
+    /// ```
     pub fn settle(&mut self, round: u16, decided: &mut Vec<(u64, Wdl)>) {
         let Some(due) = self.due.remove(&round) else {
             return;
@@ -632,6 +995,29 @@ impl Ledger {
 
     /// The partition's values, what is still open drawn: codes and
     /// distances by local index.
+    ///
+    /// ```
+    /// # use qi_tablebase::retrograde::{RetroError, RetroSlice, Start, Open};
+    /// # use qi_tablebase::Wdl;
+    /// # struct Line(u64);
+    /// # impl RetroSlice for Line {
+    /// #     fn slots(&self) -> u64 { self.0 }
+    /// #     fn start(&self, slot: u64) -> Result<Start, RetroError> {
+    /// #         Ok(if slot == 0 { Start::Decided(Wdl::Loss, 0) }
+    /// #            else { Start::Open(Open { successors: 1, ..Open::default() }) })
+    /// #     }
+    /// #     fn predecessors(&self, slot: u64, out: &mut Vec<u64>) {
+    /// #         if slot + 1 < self.0 { out.push(slot + 1) }
+    /// #     }
+    /// # }
+    /// use qi_tablebase::retrograde::{Ledger, News};
+    ///
+    /// let mut part = Ledger::new(&Line(3), 0, 1)?;
+    /// part.tell(1, 1, News::Lost, &mut Vec::new(), &mut Vec::new())?;
+    /// // Slot 0 lost, slot 1 won in 1, slot 2 never told: drawn.
+    /// assert_eq!(part.finish(), (vec![0, 2, 1], vec![0, 1, 0]));
+    /// # Ok::<(), RetroError>(())
+    /// ```
     pub fn finish(self) -> (Vec<u8>, Vec<u16>) {
         self.slots
             .into_iter()
@@ -687,6 +1073,27 @@ pub fn join_parts(total: u64, shift: u32, parts: Vec<(Vec<u8>, Vec<u16>)>) -> Sl
 }
 
 /// A slice that cannot be solved.
+///
+/// ```
+/// use qi_tablebase::retrograde::{self, Open, RetroError, RetroSlice, Start};
+///
+/// // A slot that claims a successor no un-move leads from: it can never be
+/// // decided, but nothing is inconsistent; one that starts with an error
+/// // stops the solution.
+/// struct Broken;
+/// impl RetroSlice for Broken {
+///     fn slots(&self) -> u64 { 2 }
+///     fn start(&self, slot: u64) -> Result<Start, RetroError> {
+///         match slot {
+///             0 => Ok(Start::Open(Open { successors: 1, ..Open::default() })),
+///             _ => Err(RetroError::Slice { slot, message: "no table for its captures".into() }),
+///         }
+///     }
+///     fn predecessors(&self, _: u64, _: &mut Vec<u64>) {}
+/// }
+/// let error = retrograde::solve(&Broken).unwrap_err();
+/// assert_eq!(error.to_string(), "slot 1: no table for its captures");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RetroError {
     /// A distance past the longest a table holds (65,534 plies, the

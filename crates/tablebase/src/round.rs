@@ -139,6 +139,24 @@ impl Exits {
 }
 
 /// How a slot of a slice starts.
+///
+/// ```
+/// use qi_jungle::{Jungle, Rules};
+/// use qi_tablebase::jungle::{JungleSlice, Material, Tablebase};
+/// use qi_tablebase::retrograde::{self, RetroSlice, Start};
+/// use qi_tablebase::Wdl;
+///
+/// let rules = Rules::standard();
+/// let m: Material = "LvC".parse()?;
+/// let slice = JungleSlice::new(m, &rules, Tablebase::new(&rules));
+/// // Red's Lion beside Blue's den, Red to move: open, to be solved...
+/// let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/c6 w", rules)?;
+/// let slot = m.index_of(&pos).unwrap();
+/// assert!(matches!(slice.start(slot)?, Start::Open(_)));
+/// // ... a win in 1.
+/// assert_eq!(retrograde::solve(&slice)?.get(slot), Some((Wdl::Win, 1)));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Start {
     /// No position has this slot.
@@ -178,6 +196,25 @@ impl Start {
 }
 
 /// What the moves of an open slot lead to.
+///
+/// A slot whose one move leaves the slice into a position lost in 4
+/// wins in 5:
+///
+/// ```
+/// use qi_tablebase::retrograde::{self, Open, RetroError, RetroSlice, Start};
+/// use qi_tablebase::Wdl;
+///
+/// struct Exit;
+/// impl RetroSlice for Exit {
+///     fn slots(&self) -> u64 { 1 }
+///     fn start(&self, _: u64) -> Result<Start, RetroError> {
+///         Ok(Start::Open(Open { successors: 0, exit_win: Some(4), ..Open::default() }))
+///     }
+///     fn predecessors(&self, _: u64, _: &mut Vec<u64>) {}
+/// }
+/// assert_eq!(retrograde::solve(&Exit)?.get(0), Some((Wdl::Win, 5)));
+/// # Ok::<(), RetroError>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Open {
     /// Distinct successors in this slice (at most [`MAX_SUCCESSORS`]).
@@ -239,12 +276,26 @@ pub enum News {
 
 impl News {
     /// The byte a tiding travels as.
+    ///
+    /// ```
+    /// use qi_tablebase::retrograde::News;
+    ///
+    /// assert_eq!((News::Lost.code(), News::Won.code()), (0, 1));
+    /// ```
     pub fn code(self) -> u8 {
         self as u8
     }
 
     /// The tiding of a byte [`News::code`] made (anything but 0 is
     /// [`News::Won`]).
+    ///
+    /// ```
+    /// use qi_tablebase::retrograde::News;
+    ///
+    /// assert_eq!(News::from_code(0), News::Lost);
+    /// assert_eq!(News::from_code(1), News::Won);
+    /// assert_eq!(News::from_code(200), News::Won);
+    /// ```
     pub fn from_code(code: u8) -> News {
         if code == News::Lost as u8 {
             News::Lost
@@ -254,6 +305,15 @@ impl News {
     }
 
     /// The news a position of value `wdl` sends (none for a draw).
+    ///
+    /// ```
+    /// use qi_tablebase::retrograde::News;
+    /// use qi_tablebase::Wdl;
+    ///
+    /// assert_eq!(News::of(Wdl::Win), Some(News::Won));
+    /// assert_eq!(News::of(Wdl::Loss), Some(News::Lost));
+    /// assert_eq!(News::of(Wdl::Draw), None);
+    /// ```
     pub fn of(wdl: Wdl) -> Option<News> {
         match wdl {
             Wdl::Loss => Some(News::Lost),
