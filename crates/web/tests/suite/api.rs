@@ -59,6 +59,17 @@ async fn session(app: &Router, body: Value) -> (String, Value) {
     (view["id"].as_str().unwrap().to_string(), view)
 }
 
+/// The record of session `id` (`GET /api/sessions/ID/record`), as text.
+async fn record(app: &Router, id: &str) -> String {
+    let uri = format!("/api/sessions/{id}/record");
+    let (status, saved) = call(app, "GET", &uri, Value::Null).await;
+    assert_eq!(status, StatusCode::OK, "{saved}");
+    saved["record"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no record: {saved}"))
+        .to_string()
+}
+
 fn moves(view: &Value) -> Vec<&str> {
     view["moves"]
         .as_array()
@@ -200,20 +211,8 @@ async fn the_tree_of_moves_navigates_promotes_and_previews() {
     let (status, view) = post(&app, &id, "/promote", Value::Null).await;
     assert_eq!(status, StatusCode::OK, "{view}");
     assert_eq!(view["tree"][1]["move"], "a7a6");
-    let (_, saved) = call(
-        &app,
-        "GET",
-        &format!("/api/sessions/{id}/record"),
-        Value::Null,
-    )
-    .await;
-    assert!(
-        saved["record"]
-            .as_str()
-            .unwrap()
-            .contains("a3a4 a7a6 (g7g6) *"),
-        "{saved}"
-    );
+    let saved = record(&app, &id).await;
+    assert!(saved.contains("a3a4 a7a6 (g7g6) *"), "{saved}");
     // A preview draws a line without playing it.
     let (status, preview) = post(&app, &id, "/preview", json!({"moves": ["a4a5"]})).await;
     assert_eq!(status, StatusCode::OK, "{preview}");
@@ -385,20 +384,12 @@ async fn records_save_and_load() {
     for mv in ["c3", "b2"] {
         post(&app, &a, "/play", json!({"move": mv})).await;
     }
-    let (status, saved) = call(
-        &app,
-        "GET",
-        &format!("/api/sessions/{a}/record"),
-        Value::Null,
-    )
-    .await;
-    assert_eq!(status, StatusCode::OK);
-    let record = saved["record"].as_str().unwrap();
-    assert!(record.contains("[Game \"five-tigers:ten\"]"));
-    assert!(record.contains("c3 b2 *"));
+    let saved = record(&app, &a).await;
+    assert!(saved.contains("[Game \"five-tigers:ten\"]"));
+    assert!(saved.contains("c3 b2 *"));
     // Loading it elsewhere changes that session's game, shown at its end.
     let (b, _) = session(&app, Value::Null).await;
-    let (status, view) = post(&app, &b, "/record", json!({"record": record})).await;
+    let (status, view) = post(&app, &b, "/record", json!({"record": saved})).await;
     assert_eq!(status, StatusCode::OK, "{view}");
     assert_eq!(view["spec"], "five-tigers:ten");
     assert_eq!(moves(&view), ["c3", "b2"]);
@@ -816,17 +807,10 @@ async fn the_saved_record_says_why_the_game_ended_as_the_page_does() {
     ] {
         let (id, view) = session(&app, json!({"spec": spec, "text": text})).await;
         let reason = view["result"]["reason"].as_str().unwrap().to_string();
-        let (_, saved) = call(
-            &app,
-            "GET",
-            &format!("/api/sessions/{id}/record"),
-            Value::Null,
-        )
-        .await;
-        let record = saved["record"].as_str().unwrap();
+        let saved = record(&app, &id).await;
         assert!(
-            record.contains(&format!("[Termination \"{reason}\"]")),
-            "{spec}: the page says {reason:?}, the record {record}"
+            saved.contains(&format!("[Termination \"{reason}\"]")),
+            "{spec}: the page says {reason:?}, the record {saved}"
         );
     }
 }
@@ -861,17 +845,7 @@ async fn a_clock_runs_for_the_side_to_move_and_a_game_records_its_time_control()
     // A takeback hands the time back to the side to move.
     let (_, view) = post(&app, &id, "/undo", Value::Null).await;
     assert_eq!(view["clock"]["running"], "first");
-    let (_, record) = call(
-        &app,
-        "GET",
-        &format!("/api/sessions/{id}/record"),
-        Value::Null,
-    )
-    .await;
-    assert!(record["record"]
-        .as_str()
-        .unwrap()
-        .contains("[TimeControl \"300+2\"]"));
+    assert!(record(&app, &id).await.contains("[TimeControl \"300+2\"]"));
     let (status, view) = call(
         &app,
         "DELETE",
@@ -1002,15 +976,8 @@ async fn a_streamed_review_stops_when_its_client_goes_away() {
         view = post(&app, &id, "/play", json!({ "move": mv })).await.1;
     }
     assert!(moves(&view).len() >= 20, "{view}");
-    let (_, record) = call(
-        &app,
-        "GET",
-        &format!("/api/sessions/{id}/record"),
-        Value::Null,
-    )
-    .await;
-    let record = record["record"].as_str().unwrap().to_string();
-    let response = review_streamed(&app, json!({"record": record, "nodes": 3_000_000})).await;
+    let saved = record(&app, &id).await;
+    let response = review_streamed(&app, json!({"record": saved, "nodes": 3_000_000})).await;
     assert_eq!(response.status(), StatusCode::OK);
     let mut body = response.into_body();
     // The first line comes after the first position is searched.
@@ -1018,7 +985,7 @@ async fn a_streamed_review_stops_when_its_client_goes_away() {
     let line = String::from_utf8(frame.into_data().unwrap().to_vec()).unwrap();
     assert!(line.starts_with("{\"progress\":"), "{line}");
     // While it runs, no other search starts.
-    let (status, refused) = call(&app, "POST", "/api/review", json!({"record": record})).await;
+    let (status, refused) = call(&app, "POST", "/api/review", json!({"record": saved})).await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{refused}");
     assert_eq!(refused["kind"], "too-many-searches");
     // The client goes away: the review stops and gives its slot back
