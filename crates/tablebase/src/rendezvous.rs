@@ -59,6 +59,15 @@ pub fn set_timeout(timeout: Duration) {
 }
 
 /// How long this process's `barrier`s wait ([`set_timeout`]).
+///
+/// ```
+/// use std::time::Duration;
+/// use qi_tablebase::rendezvous::{set_timeout, timeout, DEFAULT_TIMEOUT};
+///
+/// assert_eq!(timeout(), DEFAULT_TIMEOUT);
+/// set_timeout(Duration::from_secs(90));
+/// assert_eq!(timeout(), Duration::from_secs(90));
+/// ```
 pub fn timeout() -> Duration {
     Duration::from_secs(TIMEOUT_SECS.load(Ordering::Relaxed))
 }
@@ -107,6 +116,20 @@ pub type Fingerprint = [(String, String)];
 type Met = (TcpStream, Vec<(String, String)>);
 
 /// Why the processes did not meet.
+///
+/// Process 0 of two waits a second for a process 1 that never comes:
+///
+/// ```
+/// use std::net::TcpListener;
+/// use std::time::Duration;
+/// use qi_tablebase::dataflow::Cluster;
+/// use qi_tablebase::rendezvous::{rendezvous, RendezvousError};
+///
+/// let free = || TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().to_string();
+/// let cluster = Cluster::Processes { threads: 1, process: 0, hosts: vec![free(), free()] };
+/// let alone = rendezvous(&cluster, &[], Duration::from_secs(1), &|_| {});
+/// assert!(matches!(alone, Err(RendezvousError::Timeout(_))), "{alone:?}");
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum RendezvousError {
     /// A process runs with other settings.

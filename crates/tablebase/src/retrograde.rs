@@ -71,12 +71,65 @@ use crate::value::Wdl;
 /// ```
 pub trait RetroSlice: Sync {
     /// The number of slots (`0..slots()`).
+    ///
+    /// ```
+    /// use qi_jungle::Rules;
+    /// use qi_tablebase::jungle::{JungleSlice, Tablebase};
+    /// use qi_tablebase::retrograde::RetroSlice;
+    ///
+    /// let rules = Rules::standard();
+    /// let slice = JungleSlice::new("LvC".parse()?, &rules, Tablebase::new(&rules));
+    /// let tb = Tablebase::generate(&rules, &["LvC".parse()?], 1)?;
+    /// assert_eq!(slice.slots(), tb.table("LvC".parse()?).unwrap().len());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn slots(&self) -> u64;
     /// How `slot` starts; an error when the slice cannot tell (a smaller
     /// slice's table missing, say), which stops the solution.
+    ///
+    /// ```
+    /// use qi_jungle::{Jungle, Rules};
+    /// use qi_tablebase::jungle::{JungleSlice, Material, Tablebase};
+    /// use qi_tablebase::retrograde::{RetroSlice, Start};
+    ///
+    /// let rules = Rules::standard();
+    /// let m: Material = "LRvE".parse()?;
+    /// // Blue's Elephant on b3, to move, beside Red's Lion on a3: its
+    /// // capture leads into `RvE`, and without that table the slice
+    /// // cannot tell.
+    /// let pos = Jungle::from_text("7/7/7/7/6R/7/Le5/7/7 b", rules)?;
+    /// let slot = m.index_of(&pos).unwrap();
+    /// let without = JungleSlice::new(m, &rules, Tablebase::new(&rules));
+    /// assert!(without.start(slot).is_err());
+    /// let smaller = Tablebase::generate(&rules, &m.after_captures(), 2)?;
+    /// let with = JungleSlice::new(m, &rules, smaller);
+    /// assert!(matches!(with.start(slot)?, Start::Open(_)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn start(&self, slot: u64) -> Result<Start, RetroError>;
     /// Appends to `out` the distinct slots of this slice, open or not, from
     /// which one move leads to `slot` (a used slot).
+    ///
+    /// ```
+    /// use qi_jungle::{Jungle, Rules};
+    /// use qi_tablebase::jungle::{JungleSlice, Material, Tablebase};
+    /// use qi_tablebase::retrograde::RetroSlice;
+    ///
+    /// let rules = Rules::standard();
+    /// let m: Material = "LvC".parse()?;
+    /// let slice = JungleSlice::new(m, &rules, Tablebase::new(&rules));
+    /// // Blue's Cat on a1, to move: Red's Lion came to d8 from d7 or c8
+    /// // (or e8, a position the index stores as its mirror image, whose
+    /// // move leads to the mirror image of this one).
+    /// let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/c6 b", rules)?;
+    /// let mut before = Vec::new();
+    /// slice.predecessors(m.index_of(&pos).unwrap(), &mut before);
+    /// let from = |text: &str| m.index_of(&Jungle::from_text(text, rules).unwrap()).unwrap();
+    /// for text in ["7/7/3L3/7/7/7/7/7/c6 w", "7/2L4/7/7/7/7/7/7/c6 w"] {
+    ///     assert!(before.contains(&from(text)), "{text}");
+    /// }
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn predecessors(&self, slot: u64, out: &mut Vec<u64>);
 
     /// Partitions get the slots in runs of `2^run_shift()` consecutive
@@ -84,6 +137,18 @@ pub trait RetroSlice: Sync {
     /// tell each other nothing, but whose members are all told by the
     /// same positions, keeps a group together: less traffic between
     /// workers.
+    ///
+    /// ```
+    /// use qi_five_tigers::Rules;
+    /// use qi_tablebase::five_tigers::FiveTigersSlice;
+    /// use qi_tablebase::retrograde::{Deal, RetroSlice};
+    ///
+    /// let slice = FiveTigersSlice::reading("3v2".parse()?, &Rules::shandong())?;
+    /// let deal = Deal::new(4, slice.run_shift());
+    /// let dealt: u64 = (0..4).map(|owner| deal.count(slice.slots(), owner)).sum();
+    /// assert_eq!(dealt, slice.slots());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn run_shift(&self) -> u32 {
         0
     }
@@ -154,11 +219,29 @@ pub struct Source {
 /// ```
 pub trait Reader {
     /// The value of the slot, for its own side to move.
+    ///
+    /// ```
+    /// use qi_tablebase::retrograde::{Fetched, Reader};
+    /// use qi_tablebase::Wdl;
+    ///
+    /// let mut fetched = Fetched::new(vec![(1, 40)]);
+    /// fetched.set(1, 40, 1, 0);
+    /// assert_eq!(fetched.read(1, 40)?, (Wdl::Draw, 0));
+    /// assert!(fetched.read(0, 40).is_err(), "never asked for");
+    /// # Ok::<(), qi_tablebase::retrograde::RetroError>(())
+    /// ```
     fn read(&self, source: usize, slot: u64) -> Result<(Wdl, u16), RetroError>;
 
     /// Whether the answers are stand-ins that only record what was asked
     /// ([`ReadRecorder`]): a start must not keep anything it derived from
     /// them (a memo of removal sequences, say) for later starts.
+    ///
+    /// ```
+    /// use qi_tablebase::retrograde::{Fetched, ReadRecorder, Reader};
+    ///
+    /// assert!(ReadRecorder::default().records());
+    /// assert!(!Fetched::new(vec![]).records());
+    /// ```
     fn records(&self) -> bool {
         false
     }
@@ -208,8 +291,42 @@ pub trait Reader {
 /// ```
 pub trait ReadingSlice: RetroSlice {
     /// The slices read, in a fixed order (the `source` of a read).
+    ///
+    /// ```
+    /// use qi_five_tigers::Rules;
+    /// use qi_tablebase::five_tigers::FiveTigersSlice;
+    /// use qi_tablebase::retrograde::ReadingSlice;
+    ///
+    /// let rules = Rules::shandong_shuttle();
+    /// // 3v2's removals take the last Second pieces: nothing to read.
+    /// assert!(FiveTigersSlice::reading("3v2".parse()?, &rules)?.sources().is_empty());
+    /// // 3v3's leave `3v1` or `1v3`.
+    /// let sources = FiveTigersSlice::reading("3v3".parse()?, &rules)?.sources();
+    /// let names: Vec<&str> = sources.iter().map(|s| s.name.as_str()).collect();
+    /// assert_eq!(names, ["3v1", "1v3"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn sources(&self) -> Vec<Source>;
     /// How `slot` starts, its moves out of the slice valued by `reader`.
+    ///
+    /// ```
+    /// use qi_jungle::{Jungle, Rules};
+    /// use qi_tablebase::jungle::{JungleSlice, Material};
+    /// use qi_tablebase::retrograde::{ReadRecorder, ReadingSlice};
+    ///
+    /// let rules = Rules::standard();
+    /// let m: Material = "LRvE".parse()?;
+    /// let slice = JungleSlice::reading(m, &rules);
+    /// // Blue's Elephant beside Red's Lion: its capture reads `RvE` (source 1).
+    /// let pos = Jungle::from_text("7/7/7/7/6R/7/Le5/7/7 b", rules)?;
+    /// let recorder = ReadRecorder::default();
+    /// slice.start_reading(m.index_of(&pos).unwrap(), &recorder)?;
+    /// let reads = recorder.into_reads();
+    /// assert_eq!(slice.sources()[1].name, "RvE");
+    /// assert_eq!(reads.len(), 1);
+    /// assert_eq!(reads[0].0, 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     fn start_reading(&self, slot: u64, reader: &dyn Reader) -> Result<Start, RetroError>;
 }
 

@@ -41,8 +41,8 @@ use crate::value::Wdl;
 /// One Five Tigers material with the tables its removals lead to, under
 /// either shuttle option.
 ///
-/// `3v2` solved by the rounds, reading the tables its removals lead
-/// into: the same table as the in-core generator's.
+/// `3v3` solved by the rounds, reading the tables its removals lead
+/// into (`3v1` and `1v3`): the same table as the in-core generator's.
 ///
 /// ```
 /// use qi_five_tigers::Rules;
@@ -50,7 +50,7 @@ use crate::value::Wdl;
 /// use qi_tablebase::retrograde;
 ///
 /// let rules = Rules::shandong_shuttle();
-/// let m: Material = "3v2".parse()?;
+/// let m: Material = "3v3".parse()?;
 /// let smaller = Tablebase::generate(&rules, &m.after_removals(&rules), 2)?;
 /// let slice = FiveTigersSlice::new(m, &rules, &smaller)?;
 /// let table = slice.table(&retrograde::solve(&slice)?, 2)?;
@@ -234,11 +234,12 @@ impl FiveTigersSlice {
     /// use qi_tablebase::retrograde::ReadingSlice;
     ///
     /// let rules = Rules::shandong_shuttle();
-    /// let m: Material = "3v2".parse()?;
+    /// let m: Material = "3v3".parse()?;
     /// let slice = FiveTigersSlice::reading(m, &rules)?;
     /// let names: Vec<String> = slice.sources().into_iter().map(|s| s.name).collect();
     /// let leads_to: Vec<String> = m.after_removals(&rules).iter().map(|m| m.to_string()).collect();
     /// assert_eq!(names, leads_to);
+    /// assert_eq!(names, ["3v1", "1v3"]);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn reading(material: Material, rules: &Rules) -> Result<FiveTigersSlice, GenerateError> {

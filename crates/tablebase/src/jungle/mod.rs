@@ -76,6 +76,19 @@ pub fn same_board_rules(a: &Rules, b: &Rules) -> bool {
 }
 
 /// Counts of one table (the counting convention of `docs/tablebases.md`).
+///
+/// ```
+/// use qi_jungle::Rules;
+/// use qi_tablebase::jungle::{Material, Tablebase};
+///
+/// let m: Material = "LvC".parse()?;
+/// let tb = Tablebase::generate(&Rules::standard(), &[m], 1)?;
+/// let stats = tb.table(m).unwrap().stats();
+/// assert_eq!(stats.positions, m.position_count());
+/// assert_eq!(stats.wins + stats.draws + stats.losses, stats.positions);
+/// assert!(stats.longest_win > 0 && stats.longest_win_index.is_some());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Stats {
     /// Positions.
@@ -233,6 +246,32 @@ impl crate::LazyTablebase<Jungle> {
 /// in `dirs` (every process's directory, or copies of them). A table
 /// already in `out` is left as it is. `done` gets each table written;
 /// returns the materials written.
+///
+/// ```
+/// use qi_jungle::Rules;
+/// use qi_tablebase::jungle::{join_partitions, Material};
+///
+/// let rules = Rules::standard();
+/// let m: Material = "LvC".parse()?;
+/// let (parts, out) = (tempfile::tempdir()?, tempfile::tempdir()?);
+/// // No run left its partitions here: nothing to join.
+/// let dirs = [parts.path().to_path_buf()];
+/// assert!(join_partitions(&rules, &[m], &dirs, out.path(), |_| {}).is_err());
+/// # #[cfg(feature = "distributed")] {
+/// use qi_tablebase::dataflow::Cluster;
+/// use qi_tablebase::jungle::{generate_partitioned, Table, Tablebase};
+///
+/// generate_partitioned(&rules, &[m], &Cluster::Local { threads: 2 }, parts.path(), |_, _, _| {})?;
+/// let mut joined = Vec::new();
+/// let written = join_partitions(&rules, &[m], &dirs, out.path(), |t| joined.push(t.material()))?;
+/// assert_eq!((written, joined), (vec![m], vec![m]));
+/// let table: Table = qi_tablebase::load_table(&Tablebase::file_path(out.path(), m), &rules)?;
+/// assert_eq!(Some(&table), Tablebase::generate(&rules, &[m], 1)?.table(m));
+/// // A table already there is left as it is.
+/// assert!(join_partitions(&rules, &[m], &dirs, out.path(), |_| {})?.is_empty());
+/// # }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn join_partitions(
     rules: &Rules,
     materials: &[Material],
