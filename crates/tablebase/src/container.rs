@@ -12,7 +12,7 @@ use crate::value::{code_at, Distances, UNUSED};
 /// The first bytes of every table file.
 ///
 /// ```
-/// use qi_jungle::{Jungle, Rules};
+/// use qi_games::jungle::{Jungle, Rules};
 /// use qi_tablebase::{Tablebase, MAGIC};
 ///
 /// let tb = Tablebase::<Jungle>::generate(&Rules::standard(), &["LvC".parse()?], 1)?;

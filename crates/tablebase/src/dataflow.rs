@@ -364,7 +364,7 @@ pub fn any_everywhere(cluster: &Cluster, flags: &[bool]) -> Result<Vec<bool>, Da
 ///
 /// ```
 /// use std::sync::Arc;
-/// use qi_jungle::Rules;
+/// use qi_games::jungle::Rules;
 /// use qi_tablebase::dataflow::{solve_reading, Cluster, Held};
 /// use qi_tablebase::jungle::{JungleSlice, Material, Tablebase};
 /// use qi_tablebase::retrograde::{ReadingSlice, RetroSlice};
@@ -419,7 +419,7 @@ impl Held {
     ///
     /// ```
     /// use std::sync::Arc;
-    /// use qi_jungle::Rules;
+    /// use qi_games::jungle::Rules;
     /// use qi_tablebase::dataflow::{solve_reading, Cluster, Held};
     /// use qi_tablebase::jungle::JungleSlice;
     ///
@@ -445,7 +445,7 @@ impl Held {
     ///
     /// ```
     /// use std::sync::Arc;
-    /// use qi_jungle::Rules;
+    /// use qi_games::jungle::Rules;
     /// use qi_tablebase::dataflow::{solve_reading, Cluster, Held};
     /// use qi_tablebase::jungle::JungleSlice;
     /// use qi_tablebase::retrograde::ReadingSlice;
@@ -479,7 +479,7 @@ impl Held {
     ///
     /// ```
     /// use std::sync::Arc;
-    /// use qi_jungle::{Jungle, Rules};
+    /// use qi_games::jungle::{Jungle, Rules};
     /// use qi_tablebase::dataflow::{solve_reading, Cluster, Held};
     /// use qi_tablebase::jungle::{JungleSlice, Material, Tablebase};
     /// use qi_tablebase::partition::{PartInfo, Partition};
@@ -593,7 +593,7 @@ const MISSING: u8 = 254;
 ///
 /// ```
 /// use std::sync::Arc;
-/// use qi_five_tigers::Rules;
+/// use qi_games::five_tigers::Rules;
 /// use qi_tablebase::dataflow::{solve_reading, Cluster, Held};
 /// use qi_tablebase::five_tigers::{FiveTigersSlice, Material, Tablebase};
 /// use qi_tablebase::retrograde::{ReadingSlice, RetroSlice};
@@ -630,7 +630,7 @@ pub const READ_CHUNK: u64 = 1 << 22;
 ///
 /// ```
 /// use std::sync::Arc;
-/// use qi_jungle::Rules;
+/// use qi_games::jungle::Rules;
 /// use qi_tablebase::dataflow::{solve_reading, solve_reading_in_chunks, Cluster, Held};
 /// use qi_tablebase::jungle::JungleSlice;
 /// use qi_tablebase::retrograde::RetroSlice;

@@ -166,7 +166,7 @@ pub fn plan_dir<G: TableGame>(
 /// new table once its file is written.
 ///
 /// ```
-/// use qi_jungle::{Jungle, Rules};
+/// use qi_games::jungle::{Jungle, Rules};
 /// use qi_tablebase::jungle::Material;
 /// use qi_tablebase::{generate_dir, plan_dir};
 ///

@@ -18,7 +18,7 @@ use crate::tablebase::Tablebase;
 /// probing needs.
 ///
 /// ```
-/// use qi_jungle::{Jungle, Rules};
+/// use qi_games::jungle::{Jungle, Rules};
 /// use qi_tablebase::{Solver, TableGame, Tablebase};
 ///
 /// // One material solved by hand from the tables it reads, as
@@ -46,7 +46,7 @@ pub trait Solver: TableGame {
 #[derive(Clone, Debug, PartialEq, Eq)]
 ///
 /// ```
-/// use qi_jungle::{Jungle, Rules};
+/// use qi_games::jungle::{Jungle, Rules};
 /// use qi_tablebase::Tablebase;
 ///
 /// let rules = Rules::standard();
@@ -96,7 +96,7 @@ impl<G: Solver> Tablebase<G> {
     ///
     /// ```
     /// use std::sync::atomic::{AtomicUsize, Ordering};
-    /// use qi_jungle::{Jungle, Rules};
+    /// use qi_games::jungle::{Jungle, Rules};
     /// use qi_tablebase::Tablebase;
     ///
     /// let rules = Rules::standard();

@@ -11,7 +11,7 @@ use thiserror::Error;
 /// (inside [`FormatError::File`]).
 ///
 /// ```
-/// use qi_jungle::Jungle;
+/// use qi_games::jungle::Jungle;
 /// use qi_tablebase::{FileError, FormatError, Table};
 ///
 /// let err = Table::<Jungle>::from_bytes(b"no table here", None).unwrap_err();
@@ -83,7 +83,7 @@ pub type Source = Box<dyn std::error::Error + Send + Sync>;
 /// Why a table file was refused, whatever the game.
 ///
 /// ```
-/// use qi_jungle::{Jungle, Rules};
+/// use qi_games::jungle::{Jungle, Rules};
 /// use qi_tablebase::{FormatError, Tablebase};
 ///
 /// // A table of the standard rules, read as a table of other board rules.
@@ -174,7 +174,7 @@ pub enum FormatError {
 /// Why a table could not be generated, whatever the game.
 ///
 /// ```
-/// use qi_five_tigers::{FiveTigers, Rules};
+/// use qi_games::five_tigers::{FiveTigers, Rules};
 /// use qi_tablebase::{GenerateError, Tablebase};
 ///
 /// let rules = Rules { pieces_per_side: 4, ..Rules::shandong() };
@@ -271,7 +271,7 @@ pub enum GenerateError {
 /// Why a position could not be probed.
 ///
 /// ```
-/// use qi_jungle::{Jungle, Rules};
+/// use qi_games::jungle::{Jungle, Rules};
 /// use qi_tablebase::{ProbeError, Tablebase};
 ///
 /// let tb = Tablebase::<Jungle>::new(&Rules::standard());

@@ -68,7 +68,7 @@ impl<G: TableGame> Table<G> {
     /// index so ([`TableGame::blocked_version`]), else the keyed layout.
     ///
     /// ```
-    /// use qi_jungle::{Jungle, Rules};
+    /// use qi_games::jungle::{Jungle, Rules};
     /// use qi_tablebase::{Table, Tablebase};
     ///
     /// let rules = Rules::standard();
@@ -237,7 +237,7 @@ pub(crate) fn file_path<G: TableGame>(dir: &Path, material: G::Material) -> Path
 /// into place, so that a file present is complete).
 ///
 /// ```
-/// use qi_jungle::{Jungle, Rules};
+/// use qi_games::jungle::{Jungle, Rules};
 /// use qi_tablebase::{check_table_file, load_table, save_table, Tablebase};
 ///
 /// let rules = Rules::standard();

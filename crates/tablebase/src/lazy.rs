@@ -60,7 +60,7 @@ enum Slot<G: TableGame> {
 /// (behind an `Arc`).
 ///
 /// ```
-/// use qi_jungle::{Jungle, Rules};
+/// use qi_games::jungle::{Jungle, Rules};
 /// use qi_tablebase::jungle::{LazyTablebase, Material, Tablebase};
 /// use qi_tablebase::Wdl;
 ///

@@ -35,7 +35,7 @@
 //! owed-removal states, the shuttle ban).
 //!
 //! ```
-//! use qi_jungle::{Jungle, Rules};
+//! use qi_games::jungle::{Jungle, Rules};
 //! use qi_tablebase::jungle::Material;
 //! use qi_tablebase::{Tablebase, Wdl};
 //!

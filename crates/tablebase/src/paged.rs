@@ -21,7 +21,7 @@ use crate::value::{code_at, Wdl};
 /// with `load_whole_up_to: 0` it is probed from disk:
 ///
 /// ```
-/// use qi_five_tigers::{FiveTigers, Rules};
+/// use qi_games::five_tigers::{FiveTigers, Rules};
 /// use qi_tablebase::five_tigers::{LazyTablebase, Material, Tablebase};
 /// use qi_tablebase::Paging;
 ///

@@ -38,7 +38,7 @@ const PART_VERSION: u16 = 1;
 /// slots 0, 1 and 4 to worker 0, slots 2 and 3 to worker 1.
 ///
 /// ```
-/// use qi_five_tigers::{FiveTigers, Rules};
+/// use qi_games::five_tigers::{FiveTigers, Rules};
 /// use qi_tablebase::partition::{PartInfo, Partition};
 /// use qi_tablebase::retrograde::Deal;
 ///
@@ -81,7 +81,7 @@ pub struct PartInfo<G: TableGame> {
 #[derive(Clone, Debug)]
 ///
 /// ```
-/// use qi_five_tigers::{FiveTigers, Rules};
+/// use qi_games::five_tigers::{FiveTigers, Rules};
 /// use qi_tablebase::partition::{PartInfo, Partition};
 ///
 /// // Worker 1 of 2 of a 3-slot slice owns slot 1 (a win in 5).
@@ -144,7 +144,7 @@ impl<G: TableGame> Partition<G> {
     ///
     /// ```
     /// use std::path::Path;
-    /// use qi_five_tigers::FiveTigers;
+    /// use qi_games::five_tigers::FiveTigers;
     /// use qi_tablebase::partition::Partition;
     ///
     /// let path = Partition::<FiveTigers>::path(Path::new("t"), "4v4".parse().unwrap(), 3, 8);
@@ -161,7 +161,7 @@ impl<G: TableGame> Partition<G> {
     /// into place) and returns its path.
     ///
     /// ```
-    /// # use qi_five_tigers::{FiveTigers, Rules};
+    /// # use qi_games::five_tigers::{FiveTigers, Rules};
     /// # use qi_tablebase::partition::{PartInfo, Partition};
     /// # fn part(owner: usize, codes: Vec<u8>, distances: Vec<u16>) -> Partition<FiveTigers> {
     /// #     let info = PartInfo { material: "1v1".parse().unwrap(), rules: Rules::default(),
@@ -191,7 +191,7 @@ impl<G: TableGame> Partition<G> {
     /// distances.
     ///
     /// ```
-    /// # use qi_five_tigers::{FiveTigers, Rules};
+    /// # use qi_games::five_tigers::{FiveTigers, Rules};
     /// # use qi_tablebase::partition::{PartInfo, Partition};
     /// # fn part(owner: usize, codes: Vec<u8>, distances: Vec<u16>) -> Partition<FiveTigers> {
     /// #     let info = PartInfo { material: "1v1".parse().unwrap(), rules: Rules::default(),
@@ -241,7 +241,7 @@ impl<G: TableGame> Partition<G> {
     /// a count that is not the deal's, or a code that is not a value.
     ///
     /// ```
-    /// # use qi_five_tigers::{FiveTigers, Rules};
+    /// # use qi_games::five_tigers::{FiveTigers, Rules};
     /// # use qi_tablebase::partition::{PartInfo, Partition};
     /// # fn part(owner: usize, codes: Vec<u8>, distances: Vec<u16>) -> Partition<FiveTigers> {
     /// #     let info = PartInfo { material: "1v1".parse().unwrap(), rules: Rules::default(),
@@ -266,7 +266,7 @@ impl<G: TableGame> Partition<G> {
     /// The partition of a file's `bytes` (see [`Partition::load`]).
     ///
     /// ```
-    /// # use qi_five_tigers::{FiveTigers, Rules};
+    /// # use qi_games::five_tigers::{FiveTigers, Rules};
     /// # use qi_tablebase::partition::{PartInfo, Partition};
     /// # fn part(owner: usize, codes: Vec<u8>, distances: Vec<u16>) -> Partition<FiveTigers> {
     /// #     let info = PartInfo { material: "1v1".parse().unwrap(), rules: Rules::default(),
@@ -306,7 +306,7 @@ impl<G: TableGame> Partition<G> {
     /// returns its header.
     ///
     /// ```
-    /// # use qi_five_tigers::{FiveTigers, Rules};
+    /// # use qi_games::five_tigers::{FiveTigers, Rules};
     /// # use qi_tablebase::partition::{PartInfo, Partition};
     /// # fn part(owner: usize, codes: Vec<u8>, distances: Vec<u16>) -> Partition<FiveTigers> {
     /// #     let info = PartInfo { material: "1v1".parse().unwrap(), rules: Rules::default(),
@@ -377,7 +377,7 @@ impl<G: TableGame> Partition<G> {
     /// it (not its contents: see [`Partition::check`]).
     ///
     /// ```
-    /// # use qi_five_tigers::{FiveTigers, Rules};
+    /// # use qi_games::five_tigers::{FiveTigers, Rules};
     /// # use qi_tablebase::partition::{PartInfo, Partition};
     /// # fn part(owner: usize, codes: Vec<u8>, distances: Vec<u16>) -> Partition<FiveTigers> {
     /// #     let info = PartInfo { material: "1v1".parse().unwrap(), rules: Rules::default(),
@@ -411,7 +411,7 @@ impl<G: TableGame> Partition<G> {
 /// the file's size.
 ///
 /// ```
-/// # use qi_five_tigers::{FiveTigers, Rules};
+/// # use qi_games::five_tigers::{FiveTigers, Rules};
 /// # use qi_tablebase::partition::{PartInfo, Partition};
 /// # fn part(owner: usize, codes: Vec<u8>, distances: Vec<u16>) -> Partition<FiveTigers> {
 /// #     let info = PartInfo { material: "1v1".parse().unwrap(), rules: Rules::default(),
@@ -620,7 +620,7 @@ fn find_partitions<G: TableGame>(
 /// of different deals.
 ///
 /// ```
-/// # use qi_five_tigers::{FiveTigers, Rules};
+/// # use qi_games::five_tigers::{FiveTigers, Rules};
 /// # use qi_tablebase::partition::{PartInfo, Partition};
 /// # fn part(owner: usize, codes: Vec<u8>, distances: Vec<u16>) -> Partition<FiveTigers> {
 /// #     let info = PartInfo { material: "1v1".parse().unwrap(), rules: Rules::default(),

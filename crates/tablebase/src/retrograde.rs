@@ -73,7 +73,7 @@ pub trait RetroSlice: Sync {
     /// The number of slots (`0..slots()`).
     ///
     /// ```
-    /// use qi_jungle::Rules;
+    /// use qi_games::jungle::Rules;
     /// use qi_tablebase::jungle::{JungleSlice, Tablebase};
     /// use qi_tablebase::retrograde::RetroSlice;
     ///
@@ -88,7 +88,7 @@ pub trait RetroSlice: Sync {
     /// slice's table missing, say), which stops the solution.
     ///
     /// ```
-    /// use qi_jungle::{Jungle, Rules};
+    /// use qi_games::jungle::{Jungle, Rules};
     /// use qi_tablebase::jungle::{JungleSlice, Material, Tablebase};
     /// use qi_tablebase::retrograde::{RetroSlice, Start};
     ///
@@ -111,7 +111,7 @@ pub trait RetroSlice: Sync {
     /// which one move leads to `slot` (a used slot).
     ///
     /// ```
-    /// use qi_jungle::{Jungle, Rules};
+    /// use qi_games::jungle::{Jungle, Rules};
     /// use qi_tablebase::jungle::{JungleSlice, Material, Tablebase};
     /// use qi_tablebase::retrograde::RetroSlice;
     ///
@@ -139,7 +139,7 @@ pub trait RetroSlice: Sync {
     /// workers.
     ///
     /// ```
-    /// use qi_five_tigers::Rules;
+    /// use qi_games::five_tigers::Rules;
     /// use qi_tablebase::five_tigers::FiveTigersSlice;
     /// use qi_tablebase::retrograde::{Deal, RetroSlice};
     ///
@@ -161,7 +161,7 @@ pub trait RetroSlice: Sync {
 /// owns a slot of it.
 ///
 /// ```
-/// use qi_jungle::Rules;
+/// use qi_games::jungle::Rules;
 /// use qi_tablebase::jungle::JungleSlice;
 /// use qi_tablebase::retrograde::{ReadingSlice, RetroSlice};
 ///
@@ -189,7 +189,7 @@ pub struct Source {
 /// slice that holds their tables does:
 ///
 /// ```
-/// use qi_jungle::Rules;
+/// use qi_games::jungle::Rules;
 /// use qi_tablebase::jungle::{JungleSlice, Material, Tablebase};
 /// use qi_tablebase::retrograde::{self, Reader, ReadingSlice, RetroError, RetroSlice, SliceValues};
 /// use qi_tablebase::Wdl;
@@ -261,7 +261,7 @@ pub trait Reader {
 /// values fetched from the solved sources, the slot started again.
 ///
 /// ```
-/// use qi_jungle::Rules;
+/// use qi_games::jungle::Rules;
 /// use qi_tablebase::jungle::{JungleSlice, Material, Tablebase};
 /// use qi_tablebase::retrograde::{self, Fetched, ReadRecorder, ReadingSlice, RetroSlice};
 ///
@@ -293,7 +293,7 @@ pub trait ReadingSlice: RetroSlice {
     /// The slices read, in a fixed order (the `source` of a read).
     ///
     /// ```
-    /// use qi_five_tigers::Rules;
+    /// use qi_games::five_tigers::Rules;
     /// use qi_tablebase::five_tigers::FiveTigersSlice;
     /// use qi_tablebase::retrograde::ReadingSlice;
     ///
@@ -310,7 +310,7 @@ pub trait ReadingSlice: RetroSlice {
     /// How `slot` starts, its moves out of the slice valued by `reader`.
     ///
     /// ```
-    /// use qi_jungle::{Jungle, Rules};
+    /// use qi_games::jungle::{Jungle, Rules};
     /// use qi_tablebase::jungle::{JungleSlice, Material};
     /// use qi_tablebase::retrograde::{ReadRecorder, ReadingSlice};
     ///
@@ -353,7 +353,7 @@ impl ReadRecorder {
     /// (repeats kept).
     ///
     /// ```
-    /// use qi_jungle::Rules;
+    /// use qi_games::jungle::Rules;
     /// use qi_tablebase::jungle::JungleSlice;
     /// use qi_tablebase::retrograde::{ReadRecorder, ReadingSlice, RetroSlice};
     ///

@@ -141,7 +141,7 @@ impl Exits {
 /// How a slot of a slice starts.
 ///
 /// ```
-/// use qi_jungle::{Jungle, Rules};
+/// use qi_games::jungle::{Jungle, Rules};
 /// use qi_tablebase::jungle::{JungleSlice, Material, Tablebase};
 /// use qi_tablebase::retrograde::{self, RetroSlice, Start};
 /// use qi_tablebase::Wdl;

@@ -15,7 +15,7 @@ use crate::value::Wdl;
 /// loaded from a directory.
 ///
 /// ```
-/// use qi_jungle::{Jungle, Rules};
+/// use qi_games::jungle::{Jungle, Rules};
 /// use qi_tablebase::jungle::Material;
 /// use qi_tablebase::{Tablebase, Wdl};
 ///

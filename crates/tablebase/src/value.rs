@@ -109,7 +109,7 @@ impl Wdl {
     /// tables and probes read a finished game through this one rule.
     ///
     /// ```
-    /// use qi_core::{DrawReason, Outcome, Side, WinReason};
+    /// use qi_games::base::{DrawReason, Outcome, Side, WinReason};
     /// use qi_tablebase::Wdl;
     ///
     /// let first_wins = Outcome::win(Side::First, WinReason::NoPieces);

@@ -68,7 +68,7 @@ fn file_bytes(dir: &Path, m: Material) -> u64 {
 /// material that fits neither way.
 ///
 /// ```
-/// use qi_five_tigers::Rules;
+/// use qi_games::five_tigers::Rules;
 /// use qi_tablebase::five_tigers::{plan_bounded, Material, Solve};
 /// use qi_tablebase::GenerateError;
 ///
@@ -149,7 +149,7 @@ fn too_large(m: Material, needed: u64, memory: u64) -> GenerateError {
 /// out-of-core solve does, `done` gets each table solved.
 ///
 /// ```
-/// use qi_five_tigers::Rules;
+/// use qi_games::five_tigers::Rules;
 /// use qi_tablebase::five_tigers::{generate_bounded, Solve};
 ///
 /// let dir = std::env::temp_dir().join(format!("qi-doc-bounded-{}", std::process::id()));

@@ -25,7 +25,7 @@ use crate::value::{code_at, Wdl};
 /// GB).
 ///
 /// ```
-/// use qi_five_tigers::Rules;
+/// use qi_games::five_tigers::Rules;
 /// use qi_tablebase::five_tigers::{file_stats, Material, Tablebase};
 ///
 /// let dir = std::env::temp_dir().join(format!("qi-doc-file-stats-{}", std::process::id()));

@@ -20,7 +20,7 @@ use crate::value::Wdl;
 /// The slots of a Five Tigers table.
 ///
 /// ```
-/// use qi_five_tigers::Rules;
+/// use qi_games::five_tigers::Rules;
 /// use qi_tablebase::five_tigers::{solve_material, Generator, Material, Slots, Tablebase};
 ///
 /// let m: Material = "2v1".parse()?;
@@ -57,7 +57,7 @@ pub enum Slots {
 /// [`Slots::DenseBan`]), shared by the tables and pages of that material.
 ///
 /// ```
-/// use qi_five_tigers::Rules;
+/// use qi_games::five_tigers::Rules;
 /// use qi_tablebase::five_tigers::{Dense, Material, Slots, Tablebase};
 ///
 /// let m: Material = "2v1".parse()?;
@@ -91,7 +91,7 @@ impl DenseBan {
     /// The number of cells.
     ///
     /// ```
-    /// use qi_five_tigers::Rules;
+    /// use qi_games::five_tigers::Rules;
     /// use qi_tablebase::five_tigers::{Slots, Tablebase};
     ///
     /// let tb = Tablebase::generate(&Rules::shandong(), &["1v1".parse()?], 1)?;
@@ -107,7 +107,7 @@ impl DenseBan {
     /// Whether there is no cell (never).
     ///
     /// ```
-    /// use qi_five_tigers::Rules;
+    /// use qi_games::five_tigers::Rules;
     /// use qi_tablebase::five_tigers::{Slots, Tablebase};
     ///
     /// let tb = Tablebase::generate(&Rules::shandong(), &["1v1".parse()?], 1)?;
@@ -164,7 +164,7 @@ const ALL: u32 = (1 << 25) - 1;
 /// tables and pages of that material.
 ///
 /// ```
-/// use qi_core::Side;
+/// use qi_games::base::Side;
 /// use qi_tablebase::five_tigers::{Dense, Material};
 ///
 /// let dense = Dense::new("1v1".parse::<Material>()?);
@@ -210,7 +210,7 @@ impl Dense {
     /// The number of slots.
     ///
     /// ```
-    /// use qi_five_tigers::Rules;
+    /// use qi_games::five_tigers::Rules;
     /// use qi_tablebase::five_tigers::{Dense, Tablebase};
     ///
     /// let tb = Tablebase::generate(&Rules::shandong_shuttle(), &["2v1".parse()?], 1)?;
@@ -228,7 +228,7 @@ impl Dense {
     /// and un-step (public so that it can be benchmarked on its own).
     ///
     /// ```
-    /// use qi_core::Side;
+    /// use qi_games::base::Side;
     /// use qi_tablebase::five_tigers::{Dense, Material};
     ///
     /// let dense = Dense::new("1v1".parse::<Material>()?);
@@ -350,7 +350,7 @@ impl Table {
     /// what two generators' tables are compared by.
     ///
     /// ```
-    /// use qi_five_tigers::Rules;
+    /// use qi_games::five_tigers::Rules;
     /// use qi_tablebase::five_tigers::{solve_material, Generator, Material, Slots, Tablebase};
     ///
     /// let rules = Rules::shandong_shuttle();
@@ -484,7 +484,7 @@ impl Table {
     /// dense one.
     ///
     /// ```
-    /// use qi_five_tigers::Rules;
+    /// use qi_games::five_tigers::Rules;
     /// use qi_tablebase::five_tigers::{Material, Tablebase};
     ///
     /// let rules = Rules::shandong_shuttle();

@@ -39,7 +39,7 @@
 //! `deferred` (a four-diagonal worth 4) has its own.
 //!
 //! ```
-//! use qi_five_tigers::{FiveTigers, Rules};
+//! use qi_games::five_tigers::{FiveTigers, Rules};
 //! use qi_tablebase::five_tigers::{Material, Tablebase};
 //! use qi_tablebase::Wdl;
 //!
@@ -132,7 +132,7 @@ const MAX_PIECES_GRAPH: u32 = 3;
 /// values did not matter before the 4-a-side tables).
 ///
 /// ```
-/// use qi_five_tigers::Rules;
+/// use qi_games::five_tigers::Rules;
 /// use qi_tablebase::five_tigers::same_board_rules;
 ///
 /// assert!(same_board_rules(&Rules::shandong(), &Rules::ten()));
@@ -207,7 +207,7 @@ impl Material {
     /// board.
     ///
     /// ```
-    /// use qi_five_tigers::{FiveTigers, Rules};
+    /// use qi_games::five_tigers::{FiveTigers, Rules};
     /// use qi_tablebase::five_tigers::Material;
     ///
     /// // The start has no piece on the board yet.
@@ -249,7 +249,7 @@ impl Material {
     /// summed value in pieces from the other side, which keeps some.
     ///
     /// ```
-    /// use qi_five_tigers::Rules;
+    /// use qi_games::five_tigers::Rules;
     /// use qi_tablebase::five_tigers::Material;
     ///
     /// // Three pieces form a three-diagonal at most: two removals.
@@ -349,7 +349,7 @@ fn removal_values(pieces: u32, rules: &Rules) -> Vec<u32> {
 /// removals lead to, fewest pieces first.
 ///
 /// ```
-/// use qi_five_tigers::Rules;
+/// use qi_games::five_tigers::Rules;
 /// use qi_tablebase::five_tigers::{closure, Material};
 ///
 /// let needed = closure(&["3v3".parse()?], &Rules::shandong());
@@ -373,7 +373,7 @@ pub fn closure(materials: &[Material], rules: &Rules) -> Vec<Material> {
 /// Which generator solves a material: both give the same table.
 ///
 /// ```
-/// use qi_five_tigers::Rules;
+/// use qi_games::five_tigers::Rules;
 /// use qi_tablebase::five_tigers::{solve_material, Generator, Stats, Tablebase};
 ///
 /// let rules = Rules::shandong_shuttle();
@@ -402,7 +402,7 @@ impl Generator {
     /// both shuttle options).
     ///
     /// ```
-    /// use qi_five_tigers::Rules;
+    /// use qi_games::five_tigers::Rules;
     /// use qi_tablebase::five_tigers::Generator;
     ///
     /// assert_eq!(Generator::for_rules(&Rules::shandong()), Generator::Retrograde);
@@ -417,7 +417,7 @@ impl Generator {
 /// threads.
 ///
 /// ```
-/// use qi_five_tigers::Rules;
+/// use qi_games::five_tigers::Rules;
 /// use qi_tablebase::five_tigers::{solve_material, Generator, Tablebase};
 ///
 /// // 1v1 leads to no smaller material: no tables are needed.
@@ -473,7 +473,7 @@ pub(crate) fn within_rules(material: Material, rules: &Rules) -> Result<u32, Gen
 /// class).
 ///
 /// ```
-/// use qi_five_tigers::Rules;
+/// use qi_games::five_tigers::Rules;
 /// use qi_tablebase::five_tigers::{Material, Tablebase};
 ///
 /// let one: Material = "1v1".parse()?;
@@ -537,7 +537,7 @@ impl Stats {
     /// table it came from).
     ///
     /// ```
-    /// use qi_five_tigers::Rules;
+    /// use qi_games::five_tigers::Rules;
     /// use qi_tablebase::five_tigers::{Material, Stats, Tablebase};
     ///
     /// let rules = Rules::shandong_shuttle();
@@ -774,7 +774,7 @@ impl Solver for FiveTigers {
 /// [`Stats::longest_win_key`]) under `rules`, if it is one.
 ///
 /// ```
-/// use qi_five_tigers::Rules;
+/// use qi_games::five_tigers::Rules;
 /// use qi_tablebase::five_tigers::{position_of_key, Material, Tablebase};
 ///
 /// let rules = Rules::shandong_shuttle();

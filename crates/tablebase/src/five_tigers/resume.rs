@@ -96,7 +96,7 @@ pub fn generate_distributed(
 /// materials solved.
 ///
 /// ```
-/// use qi_five_tigers::Rules;
+/// use qi_games::five_tigers::Rules;
 /// use qi_tablebase::dataflow::Cluster;
 /// use qi_tablebase::five_tigers::{generate_partitioned, join_partitions, Material, Tablebase};
 ///

@@ -45,7 +45,7 @@ use crate::value::Wdl;
 /// into (`3v1` and `1v3`): the same table as the in-core generator's.
 ///
 /// ```
-/// use qi_five_tigers::Rules;
+/// use qi_games::five_tigers::Rules;
 /// use qi_tablebase::five_tigers::{FiveTigersSlice, Material, Tablebase};
 /// use qi_tablebase::retrograde;
 ///
@@ -167,7 +167,7 @@ impl FiveTigersSlice {
     /// --game five-tigers:shandong`).
     ///
     /// ```
-    /// use qi_five_tigers::Rules;
+    /// use qi_games::five_tigers::Rules;
     /// use qi_tablebase::five_tigers::{FiveTigersSlice, Material, Tablebase};
     /// use qi_tablebase::retrograde;
     ///
@@ -229,7 +229,7 @@ impl FiveTigersSlice {
     /// (`dataflow::solve_reading`).
     ///
     /// ```
-    /// use qi_five_tigers::Rules;
+    /// use qi_games::five_tigers::Rules;
     /// use qi_tablebase::five_tigers::{FiveTigersSlice, Material};
     /// use qi_tablebase::retrograde::ReadingSlice;
     ///
@@ -277,7 +277,7 @@ impl FiveTigersSlice {
     /// The material.
     ///
     /// ```
-    /// use qi_five_tigers::Rules;
+    /// use qi_games::five_tigers::Rules;
     /// use qi_tablebase::five_tigers::FiveTigersSlice;
     ///
     /// let slice = FiveTigersSlice::reading("3v2".parse()?, &Rules::shandong())?;
@@ -301,7 +301,7 @@ impl FiveTigersSlice {
     /// other generators (so the same bytes), packed on `threads` threads.
     ///
     /// ```
-    /// use qi_five_tigers::Rules;
+    /// use qi_games::five_tigers::Rules;
     /// use qi_tablebase::five_tigers::{FiveTigersSlice, Material, Tablebase};
     /// use qi_tablebase::retrograde;
     ///

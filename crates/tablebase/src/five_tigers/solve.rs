@@ -50,7 +50,7 @@ pub(crate) const BYTES_PER_EDGE: u64 = 8;
 /// [`estimated_state_count`] is the quick figure for a memory check.
 ///
 /// ```
-/// use qi_five_tigers::Rules;
+/// use qi_games::five_tigers::Rules;
 /// use qi_tablebase::five_tigers::{raw_state_count, Material};
 ///
 /// let m: Material = "1v1".parse()?;
@@ -84,7 +84,7 @@ pub fn raw_state_count(material: Material, rules: &Rules, convention: bool) -> u
 /// milliseconds.
 ///
 /// ```
-/// use qi_five_tigers::Rules;
+/// use qi_games::five_tigers::Rules;
 /// use qi_tablebase::five_tigers::{estimated_state_count, raw_state_count, Material};
 ///
 /// let ban = Rules::shandong();

@@ -41,7 +41,7 @@ pub enum Settled<M> {
 /// distance.
 ///
 /// ```
-/// use qi_jungle::{Jungle, Rules};
+/// use qi_games::jungle::{Jungle, Rules};
 /// use qi_tablebase::jungle::Material;
 /// use qi_tablebase::{Settled, TableGame};
 ///

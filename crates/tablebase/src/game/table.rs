@@ -10,7 +10,7 @@ use crate::value::{code_at, pack_codes, Distances, Wdl};
 #[derive(Clone, Debug, PartialEq, Eq)]
 ///
 /// ```
-/// use qi_jungle::{Jungle, Rules};
+/// use qi_games::jungle::{Jungle, Rules};
 /// use qi_tablebase::{Tablebase, Wdl};
 ///
 /// let rules = Rules::standard();

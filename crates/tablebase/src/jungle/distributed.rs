@@ -27,7 +27,7 @@ use crate::resume::resume_on_cluster;
 /// generate a few materials at a time).
 ///
 /// ```
-/// use qi_jungle::Rules;
+/// use qi_games::jungle::Rules;
 /// use qi_tablebase::dataflow::Cluster;
 /// use qi_tablebase::jungle::{generate_distributed, Material, Tablebase};
 ///
@@ -83,7 +83,7 @@ pub fn generate_distributed(
 /// process's workers' stats; returns the materials solved.
 ///
 /// ```
-/// use qi_jungle::Rules;
+/// use qi_games::jungle::Rules;
 /// use qi_tablebase::dataflow::Cluster;
 /// use qi_tablebase::jungle::{generate_partitioned, join_partitions, Material, Tablebase};
 ///

@@ -134,7 +134,7 @@ const FILE: [u8; 64] = {
 /// Elephant.
 ///
 /// ```
-/// use qi_jungle::Animal;
+/// use qi_games::jungle::Animal;
 /// use qi_tablebase::jungle::Material;
 ///
 /// let m: Material = "LCvE".parse().unwrap();
@@ -325,7 +325,7 @@ impl Material {
     /// mirror image have the same index when the mirror is the one stored.
     ///
     /// ```
-    /// use qi_jungle::{Jungle, Rules};
+    /// use qi_games::jungle::{Jungle, Rules};
     /// use qi_tablebase::jungle::Material;
     ///
     /// let rules = Rules::standard();

@@ -19,7 +19,7 @@
 //! rules of the game record are not.
 //!
 //! ```
-//! use qi_jungle::{Jungle, Rules};
+//! use qi_games::jungle::{Jungle, Rules};
 //! use qi_tablebase::jungle::{Material, Tablebase};
 //! use qi_tablebase::Wdl;
 //!
@@ -57,7 +57,7 @@ use crate::value::Wdl;
 /// depends on): rank order, jumps, jump blocking, rat-bank captures.
 ///
 /// ```
-/// use qi_jungle::Rules;
+/// use qi_games::jungle::Rules;
 /// use qi_tablebase::jungle::same_board_rules;
 ///
 /// let standard = Rules::standard();
@@ -78,7 +78,7 @@ pub fn same_board_rules(a: &Rules, b: &Rules) -> bool {
 /// Counts of one table (the counting convention of `docs/tablebases.md`).
 ///
 /// ```
-/// use qi_jungle::Rules;
+/// use qi_games::jungle::Rules;
 /// use qi_tablebase::jungle::{Material, Tablebase};
 ///
 /// let m: Material = "LvC".parse()?;
@@ -248,7 +248,7 @@ impl crate::LazyTablebase<Jungle> {
 /// returns the materials written.
 ///
 /// ```
-/// use qi_jungle::Rules;
+/// use qi_games::jungle::Rules;
 /// use qi_tablebase::jungle::{join_partitions, Material};
 ///
 /// let rules = Rules::standard();

@@ -35,7 +35,7 @@ use crate::value::Wdl;
 /// `LRvE` solved by the rounds, reading the tables of `LvE` and `RvE`:
 ///
 /// ```
-/// use qi_jungle::Rules;
+/// use qi_games::jungle::Rules;
 /// use qi_tablebase::jungle::{JungleSlice, Material, Tablebase};
 /// use qi_tablebase::retrograde;
 ///
@@ -64,7 +64,7 @@ impl JungleSlice {
     /// of the materials its captures lead to (more do no harm).
     ///
     /// ```
-    /// use qi_jungle::Rules;
+    /// use qi_games::jungle::Rules;
     /// use qi_tablebase::jungle::{JungleSlice, Material, Tablebase};
     /// use qi_tablebase::retrograde;
     ///
@@ -91,7 +91,7 @@ impl JungleSlice {
     /// material one capture leaves).
     ///
     /// ```
-    /// use qi_jungle::Rules;
+    /// use qi_games::jungle::Rules;
     /// use qi_tablebase::jungle::{JungleSlice, Material};
     /// use qi_tablebase::retrograde::ReadingSlice;
     ///
@@ -117,7 +117,7 @@ impl JungleSlice {
     /// The material.
     ///
     /// ```
-    /// use qi_jungle::Rules;
+    /// use qi_games::jungle::Rules;
     /// use qi_tablebase::jungle::JungleSlice;
     ///
     /// let slice = JungleSlice::reading("LRvE".parse()?, &Rules::standard());
@@ -132,7 +132,7 @@ impl JungleSlice {
     /// table [`Tablebase::generate`] makes.
     ///
     /// ```
-    /// use qi_jungle::Rules;
+    /// use qi_games::jungle::Rules;
     /// use qi_tablebase::jungle::{JungleSlice, Material, Tablebase};
     /// use qi_tablebase::retrograde;
     ///

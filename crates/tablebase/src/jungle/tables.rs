@@ -7,7 +7,7 @@ use qi_jungle::Jungle;
 /// The Jungle tables in memory.
 ///
 /// ```
-/// use qi_jungle::{Jungle, Rules};
+/// use qi_games::jungle::{Jungle, Rules};
 /// use qi_tablebase::jungle::{Material, Tablebase};
 /// use qi_tablebase::Wdl;
 ///
@@ -25,7 +25,7 @@ pub type Tablebase = crate::Tablebase<Jungle>;
 /// The Jungle tables of a directory, read on first use.
 ///
 /// ```
-/// use qi_jungle::Rules;
+/// use qi_games::jungle::Rules;
 /// use qi_tablebase::jungle::{LazyTablebase, Material, Tablebase};
 ///
 /// let rules = Rules::standard();
@@ -42,7 +42,7 @@ pub type LazyTablebase = crate::LazyTablebase<Jungle>;
 /// One Jungle table.
 ///
 /// ```
-/// use qi_jungle::Rules;
+/// use qi_games::jungle::Rules;
 /// use qi_tablebase::jungle::{Material, Table, Tablebase};
 ///
 /// let rules = Rules::standard();

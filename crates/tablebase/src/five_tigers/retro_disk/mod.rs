@@ -272,7 +272,7 @@ pub(crate) fn memory_needed(
 /// removes its temporary files) and is started again from the beginning.
 ///
 /// ```
-/// use qi_five_tigers::Rules;
+/// use qi_games::five_tigers::Rules;
 /// use qi_tablebase::five_tigers::{solve_out_of_core, Material, Tablebase};
 ///
 /// let dir = std::env::temp_dir().join(format!("qi-doc-out-of-core-{}", std::process::id()));
