@@ -1245,11 +1245,7 @@ const tests = {
     // A fresh browser opens it: the game, its line and the move shown.
     const other = await page.context().browser().newContext();
     try {
-      const opened = await other.newPage();
-      const errors = [];
-      opened.on("pageerror", (e) => errors.push(e.message));
-      await opened.goto(link);
-      await opened.waitForSelector("body[data-ready='1']");
+      const { opened, errors } = await openLink(other, link);
       await opened.waitForFunction(() => __qiTest.state.view && __qiTest.state.view.moves.length === 9 && __qiTest.state.view.ply === 7);
       check((await opened.evaluate(() => __qiTest.state.view.spec)) === "five-tigers:shandong", "the game's rules");
       check((await opened.inputValue("#position-text")) === position, "the same position");
@@ -1275,6 +1271,44 @@ const tests = {
       await bad.goto(new URL("#game=chess&moves=e2e4", BASE).href);
       await bad.waitForSelector("body[data-ready='1']");
       await bad.waitForFunction(() => !document.querySelector("#error").hidden);
+    } finally {
+      await other.close();
+    }
+  },
+
+  async "share: a link carries the move tree, variations and all"(page) {
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"]);
+    await setMode(page, "human");
+    const record = ['[Game "jungle:standard"]', "", "a3a4 g7g6 c3d3 a7a6 *", ""].join("\n");
+    await page.fill("#record-text", record);
+    await page.click("#load-record");
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 4);
+    // A variation from ply 1, two moves long, shown at its first move.
+    await page.click('#moves button[data-ply="1"]');
+    await page.waitForFunction(() => __qiTest.state.view.ply === 1);
+    await clickSq(page, "a7");
+    await clickSq(page, "a6");
+    await clickSq(page, "g3");
+    await clickSq(page, "g4");
+    await page.waitForFunction(() => __qiTest.state.view.moves.join(" ") === "a3a4 a7a6 g3g4");
+    await page.click("#nav-back");
+    await page.waitForFunction(() => __qiTest.state.view.ply === 2);
+    await page.click("#share");
+    await waitForText(page, "#share", "Link copied");
+    const link = await page.inputValue("#share-link");
+    check(/&tree=/.test(link), `the link has the tree: ${link}`);
+    const other = await page.context().browser().newContext();
+    try {
+      const { opened, errors } = await openLink(other, link);
+      await opened.waitForFunction(() => __qiTest.state.view && __qiTest.state.view.tree.length === 6);
+      const main = await opened.evaluate(() => [...document.querySelectorAll("#moves button[data-ply]")].map((b) => b.dataset.move).join(" "));
+      check(main === "a3a4 g7g6 c3d3 a7a6", `the main line: ${main}`);
+      const shownLine = await opened.evaluate(() => `${__qiTest.state.view.moves.join(" ")}|${__qiTest.state.view.ply}`);
+      check(shownLine === "a3a4 a7a6 g3g4|2", `the variation's move shown: ${shownLine}`);
+      check(errors.length === 0, `errors on the opened page: ${errors.join("; ")}`);
+      // A link of one line, as the page made them before, still opens.
+      const { opened: old } = await openLink(other, new URL("#game=jungle%3Astandard&moves=a3a4+g7g6+c3d3&ply=2", BASE).href);
+      await old.waitForFunction(() => __qiTest.state.view && __qiTest.state.view.moves.join(" ") === "a3a4 g7g6 c3d3" && __qiTest.state.view.ply === 2);
     } finally {
       await other.close();
     }
@@ -1325,6 +1359,19 @@ const tests = {
     check((await played()) === 0, `silent again: ${await played()}`);
   },
 };
+
+/**
+ * Opens `link` in a new page of the browser context `context`, once the
+ * page is ready; the page and the errors it throws from then on.
+ */
+async function openLink(context, link) {
+  const opened = await context.newPage();
+  const errors = [];
+  opened.on("pageerror", (e) => errors.push(e.message));
+  await opened.goto(link);
+  await opened.waitForSelector("body[data-ready='1']");
+  return { opened, errors };
+}
 
 // Plays the human's side by clicks: a legal move picked by `choose` from the
 // page's own list of legal moves.

@@ -615,9 +615,12 @@ export async function saveRecord() {
   }
 }
 
-/** @param {string} text */
+/**
+ * @param {string} text
+ * @returns {Promise<View | null>} the game loaded, null if refused
+ */
 export async function loadRecord(text) {
-  if (state.thinking) return;
+  if (state.thinking) return null;
   state.selected = null;
   const view = await act((b) => b.loadRecord(text));
   if (view) {
@@ -625,6 +628,7 @@ export async function loadRecord(text) {
     saveSettings();
     show(view);
   }
+  return view;
 }
 
 export async function copyLink() {
@@ -652,7 +656,12 @@ export async function openLinkedGame() {
   const linked = linkedRecord(location.hash);
   if (!linked) return;
   history.replaceState(null, "", location.pathname + location.search);
-  await loadRecord(linked.text);
+  if (!(await loadRecord(linked.text))) return;
+  // A tree shows its main line when loaded: the link's line is then found
+  // in it.
+  if (linked.line && linked.line.length && linked.line.join(" ") !== shown().moves.join(" ")) {
+    await gotoMoves(linked.line);
+  }
   if (linked.ply !== null && Number.isInteger(linked.ply) && linked.ply !== shown().ply) await goto(linked.ply);
 }
 

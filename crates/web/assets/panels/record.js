@@ -46,8 +46,11 @@ export function downloadRecord(view, record) {
  * A link to the game shown: its rules, its start when not the usual one,
  * its moves and the move shown, in the address's hash (lichess shares
  * games the same way), so that the link opens it on any copy of the page.
+ * A game with variations has its whole tree there too (`tree`: the
+ * record's moves, variations in parentheses, as docs/records.md writes
+ * them); `moves` is then the line shown.
  * @param {View} view
- * @param {string} record the game's record (its Start tag)
+ * @param {string} record the game's record (its Start tag, its moves)
  */
 export function shareLink(view, record) {
   const tag = (/** @type {string} */ name) => (record.match(new RegExp(`^\\[${name} "(.*)"\\]$`, "m")) || [])[1];
@@ -55,6 +58,8 @@ export function shareLink(view, record) {
   params.set("game", view.spec);
   const start = tag("Start");
   if (start !== undefined) params.set("start", start);
+  const tree = movetext(record);
+  if (tree.includes("(")) params.set("tree", tree);
   if (view.moves.length) params.set("moves", view.moves.join(" "));
   if (view.ply !== view.moves.length) params.set("ply", String(view.ply));
   const url = new URL(location.href);
@@ -63,11 +68,23 @@ export function shareLink(view, record) {
 }
 
 /**
+ * A record's moves (with their variations and comments) on one line,
+ * without the tags and the result token.
+ * @param {string} record
+ */
+function movetext(record) {
+  const body = record.replace(/^\uFEFF/, "").split(/\r?\n/).filter((line) => !/^\s*\[/.test(line)).join(" ");
+  return body.trim().replace(/\s*(\*|1-0|0-1|1\/2-1\/2)$/, "").replace(/\s+/g, " ");
+}
+
+/**
  * The game of a shared link (shareLink), as a record the backends read:
  * its moves without a result token are an unfinished game, or the end the
- * rules give. Null when the address names no game.
+ * rules give; `line` is the line to show when the record's moves are a
+ * tree (a link with `tree`), null for a link of one line (the record's
+ * moves are then the line). Null when the address names no game.
  * @param {string} hash
- * @returns {{ text: string, ply: number | null } | null}
+ * @returns {{ text: string, ply: number | null, line: string[] | null } | null}
  */
 export function linkedRecord(hash) {
   const params = new URLSearchParams(hash.replace(/^#/, ""));
@@ -79,5 +96,7 @@ export function linkedRecord(hash) {
   if (start) tags.push(`[Start "${quote(start)}"]`);
   const moves = (params.get("moves") || "").split(/\s+/).filter(Boolean);
   const ply = params.has("ply") ? Number(params.get("ply")) : null;
-  return { text: `${tags.join("\n")}\n\n${moves.join(" ")}\n`, ply };
+  const tree = params.get("tree");
+  const text = `${tags.join("\n")}\n\n${tree !== null ? tree : moves.join(" ")}\n`;
+  return { text, ply, line: tree !== null ? moves : null };
 }
