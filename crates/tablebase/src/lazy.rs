@@ -99,12 +99,46 @@ impl<G: TableGame> LazyTablebase<G> {
     /// board rules must match the files'). The directory must be readable;
     /// its files are not read yet, only their names, to learn the largest
     /// material present ([`max_size`](LazyTablebase::max_size)).
+    ///
+    /// ```
+    /// # use qi_games::jungle::{Jungle, Rules};
+    /// # use qi_tablebase::jungle::{LazyTablebase, Material, Tablebase};
+    /// # use qi_tablebase::Wdl;
+    /// # let rules = Rules::standard();
+    /// # let m: Material = "LvC".parse()?;
+    /// # let dir = tempfile::tempdir()?;
+    /// # Tablebase::generate(&rules, &[m], 1)?.save_dir(dir.path())?;
+    /// // `dir` holds the table of `LvC`.
+    /// let lazy = LazyTablebase::open(dir.path(), &rules)?;
+    /// assert_eq!((lazy.found(), lazy.loaded()), (1, 0)); // nothing read yet
+    /// assert!(LazyTablebase::open(&dir.path().join("missing"), &rules).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn open(dir: &Path, rules: &G::Rules) -> Result<LazyTablebase<G>, FormatError> {
         LazyTablebase::open_paged(dir, rules, Paging::default())
     }
 
     /// [`open`](LazyTablebase::open), reading a blocked file larger than
     /// `paging.load_whole_up_to` a block at a time from disk.
+    ///
+    /// ```
+    /// # use qi_games::jungle::{Jungle, Rules};
+    /// # use qi_tablebase::jungle::{LazyTablebase, Material, Tablebase};
+    /// # use qi_tablebase::Wdl;
+    /// # let rules = Rules::standard();
+    /// # let m: Material = "LvC".parse()?;
+    /// # let dir = tempfile::tempdir()?;
+    /// # Tablebase::generate(&rules, &[m], 1)?.save_dir(dir.path())?;
+    /// // `dir` holds the table of `LvC`.
+    /// use qi_tablebase::Paging;
+    ///
+    /// // Jungle's files are read whole: paging is for blocked files.
+    /// let paging = Paging { load_whole_up_to: 0, ..Paging::default() };
+    /// let lazy = LazyTablebase::open_paged(dir.path(), &rules, paging)?;
+    /// assert!(lazy.has_table(m));
+    /// assert_eq!(lazy.paged(), 0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn open_paged(
         dir: &Path,
         rules: &G::Rules,
@@ -141,11 +175,39 @@ impl<G: TableGame> LazyTablebase<G> {
     }
 
     /// The directory.
+    ///
+    /// ```
+    /// # use qi_games::jungle::{Jungle, Rules};
+    /// # use qi_tablebase::jungle::{LazyTablebase, Material, Tablebase};
+    /// # use qi_tablebase::Wdl;
+    /// # let rules = Rules::standard();
+    /// # let m: Material = "LvC".parse()?;
+    /// # let dir = tempfile::tempdir()?;
+    /// # Tablebase::generate(&rules, &[m], 1)?.save_dir(dir.path())?;
+    /// // `dir` holds the table of `LvC`.
+    /// let lazy = LazyTablebase::open(dir.path(), &rules)?;
+    /// assert_eq!(lazy.dir(), dir.path());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn dir(&self) -> &Path {
         &self.dir
     }
 
     /// The rules the tables are probed under.
+    ///
+    /// ```
+    /// # use qi_games::jungle::{Jungle, Rules};
+    /// # use qi_tablebase::jungle::{LazyTablebase, Material, Tablebase};
+    /// # use qi_tablebase::Wdl;
+    /// # let rules = Rules::standard();
+    /// # let m: Material = "LvC".parse()?;
+    /// # let dir = tempfile::tempdir()?;
+    /// # Tablebase::generate(&rules, &[m], 1)?.save_dir(dir.path())?;
+    /// // `dir` holds the table of `LvC`.
+    /// let lazy = LazyTablebase::open(dir.path(), &rules)?;
+    /// assert_eq!(lazy.rules(), &rules);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn rules(&self) -> &G::Rules {
         &self.rules
     }
@@ -154,6 +216,20 @@ impl<G: TableGame> LazyTablebase<G> {
     /// the directory when it was opened: a position of a larger size has
     /// no table, which a caller can tell from a count without looking
     /// anything up.
+    ///
+    /// ```
+    /// # use qi_games::jungle::{Jungle, Rules};
+    /// # use qi_tablebase::jungle::{LazyTablebase, Material, Tablebase};
+    /// # use qi_tablebase::Wdl;
+    /// # let rules = Rules::standard();
+    /// # let m: Material = "LvC".parse()?;
+    /// # let dir = tempfile::tempdir()?;
+    /// # Tablebase::generate(&rules, &[m], 1)?.save_dir(dir.path())?;
+    /// // `dir` holds the table of `LvC`.
+    /// let lazy = LazyTablebase::open(dir.path(), &rules)?;
+    /// assert_eq!(lazy.max_size(), 2); // two animals
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn max_size(&self) -> u32 {
         self.max_size
     }
@@ -161,11 +237,43 @@ impl<G: TableGame> LazyTablebase<G> {
     /// How many table files (named by a material) were in the directory
     /// when it was opened: what an engine reports, as Stockfish's `info
     /// string Found N tablebases`.
+    ///
+    /// ```
+    /// # use qi_games::jungle::{Jungle, Rules};
+    /// # use qi_tablebase::jungle::{LazyTablebase, Material, Tablebase};
+    /// # use qi_tablebase::Wdl;
+    /// # let rules = Rules::standard();
+    /// # let m: Material = "LvC".parse()?;
+    /// # let dir = tempfile::tempdir()?;
+    /// # Tablebase::generate(&rules, &[m], 1)?.save_dir(dir.path())?;
+    /// // `dir` holds the table of `LvC`.
+    /// std::fs::write(dir.path().join("notes.txt"), "not a table")?;
+    /// let lazy = LazyTablebase::open(dir.path(), &rules)?;
+    /// assert_eq!(lazy.found(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn found(&self) -> usize {
         self.found
     }
 
     /// How many tables have been read (or opened to be paged) so far.
+    ///
+    /// ```
+    /// # use qi_games::jungle::{Jungle, Rules};
+    /// # use qi_tablebase::jungle::{LazyTablebase, Material, Tablebase};
+    /// # use qi_tablebase::Wdl;
+    /// # let rules = Rules::standard();
+    /// # let m: Material = "LvC".parse()?;
+    /// # let dir = tempfile::tempdir()?;
+    /// # Tablebase::generate(&rules, &[m], 1)?.save_dir(dir.path())?;
+    /// // `dir` holds the table of `LvC`.
+    /// let lazy = LazyTablebase::open(dir.path(), &rules)?;
+    /// assert_eq!(lazy.loaded(), 0);
+    /// let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/c6 w", rules)?;
+    /// lazy.probe(&pos)?;
+    /// assert_eq!(lazy.loaded(), 1);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn loaded(&self) -> usize {
         self.read_slots()
             .values()
@@ -174,6 +282,21 @@ impl<G: TableGame> LazyTablebase<G> {
     }
 
     /// How many tables are probed from disk a block at a time.
+    ///
+    /// ```
+    /// # use qi_games::jungle::{Jungle, Rules};
+    /// # use qi_tablebase::jungle::{LazyTablebase, Material, Tablebase};
+    /// # use qi_tablebase::Wdl;
+    /// # let rules = Rules::standard();
+    /// # let m: Material = "LvC".parse()?;
+    /// # let dir = tempfile::tempdir()?;
+    /// # Tablebase::generate(&rules, &[m], 1)?.save_dir(dir.path())?;
+    /// // `dir` holds the table of `LvC`.
+    /// let lazy = LazyTablebase::open(dir.path(), &rules)?;
+    /// assert!(lazy.table(m).is_some());
+    /// assert_eq!(lazy.paged(), 0, "a Jungle table is read whole");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn paged(&self) -> usize {
         self.read_slots()
             .values()
@@ -183,6 +306,21 @@ impl<G: TableGame> LazyTablebase<G> {
 
     /// Whether `material` has a usable table (reading its file if not read
     /// yet): a table paged from disk counts until a block of it fails.
+    ///
+    /// ```
+    /// # use qi_games::jungle::{Jungle, Rules};
+    /// # use qi_tablebase::jungle::{LazyTablebase, Material, Tablebase};
+    /// # use qi_tablebase::Wdl;
+    /// # let rules = Rules::standard();
+    /// # let m: Material = "LvC".parse()?;
+    /// # let dir = tempfile::tempdir()?;
+    /// # Tablebase::generate(&rules, &[m], 1)?.save_dir(dir.path())?;
+    /// // `dir` holds the table of `LvC`.
+    /// let lazy = LazyTablebase::open(dir.path(), &rules)?;
+    /// assert!(lazy.has_table(m));
+    /// assert!(!lazy.has_table("LvE".parse()?));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn has_table(&self, material: G::Material) -> bool {
         self.slot(material);
         match self.read_slots().get(&material) {
@@ -195,6 +333,28 @@ impl<G: TableGame> LazyTablebase<G> {
     /// Why the file of `material` was refused, if it was read and refused
     /// (`None` while it was not needed yet, when it loaded, or when it is
     /// missing).
+    ///
+    /// ```
+    /// # use qi_games::jungle::{Jungle, Rules};
+    /// # use qi_tablebase::jungle::{LazyTablebase, Material, Tablebase};
+    /// # use qi_tablebase::Wdl;
+    /// # let rules = Rules::standard();
+    /// # let m: Material = "LvC".parse()?;
+    /// # let dir = tempfile::tempdir()?;
+    /// # Tablebase::generate(&rules, &[m], 1)?.save_dir(dir.path())?;
+    /// // `dir` holds the table of `LvC`.
+    /// // A damaged file: refused once, then taken as absent.
+    /// let path = Tablebase::file_path(dir.path(), m);
+    /// let mut bytes = std::fs::read(&path)?;
+    /// let last = bytes.len() - 1;
+    /// bytes[last] ^= 1;
+    /// std::fs::write(&path, bytes)?;
+    /// let lazy = LazyTablebase::open(dir.path(), &rules)?;
+    /// assert!(lazy.refused(m).is_none(), "not read yet");
+    /// assert!(!lazy.has_table(m));
+    /// assert!(lazy.refused(m).is_some());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn refused(&self, material: G::Material) -> Option<Arc<FormatError>> {
         match self.read_slots().get(&material) {
             Some(Slot::Absent(Some(e))) => Some(Arc::clone(e)),
@@ -210,6 +370,24 @@ impl<G: TableGame> LazyTablebase<G> {
     /// board rules: such a file is read once and then taken as absent). A
     /// position whose game is over is answered with distance 0. The
     /// counters of the game record play no part.
+    ///
+    /// ```
+    /// # use qi_games::jungle::{Jungle, Rules};
+    /// # use qi_tablebase::jungle::{LazyTablebase, Material, Tablebase};
+    /// # use qi_tablebase::Wdl;
+    /// # let rules = Rules::standard();
+    /// # let m: Material = "LvC".parse()?;
+    /// # let dir = tempfile::tempdir()?;
+    /// # Tablebase::generate(&rules, &[m], 1)?.save_dir(dir.path())?;
+    /// // `dir` holds the table of `LvC`.
+    /// let lazy = LazyTablebase::open(dir.path(), &rules)?;
+    /// let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/c6 w", rules)?;
+    /// assert_eq!(lazy.probe(&pos)?, Some((Wdl::Win, 1)));
+    /// // The game is over (the Lion is in the den): distance 0, no table read.
+    /// let over = Jungle::from_text("3L3/7/7/7/7/7/7/7/c6 b", rules)?;
+    /// assert_eq!(lazy.probe(&over)?, Some((Wdl::Loss, 0)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn probe(&self, pos: &G) -> Result<Option<(Wdl, u32)>, ProbeError> {
         Ok(match settle(&self.rules, pos)? {
             Settled::Answer(answer) => answer,
@@ -220,6 +398,23 @@ impl<G: TableGame> LazyTablebase<G> {
     /// [`probe`](LazyTablebase::probe), but only what a table answers:
     /// `None` for a finished game too (the game itself says how it ended),
     /// so that a caller counting table hits counts only those.
+    ///
+    /// ```
+    /// # use qi_games::jungle::{Jungle, Rules};
+    /// # use qi_tablebase::jungle::{LazyTablebase, Material, Tablebase};
+    /// # use qi_tablebase::Wdl;
+    /// # let rules = Rules::standard();
+    /// # let m: Material = "LvC".parse()?;
+    /// # let dir = tempfile::tempdir()?;
+    /// # Tablebase::generate(&rules, &[m], 1)?.save_dir(dir.path())?;
+    /// // `dir` holds the table of `LvC`.
+    /// let lazy = LazyTablebase::open(dir.path(), &rules)?;
+    /// let over = Jungle::from_text("3L3/7/7/7/7/7/7/7/c6 b", rules)?;
+    /// assert_eq!(lazy.probe_table(&over)?, None);
+    /// let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/c6 w", rules)?;
+    /// assert_eq!(lazy.probe_table(&pos)?, Some((Wdl::Win, 1)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn probe_table(&self, pos: &G) -> Result<Option<(Wdl, u32)>, ProbeError> {
         Ok(match settle(&self.rules, pos)? {
             Settled::Answer(_) => None,
@@ -252,6 +447,22 @@ impl<G: TableGame> LazyTablebase<G> {
     /// The table of `material` in memory, read from its file on first use;
     /// `None` too for a table probed from disk block by block (see
     /// [`has_table`](LazyTablebase::has_table)).
+    ///
+    /// ```
+    /// # use qi_games::jungle::{Jungle, Rules};
+    /// # use qi_tablebase::jungle::{LazyTablebase, Material, Tablebase};
+    /// # use qi_tablebase::Wdl;
+    /// # let rules = Rules::standard();
+    /// # let m: Material = "LvC".parse()?;
+    /// # let dir = tempfile::tempdir()?;
+    /// # Tablebase::generate(&rules, &[m], 1)?.save_dir(dir.path())?;
+    /// // `dir` holds the table of `LvC`.
+    /// let lazy = LazyTablebase::open(dir.path(), &rules)?;
+    /// let table = lazy.table(m).unwrap();
+    /// assert_eq!(table.material(), m);
+    /// assert!(lazy.table("LvE".parse()?).is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn table(&self, material: G::Material) -> Option<Arc<Table<G>>> {
         self.slot(material);
         match self.read_slots().get(&material) {

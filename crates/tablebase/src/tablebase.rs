@@ -34,6 +34,20 @@ pub struct Tablebase<G: TableGame> {
 
 impl<G: TableGame> Tablebase<G> {
     /// An empty tablebase for `rules`.
+    ///
+    /// ```
+    /// use qi_games::jungle::{Jungle, Rules};
+    /// use qi_tablebase::jungle::{Material, Tablebase};
+    /// use qi_tablebase::Wdl;
+    ///
+    /// let rules = Rules::standard();
+    /// let m: Material = "LvC".parse()?;
+    /// let tb = Tablebase::new(&rules);
+    /// assert_eq!(tb.tables().count(), 0);
+    /// let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/c6 w", rules)?;
+    /// assert_eq!(tb.probe(&pos)?, None); // no table
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(rules: &G::Rules) -> Tablebase<G> {
         Tablebase {
             rules: *rules,
@@ -42,22 +56,76 @@ impl<G: TableGame> Tablebase<G> {
     }
 
     /// The rules.
+    ///
+    /// ```
+    /// use qi_games::jungle::{Jungle, Rules};
+    /// use qi_tablebase::jungle::{Material, Tablebase};
+    /// use qi_tablebase::Wdl;
+    ///
+    /// let rules = Rules::standard();
+    /// let m: Material = "LvC".parse()?;
+    /// assert_eq!(Tablebase::new(&rules).rules(), &rules);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn rules(&self) -> &G::Rules {
         &self.rules
     }
 
     /// The table of `material`, if loaded.
+    ///
+    /// ```
+    /// use qi_games::jungle::{Jungle, Rules};
+    /// use qi_tablebase::jungle::{Material, Tablebase};
+    /// use qi_tablebase::Wdl;
+    ///
+    /// let rules = Rules::standard();
+    /// let m: Material = "LvC".parse()?;
+    /// let tb = Tablebase::generate(&rules, &[m], 1)?;
+    /// assert_eq!(tb.table(m).unwrap().material(), m);
+    /// assert!(tb.table("LvE".parse()?).is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn table(&self, material: G::Material) -> Option<&Table<G>> {
         self.tables.get(&material)
     }
 
     /// The loaded tables, in material order.
+    ///
+    /// ```
+    /// use qi_games::jungle::{Jungle, Rules};
+    /// use qi_tablebase::jungle::{Material, Tablebase};
+    /// use qi_tablebase::Wdl;
+    ///
+    /// let rules = Rules::standard();
+    /// let m: Material = "LvC".parse()?;
+    /// let tb = Tablebase::generate(&rules, &["LRvE".parse()?], 2)?;
+    /// let names: Vec<String> = tb.tables().map(|t| t.material().to_string()).collect();
+    /// assert_eq!(names.len(), 3); // LRvE and the two materials its captures leave
+    /// assert!(names.contains(&"LvE".to_string()) && names.contains(&"RvE".to_string()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn tables(&self) -> impl Iterator<Item = &Table<G>> {
         self.tables.values()
     }
 
     /// Adds a table (replacing one of the same material), if it was made
     /// under the same board rules; otherwise gives it back.
+    ///
+    /// ```
+    /// use qi_games::jungle::{Jungle, Rules};
+    /// use qi_tablebase::jungle::{Material, Tablebase};
+    /// use qi_tablebase::Wdl;
+    ///
+    /// let rules = Rules::standard();
+    /// let m: Material = "LvC".parse()?;
+    /// let table = Tablebase::generate(&rules, &[m], 1)?.table(m).unwrap().clone();
+    /// let mut tb = Tablebase::new(&rules);
+    /// assert!(tb.insert(table.clone()).is_ok());
+    /// assert_eq!(tb.table(m), Some(&table));
+    /// let mut other = Tablebase::new(&Rules::datou());
+    /// assert!(other.insert(table).is_err(), "made under other board rules");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn insert(&mut self, table: Table<G>) -> Result<(), Box<Table<G>>> {
         if G::same_board_rules(&self.rules, &table.rules) {
             self.insert_table(table);
@@ -78,12 +146,37 @@ impl<G: TableGame> Tablebase<G> {
 
     /// The path of the file of `material` in `dir`: `dir/LCvE.qtb`,
     /// `dir/3v2.qft`.
+    ///
+    /// ```
+    /// use std::path::Path;
+    /// use qi_tablebase::{five_tigers, jungle};
+    ///
+    /// let path = jungle::Tablebase::file_path(Path::new("dir"), "LCvE".parse()?);
+    /// assert_eq!(path, Path::new("dir/LCvE.qtb"));
+    /// let path = five_tigers::Tablebase::file_path(Path::new("dir"), "3v2".parse()?);
+    /// assert_eq!(path, Path::new("dir/3v2.qft"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn file_path(dir: &Path, material: G::Material) -> PathBuf {
         file_path::<G>(dir, material)
     }
 
     /// Writes every table to `dir` (created if missing), one file per
     /// material.
+    ///
+    /// ```
+    /// use qi_games::jungle::{Jungle, Rules};
+    /// use qi_tablebase::jungle::{Material, Tablebase};
+    /// use qi_tablebase::Wdl;
+    ///
+    /// let rules = Rules::standard();
+    /// let m: Material = "LvC".parse()?;
+    /// let dir = tempfile::tempdir()?;
+    /// let tb = Tablebase::generate(&rules, &["LRvE".parse()?], 2)?;
+    /// tb.save_dir(&dir.path().join("tables"))?;
+    /// assert_eq!(std::fs::read_dir(dir.path().join("tables"))?.count(), 3);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn save_dir(&self, dir: &Path) -> Result<(), FormatError> {
         std::fs::create_dir_all(dir).map_err(|source| FormatError::Io {
             path: dir.display().to_string(),
@@ -98,6 +191,23 @@ impl<G: TableGame> Tablebase<G> {
     /// Loads every file of the game's extension in `dir`, refusing the
     /// whole directory if a file is corrupt, holds another material than
     /// its name says or was made under other board rules.
+    ///
+    /// ```
+    /// use qi_games::jungle::{Jungle, Rules};
+    /// use qi_tablebase::jungle::{Material, Tablebase};
+    /// use qi_tablebase::Wdl;
+    ///
+    /// let rules = Rules::standard();
+    /// let m: Material = "LvC".parse()?;
+    /// let dir = tempfile::tempdir()?;
+    /// let tb = Tablebase::generate(&rules, &[m], 1)?;
+    /// tb.save_dir(dir.path())?;
+    /// let back = Tablebase::load_dir(dir.path(), &rules)?;
+    /// assert_eq!(back.table(m), tb.table(m));
+    /// // Under other board rules the directory is refused.
+    /// assert!(Tablebase::load_dir(dir.path(), &Rules::datou()).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn load_dir(dir: &Path, rules: &G::Rules) -> Result<Tablebase<G>, FormatError> {
         let io = |source| FormatError::Io {
             path: dir.display().to_string(),
@@ -124,6 +234,21 @@ impl<G: TableGame> Tablebase<G> {
     /// skipped; a corrupt one, one holding another material or made under
     /// other board rules is refused): what an interrupted generation
     /// resumes from.
+    ///
+    /// ```
+    /// use qi_games::jungle::{Jungle, Rules};
+    /// use qi_tablebase::jungle::{Material, Tablebase};
+    /// use qi_tablebase::Wdl;
+    ///
+    /// let rules = Rules::standard();
+    /// let m: Material = "LvC".parse()?;
+    /// let dir = tempfile::tempdir()?;
+    /// Tablebase::generate(&rules, &[m], 1)?.save_dir(dir.path())?;
+    /// let lve: Material = "LvE".parse()?;
+    /// let present = Tablebase::load_present(dir.path(), &rules, &[m, lve])?;
+    /// assert!(present.table(m).is_some() && present.table(lve).is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn load_present(
         dir: &Path,
         rules: &G::Rules,
@@ -143,6 +268,23 @@ impl<G: TableGame> Tablebase<G> {
     /// no table covers it or its table is not loaded. A position whose game
     /// is over is answered with distance 0, table or not. The counters of
     /// the game record (no-capture or quiet plies) play no part.
+    ///
+    /// ```
+    /// use qi_games::jungle::{Jungle, Rules};
+    /// use qi_tablebase::jungle::{Material, Tablebase};
+    /// use qi_tablebase::Wdl;
+    ///
+    /// let rules = Rules::standard();
+    /// let m: Material = "LvC".parse()?;
+    /// let tb = Tablebase::generate(&rules, &[m], 1)?;
+    /// // Red Lion on d8, beside the Blue den, Red to move: a win in 1.
+    /// let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/c6 w", rules)?;
+    /// assert_eq!(tb.probe(&pos)?, Some((Wdl::Win, 1)));
+    /// // A position of other board rules is an error, not an answer.
+    /// let other = Jungle::from_text("7/3L3/7/7/7/7/7/7/c6 w", Rules::datou())?;
+    /// assert!(tb.probe(&other).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn probe(&self, pos: &G) -> Result<Option<(Wdl, u32)>, ProbeError> {
         Ok(match settle(&self.rules, pos)? {
             Settled::Answer(answer) => answer,
@@ -151,6 +293,21 @@ impl<G: TableGame> Tablebase<G> {
     }
 
     /// Per loaded material, its statistics.
+    ///
+    /// ```
+    /// use qi_games::jungle::{Jungle, Rules};
+    /// use qi_tablebase::jungle::{Material, Tablebase};
+    /// use qi_tablebase::Wdl;
+    ///
+    /// let rules = Rules::standard();
+    /// let m: Material = "LvC".parse()?;
+    /// let tb = Tablebase::generate(&rules, &[m], 1)?;
+    /// let stats = tb.stats();
+    /// assert_eq!(stats.len(), 1);
+    /// assert_eq!(stats[0].0, m);
+    /// assert_eq!(stats[0].1.positions, m.position_count());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn stats(&self) -> Vec<(G::Material, G::Stats)> {
         self.tables
             .values()
