@@ -21,6 +21,7 @@ use serde::Serialize;
 
 use crate::clock::ClockError;
 use crate::game::GameError;
+use crate::reason::Reason;
 use crate::review::{Budget, ReviewError, MAX_DEPTH, MAX_NODES};
 use crate::svg::RenderError;
 
@@ -33,6 +34,8 @@ pub enum Field {
     Number(u64),
     /// Input quoted back, a name, or a reason in words.
     Text(String),
+    /// The library's own error as data: `{"code": …, "fields": …}`.
+    Cause(serde_json::Value),
 }
 
 impl From<u64> for Field {
@@ -83,6 +86,16 @@ impl ErrorData {
             message: message.into(),
         }
     }
+
+    /// This error with `reason`'s words as its `reason` field and, when
+    /// the library gives it as data, its code and fields as `cause`.
+    fn with_reason(mut self, reason: &Reason) -> ErrorData {
+        self.fields.insert("reason", reason.message.as_str().into());
+        if let Some(cause) = &reason.cause {
+            self.fields.insert("cause", Field::Cause(cause.clone()));
+        }
+        self
+    }
 }
 
 /// The kind and fields of a spec error.
@@ -94,11 +107,17 @@ fn spec(e: &SpecError) -> ErrorData {
             [("name", name.as_str().into())],
             message,
         ),
-        SpecError::BadRules { error, .. } => ErrorData::new(
-            "spec.rules",
-            [("reason", error.to_string().into())],
-            message,
-        ),
+        SpecError::BadRules { error, .. } => {
+            let error: &(dyn std::error::Error + 'static) = &**error;
+            let reason = if let Some(e) = error.downcast_ref::<qi_jungle::ParseRulesError>() {
+                Reason::of(e)
+            } else if let Some(e) = error.downcast_ref::<qi_five_tigers::RulesError>() {
+                Reason::of(e)
+            } else {
+                Reason::text(error.to_string())
+            };
+            ErrorData::new("spec.rules", [], message).with_reason(&reason)
+        }
         SpecError::Profile { game, profile } => ErrorData::new(
             "spec.profile",
             [
@@ -118,16 +137,12 @@ impl From<&GameError> for ErrorData {
         match e {
             GameError::Spec(e) => spec(e),
             GameError::Position(reason) => {
-                ErrorData::new("position", [("reason", reason.as_str().into())], message)
+                ErrorData::new("position", [], message).with_reason(reason)
             }
-            GameError::Move { text, reason } => ErrorData::new(
-                "move",
-                [
-                    ("text", text.as_str().into()),
-                    ("reason", reason.as_str().into()),
-                ],
-                message,
-            ),
+            GameError::Move { text, reason } => {
+                ErrorData::new("move", [("text", text.as_str().into())], message)
+                    .with_reason(reason)
+            }
             GameError::Ply { ply, len } => ErrorData::new(
                 "ply",
                 [("ply", (*ply).into()), ("len", (*len).into())],
@@ -151,7 +166,7 @@ impl From<&RenderError> for ErrorData {
         match e {
             RenderError::Spec(e) => spec(e),
             RenderError::Position(reason) => {
-                ErrorData::new("position", [("reason", reason.as_str().into())], message)
+                ErrorData::new("position", [], message).with_reason(reason)
             }
             RenderError::Square(square) => {
                 ErrorData::new("square", [("square", square.as_str().into())], message)
@@ -162,13 +177,10 @@ impl From<&RenderError> for ErrorData {
                 reason,
             } => ErrorData::new(
                 "record.bad-move",
-                [
-                    ("number", (*number).into()),
-                    ("text", text.as_str().into()),
-                    ("reason", reason.as_str().into()),
-                ],
+                [("number", (*number).into()), ("text", text.as_str().into())],
                 message,
-            ),
+            )
+            .with_reason(reason),
             RenderError::Record(reason) => {
                 ErrorData::new("record", [("reason", reason.as_str().into())], message)
             }
@@ -264,6 +276,58 @@ mod tests {
         assert_eq!(e.kind, "option");
         let e = ErrorData::from(&load_record("[Game \"jungle\"]\n1. a9a1 *").err().unwrap());
         assert_eq!(e.kind, "record");
+    }
+
+    #[test]
+    fn a_refused_move_or_position_carries_its_cause_as_a_code() {
+        let cause = |e: &GameError| match &ErrorData::from(e).fields["cause"] {
+            Field::Cause(cause) => cause.clone(),
+            other => panic!("{other:?}"),
+        };
+        let mut game = new_game("jungle", None).unwrap();
+        let e = game.play("a9a1").unwrap_err();
+        assert_eq!(cause(&e), serde_json::json!({"code": "refusal.not-legal"}));
+        let e = game.play("z3a4").unwrap_err();
+        assert_eq!(
+            cause(&e),
+            serde_json::json!({"code": "jungle-move.bad-from", "fields": {
+                "text": "z3a4", "error": {"code": "coord.file-off-board", "fields": "z"}}})
+        );
+        let e = new_game("jungle", Some("x6/7/7/7/7/7/7/7/7 w 0 1"))
+            .err()
+            .unwrap();
+        assert_eq!(
+            cause(&e),
+            serde_json::json!({"code": "jfen.unknown-piece", "fields": {"letter": "x", "rank": 9}})
+        );
+        let e = new_game("jungle:standard,bogus=1", None).err().unwrap();
+        assert_eq!(
+            cause(&e),
+            serde_json::json!({"code": "jungle-rules.unknown-option", "fields": "bogus"})
+        );
+        let e = new_game("five-tigers:nosuch", None).err().unwrap();
+        assert_eq!(
+            cause(&e),
+            serde_json::json!({"code": "ft-rules.unknown-preset", "fields": {"name": "nosuch"}})
+        );
+        let mut game = new_game("five-tigers", None).unwrap();
+        game.play("c3").unwrap();
+        let e = ErrorData::from(&game.play("c3").unwrap_err());
+        assert_eq!(
+            e.fields["reason"],
+            Field::Text("the point is not empty".into())
+        );
+        assert_eq!(
+            e.fields["cause"],
+            Field::Cause(serde_json::json!({"code": "refusal.occupied"}))
+        );
+        let e = new_game("five-tigers", Some("5/5/5/5/5 q place X:13,O:13 - x -,- 0"))
+            .err()
+            .unwrap();
+        assert_eq!(
+            cause(&e),
+            serde_json::json!({"code": "ft-text.bad-char", "fields": {"field": "to-move", "ch": "q"}})
+        );
     }
 
     #[test]

@@ -10,5 +10,6 @@ pub mod clock;
 pub mod error_data;
 pub mod game;
 pub mod poll;
+pub mod reason;
 pub mod review;
 pub mod svg;

@@ -19,11 +19,13 @@
 use std::any::Any;
 use std::fmt::Write;
 
-use qi_core::{Game, Position, Side};
+use qi_core::{Game, Position, Refusal, Side};
 use qi_engine::record::Record;
 use qi_engine::{GameFn, GameKit, Games, Registry, RulesOf, SpecError};
 use qi_five_tigers::{FiveTigers, FormationKind, Point, FORMATIONS};
 use qi_jungle::{Animal, Jungle, Square};
+
+use crate::reason::Reason;
 
 /// What to highlight on a board, by square or point name (`a3`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -59,7 +61,7 @@ pub enum RenderError {
     Spec(#[from] SpecError),
     /// The position text is not a position of the game.
     #[error("bad position: {0}")]
-    Position(String),
+    Position(Reason),
     /// A highlighted square is not on the board.
     #[error("'{0}' is not a square of the board")]
     Square(String),
@@ -71,7 +73,7 @@ pub enum RenderError {
         /// The move (control characters escaped).
         text: String,
         /// Why it is refused.
-        reason: String,
+        reason: Reason,
     },
     /// A game record that cannot be read or replayed.
     #[error("bad record: {0}")]
@@ -116,18 +118,18 @@ pub fn render_game(
             let start = start_position::<K>(rules, self.0).map_err(RenderError::Position)?;
             let mut game = K::Game::new(start);
             for (i, text) in self.1.iter().enumerate() {
-                let bad = |reason: String| RenderError::Move {
+                let bad = |reason: Reason| RenderError::Move {
                     number: i + 1,
                     text: text.chars().take(40).flat_map(char::escape_debug).collect(),
                     reason,
                 };
                 let mv = text
                     .parse::<<K::Position as Position>::Move>()
-                    .map_err(|e| bad(e.to_string()))?;
+                    .map_err(|e| bad(Reason::of_error(&e)))?;
                 if let Some(outcome) = game.outcome() {
-                    return Err(bad(format!("the game is over ({outcome})")));
+                    return Err(bad(game_over(outcome)));
                 }
-                game.play(mv).map_err(|e| bad(e.reason.to_string()))?;
+                game.play(mv).map_err(|e| bad(Reason::of(&e.reason)))?;
             }
             render_at::<K>(&game, game.moves().len(), self.2)
         }
@@ -181,11 +183,18 @@ pub(crate) fn read_record(text: &str) -> Result<(Record, String), String> {
 pub(crate) fn start_position<K: GameKit>(
     rules: RulesOf<K>,
     text: Option<&str>,
-) -> Result<K::Position, String> {
+) -> Result<K::Position, Reason> {
     match text.map(str::trim) {
         None | Some("") | Some("startpos") => Ok(K::Position::new(rules)),
-        Some(text) => K::Position::from_text(text, rules).map_err(|e| e.to_string()),
+        Some(text) => K::Position::from_text(text, rules).map_err(|e| Reason::of_error(&e)),
     }
+}
+
+/// Why a move is refused after the end of the game.
+pub(crate) fn game_over(outcome: impl std::fmt::Display) -> Reason {
+    Reason::of(&Refusal::GameOver {
+        outcome: outcome.to_string(),
+    })
 }
 
 /// Draws `game`'s position after `ply` of its moves.

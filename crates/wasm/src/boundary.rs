@@ -7,6 +7,7 @@
 
 use js_sys::{Array, Function, Reflect};
 use qi_play::error_data::{ErrorData, Field};
+use serde::Serialize;
 use wasm_bindgen::{JsCast, JsValue};
 
 /// Why an argument is refused.
@@ -278,6 +279,13 @@ pub fn js_error(data: &ErrorData) -> JsValue {
             // Exact: fields are counts and plies, far below 2^53.
             Field::Number(n) => JsValue::from_f64(*n as f64),
             Field::Text(t) => JsValue::from_str(t),
+            // Maps of strings and numbers: as a plain object, or left out.
+            Field::Cause(cause) => {
+                match cause.serialize(&serde_wasm_bindgen::Serializer::json_compatible()) {
+                    Ok(value) => value,
+                    Err(_) => continue,
+                }
+            }
         };
         // Setting a property of a fresh plain object cannot fail.
         let _ = Reflect::set(&fields, &JsValue::from_str(name), &value);

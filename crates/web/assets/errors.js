@@ -3,17 +3,19 @@
 // languages. Their messages are English, and stay so for the JavaScript
 // package's and the JSON API's users (docs/wasm.md, docs/web.md). Errors
 // arrive structured ({kind, fields, message}: the wasm package's and the
-// server's) and are translated by kind (DATA_KINDS). Their fields are
-// typed but for one: the reason a position, record or move is refused,
-// which the library gives as an English message of its own; in Chinese
-// the page reads that reason by its kind's grammar (ERROR_KINDS: a stable
-// kind name, a pattern whose groups are the fields: the field, the
-// character, the rank or line and column, the value) and says it again,
-// whole, from those fields. The backends' own messages (the engine is
-// thinking, a search is running) are read the same way. The user's own input that a message quotes
-// stays as typed. An ES module (i18n.js uses it); the wasm
-// package's Node tests (crates/wasm/js/test/page-errors.test.mjs) check
-// that every message the library gives for bad input has a kind here.
+// server's) and are translated by kind (DATA_KINDS). The reason a
+// position, a move or a rule string is refused comes as data too: the
+// library's error as {code, fields} (the `cause` field), said again from
+// its fields by its code (CAUSES; every code the library has is listed,
+// with an example, in crates/wasm/js/test/error-codes.json, and the wasm
+// package's Node tests check each has words here). The reasons the library
+// still gives only in words (a record's, and the backends' own messages)
+// are read by their grammar (ERROR_KINDS: a stable kind name, a pattern
+// whose groups are the fields) and said again, whole, from those fields.
+// The user's own input that a message quotes stays as typed. An ES module
+// (i18n.js uses it); the wasm package's Node tests
+// (crates/wasm/js/test/page-errors.test.mjs) check that every message the
+// library gives for bad input has words here.
 
 // The kinds of error message the page can show, with their fields (the
 // pattern's groups) and the Chinese words for each; `t` explains a part
@@ -173,6 +175,167 @@ const ERROR_KINDS = [
   { kind: "bad-json", pattern: /^bad JSON body: (.*)$/s, zh: () => "请求格式有误" },
 ];
 
+// The library's errors as data ({code, fields}: the `cause` of a refused
+// position, move or rule string), in Chinese, by code; `t` says a field
+// that is an error of its own (the square of a move) or a reason in
+// words. Jungle's sides are Red and Blue, Five Tigers' X and O.
+/** @type {Record<string, string>} */
+const ZH_JUNGLE_SIDE = { first: "红方", second: "蓝方" };
+/** @type {Record<string, string>} */
+const ZH_FT_SIDE = { first: "X方", second: "O方" };
+/** @type {Record<string, string>} */
+const FT_SIDE_CHAR = { first: "x", second: "o" };
+/** @param {{ side: string, animal: string }} p */
+const zhJunglePiece = (p) => `${ZH_JUNGLE_SIDE[p.side] || p.side}${ZH_ANIMAL[p.animal[0].toUpperCase() + p.animal.slice(1)] || p.animal}`;
+/** @param {string} side */
+const ftSide = (side) => ZH_FT_SIDE[side] || side;
+/** @param {Fields} f */
+const ftStep = (f) => `${f.step.from}-${f.step.to}`;
+const IMPOSSIBLE = "不可能出现的局面：";
+/**
+ * A field that is an error of its own ({code, fields}) or words.
+ * @typedef {(inner: unknown) => string} ExplainPart
+ */
+/** @type {Record<string, (f: any, t: ExplainPart) => string>} */
+const CAUSES = {
+  "coord.empty": () => "坐标为空",
+  "coord.bad-file": (f) => `“${f}”不是列字母（应为小写字母）`,
+  "coord.file-off-board": (f) => `${f} 列不在棋盘上`,
+  "coord.missing-rank": () => "列字母之后缺少行号",
+  "coord.bad-rank": (f) => `“${f}”不是行号数字`,
+  "coord.rank-off-board": (f) => `第${f}行不在棋盘上`,
+  "refusal.game-over": () => "对局已结束",
+  "refusal.not-legal": () => "此局面下不是合法着法",
+  "refusal.anti-chase": (f) => `违反禁止长追的${f.rule}规则`,
+  "refusal.remove-only": (f) => `${ftSide(f.side)}只能提${f.own ? "己方的一枚棋子" : "对方一枚不在阵型中的棋子"}`,
+  "refusal.owed": (f) => `${ftSide(f.side)}须先提${f.count}子`,
+  "refusal.no-removal-owed": () => "现在不能提子",
+  "refusal.occupied": () => "这个点上已有棋子",
+  "refusal.placement-over": () => "布子阶段已结束",
+  "refusal.step-in-placement": () => "布子结束后才能行棋",
+  "refusal.shuttle": () => "来回走的规则禁止直接走回去",
+  "refusal.not-a-step": (f) => `不是${ftSide(f.side)}走到相邻空点的一步`,
+  "jfen.empty": () => "局面文本为空",
+  "jfen.rank-count": (f) => `棋盘有${f}行（以“/”分隔），应为9行`,
+  "jfen.rank-width": (f) => `第${f.rank}横行有${f.squares}格，应为7格`,
+  "jfen.unknown-piece": (f) => `第${f.rank}横行有不认识的棋子字母“${f.letter}”`,
+  "jfen.bad-digit": (f) => `第${f.rank}横行的空格数“${f.digit}”有误（应为1到7）`,
+  "jfen.duplicate-piece": (f) => `棋盘上有两个${zhJunglePiece(f)}`,
+  "jfen.missing-side": () => "棋盘之后缺少走棋方（红方写 w 或 r，蓝方写 b）",
+  "jfen.bad-side": (f) => `走棋方“${f}”有误（红方写 w 或 r，蓝方写 b）`,
+  "jfen.bad-counter": (f) => `${ZH_COUNTER[f.field] || f.field}“${f.text}”有误（应为${f.field === "full-move" ? 1 : 0}到4294967295的整数）`,
+  "jfen.extra-field": (f) => `回合数之后多了字段“${f}”`,
+  "jfen.rules-mismatch": (f) => `局面文本写明的规则是“${f.text}”，不是所选的规则“${f.given}”`,
+  "jungle-setup.duplicate-piece": (f) => `棋盘上有两个${zhJunglePiece(f.piece)}（${f.first} 和 ${f.second}）`,
+  "jungle-setup.animal-in-water": (f) => `${zhJunglePiece(f.piece)}在水中（${f.square}）：只有鼠能下水`,
+  "jungle-setup.own-den": (f) => `${zhJunglePiece(f.piece)}在己方兽穴 ${f.square} 上`,
+  "jungle-setup.both-dens-entered": () => "双方都有动物进入了对方兽穴",
+  "jungle-setup.zero-fullmove": () => "回合数为0（从1开始）",
+  "impossible.empty-board": () => `${IMPOSSIBLE}棋盘上没有棋子`,
+  "impossible.mover-in-enemy-den": (f) =>
+    `${IMPOSSIBLE}${zhJunglePiece(f.piece)}已在对方兽穴 ${f.square}，却又轮到它这一方走（进入兽穴时对局已结束）`,
+  "impossible.last-mover-without-animals": (f) => `${IMPOSSIBLE}${ZH_JUNGLE_SIDE[f.side]}没有动物，却走了上一步`,
+  "impossible.counters-contradict": (f) =>
+    `${IMPOSSIBLE}无吃子步数${f.no_capture_plies}大于按回合数和走棋方算出的已走步数${f.plies}`,
+  "jungle-move.bad-length": (f) => `“${f}”不是着法（应为两个格子，例如 a3a4）`,
+  "jungle-move.bad-from": (f, t) => `着法“${f.text}”的起点有误：${t(f.error)}`,
+  "jungle-move.bad-to": (f, t) => `着法“${f.text}”的终点有误：${t(f.error)}`,
+  "jungle-move.same-square": (f) => `“${f}”没有离开原来的格子`,
+  "jungle-rules.unknown-preset": (f) => `斗兽棋没有“${f.name}”这套规则`,
+  "jungle-rules.unknown-option": (f) => `斗兽棋没有“${f}”这个规则选项`,
+  "jungle-rules.missing-value": (f) => `规则选项“${f}”格式有误（应为 选项=值）`,
+  "jungle-rules.bad-value": (f) => `规则选项“${f.option}”的值“${f.value}”有误（可选：${zhAllowed(f.expected)}）`,
+  "jungle-rules.renamed": (f) => `规则选项“${f.option}”的值“${f.value}”已改名：请写“${f.new_name}”（它所指的规则变了）`,
+  "ft-rules.unknown-preset": (f) => `五虎棋没有“${f.name}”这套规则`,
+  "ft-rules.bad-syntax": (f) => `“${f.text}”的格式不是 选项=值`,
+  "ft-rules.unknown-option": (f) => `五虎棋没有“${f.option}”这个规则选项`,
+  "ft-rules.bad-value": (f) => `规则选项“${f.option}”不能取“${f.value}”（允许：${zhAllowed(f.allowed)}）`,
+  "ft-move.empty": () => "着法为空",
+  "ft-move.point": (f, t) => `着法中的点有误：${t(f)}`,
+  "ft-move.not-adjacent": (f) => `${f.from}-${f.to} 不是走到相邻点的一步`,
+  "ft-text.field-count": (f) => `应有8个以空格分隔的字段，实际有${f}个`,
+  "ft-text.rules-mismatch": (f) => `局面文本写明的规则是“${f.text}”，不是所选的规则“${f.given}”`,
+  "ft-text.bad-char": (f) => `${ZH_FIELD[f.field]}字段：不该有的字符“${f.ch}”`,
+  "ft-text.invalid": (f, t) => `${ZH_FIELD[f.field]}字段：${t(f.reason)}`,
+  "ft-text.rules": (f, t) => `规则：${t(f)}`,
+  "ft-text.setup": (f, t) => `${ZH_FIELD[f.field]}字段：${t(f.error)}`,
+  "ft-setup.owed-twice-in-a-row": () => "同一方连续两项",
+  "ft-setup.last-step-not-adjacent": (f) => `${ftStep(f)} 不是走到相邻点的一步`,
+  "ft-setup.hand-too-large": (f) => `${ftSide(f.side)}手中有${f.hand}子，超过${f.max}子`,
+  "ft-setup.too-many-pieces": (f) => `${ftSide(f.side)}盘上与手中的棋子超过${f.max}个`,
+  "ft-setup.no-pieces": () => "双方都没有棋子",
+  "ft-setup.placement-with-empty-hands": () => "双方手中都已无子，布子阶段已结束",
+  "ft-setup.placement-on-full-board": () => "棋盘已满，布子阶段已结束",
+  "ft-setup.next-hand-empty": () => "手中无子的一方在布子时被跳过",
+  "ft-setup.quiet-plies-in-placement": () => "布子阶段没有行棋步数",
+  "ft-setup.step-in-placement": () => "布子阶段没有上一步行棋",
+  "ft-setup.hands-in-movement": () => "布子结束后双方手中的子数应为0",
+  "ft-setup.owed-after-loss": () => "一方已无棋子时不再待提子",
+  "ft-setup.owed-from-empty-board": () => "盘上无子的一方不会被提子",
+  "ft-setup.wrong-side-to-move": (f) => `“${FT_SIDE_CHAR[f.found]}”应为“${FT_SIDE_CHAR[f.expected]}”`,
+  "ft-setup.placed-out-of-turn": (f) => `X方已布${f.placed[0]}子、O方已布${f.placed[1]}子，但双方轮流布子，X方先`,
+  "ft-setup.next-out-of-turn": (f) =>
+    `“${FT_SIDE_CHAR[f.found]}”应为“${FT_SIDE_CHAR[f.expected]}”：双方布子数相同时轮到X方，X方多布一子时轮到O方`,
+  "ft-setup.owed-in-deferred-placement": () => "延后提子规则下，布子阶段不待提子",
+  "ft-setup.removed-in-deferred-placement": (f) => `${ftSide(f.side)}少了${f.lost}子，但延后提子规则下布子结束前不提子`,
+  "ft-setup.two-owed-in-placement": () => "布子阶段不能有两项待提子：只有最后一次布子能提子",
+  "ft-setup.owed-not-to-last-placer": (f) => `布子阶段${ftSide(f.taker)}待提子，但上一个布子的是对方`,
+  "ft-setup.owed-without-formation": (f) => `${ftSide(f.taker)}待提${f.count}子，多于它经任一枚棋子所成的阵型数`,
+  "ft-setup.unpaid-formations": (f) =>
+    `${ftSide(f.side)}有${f.held}个阵型，却只待提${f.owed}子，而对方未失一子：布子时每成一个阵型都要提一子`,
+  "ft-setup.removed-before-formation": (f) => `${ftSide(f.side)}少了棋子，但对方布下的棋子还不到成阵所需的3子`,
+  "ft-setup.full-board-nothing-owed": () => "行棋阶段的满盘必有待提子：开局的提子在布子之后",
+  "ft-setup.owed-not-from-placement": (f) => `按“${f.capture}”提子规则结束布子时，这个棋盘上不可能待提“${f.owed}”`,
+  "ft-setup.steps-out-of-turn": () => "上一步不合轮次：O方先行棋，之后双方交替",
+  "ft-setup.last-step-off-board": (f) => `${ftSide(f.side)}的上一步 ${ftStep(f)} 与棋盘不符`,
+  "ft-setup.quiet-without-steps": (f) => `无提子步数为${f.plies}，但还没有一方行过棋`,
+  "ft-setup.owed-not-from-step": (f) =>
+    `${ftSide(f.side)}的一步 ${ftStep(f)} 能提${f.value}子：待提子和无提子步数与它不符`,
+};
+
+/**
+ * The library's error given as data, in `lang`, or null for a code with
+ * no words here. A field that is words is explained as a message.
+ * @param {unknown} cause
+ * @param {string} lang
+ * @param {string[]} unknown
+ * @returns {string | null}
+ */
+function explainCause(cause, lang, unknown) {
+  if (lang !== "zh" || !cause || typeof cause !== "object") return null;
+  const { code, fields } = /** @type {{ code?: unknown, fields?: unknown }} */ (cause);
+  const words = typeof code === "string" ? CAUSES[code] : undefined;
+  return words ? words(fields, (inner) => explainPart(inner, lang, unknown)) : null;
+}
+
+/**
+ * A part of an error: an error as data, or words (a message of its own);
+ * one of no known code or kind is kept as it is and added to `unknown`.
+ * @param {unknown} part
+ * @param {string} lang
+ * @param {string[]} unknown
+ * @returns {string}
+ */
+function explainPart(part, lang, unknown) {
+  if (typeof part === "string") {
+    const said = explainError(part, lang, unknown);
+    if (said === null) unknown.push(part);
+    return said ?? part;
+  }
+  const said = explainCause(part, lang, unknown);
+  if (said === null) unknown.push(JSON.stringify(part));
+  return said ?? JSON.stringify(part);
+}
+
+/**
+ * Whether `code` has words here (for the tests against the library's list).
+ * @param {string} code
+ */
+export function causeHasWords(code) {
+  return Object.hasOwn(CAUSES, code);
+}
+
+
 // The message in `lang` from its kind's words, or null for a message of no
 // known kind. Parts that are messages themselves (the reason after
 // "bad position: ") are explained the same way; one of no known kind is
@@ -201,7 +364,8 @@ export function explainError(message, lang, unknown = []) {
 // The words of the errors that arrive structured ({kind, fields, message}:
 // the wasm package's and the server's JSON errors, docs/wasm.md): they are
 // translated from their fields, with no reading of the message; a field
-// that is a message of its own (a move's reason) is explained as above.
+// that is the library's error as data (a move's `cause`) is said by its
+// code, one that is only words (a record's `reason`) is read as above.
 /** @type {Record<string, string>} */
 const ZH_FOUND = {
   undefined: "未给出", null: "null", "an array": "数组", "a string": "字符串", "a number": "数字",
@@ -220,7 +384,7 @@ const zhArgument = (name) => ZH_ARGUMENT[name] || name;
  * The fields of a structured error, by name.
  * @typedef {Record<string, any>} Fields
  */
-/** @type {Record<string, { zh: (f: Fields, t: Explain) => string }>} */
+/** @type {Record<string, { zh: (f: Fields, t: ExplainPart) => string }>} */
 const DATA_KINDS = {
   "argument.type": { zh: (f) => `参数 ${zhArgument(f.name)} 应为${ZH_EXPECTED[f.expected] || f.expected}，而不是${ZH_FOUND[f.found] || f.found}` },
   "argument.range": { zh: (f) => `参数 ${f.name} 应为 ${f.min} 到 ${f.max} 的整数，而不是 ${f.value}` },
@@ -230,13 +394,13 @@ const DATA_KINDS = {
   "limits.unbounded": { zh: () => "搜索没有任何限制，也没有能停止它的回调" },
   ply: { zh: (f) => `第${f.ply}步不在对局中（0 到 ${f.len}）` },
   "record.ply": { zh: (f) => `第${f.ply}步不在棋谱中（0 到 ${f.len}）` },
-  "record.bad-move": { zh: (f, t) => `第${f.number}步“${f.text}”：${t(f.reason)}` },
+  "record.bad-move": { zh: (f, t) => `第${f.number}步“${f.text}”：${t(f.cause ?? f.reason)}` },
   "nothing-to-undo": { zh: () => "没有可以悔的棋" },
-  move: { zh: (f, t) => `着法“${f.text}”不能走：${t(f.reason)}` },
-  position: { zh: (f, t) => `局面文本有误：${t(f.reason)}` },
+  move: { zh: (f, t) => `着法“${f.text}”不能走：${t(f.cause ?? f.reason)}` },
+  position: { zh: (f, t) => `局面文本有误：${t(f.cause ?? f.reason)}` },
   record: { zh: (f, t) => `棋谱有误：${t(f.reason)}` },
   "spec.unknown-game": { zh: (f) => `没有“${f.name}”这种棋（可选 jungle 或 five-tigers，可加“:规则名”）` },
-  "spec.rules": { zh: (f, t) => t(f.reason) },
+  "spec.rules": { zh: (f, t) => t(f.cause ?? f.reason) },
   // The backends' own refusals.
   "engine-thinking": { zh: () => "引擎正在思考：请等它走完" },
   "undo-count": { zh: (f) => `在第${f.ply}步不能悔${f.count}步` },
@@ -273,11 +437,7 @@ const DATA_KINDS = {
 export function explainErrorData(error, lang, unknown = []) {
   const kind = error && error.kind && error.fields ? DATA_KINDS[error.kind] : null;
   if (!kind || lang !== "zh") return explainError(error.message, lang, unknown);
-  return kind.zh(/** @type {Fields} */ (error.fields), (inner) => {
-    const said = explainError(inner, lang, unknown);
-    if (said === null) unknown.push(inner);
-    return said ?? inner;
-  });
+  return kind.zh(/** @type {Fields} */ (error.fields), (inner) => explainPart(inner, lang, unknown));
 }
 
 // The kind of a message and its fields (the pattern's groups, in order),

@@ -15,7 +15,8 @@ use qi_five_tigers::{held_formations, FiveTigers, Phase, Point};
 use qi_search::{Limits, MoveOf, SearchInfo, SearchOptions, Searcher, Strength};
 
 use crate::poll::Polled;
-use crate::svg::{move_squares, render_position, Marks, RenderOptions};
+use crate::reason::Reason;
+use crate::svg::{game_over, move_squares, render_position, Marks, RenderOptions};
 
 use super::tree::{MoveTree, MAX_NESTING, ROOT};
 use super::view::{info_view, line_view};
@@ -394,22 +395,24 @@ impl<K: GameKit> WebGame for KitGame<K> {
     }
 
     fn play(&mut self, text: &str) -> Result<(), GameError> {
-        let bad = |reason: String| GameError::Move {
+        let bad = |reason: Reason| GameError::Move {
             text: text.chars().take(40).flat_map(char::escape_debug).collect(),
             reason,
         };
-        let mv: MoveOf<K::Game> = text.trim().parse().map_err(|e| bad(format!("{e}")))?;
+        let mv: MoveOf<K::Game> = text.trim().parse().map_err(|e| bad(Reason::of_error(&e)))?;
         if let Some(outcome) = self.game.outcome() {
-            return Err(bad(format!("the game is over ({outcome})")));
+            return Err(bad(game_over(outcome)));
         }
         let known = self.tree.child(self.at, mv).is_some();
         if !known
             && self.tree.nesting(self.at) + usize::from(!self.tree.children(self.at).is_empty())
                 > MAX_NESTING
         {
-            return Err(bad(format!("variations nest at most {MAX_NESTING} deep")));
+            return Err(bad(Reason::text(format!(
+                "variations nest at most {MAX_NESTING} deep"
+            ))));
         }
-        self.game.play(mv).map_err(|e| bad(e.reason.to_string()))?;
+        self.game.play(mv).map_err(|e| bad(Reason::of(&e.reason)))?;
         self.at = self.tree.add(self.at, mv);
         Ok(())
     }
@@ -447,7 +450,7 @@ impl<K: GameKit> WebGame for KitGame<K> {
         for text in moves {
             let missing = || GameError::Move {
                 text: text.chars().take(40).flat_map(char::escape_debug).collect(),
-                reason: "no such move in the game's tree here".to_string(),
+                reason: Reason::text("no such move in the game's tree here"),
             };
             let mv: MoveOf<K::Game> = text.trim().parse().map_err(|_| missing())?;
             node = self.tree.child(node, mv).ok_or_else(missing)?;
@@ -463,15 +466,15 @@ impl<K: GameKit> WebGame for KitGame<K> {
     fn preview(&self, moves: &[String], flip: bool) -> Result<String, GameError> {
         let mut game = self.game.clone();
         for text in moves {
-            let bad = |reason: String| GameError::Move {
+            let bad = |reason: Reason| GameError::Move {
                 text: text.chars().take(40).flat_map(char::escape_debug).collect(),
                 reason,
             };
-            let mv: MoveOf<K::Game> = text.trim().parse().map_err(|e| bad(format!("{e}")))?;
+            let mv: MoveOf<K::Game> = text.trim().parse().map_err(|e| bad(Reason::of_error(&e)))?;
             if let Some(outcome) = game.outcome() {
-                return Err(bad(format!("the game is over ({outcome})")));
+                return Err(bad(game_over(outcome)));
             }
-            game.play(mv).map_err(|e| bad(e.reason.to_string()))?;
+            game.play(mv).map_err(|e| bad(Reason::of(&e.reason)))?;
         }
         let options = RenderOptions {
             marks: Marks {

@@ -27,6 +27,7 @@ use qi_engine::record::Record;
 use qi_engine::{GameFn, GameKit, Games, Registry, RulesOf, SpecError};
 use qi_search::{Limits, SearchOptions};
 
+use crate::reason::Reason;
 use crate::svg::{read_record, start_position, RenderError, RenderOptions};
 
 mod kit;
@@ -52,14 +53,14 @@ pub enum GameError {
     Spec(#[from] SpecError),
     /// The position text is not a position of the game.
     #[error("bad position: {0}")]
-    Position(String),
+    Position(Reason),
     /// A move that cannot be read or is not legal now.
     #[error("move '{text}': {reason}")]
     Move {
         /// The move as given (control characters escaped).
         text: String,
         /// What is wrong with it.
-        reason: String,
+        reason: Reason,
     },
     /// A ply outside the move list.
     #[error("ply {ply} is outside the game (0 to {len})")]

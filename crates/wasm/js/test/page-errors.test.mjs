@@ -157,3 +157,38 @@ test("errors that arrive with their kind are translated from their fields", () =
     "参数 ply 应为 0 到 9 的整数，而不是 -1",
   );
 });
+
+// The library's errors as data: every code it has (the list its Rust test
+// writes, one example each) has Chinese words on the page, said from the
+// fields with no English left and no part unknown.
+const CODES = JSON.parse(readFileSync(path.join(repo, "crates/wasm/js/test/error-codes.json"), "utf8"));
+
+test("every code of the library's errors has Chinese words on the page", () => {
+  assert.ok(CODES.length > 80, `${CODES.length} codes`);
+  for (const example of CODES) {
+    assert.ok(page.causeHasWords(example.code), `no words for the code ${example.code}`);
+    const { message, ...cause } = example;
+    const unknown = [];
+    const zh = page.explainErrorData({ kind: "position", fields: { reason: message, cause }, message }, "zh", unknown);
+    assert.deepEqual(unknown, [], `parts of no code in: ${message}`);
+    assert.equal(englishIn(zh), null, `English left in "${zh}" (from ${example.code})`);
+  }
+});
+
+test("a refused move and a bad position are said by their code: in Chinese in zh, the library's English in en", () => {
+  const game = new Game("jungle");
+  const refused = thrownError(() => game.play("a3a5"));
+  assert.deepEqual(refused.fields.cause, { code: "refusal.not-legal" });
+  // The code, not the words: a reason in other words reads the same.
+  const data = { kind: refused.kind, fields: { ...refused.fields, reason: "anything" }, message: refused.message };
+  assert.equal(page.explainErrorData(data, "zh"), "着法“a3a5”不能走：此局面下不是合法着法");
+  assert.equal(page.explainErrorData(data, "en"), null);
+  assert.equal(refused.message, "move 'a3a5': not a legal move in this position");
+  const bad = thrownError(() => new Game("five-tigers", "5/5/5/5/5 q place X:13,O:13 - x -,- 0"));
+  assert.deepEqual(bad.fields.cause, { code: "ft-text.bad-char", fields: { field: "to-move", ch: "q" } });
+  assert.equal(page.explainErrorData(bad, "zh"), "局面文本有误：走棋方字段：不该有的字符“q”");
+  const tigers = new Game("five-tigers");
+  tigers.play("c3");
+  const occupied = thrownError(() => tigers.play("c3"));
+  assert.equal(page.explainErrorData({ ...occupied, fields: { ...occupied.fields, reason: "" } }, "zh"), "着法“c3”不能走：这个点上已有棋子");
+});

@@ -183,11 +183,31 @@ impl From<ReviewError> for ApiError {
 /// A field whose quoted input is bounded as the message is.
 fn bounded((name, field): (&'static str, Field)) -> (&'static str, Field) {
     match field {
-        Field::Text(t) if t.chars().count() > MAX_MESSAGE => (
-            name,
-            Field::Text(t.chars().take(MAX_MESSAGE).chain(['…']).collect()),
-        ),
+        Field::Text(t) => (name, Field::Text(bounded_text(t))),
+        Field::Cause(mut cause) => {
+            bound_strings(&mut cause);
+            (name, Field::Cause(cause))
+        }
         other => (name, other),
+    }
+}
+
+/// `text`, cut to `MAX_MESSAGE` characters and an ellipsis if longer.
+fn bounded_text(text: String) -> String {
+    if text.chars().count() > MAX_MESSAGE {
+        text.chars().take(MAX_MESSAGE).chain(['…']).collect()
+    } else {
+        text
+    }
+}
+
+/// Bounds every string of `value` (the input a cause quotes).
+fn bound_strings(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::String(s) => *s = bounded_text(std::mem::take(s)),
+        serde_json::Value::Array(items) => items.iter_mut().for_each(bound_strings),
+        serde_json::Value::Object(map) => map.values_mut().for_each(bound_strings),
+        _ => {}
     }
 }
 
@@ -325,6 +345,18 @@ mod tests {
         assert_eq!(e.code(), "illegal");
         match &e.fields["text"] {
             Field::Text(t) => assert!(t.chars().count() <= MAX_MESSAGE + 1),
+            other => panic!("{other:?}"),
+        }
+        // The input a cause quotes is bounded too.
+        let text = format!("6l/7/3R3/7/7/7/7/7/6L w 0 1 {}", "z".repeat(1000));
+        let e = ApiError::from(crate::game::new_game("jungle", Some(&text)).err().unwrap());
+        assert_eq!(e.kind(), "position");
+        match &e.fields["cause"] {
+            Field::Cause(cause) => {
+                assert_eq!(cause["code"], "jfen.extra-field");
+                let quoted = cause["fields"].as_str().unwrap();
+                assert_eq!(quoted.chars().count(), MAX_MESSAGE + 1);
+            }
             other => panic!("{other:?}"),
         }
     }
