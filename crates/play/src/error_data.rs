@@ -108,13 +108,9 @@ fn spec(e: &SpecError) -> ErrorData {
             message,
         ),
         SpecError::BadRules { error, .. } => {
-            let error: &(dyn std::error::Error + 'static) = &**error;
-            let reason = if let Some(e) = error.downcast_ref::<qi_jungle::ParseRulesError>() {
-                Reason::of(e)
-            } else if let Some(e) = error.downcast_ref::<qi_five_tigers::RulesError>() {
-                Reason::of(e)
-            } else {
-                Reason::text(error.to_string())
+            let reason = Reason {
+                message: error.to_string(),
+                cause: Reason::of_spec(e).cause,
             };
             ErrorData::new("spec.rules", [], message).with_reason(&reason)
         }
@@ -149,9 +145,7 @@ impl From<&GameError> for ErrorData {
                 message,
             ),
             GameError::NothingToUndo => ErrorData::new("nothing-to-undo", [], message),
-            GameError::Record(reason) => {
-                ErrorData::new("record", [("reason", reason.as_str().into())], message)
-            }
+            GameError::Record(reason) => ErrorData::new("record", [], message).with_reason(reason),
             GameError::Option(reason) => {
                 ErrorData::new("option", [("reason", reason.as_str().into())], message)
             }
@@ -182,7 +176,7 @@ impl From<&RenderError> for ErrorData {
             )
             .with_reason(reason),
             RenderError::Record(reason) => {
-                ErrorData::new("record", [("reason", reason.as_str().into())], message)
+                ErrorData::new("record", [], message).with_reason(reason)
             }
             RenderError::Ply { ply, len } => ErrorData::new(
                 "record.ply",
@@ -309,6 +303,24 @@ mod tests {
         assert_eq!(
             cause(&e),
             serde_json::json!({"code": "ft-rules.unknown-preset", "fields": {"name": "nosuch"}})
+        );
+        let e = load_record("[Game \"jungle\"]\n\n1. a3a4 a3a9 *\n")
+            .err()
+            .unwrap();
+        assert_eq!(
+            cause(&e),
+            serde_json::json!({"code": "record.illegal-move", "fields": {
+                "number": 2, "text": "a3a9", "reason": {"code": "refusal.not-legal"}}})
+        );
+        let e = load_record(
+            "[Game \"five-tigers\"]\n[Start \"5/5/5/5/5 q place X:13,O:13 - x -,- 0\"]\n\n*\n",
+        )
+        .err()
+        .unwrap();
+        assert_eq!(
+            cause(&e),
+            serde_json::json!({"code": "record.start-tag", "fields": {
+                "code": "ft-text.bad-char", "fields": {"field": "to-move", "ch": "q"}}})
         );
         let mut game = new_game("five-tigers", None).unwrap();
         game.play("c3").unwrap();

@@ -16,9 +16,13 @@ use std::any::Any;
 use std::error::Error;
 use std::fmt;
 
-use qi_core::{ParseCoordError, Refusal};
+use qi_core::{Game, Position, Refusal};
+use qi_engine::record::{Record, ReplayError};
+use qi_engine::{GameKit, SpecError};
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{json, Value};
+
+use crate::svg::start_position;
 
 /// Why something is refused: the message, and the error as data when the
 /// library gives it so (every error of a position text or a move does).
@@ -67,11 +71,104 @@ impl Reason {
             qi_jungle::JfenError,
             qi_five_tigers::ParseMoveError,
             qi_five_tigers::PositionTextError,
-            ParseCoordError,
+            qi_core::ParseCoordError,
             Refusal
         );
         Reason::text(e.to_string())
     }
+
+    /// Why a game spec is refused: an unknown game, or the game's rules
+    /// error with its code.
+    pub fn of_spec(e: &SpecError) -> Reason {
+        let cause = match e {
+            SpecError::UnknownGame { name, .. } => {
+                Some(json!({"code": "spec.unknown-game", "fields": {"name": name}}))
+            }
+            SpecError::BadRules { error, .. } => {
+                let error: &(dyn Error + 'static) = &**error;
+                if let Some(e) = error.downcast_ref::<qi_jungle::ParseRulesError>() {
+                    Reason::of(e).cause
+                } else if let Some(e) = error.downcast_ref::<qi_five_tigers::RulesError>() {
+                    Reason::of(e).cause
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        };
+        Reason {
+            message: e.to_string(),
+            cause,
+        }
+    }
+
+    /// Why a record's `Game` tag is refused.
+    pub fn of_game_tag(e: &SpecError) -> Reason {
+        Reason {
+            message: format!("Game tag: {e}"),
+            cause: Reason::of_spec(e)
+                .cause
+                .map(|cause| json!({"code": "record.game-tag", "fields": cause})),
+        }
+    }
+
+    /// Why `record` of game `K` does not replay (`e`), with the reason of
+    /// the tag or move it names as data: the start position's, or the
+    /// move's read or played again here to give its typed error.
+    pub fn of_replay<K: GameKit>(
+        record: &Record,
+        rules: qi_engine::RulesOf<K>,
+        e: &ReplayError,
+    ) -> Reason {
+        let cause = match e {
+            ReplayError::Game(spec) => return Reason::of_game_tag(spec),
+            ReplayError::Start(_) => start_position::<K>(rules, record.tag("Start"))
+                .err()
+                .and_then(|reason| reason.cause)
+                .map(|cause| json!({"code": "record.start-tag", "fields": cause})),
+            ReplayError::BadMove { number, text, .. } => text
+                .parse::<<K::Position as Position>::Move>()
+                .err()
+                .and_then(|e| Reason::of_error(&e).cause)
+                .map(|error| {
+                    json!({"code": "record.unread-move", "fields": {
+                        "number": number, "text": text, "error": error}})
+                }),
+            ReplayError::IllegalMove { number, text, .. } => {
+                refusal_at::<K>(record, rules, *number).map(|reason| {
+                    json!({"code": "record.illegal-move", "fields": {
+                        "number": number, "text": text, "reason": reason}})
+                })
+            }
+            _ => None,
+        };
+        Reason {
+            message: e.to_string(),
+            cause,
+        }
+    }
+}
+
+/// Why the rules refuse move `number` (from 1) of `record`, its moves
+/// before it played, as data.
+fn refusal_at<K: GameKit>(
+    record: &Record,
+    rules: qi_engine::RulesOf<K>,
+    number: usize,
+) -> Option<Value> {
+    let mut game = K::Game::new(start_position::<K>(rules, record.tag("Start")).ok()?);
+    let mut moves = record.moves.iter().map(|mv| mv.text.parse().ok());
+    for mv in moves.by_ref().take(number - 1) {
+        game.play(mv?).ok()?;
+    }
+    let mv = moves.next()??;
+    let refusal = match game.outcome() {
+        Some(outcome) => Refusal::GameOver {
+            outcome: outcome.to_string(),
+        },
+        None => game.play(mv).err()?.reason,
+    };
+    Reason::of(&refusal).cause
 }
 
 impl fmt::Display for Reason {

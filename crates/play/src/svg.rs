@@ -77,7 +77,7 @@ pub enum RenderError {
     },
     /// A game record that cannot be read or replayed.
     #[error("bad record: {0}")]
-    Record(String),
+    Record(Reason),
     /// A ply beyond the record's moves.
     #[error("ply {ply} is beyond the record's {len} moves")]
     Ply {
@@ -145,15 +145,15 @@ pub fn render_record(
     ply: Option<usize>,
     options: &RenderOptions,
 ) -> Result<String, RenderError> {
-    let (record, spec) = read_record(record).map_err(RenderError::Record)?;
+    let (record, spec) = read_record(record).map_err(|e| RenderError::Record(e.into()))?;
     struct Draw<'a>(&'a Record, Option<usize>, &'a RenderOptions);
     impl GameFn for Draw<'_> {
         type Output = Result<String, RenderError>;
-        fn call<K: GameKit>(self, _: RulesOf<K>) -> Self::Output {
+        fn call<K: GameKit>(self, rules: RulesOf<K>) -> Self::Output {
             let game = self
                 .0
                 .replay::<K>()
-                .map_err(|e| RenderError::Record(e.to_string()))?;
+                .map_err(|e| RenderError::Record(Reason::of_replay::<K>(self.0, rules, &e)))?;
             let len = game.moves().len();
             let ply = self.1.unwrap_or(len);
             if ply > len {
@@ -163,7 +163,7 @@ pub fn render_record(
         }
     }
     Games::dispatch(&spec, Draw(&record, ply, options))
-        .map_err(|e| RenderError::Record(format!("Game tag: {e}")))?
+        .map_err(|e| RenderError::Record(Reason::of_game_tag(&e)))?
 }
 
 /// Reads a game record and its `Game` tag.

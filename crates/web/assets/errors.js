@@ -23,9 +23,7 @@
 /** @type {Record<string, string>} */
 const ZH_SIDE = { Red: "红方", Blue: "蓝方", first: "X方", second: "O方" };
 /** @type {Record<string, string>} */
-const ZH_ANIMAL = { Elephant: "象", Lion: "狮", Tiger: "虎", Leopard: "豹", Wolf: "狼", Dog: "狗", Cat: "猫", Rat: "鼠" };
-/** @param {string} side @param {string} animal */
-const zhPiece = (side, animal) => `${ZH_SIDE[side] || side}${ZH_ANIMAL[animal] || animal}`;
+const ZH_ANIMAL = { elephant: "象", lion: "狮", tiger: "虎", leopard: "豹", wolf: "狼", dog: "狗", cat: "猫", rat: "鼠" };
 /** @type {Record<string, string>} */
 const ZH_FIELD = {
   board: "棋盘", "to-move": "走棋方", phase: "阶段", hands: "手中棋子", owed: "待提子",
@@ -45,7 +43,6 @@ const zhAllowed = (text) => {
   if (text === "a number of plies (0: never)") return "步数（0 表示不限）";
   return zhNames(text);
 };
-const PIECE = "(Red|Blue) (Elephant|Lion|Tiger|Leopard|Wolf|Dog|Cat|Rat)";
 const FT_SIDE = "(first|second)";
 /**
  * A part that is a message of its own, said in the same language.
@@ -60,47 +57,8 @@ const FT_SIDE = "(first|second)";
 const ERROR_KINDS = [
   // Wrappers: where the error is, then what it is.
   { kind: "record.place", pattern: /^line (\d+), column (\d+): (.*)$/s, zh: (m, t) => `第${m[1]}行第${m[2]}列：${t(m[3])}` },
-  { kind: "record.illegal-move", pattern: /^move (\d+) '(.*)' is illegal: (.*)$/s, zh: (m, t) => `第${m[1]}步“${m[2]}”不合规则：${t(m[3])}` },
-  { kind: "record.bad-move", pattern: /^move (\d+) '(.*?)': (.*)$/s, zh: (m, t) => `第${m[1]}步“${m[2]}”：${t(m[3])}` },
-  { kind: "record.game-tag", pattern: /^Game tag: (.*)$/s, zh: (m, t) => `Game 标签：${t(m[1])}` },
-  { kind: "record.start-tag", pattern: /^Start tag: (.*)$/s, zh: (m, t) => `Start 标签（起始局面）：${t(m[1])}` },
-  { kind: "impossible", pattern: /^impossible position: (.*)$/s, zh: (m, t) => `不可能出现的局面：${t(m[1])}` },
-  { kind: "five-tigers.field", pattern: /^(board|to-move|phase|hands|owed|next|last-steps|quiet): (.*)$/s, zh: (m, t) => `${ZH_FIELD[m[1]]}字段：${t(m[2])}` },
-  { kind: "five-tigers.rules", pattern: /^rules: (.*)$/s, zh: (m, t) => `规则：${t(m[1])}` },
-  // Game specs and rule strings.
-  { kind: "spec.unknown-game", pattern: /^unknown game '(.*)' \(expected .*\)$/s, zh: (m) => `没有“${m[1]}”这种棋（可选 jungle 或 five-tigers，可加“:规则名”）` },
-  { kind: "spec.jungle-preset", pattern: /^unknown Jungle rule preset '(.*)' \(known presets: (.*); optionally prefixed 'jungle:'\)$/s, zh: (m) => `斗兽棋没有“${m[1]}”这套规则（可选：${zhNames(m[2])}）` },
-  { kind: "spec.jungle-option", pattern: /^unknown Jungle rule option '(.*)' \(known options: (.*)\)$/s, zh: (m) => `斗兽棋没有“${m[1]}”这个规则选项（可选：${zhNames(m[2])}）` },
-  { kind: "spec.option-item", pattern: /^bad rule option item '(.*)' \(expected option=value\)$/s, zh: (m) => `规则选项“${m[1]}”格式有误（应为 选项=值）` },
-  { kind: "spec.option-value", pattern: /^bad value '(.*)' for rule option (\w+) \(expected (.*)\)$/s, zh: (m) => `规则选项“${m[2]}”的值“${m[1]}”有误（可选：${zhAllowed(m[3])}）` },
-  { kind: "spec.renamed-value", pattern: /^renamed value '(.*)' for rule option (\w+): use '(.*)' \(the rule it names changed\)$/s, zh: (m) => `规则选项“${m[2]}”的值“${m[1]}”已改名：请写“${m[3]}”（它所指的规则变了）` },
-  { kind: "spec.five-tigers-preset", pattern: /^unknown Five Tigers preset '(.*)' \(known: (.*)\)$/s, zh: (m) => `五虎棋没有“${m[1]}”这套规则（可选：${zhNames(m[2])}）` },
-  { kind: "spec.five-tigers-syntax", pattern: /^'(.*)' is not of the form option=value$/s, zh: (m) => `“${m[1]}”的格式不是 选项=值` },
-  { kind: "spec.five-tigers-option", pattern: /^unknown option '(.*)' \(known: (.*)\)$/s, zh: (m) => `五虎棋没有“${m[1]}”这个规则选项（可选：${zhNames(m[2])}）` },
-  { kind: "spec.five-tigers-value", pattern: /^option (\w+) = '(.*)' is not allowed \(allowed: (.*)\)$/s, zh: (m) => `规则选项“${m[1]}”不能取“${m[2]}”（允许：${zhAllowed(m[3])}）` },
-  // Jungle position text (JFEN).
-  { kind: "jfen.empty", pattern: /^empty JFEN$/, zh: () => "局面文本为空" },
-  { kind: "jfen.rank-count", pattern: /^the board has (\d+) ranks separated by '\/', expected 9$/, zh: (m) => `棋盘有${m[1]}行（以“/”分隔），应为9行` },
-  { kind: "jfen.rank-width", pattern: /^rank (\d+) has (\d+) squares, expected 7$/, zh: (m) => `第${m[1]}横行有${m[2]}格，应为7格` },
-  { kind: "jfen.piece-letter", pattern: /^unknown piece letter '(.*)' at rank (\d+)$/s, zh: (m) => `第${m[2]}横行有不认识的棋子字母“${m[1]}”` },
-  { kind: "jfen.digit", pattern: /^bad empty-square count '(.*)' at rank (\d+) \(expected 1-7\)$/s, zh: (m) => `第${m[2]}横行的空格数“${m[1]}”有误（应为1到7）` },
-  { kind: "jfen.duplicate", pattern: new RegExp(`^two ${PIECE}s on the board(?:, on (\\w+) and (\\w+))?$`), zh: (m) => `棋盘上有两个${zhPiece(m[1], m[2])}${m[3] ? `（${m[3]} 和 ${m[4]}）` : ""}` },
-  { kind: "jfen.water", pattern: new RegExp(`^${PIECE} in water at (\\w+): only the Rat may be in water$`), zh: (m) => `${zhPiece(m[1], m[2])}在水中（${m[3]}）：只有鼠能下水` },
-  { kind: "jfen.own-den", pattern: new RegExp(`^${PIECE} on its own den (\\w+)$`), zh: (m) => `${zhPiece(m[1], m[2])}在己方兽穴 ${m[3]} 上` },
-  { kind: "jfen.both-dens", pattern: /^both sides have an animal in the enemy den$/, zh: () => "双方都有动物进入了对方兽穴" },
-  { kind: "jfen.missing-side", pattern: /^missing side to move after the board \(expected .*\)$/, zh: () => "棋盘之后缺少走棋方（红方写 w 或 r，蓝方写 b）" },
-  { kind: "jfen.side", pattern: /^bad side to move '(.*)' \(expected .*\)$/s, zh: (m) => `走棋方“${m[1]}”有误（红方写 w 或 r，蓝方写 b）` },
-  { kind: "jfen.counter", pattern: /^bad (no-capture|full-move) counter '(.*)' \(expected a number from (\d+) to (\d+)\)$/s, zh: (m) => `${ZH_COUNTER[m[1]]}“${m[2]}”有误（应为${m[3]}到${m[4]}的整数）` },
-  { kind: "jfen.extra-field", pattern: /^unexpected extra field '(.*)' after the full-move number$/s, zh: (m) => `回合数之后多了字段“${m[1]}”` },
-  { kind: "position.rules-mismatch", pattern: /^the position text is under the rules (.*), not the rules it is read under \((.*)\)$/s, zh: (m) => `局面文本写明的规则是“${m[1]}”，不是所选的规则“${m[2]}”` },
-  { kind: "jfen.full-move-zero", pattern: /^the full-move number is 0 \(it starts at 1\)$/, zh: () => "回合数为0（从1开始）" },
-  { kind: "jfen.empty-board", pattern: /^the board is empty$/, zh: () => "棋盘上没有棋子" },
-  { kind: "jfen.den-to-move", pattern: new RegExp(`^${PIECE} stands in the enemy den (\\w+) with its side to move \\(the game ended when it entered\\)$`), zh: (m) => `${zhPiece(m[1], m[2])}已在对方兽穴 ${m[3]}，却又轮到它这一方走（进入兽穴时对局已结束）` },
-  { kind: "jfen.no-animals", pattern: /^(Red|Blue) has no animals, yet it made the last move$/, zh: (m) => `${ZH_SIDE[m[1]]}没有动物，却走了上一步` },
-  { kind: "jfen.no-capture-count", pattern: /^the no-capture count (\d+) is larger than the (\d+) plies played by this full-move number and side to move$/, zh: (m) => `无吃子步数${m[1]}大于按回合数和走棋方算出的已走步数${m[2]}` },
-  // Five Tigers position text.
-  { kind: "five-tigers.field-count", pattern: /^expected 8 space-separated fields, found (\d+)$/, zh: (m) => `应有8个以空格分隔的字段，实际有${m[1]}个` },
-  { kind: "five-tigers.char", pattern: /^unexpected character '(.*)'$/s, zh: (m) => `不该有的字符“${m[1]}”` },
+  // The reason a Five Tigers field is refused (its cause ft-text.invalid
+  // gives it in words).
   { kind: "five-tigers.rank-count", pattern: /^expected 5 ranks separated by '\/', found (\d+)$/, zh: (m) => `应有5行（以“/”分隔），实际有${m[1]}行` },
   { kind: "five-tigers.two-digits", pattern: /^rank (\d+) has two digits in a row$/, zh: (m) => `第${m[1]}行有两个相连的数字` },
   { kind: "five-tigers.rank-long", pattern: /^rank (\d+) has more than 5 points$/, zh: (m) => `第${m[1]}行超过5个点` },
@@ -113,7 +71,6 @@ const ERROR_KINDS = [
   { kind: "five-tigers.hands-x", pattern: /^expected X:<n> first$/, zh: () => "应先写 X:<数>" },
   { kind: "five-tigers.hands-o", pattern: /^expected O:<n> second$/, zh: () => "X 之后应写 O:<数>" },
   { kind: "five-tigers.hand-size", pattern: new RegExp(`^${FT_SIDE} holds (\\d+) pieces, more than (\\d+)$`), zh: (m) => `${ZH_SIDE[m[1]]}手中有${m[2]}子，超过${m[3]}子` },
-  { kind: "five-tigers.too-many", pattern: new RegExp(`^${FT_SIDE} has more than (\\d+) pieces on the board and in hand$`), zh: (m) => `${ZH_SIDE[m[1]]}盘上与手中的棋子超过${m[2]}个` },
   { kind: "five-tigers.owed-entry", pattern: /^empty entry$/, zh: () => "有一项为空" },
   { kind: "five-tigers.owed-zero", pattern: /^an entry owes 0 removals$/, zh: () => "有一项的提子数为0" },
   { kind: "five-tigers.owed-count", pattern: /^more than two entries$/, zh: () => "超过两项" },
@@ -122,34 +79,8 @@ const ERROR_KINDS = [
   { kind: "five-tigers.step-text", pattern: /^'(.*)' is not a step or '-'$/s, zh: (m) => `“${m[1]}”既不是一步棋也不是“-”` },
   { kind: "five-tigers.phase", pattern: /^'(.*)' is not 'place' or 'move'$/s, zh: (m) => `“${m[1]}”不是 place（布子）或 move（行棋）` },
   { kind: "five-tigers.steps-form", pattern: /^expected <last-X>,<last-O>$/, zh: () => "应写成 <X方上一步>,<O方上一步>" },
-  { kind: "five-tigers.no-pieces", pattern: /^neither side has a piece$/, zh: () => "双方都没有棋子" },
-  { kind: "five-tigers.wrong-side", pattern: /^'([xo])' should be '([xo])'$/, zh: (m) => `“${m[1]}”应为“${m[2]}”` },
   { kind: "five-tigers.not-adjacent", pattern: /^(\w+)-(\w+) is not a step to an adjacent point$/, zh: (m) => `${m[1]}-${m[2]} 不是走到相邻点的一步` },
-  // Moves.
-  { kind: "jungle-move.form", pattern: /^bad move '(.*)' \(expected two squares like 'a3a4'\)$/s, zh: (m) => `“${m[1]}”不是着法（应为两个格子，例如 a3a4）` },
-  { kind: "jungle-move.same-square", pattern: /^bad move '(.*)' \(it does not leave its square\)$/s, zh: (m) => `“${m[1]}”没有离开原来的格子` },
-  { kind: "jungle-move.from", pattern: /^bad origin square in move '(.*?)': (.*)$/s, zh: (m, t) => `着法“${m[1]}”的起点有误：${t(m[2])}` },
-  { kind: "jungle-move.to", pattern: /^bad destination square in move '(.*?)': (.*)$/s, zh: (m, t) => `着法“${m[1]}”的终点有误：${t(m[2])}` },
-  { kind: "five-tigers-move.empty", pattern: /^empty move$/, zh: () => "着法为空" },
-  { kind: "five-tigers-move.point", pattern: /^bad point in move: (.*)$/s, zh: (m, t) => `着法中的点有误：${t(m[1])}` },
-  { kind: "coord.empty", pattern: /^empty coordinate$/, zh: () => "坐标为空" },
-  { kind: "coord.file", pattern: /^'(.*)' is not a file letter \(expected a lower-case letter\)$/s, zh: (m) => `“${m[1]}”不是列字母（应为小写字母）` },
-  { kind: "coord.file-off", pattern: /^file '(.*)' is off the board$/s, zh: (m) => `${m[1]} 列不在棋盘上` },
-  { kind: "coord.missing-rank", pattern: /^missing rank after the file letter$/, zh: () => "列字母之后缺少行号" },
-  { kind: "coord.rank", pattern: /^'(.*)' is not a rank digit$/s, zh: (m) => `“${m[1]}”不是行号数字` },
-  { kind: "coord.rank-off", pattern: /^rank (.*) is off the board$/s, zh: (m) => `第${m[1]}行不在棋盘上` },
-  // Why the rules refuse a move.
-  { kind: "illegal.not-legal", pattern: /^not a legal move in this position$/, zh: () => "此局面下不是合法着法" },
-  { kind: "illegal.anti-chase", pattern: /^forbidden by the (7-3|17-5) anti-chase rule$/, zh: (m) => `违反禁止长追的${m[1]}规则` },
-  { kind: "illegal.game-over", pattern: /^the game is over(?: \((.*)\))?$/s, zh: () => "对局已结束" },
-  { kind: "illegal.owed", pattern: new RegExp(`^${FT_SIDE} is owed (\\d+) removal\\(s\\) first$`), zh: (m) => `${ZH_SIDE[m[1]]}须先提${m[2]}子` },
-  { kind: "illegal.no-removal", pattern: /^no removal is owed$/, zh: () => "现在不能提子" },
-  { kind: "illegal.occupied", pattern: /^the point is not empty$/, zh: () => "这个点上已有棋子" },
-  { kind: "illegal.placement-over", pattern: /^placement is over$/, zh: () => "布子阶段已结束" },
-  { kind: "illegal.step-in-placement", pattern: /^pieces step only after placement$/, zh: () => "布子结束后才能行棋" },
-  { kind: "illegal.shuttle", pattern: /^the shuttle rule forbids stepping straight back$/, zh: () => "来回走的规则禁止直接走回去" },
-  { kind: "illegal.step", pattern: new RegExp(`^not a step of ${FT_SIDE} to an adjacent empty point$`), zh: (m) => `不是${ZH_SIDE[m[1]]}走到相邻空点的一步` },
-  // Records.
+  // A record's text.
   { kind: "record.no-game-tag", pattern: /^the record has no Game tag$/, zh: () => "棋谱没有 Game 标签" },
   { kind: "record.unterminated-tag", pattern: /^unterminated tag$/, zh: () => "标签没有结束（缺少 \"]）" },
   { kind: "record.bad-tag", pattern: /^malformed tag: the value must be in double quotes$/, zh: () => "标签格式有误：值必须放在双引号里" },
@@ -166,6 +97,7 @@ const ERROR_KINDS = [
   { kind: "record.empty", pattern: /^no record$/, zh: () => "没有棋谱" },
   { kind: "record.rules-result", pattern: /^the rules give (.*), the record (.*)$/s, zh: (m) => `按规则结果为 ${m[1]}，棋谱却写 ${m[2]}` },
   // The backends' own messages.
+  { kind: "game-over", pattern: /^the game is over$/, zh: () => "对局已结束" },
   { kind: "engine-thinking", pattern: /^the engine is thinking: wait for its move$/, zh: () => "引擎正在思考：请等它走完" },
   { kind: "searching", pattern: /^a search is running$/, zh: () => "正在搜索中" },
   { kind: "stopping", pattern: /^the server is stopping$/, zh: () => "服务器正在关闭" },
@@ -186,7 +118,7 @@ const ZH_FT_SIDE = { first: "X方", second: "O方" };
 /** @type {Record<string, string>} */
 const FT_SIDE_CHAR = { first: "x", second: "o" };
 /** @param {{ side: string, animal: string }} p */
-const zhJunglePiece = (p) => `${ZH_JUNGLE_SIDE[p.side] || p.side}${ZH_ANIMAL[p.animal[0].toUpperCase() + p.animal.slice(1)] || p.animal}`;
+const zhJunglePiece = (p) => `${ZH_JUNGLE_SIDE[p.side] || p.side}${ZH_ANIMAL[p.animal] || p.animal}`;
 /** @param {string} side */
 const ftSide = (side) => ZH_FT_SIDE[side] || side;
 /** @param {Fields} f */
@@ -259,6 +191,11 @@ const CAUSES = {
   "ft-text.invalid": (f, t) => `${ZH_FIELD[f.field]}字段：${t(f.reason)}`,
   "ft-text.rules": (f, t) => `规则：${t(f)}`,
   "ft-text.setup": (f, t) => `${ZH_FIELD[f.field]}字段：${t(f.error)}`,
+  "spec.unknown-game": (f) => `没有“${f.name}”这种棋（可选 jungle 或 five-tigers，可加“:规则名”）`,
+  "record.game-tag": (f, t) => `Game 标签：${t(f)}`,
+  "record.start-tag": (f, t) => `Start 标签（起始局面）：${t(f)}`,
+  "record.unread-move": (f, t) => `第${f.number}步“${f.text}”：${t(f.error)}`,
+  "record.illegal-move": (f, t) => `第${f.number}步“${f.text}”不合规则：${t(f.reason)}`,
   "ft-setup.owed-twice-in-a-row": () => "同一方连续两项",
   "ft-setup.last-step-not-adjacent": (f) => `${ftStep(f)} 不是走到相邻点的一步`,
   "ft-setup.hand-too-large": (f) => `${ftSide(f.side)}手中有${f.hand}子，超过${f.max}子`,
@@ -398,7 +335,7 @@ const DATA_KINDS = {
   "nothing-to-undo": { zh: () => "没有可以悔的棋" },
   move: { zh: (f, t) => `着法“${f.text}”不能走：${t(f.cause ?? f.reason)}` },
   position: { zh: (f, t) => `局面文本有误：${t(f.cause ?? f.reason)}` },
-  record: { zh: (f, t) => `棋谱有误：${t(f.reason)}` },
+  record: { zh: (f, t) => `棋谱有误：${t(f.cause ?? f.reason)}` },
   "spec.unknown-game": { zh: (f) => `没有“${f.name}”这种棋（可选 jungle 或 five-tigers，可加“:规则名”）` },
   "spec.rules": { zh: (f, t) => t(f.cause ?? f.reason) },
   // The backends' own refusals.

@@ -10,7 +10,7 @@ use qi_core::{ExternalResult, Game, Outcome, Position, Side};
 use qi_engine::options::set_search_option;
 use qi_engine::record::{reason_in, Record, RecordMove, RecordResult};
 use qi_engine::strength::StrengthOptions;
-use qi_engine::{spec_of, EvalProfile, GameKit};
+use qi_engine::{spec_of, EvalProfile, GameKit, RulesOf};
 use qi_five_tigers::{held_formations, FiveTigers, Phase, Point};
 use qi_search::{Limits, MoveOf, SearchInfo, SearchOptions, Searcher, Strength};
 
@@ -83,10 +83,10 @@ impl<K: GameKit> KitGame<K> {
 
     /// The game of a record (its main line replayed, `docs/records.md`),
     /// with the record's variations, each move checked against the rules.
-    pub(super) fn of_record(record: &Record) -> Result<KitGame<K>, GameError> {
+    pub(super) fn of_record(record: &Record, rules: RulesOf<K>) -> Result<KitGame<K>, GameError> {
         let game = record
             .replay::<K>()
-            .map_err(|e| GameError::Record(e.to_string()))?;
+            .map_err(|e| GameError::Record(Reason::of_replay::<K>(record, rules, &e)))?;
         let mut kit = KitGame::new(game);
         kit.add_line(ROOT, &record.moves)?;
         Ok(kit)
@@ -99,7 +99,7 @@ impl<K: GameKit> KitGame<K> {
         let mut node = from;
         for mv in line {
             let bad = |reason: String| {
-                GameError::Record(format!("move '{}': {reason}", qi_core::Escaped(&mv.text)))
+                GameError::Record(format!("move '{}': {reason}", qi_core::Escaped(&mv.text)).into())
             };
             let parsed: MoveOf<K::Game> = mv.text.parse().map_err(|e| bad(format!("{e}")))?;
             if let Some(outcome) = game.outcome() {

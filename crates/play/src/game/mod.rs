@@ -75,7 +75,7 @@ pub enum GameError {
     NothingToUndo,
     /// A game record that cannot be read or replayed.
     #[error("bad record: {0}")]
-    Record(String),
+    Record(Reason),
     /// A search option that is unknown or has a bad value.
     #[error("{0}")]
     Option(String),
@@ -188,16 +188,16 @@ pub fn new_game(spec: &str, text: Option<&str>) -> Result<Box<dyn WebGame>, Game
 /// The game of a record (`docs/records.md`), replayed under its rules
 /// with its variations and shown at the end of its main line.
 pub fn load_record(text: &str) -> Result<Box<dyn WebGame>, GameError> {
-    let (record, spec) = read_record(text).map_err(GameError::Record)?;
+    let (record, spec) = read_record(text).map_err(|e| GameError::Record(e.into()))?;
     struct Replay(Record);
     impl GameFn for Replay {
         type Output = Result<Box<dyn WebGame>, GameError>;
-        fn call<K: GameKit>(self, _: RulesOf<K>) -> Self::Output {
-            Ok(Box::new(KitGame::<K>::of_record(&self.0)?))
+        fn call<K: GameKit>(self, rules: RulesOf<K>) -> Self::Output {
+            Ok(Box::new(KitGame::<K>::of_record(&self.0, rules)?))
         }
     }
     Games::dispatch(&spec, Replay(record))
-        .map_err(|e| GameError::Record(format!("Game tag: {e}")))?
+        .map_err(|e| GameError::Record(Reason::of_game_tag(&e)))?
 }
 
 /// `first` or `second`, as the view names sides.

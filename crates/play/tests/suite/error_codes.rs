@@ -13,6 +13,7 @@ use std::fmt::Display;
 use qi_core::{ParseCoordError, Refusal, Side};
 use qi_five_tigers as ft;
 use qi_jungle as jungle;
+use qi_play::error_data::{ErrorData, Field};
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -457,6 +458,31 @@ fn examples() -> Examples {
     ] {
         x.add("ft-move", ft_move, e);
     }
+    // The codes qi-play gives a record's reasons and a game spec's: each
+    // wraps the library's error of the tag or move.
+    for record in [
+        "[Game \"chess\"]\n\n*\n",
+        "[Game \"jungle\"]\n[Start \"bad\"]\n\n*\n",
+        "[Game \"jungle\"]\n\n1. a3a4 zz *\n",
+        "[Game \"jungle\"]\n\n1. a3a4 a3a9 *\n",
+    ] {
+        let e = ErrorData::from(&qi_play::game::load_record(record).err().unwrap());
+        let (Field::Cause(cause), Field::Text(reason)) = (&e.fields["cause"], &e.fields["reason"])
+        else {
+            panic!("{e:?}")
+        };
+        let mut cause = cause.clone();
+        cause["message"] = Value::String(reason.clone());
+        x.all.push(cause);
+    }
+    let e = qi_play::game::new_game("chess", None).err().unwrap();
+    let qi_play::game::GameError::Spec(spec) = e else {
+        panic!("{e}")
+    };
+    let reason = qi_play::reason::Reason::of_spec(&spec);
+    let mut cause = reason.cause.unwrap();
+    cause["message"] = Value::String(reason.message);
+    x.all.push(cause);
     x
 }
 

@@ -109,7 +109,7 @@ fn records_keep_the_tree() {
     let bad = record.replace("(d4 a1)", "(d4 d4)");
     let err = load_record(&bad).err().unwrap();
     assert!(
-        matches!(&err, GameError::Record(m) if m.contains("'d4'")),
+        matches!(&err, GameError::Record(m) if m.message.contains("'d4'")),
         "{err}"
     );
     // A record without variations loads as before.

@@ -78,33 +78,34 @@ test("every error of bad input has a kind on the page and reads in Chinese", () 
 });
 
 test("the wrappers are translated by kind, not by their English", () => {
-  // The kinds the library gives as data have no pattern over messages,
-  // but for an unknown game, which a record's Game tag gives as a reason.
+  // The kinds the library gives as data have no pattern over messages.
   for (const error of errors()) {
     assert.equal(typeof error.kind, "string", error.message);
-    if (error.kind === "spec.unknown-game") continue;
     assert.notEqual(page.errorKind(error.message)?.kind, error.kind, `${error.kind} read from its message`);
   }
 });
 
-test("the structured form: a kind and the fields it names", () => {
+test("the structured form: a kind, the fields it names, and the cause as a code", () => {
   const kind = (m) => JSON.parse(JSON.stringify(page.errorKind(m)));
   const position = thrownError(() => new Game("jungle", "x6/7/7/7/7/7/7/7/7 w 0 1"));
   assert.deepEqual([position.kind, position.fields.reason], ["position", "unknown piece letter 'x' at rank 9"]);
-  assert.deepEqual(kind("unknown piece letter 'x' at rank 9"), { kind: "jfen.piece-letter", fields: ["x", "9"] });
-  assert.deepEqual(kind(thrownError(() => new Game("five-tigers", "5/5/5/5/5 q place X:13,O:13 - x -,- 0")).fields.reason), {
-    kind: "five-tigers.field",
-    fields: ["to-move", "unexpected character 'q'"],
+  assert.deepEqual(position.fields.cause, { code: "jfen.unknown-piece", fields: { letter: "x", rank: 9 } });
+  assert.equal(page.errorKind(position.fields.reason), null, "a reason given as data has no pattern");
+  assert.deepEqual(thrownError(() => new Game("five-tigers", "5/5/5/5/5 q place X:13,O:13 - x -,- 0")).fields.cause, {
+    code: "ft-text.bad-char",
+    fields: { field: "to-move", ch: "q" },
   });
-  assert.deepEqual(kind(thrownError(() => new Game("jungle:standard,anti_chase=maybe")).fields.reason), {
-    kind: "spec.option-value",
-    fields: ["maybe", "anti_chase", "on or off"],
+  assert.deepEqual(thrownError(() => new Game("jungle:standard,anti_chase=maybe")).fields.cause, {
+    code: "jungle-rules.bad-value",
+    fields: { option: "anti_chase", value: "maybe", expected: "on or off" },
   });
-  const place = thrownError(() => Game.fromRecord('[Game "jungle"]\n\n1. a3a4 {x *\n')).fields.reason;
-  assert.deepEqual(kind(place), { kind: "record.place", fields: ["3", "9", "unterminated comment"] });
-  assert.deepEqual(kind(thrownError(() => Game.fromRecord('[Game "jungle"]\n\n1. a3a4 a3a9 *\n')).fields.reason), {
-    kind: "record.illegal-move",
-    fields: ["2", "a3a9", "not a legal move in this position"],
+  // A record's syntax is still words, read by its pattern.
+  const place = thrownError(() => Game.fromRecord('[Game "jungle"]\n\n1. a3a4 {x *\n'));
+  assert.equal(place.fields.cause, undefined);
+  assert.deepEqual(kind(place.fields.reason), { kind: "record.place", fields: ["3", "9", "unterminated comment"] });
+  assert.deepEqual(thrownError(() => Game.fromRecord('[Game "jungle"]\n\n1. a3a4 a3a9 *\n')).fields.cause, {
+    code: "record.illegal-move",
+    fields: { number: 2, text: "a3a9", reason: { code: "refusal.not-legal" } },
   });
   assert.equal(page.errorKind("a message of no kind"), null);
   assert.equal(page.explainError("a message of no kind", "zh"), null);
