@@ -183,7 +183,7 @@ impl From<ReviewError> for ApiError {
 /// A field whose quoted input is bounded as the message is.
 fn bounded((name, field): (&'static str, Field)) -> (&'static str, Field) {
     match field {
-        Field::Text(t) => (name, Field::Text(bounded_text(t))),
+        Field::Text(t) => (name, Field::Text(bounded_text(t, MAX_MESSAGE))),
         Field::Cause(mut cause) => {
             bound_strings(&mut cause);
             (name, Field::Cause(cause))
@@ -192,10 +192,14 @@ fn bounded((name, field): (&'static str, Field)) -> (&'static str, Field) {
     }
 }
 
-/// `text`, cut to `MAX_MESSAGE` characters and an ellipsis if longer.
-fn bounded_text(text: String) -> String {
-    if text.chars().count() > MAX_MESSAGE {
-        text.chars().take(MAX_MESSAGE).chain(['…']).collect()
+/// The characters of quoted input a cause keeps: the message and the
+/// reason quote it too, and the whole answer stays short.
+const MAX_QUOTED: usize = 40;
+
+/// `text`, cut to `max` characters and an ellipsis if longer.
+fn bounded_text(text: String, max: usize) -> String {
+    if text.chars().count() > max {
+        text.chars().take(max).chain(['…']).collect()
     } else {
         text
     }
@@ -204,7 +208,7 @@ fn bounded_text(text: String) -> String {
 /// Bounds every string of `value` (the input a cause quotes).
 fn bound_strings(value: &mut serde_json::Value) {
     match value {
-        serde_json::Value::String(s) => *s = bounded_text(std::mem::take(s)),
+        serde_json::Value::String(s) => *s = bounded_text(std::mem::take(s), MAX_QUOTED),
         serde_json::Value::Array(items) => items.iter_mut().for_each(bound_strings),
         serde_json::Value::Object(map) => map.values_mut().for_each(bound_strings),
         _ => {}
@@ -355,7 +359,7 @@ mod tests {
             Field::Cause(cause) => {
                 assert_eq!(cause["code"], "jfen.extra-field");
                 let quoted = cause["fields"].as_str().unwrap();
-                assert_eq!(quoted.chars().count(), MAX_MESSAGE + 1);
+                assert_eq!(quoted.chars().count(), MAX_QUOTED + 1);
             }
             other => panic!("{other:?}"),
         }
