@@ -149,6 +149,18 @@ pub struct Material {
 }
 
 /// Why a material could not be built or read.
+///
+/// ```
+/// use qi_games::jungle::Animal;
+/// use qi_tablebase::jungle::{Material, MaterialError};
+///
+/// assert!(matches!("LLvC".parse::<Material>(), Err(MaterialError::Duplicate { .. })));
+/// assert_eq!("Lv".parse::<Material>(), Err(MaterialError::EmptySide("Blue")));
+/// assert!(matches!("L-C".parse::<Material>(), Err(MaterialError::Syntax(_))));
+/// assert_eq!("LvQ".parse::<Material>(), Err(MaterialError::UnknownLetter('Q')));
+/// assert!(Material::new(&[Animal::Lion], &[]).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum MaterialError {
     /// A side has the same animal twice.
@@ -172,6 +184,17 @@ pub enum MaterialError {
 
 impl Material {
     /// The material of `red` against `blue` (each in any order).
+    ///
+    /// ```
+    /// use qi_games::base::Side;
+    /// use qi_games::jungle::Animal;
+    /// use qi_tablebase::jungle::Material;
+    ///
+    /// let m = Material::new(&[Animal::Cat, Animal::Lion], &[Animal::Elephant])?;
+    /// assert_eq!(m, "LCvE".parse()?);
+    /// assert!(Material::new(&[Animal::Cat, Animal::Cat], &[Animal::Elephant]).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn new(red: &[Animal], blue: &[Animal]) -> Result<Material, MaterialError> {
         let mut masks = [0u8; 2];
         for (side, animals) in [(Side::First, red), (Side::Second, blue)] {
@@ -193,12 +216,32 @@ impl Material {
     }
 
     /// The material of a position, if both sides have an animal.
+    ///
+    /// ```
+    /// use qi_games::jungle::{Jungle, Rules};
+    /// use qi_tablebase::jungle::Material;
+    ///
+    /// let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/c6 w", Rules::standard())?;
+    /// assert_eq!(Material::of(&pos), Some("LvC".parse()?));
+    /// assert_eq!(Material::of(&Jungle::default()).map(|m| m.total()), Some(16));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn of(pos: &Jungle) -> Option<Material> {
         let masks = Side::BOTH.map(|side| mask_of(&pos.animal_squares(side)));
         (masks[0] != 0 && masks[1] != 0).then_some(Material { masks })
     }
 
     /// The animals of `side`, weakest first (Rat first).
+    ///
+    /// ```
+    /// use qi_games::base::Side;
+    /// use qi_games::jungle::Animal;
+    /// use qi_tablebase::jungle::Material;
+    ///
+    /// let m: Material = "LRvE".parse()?;
+    /// assert_eq!(m.animals(Side::First).collect::<Vec<_>>(), [Animal::Rat, Animal::Lion]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn animals(self, side: Side) -> impl Iterator<Item = Animal> {
         let mask = self.masks[side.index()];
         Animal::ALL
@@ -207,22 +250,57 @@ impl Material {
     }
 
     /// How many animals `side` has.
+    ///
+    /// ```
+    /// use qi_games::base::Side;
+    /// use qi_games::jungle::Animal;
+    /// use qi_tablebase::jungle::Material;
+    ///
+    /// let m: Material = "LRvE".parse()?;
+    /// assert_eq!((m.count(Side::First), m.count(Side::Second)), (2, 1));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn count(self, side: Side) -> u32 {
         self.masks[side.index()].count_ones()
     }
 
     /// How many animals are on the board.
+    ///
+    /// ```
+    /// use qi_tablebase::jungle::Material;
+    ///
+    /// assert_eq!("LRvE".parse::<Material>()?.total(), 3);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn total(self) -> u32 {
         self.count(Side::First) + self.count(Side::Second)
     }
 
     /// Whether `side` has `animal`.
+    ///
+    /// ```
+    /// use qi_games::base::Side;
+    /// use qi_games::jungle::Animal;
+    /// use qi_tablebase::jungle::Material;
+    ///
+    /// let m: Material = "LRvE".parse()?;
+    /// assert!(m.has(Side::First, Animal::Rat) && !m.has(Side::Second, Animal::Rat));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn has(self, side: Side, animal: Animal) -> bool {
         self.masks[side.index()] & (1 << animal.index()) != 0
     }
 
     /// The materials left after one capture of an animal of either side
     /// (those where the capturing side's opponent still has an animal).
+    ///
+    /// ```
+    /// use qi_tablebase::jungle::Material;
+    ///
+    /// let after: Vec<String> = "LRvE".parse::<Material>()?.after_captures().iter().map(|m| m.to_string()).collect();
+    /// assert_eq!(after, ["LvE", "RvE"]); // taking the Elephant ends the game
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn after_captures(self) -> Vec<Material> {
         let mut out = Vec::new();
         for side in Side::BOTH {
@@ -239,6 +317,15 @@ impl Material {
 
     /// Every material with `red` Red animals and `blue` Blue animals
     /// (each at least 1), in increasing order.
+    ///
+    /// ```
+    /// use qi_tablebase::jungle::Material;
+    ///
+    /// assert_eq!(Material::all_with(1, 1).len(), 64); // 8 animals a side
+    /// assert_eq!(Material::all_with(2, 1).len(), 28 * 8);
+    /// assert!(Material::all_with(0, 1).is_empty());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn all_with(red: u32, blue: u32) -> Vec<Material> {
         let masks_of = |n: u32| (1u16..256).filter(move |m| m.count_ones() == n);
         let mut out = Vec::new();
@@ -258,6 +345,15 @@ impl Material {
 
     /// Every material of 2 to `animals` animals in any split (each side at
     /// least one), fewest animals first.
+    ///
+    /// ```
+    /// use qi_tablebase::jungle::Material;
+    ///
+    /// let all = Material::all_up_to(3);
+    /// assert_eq!(all.len(), 64 + 2 * 28 * 8);
+    /// assert!(all.windows(2).all(|w| w[0].total() <= w[1].total()));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn all_up_to(animals: u32) -> Vec<Material> {
         let mut out = Vec::new();
         for total in 2..=animals.min(16) {
@@ -297,6 +393,15 @@ impl Material {
     /// squares where each may stand (only a Rat in water, no animal on
     /// either den), times 2 for the side to move. Saturates at `u64::MAX`
     /// (materials of a dozen animals and more).
+    ///
+    /// ```
+    /// use qi_tablebase::jungle::Material;
+    ///
+    /// // Two animals that are not Rats: the 63 squares but the 12 of water
+    /// // and the 2 dens, distinct, either side to move.
+    /// assert_eq!("LvC".parse::<Material>()?.position_count(), 49 * 48 * 2);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn position_count(self) -> u64 {
         Indexer::new(self).full_count
     }
@@ -341,6 +446,18 @@ impl Material {
 
     /// The position with index `index` under `rules` (counters 0 and 1),
     /// if `index < index_count()`.
+    ///
+    /// ```
+    /// use qi_games::jungle::Rules;
+    /// use qi_tablebase::jungle::Material;
+    ///
+    /// let m: Material = "LvC".parse()?;
+    /// let rules = Rules::standard();
+    /// let pos = m.position(0, &rules).unwrap();
+    /// assert_eq!(m.index_of(&pos), Some(0));
+    /// assert!(m.position(m.index_count(), &rules).is_none());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn position(self, index: u64, rules: &Rules) -> Option<Jungle> {
         Indexer::new(self).position(index, rules)
     }
