@@ -132,6 +132,20 @@ impl<G: TableGame> Table<G> {
     /// written by [`Table::to_bytes`] (see [`FormatError`]), keyed or
     /// blocked. With `expected` rules, a table of other board rules is
     /// refused too.
+    ///
+    /// ```
+    /// use qi_games::jungle::{Jungle, Rules};
+    /// use qi_tablebase::jungle::{Material, Table, Tablebase};
+    ///
+    /// let rules = Rules::standard();
+    /// let m: Material = "LvC".parse()?;
+    /// let tb = Tablebase::generate(&rules, &[m], 1)?;
+    /// let bytes = tb.table(m).unwrap().to_bytes();
+    /// assert_eq!(Table::from_bytes(&bytes, None)?, *tb.table(m).unwrap());
+    /// assert!(Table::from_bytes(&bytes, Some(&Rules::datou())).is_err(), "other board rules");
+    /// assert!(Table::from_bytes(&bytes[..bytes.len() - 1], None).is_err(), "cut short");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn from_bytes(bytes: &[u8], expected: Option<&G::Rules>) -> Result<Table<G>, FormatError> {
         let file = FormatError::file::<G>;
         let found = bytes
@@ -277,6 +291,25 @@ pub(crate) fn read_error<G: TableGame>(path: &Path, e: ReadFileError) -> FormatE
 /// Reads the table file at `path` (keyed or blocked), refusing it if it is
 /// corrupt, holds another material than its name says or was made under
 /// other board rules than `rules`.
+///
+/// ```
+/// use qi_games::jungle::{Jungle, Rules};
+/// use qi_tablebase::jungle::{Material, Table, Tablebase};
+///
+/// let rules = Rules::standard();
+/// let m: Material = "LvC".parse()?;
+/// let tb = Tablebase::generate(&rules, &[m], 1)?;
+/// let dir = tempfile::tempdir()?;
+/// tb.save_dir(dir.path())?;
+/// let path = Tablebase::file_path(dir.path(), m);
+/// let table: Table = qi_tablebase::load_table(&path, &rules)?;
+/// assert_eq!(Some(&table), tb.table(m));
+/// // A file named for another material is refused.
+/// std::fs::rename(&path, Tablebase::file_path(dir.path(), "LvE".parse()?))?;
+/// let renamed = qi_tablebase::load_table::<Jungle>(&Tablebase::file_path(dir.path(), "LvE".parse()?), &rules);
+/// assert!(renamed.is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn load_table<G: TableGame>(path: &Path, rules: &G::Rules) -> Result<Table<G>, FormatError> {
     let table = match blocked::peek_version(path) {
         Some(version) if G::BLOCKED_VERSIONS.contains(&version) => {
@@ -300,6 +333,25 @@ pub fn load_table<G: TableGame>(path: &Path, rules: &G::Rules) -> Result<Table<G
 /// block's checksum, its material, its board rules against `rules`)
 /// without keeping it: a blocked file is read a block at a time, so a
 /// file larger than memory is checked too. Its material.
+///
+/// ```
+/// use qi_games::jungle::{Jungle, Rules};
+/// use qi_tablebase::jungle::{Material, Table, Tablebase};
+///
+/// let rules = Rules::standard();
+/// let m: Material = "LvC".parse()?;
+/// let tb = Tablebase::generate(&rules, &[m], 1)?;
+/// let dir = tempfile::tempdir()?;
+/// tb.save_dir(dir.path())?;
+/// let path = Tablebase::file_path(dir.path(), m);
+/// assert_eq!(qi_tablebase::check_table_file::<Jungle>(&path, &rules)?, m);
+/// let mut bytes = std::fs::read(&path)?;
+/// let last = bytes.len() - 1;
+/// bytes[last] ^= 1;
+/// std::fs::write(&path, bytes)?;
+/// assert!(qi_tablebase::check_table_file::<Jungle>(&path, &rules).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn check_table_file<G: TableGame>(
     path: &Path,
     rules: &G::Rules,

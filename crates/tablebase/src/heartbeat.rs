@@ -144,6 +144,16 @@ pub struct Heartbeat {
 impl Heartbeat {
     /// Stops watching and says goodbye to every peer: this process's run
     /// is over, and its connections' close is no loss.
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use qi_tablebase::dataflow::Cluster;
+    /// use qi_tablebase::rendezvous::rendezvous;
+    ///
+    /// let peers = rendezvous(&Cluster::Local { threads: 1 }, &[], Duration::ZERO, &|_| {})?;
+    /// peers.watch(Duration::from_secs(60), |why| panic!("{why}")).finish(); // returns once stopped
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn finish(mut self) {
         self.bye.store(true, Ordering::Relaxed);
         self.end();

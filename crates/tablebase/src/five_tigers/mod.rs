@@ -807,6 +807,21 @@ impl crate::Table<FiveTigers> {
     }
 
     /// The position of a stored key (see [`Stats::longest_win_key`]).
+    ///
+    /// ```
+    /// use qi_games::five_tigers::Rules;
+    /// use qi_tablebase::five_tigers::{Material, Tablebase};
+    /// use qi_tablebase::Wdl;
+    ///
+    /// let rules = Rules::shandong_shuttle();
+    /// let m: Material = "3v1".parse()?;
+    /// let tb = Tablebase::generate(&rules, &[m], 1)?;
+    /// let table = tb.table(m).unwrap();
+    /// let stats = table.stats();
+    /// let longest = table.position_of_key(stats.longest_win_key.unwrap()).unwrap();
+    /// assert_eq!(tb.probe(&longest)?, Some((Wdl::Win, stats.longest_win)));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn position_of_key(&self, key: u64) -> Option<FiveTigers> {
         position_of_key(key, self.rules())
     }
@@ -817,6 +832,17 @@ impl crate::LazyTablebase<FiveTigers> {
     /// directory when it was opened (0 for none, at most [`MAX_PIECES`];
     /// [`max_size`](crate::LazyTablebase::max_size)): a position with more
     /// on a side has no table.
+    ///
+    /// ```
+    /// use qi_games::five_tigers::Rules;
+    /// use qi_tablebase::five_tigers::{LazyTablebase, Tablebase};
+    ///
+    /// let rules = Rules::shandong_shuttle();
+    /// let dir = tempfile::tempdir()?;
+    /// Tablebase::generate(&rules, &["3v1".parse()?], 1)?.save_dir(dir.path())?;
+    /// assert_eq!(LazyTablebase::open(dir.path(), &rules)?.max_pieces(), 3);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn max_pieces(&self) -> u32 {
         self.max_size()
     }

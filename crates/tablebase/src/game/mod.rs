@@ -23,6 +23,19 @@ use table::Table;
 
 /// What a probe learns of a position before it reads a table
 /// ([`TableGame::settle`]).
+///
+/// ```
+/// use qi_games::jungle::{Jungle, Rules};
+/// use qi_tablebase::{Settled, TableGame, Wdl};
+///
+/// let rules = Rules::standard();
+/// let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/c6 w", rules)?;
+/// assert_eq!(Jungle::settle(&pos), Settled::Table("LvC".parse()?));
+/// // Red's Lion in Blue's den: over, Blue to move has lost.
+/// let over = Jungle::from_text("3L3/7/7/7/7/7/7/7/c6 b", rules)?;
+/// assert_eq!(Jungle::settle(&over), Settled::Answer(Some((Wdl::Loss, 0))));
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Settled<M> {
     /// The answer without a table: `None` for a position no table covers,

@@ -235,6 +235,17 @@ impl crate::LazyTablebase<Jungle> {
     /// The most animals of any material whose file was in the directory
     /// when it was opened ([`max_size`](crate::LazyTablebase::max_size)):
     /// a position with more has no table.
+    ///
+    /// ```
+    /// use qi_games::jungle::Rules;
+    /// use qi_tablebase::jungle::{LazyTablebase, Tablebase};
+    ///
+    /// let rules = Rules::standard();
+    /// let dir = tempfile::tempdir()?;
+    /// Tablebase::generate(&rules, &["LRvE".parse()?], 2)?.save_dir(dir.path())?;
+    /// assert_eq!(LazyTablebase::open(dir.path(), &rules)?.max_animals(), 3);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
     pub fn max_animals(&self) -> u32 {
         self.max_size()
     }

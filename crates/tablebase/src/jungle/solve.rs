@@ -44,6 +44,20 @@ pub fn generation_memory(material: Material) -> u64 {
 /// `d - 1`. What is left is drawn.
 ///
 /// The starts and the un-moves run on `threads` threads.
+///
+/// ```
+/// use qi_games::jungle::Rules;
+/// use qi_tablebase::jungle::{generate_table, Material, Tablebase};
+///
+/// let rules = Rules::standard();
+/// let m: Material = "LRvE".parse()?;
+/// let subtables = Tablebase::generate(&rules, &m.after_captures(), 2)?;
+/// let table = generate_table(&rules, m, &subtables, 2)?;
+/// assert_eq!(Some(&table), Tablebase::generate(&rules, &[m], 2)?.table(m));
+/// // Without the tables its captures lead to, no table.
+/// assert!(generate_table(&rules, m, &Tablebase::new(&rules), 2).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn generate_table(
     rules: &Rules,
     material: Material,
@@ -55,6 +69,14 @@ pub fn generate_table(
 
 /// `materials` and every material their captures lead to (the tables
 /// needed to generate them), fewest animals first.
+///
+/// ```
+/// use qi_tablebase::jungle::{closure, Material};
+///
+/// let all: Vec<String> = closure(&["LRvE".parse::<Material>()?]).iter().map(|m| m.to_string()).collect();
+/// assert_eq!(all, ["RvE", "LvE", "LRvE"]); // fewest animals first, then in material order
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 pub fn closure(materials: &[Material]) -> Vec<Material> {
     let mut all = BTreeSet::new();
     let mut todo: Vec<Material> = materials.to_vec();
