@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use crate::common;
 
+use common::ports::loopback_hosts;
 use common::{bestmove, Engine, QI};
 
 fn qi(args: &[&str]) -> (i32, String, String) {
@@ -664,15 +665,6 @@ fn a_fifo_under_a_tables_name_hangs_nothing() {
     assert_eq!(e.exit_within(Duration::from_secs(10)), Some(0));
 }
 
-/// A port of 127.0.0.1 free a moment ago.
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 #[test]
 fn two_processes_on_timely_write_the_generator_s_tables() {
     two_processes_write_the_generator_s_tables("five-tigers:shandong-shuttle", "3v2", "qft", false);
@@ -745,11 +737,7 @@ fn two_processes_write_the_generator_s_tables(
     let hosts_file = hosts.join("hosts.txt");
     std::fs::write(
         &hosts_file,
-        format!(
-            "# two processes\n127.0.0.1:{}\n127.0.0.1:{}\n",
-            free_port(),
-            free_port()
-        ),
+        format!("# two processes\n{}\n", loopback_hosts(2).join("\n")),
     )
     .unwrap();
     let dirs: Vec<PathBuf> = (0..2)

@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use crate::common;
 
+use common::ports::loopback_hosts;
 use common::QI;
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -21,22 +22,12 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
-}
-
 /// A hosts file of `n` processes on free ports of 127.0.0.1, each line
 /// with a comment after its address; the file and the addresses.
 fn hosts_file(tag: &str, n: usize) -> (PathBuf, Vec<String>) {
     let dir = temp_dir(&format!("{tag}-hosts"));
     std::fs::create_dir_all(&dir).unwrap();
-    let addresses: Vec<String> = (0..n)
-        .map(|_| format!("127.0.0.1:{}", free_port()))
-        .collect();
+    let addresses = loopback_hosts(n);
     let text: String = addresses
         .iter()
         .enumerate()

@@ -7,6 +7,11 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+/// Free ports of 127.0.0.1 for a cluster's processes: the loopback
+/// tests of `qi-tablebase` pick theirs the same way.
+#[path = "../../../../tablebase/tests/suite/common/ports.rs"]
+pub mod ports;
+
 /// The binary under test.
 pub const QI: &str = env!("CARGO_BIN_EXE_qi");
 
