@@ -20,7 +20,7 @@
 use std::ops::Range;
 
 use crate::driver::{join_workers, GenerateError};
-use crate::round::{self, Begin, Start};
+use crate::round::{self, Begin, Heard, Loss, News, Overcounted, Start};
 use crate::value::{fits_one_byte, pack_codes, Distances, Wdl, ONE_BYTE_LONGEST, UNUSED};
 
 /// A slice as the in-core solver sees it: its cells, how the cells of a
@@ -571,6 +571,8 @@ fn apply_updates<D: Distance>(
         threads.clamp(1, 16)
     };
     let per = n.div_ceil(threads).max(1);
+    // The tidings of cells decided at `here` decide at the next round.
+    let round = round::ply_before(u32::from(here))?;
     let range = |lo: usize, states: &mut [u8], dist: &mut [D]| {
         let hi = lo + states.len();
         let mut further = u32::from(here);
@@ -579,37 +581,43 @@ fn apply_updates<D: Distance>(
             if q < lo || q >= hi {
                 continue;
             }
-            let won = u & 1 == 1;
+            let news = if u & 1 == 1 { News::Won } else { News::Lost };
             let (state, far) = (&mut states[q - lo], &mut dist[q - lo]);
             let s = *state;
             if s >= WIN_NEW {
                 continue;
             }
-            if !won {
-                // An exit that wins at this distance holds.
-                if s & NON_LOSING != 0 && far.get() != 0 && far.get() <= here {
-                    continue;
-                }
-                let at = round::ply_before(u32::from(here))?;
-                *state = WIN_NEW;
-                *far = D::of(at);
-                further = further.max(u32::from(at));
-                continue;
-            }
-            if s & COUNT == 0 {
-                return Err(GenerateError::Internal(format!(
-                    "cell {q} has more decided successors than it counted"
-                )));
-            }
-            let s = s - 1;
-            *state = s;
-            if s == 0 {
-                let at = round::loss_after(here, far.get())?;
-                if at == here + 1 {
-                    *state = LOSS_NEW;
+            let never_lost = s & NON_LOSING != 0;
+            // A never-lost cell's distance is its exit's win (0 for none).
+            let exit_win = (never_lost && far.get() != 0).then(|| far.get());
+            match round::hear(news, round, s & COUNT, never_lost, exit_win) {
+                // An exit that wins at this distance is found by this
+                // round's scan (its distance is `here`), as it would have
+                // been.
+                Ok(Heard::Won(at)) => {
+                    *state = WIN_NEW;
                     *far = D::of(at);
+                    further = further.max(u32::from(at));
                 }
-                further = further.max(u32::from(at));
+                Ok(Heard::Left(left)) => *state = left | (s & NON_LOSING),
+                Ok(Heard::LastWon) => {
+                    // Its distance is its longest exit into a won position.
+                    *state = 0;
+                    match round::lost_at(round, far.get())? {
+                        Loss::Now(at) => {
+                            *state = LOSS_NEW;
+                            *far = D::of(at);
+                            further = further.max(u32::from(at));
+                        }
+                        // Found by the scan of `at`, one past its distance.
+                        Loss::Held(at) => further = further.max(u32::from(at)),
+                    }
+                }
+                Err(Overcounted) => {
+                    return Err(GenerateError::Internal(format!(
+                        "cell {q} has more decided successors than it counted"
+                    )))
+                }
             }
         }
         Ok(further)

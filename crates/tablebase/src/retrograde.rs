@@ -30,7 +30,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::round::{self, Begin, TooDeep};
+use crate::round::{self, Begin, Heard, Loss, Overcounted, TooDeep};
 pub use crate::round::{News, Open, Start, MAX_SUCCESSORS};
 use crate::value::Wdl;
 
@@ -542,9 +542,8 @@ struct Slot {
     /// 0 open and able to lose, 1 open and never lost (a drawing or
     /// winning exit), else the decided value's code plus 2.
     state: u8,
-    /// Decided: the distance. Open and able to lose: the longest losing
-    /// exit plus one (0 without one), the earliest round a loss can be
-    /// decided. Never lost: 0.
+    /// Decided: the distance. Open and able to lose: the longest exit
+    /// into a won position (0 without one). Never lost: 0.
     distance: u16,
 }
 
@@ -842,7 +841,9 @@ impl Ledger {
                 }
             }
             Begin::Losing {
-                successors, floor, ..
+                successors,
+                longest_won,
+                floor,
             } => {
                 let left = left(successors)?;
                 if successors == 0 {
@@ -852,7 +853,7 @@ impl Ledger {
                 Slot {
                     left,
                     state: OPEN,
-                    distance: floor,
+                    distance: longest_won.unwrap_or(0),
                 }
             }
         };
@@ -1029,21 +1030,19 @@ impl Ledger {
         if s.state >= DECIDED {
             return Ok(());
         }
-        match news {
-            News::Lost => self.decide(local, Wdl::Win, round, decided),
-            News::Won => {
-                s.left = s
-                    .left
-                    .checked_sub(1)
-                    .ok_or(RetroError::Inconsistent { slot })?;
-                if s.left == 0 && s.state == OPEN {
-                    // Lost one ply past the longer of the successor won
-                    // in the round before and the longest losing exit
-                    // (`distance` is already one ply past it).
-                    if s.distance <= round {
-                        self.decide(local, Wdl::Loss, round, decided);
-                    } else {
-                        let at = s.distance;
+        // An exit's win is scheduled (`Due::Win`) and decided when its
+        // round is settled, before the tidings of any later round: none is
+        // sooner than `round` here.
+        match round::hear(news, round, s.left, s.state == NEVER_LOST, None)
+            .map_err(|Overcounted| RetroError::Inconsistent { slot })?
+        {
+            Heard::Won(at) => self.decide(local, Wdl::Win, at, decided),
+            Heard::Left(left) => s.left = left,
+            Heard::LastWon => {
+                s.left = 0;
+                match round::lost_at(round, s.distance)? {
+                    Loss::Now(at) => self.decide(local, Wdl::Loss, at, decided),
+                    Loss::Held(at) => {
                         self.schedule(at, local as u32, Due::Loss);
                         scheduled.push(at);
                     }

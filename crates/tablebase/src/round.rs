@@ -15,10 +15,12 @@
 //! Its three parts, each written here once: how a slot **starts**
 //! ([`Start`], read as a [`Begin`] by [`Start::begin`]: decided, never
 //! lost and maybe won by an exit, or losing once its successors are all
-//! won); what a **tiding** ([`News`] of a successor decided at `d`) does
-//! to an undecided slot (won at [`ply_before`]`(d)`, or one successor
-//! fewer and, for the last, lost at [`loss_after`]); and what is left at
-//! the **end** of the rounds (drawn). Each solver keeps these in its own
+//! won); what a **tiding** ([`News`] of a successor decided the round
+//! before) does to an undecided slot ([`hear`]: won at [`won_at`], or one
+//! successor fewer); and the **end** of a round (a slot whose successors
+//! are all won is lost at [`lost_at`], at once or held back to one ply
+//! past its longest exit) and of the rounds (what is left is drawn). Each
+//! solver keeps these in its own
 //! layout (a state byte, a ledger's slot, two bits on disk).
 //!
 //! Distances are at most [`LONGEST`] plies (`u16::MAX` stays free as a
@@ -59,16 +61,85 @@ pub(crate) fn ply_before(d: u32) -> Result<u16, TooDeep> {
     }
 }
 
-/// The distance of a position lost once its last undecided successor is
-/// won at `last`, its other successors and exits won at most at `longest`:
-/// one ply past the longer.
+/// The round a slot is won at when told that a successor was lost the
+/// round before: `round` (one ply past that successor), or sooner if one
+/// of its exits wins at `exit_win` before.
+#[inline]
+pub(crate) fn won_at(round: u16, exit_win: Option<u16>) -> u16 {
+    exit_win.map_or(round, |w| w.min(round))
+}
+
+/// What a tiding does to an undecided slot ([`hear`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Heard {
+    /// Won at this distance ([`won_at`]).
+    Won(u16),
+    /// Still undecided, with this many successors left undecided (a
+    /// slot never lost stays undecided when it has none left).
+    Left(u8),
+    /// Its last successor was won, and none of its moves draws or wins:
+    /// lost, at the distance [`lost_at`] says.
+    LastWon,
+}
+
+/// A slot heard of more won successors than it counted: the slice's
+/// un-moves and successor counts disagree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Overcounted;
+
+/// A tiding's effect on an undecided slot with `left` successors not yet
+/// decided (`never_lost` if a move out of the slice draws or wins, and
+/// `exit_win` the distance such a move wins at): `news` of one of its
+/// successors, decided the round before `round`. A lost successor wins
+/// the slot ([`won_at`]); a won one counts it down, and the last one
+/// loses it unless it is never lost.
 ///
 /// # Errors
 ///
-/// [`TooDeep`] as [`ply_before`].
+/// [`Overcounted`] when `left` is already 0.
 #[inline]
-pub(crate) fn loss_after(last: u16, longest: u16) -> Result<u16, TooDeep> {
-    ply_before(u32::from(last.max(longest)))
+pub(crate) fn hear(
+    news: News,
+    round: u16,
+    left: u8,
+    never_lost: bool,
+    exit_win: Option<u16>,
+) -> Result<Heard, Overcounted> {
+    match news {
+        News::Lost => Ok(Heard::Won(won_at(round, exit_win))),
+        News::Won => match left.checked_sub(1).ok_or(Overcounted)? {
+            0 if !never_lost => Ok(Heard::LastWon),
+            left => Ok(Heard::Left(left)),
+        },
+    }
+}
+
+/// When a slot whose last successor was won the round before `round` is
+/// lost ([`lost_at`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Loss {
+    /// At `round` itself: its exits into won positions are all shorter.
+    Now(u16),
+    /// Held back to this later distance: one ply past its longest exit
+    /// into a won position.
+    Held(u16),
+}
+
+/// The end of a round for a slot whose successors are all won, the last
+/// the round before `round`, and whose exits reach won positions at most
+/// `longest_won` plies from the end (0 for none): lost one ply past the
+/// longer of the two.
+///
+/// # Errors
+///
+/// [`TooDeep`] when that is past [`LONGEST`].
+#[inline]
+pub(crate) fn lost_at(round: u16, longest_won: u16) -> Result<Loss, TooDeep> {
+    if longest_won < round {
+        Ok(Loss::Now(round))
+    } else {
+        ply_before(u32::from(longest_won)).map(Loss::Held)
+    }
 }
 
 /// What a position's moves into positions already valued (the exits of a
@@ -393,9 +464,6 @@ mod tests {
     fn a_win_and_a_loss_are_one_ply_past_what_they_reach() {
         assert_eq!(ply_before(0), Ok(1));
         assert_eq!(ply_before(41), Ok(42));
-        assert_eq!(loss_after(3, 7), Ok(8));
-        assert_eq!(loss_after(9, 7), Ok(10));
-        assert_eq!(loss_after(0, 0), Ok(1));
     }
 
     #[test]
@@ -403,8 +471,6 @@ mod tests {
         assert_eq!(ply_before(u32::from(LONGEST) - 1), Ok(LONGEST));
         assert_eq!(ply_before(u32::from(LONGEST)), Err(TooDeep));
         assert_eq!(ply_before(u32::MAX), Err(TooDeep));
-        assert_eq!(loss_after(LONGEST, 0), Err(TooDeep));
-        assert_eq!(loss_after(0, LONGEST), Err(TooDeep));
         let mut exits = Exits::default();
         assert_eq!(exits.note(Wdl::Win, u32::from(LONGEST) + 1), Err(TooDeep));
         assert_eq!(exits, Exits::default(), "a refused move changes nothing");
@@ -422,6 +488,36 @@ mod tests {
             retro.ends_with(&TooDeep.to_string()["a position".len()..]),
             "{retro}"
         );
+    }
+
+    #[test]
+    fn a_lost_successor_wins_and_the_last_won_one_loses() {
+        assert_eq!(hear(News::Lost, 5, 3, false, None), Ok(Heard::Won(5)));
+        assert_eq!(
+            hear(News::Lost, 5, 3, true, Some(4)),
+            Ok(Heard::Won(4)),
+            "an exit that wins sooner holds"
+        );
+        assert_eq!(hear(News::Lost, 5, 3, true, Some(9)), Ok(Heard::Won(5)));
+        assert_eq!(hear(News::Won, 5, 3, false, None), Ok(Heard::Left(2)));
+        assert_eq!(hear(News::Won, 5, 1, false, None), Ok(Heard::LastWon));
+        assert_eq!(
+            hear(News::Won, 5, 1, true, None),
+            Ok(Heard::Left(0)),
+            "a slot with a drawing exit is never lost"
+        );
+        assert_eq!(hear(News::Won, 5, 0, false, None), Err(Overcounted));
+        assert_eq!(hear(News::Won, 5, 0, true, Some(2)), Err(Overcounted));
+    }
+
+    #[test]
+    fn a_loss_is_one_ply_past_its_last_successor_or_its_longest_exit() {
+        assert_eq!(lost_at(5, 0), Ok(Loss::Now(5)));
+        assert_eq!(lost_at(5, 4), Ok(Loss::Now(5)));
+        assert_eq!(lost_at(5, 5), Ok(Loss::Held(6)));
+        assert_eq!(lost_at(5, 11), Ok(Loss::Held(12)));
+        assert_eq!(lost_at(LONGEST, LONGEST - 1), Ok(Loss::Now(LONGEST)));
+        assert_eq!(lost_at(3, LONGEST), Err(TooDeep), "never cut short");
     }
 
     #[test]

@@ -68,7 +68,7 @@ use crate::blocked::{block_sum, BLOCK_SLOTS};
 use crate::dir::GenerateDirError;
 use crate::driver::{join_workers, GenerateError};
 use crate::format::{load_table, FormatError};
-use crate::round::{self, Begin};
+use crate::round::{self, Begin, Loss};
 use crate::value::{code_at, set_code, Wdl, ONE_BYTE_LONGEST, UNUSED};
 use cells::{Bits, Values};
 use file::{file_bytes, write_at, Output};
@@ -867,9 +867,9 @@ impl Solver<'_> {
     fn settle(&self, next: &Bits, here: u32) -> Result<u64, GenerateDirError> {
         let (tasks, per) = self.block_tasks();
         let blocks = self.output.layout.blocks();
-        let at = self.distance(u32::from(
-            round::ply_before(here).map_err(GenerateError::from)?,
-        ))?;
+        // The tidings of cells decided at `here` decide at the next round.
+        let round = round::ply_before(here).map_err(GenerateError::from)?;
+        let at = self.distance(u32::from(round::won_at(round, None)))?;
         let count = AtomicU64::new(0);
         on_threads(tasks as usize, self.threads, |task| {
             let mut held = ByDistance::default();
@@ -892,17 +892,22 @@ impl Solver<'_> {
                             continue;
                         }
                         let i = (c - cells.start) as usize;
-                        if self.values.get(c) == LOST && u32::from(dist[i]) > here {
-                            // Its longest losing conversion is longer.
-                            let l = round::loss_after(here as u16, dist[i])
-                                .map_err(GenerateError::from)?;
-                            let l = u32::from(l);
-                            next.unset(c);
-                            dist[i] = self.distance(l)?;
-                            held.push(l, c);
-                            n += 1;
+                        // Its distance byte is its longest losing
+                        // conversion's, if it is lost.
+                        let loss = if self.values.get(c) == LOST {
+                            round::lost_at(round, dist[i]).map_err(GenerateError::from)?
                         } else {
-                            dist[i] = at;
+                            Loss::Now(round)
+                        };
+                        match loss {
+                            Loss::Now(_) => dist[i] = at,
+                            Loss::Held(l) => {
+                                let l = u32::from(l);
+                                next.unset(c);
+                                dist[i] = self.distance(l)?;
+                                held.push(l, c);
+                                n += 1;
+                            }
                         }
                     }
                 }
