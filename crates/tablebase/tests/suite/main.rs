@@ -3,7 +3,9 @@
 //! of one per file.
 
 mod common {
+    pub mod backward;
     pub mod fnv;
+    pub mod ft_graph;
     pub mod jungle_graph;
     #[cfg(feature = "distributed")]
     pub mod loopback;
@@ -16,6 +18,7 @@ mod files;
 mod five_tigers_dense;
 mod five_tigers_dense_ban;
 mod five_tigers_exhaustive;
+mod five_tigers_graph;
 mod five_tigers_retro;
 mod five_tigers_retro_ban;
 mod five_tigers_rounds;
