@@ -3,12 +3,12 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::Mutex;
 
 use thiserror::Error;
 
-use crate::driver::{levels, lock, solve_level, GenerateError, Solver};
-use crate::format::{load_table, save_table, FormatError};
+use crate::driver::{levels, GenerateError, InCore, Solver};
+use crate::exec::{execute, Done, Hold, OnDamaged, Run};
+use crate::format::FormatError;
 use crate::game::table::Table;
 use crate::game::TableGame;
 use crate::tablebase::Tablebase;
@@ -160,10 +160,11 @@ pub fn plan_dir<G: TableGame>(
 /// Jungle material (13.8 GB of tables) is generated with the 3-animal
 /// tables (78 MB) in memory.
 ///
-/// A file already in `dir` is not solved again: it is read (and checked)
-/// when the size above needs it, or only checked when nothing does, so an
-/// interrupted run resumes where it stopped. `done` is called with each
-/// new table once its file is written.
+/// A file already in `dir` is not solved again: every one is checked
+/// before anything is solved (a damaged file or one of other rules stops
+/// the run with its error), and read when a material to solve needs it,
+/// so an interrupted run resumes where it stopped. `done` is called with
+/// each new table once its file is written.
 ///
 /// ```
 /// use qi_games::jungle::{Jungle, Rules};
@@ -189,41 +190,21 @@ pub fn generate_dir<G: Solver>(
     dir: &Path,
     done: &(dyn Fn(&Table<G>) + Sync),
 ) -> Result<usize, GenerateDirError> {
-    let all = G::closure(materials, rules);
-    let levels = levels::<G>(&all);
-    let last = last_readers::<G>(rules, &levels);
-    // Whether a material after level `k` reads the table of `m`.
-    let read_after = |m: &G::Material, k: usize| last.get(m).is_some_and(|&r| r > k);
+    let run = Run {
+        dir: Some(dir),
+        threads,
+        hold: Hold::UntilLastReader,
+        damaged: OnDamaged::Stop,
+    };
+    let way = InCore::<G> { rules };
+    let mut done = |d: Done<'_, G, ()>| d.table.into_iter().for_each(done);
     let mut held = Tablebase::new(rules);
-    let mut solved = 0;
-    for (k, level) in levels.iter().enumerate() {
-        let mut todo = Vec::new();
-        for &m in level.iter() {
-            let path = Tablebase::<G>::file_path(dir, m);
-            if path.exists() {
-                let table = load_table(&path, rules)?;
-                if read_after(&m, k) {
-                    held.insert_table(table);
-                }
-            } else {
-                todo.push(m);
-            }
-        }
-        let kept = Mutex::new(Vec::new());
-        solve_level(rules, &todo, &held, threads, &|table: Table<G>| {
-            save_table(dir, &table)?;
-            done(&table);
-            if read_after(&table.material, k) {
-                lock(&kept).push(table);
-            }
-            Ok::<(), GenerateDirError>(())
-        })?;
-        solved += todo.len();
-        // What no later level reads leaves memory.
-        held.retain(|m| read_after(&m, k));
-        for table in kept.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            held.insert_table(table);
-        }
-    }
-    Ok(solved)
+    execute(
+        run,
+        materials,
+        &mut held,
+        |l| Ok(l.to_vec()),
+        &way,
+        &mut done,
+    )
 }

@@ -1,14 +1,15 @@
-//! The generation driver every game shares: the closure of the materials
-//! asked for cut into levels (a capture leads to a lower level), the
-//! materials of one level solved side by side on several threads, each
-//! finished table handed on as soon as it is done. How one material is
-//! solved is the game's ([`Solver::solve`]): its slice (cells, starts,
-//! un-moves) run through the crate's one in-core solver (`in_core`).
+//! Generation in memory: how one material is solved is the game's
+//! ([`Solver::solve`]: its slice's cells, starts and un-moves run through
+//! the crate's one in-core solver, `in_core`), made a way of the one
+//! executor ([`InCore`], run by `exec::execute`: the closure of the
+//! materials asked for cut into levels, the materials of one level solved
+//! side by side on several threads).
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
+use crate::dir::GenerateDirError;
 pub use crate::error::GenerateError;
+use crate::exec::{execute, Done, Hold, OnDamaged, Run, Way};
 use crate::game::table::Table;
 use crate::game::TableGame;
 use crate::tablebase::Tablebase;
@@ -116,7 +117,21 @@ impl<G: Solver> Tablebase<G> {
         threads: usize,
         done: &(dyn Fn(&Table<G>) + Sync),
     ) -> Result<(), GenerateError> {
-        generate_into(self, materials, threads, done)
+        let run = Run {
+            dir: None,
+            threads,
+            hold: Hold::All,
+            damaged: OnDamaged::Stop,
+        };
+        let rules = *self.rules();
+        let way = InCore::<G> { rules: &rules };
+        let mut done = |d: Done<'_, G, ()>| d.table.into_iter().for_each(done);
+        match execute(run, materials, self, |l| Ok(l.to_vec()), &way, &mut done) {
+            Ok(_) => Ok(()),
+            Err(GenerateDirError::Generate(e)) => Err(e),
+            // No file is read or written in memory.
+            Err(e) => Err(GenerateError::Internal(e.to_string())),
+        }
     }
 
     /// What generating `materials` on top of the loaded tables takes: the
@@ -170,72 +185,27 @@ pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Generates the tables of `materials` (and of the smaller materials their
-/// captures lead to) that `base` does not hold yet, adding them to `base`,
-/// level by level ([`solve_level`]). `done` is called with each table as it
-/// is finished (to save it, or report progress) before it is added.
-pub(crate) fn generate_into<G: Solver>(
-    base: &mut Tablebase<G>,
-    materials: &[G::Material],
-    threads: usize,
-    done: &(dyn Fn(&Table<G>) + Sync),
-) -> Result<(), GenerateError> {
-    let rules = *base.rules();
-    let todo: Vec<G::Material> = G::closure(materials, &rules)
-        .into_iter()
-        .filter(|m| base.table(*m).is_none())
-        .collect();
-    for level in levels::<G>(&todo) {
-        let finished = Mutex::new(Vec::new());
-        solve_level(&rules, level, base, threads, &|table: Table<G>| {
-            done(&table);
-            lock(&finished).push(table);
-            Ok::<(), GenerateError>(())
-        })?;
-        for table in finished.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            base.insert_table(table);
-        }
-    }
-    Ok(())
+/// The way of [`Solver::solve`]: each material solved in core from the
+/// tables it reads, the materials of a level side by side.
+pub(crate) struct InCore<'a, G: TableGame> {
+    /// The rules.
+    pub rules: &'a G::Rules,
 }
 
-/// Solves the materials of `level` (all of one level; their captures lead
-/// into `subtables`) on `threads` threads: the materials are shared out
-/// among them, and when there are fewer materials than threads each one's
-/// solution is cut among the rest. `finish` takes each table as it is
-/// finished, on the thread that solved it; the first error (of a table or
-/// of `finish`) stops the others from starting new materials and is
-/// returned.
-pub(crate) fn solve_level<G: Solver, E: From<GenerateError> + Send>(
-    rules: &G::Rules,
-    level: &[G::Material],
-    subtables: &Tablebase<G>,
-    threads: usize,
-    finish: &(dyn Fn(Table<G>) -> Result<(), E> + Sync),
-) -> Result<(), E> {
-    if level.is_empty() {
-        return Ok(());
+impl<G: Solver> Way<G> for InCore<'_, G> {
+    type Made = ();
+
+    fn side_by_side(&self) -> bool {
+        true
     }
-    let per_material = (threads / level.len()).max(1);
-    let next = AtomicUsize::new(0);
-    let first_error: Mutex<Option<E>> = Mutex::new(None);
-    std::thread::scope(|scope| {
-        for _ in 0..threads.clamp(1, level.len()) {
-            scope.spawn(|| loop {
-                let k = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&m) = level.get(k) else { break };
-                let result = G::solve(rules, m, subtables, per_material)
-                    .map_err(E::from)
-                    .and_then(finish);
-                if let Err(e) = result {
-                    lock(&first_error).get_or_insert(e);
-                    next.store(level.len(), Ordering::Relaxed);
-                }
-            });
-        }
-    });
-    match first_error.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        Some(e) => Err(e),
-        None => Ok(()),
+
+    fn make(
+        &self,
+        material: G::Material,
+        held: &Tablebase<G>,
+        threads: usize,
+        _replacing: bool,
+    ) -> Result<(Option<Table<G>>, ()), GenerateDirError> {
+        Ok((Some(G::solve(self.rules, material, held, threads)?), ()))
     }
 }

@@ -59,6 +59,7 @@ mod dir;
 mod dir_lock;
 mod driver;
 mod error;
+mod exec;
 pub mod five_tigers;
 mod format;
 mod game;

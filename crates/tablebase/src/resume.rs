@@ -7,129 +7,122 @@
 //! to overwrite).
 
 use std::path::Path;
-use std::time::Instant;
 
 use crate::dir::GenerateDirError;
-use crate::format::{load_table, save_table, FormatError};
+#[cfg(feature = "distributed")]
+use crate::exec::damaged;
+use crate::exec::{execute, Hold, OnDamaged, Run, Way};
+use crate::format::FormatError;
 use crate::game::TableGame;
 use crate::{Table, Tablebase};
 
-/// Whether `e` says a file's bytes are damaged (what a half-written or
-/// cut file gives), as opposed to a good file of other rules or material,
-/// or a failure to read.
-pub(crate) fn damaged(e: &FormatError) -> bool {
-    matches!(
-        e,
-        FormatError::File { .. }
-            | FormatError::BadMaterial(_)
-            | FormatError::BadRules { .. }
-            | FormatError::CountMismatch { .. }
-            | FormatError::BadKey(_)
-            | FormatError::PartitionMismatch { .. }
-    )
-}
-
-/// The resumable loop of a directory's generation, in one process or as
-/// one process of a cluster: the tables found in `dir` are checked
-/// first, `agree` says from which of them are lacking what to solve
-/// (what any process of a cluster lacks; alone, just these), `solve`
-/// makes a table from the finished ones, and its by-product goes to
-/// `done`.
-pub(crate) fn resume_with<G: TableGame, X>(
+/// The resumable generation of a directory, in one process or as one
+/// process of a cluster ([`execute`] holding every table): the tables
+/// found in `dir` are checked first, `agree` says from which of them are
+/// lacking what to make (what any process of a cluster lacks; alone,
+/// just these), `way` makes each from the finished ones on `threads`
+/// threads, and `done` hears of each table written.
+pub(crate) fn resume_with<G: TableGame, W: Way<G>>(
     rules: &G::Rules,
     materials: &[G::Material],
     dir: &Path,
+    threads: usize,
     agree: impl FnOnce(&[bool]) -> Result<Vec<bool>, GenerateDirError>,
-    mut solve: impl FnMut(G::Material, &Tablebase<G>) -> Result<(Table<G>, X), GenerateDirError>,
-    mut done: impl FnMut(&Table<G>, f64, Option<&FormatError>, X),
+    way: &W,
+    mut done: impl FnMut(&Table<G>, f64, Option<&FormatError>, W::Made),
 ) -> Result<Tablebase<G>, GenerateDirError> {
-    let order = G::closure(materials, rules);
-    // A good file, or why there is none (`None`: no file).
-    let mut found: Vec<Result<Table<G>, Option<FormatError>>> = Vec::with_capacity(order.len());
-    for &m in &order {
-        let path = Tablebase::<G>::file_path(dir, m);
-        found.push(if path.exists() {
-            match load_table(&path, rules) {
-                Ok(table) => Ok(table),
-                Err(e) if damaged(&e) => Err(Some(e)),
-                Err(e) => return Err(e.into()),
-            }
-        } else {
-            Err(None)
-        });
-    }
-    let lacking: Vec<bool> = found.iter().map(Result::is_err).collect();
-    let to_solve = agree(&lacking)?;
+    let run = Run {
+        dir: Some(dir),
+        threads,
+        hold: Hold::All,
+        damaged: OnDamaged::Replace,
+    };
     let mut tb = Tablebase::new(rules);
-    for ((m, found), solve_it) in order.into_iter().zip(found).zip(to_solve) {
-        if !solve_it {
-            if let Ok(table) = found {
-                tb.insert_table(table);
-                continue;
-            }
+    execute(run, materials, &mut tb, agree, way, &mut |d| {
+        if let Some(table) = d.table {
+            done(table, d.seconds, d.replaced.as_ref(), d.made);
         }
-        let start = Instant::now();
-        let (table, by_product) = solve(m, &tb)?;
-        let seconds = start.elapsed().as_secs_f64();
-        match found {
-            // Solved for the other processes: this directory's file is
-            // good and stays.
-            Ok(good) => tb.insert_table(good),
-            Err(refused) => {
-                save_table(dir, &table)?;
-                done(&table, seconds, refused.as_ref(), by_product);
-                tb.insert_table(table);
-            }
-        }
-    }
+    })?;
     Ok(tb)
 }
 
-/// [`resume_with`] on the workers of `cluster`, for either game: each
-/// material's slice (`slice_of`, from the finished tables) is solved by
-/// [`crate::dataflow::solve_everywhere`] and its values made a table by
-/// `table_of`, unless `local` makes its table from the finished ones
-/// alone (a twin), which each process then does by itself. Every process
-/// of the cluster runs this with the same arguments and solves what any
-/// of them lacks (the processes may resume from different files, but hold
-/// the same finished tables, so `local` answers alike in each); `done`
-/// also gets this process's workers' stats (none for a table `local`
-/// made).
+/// [`resume_with`] on the workers of `cluster`, for either game, each
+/// material made by `way` (an [`OnCluster`]). Every process of the
+/// cluster runs this with the same arguments and makes what any of them
+/// lacks (the processes may resume from different files, but hold the
+/// same finished tables, so a twin is made alike in each); `done` also
+/// gets this process's workers' stats (none for a twin).
 #[cfg(feature = "distributed")]
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn resume_on_cluster<G, S>(
+pub(crate) fn resume_on_cluster<G, W>(
     rules: &G::Rules,
     materials: &[G::Material],
     cluster: &crate::dataflow::Cluster,
     dir: &Path,
-    mut slice_of: impl FnMut(G::Material, &Tablebase<G>) -> Result<S, GenerateDirError>,
-    mut table_of: impl FnMut(&S, &crate::retrograde::SliceValues) -> Result<Table<G>, GenerateDirError>,
-    mut local: impl FnMut(G::Material, &Tablebase<G>) -> Option<Result<Table<G>, GenerateDirError>>,
+    way: &W,
     mut done: impl FnMut(&Table<G>, f64, Option<&FormatError>, &[crate::dataflow::WorkerStats]),
 ) -> Result<Tablebase<G>, GenerateDirError>
 where
     G: TableGame,
-    S: crate::retrograde::RetroSlice + Send + Sync + 'static,
+    W: Way<G, Made = Vec<crate::dataflow::WorkerStats>>,
 {
-    use crate::dataflow::{any_everywhere, solve_everywhere};
-
-    let solve = |m: G::Material, tb: &Tablebase<G>| {
-        if let Some(table) = local(m, tb) {
-            return Ok((table?, Vec::new()));
-        }
-        let slice = std::sync::Arc::new(slice_of(m, tb)?);
-        let (values, stats) = solve_everywhere(slice.clone(), cluster)?;
-        Ok((table_of(&slice, &values)?, stats))
-    };
-    let agree = |lacking: &[bool]| Ok(any_everywhere(cluster, lacking)?);
+    let agree = |lacking: &[bool]| Ok(crate::dataflow::any_everywhere(cluster, lacking)?);
+    let threads = cluster.local_workers().len();
     resume_with(
         rules,
         materials,
         dir,
+        threads,
         agree,
-        solve,
+        way,
         |t, s, r, stats: Vec<_>| done(t, s, r, &stats),
     )
+}
+
+/// The way of a cluster's generation ([`resume_on_cluster`]): each
+/// material's slice (`slice_of`, from the finished tables) solved by
+/// [`crate::dataflow::solve_everywhere`] and its values made a table by
+/// `table_of`, unless `local` makes its table from the finished ones
+/// alone (a twin), which each process then does by itself (no workers'
+/// stats).
+#[cfg(feature = "distributed")]
+pub(crate) struct OnCluster<'a, S, F, T, L> {
+    /// The cluster.
+    pub cluster: &'a crate::dataflow::Cluster,
+    /// A material's slice.
+    pub slice_of: F,
+    /// The table of a slice's values.
+    pub table_of: T,
+    /// A table made by each process alone, if it can be.
+    pub local: L,
+    /// The slice type.
+    pub slice: std::marker::PhantomData<fn() -> S>,
+}
+
+#[cfg(feature = "distributed")]
+impl<G, S, F, T, L> Way<G> for OnCluster<'_, S, F, T, L>
+where
+    G: TableGame,
+    S: crate::retrograde::RetroSlice + Send + Sync + 'static,
+    F: Fn(G::Material, &Tablebase<G>) -> Result<S, GenerateDirError> + Sync,
+    T: Fn(&S, &crate::retrograde::SliceValues) -> Result<Table<G>, GenerateDirError> + Sync,
+    L: Fn(G::Material, &Tablebase<G>) -> Option<Result<Table<G>, GenerateDirError>> + Sync,
+{
+    type Made = Vec<crate::dataflow::WorkerStats>;
+
+    fn make(
+        &self,
+        m: G::Material,
+        held: &Tablebase<G>,
+        _threads: usize,
+        _replacing: bool,
+    ) -> Result<(Option<Table<G>>, Self::Made), GenerateDirError> {
+        if let Some(table) = (self.local)(m, held) {
+            return Ok((Some(table?), Vec::new()));
+        }
+        let slice = std::sync::Arc::new((self.slice_of)(m, held)?);
+        let (values, stats) = crate::dataflow::solve_everywhere(slice.clone(), self.cluster)?;
+        Ok((Some((self.table_of)(&slice, &values)?), stats))
+    }
 }
 
 /// A cluster's generation that keeps every table spread over its
@@ -150,52 +143,100 @@ pub(crate) fn resume_partitioned<G, S>(
     materials: &[G::Material],
     cluster: &crate::dataflow::Cluster,
     dir: &Path,
-    mut slice_of: impl FnMut(G::Material) -> Result<S, GenerateDirError>,
+    slice_of: impl Fn(G::Material) -> Result<S, GenerateDirError> + Sync,
     mut done: impl FnMut(G::Material, f64, &[crate::dataflow::WorkerStats]),
 ) -> Result<Vec<G::Material>, GenerateDirError>
 where
     G: TableGame,
     S: crate::retrograde::ReadingSlice + Send + Sync + 'static,
 {
-    use crate::dataflow::{any_everywhere, solve_reading, Held};
-    use crate::partition::{PartInfo, Partition};
-    use std::sync::Arc;
+    let way: Partitioned<'_, G, _> = Partitioned {
+        rules,
+        cluster,
+        dir,
+        slice_of,
+    };
+    let run = Run {
+        dir: Some(dir),
+        threads: cluster.local_workers().len(),
+        hold: Hold::Nothing,
+        damaged: OnDamaged::Replace,
+    };
+    let agree = |lacking: &[bool]| Ok(crate::dataflow::any_everywhere(cluster, lacking)?);
+    let mut solved = Vec::new();
+    execute(
+        run,
+        materials,
+        &mut Tablebase::new(rules),
+        agree,
+        &way,
+        &mut |d| {
+            done(d.material, d.seconds, &d.made);
+            solved.push(d.material);
+        },
+    )?;
+    Ok(solved)
+}
 
-    let order = G::closure(materials, rules);
-    let workers = cluster.workers();
-    let mine = cluster.local_workers();
-    // A partition that is missing, damaged or of another deal is lacking.
-    let mut lacking = Vec::with_capacity(order.len());
-    for &m in &order {
-        let mut lacks = false;
-        for owner in mine.clone() {
+/// The way of [`resume_partitioned`]: each material's slice (`slice_of`)
+/// solved by [`crate::dataflow::solve_reading`], its starts reading this
+/// process's partitions of the smaller materials, and this process's
+/// partitions of it written into `dir`.
+#[cfg(feature = "distributed")]
+struct Partitioned<'a, G: TableGame, F> {
+    rules: &'a G::Rules,
+    cluster: &'a crate::dataflow::Cluster,
+    dir: &'a Path,
+    slice_of: F,
+}
+
+#[cfg(feature = "distributed")]
+impl<G, S, F> Way<G> for Partitioned<'_, G, F>
+where
+    G: TableGame,
+    S: crate::retrograde::ReadingSlice + Send + Sync + 'static,
+    F: Fn(G::Material) -> Result<S, GenerateDirError> + Sync,
+{
+    type Made = Vec<crate::dataflow::WorkerStats>;
+
+    /// Sound when every partition of this process's workers is there,
+    /// whole and of this run's deal (checked a megabyte at a time: no
+    /// partition is held); a damaged one is lacking, like a missing one.
+    fn present(&self, m: G::Material, dir: &Path) -> Option<Result<bool, GenerateDirError>> {
+        use crate::partition::Partition;
+
+        let workers = self.cluster.workers();
+        for owner in self.cluster.local_workers() {
             let path = Partition::<G>::path(dir, m, owner, workers);
             if !path.exists() {
-                lacks = true;
-                break;
+                return Some(Ok(false));
             }
-            // Checked a megabyte at a time: no partition is held.
-            match Partition::<G>::check(&path, rules) {
+            match Partition::<G>::check(&path, self.rules) {
                 Ok(p) if (p.info.material, p.info.owner, p.info.workers) == (m, owner, workers) => {
                 }
-                Ok(_) => lacks = true,
-                Err(e) if damaged(&e) => lacks = true,
-                Err(e) => return Err(e.into()),
-            }
-            if lacks {
-                break;
+                Ok(_) => return Some(Ok(false)),
+                Err(e) if damaged(&e) => return Some(Ok(false)),
+                Err(e) => return Some(Err(e.into())),
             }
         }
-        lacking.push(lacks);
+        Some(Ok(true))
     }
-    let to_solve = any_everywhere(cluster, &lacking)?;
-    let mut solved = Vec::new();
-    for (&m, solve_it) in order.iter().zip(to_solve) {
-        if !solve_it {
-            continue;
-        }
-        let start = Instant::now();
-        let slice = Arc::new(slice_of(m)?);
+
+    fn make(
+        &self,
+        m: G::Material,
+        _held: &Tablebase<G>,
+        _threads: usize,
+        _replacing: bool,
+    ) -> Result<(Option<Table<G>>, Self::Made), GenerateDirError> {
+        use crate::dataflow::{solve_reading, Held};
+        use crate::partition::{PartInfo, Partition};
+        use std::sync::Arc;
+
+        let (rules, dir) = (self.rules, self.dir);
+        let workers = self.cluster.workers();
+        let mine = self.cluster.local_workers();
+        let slice = Arc::new((self.slice_of)(m)?);
         // This process's partitions of what the starts read.
         let sources = slice.sources();
         let mut held = Held::new(sources.len());
@@ -241,7 +282,7 @@ where
                     })?;
             }
         }
-        let share = solve_reading(slice.clone(), cluster, Arc::new(held))?;
+        let share = solve_reading(slice.clone(), self.cluster, Arc::new(held))?;
         let slots = slice.slots();
         let mut stats = Vec::with_capacity(share.parts.len());
         for (owner, codes, distances, st) in share.parts {
@@ -260,8 +301,6 @@ where
             .save(dir)?;
             stats.push(st);
         }
-        done(m, start.elapsed().as_secs_f64(), &stats);
-        solved.push(m);
+        Ok((None, stats))
     }
-    Ok(solved)
 }

@@ -8,18 +8,21 @@
 //! written through a temporary file renamed into place, so a killed run
 //! resumes from the last finished table.
 
+use std::collections::BTreeMap;
 use std::path::Path;
-use std::time::Instant;
 
-use qi_five_tigers::Rules;
+use qi_five_tigers::{FiveTigers, Rules};
 
 use super::retro_disk::{memory_needed, solve_out_of_core};
 use super::swap::{twin, write_twin};
-use super::{closure, forbids_shuttle, solve_material, Generator, Material, Stats, Tablebase};
+use super::{
+    closure, forbids_shuttle, solve_material, Generator, Material, Stats, Table, Tablebase,
+};
 use crate::blocked::peek_version;
 use crate::dir::GenerateDirError;
 use crate::driver::GenerateError;
-use crate::format::{check_table_file, load_table, save_table, FormatError};
+use crate::exec::{execute, Hold, OnDamaged, Run, Way};
+use crate::format::{load_table, FormatError};
 use crate::TableGame;
 
 /// How a material of a bounded generation is solved.
@@ -176,42 +179,87 @@ pub fn generate_bounded(
     progress: &(dyn Fn(&str) + Sync),
     done: &mut dyn FnMut(&Solved),
 ) -> Result<(), GenerateDirError> {
-    for (m, planned) in plan_bounded(rules, materials, dir, memory)? {
+    let way = Bounded {
+        plan: plan_bounded(rules, materials, dir, memory)?
+            .into_iter()
+            .collect(),
+        rules,
+        dir,
+        memory,
+        progress,
+    };
+    let run = Run {
+        dir: Some(dir),
+        threads,
+        hold: Hold::Nothing,
+        damaged: OnDamaged::Replace,
+    };
+    let mut held = Tablebase::new(rules);
+    let agree = |lacking: &[bool]| Ok(lacking.to_vec());
+    execute(run, materials, &mut held, agree, &way, &mut |d| {
+        let (how, slots, stats) = d.made;
+        done(&Solved {
+            material: d.material,
+            how,
+            slots,
+            stats,
+            seconds: d.seconds,
+            replaced: d.replaced,
+        })
+    })?;
+    Ok(())
+}
+
+/// The way of [`generate_bounded`]: each material made as its plan says,
+/// with only what it reads in memory, read from the directory.
+struct Bounded<'a> {
+    plan: BTreeMap<Material, Solve>,
+    rules: &'a Rules,
+    dir: &'a Path,
+    memory: u64,
+    progress: &'a (dyn Fn(&str) + Sync),
+}
+
+impl Way<FiveTigers> for Bounded<'_> {
+    type Made = (Solve, u64, Stats);
+
+    fn make(
+        &self,
+        m: Material,
+        _held: &Tablebase,
+        threads: usize,
+        _replacing: bool,
+    ) -> Result<(Option<Table>, Self::Made), GenerateDirError> {
+        let (rules, dir) = (self.rules, self.dir);
         let path = Tablebase::file_path(dir, m);
-        let mut replaced = None;
-        if planned == Solve::Present {
-            match check_table_file::<qi_five_tigers::FiveTigers>(&path, rules) {
-                Ok(_) => continue,
-                Err(e) if crate::resume::damaged(&e) => replaced = Some(e),
-                Err(e) => return Err(e.into()),
-            }
-        }
-        // A damaged file was planned as present: plan it again without it.
-        let how = match planned {
-            Solve::Present => {
-                std::fs::remove_file(&path).map_err(|source| FormatError::Io {
-                    path: path.display().to_string(),
-                    source,
-                })?;
-                match plan_bounded(rules, &[m], dir, memory)?.pop() {
+        let how = match self.plan.get(&m) {
+            Some(&how) if how != Solve::Present => how,
+            // A damaged file was planned as present: plan it again
+            // without it.
+            _ => {
+                if path.exists() {
+                    std::fs::remove_file(&path).map_err(|source| FormatError::Io {
+                        path: path.display().to_string(),
+                        source,
+                    })?;
+                }
+                match plan_bounded(rules, &[m], dir, self.memory)?.pop() {
                     Some((_, how)) => how,
                     None => return Err(GenerateError::Internal(format!("{m}: no plan")).into()),
                 }
             }
-            how => how,
         };
-        let start = Instant::now();
-        let (slots, stats) = match how {
+        Ok(match how {
             Solve::Swapped(_) => {
                 let source = load_table(&Tablebase::file_path(dir, twin(m)), rules)?;
                 write_twin(&source, dir, threads)?;
                 drop(source);
                 let (_, slots, stats) = super::file_stats(&path, rules)?;
-                (slots, stats)
+                (None, (how, slots, stats))
             }
             Solve::OutOfCore(_) => {
-                let r = solve_out_of_core(m, rules, dir, threads, progress)?;
-                (r.cells, r.stats)
+                let r = solve_out_of_core(m, rules, dir, threads, self.progress)?;
+                (None, (how, r.cells, r.stats))
             }
             _ => {
                 let mut tb = Tablebase::new(rules);
@@ -219,21 +267,11 @@ pub fn generate_bounded(
                     tb.insert_table(load_table(&Tablebase::file_path(dir, t), rules)?);
                 }
                 let table = solve_material(Generator::for_rules(rules), rules, m, &tb, threads)?;
-                drop(tb);
-                save_table(dir, &table)?;
-                (table.len(), table.stats())
+                let made = (how, table.len(), table.stats());
+                (Some(table), made)
             }
-        };
-        done(&Solved {
-            material: m,
-            how,
-            slots,
-            stats,
-            seconds: start.elapsed().as_secs_f64(),
-            replaced,
-        });
+        })
     }
-    Ok(())
 }
 
 #[cfg(test)]

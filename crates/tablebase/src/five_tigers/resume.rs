@@ -8,10 +8,11 @@
 
 use std::path::Path;
 
-use qi_five_tigers::Rules;
+use qi_five_tigers::{FiveTigers, Rules};
 
 use super::{solve_material, Generator, Material, Table, Tablebase};
 use crate::dir::GenerateDirError;
+use crate::exec::Way;
 use crate::format::FormatError;
 use crate::resume::resume_with;
 
@@ -26,21 +27,42 @@ pub fn generate_resumable(
     materials: &[Material],
     threads: usize,
     dir: &Path,
-    choose: &dyn Fn(Material) -> Generator,
+    choose: &(dyn Fn(Material) -> Generator + Sync),
     done: &mut dyn FnMut(&Table, f64, Option<&FormatError>),
 ) -> Result<Tablebase, GenerateDirError> {
-    let mut solve = |m: Material, tb: &Tablebase| {
-        let table = solve_material(choose(m), rules, m, tb, threads)?;
-        Ok((table, ()))
-    };
+    let way = Chosen { rules, choose };
+    let agree = |lacking: &[bool]| Ok(lacking.to_vec());
     resume_with(
         rules,
         materials,
         dir,
-        |lacking| Ok(lacking.to_vec()),
-        &mut solve,
-        |t: &Table, s: f64, r: Option<&FormatError>, ()| done(t, s, r),
+        threads,
+        agree,
+        &way,
+        |t, s, r, ()| done(t, s, r),
     )
+}
+
+/// The way of [`generate_resumable`]: each material solved in core by the
+/// generator `choose` names for it, one after another.
+struct Chosen<'a> {
+    rules: &'a Rules,
+    choose: &'a (dyn Fn(Material) -> Generator + Sync),
+}
+
+impl Way<FiveTigers> for Chosen<'_> {
+    type Made = ();
+
+    fn make(
+        &self,
+        m: Material,
+        held: &Tablebase,
+        threads: usize,
+        _replacing: bool,
+    ) -> Result<(Option<Table>, ()), GenerateDirError> {
+        let table = solve_material((self.choose)(m), self.rules, m, held, threads)?;
+        Ok((Some(table), ()))
+    }
 }
 
 /// [`generate_resumable`] with each table solved by the workers of
@@ -63,14 +85,11 @@ pub fn generate_distributed(
     dir: &Path,
     mut done: impl FnMut(&Table, f64, Option<&FormatError>, &[crate::dataflow::WorkerStats]),
 ) -> Result<Tablebase, GenerateDirError> {
-    crate::resume::resume_on_cluster(
-        rules,
-        materials,
+    let way = crate::resume::OnCluster {
         cluster,
-        dir,
-        |m, tb| Ok(super::FiveTigersSlice::new(m, rules, tb)?),
-        |slice, values| Ok(slice.table(values, 1)?),
-        |m, tb| {
+        slice_of: |m, tb: &Tablebase| Ok(super::FiveTigersSlice::new(m, rules, tb)?),
+        table_of: |slice: &super::FiveTigersSlice, values: &_| Ok(slice.table(values, 1)?),
+        local: |m, tb: &Tablebase| {
             let twin = tb.table(super::swap::twin(m))?;
             if matches!(twin.index(), super::Slots::Keys(_)) {
                 return None;
@@ -78,8 +97,9 @@ pub fn generate_distributed(
             let threads = cluster.local_workers().len();
             Some(super::swap::twin_table(twin, threads).map_err(Into::into))
         },
-        &mut done,
-    )
+        slice: std::marker::PhantomData,
+    };
+    crate::resume::resume_on_cluster(rules, materials, cluster, dir, &way, &mut done)
 }
 
 /// [`generate_distributed`] with no table gathered: each process of

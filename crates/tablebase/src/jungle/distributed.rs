@@ -51,25 +51,22 @@ pub fn generate_distributed(
     dir: &Path,
     mut done: impl FnMut(&Table, f64, Option<&FormatError>, &[WorkerStats]),
 ) -> Result<Tablebase, GenerateDirError> {
-    let slice_of = |m: Material, tb: &Tablebase| {
-        // The slice reads the tables its captures lead to: those with
-        // fewer animals, copied so that the workers own them.
-        let mut smaller = Tablebase::new(rules);
-        for t in tb.tables().filter(|t| t.material().total() < m.total()) {
-            smaller.insert_table(t.clone());
-        }
-        Ok(JungleSlice::new(m, rules, smaller))
-    };
-    resume_on_cluster(
-        rules,
-        materials,
+    let way = crate::resume::OnCluster {
         cluster,
-        dir,
-        slice_of,
-        |slice: &JungleSlice, values| Ok(slice.table(values)),
-        |_, _| None,
-        &mut done,
-    )
+        slice_of: |m: Material, tb: &Tablebase| {
+            // The slice reads the tables its captures lead to: those with
+            // fewer animals, copied so that the workers own them.
+            let mut smaller = Tablebase::new(rules);
+            for t in tb.tables().filter(|t| t.material().total() < m.total()) {
+                smaller.insert_table(t.clone());
+            }
+            Ok(JungleSlice::new(m, rules, smaller))
+        },
+        table_of: |slice: &JungleSlice, values: &_| Ok(slice.table(values)),
+        local: |_, _: &Tablebase| None,
+        slice: std::marker::PhantomData,
+    };
+    resume_on_cluster(rules, materials, cluster, dir, &way, &mut done)
 }
 
 /// [`generate_distributed`] with no table gathered: each process of

@@ -1,0 +1,413 @@
+//! The one executor of a generation ([`execute`]), whatever makes each
+//! table: the closure of the materials asked for in generation order, the
+//! tables already there checked first (a damaged file refused or solved
+//! again, a file of other rules or material refused), the processes of a
+//! cluster agreed on what to make, then each material made level by level
+//! by a [`Way`] (in core, from its twin, out of core, on the cluster),
+//! written through a temporary file renamed into place, and held in memory
+//! only as long as [`Hold`] says. Generation in memory
+//! ([`Tablebase::extend`]), into a directory ([`crate::generate_dir`]),
+//! resumed ([`crate::five_tigers::generate_resumable`]), bounded by the
+//! machine's memory ([`crate::five_tigers::generate_bounded`]) and on a
+//! cluster (`generate_distributed`) are this loop with another way and
+//! policy.
+//!
+//! The directory's write lock and the removal of a killed run's temporary
+//! files are the caller's (`qi tb generate` holds the lock for the whole
+//! run: a second lock taken here would wait for it).
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use crate::dir::GenerateDirError;
+use crate::driver::{levels, lock};
+use crate::format::{check_table_file, load_table, save_table, FormatError};
+use crate::game::table::Table;
+use crate::game::TableGame;
+use crate::tablebase::Tablebase;
+
+/// Which finished tables the executor keeps in memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Hold {
+    /// Every table of the closure (the caller gets them all back).
+    All,
+    /// A table until the last material that reads it
+    /// ([`TableGame::dependencies`]) is made, none that nothing reads.
+    UntilLastReader,
+    /// None: each way reads what it needs from the directory.
+    Nothing,
+}
+
+/// What a file that fails its checks (cut short, bytes changed) does to a
+/// run. A file of other rules or of another material stops it either way:
+/// it is not the run's to overwrite.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum OnDamaged {
+    /// The run stops with the file's error.
+    Stop,
+    /// The material is made again and its file replaced.
+    Replace,
+}
+
+/// How one material is made: the executor's one choice per way of
+/// generating.
+pub(crate) trait Way<G: TableGame>: Sync {
+    /// What a made material tells besides its table (statistics of the
+    /// workers, how it was made).
+    type Made: Send;
+
+    /// Whether the materials of one level may be made side by side, the
+    /// threads shared out among them (otherwise one after another, each
+    /// with every thread, in the same order in every process).
+    fn side_by_side(&self) -> bool {
+        false
+    }
+
+    /// Whether the files of `material` in `dir` are there and sound
+    /// (`Ok(true)`), or lacking or damaged (`Ok(false)`), for a way that
+    /// writes other files than the material's table (partitions); `None`
+    /// (the default): the executor checks the table file.
+    fn present(
+        &self,
+        _material: G::Material,
+        _dir: &Path,
+    ) -> Option<Result<bool, GenerateDirError>> {
+        None
+    }
+
+    /// Makes `material` from `held` (every table it reads, unless the
+    /// run holds [`Hold::Nothing`]) on `threads` threads; `replacing`
+    /// when its file was refused as damaged. Its table, or `None` when
+    /// the way wrote its file itself.
+    fn make(
+        &self,
+        material: G::Material,
+        held: &Tablebase<G>,
+        threads: usize,
+        replacing: bool,
+    ) -> Result<(Option<Table<G>>, Self::Made), GenerateDirError>;
+}
+
+/// One material made by [`execute`], as its `done` hears of it (once its
+/// file is written).
+pub(crate) struct Done<'a, G: TableGame, X> {
+    /// The material.
+    pub material: G::Material,
+    /// Its table, when the way made it in memory.
+    pub table: Option<&'a Table<G>>,
+    /// Seconds it took, writing its file included.
+    pub seconds: f64,
+    /// Why the file it replaced was refused, if it replaced one.
+    pub replaced: Option<FormatError>,
+    /// What the way told besides.
+    pub made: X,
+}
+
+/// What hears of each material [`execute`] made.
+pub(crate) type Tell<'f, G, X> = dyn FnMut(Done<'_, G, X>) + 'f;
+
+/// How [`execute`] runs.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Run<'a> {
+    /// The directory of the files (`None`: in memory only, the tables
+    /// held are the ones present).
+    pub dir: Option<&'a Path>,
+    /// The threads.
+    pub threads: usize,
+    /// Which tables stay in memory.
+    pub hold: Hold,
+    /// What a damaged file does.
+    pub damaged: OnDamaged,
+}
+
+/// What the executor found of one material before making anything.
+enum Found<G: TableGame> {
+    /// Its table is in memory already.
+    Held,
+    /// Its file is sound (and read, when the run holds every table).
+    Good(Option<Table<G>>),
+    /// Its file is damaged, for this reason.
+    Refused(FormatError),
+    /// No file.
+    Absent,
+}
+
+impl<G: TableGame> Found<G> {
+    fn lacking(&self) -> bool {
+        matches!(self, Found::Refused(_) | Found::Absent)
+    }
+}
+
+/// Makes the closure of `materials` under `held`'s rules as `run` says,
+/// adding the tables `run.hold` keeps to `held`: every material
+/// `agree` says to make (given which ones lack a sound file; alone, just
+/// those) is made by `way`, written into `run.dir` unless a sound file of
+/// it is there already (then it was made for the other processes of a
+/// cluster), and told to `done`. The first error (of a file, of a way, of
+/// `agree`) stops the run and is returned; the tables finished before it
+/// stay written. Returns how many materials were written.
+pub(crate) fn execute<G: TableGame, W: Way<G>>(
+    run: Run<'_>,
+    materials: &[G::Material],
+    held: &mut Tablebase<G>,
+    agree: impl FnOnce(&[bool]) -> Result<Vec<bool>, GenerateDirError>,
+    way: &W,
+    done: &mut Tell<'_, G, W::Made>,
+) -> Result<usize, GenerateDirError> {
+    let rules = *held.rules();
+    let order = G::closure(materials, &rules);
+    let mut found = Vec::with_capacity(order.len());
+    for &m in &order {
+        let present = run.dir.and_then(|dir| way.present(m, dir));
+        found.push(match present {
+            Some(sound) => match sound? {
+                true => Found::Good(None),
+                false => Found::Absent,
+            },
+            None => inspect(run, &rules, m, held)?,
+        });
+    }
+    let lacking: Vec<bool> = found.iter().map(Found::lacking).collect();
+    let to_make = agree(&lacking)?;
+    if to_make.len() != order.len() {
+        return Err(crate::GenerateError::Internal(format!(
+            "{} materials agreed on, {} in the closure",
+            to_make.len(),
+            order.len()
+        ))
+        .into());
+    }
+    let levels = levels::<G>(&order);
+    // The last level whose materials to make read each table.
+    let mut last_reader = BTreeMap::new();
+    let mut at = 0;
+    for (k, level) in levels.iter().enumerate() {
+        for (&m, &make) in level.iter().zip(&to_make[at..]) {
+            if make {
+                for read in G::dependencies(m, &rules) {
+                    last_reader.insert(read, k);
+                }
+            }
+        }
+        at += level.len();
+    }
+    // Whether the table of `m` stays in memory past level `k`.
+    let keep = |m: &G::Material, k: usize| match run.hold {
+        Hold::All => true,
+        Hold::UntilLastReader => last_reader.get(m).is_some_and(|&r| r > k),
+        Hold::Nothing => false,
+    };
+    let mut found = found.into_iter();
+    let mut to_make = to_make.into_iter();
+    let mut written = 0;
+    for (k, level) in levels.iter().enumerate() {
+        let mut makes = Vec::new();
+        for &m in level.iter() {
+            let (found, make) = (found.next(), to_make.next());
+            let (Some(found), Some(make)) = (found, make) else {
+                return Err(crate::GenerateError::Internal("a material lost".into()).into());
+            };
+            if make {
+                makes.push((m, found));
+                continue;
+            }
+            if let Found::Good(table) = found {
+                if keep(&m, k) {
+                    held.insert_table(match (table, run.dir) {
+                        (Some(table), _) => table,
+                        (None, Some(dir)) => {
+                            load_table(&Tablebase::<G>::file_path(dir, m), &rules)?
+                        }
+                        (None, None) => continue,
+                    });
+                }
+            }
+        }
+        let make_one =
+            |(m, found): (G::Material, Found<G>), threads: usize, held: &Tablebase<G>| {
+                let start = Instant::now();
+                let replacing = matches!(found, Found::Refused(_));
+                let (table, made) = way.make(m, held, threads, replacing)?;
+                Ok(match found {
+                    // Made for the other processes of a cluster: this
+                    // directory's file is sound and stays (a way that writes
+                    // its files itself has written them again).
+                    Found::Good(good) if table.is_some() => Finished {
+                        material: m,
+                        table: good.or(table),
+                        told: None,
+                    },
+                    found => {
+                        if let (Some(dir), Some(table)) = (run.dir, &table) {
+                            save_table(dir, table)?;
+                        }
+                        let refused = match found {
+                            Found::Refused(e) => Some(e),
+                            _ => None,
+                        };
+                        Finished {
+                            material: m,
+                            table,
+                            told: Some((start.elapsed().as_secs_f64(), refused, made)),
+                        }
+                    }
+                })
+            };
+        // What `done` hears of a finished material, and its table if it
+        // stays in memory.
+        let mut finish = |f: Finished<G, W::Made>| {
+            if let Some((seconds, refused, made)) = f.told {
+                done(Done {
+                    material: f.material,
+                    table: f.table.as_ref(),
+                    seconds,
+                    replaced: refused,
+                    made,
+                });
+                written += 1;
+            }
+            f.table.filter(|_| keep(&f.material, k))
+        };
+        if way.side_by_side() {
+            let shared: &Tablebase<G> = held;
+            let mut kept = Vec::new();
+            side_by_side(
+                makes,
+                run.threads,
+                &|make, threads| make_one(make, threads, shared),
+                &mut |f| kept.extend(finish(f)),
+            )?;
+            for table in kept {
+                held.insert_table(table);
+            }
+        } else {
+            // One after another: each reads the tables made before it
+            // (a twin made just before, in the same level).
+            for make in makes {
+                if let Some(table) = finish(make_one(make, run.threads, held)?) {
+                    held.insert_table(table);
+                }
+            }
+        }
+        if run.hold == Hold::UntilLastReader {
+            held.retain(|m| keep(&m, k));
+        }
+    }
+    Ok(written)
+}
+
+/// A material made, as a worker hands it to the run.
+struct Finished<G: TableGame, X> {
+    material: G::Material,
+    /// Its table, if in memory.
+    table: Option<Table<G>>,
+    /// For `done` (`None`: made for the other processes of a cluster,
+    /// this directory's file kept): the seconds, the refused file's
+    /// error, the way's by-product.
+    told: Option<(f64, Option<FormatError>, X)>,
+}
+
+/// What there is of `m` before the run: in `held`, or its file in
+/// `run.dir` checked (and read when the run holds every table).
+fn inspect<G: TableGame>(
+    run: Run<'_>,
+    rules: &G::Rules,
+    m: G::Material,
+    held: &Tablebase<G>,
+) -> Result<Found<G>, GenerateDirError> {
+    if held.table(m).is_some() {
+        return Ok(Found::Held);
+    }
+    let Some(dir) = run.dir else {
+        return Ok(Found::Absent);
+    };
+    let path = Tablebase::<G>::file_path(dir, m);
+    if !path.exists() {
+        return Ok(Found::Absent);
+    }
+    let checked = if run.hold == Hold::All {
+        load_table(&path, rules).map(Some)
+    } else {
+        check_table_file::<G>(&path, rules).map(|_| None)
+    };
+    match checked {
+        Ok(table) => Ok(Found::Good(table)),
+        Err(e) if run.damaged == OnDamaged::Replace && damaged(&e) => Ok(Found::Refused(e)),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// Whether `e` says a file's bytes are damaged (what a half-written or
+/// cut file gives), as opposed to a good file of other rules or material,
+/// or a failure to read.
+pub(crate) fn damaged(e: &FormatError) -> bool {
+    matches!(
+        e,
+        FormatError::File { .. }
+            | FormatError::BadMaterial(_)
+            | FormatError::BadRules { .. }
+            | FormatError::CountMismatch { .. }
+            | FormatError::BadKey(_)
+            | FormatError::PartitionMismatch { .. }
+    )
+}
+
+/// Makes the materials of one level on `threads` threads: they are shared
+/// out among them, and when there are fewer materials than threads each
+/// one's making is cut among the rest. Each result goes to `finish` on
+/// this thread as soon as it is made. The first error stops the others
+/// from starting new materials and is returned.
+fn side_by_side<T: Send, R: Send>(
+    items: Vec<T>,
+    threads: usize,
+    make: &(dyn Fn(T, usize) -> Result<R, GenerateDirError> + Sync),
+    finish: &mut dyn FnMut(R),
+) -> Result<(), GenerateDirError> {
+    if items.is_empty() {
+        return Ok(());
+    }
+    let count = items.len();
+    let per_item = (threads / count).max(1);
+    let queue = Mutex::new(items.into_iter());
+    let stop = AtomicBool::new(false);
+    let (send, made) = std::sync::mpsc::channel();
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads.clamp(1, count))
+            .map(|_| {
+                let send = send.clone();
+                let (queue, stop) = (&queue, &stop);
+                scope.spawn(move || {
+                    while !stop.load(Ordering::Relaxed) {
+                        let Some(item) = lock(queue).next() else {
+                            break;
+                        };
+                        match make(item, per_item) {
+                            Ok(r) => {
+                                let _ = send.send(r);
+                            }
+                            Err(e) => {
+                                stop.store(true, Ordering::Relaxed);
+                                return Err(e);
+                            }
+                        }
+                    }
+                    Ok(())
+                })
+            })
+            .collect();
+        // Every worker holds a sender: the loop ends when the last one
+        // is done.
+        drop(send);
+        for r in made {
+            finish(r);
+        }
+        workers.into_iter().try_for_each(|w| {
+            w.join().unwrap_or_else(|_| {
+                Err(crate::GenerateError::Internal("a worker panicked".into()).into())
+            })
+        })
+    })
+}
