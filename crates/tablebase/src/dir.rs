@@ -4,29 +4,12 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use thiserror::Error;
-
-use crate::driver::{levels, GenerateError, InCore, Solver};
-use crate::exec::{execute, Done, Hold, OnDamaged, Run};
-use crate::format::FormatError;
+use crate::driver::{InCore, Solver};
+use crate::exec::GenerateDirError;
+use crate::exec::{execute, levels, Done, Hold, OnDamaged, Run};
 use crate::game::table::Table;
 use crate::game::TableGame;
 use crate::tablebase::Tablebase;
-
-/// Why [`generate_dir`] stopped.
-#[derive(Debug, Error)]
-pub enum GenerateDirError {
-    /// A file could not be read, written, or was refused.
-    #[error(transparent)]
-    Format(#[from] FormatError),
-    /// A table could not be solved.
-    #[error(transparent)]
-    Generate(#[from] GenerateError),
-    /// A distributed run failed.
-    #[cfg(feature = "distributed")]
-    #[error(transparent)]
-    Dataflow(#[from] crate::dataflow::DataflowError),
-}
 
 /// What [`generate_dir`] will do, known before it starts
 /// ([`plan_dir`]).

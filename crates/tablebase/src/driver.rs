@@ -5,10 +5,8 @@
 //! materials asked for cut into levels, the materials of one level solved
 //! side by side on several threads).
 
-use std::sync::Mutex;
-
-use crate::dir::GenerateDirError;
 pub use crate::error::GenerateError;
+use crate::exec::GenerateDirError;
 use crate::exec::{execute, Done, Hold, OnDamaged, Run, Way};
 use crate::game::table::Table;
 use crate::game::TableGame;
@@ -157,14 +155,6 @@ impl<G: Solver> Tablebase<G> {
     }
 }
 
-/// `materials` (in [`TableGame::closure`]'s order) cut into runs of one
-/// level.
-pub(crate) fn levels<G: TableGame>(materials: &[G::Material]) -> Vec<&[G::Material]> {
-    materials
-        .chunk_by(|a, b| G::level(*a) == G::level(*b))
-        .collect()
-}
-
 /// The results of scoped workers in order, a panicked one as an internal
 /// error.
 pub(crate) fn join_workers<T>(
@@ -177,12 +167,6 @@ pub(crate) fn join_workers<T>(
                 .unwrap_or_else(|_| Err(GenerateError::Internal("a worker panicked".into())))
         })
         .collect()
-}
-
-/// Locks `m`, going on after a panic elsewhere (the data is a list that a
-/// panicking thread leaves whole).
-pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// The way of [`Solver::solve`]: each material solved in core from the

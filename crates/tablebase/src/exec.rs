@@ -22,8 +22,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use crate::dir::GenerateDirError;
-use crate::driver::{levels, lock};
+use thiserror::Error;
+
+use crate::error::GenerateError;
 use crate::format::{check_table_file, load_table, save_table, FormatError};
 use crate::game::table::Table;
 use crate::game::TableGame;
@@ -410,4 +411,34 @@ fn side_by_side<T: Send, R: Send>(
             })
         })
     })
+}
+
+/// `materials` (in [`TableGame::closure`]'s order) cut into runs of one
+/// level.
+pub(crate) fn levels<G: TableGame>(materials: &[G::Material]) -> Vec<&[G::Material]> {
+    materials
+        .chunk_by(|a, b| G::level(*a) == G::level(*b))
+        .collect()
+}
+
+/// Locks `m`, going on after a panic elsewhere (the data is a list that a
+/// panicking thread leaves whole).
+pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Why a generation into a directory ([`generate_dir`](crate::generate_dir)
+/// and the other ways of filling one) stopped.
+#[derive(Debug, Error)]
+pub enum GenerateDirError {
+    /// A file could not be read, written, or was refused.
+    #[error(transparent)]
+    Format(#[from] FormatError),
+    /// A table could not be solved.
+    #[error(transparent)]
+    Generate(#[from] GenerateError),
+    /// A distributed run failed.
+    #[cfg(feature = "distributed")]
+    #[error(transparent)]
+    Dataflow(#[from] crate::cluster::DataflowError),
 }

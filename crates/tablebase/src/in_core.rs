@@ -180,7 +180,7 @@ pub(crate) fn solve_in<D: Distance, C: Cells + ?Sized>(
                     scope.spawn(move || {
                         let mut far = 0;
                         loop {
-                            let job = crate::driver::lock(next).pop();
+                            let job = crate::exec::lock(next).pop();
                             let Some((part, base, s, d)) = job else { break };
                             cells.start_part(part, &mut |cell, start| {
                                 let i = (cell - base) as usize;

@@ -80,10 +80,11 @@ mod value;
 mod write;
 
 pub use container::{FileError, MAGIC};
-pub use dir::{generate_dir, plan_dir, DirPlan, DirStep, GenerateDirError};
+pub use dir::{generate_dir, plan_dir, DirPlan, DirStep};
 pub use dir_lock::{remove_stale_temporaries, WriteLock, LOCK_FILE};
 pub use driver::GenerateError;
 pub use driver::{Plan, Solver};
+pub use exec::GenerateDirError;
 pub use format::{check_table_file, load_table, save_table, FormatError, Source};
 pub use game::table::Table;
 pub use game::{Settled, TableGame};

@@ -19,7 +19,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::container::{fnv1a, FileError, Reader, FNV_OFFSET};
-use crate::dir::GenerateDirError;
+use crate::exec::GenerateDirError;
 use crate::format::{save_table, FormatError};
 use crate::game::TableGame;
 use crate::retrograde::{join_parts, Deal, SliceValues, UNUSED};

@@ -8,9 +8,9 @@
 
 use std::path::Path;
 
-use crate::dir::GenerateDirError;
 #[cfg(feature = "distributed")]
 use crate::exec::damaged;
+use crate::exec::GenerateDirError;
 use crate::exec::{execute, Hold, OnDamaged, Run, Way};
 use crate::format::FormatError;
 use crate::game::TableGame;

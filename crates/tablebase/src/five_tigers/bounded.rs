@@ -19,8 +19,8 @@ use super::{
     closure, forbids_shuttle, solve_material, Generator, Material, Stats, Table, Tablebase,
 };
 use crate::blocked::peek_version;
-use crate::dir::GenerateDirError;
 use crate::driver::GenerateError;
+use crate::exec::GenerateDirError;
 use crate::exec::{execute, Hold, OnDamaged, Run, Way};
 use crate::format::{load_table, FormatError};
 use crate::TableGame;

@@ -11,7 +11,7 @@ use std::path::Path;
 use qi_five_tigers::{FiveTigers, Rules};
 
 use super::{solve_material, Generator, Material, Table, Tablebase};
-use crate::dir::GenerateDirError;
+use crate::exec::GenerateDirError;
 use crate::exec::Way;
 use crate::format::FormatError;
 use crate::resume::resume_with;

@@ -9,7 +9,7 @@ use qi_jungle::Rules;
 
 use super::{JungleSlice, Material, Table, Tablebase};
 use crate::dataflow::{Cluster, WorkerStats};
-use crate::dir::GenerateDirError;
+use crate::exec::GenerateDirError;
 use crate::format::FormatError;
 use crate::resume::resume_on_cluster;
 

@@ -11,7 +11,7 @@ use super::super::retro::internal;
 use super::super::Material;
 use crate::blocked::{header_bytes, Layout};
 use crate::container::Header;
-use crate::dir::GenerateDirError;
+use crate::exec::GenerateDirError;
 use crate::format::FormatError;
 use crate::write::temp_beside;
 use crate::TableGame;

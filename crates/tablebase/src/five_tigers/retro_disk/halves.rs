@@ -23,8 +23,8 @@ use super::super::Material;
 use super::cells::{Bits, Values};
 use super::file::Output;
 use super::{on_threads, WON};
-use crate::dir::GenerateDirError;
 use crate::driver::GenerateError;
+use crate::exec::GenerateDirError;
 
 /// The cells with First to move, compacted: board slot `2k` (First to
 /// move; Second's are the odd slots) has its cells from `starts[k]`.

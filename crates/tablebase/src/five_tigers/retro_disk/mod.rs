@@ -65,8 +65,8 @@ use super::retro::{for_each_step, internal, is_banned, side, with};
 use super::retro_ban::{bans_after_step, start_cells, unmoves_from, Before};
 use super::{Material, Stats, Tablebase};
 use crate::blocked::{block_sum, BLOCK_SLOTS};
-use crate::dir::GenerateDirError;
 use crate::driver::{join_workers, GenerateError};
+use crate::exec::GenerateDirError;
 use crate::format::{load_table, FormatError};
 use crate::round::{self, Begin, Loss};
 use crate::value::{code_at, set_code, Wdl, ONE_BYTE_LONGEST, UNUSED};
@@ -175,11 +175,11 @@ fn on_threads(
                 scope.spawn(|| {
                     loop {
                         let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= n || crate::driver::lock(&failed).is_some() {
+                        if i >= n || crate::exec::lock(&failed).is_some() {
                             break;
                         }
                         if let Err(e) = task(i) {
-                            crate::driver::lock(&failed).get_or_insert(e);
+                            crate::exec::lock(&failed).get_or_insert(e);
                             break;
                         }
                     }
@@ -189,7 +189,7 @@ fn on_threads(
             .collect();
         for r in join_workers(workers) {
             if let Err(e) = r {
-                crate::driver::lock(&failed).get_or_insert(e.into());
+                crate::exec::lock(&failed).get_or_insert(e.into());
             }
         }
     });
@@ -958,7 +958,7 @@ impl Solver<'_> {
                 bytes.extend_from_slice(&sum.to_le_bytes());
                 write_at(file, &bytes, layout.block_offset(k)).map_err(|e| self.output.io(e))?;
             }
-            let mut totals = crate::driver::lock(&totals);
+            let mut totals = crate::exec::lock(&totals);
             *totals = std::mem::take(&mut *totals).merge(stats);
             Ok(())
         })?;

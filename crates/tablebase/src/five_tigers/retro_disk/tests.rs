@@ -44,7 +44,7 @@ fn same_as_in_core(
         let disk = all_but(&in_core, m, &format!("{tag}-disk"));
         let lines = Mutex::new(Vec::new());
         let report = solve_with(m, rules, &disk, 2, grain, &|line| {
-            crate::driver::lock(&lines).push(line.to_string())
+            crate::exec::lock(&lines).push(line.to_string())
         })
         .unwrap();
         let want = widened(&Tablebase::file_path(&in_core, m), rules, grain.narrow);
@@ -371,7 +371,7 @@ fn a_solve_stops_before_a_step_the_disk_cannot_hold() {
             ..grain
         };
         let got = solve_with(m, &rules, &dir, 2, grain, &|line| {
-            crate::driver::lock(&lines).push(line.to_string())
+            crate::exec::lock(&lines).push(line.to_string())
         });
         let mut after: Vec<_> = std::fs::read_dir(&dir)
             .unwrap()
