@@ -81,7 +81,7 @@ pub use position::FiveTigers;
 pub use rules::{PlacementCapture, Rules, RulesError, Shuttle};
 pub use setup::{Field, LastStep, Owed, Phase, Setup, SetupError};
 pub use symmetry::Symmetry;
-pub use text::PositionTextError;
+pub use text::{FieldError, PositionTextError};
 pub use unmoves::quiet_unsteps;
 
 /// The error of [`Point`]'s `FromStr` (shared with the other games).

@@ -21,6 +21,7 @@ use qi_engine::record::{Record, ReplayError};
 use qi_engine::{GameKit, SpecError};
 use serde::Serialize;
 use serde_json::{json, Value};
+use thiserror::Error;
 
 use crate::svg::start_position;
 
@@ -102,6 +103,25 @@ impl Reason {
         }
     }
 
+    /// Why a record without a `Game` tag is refused.
+    pub fn no_game_tag() -> Reason {
+        Reason {
+            message: ReplayError::MissingGame.to_string(),
+            cause: Some(json!({"code": "record.no-game-tag"})),
+        }
+    }
+
+    /// Why a move of a record's variation (`text`) is refused: it cannot
+    /// be read or played where the variation has it (`reason`).
+    pub fn of_variation_move(text: &str, reason: Reason) -> Reason {
+        Reason {
+            message: format!("move '{}': {reason}", qi_core::Escaped(text)),
+            cause: reason.cause.map(|reason| {
+                json!({"code": "record.variation-move", "fields": {"text": text, "reason": reason}})
+            }),
+        }
+    }
+
     /// Why a record's `Game` tag is refused.
     pub fn of_game_tag(e: &SpecError) -> Reason {
         Reason {
@@ -121,6 +141,7 @@ impl Reason {
         e: &ReplayError,
     ) -> Reason {
         let cause = match e {
+            ReplayError::MissingGame => return Reason::no_game_tag(),
             ReplayError::Game(spec) => return Reason::of_game_tag(spec),
             ReplayError::Start(_) => start_position::<K>(rules, record.tag("Start"))
                 .err()
@@ -140,6 +161,9 @@ impl Reason {
                         "number": number, "text": text, "reason": reason}})
                 })
             }
+            ReplayError::ResultMismatch { rules, record } => Some(
+                json!({"code": "record.rules-result", "fields": {"rules": rules, "record": record}}),
+            ),
             _ => None,
         };
         Reason {
@@ -147,6 +171,25 @@ impl Reason {
             cause,
         }
     }
+}
+
+/// Why the game's tree of moves refuses a move the rules allow, or has
+/// no move asked for; serialised as `{code, fields}` like the library's
+/// errors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error, Serialize)]
+#[serde(tag = "code", content = "fields")]
+pub enum TreeRefusal {
+    /// A new variation would nest deeper than a record holds them.
+    #[error("variations nest at most {max} deep")]
+    #[serde(rename = "tree.too-deep")]
+    TooDeep {
+        /// The deepest nesting.
+        max: usize,
+    },
+    /// The tree has no such move at the position asked for.
+    #[error("no such move in the game's tree here")]
+    #[serde(rename = "tree.no-such-move")]
+    NoSuchMove,
 }
 
 /// Why the rules refuse move `number` (from 1) of `record`, its moves

@@ -145,7 +145,7 @@ pub fn render_record(
     ply: Option<usize>,
     options: &RenderOptions,
 ) -> Result<String, RenderError> {
-    let (record, spec) = read_record(record).map_err(|e| RenderError::Record(e.into()))?;
+    let (record, spec) = read_record(record).map_err(RenderError::Record)?;
     struct Draw<'a>(&'a Record, Option<usize>, &'a RenderOptions);
     impl GameFn for Draw<'_> {
         type Output = Result<String, RenderError>;
@@ -167,13 +167,13 @@ pub fn render_record(
 }
 
 /// Reads a game record and its `Game` tag.
-pub(crate) fn read_record(text: &str) -> Result<(Record, String), String> {
+pub(crate) fn read_record(text: &str) -> Result<(Record, String), Reason> {
     let record: Record = text
         .parse()
-        .map_err(|e: qi_engine::record::ParseError| e.to_string())?;
+        .map_err(|e: qi_engine::record::ParseError| Reason::of(&e))?;
     let spec = record
         .tag("Game")
-        .ok_or("the record has no Game tag")?
+        .ok_or_else(Reason::no_game_tag)?
         .to_string();
     Ok((record, spec))
 }

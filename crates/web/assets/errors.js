@@ -3,23 +3,18 @@
 // languages. Their messages are English, and stay so for the JavaScript
 // package's and the JSON API's users (docs/wasm.md, docs/web.md). Errors
 // arrive structured ({kind, fields, message}: the wasm package's and the
-// server's) and are translated by kind (DATA_KINDS). The reason a
-// position, a move or a rule string is refused comes as data too: the
-// library's error as {code, fields} (the `cause` field), said again from
-// its fields by its code (CAUSES; every code the library has is listed,
-// with an example, in crates/wasm/js/test/error-codes.json, and the wasm
-// package's Node tests check each has words here). The reasons the library
-// still gives only in words (a record's, and the backends' own messages)
-// are read by their grammar (ERROR_KINDS: a stable kind name, a pattern
-// whose groups are the fields) and said again, whole, from those fields.
-// The user's own input that a message quotes stays as typed. An ES module
-// (i18n.js uses it); the wasm package's Node tests
-// (crates/wasm/js/test/page-errors.test.mjs) check that every message the
-// library gives for bad input has words here.
+// server's) and are translated by kind (DATA_KINDS), never by reading
+// the message. The reason a position, a move, a rule string or a record
+// is refused comes as data too: the library's error as {code, fields}
+// (the `cause` field), said again from its fields by its code (CAUSES;
+// every code the library has is listed, with an example, in
+// crates/wasm/js/test/error-codes.json, and the wasm package's Node tests
+// check each has words here). The user's own input that a message quotes
+// stays as typed. An ES module (i18n.js uses it); the wasm package's Node
+// tests (crates/wasm/js/test/page-errors.test.mjs) check that every
+// error the library gives for bad input has words here.
 
-// The kinds of error message the page can show, with their fields (the
-// pattern's groups) and the Chinese words for each; `t` explains a part
-// that is a message of its own. Named so that docs/web.md can list them.
+// Chinese names of the values the fields hold.
 /** @type {Record<string, string>} */
 const ZH_SIDE = { Red: "红方", Blue: "蓝方", first: "X方", second: "O方" };
 /** @type {Record<string, string>} */
@@ -43,70 +38,6 @@ const zhAllowed = (text) => {
   if (text === "a number of plies (0: never)") return "步数（0 表示不限）";
   return zhNames(text);
 };
-const FT_SIDE = "(first|second)";
-/**
- * A part that is a message of its own, said in the same language.
- * @typedef {(inner: string) => string} Explain
- */
-/**
- * A kind of message: its pattern, whose groups are its fields, and its
- * Chinese words.
- * @typedef {{ kind: string, pattern: RegExp, zh: (m: RegExpExecArray, t: Explain) => string }} MessageKind
- */
-/** @type {MessageKind[]} */
-const ERROR_KINDS = [
-  // Wrappers: where the error is, then what it is.
-  { kind: "record.place", pattern: /^line (\d+), column (\d+): (.*)$/s, zh: (m, t) => `第${m[1]}行第${m[2]}列：${t(m[3])}` },
-  // The reason a Five Tigers field is refused (its cause ft-text.invalid
-  // gives it in words).
-  { kind: "five-tigers.rank-count", pattern: /^expected 5 ranks separated by '\/', found (\d+)$/, zh: (m) => `应有5行（以“/”分隔），实际有${m[1]}行` },
-  { kind: "five-tigers.two-digits", pattern: /^rank (\d+) has two digits in a row$/, zh: (m) => `第${m[1]}行有两个相连的数字` },
-  { kind: "five-tigers.rank-long", pattern: /^rank (\d+) has more than 5 points$/, zh: (m) => `第${m[1]}行超过5个点` },
-  { kind: "five-tigers.rank-width", pattern: /^rank (\d+) has (\d+) points, not 5$/, zh: (m) => `第${m[1]}行有${m[2]}个点，应为5个` },
-  { kind: "five-tigers.empty", pattern: /^empty$/, zh: () => "为空" },
-  { kind: "five-tigers.missing-number", pattern: /^missing number$/, zh: () => "缺少数字" },
-  { kind: "five-tigers.leading-zero", pattern: /^leading zero in (.*)$/s, zh: (m) => `“${m[1]}”以0开头` },
-  { kind: "five-tigers.too-big", pattern: /^(.*) exceeds (\d+)$/s, zh: (m) => `“${m[1]}”超过${m[2]}` },
-  { kind: "five-tigers.hands-form", pattern: /^expected X:<n>,O:<n>$/, zh: () => "应写成 X:<数>,O:<数>" },
-  { kind: "five-tigers.hands-x", pattern: /^expected X:<n> first$/, zh: () => "应先写 X:<数>" },
-  { kind: "five-tigers.hands-o", pattern: /^expected O:<n> second$/, zh: () => "X 之后应写 O:<数>" },
-  { kind: "five-tigers.hand-size", pattern: new RegExp(`^${FT_SIDE} holds (\\d+) pieces, more than (\\d+)$`), zh: (m) => `${ZH_SIDE[m[1]]}手中有${m[2]}子，超过${m[3]}子` },
-  { kind: "five-tigers.owed-entry", pattern: /^empty entry$/, zh: () => "有一项为空" },
-  { kind: "five-tigers.owed-zero", pattern: /^an entry owes 0 removals$/, zh: () => "有一项的提子数为0" },
-  { kind: "five-tigers.owed-count", pattern: /^more than two entries$/, zh: () => "超过两项" },
-  { kind: "five-tigers.owed-twice", pattern: /^two entries in a row for one side$/, zh: () => "同一方连续两项" },
-  { kind: "five-tigers.owed-bad", pattern: /^bad entries$/, zh: () => "各项有误" },
-  { kind: "five-tigers.step-text", pattern: /^'(.*)' is not a step or '-'$/s, zh: (m) => `“${m[1]}”既不是一步棋也不是“-”` },
-  { kind: "five-tigers.phase", pattern: /^'(.*)' is not 'place' or 'move'$/s, zh: (m) => `“${m[1]}”不是 place（布子）或 move（行棋）` },
-  { kind: "five-tigers.steps-form", pattern: /^expected <last-X>,<last-O>$/, zh: () => "应写成 <X方上一步>,<O方上一步>" },
-  { kind: "five-tigers.not-adjacent", pattern: /^(\w+)-(\w+) is not a step to an adjacent point$/, zh: (m) => `${m[1]}-${m[2]} 不是走到相邻点的一步` },
-  // A record's text.
-  { kind: "record.no-game-tag", pattern: /^the record has no Game tag$/, zh: () => "棋谱没有 Game 标签" },
-  { kind: "record.unterminated-tag", pattern: /^unterminated tag$/, zh: () => "标签没有结束（缺少 \"]）" },
-  { kind: "record.bad-tag", pattern: /^malformed tag: the value must be in double quotes$/, zh: () => "标签格式有误：值必须放在双引号里" },
-  { kind: "record.bad-tag", pattern: /^malformed tag: (.*)$/s, zh: (m) => `标签格式有误（应为 [名称 "值"]）：${m[1]}` },
-  { kind: "record.duplicate-tag", pattern: /^tag (.*) appears twice$/s, zh: (m) => `标签 ${m[1]} 出现了两次` },
-  { kind: "record.tag-after-moves", pattern: /^a tag after the moves$/, zh: () => "着法之后又出现了标签" },
-  { kind: "record.bad-result", pattern: /^Result '(.*)' is not 1-0, 0-1, 1\/2-1\/2 or \*$/s, zh: (m) => `Result 标签“${m[1]}”不是 1-0、0-1、1/2-1/2 或 *` },
-  { kind: "record.unterminated-comment", pattern: /^unterminated comment$/, zh: () => "注释没有结束（缺少“}”）" },
-  { kind: "record.unbalanced-brace", pattern: /^unbalanced brace$/, zh: () => "花括号不成对" },
-  { kind: "record.misplaced-comment", pattern: /^a comment must follow a move, at most one per move$/, zh: () => "注释必须跟在着法之后，每步至多一条" },
-  { kind: "record.not-a-move", pattern: /^'(.*)' is not a move$/s, zh: (m) => `“${m[1]}”不是着法` },
-  { kind: "record.result-mismatch", pattern: /^result (\S+) differs from the Result tag (\S+)$/, zh: (m) => `结果 ${m[1]} 与 Result 标签 ${m[2]} 不一致` },
-  { kind: "record.trailing-text", pattern: /^text after the result$/, zh: () => "结果之后还有文字" },
-  { kind: "record.empty", pattern: /^no record$/, zh: () => "没有棋谱" },
-  { kind: "record.rules-result", pattern: /^the rules give (.*), the record (.*)$/s, zh: (m) => `按规则结果为 ${m[1]}，棋谱却写 ${m[2]}` },
-  // The backends' own messages.
-  { kind: "game-over", pattern: /^the game is over$/, zh: () => "对局已结束" },
-  { kind: "engine-thinking", pattern: /^the engine is thinking: wait for its move$/, zh: () => "引擎正在思考：请等它走完" },
-  { kind: "searching", pattern: /^a search is running$/, zh: () => "正在搜索中" },
-  { kind: "stopping", pattern: /^the server is stopping$/, zh: () => "服务器正在关闭" },
-  { kind: "too-many-searches", pattern: /^too many searches at once \((\d+)\): try again later$/, zh: (m) => `同时进行的搜索太多（${m[1]}）：请稍后再试` },
-  { kind: "too-many-sessions", pattern: /^too many sessions \((\d+)\), all of them searching$/, zh: (m) => `对局太多（${m[1]}），都在搜索中` },
-  { kind: "no-session", pattern: /^no session '(.*)'$/s, zh: (m) => `没有对局“${m[1]}”` },
-  { kind: "bad-json", pattern: /^bad JSON body: (.*)$/s, zh: () => "请求格式有误" },
-];
-
 // The library's errors as data ({code, fields}: the `cause` of a refused
 // position, move or rule string), in Chinese, by code; `t` says a field
 // that is an error of its own (the square of a move) or a reason in
@@ -191,7 +122,57 @@ const CAUSES = {
   "ft-text.invalid": (f, t) => `${ZH_FIELD[f.field]}字段：${t(f.reason)}`,
   "ft-text.rules": (f, t) => `规则：${t(f)}`,
   "ft-text.setup": (f, t) => `${ZH_FIELD[f.field]}字段：${t(f.error)}`,
+  "ft-field.rank-count": (f) => `应有5行（以“/”分隔），实际有${f}行`,
+  "ft-field.digits-in-a-row": (f) => `第${f.rank}行有两个相连的数字`,
+  "ft-field.rank-too-long": (f) => `第${f.rank}行超过5个点`,
+  "ft-field.rank-width": (f) => `第${f.rank}行有${f.points}个点，应为5个`,
+  "ft-field.empty": () => "为空",
+  "ft-field.missing-number": () => "缺少数字",
+  "ft-field.leading-zero": (f) => `“${f}”以0开头`,
+  "ft-field.too-large": (f) => `“${f.text}”超过${f.max}`,
+  "ft-field.hands-form": () => "应写成 X:<数>,O:<数>",
+  "ft-field.hands-first": () => "应先写 X:<数>",
+  "ft-field.hands-second": () => "X 之后应写 O:<数>",
+  "ft-field.hand-too-large": (f) => `${ftSide(f.side)}手中有“${f.hand}”子，超过${f.max}子`,
+  "ft-field.empty-entry": () => "有一项为空",
+  "ft-field.zero-entry": () => "有一项的提子数为0",
+  "ft-field.too-many-entries": () => "超过两项",
+  "ft-field.entries-in-a-row": () => "同一方连续两项",
+  "ft-field.bad-entries": () => "各项有误",
+  "ft-field.steps-form": () => "应写成 <X方上一步>,<O方上一步>",
+  "ft-field.not-a-step": (f) => `“${f}”既不是一步棋也不是“-”`,
+  "ft-field.bad-point": (f, t) => `“${f.text}”：${t(f.error)}`,
+  "ft-field.not-adjacent": (f) => `${f.from}-${f.to} 不是走到相邻点的一步`,
+  "ft-field.no-step": () => "“-”不是一步棋",
+  "ft-field.bad-phase": (f) => `“${f}”不是 place（布子）或 move（行棋）`,
   "spec.unknown-game": (f) => `没有“${f.name}”这种棋（可选 jungle 或 five-tigers，可加“:规则名”）`,
+  "record.syntax": (f, t) => `第${f.line}行第${f.column}列：${t(f.error)}`,
+  "record-text.unterminated-tag": () => "标签没有结束（缺少 \"]）",
+  "record-text.bad-tag": (f, t) => `标签格式有误（应为 [名称 "值"]）：${t(f)}`,
+  "record-tag.no-name": () => "“[”之后缺少标签名称",
+  "record-tag.unquoted": () => "值必须放在双引号里",
+  "record-tag.bad-escape": () => "值中只有 \\\" 和 \\\\ 两种转义",
+  "record-tag.unclosed": () => "值之后应为“]”",
+  "record-text.duplicate-tag": (f) => `标签“${f}”出现了两次`,
+  "record-text.tag-after-moves": () => "着法之后又出现了标签",
+  "record-text.bad-result": (f) => `Result 标签“${f}”不是 1-0、0-1、1/2-1/2 或 *`,
+  "record-text.unterminated-comment": () => "注释没有结束（缺少“}”）",
+  "record-text.unbalanced-brace": () => "花括号不成对",
+  "record-text.misplaced-comment": () => "注释必须跟在着法之后，每步至多一条",
+  "record-text.misplaced-variation": () => "变着必须跟在着法之后",
+  "record-text.unterminated-variation": () => "变着没有结束（缺少“)”）",
+  "record-text.unbalanced-parenthesis": () => "圆括号不成对",
+  "record-text.empty-variation": () => "变着至少要有一步",
+  "record-text.variation-too-deep": () => "变着嵌套太深",
+  "record-text.bad-move": (f) => `“${f}”不是着法`,
+  "record-text.result-mismatch": (f) => `结果 ${f.token} 与 Result 标签 ${f.tag} 不一致`,
+  "record-text.trailing-text": () => "结果之后还有文字",
+  "record-text.empty": () => "没有棋谱",
+  "record.no-game-tag": () => "棋谱没有 Game 标签",
+  "record.rules-result": (f) => `按规则结果为 ${f.rules}，棋谱却写 ${f.record}`,
+  "record.variation-move": (f, t) => `变着中的着法“${f.text}”：${t(f.reason)}`,
+  "tree.too-deep": (f) => `变着最多嵌套${f.max}层`,
+  "tree.no-such-move": () => "棋谱树中这里没有这步棋",
   "record.game-tag": (f, t) => `Game 标签：${t(f)}`,
   "record.start-tag": (f, t) => `Start 标签（起始局面）：${t(f)}`,
   "record.unread-move": (f, t) => `第${f.number}步“${f.text}”：${t(f.error)}`,
@@ -246,8 +227,9 @@ function explainCause(cause, lang, unknown) {
 }
 
 /**
- * A part of an error: an error as data, or words (a message of its own);
- * one of no known code or kind is kept as it is and added to `unknown`.
+ * A part of an error: an error as data, or words (a reason the library
+ * gives only in words); words, or an error of no known code, are kept as
+ * they are and added to `unknown`.
  * @param {unknown} part
  * @param {string} lang
  * @param {string[]} unknown
@@ -255,9 +237,8 @@ function explainCause(cause, lang, unknown) {
  */
 function explainPart(part, lang, unknown) {
   if (typeof part === "string") {
-    const said = explainError(part, lang, unknown);
-    if (said === null) unknown.push(part);
-    return said ?? part;
+    unknown.push(part);
+    return part;
   }
   const said = explainCause(part, lang, unknown);
   if (said === null) unknown.push(JSON.stringify(part));
@@ -273,36 +254,11 @@ export function causeHasWords(code) {
 }
 
 
-// The message in `lang` from its kind's words, or null for a message of no
-// known kind. Parts that are messages themselves (the reason after
-// "bad position: ") are explained the same way; one of no known kind is
-// kept as it is and added to `unknown`.
-/**
- * @param {string} message
- * @param {string} lang
- * @param {string[]} [unknown]
- * @returns {string | null}
- */
-export function explainError(message, lang, unknown = []) {
-  if (lang !== "zh") return null;
-  for (const kind of ERROR_KINDS) {
-    const m = kind.pattern.exec(message);
-    if (m) {
-      return kind.zh(m, (inner) => {
-        const said = explainError(inner, lang, unknown);
-        if (said === null) unknown.push(inner);
-        return said ?? inner;
-      });
-    }
-  }
-  return null;
-}
-
 // The words of the errors that arrive structured ({kind, fields, message}:
 // the wasm package's and the server's JSON errors, docs/wasm.md): they are
 // translated from their fields, with no reading of the message; a field
 // that is the library's error as data (a move's `cause`) is said by its
-// code, one that is only words (a record's `reason`) is read as above.
+// code.
 /** @type {Record<string, string>} */
 const ZH_FOUND = {
   undefined: "未给出", null: "null", "an array": "数组", "a string": "字符串", "a number": "数字",
@@ -363,8 +319,8 @@ const DATA_KINDS = {
   "review.budget": { zh: (f) => `复盘的${f.name === "depth" ? "深度" : "节点数"}应为 1 到 ${f.max}，而不是 ${f.value}` },
 };
 
-// A structured error ({kind, fields, message}) in `lang`, by its kind; one
-// of a kind without words here is read from its message (explainError).
+// A structured error ({kind, fields, message}) in `lang`, by its kind, or
+// null in English or for a kind without words here (the message is shown).
 /**
  * @param {{ kind?: string, fields?: unknown, message: string }} error
  * @param {string} lang
@@ -373,20 +329,6 @@ const DATA_KINDS = {
  */
 export function explainErrorData(error, lang, unknown = []) {
   const kind = error && error.kind && error.fields ? DATA_KINDS[error.kind] : null;
-  if (!kind || lang !== "zh") return explainError(error.message, lang, unknown);
+  if (!kind || lang !== "zh") return null;
   return kind.zh(/** @type {Fields} */ (error.fields), (inner) => explainPart(inner, lang, unknown));
-}
-
-// The kind of a message and its fields (the pattern's groups, in order),
-// or null: the structured form of an error, for tests and tools.
-/**
- * @param {string} message
- * @returns {{ kind: string, fields: string[] } | null}
- */
-export function errorKind(message) {
-  for (const kind of ERROR_KINDS) {
-    const m = kind.pattern.exec(message);
-    if (m) return { kind: kind.kind, fields: m.slice(1).filter((f) => f !== undefined) };
-  }
-  return null;
 }

@@ -3,7 +3,7 @@
 // status, results and errors) are English; the page builds the Chinese
 // ones from the view's fields and the tables below, and the library's
 // errors from their kinds (errors.js).
-import { explainError, explainErrorData } from "./errors.js";
+import { explainErrorData } from "./errors.js";
 
 /** @typedef {"en" | "zh"} Lang */
 
@@ -264,7 +264,8 @@ export function reasonText(reason) {
  * @returns {string}
  */
 export function errorText(error) {
-  if (typeof error === "string") return lang === "en" ? error : explainError(error, lang) ?? error;
+  // The page's own words, already in the page's language.
+  if (typeof error === "string") return error;
   const e = /** @type {{ message?: unknown, kind?: unknown, fields?: unknown }} */ (error || {});
   if (e.kind === "unreachable") return words().network;
   const message = typeof e.message === "string" ? e.message : String(error);

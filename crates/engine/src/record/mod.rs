@@ -27,7 +27,7 @@ use crate::kit::{spec_of, GameKit, RulesOf};
 use crate::registry::{GameFn, Registry, SpecError};
 
 pub use file::{pick, replay_all, summary, PickError};
-pub use parse::{ParseError, ParseErrorKind};
+pub use parse::{ParseError, ParseErrorKind, TagError};
 pub use reason::reason_in;
 
 /// The result tokens, in the order of [`RecordResult`]'s variants.

@@ -21,54 +21,109 @@ pub struct ParseError {
     pub kind: ParseErrorKind,
 }
 
-/// What is wrong in record text.
+/// The error as `{code: "record.syntax", fields: {line, column, error}}`,
+/// `error` being the [`ParseErrorKind`]'s `{code, fields}`.
+#[cfg(feature = "serde")]
+impl serde::Serialize for ParseError {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(serde::Serialize)]
+        struct Fields<'a> {
+            line: usize,
+            column: usize,
+            error: &'a ParseErrorKind,
+        }
+        #[derive(serde::Serialize)]
+        struct Coded<'a> {
+            code: &'static str,
+            fields: Fields<'a>,
+        }
+        let fields = Fields {
+            line: self.line,
+            column: self.column,
+            error: &self.kind,
+        };
+        Coded {
+            code: "record.syntax",
+            fields,
+        }
+        .serialize(s)
+    }
+}
+
+/// What is wrong in record text. With the feature `serde` each variant
+/// serialises as `{code, fields}` (`record-text.unterminated-tag`, ...).
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[non_exhaustive]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize),
+    serde(tag = "code", content = "fields")
+)]
 pub enum ParseErrorKind {
     /// A tag pair does not end with `"]` on its line.
     #[error("unterminated tag")]
+    #[cfg_attr(feature = "serde", serde(rename = "record-text.unterminated-tag"))]
     UnterminatedTag,
     /// A tag pair is not `[Name "value"]`.
     #[error("malformed tag: {0}")]
-    BadTag(String),
+    #[cfg_attr(feature = "serde", serde(rename = "record-text.bad-tag"))]
+    BadTag(TagError),
     /// A tag appears twice.
     #[error("tag {} appears twice", qi_core::Escaped(.0))]
+    #[cfg_attr(feature = "serde", serde(rename = "record-text.duplicate-tag"))]
     DuplicateTag(String),
     /// A tag pair after the move text began.
     #[error("a tag after the moves")]
+    #[cfg_attr(feature = "serde", serde(rename = "record-text.tag-after-moves"))]
     TagAfterMoves,
     /// The `Result` tag holds no result.
     #[error("Result '{}' is not 1-0, 0-1, 1/2-1/2 or *", qi_core::Escaped(.0))]
+    #[cfg_attr(feature = "serde", serde(rename = "record-text.bad-result"))]
     BadResult(String),
     /// A `{` without its `}`.
     #[error("unterminated comment")]
+    #[cfg_attr(feature = "serde", serde(rename = "record-text.unterminated-comment"))]
     UnterminatedComment,
     /// A `}` without its `{`, or a `{` inside a comment.
     #[error("unbalanced brace")]
+    #[cfg_attr(feature = "serde", serde(rename = "record-text.unbalanced-brace"))]
     UnbalancedBrace,
     /// A comment with no move before it, or a second comment on a move.
     #[error("a comment must follow a move, at most one per move")]
+    #[cfg_attr(feature = "serde", serde(rename = "record-text.misplaced-comment"))]
     MisplacedComment,
     /// A `(` with no move before it for the variation to replace.
     #[error("a variation must follow a move")]
+    #[cfg_attr(feature = "serde", serde(rename = "record-text.misplaced-variation"))]
     MisplacedVariation,
     /// A `(` without its `)` (the text or the record ended inside it).
     #[error("unterminated variation")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(rename = "record-text.unterminated-variation")
+    )]
     UnterminatedVariation,
     /// A `)` without its `(`.
     #[error("unbalanced parenthesis")]
+    #[cfg_attr(
+        feature = "serde",
+        serde(rename = "record-text.unbalanced-parenthesis")
+    )]
     UnbalancedParenthesis,
     /// `()`: a variation of no move.
     #[error("a variation needs at least one move")]
+    #[cfg_attr(feature = "serde", serde(rename = "record-text.empty-variation"))]
     EmptyVariation,
     /// Variations nested deeper than [`MAX_VARIATION_DEPTH`].
     #[error("variations nested more than {MAX_VARIATION_DEPTH} deep")]
+    #[cfg_attr(feature = "serde", serde(rename = "record-text.variation-too-deep"))]
     VariationTooDeep,
     /// A token that cannot be move text.
     #[error("'{}' is not a move", qi_core::Escaped(.0))]
+    #[cfg_attr(feature = "serde", serde(rename = "record-text.bad-move"))]
     BadMove(String),
     /// The result token differs from the `Result` tag.
     #[error("result {token} differs from the Result tag {tag}")]
+    #[cfg_attr(feature = "serde", serde(rename = "record-text.result-mismatch"))]
     ResultMismatch {
         /// The token at the end of the moves.
         token: String,
@@ -77,10 +132,38 @@ pub enum ParseErrorKind {
     },
     /// Text after the record's result where one record was expected.
     #[error("text after the result")]
+    #[cfg_attr(feature = "serde", serde(rename = "record-text.trailing-text"))]
     TrailingText,
     /// No record at all.
     #[error("no record")]
+    #[cfg_attr(feature = "serde", serde(rename = "record-text.empty"))]
     Empty,
+}
+
+/// Why a tag pair is not `[Name "value"]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize),
+    serde(tag = "code", content = "fields")
+)]
+pub enum TagError {
+    /// `[` is not followed by a name.
+    #[error("a tag needs a name")]
+    #[cfg_attr(feature = "serde", serde(rename = "record-tag.no-name"))]
+    NoName,
+    /// The value does not open with `"`.
+    #[error("the value must be in double quotes")]
+    #[cfg_attr(feature = "serde", serde(rename = "record-tag.unquoted"))]
+    Unquoted,
+    /// A backslash in the value before another character than `"` or `\`.
+    #[error("only \\\" and \\\\ are escapes")]
+    #[cfg_attr(feature = "serde", serde(rename = "record-tag.bad-escape"))]
+    BadEscape,
+    /// Something other than `]` after the value.
+    #[error("expected ']' after the value")]
+    #[cfg_attr(feature = "serde", serde(rename = "record-tag.unclosed"))]
+    Unclosed,
 }
 
 struct Cursor<'a> {
@@ -327,7 +410,7 @@ fn read_tag(cursor: &mut Cursor<'_>) -> Result<(String, String), ParseError> {
         cursor.next();
     }
     if name.is_empty() {
-        return Err(cursor.error(ParseErrorKind::BadTag("a tag needs a name".into())));
+        return Err(cursor.error(ParseErrorKind::BadTag(TagError::NoName)));
     }
     while cursor.peek().is_some_and(|c| c == ' ' || c == '\t') {
         cursor.next();
@@ -338,7 +421,7 @@ fn read_tag(cursor: &mut Cursor<'_>) -> Result<(String, String), ParseError> {
         }
         None | Some('\n') => return Err(unterminated()),
         Some(_) => {
-            let kind = ParseErrorKind::BadTag("the value must be in double quotes".into());
+            let kind = ParseErrorKind::BadTag(TagError::Unquoted);
             return Err(cursor.error(kind));
         }
     }
@@ -359,7 +442,7 @@ fn read_tag(cursor: &mut Cursor<'_>) -> Result<(String, String), ParseError> {
                     }
                     None | Some('\n') => return Err(unterminated()),
                     Some(_) => {
-                        let kind = ParseErrorKind::BadTag("only \\\" and \\\\ are escapes".into());
+                        let kind = ParseErrorKind::BadTag(TagError::BadEscape);
                         return Err(cursor.error(kind));
                     }
                 }
@@ -379,8 +462,6 @@ fn read_tag(cursor: &mut Cursor<'_>) -> Result<(String, String), ParseError> {
             Ok((name, value))
         }
         None | Some('\n') | Some('\r') => Err(unterminated()),
-        Some(_) => Err(cursor.error(ParseErrorKind::BadTag(
-            "expected ']' after the value".into(),
-        ))),
+        Some(_) => Err(cursor.error(ParseErrorKind::BadTag(TagError::Unclosed))),
     }
 }

@@ -1,10 +1,11 @@
 //! Why position text could not be read.
 
-use qi_core::EscapedChar;
+use qi_core::{Escaped, EscapedChar, ParseCoordError, Side};
 use thiserror::Error;
 
+use crate::point::{not_adjacent, Point};
 use crate::rules::{Rules, RulesError};
-use crate::setup::{Field, SetupError};
+use crate::setup::{hand_too_large, Field, SetupError};
 
 /// Why position text could not be read. Every message names the field
 /// (but for a wrong field count or bad rules), and the user's text it
@@ -68,7 +69,7 @@ pub enum PositionTextError {
         )]
         field: Field,
         /// What is wrong.
-        reason: String,
+        reason: FieldError,
     },
     /// The rules given are not valid.
     #[error("rules: {0}")]
@@ -83,6 +84,152 @@ pub enum PositionTextError {
         serde(rename = "ft-text.setup", serialize_with = "setup_fields")
     )]
     Setup(#[from] SetupError),
+}
+
+/// Why one field of position text cannot be read (the reason of
+/// [`PositionTextError::Invalid`], which names the field). The text it
+/// repeats is shown through [`qi_core::Escaped`].
+///
+/// ```
+/// use qi_five_tigers::{Field, FieldError, FiveTigers, PositionTextError};
+///
+/// let err = "5/5/5/5 x place X:13,O:13 - x -,- 0".parse::<FiveTigers>().unwrap_err();
+/// assert_eq!(err, PositionTextError::Invalid { field: Field::Board, reason: FieldError::RankCount(4) });
+/// assert_eq!(err.to_string(), "board: expected 5 ranks separated by '/', found 4");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize),
+    serde(tag = "code", content = "fields")
+)]
+pub enum FieldError {
+    /// The board has other than five ranks.
+    #[error("expected 5 ranks separated by '/', found {0}")]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-field.rank-count"))]
+    RankCount(usize),
+    /// A rank writes a run of empty points as two digits (`23`, `11`).
+    #[error("rank {rank} has two digits in a row")]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-field.digits-in-a-row"))]
+    DigitsInARow {
+        /// The rank, from 1.
+        rank: u8,
+    },
+    /// A rank of more than five points.
+    #[error("rank {rank} has more than 5 points")]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-field.rank-too-long"))]
+    RankTooLong {
+        /// The rank, from 1.
+        rank: u8,
+    },
+    /// A rank of fewer than five points.
+    #[error("rank {rank} has {points} points, not 5")]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-field.rank-width"))]
+    RankWidth {
+        /// The rank, from 1.
+        rank: u8,
+        /// Its points.
+        points: u8,
+    },
+    /// A side field with nothing in it.
+    #[error("empty")]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-field.empty"))]
+    Empty,
+    /// A count with no digit.
+    #[error("missing number")]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-field.missing-number"))]
+    MissingNumber,
+    /// A count written with a leading zero (`01`).
+    #[error("leading zero in {}", Escaped(.0))]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-field.leading-zero"))]
+    LeadingZero(String),
+    /// A count beyond what the field holds.
+    #[error("{} exceeds {max}", Escaped(.text))]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-field.too-large"))]
+    TooLarge {
+        /// The count as written.
+        text: String,
+        /// The largest the field holds.
+        max: u32,
+    },
+    /// The hands are not two entries separated by a comma.
+    #[error("expected X:<n>,O:<n>")]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-field.hands-form"))]
+    HandsForm,
+    /// The first hand is not `X:<n>`.
+    #[error("expected X:<n> first")]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-field.hands-first"))]
+    HandsFirst,
+    /// The second hand is not `O:<n>`.
+    #[error("expected O:<n> second")]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-field.hands-second"))]
+    HandsSecond,
+    /// A hand beyond any the rules give (beyond 255), in the words of
+    /// [`SetupError::HandTooLarge`].
+    #[error("{}", hand_too_large(*.side, Escaped(.hand), *.max))]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-field.hand-too-large"))]
+    HandTooLarge {
+        /// The side.
+        side: Side,
+        /// The hand as written.
+        hand: String,
+        /// The pieces per side of the rules.
+        max: u8,
+    },
+    /// An owed entry with nothing in it.
+    #[error("empty entry")]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-field.empty-entry"))]
+    EmptyEntry,
+    /// An owed entry of no removal.
+    #[error("an entry owes 0 removals")]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-field.zero-entry"))]
+    ZeroEntry,
+    /// More than two owed entries.
+    #[error("more than two entries")]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-field.too-many-entries"))]
+    TooManyEntries,
+    /// Two owed entries in a row for one side (they would be one entry).
+    #[error("two entries in a row for one side")]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-field.entries-in-a-row"))]
+    EntriesInARow,
+    /// Owed entries that make no debt.
+    #[error("bad entries")]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-field.bad-entries"))]
+    BadEntries,
+    /// The previous steps are not two entries separated by a comma.
+    #[error("expected <last-X>,<last-O>")]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-field.steps-form"))]
+    StepsForm,
+    /// A previous step that is neither `<from>-<to>` nor `-`.
+    #[error("'{}' is not a step or '-'", Escaped(.0))]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-field.not-a-step"))]
+    NotAStep(String),
+    /// A step whose point cannot be read.
+    #[error("'{}': {error}", Escaped(.text))]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-field.bad-point"))]
+    BadPoint {
+        /// The point as written.
+        text: String,
+        /// Why it is no point.
+        error: ParseCoordError,
+    },
+    /// A step between points that are not adjacent.
+    #[error("{}", not_adjacent(*.from, *.to))]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-field.not-adjacent"))]
+    NotAdjacent {
+        /// The point left.
+        from: Point,
+        /// The point entered.
+        to: Point,
+    },
+    /// `-` read as a step (it means none).
+    #[error("'-' is no step")]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-field.no-step"))]
+    NoStep,
+    /// A phase other than `place` and `move`.
+    #[error("'{}' is not 'place' or 'move'", Escaped(.0))]
+    #[cfg_attr(feature = "serde", serde(rename = "ft-field.bad-phase"))]
+    BadPhase(String),
 }
 
 /// A setup error's fields: the field of the text it is reported on, and

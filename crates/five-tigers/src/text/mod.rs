@@ -3,16 +3,16 @@
 
 use std::fmt;
 
-use qi_core::{Escaped, Side};
+use qi_core::Side;
 
-use crate::point::{not_adjacent, Point};
+use crate::point::Point;
 use crate::position::{Check, FiveTigers};
 use crate::rules::Rules;
-use crate::setup::{hand_too_large, side_char, Field, LastStep, Owed, Phase, Setup};
+use crate::setup::{side_char, Field, LastStep, Owed, Phase, Setup};
 
 mod error;
 
-pub use error::PositionTextError;
+pub use error::{FieldError, PositionTextError};
 
 impl FiveTigers {
     /// Reads position text (`docs/five-tigers.md`, "Notation") under
@@ -75,11 +75,8 @@ impl std::str::FromStr for FiveTigers {
     }
 }
 
-fn invalid(field: Field, reason: impl Into<String>) -> PositionTextError {
-    PositionTextError::Invalid {
-        field,
-        reason: reason.into(),
-    }
+fn invalid(field: Field, reason: FieldError) -> PositionTextError {
+    PositionTextError::Invalid { field, reason }
 }
 
 fn bad_char(field: Field, ch: char) -> PositionTextError {
@@ -175,10 +172,7 @@ impl fmt::Display for Owed {
 fn parse_board(text: &str) -> Result<[Option<Side>; 25], PositionTextError> {
     let ranks: Vec<&str> = text.split('/').collect();
     if ranks.len() != 5 {
-        return Err(invalid(
-            Field::Board,
-            format!("expected 5 ranks separated by '/', found {}", ranks.len()),
-        ));
+        return Err(invalid(Field::Board, FieldError::RankCount(ranks.len())));
     }
     let mut board = [None; 25];
     for (i, rank_text) in ranks.iter().enumerate() {
@@ -197,14 +191,14 @@ fn parse_board(text: &str) -> Result<[Option<Side>; 25], PositionTextError> {
             if side.is_none() && after_digit {
                 return Err(invalid(
                     Field::Board,
-                    format!("rank {} has two digits in a row", rank + 1),
+                    FieldError::DigitsInARow { rank: rank + 1 },
                 ));
             }
             after_digit = side.is_none();
             if file + n > 5 {
                 return Err(invalid(
                     Field::Board,
-                    format!("rank {} has more than 5 points", rank + 1),
+                    FieldError::RankTooLong { rank: rank + 1 },
                 ));
             }
             if side.is_some() {
@@ -215,7 +209,10 @@ fn parse_board(text: &str) -> Result<[Option<Side>; 25], PositionTextError> {
         if file != 5 {
             return Err(invalid(
                 Field::Board,
-                format!("rank {} has {file} points, not 5", rank + 1),
+                FieldError::RankWidth {
+                    rank: rank + 1,
+                    points: file,
+                },
             ));
         }
     }
@@ -228,7 +225,7 @@ fn parse_side(text: &str, field: Field) -> Result<Side, PositionTextError> {
         Some('x') => Side::First,
         Some('o') => Side::Second,
         Some(c) => return Err(bad_char(field, c)),
-        None => return Err(invalid(field, "empty")),
+        None => return Err(invalid(field, FieldError::Empty)),
     };
     match chars.next() {
         Some(c) => Err(bad_char(field, c)),
@@ -238,30 +235,36 @@ fn parse_side(text: &str, field: Field) -> Result<Side, PositionTextError> {
 
 fn parse_number(text: &str, field: Field, max: u32) -> Result<u32, PositionTextError> {
     if text.is_empty() {
-        return Err(invalid(field, "missing number"));
+        return Err(invalid(field, FieldError::MissingNumber));
     }
     if let Some(c) = text.chars().find(|c| !c.is_ascii_digit()) {
         return Err(bad_char(field, c));
     }
     if text.len() > 1 && text.starts_with('0') {
-        return Err(invalid(field, format!("leading zero in {}", Escaped(text))));
+        return Err(invalid(field, FieldError::LeadingZero(text.to_string())));
     }
     match text.parse::<u32>() {
         Ok(n) if n <= max => Ok(n),
-        _ => Err(invalid(field, format!("{} exceeds {max}", Escaped(text)))),
+        _ => Err(invalid(
+            field,
+            FieldError::TooLarge {
+                text: text.to_string(),
+                max,
+            },
+        )),
     }
 }
 
 fn parse_hands(text: &str, max: u8) -> Result<[u8; 2], PositionTextError> {
     let (x, o) = text
         .split_once(',')
-        .ok_or_else(|| invalid(Field::Hands, "expected X:<n>,O:<n>"))?;
+        .ok_or_else(|| invalid(Field::Hands, FieldError::HandsForm))?;
     let x = x
         .strip_prefix("X:")
-        .ok_or_else(|| invalid(Field::Hands, "expected X:<n> first"))?;
+        .ok_or_else(|| invalid(Field::Hands, FieldError::HandsFirst))?;
     let o = o
         .strip_prefix("O:")
-        .ok_or_else(|| invalid(Field::Hands, "expected O:<n> second"))?;
+        .ok_or_else(|| invalid(Field::Hands, FieldError::HandsSecond))?;
     Ok([
         parse_hand(x, Side::First, max)?,
         parse_hand(o, Side::Second, max)?,
@@ -277,7 +280,11 @@ fn parse_hand(text: &str, side: Side, max: u8) -> Result<u8, PositionTextError> 
     match parse_number(text, Field::Hands, 255) {
         Err(PositionTextError::Invalid { .. }) if plain => Err(invalid(
             Field::Hands,
-            hand_too_large(side, Escaped(text), max),
+            FieldError::HandTooLarge {
+                side,
+                hand: text.to_string(),
+                max,
+            },
         )),
         read => read.map(|n| n as u8),
     }
@@ -294,40 +301,42 @@ fn parse_owed(text: &str) -> Result<Owed, PositionTextError> {
             Some('x') => Side::First,
             Some('o') => Side::Second,
             Some(c) => return Err(bad_char(Field::Owed, c)),
-            None => return Err(invalid(Field::Owed, "empty entry")),
+            None => return Err(invalid(Field::Owed, FieldError::EmptyEntry)),
         };
         let n = parse_number(chars.as_str(), Field::Owed, 255)?;
         if n == 0 {
-            return Err(invalid(Field::Owed, "an entry owes 0 removals"));
+            return Err(invalid(Field::Owed, FieldError::ZeroEntry));
         }
         if entries.len() == 2 {
-            return Err(invalid(Field::Owed, "more than two entries"));
+            return Err(invalid(Field::Owed, FieldError::TooManyEntries));
         }
         if entries.last().is_some_and(|&(s, _)| s == side) {
-            return Err(invalid(Field::Owed, "two entries in a row for one side"));
+            return Err(invalid(Field::Owed, FieldError::EntriesInARow));
         }
         entries.push((side, n as u8));
     }
-    Owed::from_entries(&entries).ok_or_else(|| invalid(Field::Owed, "bad entries"))
+    Owed::from_entries(&entries).ok_or_else(|| invalid(Field::Owed, FieldError::BadEntries))
 }
 
 fn parse_last(text: &str) -> Result<Option<LastStep>, PositionTextError> {
     if text == "-" {
         return Ok(None);
     }
-    let (a, b) = text.split_once('-').ok_or_else(|| {
-        invalid(
-            Field::LastSteps,
-            format!("'{}' is not a step or '-'", Escaped(text)),
-        )
-    })?;
+    let (a, b) = text
+        .split_once('-')
+        .ok_or_else(|| invalid(Field::LastSteps, FieldError::NotAStep(text.to_string())))?;
     let point = |s: &str| {
-        s.parse::<Point>()
-            .map_err(|e| invalid(Field::LastSteps, format!("'{}': {e}", Escaped(s))))
+        s.parse::<Point>().map_err(|error| {
+            let text = s.to_string();
+            invalid(Field::LastSteps, FieldError::BadPoint { text, error })
+        })
     };
     let (from, to) = (point(a)?, point(b)?);
     if !from.is_adjacent(to) {
-        return Err(invalid(Field::LastSteps, not_adjacent(from, to)));
+        return Err(invalid(
+            Field::LastSteps,
+            FieldError::NotAdjacent { from, to },
+        ));
     }
     Ok(Some(LastStep { from, to }))
 }
@@ -389,10 +398,7 @@ fn read_setup(fields: &[&str], max_hand: u8) -> Result<Setup, PositionTextError>
             let other = fields[2];
             return Err(match other.chars().find(|c| !c.is_ascii_lowercase()) {
                 Some(c) => bad_char(Field::Phase, c),
-                None => invalid(
-                    Field::Phase,
-                    format!("'{}' is not 'place' or 'move'", Escaped(other)),
-                ),
+                None => invalid(Field::Phase, FieldError::BadPhase(other.to_string())),
             });
         }
     };
@@ -401,7 +407,7 @@ fn read_setup(fields: &[&str], max_hand: u8) -> Result<Setup, PositionTextError>
     let next = parse_side(fields[5], Field::Next)?;
     let (lx, lo) = fields[6]
         .split_once(',')
-        .ok_or_else(|| invalid(Field::LastSteps, "expected <last-X>,<last-O>"))?;
+        .ok_or_else(|| invalid(Field::LastSteps, FieldError::StepsForm))?;
     let last_steps = [parse_last(lx)?, parse_last(lo)?];
     let no_capture_plies = parse_number(fields[7], Field::Quiet, u16::MAX as u32)? as u16;
     Ok(Setup {
@@ -501,7 +507,7 @@ impl fmt::Debug for LastStep {
 impl std::str::FromStr for LastStep {
     type Err = PositionTextError;
     fn from_str(text: &str) -> Result<LastStep, PositionTextError> {
-        parse_last(text)?.ok_or_else(|| invalid(Field::LastSteps, "'-' is no step"))
+        parse_last(text)?.ok_or_else(|| invalid(Field::LastSteps, FieldError::NoStep))
     }
 }
 

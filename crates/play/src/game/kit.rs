@@ -15,7 +15,7 @@ use qi_five_tigers::{held_formations, FiveTigers, Phase, Point};
 use qi_search::{Limits, MoveOf, SearchInfo, SearchOptions, Searcher, Strength};
 
 use crate::poll::Polled;
-use crate::reason::Reason;
+use crate::reason::{Reason, TreeRefusal};
 use crate::svg::{game_over, move_squares, render_position, Marks, RenderOptions};
 
 use super::tree::{MoveTree, MAX_NESTING, ROOT};
@@ -98,14 +98,13 @@ impl<K: GameKit> KitGame<K> {
         let mut game = self.game_of(from);
         let mut node = from;
         for mv in line {
-            let bad = |reason: String| {
-                GameError::Record(format!("move '{}': {reason}", qi_core::Escaped(&mv.text)).into())
-            };
-            let parsed: MoveOf<K::Game> = mv.text.parse().map_err(|e| bad(format!("{e}")))?;
+            let bad =
+                |reason: Reason| GameError::Record(Reason::of_variation_move(&mv.text, reason));
+            let parsed: MoveOf<K::Game> = mv.text.parse().map_err(|e| bad(Reason::of_error(&e)))?;
             if let Some(outcome) = game.outcome() {
-                return Err(bad(format!("the game is over ({outcome})")));
+                return Err(bad(game_over(outcome)));
             }
-            game.play(parsed).map_err(|e| bad(e.reason.to_string()))?;
+            game.play(parsed).map_err(|e| bad(Reason::of(&e.reason)))?;
             let next = self.tree.add(node, parsed);
             // The variations replace this move: they start where it does.
             for variation in &mv.variations {
@@ -408,9 +407,7 @@ impl<K: GameKit> WebGame for KitGame<K> {
             && self.tree.nesting(self.at) + usize::from(!self.tree.children(self.at).is_empty())
                 > MAX_NESTING
         {
-            return Err(bad(Reason::text(format!(
-                "variations nest at most {MAX_NESTING} deep"
-            ))));
+            return Err(bad(Reason::of(&TreeRefusal::TooDeep { max: MAX_NESTING })));
         }
         self.game.play(mv).map_err(|e| bad(Reason::of(&e.reason)))?;
         self.at = self.tree.add(self.at, mv);
@@ -450,7 +447,7 @@ impl<K: GameKit> WebGame for KitGame<K> {
         for text in moves {
             let missing = || GameError::Move {
                 text: text.chars().take(40).flat_map(char::escape_debug).collect(),
-                reason: Reason::text("no such move in the game's tree here"),
+                reason: Reason::of(&TreeRefusal::NoSuchMove),
             };
             let mv: MoveOf<K::Game> = text.trim().parse().map_err(|_| missing())?;
             node = self.tree.child(node, mv).ok_or_else(missing)?;

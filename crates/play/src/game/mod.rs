@@ -188,7 +188,7 @@ pub fn new_game(spec: &str, text: Option<&str>) -> Result<Box<dyn WebGame>, Game
 /// The game of a record (`docs/records.md`), replayed under its rules
 /// with its variations and shown at the end of its main line.
 pub fn load_record(text: &str) -> Result<Box<dyn WebGame>, GameError> {
-    let (record, spec) = read_record(text).map_err(|e| GameError::Record(e.into()))?;
+    let (record, spec) = read_record(text).map_err(GameError::Record)?;
     struct Replay(Record);
     impl GameFn for Replay {
         type Output = Result<Box<dyn WebGame>, GameError>;

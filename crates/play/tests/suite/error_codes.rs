@@ -11,9 +11,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Display;
 
 use qi_core::{ParseCoordError, Refusal, Side};
+use qi_engine::record::{ParseError, ParseErrorKind, TagError};
 use qi_five_tigers as ft;
 use qi_jungle as jungle;
 use qi_play::error_data::{ErrorData, Field};
+use qi_play::reason::TreeRefusal;
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -171,6 +173,75 @@ fn ft_text(e: &ft::PositionTextError) -> usize {
     }
 }
 
+fn ft_field(e: &ft::FieldError) -> usize {
+    use ft::FieldError::*;
+    match e {
+        RankCount(_) => 0,
+        DigitsInARow { .. } => 1,
+        RankTooLong { .. } => 2,
+        RankWidth { .. } => 3,
+        Empty => 4,
+        MissingNumber => 5,
+        LeadingZero(_) => 6,
+        TooLarge { .. } => 7,
+        HandsForm => 8,
+        HandsFirst => 9,
+        HandsSecond => 10,
+        HandTooLarge { .. } => 11,
+        EmptyEntry => 12,
+        ZeroEntry => 13,
+        TooManyEntries => 14,
+        EntriesInARow => 15,
+        BadEntries => 16,
+        StepsForm => 17,
+        NotAStep(_) => 18,
+        BadPoint { .. } => 19,
+        NotAdjacent { .. } => 20,
+        NoStep => 21,
+        BadPhase(_) => 22,
+    }
+}
+
+fn record_text(e: &ParseErrorKind) -> usize {
+    use ParseErrorKind::*;
+    match e {
+        UnterminatedTag => 0,
+        BadTag(_) => 1,
+        DuplicateTag(_) => 2,
+        TagAfterMoves => 3,
+        BadResult(_) => 4,
+        UnterminatedComment => 5,
+        UnbalancedBrace => 6,
+        MisplacedComment => 7,
+        MisplacedVariation => 8,
+        UnterminatedVariation => 9,
+        UnbalancedParenthesis => 10,
+        EmptyVariation => 11,
+        VariationTooDeep => 12,
+        BadMove(_) => 13,
+        ResultMismatch { .. } => 14,
+        TrailingText => 15,
+        Empty => 16,
+    }
+}
+
+fn record_tag(e: &TagError) -> usize {
+    use TagError::*;
+    match e {
+        NoName => 0,
+        Unquoted => 1,
+        BadEscape => 2,
+        Unclosed => 3,
+    }
+}
+
+fn tree(e: &TreeRefusal) -> usize {
+    match e {
+        TreeRefusal::TooDeep { .. } => 0,
+        TreeRefusal::NoSuchMove => 1,
+    }
+}
+
 fn ft_rules(e: &ft::RulesError) -> usize {
     use ft::RulesError::*;
     match e {
@@ -191,7 +262,7 @@ fn ft_move(e: &ft::ParseMoveError) -> usize {
 }
 
 /// The number of arms of each match above.
-const ARMS: [(&str, usize); 11] = [
+const ARMS: [(&str, usize); 15] = [
     ("coord", 6),
     ("refusal", 11),
     ("jfen", 13),
@@ -203,6 +274,10 @@ const ARMS: [(&str, usize); 11] = [
     ("ft-text", 6),
     ("ft-rules", 4),
     ("ft-move", 3),
+    ("ft-field", 23),
+    ("record-text", 17),
+    ("record-tag", 4),
+    ("tree", 2),
 ];
 
 fn examples() -> Examples {
@@ -433,7 +508,7 @@ fn examples() -> Examples {
         },
         ft::PositionTextError::Invalid {
             field: ft::Field::Quiet,
-            reason: "leading zero in 01".into(),
+            reason: ft::FieldError::LeadingZero("01".into()),
         },
         ft::PositionTextError::Rules(ft::Rules::preset("nosuch").unwrap_err()),
         ft::PositionTextError::Setup(F::NoPieces),
@@ -458,6 +533,90 @@ fn examples() -> Examples {
     ] {
         x.add("ft-move", ft_move, e);
     }
+    use ft::FieldError as T;
+    for e in [
+        T::RankCount(4),
+        T::DigitsInARow { rank: 2 },
+        T::RankTooLong { rank: 5 },
+        T::RankWidth { rank: 1, points: 4 },
+        T::Empty,
+        T::MissingNumber,
+        T::LeadingZero("01".into()),
+        T::TooLarge {
+            text: "70000".into(),
+            max: 65535,
+        },
+        T::HandsForm,
+        T::HandsFirst,
+        T::HandsSecond,
+        T::HandTooLarge {
+            side: Side::First,
+            hand: "300".into(),
+            max: 13,
+        },
+        T::EmptyEntry,
+        T::ZeroEntry,
+        T::TooManyEntries,
+        T::EntriesInARow,
+        T::BadEntries,
+        T::StepsForm,
+        T::NotAStep("c3".into()),
+        T::BadPoint {
+            text: "z9".into(),
+            error: ParseCoordError::FileOffBoard('z'),
+        },
+        T::NotAdjacent {
+            from: pt("a1"),
+            to: pt("c3"),
+        },
+        T::NoStep,
+        T::BadPhase("plac".into()),
+    ] {
+        x.add("ft-field", ft_field, e);
+    }
+    use ParseErrorKind as R;
+    for e in [
+        R::UnterminatedTag,
+        R::BadTag(TagError::Unquoted),
+        R::DuplicateTag("Game".into()),
+        R::TagAfterMoves,
+        R::BadResult("2-0".into()),
+        R::UnterminatedComment,
+        R::UnbalancedBrace,
+        R::MisplacedComment,
+        R::MisplacedVariation,
+        R::UnterminatedVariation,
+        R::UnbalancedParenthesis,
+        R::EmptyVariation,
+        R::VariationTooDeep,
+        R::BadMove("a3@".into()),
+        R::ResultMismatch {
+            token: "0-1".into(),
+            tag: "1-0".into(),
+        },
+        R::TrailingText,
+        R::Empty,
+    ] {
+        x.add("record-text", record_text, e);
+    }
+    for e in [
+        TagError::NoName,
+        TagError::Unquoted,
+        TagError::BadEscape,
+        TagError::Unclosed,
+    ] {
+        x.add("record-tag", record_tag, e);
+    }
+    for e in [TreeRefusal::TooDeep { max: 64 }, TreeRefusal::NoSuchMove] {
+        x.add("tree", tree, e);
+    }
+    // A record's text read: where, and what is wrong there.
+    let e: ParseError = "[Game \"jungle\"]\n\n1. a3a4 {x *\n"
+        .parse::<qi_engine::record::Record>()
+        .unwrap_err();
+    let mut value = serde_json::to_value(&e).unwrap();
+    value["message"] = Value::String(e.to_string());
+    x.all.push(value);
     // The codes qi-play gives a record's reasons and a game spec's: each
     // wraps the library's error of the tag or move.
     for record in [
@@ -465,6 +624,9 @@ fn examples() -> Examples {
         "[Game \"jungle\"]\n[Start \"bad\"]\n\n*\n",
         "[Game \"jungle\"]\n\n1. a3a4 zz *\n",
         "[Game \"jungle\"]\n\n1. a3a4 a3a9 *\n",
+        "[Result \"*\"]\n\n1. a3a4 *\n",
+        "[Game \"jungle\"]\n[Start \"6l/7/3R3/7/7/7/7/7/6L w 0 1\"]\n[Result \"0-1\"]\n\nd7d8 g9f9 d8d9 0-1\n",
+        "[Game \"jungle\"]\n\n1. a3a4 (a3a9) *\n",
     ] {
         let e = ErrorData::from(&qi_play::game::load_record(record).err().unwrap());
         let (Field::Cause(cause), Field::Text(reason)) = (&e.fields["cause"], &e.fields["reason"])

@@ -2,10 +2,10 @@
 // library's real errors: every error the wasm package throws for bad
 // input of the kinds a player can type (a position text, a game spec or
 // rule string, a record, a move) is translated by its kind, the reason it
-// carries has a kind there, with its fields, and the whole reads in
+// carries has its code there, with its fields, and the whole reads in
 // Chinese with no English left but the player's own input and the
-// notation's names. A message the library changes without the page
-// fails here rather than showing English on the Chinese page.
+// notation's names. A reason the library gives only in words fails here
+// rather than showing English on the Chinese page.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -43,6 +43,12 @@ const SPECS = [
   "five-tigers:ten,four_diagonal_value=9", "five-tigers:ten,placement_capture=x",
 ];
 const RECORDS = [
+  '[Game "jungle"]\n\n1. a3a4 (a3a9) *\n', '[Game "jungle"]\n\n(a3a4) *\n', '[Game "jungle"]\n\n1. a3a4 (b7b6 *\n',
+  '[Game "jungle"]\n\n1. a3a4 ) *\n', '[Game "jungle"]\n\n1. a3a4 () *\n', '[Result "*"]\n\n1. a3a4 *\n',
+  '[Game "jungle"]\n[Start "6l/7/3R3/7/7/7/7/7/6L w 0 1"]\n[Result "0-1"]\n\nd7d8 g9f9 d8d9 0-1\n',
+  '[Game "jungle"]\n[Site x]\n\n*\n', '[Game "jungle"]\n[Site "a\\q"]\n\n*\n', '[Game "jungle"]\n[Site "a" x]\n\n*\n',
+  '[Game "jungle"]\n[ "a"]\n\n*\n',
+  '[Game "five-tigers"]\n[Start "5/5/5/5/4 x place X:13,O:13 - x -,- 0"]\n\n*\n',
   "1. a3a4 *\n", '[Game "chess"]\n\n*\n', '[Game "jungle"]\n\n1. a3a9 *\n', '[Game "jungle"]\n\n1. zz *\n',
   '[Game "jungle"\n\n1. a3a4 *\n', '[Game "jungle"]\n[Game "jungle"]\n\n*\n', "",
   '[Game "jungle"]\n[Result "2-0"]\n\n*\n', '[Game "jungle"]\n\n1. a3a4 {x *\n', '[Game "jungle"]\n[Start "bad"]\n\n*\n',
@@ -77,20 +83,22 @@ test("every error of bad input has a kind on the page and reads in Chinese", () 
   }
 });
 
-test("the wrappers are translated by kind, not by their English", () => {
-  // The kinds the library gives as data have no pattern over messages.
+test("every error of bad input carries its reason as a code, not only as words", () => {
+  // The page reads no message: each error has its kind, and each reason
+  // (a position's, a record's, a move's, a rule string's) its cause.
   for (const error of errors()) {
     assert.equal(typeof error.kind, "string", error.message);
-    assert.notEqual(page.errorKind(error.message)?.kind, error.kind, `${error.kind} read from its message`);
+    if ("reason" in error.fields) assert.equal(typeof error.fields.cause?.code, "string", `no cause: ${error.message}`);
+    // Said from the fields: a message in other words reads the same.
+    const zh = page.explainErrorData(error, "zh");
+    assert.equal(page.explainErrorData({ ...error, message: "anything", fields: { ...error.fields, reason: "anything" } }, "zh"), zh);
   }
 });
 
 test("the structured form: a kind, the fields it names, and the cause as a code", () => {
-  const kind = (m) => JSON.parse(JSON.stringify(page.errorKind(m)));
   const position = thrownError(() => new Game("jungle", "x6/7/7/7/7/7/7/7/7 w 0 1"));
   assert.deepEqual([position.kind, position.fields.reason], ["position", "unknown piece letter 'x' at rank 9"]);
   assert.deepEqual(position.fields.cause, { code: "jfen.unknown-piece", fields: { letter: "x", rank: 9 } });
-  assert.equal(page.errorKind(position.fields.reason), null, "a reason given as data has no pattern");
   assert.deepEqual(thrownError(() => new Game("five-tigers", "5/5/5/5/5 q place X:13,O:13 - x -,- 0")).fields.cause, {
     code: "ft-text.bad-char",
     fields: { field: "to-move", ch: "q" },
@@ -99,16 +107,32 @@ test("the structured form: a kind, the fields it names, and the cause as a code"
     code: "jungle-rules.bad-value",
     fields: { option: "anti_chase", value: "maybe", expected: "on or off" },
   });
-  // A record's syntax is still words, read by its pattern.
+  // A record's syntax: where, and what is wrong there.
   const place = thrownError(() => Game.fromRecord('[Game "jungle"]\n\n1. a3a4 {x *\n'));
-  assert.equal(place.fields.cause, undefined);
-  assert.deepEqual(kind(place.fields.reason), { kind: "record.place", fields: ["3", "9", "unterminated comment"] });
+  assert.deepEqual(place.fields.cause, {
+    code: "record.syntax",
+    fields: { line: 3, column: 9, error: { code: "record-text.unterminated-comment" } },
+  });
+  assert.equal(page.explainErrorData(place, "zh"), "棋谱有误：第3行第9列：注释没有结束（缺少“}”）");
+  // A Five Tigers field's reason.
+  const rank = thrownError(() => new Game("five-tigers", "5/5/5/5/4 x place X:13,O:13 - x -,- 0"));
+  assert.deepEqual(rank.fields.cause, {
+    code: "ft-text.invalid",
+    fields: { field: "board", reason: { code: "ft-field.rank-width", fields: { rank: 1, points: 4 } } },
+  });
+  assert.equal(page.explainErrorData(rank, "zh"), "局面文本有误：棋盘字段：第1行有4个点，应为5个");
+  // A bad move in a variation.
+  const variation = thrownError(() => Game.fromRecord('[Game "jungle"]\n\n1. a3a4 (a3a9) *\n'));
+  assert.deepEqual(variation.fields.cause, {
+    code: "record.variation-move",
+    fields: { text: "a3a9", reason: { code: "refusal.not-legal" } },
+  });
+  assert.equal(page.explainErrorData(variation, "zh"), "棋谱有误：变着中的着法“a3a9”：此局面下不是合法着法");
   assert.deepEqual(thrownError(() => Game.fromRecord('[Game "jungle"]\n\n1. a3a4 a3a9 *\n')).fields.cause, {
     code: "record.illegal-move",
     fields: { number: 2, text: "a3a9", reason: { code: "refusal.not-legal" } },
   });
-  assert.equal(page.errorKind("a message of no kind"), null);
-  assert.equal(page.explainError("a message of no kind", "zh"), null);
+  assert.equal(page.explainErrorData({ kind: "no such kind", fields: {}, message: "a message of no kind" }, "zh"), null);
 });
 
 test("the page's words keep the input they quote, whole", () => {
