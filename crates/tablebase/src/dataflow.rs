@@ -357,7 +357,7 @@ pub fn any_everywhere(cluster: &Cluster, flags: &[bool]) -> Result<Vec<bool>, Da
 /// the codes and distances of the partitions its workers own, by global
 /// worker index (what [`Share::parts`] gave when the source was solved on
 /// the same workers), in memory or in their partition files
-/// ([`crate::partition`]), read value by value.
+/// ([`crate::format::partition`]), read value by value.
 ///
 /// Jungle's `LRvE` read from the two materials its captures leave,
 /// each solved first on the same two workers:
@@ -471,7 +471,7 @@ impl Held {
     }
 
     /// Holds partition `owner` of source `source` in the partition file
-    /// `path` (checked by the caller: [`crate::partition::Partition::check`]),
+    /// `path` (checked by the caller: [`crate::format::partition::Partition::check`]),
     /// whose `count` codes start at `data_at`: each value is read from the
     /// file when asked for (on Unix by positioned reads; elsewhere the
     /// values are read into memory now), so that a process holds none of

@@ -9,7 +9,7 @@ use crate::exec::GenerateDirError;
 use crate::exec::{execute, levels, Done, Hold, OnDamaged, Run};
 use crate::game::table::Table;
 use crate::game::TableGame;
-use crate::tablebase::Tablebase;
+use crate::probe::Tablebase;
 
 /// What [`generate_dir`] will do, known before it starts
 /// ([`plan_dir`]).

@@ -7,7 +7,7 @@ use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::write::TEMP_SUFFIX;
+use crate::format::write::TEMP_SUFFIX;
 
 /// The file a writer of a table directory holds locked.
 pub const LOCK_FILE: &str = ".qi-tb.lock";

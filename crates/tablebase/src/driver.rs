@@ -10,7 +10,7 @@ use crate::exec::GenerateDirError;
 use crate::exec::{execute, Done, Hold, OnDamaged, Run, Way};
 use crate::game::table::Table;
 use crate::game::TableGame;
-use crate::tablebase::Tablebase;
+use crate::probe::Tablebase;
 
 /// A game whose tables this crate generates: how one material is solved,
 /// given the tables it reads. Apart from [`TableGame`], which is all that

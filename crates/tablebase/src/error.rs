@@ -159,7 +159,7 @@ pub enum FormatError {
     #[error("state {0}: bad key (not canonical, not of the material, or out of order)")]
     BadKey(u64),
     /// A partition file (one worker's share of a cluster's table,
-    /// [`crate::partition`]) that is not the one expected, or missing.
+    /// [`crate::format::partition`]) that is not the one expected, or missing.
     #[error("partition {path}: {found}, expected {expected}")]
     PartitionMismatch {
         /// The file (or where it was looked for).

@@ -28,7 +28,7 @@ use crate::error::GenerateError;
 use crate::format::{check_table_file, load_table, save_table, FormatError};
 use crate::game::table::Table;
 use crate::game::TableGame;
-use crate::tablebase::Tablebase;
+use crate::probe::Tablebase;
 
 /// Which finished tables the executor keeps in memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

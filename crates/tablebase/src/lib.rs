@@ -49,10 +49,8 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
-mod blocked;
 #[cfg(feature = "distributed")]
 mod cluster;
-mod container;
 #[cfg(feature = "distributed")]
 pub mod dataflow;
 mod dir;
@@ -67,29 +65,26 @@ mod game;
 mod heartbeat;
 mod in_core;
 pub mod jungle;
-mod lazy;
-mod paged;
-pub mod partition;
+mod probe;
 #[cfg(feature = "distributed")]
 pub mod rendezvous;
 mod resume;
 pub mod retrograde;
 mod round;
-mod tablebase;
 mod value;
-mod write;
 
-pub use container::{FileError, MAGIC};
 pub use dir::{generate_dir, plan_dir, DirPlan, DirStep};
 pub use dir_lock::{remove_stale_temporaries, WriteLock, LOCK_FILE};
 pub use driver::GenerateError;
 pub use driver::{Plan, Solver};
 pub use exec::GenerateDirError;
+pub use format::container::{FileError, MAGIC};
+pub use format::partition;
+pub use format::write::free_bytes;
 pub use format::{check_table_file, load_table, save_table, FormatError, Source};
 pub use game::table::Table;
 pub use game::{Settled, TableGame};
-pub use lazy::LazyTablebase;
-pub use paged::Paging;
-pub use tablebase::{ProbeError, Tablebase};
+pub use probe::lazy::LazyTablebase;
+pub use probe::paged::Paging;
+pub use probe::{ProbeError, Tablebase};
 pub use value::Wdl;
-pub use write::free_bytes;

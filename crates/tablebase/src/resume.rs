@@ -127,7 +127,7 @@ where
 
 /// A cluster's generation that keeps every table spread over its
 /// workers: each process writes only its own workers' partitions of each
-/// material ([`crate::partition`]) into its `dir`, and each material's
+/// material ([`crate::format::partition`]) into its `dir`, and each material's
 /// starts read the smaller materials' values from the workers that own
 /// them ([`crate::dataflow::solve_reading`]); no process holds or writes
 /// a whole table. Every process runs this with the same arguments (and
@@ -203,7 +203,7 @@ where
     /// whole and of this run's deal (checked a megabyte at a time: no
     /// partition is held); a damaged one is lacking, like a missing one.
     fn present(&self, m: G::Material, dir: &Path) -> Option<Result<bool, GenerateDirError>> {
-        use crate::partition::Partition;
+        use crate::format::partition::Partition;
 
         let workers = self.cluster.workers();
         for owner in self.cluster.local_workers() {
@@ -230,7 +230,7 @@ where
         _replacing: bool,
     ) -> Result<(Option<Table<G>>, Self::Made), GenerateDirError> {
         use crate::dataflow::{solve_reading, Held};
-        use crate::partition::{PartInfo, Partition};
+        use crate::format::partition::{PartInfo, Partition};
         use std::sync::Arc;
 
         let (rules, dir) = (self.rules, self.dir);

@@ -18,10 +18,10 @@ use super::swap::{twin, write_twin};
 use super::{
     closure, forbids_shuttle, solve_material, Generator, Material, Stats, Table, Tablebase,
 };
-use crate::blocked::peek_version;
 use crate::driver::GenerateError;
 use crate::exec::GenerateDirError;
 use crate::exec::{execute, Hold, OnDamaged, Run, Way};
+use crate::format::blocked::peek_version;
 use crate::format::{load_table, FormatError};
 use crate::TableGame;
 

@@ -11,8 +11,8 @@ use qi_five_tigers::{FiveTigers, Rules};
 use super::key::State;
 use super::retro::side;
 use super::{Material, Slots, Stats, DENSE_BAN_VERSION};
-use crate::blocked::{peek_version, Layout};
-use crate::container::FileError;
+use crate::format::blocked::{peek_version, Layout};
+use crate::format::container::FileError;
 use crate::format::{for_each_block, load_table, FormatError};
 use crate::value::{code_at, Wdl};
 

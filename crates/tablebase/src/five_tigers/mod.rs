@@ -88,7 +88,7 @@ use crate::driver::GenerateError;
 use crate::driver::Solver;
 use crate::format::FormatError;
 use crate::game::{Settled, TableGame};
-use crate::tablebase::ProbeError;
+use crate::probe::ProbeError;
 use crate::value::Wdl;
 use key::State;
 
@@ -708,7 +708,7 @@ impl TableGame for FiveTigers {
             DENSE_BAN_VERSION => Slots::DenseBan(DenseBan::new(material)),
             _ => {
                 return Err(FormatError::file::<FiveTigers>(
-                    crate::container::FileError::UnsupportedVersion(version),
+                    crate::format::container::FileError::UnsupportedVersion(version),
                 ))
             }
         };
@@ -884,7 +884,7 @@ fn probe_through_removals(
         return probe(pos);
     }
     // The rules are checked before any removal is expanded.
-    crate::tablebase::settle(rules, pos)?;
+    crate::probe::settle(rules, pos)?;
     let unkept = |_: &FiveTigers| Ok(None::<()>);
     removals::through_removals(pos, &unkept, &mut HashMap::new(), &mut |p| probe(p))
 }

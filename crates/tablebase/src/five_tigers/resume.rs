@@ -104,7 +104,7 @@ pub fn generate_distributed(
 
 /// [`generate_distributed`] with no table gathered: each process of
 /// `cluster` writes only its own workers' partitions of each material
-/// into its `dir` (`MATERIAL.qft.part-W-of-N`, [`crate::partition`]),
+/// into its `dir` (`MATERIAL.qft.part-W-of-N`, [`crate::format::partition`]),
 /// and the conversions of each material read the smaller materials'
 /// values from the workers that own them
 /// ([`crate::dataflow::solve_reading`] over
@@ -166,7 +166,7 @@ pub fn join_partitions(
     done: impl FnMut(&Table),
 ) -> Result<Vec<Material>, GenerateDirError> {
     let order = super::closure(materials, rules);
-    crate::partition::join_dirs(
+    crate::format::partition::join_dirs(
         rules,
         &order,
         dirs,

@@ -13,10 +13,10 @@ use super::dense::DenseIndex;
 use super::dense_ban::BanIndex;
 use super::retro::internal;
 use super::{Material, Slots, Table, Tablebase, DENSE_BAN_VERSION, DENSE_VERSION};
-use crate::blocked;
-use crate::container::Header;
 use crate::driver::GenerateError;
 use crate::exec::GenerateDirError;
+use crate::format::blocked;
+use crate::format::container::Header;
 use crate::format::FormatError;
 use crate::value::{code_at, set_code, Distances, UNUSED};
 use crate::TableGame;
@@ -231,7 +231,7 @@ fn write(
     fill: &blocked::FillBlock<'_, GenerateError>,
 ) -> std::io::Result<Result<(), GenerateError>> {
     let mut outcome = Ok(());
-    crate::write::write_atomically_with(path, &mut |w| {
+    crate::format::write::write_atomically_with(path, &mut |w| {
         let mut w = std::io::BufWriter::with_capacity(1 << 20, w);
         outcome = blocked::write_filled(&mut w, header, threads, fill)?;
         if outcome.is_err() {

@@ -71,7 +71,7 @@ pub fn generate_distributed(
 
 /// [`generate_distributed`] with no table gathered: each process of
 /// `cluster` writes only its own workers' partitions of each material
-/// into its `dir` (`MATERIAL.qtb.part-W-of-N`, [`crate::partition`]),
+/// into its `dir` (`MATERIAL.qtb.part-W-of-N`, [`crate::format::partition`]),
 /// and each capture reads the value of the position it leads to from the
 /// worker that owns it ([`crate::dataflow::solve_reading`] over
 /// [`JungleSlice::reading`]): no process holds a whole table.

@@ -292,7 +292,7 @@ pub fn join_partitions(
 ) -> Result<Vec<Material>, crate::GenerateDirError> {
     use crate::game::TableGame;
     let order = <qi_jungle::Jungle as TableGame>::closure(materials, rules);
-    crate::partition::join_dirs(
+    crate::format::partition::join_dirs(
         rules,
         &order,
         dirs,

@@ -9,11 +9,11 @@ use qi_five_tigers::Rules;
 
 use super::super::retro::internal;
 use super::super::Material;
-use crate::blocked::{header_bytes, Layout};
-use crate::container::Header;
 use crate::exec::GenerateDirError;
+use crate::format::blocked::{header_bytes, Layout};
+use crate::format::container::Header;
+use crate::format::write::temp_beside;
 use crate::format::FormatError;
-use crate::write::temp_beside;
 use crate::TableGame;
 
 /// Reads exactly `buf.len()` bytes at `offset`.

@@ -64,9 +64,9 @@ use super::key::{Ban, State};
 use super::retro::{for_each_step, internal, is_banned, side, with};
 use super::retro_ban::{bans_after_step, start_cells, unmoves_from, Before};
 use super::{Material, Stats, Tablebase};
-use crate::blocked::{block_sum, BLOCK_SLOTS};
 use crate::driver::{join_workers, GenerateError};
 use crate::exec::GenerateDirError;
+use crate::format::blocked::{block_sum, BLOCK_SLOTS};
 use crate::format::{load_table, FormatError};
 use crate::round::{self, Begin, Loss};
 use crate::value::{code_at, set_code, Wdl, ONE_BYTE_LONGEST, UNUSED};
@@ -404,7 +404,7 @@ pub(crate) fn solve_with(
         output: Output { file, .. },
         ..
     } = solver;
-    crate::write::persist_durably(file, &path).map_err(|source| FormatError::Io {
+    crate::format::write::persist_durably(file, &path).map_err(|source| FormatError::Io {
         path: path.display().to_string(),
         source,
     })?;

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use super::super::Material;
 use crate::driver::GenerateError;
-use crate::write::free_bytes;
+use crate::format::write::free_bytes;
 
 /// Where the table file is written, and how its free room is known.
 pub(super) struct Room {

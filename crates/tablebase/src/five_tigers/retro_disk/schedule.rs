@@ -7,8 +7,8 @@ use std::sync::Mutex;
 use super::super::retro::internal;
 use super::file::{read_at, write_at};
 use crate::exec::GenerateDirError;
+use crate::format::write::temp_beside;
 use crate::format::FormatError;
-use crate::write::temp_beside;
 
 /// The cells decided at a distance known ahead, by distance: sorted runs
 /// of cell numbers, delta-coded (7 bits a byte), in a temporary file.

@@ -268,7 +268,7 @@ fn distances_past_one_byte_are_written_with_two() {
                 has("moved into two bytes"),
                 has("started again with two"),
             ));
-            let hash = crate::container::fnv1a(crate::container::FNV_OFFSET, bytes);
+            let hash = crate::format::container::fnv1a(crate::format::container::FNV_OFFSET, bytes);
             pins.push(format!("{m} {} {hash:#018x}", bytes.len()));
         });
         let want = [

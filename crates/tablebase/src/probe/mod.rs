@@ -2,6 +2,9 @@
 //! and the probe every tablebase shares ([`settle`]). Generating them is
 //! the driver's (`Tablebase::generate`, `Tablebase::extend`).
 
+pub(crate) mod lazy;
+pub(crate) mod paged;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 

@@ -21,8 +21,8 @@ use std::sync::{Arc, Mutex, RwLock};
 use crate::format::{load_table, FormatError};
 use crate::game::table::Table;
 use crate::game::{Settled, TableGame};
-use crate::paged::{Paged, Paging};
-use crate::tablebase::{settle, ProbeError, Tablebase};
+use crate::probe::paged::{Paged, Paging};
+use crate::probe::{settle, ProbeError, Tablebase};
 use crate::value::Wdl;
 
 /// A hasher for the few bytes of a material: the map is looked up at
@@ -505,7 +505,7 @@ impl<G: TableGame> LazyTablebase<G> {
         let large = std::fs::metadata(&path)
             .is_ok_and(|m| m.is_file() && m.len() > self.paging.load_whole_up_to);
         let peeked = if large {
-            crate::blocked::peek_version(&path)
+            crate::format::blocked::peek_version(&path)
         } else {
             None
         };

@@ -9,7 +9,7 @@ use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
-use crate::blocked::{self, Layout};
+use crate::format::blocked::{self, Layout};
 use crate::format::{check_name, read_error, rules_and_material, FormatError};
 use crate::game::TableGame;
 use crate::value::{code_at, Wdl};

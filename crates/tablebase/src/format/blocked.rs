@@ -24,7 +24,9 @@ use std::fs::File;
 use std::io::{self, Read, Write};
 use std::path::Path;
 
-use crate::container::{fnv1a, FileError, Header, ReadFileError, Reader, FNV_OFFSET, MAGIC};
+use crate::format::container::{
+    fnv1a, FileError, Header, ReadFileError, Reader, FNV_OFFSET, MAGIC,
+};
 use crate::value::Distances;
 
 /// Slots per block in the files this build writes: 20 KiB a block with
@@ -388,7 +390,7 @@ pub(crate) fn open(
     let mut file = File::open(path).map_err(ReadFileError::Io)?;
     let mut prefix = Vec::new();
     (&mut file)
-        .take(meta.len().min(crate::container::HEADER_MAX + 4))
+        .take(meta.len().min(crate::format::container::HEADER_MAX + 4))
         .read_to_end(&mut prefix)
         .map_err(ReadFileError::Io)?;
     let header = parse_header(&prefix, game, version).map_err(ReadFileError::File)?;

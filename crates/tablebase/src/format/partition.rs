@@ -18,12 +18,12 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::container::{fnv1a, FileError, Reader, FNV_OFFSET};
 use crate::exec::GenerateDirError;
+use crate::format::container::{fnv1a, FileError, Reader, FNV_OFFSET};
+use crate::format::write::write_atomically_with;
 use crate::format::{save_table, FormatError};
 use crate::game::TableGame;
 use crate::retrograde::{join_parts, Deal, SliceValues, UNUSED};
-use crate::write::write_atomically_with;
 use crate::{GenerateError, Table};
 
 /// The first bytes of every partition file.

@@ -21,14 +21,19 @@
 //! The header and payload are `container`'s; what the index bytes are is
 //! the game's ([`TableGame::index_bytes`], [`TableGame::read_index`]).
 
+pub(crate) mod blocked;
+pub(crate) mod container;
+pub mod partition;
+pub(crate) mod write;
+
 use std::io;
 use std::path::{Path, PathBuf};
 
-use crate::blocked::{self, BlockedHeader};
-use crate::container::{self, Header, ReadFileError, MAGIC};
 pub use crate::error::{FileError, FormatError, Source};
 use crate::game::table::Table;
 use crate::game::TableGame;
+use blocked::BlockedHeader;
+use container::{Header, ReadFileError, MAGIC};
 
 impl FormatError {
     /// `source` in a file of game `G`.
@@ -269,12 +274,12 @@ pub(crate) fn file_path<G: TableGame>(dir: &Path, material: G::Material) -> Path
 /// ```
 pub fn save_table<G: TableGame>(dir: &Path, table: &Table<G>) -> Result<(), FormatError> {
     let path = file_path::<G>(dir, table.material);
-    crate::write::write_atomically_with(&path, &mut |w| table.write_to(w)).map_err(|source| {
-        FormatError::Io {
+    crate::format::write::write_atomically_with(&path, &mut |w| table.write_to(w)).map_err(
+        |source| FormatError::Io {
             path: path.display().to_string(),
             source,
-        }
-    })
+        },
+    )
 }
 
 /// The error of reading the file at `path`.
