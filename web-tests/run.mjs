@@ -110,6 +110,25 @@ async function newGameOnClock(page, side, control) {
 
 const clockOf = (page) => page.evaluate(() => __qiTest.state.view.clock);
 
+// Bad text typed into the page: a position to set up, a record to load.
+async function setUpText(page, position) {
+  await page.fill("#setup-text", position);
+  await page.click("#setup");
+}
+
+async function loadRecordText(page, record) {
+  await page.fill("#record-text", record);
+  await page.click("#load-record");
+}
+
+// The error the page shows, once it shows one; then closed.
+async function shownError(page) {
+  await page.waitForFunction(() => !document.getElementById("error").hidden && document.getElementById("error").textContent !== "");
+  const said = await text(page, "#error");
+  await page.evaluate(() => __qiTest.showError(null));
+  return said;
+}
+
 const tests = {
   async "jungle opening by clicks, the engine answers"(page) {
     await fullEngine(page, "200");
@@ -522,10 +541,11 @@ const tests = {
     await page.fill("#setup-text", "not a position");
     await page.click("#setup");
     await waitForText(page, "#error", "局面文本有误");
-    // The backends' other messages, as the page words them.
+    // The backends' other refusals, as they give them (docs/web.md: a
+    // kind and its fields, the message in English), said by their kinds.
     const words = await page.evaluate(async () => [
-      __qiTest.errorText("the game is over"),
-      __qiTest.errorText("too many searches at once (4): try again later"),
+      __qiTest.errorText(Object.assign(new Error("the game is over"), { kind: "game-over", fields: {} })),
+      __qiTest.errorText(Object.assign(new Error("too many searches at once (4): try again later"), { kind: "too-many-searches", fields: { max: 4 } })),
       // A library error, as the backend gives it: by its kind and fields.
       await __qiTest.backend.goto(9).then(() => "no error", (e) => __qiTest.errorText(e)),
     ]);
@@ -573,17 +593,12 @@ const tests = {
     // presets, rule values, record tags) may be in Latin letters.
     const NOTATION = /\b(jungle|five-tigers|standard|yeshou|datou|traditional|shandong|shandong-shuttle|ten|deferred|on|off|Game|Start|Result|w|r|b)\b/g;
     const expectChinese = async (what, expected) => {
-      await page.waitForFunction(() => !document.getElementById("error").hidden && document.getElementById("error").textContent !== "");
-      const said = await text(page, "#error");
+      const said = await shownError(page);
       const rest = said.replace(/“[^”]*”/g, "").replace(NOTATION, "");
       check(!/[A-Za-z]{2,}/.test(rest), `${what}: English in "${said}"`);
       check(said.includes(expected), `${what}: "${said}" lacks "${expected}"`);
-      await page.evaluate(() => __qiTest.showError(null));
     };
-    const setup = async (position) => {
-      await page.fill("#setup-text", position);
-      await page.click("#setup");
-    };
+    const setup = (position) => setUpText(page, position);
     await setup("not a position");
     await expectChinese("a malformed Jungle position", "局面文本有误：棋盘有1行");
     await setup("x6/7/7/7/7/7/7/7/7 w 0 1");
@@ -603,10 +618,7 @@ const tests = {
     await expectChinese("a Five Tigers value out of range", "规则选项“pieces_per_side”不能取“99”");
     await custom("chess");
     await expectChinese("an unknown game", "没有“chess”这种棋");
-    const record = async (r) => {
-      await page.fill("#record-text", r);
-      await page.click("#load-record");
-    };
+    const record = (r) => loadRecordText(page, r);
     await record('[Game "jungle"]\n\n1. a3a4 a3a9 *\n');
     await expectChinese("an illegal move in a record", "第2步“a3a9”不合规则：此局面下不是合法着法");
     await record('[Game "jungle"]\n\n1. a3z4 *\n');
@@ -617,13 +629,57 @@ const tests = {
     await expectChinese("a record without its game", "棋谱没有 Game 标签");
     await record('[Game "five-tigers"]\n\n1. c3 c3 *\n');
     await expectChinese("an occupied point", "这个点上已有棋子");
+    // A record's syntax and a bad move in a variation, by their codes.
+    await record('[Game "jungle"]\n\n1. a3a4 {x *\n');
+    await expectChinese("an unterminated comment", "第3行第9列：注释没有结束（缺少“}”）");
+    await record('[Game "jungle"]\n[Site x]\n\n*\n');
+    await expectChinese("a tag value without quotes", "第2行第7列：标签格式有误（应为 [名称 \"值\"]）：值必须放在双引号里");
+    await record('[Game "jungle"]\n\n1. a3a4 (a3a9) *\n');
+    await expectChinese("a bad move in a variation", "变着中的着法“a3a9”：此局面下不是合法着法");
+    await record('[Game "jungle"]\n\n1. a3a4 (b7b6 *\n');
+    await expectChinese("an unterminated variation", "变着没有结束");
     // None of them changed the game.
     check((await page.evaluate(() => __qiTest.state.view.spec)) === "jungle:standard", "still the game it was");
     check((await moveCount(page)) === 0, "no move was played");
+    // A Five Tigers field that cannot be read.
+    await chooseGame(page, "five-tigers:shandong");
+    await setup("5/5/5/5/4 x place X:13,O:13 - x -,- 0");
+    await expectChinese("a rank of four points", "局面文本有误：棋盘字段：第1行有4个点，应为5个");
+    await setup("5/5/5/5/5 x place X:13,O:13 - x c3,- 0");
+    await expectChinese("a previous step that is no step", "上一步字段：“c3”既不是一步棋也不是“-”");
     // In English the library's message is shown as it is.
     await page.selectOption("#lang", "en");
     await record("1. a3a4 *\n");
     await waitForText(page, "#error", "bad record: the record has no Game tag");
+  },
+
+  async "english: bad text shows the library's own message"(page) {
+    await setMode(page, "human");
+    // The page says an error in English as the library words it (the
+    // message of its Display, as the JavaScript package and the JSON API
+    // give it), not in words of its own.
+    const shown = async (what, expected) => {
+      const said = await shownError(page);
+      check(said === expected, `${what}: "${said}", not the library's "${expected}"`);
+    };
+    const record = (r) => loadRecordText(page, r);
+    const setup = (position) => setUpText(page, position);
+    await record('[Game "jungle"]\n\n1. a3a4 {x *\n');
+    await shown("an unterminated comment", "bad record: line 3, column 9: unterminated comment");
+    await record('[Game "jungle"]\n[Site x]\n\n*\n');
+    await shown("a tag value without quotes", "bad record: line 2, column 7: malformed tag: the value must be in double quotes");
+    await record('[Game "jungle"]\n\n1. a3a4 (a3a9) *\n');
+    await shown("a bad move in a variation", "bad record: move 'a3a9': not a legal move in this position");
+    await record("1. a3a4 *\n");
+    await shown("a record without its game", "bad record: the record has no Game tag");
+    await setup("x6/7/7/7/7/7/7/7/7 w 0 1");
+    await shown("an unknown piece letter", "bad position: unknown piece letter 'x' at rank 9");
+    await chooseGame(page, "five-tigers:shandong");
+    await setup("5/5/5/5/4 x place X:13,O:13 - x -,- 0");
+    await shown("a rank of four points", "bad position: board: rank 1 has 4 points, not 5");
+    await setup("5/5/5/5/5 x place X:13,O:13 - x c3,- 0");
+    await shown("a previous step that is no step", "bad position: last-steps: 'c3' is not a step or '-'");
+    check((await moveCount(page)) === 0, "no move was played");
   },
 
   async "chinese five tigers: removal, formation and hands in words"(page) {
