@@ -5,13 +5,17 @@
 //
 //   QI_URL=http://127.0.0.1:PORT/ node web-tests/bench.mjs [runs]
 //
-// It prints, for three fresh browser contexts, the time from `goto` to the
-// board drawn and the page ready, then each search `runs` times (3 by
+// It prints what a first visit downloads (bytes as served, and gzip -9 of
+// each file, as a compressing host sends them), for three fresh browser
+// contexts the time from `goto` to the board drawn and the page ready,
+// then a repeat visit's (the files from the service worker's cache),
+// then each search `runs` times (3 by
 // default) on the page's main thread: nodes, milliseconds and nodes/s;
 // then a 100-ply game's review at the page's budget, `runs` times.
 // Compare with native `qi engine` (`Hash 16`, `Threads 1`, `go depth D`).
 
 import { chromium } from "playwright-core";
+import { gzipSync } from "node:zlib";
 
 const BASE = process.env.QI_URL || "http://127.0.0.1:8000/";
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
@@ -32,10 +36,28 @@ const browser = await chromium.launch({
 for (let i = 0; i < 3; i++) {
   const context = await browser.newContext();
   const page = await context.newPage();
+  // What the first visit fetches (the first context's), every file of it.
+  const bodies = [];
+  if (i === 0) page.on("response", (r) => bodies.push(r.body().catch(() => Buffer.alloc(0))));
   const t0 = Date.now();
   await page.goto(BASE);
   await page.waitForSelector("body[data-ready='1'] #board svg");
   console.log(`interactive board: ${Date.now() - t0} ms from goto`);
+  if (i === 0) {
+    // The service worker's precache (every file of the site) counted too.
+    await page.waitForFunction(() => navigator.serviceWorker && navigator.serviceWorker.controller !== null, null, { timeout: 30000 });
+    const all = await Promise.all(bodies);
+    const bytes = all.reduce((n, b) => n + b.length, 0);
+    const gzipped = all.reduce((n, b) => n + gzipSync(b, { level: 9 }).length, 0);
+    console.log(`first visit: ${all.length} responses, ${bytes} bytes, ${gzipped} bytes gzip -9`);
+    // A repeat visit: the page and its files from the service worker.
+    for (let j = 0; j < 3; j++) {
+      const t1 = Date.now();
+      await page.reload();
+      await page.waitForSelector("body[data-ready='1'] #board svg");
+      console.log(`repeat visit (service worker): ${Date.now() - t1} ms from reload`);
+    }
+  }
   await context.close();
 }
 const context = await browser.newContext();
