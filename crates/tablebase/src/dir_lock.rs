@@ -2,6 +2,8 @@
 //! operating system's lock on [`LOCK_FILE`]), which lets a new writer
 //! remove what a killed one left behind ([`remove_stale_temporaries`]):
 //! the temporary files of `write`, named after the tables of either game.
+//! The executor of every generation into a directory claims it this way
+//! first ([`claim`]).
 
 use std::fs::File;
 use std::io;
@@ -52,6 +54,36 @@ impl WriteLock {
         let file = lock_file(dir)?;
         file.lock()?;
         Ok(WriteLock { _file: file })
+    }
+}
+
+/// What a writer finds when it claims a directory ([`claim`]).
+#[derive(Debug)]
+pub(crate) enum Claim {
+    /// The directory is the writer's: locked (until this is dropped), a
+    /// killed run's temporary files removed.
+    Held {
+        /// The lock, held.
+        _lock: WriteLock,
+    },
+    /// Another writer holds its lock.
+    Taken,
+    /// Its lock file cannot be opened (a read-only directory): the writer
+    /// may read it, not write it.
+    Unlockable(io::Error),
+}
+
+/// Claims `dir` (created if missing) for writing: its lock taken without
+/// waiting, then the temporary files a killed writer left removed.
+pub(crate) fn claim(dir: &Path) -> io::Result<Claim> {
+    std::fs::create_dir_all(dir)?;
+    match WriteLock::try_acquire(dir) {
+        Ok(Some(lock)) => {
+            remove_stale_temporaries(dir, &lock)?;
+            Ok(Claim::Held { _lock: lock })
+        }
+        Ok(None) => Ok(Claim::Taken),
+        Err(e) => Ok(Claim::Unlockable(e)),
     }
 }
 

@@ -12,9 +12,13 @@
 //! cluster (`generate_distributed`) are this loop with another way and
 //! policy.
 //!
-//! The directory's write lock and the removal of a killed run's temporary
-//! files are the caller's (`qi tb generate` holds the lock for the whole
-//! run: a second lock taken here would wait for it).
+//! A run into a directory claims it before anything else
+//! ([`dir_lock::claim`](crate::dir_lock)): its write lock taken for the
+//! whole run (a second run refuses with [`GenerateDirError::Locked`]
+//! rather than wait: a process of a cluster must not stall the others),
+//! then the temporary files a killed run left removed. A directory that
+//! cannot be locked (read only) is only read: a run that finds every
+//! table there has nothing to write, any other refuses.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -24,6 +28,7 @@ use std::time::Instant;
 
 use thiserror::Error;
 
+use crate::dir_lock::{claim, Claim, LOCK_FILE};
 use crate::error::GenerateError;
 use crate::format::{check_table_file, load_table, save_table, FormatError};
 use crate::game::table::Table;
@@ -159,6 +164,10 @@ pub(crate) fn execute<G: TableGame, W: Way<G>>(
     done: &mut Tell<'_, G, W::Made>,
 ) -> Result<usize, GenerateDirError> {
     let rules = *held.rules();
+    let claim = match run.dir {
+        Some(dir) => Some(claim_dir(dir)?),
+        None => None,
+    };
     let order = G::closure(materials, &rules);
     let mut found = Vec::with_capacity(order.len());
     for &m in &order {
@@ -181,6 +190,16 @@ pub(crate) fn execute<G: TableGame, W: Way<G>>(
         ))
         .into());
     }
+    // Held until the run ends.
+    let _claim = match (run.dir, claim) {
+        (Some(dir), Some(Claim::Unlockable(source))) if to_make.contains(&true) => {
+            return Err(GenerateDirError::Lock {
+                dir: dir.display().to_string(),
+                source,
+            })
+        }
+        (_, claim) => claim,
+    };
     let levels = levels::<G>(&order);
     // The last level whose materials to make read each table.
     let mut last_reader = BTreeMap::new();
@@ -311,6 +330,20 @@ struct Finished<G: TableGame, X> {
     told: Option<(f64, Option<FormatError>, X)>,
 }
 
+/// `dir` claimed for a run ([`claim`]): held, or unlockable (read only);
+/// one another run holds is refused.
+fn claim_dir(dir: &Path) -> Result<Claim, GenerateDirError> {
+    let shown = || dir.display().to_string();
+    match claim(dir) {
+        Ok(Claim::Taken) => Err(GenerateDirError::Locked { dir: shown() }),
+        Ok(claim) => Ok(claim),
+        Err(source) => Err(GenerateDirError::Lock {
+            dir: shown(),
+            source,
+        }),
+    }
+}
+
 /// What there is of `m` before the run: in `held`, or its file in
 /// `run.dir` checked (and read when the run holds every table).
 fn inspect<G: TableGame>(
@@ -437,6 +470,25 @@ pub enum GenerateDirError {
     /// A table could not be solved.
     #[error(transparent)]
     Generate(#[from] GenerateError),
+    /// Another run holds the directory's write lock.
+    #[error(
+        "another run is writing {dir} (it holds {LOCK_FILE}): one writer at a time, each \
+         process of a cluster in a directory of its own"
+    )]
+    Locked {
+        /// The directory.
+        dir: String,
+    },
+    /// The directory could not be created, locked or cleaned of a killed
+    /// run's temporary files.
+    #[error("cannot lock {dir}/{LOCK_FILE} for writing: {source}")]
+    Lock {
+        /// The directory.
+        dir: String,
+        /// Why.
+        #[source]
+        source: std::io::Error,
+    },
     /// A distributed run failed.
     #[cfg(feature = "distributed")]
     #[error(transparent)]

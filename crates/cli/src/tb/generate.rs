@@ -13,7 +13,7 @@ use qi_tablebase::five_tigers as ft;
 use qi_tablebase::jungle::Material;
 use qi_tablebase::{generate_dir, plan_dir, Solver};
 
-use super::dir_lock::{all_present, lock_dir};
+use super::dir_lock::waiting;
 use super::generate_cluster::{cluster_of, generate_on_cluster, generate_partitioned, settings};
 use super::generate_ft::ft_generate;
 use super::resources::check_disk;
@@ -184,9 +184,7 @@ pub(super) fn in_dir<G: Solver>(
     bound: &str,
 ) -> Result<(), CliError> {
     let threads = threads(args);
-    let Some(_lock) = lock_dir(&args.dir, || all_present::<G>(&args.dir, rules, materials))? else {
-        return Ok(());
-    };
+    create_dir(args)?;
     let plan = plan_dir::<G>(&args.dir, rules, materials);
     let todo = plan.todo.len();
     check_disk(&args.dir, plan.file_bytes)?;
@@ -203,15 +201,36 @@ pub(super) fn in_dir<G: Solver>(
     );
     let start = Instant::now();
     let bar = progress_bar(todo as u64, std::io::stderr().is_terminal());
-    let generated = generate_dir::<G>(rules, materials, threads, &args.dir, &|table| {
-        bar.set_message(format!("last {} ({} slots)", table.material(), table.len()));
-        bar.inc(1);
+    let generated = waiting(&args.dir, || {
+        generate_dir::<G>(rules, materials, threads, &args.dir, &|table| {
+            bar.set_message(format!("last {} ({} slots)", table.material(), table.len()));
+            bar.inc(1);
+        })
     });
     bar.finish_and_clear();
-    generated.map_err(tb_error)?;
+    if generated? == 0 && todo == 0 {
+        return nothing_to_do(args, plan.all.len());
+    }
     eprintln!(
         "{todo} tables generated in {:.1} s into {}",
         start.elapsed().as_secs_f64(),
+        args.dir.display()
+    );
+    Ok(())
+}
+
+/// Creates DIR if it is missing (the free room on its disk is asked
+/// before the run).
+pub(super) fn create_dir(args: &GenerateArgs) -> Result<(), CliError> {
+    std::fs::create_dir_all(&args.dir)
+        .map_err(|e| tb_error(format!("cannot create {}: {e}", args.dir.display())))
+}
+
+/// Says that the `count` tables asked for are all in DIR already: the
+/// run's end.
+pub(super) fn nothing_to_do(args: &GenerateArgs, count: usize) -> Result<(), CliError> {
+    eprintln!(
+        "all {count} tables are in {}: nothing to do",
         args.dir.display()
     );
     Ok(())

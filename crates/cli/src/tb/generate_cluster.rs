@@ -6,7 +6,6 @@ use std::time::{Duration, Instant};
 use qi_tablebase::dataflow::{Cluster, WorkerStats};
 use qi_tablebase::{FormatError, GenerateDirError, TableGame};
 
-use super::dir_lock::lock_cluster_dir;
 use super::generate::GenerateArgs;
 use super::meeting::{self, Settings};
 use super::tb_error;
@@ -94,7 +93,6 @@ pub(super) fn generate_on_cluster<G: TableGame>(
     ) -> Result<qi_tablebase::Tablebase<G>, GenerateDirError>,
 ) -> Result<(), CliError> {
     let shown = args.dir.display();
-    let _lock = lock_cluster_dir(&args.dir)?;
     let watch = start_on_cluster(args, cluster, settings)?;
     let start = Instant::now();
     let mut solved = 0;
@@ -148,7 +146,6 @@ pub(super) fn generate_partitioned<M: std::fmt::Display>(
         &mut dyn FnMut(M, f64, &[WorkerStats]),
     ) -> Result<Vec<M>, GenerateDirError>,
 ) -> Result<(), CliError> {
-    let _lock = lock_cluster_dir(&args.dir)?;
     let watch = start_on_cluster(args, cluster, settings)?;
     let shown = args.dir.display();
     let start = Instant::now();

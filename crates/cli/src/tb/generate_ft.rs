@@ -9,8 +9,10 @@ use qi_engine::{spec_of, FiveTigersKit};
 use qi_five_tigers::FiveTigers;
 use qi_tablebase::five_tigers as ft;
 
-use super::dir_lock::{all_present, lock_dir};
-use super::generate::{ft_materials, in_dir, progress_bar, threads, GenerateArgs};
+use super::dir_lock::waiting;
+use super::generate::{
+    create_dir, ft_materials, in_dir, nothing_to_do, progress_bar, threads, GenerateArgs,
+};
 use super::generate_cluster::{cluster_of, generate_on_cluster, generate_partitioned, settings};
 use super::resources::{ft_check_memory, machine_memory};
 use super::tb_error;
@@ -62,12 +64,7 @@ pub(super) fn ft_generate_bounded(
     materials: &[ft::Material],
 ) -> Result<(), CliError> {
     let threads = threads(args);
-    let Some(_lock) = lock_dir(&args.dir, || {
-        all_present::<FiveTigers>(&args.dir, rules, materials)
-    })?
-    else {
-        return Ok(());
-    };
+    create_dir(args)?;
     let memory = machine_memory()?.unwrap_or(u64::MAX);
     let plan = ft::plan_bounded(rules, materials, &args.dir, memory).map_err(|e| match e {
         qi_tablebase::GenerateError::OutOfMemory {
@@ -146,26 +143,27 @@ pub(super) fn ft_generate_bounded(
         }
     };
     let mut solved = 0;
-    let result = ft::generate_bounded(
-        rules,
-        materials,
-        &args.dir,
-        threads,
-        memory,
-        &say,
-        &mut |s| {
-            if let Some(e) = &s.replaced {
+    let result = waiting(&args.dir, || {
+        ft::generate_bounded(
+            rules,
+            materials,
+            &args.dir,
+            threads,
+            memory,
+            &say,
+            &mut |s| {
+                if let Some(e) = &s.replaced {
+                    say(&format!(
+                        "{}: the damaged file was replaced ({e})",
+                        s.material
+                    ));
+                }
+                let how = match s.how {
+                    ft::Solve::OutOfCore(_) => "out of core",
+                    ft::Solve::Swapped(_) => "from its twin (colours swapped)",
+                    _ => "in core",
+                };
                 say(&format!(
-                    "{}: the damaged file was replaced ({e})",
-                    s.material
-                ));
-            }
-            let how = match s.how {
-                ft::Solve::OutOfCore(_) => "out of core",
-                ft::Solve::Swapped(_) => "from its twin (colours swapped)",
-                _ => "in core",
-            };
-            say(&format!(
                 "{}: {} states {how} in {:.1} s; of its {} positions {} won, {} drawn, {} lost \
                  for the side to move, the longest win {} plies",
                 s.material,
@@ -177,13 +175,17 @@ pub(super) fn ft_generate_bounded(
                 s.stats.losses,
                 s.stats.longest_win
             ));
-            bar.set_message(format!("last {}", s.material));
-            bar.inc(1);
-            solved += 1;
-        },
-    );
+                bar.set_message(format!("last {}", s.material));
+                bar.inc(1);
+                solved += 1;
+            },
+        )
+    });
     bar.finish_and_clear();
-    result.map_err(tb_error)?;
+    result?;
+    if solved == 0 && todo.is_empty() {
+        return nothing_to_do(args, plan.len());
+    }
     eprintln!(
         "{solved} tables generated in {:.1} s into {}",
         start.elapsed().as_secs_f64(),
@@ -199,33 +201,31 @@ pub(super) fn ft_generate_with(
     generator: ft::Generator,
 ) -> Result<(), CliError> {
     let threads = threads(args);
-    let Some(_lock) = lock_dir(&args.dir, || {
-        all_present::<FiveTigers>(&args.dir, rules, materials)
-    })?
-    else {
-        return Ok(());
-    };
     let start = Instant::now();
     let mut solved = 0;
-    ft::generate_resumable(
-        rules,
-        materials,
-        threads,
-        &args.dir,
-        &|_| generator,
-        &mut |table, seconds, refused| {
-            solved += 1;
-            if let Some(e) = refused {
-                eprintln!("{}: the damaged file was replaced ({e})", table.material());
-            }
-            eprintln!(
-                "{} by the {generator:?} generator: {} slots in {seconds:.2} s",
-                table.material(),
-                table.len()
-            );
-        },
-    )
-    .map_err(tb_error)?;
+    let all = waiting(&args.dir, || {
+        ft::generate_resumable(
+            rules,
+            materials,
+            threads,
+            &args.dir,
+            &|_| generator,
+            &mut |table, seconds, refused| {
+                solved += 1;
+                if let Some(e) = refused {
+                    eprintln!("{}: the damaged file was replaced ({e})", table.material());
+                }
+                eprintln!(
+                    "{} by the {generator:?} generator: {} slots in {seconds:.2} s",
+                    table.material(),
+                    table.len()
+                );
+            },
+        )
+    })?;
+    if solved == 0 {
+        return nothing_to_do(args, all.tables().count());
+    }
     eprintln!(
         "{solved} tables generated in {:.1} s into {}",
         start.elapsed().as_secs_f64(),

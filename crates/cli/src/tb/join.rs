@@ -6,7 +6,6 @@ use std::time::Instant;
 use clap::Args;
 use qi_tablebase::five_tigers as ft;
 
-use super::dir_lock::lock_waiting;
 use super::{
     ft_materials_of, materials_of, tb_error, threads_or_cores, GameArg, GameRules, MAX_PIECES,
 };
@@ -38,7 +37,7 @@ pub(super) struct JoinArgs {
 /// `qi tb join`.
 pub(super) fn join(args: &JoinArgs) -> Result<(), CliError> {
     let shown = args.out.display();
-    let _lock = lock_waiting(&args.out)?;
+    let _lock = lock(&args.out)?;
     let threads = threads_or_cores(args.threads);
     let start = Instant::now();
     let written = match args.game.game_rules()? {
@@ -64,4 +63,14 @@ pub(super) fn join(args: &JoinArgs) -> Result<(), CliError> {
         start.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// OUT, created if missing, locked for writing (waiting for another
+/// writer), what a killed writer left in it removed.
+fn lock(out: &std::path::Path) -> Result<qi_tablebase::WriteLock, CliError> {
+    let cannot = |e: std::io::Error| tb_error(format!("cannot lock {}: {e}", out.display()));
+    std::fs::create_dir_all(out).map_err(cannot)?;
+    let lock = qi_tablebase::WriteLock::acquire(out).map_err(cannot)?;
+    qi_tablebase::remove_stale_temporaries(out, &lock).map_err(cannot)?;
+    Ok(lock)
 }

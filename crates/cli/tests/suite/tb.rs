@@ -511,11 +511,7 @@ fn generate_locks_the_directory_and_cleans_what_a_killed_run_left() {
     let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
-    assert!(
-        err.starts_with("waiting for another qi tb generate"),
-        "{err}"
-    );
-    assert!(err.contains("removed 2 temporary files"), "{err}");
+    assert!(err.contains("waiting for another qi tb generate"), "{err}");
     assert!(dir.join("LvC.qtb").exists());
     let tmp: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
@@ -595,7 +591,6 @@ fn a_killed_out_of_core_solve_leaves_no_table_and_is_solved_again() {
     let out = start().wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
-    assert!(err.contains("removed 2 temporary files"), "{err}");
     assert!(err.contains("3v3: 65850812 states out of core"), "{err}");
     assert!(temporaries().is_empty());
     let d = dir.to_str().unwrap();

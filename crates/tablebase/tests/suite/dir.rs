@@ -116,14 +116,97 @@ fn a_corrupt_or_foreign_file_present_stops_the_run_with_its_error() {
 }
 
 #[test]
-fn a_directory_that_cannot_be_written_is_an_error() {
-    let dir = temp_dir("missing").join("not-there");
-    let err =
-        generate_dir::<Jungle>(&Rules::standard(), &materials(), 2, &dir, &|_| {}).unwrap_err();
+fn a_directory_that_cannot_be_made_is_an_error() {
+    // A missing directory is made; one under a file cannot be.
+    let parent = temp_dir("missing");
+    let dir = parent.join("not-there");
+    generate_dir::<Jungle>(&Rules::standard(), &materials()[..1], 2, &dir, &|_| {}).unwrap();
+    let file = parent.join("a-file");
+    std::fs::write(&file, b"").unwrap();
+    let err = generate_dir::<Jungle>(
+        &Rules::standard(),
+        &materials(),
+        2,
+        &file.join("dir"),
+        &|_| {},
+    )
+    .unwrap_err();
+    assert!(matches!(err, GenerateDirError::Lock { .. }), "{err}");
+    std::fs::remove_dir_all(&parent).unwrap();
+}
+
+/// Every way of filling a directory claims it: a second run while one
+/// holds it is refused with a typed error (not left to wait, nor to write
+/// beside it), whichever way each generates.
+#[test]
+fn a_second_run_on_a_held_directory_is_refused() {
+    use qi_tablebase::five_tigers as ft;
+
+    let dir = temp_dir("held");
+    let rules = Rules::standard();
+    let first: Material = "LvC".parse().unwrap();
+    // A second run started while the first writes (from its `done`).
+    let second = std::sync::Mutex::new(None);
+    generate_dir::<Jungle>(&rules, &[first], 1, &dir, &|_| {
+        let again = generate_dir::<Jungle>(&rules, &["RvC".parse().unwrap()], 1, &dir, &|_| {});
+        *second.lock().unwrap() = Some(again);
+    })
+    .unwrap();
+    let second = second
+        .into_inner()
+        .unwrap()
+        .expect("the first run wrote a table");
     assert!(
-        matches!(err, GenerateDirError::Format(FormatError::Io { .. })),
-        "{err}"
+        matches!(second, Err(GenerateDirError::Locked { .. })),
+        "{second:?}"
     );
+    assert!(!Tablebase::file_path(&dir, "RvC".parse().unwrap()).exists());
+    // Each way of Five Tigers too, while another writer holds the lock.
+    let lock = qi_tablebase::WriteLock::try_acquire(&dir).unwrap().unwrap();
+    let ft_rules = qi_five_tigers::Rules::shandong();
+    let ms = ["2v1".parse::<ft::Material>().unwrap()];
+    let bounded = ft::generate_bounded(&ft_rules, &ms, &dir, 1, 1 << 30, &|_| {}, &mut |_| {});
+    assert!(
+        matches!(bounded, Err(GenerateDirError::Locked { .. })),
+        "{bounded:?}"
+    );
+    let chosen = |_| ft::Generator::Retrograde;
+    let resumed = ft::generate_resumable(&ft_rules, &ms, 1, &dir, &chosen, &mut |_, _, _| {});
+    assert!(matches!(resumed, Err(GenerateDirError::Locked { .. })));
+    let in_dir = generate_dir::<qi_five_tigers::FiveTigers>(&ft_rules, &ms, 1, &dir, &|_| {});
+    assert!(matches!(in_dir, Err(GenerateDirError::Locked { .. })));
+    drop(lock);
+    assert_eq!(
+        generate_dir::<qi_five_tigers::FiveTigers>(&ft_rules, &ms, 1, &dir, &|_| {}).unwrap(),
+        1
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A run killed mid-write leaves its temporary file and no table: the
+/// next run removes the temporary file and makes that table (and only
+/// what is missing) again, the same bytes.
+#[test]
+fn a_killed_run_resumes_and_its_temporary_file_is_removed() {
+    let rules = Rules::standard();
+    let dir = temp_dir("killed");
+    let wanted = materials();
+    generate_dir::<Jungle>(&rules, &wanted, 2, &dir, &|_| {}).unwrap();
+    let killed: Material = "LCvE".parse().unwrap();
+    let path = Tablebase::file_path(&dir, killed);
+    let whole = std::fs::read(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let stale = dir.join(".LCvE.qtb.x1Y2z3.tmp");
+    std::fs::write(&stale, &whole[..whole.len() / 2]).unwrap();
+    let solved = std::sync::Mutex::new(Vec::new());
+    generate_dir::<Jungle>(&rules, &wanted, 2, &dir, &|t| {
+        solved.lock().unwrap().push(t.material())
+    })
+    .unwrap();
+    assert_eq!(solved.into_inner().unwrap(), [killed]);
+    assert!(!stale.exists());
+    assert!(std::fs::read(&path).unwrap() == whole);
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A Five Tigers three-diagonal takes two pieces at once: `3v3` reads

@@ -74,12 +74,13 @@ fn same_as_in_core(
     cells
 }
 
-/// A new directory `tag` holding the tables of `from` but `m`'s.
+/// A new directory `tag` holding the tables of `from` but `m`'s (not its
+/// lock file: the generation that wrote them claimed it).
 fn all_but(from: &Path, m: Material, tag: &str) -> PathBuf {
     let dir = temp_dir(tag);
     for entry in std::fs::read_dir(from).unwrap() {
         let path = entry.unwrap().path();
-        if path != Tablebase::file_path(from, m) {
+        if path != Tablebase::file_path(from, m) && !path.ends_with(crate::LOCK_FILE) {
             std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
         }
     }
