@@ -290,3 +290,13 @@ pub enum ProbeError {
         position: String,
     },
 }
+
+impl FormatError {
+    /// The error of reading or writing `path`.
+    pub(crate) fn io(path: &std::path::Path, source: io::Error) -> FormatError {
+        FormatError::Io {
+            path: path.display().to_string(),
+            source,
+        }
+    }
+}

@@ -3,36 +3,8 @@
 //! Every position of a small material (which pieces each side has) solved
 //! by retrograde analysis under a rule set's board rules: win, draw or loss
 //! for the side to move, and the distance in plies to the end of the game.
-//! `docs/tablebases.md` gives the counting conventions, the file format and
-//! measured figures.
-//!
-//! One core serves every game, generic over [`TableGame`] (implemented for
-//! each game's position type, so `Tablebase<Jungle>` and
-//! `Tablebase<FiveTigers>`):
-//!
-//! * [`Table`] holds one material's values (2 bits each) and distances;
-//!   [`Table::to_bytes`] / [`Table::from_bytes`] are the one file format
-//!   (header with magic, version, game, rules, material, count and
-//!   checksum; the game's index bytes, if any; the values; the distances).
-//! * [`Tablebase`] holds a set of tables in memory: [`Tablebase::generate`]
-//!   and [`Tablebase::extend`] solve materials and what their captures
-//!   lead to, level by level on several threads; [`Tablebase::save_dir`]
-//!   and [`Tablebase::load_dir`] keep a directory; [`Tablebase::probe`]
-//!   answers for a position.
-//! * [`LazyTablebase`] answers from a directory, reading each material's
-//!   file when first needed (what a search shares between its threads).
-//! * [`generate_dir`] generates straight into a directory, holding a table
-//!   only until the last material that reads it
-//!   ([`TableGame::dependencies`]) is solved; [`plan_dir`] says what it
-//!   will do, per material. How a material is solved is [`Solver`]'s,
-//!   apart from [`TableGame`], which is all that probing needs.
-//! * [`FormatError`], [`ProbeError`] and [`GenerateError`] are the errors
-//!   of every game.
-//!
-//! What is each game's own lives in its module: [`jungle`] (the
-//! mirror-halved ranking of placements, the capture graph) and
-//! [`five_tigers`] (canonical keys under the 8 board symmetries, the
-//! owed-removal states, the shuttle ban).
+//! `docs/tablebases.md` is the user's reference (the tables, the commands,
+//! the figures); this page is the design.
 //!
 //! ```
 //! use qi_games::jungle::{Jungle, Rules};
@@ -46,6 +18,113 @@
 //! let pos = Jungle::from_text("7/3L3/7/7/7/7/7/7/c6 w", rules).unwrap();
 //! assert_eq!(tb.probe(&pos).unwrap(), Some((Wdl::Win, 1)));
 //! ```
+//!
+//! ## Glossary
+//!
+//! * **Material**: which pieces each side has (`LCvE`, `3v2`); one table,
+//!   one file, one *slice* of the analysis each.
+//! * **Position**: what the game's rules crate plays: the board, the side
+//!   to move and, in Five Tigers, the previous steps and removals owed.
+//! * **State** (Five Tigers): a position up to the 8 board symmetries, as
+//!   the generator and the keyed file know it (its canonical key); an
+//!   *owed* state is one where the side to move still owes removals.
+//! * **Slot**: one entry of a table, the number a formula gives a position
+//!   ([`TableGame::slot`]): Jungle's mirror-halved ranking of placements,
+//!   Five Tigers' dense index (a class of First's pieces × the rank of
+//!   Second's × the side to move), or the rank of a state among a keyed
+//!   file's sorted keys. A slot no position uses holds the code
+//!   [`UNUSED`].
+//! * **Board slot** and **cell** (Five Tigers under `shuttle =
+//!   forbidden`): a position there also holds each side's previous step,
+//!   so each board slot of the dense index is followed by a cell per pair
+//!   of previous steps that can ban something; the cells are the slots of
+//!   such a table (the solvers say *cell* for what they number, whatever
+//!   the game).
+//! * **Exit**: a move out of the material (a capture, a removal) into a
+//!   smaller table already solved; its value is read there.
+//! * **Round** `t`: the step of the analysis that decides the positions
+//!   at distance `t`.
+//! * **Level**: the materials solved side by side, none reading another
+//!   ([`TableGame::level`]); a table is kept until the last material that
+//!   reads it ([`TableGame::dependencies`]) is solved.
+//!
+//! ## The parts, each in one place
+//!
+//! | part | module | what it holds |
+//! |---|---|---|
+//! | values | `value` | [`Wdl`], the 2-bit codes and [`UNUSED`], packing four a byte, the one distance-width rule (one byte while the longest distance fits, else two) |
+//! | errors | `error` | [`FormatError`], [`FileError`], [`GenerateError`], [`ProbeError`] |
+//! | transition rule | `round` | how a slot starts, what a tiding does to it, the end of a round, overflow as a typed error |
+//! | solvers | `in_core`, [`retrograde`] (one thread, the [`retrograde::Ledger`] of the distributed run), `five_tigers::retro_disk` (out of core) | each keeps its own layout and applies `round`'s rule |
+//! | file formats | `format` (`container`, `blocked`, `partition`, `versions`, `write`) | the one table of (game, version) → layout ([`SlotIndex`]); atomic writing |
+//! | probing | `probe` ([`Tablebase`], [`LazyTablebase`], paged files) | reads `format`, never the generators |
+//! | games | [`jungle`], [`five_tigers`], `game` ([`TableGame`]) | the index, the moves and un-moves, the dependencies |
+//! | generation | `driver` ([`Solver`]), `exec`, `dir`, `resume`, [`dataflow`] | plans, the resumable executor, the cluster |
+//!
+//! ## Design, and why it is right
+//!
+//! **The rule.** A position is *won at `d + 1`* when a move reaches a
+//! position lost at `d`, for the least such `d`; *lost* when every move
+//! reaches a won position, one ply past the longest of them; *drawn*
+//! otherwise. A position with no move is decided by the game's rules
+//! (distance 0).
+//!
+//! **Rounds by distance.** Round `t` takes the positions decided at `t −
+//! 1` and tells each predecessor (an un-move) what its successor became:
+//! a lost successor wins it at `t`; a won one counts its undecided
+//! successors down, and when none is left, no move draws or wins, so it
+//! is lost. Claim: after round `t`, exactly the positions whose value is
+//! decided at distance at most `t` are decided, each at its distance. By
+//! induction on `t`: a position won at `t` has a successor lost at `t − 1`,
+//! decided in round `t − 1` and told in round `t`, and no lost successor
+//! was told earlier (else it would be won sooner), so it is won in round
+//! `t` and not before. A position lost at `t` has every successor won at
+//! most at `t − 1`, the longest at exactly `t − 1`: all were told by round
+//! `t`, the last of them in round `t`. What no round decides has a
+//! successor neither won nor lost, or a cycle of such: drawn by the rule.
+//!
+//! **Exits.** A move into a smaller table is not told by a round: its
+//! value is read once, at the start. An exit into a lost position at `e`
+//! schedules a win at `e + 1` (kept if no round wins it sooner); an exit
+//! into a drawn or won-for-the-mover position makes the slot *never
+//! lost*; exits into won positions only raise the floor of a loss, which
+//! is then held back to one ply past the longest such exit, since the
+//! rule's "longest" ranges over every move, exits included.
+//!
+//! **Overflow.** Distances are at most 65 534 plies; a position further
+//! from the end is a [`GenerateError::TooDeep`] in every solver, never a
+//! distance cut short. A solver may hold one byte a distance and solve
+//! again with two when a round passes 255; the file's width depends only
+//! on the table's longest distance (one byte while it fits, else two),
+//! never on the route that made it.
+//!
+//! **The same bytes by every route.** Every solver applies `round`'s rule
+//! to the same slots and writes through `format`, so Jungle in core or by
+//! rounds or on timely, Five Tigers in core, under the ban, out of core,
+//! from its twin or joined from partitions give byte-identical files; the
+//! tests pin a hash of each route's output (`tests/suite/pinned_bytes.rs`,
+//! `pinned_paths.rs`, and `scripts/tb-compare.sh` for two directories).
+//!
+//! **Probing apart.** A probe needs a file's format and the game's slot
+//! formula, nothing of generation: `probe` imports `format`, `game` and
+//! the leaves only, so an engine can link the tables without the
+//! generators' code paths, as Syzygy's probers (Fathom, shakmaty-syzygy)
+//! do.
+//!
+//! ## Entry points
+//!
+//! * [`Table`] holds one material's values (2 bits each) and distances;
+//!   [`Table::to_bytes`] / [`Table::from_bytes`] read and write the file
+//!   its index's format names ([`SlotIndex`]).
+//! * [`Tablebase`] holds a set of tables in memory: [`Tablebase::generate`]
+//!   and [`Tablebase::extend`] solve materials and what their captures
+//!   lead to, level by level on several threads; [`Tablebase::save_dir`]
+//!   and [`Tablebase::load_dir`] keep a directory; [`Tablebase::probe`]
+//!   answers for a position.
+//! * [`LazyTablebase`] answers from a directory, reading each material's
+//!   file when first needed (what a search shares between its threads).
+//! * [`generate_dir`] generates straight into a directory; [`plan_dir`]
+//!   says what it will do, per material.
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -80,6 +159,7 @@ pub use driver::{Plan, Solver};
 pub use exec::GenerateDirError;
 pub use format::container::{FileError, MAGIC};
 pub use format::partition;
+pub use format::versions::{format_line, version_of, SlotIndex};
 pub use format::write::free_bytes;
 pub use format::{check_table_file, load_table, save_table, FormatError, Source};
 pub use game::table::Table;
@@ -87,4 +167,4 @@ pub use game::{Settled, TableGame};
 pub use probe::lazy::LazyTablebase;
 pub use probe::paged::Paging;
 pub use probe::{ProbeError, Tablebase};
-pub use value::Wdl;
+pub use value::{Wdl, UNUSED};

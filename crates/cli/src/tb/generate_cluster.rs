@@ -50,12 +50,7 @@ pub(super) fn settings<G: TableGame>(
         game: G::NAME,
         rules,
         materials,
-        format: format!(
-            "{} {} (blocked {:?})",
-            G::NAME,
-            G::FORMAT_VERSION,
-            G::BLOCKED_VERSIONS
-        ),
+        format: qi_tablebase::format_line(G::NAME),
         workers: threads,
         partitioned: args.partitioned,
     }

@@ -86,6 +86,7 @@ pub use solve::{estimated_state_count, raw_state_count, EXACT_PLACEMENTS};
 
 use crate::driver::GenerateError;
 use crate::driver::Solver;
+use crate::format::versions::{version_of, SlotIndex};
 use crate::format::FormatError;
 use crate::game::{Settled, TableGame};
 use crate::probe::ProbeError;
@@ -114,12 +115,12 @@ pub const MAX_PIECES: u32 = 5;
 pub const MAX_PIECES_FORBIDDEN: u32 = MAX_PIECES;
 
 /// The blocked file version over the dense index (`shuttle = allowed`).
-const DENSE_VERSION: u16 = 2;
+const DENSE_VERSION: u16 = version_of(SlotIndex::FiveTigersDense);
 
 /// The blocked file version over the cells of the ban index (`shuttle =
 /// forbidden`): a version of its own, so that the header names the
 /// formula and neither reader takes the other's slots.
-pub(crate) const DENSE_BAN_VERSION: u16 = 3;
+pub(crate) const DENSE_BAN_VERSION: u16 = version_of(SlotIndex::FiveTigersDenseBan);
 
 /// The most pieces a side may have for the graph generator (its 57 bytes
 /// a state and 8 an edge).
@@ -576,13 +577,6 @@ impl TableGame for FiveTigers {
     /// Not the Jungle `qtb`, so that a directory may hold both games'
     /// tables.
     const EXTENSION: &'static str = "qft";
-    /// The keyed layout (still read, and written for keyed tables).
-    const FORMAT_VERSION: u16 = 1;
-    const KEY_BYTES: u64 = 8;
-    /// The blocked layouts of dense tables: 2 over the dense index
-    /// (`shuttle = allowed`), 3 over the cells of the ban index (`shuttle =
-    /// forbidden`).
-    const BLOCKED_VERSIONS: &'static [u16] = &[DENSE_VERSION, DENSE_BAN_VERSION];
     const RULES_DIFFER: &'static str = "another shuttle rule or other formation values";
 
     fn same_board_rules(a: &Rules, b: &Rules) -> bool {
@@ -677,38 +671,45 @@ impl TableGame for FiveTigers {
         }
     }
 
-    fn blocked_version(index: &Slots) -> Option<u16> {
+    fn slot_index(index: &Slots) -> SlotIndex {
         match index {
-            Slots::Keys(_) => None,
-            Slots::Dense(_) => Some(DENSE_VERSION),
-            Slots::DenseBan(_) => Some(DENSE_BAN_VERSION),
+            Slots::Keys(_) => SlotIndex::FiveTigersKeys,
+            Slots::Dense(_) => SlotIndex::FiveTigersDense,
+            Slots::DenseBan(_) => SlotIndex::FiveTigersDenseBan,
         }
     }
 
-    /// The dense index of `material` (version 2, refused under `shuttle =
-    /// forbidden`: its states hold previous steps, which the dense index
-    /// has not) or its ban index (version 3, refused under `shuttle =
-    /// allowed`).
-    fn blocked_index(
+    /// The sorted keys of a keyed file, or the dense index of `material`
+    /// (refused under `shuttle = forbidden`: its states hold previous
+    /// steps, which the dense index has not) or its ban index (refused
+    /// under `shuttle = allowed`).
+    fn read_index(
         material: Material,
         rules: &Rules,
-        version: u16,
+        slots: SlotIndex,
         count: u64,
+        bytes: &[u8],
     ) -> Result<Slots, FormatError> {
         let wrong = |needs: &str| {
+            let version = version_of(slots);
             Err(FormatError::BadRules {
                 text: rules.to_string(),
                 source: format!("a dense table of version {version} needs {needs}").into(),
             })
         };
-        let index = match version {
-            DENSE_VERSION if forbids_shuttle(rules) => return wrong("shuttle = allowed"),
-            DENSE_VERSION => Slots::Dense(Dense::new(material)),
-            DENSE_BAN_VERSION if !forbids_shuttle(rules) => return wrong("shuttle = forbidden"),
-            DENSE_BAN_VERSION => Slots::DenseBan(DenseBan::new(material)),
-            _ => {
+        let index = match slots {
+            SlotIndex::FiveTigersKeys => return read_keys(material, rules, bytes),
+            SlotIndex::FiveTigersDense if forbids_shuttle(rules) => {
+                return wrong("shuttle = allowed")
+            }
+            SlotIndex::FiveTigersDense => Slots::Dense(Dense::new(material)),
+            SlotIndex::FiveTigersDenseBan if !forbids_shuttle(rules) => {
+                return wrong("shuttle = forbidden")
+            }
+            SlotIndex::FiveTigersDenseBan => Slots::DenseBan(DenseBan::new(material)),
+            SlotIndex::JungleRank => {
                 return Err(FormatError::file::<FiveTigers>(
-                    crate::format::container::FileError::UnsupportedVersion(version),
+                    crate::format::container::FileError::WrongGame("jungle".into()),
                 ))
             }
         };
@@ -727,29 +728,26 @@ impl TableGame for FiveTigers {
         Ok(index)
     }
 
-    fn read_index(
-        material: Material,
-        rules: &Rules,
-        _count: u64,
-        bytes: &[u8],
-    ) -> Result<Slots, FormatError> {
-        let mut keys: Vec<u64> = Vec::with_capacity(bytes.len() / 8);
-        for (i, c) in bytes.chunks_exact(8).enumerate() {
-            let mut a = [0u8; 8];
-            a.copy_from_slice(c);
-            let k = u64::from_le_bytes(a);
-            if keys.last().is_some_and(|&last| last >= k) || !valid_key(k, material, rules) {
-                return Err(FormatError::BadKey(i as u64));
-            }
-            keys.push(k);
-        }
-        Ok(Slots::Keys(keys))
-    }
-
     /// The statistics by the counting convention (see [`Stats`]).
     fn stats(table: &Table) -> Stats {
         table.count()
     }
+}
+
+/// The sorted canonical keys of a keyed file (8 bytes each), refusing
+/// keys out of order or not of `material` under `rules`.
+fn read_keys(material: Material, rules: &Rules, bytes: &[u8]) -> Result<Slots, FormatError> {
+    let mut keys: Vec<u64> = Vec::with_capacity(bytes.len() / 8);
+    for (i, c) in bytes.chunks_exact(8).enumerate() {
+        let mut a = [0u8; 8];
+        a.copy_from_slice(c);
+        let k = u64::from_le_bytes(a);
+        if keys.last().is_some_and(|&last| last >= k) || !valid_key(k, material, rules) {
+            return Err(FormatError::BadKey(i as u64));
+        }
+        keys.push(k);
+    }
+    Ok(Slots::Keys(keys))
 }
 
 impl Solver for FiveTigers {

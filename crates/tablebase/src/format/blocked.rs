@@ -8,7 +8,7 @@
 //! | field | bytes |
 //! |---|---|
 //! | magic `QITB\r\n\x1a\n` | 8 |
-//! | format version (Five Tigers 2) | 2 |
+//! | format version (`versions`: Five Tigers 2 and 3) | 2 |
 //! | game name length, game name | 1 + n |
 //! | rules text length, rules text | 2 + n |
 //! | material text length, material text | 1 + n |
@@ -25,7 +25,7 @@ use std::io::{self, Read, Write};
 use std::path::Path;
 
 use crate::format::container::{
-    fnv1a, FileError, Header, ReadFileError, Reader, FNV_OFFSET, MAGIC,
+    fnv1a, read_prefix, write_prefix, FileError, Header, ReadFileError, Reader, FNV_OFFSET, MAGIC,
 };
 use crate::value::Distances;
 
@@ -93,14 +93,14 @@ impl Layout {
 /// The header bytes of a blocked file of `header`'s table.
 pub(crate) fn header_bytes(header: &Header<'_>, block_slots: u32) -> Vec<u8> {
     let mut out = Vec::with_capacity(64);
-    out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&header.version.to_le_bytes());
-    out.push(header.game.len() as u8);
-    out.extend_from_slice(header.game.as_bytes());
-    out.extend_from_slice(&(header.rules.len() as u16).to_le_bytes());
-    out.extend_from_slice(header.rules.as_bytes());
-    out.push(header.material.len() as u8);
-    out.extend_from_slice(header.material.as_bytes());
+    write_prefix(
+        &mut out,
+        &MAGIC,
+        header.version,
+        header.game,
+        header.rules,
+        header.material,
+    );
     out.extend_from_slice(&header.count.to_le_bytes());
     out.push(header.width);
     out.extend_from_slice(&block_slots.to_le_bytes());
@@ -235,22 +235,8 @@ pub(crate) fn parse_header(
     version: u16,
 ) -> Result<BlockedHeader, FileError> {
     let mut r = Reader::new(prefix);
-    if r.take(8)? != MAGIC {
-        return Err(FileError::BadMagic);
-    }
-    let found_version = u16::from_le_bytes(r.array()?);
-    let n = usize::from(r.take(1)?[0]);
-    let found_game = r.text(n, "game name")?;
-    if found_game != game {
-        return Err(FileError::WrongGame(found_game.to_string()));
-    }
-    if found_version != version {
-        return Err(FileError::UnsupportedVersion(found_version));
-    }
-    let n = usize::from(u16::from_le_bytes(r.array()?));
-    let rules = r.text(n, "rules text")?.to_string();
-    let n = usize::from(r.take(1)?[0]);
-    let material = r.text(n, "material")?.to_string();
+    let (rules, material) = read_prefix(&mut r, &MAGIC, game, version)?;
+    let (rules, material) = (rules.to_string(), material.to_string());
     let count = u64::from_le_bytes(r.array()?);
     let width = r.take(1)?[0];
     let block_slots = u32::from_le_bytes(r.array()?);

@@ -45,19 +45,70 @@ pub(crate) struct Header<'a> {
     pub(crate) width: u8,
 }
 
+/// The fields every qi file starts with (tables keyed or blocked,
+/// partitions): `magic`, the version, the game name, the rules text and
+/// the material text, each text after its length.
+pub(crate) fn write_prefix(
+    out: &mut Vec<u8>,
+    magic: &[u8; 8],
+    version: u16,
+    game: &str,
+    rules: &str,
+    material: &str,
+) {
+    out.extend_from_slice(magic);
+    out.extend_from_slice(&version.to_le_bytes());
+    out.push(game.len() as u8);
+    out.extend_from_slice(game.as_bytes());
+    out.extend_from_slice(&(rules.len() as u16).to_le_bytes());
+    out.extend_from_slice(rules.as_bytes());
+    out.push(material.len() as u8);
+    out.extend_from_slice(material.as_bytes());
+}
+
+/// The rules and material texts of a file's prefix ([`write_prefix`])
+/// read from `r` (at the file's start), refusing another magic, another
+/// game or another version. The version and the game name sit at the same
+/// place in every qi file, so a file of the other game is named as such
+/// whatever its version.
+pub(crate) fn read_prefix<'a>(
+    r: &mut Reader<'a>,
+    magic: &[u8; 8],
+    game: &str,
+    version: u16,
+) -> Result<(&'a str, &'a str), FileError> {
+    if r.take(8)? != magic {
+        return Err(FileError::BadMagic);
+    }
+    let found_version = u16::from_le_bytes(r.array()?);
+    let n = usize::from(r.take(1)?[0]);
+    let found_game = r.text(n, "game name")?;
+    if found_game != game {
+        return Err(FileError::WrongGame(found_game.to_string()));
+    }
+    if found_version != version {
+        return Err(FileError::UnsupportedVersion(found_version));
+    }
+    let n = usize::from(u16::from_le_bytes(r.array()?));
+    let rules = r.text(n, "rules text")?;
+    let n = usize::from(r.take(1)?[0]);
+    let material = r.text(n, "material")?;
+    Ok((rules, material))
+}
+
 /// The file bytes of `header` followed by `payload` (written in order),
 /// with the checksum of everything else filled in.
 pub(crate) fn write(header: &Header<'_>, payload: &[&[u8]]) -> Vec<u8> {
     let size: usize = payload.iter().map(|p| p.len()).sum();
     let mut out = Vec::with_capacity(64 + size);
-    out.extend_from_slice(&MAGIC);
-    out.extend_from_slice(&header.version.to_le_bytes());
-    out.push(header.game.len() as u8);
-    out.extend_from_slice(header.game.as_bytes());
-    out.extend_from_slice(&(header.rules.len() as u16).to_le_bytes());
-    out.extend_from_slice(header.rules.as_bytes());
-    out.push(header.material.len() as u8);
-    out.extend_from_slice(header.material.as_bytes());
+    write_prefix(
+        &mut out,
+        &MAGIC,
+        header.version,
+        header.game,
+        header.rules,
+        header.material,
+    );
     out.extend_from_slice(&header.count.to_le_bytes());
     out.push(header.width);
     let checksum_at = out.len();
@@ -78,7 +129,7 @@ pub(crate) fn write(header: &Header<'_>, payload: &[&[u8]]) -> Vec<u8> {
 /// start of the payload. The distance width is checked to be 1 or 2.
 pub(crate) fn read<'a>(
     bytes: &'a [u8],
-    game: &str,
+    game: &'a str,
     version: u16,
 ) -> Result<(Header<'a>, Reader<'a>), FileError> {
     let mut r = Reader { bytes, at: 0 };
@@ -104,35 +155,17 @@ pub(crate) fn read<'a>(
 /// whole file and sizing one from its first bytes share.
 fn header_fields<'a>(
     r: &mut Reader<'a>,
-    game: &str,
+    game: &'a str,
     version: u16,
 ) -> Result<(Header<'a>, usize, u64), FileError> {
-    if r.take(8)? != MAGIC {
-        return Err(FileError::BadMagic);
-    }
-    // The version and the game name sit at the same place in every qi
-    // table file, so a file of the other game is named as such whatever
-    // its version.
-    let found_version = u16::from_le_bytes(r.array()?);
-    let n = usize::from(r.take(1)?[0]);
-    let found_game = r.text(n, "game name")?;
-    if found_game != game {
-        return Err(FileError::WrongGame(found_game.to_string()));
-    }
-    if found_version != version {
-        return Err(FileError::UnsupportedVersion(found_version));
-    }
-    let n = usize::from(u16::from_le_bytes(r.array()?));
-    let rules = r.text(n, "rules text")?;
-    let n = usize::from(r.take(1)?[0]);
-    let material = r.text(n, "material")?;
+    let (rules, material) = read_prefix(r, &MAGIC, game, version)?;
     let count = u64::from_le_bytes(r.array()?);
     let width = r.take(1)?[0];
     let checksum_at = r.at;
     let checksum = u64::from_le_bytes(r.array()?);
     let header = Header {
-        game: found_game,
-        version: found_version,
+        game,
+        version,
         rules,
         material,
         count,

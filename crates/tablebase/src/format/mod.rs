@@ -1,29 +1,32 @@
 //! The file of one table, for every game (`docs/tablebases.md`, "File
-//! format"): the keyed layout below, or for a game whose index is a
-//! formula written so the blocked one (`blocked`: Five Tigers version 2,
-//! read a block at a time by a probe). The keyed layout, all numbers
-//! little-endian:
+//! format"). The version in a file's header names its format in the one
+//! table of formats (`versions`): the keyed layout below, or the blocked
+//! one (`blocked`, read a block at a time by a probe) for a table whose
+//! slots are a formula's. The keyed layout, all numbers little-endian:
 //!
 //! | field | bytes |
 //! |---|---|
 //! | magic `QITB\r\n\x1a\n` | 8 |
-//! | format version (the game's: Jungle 2, Five Tigers 1, still read) | 2 |
+//! | format version (`versions`: Jungle 2, Five Tigers 1) | 2 |
 //! | game name length, game name (`jungle`, `five-tigers`) | 1 + n |
 //! | rules text length, rules text (the rules' display) | 2 + n |
 //! | material text length, material text (`LCvE`, `3v2`) | 1 + n |
 //! | slot count | 8 |
 //! | distance width (1 or 2 bytes) | 1 |
 //! | checksum: FNV-1a 64 of every other byte of the file | 8 |
-//! | the index: `KEY_BYTES` a slot (none for Jungle, the 8-byte canonical keys for Five Tigers) | count × k |
+//! | the index: the format's key bytes a slot (none for Jungle, the 8-byte canonical keys for Five Tigers) | count × k |
 //! | values, 2 bits a slot, 4 a byte, lowest bits first | ⌈count / 4⌉ |
 //! | distances, `width` bytes each | count × width |
 //!
 //! The header and payload are `container`'s; what the index bytes are is
 //! the game's ([`TableGame::index_bytes`], [`TableGame::read_index`]).
+//! Partition files of a cluster run are `partition`'s; writing a file
+//! whole or not at all is `write`'s.
 
 pub(crate) mod blocked;
 pub(crate) mod container;
 pub mod partition;
+pub(crate) mod versions;
 pub(crate) mod write;
 
 use std::io;
@@ -34,18 +37,14 @@ use crate::game::table::Table;
 use crate::game::TableGame;
 use blocked::BlockedHeader;
 use container::{Header, ReadFileError, MAGIC};
+use versions::{Format, Layout, SlotIndex};
 
 impl FormatError {
     /// `source` in a file of game `G`.
     pub(crate) fn file<G: TableGame>(source: FileError) -> FormatError {
         FormatError::File {
             game: G::NAME,
-            version: G::BLOCKED_VERSIONS
-                .iter()
-                .copied()
-                .max()
-                .unwrap_or(G::FORMAT_VERSION)
-                .max(G::FORMAT_VERSION),
+            version: versions::newest_version(G::NAME),
             source,
         }
     }
@@ -69,8 +68,8 @@ impl<G: TableGame> Table<G> {
         }
     }
 
-    /// The table as file bytes: a blocked file when the game writes its
-    /// index so ([`TableGame::blocked_version`]), else the keyed layout.
+    /// The table as file bytes, in the format of its index
+    /// ([`TableGame::slot_index`], `format::versions`): blocked or keyed.
     ///
     /// ```
     /// use qi_games::jungle::{Jungle, Rules};
@@ -85,12 +84,13 @@ impl<G: TableGame> Table<G> {
     /// ```
     pub fn to_bytes(&self) -> Vec<u8> {
         let texts = self.header_texts();
-        if let Some(version) = self.blocked_version() {
+        let format = self.format();
+        if format.layout == Layout::Blocked {
             let mut out = Vec::new();
             // Writing into memory cannot fail.
             if blocked::write(
                 &mut out,
-                &self.header(version, &texts),
+                &self.header(format.version, &texts),
                 &self.values,
                 &self.distances,
             )
@@ -103,21 +103,25 @@ impl<G: TableGame> Table<G> {
         let index = G::index_bytes(&self.index);
         let distances = container::distance_bytes(&self.distances);
         container::write(
-            &self.header(G::FORMAT_VERSION, &texts),
+            &self.header(format.version, &texts),
             &[&index, &self.values, &distances],
         )
     }
 
-    /// The version of the blocked file this table is written as, if it is.
-    fn blocked_version(&self) -> Option<u16> {
-        G::blocked_version(&self.index)
+    /// The format this table is written in.
+    fn format(&self) -> Format {
+        versions::format_for(G::slot_index(&self.index))
     }
 
     /// Writes the table's file to `w` (what [`to_bytes`](Table::to_bytes)
     /// gives, a blocked file written block by block).
     fn write_to(&self, w: &mut dyn std::io::Write) -> io::Result<()> {
-        match self.blocked_version() {
-            Some(version) => {
+        match self.format() {
+            Format {
+                layout: Layout::Blocked,
+                version,
+                ..
+            } => {
                 let texts = self.header_texts();
                 use std::io::Write;
                 let mut w = std::io::BufWriter::with_capacity(1 << 20, w);
@@ -129,7 +133,7 @@ impl<G: TableGame> Table<G> {
                 )?;
                 w.flush()
             }
-            None => w.write_all(&self.to_bytes()),
+            _ => w.write_all(&self.to_bytes()),
         }
     }
 
@@ -157,8 +161,9 @@ impl<G: TableGame> Table<G> {
             .get(8..10)
             .filter(|_| bytes.starts_with(&MAGIC))
             .map(|v| u16::from_le_bytes([v[0], v[1]]));
-        if let Some(version) = found.filter(|v| G::BLOCKED_VERSIONS.contains(v)) {
-            let header = blocked::parse_header(bytes, G::NAME, version).map_err(file)?;
+        let format = found.and_then(|v| versions::format_of(G::NAME, v));
+        if let Some(format) = format.filter(|f| f.layout == Layout::Blocked) {
+            let header = blocked::parse_header(bytes, G::NAME, format.version).map_err(file)?;
             let size = header
                 .layout
                 .file_size()
@@ -176,16 +181,17 @@ impl<G: TableGame> Table<G> {
                     ReadFileError::File(e) => file(e),
                     ReadFileError::Io(_) => file(FileError::Truncated),
                 })?;
-            return blocked_table(&header, version, values, distances, expected);
+            return blocked_table(&header, format.index, values, distances, expected);
         }
-        let (header, mut r) = container::read(bytes, G::NAME, G::FORMAT_VERSION).map_err(file)?;
+        let (format, key_bytes) = keyed::<G>(format)?;
+        let (header, mut r) = container::read(bytes, G::NAME, format.version).map_err(file)?;
         let (rules, material) = rules_and_material::<G>(header.rules, header.material, expected)?;
         let n = usize::try_from(header.count).map_err(|_| file(FileError::Truncated))?;
         let key_bytes = n
-            .checked_mul(G::KEY_BYTES as usize)
+            .checked_mul(key_bytes as usize)
             .ok_or(file(FileError::Truncated))?;
         let keys = r.take(key_bytes).map_err(file)?;
-        let index = G::read_index(material, &rules, header.count, keys)?;
+        let index = G::read_index(material, &rules, format.index, header.count, keys)?;
         let values = r.values(n).map_err(file)?;
         let distances = r.distances(n, header.width).map_err(file)?;
         r.finish().map_err(file)?;
@@ -226,16 +232,41 @@ pub(crate) fn rules_and_material<G: TableGame>(
     Ok((parsed, material))
 }
 
+/// The keyed format a file of `G` found as `format` is read as, with its
+/// bytes of index a slot: `format` if it is keyed, else the game's keyed
+/// format (whose reader names what is wrong: another game, another
+/// version).
+fn keyed<G: TableGame>(format: Option<Format>) -> Result<(Format, u64), FormatError> {
+    match format.or_else(|| versions::keyed_format(G::NAME)) {
+        Some(
+            f @ Format {
+                layout: Layout::Keyed { key_bytes },
+                ..
+            },
+        ) => Ok((f, key_bytes)),
+        _ => Err(FormatError::file::<G>(FileError::UnsupportedVersion(
+            format.map_or(0, |f| f.version),
+        ))),
+    }
+}
+
+/// The format of the file at `path` if it is one of `G`'s blocked ones.
+pub(crate) fn blocked_format<G: TableGame>(path: &Path) -> Option<Format> {
+    blocked::peek_version(path)
+        .and_then(|v| versions::format_of(G::NAME, v))
+        .filter(|f| f.layout == Layout::Blocked)
+}
+
 /// The table of a blocked file's header and blocks.
 fn blocked_table<G: TableGame>(
     header: &BlockedHeader,
-    version: u16,
+    slots: SlotIndex,
     values: Vec<u8>,
     distances: crate::value::Distances,
     expected: Option<&G::Rules>,
 ) -> Result<Table<G>, FormatError> {
     let (rules, material) = rules_and_material::<G>(&header.rules, &header.material, expected)?;
-    let index = G::blocked_index(material, &rules, version, header.layout.count)?;
+    let index = G::read_index(material, &rules, slots, header.layout.count, &[])?;
     Ok(Table {
         material,
         rules,
@@ -274,21 +305,14 @@ pub(crate) fn file_path<G: TableGame>(dir: &Path, material: G::Material) -> Path
 /// ```
 pub fn save_table<G: TableGame>(dir: &Path, table: &Table<G>) -> Result<(), FormatError> {
     let path = file_path::<G>(dir, table.material);
-    crate::format::write::write_atomically_with(&path, &mut |w| table.write_to(w)).map_err(
-        |source| FormatError::Io {
-            path: path.display().to_string(),
-            source,
-        },
-    )
+    crate::format::write::write_atomically_with(&path, &mut |w| table.write_to(w))
+        .map_err(|source| FormatError::io(&path, source))
 }
 
 /// The error of reading the file at `path`.
 pub(crate) fn read_error<G: TableGame>(path: &Path, e: ReadFileError) -> FormatError {
     match e {
-        ReadFileError::Io(source) => FormatError::Io {
-            path: path.display().to_string(),
-            source,
-        },
+        ReadFileError::Io(source) => FormatError::io(path, source),
         ReadFileError::File(e) => FormatError::file::<G>(e),
     }
 }
@@ -316,16 +340,18 @@ pub(crate) fn read_error<G: TableGame>(path: &Path, e: ReadFileError) -> FormatE
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn load_table<G: TableGame>(path: &Path, rules: &G::Rules) -> Result<Table<G>, FormatError> {
-    let table = match blocked::peek_version(path) {
-        Some(version) if G::BLOCKED_VERSIONS.contains(&version) => {
-            let (mut file, header) =
-                blocked::open(path, G::NAME, version).map_err(|e| read_error::<G>(path, e))?;
+    let table = match blocked_format::<G>(path) {
+        Some(format) => {
+            let (mut file, header) = blocked::open(path, G::NAME, format.version)
+                .map_err(|e| read_error::<G>(path, e))?;
             let (values, distances) = blocked::read_blocks(&mut file, &header.layout)
                 .map_err(|e| read_error::<G>(path, e))?;
-            blocked_table(&header, version, values, distances, Some(rules))?
+            blocked_table(&header, format.index, values, distances, Some(rules))?
         }
-        _ => {
-            let bytes = container::read_file(path, G::NAME, G::FORMAT_VERSION, G::KEY_BYTES)
+        None => {
+            let found = blocked::peek_version(path).and_then(|v| versions::format_of(G::NAME, v));
+            let (format, key_bytes) = keyed::<G>(found)?;
+            let bytes = container::read_file(path, G::NAME, format.version, key_bytes)
                 .map_err(|e| read_error::<G>(path, e))?;
             Table::<G>::from_bytes(&bytes, Some(rules))?
         }
@@ -377,14 +403,13 @@ pub(crate) fn for_each_block<G: TableGame>(
     rules: &G::Rules,
     mut each: impl FnMut(&G::Index, &blocked::Layout, u64, &[u8], &[u8]),
 ) -> Result<Option<G::Material>, FormatError> {
-    let Some(version) = blocked::peek_version(path).filter(|v| G::BLOCKED_VERSIONS.contains(v))
-    else {
+    let Some(format) = blocked_format::<G>(path) else {
         return Ok(None);
     };
     let (mut file, header) =
-        blocked::open(path, G::NAME, version).map_err(|e| read_error::<G>(path, e))?;
+        blocked::open(path, G::NAME, format.version).map_err(|e| read_error::<G>(path, e))?;
     let (rules, material) = rules_and_material::<G>(&header.rules, &header.material, Some(rules))?;
-    let index = G::blocked_index(material, &rules, version, header.layout.count)?;
+    let index = G::read_index(material, &rules, format.index, header.layout.count, &[])?;
     check_name::<G>(path, material)?;
     let layout = header.layout;
     let mut reader = std::io::BufReader::with_capacity(1 << 20, &mut file);

@@ -19,9 +19,9 @@
 use std::path::{Path, PathBuf};
 
 use crate::exec::GenerateDirError;
-use crate::format::container::{fnv1a, FileError, Reader, FNV_OFFSET};
+use crate::format::container::{fnv1a, read_prefix, write_prefix, FileError, Reader, FNV_OFFSET};
 use crate::format::write::write_atomically_with;
-use crate::format::{save_table, FormatError};
+use crate::format::{rules_and_material, save_table, FormatError};
 use crate::game::TableGame;
 use crate::retrograde::{join_parts, Deal, SliceValues, UNUSED};
 use crate::{GenerateError, Table};
@@ -178,12 +178,8 @@ impl<G: TableGame> Partition<G> {
         let info = &self.info;
         let path = Self::path(dir, info.material, info.owner, info.workers);
         let bytes = self.to_bytes();
-        write_atomically_with(&path, &mut |w| w.write_all(&bytes)).map_err(|source| {
-            FormatError::Io {
-                path: path.display().to_string(),
-                source,
-            }
-        })?;
+        write_atomically_with(&path, &mut |w| w.write_all(&bytes))
+            .map_err(|source| FormatError::io(&path, source))?;
         Ok(path)
     }
 
@@ -209,14 +205,14 @@ impl<G: TableGame> Partition<G> {
         let rules = info.rules.to_string();
         let material = info.material.to_string();
         let mut out = Vec::with_capacity(96 + 3 * self.codes.len());
-        out.extend_from_slice(&PART_MAGIC);
-        out.extend_from_slice(&PART_VERSION.to_le_bytes());
-        out.push(G::NAME.len() as u8);
-        out.extend_from_slice(G::NAME.as_bytes());
-        out.extend_from_slice(&(rules.len() as u16).to_le_bytes());
-        out.extend_from_slice(rules.as_bytes());
-        out.push(material.len() as u8);
-        out.extend_from_slice(material.as_bytes());
+        write_prefix(
+            &mut out,
+            &PART_MAGIC,
+            PART_VERSION,
+            G::NAME,
+            &rules,
+            &material,
+        );
         out.extend_from_slice(&info.slots.to_le_bytes());
         out.extend_from_slice(&(info.workers as u32).to_le_bytes());
         out.extend_from_slice(&info.shift.to_le_bytes());
@@ -259,7 +255,7 @@ impl<G: TableGame> Partition<G> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn load(path: &Path, rules: &G::Rules) -> Result<Partition<G>, FormatError> {
-        let bytes = std::fs::read(path).map_err(|source| io_error(path, source))?;
+        let bytes = std::fs::read(path).map_err(|e| FormatError::io(path, e))?;
         Self::from_bytes(&bytes, rules).map_err(|e| at_path(e, path))
     }
 
@@ -338,13 +334,13 @@ impl<G: TableGame> Partition<G> {
     ) -> Result<PartHeader<G>, FormatError> {
         use std::io::Read;
         let head = Self::header(path, rules)?;
-        let mut file = std::fs::File::open(path).map_err(|e| io_error(path, e))?;
+        let mut file = std::fs::File::open(path).map_err(|e| FormatError::io(path, e))?;
         let mut sum = FNV_OFFSET;
         let mut codes_bad = None;
         let mut at = 0u64;
         let mut buf = vec![0u8; chunk.max(1)];
         loop {
-            let n = file.read(&mut buf).map_err(|e| io_error(path, e))?;
+            let n = file.read(&mut buf).map_err(|e| FormatError::io(path, e))?;
             if n == 0 {
                 break;
             }
@@ -396,13 +392,13 @@ impl<G: TableGame> Partition<G> {
     /// ```
     pub fn header(path: &Path, rules: &G::Rules) -> Result<PartHeader<G>, FormatError> {
         use std::io::Read;
-        let file = std::fs::File::open(path).map_err(|e| io_error(path, e))?;
-        let size = file.metadata().map_err(|e| io_error(path, e))?.len();
+        let file = std::fs::File::open(path).map_err(|e| FormatError::io(path, e))?;
+        let size = file.metadata().map_err(|e| FormatError::io(path, e))?.len();
         // The header is at most 8 + 2 + 256 + 2 + 65535 + 256 + 36 bytes.
         let mut prefix = Vec::new();
         file.take(1 << 17)
             .read_to_end(&mut prefix)
-            .map_err(|e| io_error(path, e))?;
+            .map_err(|e| FormatError::io(path, e))?;
         PartHeader::parse(&prefix, rules, size).map_err(|e| at_path(e, path))
     }
 }
@@ -450,22 +446,8 @@ impl<G: TableGame> PartHeader<G> {
             source,
         };
         let mut r = Reader::new(bytes);
-        if r.take(8).map_err(file)? != PART_MAGIC {
-            return Err(file(FileError::BadMagic));
-        }
-        let version = u16::from_le_bytes(r.array().map_err(file)?);
-        let n = usize::from(r.take(1).map_err(file)?[0]);
-        let game = r.text(n, "game name").map_err(file)?;
-        if game != G::NAME {
-            return Err(file(FileError::WrongGame(game.to_string())));
-        }
-        if version != PART_VERSION {
-            return Err(file(FileError::UnsupportedVersion(version)));
-        }
-        let n = usize::from(u16::from_le_bytes(r.array().map_err(file)?));
-        let rules_text = r.text(n, "rules text").map_err(file)?;
-        let n = usize::from(r.take(1).map_err(file)?[0]);
-        let material_text = r.text(n, "material").map_err(file)?;
+        let (rules_text, material_text) =
+            read_prefix(&mut r, &PART_MAGIC, G::NAME, PART_VERSION).map_err(file)?;
         let slots = u64::from_le_bytes(r.array().map_err(file)?);
         let workers = u32::from_le_bytes(r.array().map_err(file)?) as usize;
         let shift = u32::from_le_bytes(r.array().map_err(file)?);
@@ -481,23 +463,8 @@ impl<G: TableGame> PartHeader<G> {
                 found: size,
             }));
         }
-        let file_rules: G::Rules =
-            rules_text
-                .parse()
-                .map_err(|e: G::RulesError| FormatError::BadRules {
-                    text: rules_text.to_string(),
-                    source: Box::new(e),
-                })?;
-        if !G::same_board_rules(&file_rules, rules) {
-            return Err(FormatError::RulesMismatch {
-                expected: rules.to_string(),
-                found: file_rules.to_string(),
-                differs: G::RULES_DIFFER,
-            });
-        }
-        let material: G::Material = material_text
-            .parse()
-            .map_err(|e: G::MaterialError| FormatError::BadMaterial(Box::new(e)))?;
+        let (file_rules, material) =
+            rules_and_material::<G>(rules_text, material_text, Some(rules))?;
         let deal_count = (workers > 0 && owner < workers && shift < 64)
             .then(|| Deal::new(workers, shift).count(slots, owner));
         if deal_count != Some(count) {
@@ -551,13 +518,6 @@ fn check_contents<G: TableGame>(
     Ok(())
 }
 
-fn io_error(path: &Path, source: std::io::Error) -> FormatError {
-    FormatError::Io {
-        path: path.display().to_string(),
-        source,
-    }
-}
-
 /// `e` with the file's path where it names none.
 fn at_path(e: FormatError, path: &Path) -> FormatError {
     match e {
@@ -585,10 +545,7 @@ fn find_partitions<G: TableGame>(
     let prefix = format!("{material}.{}.part-", G::EXTENSION);
     let mut found: Vec<(usize, usize, PathBuf)> = Vec::new();
     for dir in dirs {
-        let entries = std::fs::read_dir(dir).map_err(|source| FormatError::Io {
-            path: dir.display().to_string(),
-            source,
-        })?;
+        let entries = std::fs::read_dir(dir).map_err(|source| FormatError::io(dir, source))?;
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
             let Some(rest) = name.strip_prefix(&prefix) else {

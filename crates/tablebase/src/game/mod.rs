@@ -17,6 +17,7 @@ use std::str::FromStr;
 
 pub(crate) mod table;
 
+use crate::format::versions::SlotIndex;
 use crate::format::FormatError;
 use crate::value::Wdl;
 use table::Table;
@@ -97,16 +98,6 @@ pub trait TableGame: Sized + Send + Sync + 'static {
     const NAME: &'static str;
     /// The extension of the game's table files.
     const EXTENSION: &'static str;
-    /// The format version of the game's files this build writes and reads.
-    const FORMAT_VERSION: u16;
-    /// Bytes per position of the index in a file (0 for a formula).
-    const KEY_BYTES: u64;
-    /// The format versions of the game's blocked files (no keys, values and
-    /// distances in checksummed blocks: `blocked`), if it writes them: one
-    /// per formula a blocked file's slots may follow, so that the version
-    /// in a header names the index and a reader never takes one formula's
-    /// slots for another's.
-    const BLOCKED_VERSIONS: &'static [u16] = &[];
     /// What differs between two rule sets whose tables differ, for
     /// [`FormatError::RulesMismatch`]'s message.
     const RULES_DIFFER: &'static str;
@@ -158,42 +149,26 @@ pub trait TableGame: Sized + Send + Sync + 'static {
     /// where the count of slots is not known before solving).
     fn table_bytes(material: Self::Material, rules: &Self::Rules) -> u64;
 
-    /// The index's bytes in a file (`KEY_BYTES` a slot).
+    /// What numbers the slots of a table of `index`: it names the file
+    /// format the table is written in (`format::versions`).
+    fn slot_index(index: &Self::Index) -> SlotIndex;
+
+    /// The index's bytes in a keyed file (none for a formula).
     fn index_bytes(index: &Self::Index) -> Vec<u8>;
 
     /// The index of a table of `material` under `rules` with `count` slots
-    /// from its file bytes (`count × KEY_BYTES` of them), refusing what
-    /// [`index_bytes`](TableGame::index_bytes) would not have written.
+    /// numbered by `slots` (what the file's version names), from its file
+    /// bytes (the keys of a keyed file, none for a formula), refusing what
+    /// [`index_bytes`](TableGame::index_bytes) would not have written, a
+    /// count that is not the material's or a formula that does not go
+    /// with `rules`.
     fn read_index(
         material: Self::Material,
         rules: &Self::Rules,
+        slots: SlotIndex,
         count: u64,
         bytes: &[u8],
     ) -> Result<Self::Index, FormatError>;
-
-    /// The version of the blocked file a table of `index` is written as
-    /// (its slots a formula's, so no key is stored), `None` for the keyed
-    /// layout.
-    fn blocked_version(_index: &Self::Index) -> Option<u16> {
-        None
-    }
-
-    /// The index of a blocked file of `version` (one of
-    /// [`BLOCKED_VERSIONS`](TableGame::BLOCKED_VERSIONS)) for `material`
-    /// with `count` slots, refusing a count that is not the material's or
-    /// a version whose formula does not go with `rules`.
-    fn blocked_index(
-        material: Self::Material,
-        _rules: &Self::Rules,
-        _version: u16,
-        count: u64,
-    ) -> Result<Self::Index, FormatError> {
-        Err(FormatError::CountMismatch {
-            material: material.to_string(),
-            expected: 0,
-            found: count,
-        })
-    }
 
     /// The statistics of `table`.
     fn stats(table: &Table<Self>) -> Self::Stats;

@@ -49,6 +49,7 @@ pub use tables::{LazyTablebase, Table, Tablebase};
 
 use crate::driver::GenerateError;
 use crate::driver::Solver;
+use crate::format::versions::SlotIndex;
 use crate::format::FormatError;
 use crate::game::{Settled, TableGame};
 use crate::value::Wdl;
@@ -118,10 +119,6 @@ impl TableGame for Jungle {
 
     const NAME: &'static str = "jungle";
     const EXTENSION: &'static str = "qtb";
-    /// Version 2 stores one position of each left-right mirror pair
-    /// (version 1 stored both).
-    const FORMAT_VERSION: u16 = 2;
-    const KEY_BYTES: u64 = 0;
     const RULES_DIFFER: &'static str =
         "other board rules: rank order, jumps, jump blocking or rat-bank captures";
 
@@ -173,6 +170,11 @@ impl TableGame for Jungle {
         material.index_count().saturating_mul(5) / 4
     }
 
+    /// One position of each left-right mirror pair, ranked.
+    fn slot_index(_index: &Indexer) -> SlotIndex {
+        SlotIndex::JungleRank
+    }
+
     fn index_bytes(_index: &Indexer) -> Vec<u8> {
         Vec::new()
     }
@@ -180,6 +182,7 @@ impl TableGame for Jungle {
     fn read_index(
         material: Material,
         _rules: &Rules,
+        _slots: SlotIndex,
         count: u64,
         _bytes: &[u8],
     ) -> Result<Indexer, FormatError> {

@@ -18,7 +18,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 
-use crate::format::{load_table, FormatError};
+use crate::format::{blocked_format, load_table, FormatError};
 use crate::game::table::Table;
 use crate::game::{Settled, TableGame};
 use crate::probe::paged::{Paged, Paging};
@@ -144,10 +144,7 @@ impl<G: TableGame> LazyTablebase<G> {
         rules: &G::Rules,
         paging: Paging,
     ) -> Result<LazyTablebase<G>, FormatError> {
-        let io = |source| FormatError::Io {
-            path: dir.display().to_string(),
-            source,
-        };
+        let io = |source| FormatError::io(dir, source);
         let (mut max_size, mut found) = (0, 0);
         for entry in std::fs::read_dir(dir).map_err(io)? {
             let path = entry.map_err(io)?.path();
@@ -504,16 +501,15 @@ impl<G: TableGame> LazyTablebase<G> {
         }
         let large = std::fs::metadata(&path)
             .is_ok_and(|m| m.is_file() && m.len() > self.paging.load_whole_up_to);
-        let peeked = if large {
-            crate::format::blocked::peek_version(&path)
+        let blocked = if large {
+            blocked_format::<G>(&path)
         } else {
             None
         };
-        let result = match peeked {
-            Some(v) if G::BLOCKED_VERSIONS.contains(&v) => {
-                Paged::open(&path, v, &self.rules, &self.paging).map(|p| Slot::Paged(Arc::new(p)))
-            }
-            _ => load_table(&path, &self.rules).map(|t| Slot::Loaded(Arc::new(t))),
+        let result = match blocked {
+            Some(format) => Paged::open(&path, format, &self.rules, &self.paging)
+                .map(|p| Slot::Paged(Arc::new(p))),
+            None => load_table(&path, &self.rules).map(|t| Slot::Loaded(Arc::new(t))),
         };
         result.unwrap_or_else(|e| Slot::Absent(Some(Arc::new(e))))
     }

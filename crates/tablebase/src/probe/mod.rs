@@ -181,10 +181,7 @@ impl<G: TableGame> Tablebase<G> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn save_dir(&self, dir: &Path) -> Result<(), FormatError> {
-        std::fs::create_dir_all(dir).map_err(|source| FormatError::Io {
-            path: dir.display().to_string(),
-            source,
-        })?;
+        std::fs::create_dir_all(dir).map_err(|source| FormatError::io(dir, source))?;
         for table in self.tables.values() {
             save_table(dir, table)?;
         }
@@ -212,10 +209,7 @@ impl<G: TableGame> Tablebase<G> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn load_dir(dir: &Path, rules: &G::Rules) -> Result<Tablebase<G>, FormatError> {
-        let io = |source| FormatError::Io {
-            path: dir.display().to_string(),
-            source,
-        };
+        let io = |source| FormatError::io(dir, source);
         let mut tb = Tablebase::new(rules);
         let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
             .map_err(io)?

@@ -10,6 +10,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use crate::format::blocked::{self, Layout};
+use crate::format::versions::Format;
 use crate::format::{check_name, read_error, rules_and_material, FormatError};
 use crate::game::TableGame;
 use crate::value::{code_at, Wdl};
@@ -105,20 +106,20 @@ fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 impl<G: TableGame> Paged<G> {
-    /// Opens the blocked file (of `version`) at `path`: its header and
+    /// Opens the blocked file (of `format`) at `path`: its header and
     /// size are checked, its blocks are read when probed.
     pub(crate) fn open(
         path: &Path,
-        version: u16,
+        format: Format,
         rules: &G::Rules,
         paging: &Paging,
     ) -> Result<Paged<G>, FormatError> {
         let (file, header) =
-            blocked::open(path, G::NAME, version).map_err(|e| read_error::<G>(path, e))?;
+            blocked::open(path, G::NAME, format.version).map_err(|e| read_error::<G>(path, e))?;
         let (rules, material) =
             rules_and_material::<G>(&header.rules, &header.material, Some(rules))?;
         check_name::<G>(path, material)?;
-        let index = G::blocked_index(material, &rules, version, header.layout.count)?;
+        let index = G::read_index(material, &rules, format.index, header.layout.count, &[])?;
         Ok(Paged {
             material,
             index,

@@ -6,9 +6,9 @@ use std::path::PathBuf;
 
 use qi_jungle::{Jungle, Rules};
 use qi_tablebase::jungle::{Material, Table, Tablebase};
-use qi_tablebase::{load_table, FileError, FormatError, ProbeError, TableGame, Wdl, MAGIC};
+use qi_tablebase::{load_table, FileError, FormatError, ProbeError, Wdl, MAGIC};
 
-const FORMAT_VERSION: u16 = <Jungle as TableGame>::FORMAT_VERSION;
+const FORMAT_VERSION: u16 = qi_tablebase::version_of(qi_tablebase::SlotIndex::JungleRank);
 
 /// A fresh directory under the system's temporary directory.
 fn temp_dir(name: &str) -> PathBuf {
