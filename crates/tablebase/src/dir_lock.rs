@@ -1,7 +1,7 @@
 //! One writer at a time per table directory ([`WriteLock`], the
 //! operating system's lock on [`LOCK_FILE`]), which lets a new writer
 //! remove what a killed one left behind ([`remove_stale_temporaries`]):
-//! the temporary files of `write`, named after the tables of either game.
+//! the temporary files of `write`, named after the game's tables.
 //! The executor of every generation into a directory claims it this way
 //! first ([`claim`]).
 
@@ -10,6 +10,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::format::write::TEMP_SUFFIX;
+use crate::game::TableGame;
 
 /// The file a writer of a table directory holds locked.
 pub const LOCK_FILE: &str = ".qi-tb.lock";
@@ -19,6 +20,7 @@ pub const LOCK_FILE: &str = ".qi-tb.lock";
 /// process ends however it ends. The lock file itself stays.
 ///
 /// ```
+/// use qi_games::jungle::Jungle;
 /// use qi_tablebase::{remove_stale_temporaries, WriteLock};
 ///
 /// let dir = tempfile::tempdir()?;
@@ -26,7 +28,7 @@ pub const LOCK_FILE: &str = ".qi-tb.lock";
 /// assert!(WriteLock::try_acquire(dir.path())?.is_none()); // held
 /// // A writer killed mid-write left its temporary file.
 /// std::fs::write(dir.path().join(".LvC.qtb.a1B2c3.tmp"), b"half")?;
-/// let removed = remove_stale_temporaries(dir.path(), &lock)?;
+/// let removed = remove_stale_temporaries::<Jungle>(dir.path(), &lock)?;
 /// assert_eq!(removed, [dir.path().join(".LvC.qtb.a1B2c3.tmp")]);
 /// drop(lock);
 /// assert!(WriteLock::try_acquire(dir.path())?.is_some());
@@ -73,13 +75,14 @@ pub(crate) enum Claim {
     Unlockable(io::Error),
 }
 
-/// Claims `dir` (created if missing) for writing: its lock taken without
-/// waiting, then the temporary files a killed writer left removed.
-pub(crate) fn claim(dir: &Path) -> io::Result<Claim> {
+/// Claims `dir` (created if missing) for writing `G`'s tables: its lock
+/// taken without waiting, then the temporary files a killed writer left
+/// removed.
+pub(crate) fn claim<G: TableGame>(dir: &Path) -> io::Result<Claim> {
     std::fs::create_dir_all(dir)?;
     match WriteLock::try_acquire(dir) {
         Ok(Some(lock)) => {
-            remove_stale_temporaries(dir, &lock)?;
+            remove_stale_temporaries::<G>(dir, &lock)?;
             Ok(Claim::Held { _lock: lock })
         }
         Ok(None) => Ok(Claim::Taken),
@@ -95,18 +98,21 @@ fn lock_file(dir: &Path) -> io::Result<File> {
         .open(dir.join(LOCK_FILE))
 }
 
-/// Removes the temporary files that writers of `dir` killed mid-write left
-/// behind (`.LvR.qtb.XXXXXX.tmp`, and `LvR.tmp` of earlier versions); the
-/// paths removed. Only for a writer holding the directory's
+/// Removes the temporary files that writers of `G`'s tables into `dir`
+/// killed mid-write left behind (`.LvR.qtb.XXXXXX.tmp`, and `LvR.tmp` of
+/// earlier versions); the paths removed. Only for a writer holding the directory's
 /// [`WriteLock`]: another writer's file in progress looks the same.
-pub fn remove_stale_temporaries(dir: &Path, _lock: &WriteLock) -> io::Result<Vec<PathBuf>> {
+pub fn remove_stale_temporaries<G: TableGame>(
+    dir: &Path,
+    _lock: &WriteLock,
+) -> io::Result<Vec<PathBuf>> {
     let mut removed = Vec::new();
     for entry in std::fs::read_dir(dir)? {
         let path = entry?.path();
         let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
             continue;
         };
-        if is_temporary(name) && path.is_file() {
+        if is_temporary::<G>(name) && path.is_file() {
             std::fs::remove_file(&path)?;
             removed.push(path);
         }
@@ -115,27 +121,17 @@ pub fn remove_stale_temporaries(dir: &Path, _lock: &WriteLock) -> io::Result<Vec
     Ok(removed)
 }
 
-/// Whether `name` is a table writer's temporary file.
-fn is_temporary(name: &str) -> bool {
+/// Whether `name` is the temporary file of a writer of `G`'s tables.
+fn is_temporary<G: TableGame>(name: &str) -> bool {
     let Some(stem) = name.strip_suffix(TEMP_SUFFIX) else {
         return false;
     };
-    let table = |s: &str| {
-        [
-            <qi_jungle::Jungle as crate::TableGame>::EXTENSION,
-            <qi_five_tigers::FiveTigers as crate::TableGame>::EXTENSION,
-        ]
-        .iter()
-        .any(|ext| s.ends_with(&format!(".{ext}")))
-    };
+    let table = |s: &str| s.ends_with(&format!(".{}", G::EXTENSION));
     match stem.strip_prefix('.') {
         // `.LvR.qtb.XXXXXX`: the table's file name, then tempfile's letters.
         Some(rest) => rest.rsplit_once('.').is_some_and(|(file, _)| table(file)),
         // `LvR`: the name `path.with_extension("tmp")` gave before.
-        None => {
-            stem.parse::<crate::jungle::Material>().is_ok()
-                || stem.parse::<crate::five_tigers::Material>().is_ok()
-        }
+        None => stem.parse::<G::Material>().is_ok(),
     }
 }
 
@@ -176,8 +172,12 @@ mod tests {
         let lock = WriteLock::try_acquire(&dir).unwrap().expect("free");
         // A second writer must wait.
         assert!(WriteLock::try_acquire(&dir).unwrap().is_none());
-        let removed = remove_stale_temporaries(&dir, &lock).unwrap();
-        assert_eq!(removed.len(), 4, "{removed:?}");
+        // Each game's own: Jungle's leave Five Tigers' in place.
+        let removed = remove_stale_temporaries::<qi_jungle::Jungle>(&dir, &lock).unwrap();
+        assert_eq!(removed.len(), 2, "{removed:?}");
+        assert!(dir.join("3v2.tmp").exists());
+        let removed = remove_stale_temporaries::<qi_five_tigers::FiveTigers>(&dir, &lock).unwrap();
+        assert_eq!(removed.len(), 2, "{removed:?}");
         assert_eq!(
             names(&dir),
             [

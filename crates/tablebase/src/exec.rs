@@ -165,7 +165,7 @@ pub(crate) fn execute<G: TableGame, W: Way<G>>(
 ) -> Result<usize, GenerateDirError> {
     let rules = *held.rules();
     let claim = match run.dir {
-        Some(dir) => Some(claim_dir(dir)?),
+        Some(dir) => Some(claim_dir::<G>(dir)?),
         None => None,
     };
     let order = G::closure(materials, &rules);
@@ -332,9 +332,9 @@ struct Finished<G: TableGame, X> {
 
 /// `dir` claimed for a run ([`claim`]): held, or unlockable (read only);
 /// one another run holds is refused.
-fn claim_dir(dir: &Path) -> Result<Claim, GenerateDirError> {
+fn claim_dir<G: TableGame>(dir: &Path) -> Result<Claim, GenerateDirError> {
     let shown = || dir.display().to_string();
-    match claim(dir) {
+    match claim::<G>(dir) {
         Ok(Claim::Taken) => Err(GenerateDirError::Locked { dir: shown() }),
         Ok(claim) => Ok(claim),
         Err(source) => Err(GenerateDirError::Lock {

@@ -37,11 +37,11 @@ pub(super) struct JoinArgs {
 /// `qi tb join`.
 pub(super) fn join(args: &JoinArgs) -> Result<(), CliError> {
     let shown = args.out.display();
-    let _lock = lock(&args.out)?;
     let threads = threads_or_cores(args.threads);
     let start = Instant::now();
     let written = match args.game.game_rules()? {
         GameRules::Jungle(rules) => {
+            let _lock = lock::<qi_jungle::Jungle>(&args.out)?;
             let materials = materials_of(&args.material, args.pieces, MAX_PIECES)?;
             qi_tablebase::jungle::join_partitions(&rules, &materials, &args.parts, &args.out, |t| {
                 eprintln!("{}: {} positions", t.material(), t.len())
@@ -50,6 +50,7 @@ pub(super) fn join(args: &JoinArgs) -> Result<(), CliError> {
             .len()
         }
         GameRules::FiveTigers(rules) => {
+            let _lock = lock::<qi_five_tigers::FiveTigers>(&args.out)?;
             let materials = ft_materials_of(&args.material, args.pieces, ft::MAX_PIECES)?;
             ft::join_partitions(&rules, &materials, &args.parts, &args.out, threads, |t| {
                 eprintln!("{}: {} states", t.material(), t.len())
@@ -67,10 +68,12 @@ pub(super) fn join(args: &JoinArgs) -> Result<(), CliError> {
 
 /// OUT, created if missing, locked for writing (waiting for another
 /// writer), what a killed writer left in it removed.
-fn lock(out: &std::path::Path) -> Result<qi_tablebase::WriteLock, CliError> {
+fn lock<G: qi_tablebase::TableGame>(
+    out: &std::path::Path,
+) -> Result<qi_tablebase::WriteLock, CliError> {
     let cannot = |e: std::io::Error| tb_error(format!("cannot lock {}: {e}", out.display()));
     std::fs::create_dir_all(out).map_err(cannot)?;
     let lock = qi_tablebase::WriteLock::acquire(out).map_err(cannot)?;
-    qi_tablebase::remove_stale_temporaries(out, &lock).map_err(cannot)?;
+    qi_tablebase::remove_stale_temporaries::<G>(out, &lock).map_err(cannot)?;
     Ok(lock)
 }
