@@ -83,35 +83,9 @@ pub(super) struct GenerateArgs {
     /// dies is lost at once.
     #[arg(long, value_name = "SECONDS", default_value_t = meeting::DEFAULT_PEER_TIMEOUT, value_parser = clap::value_parser!(u64).range(1..=86_400))]
     pub(super) peer_timeout: u64,
-    /// Five Tigers: the generator of every table solved. graph: the move
-    /// graph, every shuttle option, up to 3 pieces a side, keyed
-    /// (version-1) files; retrograde: un-moves over a dense index, every
-    /// shuttle option, up to 5 a side, blocked files (version 2, or 3
-    /// under the shuttle ban). Both give the same values. Default:
-    /// retrograde where it applies.
-    #[arg(long, value_enum, value_name = "GENERATOR")]
-    pub(super) generator: Option<GeneratorArg>,
     /// The directory of the tables (created if missing).
     #[arg(value_name = "DIR")]
     pub(super) dir: PathBuf,
-}
-
-/// `--generator`.
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum GeneratorArg {
-    /// The move graph, labelled backwards.
-    Graph,
-    /// Retrograde analysis by un-moves over a dense index.
-    Retrograde,
-}
-
-impl From<GeneratorArg> for ft::Generator {
-    fn from(g: GeneratorArg) -> ft::Generator {
-        match g {
-            GeneratorArg::Graph => ft::Generator::Graph,
-            GeneratorArg::Retrograde => ft::Generator::Retrograde,
-        }
-    }
 }
 
 /// The worker threads: `--threads`, or the machine's cores.
@@ -143,11 +117,6 @@ pub(super) fn generate(args: &GenerateArgs) -> Result<(), CliError> {
         GameRules::Jungle(rules) => rules,
         GameRules::FiveTigers(rules) => return ft_generate(args, &rules),
     };
-    if args.generator.is_some() {
-        return Err(CliError::Usage(
-            "--generator chooses the generator of Five Tigers tables (--game five-tigers)".into(),
-        ));
-    }
     let materials = materials(args)?;
     if let Some(cluster) = cluster_of(args)? {
         let settings = settings::<Jungle>(args, &cluster, spec_of::<JungleKit>(&rules));

@@ -1,6 +1,6 @@
 //! `qi tb generate --game five-tigers`: straight into the directory as
 //! Jungle's, one material at a time under the shuttle ban (in core, out of
-//! core or from its twin), by a chosen generator, or on a cluster.
+//! core or from its twin), or on a cluster.
 
 use std::io::IsTerminal;
 use std::time::Instant;
@@ -25,18 +25,11 @@ pub(super) fn ft_generate(
 ) -> Result<(), CliError> {
     let materials = ft_materials(args)?;
     let banned = rules.shuttle == qi_five_tigers::Shuttle::Forbidden;
-    if banned && args.generator.is_none() && args.workers.is_none() && args.hosts.is_none() {
+    if banned && args.workers.is_none() && args.hosts.is_none() {
         return ft_generate_bounded(args, rules, &materials);
     }
     ft_check_memory(args, rules, &materials)?;
     if let Some(cluster) = cluster_of(args)? {
-        if args.generator.is_some() {
-            return Err(CliError::Usage(
-                "--generator is for one process: --workers and --hosts run the retrograde \
-                 rounds on timely dataflow"
-                    .into(),
-            ));
-        }
         let settings = settings::<FiveTigers>(args, &cluster, spec_of::<FiveTigersKit>(rules));
         if args.partitioned {
             return generate_partitioned(args, &cluster, &settings, |dir, done| {
@@ -46,9 +39,6 @@ pub(super) fn ft_generate(
         return generate_on_cluster(args, &cluster, &settings, |dir, done| {
             ft::generate_distributed(rules, &materials, &cluster, dir, done)
         });
-    }
-    if let Some(generator) = args.generator {
-        return ft_generate_with(args, rules, &materials, generator.into());
     }
     in_dir::<FiveTigers>(args, rules, &materials, "about")
 }
@@ -185,46 +175,6 @@ pub(super) fn ft_generate_bounded(
     result?;
     if solved == 0 && todo.is_empty() {
         return nothing_to_do(args, plan.len());
-    }
-    eprintln!(
-        "{solved} tables generated in {:.1} s into {}",
-        start.elapsed().as_secs_f64(),
-        args.dir.display()
-    );
-    Ok(())
-}
-
-pub(super) fn ft_generate_with(
-    args: &GenerateArgs,
-    rules: &qi_five_tigers::Rules,
-    materials: &[ft::Material],
-    generator: ft::Generator,
-) -> Result<(), CliError> {
-    let threads = threads(args);
-    let start = Instant::now();
-    let mut solved = 0;
-    let all = waiting(&args.dir, || {
-        ft::generate_resumable(
-            rules,
-            materials,
-            threads,
-            &args.dir,
-            &|_| generator,
-            &mut |table, seconds, refused| {
-                solved += 1;
-                if let Some(e) = refused {
-                    eprintln!("{}: the damaged file was replaced ({e})", table.material());
-                }
-                eprintln!(
-                    "{} by the {generator:?} generator: {} slots in {seconds:.2} s",
-                    table.material(),
-                    table.len()
-                );
-            },
-        )
-    })?;
-    if solved == 0 {
-        return nothing_to_do(args, all.tables().count());
     }
     eprintln!(
         "{solved} tables generated in {:.1} s into {}",

@@ -27,8 +27,7 @@ pub(super) fn print(args: &GenerateArgs) -> Result<(), CliError> {
         GameRules::FiveTigers(rules) => {
             let materials = ft_materials(args)?;
             let plan = plan_dir::<FiveTigers>(&args.dir, &rules, &materials);
-            let bounded =
-                rules.shuttle == Shuttle::Forbidden && args.generator.is_none() && !cluster;
+            let bounded = rules.shuttle == Shuttle::Forbidden && !cluster;
             if !bounded {
                 show(&plan, |_| made.to_string());
                 return Ok(());

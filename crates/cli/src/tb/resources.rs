@@ -8,8 +8,8 @@ use qi_tablebase::TableGame;
 use super::generate::GenerateArgs;
 use crate::error::CliError;
 
-/// `ft_generate` with every missing (or damaged) table solved by
-/// `generator`, one material after another on all the threads.
+/// `ft_generate` with every missing (or damaged) table solved in core,
+/// one material after another on all the threads.
 /// Refuses, before any work, a generation whose largest table still to
 /// solve needs more working memory than the machine has: it could only
 /// end, maybe hours in, in the kernel's out-of-memory kill (`shandong`'s

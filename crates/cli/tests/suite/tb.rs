@@ -875,10 +875,6 @@ fn a_bad_cluster_is_refused_with_exit_code_2() {
             ],
             "line 2",
         ),
-        (
-            vec!["--workers", "2", "--generator", "graph"],
-            "--generator",
-        ),
         (vec!["--partitioned"], "--partitioned"),
         (
             vec!["--game", "five-tigers:shandong", "--partitioned"],
@@ -901,48 +897,42 @@ fn a_bad_cluster_is_refused_with_exit_code_2() {
     }
 }
 
+/// `qi tb generate` writes dense (version 2) files under the shuttle
+/// allowed; `qi tb probe` and `qi tb stats` read them and a keyed
+/// (version 1) copy of the same table alike.
 #[test]
-fn five_tigers_generate_by_either_generator() {
+fn five_tigers_generate_writes_dense_files_read_as_keyed_ones() {
+    use qi_tablebase::five_tigers as ft;
     let game = ["--game", "five-tigers:shandong-shuttle"];
+    let dense = temp_dir("five-tigers-dense");
+    let (code, out, err) = generate(&dense, &[&game[..], &["--material", "3v2"]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(out.is_empty(), "{out}");
+    let rules = qi_five_tigers::Rules::shandong_shuttle();
+    let keyed = temp_dir("five-tigers-keyed");
+    std::fs::create_dir_all(&keyed).unwrap();
+    // 3v2 leads to no smaller table under the shuttle allowed.
+    let path = ft::Tablebase::file_path(&dense, "3v2".parse().unwrap());
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 2);
+    let table = qi_tablebase::load_table::<qi_five_tigers::FiveTigers>(&path, &rules).unwrap();
+    qi_tablebase::save_table(&keyed, &table.keyed()).unwrap();
+    let bytes = std::fs::read(keyed.join("3v2.qft")).unwrap();
+    assert_eq!(u16::from_le_bytes([bytes[8], bytes[9]]), 1);
     let mut stats = Vec::new();
-    for (generator, version) in [("graph", 1u16), ("retrograde", 2)] {
-        let dir = temp_dir(&format!("five-tigers-{generator}"));
+    for dir in [&dense, &keyed] {
         let d = dir.to_str().unwrap();
-        let args = [&game[..], &["--generator", generator, "--material", "3v2"]].concat();
-        let (code, out, err) = generate(&dir, &args);
-        assert_eq!(code, 0, "{err}");
-        assert!(out.is_empty(), "{out}");
-        assert!(err.contains("3v2 by the "), "{err}");
-        // The graph generator writes keyed (version 1) files, the
-        // retrograde one dense (version 2) files.
-        let bytes = std::fs::read(dir.join("3v2.qft")).unwrap();
-        assert_eq!(
-            u16::from_le_bytes([bytes[8], bytes[9]]),
-            version,
-            "{generator}"
-        );
         let pos = "X4/5/5/5/XOO1X x move X:0,O:0 - x -,- 0";
         let (code, out, err) = qi(&[&["tb", "probe"][..], &game, &["--fen", pos, d]].concat());
-        assert_eq!(
-            (code, out.as_str()),
-            (0, "win in 49 plies\n"),
-            "{generator}: {err}"
-        );
+        assert_eq!((code, out.as_str()), (0, "win in 49 plies\n"), "{d}: {err}");
         let (code, out, err) = qi(&[&["tb", "stats"][..], &game, &[d]].concat());
         assert_eq!(code, 0, "{err}");
         stats.push(out);
     }
     assert_eq!(stats[0], stats[1], "the same statistics from either file");
     assert!(stats[0].contains("3v2\t1062600\t133718\t133718\t408674\t299778\t354148\t49\t"));
-    // The graph generator goes to 3 a side; Jungle has one generator.
-    let dir = temp_dir("five-tigers-graph-4");
-    let (code, _, err) = generate(
-        &dir,
-        &[&game[..], &["--generator", "graph", "--material", "4v1"]].concat(),
-    );
-    assert_ne!(code, 0);
-    assert!(err.contains("3 pieces a side"), "{err}");
-    let (code, _, err) = generate(&dir, &["--generator", "graph", "--material", "LvC"]);
+    // No generator is chosen: the option is gone.
+    let (code, _, err) = generate(&dense, &["--generator", "graph", "--material", "3v1"]);
     assert_eq!(code, 2);
     assert!(err.contains("--generator"), "{err}");
 }

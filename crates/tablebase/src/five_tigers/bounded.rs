@@ -15,9 +15,7 @@ use qi_five_tigers::{FiveTigers, Rules};
 
 use super::retro_disk::{memory_needed, solve_out_of_core};
 use super::swap::{twin, write_twin};
-use super::{
-    closure, forbids_shuttle, solve_material, Generator, Material, Stats, Table, Tablebase,
-};
+use super::{closure, forbids_shuttle, solve_material, Material, Stats, Table, Tablebase};
 use crate::driver::GenerateError;
 use crate::exec::GenerateDirError;
 use crate::exec::{execute, Hold, OnDamaged, Run, Way};
@@ -266,7 +264,7 @@ impl Way<FiveTigers> for Bounded<'_> {
                 for t in m.after_removals(rules) {
                     tb.insert_table(load_table(&Tablebase::file_path(dir, t), rules)?);
                 }
-                let table = solve_material(Generator::for_rules(rules), rules, m, &tb, threads)?;
+                let table = solve_material(rules, m, &tb, threads)?;
                 let made = (how, table.len(), table.stats());
                 (Some(table), made)
             }
@@ -286,15 +284,10 @@ mod tests {
         dir
     }
 
-    /// A new directory with `ms` and what they need solved by `generator`.
-    fn solved_by(
-        name: &str,
-        rules: &Rules,
-        ms: &[Material],
-        generator: Generator,
-    ) -> std::path::PathBuf {
+    /// A new directory with `ms` and what they need solved.
+    fn solved(name: &str, rules: &Rules, ms: &[Material]) -> std::path::PathBuf {
         let dir = temp_dir(name);
-        generate_resumable(rules, ms, 2, &dir, &|_| generator, &mut |_, _, _| {}).unwrap();
+        generate_resumable(rules, ms, 2, &dir, &mut |_, _, _| {}).unwrap();
         dir
     }
 
@@ -319,7 +312,7 @@ mod tests {
     fn memory_decides_in_core_or_out_of_core_and_the_files_agree() {
         let rules = Rules::shandong();
         let ms: Vec<Material> = ["3v2", "1v4"].iter().map(|m| m.parse().unwrap()).collect();
-        let reference = solved_by("reference", &rules, &ms, Generator::Retrograde);
+        let reference = solved("reference", &rules, &ms);
         let dir = temp_dir("bounded");
         // Under shandong neither needs another table (no formation of 3
         // pieces or fewer removes one of 2 or 4). 3v2 needs about 17 MB in
@@ -379,7 +372,7 @@ mod tests {
                 .iter()
                 .map(|m| m.parse().unwrap())
                 .collect();
-            let reference = solved_by("twin-reference", &rules, &ms, Generator::Retrograde);
+            let reference = solved("twin-reference", &rules, &ms);
             let dir = temp_dir("twin");
             let plan = names(&plan_bounded(&rules, &ms, &dir, 1 << 30).unwrap());
             for m in ["2v3", "1v4", "1v2", "1v3"] {
@@ -436,13 +429,18 @@ mod tests {
         }
     }
 
-    /// A keyed file (the graph generator's) has no twin by index: the
-    /// material beside it is solved, not swapped.
+    /// A keyed file (version 1) has no twin by index: the material beside
+    /// it is solved, not swapped.
     #[test]
     fn a_keyed_twin_is_not_swapped() {
         let rules = Rules::shandong();
         let ms: Vec<Material> = vec!["3v1".parse().unwrap()];
-        let dir = solved_by("keyed-twin", &rules, &ms, Generator::Graph);
+        let dir = temp_dir("keyed-twin");
+        let tb = Tablebase::generate(&rules, &ms, 2).unwrap();
+        for m in closure(&ms, &rules) {
+            let keyed = tb.table(m).unwrap().keyed();
+            crate::format::save_table(&dir, &keyed).unwrap();
+        }
         let plan = names(&plan_bounded(&rules, &["1v3".parse().unwrap()], &dir, 1 << 30).unwrap());
         assert_eq!(plan, ["1v3 in core"], "{plan:?}");
         std::fs::remove_dir_all(dir).unwrap();

@@ -134,6 +134,15 @@ pub(crate) enum NoState {
     BlockedBan,
 }
 
+impl std::fmt::Display for NoState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            NoState::OutOfScope => "not a movement-phase ending of up to 5 pieces a side",
+            NoState::BlockedBan => "a banned step back blocked by the side to move",
+        })
+    }
+}
+
 fn side_bit(side: Side) -> u64 {
     side.index() as u64
 }
@@ -385,7 +394,9 @@ pub(crate) fn subsets(k: u32, within: u32) -> Vec<u32> {
 }
 
 /// The bans `board`'s side could be under with `empty` points free: one
-/// per step back onto a free point, and none.
+/// per step back onto a free point, and none (what the tests list the
+/// ban index and the counts against).
+#[cfg(test)]
 pub(crate) fn possible_bans(board: u32, empty: u32) -> Vec<Option<Ban>> {
     let mut out = vec![None];
     for at in Bitboard32(board).iter() {

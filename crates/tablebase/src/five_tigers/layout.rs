@@ -1,7 +1,7 @@
 //! How a Five Tigers table finds a position's slot ([`Slots`], the
 //! table's [`TableGame::Index`](crate::TableGame::Index)): the sorted
-//! canonical keys of the graph generator's tables and of version-1 files,
-//! or the retrograde generators' dense indices (blocked files: no key
+//! canonical keys of version-1 files, or the generated tables' dense
+//! indices (blocked files: no key
 //! stored; version 2 for the shuttle allowed, version 3 for the cells of
 //! [`BanIndex`] under `shuttle = forbidden`), and the conversion of a
 //! dense table to a keyed one for comparing the two.
@@ -21,7 +21,7 @@ use crate::value::Wdl;
 ///
 /// ```
 /// use qi_games::five_tigers::Rules;
-/// use qi_tablebase::five_tigers::{solve_material, Generator, Material, Slots, Tablebase};
+/// use qi_tablebase::five_tigers::{Material, Slots, Tablebase};
 ///
 /// let m: Material = "2v1".parse()?;
 /// let allowed = Rules::shandong_shuttle();
@@ -30,26 +30,25 @@ use crate::value::Wdl;
 /// let ban = Rules::shandong();
 /// let tb = Tablebase::generate(&ban, &[m], 1)?;
 /// assert!(matches!(tb.table(m).unwrap().index(), Slots::DenseBan(_)));
-/// let smaller = Tablebase::generate(&allowed, &m.after_removals(&allowed), 1)?;
-/// let graph = solve_material(Generator::Graph, &allowed, m, &smaller, 1)?;
-/// assert!(matches!(graph.index(), Slots::Keys(_)));
+/// let keyed = tb.table(m).unwrap().keyed();
+/// assert!(matches!(keyed.index(), Slots::Keys(_)));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Slots {
     /// One slot per stored state, in the order of their canonical keys
-    /// (strictly increasing): the graph generator's tables, which may hold
-    /// previous steps, and every version-1 file.
+    /// (strictly increasing): every version-1 file, and a generated
+    /// table's keyed form ([`Table::keyed`]).
     Keys(Vec<u64>),
     /// The dense index of the material (First's pieces modulo the 8
     /// symmetries, then Second's, then the side to move), with the slots
-    /// no position uses marked in the values: the retrograde generator's
-    /// tables, written as blocked files.
+    /// no position uses marked in the values: the generated tables under
+    /// `shuttle = allowed`, written as blocked files.
     Dense(Dense),
     /// The cells of the material's ban index (each board slot of the
     /// dense index followed by a cell per pair of bans), with the cells no
-    /// state uses marked in the values: the shuttle-ban retrograde
-    /// generator's tables, written as blocked files of version 3.
+    /// state uses marked in the values: the generated tables under
+    /// `shuttle = forbidden`, written as blocked files of version 3.
     DenseBan(DenseBan),
 }
 
@@ -271,7 +270,7 @@ impl PartialEq for Dense {
 
 impl Eq for Dense {}
 
-/// The keys of a keyed table (what the graph generator builds).
+/// The keys of a keyed table (a version-1 file's).
 impl From<Vec<u64>> for Slots {
     fn from(keys: Vec<u64>) -> Slots {
         Slots::Keys(keys)
@@ -345,21 +344,21 @@ fn class_size(boards: [u32; 2]) -> u64 {
 }
 
 impl Table {
-    /// The table with its slots in canonical-key order, as the graph
-    /// generator and version-1 files have it (a copy of a keyed table):
-    /// what two generators' tables are compared by.
+    /// The table with its slots in canonical-key order, as version-1
+    /// files have it (a copy of a keyed table): what two tables of
+    /// different layouts are compared by.
     ///
     /// ```
     /// use qi_games::five_tigers::Rules;
-    /// use qi_tablebase::five_tigers::{solve_material, Generator, Material, Slots, Tablebase};
+    /// use qi_tablebase::five_tigers::{Material, Slots, Tablebase};
     ///
     /// let rules = Rules::shandong_shuttle();
     /// let m: Material = "2v1".parse()?;
-    /// let smaller = Tablebase::generate(&rules, &m.after_removals(&rules), 1)?;
-    /// let dense = solve_material(Generator::Retrograde, &rules, m, &smaller, 1)?;
-    /// let graph = solve_material(Generator::Graph, &rules, m, &smaller, 1)?;
-    /// assert!(matches!(dense.keyed().index(), Slots::Keys(_)));
-    /// assert!(dense.keyed() == graph);
+    /// let dense = Tablebase::generate(&rules, &[m], 1)?.table(m).unwrap().clone();
+    /// let keyed = dense.keyed();
+    /// assert!(matches!(keyed.index(), Slots::Keys(_)));
+    /// assert_eq!(keyed.stats(), dense.stats());
+    /// assert!(keyed.keyed() == keyed);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn keyed(&self) -> Table {

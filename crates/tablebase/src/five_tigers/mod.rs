@@ -9,19 +9,18 @@
 //! * [`Material`] is a pair of piece counts (`3v2`: First has 3, Second 2);
 //!   pieces of a side are identical.
 //! * A [`Table`] stores one canonical state per class of the board's 8
-//!   symmetries ([`Slots`], its [`TableGame::Index`]): the graph
-//!   generator's (and every version-1 file's) as a sorted array of 64-bit
-//!   keys searched by bisection (written in the file before the values),
-//!   the retrograde generators' in the slots of a dense index computed
+//!   symmetries ([`Slots`], its [`TableGame::Index`]): a version-1 file's
+//!   as a sorted array of 64-bit keys searched by bisection (written in
+//!   the file before the values; [`Table::keyed`] gives a table in that
+//!   form), a generated table's in the slots of a dense index computed
 //!   from a position: version-2 blocked files over the boards (shuttle
 //!   allowed), version-3 over the cells of the boards and bans (shuttle
 //!   forbidden), no key stored, probed a block at a time.
-//! * The generators: `retro` (by un-moves over a dense index; `retro_ban`
-//!   with `dense_ban` under `shuttle = forbidden`, a cell per pair of
-//!   bans), and `solve`, which builds the move graph of a material with
-//!   the owed-removal states as nodes of their own and labels it
-//!   backwards (to 3 a side; the reference the others are checked
-//!   against).
+//! * The generator: [`solve_material`], by un-moves over a dense index
+//!   (`retro`; `retro_ban` with `dense_ban` under `shuttle = forbidden`,
+//!   a cell per pair of bans). The tests check it against the forward
+//!   move graph of a material, the owed-removal states nodes of their
+//!   own, labelled backwards.
 //!
 //! What is in a state: the boards, the side to move and, under
 //! `shuttle = forbidden`, each side's previous step while it can still ban
@@ -52,6 +51,7 @@
 //! ```
 
 mod bounded;
+mod count;
 mod dense;
 mod dense_ban;
 mod file_stats;
@@ -63,7 +63,6 @@ mod retro;
 mod retro_ban;
 mod retro_disk;
 mod slice;
-mod solve;
 mod swap;
 
 use std::collections::HashMap;
@@ -75,6 +74,7 @@ use qi_five_tigers::{FiveTigers, Phase, Rules, RulesError, Shuttle};
 use thiserror::Error;
 
 pub use bounded::{generate_bounded, plan_bounded, Solve, Solved};
+pub use count::{estimated_state_count, raw_state_count, EXACT_PLACEMENTS};
 pub use file_stats::file_stats;
 pub use layout::{Dense, DenseBan, Slots};
 #[cfg(feature = "distributed")]
@@ -82,7 +82,6 @@ pub use resume::{generate_distributed, generate_partitioned};
 pub use resume::{generate_resumable, join_partitions};
 pub use retro_disk::{solve_out_of_core, OutOfCoreReport};
 pub use slice::FiveTigersSlice;
-pub use solve::{estimated_state_count, raw_state_count, EXACT_PLACEMENTS};
 
 use crate::driver::GenerateError;
 use crate::driver::Solver;
@@ -121,10 +120,6 @@ const DENSE_VERSION: u16 = version_of(SlotIndex::FiveTigersDense);
 /// forbidden`): a version of its own, so that the header names the
 /// formula and neither reader takes the other's slots.
 pub(crate) const DENSE_BAN_VERSION: u16 = version_of(SlotIndex::FiveTigersDenseBan);
-
-/// The most pieces a side may have for the graph generator (its 57 bytes
-/// a state and 8 an edge).
-const MAX_PIECES_GRAPH: u32 = 3;
 
 /// Whether two rule sets give the same tables: the same `shuttle` option
 /// and the same formation values (with 4 pieces a side a four-diagonal or
@@ -371,86 +366,33 @@ pub fn closure(materials: &[Material], rules: &Rules) -> Vec<Material> {
     all
 }
 
-/// Which generator solves a material: both give the same table.
+/// Solves `material` under `rules` by retrograde analysis over its dense
+/// index (under `shuttle = forbidden` over the cells of the ban index),
+/// given the tables of the materials its removals lead to (in `smaller`),
+/// on `threads` threads.
 ///
 /// ```
 /// use qi_games::five_tigers::Rules;
-/// use qi_tablebase::five_tigers::{solve_material, Generator, Stats, Tablebase};
-///
-/// let rules = Rules::shandong_shuttle();
-/// let smaller = Tablebase::generate(&rules, &[], 1)?;
-/// let graph = solve_material(Generator::Graph, &rules, "2v1".parse()?, &smaller, 1)?;
-/// let retro = solve_material(Generator::Retrograde, &rules, "2v1".parse()?, &smaller, 1)?;
-/// let counts = |s: Stats| (s.positions, s.wins, s.draws, s.losses, s.longest_win);
-/// assert_eq!(counts(graph.stats()), counts(retro.stats()));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Generator {
-    /// Builds the material's move graph (owed-removal states as nodes of
-    /// their own), reverses it and labels it backwards: 57 bytes a state
-    /// and 8 an edge; every shuttle option, up to 3 pieces a side.
-    Graph,
-    /// Retrograde analysis by un-moves over a dense index, with no graph:
-    /// about 3 bytes a state while solving; up to 5 pieces a side (under
-    /// `shuttle = forbidden` over a cell per pair of bans, up to
-    /// [`MAX_PIECES_FORBIDDEN`]).
-    Retrograde,
-}
-
-impl Generator {
-    /// The generator [`Solver::solve`] uses: the retrograde one (under
-    /// both shuttle options).
-    ///
-    /// ```
-    /// use qi_games::five_tigers::Rules;
-    /// use qi_tablebase::five_tigers::Generator;
-    ///
-    /// assert_eq!(Generator::for_rules(&Rules::shandong()), Generator::Retrograde);
-    /// ```
-    pub fn for_rules(_rules: &Rules) -> Generator {
-        Generator::Retrograde
-    }
-}
-
-/// Solves `material` under `rules` with `generator`, given the tables of
-/// the materials its removals lead to (in `smaller`), on `threads`
-/// threads.
-///
-/// ```
-/// use qi_games::five_tigers::Rules;
-/// use qi_tablebase::five_tigers::{solve_material, Generator, Tablebase};
+/// use qi_tablebase::five_tigers::{solve_material, Tablebase};
 ///
 /// // 1v1 leads to no smaller material: no tables are needed.
 /// let rules = Rules::shandong();
 /// let none = Tablebase::generate(&rules, &[], 1)?;
-/// let table = solve_material(Generator::Retrograde, &rules, "1v1".parse()?, &none, 1)?;
+/// let table = solve_material(&rules, "1v1".parse()?, &none, 1)?;
 /// assert!(table.stats().positions > 0);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn solve_material(
-    generator: Generator,
     rules: &Rules,
     material: Material,
     smaller: &Tablebase,
     threads: usize,
 ) -> Result<Table, GenerateError> {
-    let needed = within_rules(material, rules)?;
-    let unsupported = |reason: &str| {
-        Err(GenerateError::Unsupported {
-            material: material.to_string(),
-            reason: reason.to_string(),
-        })
-    };
-    match generator {
-        Generator::Graph if needed > MAX_PIECES_GRAPH => {
-            unsupported("the graph generator goes to 3 pieces a side")
-        }
-        Generator::Graph => solve::solve(material, rules, smaller, threads),
-        Generator::Retrograde if forbids_shuttle(rules) => {
-            retro_ban::solve(material, rules, smaller, threads)
-        }
-        Generator::Retrograde => retro::solve(material, rules, smaller, threads),
+    within_rules(material, rules)?;
+    if forbids_shuttle(rules) {
+        retro_ban::solve(material, rules, smaller, threads)
+    } else {
+        retro::solve(material, rules, smaller, threads)
     }
 }
 
@@ -643,25 +585,17 @@ impl TableGame for FiveTigers {
     /// An estimate: the raw states ([`estimated_state_count`], sampled
     /// for the large materials under the ban) over 8 (the symmetry
     /// classes; a few states fixed by a symmetry make the true count
-    /// slightly larger), each with up to 12 edges.
+    /// slightly larger), at the in-core solver's bytes a cell.
     fn generation_memory(material: Material, rules: &Rules) -> u64 {
         let states = estimated_state_count(material, rules).div_ceil(8);
-        match Generator::for_rules(rules) {
-            Generator::Graph => states * (solve::BYTES_PER_STATE + 12 * solve::BYTES_PER_EDGE),
-            Generator::Retrograde => (states * crate::in_core::BYTES_PER_4_CELLS).div_ceil(4),
-        }
+        (states * crate::in_core::BYTES_PER_4_CELLS).div_ceil(4)
     }
 
     /// An estimate, from the same count of states: a one-byte distance
-    /// and 2 bits a state, and for keyed tables (the graph generator's) an
-    /// 8-byte key.
+    /// and 2 bits a state (a dense table stores no key).
     fn table_bytes(material: Material, rules: &Rules) -> u64 {
         let states = estimated_state_count(material, rules).div_ceil(8);
-        let key = match Generator::for_rules(rules) {
-            Generator::Graph => 8,
-            Generator::Retrograde => 0,
-        };
-        states * (1 + key) + states.div_ceil(4)
+        states + states.div_ceil(4)
     }
 
     fn index_bytes(index: &Slots) -> Vec<u8> {
@@ -751,20 +685,14 @@ fn read_keys(material: Material, rules: &Rules, bytes: &[u8]) -> Result<Slots, F
 }
 
 impl Solver for FiveTigers {
-    /// By [`Generator::for_rules`]'s generator.
+    /// By [`solve_material`].
     fn solve(
         rules: &Rules,
         material: Material,
         smaller: &Tablebase,
         threads: usize,
     ) -> Result<Table, GenerateError> {
-        solve_material(
-            Generator::for_rules(rules),
-            rules,
-            material,
-            smaller,
-            threads,
-        )
+        solve_material(rules, material, smaller, threads)
     }
 }
 

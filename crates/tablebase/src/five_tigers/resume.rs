@@ -10,15 +10,15 @@ use std::path::Path;
 
 use qi_five_tigers::{FiveTigers, Rules};
 
-use super::{solve_material, Generator, Material, Table, Tablebase};
+use super::{solve_material, Material, Table, Tablebase};
 use crate::exec::GenerateDirError;
 use crate::exec::Way;
 use crate::format::FormatError;
 use crate::resume::resume_with;
 
 /// Generates `materials` and what they need under `rules` into `dir`
-/// (which must exist), solving each missing or damaged table with
-/// `choose(material)`'s generator on `threads` threads, fewest pieces
+/// (which must exist), solving each missing or damaged table in core
+/// ([`solve_material`]) on `threads` threads, fewest pieces
 /// first. `done` gets each table solved, the seconds it took and, when it
 /// replaced a damaged file, why that file was refused. Returns every table
 /// of the closure.
@@ -27,10 +27,9 @@ pub fn generate_resumable(
     materials: &[Material],
     threads: usize,
     dir: &Path,
-    choose: &(dyn Fn(Material) -> Generator + Sync),
     done: &mut dyn FnMut(&Table, f64, Option<&FormatError>),
 ) -> Result<Tablebase, GenerateDirError> {
-    let way = Chosen { rules, choose };
+    let way = InCore { rules };
     let agree = |lacking: &[bool]| Ok(lacking.to_vec());
     resume_with(
         rules,
@@ -43,14 +42,13 @@ pub fn generate_resumable(
     )
 }
 
-/// The way of [`generate_resumable`]: each material solved in core by the
-/// generator `choose` names for it, one after another.
-struct Chosen<'a> {
+/// The way of [`generate_resumable`]: each material solved in core, one
+/// after another.
+struct InCore<'a> {
     rules: &'a Rules,
-    choose: &'a (dyn Fn(Material) -> Generator + Sync),
 }
 
-impl Way<FiveTigers> for Chosen<'_> {
+impl Way<FiveTigers> for InCore<'_> {
     type Made = ();
 
     fn make(
@@ -60,7 +58,7 @@ impl Way<FiveTigers> for Chosen<'_> {
         threads: usize,
         _replacing: bool,
     ) -> Result<(Option<Table>, ()), GenerateDirError> {
-        let table = solve_material((self.choose)(m), self.rules, m, held, threads)?;
+        let table = solve_material(self.rules, m, held, threads)?;
         Ok((Some(table), ()))
     }
 }

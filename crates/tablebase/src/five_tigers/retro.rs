@@ -16,8 +16,8 @@
 //!   formed a formation, which leads to an owed state instead
 //!   ([`qi_five_tigers::quiet_unsteps`]).
 //!
-//! The table handed on has the same canonical keys, values and distances
-//! as the graph generator's (`solve`), so files are byte-identical.
+//! The tests check the table handed on against the forward move graph of
+//! the material, labelled backwards, state by state.
 
 use std::collections::HashMap;
 

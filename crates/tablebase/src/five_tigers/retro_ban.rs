@@ -30,8 +30,7 @@
 //!
 //! The table handed on is dense, cell by cell (a blocked file of version
 //! 3, written from the arrays with no key and no sort); its keyed form
-//! (`Table::keyed`) has the graph generator's canonical keys, values and
-//! distances (`solve`), so those files are byte-identical.
+//! (`Table::keyed`) is what a version-1 file of the material holds.
 
 use std::cell::Cell;
 use std::collections::HashMap;
@@ -606,7 +605,7 @@ pub(super) fn table_of(
 
 #[cfg(test)]
 mod tests {
-    use super::super::{closure, solve_material, Generator};
+    use super::super::{closure, solve_material};
     use super::*;
     use crate::in_core::Distance;
 
@@ -637,7 +636,7 @@ mod tests {
         let m: Material = "3v3".parse().unwrap();
         let mut tb = Tablebase::new(&rules);
         for smaller in closure(&[m], &rules).into_iter().filter(|&s| s != m) {
-            let t = solve_material(Generator::Retrograde, &rules, smaller, &tb, 2).unwrap();
+            let t = solve_material(&rules, smaller, &tb, 2).unwrap();
             assert!(tb.insert(t).is_ok());
         }
         let index = BanIndex::new(m.first, m.second);
@@ -688,7 +687,7 @@ mod tests {
             let m: Material = name.parse().unwrap();
             let mut tb = Tablebase::new(&rules);
             for smaller in closure(&[m], &rules).into_iter().filter(|&s| s != m) {
-                let t = solve_material(Generator::Retrograde, &rules, smaller, &tb, 2).unwrap();
+                let t = solve_material(&rules, smaller, &tb, 2).unwrap();
                 assert!(tb.insert(t).is_ok());
             }
             let index = Arc::new(BanIndex::new(m.first, m.second));

@@ -522,7 +522,7 @@ impl ReadingSlice for FiveTigersSlice {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::five_tigers::{closure, solve_material, Generator};
+    use crate::five_tigers::{closure, solve_material};
 
     /// Answers a read from the tables themselves, slot for slot.
     struct FromTables<'a>(Vec<&'a Table>);
@@ -543,7 +543,7 @@ mod tests {
         let m: Material = "3v3".parse().unwrap();
         let mut tb = Tablebase::new(rules);
         for s in closure(&[m], rules).into_iter().filter(|&s| s != m) {
-            let table = solve_material(Generator::Retrograde, rules, s, &tb, 2).unwrap();
+            let table = solve_material(rules, s, &tb, 2).unwrap();
             assert!(tb.insert(table).is_ok());
         }
         let slice = FiveTigersSlice::reading(m, rules).unwrap();

@@ -170,8 +170,7 @@ fn a_second_run_on_a_held_directory_is_refused() {
         matches!(bounded, Err(GenerateDirError::Locked { .. })),
         "{bounded:?}"
     );
-    let chosen = |_| ft::Generator::Retrograde;
-    let resumed = ft::generate_resumable(&ft_rules, &ms, 1, &dir, &chosen, &mut |_, _, _| {});
+    let resumed = ft::generate_resumable(&ft_rules, &ms, 1, &dir, &mut |_, _, _| {});
     assert!(matches!(resumed, Err(GenerateDirError::Locked { .. })));
     let in_dir = generate_dir::<qi_five_tigers::FiveTigers>(&ft_rules, &ms, 1, &dir, &|_| {});
     assert!(matches!(in_dir, Err(GenerateDirError::Locked { .. })));

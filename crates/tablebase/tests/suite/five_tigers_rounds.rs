@@ -6,9 +6,7 @@
 use std::sync::Arc;
 
 use qi_five_tigers::Rules;
-use qi_tablebase::five_tigers::{
-    closure, solve_material, FiveTigersSlice, Generator, Material, Tablebase,
-};
+use qi_tablebase::five_tigers::{closure, solve_material, FiveTigersSlice, Material, Tablebase};
 use qi_tablebase::retrograde;
 use qi_tablebase::GenerateError;
 
@@ -16,7 +14,7 @@ use qi_tablebase::GenerateError;
 fn reference(rules: &Rules, materials: &[Material]) -> Arc<Tablebase> {
     let mut tb = Tablebase::new(rules);
     for m in closure(materials, rules) {
-        let table = solve_material(Generator::Retrograde, rules, m, &tb, 2).unwrap();
+        let table = solve_material(rules, m, &tb, 2).unwrap();
         assert!(tb.insert(table).is_ok());
     }
     Arc::new(tb)

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use qi_tablebase::dataflow::{self, Cluster, Held, WorkerStats};
-use qi_tablebase::five_tigers::{self, closure, solve_material, FiveTigersSlice, Generator};
+use qi_tablebase::five_tigers::{self, closure, solve_material, FiveTigersSlice};
 use qi_tablebase::jungle;
 use qi_tablebase::partition::Partition;
 use qi_tablebase::retrograde::ReadingSlice;
@@ -26,7 +26,7 @@ fn ft_reference(
 ) -> five_tigers::Tablebase {
     let mut tb = five_tigers::Tablebase::new(rules);
     for m in closure(materials, rules) {
-        let table = solve_material(Generator::Retrograde, rules, m, &tb, 2).unwrap();
+        let table = solve_material(rules, m, &tb, 2).unwrap();
         assert!(tb.insert(table).is_ok());
     }
     tb

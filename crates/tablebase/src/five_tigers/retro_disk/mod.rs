@@ -241,7 +241,7 @@ pub(crate) fn memory_needed(
     rules: &Rules,
     table_bytes: impl Fn(Material) -> u64,
 ) -> u64 {
-    let cells = super::solve::estimated_state_count(material, rules).div_ceil(8);
+    let cells = super::count::estimated_state_count(material, rules).div_ceil(8);
     let board_slots = super::dense::DenseIndex::new(material.first, material.second).len();
     let tables = (0..sides_started(material))
         .map(|stm| {

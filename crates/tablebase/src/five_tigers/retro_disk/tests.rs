@@ -1,6 +1,6 @@
 use std::path::{Path, PathBuf};
 
-use super::super::{generate_resumable, Generator};
+use super::super::generate_resumable;
 use super::*;
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -30,15 +30,7 @@ fn same_as_in_core(
 ) -> u64 {
     let materials: Vec<Material> = names.iter().map(|m| m.parse().unwrap()).collect();
     let in_core = temp_dir(&format!("{tag}-core"));
-    generate_resumable(
-        rules,
-        &materials,
-        2,
-        &in_core,
-        &|_| Generator::Retrograde,
-        &mut |_, _, _| {},
-    )
-    .unwrap();
+    generate_resumable(rules, &materials, 2, &in_core, &mut |_, _, _| {}).unwrap();
     let mut cells = 0;
     for &m in &materials {
         let disk = all_but(&in_core, m, &format!("{tag}-disk"));
@@ -307,15 +299,7 @@ fn a_longest_distance_of_exactly_one_bytes_keeps_one_byte() {
     for name in ["1v1", "2v1"] {
         let m: Material = name.parse().unwrap();
         let dir = temp_dir(&format!("exact-{name}"));
-        generate_resumable(
-            &rules,
-            &[m],
-            2,
-            &dir,
-            &|_| Generator::Retrograde,
-            &mut |_, _, _| {},
-        )
-        .unwrap();
+        generate_resumable(&rules, &[m], 2, &dir, &mut |_, _, _| {}).unwrap();
         let table: super::super::Table =
             load_table(&Tablebase::file_path(&dir, m), &rules).unwrap();
         let longest = longest_of(&table);
@@ -350,15 +334,7 @@ fn a_solve_stops_before_a_step_the_disk_cannot_hold() {
     let names = ["2v1", "3v2"];
     let materials: Vec<Material> = names.iter().map(|m| m.parse().unwrap()).collect();
     let in_core = temp_dir("room-core");
-    generate_resumable(
-        &rules,
-        &materials,
-        2,
-        &in_core,
-        &|_| Generator::Retrograde,
-        &mut |_, _, _| {},
-    )
-    .unwrap();
+    generate_resumable(&rules, &materials, 2, &in_core, &mut |_, _, _| {}).unwrap();
     let grain = Grain { narrow: 1, ..FINE };
     let solve = |m: Material, disk: u64| {
         let dir = all_but(&in_core, m, "room-disk");

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use qi_core::Position;
 use qi_five_tigers::{FiveTigers, Setup, Shuttle};
-use qi_tablebase::five_tigers::{Material, Tablebase};
+use qi_tablebase::five_tigers::{Material, Table, Tablebase};
 use qi_tablebase::Wdl;
 
 use super::backward::{label, Node};
@@ -78,4 +78,21 @@ pub fn solve(material: Material, positions: &[FiveTigers], smaller: &Tablebase) 
     }
     let values = label(graph);
     asked.into_iter().map(|i| values[i as usize]).collect()
+}
+
+/// Checks that `table` (of its material, beside the tables of `tb` it
+/// leads to) gives the oracle's value and distance for every state it
+/// stores; returns how many are won or lost.
+pub fn check(table: &Table, tb: &Tablebase) -> usize {
+    let m = table.material();
+    let entries: Vec<_> = table.entries().collect();
+    assert!(!entries.is_empty(), "{m}");
+    let positions: Vec<_> = entries.iter().map(|&(p, _, _)| p).collect();
+    let oracle = solve(m, &positions, tb);
+    let mut decided = 0;
+    for (&(pos, v, d), &(ov, od)) in entries.iter().zip(&oracle) {
+        assert_eq!((v, d), (ov, u32::from(od)), "{m} {pos}");
+        decided += usize::from(v != Wdl::Draw);
+    }
+    decided
 }
