@@ -52,11 +52,11 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         "{} of {} tables to generate: at most {:.1} MB of working memory per table in \
          progress ({threads} at once at most), {:.1} MB of finished tables in memory, \
          {:.1} MB of new files",
-        plan.todo.len(),
-        plan.all.len(),
-        plan.working_memory_per_table as f64 / 1e6,
+        plan.todo().len(),
+        plan.steps.len(),
+        plan.memory() as f64 / 1e6,
         plan.resident_table_bytes as f64 / 1e6,
-        plan.file_bytes as f64 / 1e6
+        plan.file_bytes() as f64 / 1e6
     );
     let start = Instant::now();
     let out = Mutex::new(std::io::stdout());

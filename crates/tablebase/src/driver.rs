@@ -5,11 +5,14 @@
 //! materials asked for cut into levels, the materials of one level solved
 //! side by side on several threads).
 
+use std::convert::Infallible;
+
 pub use crate::error::GenerateError;
 use crate::exec::GenerateDirError;
 use crate::exec::{execute, Done, Hold, OnDamaged, Run, Way};
 use crate::game::table::Table;
 use crate::game::TableGame;
+use crate::plan::{plan, How, Plan};
 use crate::probe::Tablebase;
 
 /// A game whose tables this crate generates: how one material is solved,
@@ -39,39 +42,6 @@ pub trait Solver: TableGame {
         smaller: &Tablebase<Self>,
         threads: usize,
     ) -> Result<Table<Self>, GenerateError>;
-}
-
-/// What a generation has to do ([`Tablebase::plan`]).
-#[derive(Clone, Debug, PartialEq, Eq)]
-///
-/// ```
-/// use qi_games::jungle::{Jungle, Rules};
-/// use qi_tablebase::Tablebase;
-///
-/// let rules = Rules::standard();
-/// let m = "LvC".parse()?;
-/// let mut tb = Tablebase::<Jungle>::new(&rules);
-/// let plan = tb.plan(&[m]);
-/// assert_eq!((plan.todo.last(), plan.present), (Some(&m), 0));
-/// tb.extend(&[m], 1, &|_| {})?;
-/// let again = tb.plan(&[m]);
-/// assert!(again.todo.is_empty());
-/// assert_eq!(again.present, plan.todo.len());
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub struct Plan<M> {
-    /// The materials to solve (the closure under captures of those asked
-    /// for, less the loaded ones), in generation order.
-    pub todo: Vec<M>,
-    /// How many materials of the closure are loaded already.
-    pub present: usize,
-    /// The bound (or estimate) of the working memory of one table in
-    /// progress, in bytes ([`TableGame::generation_memory`] of the largest
-    /// material to solve).
-    pub working_memory_per_table: u64,
-    /// The memory of the new tables once finished
-    /// ([`TableGame::table_bytes`]).
-    pub table_bytes: u64,
 }
 
 /// Generation into a tablebase in memory.
@@ -105,7 +75,7 @@ impl<G: Solver> Tablebase<G> {
     /// tb.extend(&["LvE".parse()?], 2, &|_| {
     ///     done.fetch_add(1, Ordering::Relaxed);
     /// })?;
-    /// assert_eq!(done.into_inner(), plan.todo.len()); // what is loaded is not solved again
+    /// assert_eq!(done.into_inner(), plan.todo().len()); // what is loaded is not solved again
     /// assert!(tb.table("LvE".parse()?).is_some());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -133,24 +103,14 @@ impl<G: Solver> Tablebase<G> {
     }
 
     /// What generating `materials` on top of the loaded tables takes: the
-    /// materials to solve and the memory bound.
+    /// materials to solve (in core) and their memory.
     pub fn plan(&self, materials: &[G::Material]) -> Plan<G::Material> {
         let rules = self.rules();
-        let all = G::closure(materials, rules);
-        let todo: Vec<G::Material> = all
-            .iter()
-            .copied()
-            .filter(|m| self.table(*m).is_none())
-            .collect();
-        Plan {
-            present: all.len() - todo.len(),
-            working_memory_per_table: todo
-                .iter()
-                .map(|&m| G::generation_memory(m, rules))
-                .max()
-                .unwrap_or(0),
-            table_bytes: todo.iter().map(|&m| G::table_bytes(m, rules)).sum(),
-            todo,
+        let present = |m| self.table(m).is_some();
+        let in_core = |m| Ok((How::InCore, G::generation_memory(m, rules)));
+        match plan::<G, Infallible>(rules, materials, present, in_core) {
+            Ok(plan) => plan,
+            Err(never) => match never {},
         }
     }
 }

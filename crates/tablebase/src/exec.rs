@@ -20,7 +20,6 @@
 //! cannot be locked (read only) is only read: a run that finds every
 //! table there has nothing to write, any other refuses.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
@@ -33,6 +32,7 @@ use crate::error::GenerateError;
 use crate::format::{check_table_file, load_table, save_table, FormatError};
 use crate::game::table::Table;
 use crate::game::TableGame;
+use crate::plan::{last_readers, levels};
 use crate::probe::Tablebase;
 
 /// Which finished tables the executor keeps in memory.
@@ -202,18 +202,7 @@ pub(crate) fn execute<G: TableGame, W: Way<G>>(
     };
     let levels = levels::<G>(&order);
     // The last level whose materials to make read each table.
-    let mut last_reader = BTreeMap::new();
-    let mut at = 0;
-    for (k, level) in levels.iter().enumerate() {
-        for (&m, &make) in level.iter().zip(&to_make[at..]) {
-            if make {
-                for read in G::dependencies(m, &rules) {
-                    last_reader.insert(read, k);
-                }
-            }
-        }
-        at += level.len();
-    }
+    let last_reader = last_readers::<G>(&rules, &levels, &to_make);
     // Whether the table of `m` stays in memory past level `k`.
     let keep = |m: &G::Material, k: usize| match run.hold {
         Hold::All => true,
@@ -444,14 +433,6 @@ fn side_by_side<T: Send, R: Send>(
             })
         })
     })
-}
-
-/// `materials` (in [`TableGame::closure`]'s order) cut into runs of one
-/// level.
-pub(crate) fn levels<G: TableGame>(materials: &[G::Material]) -> Vec<&[G::Material]> {
-    materials
-        .chunk_by(|a, b| G::level(*a) == G::level(*b))
-        .collect()
 }
 
 /// Locks `m`, going on after a panic elsewhere (the data is a list that a

@@ -144,6 +144,7 @@ mod game;
 mod heartbeat;
 mod in_core;
 pub mod jungle;
+mod plan;
 mod probe;
 #[cfg(feature = "distributed")]
 pub mod rendezvous;
@@ -152,10 +153,10 @@ pub mod retrograde;
 mod round;
 mod value;
 
-pub use dir::{generate_dir, plan_dir, DirPlan, DirStep};
+pub use dir::{generate_dir, plan_dir};
 pub use dir_lock::{remove_stale_temporaries, WriteLock, LOCK_FILE};
 pub use driver::GenerateError;
-pub use driver::{Plan, Solver};
+pub use driver::Solver;
 pub use exec::GenerateDirError;
 pub use format::container::{FileError, MAGIC};
 pub use format::partition;
@@ -164,6 +165,7 @@ pub use format::write::free_bytes;
 pub use format::{check_table_file, load_table, save_table, FormatError, Source};
 pub use game::table::Table;
 pub use game::{Settled, TableGame};
+pub use plan::{How, Plan, Step};
 pub use probe::lazy::LazyTablebase;
 pub use probe::paged::Paging;
 pub use probe::{ProbeError, Tablebase};

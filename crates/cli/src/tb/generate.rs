@@ -11,7 +11,7 @@ use qi_engine::{spec_of, JungleKit};
 use qi_jungle::Jungle;
 use qi_tablebase::five_tigers as ft;
 use qi_tablebase::jungle::Material;
-use qi_tablebase::{generate_dir, plan_dir, Solver};
+use qi_tablebase::{generate_dir, Plan, Solver};
 
 use super::dir_lock::waiting;
 use super::generate_cluster::{cluster_of, generate_on_cluster, generate_partitioned, settings};
@@ -105,10 +105,7 @@ pub(super) fn ft_materials(args: &GenerateArgs) -> Result<Vec<ft::Material>, Cli
 }
 
 pub(super) fn generate(args: &GenerateArgs) -> Result<(), CliError> {
-    if args.plan {
-        return plan::print(args);
-    }
-    if args.partitioned && args.workers.is_none() && args.hosts.is_none() {
+    if args.partitioned && !plan::on_cluster(args) {
         return Err(CliError::Usage(
             "--partitioned is for a cluster's run: give --workers (and --hosts, --process)".into(),
         ));
@@ -118,6 +115,12 @@ pub(super) fn generate(args: &GenerateArgs) -> Result<(), CliError> {
         GameRules::FiveTigers(rules) => return ft_generate(args, &rules),
     };
     let materials = materials(args)?;
+    let plan = plan::jungle(args, &rules, &materials);
+    if args.plan {
+        plan::print(&plan);
+        return Ok(());
+    }
+    plan::say(&plan, "at most");
     if let Some(cluster) = cluster_of(args)? {
         let settings = settings::<Jungle>(args, &cluster, spec_of::<JungleKit>(&rules));
         if args.partitioned {
@@ -125,49 +128,27 @@ pub(super) fn generate(args: &GenerateArgs) -> Result<(), CliError> {
                 qi_tablebase::jungle::generate_partitioned(&rules, &materials, &cluster, dir, done)
             });
         }
-        let all = qi_tablebase::jungle::closure(&materials);
-        eprintln!(
-            "{} tables of up to {} animals, each solved by {} dataflow workers in all; every \
-             table stays in memory",
-            all.len(),
-            all.iter().map(|m| m.total()).max().unwrap_or(0),
-            cluster.workers()
-        );
         return generate_on_cluster(args, &cluster, &settings, |dir, done| {
             qi_tablebase::jungle::generate_distributed(&rules, &materials, &cluster, dir, done)
         });
     }
-    in_dir::<Jungle>(args, &rules, &materials, "at most")
+    in_dir::<Jungle>(args, &rules, &materials, &plan)
 }
 
 /// Generates the closure of `materials` under `rules` straight into the
-/// directory ([`generate_dir`]) under its write lock, after a line of the
-/// plan: only the tables a material still to come reads stay in memory,
-/// so every 4-animal Jungle material runs beside the 78 MB of 3-animal
-/// tables. `bound` says what the working memory figure is ("at most", or
-/// "about" for an estimate).
+/// directory ([`generate_dir`]) as `plan` says: only the tables a
+/// material still to come reads stay in memory, so every 4-animal Jungle
+/// material runs beside the 78 MB of 3-animal tables.
 pub(super) fn in_dir<G: Solver>(
     args: &GenerateArgs,
     rules: &G::Rules,
     materials: &[G::Material],
-    bound: &str,
+    plan: &Plan<G::Material>,
 ) -> Result<(), CliError> {
     let threads = threads(args);
     create_dir(args)?;
-    let plan = plan_dir::<G>(&args.dir, rules, materials);
-    let todo = plan.todo.len();
-    check_disk(&args.dir, plan.file_bytes)?;
-    eprintln!(
-        "{todo} of {} tables to generate ({} present): {bound} {:.1} MB of working memory per \
-         table in progress, {} at once at most, {:.1} MB of finished tables in memory and \
-         {:.1} MB of new files",
-        plan.all.len(),
-        plan.all.len() - todo,
-        plan.working_memory_per_table as f64 / 1e6,
-        threads.min(todo.max(1)),
-        plan.resident_table_bytes as f64 / 1e6,
-        plan.file_bytes as f64 / 1e6
-    );
+    check_disk(&args.dir, plan.file_bytes())?;
+    let todo = plan.todo().len();
     let start = Instant::now();
     let bar = progress_bar(todo as u64, std::io::stderr().is_terminal());
     let generated = waiting(&args.dir, || {
@@ -178,7 +159,7 @@ pub(super) fn in_dir<G: Solver>(
     });
     bar.finish_and_clear();
     if generated? == 0 && todo == 0 {
-        return nothing_to_do(args, plan.all.len());
+        return nothing_to_do(args, plan.steps.len());
     }
     eprintln!(
         "{todo} tables generated in {:.1} s into {}",

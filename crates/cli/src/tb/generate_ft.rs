@@ -8,14 +8,15 @@ use std::time::Instant;
 use qi_engine::{spec_of, FiveTigersKit};
 use qi_five_tigers::FiveTigers;
 use qi_tablebase::five_tigers as ft;
+use qi_tablebase::{How, Plan};
 
 use super::dir_lock::waiting;
 use super::generate::{
     create_dir, ft_materials, in_dir, nothing_to_do, progress_bar, threads, GenerateArgs,
 };
 use super::generate_cluster::{cluster_of, generate_on_cluster, generate_partitioned, settings};
-use super::resources::{ft_check_memory, machine_memory};
-use super::tb_error;
+use super::plan;
+use super::resources::{check_memory, machine_memory};
 use crate::error::CliError;
 
 /// `qi tb generate` of Five Tigers tables under `rules`.
@@ -24,11 +25,22 @@ pub(super) fn ft_generate(
     rules: &qi_five_tigers::Rules,
 ) -> Result<(), CliError> {
     let materials = ft_materials(args)?;
-    let banned = rules.shuttle == qi_five_tigers::Shuttle::Forbidden;
-    if banned && args.workers.is_none() && args.hosts.is_none() {
-        return ft_generate_bounded(args, rules, &materials);
+    let plan = plan::five_tigers(args, rules, &materials)?;
+    if args.plan {
+        plan::print(&plan);
+        return Ok(());
     }
-    ft_check_memory(args, rules, &materials)?;
+    if plan::bounded(args, rules) {
+        plan::say(&plan, "about");
+        return ft_generate_bounded(args, rules, &materials, &plan);
+    }
+    let largest = plan.steps.iter().filter(|s| s.how != How::Present);
+    if let Some(step) = largest.max_by_key(|s| s.memory) {
+        if !plan::on_cluster(args) {
+            check_memory(step.material, step.memory)?;
+        }
+    }
+    plan::say(&plan, "about");
     if let Some(cluster) = cluster_of(args)? {
         let settings = settings::<FiveTigers>(args, &cluster, spec_of::<FiveTigersKit>(rules));
         if args.partitioned {
@@ -40,87 +52,23 @@ pub(super) fn ft_generate(
             ft::generate_distributed(rules, &materials, &cluster, dir, done)
         });
     }
-    in_dir::<FiveTigers>(args, rules, &materials, "about")
+    in_dir::<FiveTigers>(args, rules, &materials, &plan)
 }
 
-/// `ft_generate` under the shuttle ban: one material at a time, each with
-/// only the tables it reads in memory, in core where that fits the
-/// machine's memory and out of core where it does not
-/// (`ft::generate_bounded`); refused up front if a material fits neither
-/// way.
+/// `ft_generate` under the shuttle ban, as `plan` says: one material at a
+/// time, each with only the tables it reads in memory, in core where that
+/// fits the machine's memory, out of core or from its twin
+/// (`ft::generate_bounded`).
 pub(super) fn ft_generate_bounded(
     args: &GenerateArgs,
     rules: &qi_five_tigers::Rules,
     materials: &[ft::Material],
+    plan: &Plan<ft::Material>,
 ) -> Result<(), CliError> {
     let threads = threads(args);
     create_dir(args)?;
     let memory = machine_memory()?.unwrap_or(u64::MAX);
-    let plan = ft::plan_bounded(rules, materials, &args.dir, memory).map_err(|e| match e {
-        qi_tablebase::GenerateError::OutOfMemory {
-            material, needed, ..
-        } => CliError::Usage(format!(
-            "the table {material} needs about {:.1} GB of working memory to generate, more \
-             than the {:.1} GB of this machine, in core or out of core (docs/tablebases.md): \
-             ask for fewer pieces (--pieces, --material)",
-            needed as f64 / 1e9,
-            memory as f64 / 1e9
-        )),
-        e => tb_error(e),
-    })?;
-    let todo: Vec<_> = plan
-        .iter()
-        .filter(|(_, how)| *how != ft::Solve::Present)
-        .collect();
-    let out_of_core: Vec<String> = todo
-        .iter()
-        .filter_map(|(m, how)| match how {
-            ft::Solve::OutOfCore(bytes) => {
-                Some(format!("{m} (about {:.1} GB)", *bytes as f64 / 1e9))
-            }
-            _ => None,
-        })
-        .collect();
-    let in_core: Vec<u64> = todo
-        .iter()
-        .filter_map(|(_, how)| match how {
-            ft::Solve::InCore(bytes) => Some(*bytes),
-            _ => None,
-        })
-        .collect();
-    let swapped: Vec<String> = todo
-        .iter()
-        .filter(|(_, how)| matches!(how, ft::Solve::Swapped(_)))
-        .map(|(m, _)| m.to_string())
-        .collect();
-    let mut ways = Vec::new();
-    if let Some(largest) = in_core.iter().max() {
-        ways.push(format!(
-            "{} in core (the largest with about {:.1} MB of memory)",
-            in_core.len(),
-            *largest as f64 / 1e6
-        ));
-    }
-    if !out_of_core.is_empty() {
-        ways.push(format!(
-            "out of core, its values on disk in DIR: {}",
-            out_of_core.join(", ")
-        ));
-    }
-    if !swapped.is_empty() {
-        ways.push(format!(
-            "from the table with the colours swapped: {}",
-            swapped.join(", ")
-        ));
-    }
-    eprintln!(
-        "{} of {} tables to generate ({} present), one at a time on {threads} threads{}{}",
-        todo.len(),
-        plan.len(),
-        plan.len() - todo.len(),
-        if ways.is_empty() { "" } else { ": " },
-        ways.join("; ")
-    );
+    let todo = plan.todo();
     let start = Instant::now();
     let drawn = std::io::stderr().is_terminal();
     let bar = progress_bar(todo.len() as u64, drawn);
@@ -149,9 +97,8 @@ pub(super) fn ft_generate_bounded(
                     ));
                 }
                 let how = match s.how {
-                    ft::Solve::OutOfCore(_) => "out of core",
-                    ft::Solve::Swapped(_) => "from its twin (colours swapped)",
-                    _ => "in core",
+                    How::FromTwin => "from its twin (colours swapped)".to_string(),
+                    how => how.to_string(),
                 };
                 say(&format!(
                 "{}: {} states {how} in {:.1} s; of its {} positions {} won, {} drawn, {} lost \
@@ -174,7 +121,7 @@ pub(super) fn ft_generate_bounded(
     bar.finish_and_clear();
     result?;
     if solved == 0 && todo.is_empty() {
-        return nothing_to_do(args, plan.len());
+        return nothing_to_do(args, plan.steps.len());
     }
     eprintln!(
         "{solved} tables generated in {:.1} s into {}",

@@ -1,91 +1,145 @@
-//! `qi tb generate --plan`: what a generation would do, printed, nothing
-//! generated.
+//! The plan of a `qi tb generate` (the library's [`Plan`]: per material
+//! of the closure, how it is made, what it reads, its memory and its
+//! file): printed whole by `--plan`, which generates nothing, and before
+//! every generation, its totals and the materials to make.
 
-use std::collections::BTreeMap;
 use std::fmt::Display;
 
 use qi_five_tigers::{FiveTigers, Shuttle};
 use qi_jungle::Jungle;
 use qi_tablebase::five_tigers as ft;
-use qi_tablebase::{plan_dir, DirPlan, DirStep};
+use qi_tablebase::jungle::Material;
+use qi_tablebase::{plan_dir, How, Plan, TableGame};
 
-use super::generate::{ft_materials, materials, GenerateArgs};
+use super::generate::GenerateArgs;
 use super::resources::machine_memory;
-use super::{tb_error, GameRules};
+use super::tb_error;
 use crate::error::CliError;
 use crate::out::outln;
 
-/// Prints the plan of `qi tb generate` with `args`.
-pub(super) fn print(args: &GenerateArgs) -> Result<(), CliError> {
-    let cluster = args.workers.is_some() || args.hosts.is_some();
-    let made = if cluster { "on the cluster" } else { "in core" };
-    match args.game.game_rules()? {
-        GameRules::Jungle(rules) => {
-            let plan = plan_dir::<Jungle>(&args.dir, &rules, &materials(args)?);
-            show(&plan, |_| made.to_string());
-        }
-        GameRules::FiveTigers(rules) => {
-            let materials = ft_materials(args)?;
-            let plan = plan_dir::<FiveTigers>(&args.dir, &rules, &materials);
-            let bounded = rules.shuttle == Shuttle::Forbidden && !cluster;
-            if !bounded {
-                show(&plan, |_| made.to_string());
-                return Ok(());
-            }
-            // One material at a time, each the way the machine's memory
-            // allows (`ft::generate_bounded`).
-            let memory = machine_memory()?.unwrap_or(u64::MAX);
-            let ways: BTreeMap<ft::Material, ft::Solve> =
-                ft::plan_bounded(&rules, &materials, &args.dir, memory)
-                    .map_err(tb_error)?
-                    .into_iter()
-                    .collect();
-            show(&plan, |s| match ways.get(&s.material) {
-                Some(ft::Solve::InCore(bytes)) => format!("in core ({})", mb(*bytes)),
-                Some(ft::Solve::OutOfCore(bytes)) => format!("out of core ({})", mb(*bytes)),
-                Some(ft::Solve::Swapped(bytes)) => format!("from its twin ({})", mb(*bytes)),
-                Some(ft::Solve::Present) | None => "present".to_string(),
-            });
-        }
+/// Whether `args` run on timely dataflow workers.
+pub(super) fn on_cluster(args: &GenerateArgs) -> bool {
+    args.workers.is_some() || args.hosts.is_some()
+}
+
+/// Whether Five Tigers tables under `rules` are made one at a time within
+/// the machine's memory (`ft::generate_bounded`): under the shuttle ban,
+/// in one process.
+pub(super) fn bounded(args: &GenerateArgs, rules: &qi_five_tigers::Rules) -> bool {
+    rules.shuttle == Shuttle::Forbidden && !on_cluster(args)
+}
+
+/// The plan of the Jungle `materials` under `rules` into DIR.
+pub(super) fn jungle(
+    args: &GenerateArgs,
+    rules: &qi_jungle::Rules,
+    materials: &[Material],
+) -> Plan<Material> {
+    made_here::<Jungle>(args, rules, materials)
+}
+
+/// The plan of the Five Tigers `materials` under `rules` into DIR: under
+/// the shuttle ban each material in core, out of core or from its twin as
+/// the machine's memory allows (refused when one fits no way).
+pub(super) fn five_tigers(
+    args: &GenerateArgs,
+    rules: &qi_five_tigers::Rules,
+    materials: &[ft::Material],
+) -> Result<Plan<ft::Material>, CliError> {
+    if !bounded(args, rules) {
+        return Ok(made_here::<FiveTigers>(args, rules, materials));
     }
-    Ok(())
+    let memory = machine_memory()?.unwrap_or(u64::MAX);
+    ft::plan_bounded(rules, materials, &args.dir, memory).map_err(|e| match e {
+        qi_tablebase::GenerateError::OutOfMemory {
+            material, needed, ..
+        } => CliError::Usage(format!(
+            "the table {material} needs about {:.1} GB of working memory to generate, more \
+             than the {:.1} GB of this machine, in core or out of core (docs/tablebases.md): \
+             ask for fewer pieces (--pieces, --material)",
+            needed as f64 / 1e9,
+            memory as f64 / 1e9
+        )),
+        e => tb_error(e),
+    })
+}
+
+/// The plan of a generation in core into DIR, or on the cluster.
+fn made_here<G: TableGame>(
+    args: &GenerateArgs,
+    rules: &G::Rules,
+    materials: &[G::Material],
+) -> Plan<G::Material> {
+    let plan = plan_dir::<G>(&args.dir, rules, materials);
+    if on_cluster(args) {
+        plan.made(How::OnCluster)
+    } else {
+        plan
+    }
+}
+
+/// `--plan`: every material of `plan`, then the totals, on stdout.
+pub(super) fn print<M: Display + Copy>(plan: &Plan<M>) {
+    outln!("material\thow\treads\tworking memory\tfile");
+    for line in rows(plan, true) {
+        outln!("{line}");
+    }
+    outln!(
+        "total\t{} of {} to make\t\tat most {} a table\t{} new, {} of finished tables held at \
+         once at most",
+        plan.todo().len(),
+        plan.steps.len(),
+        mb(plan.memory()),
+        mb(plan.file_bytes()),
+        mb(plan.resident_table_bytes)
+    );
+}
+
+/// Before a generation: the totals of `plan` (`bound` says whether its
+/// memory is a bound, "at most", or an estimate, "about"), then each
+/// material to make, on stderr.
+pub(super) fn say<M: Display + Copy>(plan: &Plan<M>, bound: &str) {
+    let todo = plan.todo().len();
+    eprintln!(
+        "{todo} of {} tables to generate ({} present): {bound} {} of memory per table in \
+         progress, {} of finished tables in memory and {} of new files",
+        plan.steps.len(),
+        plan.present(),
+        mb(plan.memory()),
+        mb(plan.resident_table_bytes),
+        mb(plan.file_bytes())
+    );
+    for line in rows(plan, false) {
+        eprintln!("{line}");
+    }
+}
+
+/// One line a material of `plan` (`all`, or those to make): the
+/// material, how it is made, what it reads, its memory and its file,
+/// tab-separated.
+fn rows<M: Display + Copy>(plan: &Plan<M>, all: bool) -> Vec<String> {
+    plan.steps
+        .iter()
+        .filter(|s| all || s.how != How::Present)
+        .map(|s| {
+            let reads: Vec<String> = s.reads.iter().map(M::to_string).collect();
+            let reads = if reads.is_empty() {
+                "-".to_string()
+            } else {
+                reads.join(",")
+            };
+            format!(
+                "{}\t{}\t{reads}\t{}\t{}",
+                s.material,
+                s.how,
+                mb(s.memory),
+                mb(s.file_bytes)
+            )
+        })
+        .collect()
 }
 
 /// `bytes` in MB, one decimal.
 fn mb(bytes: u64) -> String {
     format!("{:.1} MB", bytes as f64 / 1e6)
-}
-
-/// One line per material of `plan`, `how` saying how a material to make
-/// is made, then the totals.
-fn show<M: Display + Copy>(plan: &DirPlan<M>, how: impl Fn(&DirStep<M>) -> String) {
-    outln!("material\thow\treads\tworking memory\tfile");
-    for step in &plan.steps {
-        let reads: Vec<String> = step.reads.iter().map(M::to_string).collect();
-        outln!(
-            "{}\t{}\t{}\t{}\t{}",
-            step.material,
-            if step.present {
-                "present".to_string()
-            } else {
-                how(step)
-            },
-            if reads.is_empty() {
-                "-".to_string()
-            } else {
-                reads.join(",")
-            },
-            mb(step.working_memory),
-            mb(step.file_bytes)
-        );
-    }
-    outln!(
-        "total\t{} of {} to make\t\tat most {} a table\t{} new, {} of finished tables \
-         held at once at most",
-        plan.todo.len(),
-        plan.all.len(),
-        mb(plan.working_memory_per_table),
-        mb(plan.file_bytes),
-        mb(plan.resident_table_bytes)
-    );
 }

@@ -1,44 +1,22 @@
 //! What a generation is checked against before any work: the machine's
 //! memory and the free room on disk.
 
-use qi_five_tigers::FiveTigers;
-use qi_tablebase::five_tigers as ft;
-use qi_tablebase::TableGame;
-
-use super::generate::GenerateArgs;
 use crate::error::CliError;
 
-/// `ft_generate` with every missing (or damaged) table solved in core,
-/// one material after another on all the threads.
-/// Refuses, before any work, a generation whose largest table still to
-/// solve needs more working memory than the machine has: it could only
-/// end, maybe hours in, in the kernel's out-of-memory kill (`shandong`'s
-/// `4v4` needs tens of gigabytes). The machine's memory is `MemTotal` of
-/// `/proc/meminfo`, or `QI_TB_MEMORY` (bytes) when set; where neither can
-/// be read nothing is checked. A distributed run holds a share of each
-/// table in each process and is not checked.
-pub(super) fn ft_check_memory(
-    args: &GenerateArgs,
-    rules: &qi_five_tigers::Rules,
-    materials: &[ft::Material],
-) -> Result<(), CliError> {
-    if args.hosts.is_some() || args.workers.is_some() {
-        return Ok(());
-    }
-    let Some(memory) = machine_memory()? else {
-        return Ok(());
-    };
-    let largest = ft::closure(materials, rules)
-        .into_iter()
-        .filter(|&m| !ft::Tablebase::file_path(&args.dir, m).exists())
-        .map(|m| (<FiveTigers as TableGame>::generation_memory(m, rules), m))
-        .max();
-    match largest {
-        Some((need, m)) if need > memory => Err(CliError::Usage(format!(
-            "the table {m} needs about {:.1} GB of working memory to generate, more than the \
-             {:.1} GB of this machine (docs/tablebases.md): ask for fewer pieces (--pieces, \
+/// Refuses, before any work, a generation in one process whose largest
+/// table to make, `material`, needs more working memory (`needed` bytes,
+/// the plan's) than the machine has: it could only end, maybe hours in, in the
+/// kernel's out-of-memory kill (`shandong`'s `4v4` in core needs tens of
+/// gigabytes). The machine's memory is `MemTotal` of `/proc/meminfo`, or
+/// `QI_TB_MEMORY` (bytes) when set; where neither can be read nothing is
+/// checked.
+pub(super) fn check_memory(material: impl std::fmt::Display, needed: u64) -> Result<(), CliError> {
+    match machine_memory()? {
+        Some(memory) if needed > memory => Err(CliError::Usage(format!(
+            "the table {material} needs about {:.1} GB of working memory to generate, more than \
+             the {:.1} GB of this machine (docs/tablebases.md): ask for fewer pieces (--pieces, \
              --material)",
-            need as f64 / 1e9,
+            needed as f64 / 1e9,
             memory as f64 / 1e9
         ))),
         _ => Ok(()),
@@ -72,7 +50,7 @@ pub(super) fn check_disk(dir: &std::path::Path, needed: u64) -> Result<(), CliEr
     }
 }
 
-/// The machine's memory in bytes (see [`ft_check_memory`]).
+/// The machine's memory in bytes (see [`check_memory`]).
 pub(super) fn machine_memory() -> Result<Option<u64>, CliError> {
     if let Ok(text) = std::env::var("QI_TB_MEMORY") {
         return text.trim().parse().map(Some).map_err(|_| {

@@ -15,37 +15,22 @@ use qi_five_tigers::{FiveTigers, Rules};
 
 use super::retro_disk::{memory_needed, solve_out_of_core};
 use super::swap::{twin, write_twin};
-use super::{closure, forbids_shuttle, solve_material, Material, Stats, Table, Tablebase};
+use super::{forbids_shuttle, solve_material, Material, Stats, Table, Tablebase};
 use crate::driver::GenerateError;
 use crate::exec::GenerateDirError;
 use crate::exec::{execute, Hold, OnDamaged, Run, Way};
 use crate::format::blocked::peek_version;
 use crate::format::{load_table, FormatError};
+use crate::plan::{plan, How, Plan};
 use crate::TableGame;
-
-/// How a material of a bounded generation is solved.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Solve {
-    /// Its file is in the directory and sound.
-    Present,
-    /// In core, with this many bytes of memory (working memory and the
-    /// tables its conversions read), about.
-    InCore(u64),
-    /// Out of core, with this many bytes of memory, about.
-    OutOfCore(u64),
-    /// From its twin (`b v a` for `a v b`, present or solved before it) by
-    /// swapping the colours, with this many bytes of memory (the twin's
-    /// table), about: an index computation a state, no solve.
-    Swapped(u64),
-}
 
 /// One table a bounded generation solved.
 #[derive(Debug)]
 pub struct Solved {
     /// The material.
     pub material: Material,
-    /// How (never [`Solve::Present`]).
-    pub how: Solve,
+    /// How (never [`How::Present`]).
+    pub how: How,
     /// Its slots.
     pub slots: u64,
     /// Its statistics.
@@ -62,23 +47,26 @@ fn file_bytes(dir: &Path, m: Material) -> u64 {
     std::fs::metadata(Tablebase::file_path(dir, m)).map_or(0, |meta| meta.len())
 }
 
-/// How each material of the closure of `materials` is to be solved into
-/// `dir` with at most `memory` bytes, in generation order, the tables
-/// still missing estimated at [`TableGame::table_bytes`] (present files
-/// count at their size; a present file is not checked here), or the first
-/// material that fits neither way.
+/// How each material of the closure of `materials` is to be made into
+/// `dir` with at most `memory` bytes, in generation order: from its twin
+/// where that table is made before it or present in a dense file, else
+/// in core where that fits, else out of core under the shuttle ban; the
+/// memory of each counts the tables it reads, at the size of their file
+/// or estimated at [`TableGame::table_bytes`] (a present file is not
+/// checked here). The first material that fits no way is refused.
 ///
 /// ```
 /// use qi_games::five_tigers::Rules;
-/// use qi_tablebase::five_tigers::{plan_bounded, Material, Solve};
-/// use qi_tablebase::GenerateError;
+/// use qi_tablebase::five_tigers::{plan_bounded, Material};
+/// use qi_tablebase::{GenerateError, How};
 ///
 /// let rules = Rules::shandong();
 /// let dir = std::env::temp_dir().join("qi-doc-plan-bounded-empty");
 /// let m: Material = "5v5".parse().unwrap();
 /// // 2.5 · 10¹⁰ cells: about 56 GB in core, 19 GB out of core.
 /// let plan = plan_bounded(&rules, &[m], &dir, 24_000_000_000).unwrap();
-/// assert!(matches!(plan.last(), Some((last, Solve::OutOfCore(_))) if *last == m));
+/// let last = plan.steps.last().unwrap();
+/// assert_eq!((last.material, last.how), (m, How::OutOfCore));
 /// let refused = plan_bounded(&rules, &[m], &dir, 10_000_000_000);
 /// assert!(matches!(refused, Err(GenerateError::OutOfMemory { .. })));
 /// ```
@@ -87,8 +75,7 @@ pub fn plan_bounded(
     materials: &[Material],
     dir: &Path,
     memory: u64,
-) -> Result<Vec<(Material, Solve)>, GenerateError> {
-    let order = closure(materials, rules);
+) -> Result<Plan<Material>, GenerateError> {
     let bytes = |m: Material| match file_bytes(dir, m) {
         0 => <qi_five_tigers::FiveTigers as TableGame>::table_bytes(m, rules),
         n => n,
@@ -103,37 +90,36 @@ pub fn plan_bounded(
             Some(super::DENSE_VERSION | super::DENSE_BAN_VERSION)
         )
     };
-    order
-        .into_iter()
-        .map(|m| {
-            if Tablebase::file_path(dir, m).exists() {
-                return Ok((m, Solve::Present));
+    let present = |m| Tablebase::file_path(dir, m).exists();
+    let how = |m: Material| {
+        solved.insert(m);
+        let t = twin(m);
+        if t != m && (solved.contains(&t) || dense_file(t)) {
+            // The twin's table, and the two indexes' board slots.
+            let slots = |m: Material| super::dense::DenseIndex::new(m.first, m.second).len();
+            let swapped = bytes(t) + 8 * (slots(m) + slots(t));
+            if swapped <= memory {
+                return Ok((How::FromTwin, swapped));
             }
-            solved.insert(m);
-            let t = twin(m);
-            if t != m && (solved.contains(&t) || dense_file(t)) {
-                // The twin's table, and the two indexes' board slots.
-                let slots = |m: Material| super::dense::DenseIndex::new(m.first, m.second).len();
-                let swapped = bytes(t) + 8 * (slots(m) + slots(t));
-                if swapped <= memory {
-                    return Ok((m, Solve::Swapped(swapped)));
-                }
+        }
+        let in_core = <qi_five_tigers::FiveTigers as TableGame>::generation_memory(m, rules)
+            + m.after_removals(rules).into_iter().map(bytes).sum::<u64>();
+        if in_core <= memory {
+            return Ok((How::InCore, in_core));
+        }
+        if forbids_shuttle(rules) {
+            let out = memory_needed(m, rules, bytes);
+            if out <= memory {
+                return Ok((How::OutOfCore, out));
             }
-            let in_core = <qi_five_tigers::FiveTigers as TableGame>::generation_memory(m, rules)
-                + m.after_removals(rules).into_iter().map(bytes).sum::<u64>();
-            if in_core <= memory {
-                return Ok((m, Solve::InCore(in_core)));
-            }
-            if forbids_shuttle(rules) {
-                let out = memory_needed(m, rules, bytes);
-                if out <= memory {
-                    return Ok((m, Solve::OutOfCore(out)));
-                }
-                return Err(too_large(m, out.min(in_core), memory));
-            }
-            Err(too_large(m, in_core, memory))
-        })
-        .collect()
+            return Err(too_large(m, out.min(in_core), memory));
+        }
+        Err(too_large(m, in_core, memory))
+    };
+    let mut plan = plan::<FiveTigers, _>(rules, materials, present, how)?;
+    // Each material reads its tables from the directory.
+    plan.resident_table_bytes = 0;
+    Ok(plan)
 }
 
 fn too_large(m: Material, needed: u64, memory: u64) -> GenerateError {
@@ -151,7 +137,8 @@ fn too_large(m: Material, needed: u64, memory: u64) -> GenerateError {
 ///
 /// ```
 /// use qi_games::five_tigers::Rules;
-/// use qi_tablebase::five_tigers::{generate_bounded, Solve};
+/// use qi_tablebase::five_tigers::generate_bounded;
+/// use qi_tablebase::How;
 ///
 /// let dir = std::env::temp_dir().join(format!("qi-doc-bounded-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir).unwrap();
@@ -165,7 +152,7 @@ fn too_large(m: Material, needed: u64, memory: u64) -> GenerateError {
 /// })
 /// .unwrap();
 /// assert_eq!(solved.len(), 2);
-/// assert!(solved.iter().all(|(_, how)| matches!(how, Solve::InCore(_))));
+/// assert!(solved.iter().all(|(_, how)| *how == How::InCore));
 /// std::fs::remove_dir_all(&dir).unwrap();
 /// ```
 pub fn generate_bounded(
@@ -179,7 +166,9 @@ pub fn generate_bounded(
 ) -> Result<(), GenerateDirError> {
     let way = Bounded {
         plan: plan_bounded(rules, materials, dir, memory)?
+            .steps
             .into_iter()
+            .map(|s| (s.material, s.how))
             .collect(),
         rules,
         dir,
@@ -211,7 +200,7 @@ pub fn generate_bounded(
 /// The way of [`generate_bounded`]: each material made as its plan says,
 /// with only what it reads in memory, read from the directory.
 struct Bounded<'a> {
-    plan: BTreeMap<Material, Solve>,
+    plan: BTreeMap<Material, How>,
     rules: &'a Rules,
     dir: &'a Path,
     memory: u64,
@@ -219,7 +208,7 @@ struct Bounded<'a> {
 }
 
 impl Way<FiveTigers> for Bounded<'_> {
-    type Made = (Solve, u64, Stats);
+    type Made = (How, u64, Stats);
 
     fn make(
         &self,
@@ -231,7 +220,7 @@ impl Way<FiveTigers> for Bounded<'_> {
         let (rules, dir) = (self.rules, self.dir);
         let path = Tablebase::file_path(dir, m);
         let how = match self.plan.get(&m) {
-            Some(&how) if how != Solve::Present => how,
+            Some(&how) if how != How::Present => how,
             // A damaged file was planned as present: plan it again
             // without it.
             _ => {
@@ -241,21 +230,21 @@ impl Way<FiveTigers> for Bounded<'_> {
                         source,
                     })?;
                 }
-                match plan_bounded(rules, &[m], dir, self.memory)?.pop() {
-                    Some((_, how)) => how,
+                match plan_bounded(rules, &[m], dir, self.memory)?.steps.pop() {
+                    Some(step) => step.how,
                     None => return Err(GenerateError::Internal(format!("{m}: no plan")).into()),
                 }
             }
         };
         Ok(match how {
-            Solve::Swapped(_) => {
+            How::FromTwin => {
                 let source = load_table(&Tablebase::file_path(dir, twin(m)), rules)?;
                 write_twin(&source, dir, threads)?;
                 drop(source);
                 let (_, slots, stats) = super::file_stats(&path, rules)?;
                 (None, (how, slots, stats))
             }
-            Solve::OutOfCore(_) => {
+            How::OutOfCore => {
                 let r = solve_out_of_core(m, rules, dir, threads, self.progress)?;
                 (None, (how, r.cells, r.stats))
             }
@@ -274,7 +263,7 @@ impl Way<FiveTigers> for Bounded<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::generate_resumable;
+    use super::super::{closure, generate_resumable};
     use super::*;
 
     fn temp_dir(name: &str) -> std::path::PathBuf {
@@ -291,17 +280,10 @@ mod tests {
         dir
     }
 
-    fn names(list: &[(Material, Solve)]) -> Vec<String> {
-        list.iter()
-            .map(|(m, how)| {
-                let how = match how {
-                    Solve::Present => "present",
-                    Solve::InCore(_) => "in core",
-                    Solve::OutOfCore(_) => "out of core",
-                    Solve::Swapped(_) => "swapped",
-                };
-                format!("{m} {how}")
-            })
+    fn names(plan: &Plan<Material>) -> Vec<String> {
+        plan.steps
+            .iter()
+            .map(|s| format!("{} {}", s.material, s.how))
             .collect()
     }
 
@@ -333,15 +315,15 @@ mod tests {
             solved.push((s.material, s.how))
         })
         .unwrap();
-        assert_eq!(solved.len(), plan.len());
-        for (m, _) in &plan {
-            let a = std::fs::read(Tablebase::file_path(&reference, *m)).unwrap();
-            let b = std::fs::read(Tablebase::file_path(&dir, *m)).unwrap();
+        assert_eq!(solved.len(), plan.steps.len());
+        for m in plan.all() {
+            let a = std::fs::read(Tablebase::file_path(&reference, m)).unwrap();
+            let b = std::fs::read(Tablebase::file_path(&dir, m)).unwrap();
             assert!(a == b, "{m}");
         }
         // Everything present now; a file cut short is solved again.
         let plan = plan_bounded(&rules, &ms, &dir, memory).unwrap();
-        assert!(plan.iter().all(|(_, how)| *how == Solve::Present));
+        assert!(plan.steps.iter().all(|s| s.how == How::Present));
         let cut = Tablebase::file_path(&dir, "1v4".parse().unwrap());
         let bytes = std::fs::read(&cut).unwrap();
         std::fs::write(&cut, &bytes[..bytes.len() / 2]).unwrap();
@@ -376,7 +358,10 @@ mod tests {
             let dir = temp_dir("twin");
             let plan = names(&plan_bounded(&rules, &ms, &dir, 1 << 30).unwrap());
             for m in ["2v3", "1v4", "1v2", "1v3"] {
-                assert!(plan.contains(&format!("{m} swapped")), "{rules}: {plan:?}");
+                assert!(
+                    plan.contains(&format!("{m} from its twin")),
+                    "{rules}: {plan:?}"
+                );
             }
             for m in ["3v2", "4v1", "3v1", "2v1"] {
                 assert!(plan.contains(&format!("{m} in core")), "{rules}: {plan:?}");
@@ -416,7 +401,7 @@ mod tests {
             let need = std::fs::metadata(&keep).unwrap().len();
             match plan_bounded(&rules, &ms[1..2], &small, need) {
                 Ok(plan) => assert!(
-                    !names(&plan).iter().any(|p| p == "2v3 swapped"),
+                    !names(&plan).iter().any(|p| p == "2v3 from its twin"),
                     "{rules}: {plan:?}"
                 ),
                 // With the shuttle allowed nothing is solved out of core.

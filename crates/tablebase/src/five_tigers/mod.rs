@@ -73,7 +73,7 @@ use qi_core::{Position, Side};
 use qi_five_tigers::{FiveTigers, Phase, Rules, RulesError, Shuttle};
 use thiserror::Error;
 
-pub use bounded::{generate_bounded, plan_bounded, Solve, Solved};
+pub use bounded::{generate_bounded, plan_bounded, Solved};
 pub use count::{estimated_state_count, raw_state_count, EXACT_PLACEMENTS};
 pub use file_stats::file_stats;
 pub use layout::{Dense, DenseBan, Slots};

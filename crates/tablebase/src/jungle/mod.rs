@@ -8,8 +8,8 @@
 //!   left-right mirror pair (every preset's board is the same in a
 //!   mirror, so both have one value); `position_count()` counts them all.
 //!   The index is a formula, so a table file stores no keys.
-//! * [`generate_table`] solves one material given the tables of the
-//!   materials its captures lead to.
+//! * [`Solver::solve`] solves one material given
+//!   the tables of the materials its captures lead to.
 //! * [`JungleSlice`] is a material as a slice of the generic retrograde
 //!   rounds ([`crate::retrograde`]), which also run on many workers and
 //!   processes (`dataflow`, with the `distributed` feature).
@@ -34,7 +34,6 @@
 mod distributed;
 mod material;
 mod slice;
-mod solve;
 mod tables;
 
 use qi_core::Position;
@@ -44,7 +43,6 @@ use qi_jungle::{Jungle, ParseRulesError, Rules};
 pub use distributed::{generate_distributed, generate_partitioned};
 pub use material::{Indexer, Material, MaterialError};
 pub use slice::JungleSlice;
-pub use solve::{closure, generate_table, generation_memory};
 pub use tables::{LazyTablebase, Table, Tablebase};
 
 use crate::driver::GenerateError;
@@ -148,8 +146,18 @@ impl TableGame for Jungle {
         material.total()
     }
 
+    /// Fewest animals first, then in material order.
     fn closure(materials: &[Material], _rules: &Rules) -> Vec<Material> {
-        closure(materials)
+        let mut all = std::collections::BTreeSet::new();
+        let mut todo: Vec<Material> = materials.to_vec();
+        while let Some(m) = todo.pop() {
+            if all.insert(m) {
+                todo.extend(m.after_captures());
+            }
+        }
+        let mut out: Vec<Material> = all.into_iter().collect();
+        out.sort_by_key(|m| (m.total(), *m));
+        out
     }
 
     fn level(material: Material) -> u32 {
@@ -160,8 +168,16 @@ impl TableGame for Jungle {
         material.after_captures()
     }
 
+    /// A bound (the tables it reads not counted): per index a state byte
+    /// and a distance of one byte while solving (two, solved again, past
+    /// 254 plies: 3), then a value byte and a two-byte distance handed to
+    /// the table, whose packed values and distances take 1.25 more: 8
+    /// bytes, and the predecessors of a block of decided positions.
     fn generation_memory(material: Material, _rules: &Rules) -> u64 {
-        generation_memory(material)
+        material
+            .index_count()
+            .saturating_mul(8)
+            .saturating_add((1 << 16) * 8 * 16)
     }
 
     /// 2 bits and a one-byte distance an index (every table up to 4
@@ -223,6 +239,29 @@ impl TableGame for Jungle {
     }
 }
 
+/// Retrograde analysis by the in-core solver over the slots of the
+/// material's index ([`JungleSlice`]'s starts and un-moves): each slot
+/// started by its moves (a move that enters the den, captures the last
+/// animal or captures into a solved smaller material, which must be in
+/// `smaller`, has a known value), then values spread backwards by
+/// un-moves in increasing order of distance: a position is won in `d`
+/// once a successor is lost in `d - 1`, lost in `d` once all its
+/// successors are won, the longest in `d - 1`. What is left is drawn.
+///
+/// ```
+/// use qi_games::jungle::{Jungle, Rules};
+/// use qi_tablebase::jungle::{Material, Tablebase};
+/// use qi_tablebase::Solver;
+///
+/// let rules = Rules::standard();
+/// let m: Material = "LRvE".parse()?;
+/// let smaller = Tablebase::generate(&rules, &m.after_captures(), 2)?;
+/// let table = Jungle::solve(&rules, m, &smaller, 2)?;
+/// assert_eq!(Some(&table), Tablebase::generate(&rules, &[m], 2)?.table(m));
+/// // Without the tables its captures lead to, no table.
+/// assert!(Jungle::solve(&rules, m, &Tablebase::new(&rules), 2).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
 impl Solver for Jungle {
     fn solve(
         rules: &Rules,
@@ -230,7 +269,7 @@ impl Solver for Jungle {
         smaller: &Tablebase,
         threads: usize,
     ) -> Result<Table, GenerateError> {
-        generate_table(rules, material, smaller, threads)
+        slice::solve_in_core(rules, material, smaller, threads)
     }
 }
 

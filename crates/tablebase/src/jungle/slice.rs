@@ -2,7 +2,7 @@
 //! started by its moves (a capture leaves the material: an exit, read in
 //! the smaller tables), and un-moved by taking back a move that captured
 //! nothing. This is what the in-core solver
-//! ([`generate_table`](super::generate_table)) and the rounds as data
+//! ([`Solver::solve`](crate::Solver::solve)) and the rounds as data
 //! (`retrograde::solve`, and `dataflow::solve` on many workers and
 //! processes) need of Jungle: the same starts and un-moves, so the same
 //! values, distances and bytes.
@@ -320,7 +320,7 @@ impl JungleSlice {
 /// capture's position valued by `exit(position, its material, the
 /// move)`; `no_material(move)` the error of a move that leaves no
 /// material. The one start of a Jungle slot: the slice's, and the
-/// in-core generator's ([`generate_table`](super::generate_table)).
+/// in-core generator's ([`Solver::solve`](crate::Solver::solve)).
 pub(super) fn start_of<E: From<TooDeep>>(
     index: &Indexer,
     pos: &Jungle,

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use qi_jungle::Jungle;
 use qi_jungle::Rules;
-use qi_tablebase::jungle::{closure, Material, Tablebase};
+use qi_tablebase::jungle::{Material, Tablebase};
 use qi_tablebase::{generate_dir, plan_dir, FileError, FormatError, GenerateDirError};
 
 fn temp_dir(tag: &str) -> PathBuf {
@@ -28,10 +28,10 @@ fn files_equal_those_of_generation_in_memory_and_a_run_resumes() {
     let rules = Rules::yeshou();
     let dir = temp_dir("resume");
     let wanted = materials();
-    let all = closure(&wanted);
+    let all = <Jungle as qi_tablebase::TableGame>::closure(&wanted, &rules);
     let plan = plan_dir::<Jungle>(&dir, &rules, &wanted);
-    assert_eq!(plan.all, all);
-    assert_eq!(plan.todo, all);
+    assert_eq!(plan.all(), all);
+    assert_eq!(plan.todo(), all);
     // The 2-animal tables are kept while the 3-animal ones are solved; the
     // 3-animal ones are dropped once written (nothing needs them).
     let two: u64 = all
@@ -60,7 +60,7 @@ fn files_equal_those_of_generation_in_memory_and_a_run_resumes() {
     for &m in &gone {
         std::fs::remove_file(Tablebase::file_path(&dir, m)).unwrap();
     }
-    assert_eq!(plan_dir::<Jungle>(&dir, &rules, &wanted).todo, gone);
+    assert_eq!(plan_dir::<Jungle>(&dir, &rules, &wanted).todo(), gone);
     assert_eq!(
         generate_dir::<Jungle>(&rules, &wanted, 1, &dir, &|_| {}).unwrap(),
         2
@@ -223,12 +223,15 @@ fn five_tigers_3v3_reads_3v1_two_levels_below() {
     let wanted = [m("3v3"), m("3v2")];
     let dir = temp_dir("ft-3v3");
     let plan = plan_dir::<FiveTigers>(&dir, &rules, &wanted);
-    assert_eq!(plan.all, [m("3v1"), m("1v3"), m("3v2"), m("3v3")]);
+    assert_eq!(plan.all(), [m("3v1"), m("1v3"), m("3v2"), m("3v3")]);
     let step = plan.steps.iter().find(|s| s.material == m("3v3")).unwrap();
     let mut reads = step.reads.clone();
     reads.sort();
     assert_eq!(reads, [m("1v3"), m("3v1")]);
-    assert!(plan.steps.iter().all(|s| !s.present));
+    assert!(plan
+        .steps
+        .iter()
+        .all(|s| s.how == qi_tablebase::How::InCore));
     let bytes = |t: &str| <FiveTigers as qi_tablebase::TableGame>::table_bytes(m(t), &rules);
     // While `3v2` is solved, and then `3v3`, both 4-piece tables are held.
     assert_eq!(plan.resident_table_bytes, bytes("3v1") + bytes("1v3"));
@@ -237,7 +240,7 @@ fn five_tigers_3v3_reads_3v1_two_levels_below() {
     assert_eq!(solved, 4);
     // The same bytes as the tables made in memory, `3v3` among them.
     let memory = ft::Tablebase::generate(&rules, &wanted, 2).unwrap();
-    for &material in &plan.all {
+    for material in plan.all() {
         let file = std::fs::read(ft::Tablebase::file_path(&dir, material)).unwrap();
         assert_eq!(
             file,

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use qi_core::{Position, Side};
 use qi_jungle::{Animal, Jungle, Piece, Rules, Setup, Square};
 use qi_tablebase::jungle::{Material, Tablebase};
-use qi_tablebase::Wdl;
+use qi_tablebase::{Solver, TableGame, Wdl};
 
 /// A position's board and side to move, counters left out.
 type Key = ([u8; 8], [u8; 8], Side);
@@ -274,7 +274,7 @@ fn three_animal_tables_agree_with_exhaustive_search() {
         let m: Material = text.parse().unwrap();
         let tb = Tablebase::generate(&rules, &[m], 2).unwrap();
         let mut solved = HashMap::new();
-        for &sub in &qi_tablebase::jungle::closure(&[m]) {
+        for &sub in &<Jungle as TableGame>::closure(&[m], &rules) {
             solve(sub, &rules, &mut solved);
         }
         agree(&tb, m, &rules, &solved);
@@ -292,9 +292,9 @@ fn the_forward_pass_cut_among_threads_changes_nothing() {
     let rules = Rules::standard();
     let m: Material = "ERvL".parse().unwrap();
     let subs = Tablebase::generate(&rules, &m.after_captures(), 2).unwrap();
-    let one = qi_tablebase::jungle::generate_table(&rules, m, &subs, 1).unwrap();
+    let one = Jungle::solve(&rules, m, &subs, 1).unwrap();
     for threads in [2, 3, 7] {
-        let many = qi_tablebase::jungle::generate_table(&rules, m, &subs, threads).unwrap();
+        let many = Jungle::solve(&rules, m, &subs, threads).unwrap();
         assert_eq!(one, many, "{threads} threads");
     }
 }

@@ -219,7 +219,7 @@ fn files_round_trip_and_bad_files_are_refused() {
     std::fs::remove_file(dir.join("1v2.qft")).unwrap();
     let all = Material::all_up_to(2);
     let mut resumed = Tablebase::load_present(&dir, &Rules::shandong(), &all).unwrap();
-    assert_eq!(resumed.plan(&all).todo, vec!["1v2".parse().unwrap()]);
+    assert_eq!(resumed.plan(&all).todo(), vec!["1v2".parse().unwrap()]);
     resumed.extend(&all, 2, &|_| {}).unwrap();
     assert_eq!(
         resumed.table("1v2".parse().unwrap()),

@@ -1,7 +1,7 @@
 //! Jungle materials solved by the generic rounds (`retrograde`, one
 //! thread; `dataflow`, timely workers in threads and in processes over
 //! TCP) through `JungleSlice`: the tables equal the generator's
-//! (`generate_table`, the in-core solver) byte for byte, and its values
+//! (`Jungle::solve`, the in-core solver) byte for byte, and its values
 //! those of the graph of forward moves (`common/jungle_graph.rs`, the
 //! generator of before kept as an oracle), under presets whose board
 //! rules differ (jumps, their blocking, rank order).
@@ -63,7 +63,7 @@ fn the_generator_equals_the_move_graph_oracle() {
         let mut ms = Material::all_up_to(2);
         ms.extend(materials(&["LRvE", "TvRD"]));
         let tb = Tablebase::generate(&rules, &ms, 2).unwrap();
-        for m in qi_tablebase::jungle::closure(&ms) {
+        for m in <qi_jungle::Jungle as qi_tablebase::TableGame>::closure(&ms, &rules) {
             let table = tb.table(m).unwrap();
             let oracle = jungle_graph::solve(&rules, m, &tb);
             assert_eq!(table.len(), oracle.len() as u64, "{preset} {m}");

@@ -192,7 +192,7 @@ fn five_tigers_bounded(rules: &qi_five_tigers::Rules, names: &[&str], pins: &[Pi
     let dir = temp_dir();
     let mut twins = 0;
     ft::generate_bounded(rules, &ms, dir.path(), 2, u64::MAX, &|_| {}, &mut |s| {
-        twins += usize::from(matches!(s.how, ft::Solve::Swapped(_)));
+        twins += usize::from(s.how == qi_tablebase::How::FromTwin);
     })
     .unwrap();
     assert!(twins > 0, "no table made from its twin");
