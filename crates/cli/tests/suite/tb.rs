@@ -48,12 +48,16 @@ fn generate_probe_and_stats_of_one_material() {
             .starts_with("1 of 1 tables to generate (0 present): at most"),
         "{err}"
     );
-    // stderr is a pipe here: no progress bar, the line before and the
-    // line after only.
-    assert_eq!(err.lines().count(), 2, "{err}");
+    // stderr is a pipe here: no progress bar, the plan (its totals and
+    // the material to make) and the line after only.
+    assert_eq!(err.lines().count(), 3, "{err}");
+    assert!(
+        err.lines().nth(1).unwrap().starts_with("LvC\tin core\t-\t"),
+        "{err}"
+    );
     assert!(
         err.lines()
-            .nth(1)
+            .nth(2)
             .unwrap()
             .starts_with("1 tables generated in "),
         "{err}"
