@@ -11,6 +11,7 @@
 // then a repeat visit's (the files from the service worker's cache),
 // then each search `runs` times (3 by
 // default) on the page's main thread: nodes, milliseconds and nodes/s;
+// then on the engine's 1 and 2 threads (Web Workers splitting the root);
 // then a 100-ply game's review at the page's budget, `runs` times.
 // Compare with native `qi engine` (`Hash 16`, `Threads 1`, `go depth D`).
 
@@ -81,6 +82,31 @@ for (const [spec, depth, options] of SEARCHES) {
     );
     const label = `${spec}${options.EvalProfile ? ` (${options.EvalProfile})` : ""} depth ${depth}`;
     console.log(`${label}: ${r.nodes} nodes ${r.ms.toFixed(0)} ms ${Math.round((r.nodes / r.ms) * 1000)} nodes/s best ${r.best}`);
+  }
+}
+// The same searches on the engine's threads as the page runs them
+// (backend/split-search.js: one Web Worker per thread, the root moves
+// split between them): the time from the start to the depth completed
+// (worker start-up included) and the nodes of every worker over it.
+for (const [spec, depth, options] of SEARCHES) {
+  if (Object.keys(options).length) continue; // the workers search with the default options
+  for (const threads of [1, 2]) {
+    for (let i = 0; i < runs; i++) {
+      const r = await page.evaluate(
+        async ([spec, depth, threads]) => {
+          const { splitSearch } = await import("./backend/split-search.js");
+          const qi = await import("./pkg/qi_wasm.js");
+          const v = new qi.Game(spec).view(false);
+          const task = { spec: v.spec, start: v.start, moves: [], legal: v.legal, limits: { depth }, multipv: 1 };
+          const t = performance.now();
+          const run = splitSearch(task, threads, new URL("./engine-worker.js", location.href), () => {});
+          const done = await run.result;
+          return { ms: performance.now() - t, nodes: done.nodes, best: done.best, workers: run.workers };
+        },
+        [spec, depth, threads],
+      );
+      console.log(`${spec} depth ${depth} on ${r.workers} thread(s): ${r.nodes} nodes ${r.ms.toFixed(0)} ms ${Math.round((r.nodes / r.ms) * 1000)} nodes/s best ${r.best}`);
+    }
   }
 }
 // A game review at the page's budget, in the engine's worker as the Review

@@ -1877,6 +1877,33 @@ const staticTests = {
     await other.close();
   },
 
+  async "static: threads: two workers find a legal best move, and Stop ends both"(page) {
+    check(await page.locator("#threads-row").isVisible(), "the threads are a setting of the static page");
+    await page.selectOption("#threads", "2");
+    await setMode(page, "human");
+    await page.click("#analyse");
+    await page.waitForFunction(() => Number(document.querySelector("#an-depth").textContent) >= 6);
+    check((await page.evaluate(() => window.qiWorkers.size)) === 2, "two workers search");
+    await page.click("#analyse");
+    await waitForText(page, "#an-state", "stopped");
+    check((await page.evaluate(() => window.qiWorkers.size)) === 0, "the stop ended both workers");
+    const legal = await page.evaluate(() => window.__qiTest.state.view.legal);
+    const best = (await text(page, "#an-state")).match(/best (\S+)\)/);
+    check(best && legal.includes(best[1]), `the best move is legal: ${await text(page, "#an-state")}`);
+    const depth = await text(page, "#an-depth");
+    await page.waitForTimeout(500);
+    check((await text(page, "#an-depth")) === depth, "no iteration after the stop");
+    // The engine plays on two threads: its move is played, both workers end.
+    await fullEngine(page, "500");
+    await page.click("#engine-move");
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 1, null, { timeout: 15000 });
+    check((await page.evaluate(() => window.qiWorkers.size)) === 0, "the engine's workers ended with its move");
+    // The setting is kept.
+    await page.reload();
+    await page.waitForSelector("body[data-ready='1']");
+    check((await page.inputValue("#threads")) === "2", "two threads kept");
+  },
+
   async "static: stop ends the analysis at once"(page) {
     await setMode(page, "human");
     await page.click("#analyse");
@@ -1919,6 +1946,22 @@ const viewports = {
 const schemes = { "screenshots: dark theme from the system": "dark", "play defect 12: the board darkens in dark mode": "dark" };
 // Scripts run before the page's own, in every page the test opens.
 const inits = {
+  // Two cores whatever the machine, and the engine's workers alive now.
+  "static: threads: two workers find a legal best move, and Stop ends both": () => {
+    Object.defineProperty(navigator, "hardwareConcurrency", { get: () => 2 });
+    window.qiWorkers = new Set();
+    const Native = window.Worker;
+    window.Worker = class extends Native {
+      constructor(...args) {
+        super(...args);
+        window.qiWorkers.add(this);
+      }
+      terminate() {
+        window.qiWorkers.delete(this);
+        super.terminate();
+      }
+    };
+  },
   // The Web Audio API the page plays its sounds with, replaced by one that
   // counts the tones started (since the page loaded) and plays nothing.
   "sounds: off by default, one per move when on, remembered": () => {

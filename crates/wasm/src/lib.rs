@@ -18,7 +18,8 @@
 //! 2 } }`), so that a page translates it by kind. No input traps the
 //! module. The search runs on the
 //! calling thread (a Web Worker in a page): the browser has no threads for
-//! it, so `Threads` takes only 1.
+//! it, so `Threads` takes only 1; a page searches on several workers by
+//! giving each a part of the root moves (`searchmoves` of the limits).
 //!
 //! Build the JavaScript package with `scripts/build-wasm.sh` (see
 //! `docs/wasm.md`).
@@ -167,7 +168,7 @@ const BOARD_FIELDS: &[(&str, &[&str])] =
 
 /// The fields of search limits.
 const LIMIT_FIELDS: &[(&str, &[&str])] = &[
-    ("", &["depth", "nodes", "movetime", "clock"]),
+    ("", &["depth", "nodes", "movetime", "clock", "searchmoves"]),
     ("clock", &["time", "inc", "movestogo"]),
 ];
 
@@ -431,7 +432,9 @@ impl Game {
     /// Searches the shown position on this thread.
     ///
     /// `limits`: `{ depth, nodes, movetime, clock: { time: [first ms,
-    /// second ms], inc: [...], movestogo } }`, each optional (none: until
+    /// second ms], inc: [...], movestogo }, searchmoves: [moves] }`, each
+    /// optional (`searchmoves`: the root moves to search, each legal here,
+    /// as the page's threads split a position between their workers; none: until
     /// the tree is solved or a callback stops it; without a callback,
     /// limits that cannot end the search are refused). `onInfo(info)` is called after each
     /// iteration (once per line with `MultiPV`) with `{ depth, seldepth,
@@ -456,10 +459,11 @@ impl Game {
     ) -> JsResult<JsValue> {
         let on_info = function_arg(&on_info, "onInfo").map_err(thrown)?;
         let should_stop = function_arg(&should_stop, "shouldStop").map_err(thrown)?;
-        let limits: SearchLimits = from_js(limits, LIMIT_FIELDS, "search limits")?;
+        let mut limits: SearchLimits = from_js(limits, LIMIT_FIELDS, "search limits")?;
         if on_info.is_none() && should_stop.is_none() && !limits.is_bounded() {
             return Err(thrown(LimitsError::Unbounded));
         }
+        let only = std::mem::take(&mut limits.searchmoves);
         let limits = limits.to_limits().map_err(thrown)?;
         // The first exception from a callback: it ends the search and is
         // thrown once the search has returned.
@@ -495,13 +499,14 @@ impl Game {
                     }
                 }
             };
-            self.inner.search_here(limits, &mut poll, &mut report)
+            self.inner
+                .search_among(limits, &only, &mut poll, &mut report)
         };
         if let Some(e) = thrown {
             // The callback's own exception, as it threw it.
             return Err(e);
         }
-        to_js(&done)
+        to_js(&done.map_err(crate::thrown)?)
     }
 }
 

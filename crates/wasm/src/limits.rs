@@ -6,7 +6,7 @@ use qi_search::{Clock, Limits, MAX_DEPTH};
 use serde::Deserialize;
 
 /// What bounds a search, in JavaScript's terms: `{ depth, nodes, movetime,
-/// clock }`, every field optional; times in milliseconds.
+/// clock, searchmoves }`, every field optional; times in milliseconds.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SearchLimits {
@@ -22,6 +22,10 @@ pub struct SearchLimits {
     /// The game clock, when there is no `movetime`.
     #[serde(default)]
     pub clock: Option<ClockLimits>,
+    /// The root moves to search (UCI's `searchmoves`), each legal in the
+    /// position searched; empty: every legal move.
+    #[serde(default)]
+    pub searchmoves: Vec<String>,
 }
 
 /// The game clock: each side's time left and increment in milliseconds

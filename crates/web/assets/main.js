@@ -139,6 +139,11 @@ function wire() {
     applyLanguage();
   });
   select("mode").addEventListener("change", () => controller.modeChanged());
+  select("threads").addEventListener("change", () => {
+    controller.backend().setThreads(Number(select("threads").value));
+    saveSettings();
+    if (state.analysing) controller.startAnalysis();
+  });
   select("an-multipv").addEventListener("change", () => {
     if (state.analysing) controller.startAnalysis();
   });
@@ -179,6 +184,21 @@ function testHook() {
   Object.assign(window, { __qiTest: hook });
 }
 
+// The engine's threads in the page by default: see docs/web.md "Threads".
+const DEFAULT_THREADS = 1;
+
+/** The choice of threads: 1 to the device's cores. */
+function fillThreads() {
+  const cores = Math.max(1, navigator.hardwareConcurrency || 1);
+  for (let n = 1; n <= cores; n++) {
+    const option = document.createElement("option");
+    option.value = String(n);
+    option.textContent = String(n);
+    select("threads").append(option);
+  }
+  select("threads").value = String(Math.min(DEFAULT_THREADS, cores));
+}
+
 async function start() {
   setLang(chooseLanguage(readSettings().lang));
   for (const id of ["level", "nd-level"]) {
@@ -189,6 +209,7 @@ async function start() {
     }
     select(id).value = controller.NEWCOMER_LEVEL;
   }
+  fillThreads();
   wire();
   /** @type {Backend} */
   let backend;
@@ -203,6 +224,8 @@ async function start() {
   controller.useBackend(backend);
   document.body.dataset.backend = backend.name;
   restoreSettings();
+  $("threads-row").hidden = backend.name !== "local";
+  backend.setThreads(Number(select("threads").value));
   controller.showEngineTime();
   applyLanguage();
   try {

@@ -15,6 +15,7 @@ const ENDED = "qi-ended";
  * @property {string} [mode]
  * @property {string} [movetime]
  * @property {string} [level]
+ * @property {string} [threads] the engine's threads (the static page's workers)
  * @property {string} [clock] the time control of a new game ("" none)
  * @property {string} [lang]
  * @property {boolean} [sound]
@@ -38,6 +39,7 @@ export function saveSettings() {
     mode: select("mode").value,
     movetime: select("movetime").value,
     level: select("level").value,
+    threads: select("threads").value,
     clock: select("nd-clock").value,
     lang: currentLang(),
     sound: input("sound").checked,
@@ -50,7 +52,7 @@ export function saveSettings() {
 /** Sets the controls as they were kept. */
 export function restoreSettings() {
   const settings = readSettings();
-  for (const [id, key] of /** @type {const} */ ([["mode", "mode"], ["movetime", "movetime"], ["level", "level"], ["nd-clock", "clock"]])) {
+  for (const [id, key] of /** @type {const} */ ([["mode", "mode"], ["movetime", "movetime"], ["level", "level"], ["threads", "threads"], ["nd-clock", "clock"]])) {
     const control = select(id);
     const value = settings[key];
     if ([...control.options].some((o) => o.value === value)) control.value = String(value);

@@ -53,6 +53,15 @@ pub(super) struct KitGame<K: GameKit> {
     eval: Arc<K::Eval>,
 }
 
+/// The refusal of the move `text` (its first 40 characters, control
+/// characters escaped) for `reason`.
+fn move_error(text: &str, reason: Reason) -> GameError {
+    GameError::Move {
+        text: text.chars().take(40).flat_map(char::escape_debug).collect(),
+        reason,
+    }
+}
+
 impl<K: GameKit> KitGame<K> {
     /// A game shown at the end of `game`'s moves.
     pub(super) fn new(game: K::Game) -> KitGame<K> {
@@ -128,6 +137,77 @@ impl<K: GameKit> KitGame<K> {
             }
         }
         game
+    }
+
+    /// `text` read as a move of the shown position, which must not be a
+    /// finished game (the move may still be illegal there).
+    fn read_move(&self, text: &str) -> Result<MoveOf<K::Game>, GameError> {
+        let mv: MoveOf<K::Game> = text
+            .trim()
+            .parse()
+            .map_err(|e| move_error(text, Reason::of_error(&e)))?;
+        if let Some(outcome) = self.game.outcome() {
+            return Err(move_error(text, game_over(outcome)));
+        }
+        Ok(mv)
+    }
+
+    /// `text` as a move legal in the shown position.
+    fn legal_move(&self, text: &str) -> Result<MoveOf<K::Game>, GameError> {
+        let mv = self.read_move(text)?;
+        self.game
+            .clone()
+            .play(mv)
+            .map_err(|e| move_error(text, Reason::of(&e.reason)))?;
+        Ok(mv)
+    }
+
+    /// Searches the shown position on this thread among the root moves
+    /// `only` (empty: all).
+    fn search_root(
+        &mut self,
+        limits: Limits,
+        only: &[MoveOf<K::Game>],
+        poll: &mut dyn FnMut() -> bool,
+        report: &mut dyn FnMut(&InfoView) -> bool,
+    ) -> SearchDone {
+        let searcher = self.shared_searcher();
+        let mut searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
+        // Set for every search: the searcher is shared with the next one.
+        searcher.set_root_moves(only);
+        let mut game = self.game.clone();
+        let first = game.position().side_to_move() == Side::First;
+        let stop = AtomicBool::new(false);
+        let eval = Polled::new(&*self.eval, poll, &stop);
+        let mut last = None;
+        let on_info = |info: &SearchInfo<MoveOf<K::Game>>| {
+            let view = info_view(info, first);
+            if report(&view) {
+                stop.store(true, Ordering::Relaxed);
+            }
+            // The best line's report stands for the iteration.
+            if view.multipv.unwrap_or(1) == 1 {
+                last = Some(view);
+            }
+        };
+        // At full strength `search_at` is the plain search.
+        let scale = K::STRENGTH;
+        let result = searcher.search_at(
+            &mut game,
+            &eval,
+            limits,
+            &mut self.strength,
+            &scale,
+            &stop,
+            on_info,
+        );
+        SearchDone {
+            best: result.best_move.map(|mv| mv.to_string()),
+            lines: result.lines.iter().map(|l| line_view(l, first)).collect(),
+            info: last,
+            nodes: result.nodes,
+            stopped: stop.load(Ordering::Relaxed),
+        }
     }
 
     /// Shows `node`.
@@ -394,14 +474,8 @@ impl<K: GameKit> WebGame for KitGame<K> {
     }
 
     fn play(&mut self, text: &str) -> Result<(), GameError> {
-        let bad = |reason: Reason| GameError::Move {
-            text: text.chars().take(40).flat_map(char::escape_debug).collect(),
-            reason,
-        };
-        let mv: MoveOf<K::Game> = text.trim().parse().map_err(|e| bad(Reason::of_error(&e)))?;
-        if let Some(outcome) = self.game.outcome() {
-            return Err(bad(game_over(outcome)));
-        }
+        let bad = |reason: Reason| move_error(text, reason);
+        let mv = self.read_move(text)?;
         let known = self.tree.child(self.at, mv).is_some();
         if !known
             && self.tree.nesting(self.at) + usize::from(!self.tree.children(self.at).is_empty())
@@ -516,6 +590,7 @@ impl<K: GameKit> WebGame for KitGame<K> {
         let mut strength = self.strength.split();
         Box::new(move |limits, stop, report| {
             let mut searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
+            searcher.set_root_moves(&[]);
             let scale = K::STRENGTH;
             let result = searcher.search_at(
                 &mut game,
@@ -536,41 +611,21 @@ impl<K: GameKit> WebGame for KitGame<K> {
         poll: &mut dyn FnMut() -> bool,
         report: &mut dyn FnMut(&InfoView) -> bool,
     ) -> SearchDone {
-        let searcher = self.shared_searcher();
-        let mut searcher = searcher.lock().unwrap_or_else(|e| e.into_inner());
-        let mut game = self.game.clone();
-        let first = game.position().side_to_move() == Side::First;
-        let stop = AtomicBool::new(false);
-        let eval = Polled::new(&*self.eval, poll, &stop);
-        let mut last = None;
-        let on_info = |info: &SearchInfo<MoveOf<K::Game>>| {
-            let view = info_view(info, first);
-            if report(&view) {
-                stop.store(true, Ordering::Relaxed);
-            }
-            // The best line's report stands for the iteration.
-            if view.multipv.unwrap_or(1) == 1 {
-                last = Some(view);
-            }
-        };
-        // At full strength `search_at` is the plain search.
-        let scale = K::STRENGTH;
-        let result = searcher.search_at(
-            &mut game,
-            &eval,
-            limits,
-            &mut self.strength,
-            &scale,
-            &stop,
-            on_info,
-        );
-        SearchDone {
-            best: result.best_move.map(|mv| mv.to_string()),
-            lines: result.lines.iter().map(|l| line_view(l, first)).collect(),
-            info: last,
-            nodes: result.nodes,
-            stopped: stop.load(Ordering::Relaxed),
-        }
+        self.search_root(limits, &[], poll, report)
+    }
+
+    fn search_among(
+        &mut self,
+        limits: Limits,
+        moves: &[String],
+        poll: &mut dyn FnMut() -> bool,
+        report: &mut dyn FnMut(&InfoView) -> bool,
+    ) -> Result<SearchDone, GameError> {
+        let only = moves
+            .iter()
+            .map(|text| self.legal_move(text))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(self.search_root(limits, &only, poll, report))
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), GameError> {

@@ -146,6 +146,19 @@ pub trait WebGame: Send {
         poll: &mut dyn FnMut() -> bool,
         report: &mut dyn FnMut(&InfoView) -> bool,
     ) -> SearchDone;
+    /// [`search_here`](WebGame::search_here) among the root moves `moves`
+    /// only (UCI's `go searchmoves`; empty: every legal move): several
+    /// searches given disjoint sets split the position between them, as
+    /// the page's threads (one Web Worker each) do. Refused, before any
+    /// search, when a move cannot be read or is not legal in the shown
+    /// position.
+    fn search_among(
+        &mut self,
+        limits: Limits,
+        moves: &[String],
+        poll: &mut dyn FnMut() -> bool,
+        report: &mut dyn FnMut(&InfoView) -> bool,
+    ) -> Result<SearchDone, GameError>;
     /// Sets the engine option `name` to `value` through the engine's
     /// option names, from the next search on: the search options of
     /// [`qi_engine::options`] (`Hash`, `MultiPV`, `LMR`, ...) and the

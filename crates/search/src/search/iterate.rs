@@ -54,6 +54,19 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
         if let Some(outcome) = game.outcome_and_moves(&mut root_moves) {
             result.score = Score::from_value(terminal_value(outcome, stm, 0));
         }
+        // Root moves outside `root_only` are left out as MultiPV leaves out
+        // the lines already found; a set naming no legal move restricts
+        // nothing.
+        let mut barred: Vec<MoveOf<G>> = root_moves
+            .iter()
+            .filter(|m| !self.root_only.is_empty() && !self.root_only.contains(m))
+            .copied()
+            .collect();
+        if barred.len() < root_moves.len() {
+            root_moves.retain(|m| !barred.contains(m));
+        } else {
+            barred.clear();
+        }
 
         if !root_moves.is_empty() {
             ctx.poll();
@@ -72,7 +85,7 @@ impl<G: Game, H: SearchHooks<G>, T: TableAccess<MoveOf<G>>> Worker<'_, G, H, T> 
                 ctx.seldepth = 0;
                 ctx.root_depth = depth as i32;
                 let mut lines: Vec<PvLine<MoveOf<G>>> = Vec::with_capacity(wanted);
-                self.st.excluded.clear();
+                self.st.excluded.clone_from(&barred);
                 for k in 0..wanted {
                     let value =
                         self.aspiration(game, &mut ctx, depth as i32, previous.get(k).copied());

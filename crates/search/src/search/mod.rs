@@ -101,6 +101,8 @@ pub struct Searcher<G: Game, H: SearchHooks<G> = DefaultHooks> {
     hooks: H,
     table: Table<MoveOf<G>>,
     state: ThreadState<MoveOf<G>>,
+    /// The root moves searched ([`set_root_moves`](Searcher::set_root_moves)).
+    root_only: Vec<MoveOf<G>>,
 }
 
 impl<G: Game> Searcher<G, DefaultHooks> {
@@ -186,6 +188,7 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
             hooks,
             table: Table::new(&options)?,
             state: ThreadState::new(<G::Position as qi_core::Position>::MOVE_INDEX_COUNT),
+            root_only: Vec::new(),
         })
     }
 
@@ -287,6 +290,31 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
     /// ```
     pub fn hooks(&self) -> &H {
         &self.hooks
+    }
+
+    /// Restricts the following searches to the root moves `moves` (UCI's
+    /// `go searchmoves`; empty, as at first: every legal move). Moves not
+    /// legal at a search's root are ignored, and a set with none legal
+    /// restricts nothing. Several searchers given disjoint sets search a
+    /// position between them (the page's threads, one per Web Worker).
+    ///
+    /// ```
+    /// use std::sync::atomic::AtomicBool;
+    ///
+    /// use qi_five_tigers::{FiveTigers, Game, MaterialEvaluator, Rules};
+    /// use qi_search::{Limits, SearchOptions, Searcher};
+    ///
+    /// let text = "4O/5/1X3/X4/XX3 x move X:0,O:0 - x -,d5-e5 1";
+    /// let mut game = Game::new(FiveTigers::from_text(text, Rules::shandong()).unwrap());
+    /// let mut searcher: Searcher<Game> = Searcher::new(SearchOptions::default());
+    /// let only = "b3-c3".parse().unwrap();
+    /// searcher.set_root_moves(&[only]);
+    /// let result = searcher.search(&mut game, &MaterialEvaluator, Limits::depth(3), &AtomicBool::new(false), |_| {});
+    /// assert_eq!(result.best_move, Some(only));
+    /// ```
+    pub fn set_root_moves(&mut self, moves: &[MoveOf<G>]) {
+        self.root_only.clear();
+        self.root_only.extend_from_slice(moves);
     }
 
     /// Forgets everything learned (transposition table, history, killers):
@@ -455,6 +483,7 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
                     NodeSharing::Alone,
                 );
                 worker.floor_depth = floor_depth;
+                worker.root_only = &self.root_only;
                 worker.iterate(game, eval, limits, stop, start, info)
             }
             Table::Shared(t) => {
@@ -467,6 +496,7 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
                     NodeSharing::Alone,
                 );
                 worker.floor_depth = floor_depth;
+                worker.root_only = &self.root_only;
                 worker.iterate(game, eval, limits, stop, start, info)
             }
         };
@@ -530,6 +560,7 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
             table: &*table,
             state: &mut self.state,
             helpers,
+            root_only: &self.root_only,
         }
         .search(game, eval, limits, stop, start, info);
         result.elapsed = start.elapsed();

@@ -26,6 +26,8 @@ pub(super) struct LazySmp<'a, G: Game, H> {
     pub(super) state: &'a mut ThreadState<MoveOf<G>>,
     /// Threads besides the calling one.
     pub(super) helpers: usize,
+    /// The root moves every thread searches (empty: all).
+    pub(super) root_only: &'a [MoveOf<G>],
 }
 
 impl<G, H> LazySmp<'_, G, H>
@@ -56,6 +58,7 @@ where
             table,
             state,
             helpers,
+            root_only,
         } = self;
         let helpers_stop = AtomicBool::new(false);
         let helper_counts = SharedCounts::default();
@@ -86,20 +89,17 @@ where
                             multi_pv: 1,
                             ..options
                         };
-                        Worker::new(options, hooks, table, &mut st, depth_offset, sharing).iterate(
-                            &mut copy,
-                            eval,
-                            helper_limits,
-                            helpers_stop,
-                            start,
-                            |_| {},
-                        )
+                        let mut worker =
+                            Worker::new(options, hooks, table, &mut st, depth_offset, sharing);
+                        worker.root_only = root_only;
+                        worker.iterate(&mut copy, eval, helper_limits, helpers_stop, start, |_| {})
                     })
                 })
                 .collect();
             let sharing = NodeSharing::Main(&helper_counts);
-            let mut result = Worker::new(options, hooks, table, state, 0, sharing)
-                .iterate(game, eval, limits, stop, start, info);
+            let mut main = Worker::new(options, hooks, table, state, 0, sharing);
+            main.root_only = root_only;
+            let mut result = main.iterate(game, eval, limits, stop, start, info);
             if limits.infinite {
                 wait_for(stop);
             }

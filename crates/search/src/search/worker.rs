@@ -74,6 +74,9 @@ pub(super) struct Worker<'a, G: Game, H, T> {
     /// weakened search keeps at least a sound one-ply look with its
     /// quiescence).
     pub(super) floor_depth: u32,
+    /// The root moves searched (UCI's `searchmoves`); empty: every legal
+    /// move.
+    pub(super) root_only: &'a [MoveOf<G>],
 }
 
 impl<'a, G: Game, H: SearchHooks<G>, T> Worker<'a, G, H, T> {
@@ -97,6 +100,7 @@ impl<'a, G: Game, H: SearchHooks<G>, T> Worker<'a, G, H, T> {
             depth_offset,
             sharing,
             floor_depth: 0,
+            root_only: &[],
         }
     }
 }

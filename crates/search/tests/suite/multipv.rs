@@ -186,3 +186,48 @@ fn a_search_stopped_between_lines_keeps_its_finished_lines_and_fills_the_rest() 
     // Some stops fell between the lines of an iteration.
     assert!(mixed > 0, "{mixed} of {checked}");
 }
+
+#[test]
+fn searches_restricted_to_disjoint_root_moves_split_the_root_between_them() {
+    let stop = AtomicBool::new(false);
+    let mut split = 0;
+    for seed in 0..80u64 {
+        let mut game = tree_game(TreeConfig::dag(seed, 6, 5));
+        let legal = game.legal_moves();
+        if game.outcome().is_some() || legal.len() < 2 {
+            continue;
+        }
+        for depth in 1..=4 {
+            let values = root_values(&mut game, depth);
+            let full = Searcher::new(SearchOptions::exact(1)).search(
+                &mut game,
+                &TreeEval,
+                Limits::depth(depth),
+                &stop,
+                |_| {},
+            );
+            let mut best_of_parts = Vec::new();
+            // Every other move, as the page deals them to its workers.
+            for part in 0..2 {
+                let only: Vec<_> = legal.iter().copied().skip(part).step_by(2).collect();
+                let mut searcher = Searcher::new(SearchOptions::exact(1));
+                searcher.set_root_moves(&only);
+                let result =
+                    searcher.search(&mut game, &TreeEval, Limits::depth(depth), &stop, |_| {});
+                let best = result.best_move.unwrap();
+                assert!(only.contains(&best), "{seed} depth {depth}");
+                let own_best = values
+                    .iter()
+                    .filter(|(m, _)| only.contains(m))
+                    .map(|v| v.1)
+                    .max();
+                assert_eq!(Some(result.score.value()), own_best, "{seed} depth {depth}");
+                best_of_parts.push(result.score);
+            }
+            // The better part's score is the whole root's.
+            assert_eq!(best_of_parts.into_iter().max(), Some(full.score));
+            split += 1;
+        }
+    }
+    assert!(split > 100, "{split}");
+}

@@ -276,6 +276,22 @@ test("a game over has no best move", () => {
   assert.equal(done.best, null);
 });
 
+test("searchmoves restricts the root: disjoint shares split the position between searches", () => {
+  const game = new Game("jungle");
+  const legal = game.legalMoves();
+  const shares = [legal.filter((_, i) => i % 2 === 0), legal.filter((_, i) => i % 2 === 1)];
+  for (const searchmoves of shares) {
+    const done = game.search({ depth: 4, searchmoves });
+    assert.ok(searchmoves.includes(done.best), `${done.best} is not among ${searchmoves}`);
+  }
+  game.setMultiPV(3);
+  const two = game.search({ depth: 3, searchmoves: legal.slice(0, 2) });
+  assert.deepEqual(two.lines.map((l) => l.pv[0]).sort(), legal.slice(0, 2).sort());
+  throwsMessage(() => game.search({ depth: 3, searchmoves: ["a1a2", "zz"] }), /move 'zz'/);
+  throwsMessage(() => game.search({ depth: 3, searchmoves: ["a1a3"] }), /move 'a1a3'/);
+  throwsMessage(() => game.search({ depth: 3, searchmoves: "a1a2" }), /bad search limits/);
+});
+
 test("MultiPV gives several lines with scores; a level plays a legal move", () => {
   const game = new Game("five-tigers:shandong");
   game.setMultiPV(3);

@@ -73,6 +73,8 @@
  * @property {(record: string, nodes: number, onProgress: (done: number, total: number) => void) => Reviewing} review
  *   every position of the record's game searched at `nodes` and each move
  *   judged, `onProgress` told after each position searched
+ * @property {(count: number) => void} setThreads the engine's threads from the next
+ *   search on (the static page's Web Workers; `qi serve` searches with its own)
  * @property {(onEvent: (event: SearchEvent) => void, onBroken: () => void) => void} listen
  *   the searches' events; `onBroken` when they may have stopped coming
  */

@@ -7,6 +7,7 @@
 // either backend.
 import init, { Game, games } from "../pkg/qi_wasm.js";
 import { KeptClock } from "./kept-clock.js";
+import { splitSearch } from "./split-search.js";
 
 /** @typedef {import("./backend.js").Backend} Backend */
 /** @typedef {import("../state.js").View} View */
@@ -14,9 +15,9 @@ import { KeptClock } from "./kept-clock.js";
 /** @typedef {import("../state.js").SearchInfo} SearchInfo */
 /** @typedef {"engine" | "analysis"} SearchKind */
 /**
- * A search that runs: its worker, its best line so far, and how it ends.
- * @typedef {{ kind: SearchKind, worker: Worker, last: SearchInfo | null,
- *   resolve: (done: { best: string | null }) => void, reject: (e: Error) => void }} Search
+ * A search that runs: its kind, and its stop (which gives the best line
+ * so far).
+ * @typedef {{ kind: SearchKind, stop: () => SearchInfo | null }} Search
  */
 
 const STORE = "qi-local-game";
@@ -60,6 +61,9 @@ export async function localBackend() {
   let search = null;
   /** @type {(event: SearchEvent) => void} */
   let listener = () => {};
+  // The engine's threads: Web Workers that split the root moves
+  // (split-search.js).
+  let threads = 1;
 
   const current = () => {
     if (!game) throw new Error("no game");
@@ -134,56 +138,41 @@ export async function localBackend() {
   const stopSearch = () => {
     const stopped = search;
     if (!stopped) return null;
-    stopped.worker.terminate();
     search = null;
-    return stopped;
+    return { kind: stopped.kind, last: stopped.stop() };
   };
 
   /**
-   * Searches the shown position in a new worker; resolves with the result.
+   * Searches the shown position on the engine's threads; resolves with
+   * the result.
    * @param {SearchKind} kind
    * @param {{ movetime?: number }} limits
    * @param {number} [multipv]
    * @param {number} [level]
    * @returns {Promise<{ best: string | null }>}
    */
-  const startSearch = (kind, limits, multipv = 1, level = undefined) => {
+  const startSearch = async (kind, limits, multipv = 1, level = undefined) => {
     stopSearch();
     const v = current().view(false);
-    const worker = new Worker(new URL("../engine-worker.js", import.meta.url), { type: "module" });
-    return new Promise((resolve, reject) => {
-      /** @type {Search} */
-      const running = { kind, worker, last: null, resolve, reject };
-      search = running;
-      worker.onmessage = (event) => {
-        if (search !== running) return;
-        const msg = event.data;
-        if (msg.type === "info") {
-          // The best line's report: with several lines, each iteration
-          // reports line 1 first and the others after it.
-          if (!msg.info.multipv || msg.info.multipv === 1) running.last = msg.info;
-          listener({ type: "info", search: kind, ...msg.info });
-        } else if (msg.type === "done") {
-          search = null;
-          worker.terminate();
-          listener({ type: "done", search: kind, best: msg.done.best });
-          resolve(msg.done);
-        } else if (msg.type === "error") {
-          search = null;
-          worker.terminate();
-          // The package's error, with its kind and fields (docs/wasm.md).
-          reject(Object.assign(new Error(msg.message), { kind: msg.kind, fields: msg.fields }));
-        }
-      };
-      worker.onerror = (event) => {
-        if (search !== running) return;
-        search = null;
-        const reason = event.message || "worker error";
-        reject(refusal("engine-failed", { reason }, `the engine failed: ${reason}`));
-      };
-      listener({ type: "start", search: kind });
-      worker.postMessage({ spec: v.spec, start: v.start, moves: v.moves.slice(0, v.ply), limits, multipv, level });
+    const task = { spec: v.spec, start: v.start, moves: v.moves.slice(0, v.ply), legal: v.legal, limits, multipv, level };
+    const running = splitSearch(task, threads, new URL("../engine-worker.js", import.meta.url), (info) => {
+      if (search === mine) listener({ type: "info", search: kind, ...info });
     });
+    /** @type {Search} */
+    const mine = { kind, stop: running.stop };
+    search = mine;
+    listener({ type: "start", search: kind });
+    try {
+      const done = await running.result;
+      if (search === mine) {
+        search = null;
+        listener({ type: "done", search: kind, best: done.best });
+      }
+      return done;
+    } catch (e) {
+      if (search === mine) search = null;
+      throw e;
+    }
   };
 
   /**
@@ -348,6 +337,9 @@ export async function localBackend() {
     },
     listen(onEvent) {
       listener = onEvent;
+    },
+    setThreads(count) {
+      threads = Math.max(1, Math.floor(count) || 1);
     },
   };
 }

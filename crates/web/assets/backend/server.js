@@ -171,6 +171,9 @@ export function serverBackend() {
       const abort = new AbortController();
       return { result: reviewStreamed(record, nodes, onProgress, abort.signal), cancel: () => abort.abort() };
     },
+    setThreads() {
+      // The server's engine has its threads of its own.
+    },
     listen(onEvent, onBroken) {
       if (events) events.close();
       events = new EventSource(session("/events"));

@@ -113,6 +113,11 @@ const ASSETS: &[(&str, &[u8], &str)] = &[
         JS,
     ),
     (
+        "/backend/split-search.js",
+        include_bytes!("../../assets/backend/split-search.js"),
+        JS,
+    ),
+    (
         "/engine-worker.js",
         include_bytes!("../../assets/engine-worker.js"),
         JS,
