@@ -13,6 +13,7 @@ use std::path::Path;
 
 use qi_five_tigers::{FiveTigers, Rules};
 
+use super::layout::{DENSE_BAN_VERSION, DENSE_VERSION};
 use super::retro_disk::{memory_needed, solve_out_of_core};
 use super::swap::{twin, write_twin};
 use super::{forbids_shuttle, solve_material, Material, Stats, Table, Tablebase};
@@ -87,7 +88,7 @@ pub fn plan_bounded(
     let dense_file = |m: Material| {
         matches!(
             peek_version(&Tablebase::file_path(dir, m)),
-            Some(super::DENSE_VERSION | super::DENSE_BAN_VERSION)
+            Some(DENSE_VERSION | DENSE_BAN_VERSION)
         )
     };
     let present = |m| Tablebase::file_path(dir, m).exists();

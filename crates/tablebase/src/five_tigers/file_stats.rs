@@ -9,8 +9,9 @@ use qi_core::Side;
 use qi_five_tigers::{FiveTigers, Rules};
 
 use super::key::State;
+use super::layout::DENSE_BAN_VERSION;
 use super::retro::side;
-use super::{Material, Slots, Stats, DENSE_BAN_VERSION};
+use super::{Material, Slots, Stats};
 use crate::format::blocked::{peek_version, Layout};
 use crate::format::container::FileError;
 use crate::format::{for_each_block, load_table, FormatError};

@@ -15,7 +15,16 @@ use super::dense::DenseIndex;
 use super::dense_ban::BanIndex;
 use super::key::{map_board, plain_canonical_key, Ban, State};
 use super::{Material, Stats, Table};
+use crate::format::versions::{version_of, SlotIndex};
 use crate::value::Wdl;
+
+/// The blocked file version over the dense index (`shuttle = allowed`).
+pub(crate) const DENSE_VERSION: u16 = version_of(SlotIndex::FiveTigersDense);
+
+/// The blocked file version over the cells of the ban index (`shuttle =
+/// forbidden`): a version of its own, so that the header names the
+/// formula and neither reader takes the other's slots.
+pub(crate) const DENSE_BAN_VERSION: u16 = version_of(SlotIndex::FiveTigersDenseBan);
 
 /// The slots of a Five Tigers table.
 ///

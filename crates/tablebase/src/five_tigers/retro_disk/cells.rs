@@ -5,8 +5,15 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use super::super::Material;
-use super::WON;
 use crate::driver::GenerateError;
+
+/// A cell's value while solving: undecided, and lost if every successor
+/// is won.
+pub(super) const OPEN: u64 = 0;
+/// Undecided, never lost: a conversion draws or wins.
+pub(super) const HOLDS: u64 = 1;
+pub(super) const WON: u64 = 2;
+pub(super) const LOST: u64 = 3;
 
 /// 2-bit values of the cells, 32 a word (see [`OPEN`] …).
 pub(super) struct Values(Vec<AtomicU64>);

@@ -253,7 +253,7 @@ fn header_for(
     header_bytes(
         &Header {
             game: <qi_five_tigers::FiveTigers as TableGame>::NAME,
-            version: super::super::DENSE_BAN_VERSION,
+            version: super::super::layout::DENSE_BAN_VERSION,
             rules: &rules_text,
             material: &material_text,
             count: cells,

@@ -20,9 +20,9 @@ use std::sync::atomic::{AtomicU8, Ordering};
 
 use super::super::dense_ban::BanIndex;
 use super::super::Material;
-use super::cells::{Bits, Values};
+use super::cells::{Bits, Values, LOST, OPEN, WON};
 use super::file::Output;
-use super::{on_threads, WON};
+use super::threads::on_threads;
 use crate::driver::GenerateError;
 use crate::exec::GenerateDirError;
 
@@ -172,9 +172,9 @@ impl Half {
         if self.won.get(k) {
             (WON, d)
         } else if self.open.get(k) {
-            (super::OPEN, 0)
+            (OPEN, 0)
         } else {
-            (super::LOST, d)
+            (LOST, d)
         }
     }
 }

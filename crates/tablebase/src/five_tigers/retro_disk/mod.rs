@@ -50,10 +50,11 @@ mod file;
 mod halves;
 mod room;
 mod schedule;
+mod threads;
 
 use std::cell::Cell;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
@@ -64,25 +65,18 @@ use super::key::{Ban, State};
 use super::retro::{for_each_step, internal, is_banned, side, with};
 use super::retro_ban::{bans_after_step, start_cells, unmoves_from, Before};
 use super::{Material, Stats, Tablebase};
-use crate::driver::{join_workers, GenerateError};
+use crate::driver::GenerateError;
 use crate::exec::GenerateDirError;
 use crate::format::blocked::{block_sum, BLOCK_SLOTS};
 use crate::format::{load_table, FormatError};
 use crate::round::{self, Begin, Loss};
 use crate::value::{code_at, set_code, Wdl, ONE_BYTE_LONGEST, UNUSED};
-use cells::{Bits, Values};
+use cells::{Bits, Values, HOLDS, LOST, OPEN, WON};
 use file::{file_bytes, write_at, Output};
 use halves::Half;
 use room::{held_bytes, Room};
 use schedule::{ByDistance, Schedule};
-
-/// A cell's value while solving: undecided, and lost if every successor
-/// is won.
-const OPEN: u64 = 0;
-/// Undecided, never lost: a conversion draws or wins.
-const HOLDS: u64 = 1;
-const WON: u64 = 2;
-const LOST: u64 = 3;
+use threads::on_threads;
 
 /// Bits in memory per cell while the rounds run: 2 of value, and the
 /// frontier's three (decided at this distance, at the next, checked this
@@ -158,45 +152,6 @@ pub struct OutOfCoreReport {
     pub seconds: [f64; 3],
     /// Bytes of the file written.
     pub file_bytes: u64,
-}
-
-/// Runs `task(i)` for `i` in `0..n` on `threads` threads, each taking the
-/// next `i` as it finishes one.
-fn on_threads(
-    n: usize,
-    threads: usize,
-    task: impl Fn(usize) -> Result<(), GenerateDirError> + Sync,
-) -> Result<(), GenerateDirError> {
-    let next = AtomicUsize::new(0);
-    let failed: Mutex<Option<GenerateDirError>> = Mutex::new(None);
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads.clamp(1, n.max(1)))
-            .map(|_| {
-                scope.spawn(|| {
-                    loop {
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        if i >= n || crate::exec::lock(&failed).is_some() {
-                            break;
-                        }
-                        if let Err(e) = task(i) {
-                            crate::exec::lock(&failed).get_or_insert(e);
-                            break;
-                        }
-                    }
-                    Ok(())
-                })
-            })
-            .collect();
-        for r in join_workers(workers) {
-            if let Err(e) = r {
-                crate::exec::lock(&failed).get_or_insert(e.into());
-            }
-        }
-    });
-    match failed.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
 }
 
 /// The materials whose tables the formations of side `stm` (0 First) in
