@@ -37,6 +37,19 @@
 //! ([`same_board_rules`]): `shandong` and `ten` share their tables,
 //! `deferred` (a four-diagonal worth 4) has its own.
 //!
+//! The modules (none imports this one, which only lists and re-exports
+//! them, and probes through owed removals):
+//!
+//! | role | modules |
+//! |---|---|
+//! | materials, the rules tables depend on, counts | `material`, `stats`, `count` |
+//! | states and their keys; indices and slots | `key`, `dense`, `dense_ban`, `layout`, `table` |
+//! | the table core's trait, the generator's entry point | `game` |
+//! | solving in core | `removals`, `retro`, `retro_ban`, `slice` |
+//! | solving out of core | `retro_disk` (its cells, file, schedule, disk room, halves, threads) |
+//! | a table from its twin (colours swapped) | `twin` |
+//! | filling a directory | `resume` (resumable, the cluster), `within_memory` (one material's memory at a time), `file_stats` |
+//!
 //! ```
 //! use qi_games::five_tigers::{FiveTigers, Rules};
 //! use qi_tablebase::five_tigers::{Material, Tablebase};
@@ -50,7 +63,6 @@
 //! assert_eq!(tb.probe(&pos).unwrap(), Some((Wdl::Win, 2)));
 //! ```
 
-mod bounded;
 mod count;
 mod dense;
 mod dense_ban;
@@ -66,15 +78,15 @@ mod retro_ban;
 mod retro_disk;
 mod slice;
 mod stats;
-mod swap;
 mod table;
+mod twin;
+mod within_memory;
 
 use std::collections::HashMap;
 
 use qi_core::Position;
 use qi_five_tigers::{FiveTigers, Phase, Rules};
 
-pub use bounded::{generate_bounded, plan_bounded, Solved};
 pub use count::{estimated_state_count, raw_state_count, EXACT_PLACEMENTS};
 pub use file_stats::file_stats;
 pub use game::solve_material;
@@ -90,6 +102,7 @@ pub use retro_disk::{solve_out_of_core, OutOfCoreReport};
 pub use slice::FiveTigersSlice;
 pub use stats::Stats;
 pub use table::{position_of_key, LazyTablebase, Table, Tablebase};
+pub use within_memory::{generate_bounded, plan_bounded, Solved};
 
 use crate::probe::ProbeError;
 use crate::value::Wdl;

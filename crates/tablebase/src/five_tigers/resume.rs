@@ -88,12 +88,12 @@ pub fn generate_distributed(
         slice_of: |m, tb: &Tablebase| Ok(super::FiveTigersSlice::new(m, rules, tb)?),
         table_of: |slice: &super::FiveTigersSlice, values: &_| Ok(slice.table(values, 1)?),
         local: |m, tb: &Tablebase| {
-            let twin = tb.table(super::swap::twin(m))?;
+            let twin = tb.table(super::twin::twin(m))?;
             if matches!(twin.index(), super::Slots::Keys(_)) {
                 return None;
             }
             let threads = cluster.local_workers().len();
-            Some(super::swap::twin_table(twin, threads).map_err(Into::into))
+            Some(super::twin::twin_table(twin, threads).map_err(Into::into))
         },
         slice: std::marker::PhantomData,
     };

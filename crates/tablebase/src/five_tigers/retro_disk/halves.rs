@@ -1,7 +1,7 @@
 //! `a v a` solved by halves: a state with Second to move has the value
 //! and distance of its twin, the state with the colours swapped (the
 //! boards exchanged, First to move, the bans exchanged; see
-//! [`swap`](super::super::swap)), and in `a v a` that twin is a cell of
+//! [`twin`](super::super::twin)), and in `a v a` that twin is a cell of
 //! the same table. So the out-of-core generator starts and un-moves the
 //! cells with First to move only, reading each predecessor (Second to
 //! move) at its twin, and writes the cells with Second to move from their

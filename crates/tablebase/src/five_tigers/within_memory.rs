@@ -15,7 +15,7 @@ use qi_five_tigers::{FiveTigers, Rules};
 
 use super::layout::{DENSE_BAN_VERSION, DENSE_VERSION};
 use super::retro_disk::{memory_needed, solve_out_of_core};
-use super::swap::{twin, write_twin};
+use super::twin::{twin, write_twin};
 use super::{forbids_shuttle, solve_material, Material, Stats, Table, Tablebase};
 use crate::driver::GenerateError;
 use crate::exec::GenerateDirError;
@@ -382,11 +382,11 @@ mod tests {
                 assert_eq!((stats, *slots), (&expected, n), "{rules}: {m}");
                 // Made in memory (a cluster's processes), on threads
                 // whose parts end anywhere: the same bytes.
-                let source = super::super::swap::twin(*m);
+                let source = super::super::twin::twin(*m);
                 let twin: super::super::Table =
                     load_table(&Tablebase::file_path(&reference, source), &rules).unwrap();
                 for threads in [1, 3] {
-                    let made = super::super::swap::twin_table(&twin, threads).unwrap();
+                    let made = super::super::twin::twin_table(&twin, threads).unwrap();
                     assert!(
                         made.to_bytes() == a,
                         "{rules}: {m} in memory, {threads} threads"
