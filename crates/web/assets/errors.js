@@ -270,6 +270,8 @@ const ZH_EXPECTED = {
   "an array of strings": "字符串数组", "an object": "对象", "a string, a number or a boolean": "字符串、数字或布尔值",
 };
 /** @type {Record<string, string>} */
+const ZH_GAME = { jungle: "斗兽棋", "five-tigers": "五虎棋" };
+/** @type {Record<string, string>} */
 const ZH_ARGUMENT = { "search limits": "搜索限制", "board options": "棋盘选项" };
 /** @param {string} name */
 const zhArgument = (name) => ZH_ARGUMENT[name] || name;
@@ -294,6 +296,12 @@ const DATA_KINDS = {
   record: { zh: (f, t) => `棋谱有误：${t(f.cause ?? f.reason)}` },
   "spec.unknown-game": { zh: (f) => `没有“${f.name}”这种棋（可选 jungle 或 five-tigers，可加“:规则名”）` },
   "spec.rules": { zh: (f, t) => t(f.cause ?? f.reason) },
+  "spec.profile": { zh: (f) => `${ZH_GAME[f.game] || f.game}没有“${f.profile}”这个评估方案` },
+  option: { zh: (f) => `引擎选项有误：${f.reason}` },
+  square: { zh: (f) => `“${f.square}”不是棋盘上的格子` },
+  "no-drawing": { zh: (f) => `${ZH_GAME[f.game] || f.game}没有棋盘图` },
+  "argument.side": { zh: (f) => `参数 side 应为“first”或“second”，而不是“${f.value}”` },
+  "argument.fields": { zh: (f) => `${zhArgument(f.name)}有误：${f.reason}` },
   // The backends' own refusals.
   "engine-thinking": { zh: () => "引擎正在思考：请等它走完" },
   "undo-count": { zh: (f) => `在第${f.ply}步不能悔${f.count}步` },
@@ -316,6 +324,7 @@ const DATA_KINDS = {
   "clock.not-paused": { zh: () => "棋钟没有暂停" },
   "clock.flagged": { zh: (f) => `${ZH_SIDE[f.side] || f.side}超时` },
   "clock.none": { zh: () => "这局棋没有棋钟" },
+  "clock.time-went-back": { zh: (f) => `时间倒退了：${f.now} 毫秒早于上次的 ${f.last} 毫秒` },
   "review.budget": { zh: (f) => `复盘的${f.name === "depth" ? "深度" : "节点数"}应为 1 到 ${f.max}，而不是 ${f.value}` },
 };
 

@@ -4,12 +4,11 @@
 // once, at start (site.json: `qi serve` answers "server", the static
 // site's says "local"), wires the page's controls to the controller's
 // actions, and opens the game.
-import { serverBackend } from "./backend/server.js";
+import { backendReady } from "./boot.js";
 import { wireBoard } from "./board.js";
 import * as controller from "./controller.js";
 import { $, button, dialog, input, select, textarea } from "./dom.js";
 import { chooseLanguage, errorText, presetDescription, setLang, words } from "./i18n.js";
-import { registerWorker } from "./offline.js";
 import { onClockOut } from "./panels/clock.js";
 import { updateButtons } from "./panels/controls.js";
 import { fillGameSelects, openNewGameDialog } from "./panels/setup.js";
@@ -20,26 +19,6 @@ import { showError } from "./ui.js";
 import { applyLanguage, show } from "./view.js";
 
 /** @typedef {import("./backend/backend.js").Backend} Backend */
-
-/**
- * The backend this page has: site.json names it. The static site's
- * (backend/local.js, with the engine's wasm module) is loaded only there.
- * @returns {Promise<Backend>}
- */
-async function chooseBackend() {
-  let site = null;
-  try {
-    const response = await fetch("site.json", { cache: "no-cache" });
-    if (response.ok) site = await response.json();
-  } catch (e) {
-    site = null;
-  }
-  if (!site || site.backend !== "local") return serverBackend();
-  // The static site works offline, the engine's module included.
-  registerWorker();
-  const { localBackend } = await import("./backend/local.js");
-  return localBackend();
-}
 
 function wire() {
   wireBoard((sq) => controller.clickSquare(sq));
@@ -214,7 +193,7 @@ async function start() {
   /** @type {Backend} */
   let backend;
   try {
-    backend = await chooseBackend();
+    backend = await backendReady;
   } catch (e) {
     applyLanguage();
     showError(words().engineLoad(errorText(e)));

@@ -16,7 +16,12 @@ pub(super) struct SharedCounts {
 
 /// How a search thread shares its node and table-hit counts with the
 /// others, so that the main thread's `info` lines count every thread's.
+/// (Where the target has one thread, only `Alone` is ever made.)
 #[derive(Clone, Copy)]
+#[cfg_attr(
+    all(target_family = "wasm", not(target_feature = "atomics")),
+    allow(dead_code)
+)]
 pub(super) enum NodeSharing<'a> {
     /// A single-threaded search.
     Alone,

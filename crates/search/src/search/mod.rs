@@ -17,19 +17,23 @@ use qi_core::{Evaluator, Game};
 use crate::hooks::{DefaultHooks, MoveOf, SearchHooks};
 use crate::limits::{Limits, SearchOptions};
 use crate::report::{SearchInfo, SearchResult};
-use crate::tt::{SharedTable, TableAllocError, TranspositionTable};
+#[cfg(any(not(target_family = "wasm"), target_feature = "atomics"))]
+use crate::tt::SharedTable;
+use crate::tt::{TableAllocError, TranspositionTable};
 
 mod context;
 mod iterate;
 mod node;
 mod params;
 mod qsearch;
+#[cfg(any(not(target_family = "wasm"), target_feature = "atomics"))]
 mod threads;
 mod worker;
 
 pub use params::SearchParams;
 
 use context::NodeSharing;
+#[cfg(any(not(target_family = "wasm"), target_feature = "atomics"))]
 use threads::LazySmp;
 use worker::{ThreadState, Worker};
 
@@ -37,23 +41,28 @@ use worker::{ThreadState, Worker};
 pub const MAX_DEPTH: u32 = 100;
 
 /// The transposition table: local to one thread, or shared by several.
+/// WebAssembly without the atomics feature (what browsers run the
+/// package as) has one thread, so there the search has no shared table:
+/// every search is compiled once, for the local one, instead of twice.
 enum Table<M> {
     Local(TranspositionTable<M>),
+    #[cfg(any(not(target_family = "wasm"), target_feature = "atomics"))]
     Shared(SharedTable<M>),
 }
 
 impl<M: Copy> Table<M> {
     fn new(options: &SearchOptions) -> Result<Table<M>, TableAllocError> {
-        Ok(if options.threads > 1 {
-            Table::Shared(SharedTable::try_new(options.hash_mib)?)
-        } else {
-            Table::Local(TranspositionTable::try_new(options.hash_mib)?)
-        })
+        #[cfg(any(not(target_family = "wasm"), target_feature = "atomics"))]
+        if options.threads > 1 {
+            return Ok(Table::Shared(SharedTable::try_new(options.hash_mib)?));
+        }
+        Ok(Table::Local(TranspositionTable::try_new(options.hash_mib)?))
     }
 
     fn clear(&mut self) {
         match self {
             Table::Local(t) => t.clear(),
+            #[cfg(any(not(target_family = "wasm"), target_feature = "atomics"))]
             Table::Shared(t) => t.clear(),
         }
     }
@@ -61,6 +70,7 @@ impl<M: Copy> Table<M> {
     fn new_search(&mut self) {
         match self {
             Table::Local(t) => t.new_search(),
+            #[cfg(any(not(target_family = "wasm"), target_feature = "atomics"))]
             Table::Shared(t) => t.new_search(),
         }
     }
@@ -486,6 +496,7 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
                 worker.root_only = &self.root_only;
                 worker.iterate(game, eval, limits, stop, start, info)
             }
+            #[cfg(any(not(target_family = "wasm"), target_feature = "atomics"))]
             Table::Shared(t) => {
                 let mut worker = Worker::new(
                     options,
@@ -544,27 +555,35 @@ impl<G: Game, H: SearchHooks<G>> Searcher<G, H> {
         MoveOf<G>: Send + Sync,
         F: FnMut(&SearchInfo<MoveOf<G>>),
     {
-        let helpers = self.options.threads.max(1) - 1;
-        let Table::Shared(table) = &mut self.table else {
-            return self.search(game, eval, limits, stop, info);
-        };
-        if helpers == 0 {
-            return self.search(game, eval, limits, stop, info);
+        // One thread where the target has no others.
+        #[cfg(all(target_family = "wasm", not(target_feature = "atomics")))]
+        {
+            self.search(game, eval, limits, stop, info)
         }
-        let start = Instant::now();
-        table.new_search();
-        self.state.prepare();
-        let mut result = LazySmp {
-            options: self.options,
-            hooks: &self.hooks,
-            table: &*table,
-            state: &mut self.state,
-            helpers,
-            root_only: &self.root_only,
+        #[cfg(any(not(target_family = "wasm"), target_feature = "atomics"))]
+        {
+            let helpers = self.options.threads.max(1) - 1;
+            let Table::Shared(table) = &mut self.table else {
+                return self.search(game, eval, limits, stop, info);
+            };
+            if helpers == 0 {
+                return self.search(game, eval, limits, stop, info);
+            }
+            let start = Instant::now();
+            table.new_search();
+            self.state.prepare();
+            let mut result = LazySmp {
+                options: self.options,
+                hooks: &self.hooks,
+                table: &*table,
+                state: &mut self.state,
+                helpers,
+                root_only: &self.root_only,
+            }
+            .search(game, eval, limits, stop, start, info);
+            result.elapsed = start.elapsed();
+            result
         }
-        .search(game, eval, limits, stop, start, info);
-        result.elapsed = start.elapsed();
-        result
     }
 }
 

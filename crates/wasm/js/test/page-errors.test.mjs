@@ -165,6 +165,13 @@ test("errors that arrive with their kind are translated from their fields", () =
     thrownError(() => new Game("chess")),
     thrownError(() => new Game("jungle", "x6/7/7/7/7/7/7/7/7 w 0 1")),
     thrownError(() => Game.fromRecord('[Game "jungle"]\n\n1. a3a4 a3a9 *\n')),
+    thrownError(() => game.svg({ selected: "z9" })),
+    thrownError(() => new qi.Clock("10").start("third", 0)),
+    thrownError(() => {
+      const clock = new qi.Clock("10");
+      clock.start("first", 100);
+      clock.press(50);
+    }),
   ];
   for (const e of structured) {
     assert.equal(typeof e.kind, "string", e.message);
@@ -173,6 +180,14 @@ test("errors that arrive with their kind are translated from their fields", () =
     assert.ok(zh !== null, `no words for ${e.kind}: ${e.message}`);
     assert.deepEqual(unknown, [], `parts of no kind in: ${e.message}`);
     assert.equal(englishIn(zh.replace(/参数 \w+/, "")), null, `English left in "${zh}" (from "${e.message}")`);
+  }
+  // Kinds whose reason is the library's own words (an engine option's, a
+  // field serde names), said within the Chinese.
+  for (const [e, words] of [
+    [thrownError(() => game.setOption("NoSuchOption", 1)), /^引擎选项有误：/],
+    [thrownError(() => game.search({ depht: 3 })), /^搜索限制有误：unknown field `depht`/],
+  ]) {
+    assert.match(page.explainErrorData({ kind: e.kind, fields: e.fields, message: e.message }, "zh") || "", words, e.message);
   }
   // By the fields, not the message: a message in other words reads the same.
   const e = thrownError(() => game.goto(7));

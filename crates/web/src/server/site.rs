@@ -117,6 +117,7 @@ const ASSETS: &[(&str, &[u8], &str)] = &[
         include_bytes!("../../assets/backend/split-search.js"),
         JS,
     ),
+    ("/boot.js", include_bytes!("../../assets/boot.js"), JS),
     (
         "/engine-worker.js",
         include_bytes!("../../assets/engine-worker.js"),
@@ -213,5 +214,53 @@ mod tests {
             .collect();
         embedded.sort();
         assert_eq!(on_disk, embedded);
+    }
+
+    /// The modules `main.js` imports, itself included, in the order first
+    /// met: every `import ... from "./x.js";` line, followed.
+    fn imported_by_main(dir: &Path) -> Vec<String> {
+        let (mut seen, mut next) = (Vec::new(), vec!["main.js".to_string()]);
+        while let Some(module) = next.pop() {
+            if seen.contains(&module) {
+                continue;
+            }
+            let text = std::fs::read_to_string(dir.join(&module)).unwrap();
+            let base = Path::new(&module).parent().unwrap().to_path_buf();
+            for line in text.lines().filter(|l| l.starts_with("import ")) {
+                let Some((_, from)) = line.rsplit_once(" from \"") else {
+                    continue;
+                };
+                let target = base.join(from.trim_end_matches("\";"));
+                // `./x.js` and `../x.js` of a module, as a path of the folder.
+                let mut parts: Vec<&str> = Vec::new();
+                for part in target.to_str().unwrap().split('/') {
+                    match part {
+                        "." | "" => {}
+                        ".." => {
+                            parts.pop();
+                        }
+                        name => parts.push(name),
+                    }
+                }
+                next.push(parts.join("/"));
+            }
+            seen.push(module);
+        }
+        seen
+    }
+
+    #[test]
+    fn the_page_preloads_every_module_main_imports() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets");
+        let page = std::fs::read_to_string(dir.join("index.html")).unwrap();
+        let mut preloaded: Vec<&str> = page
+            .lines()
+            .filter_map(|l| l.strip_prefix("<link rel=\"modulepreload\" href=\""))
+            .map(|l| l.trim_end_matches("\">"))
+            .collect();
+        preloaded.sort_unstable();
+        let mut imported = imported_by_main(&dir);
+        imported.sort();
+        assert_eq!(preloaded, imported);
     }
 }
