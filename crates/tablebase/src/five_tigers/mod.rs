@@ -82,8 +82,6 @@ mod table;
 mod twin;
 mod within_memory;
 
-use std::collections::HashMap;
-
 use qi_core::Position;
 use qi_five_tigers::{FiveTigers, Phase, Rules};
 
@@ -165,6 +163,5 @@ fn probe_through_removals(
     }
     // The rules are checked before any removal is expanded.
     crate::probe::settle(rules, pos)?;
-    let unkept = |_: &FiveTigers| Ok(None::<()>);
-    removals::through_removals(pos, &unkept, &mut HashMap::new(), &mut |p| probe(p))
+    removals::best_removal(pos, &mut removals::Memo::new(), &mut |p| probe(p))
 }

@@ -26,7 +26,7 @@ use qi_five_tigers::{quiet_unsteps, FiveTigers, Move, Point, Rules, Shuttle, NEI
 
 use super::dense::DenseIndex;
 use super::key::{Ban, State};
-use super::removals::through_removals;
+use super::removals::{conversion, Lookup, Memo};
 use super::{Dense, Material, Slots, Table, Tablebase};
 use crate::driver::GenerateError;
 use crate::in_core;
@@ -81,10 +81,6 @@ fn position(boards: [u32; 2], stm: Side, rules: &Rules) -> Result<FiveTigers, Ge
         .to_position(rules)
         .ok_or_else(|| internal(format!("no position for {state:?}")))
 }
-
-/// The memoised values of owed-removal positions, by boards, side to
-/// move, taker and count.
-pub(super) type Memo = HashMap<(u32, u32, u8, u8, u8), (Wdl, u32)>;
 
 /// The tables removals lead into, by dense slot: a conversion ends in a
 /// lookup, which a sorted key list answers by bisection over up to tens of
@@ -143,17 +139,6 @@ impl Targets {
     }
 }
 
-/// Where a conversion ends: the value and distance of a position with
-/// nothing owed in the table of its (smaller) material. The generators
-/// look it up in the tables they hold ([`Targets`] by dense slot, a
-/// [`Tablebase`] by key under the shuttle ban); a slice of a cluster
-/// reads it from the worker that owns it (`slice::Reading`).
-pub(super) trait Lookup {
-    /// The value and distance of `pos` (nothing owed), for its side to
-    /// move, reached from a position of `material`.
-    fn value(&self, pos: &FiveTigers, material: Material) -> Result<(Wdl, u32), GenerateError>;
-}
-
 impl Lookup for Targets {
     #[inline]
     fn value(&self, pos: &FiveTigers, material: Material) -> Result<(Wdl, u32), GenerateError> {
@@ -180,33 +165,6 @@ impl Targets {
             ))),
         }
     }
-}
-
-/// The value and distance, for its side to move, of a position reached by
-/// a step that formed a formation (or of the removals after it): solved
-/// forward through the removals into the smaller tables, memoised by
-/// boards, side to move, taker and count.
-fn conversion<L: Lookup + ?Sized>(
-    pos: &FiveTigers,
-    smaller: &L,
-    material: Material,
-    memo: &mut Memo,
-) -> Result<(Wdl, u32), GenerateError> {
-    let key = |pos: &FiveTigers| {
-        Ok(pos.owed().first().map(|(taker, count)| {
-            (
-                pos.pieces(Side::First).0,
-                pos.pieces(Side::Second).0,
-                pos.side_to_move().index() as u8,
-                taker.index() as u8,
-                count,
-            )
-        }))
-    };
-    through_removals(pos, &key, memo, &mut |p| {
-        smaller.value(p, material).map(Some)
-    })?
-    .ok_or_else(|| internal(format!("the owed position {pos} has no move")))
 }
 
 /// Iterates over the points of a mask.

@@ -33,21 +33,20 @@
 //! (`Table::keyed`) is what a version-1 file of the material holds.
 
 use std::cell::Cell;
-use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
 
-use qi_core::{Bitboard32, Position, Side};
+use qi_core::{Bitboard32, Side};
 use qi_five_tigers::{
     quiet_unsteps, FiveTigers, LastStep, Move, Point, Rules, Shuttle, NEIGHBOURS,
 };
 
 use super::dense_ban::{bans_in_order, BanIndex, Block, Near};
-use super::key::{Ban, State, MAX_KEYED_OWED};
-use super::removals::through_removals;
+use super::key::{Ban, State};
+use super::removals::{conversion, Lookup, Memo};
 use super::retro::{
     convert_step, dense_table, forms, internal, needed_table, points, side, start_by_steps, with,
-    Converted, Lookup, SlotStart,
+    Converted, SlotStart,
 };
 use super::{DenseBan, Material, Slots, Table, Tablebase};
 use crate::driver::GenerateError;
@@ -56,39 +55,6 @@ use crate::retrograde::Start;
 use crate::value::{Distances, Wdl};
 
 const ALL: u32 = (1 << 25) - 1;
-
-/// The memoised values of owed-removal states.
-pub(super) type Memo = HashMap<MemoKey, (Wdl, u32)>;
-
-/// What an owed-removal state is memoised by: its canonical key, or, with
-/// more removals owed than a key holds (a formation of 5 pieces can owe 4
-/// or more, and no table stores such a state), the position's own boards,
-/// turn, debt and previous steps: not canonical, but only the first
-/// removals of such a formation are met that way.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub(super) enum MemoKey {
-    Canonical(u64),
-    Raw {
-        boards: [u32; 2],
-        stm: Side,
-        owed: (Side, u8),
-        steps: [Option<LastStep>; 2],
-    },
-}
-
-impl MemoKey {
-    fn of(pos: &FiveTigers) -> Result<MemoKey, GenerateError> {
-        match pos.owed().first() {
-            Some((taker, count)) if count > MAX_KEYED_OWED => Ok(MemoKey::Raw {
-                boards: [pos.pieces(Side::First).0, pos.pieces(Side::Second).0],
-                stm: pos.side_to_move(),
-                owed: (taker, count),
-                steps: [pos.last_step(Side::First), pos.last_step(Side::Second)],
-            }),
-            _ => canonical_key(pos).map(MemoKey::Canonical),
-        }
-    }
-}
 
 /// The state with nothing owed of a cell.
 fn state_of(boards: [u32; 2], stm: usize, bans: [Option<Ban>; 2]) -> State {
@@ -109,21 +75,6 @@ pub(super) fn canonical_key(pos: &FiveTigers) -> Result<u64, GenerateError> {
         .canonical()
         .ok_or_else(|| internal(format!("the position {pos} has no key")))?
         .0)
-}
-
-/// The value and distance, for its side to move, of a position reached by
-/// a step that formed a formation (or of the removals after it).
-fn conversion<L: Lookup + ?Sized>(
-    pos: &FiveTigers,
-    smaller: &L,
-    material: Material,
-    memo: &mut Memo,
-) -> Result<(Wdl, u32), GenerateError> {
-    let key = |pos: &FiveTigers| MemoKey::of(pos).map(Some);
-    through_removals(pos, &key, memo, &mut |p| {
-        smaller.value(p, material).map(Some)
-    })?
-    .ok_or_else(|| internal(format!("the owed position {pos} has no move")))
 }
 
 /// Under the shuttle ban the tables are looked up by canonical key (the

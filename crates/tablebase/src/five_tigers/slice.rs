@@ -30,7 +30,8 @@ use qi_five_tigers::FiveTigers;
 
 use super::dense::DenseIndex;
 use super::dense_ban::BanIndex;
-use super::retro::{self, Lookup, Memo, SlotStart, Targets};
+use super::removals::{Lookup, Memo};
+use super::retro::{self, SlotStart, Targets};
 use super::retro_ban::{self, BlockStart};
 use super::{Dense, DenseBan, Material, Slots, Table, Tablebase};
 use crate::driver::GenerateError;
@@ -138,7 +139,7 @@ thread_local! {
 /// last, whose cells start from the same [`BlockStart`].
 #[derive(Default)]
 struct BanWork {
-    memo: retro_ban::Memo,
+    memo: Memo,
     block: BlockStart,
     slot: Option<u64>,
 }
