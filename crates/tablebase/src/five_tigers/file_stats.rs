@@ -5,12 +5,10 @@
 
 use std::path::Path;
 
-use qi_core::Side;
 use qi_five_tigers::{FiveTigers, Rules};
 
 use super::key::State;
 use super::layout::DENSE_BAN_VERSION;
-use super::retro::side;
 use super::{Material, Slots, Stats};
 use crate::format::blocked::{peek_version, Layout};
 use crate::format::container::FileError;
@@ -116,14 +114,7 @@ fn count_block(
             ]))
         };
         let (x, o, stm) = index.boards.decode(board_slot);
-        let state = State {
-            boards: [x, o],
-            stm: side(stm),
-            bans: [None, None],
-            owed: 0,
-            taker: Side::First,
-        };
-        match state.canonical() {
+        match State::at_rest([x, o], stm, [None, None]).canonical() {
             Some((key, class)) => stats.add_position(key, u64::from(class), v, d),
             None => {
                 unvalued.get_or_insert(cells.start);

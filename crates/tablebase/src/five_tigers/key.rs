@@ -147,7 +147,8 @@ fn side_bit(side: Side) -> u64 {
     side.index() as u64
 }
 
-fn side_of(bit: u64) -> Side {
+/// The side of a side-to-move bit or index (0 First).
+pub(crate) fn side_of(bit: u64) -> Side {
     if bit == 0 {
         Side::First
     } else {
@@ -156,6 +157,19 @@ fn side_of(bit: u64) -> Side {
 }
 
 impl State {
+    /// The state of a table's cell: `boards`, side `stm` (0 First) to
+    /// move, `bans`, nothing owed.
+    pub(crate) fn at_rest(boards: [u32; 2], stm: usize, bans: [Option<Ban>; 2]) -> State {
+        let (stm, owed, taker) = (side_of(stm as u64), 0, Side::First);
+        State {
+            boards,
+            stm,
+            bans,
+            owed,
+            taker,
+        }
+    }
+
     /// The state of `pos` under `rules`' shuttle option.
     pub fn from_position(pos: &FiveTigers) -> Result<State, NoState> {
         if pos.phase() != Phase::Movement {

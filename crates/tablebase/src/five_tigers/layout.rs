@@ -13,7 +13,7 @@ use qi_five_tigers::{FiveTigers, NEIGHBOURS};
 
 use super::dense::DenseIndex;
 use super::dense_ban::BanIndex;
-use super::key::{map_board, plain_canonical_key, Ban, State};
+use super::key::{map_board, plain_canonical_key, side_of, Ban, State};
 use super::{Material, Stats, Table};
 use crate::format::versions::{version_of, SlotIndex};
 use crate::value::Wdl;
@@ -296,13 +296,7 @@ impl Slots {
                 keys.binary_search(&key).ok().map(|i| i as u64)
             }
             Slots::Dense(d) => Some(d.index.slot(boards[0], boards[1], stm.index())),
-            Slots::DenseBan(d) => d.cell(&State {
-                boards,
-                stm,
-                bans: [None, None],
-                owed: 0,
-                taker: Side::First,
-            }),
+            Slots::DenseBan(d) => d.cell(&State::at_rest(boards, stm.index(), [None, None])),
         }
     }
 
@@ -331,15 +325,6 @@ impl Slots {
             }
             Slots::DenseBan(d) => d.cell(&State::from_key(key)?),
         }
-    }
-}
-
-/// The side of a dense slot's side-to-move bit.
-fn side(stm: usize) -> Side {
-    if stm == 0 {
-        Side::First
-    } else {
-        Side::Second
     }
 }
 
@@ -377,7 +362,7 @@ impl Table {
                 .index
                 .range(0, d.len())
                 .filter(|&(slot, ..)| self.at(slot).is_some())
-                .map(|(slot, x, o, stm)| (plain_canonical_key([x, o], side(stm)), slot))
+                .map(|(slot, x, o, stm)| (plain_canonical_key([x, o], side_of(stm as u64)), slot))
                 .collect(),
             Slots::DenseBan(_) => self
                 .stored_cells()
@@ -408,14 +393,8 @@ impl Table {
             Slots::Dense(dense) => Box::new(dense.index.range(0, dense.len()).filter_map(
                 move |(slot, x, o, stm)| {
                     let (v, d) = self.at(slot)?;
-                    let state = State {
-                        boards: [x, o],
-                        stm: side(stm),
-                        bans: [None, None],
-                        owed: 0,
-                        taker: Side::First,
-                    };
-                    let key = plain_canonical_key([x, o], side(stm));
+                    let state = State::at_rest([x, o], stm, [None, None]);
+                    let key = plain_canonical_key([x, o], state.stm);
                     Some((state, key, class_size([x, o]), v, d))
                 },
             )),
@@ -444,13 +423,7 @@ impl Table {
             return None;
         };
         let (boards, stm, bans) = d.index.decode(cell);
-        Some(State {
-            boards,
-            stm: side(stm),
-            bans,
-            owed: 0,
-            taker: Side::First,
-        })
+        Some(State::at_rest(boards, stm, bans))
     }
 
     /// The statistics by the counting convention (see [`Stats`]).

@@ -1001,14 +1001,7 @@ impl Solver<'_> {
             let i = (own.start - cells.start) as usize;
             let v = Wdl::from_code(code_at(vals, i))
                 .ok_or_else(|| internal(format!("cell {} has no value", own.start)))?;
-            let state = State {
-                boards: [x, o],
-                stm: side(stm),
-                bans: [None, None],
-                owed: 0,
-                taker: qi_core::Side::First,
-            };
-            let (key, class) = state
+            let (key, class) = State::at_rest([x, o], stm, [None, None])
                 .canonical()
                 .ok_or_else(|| internal(format!("the state of cell {} has no key", own.start)))?;
             stats.add_position(key, u64::from(class), v, u32::from(dist[i]));
