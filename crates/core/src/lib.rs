@@ -19,6 +19,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+mod allowed;
 mod bitboard;
 mod coord;
 mod error;
@@ -37,6 +38,7 @@ mod simple_game;
 pub mod testkit;
 pub mod zobrist;
 
+pub use allowed::Allowed;
 pub use bitboard::{Bitboard, Bitboard32, Bits, Bits32};
 pub use coord::Coord;
 pub use error::{IllegalMove, ParseCoordError, ParseNameError, Refusal};

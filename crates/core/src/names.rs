@@ -7,6 +7,8 @@
 /// * `ACCEPTED`: every text `FromStr` reads, the names first, then the
 ///   older spellings (after `|`) still read for compatibility;
 /// * `EXPECTED`: the names as a list for error messages (`a, b or c`);
+/// * `ALLOWED_NAMES`: the names as data ([`Allowed::Names`](crate::Allowed)),
+///   for errors that say what a rule option takes;
 /// * `as_str`, `Display` (the name) and `FromStr` (any accepted text,
 ///   matched exactly; [`ParseNameError`](crate::ParseNameError) otherwise).
 ///
@@ -57,6 +59,9 @@ macro_rules! text_names {
 
             /// The names as a list for error messages.
             pub const EXPECTED: &'static str = $crate::text_names!(@expected $($name),+);
+
+            /// The names as data, for errors that say what an option takes.
+            pub const ALLOWED_NAMES: $crate::Allowed = $crate::Allowed::Names { names: &[$($name),+] };
 
             /// The value's name.
             pub const fn as_str(self) -> &'static str {
@@ -122,6 +127,7 @@ mod tests {
     #[test]
     fn names_round_trip_and_aliases_are_read() {
         assert_eq!(Count::EXPECTED, "one, two or three");
+        assert_eq!(Count::ALLOWED_NAMES.to_string(), Count::EXPECTED);
         for &(value, name) in Count::NAMES {
             assert_eq!(value.as_str(), name);
             assert_eq!(value.to_string(), name);

@@ -1,10 +1,9 @@
 //! Rule options and the named presets of section 8.
 
 use std::fmt;
-use std::ops::RangeInclusive;
 use std::str::FromStr;
 
-use qi_core::Escaped;
+use qi_core::{Allowed, Escaped};
 
 use thiserror::Error;
 
@@ -179,15 +178,23 @@ pub enum RulesError {
         /// The value, as text.
         value: String,
         /// The values allowed.
-        allowed: &'static str,
+        allowed: Allowed,
     },
 }
 
-/// The values each numeric option allows, and how messages name them.
-const PIECES_PER_SIDE: (RangeInclusive<u32>, &str) = (1..=13, "1 to 13");
-const FOUR_DIAGONAL_VALUE: (RangeInclusive<u32>, &str) = (3..=4, "3 or 4");
-const FIVE_TIGERS_VALUE: (RangeInclusive<u32>, &str) = (4..=5, "4 or 5");
-const NO_CAPTURE_DRAW: (RangeInclusive<u32>, &str) = (0..=u16::MAX as u32, "0 to 65535");
+/// The values each numeric option allows (messages name them from these).
+const PIECES_PER_SIDE: Allowed = Allowed::Range { min: 1, max: 13 };
+const FOUR_DIAGONAL_VALUE: Allowed = Allowed::Range { min: 3, max: 4 };
+const FIVE_TIGERS_VALUE: Allowed = Allowed::Range { min: 4, max: 5 };
+const NO_CAPTURE_DRAW: Allowed = Allowed::Range {
+    min: 0,
+    max: u16::MAX as u32,
+};
+
+/// Whether `value` is one of the numbers `allowed` names.
+fn allows(allowed: Allowed, value: u32) -> bool {
+    matches!(allowed, Allowed::Range { min, max } if (min..=max).contains(&value))
+}
 
 impl Rules {
     /// The names of the presets, in the order of section 8.
@@ -334,8 +341,8 @@ impl Rules {
                 FIVE_TIGERS_VALUE,
             ),
         ];
-        for (option, value, (range, allowed)) in checks {
-            if !range.contains(&u32::from(value)) {
+        for (option, value, allowed) in checks {
+            if !allows(allowed, u32::from(value)) {
                 return Err(RulesError::BadValue {
                     option: option.to_string(),
                     value: value.to_string(),
@@ -440,18 +447,18 @@ impl FromStr for Rules {
                 text: part.trim().to_string(),
             })?;
             let (key, value) = (key.trim(), value.trim());
-            let bad_value = |allowed: &'static str| RulesError::BadValue {
+            let bad_value = |allowed: Allowed| RulesError::BadValue {
                 option: key.to_string(),
                 value: value.to_string(),
                 allowed,
             };
             // A number out of range is refused here, with the same error
             // `validate` gives for the field.
-            let number = |(range, allowed): (RangeInclusive<u32>, &'static str)| {
+            let number = |allowed: Allowed| {
                 value
                     .parse::<u32>()
                     .ok()
-                    .filter(|n| range.contains(n))
+                    .filter(|&n| allows(allowed, n))
                     .ok_or_else(|| bad_value(allowed))
             };
             match key {
@@ -464,10 +471,12 @@ impl FromStr for Rules {
                 "placement_capture" => {
                     rules.placement_capture = value
                         .parse()
-                        .map_err(|_| bad_value(PlacementCapture::EXPECTED))?
+                        .map_err(|_| bad_value(PlacementCapture::ALLOWED_NAMES))?
                 }
                 "shuttle" => {
-                    rules.shuttle = value.parse().map_err(|_| bad_value(Shuttle::EXPECTED))?
+                    rules.shuttle = value
+                        .parse()
+                        .map_err(|_| bad_value(Shuttle::ALLOWED_NAMES))?
                 }
                 _ => {
                     return Err(RulesError::UnknownOption {

@@ -3,7 +3,7 @@
 use std::fmt;
 use std::str::FromStr;
 
-use qi_core::Escaped;
+use qi_core::{Allowed, Escaped};
 use thiserror::Error;
 
 use crate::board::{Animal, Piece, RankOrder, Square};
@@ -224,7 +224,7 @@ pub enum ParseRulesError {
         /// The value given.
         value: String,
         /// What the option accepts.
-        expected: &'static str,
+        expected: Allowed,
     },
     /// The value is a former name of a value, no longer read.
     #[error("renamed value '{}' for rule option {option}: use '{new_name}' (the rule it names changed)", Escaped(.value))]
@@ -428,7 +428,7 @@ impl Rules {
     /// ```
     pub fn set_option(&mut self, option: &str, value: &str) -> Result<(), ParseRulesError> {
         let v = value.trim().to_ascii_lowercase();
-        let bad = |option: &'static str, expected: &'static str| ParseRulesError::BadValue {
+        let bad = |option: &'static str, expected: Allowed| ParseRulesError::BadValue {
             option,
             value: value.to_string(),
             expected,
@@ -437,7 +437,7 @@ impl Rules {
             "rank_order" => {
                 self.rank_order = v
                     .parse()
-                    .map_err(|_| bad("rank_order", RankOrder::EXPECTED))?
+                    .map_err(|_| bad("rank_order", RankOrder::ALLOWED_NAMES))?
             }
             name @ ("lion_jumps" | "tiger_jumps") => {
                 let option = if name == "lion_jumps" {
@@ -445,7 +445,7 @@ impl Rules {
                 } else {
                     "tiger_jumps"
                 };
-                let jumps = v.parse().map_err(|_| bad(option, Jumps::EXPECTED))?;
+                let jumps = v.parse().map_err(|_| bad(option, Jumps::ALLOWED_NAMES))?;
                 if name == "lion_jumps" {
                     self.lion_jumps = jumps;
                 } else {
@@ -455,26 +455,26 @@ impl Rules {
             "jump_block" => {
                 self.jump_block = v
                     .parse()
-                    .map_err(|_| bad("jump_block", JumpBlock::EXPECTED))?
+                    .map_err(|_| bad("jump_block", JumpBlock::ALLOWED_NAMES))?
             }
             "jump_block_area" => {
                 self.jump_block_area = v
                     .parse()
-                    .map_err(|_| bad("jump_block_area", JumpBlockArea::EXPECTED))?
+                    .map_err(|_| bad("jump_block_area", JumpBlockArea::ALLOWED_NAMES))?
             }
             "trapped_attacks" => {
                 self.trapped_attacks = v
                     .parse()
-                    .map_err(|_| bad("trapped_attacks", TrappedAttacks::EXPECTED))?
+                    .map_err(|_| bad("trapped_attacks", TrappedAttacks::ALLOWED_NAMES))?
             }
             "rat_bank_capture" => {
                 self.rat_bank_capture =
-                    parse_bool(&v).ok_or_else(|| bad("rat_bank_capture", "on or off"))?
+                    parse_bool(&v).ok_or_else(|| bad("rat_bank_capture", ON_OFF))?
             }
             "no_capture_draw" => {
                 self.no_capture_draw = v
                     .parse()
-                    .map_err(|_| bad("no_capture_draw", "a number of plies (0: never)"))?
+                    .map_err(|_| bad("no_capture_draw", Allowed::Plies))?
             }
             "repetition" => {
                 self.repetition =
@@ -485,17 +485,22 @@ impl Rules {
                                 value: value.to_string(),
                                 new_name,
                             },
-                            None => bad("repetition", Repetition::EXPECTED),
+                            None => bad("repetition", Repetition::ALLOWED_NAMES),
                         })?
             }
             "anti_chase" => {
-                self.anti_chase = parse_bool(&v).ok_or_else(|| bad("anti_chase", "on or off"))?
+                self.anti_chase = parse_bool(&v).ok_or_else(|| bad("anti_chase", ON_OFF))?
             }
             _ => return Err(ParseRulesError::UnknownOption(option.to_string())),
         }
         Ok(())
     }
 }
+
+/// What a switch option accepts (besides true/false, yes/no and 1/0).
+const ON_OFF: Allowed = Allowed::Names {
+    names: &["on", "off"],
+};
 
 fn parse_bool(v: &str) -> Option<bool> {
     match v {

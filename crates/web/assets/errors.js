@@ -26,17 +26,17 @@ const ZH_FIELD = {
 };
 /** @type {Record<string, string>} */
 const ZH_COUNTER = { "no-capture": "无吃子步数", "full-move": "回合数" };
-// A list of names to type ("a, b or c"), each quoted as literal text.
-/** @param {string} list */
-const zhNames = (list) => list.split(/, | or /).map((name) => `“${name}”`).join("、");
-// What a rule option takes: a range of numbers, a number of plies, or
-// names.
-/** @param {string} text */
-const zhAllowed = (text) => {
-  const range = /^(\d+) to (\d+)$/.exec(text);
-  if (range) return `${range[1]} 到 ${range[2]}`;
-  if (text === "a number of plies (0: never)") return "步数（0 表示不限）";
-  return zhNames(text);
+// What a rule option takes, from the library's typed description
+// ({kind: "range", min, max}, {kind: "plies"} or {kind: "names", names}):
+// two numbers read as a choice, more as a range; names are quoted as
+// literal text to type.
+/**
+ * @param {{ kind: "range", min: number, max: number } | { kind: "plies" } | { kind: "names", names: string[] }} allowed
+ */
+const zhAllowed = (allowed) => {
+  if (allowed.kind === "range") return `${allowed.min} ${allowed.max === allowed.min + 1 ? "或" : "到"} ${allowed.max}`;
+  if (allowed.kind === "plies") return "步数（0 表示不限）";
+  return allowed.names.map((name) => `“${name}”`).join("、");
 };
 // The library's errors as data ({code, fields}: the `cause` of a refused
 // position, move or rule string), in Chinese, by code; `t` says a field

@@ -105,7 +105,11 @@ test("the structured form: a kind, the fields it names, and the cause as a code"
   });
   assert.deepEqual(thrownError(() => new Game("jungle:standard,anti_chase=maybe")).fields.cause, {
     code: "jungle-rules.bad-value",
-    fields: { option: "anti_chase", value: "maybe", expected: "on or off" },
+    fields: { option: "anti_chase", value: "maybe", expected: { kind: "names", names: ["on", "off"] } },
+  });
+  assert.deepEqual(thrownError(() => new Game("five-tigers:ten,pieces_per_side=99")).fields.cause, {
+    code: "ft-rules.bad-value",
+    fields: { option: "pieces_per_side", value: "99", allowed: { kind: "range", min: 1, max: 13 } },
   });
   // A record's syntax: where, and what is wrong there.
   const place = thrownError(() => Game.fromRecord('[Game "jungle"]\n\n1. a3a4 {x *\n'));
@@ -133,6 +137,24 @@ test("the structured form: a kind, the fields it names, and the cause as a code"
     fields: { number: 2, text: "a3a9", reason: { code: "refusal.not-legal" } },
   });
   assert.equal(page.explainErrorData({ kind: "no such kind", fields: {}, message: "a message of no kind" }, "zh"), null);
+});
+
+test("what a rule option takes is said from its typed description", () => {
+  // Names quoted as text to type, two numbers as a choice, more as a
+  // range, and a number of plies: none read from the English message.
+  const said = {
+    "jungle:standard,anti_chase=maybe": "（可选：“on”、“off”）",
+    "jungle:standard,rank_order=x": "（可选：“wolf_over_dog”、“dog_over_wolf”）",
+    "jungle:standard,no_capture_draw=x": "（可选：步数（0 表示不限））",
+    "five-tigers:ten,pieces_per_side=99": "（允许：1 到 13）",
+    "five-tigers:ten,four_diagonal_value=9": "（允许：3 或 4）",
+    "five-tigers:ten,shuttle=maybe": "（允许：“allowed”、“forbidden”）",
+  };
+  for (const [spec, words] of Object.entries(said)) {
+    const e = thrownError(() => new Game(spec));
+    const zh = page.explainErrorData({ ...e, message: "anything" }, "zh");
+    assert.ok(zh.endsWith(words), `${spec}: "${zh}" does not end with "${words}"`);
+  }
 });
 
 test("the page's words keep the input they quote, whole", () => {
