@@ -2,7 +2,6 @@
 //! tables the materials still to make read ([`generate_dir`]), and its
 //! plan ([`plan_dir`]).
 
-use std::convert::Infallible;
 use std::path::Path;
 
 use crate::driver::{InCore, Solver};
@@ -10,7 +9,7 @@ use crate::exec::GenerateDirError;
 use crate::exec::{execute, Done, Hold, OnDamaged, Run};
 use crate::game::table::Table;
 use crate::game::TableGame;
-use crate::plan::{plan, How, Plan};
+use crate::plan::{plan_all, How, Plan};
 use crate::probe::Tablebase;
 
 /// What generating `materials` under `rules` into `dir` takes
@@ -23,11 +22,7 @@ pub fn plan_dir<G: TableGame>(
     materials: &[G::Material],
 ) -> Plan<G::Material> {
     let present = |m| Tablebase::<G>::file_path(dir, m).exists();
-    let in_core = |m| Ok((How::InCore, G::generation_memory(m, rules)));
-    match plan::<G, Infallible>(rules, materials, present, in_core) {
-        Ok(plan) => plan,
-        Err(never) => match never {},
-    }
+    plan_all::<G>(rules, materials, present, How::InCore)
 }
 
 /// Generates `materials` and every smaller material their captures lead to

@@ -5,14 +5,12 @@
 //! materials asked for cut into levels, the materials of one level solved
 //! side by side on several threads).
 
-use std::convert::Infallible;
-
 pub use crate::error::GenerateError;
 use crate::exec::GenerateDirError;
 use crate::exec::{execute, Done, Hold, OnDamaged, Run, Way};
 use crate::game::table::Table;
 use crate::game::TableGame;
-use crate::plan::{plan, How, Plan};
+use crate::plan::{plan_all, How, Plan};
 use crate::probe::Tablebase;
 
 /// A game whose tables this crate generates: how one material is solved,
@@ -107,11 +105,7 @@ impl<G: Solver> Tablebase<G> {
     pub fn plan(&self, materials: &[G::Material]) -> Plan<G::Material> {
         let rules = self.rules();
         let present = |m| self.table(m).is_some();
-        let in_core = |m| Ok((How::InCore, G::generation_memory(m, rules)));
-        match plan::<G, Infallible>(rules, materials, present, in_core) {
-            Ok(plan) => plan,
-            Err(never) => match never {},
-        }
+        plan_all::<G>(rules, materials, present, How::InCore)
     }
 }
 

@@ -169,4 +169,6 @@ pub use plan::{How, Plan, Step};
 pub use probe::lazy::LazyTablebase;
 pub use probe::paged::Paging;
 pub use probe::{ProbeError, Tablebase};
+#[cfg(feature = "distributed")]
+pub use resume::plan_partitioned;
 pub use value::{Wdl, UNUSED};

@@ -186,6 +186,21 @@ pub(crate) fn plan<G: TableGame, E>(
     })
 }
 
+/// [`plan`] where every material not present is made one way, `how`,
+/// with its working memory ([`TableGame::generation_memory`]).
+pub(crate) fn plan_all<G: TableGame>(
+    rules: &G::Rules,
+    materials: &[G::Material],
+    present: impl Fn(G::Material) -> bool,
+    how: How,
+) -> Plan<G::Material> {
+    let made = |m| Ok((how, G::generation_memory(m, rules)));
+    match plan::<G, std::convert::Infallible>(rules, materials, present, made) {
+        Ok(plan) => plan,
+        Err(never) => match never {},
+    }
+}
+
 /// `materials` (in [`TableGame::closure`]'s order) cut into runs of one
 /// level: the materials of a level read none of each other's tables, so
 /// they may be made side by side.

@@ -178,6 +178,30 @@ where
     Ok(solved)
 }
 
+/// What a partitioned run ([`crate::jungle::generate_partitioned`],
+/// [`crate::five_tigers::generate_partitioned`]) of `materials` under
+/// `rules` into `dir` takes, as this process of `cluster` sees it: a
+/// material is present when the files of its partitions of this
+/// process's workers are all there (checked when the run starts, as
+/// [`plan_dir`](crate::plan_dir) counts table files), the others made on
+/// the cluster.
+#[cfg(feature = "distributed")]
+pub fn plan_partitioned<G: TableGame>(
+    dir: &Path,
+    rules: &G::Rules,
+    materials: &[G::Material],
+    cluster: &crate::dataflow::Cluster,
+) -> crate::Plan<G::Material> {
+    use crate::format::partition::Partition;
+    let workers = cluster.workers();
+    let present = |m| {
+        cluster
+            .local_workers()
+            .all(|owner| Partition::<G>::path(dir, m, owner, workers).exists())
+    };
+    crate::plan::plan_all::<G>(rules, materials, present, crate::How::OnCluster)
+}
+
 /// The way of [`resume_partitioned`]: each material's slice (`slice_of`)
 /// solved by [`crate::dataflow::solve_reading`], its starts reading this
 /// process's partitions of the smaller materials, and this process's

@@ -1,4 +1,5 @@
-//! A `qi tb generate` whose directory another writer holds waits for it:
+//! A `qi tb generate` or `qi tb join` whose directory another writer
+//! holds waits for it:
 //! the library refuses the run ([`GenerateDirError::Locked`]), and the
 //! run is tried again once that writer is done.
 
@@ -21,7 +22,7 @@ pub(super) fn waiting<T>(
             Err(GenerateDirError::Locked { .. }) => {
                 if !said {
                     eprintln!(
-                        "waiting for another qi tb generate to finish writing {}",
+                        "waiting for another qi tb generate or join to finish writing {}",
                         dir.display()
                     );
                     said = true;

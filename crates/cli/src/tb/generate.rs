@@ -115,7 +115,7 @@ pub(super) fn generate(args: &GenerateArgs) -> Result<(), CliError> {
         GameRules::FiveTigers(rules) => return ft_generate(args, &rules),
     };
     let materials = materials(args)?;
-    let plan = plan::jungle(args, &rules, &materials);
+    let plan = plan::jungle(args, &rules, &materials)?;
     if args.plan {
         plan::print(&plan);
         return Ok(());

@@ -6,9 +6,8 @@ use std::time::Instant;
 use clap::Args;
 use qi_tablebase::five_tigers as ft;
 
-use super::{
-    ft_materials_of, materials_of, tb_error, threads_or_cores, GameArg, GameRules, MAX_PIECES,
-};
+use super::dir_lock::waiting;
+use super::{ft_materials_of, materials_of, threads_or_cores, GameArg, GameRules, MAX_PIECES};
 use crate::error::CliError;
 
 #[derive(Args, Debug)]
@@ -34,28 +33,34 @@ pub(super) struct JoinArgs {
     pub(super) parts: Vec<PathBuf>,
 }
 
-/// `qi tb join`.
+/// `qi tb join`: the library's executor claims OUT (waiting for another
+/// writer that holds it), writes each table through a temporary file and
+/// skips those already there.
 pub(super) fn join(args: &JoinArgs) -> Result<(), CliError> {
     let shown = args.out.display();
     let threads = threads_or_cores(args.threads);
     let start = Instant::now();
     let written = match args.game.game_rules()? {
         GameRules::Jungle(rules) => {
-            let _lock = lock::<qi_jungle::Jungle>(&args.out)?;
             let materials = materials_of(&args.material, args.pieces, MAX_PIECES)?;
-            qi_tablebase::jungle::join_partitions(&rules, &materials, &args.parts, &args.out, |t| {
-                eprintln!("{}: {} positions", t.material(), t.len())
-            })
-            .map_err(tb_error)?
+            waiting(&args.out, || {
+                qi_tablebase::jungle::join_partitions(
+                    &rules,
+                    &materials,
+                    &args.parts,
+                    &args.out,
+                    |t| eprintln!("{}: {} positions", t.material(), t.len()),
+                )
+            })?
             .len()
         }
         GameRules::FiveTigers(rules) => {
-            let _lock = lock::<qi_five_tigers::FiveTigers>(&args.out)?;
             let materials = ft_materials_of(&args.material, args.pieces, ft::MAX_PIECES)?;
-            ft::join_partitions(&rules, &materials, &args.parts, &args.out, threads, |t| {
-                eprintln!("{}: {} states", t.material(), t.len())
-            })
-            .map_err(tb_error)?
+            waiting(&args.out, || {
+                ft::join_partitions(&rules, &materials, &args.parts, &args.out, threads, |t| {
+                    eprintln!("{}: {} states", t.material(), t.len())
+                })
+            })?
             .len()
         }
     };
@@ -64,16 +69,4 @@ pub(super) fn join(args: &JoinArgs) -> Result<(), CliError> {
         start.elapsed().as_secs_f64()
     );
     Ok(())
-}
-
-/// OUT, created if missing, locked for writing (waiting for another
-/// writer), what a killed writer left in it removed.
-fn lock<G: qi_tablebase::TableGame>(
-    out: &std::path::Path,
-) -> Result<qi_tablebase::WriteLock, CliError> {
-    let cannot = |e: std::io::Error| tb_error(format!("cannot lock {}: {e}", out.display()));
-    std::fs::create_dir_all(out).map_err(cannot)?;
-    let lock = qi_tablebase::WriteLock::acquire(out).map_err(cannot)?;
-    qi_tablebase::remove_stale_temporaries::<G>(out, &lock).map_err(cannot)?;
-    Ok(lock)
 }

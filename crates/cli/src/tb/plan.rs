@@ -9,9 +9,10 @@ use qi_five_tigers::{FiveTigers, Shuttle};
 use qi_jungle::Jungle;
 use qi_tablebase::five_tigers as ft;
 use qi_tablebase::jungle::Material;
-use qi_tablebase::{plan_dir, How, Plan, TableGame};
+use qi_tablebase::{plan_dir, plan_partitioned, How, Plan, TableGame};
 
 use super::generate::GenerateArgs;
+use super::generate_cluster::cluster_of;
 use super::resources::machine_memory;
 use super::tb_error;
 use crate::error::CliError;
@@ -34,7 +35,7 @@ pub(super) fn jungle(
     args: &GenerateArgs,
     rules: &qi_jungle::Rules,
     materials: &[Material],
-) -> Plan<Material> {
+) -> Result<Plan<Material>, CliError> {
     made_here::<Jungle>(args, rules, materials)
 }
 
@@ -47,7 +48,7 @@ pub(super) fn five_tigers(
     materials: &[ft::Material],
 ) -> Result<Plan<ft::Material>, CliError> {
     if !bounded(args, rules) {
-        return Ok(made_here::<FiveTigers>(args, rules, materials));
+        return made_here::<FiveTigers>(args, rules, materials);
     }
     let memory = machine_memory()?.unwrap_or(u64::MAX);
     ft::plan_bounded(rules, materials, &args.dir, memory).map_err(|e| match e {
@@ -64,18 +65,24 @@ pub(super) fn five_tigers(
     })
 }
 
-/// The plan of a generation in core into DIR, or on the cluster.
+/// The plan of a generation in core into DIR, or on the cluster (a
+/// partitioned run counts this process's partition files, not tables).
 fn made_here<G: TableGame>(
     args: &GenerateArgs,
     rules: &G::Rules,
     materials: &[G::Material],
-) -> Plan<G::Material> {
+) -> Result<Plan<G::Material>, CliError> {
+    if args.partitioned {
+        if let Some(cluster) = cluster_of(args)? {
+            return Ok(plan_partitioned::<G>(&args.dir, rules, materials, &cluster));
+        }
+    }
     let plan = plan_dir::<G>(&args.dir, rules, materials);
-    if on_cluster(args) {
+    Ok(if on_cluster(args) {
         plan.made(How::OnCluster)
     } else {
         plan
-    }
+    })
 }
 
 /// `--plan`: every material of `plan`, then the totals, on stdout.

@@ -515,7 +515,10 @@ fn generate_locks_the_directory_and_cleans_what_a_killed_run_left() {
     let out = child.wait_with_output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
-    assert!(err.contains("waiting for another qi tb generate"), "{err}");
+    assert!(
+        err.contains("waiting for another qi tb generate or join"),
+        "{err}"
+    );
     assert!(dir.join("LvC.qtb").exists());
     let tmp: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
@@ -835,6 +838,53 @@ fn two_processes_write_the_generator_s_tables(
         }
     }
     said
+}
+
+#[test]
+fn a_partitioned_run_resumes_counting_partitions_and_join_resumes_too() {
+    let dir = temp_dir("parts-resume");
+    let out = temp_dir("parts-resume-out");
+    let (d, o) = (dir.to_str().unwrap(), out.to_str().unwrap());
+    let run = ["--material", "LCvE", "--workers", "2", "--partitioned"];
+    let (code, _, err) = generate(&dir, &run);
+    assert_eq!(code, 0, "{err}");
+    let all: usize = err.split(' ').next().unwrap().parse().unwrap();
+    assert!(all > 1, "{err}");
+    assert!(
+        err.starts_with(&format!("{all} of {all} tables to generate (0 present)")),
+        "{err}"
+    );
+    // Its partitions are there: the plan counts them, nothing is made.
+    let (code, _, err) = generate(&dir, &run);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        err.starts_with(&format!("0 of {all} tables to generate ({all} present)")),
+        "{err}"
+    );
+    assert!(err.contains("\n0 materials solved"), "{err}");
+    // One worker's partition of one material gone: that material again.
+    std::fs::remove_file(dir.join("LCvE.qtb.part-1-of-2")).unwrap();
+    let (code, _, err) = generate(&dir, &run);
+    assert_eq!(code, 0, "{err}");
+    let rest = all - 1;
+    assert!(
+        err.starts_with(&format!("1 of {all} tables to generate ({rest} present)")),
+        "{err}"
+    );
+    assert!(err.contains("\n1 materials solved"), "{err}");
+    // The join writes through the executor: a killed join's temporary
+    // file removed, a table already there kept.
+    std::fs::create_dir_all(&out).unwrap();
+    std::fs::write(out.join(".LCvE.qtb.a1B2c3.tmp"), b"half").unwrap();
+    let join = ["tb", "join", "--material", "LCvE", "--out", o, d];
+    let (code, _, err) = qi(&join);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains(&format!("{all} tables joined")), "{err}");
+    assert!(!out.join(".LCvE.qtb.a1B2c3.tmp").exists());
+    assert!(out.join(qi_tablebase::LOCK_FILE).exists());
+    let (code, _, err) = qi(&join);
+    assert_eq!(code, 0, "{err}");
+    assert!(err.starts_with("0 tables joined"), "{err}");
 }
 
 #[test]

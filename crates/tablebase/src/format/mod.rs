@@ -195,14 +195,14 @@ impl<G: TableGame> Table<G> {
         let values = r.values(n).map_err(file)?;
         let distances = r.distances(n, header.width).map_err(file)?;
         r.finish().map_err(file)?;
-        Ok(Table {
+        Ok(Table::from_parts(
             material,
             rules,
             index,
             values,
             distances,
-            len: header.count,
-        })
+            header.count,
+        ))
     }
 }
 
@@ -267,14 +267,14 @@ fn blocked_table<G: TableGame>(
 ) -> Result<Table<G>, FormatError> {
     let (rules, material) = rules_and_material::<G>(&header.rules, &header.material, expected)?;
     let index = G::read_index(material, &rules, slots, header.layout.count, &[])?;
-    Ok(Table {
+    Ok(Table::from_parts(
         material,
         rules,
         index,
         values,
         distances,
-        len: header.layout.count,
-    })
+        header.layout.count,
+    ))
 }
 
 /// The path of the file of `material` in `dir`: `dir/LCvE.qtb`,

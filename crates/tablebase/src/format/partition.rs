@@ -18,10 +18,10 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::exec::GenerateDirError;
+use crate::exec::{execute, GenerateDirError, Hold, OnDamaged, Run, Way};
 use crate::format::container::{fnv1a, read_prefix, write_prefix, FileError, Reader, FNV_OFFSET};
 use crate::format::write::write_atomically_with;
-use crate::format::{rules_and_material, save_table, FormatError};
+use crate::format::{rules_and_material, FormatError};
 use crate::game::TableGame;
 use crate::retrograde::{join_parts, Deal, SliceValues, UNUSED};
 use crate::{GenerateError, Table};
@@ -663,31 +663,72 @@ pub fn join_partitions<G: TableGame>(
     Ok(join_parts(slots, shift, parts))
 }
 
-/// Joins, for every material of `materials` (in their order), the
+/// Joins, for every material of the closure of `materials`, the
 /// partition files in `dirs` into the material's table file in `out`,
 /// the table made from the values by `table_of`; `done` gets each table
-/// written. A material whose table file is already in `out` is left as
-/// it is.
+/// written. A run of the one executor: `out` claimed (created, locked,
+/// a killed run's temporary files removed), each file written through a
+/// temporary name renamed into place, a sound table file already in
+/// `out` left as it is and a damaged one joined again.
 pub(crate) fn join_dirs<G: TableGame>(
     rules: &G::Rules,
     materials: &[G::Material],
     dirs: &[PathBuf],
     out: &Path,
-    mut table_of: impl FnMut(G::Material, &SliceValues) -> Result<Table<G>, GenerateError>,
+    table_of: impl Fn(G::Material, &SliceValues) -> Result<Table<G>, GenerateError> + Sync,
     mut done: impl FnMut(&Table<G>),
 ) -> Result<Vec<G::Material>, GenerateDirError> {
+    let run = Run {
+        dir: Some(out),
+        threads: 1,
+        hold: Hold::Nothing,
+        damaged: OnDamaged::Replace,
+    };
+    let way = Join {
+        rules,
+        dirs,
+        table_of,
+    };
     let mut written = Vec::new();
-    for &m in materials {
-        if crate::Tablebase::<G>::file_path(out, m).exists() {
-            continue;
-        }
-        let values = join_partitions::<G>(rules, m, dirs)?;
-        let table = table_of(m, &values)?;
-        save_table(out, &table)?;
-        done(&table);
-        written.push(m);
-    }
+    let mut held = crate::Tablebase::new(rules);
+    execute(
+        run,
+        materials,
+        &mut held,
+        |l| Ok(l.to_vec()),
+        &way,
+        &mut |d| {
+            d.table.into_iter().for_each(&mut done);
+            written.push(d.material);
+        },
+    )?;
     Ok(written)
+}
+
+/// The way of [`join_dirs`]: a table made from the partitions of a
+/// cluster's run, not solved.
+struct Join<'a, G: TableGame, F> {
+    rules: &'a G::Rules,
+    dirs: &'a [PathBuf],
+    table_of: F,
+}
+
+impl<G: TableGame, F> Way<G> for Join<'_, G, F>
+where
+    F: Fn(G::Material, &SliceValues) -> Result<Table<G>, GenerateError> + Sync,
+{
+    type Made = ();
+
+    fn make(
+        &self,
+        m: G::Material,
+        _held: &crate::Tablebase<G>,
+        _threads: usize,
+        _replacing: bool,
+    ) -> Result<(Option<Table<G>>, ()), GenerateDirError> {
+        let values = join_partitions::<G>(self.rules, m, self.dirs)?;
+        Ok((Some((self.table_of)(m, &values)?), ()))
+    }
 }
 
 #[cfg(test)]
