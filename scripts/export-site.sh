@@ -14,12 +14,24 @@ out="$1"
 mkdir -p "$out"
 scripts/build-wasm.sh "$out/pkg"
 
-# The page of `qi serve` as it is, every file of crates/web/assets (its
-# addresses are relative, so the site works from any directory of a
-# host); site.json tells it to use the in-page backend (backend/local.js),
-# where `qi serve` answers "server".
+# The page of `qi serve`, every file of crates/web/assets (its addresses
+# are relative, so the site works from any directory of a host). Its
+# index.html names the in-page backend (backend/local.js), where `qi
+# serve`'s page asks site.json, and preloads that backend's modules and
+# the engine's wasm module with the page's own, so that the first visit
+# fetches them all at once rather than each after the module that
+# imports it (web-tests/run.mjs checks that the page loads no module it
+# did not preload).
 cp -R crates/web/assets/. "$out/"
-printf '{"backend": "local"}\n' >"$out/site.json"
+rm -f "$out/site.json"
+backend='<meta name="qi-backend" content="local">\
+<link rel="modulepreload" href="backend/local.js">\
+<link rel="modulepreload" href="backend/kept-clock.js">\
+<link rel="modulepreload" href="backend/split-search.js">\
+<link rel="modulepreload" href="pkg/qi_wasm.js">\
+<link rel="preload" href="pkg/qi_wasm_bg.wasm" as="fetch" type="application/wasm" crossorigin>'
+sed -i "s|^<link rel=\"manifest\"|$backend\n&|" "$out/index.html"
+grep -q 'name="qi-backend"' "$out/index.html" || { echo "export-site.sh: index.html has no manifest link to put the backend before" >&2; exit 1; }
 # version.js: the version the service worker caches the site under (a
 # hash of every file, so a new build replaces the old cache and the page
 # offers it) and the files it keeps (all of them but the package's

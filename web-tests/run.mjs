@@ -1726,6 +1726,22 @@ Object.assign(tests, {
 });
 
 const staticTests = {
+  async "static: the first visit fetches every module and the wasm module at once, each once"(page) {
+    // What the page loaded (its own timeline: not the workers' nor the
+    // service worker's), against what index.html preloads: a module met
+    // only in an import would be fetched after the one importing it.
+    const { preloaded, loaded } = await page.evaluate(() => ({
+      preloaded: [...document.querySelectorAll('link[rel="modulepreload"], link[rel="preload"]')].map((l) => /** @type {HTMLLinkElement} */ (l).href),
+      loaded: performance.getEntriesByType("resource").map((e) => e.name).filter((n) => /\.(js|wasm)$/.test(n)),
+    }));
+    check(loaded.some((u) => u.endsWith(".wasm")), `the wasm module is among the files: ${loaded.join(" ")}`);
+    const late = loaded.filter((u) => !preloaded.includes(u));
+    check(late.length === 0, `loaded but not preloaded: ${late.join(" ")}`);
+    // A preload that the page's own request did not match is fetched twice.
+    const twice = loaded.filter((u, i) => page.urls.filter((r) => r === u).length > 1 || loaded.indexOf(u) !== i);
+    check(twice.length === 0, `fetched twice: ${twice.join(" ")}`);
+  },
+
   async "static: installable: a manifest in both languages, a service worker controlling the page"(page) {
     const href = await page.getAttribute('link[rel="manifest"]', "href");
     const manifest = await page.evaluate(async (h) => (await fetch(h)).json(), href);

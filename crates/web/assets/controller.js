@@ -728,6 +728,9 @@ export async function openGame(spec) {
   state.resultShown = gameKey(view) + (state.ended ? "|ended" : ""); // no dialog for a game finished before the reload
   show(view);
   document.body.dataset.ready = "1";
+  // When the board became interactive, on the page's own clock (User
+  // Timing), for web-tests/bench.mjs.
+  performance.mark("qi-ready");
   if (lost) showError(words().sessionLost);
   if (linkedRecord(location.hash)) {
     await openLinkedGame();

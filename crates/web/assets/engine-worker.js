@@ -4,14 +4,18 @@
 // the rules that read the history apply), or one game review (a record
 // and a budget: each position's progress posted). Each iteration is
 // posted as it finishes; the page stops a search or a review by ending
-// the worker.
+// the worker. The task carries the page's compiled wasm module
+// (split-search.js's `engineWorker`), which the worker instantiates
+// rather than fetch and compile it again.
 import init, { Game, review } from "./pkg/qi_wasm.js";
 
-const ready = init();
+/** @type {Promise<unknown> | null} */
+let ready = null;
 
 self.onmessage = async (event) => {
-  const { spec, start, moves, limits, multipv, level } = event.data;
+  const { spec, start, moves, limits, multipv, level, module } = event.data;
   try {
+    ready = ready || init(module ? { module_or_path: module } : undefined);
     await ready;
     if (event.data.review) {
       const done = review(event.data.review, event.data.budget, (/** @type {number} */ positions, /** @type {number} */ total) => {

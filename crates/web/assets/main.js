@@ -1,14 +1,15 @@
 // @ts-check
 // The qi web app: the page of `qi serve` and of the static site. Plain
 // JavaScript modules, no libraries and no build. It picks its backend
-// once, at start (site.json: `qi serve` answers "server", the static
-// site's says "local"), wires the page's controls to the controller's
-// actions, and opens the game.
+// once, at start (boot.js: the static site's page names "local", `qi
+// serve`'s site.json answers "server"), wires the page's controls to the
+// controller's actions, and opens the game.
 import { backendReady } from "./boot.js";
 import { wireBoard } from "./board.js";
 import * as controller from "./controller.js";
 import { $, button, dialog, input, select, textarea } from "./dom.js";
 import { chooseLanguage, errorText, presetDescription, setLang, words } from "./i18n.js";
+import { registerWorker } from "./offline.js";
 import { onClockOut } from "./panels/clock.js";
 import { updateButtons } from "./panels/controls.js";
 import { fillGameSelects, openNewGameDialog } from "./panels/setup.js";
@@ -216,6 +217,10 @@ async function start() {
   } catch (e) {
     showError(words().cannotStart(errorText(e)));
   }
+  // The static site works offline: its service worker installs once the
+  // board is drawn, so that its copy of every file does not compete with
+  // the files the first visit's board waits for.
+  if (backend.name === "local") registerWorker();
 }
 
 testHook();

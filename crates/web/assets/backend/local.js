@@ -7,7 +7,7 @@
 // either backend.
 import init, { Game, games } from "../pkg/qi_wasm.js";
 import { KeptClock } from "./kept-clock.js";
-import { splitSearch } from "./split-search.js";
+import { engineWorker, splitSearch } from "./split-search.js";
 
 /** @typedef {import("./backend.js").Backend} Backend */
 /** @typedef {import("../state.js").View} View */
@@ -46,12 +46,15 @@ function withTimeControl(record, control) {
 }
 
 /**
- * The backend, once the wasm module is loaded (it fails when it cannot
- * be).
+ * The backend, on the engine's compiled wasm module (boot.js compiles it
+ * while the page loads).
+ * @param {WebAssembly.Module} module
  * @returns {Promise<Backend>}
  */
-export async function localBackend() {
-  await init();
+export async function localBackend(module) {
+  await init({ module_or_path: module });
+  // The engine's workers instantiate the same module (split-search.js).
+  const engine = { url: new URL("../engine-worker.js", import.meta.url), module };
   /** @type {Game | null} */
   let game = null;
   let flipped = false;
@@ -155,7 +158,7 @@ export async function localBackend() {
     stopSearch();
     const v = current().view(false);
     const task = { spec: v.spec, start: v.start, moves: v.moves.slice(0, v.ply), legal: v.legal, limits, multipv, level };
-    const running = splitSearch(task, threads, new URL("../engine-worker.js", import.meta.url), (info) => {
+    const running = splitSearch(task, threads, engine, (info) => {
       if (search === mine) listener({ type: "info", search: kind, ...info });
     });
     /** @type {Search} */
@@ -303,7 +306,7 @@ export async function localBackend() {
       return view();
     },
     review(record, nodes, onProgress) {
-      const worker = new Worker(new URL("../engine-worker.js", import.meta.url), { type: "module" });
+      const worker = engineWorker(engine, { review: record, budget: { nodes } });
       /** @type {(e: Error) => void} */
       let fail = () => {};
       const result = new Promise((resolve, reject) => {
@@ -326,7 +329,6 @@ export async function localBackend() {
           reject(refusal("engine-failed", { reason }, `the engine failed: ${reason}`));
         };
       });
-      worker.postMessage({ review: record, budget: { nodes } });
       return {
         result,
         cancel() {

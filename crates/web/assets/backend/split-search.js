@@ -37,6 +37,25 @@
  */
 
 /**
+ * The engine's workers: engine-worker.js's address and the compiled wasm
+ * module, which each worker instantiates (a WebAssembly.Module is posted
+ * to a worker without its bytes, and nothing is compiled again); without
+ * the module a worker fetches and compiles its own.
+ * @typedef {{ url: URL, module?: WebAssembly.Module }} Engine
+ */
+
+/**
+ * A worker of `engine` given its first task (`task` with the module).
+ * @param {Engine} engine
+ * @param {Record<string, unknown>} task
+ */
+export function engineWorker(engine, task) {
+  const worker = new Worker(engine.url, { type: "module" });
+  worker.postMessage({ ...task, module: engine.module });
+  return worker;
+}
+
+/**
  * A score for comparison, from the side to move's view: a win sooner is
  * better, a loss later is better.
  * @param {string} score "cp N" or "mate N"
@@ -87,13 +106,13 @@ export function mergeLines(perPart, wanted) {
  * Searches `task` on `threads` workers.
  * @param {SearchTask} task
  * @param {number} threads
- * @param {URL} workerUrl engine-worker.js
+ * @param {Engine} engine
  * @param {(info: SearchInfo) => void} onInfo each merged iteration, its lines best first
  * @returns {{ result: Promise<SearchDone>, stop: () => SearchInfo | null, workers: number }}
  *   the result once every worker is done; `stop` ends the workers and
  *   gives the best line merged so far
  */
-export function splitSearch(task, threads, workerUrl, onInfo) {
+export function splitSearch(task, threads, engine, onInfo) {
   const count = threadsFor(task, threads);
   const started = performance.now();
   /** @type {Part[]} */
@@ -173,8 +192,9 @@ export function splitSearch(task, threads, workerUrl, onInfo) {
   };
 
   for (let k = 0; k < count; k++) {
-    const worker = new Worker(workerUrl, { type: "module" });
     const searchmoves = count > 1 ? share(task.legal, count, k) : [];
+    const limits = searchmoves.length ? { ...task.limits, searchmoves } : task.limits;
+    const worker = engineWorker(engine, { spec: task.spec, start: task.start, moves: task.moves, limits, multipv: task.multipv, level: task.level });
     /** @type {Part} */
     const part = { worker, wanted: Math.min(task.multipv, searchmoves.length || task.legal.length || 1), depths: new Map(), last: 0, done: null };
     parts.push(part);
@@ -212,8 +232,6 @@ export function splitSearch(task, threads, workerUrl, onInfo) {
       const reason = event.message || "worker error";
       reject(Object.assign(new Error(`the engine failed: ${reason}`), { kind: "engine-failed", fields: { reason } }));
     };
-    const limits = searchmoves.length ? { ...task.limits, searchmoves } : task.limits;
-    worker.postMessage({ spec: task.spec, start: task.start, moves: task.moves, limits, multipv: task.multipv, level: task.level });
   }
 
   return {
