@@ -49,8 +49,11 @@ else
 fi
 
 # --target web: an ES module whose init() takes a URL (browsers) or the
-# module's bytes (Node, tests), so one package serves both.
-wasm-bindgen --target web --out-dir "$out" "$module"
+# module's bytes (Node, tests), so one package serves both. The name
+# section (wasm-opt has removed Rust's names; what is left names
+# wasm-bindgen's shims) and the producers section are bytes no browser
+# uses.
+wasm-bindgen --target web --remove-name-section --remove-producers-section --out-dir "$out" "$module"
 
 cp crates/wasm/js/package.json crates/wasm/README.md "$out/"
 echo "qi-wasm package in $out ($(stat -c %s "$out/qi_wasm_bg.wasm") bytes of wasm)"
