@@ -175,9 +175,7 @@ impl Cluster {
     /// ```
     pub fn local_workers(&self) -> std::ops::Range<usize> {
         let first = self.first_worker();
-        let threads = match self {
-            Cluster::Local { threads } | Cluster::Processes { threads, .. } => *threads,
-        };
+        let (Cluster::Local { threads } | Cluster::Processes { threads, .. }) = self;
         first..first + threads
     }
 

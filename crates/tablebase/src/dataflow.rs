@@ -283,17 +283,7 @@ pub fn any_everywhere(cluster: &Cluster, flags: &[bool]) -> Result<Vec<bool>, Da
 
     /// Marks the record that carries a process's number of flags.
     const COUNT: u64 = 1 << 63;
-    cluster.check()?;
-    // Every process is there before timely connects them: timely waits
-    // for a missing one without end.
-    crate::rendezvous::barrier(cluster)?;
-    let threads = match cluster {
-        Cluster::Local { threads } | Cluster::Processes { threads, .. } => *threads,
-    };
-    let config = timely::Config {
-        communication: cluster.communication(),
-        worker: WorkerConfig::default(),
-    };
+    let (threads, config) = start(cluster)?;
     let flags: Arc<Vec<bool>> = Arc::new(flags.to_vec());
     let guards = timely::execute(config, move |worker| {
         let processes = worker.peers() / threads;
@@ -651,20 +641,10 @@ pub fn solve_reading_in_chunks<S: ReadingSlice + Send + Sync + 'static>(
     held: Arc<Held>,
     chunk: u64,
 ) -> Result<Share, DataflowError> {
-    cluster.check()?;
-    // Every process is there before timely connects them: timely waits
-    // for a missing one without end.
-    crate::rendezvous::barrier(cluster)?;
+    let (threads, config) = start(cluster)?;
     let workers = cluster.workers();
     let shift = slice.run_shift();
     let chunk = chunk.max(1);
-    let threads = match cluster {
-        Cluster::Local { threads } | Cluster::Processes { threads, .. } => *threads,
-    };
-    let config = timely::Config {
-        communication: cluster.communication(),
-        worker: WorkerConfig::default(),
-    };
     let shifts: Arc<Vec<u32>> = Arc::new(slice.sources().iter().map(|s| s.shift).collect());
     let guards = timely::execute(config, move |worker| {
         let index = worker.index();
@@ -754,38 +734,12 @@ fn record_reads<S: ReadingSlice + ?Sized>(
         let mut batch = recorder.into_reads();
         batch.sort_unstable();
         batch.dedup();
-        all = merge_sorted(all, batch);
+        // Two sorted runs: the stable sort merges them in one pass.
+        all.append(&mut batch);
+        all.sort();
+        all.dedup();
     }
     Ok((all, starts))
-}
-
-/// The union of two sorted, distinct lists, sorted and distinct.
-fn merge_sorted(a: Vec<(u32, u64)>, b: Vec<(u32, u64)>) -> Vec<(u32, u64)> {
-    if a.is_empty() {
-        return b;
-    }
-    let mut out = Vec::with_capacity(a.len() + b.len());
-    let (mut i, mut j) = (0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => {
-                out.push(a[i]);
-                i += 1;
-            }
-            std::cmp::Ordering::Greater => {
-                out.push(b[j]);
-                j += 1;
-            }
-            std::cmp::Ordering::Equal => {
-                out.push(a[i]);
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    out.extend_from_slice(&a[i..]);
-    out.extend_from_slice(&b[j..]);
-    out
 }
 
 /// One fetch: every worker sends each of its `reads` (sorted, distinct)
@@ -848,25 +802,28 @@ fn fetch_reads<A: timely::communication::Allocate>(
     answers.take()
 }
 
+/// The threads of each process of `cluster` and the configuration of its
+/// timely run, once every process is there: timely waits for a missing
+/// one without end.
+fn start(cluster: &Cluster) -> Result<(usize, timely::Config), DataflowError> {
+    cluster.check()?;
+    crate::rendezvous::barrier(cluster)?;
+    let config = timely::Config {
+        communication: cluster.communication(),
+        worker: WorkerConfig::default(),
+    };
+    Ok((cluster.local_workers().len(), config))
+}
+
 fn execute<S: RetroSlice + Send + Sync + 'static>(
     slice: Arc<S>,
     cluster: &Cluster,
     gather: bool,
 ) -> Result<(Share, Option<SliceValues>), DataflowError> {
-    cluster.check()?;
-    // Every process is there before timely connects them: timely waits
-    // for a missing one without end.
-    crate::rendezvous::barrier(cluster)?;
+    let (threads, config) = start(cluster)?;
     let workers = cluster.workers();
     let first = cluster.first_worker();
     let shift = slice.run_shift();
-    let threads = match cluster {
-        Cluster::Local { threads } | Cluster::Processes { threads, .. } => *threads,
-    };
-    let config = timely::Config {
-        communication: cluster.communication(),
-        worker: WorkerConfig::default(),
-    };
     let guards = timely::execute(config, move |worker| {
         let part = run_worker(slice.clone(), threads, worker);
         if !gather {
@@ -1161,44 +1118,4 @@ fn play_rounds<S: RetroSlice + Send + Sync + 'static, A: timely::communication::
 }
 
 #[cfg(test)]
-mod tests {
-    use super::RoundGate;
-
-    #[test]
-    fn a_tiding_waits_until_the_round_before_its_own_is_settled() {
-        let mut gate = RoundGate::default();
-        // Nothing settled yet: even round 1 waits (round 0 is settled first).
-        let mut batch = vec![(7, 1)];
-        assert!(!gate.admit(1, &mut batch));
-        assert!(batch.is_empty(), "the gate keeps what it holds back");
-        // Round 3 comes while only round 0 is settled: it waits.
-        assert_eq!(gate.settled(0), Some(vec![(7, 1)]));
-        let mut batch = vec![(9, 0), (11, 1)];
-        assert!(!gate.admit(3, &mut batch));
-        // Round 1 settled: round 2 may be told, round 3 still waits.
-        assert_eq!(gate.settled(1), None);
-        assert!(gate.admit(2, &mut vec![(5, 0)]));
-        let mut batch = vec![(13, 0)];
-        assert!(!gate.admit(3, &mut batch));
-        // Round 2 settled: the kept tidings of round 3 are handed back, in
-        // the order they came, and later ones pass at once.
-        assert_eq!(gate.settled(2), Some(vec![(9, 0), (11, 1), (13, 0)]));
-        assert!(gate.admit(3, &mut vec![(15, 1)]));
-        // A round already settled admits its late tidings too.
-        assert!(gate.admit(2, &mut vec![(17, 1)]));
-    }
-
-    #[test]
-    fn a_due_round_hands_back_its_kept_tidings() {
-        // A round with no work here has no notification, so a later
-        // round's tidings may still be kept when that round is due: every
-        // earlier round is settled by then.
-        let mut gate = RoundGate::default();
-        gate.settled(0);
-        let mut batch = vec![(3, 0)];
-        assert!(!gate.admit(4, &mut batch));
-        assert_eq!(gate.due(3), None);
-        assert_eq!(gate.due(4), Some(vec![(3, 0)]));
-        assert_eq!(gate.due(4), None, "handed back once");
-    }
-}
+mod tests;

@@ -35,9 +35,6 @@ pub(super) fn settings<G: TableGame>(
     cluster: &Cluster,
     rules: String,
 ) -> Settings<'static> {
-    let threads = match cluster {
-        Cluster::Local { threads } | Cluster::Processes { threads, .. } => *threads,
-    };
     let materials = if args.material.is_empty() {
         format!("--pieces {}", args.pieces)
     } else {
@@ -51,7 +48,7 @@ pub(super) fn settings<G: TableGame>(
         rules,
         materials,
         format: qi_tablebase::format_line(G::NAME),
-        workers: threads,
+        workers: cluster.local_workers().len(),
         partitioned: args.partitioned,
     }
 }

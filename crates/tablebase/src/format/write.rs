@@ -105,48 +105,4 @@ pub(crate) fn temp_beside(path: &Path) -> io::Result<tempfile::NamedTempFile> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use std::path::PathBuf;
-
-    fn temp_dir(name: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("qi-write-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
-    }
-
-    fn names(dir: &Path) -> Vec<String> {
-        let mut names: Vec<String> = std::fs::read_dir(dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        names.sort();
-        names
-    }
-
-    #[test]
-    fn each_write_has_a_temporary_name_of_its_own() {
-        let dir = temp_dir("unique");
-        // The name every writer used before, taken (another writer's file
-        // in progress, or anything else): no matter.
-        std::fs::create_dir(dir.join("LvR.tmp")).unwrap();
-        let path = dir.join("LvR.qtb");
-        write_atomically(&path, b"table").unwrap();
-        assert_eq!(std::fs::read(&path).unwrap(), b"table");
-        assert_eq!(names(&dir), ["LvR.qtb", "LvR.tmp"]);
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-
-    #[test]
-    fn a_failed_write_leaves_nothing_behind() {
-        let dir = temp_dir("failed");
-        // The rename fails: a non-empty directory holds the table's name.
-        let path = dir.join("LvR.qtb");
-        std::fs::create_dir(&path).unwrap();
-        std::fs::write(path.join("x"), b"").unwrap();
-        assert!(write_atomically(&path, b"table").is_err());
-        assert_eq!(names(&dir), ["LvR.qtb"]);
-        std::fs::remove_dir_all(&dir).unwrap();
-    }
-}
+pub(crate) mod tests;

@@ -1,20 +1,12 @@
 //! `generate_dir`: the same files as generation in memory, resumption from
 //! the files present, refusal of a corrupt one.
 
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use qi_jungle::Jungle;
 use qi_jungle::Rules;
 use qi_tablebase::jungle::{Material, Tablebase};
 use qi_tablebase::{generate_dir, plan_dir, FileError, FormatError, GenerateDirError};
-
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("qi-tb-dir-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn materials() -> Vec<Material> {
     ["ERvL", "LCvE", "RvCD"]
@@ -26,7 +18,8 @@ fn materials() -> Vec<Material> {
 #[test]
 fn files_equal_those_of_generation_in_memory_and_a_run_resumes() {
     let rules = Rules::yeshou();
-    let dir = temp_dir("resume");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
     let wanted = materials();
     let all = <Jungle as qi_tablebase::TableGame>::closure(&wanted, &rules);
     let plan = plan_dir::<Jungle>(&dir, &rules, &wanted);
@@ -72,12 +65,12 @@ fn files_equal_those_of_generation_in_memory_and_a_run_resumes() {
         generate_dir::<Jungle>(&rules, &wanted, 2, &dir, &|_| {}).unwrap(),
         0
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn a_corrupt_or_foreign_file_present_stops_the_run_with_its_error() {
-    let dir = temp_dir("corrupt");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
     let wanted = materials();
     generate_dir::<Jungle>(&Rules::standard(), &wanted, 2, &dir, &|_| {}).unwrap();
     // A 2-animal file (read because the 3-animal tables need it) and a
@@ -112,13 +105,13 @@ fn a_corrupt_or_foreign_file_present_stops_the_run_with_its_error() {
         ),
         "{err}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn a_directory_that_cannot_be_made_is_an_error() {
     // A missing directory is made; one under a file cannot be.
-    let parent = temp_dir("missing");
+    let tmp = tempfile::tempdir().unwrap();
+    let parent = tmp.path().to_path_buf();
     let dir = parent.join("not-there");
     generate_dir::<Jungle>(&Rules::standard(), &materials()[..1], 2, &dir, &|_| {}).unwrap();
     let file = parent.join("a-file");
@@ -132,7 +125,6 @@ fn a_directory_that_cannot_be_made_is_an_error() {
     )
     .unwrap_err();
     assert!(matches!(err, GenerateDirError::Lock { .. }), "{err}");
-    std::fs::remove_dir_all(&parent).unwrap();
 }
 
 /// Every way of filling a directory claims it: a second run while one
@@ -142,7 +134,8 @@ fn a_directory_that_cannot_be_made_is_an_error() {
 fn a_second_run_on_a_held_directory_is_refused() {
     use qi_tablebase::five_tigers as ft;
 
-    let dir = temp_dir("held");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
     let rules = Rules::standard();
     let first: Material = "LvC".parse().unwrap();
     // A second run started while the first writes (from its `done`).
@@ -179,7 +172,6 @@ fn a_second_run_on_a_held_directory_is_refused() {
         generate_dir::<qi_five_tigers::FiveTigers>(&ft_rules, &ms, 1, &dir, &|_| {}).unwrap(),
         1
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A run killed mid-write leaves its temporary file and no table: the
@@ -188,7 +180,8 @@ fn a_second_run_on_a_held_directory_is_refused() {
 #[test]
 fn a_killed_run_resumes_and_its_temporary_file_is_removed() {
     let rules = Rules::standard();
-    let dir = temp_dir("killed");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
     let wanted = materials();
     generate_dir::<Jungle>(&rules, &wanted, 2, &dir, &|_| {}).unwrap();
     let killed: Material = "LCvE".parse().unwrap();
@@ -205,7 +198,6 @@ fn a_killed_run_resumes_and_its_temporary_file_is_removed() {
     assert_eq!(solved.into_inner().unwrap(), [killed]);
     assert!(!stale.exists());
     assert!(std::fs::read(&path).unwrap() == whole);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A Five Tigers three-diagonal takes two pieces at once: `3v3` reads
@@ -221,7 +213,8 @@ fn five_tigers_3v3_reads_3v1_two_levels_below() {
     let rules = qi_five_tigers::Rules::shandong_shuttle();
     let m = |t: &str| t.parse::<ft::Material>().unwrap();
     let wanted = [m("3v3"), m("3v2")];
-    let dir = temp_dir("ft-3v3");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
     let plan = plan_dir::<FiveTigers>(&dir, &rules, &wanted);
     assert_eq!(plan.all(), [m("3v1"), m("1v3"), m("3v2"), m("3v3")]);
     let step = plan.steps.iter().find(|s| s.material == m("3v3")).unwrap();
@@ -248,5 +241,4 @@ fn five_tigers_3v3_reads_3v1_two_levels_below() {
             "{material}"
         );
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }

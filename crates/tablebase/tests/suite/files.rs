@@ -2,21 +2,11 @@
 //! truncated or mismatched file is refused with a typed error, never
 //! misread and never a panic.
 
-use std::path::PathBuf;
-
 use qi_jungle::{Jungle, Rules};
 use qi_tablebase::jungle::{Material, Table, Tablebase};
 use qi_tablebase::{load_table, FileError, FormatError, ProbeError, Wdl, MAGIC};
 
 const FORMAT_VERSION: u16 = qi_tablebase::version_of(qi_tablebase::SlotIndex::JungleRank);
-
-/// A fresh directory under the system's temporary directory.
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("qi-tablebase-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 fn small_base() -> Tablebase {
     let m: Material = "LvR".parse().unwrap();
@@ -48,7 +38,8 @@ fn reseal(bytes: &mut [u8]) {
 #[test]
 fn tables_round_trip_through_a_directory() {
     let tb = small_base();
-    let dir = temp_dir("round-trip");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
     tb.save_dir(&dir).unwrap();
     let loaded = Tablebase::load_dir(&dir, &Rules::standard()).unwrap();
     assert_eq!(
@@ -67,7 +58,6 @@ fn tables_round_trip_through_a_directory() {
         Tablebase::load_dir(&dir, &Rules::yeshou()),
         Err(FormatError::RulesMismatch { .. })
     ));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -295,7 +285,8 @@ fn garbage_never_panics() {
 #[test]
 fn a_file_named_for_another_material_is_refused() {
     let tb = small_base();
-    let dir = temp_dir("renamed");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
     tb.save_dir(&dir).unwrap();
     std::fs::rename(dir.join("LvR.qtb"), dir.join("LvC.qtb")).unwrap();
     assert!(matches!(
@@ -310,7 +301,6 @@ fn a_file_named_for_another_material_is_refused() {
         load_table::<Jungle>(&dir.join("missing.qtb"), &Rules::standard()),
         Err(FormatError::Io { .. })
     ));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -379,7 +369,8 @@ fn load_within(path: &std::path::Path) -> Result<Table, FormatError> {
 #[cfg(unix)]
 #[test]
 fn non_regular_and_oversized_files_are_refused_before_reading() {
-    let dir = temp_dir("non-regular");
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_path_buf();
     let fifo = dir.join("LvR.qtb");
     let made = std::process::Command::new("mkfifo")
         .arg(&fifo)
@@ -419,5 +410,4 @@ fn non_regular_and_oversized_files_are_refused_before_reading() {
         }
         other => panic!("{other:?}"),
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
