@@ -76,6 +76,31 @@ pub struct WorkerStats {
     pub remote_reads: u64,
 }
 
+impl WorkerStats {
+    /// The stats of `workers` together: the most rounds any played, the
+    /// tidings and reads of all.
+    ///
+    /// ```
+    /// use qi_tablebase::dataflow::WorkerStats;
+    ///
+    /// let a = WorkerStats { rounds: 3, sent: 5, remote: 1, reads: 2, remote_reads: 0 };
+    /// let b = WorkerStats { rounds: 4, sent: 1, remote: 0, reads: 1, remote_reads: 1 };
+    /// let all = WorkerStats::total(&[a, b]);
+    /// assert_eq!((all.rounds, all.sent, all.remote, all.reads, all.remote_reads), (4, 6, 1, 3, 1));
+    /// ```
+    pub fn total(workers: &[WorkerStats]) -> WorkerStats {
+        workers
+            .iter()
+            .fold(WorkerStats::default(), |t, w| WorkerStats {
+                rounds: t.rounds.max(w.rounds),
+                sent: t.sent + w.sent,
+                remote: t.remote + w.remote,
+                reads: t.reads + w.reads,
+                remote_reads: t.remote_reads + w.remote_reads,
+            })
+    }
+}
+
 /// This process's share of a solved slice.
 ///
 /// ```

@@ -93,7 +93,10 @@ pub(super) fn generate_on_cluster<G: TableGame>(
             watch.tick();
         }
         if let Some(e) = refused {
-            eprintln!("{}: the file was refused ({e}), solved again", table.material());
+            eprintln!(
+                "{}: the file was refused ({e}), solved again",
+                table.material()
+            );
         }
         solved += 1;
         if stats.is_empty() {
@@ -105,13 +108,15 @@ pub(super) fn generate_on_cluster<G: TableGame>(
             );
             return;
         }
-        let sent: u64 = stats.iter().map(|s| s.sent).sum();
-        let remote: u64 = stats.iter().map(|s| s.remote).sum();
-        let rounds = stats.iter().map(|s| s.rounds).max().unwrap_or(0);
+        let t = WorkerStats::total(stats);
         eprintln!(
-            "{}: {} states in {seconds:.2} s, {rounds} rounds; this process's workers sent {sent} tidings, {remote} to other processes",
+            "{}: {} states in {seconds:.2} s, {} rounds; this process's workers sent {} tidings, \
+             {} to other processes",
             table.material(),
-            table.len()
+            table.len(),
+            t.rounds,
+            t.sent,
+            t.remote
         );
     })
     .map_err(tb_error)?;
@@ -145,15 +150,11 @@ pub(super) fn generate_partitioned<M: std::fmt::Display>(
         if let Some(watch) = &watch {
             watch.tick();
         }
-        let sent: u64 = stats.iter().map(|s| s.sent).sum();
-        let remote: u64 = stats.iter().map(|s| s.remote).sum();
-        let reads: u64 = stats.iter().map(|s| s.reads).sum();
-        let remote_reads: u64 = stats.iter().map(|s| s.remote_reads).sum();
-        let rounds = stats.iter().map(|s| s.rounds).max().unwrap_or(0);
+        let t = WorkerStats::total(stats);
         eprintln!(
-            "{m}: this process's partitions in {seconds:.2} s, {rounds} rounds; its workers read \
-             {reads} values ({remote_reads} from other processes) and sent {sent} tidings \
-             ({remote} to other processes)"
+            "{m}: this process's partitions in {seconds:.2} s, {} rounds; its workers read {} \
+             values ({} from other processes) and sent {} tidings ({} to other processes)",
+            t.rounds, t.reads, t.remote_reads, t.sent, t.remote
         );
     })
     .map_err(tb_error)?;
