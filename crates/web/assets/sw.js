@@ -21,13 +21,22 @@ sw.addEventListener("install", (event) => {
   // answer without this worker: the site's files straight from the cache
   // (what the cache lacks from the network), so that a repeat visit does
   // not wait for this worker to start and answer each file in turn.
+  // An address with a query is left to the fetch handler, which finds the
+  // file without it. A browser whose routes take no cache as their source
+  // refuses them: the fetch handler answers then, and the worker still
+  // installs.
   const install = /** @type {ExtendableEvent & { addRoutes?: (rules: unknown) => Promise<void> }} */ (event);
   if (install.addRoutes) {
     const scope = new URL("./", sw.location.href).pathname;
-    event.waitUntil(install.addRoutes({
-      condition: { urlPattern: `${scope}*`, requestMethod: "GET" },
+    const rules = {
+      condition: { urlPattern: { pathname: `${scope}*`, search: "" }, requestMethod: "GET" },
       source: { cacheName: CACHE },
-    }));
+    };
+    try {
+      event.waitUntil(install.addRoutes(rules).catch(() => {}));
+    } catch (e) {
+      // Refused at once: the same.
+    }
   }
 });
 
