@@ -1,36 +1,21 @@
 //! Generation straight into a directory, holding in memory only the
-//! tables the materials still to make read ([`generate_dir`]), and its
-//! plan ([`plan_dir`]).
+//! tables the materials still to make read ([`generate_dir`]), as its
+//! plan ([`plan_dir`]) says.
 
 use std::path::Path;
 
-use crate::driver::{InCore, Solver};
+use crate::driver::{run_plan, Generator, Output};
 use crate::exec::GenerateDirError;
-use crate::exec::{execute, Done, Hold, OnDamaged, Run};
+use crate::exec::OnDamaged;
 use crate::game::table::Table;
-use crate::game::TableGame;
-use crate::plan::{plan_all, How, Plan};
-use crate::probe::Tablebase;
-
-/// What generating `materials` under `rules` into `dir` takes
-/// ([`generate_dir`]: each material without a file solved in core),
-/// counting the files already there as present (they are checked when
-/// the generation starts).
-pub fn plan_dir<G: TableGame>(
-    dir: &Path,
-    rules: &G::Rules,
-    materials: &[G::Material],
-) -> Plan<G::Material> {
-    let present = |m| Tablebase::<G>::file_path(dir, m).exists();
-    plan_all::<G>(rules, materials, present, How::InCore)
-}
+use crate::plan::plan_dir;
 
 /// Generates `materials` and every smaller material their captures lead to
 /// into `dir` (which must exist), one file per material, on `threads`
 /// threads, and returns how many tables it solved. Unlike
-/// [`Tablebase::extend`] it keeps no table it does not need: a table
+/// [`Tablebase::extend`](crate::Tablebase::extend) it keeps no table it does not need: a table
 /// stays in memory only until the last material that reads it
-/// ([`TableGame::dependencies`]) is solved, and a table nothing reads is
+/// ([`TableGame::dependencies`](crate::TableGame::dependencies)) is solved, and a table nothing reads is
 /// dropped as soon as its file is written. So every 4-animal
 /// Jungle material (13.8 GB of tables) is generated with the 3-animal
 /// tables (78 MB) in memory.
@@ -58,28 +43,25 @@ pub fn plan_dir<G: TableGame>(
 /// assert_eq!(generate_dir::<Jungle>(&rules, &materials, 2, &dir, &|_| {}).unwrap(), 0);
 /// std::fs::remove_dir_all(&dir).unwrap();
 /// ```
-pub fn generate_dir<G: Solver>(
+pub fn generate_dir<G: Generator>(
     rules: &G::Rules,
     materials: &[G::Material],
     threads: usize,
     dir: &Path,
     done: &(dyn Fn(&Table<G>) + Sync),
 ) -> Result<usize, GenerateDirError> {
-    let run = Run {
-        dir: Some(dir),
+    let plan = plan_dir::<G>(dir, rules, materials);
+    run_plan(
+        rules,
+        &plan,
+        dir,
         threads,
-        hold: Hold::UntilLastReader,
-        damaged: OnDamaged::Stop,
-    };
-    let way = InCore::<G> { rules };
-    let mut done = |d: Done<'_, G, ()>| d.table.into_iter().for_each(done);
-    let mut held = Tablebase::new(rules);
-    execute(
-        run,
-        materials,
-        &mut held,
-        |l| Ok(l.to_vec()),
-        &way,
-        &mut done,
+        OnDamaged::Stop,
+        &|_| {},
+        &mut |made| {
+            if let Output::Table(table) = made.output {
+                done(table);
+            }
+        },
     )
 }

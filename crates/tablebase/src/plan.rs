@@ -10,8 +10,10 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::path::Path;
 
 use crate::game::TableGame;
+use crate::probe::Tablebase;
 
 /// How one material of a [`Plan`] is made.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -91,6 +93,24 @@ pub struct Plan<M> {
     /// to come reads, while a level is made. 0 for a run that reads them
     /// from the directory (their bytes are in each step's memory).
     pub resident_table_bytes: u64,
+    /// How the run holds the tables its materials read.
+    pub holding: Holding,
+}
+
+/// How a run of a [`Plan`] holds the finished tables its materials read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Holding {
+    /// In memory, each until the last material that reads it is made;
+    /// the materials of one level are made side by side.
+    Held,
+    /// Read from the directory by each material as it is made, one
+    /// material at a time, so that a run takes at most `memory` bytes
+    /// (Five Tigers under the shuttle ban).
+    FromDir {
+        /// The memory the plan was made within, in bytes (a damaged file
+        /// planned as present is planned again within it).
+        memory: u64,
+    },
 }
 
 impl<M: Copy> Plan<M> {
@@ -183,7 +203,21 @@ pub(crate) fn plan<G: TableGame, E>(
     Ok(Plan {
         steps,
         resident_table_bytes,
+        holding: Holding::Held,
     })
+}
+
+/// What generating `materials` under `rules` into `dir` takes
+/// ([`generate_dir`](crate::generate_dir): each material without a file solved in core),
+/// counting the files already there as present (they are checked when
+/// the generation starts).
+pub fn plan_dir<G: TableGame>(
+    dir: &Path,
+    rules: &G::Rules,
+    materials: &[G::Material],
+) -> Plan<G::Material> {
+    let present = |m| Tablebase::<G>::file_path(dir, m).exists();
+    plan_all::<G>(rules, materials, present, How::InCore)
 }
 
 /// [`plan`] where every material not present is made one way, `how`,

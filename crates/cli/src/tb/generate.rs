@@ -1,22 +1,27 @@
-//! `qi tb generate`: its arguments, the choice of a way to generate, and
-//! Jungle's generation straight into a directory ([`generate_dir`]).
+//! `qi tb generate`: its arguments, the plan printed, then run by the
+//! library's one entry ([`generate_plan`]) or on a cluster, the same way
+//! for either game.
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use clap::Args;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use qi_engine::{spec_of, JungleKit};
+use qi_engine::{spec_of, FiveTigersKit, JungleKit};
+use qi_five_tigers::FiveTigers;
 use qi_jungle::Jungle;
+use qi_tablebase::dataflow::{Cluster, WorkerStats};
 use qi_tablebase::five_tigers as ft;
 use qi_tablebase::jungle::Material;
-use qi_tablebase::{generate_dir, Plan, Solver};
+use qi_tablebase::{
+    generate_plan, FormatError, GenerateDirError, Generator, Holding, How, Output, Plan, Table,
+    Tablebase,
+};
 
 use super::dir_lock::waiting;
 use super::generate_cluster::{cluster_of, generate_on_cluster, generate_partitioned, settings};
-use super::generate_ft::ft_generate;
-use super::resources::check_disk;
+use super::resources::{check_disk, check_memory};
 use super::{
     ft_materials_of, materials_of, meeting, plan, tb_error, threads_or_cores, GameArg, GameRules,
     MAX_PIECES,
@@ -89,18 +94,18 @@ pub(super) struct GenerateArgs {
 }
 
 /// The worker threads: `--threads`, or the machine's cores.
-pub(super) fn threads(args: &GenerateArgs) -> usize {
+fn threads(args: &GenerateArgs) -> usize {
     threads_or_cores(args.threads)
 }
 
 /// The materials `--material` or `--pieces` name.
-pub(super) fn materials(args: &GenerateArgs) -> Result<Vec<Material>, CliError> {
+fn materials(args: &GenerateArgs) -> Result<Vec<Material>, CliError> {
     materials_of(&args.material, args.pieces, MAX_PIECES)
 }
 
 /// The Five Tigers materials `--material` or `--pieces` (a side) name:
 /// up to 5 pieces a side under either shuttle option.
-pub(super) fn ft_materials(args: &GenerateArgs) -> Result<Vec<ft::Material>, CliError> {
+fn ft_materials(args: &GenerateArgs) -> Result<Vec<ft::Material>, CliError> {
     ft_materials_of(&args.material, args.pieces, ft::MAX_PIECES)
 }
 
@@ -110,39 +115,169 @@ pub(super) fn generate(args: &GenerateArgs) -> Result<(), CliError> {
             "--partitioned is for a cluster's run: give --workers (and --hosts, --process)".into(),
         ));
     }
-    let rules = match args.game.game_rules()? {
-        GameRules::Jungle(rules) => rules,
-        GameRules::FiveTigers(rules) => return ft_generate(args, &rules),
-    };
-    let materials = materials(args)?;
-    let plan = plan::jungle(args, &rules, &materials)?;
+    match args.game.game_rules()? {
+        GameRules::Jungle(rules) => run::<Jungle>(args, &rules, &materials(args)?),
+        GameRules::FiveTigers(rules) => run::<FiveTigers>(args, &rules, &ft_materials(args)?),
+    }
+}
+
+/// What hears of each table a cluster's run writes: the seconds it took,
+/// why a damaged file it replaced was refused, this process's workers'
+/// stats.
+type TableDone<'a, G> = dyn FnMut(&Table<G>, f64, Option<&FormatError>, &[WorkerStats]) + 'a;
+
+/// What hears of each material a partitioned run solves: the seconds it
+/// took, this process's workers' stats.
+type PartDone<'a, M> = dyn FnMut(M, f64, &[WorkerStats]) + 'a;
+
+/// What `qi tb generate` needs of a game beside the library's
+/// [`Generator`]: how its plan's memory is said, a table's statistics
+/// in a line, its rules as text and its runs on a cluster.
+pub(super) trait GenerateGame: Generator {
+    /// Whether the plan's memory is a bound ("at most") or an estimate
+    /// ("about").
+    const MEMORY: &'static str;
+
+    /// The canonical text of `rules` (what every process of a cluster
+    /// must agree on).
+    fn spec(rules: &Self::Rules) -> String;
+
+    /// A table's positions won, drawn and lost and its longest win.
+    fn stats_line(stats: &Self::Stats) -> String;
+
+    /// Whole tables on the cluster ([`generate_on_cluster`]).
+    fn on_cluster(
+        rules: &Self::Rules,
+        materials: &[Self::Material],
+        cluster: &Cluster,
+        dir: &Path,
+        done: &mut TableDone<'_, Self>,
+    ) -> Result<Tablebase<Self>, GenerateDirError>;
+
+    /// This process's partitions on the cluster ([`generate_partitioned`]).
+    fn partitioned(
+        rules: &Self::Rules,
+        materials: &[Self::Material],
+        cluster: &Cluster,
+        dir: &Path,
+        done: &mut PartDone<'_, Self::Material>,
+    ) -> Result<Vec<Self::Material>, GenerateDirError>;
+}
+
+impl GenerateGame for Jungle {
+    const MEMORY: &'static str = "at most";
+
+    fn spec(rules: &qi_jungle::Rules) -> String {
+        spec_of::<JungleKit>(rules)
+    }
+
+    fn stats_line(s: &qi_tablebase::jungle::Stats) -> String {
+        stats_line(s.positions, [s.wins, s.draws, s.losses], s.longest_win)
+    }
+
+    fn on_cluster(
+        rules: &qi_jungle::Rules,
+        materials: &[Material],
+        cluster: &Cluster,
+        dir: &Path,
+        done: &mut TableDone<'_, Self>,
+    ) -> Result<Tablebase<Self>, GenerateDirError> {
+        qi_tablebase::jungle::generate_distributed(rules, materials, cluster, dir, done)
+    }
+
+    fn partitioned(
+        rules: &qi_jungle::Rules,
+        materials: &[Material],
+        cluster: &Cluster,
+        dir: &Path,
+        done: &mut PartDone<'_, Material>,
+    ) -> Result<Vec<Material>, GenerateDirError> {
+        qi_tablebase::jungle::generate_partitioned(rules, materials, cluster, dir, done)
+    }
+}
+
+impl GenerateGame for FiveTigers {
+    const MEMORY: &'static str = "about";
+
+    fn spec(rules: &qi_five_tigers::Rules) -> String {
+        spec_of::<FiveTigersKit>(rules)
+    }
+
+    fn stats_line(s: &ft::Stats) -> String {
+        stats_line(s.positions, [s.wins, s.draws, s.losses], s.longest_win)
+    }
+
+    fn on_cluster(
+        rules: &qi_five_tigers::Rules,
+        materials: &[ft::Material],
+        cluster: &Cluster,
+        dir: &Path,
+        done: &mut TableDone<'_, Self>,
+    ) -> Result<Tablebase<Self>, GenerateDirError> {
+        ft::generate_distributed(rules, materials, cluster, dir, done)
+    }
+
+    fn partitioned(
+        rules: &qi_five_tigers::Rules,
+        materials: &[ft::Material],
+        cluster: &Cluster,
+        dir: &Path,
+        done: &mut PartDone<'_, ft::Material>,
+    ) -> Result<Vec<ft::Material>, GenerateDirError> {
+        ft::generate_partitioned(rules, materials, cluster, dir, done)
+    }
+}
+
+/// A table's statistics in words: of its `positions`, those won, drawn
+/// and lost for the side to move, and its longest win.
+fn stats_line(positions: u64, [wins, draws, losses]: [u64; 3], longest_win: u32) -> String {
+    format!(
+        "of its {positions} positions {wins} won, {draws} drawn, {losses} lost for the side \
+         to move, the longest win {longest_win} plies"
+    )
+}
+
+/// `qi tb generate` of the game `G`: the plan of `materials` under
+/// `rules` into DIR, printed, then run (in this process by
+/// [`generate_plan`], or on the cluster).
+fn run<G: GenerateGame>(
+    args: &GenerateArgs,
+    rules: &G::Rules,
+    materials: &[G::Material],
+) -> Result<(), CliError> {
+    let plan = plan::of::<G>(args, rules, materials)?;
     if args.plan {
         plan::print(&plan);
         return Ok(());
     }
-    plan::say(&plan, "at most");
     if let Some(cluster) = cluster_of(args)? {
-        let settings = settings::<Jungle>(args, &cluster, spec_of::<JungleKit>(&rules));
+        plan::say(&plan, G::MEMORY);
+        let settings = settings::<G>(args, &cluster, G::spec(rules));
         if args.partitioned {
             return generate_partitioned(args, &cluster, &settings, |dir, done| {
-                qi_tablebase::jungle::generate_partitioned(&rules, &materials, &cluster, dir, done)
+                G::partitioned(rules, materials, &cluster, dir, done)
             });
         }
         return generate_on_cluster(args, &cluster, &settings, |dir, done| {
-            qi_tablebase::jungle::generate_distributed(&rules, &materials, &cluster, dir, done)
+            G::on_cluster(rules, materials, &cluster, dir, done)
         });
     }
-    in_dir::<Jungle>(args, &rules, &materials, &plan)
+    if plan.holding == Holding::Held {
+        let largest = plan.steps.iter().filter(|s| s.how != How::Present);
+        if let Some(step) = largest.max_by_key(|s| s.memory) {
+            check_memory(step.material, step.memory)?;
+        }
+    }
+    plan::say(&plan, G::MEMORY);
+    here::<G>(args, rules, &plan)
 }
 
-/// Generates the closure of `materials` under `rules` straight into the
-/// directory ([`generate_dir`]) as `plan` says: only the tables a
-/// material still to come reads stay in memory, so every 4-animal Jungle
-/// material runs beside the 78 MB of 3-animal tables.
-pub(super) fn in_dir<G: Solver>(
+/// Generates DIR as `plan` says in this process ([`generate_plan`]): a
+/// bar of the tables done; a line per table when they are made one at a
+/// time (each in core, out of core or from its twin), as they take long.
+fn here<G: GenerateGame>(
     args: &GenerateArgs,
     rules: &G::Rules,
-    materials: &[G::Material],
     plan: &Plan<G::Material>,
 ) -> Result<(), CliError> {
     let threads = threads(args);
@@ -150,15 +285,49 @@ pub(super) fn in_dir<G: Solver>(
     check_disk(&args.dir, plan.file_bytes())?;
     let todo = plan.todo().len();
     let start = Instant::now();
-    let bar = progress_bar(todo as u64, std::io::stderr().is_terminal());
-    let generated = waiting(&args.dir, || {
-        generate_dir::<G>(rules, materials, threads, &args.dir, &|table| {
-            bar.set_message(format!("last {} ({} slots)", table.material(), table.len()));
+    let drawn = std::io::stderr().is_terminal();
+    let bar = progress_bar(todo as u64, drawn);
+    // Above the bar when it is drawn (a hidden bar prints nothing).
+    let say = |line: &str| {
+        if drawn {
+            bar.println(line);
+        } else {
+            eprintln!("{line}");
+        }
+    };
+    let one_at_a_time = matches!(plan.holding, Holding::FromDir { .. });
+    let made = waiting(&args.dir, || {
+        generate_plan::<G>(rules, plan, &args.dir, threads, &say, &mut |made| {
+            if let Some(e) = &made.replaced {
+                say(&format!(
+                    "{}: the damaged file was replaced ({e})",
+                    made.material
+                ));
+            }
+            let (slots, stats) = match made.output {
+                Output::Table(table) => (table.len(), one_at_a_time.then(|| table.stats())),
+                Output::File { slots, stats } => (slots, Some(stats)),
+            };
+            if let Some(stats) = stats {
+                let how = match made.how {
+                    How::FromTwin => "from its twin (colours swapped)".to_string(),
+                    how => how.to_string(),
+                };
+                say(&format!(
+                    "{}: {slots} states {how} in {:.1} s; {}",
+                    made.material,
+                    made.seconds,
+                    G::stats_line(&stats)
+                ));
+                bar.set_message(format!("last {}", made.material));
+            } else {
+                bar.set_message(format!("last {} ({slots} slots)", made.material));
+            }
             bar.inc(1);
         })
     });
     bar.finish_and_clear();
-    if generated? == 0 && todo == 0 {
+    if made? == 0 && todo == 0 {
         return nothing_to_do(args, plan.steps.len());
     }
     eprintln!(
@@ -171,14 +340,14 @@ pub(super) fn in_dir<G: Solver>(
 
 /// Creates DIR if it is missing (the free room on its disk is asked
 /// before the run).
-pub(super) fn create_dir(args: &GenerateArgs) -> Result<(), CliError> {
+fn create_dir(args: &GenerateArgs) -> Result<(), CliError> {
     std::fs::create_dir_all(&args.dir)
         .map_err(|e| tb_error(format!("cannot create {}: {e}", args.dir.display())))
 }
 
 /// Says that the `count` tables asked for are all in DIR already: the
 /// run's end.
-pub(super) fn nothing_to_do(args: &GenerateArgs, count: usize) -> Result<(), CliError> {
+fn nothing_to_do(args: &GenerateArgs, count: usize) -> Result<(), CliError> {
     eprintln!(
         "all {count} tables are in {}: nothing to do",
         args.dir.display()
@@ -189,7 +358,7 @@ pub(super) fn nothing_to_do(args: &GenerateArgs, count: usize) -> Result<(), Cli
 /// The bar of `generate`: tables done of `total`, the elapsed time and the
 /// last table finished, on stderr when it is a terminal (`drawn`), hidden
 /// otherwise (a log or a pipe gets the lines before and after only).
-pub(super) fn progress_bar(total: u64, drawn: bool) -> ProgressBar {
+fn progress_bar(total: u64, drawn: bool) -> ProgressBar {
     if !drawn || total == 0 {
         return ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::hidden());
     }

@@ -7,7 +7,6 @@
 mod dir_lock;
 mod generate;
 mod generate_cluster;
-mod generate_ft;
 mod join;
 mod meeting;
 mod plan;

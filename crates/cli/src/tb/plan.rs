@@ -5,11 +5,7 @@
 
 use std::fmt::Display;
 
-use qi_five_tigers::{FiveTigers, Shuttle};
-use qi_jungle::Jungle;
-use qi_tablebase::five_tigers as ft;
-use qi_tablebase::jungle::Material;
-use qi_tablebase::{plan_dir, plan_partitioned, How, Plan, TableGame};
+use qi_tablebase::{plan_dir, plan_partitioned, Generator, How, Plan};
 
 use super::generate::GenerateArgs;
 use super::generate_cluster::cluster_of;
@@ -23,35 +19,27 @@ pub(super) fn on_cluster(args: &GenerateArgs) -> bool {
     args.workers.is_some() || args.hosts.is_some()
 }
 
-/// Whether Five Tigers tables under `rules` are made one at a time within
-/// the machine's memory (`ft::generate_bounded`): under the shuttle ban,
-/// in one process.
-pub(super) fn bounded(args: &GenerateArgs, rules: &qi_five_tigers::Rules) -> bool {
-    rules.shuttle == Shuttle::Forbidden && !on_cluster(args)
-}
-
-/// The plan of the Jungle `materials` under `rules` into DIR.
-pub(super) fn jungle(
+/// The plan of `materials` under `rules` into DIR: in this process the
+/// game's within the machine's memory ([`Generator::plan_within`]: Five
+/// Tigers under the shuttle ban makes each material in core, out of core
+/// or from its twin, and refuses one that fits no way); on the cluster
+/// every material to make made there (a partitioned run counts this
+/// process's partition files, not tables).
+pub(super) fn of<G: Generator>(
     args: &GenerateArgs,
-    rules: &qi_jungle::Rules,
-    materials: &[Material],
-) -> Result<Plan<Material>, CliError> {
-    made_here::<Jungle>(args, rules, materials)
-}
-
-/// The plan of the Five Tigers `materials` under `rules` into DIR: under
-/// the shuttle ban each material in core, out of core or from its twin as
-/// the machine's memory allows (refused when one fits no way).
-pub(super) fn five_tigers(
-    args: &GenerateArgs,
-    rules: &qi_five_tigers::Rules,
-    materials: &[ft::Material],
-) -> Result<Plan<ft::Material>, CliError> {
-    if !bounded(args, rules) {
-        return made_here::<FiveTigers>(args, rules, materials);
+    rules: &G::Rules,
+    materials: &[G::Material],
+) -> Result<Plan<G::Material>, CliError> {
+    if on_cluster(args) {
+        if args.partitioned {
+            if let Some(cluster) = cluster_of(args)? {
+                return Ok(plan_partitioned::<G>(&args.dir, rules, materials, &cluster));
+            }
+        }
+        return Ok(plan_dir::<G>(&args.dir, rules, materials).made(How::OnCluster));
     }
     let memory = machine_memory()?.unwrap_or(u64::MAX);
-    ft::plan_bounded(rules, materials, &args.dir, memory).map_err(|e| match e {
+    G::plan_within(rules, materials, &args.dir, memory).map_err(|e| match e {
         qi_tablebase::GenerateError::OutOfMemory {
             material, needed, ..
         } => CliError::Usage(format!(
@@ -62,26 +50,6 @@ pub(super) fn five_tigers(
             memory as f64 / 1e9
         )),
         e => tb_error(e),
-    })
-}
-
-/// The plan of a generation in core into DIR, or on the cluster (a
-/// partitioned run counts this process's partition files, not tables).
-fn made_here<G: TableGame>(
-    args: &GenerateArgs,
-    rules: &G::Rules,
-    materials: &[G::Material],
-) -> Result<Plan<G::Material>, CliError> {
-    if args.partitioned {
-        if let Some(cluster) = cluster_of(args)? {
-            return Ok(plan_partitioned::<G>(&args.dir, rules, materials, &cluster));
-        }
-    }
-    let plan = plan_dir::<G>(&args.dir, rules, materials);
-    Ok(if on_cluster(args) {
-        plan.made(How::OnCluster)
-    } else {
-        plan
     })
 }
 

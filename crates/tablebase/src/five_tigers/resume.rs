@@ -10,16 +10,16 @@ use std::path::Path;
 
 use qi_five_tigers::{FiveTigers, Rules};
 
-use super::{solve_material, Material, Table, Tablebase};
+use super::{Material, Table, Tablebase};
+use crate::driver::InCore;
 use crate::exec::GenerateDirError;
-use crate::exec::Way;
 use crate::format::FormatError;
 use crate::resume::resume_with;
 
 /// Generates `materials` and what they need under `rules` into `dir`
 /// (which must exist), solving each missing or damaged table in core
-/// ([`solve_material`]) on `threads` threads, fewest pieces
-/// first. `done` gets each table solved, the seconds it took and, when it
+/// ([`solve_material`](super::solve_material)) on `threads` threads,
+/// fewest pieces first, the materials of one level side by side. `done` gets each table solved, the seconds it took and, when it
 /// replaced a damaged file, why that file was refused. Returns every table
 /// of the closure.
 pub fn generate_resumable(
@@ -29,7 +29,7 @@ pub fn generate_resumable(
     dir: &Path,
     done: &mut dyn FnMut(&Table, f64, Option<&FormatError>),
 ) -> Result<Tablebase, GenerateDirError> {
-    let way = InCore { rules };
+    let way = InCore::<FiveTigers> { rules };
     let agree = |lacking: &[bool]| Ok(lacking.to_vec());
     resume_with(
         rules,
@@ -40,27 +40,6 @@ pub fn generate_resumable(
         &way,
         |t, s, r, ()| done(t, s, r),
     )
-}
-
-/// The way of [`generate_resumable`]: each material solved in core, one
-/// after another.
-struct InCore<'a> {
-    rules: &'a Rules,
-}
-
-impl Way<FiveTigers> for InCore<'_> {
-    type Made = ();
-
-    fn make(
-        &self,
-        m: Material,
-        held: &Tablebase,
-        threads: usize,
-        _replacing: bool,
-    ) -> Result<(Option<Table>, ()), GenerateDirError> {
-        let table = solve_material(self.rules, m, held, threads)?;
-        Ok((Some(table), ()))
-    }
 }
 
 /// [`generate_resumable`] with each table solved by the workers of

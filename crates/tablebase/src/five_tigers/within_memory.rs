@@ -8,7 +8,6 @@
 //! written through a temporary file renamed into place, so a killed run
 //! resumes from the last finished table.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
 use qi_five_tigers::{FiveTigers, Rules};
@@ -16,13 +15,12 @@ use qi_five_tigers::{FiveTigers, Rules};
 use super::layout::{DENSE_BAN_VERSION, DENSE_VERSION};
 use super::retro_disk::{memory_needed, solve_out_of_core};
 use super::twin::{twin, write_twin};
-use super::{forbids_shuttle, solve_material, Material, Stats, Table, Tablebase};
-use crate::driver::GenerateError;
+use super::{forbids_shuttle, Material, Stats, Tablebase};
+use crate::driver::{generate_plan, GenerateError, Generator, Output};
 use crate::exec::GenerateDirError;
-use crate::exec::{execute, Hold, OnDamaged, Run, Way};
 use crate::format::blocked::peek_version;
 use crate::format::{load_table, FormatError};
-use crate::plan::{plan, How, Plan};
+use crate::plan::{plan, Holding, How, Plan};
 use crate::TableGame;
 
 /// One table a bounded generation solved.
@@ -120,6 +118,7 @@ pub fn plan_bounded(
     let mut plan = plan::<FiveTigers, _>(rules, materials, present, how)?;
     // Each material reads its tables from the directory.
     plan.resident_table_bytes = 0;
+    plan.holding = Holding::FromDir { memory };
     Ok(plan)
 }
 
@@ -165,100 +164,66 @@ pub fn generate_bounded(
     progress: &(dyn Fn(&str) + Sync),
     done: &mut dyn FnMut(&Solved),
 ) -> Result<(), GenerateDirError> {
-    let way = Bounded {
-        plan: plan_bounded(rules, materials, dir, memory)?
-            .steps
-            .into_iter()
-            .map(|s| (s.material, s.how))
-            .collect(),
-        rules,
-        dir,
-        memory,
-        progress,
-    };
-    let run = Run {
-        dir: Some(dir),
-        threads,
-        hold: Hold::Nothing,
-        damaged: OnDamaged::Replace,
-    };
-    let mut held = Tablebase::new(rules);
-    let agree = |lacking: &[bool]| Ok(lacking.to_vec());
-    execute(run, materials, &mut held, agree, &way, &mut |d| {
-        let (how, slots, stats) = d.made;
+    let plan = plan_bounded(rules, materials, dir, memory)?;
+    generate_plan::<FiveTigers>(rules, &plan, dir, threads, progress, &mut |made| {
+        let (slots, stats) = match made.output {
+            Output::Table(table) => (table.len(), table.stats()),
+            Output::File { slots, stats } => (slots, stats),
+        };
         done(&Solved {
-            material: d.material,
-            how,
+            material: made.material,
+            how: made.how,
             slots,
             stats,
-            seconds: d.seconds,
-            replaced: d.replaced,
+            seconds: made.seconds,
+            replaced: made.replaced,
         })
     })?;
     Ok(())
 }
 
-/// The way of [`generate_bounded`]: each material made as its plan says,
-/// with only what it reads in memory, read from the directory.
-struct Bounded<'a> {
-    plan: BTreeMap<Material, How>,
-    rules: &'a Rules,
-    dir: &'a Path,
-    memory: u64,
-    progress: &'a (dyn Fn(&str) + Sync),
-}
+/// Five Tigers' plan within the machine's memory: [`plan_bounded`] under
+/// the shuttle ban, every material in core otherwise; and its own ways,
+/// from its twin and out of core.
+impl Generator for FiveTigers {
+    fn plan_within(
+        rules: &Rules,
+        materials: &[Material],
+        dir: &Path,
+        memory: u64,
+    ) -> Result<Plan<Material>, GenerateError> {
+        if forbids_shuttle(rules) {
+            plan_bounded(rules, materials, dir, memory)
+        } else {
+            Ok(crate::plan_dir::<FiveTigers>(dir, rules, materials))
+        }
+    }
 
-impl Way<FiveTigers> for Bounded<'_> {
-    type Made = (How, u64, Stats);
-
-    fn make(
-        &self,
+    fn make_in_dir(
+        rules: &Rules,
         m: Material,
-        _held: &Tablebase,
+        how: How,
+        dir: &Path,
         threads: usize,
-        _replacing: bool,
-    ) -> Result<(Option<Table>, Self::Made), GenerateDirError> {
-        let (rules, dir) = (self.rules, self.dir);
-        let path = Tablebase::file_path(dir, m);
-        let how = match self.plan.get(&m) {
-            Some(&how) if how != How::Present => how,
-            // A damaged file was planned as present: plan it again
-            // without it.
-            _ => {
-                if path.exists() {
-                    std::fs::remove_file(&path).map_err(|source| FormatError::Io {
-                        path: path.display().to_string(),
-                        source,
-                    })?;
-                }
-                match plan_bounded(rules, &[m], dir, self.memory)?.steps.pop() {
-                    Some(step) => step.how,
-                    None => return Err(GenerateError::Internal(format!("{m}: no plan")).into()),
-                }
-            }
-        };
-        Ok(match how {
+        progress: &(dyn Fn(&str) + Sync),
+    ) -> Result<(u64, Stats), GenerateDirError> {
+        match how {
             How::FromTwin => {
                 let source = load_table(&Tablebase::file_path(dir, twin(m)), rules)?;
                 write_twin(&source, dir, threads)?;
                 drop(source);
-                let (_, slots, stats) = super::file_stats(&path, rules)?;
-                (None, (how, slots, stats))
+                let (_, slots, stats) = super::file_stats(&Tablebase::file_path(dir, m), rules)?;
+                Ok((slots, stats))
             }
             How::OutOfCore => {
-                let r = solve_out_of_core(m, rules, dir, threads, self.progress)?;
-                (None, (how, r.cells, r.stats))
+                let r = solve_out_of_core(m, rules, dir, threads, progress)?;
+                Ok((r.cells, r.stats))
             }
-            _ => {
-                let mut tb = Tablebase::new(rules);
-                for t in m.after_removals(rules) {
-                    tb.insert_table(load_table(&Tablebase::file_path(dir, t), rules)?);
-                }
-                let table = solve_material(rules, m, &tb, threads)?;
-                let made = (how, table.len(), table.stats());
-                (Some(table), made)
-            }
-        })
+            how => Err(GenerateError::Internal(format!(
+                "{m}: a Five Tigers table is not made {how} into a directory"
+            ))
+            .into()),
+        }
     }
 }
 

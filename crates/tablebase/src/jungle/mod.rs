@@ -273,6 +273,9 @@ impl Solver for Jungle {
     }
 }
 
+/// Every Jungle table is solved in core, the tables it reads held.
+impl crate::Generator for Jungle {}
+
 impl crate::LazyTablebase<Jungle> {
     /// The most animals of any material whose file was in the directory
     /// when it was opened ([`max_size`](crate::LazyTablebase::max_size)):
