@@ -15,6 +15,11 @@
 //! cell). When symmetries fix a board slot's boards, a state is put in the
 //! smallest of its images' cells and the others are unused
 //! ([`BanIndex::is_canonical`]).
+//!
+//! Under `shuttle = allowed` there are no bans: the index without bans
+//! ([`BanIndex::without_bans`]) has a cell per board slot, the slots no
+//! position uses included (unused), so its cells are the board slots of
+//! [`DenseIndex`] (the slot order of a version-2 file).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -108,8 +113,11 @@ pub(crate) struct BanIndex {
     /// The board slots.
     pub boards: DenseIndex,
     /// Per board slot its first cell, and the number of cells at the end
-    /// (a slot no position uses has no cells).
+    /// (a slot no position uses has no cells); empty without bans (each
+    /// board slot its own cell).
     starts: Vec<u64>,
+    /// Whether the cells hold bans (`shuttle = forbidden`).
+    bans: bool,
     /// A number no other index of this process has (from 1), which a
     /// [`Near`] names its index by: an address could be a dropped
     /// index's, reused by the next.
@@ -144,7 +152,8 @@ pub(crate) struct Block {
     rep: [u32; 2],
     empty: u32,
     width: u64,
-    /// The symmetries mapping the position's boards onto `rep`.
+    /// The symmetries mapping the position's boards onto `rep` (none in
+    /// an index without bans: the block is its one cell).
     syms: u8,
 }
 
@@ -180,6 +189,9 @@ impl Block {
     /// The cell of the position's state with `bans`.
     #[inline]
     pub fn cell(&self, bans: [Option<Ban>; 2]) -> u64 {
+        if self.syms == 0 {
+            return self.start;
+        }
         let mut best = u64::MAX;
         let mut set = self.syms;
         while set != 0 {
@@ -210,12 +222,33 @@ impl BanIndex {
         BanIndex {
             boards,
             starts,
+            bans: true,
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
         }
     }
 
+    /// The index of the material with `first` and `second` pieces with no
+    /// bans (`shuttle = allowed`): a cell per board slot.
+    pub fn without_bans(first: u32, second: u32) -> BanIndex {
+        BanIndex {
+            boards: DenseIndex::new(first, second),
+            starts: Vec::new(),
+            bans: false,
+            id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
+        }
+    }
+
+    /// Whether the cells hold bans (else each board slot is a cell).
+    #[inline]
+    pub fn has_bans(&self) -> bool {
+        self.bans
+    }
+
     /// The number of cells.
     pub fn len(&self) -> u64 {
+        if !self.bans {
+            return self.boards.len();
+        }
         self.starts.last().copied().unwrap_or(0)
     }
 
@@ -227,11 +260,17 @@ impl BanIndex {
     /// The first cell of board slot `slot` (the number of cells for the
     /// slot after the last).
     pub fn start(&self, slot: u64) -> u64 {
+        if !self.bans {
+            return slot;
+        }
         self.starts[slot as usize]
     }
 
     /// The cells of board slot `slot`.
     pub fn cells_of(&self, slot: u64) -> std::ops::Range<u64> {
+        if !self.bans {
+            return slot..slot + 1;
+        }
         self.starts[slot as usize]..self.starts[slot as usize + 1]
     }
 
@@ -267,6 +306,16 @@ impl BanIndex {
     pub fn slot_and_block(&self, boards: [u32; 2], stm: usize) -> (u64, Block) {
         let (slot, rx, ro) = self.boards.slot_and_boards(boards[0], boards[1], stm);
         let empty = ALL & !(rx | ro);
+        if !self.bans {
+            let block = Block {
+                start: slot,
+                rep: [rx, ro],
+                empty,
+                width: 1,
+                syms: 0,
+            };
+            return (slot, block);
+        }
         let block = Block {
             start: self.starts[slot as usize],
             rep: [rx, ro],
@@ -298,6 +347,9 @@ impl BanIndex {
     /// The board slot of a cell.
     #[inline]
     pub fn slot_of(&self, cell: u64) -> u64 {
+        if !self.bans {
+            return cell;
+        }
         (self.starts.partition_point(|&s| s <= cell) - 1) as u64
     }
 
@@ -309,7 +361,7 @@ impl BanIndex {
     /// step.
     #[inline]
     pub fn decode_near(&self, cell: u64, near: &mut Near) -> Cell {
-        if cell >= self.len() {
+        if cell >= self.len() || !self.bans {
             return self.decode(cell);
         }
         if near.index != self.id || cell < near.lo {
@@ -350,6 +402,10 @@ impl BanIndex {
     /// The state of a cell.
     #[inline]
     pub fn decode(&self, cell: u64) -> Cell {
+        if !self.bans {
+            let (x, o, stm) = self.boards.decode(cell);
+            return ([x, o], stm, [None, None]);
+        }
         let slot = self.slot_of(cell);
         let (x, o, stm) = self.boards.decode(slot);
         (

@@ -10,9 +10,9 @@ use super::layout::{Dense, DenseBan, Slots};
 use super::material::{
     closure, forbids_shuttle, same_board_rules, within_rules, Material, MaterialError,
 };
+use super::retro;
 use super::stats::Stats;
 use super::table::{Table, Tablebase};
-use super::{retro, retro_ban};
 use crate::driver::{GenerateError, Solver};
 use crate::format::versions::{version_of, SlotIndex};
 use crate::format::FormatError;
@@ -42,11 +42,7 @@ pub fn solve_material(
     threads: usize,
 ) -> Result<Table, GenerateError> {
     within_rules(material, rules)?;
-    if forbids_shuttle(rules) {
-        retro_ban::solve(material, rules, smaller, threads)
-    } else {
-        retro::solve(material, rules, smaller, threads)
-    }
+    retro::solve(material, rules, smaller, threads)
 }
 
 impl TableGame for FiveTigers {

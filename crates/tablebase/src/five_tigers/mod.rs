@@ -78,6 +78,7 @@ mod retro_ban;
 mod retro_disk;
 mod slice;
 mod stats;
+mod steps;
 mod table;
 mod twin;
 mod within_memory;

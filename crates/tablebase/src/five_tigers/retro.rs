@@ -1,82 +1,52 @@
-//! The retrograde generator of one Five Tigers material under `shuttle =
-//! allowed`: the material's positions in a dense index ([`DenseIndex`])
-//! as the cells of the in-core solver ([`crate::in_core`]), with no move
-//! graph stored. It is the ban generator (`retro_ban`) with no bans: the
-//! same solver, starts and rounds, over board slots instead of cells.
+//! The retrograde generator of one Five Tigers material, under either
+//! shuttle option: the cells of the material's index ([`BanIndex`]; with
+//! the shuttle allowed, the index with no bans, a cell per board slot) as
+//! the cells of the in-core solver ([`crate::in_core`]), with no move
+//! graph stored. Five Tigers with the shuttle allowed is the ban index
+//! with no bans: the same solver, starts and rounds; what the bans add
+//! (the cells of a board slot, a step's bans after it, the un-step a ban
+//! forces) is in `retro_ban`.
 //!
 //! * The starts, cut among the threads: a position with no step is lost
 //!   at 0; a step that forms a formation leads into owed removals, which
 //!   only ever lead into smaller materials or the end of the game, so its
 //!   value is known at once (the removal sequence is solved forward,
-//!   memoised, from the smaller tables: a conversion); every other step
-//!   leads to a position of the material, and the state byte counts the
-//!   distinct ones.
+//!   memoised, from the smaller tables: a conversion,
+//!   [`removals::best_removal`](super::removals::best_removal)); every
+//!   other step leads to a position of the material, and the state byte
+//!   counts the distinct ones.
 //! * The un-moves: the side that did not move at a position un-steps a
 //!   piece onto an adjacent empty point, unless that step would have
 //!   formed a formation, which leads to an owed state instead
-//!   ([`qi_five_tigers::quiet_unsteps`]).
+//!   ([`qi_five_tigers::quiet_unsteps`]); under the ban only the step
+//!   back its ban says.
 //!
 //! The tests check the table handed on against the forward move graph of
 //! the material, labelled backwards, state by state.
 
 use std::collections::HashMap;
+use std::ops::Range;
+use std::sync::Arc;
 
 use qi_core::{Bitboard32, Position, Side};
-use qi_five_tigers::{quiet_unsteps, FiveTigers, Move, Point, Rules, Shuttle, NEIGHBOURS, THROUGH};
+use qi_five_tigers::{quiet_unsteps, FiveTigers, Rules, Shuttle};
 
 use super::dense::DenseIndex;
-use super::key::{Ban, State};
+use super::dense_ban::{bans_in_order, BanIndex};
+use super::key::{side_of, State};
 use super::removals::{conversion, Lookup, Memo};
-use super::{Dense, Material, Slots, Table, Tablebase};
+use super::retro_ban::{self, BlockStart};
+use super::steps::{convert_step, start_by_steps, SlotStart, ALL};
+use super::table::{internal, missing, needed_table};
+use super::{Dense, DenseBan, Material, Slots, Table, Tablebase};
 use crate::driver::GenerateError;
 use crate::in_core;
-use crate::retrograde::{Open, Start};
-use crate::round::Exits;
+use crate::retrograde::Start;
 use crate::value::{Distances, Wdl};
 
-const ALL: u32 = (1 << 25) - 1;
-
-pub(super) fn internal(message: String) -> GenerateError {
-    GenerateError::Internal(message)
-}
-
-/// That solving `material` needs the table of `needed`, which is missing.
-pub(super) fn missing(material: Material, needed: Material) -> GenerateError {
-    GenerateError::MissingSubtable {
-        material: material.to_string(),
-        needed: needed.to_string(),
-    }
-}
-
-/// The table of `needed` in `smaller`, which solving `material` reads.
-pub(super) fn needed_table(
-    smaller: &Tablebase,
-    material: Material,
-    needed: Material,
-) -> Result<&Table, GenerateError> {
-    smaller
-        .table(needed)
-        .ok_or_else(|| missing(material, needed))
-}
-
-/// The side of an index (0 First, 1 Second).
-pub(super) fn side(index: usize) -> Side {
-    if index == 0 {
-        Side::First
-    } else {
-        Side::Second
-    }
-}
-
 /// The position of boards `[x, o]` with `stm` to move and nothing owed.
-fn position(boards: [u32; 2], stm: Side, rules: &Rules) -> Result<FiveTigers, GenerateError> {
-    let state = State {
-        boards,
-        stm,
-        bans: [None, None],
-        owed: 0,
-        taker: Side::First,
-    };
+fn position(boards: [u32; 2], stm: usize, rules: &Rules) -> Result<FiveTigers, GenerateError> {
+    let state = State::at_rest(boards, stm, [None, None]);
     state
         .to_position(rules)
         .ok_or_else(|| internal(format!("no position for {state:?}")))
@@ -167,190 +137,6 @@ impl Targets {
     }
 }
 
-/// Iterates over the points of a mask.
-pub(super) fn points(mut set: u32) -> impl Iterator<Item = u32> {
-    std::iter::from_fn(move || {
-        if set == 0 {
-            None
-        } else {
-            let p = set.trailing_zeros();
-            set &= set - 1;
-            Some(p)
-        }
-    })
-}
-
-/// Whether a step of the side on `own` (after the step) onto `to` forms a
-/// formation.
-#[inline]
-pub(super) fn forms(own: u32, to: u32, values: &[u8; 5]) -> bool {
-    THROUGH[to as usize].value_held(qi_core::Bitboard32(own), values) > 0
-}
-
-/// The boards with `side`'s replaced by `board`.
-#[inline]
-pub(super) fn with(boards: [u32; 2], side: usize, board: u32) -> [u32; 2] {
-    let mut b = boards;
-    b[side] = board;
-    b
-}
-
-/// How a slot starts, from its steps.
-#[derive(Debug, PartialEq)]
-pub(super) enum SlotStart {
-    /// The side to move has no step: lost at 0.
-    NoStep,
-    /// Its steps: those that stay in the material were appended to the
-    /// caller's `children` (sorted, distinct); those that form a formation
-    /// lead through the removals into smaller tables, and what they reach
-    /// is folded into these exits.
-    Moves(Exits),
-}
-
-impl SlotStart {
-    /// The start of the solvers, with `children` distinct successors in
-    /// the material: a position with no step is lost at 0.
-    pub(super) fn into_start(self, children: usize) -> Start {
-        match self {
-            SlotStart::NoStep => Start::Decided(Wdl::Loss, 0),
-            SlotStart::Moves(exits) => Start::Open(Open::of(children as u32, exits)),
-        }
-    }
-}
-
-/// A conversion of `v` at `d` plies for the side to move after it, which
-/// is this position's side to move if `same_side` (a removal left to
-/// take), into `exits` (which read the value for the side that moves
-/// next).
-#[inline]
-fn note_conversion(
-    exits: &mut Exits,
-    v: Wdl,
-    d: u32,
-    same_side: bool,
-) -> Result<(), GenerateError> {
-    Ok(exits.note(if same_side { v.flip() } else { v }, d)?)
-}
-
-/// Whether the step `from → to` is the side's `banned` step back.
-#[inline(always)]
-pub(super) fn is_banned(banned: Option<Ban>, from: u32, to: u32) -> bool {
-    banned
-        == Some(Ban {
-            at: from as u8,
-            back: to as u8,
-        })
-}
-
-/// The steps of the side to move (`stm`, on `boards`), in order: each
-/// piece onto each adjacent empty point but `banned` (its step back, under
-/// the shuttle ban), given to `step(from, to, after, forming)` with the
-/// side's board `after` the step and whether the step forms a formation
-/// (it then leads into the removals, out of the material), which says
-/// whether to go on. The one walk of a position's steps: its start
-/// ([`start_by_steps`]) and the out-of-core generator's check of a loss
-/// take it. `Some(whether there was a step)`, or `None` as soon as `step`
-/// says to stop.
-#[inline]
-pub(super) fn for_each_step(
-    boards: [u32; 2],
-    stm: usize,
-    banned: Option<Ban>,
-    values: &[u8; 5],
-    mut step: impl FnMut(u32, u32, u32, bool) -> bool,
-) -> Option<bool> {
-    let own = boards[stm];
-    let empty = ALL & !(boards[0] | boards[1]);
-    let mut any = false;
-    for from in points(own) {
-        for to in points(NEIGHBOURS[from as usize].0 & empty) {
-            if is_banned(banned, from, to) {
-                continue;
-            }
-            any = true;
-            let after = own ^ (1 << from) ^ (1 << to);
-            if !step(from, to, after, forms(after, to, values)) {
-                return None;
-            }
-        }
-    }
-    Some(any)
-}
-
-/// How a position starts, from its steps ([`for_each_step`]): the walk
-/// both generators share. A step that forms a formation leads into the
-/// removals: `conversion(step)` values the position after it (for that
-/// position's side to move, and whether that is still this side, with a
-/// removal left to take: [`convert_step`] makes it). Any other step is a
-/// successor in the material, whose slot `successor(from, to, after)`
-/// gives (`after`: the side's board after the step), collected into
-/// `children` (sorted and distinct).
-pub(super) fn start_by_steps(
-    boards: [u32; 2],
-    stm: usize,
-    banned: Option<Ban>,
-    values: &[u8; 5],
-    mut conversion: impl FnMut(Move) -> Result<Converted, GenerateError>,
-    mut successor: impl FnMut(u32, u32, u32) -> u64,
-    children: &mut Vec<u64>,
-) -> Result<SlotStart, GenerateError> {
-    let mut exits = Exits::default();
-    let mut failed = None;
-    let walked = for_each_step(boards, stm, banned, values, |from, to, after, forming| {
-        if !forming {
-            children.push(successor(from, to, after));
-            return true;
-        }
-        let converted = match (Point::new(from as u8), Point::new(to as u8)) {
-            (Some(from), Some(to)) => conversion(Move::Step { from, to }),
-            _ => Err(internal("point".into())),
-        };
-        match converted {
-            Ok((v, d, same_side)) => {
-                if let Err(e) = note_conversion(&mut exits, v, d, same_side) {
-                    failed = Some(e);
-                }
-            }
-            Err(e) => failed = Some(e),
-        }
-        failed.is_none()
-    });
-    match walked {
-        None => Err(failed.unwrap_or_else(|| internal("a step walk stopped".into()))),
-        Some(false) => Ok(SlotStart::NoStep),
-        Some(true) => {
-            children.sort_unstable();
-            children.dedup();
-            Ok(SlotStart::Moves(exits))
-        }
-    }
-}
-
-/// A conversion's value and distance for the side to move after it, and
-/// whether that is still the side that stepped (a removal left to take).
-pub(super) type Converted = (Wdl, u32, bool);
-
-/// The conversion of the step `mv` that forms a formation in the position
-/// `here` makes (made into `position` at the first such step, then
-/// reused): the position after the step valued by `value`, and whether
-/// its side to move is still `side` (a removal left to take), as
-/// [`start_by_steps`] wants it.
-pub(super) fn convert_step(
-    position: &mut Option<FiveTigers>,
-    here: impl FnOnce() -> Result<FiveTigers, GenerateError>,
-    mv: Move,
-    side: Side,
-    value: impl FnOnce(&FiveTigers) -> Result<(Wdl, u32), GenerateError>,
-) -> Result<Converted, GenerateError> {
-    let mut child = match position {
-        Some(p) => *p,
-        None => *position.insert(here()?),
-    };
-    child.play_unchecked(mv);
-    let (v, d) = value(&child)?;
-    Ok((v, d, child.side_to_move() == side))
-}
-
 /// The start of the position with First on `boards[0]`, Second on
 /// `boards[1]` and `stm` to move: its successors in the material (into
 /// `children`, sorted and distinct) and its conversions' values.
@@ -365,7 +151,7 @@ pub(super) fn start_slot<L: Lookup + ?Sized>(
     memo: &mut Memo,
     children: &mut Vec<u64>,
 ) -> Result<SlotStart, GenerateError> {
-    let side = side(stm);
+    let side = side_of(stm as u64);
     // Second's steps leave First's board as it is: its class is found once.
     let frame = (stm == 1).then(|| index.step_frame(index.first(boards[0]), boards[1]));
     let mut here = None;
@@ -377,7 +163,7 @@ pub(super) fn start_slot<L: Lookup + ?Sized>(
         |mv| {
             convert_step(
                 &mut here,
-                || position(boards, side, rules),
+                || position(boards, stm, rules),
                 mv,
                 side,
                 |child| conversion(child, smaller, material, memo),
@@ -391,12 +177,20 @@ pub(super) fn start_slot<L: Lookup + ?Sized>(
     )
 }
 
-/// The un-moves of `slot`: the slots from which a step of the side that
-/// is not to move there leads to it (a step that formed a formation leads
-/// to owed removals instead, so it is not one), appended to `preds` (not
-/// deduplicated).
-pub(super) fn unmoves(index: &DenseIndex, slot: u64, values: &[u8; 5], preds: &mut Vec<u64>) {
-    let (x, o, stm) = index.decode(slot);
+/// The un-moves of `cell`: the cells from which a step of the side that
+/// is not to move there, forming nothing, leads to it (a step that formed
+/// a formation leads to owed removals instead, so it is not one),
+/// appended to `preds` (not deduplicated). Without bans every quiet
+/// un-step of that side; under the ban the one its ban says, each with
+/// the bans the predecessor can have been under
+/// ([`retro_ban::unmoves_each`]).
+pub(super) fn unmoves(index: &BanIndex, cell: u64, values: &[u8; 5], preds: &mut Vec<u64>) {
+    if index.has_bans() {
+        retro_ban::unmoves_each(index, cell, values, |p, _, _| preds.push(p));
+        return;
+    }
+    let index = &index.boards;
+    let (x, o, stm) = index.decode(cell);
     let boards = [x, o];
     let mover = 1 - stm;
     let theirs = boards[mover];
@@ -414,97 +208,215 @@ pub(super) fn unmoves(index: &DenseIndex, slot: u64, values: &[u8; 5], preds: &m
     });
 }
 
-/// The dense index's slots as the in-core solver's cells.
-struct DenseCells<'a> {
-    index: DenseIndex,
+/// How each cell of the board slots `lo..hi` (of those with `only` to
+/// move, or all) starts, in order: `record(cell, start)` gets `None` for a
+/// cell no state uses, else the cell's start and its number of distinct
+/// successors in the material, its conversions looked up in `smaller`.
+/// The walk of the cells every generator starts them by: without bans a
+/// board slot is its one cell ([`start_slot`]); under the ban its cells
+/// share what the bans leave alike ([`BlockStart`]).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn start_cells<L: Lookup + ?Sized>(
+    index: &BanIndex,
+    lo: u64,
+    hi: u64,
+    only: Option<usize>,
+    rules: &Rules,
     material: Material,
-    rules: &'a Rules,
-    targets: Targets,
-}
-
-impl in_core::Cells for DenseCells<'_> {
-    fn cells(&self) -> u64 {
-        self.index.len()
-    }
-
-    fn start_part(
-        &self,
-        part: std::ops::Range<u64>,
-        record: &mut dyn FnMut(u64, Start) -> Result<(), GenerateError>,
-    ) -> Result<(), GenerateError> {
-        let mut memo = Memo::new();
-        let mut children: Vec<u64> = Vec::with_capacity(20);
-        for (slot, x, o, stm) in self.index.range(part.start, part.end) {
-            if !self.index.is_canonical(slot) {
-                record(slot, Start::Unused)?;
+    smaller: &L,
+    mut record: impl FnMut(u64, Option<(SlotStart, usize)>) -> Result<(), GenerateError>,
+) -> Result<(), GenerateError> {
+    let mut memo = Memo::new();
+    let mut children: Vec<u64> = Vec::with_capacity(20);
+    let boards = &index.boards;
+    if !index.has_bans() {
+        for (slot, x, o, stm) in boards.range(lo, hi) {
+            if only.is_some_and(|s| s != stm) {
+                continue;
+            }
+            if !boards.is_canonical(slot) {
+                record(slot, None)?;
                 continue;
             }
             children.clear();
             let start = start_slot(
-                &self.index,
+                boards,
                 [x, o],
                 stm,
-                self.rules,
-                self.material,
-                &self.targets,
+                rules,
+                material,
+                smaller,
                 &mut memo,
                 &mut children,
             )?;
-            record(slot, start.into_start(children.len()))?;
+            record(slot, Some((start, children.len())))?;
         }
-        Ok(())
+        return Ok(());
+    }
+    let mut block = BlockStart::default();
+    let (mut firsts, mut seconds) = (Vec::new(), Vec::new());
+    let values = rules.values();
+    for (slot, x, o, stm) in boards.range(lo, hi) {
+        let cells = index.cells_of(slot);
+        if cells.is_empty() || only.is_some_and(|s| s != stm) {
+            continue;
+        }
+        let stab = BanIndex::stabiliser([x, o]);
+        let empty = ALL & !(x | o);
+        // The cells in order: First's ban the outer coordinate.
+        bans_in_order(x, empty, &mut firsts);
+        bans_in_order(o, empty, &mut seconds);
+        block.reset(index, [x, o], stm, &values);
+        let mut cell = cells.start;
+        for &first in &firsts {
+            for &second in &seconds {
+                let here = cell;
+                cell += 1;
+                if !BanIndex::is_canonical([x, o], stab, here - cells.start) {
+                    record(here, None)?;
+                    continue;
+                }
+                children.clear();
+                let start = block.start(
+                    index,
+                    [first, second],
+                    rules,
+                    material,
+                    smaller,
+                    &mut memo,
+                    &mut children,
+                )?;
+                record(here, Some((start, children.len())))?;
+            }
+        }
+        if cell != cells.end {
+            return Err(internal(format!(
+                "slot {slot}: {} cells, {} bans",
+                cells.end - cells.start,
+                cell - cells.start
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// The cells of a material's index as the in-core solver's cells,
+/// started a board slot at a time ([`start_cells`]), their conversions
+/// looked up in `smaller`.
+pub(super) struct Cells<'a, L: ?Sized> {
+    pub(super) index: &'a BanIndex,
+    pub(super) material: Material,
+    pub(super) rules: &'a Rules,
+    pub(super) smaller: &'a L,
+}
+
+impl<L: Lookup + Sync + ?Sized> in_core::Cells for Cells<'_, L> {
+    fn cells(&self) -> u64 {
+        self.index.len()
     }
 
-    fn unmoves(&self, slot: u64, out: &mut Vec<u64>) {
-        unmoves(&self.index, slot, &self.rules.values(), out);
+    /// Board slots (their cells are contiguous).
+    fn parts(&self, parts: u64) -> Vec<(Range<u64>, Range<u64>)> {
+        let slots = self.index.board_slots();
+        let parts = parts.clamp(1, slots.max(1));
+        (0..parts)
+            .map(|i| {
+                let (lo, hi) = (slots * i / parts, slots * (i + 1) / parts);
+                (lo..hi, self.index.start(lo)..self.index.start(hi))
+            })
+            .collect()
+    }
+
+    fn start_part(
+        &self,
+        part: Range<u64>,
+        record: &mut dyn FnMut(u64, Start) -> Result<(), GenerateError>,
+    ) -> Result<(), GenerateError> {
+        start_cells(
+            self.index,
+            part.start,
+            part.end,
+            None,
+            self.rules,
+            self.material,
+            self.smaller,
+            |cell, start| {
+                record(
+                    cell,
+                    match start {
+                        None => Start::Unused,
+                        Some((start, children)) => start.into_start(children),
+                    },
+                )
+            },
+        )
+    }
+
+    fn unmoves(&self, cell: u64, out: &mut Vec<u64>) {
+        unmoves(self.index, cell, &self.rules.values(), out);
     }
 }
 
-/// Solves `material` (`shuttle = allowed`) given the tables of the
-/// materials its removals lead to, on `threads` threads (the starts, the
-/// un-moves and the packing of the table): the in-core solver over the
-/// slots of the dense index.
+/// The index of `material`'s cells under `rules`: with bans under
+/// `shuttle = forbidden`, else a cell per board slot.
+pub(super) fn index_of(material: Material, rules: &Rules) -> BanIndex {
+    match rules.shuttle {
+        Shuttle::Forbidden => BanIndex::new(material.first, material.second),
+        Shuttle::Allowed => BanIndex::without_bans(material.first, material.second),
+    }
+}
+
+/// Solves `material` given the tables of the materials its removals lead
+/// to, on `threads` threads (the starts, the un-moves and the packing of
+/// the table): the in-core solver over the cells of the material's index
+/// ([`index_of`]). Without bans the conversions end in [`Targets`] (by
+/// dense slot), under the ban in `smaller` (by key).
 pub(crate) fn solve(
     material: Material,
     rules: &Rules,
     smaller: &Tablebase,
     threads: usize,
 ) -> Result<Table, GenerateError> {
-    if rules.shuttle != Shuttle::Allowed {
-        return Err(internal(
-            "the retrograde generator keeps no previous steps: shuttle must be allowed".into(),
-        ));
-    }
-    let cells = DenseCells {
-        index: DenseIndex::new(material.first, material.second),
-        material,
-        rules,
-        targets: Targets::new(material, rules, smaller)?,
+    let index = Arc::new(index_of(material, rules));
+    let solved = if index.has_bans() {
+        let cells = Cells {
+            index: &index,
+            material,
+            rules,
+            smaller,
+        };
+        in_core::solve(material, &cells, threads)?
+    } else {
+        let targets = Targets::new(material, rules, smaller)?;
+        let cells = Cells {
+            index: &index,
+            material,
+            rules,
+            smaller: &targets,
+        };
+        in_core::solve(material, &cells, threads)?
     };
-    let solved = in_core::solve(material, &cells, threads)?;
-    let DenseCells { index, .. } = cells;
     let (values, distances) = solved.pack(threads.max(1));
-    table_of(material, rules, &index, values, distances)
+    table_of(material, rules, index, values, distances)
 }
 
-/// The table of the solved slots, in the slots of the dense index (no
-/// key, no sort: what a blocked file holds), from their packed values
-/// and distances ([`in_core::Solved::pack`]).
+/// The table of the solved cells, cell by cell (no key, no sort: what a
+/// blocked file holds, of version 3 with bans, else 2), from their packed
+/// values and distances ([`in_core::Solved::pack`]).
 pub(super) fn table_of(
     material: Material,
     rules: &Rules,
-    index: &DenseIndex,
+    index: Arc<BanIndex>,
     values: Vec<u8>,
     distances: Distances,
 ) -> Result<Table, GenerateError> {
-    dense_table(
-        material,
-        rules,
-        Slots::Dense(Dense::new(material)),
-        index.len(),
-        values,
-        distances,
-    )
+    let n = index.len();
+    let slots = if index.has_bans() {
+        Slots::DenseBan(DenseBan::of(material, index))
+    } else {
+        Slots::Dense(Dense::new(material))
+    };
+    dense_table(material, rules, slots, n, values, distances)
 }
 
 /// The table of `n` solved slots or cells in `slots` (a dense layout),

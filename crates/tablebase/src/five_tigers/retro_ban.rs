@@ -1,6 +1,5 @@
-//! The retrograde generator of one Five Tigers material under `shuttle =
-//! forbidden`: `retro`'s analysis (its state bytes, initial pass and
-//! propagation) over the cells of a [`BanIndex`], a state per pair of
+//! What the shuttle ban adds to the retrograde generator (`retro`), whose
+//! cells are then those of a [`BanIndex`] with bans, a state per pair of
 //! bans the two sides can be under.
 //!
 //! * A step of the side to move may not be its ban's step back; after a
@@ -21,51 +20,23 @@
 //!   owed than a key holds) into the smaller tables, looked up by the
 //!   canonical key of the state the removals leave.
 //!
-//! * The propagation goes round by round (distance by distance), each
-//!   round a scan of the state and distance arrays for the states decided
-//!   at that distance, so no queue of decided states is held: what a
-//!   state waits for is in its own bytes (a decided state's distance, a
-//!   winning conversion's distance, a lost state's longest losing
-//!   conversion).
-//!
 //! The table handed on is dense, cell by cell (a blocked file of version
 //! 3, written from the arrays with no key and no sort); its keyed form
 //! (`Table::keyed`) is what a version-1 file of the material holds.
 
 use std::cell::Cell;
-use std::ops::Range;
-use std::sync::Arc;
 
-use qi_core::{Bitboard32, Side};
-use qi_five_tigers::{
-    quiet_unsteps, FiveTigers, LastStep, Move, Point, Rules, Shuttle, NEIGHBOURS,
-};
+use qi_core::Bitboard32;
+use qi_five_tigers::{quiet_unsteps, FiveTigers, LastStep, Move, Point, Rules, NEIGHBOURS};
 
 use super::dense_ban::{bans_in_order, BanIndex, Block, Near};
-use super::key::{Ban, State};
+use super::key::{side_of, Ban, State};
 use super::removals::{conversion, Lookup, Memo};
-use super::retro::{
-    convert_step, dense_table, forms, internal, needed_table, points, side, start_by_steps, with,
-    Converted, SlotStart,
-};
-use super::{DenseBan, Material, Slots, Table, Tablebase};
+use super::steps::{convert_step, forms, points, start_by_steps, with, Converted, SlotStart, ALL};
+use super::table::{internal, needed_table};
+use super::{Material, Tablebase};
 use crate::driver::GenerateError;
-use crate::in_core;
-use crate::retrograde::Start;
-use crate::value::{Distances, Wdl};
-
-const ALL: u32 = (1 << 25) - 1;
-
-/// The state with nothing owed of a cell.
-fn state_of(boards: [u32; 2], stm: usize, bans: [Option<Ban>; 2]) -> State {
-    State {
-        boards,
-        stm: side(stm),
-        bans,
-        owed: 0,
-        taker: Side::First,
-    }
-}
+use crate::value::Wdl;
 
 /// The canonical key of the state of `pos`.
 pub(super) fn canonical_key(pos: &FiveTigers) -> Result<u64, GenerateError> {
@@ -189,7 +160,7 @@ impl BlockStart {
         let (boards, stm) = (self.boards, self.stm);
         let other = 1 - stm;
         let kept = bans[other];
-        let side = side(stm);
+        let side = side_of(stm as u64);
         let (steps, conversions, cells) = (&self.steps, &mut self.conversions, &mut self.cells);
         let n = self.others.len();
         let kept_at = self.others.iter().position(|&b| b == kept);
@@ -207,7 +178,7 @@ impl BlockStart {
                 let v = convert_step(
                     &mut here,
                     || {
-                        state_of(boards, stm, bans)
+                        State::at_rest(boards, stm, bans)
                             .to_position(rules)
                             .ok_or_else(|| internal(format!("no position for {boards:?}")))
                     },
@@ -240,13 +211,6 @@ impl BlockStart {
     }
 }
 
-/// The un-moves of `cell`: the cells from which a step of the side not to
-/// move there, forming nothing, leads to it, appended to `preds` (not
-/// deduplicated; see the module docs).
-pub(super) fn unmoves(index: &BanIndex, cell: u64, values: &[u8; 5], preds: &mut Vec<u64>) {
-    unmoves_each(index, cell, values, |p, _, _| preds.push(p));
-}
-
 /// The state a predecessor of a cell is in: the boards before the step
 /// back and the side to move there (the side that stepped), the same for
 /// all the predecessors [`unmoves_each`] gives of one cell.
@@ -256,10 +220,11 @@ pub(super) struct Before {
     pub stm: usize,
 }
 
-/// [`unmoves`], each predecessor given to `each(cell, own, other)` with
-/// its bans there, of its side to move (`own`) and of the other side
-/// (those of an image of its state under a symmetry: the same successors'
-/// cells).
+/// The un-moves of `cell` under the ban (see the module docs and
+/// [`retro::unmoves`](super::retro::unmoves)), each predecessor given to
+/// `each(cell, own, other)` with its bans there, of its side to move
+/// (`own`) and of the other side (those of an image of its state under a
+/// symmetry: the same successors' cells).
 #[inline]
 pub(super) fn unmoves_each(
     index: &BanIndex,
@@ -386,179 +351,15 @@ pub(super) fn unmoves_from(
     }
 }
 
-/// How each cell of the board slots `lo..hi` (of those with `only` to
-/// move, or all) starts, in order: `record(cell, start)` gets `None` for a
-/// cell no state uses, else the cell's start and its number of distinct
-/// successors in the material. The walk of the cells every generator
-/// under the ban starts them by.
-#[allow(clippy::too_many_arguments)]
-pub(super) fn start_cells(
-    index: &BanIndex,
-    lo: u64,
-    hi: u64,
-    only: Option<usize>,
-    rules: &Rules,
-    material: Material,
-    smaller: &Tablebase,
-    mut record: impl FnMut(u64, Option<(SlotStart, usize)>) -> Result<(), GenerateError>,
-) -> Result<(), GenerateError> {
-    let mut memo = Memo::new();
-    let mut children: Vec<u64> = Vec::with_capacity(20);
-    let mut block = BlockStart::default();
-    let (mut firsts, mut seconds) = (Vec::new(), Vec::new());
-    let values = rules.values();
-    for (slot, x, o, stm) in index.boards.range(lo, hi) {
-        let cells = index.cells_of(slot);
-        if cells.is_empty() || only.is_some_and(|s| s != stm) {
-            continue;
-        }
-        let stab = BanIndex::stabiliser([x, o]);
-        let empty = ALL & !(x | o);
-        // The cells in order: First's ban the outer coordinate.
-        bans_in_order(x, empty, &mut firsts);
-        bans_in_order(o, empty, &mut seconds);
-        block.reset(index, [x, o], stm, &values);
-        let mut cell = cells.start;
-        for &first in &firsts {
-            for &second in &seconds {
-                let here = cell;
-                cell += 1;
-                if !BanIndex::is_canonical([x, o], stab, here - cells.start) {
-                    record(here, None)?;
-                    continue;
-                }
-                children.clear();
-                let start = block.start(
-                    index,
-                    [first, second],
-                    rules,
-                    material,
-                    smaller,
-                    &mut memo,
-                    &mut children,
-                )?;
-                record(here, Some((start, children.len())))?;
-            }
-        }
-        if cell != cells.end {
-            return Err(internal(format!(
-                "slot {slot}: {} cells, {} bans",
-                cells.end - cells.start,
-                cell - cells.start
-            )));
-        }
-    }
-    Ok(())
-}
-
-/// The cells of the ban index as the in-core solver's cells, started a
-/// board slot at a time ([`start_cells`]).
-pub(super) struct BanCells<'a> {
-    pub(super) index: &'a BanIndex,
-    pub(super) material: Material,
-    pub(super) rules: &'a Rules,
-    pub(super) smaller: &'a Tablebase,
-}
-
-impl in_core::Cells for BanCells<'_> {
-    fn cells(&self) -> u64 {
-        self.index.len()
-    }
-
-    /// Board slots (their cells are contiguous).
-    fn parts(&self, parts: u64) -> Vec<(Range<u64>, Range<u64>)> {
-        let slots = self.index.board_slots();
-        let parts = parts.clamp(1, slots.max(1));
-        (0..parts)
-            .map(|i| {
-                let (lo, hi) = (slots * i / parts, slots * (i + 1) / parts);
-                (lo..hi, self.index.start(lo)..self.index.start(hi))
-            })
-            .collect()
-    }
-
-    fn start_part(
-        &self,
-        part: Range<u64>,
-        record: &mut dyn FnMut(u64, Start) -> Result<(), GenerateError>,
-    ) -> Result<(), GenerateError> {
-        start_cells(
-            self.index,
-            part.start,
-            part.end,
-            None,
-            self.rules,
-            self.material,
-            self.smaller,
-            |cell, start| {
-                record(
-                    cell,
-                    match start {
-                        None => Start::Unused,
-                        Some((start, children)) => start.into_start(children),
-                    },
-                )
-            },
-        )
-    }
-
-    fn unmoves(&self, cell: u64, out: &mut Vec<u64>) {
-        unmoves(self.index, cell, &self.rules.values(), out);
-    }
-}
-
-/// Solves `material` (`shuttle = forbidden`) given the tables of the
-/// materials its removals lead to, on `threads` threads (the starts, the
-/// un-moves and the packing of the table): the in-core solver over the
-/// cells of the ban index.
-pub(crate) fn solve(
-    material: Material,
-    rules: &Rules,
-    smaller: &Tablebase,
-    threads: usize,
-) -> Result<Table, GenerateError> {
-    if rules.shuttle != Shuttle::Forbidden {
-        return Err(internal(
-            "the generator with bans needs shuttle = forbidden".into(),
-        ));
-    }
-    let index = Arc::new(BanIndex::new(material.first, material.second));
-    let cells = BanCells {
-        index: &index,
-        material,
-        rules,
-        smaller,
-    };
-    let (values, distances) = in_core::solve(material, &cells, threads)?.pack(threads.max(1));
-    table_of(material, rules, index, values, distances)
-}
-
-/// The table of the solved cells, cell by cell (no key, no sort: what a
-/// blocked file of version 3 holds), from their packed values and
-/// distances ([`in_core::Solved::pack`]).
-pub(super) fn table_of(
-    material: Material,
-    rules: &Rules,
-    index: Arc<BanIndex>,
-    values: Vec<u8>,
-    distances: Distances,
-) -> Result<Table, GenerateError> {
-    let n = index.len();
-    dense_table(
-        material,
-        rules,
-        Slots::DenseBan(DenseBan::of(material, index)),
-        n,
-        values,
-        distances,
-    )
-}
-
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
+    use super::super::retro::{table_of, Cells};
     use super::super::{closure, solve_material};
     use super::*;
-    use crate::in_core::Distance;
+    use crate::in_core::{self, Distance};
+    use crate::value::Distances;
 
     /// Distances below 20: a width that small materials outgrow.
     #[derive(Clone, Copy, Default)]
@@ -642,7 +443,7 @@ mod tests {
                 assert!(tb.insert(t).is_ok());
             }
             let index = Arc::new(BanIndex::new(m.first, m.second));
-            let cells = BanCells {
+            let cells = Cells {
                 index: &index,
                 material: m,
                 rules: &rules,
@@ -655,7 +456,7 @@ mod tests {
                     .unwrap()
                     .to_bytes()
             };
-            fn width<D: Distance>(cells: &BanCells<'_>) -> Option<(Vec<u8>, Distances)> {
+            fn width<D: Distance>(cells: &Cells<'_, Tablebase>) -> Option<(Vec<u8>, Distances)> {
                 in_core::solve_in::<D, _>(&"test", cells, 2)
                     .unwrap()
                     .map(|(s, d)| {

@@ -1,15 +1,15 @@
 //! A Five Tigers material as a [`RetroSlice`]: the positions of the
 //! material numbered densely, each started by its steps (the ones that
 //! form a formation are exits, solved through the removals into the
-//! smaller tables), and the un-moves of the retrograde generators. This
+//! smaller tables), and the un-moves of the retrograde generator. This
 //! is what the generic rounds (`retrograde::solve`, and `dataflow::solve`
-//! on many workers) need of the game; the single-process generators
-//! (`retro`, `retro_ban`) run the same starts and un-moves in place.
+//! on many workers) need of the game; the single-process generator
+//! (`retro`) runs the same starts and un-moves in place.
 //!
-//! Under `shuttle = allowed` a slot is a board slot of the dense index
-//! (`retro`); under `shuttle = forbidden` it is a cell of the ban index,
-//! a position with the steps back its two sides may not play
-//! (`retro_ban`).
+//! A slot is a cell of the material's index (`retro::index_of`): under
+//! `shuttle = allowed` a board slot (the index has no bans); under
+//! `shuttle = forbidden` a position with the steps back its two sides may
+//! not play (`retro_ban`).
 //!
 //! A slice made by [`FiveTigersSlice::reading`] holds no smaller table:
 //! it is a [`ReadingSlice`], whose conversions end in a read of the
@@ -21,18 +21,18 @@
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::thread::LocalKey;
 
 use qi_five_tigers::{Rules, Shuttle};
 
 use qi_core::{Position, Side};
 use qi_five_tigers::FiveTigers;
 
-use super::dense::DenseIndex;
 use super::dense_ban::BanIndex;
 use super::removals::{Lookup, Memo};
-use super::retro::{self, SlotStart, Targets};
+use super::retro::{self, Targets};
 use super::retro_ban::{self, BlockStart};
+use super::steps::SlotStart;
+use super::table::{internal, missing, needed_table};
 use super::{Dense, DenseBan, Material, Slots, Table, Tablebase};
 use crate::driver::GenerateError;
 use crate::in_core;
@@ -62,7 +62,10 @@ use crate::value::Wdl;
 pub struct FiveTigersSlice {
     material: Material,
     rules: Rules,
-    kind: Kind,
+    /// The cells (with bans under `shuttle = forbidden`).
+    index: Arc<BanIndex>,
+    /// The tables the removals lead into (none in a reading slice).
+    held: Option<Held>,
     /// The materials the removals lead into and their tables' slots, in
     /// the order of [`ReadingSlice::sources`] (a reading slice's; empty
     /// for one that holds its tables).
@@ -74,22 +77,22 @@ pub struct FiveTigersSlice {
     id: u64,
 }
 
-/// What the slots are, by the shuttle option.
-enum Kind {
-    /// `shuttle = allowed`: the board slots, and the tables the removals
-    /// lead into by dense slot (none in a reading slice).
-    Shuttle {
-        index: DenseIndex,
-        targets: Option<Targets>,
-    },
-    /// `shuttle = forbidden`: the cells (boards and bans), and the
-    /// smaller tables the removals lead into (a copy of those of them
-    /// that a removal reaches), looked up by canonical key (none in a
-    /// reading slice).
-    Ban {
-        index: Arc<BanIndex>,
-        smaller: Option<Tablebase>,
-    },
+/// The tables a slice's removals lead into, by the shuttle option.
+enum Held {
+    /// `shuttle = allowed`: by dense slot.
+    Targets(Targets),
+    /// `shuttle = forbidden`: a copy of those of the smaller tables that a
+    /// removal reaches, looked up by canonical key.
+    Tables(Tablebase),
+}
+
+impl Lookup for Held {
+    fn value(&self, pos: &FiveTigers, material: Material) -> Result<(Wdl, u32), GenerateError> {
+        match self {
+            Held::Targets(t) => t.value(pos, material),
+            Held::Tables(t) => t.value(pos, material),
+        }
+    }
 }
 
 /// A reading slice's conversions: the material's slot in `sources`, read
@@ -102,13 +105,13 @@ struct Reading<'a> {
 impl Lookup for Reading<'_> {
     fn value(&self, pos: &FiveTigers, material: Material) -> Result<(Wdl, u32), GenerateError> {
         let m = Material::of(pos)
-            .ok_or_else(|| retro::internal(format!("the conversion {pos} has no material")))?;
+            .ok_or_else(|| internal(format!("the conversion {pos} has no material")))?;
         let (source, (_, slots)) = self
             .sources
             .iter()
             .enumerate()
             .find(|(_, s)| s.0 == m)
-            .ok_or_else(|| retro::missing(material, m))?;
+            .ok_or_else(|| missing(material, m))?;
         let slot = match slots {
             Slots::DenseBan(_) => slots.slot_of_key(retro_ban::canonical_key(pos)?),
             _ => slots.plain_slot(
@@ -116,11 +119,11 @@ impl Lookup for Reading<'_> {
                 pos.side_to_move(),
             ),
         }
-        .ok_or_else(|| retro::internal(format!("the conversion {pos} has no slot in {m}")))?;
+        .ok_or_else(|| internal(format!("the conversion {pos} has no slot in {m}")))?;
         let (v, d) = self
             .reader
             .read(source, slot)
-            .map_err(|e| retro::internal(format!("the conversion {pos} into {m}: {e}")))?;
+            .map_err(|e| internal(format!("the conversion {pos} into {m}: {e}")))?;
         Ok((v, u32::from(d)))
     }
 }
@@ -128,33 +131,28 @@ impl Lookup for Reading<'_> {
 static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 
 thread_local! {
-    /// The removal sequences solved on this thread, for the slice `.0`.
-    static MEMO: RefCell<(u64, Memo)> = RefCell::new((u64::MAX, Memo::new()));
-    /// The same under the shuttle ban (states with bans), with the board
-    /// slot last started (the cells of a run are mostly a few slots').
-    static BAN_MEMO: RefCell<(u64, BanWork)> = RefCell::new((u64::MAX, BanWork::default()));
+    /// The removal sequences solved on this thread, for the slice `.0`,
+    /// with the board slot last started under the ban (the cells of a run
+    /// are mostly a few slots').
+    static WORK: RefCell<(u64, Work)> = RefCell::new((u64::MAX, Work::default()));
 }
 
-/// A thread's memo under the shuttle ban and the board slot it started
-/// last, whose cells start from the same [`BlockStart`].
+/// A thread's memo and the board slot it started last, whose cells (under
+/// the ban) start from the same [`BlockStart`].
 #[derive(Default)]
-struct BanWork {
+struct Work {
     memo: Memo,
     block: BlockStart,
     slot: Option<u64>,
 }
 
-/// Runs `f` with this thread's memo of `key` for the slice `id`, emptied
-/// first if it was another slice's.
-fn with_memo<M: Default, R>(
-    key: &'static LocalKey<RefCell<(u64, M)>>,
-    id: u64,
-    f: impl FnOnce(&mut M) -> R,
-) -> R {
-    key.with(|memo| {
+/// Runs `f` with this thread's work for the slice `id`, emptied first if
+/// it was another slice's.
+fn with_work<R>(id: u64, f: impl FnOnce(&mut Work) -> R) -> R {
+    WORK.with(|memo| {
         let mut memo = memo.borrow_mut();
         if memo.0 != id {
-            *memo = (id, M::default());
+            *memo = (id, Work::default());
         }
         f(&mut memo.1)
     })
@@ -189,11 +187,8 @@ impl FiveTigersSlice {
         rules: &Rules,
         smaller: &Tablebase,
     ) -> Result<FiveTigersSlice, GenerateError> {
-        let kind = match rules.shuttle {
-            Shuttle::Allowed => Kind::Shuttle {
-                index: DenseIndex::new(material.first, material.second),
-                targets: Some(Targets::new(material, rules, smaller)?),
-            },
+        let held = match rules.shuttle {
+            Shuttle::Allowed => Held::Targets(Targets::new(material, rules, smaller)?),
             Shuttle::Forbidden => {
                 if !super::same_board_rules(smaller.rules(), rules) {
                     return Err(GenerateError::Internal(format!(
@@ -202,21 +197,19 @@ impl FiveTigersSlice {
                 }
                 let mut own = Tablebase::new(rules);
                 for m in material.after_removals(rules) {
-                    let table = retro::needed_table(smaller, material, m)?;
+                    let table = needed_table(smaller, material, m)?;
                     own.insert(table.clone()).map_err(|_| {
                         GenerateError::Internal(format!("{m}: a table of other rules"))
                     })?;
                 }
-                Kind::Ban {
-                    index: Arc::new(BanIndex::new(material.first, material.second)),
-                    smaller: Some(own),
-                }
+                Held::Tables(own)
             }
         };
         Ok(FiveTigersSlice {
             material,
             rules: *rules,
-            kind,
+            index: Arc::new(retro::index_of(material, rules)),
+            held: Some(held),
             sources: Vec::new(),
             id: NEXT_ID.fetch_add(2, Ordering::Relaxed),
         })
@@ -245,16 +238,6 @@ impl FiveTigersSlice {
     /// ```
     pub fn reading(material: Material, rules: &Rules) -> Result<FiveTigersSlice, GenerateError> {
         super::within_rules(material, rules)?;
-        let kind = match rules.shuttle {
-            Shuttle::Allowed => Kind::Shuttle {
-                index: DenseIndex::new(material.first, material.second),
-                targets: None,
-            },
-            Shuttle::Forbidden => Kind::Ban {
-                index: Arc::new(BanIndex::new(material.first, material.second)),
-                smaller: None,
-            },
-        };
         let sources = material
             .after_removals(rules)
             .into_iter()
@@ -269,7 +252,8 @@ impl FiveTigersSlice {
         Ok(FiveTigersSlice {
             material,
             rules: *rules,
-            kind,
+            index: Arc::new(retro::index_of(material, rules)),
+            held: None,
             sources,
             id: NEXT_ID.fetch_add(2, Ordering::Relaxed),
         })
@@ -292,10 +276,7 @@ impl FiveTigersSlice {
     /// Whether the slice holds the tables its removals lead into (made by
     /// [`FiveTigersSlice::new`]).
     fn holds_tables(&self) -> bool {
-        match &self.kind {
-            Kind::Shuttle { targets, .. } => targets.is_some(),
-            Kind::Ban { smaller, .. } => smaller.is_some(),
-        }
+        self.held.is_some()
     }
 
     /// The table of the solved slice's values, in the file layout of the
@@ -322,78 +303,56 @@ impl FiveTigersSlice {
         let packed = in_core::pack_states(&states, threads.max(1));
         let distances = in_core::table_distances(&states, &values.distances);
         drop(states);
-        match &self.kind {
-            Kind::Shuttle { index, .. } => {
-                retro::table_of(self.material, &self.rules, index, packed, distances)
-            }
-            Kind::Ban { index, .. } => {
-                retro_ban::table_of(self.material, &self.rules, index.clone(), packed, distances)
-            }
-        }
+        retro::table_of(
+            self.material,
+            &self.rules,
+            self.index.clone(),
+            packed,
+            distances,
+        )
     }
 
-    /// How slot `slot` (a board slot of `index`) starts, into `children`,
-    /// its conversions looked up in `targets`, memoised under `id`.
-    fn start_shuttle<L: Lookup + ?Sized>(
+    /// How cell `cell` starts, into `children`, its conversions looked up
+    /// in `lookup`, memoised under `id`; `None` for a cell no state uses.
+    fn start_cell<L: Lookup + ?Sized>(
         &self,
-        index: &DenseIndex,
-        targets: &L,
-        id: u64,
-        slot: u64,
-        children: &mut Vec<u64>,
-    ) -> Result<Option<SlotStart>, GenerateError> {
-        if !index.is_canonical(slot) {
-            return Ok(None);
-        }
-        let (x, o, stm) = index.decode(slot);
-        with_memo(&MEMO, id, |memo| {
-            retro::start_slot(
-                index,
-                [x, o],
-                stm,
-                &self.rules,
-                self.material,
-                targets,
-                memo,
-                children,
-            )
-        })
-        .map(Some)
-    }
-
-    /// How cell `cell` of `index` starts, into `children`, its
-    /// conversions looked up in `smaller`, memoised under `id`.
-    fn start_ban<L: Lookup + ?Sized>(
-        &self,
-        index: &BanIndex,
-        smaller: &L,
+        lookup: &L,
         id: u64,
         cell: u64,
         children: &mut Vec<u64>,
     ) -> Result<Option<SlotStart>, GenerateError> {
+        let index = &*self.index;
         let slot = index.slot_of(cell);
+        if !index.has_bans() && !index.boards.is_canonical(slot) {
+            return Ok(None);
+        }
         let (x, o, stm) = index.boards.decode(slot);
         let off = cell - index.start(slot);
         let stab = BanIndex::stabiliser([x, o]);
-        if !BanIndex::is_canonical([x, o], stab, off) {
+        if index.has_bans() && !BanIndex::is_canonical([x, o], stab, off) {
             return Ok(None);
         }
-        let bans = BanIndex::bans_at([x, o], off);
-        with_memo(&BAN_MEMO, id, |work| {
+        let (rules, material) = (&self.rules, self.material);
+        with_work(id, |work| {
+            if !index.has_bans() {
+                return retro::start_slot(
+                    &index.boards,
+                    [x, o],
+                    stm,
+                    rules,
+                    material,
+                    lookup,
+                    &mut work.memo,
+                    children,
+                );
+            }
             if work.slot != Some(slot) {
-                work.block.reset(index, [x, o], stm, &self.rules.values());
+                work.block.reset(index, [x, o], stm, &rules.values());
                 work.slot = Some(slot);
             }
-            let BanWork { memo, block, .. } = work;
-            block.start(
-                index,
-                bans,
-                &self.rules,
-                self.material,
-                smaller,
-                memo,
-                children,
-            )
+            let Work { memo, block, .. } = work;
+            let bans = BanIndex::bans_at([x, o], off);
+            block.start(index, bans, rules, material, lookup, memo, children)
         })
         .map(Some)
     }
@@ -407,13 +366,7 @@ impl FiveTigersSlice {
         id: u64,
     ) -> Result<Start, RetroError> {
         let mut children = Vec::new();
-        let start = match &self.kind {
-            Kind::Shuttle { index, .. } => {
-                self.start_shuttle(index, lookup, id, slot, &mut children)
-            }
-            Kind::Ban { index, .. } => self.start_ban(index, lookup, id, slot, &mut children),
-        };
-        let start = match start {
+        let start = match self.start_cell(lookup, id, slot, &mut children) {
             Ok(Some(start)) => start,
             Ok(None) => return Ok(Start::Unused),
             Err(e) => {
@@ -429,26 +382,16 @@ impl FiveTigersSlice {
 
 impl RetroSlice for FiveTigersSlice {
     fn slots(&self) -> u64 {
-        match &self.kind {
-            Kind::Shuttle { index, .. } => index.len(),
-            Kind::Ban { index, .. } => index.len(),
-        }
+        self.index.len()
     }
 
     /// From the tables the slice holds; a reading slice
     /// ([`FiveTigersSlice::reading`]) holds none and starts only through
     /// [`ReadingSlice::start_reading`].
     fn start(&self, slot: u64) -> Result<Start, RetroError> {
-        match &self.kind {
-            Kind::Shuttle {
-                targets: Some(targets),
-                ..
-            } => self.start_with(slot, targets, self.id),
-            Kind::Ban {
-                smaller: Some(smaller),
-                ..
-            } => self.start_with(slot, smaller, self.id),
-            _ => Err(RetroError::Slice {
+        match &self.held {
+            Some(held) => self.start_with(slot, held, self.id),
+            None => Err(RetroError::Slice {
                 slot,
                 message: format!(
                     "{}: a reading slice holds no table, its starts read their values",
@@ -465,19 +408,17 @@ impl RetroSlice for FiveTigersSlice {
     /// slot's block of cells (a few dozen to a few hundred): runs of 256
     /// keep most of a block on one worker.
     fn run_shift(&self) -> u32 {
-        match self.kind {
-            Kind::Shuttle { .. } => 1,
-            Kind::Ban { .. } => 8,
+        if self.index.has_bans() {
+            8
+        } else {
+            1
         }
     }
 
     fn predecessors(&self, slot: u64, out: &mut Vec<u64>) {
         let start = out.len();
         let values = self.rules.values();
-        match &self.kind {
-            Kind::Shuttle { index, .. } => retro::unmoves(index, slot, &values, out),
-            Kind::Ban { index, .. } => retro_ban::unmoves(index, slot, &values, out),
-        }
+        retro::unmoves(&self.index, slot, &values, out);
         crate::retrograde::sort_and_dedup_from(out, start);
     }
 }
@@ -562,15 +503,7 @@ mod tests {
         let mut checked = 0;
         for table in &tables {
             for (pos, v, d) in table.entries() {
-                let expected = match &held.kind {
-                    Kind::Shuttle {
-                        targets: Some(t), ..
-                    } => t.value(&pos, m).unwrap(),
-                    Kind::Ban {
-                        smaller: Some(t), ..
-                    } => t.value(&pos, m).unwrap(),
-                    _ => unreachable!("a slice with its tables"),
-                };
+                let expected = held.held.as_ref().unwrap().value(&pos, m).unwrap();
                 assert_eq!(expected, (v, d), "{pos}");
                 // Every image of it (a conversion reaches any) reads the
                 // same value.

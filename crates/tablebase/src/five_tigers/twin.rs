@@ -12,7 +12,7 @@ use std::path::Path;
 use super::dense::DenseIndex;
 use super::dense_ban::BanIndex;
 use super::layout::{DENSE_BAN_VERSION, DENSE_VERSION};
-use super::retro::internal;
+use super::table::internal;
 use super::{Material, Slots, Table, Tablebase};
 use crate::driver::GenerateError;
 use crate::exec::GenerateDirError;

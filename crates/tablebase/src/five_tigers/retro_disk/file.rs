@@ -7,7 +7,7 @@ use std::path::Path;
 
 use qi_five_tigers::Rules;
 
-use super::super::retro::internal;
+use super::super::table::internal;
 use super::super::Material;
 use crate::exec::GenerateDirError;
 use crate::format::blocked::{header_bytes, Layout};

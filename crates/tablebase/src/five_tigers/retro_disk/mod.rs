@@ -10,7 +10,7 @@
 //!   (decided at the round being un-moved; decided at the next; checked
 //!   this round). No successor counter: a predecessor of a won cell is
 //!   lost when *every* successor is won, which the round checks by walking
-//!   its steps ([`retro::for_each_step`](super::retro::for_each_step)),
+//!   its steps ([`steps::for_each_step`](super::steps::for_each_step)),
 //!   stopping at the first that is not; a cell is checked at most once a
 //!   round (a second check would see the same successors).
 //! * **On disk**, the distances, one byte a cell, where the finished file
@@ -61,9 +61,11 @@ use std::time::Instant;
 use qi_five_tigers::{Rules, Shuttle};
 
 use super::dense_ban::{BanIndex, Block};
-use super::key::{Ban, State};
-use super::retro::{for_each_step, internal, is_banned, side, with};
-use super::retro_ban::{bans_after_step, start_cells, unmoves_from, Before};
+use super::key::{side_of, Ban, State};
+use super::retro::start_cells;
+use super::retro_ban::{bans_after_step, unmoves_from, Before};
+use super::steps::{for_each_step, is_banned, with};
+use super::table::internal;
 use super::{Material, Stats, Tablebase};
 use crate::driver::GenerateError;
 use crate::exec::GenerateDirError;
@@ -490,7 +492,7 @@ impl Solver<'_> {
             self.start_pass(stm, &tables)?;
             progress(&format!(
                 "{material}: cells with {} to move started in {:.1} s",
-                side(stm),
+                side_of(stm as u64),
                 t.elapsed().as_secs_f64()
             ));
         }

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::sync::Mutex;
 
-use super::super::retro::internal;
+use super::super::table::internal;
 use super::file::{read_at, write_at};
 use crate::exec::GenerateDirError;
 use crate::format::write::temp_beside;
