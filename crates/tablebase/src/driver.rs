@@ -118,6 +118,7 @@ impl<G: Solver> Tablebase<G> {
 
 /// The results of scoped workers in order, a panicked one as an internal
 /// error.
+#[cfg(any(feature = "distributed", test))]
 pub(crate) fn join_workers<T>(
     workers: Vec<std::thread::ScopedJoinHandle<'_, Result<T, GenerateError>>>,
 ) -> Vec<Result<T, GenerateError>> {

@@ -21,8 +21,6 @@
 //! table there has nothing to write, any other refuses.
 
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
 use std::time::Instant;
 
 use thiserror::Error;
@@ -34,6 +32,7 @@ use crate::game::table::Table;
 use crate::game::TableGame;
 use crate::plan::{last_readers, levels};
 use crate::probe::Tablebase;
+use crate::threads;
 
 /// Which finished tables the executor keeps in memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -240,7 +239,7 @@ pub(crate) fn execute<G: TableGame, W: Way<G>>(
                 let start = Instant::now();
                 let replacing = matches!(found, Found::Refused(_));
                 let (table, made) = way.make(m, held, threads, replacing)?;
-                Ok(match found {
+                Ok::<_, GenerateDirError>(match found {
                     // Made for the other processes of a cluster: this
                     // directory's file is sound and stays (a way that writes
                     // its files itself has written them again).
@@ -281,13 +280,17 @@ pub(crate) fn execute<G: TableGame, W: Way<G>>(
             f.table.filter(|_| keep(&f.material, k))
         };
         if way.side_by_side() {
+            // The materials shared out among the threads, and when there
+            // are fewer materials than threads each one's making cut among
+            // the rest; each goes to `finish` as soon as it is made.
             let shared: &Tablebase<G> = held;
+            let per_make = (run.threads / makes.len().max(1)).max(1);
             let mut kept = Vec::new();
-            side_by_side(
+            threads::as_made(
                 makes,
                 run.threads,
-                &|make, threads| make_one(make, threads, shared),
-                &mut |f| kept.extend(finish(f)),
+                |make| make_one(make, per_make, shared),
+                |f| kept.extend(finish(f)),
             )?;
             for table in kept {
                 held.insert_table(table);
@@ -376,69 +379,6 @@ pub(crate) fn damaged(e: &FormatError) -> bool {
             | FormatError::BadKey(_)
             | FormatError::PartitionMismatch { .. }
     )
-}
-
-/// Makes the materials of one level on `threads` threads: they are shared
-/// out among them, and when there are fewer materials than threads each
-/// one's making is cut among the rest. Each result goes to `finish` on
-/// this thread as soon as it is made. The first error stops the others
-/// from starting new materials and is returned.
-fn side_by_side<T: Send, R: Send>(
-    items: Vec<T>,
-    threads: usize,
-    make: &(dyn Fn(T, usize) -> Result<R, GenerateDirError> + Sync),
-    finish: &mut dyn FnMut(R),
-) -> Result<(), GenerateDirError> {
-    if items.is_empty() {
-        return Ok(());
-    }
-    let count = items.len();
-    let per_item = (threads / count).max(1);
-    let queue = Mutex::new(items.into_iter());
-    let stop = AtomicBool::new(false);
-    let (send, made) = std::sync::mpsc::channel();
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads.clamp(1, count))
-            .map(|_| {
-                let send = send.clone();
-                let (queue, stop) = (&queue, &stop);
-                scope.spawn(move || {
-                    while !stop.load(Ordering::Relaxed) {
-                        let Some(item) = lock(queue).next() else {
-                            break;
-                        };
-                        match make(item, per_item) {
-                            Ok(r) => {
-                                let _ = send.send(r);
-                            }
-                            Err(e) => {
-                                stop.store(true, Ordering::Relaxed);
-                                return Err(e);
-                            }
-                        }
-                    }
-                    Ok(())
-                })
-            })
-            .collect();
-        // Every worker holds a sender: the loop ends when the last one
-        // is done.
-        drop(send);
-        for r in made {
-            finish(r);
-        }
-        workers.into_iter().try_for_each(|w| {
-            w.join().unwrap_or_else(|_| {
-                Err(crate::GenerateError::Internal("a worker panicked".into()).into())
-            })
-        })
-    })
-}
-
-/// Locks `m`, going on after a panic elsewhere (the data is a list that a
-/// panicking thread leaves whole).
-pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 /// Why a generation into a directory ([`generate_dir`](crate::generate_dir)

@@ -19,7 +19,7 @@
 
 use std::ops::Range;
 
-use crate::driver::{join_workers, GenerateError};
+use crate::driver::GenerateError;
 use crate::round::{self, Begin, Heard, Loss, News, Overcounted, Start};
 use crate::value::{fits_one_byte, pack_codes, Distances, Wdl, ONE_BYTE_LONGEST, UNUSED};
 
@@ -172,31 +172,16 @@ pub(crate) fn solve_in<D: Distance, C: Cells + ?Sized>(
                 "{name}: the parts end at cell {at}"
             )));
         }
-        let next = std::sync::Mutex::new(jobs);
-        let results: Vec<Result<u32, GenerateError>> = std::thread::scope(|scope| {
-            let workers: Vec<_> = (0..threads)
-                .map(|_| {
-                    let next = &next;
-                    scope.spawn(move || {
-                        let mut far = 0;
-                        loop {
-                            let job = crate::exec::lock(next).pop();
-                            let Some((part, base, s, d)) = job else { break };
-                            cells.start_part(part, &mut |cell, start| {
-                                let i = (cell - base) as usize;
-                                far = far.max(record(start, &mut s[i], &mut d[i])?);
-                                Ok(())
-                            })?;
-                        }
-                        Ok(far)
-                    })
-                })
-                .collect();
-            join_workers(workers)
-        });
-        for r in results {
-            horizon = horizon.max(r?);
-        }
+        let fars = crate::threads::in_order(jobs, threads, |(part, base, s, d)| {
+            let mut far = 0;
+            cells.start_part(part, &mut |cell, start| {
+                let i = (cell - base) as usize;
+                far = far.max(record(start, &mut s[i], &mut d[i])?);
+                Ok(())
+            })?;
+            Ok::<_, GenerateError>(far)
+        })?;
+        horizon = fars.into_iter().fold(horizon, u32::max);
     }
     if horizon >= D::LIMIT {
         return Ok(None);
@@ -378,17 +363,9 @@ pub(crate) fn predecessors(
         }
         out
     };
-    if threads <= 1 || decided.len() < 4096 {
-        return Ok(vec![one(decided)]);
-    }
-    let per = decided.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = decided
-            .chunks(per)
-            .map(|part| scope.spawn(move || Ok(one(part))))
-            .collect();
-        join_workers(workers).into_iter().collect()
-    })
+    let threads = if decided.len() < 4096 { 1 } else { threads };
+    let per = decided.len().div_ceil(threads.max(1)).max(1);
+    crate::threads::in_order(decided.chunks(per), threads, |part| Ok(one(part)))
 }
 
 /// The un-moves of a slot (or cell), appended to the list given (not
@@ -622,22 +599,9 @@ fn apply_updates<D: Distance>(
         }
         Ok(further)
     };
-    if threads == 1 {
-        return range(0, states, dist);
-    }
-    let results: Vec<Result<u32, GenerateError>> = std::thread::scope(|scope| {
-        let range = &range;
-        let workers: Vec<_> = states
-            .chunks_mut(per)
-            .zip(dist.chunks_mut(per))
-            .enumerate()
-            .map(|(i, (s, d))| scope.spawn(move || range(i * per, s, d)))
-            .collect();
-        join_workers(workers)
-    });
-    results
-        .into_iter()
-        .try_fold(u32::from(here), |far, r| Ok(far.max(r?)))
+    let parts = states.chunks_mut(per).zip(dist.chunks_mut(per)).enumerate();
+    let fars = crate::threads::in_order(parts, threads, |(i, (s, d))| range(i * per, s, d))?;
+    Ok(fars.into_iter().fold(u32::from(here), u32::max))
 }
 
 /// Whether a state byte is a decided position's.

@@ -54,6 +54,7 @@
 //! |---|---|---|
 //! | values | `value` | [`Wdl`], the 2-bit codes and [`UNUSED`], packing four a byte, the one distance-width rule (one byte while the longest distance fits, else two) |
 //! | errors | `error` | [`FormatError`], [`FileError`], [`GenerateError`], [`ProbeError`] |
+//! | threads | `threads` | the one pool (parts or jobs on `n` scoped threads, their results in order or the first error) and the lock that goes on after a panic |
 //! | transition rule | `round` | how a slot starts, what a tiding does to it, the end of a round, overflow as a typed error |
 //! | solvers | `in_core`, [`retrograde`] (one thread, the [`retrograde::Ledger`] of the distributed run), `five_tigers::retro_disk` (out of core) | each keeps its own layout and applies `round`'s rule |
 //! | file formats | `format` (`container`, `blocked`, `partition`, `versions`, `write`) | the one table of (game, version) → layout ([`SlotIndex`]); atomic writing |
@@ -166,6 +167,7 @@ pub mod rendezvous;
 mod resume;
 pub mod retrograde;
 mod round;
+mod threads;
 mod value;
 
 pub use dir::generate_dir;

@@ -41,26 +41,17 @@ pub(crate) fn set_code(values: &mut [u8], i: usize, code: u8) {
 /// bits first, on `threads` threads (each packing whole bytes).
 pub(crate) fn pack_codes(len: usize, threads: usize, code: impl Fn(usize) -> u8 + Sync) -> Vec<u8> {
     let mut values = vec![0u8; len.div_ceil(4)];
-    if threads <= 1 {
-        for i in 0..len {
-            set_code(&mut values, i, code(i));
-        }
-        return values;
-    }
     // A multiple of 4 slots a thread, so each packs whole value bytes.
-    let per = len.div_ceil(threads).next_multiple_of(4).max(4);
-    let code = &code;
-    std::thread::scope(|scope| {
-        for (k, v) in values.chunks_mut(per / 4).enumerate() {
-            let base = k * per;
-            let end = (base + per).min(len);
-            scope.spawn(move || {
-                for i in base..end {
-                    set_code(v, i - base, code(i));
-                }
-            });
+    let per = len.div_ceil(threads.max(1)).next_multiple_of(4).max(4);
+    let parts = values.chunks_mut(per / 4).enumerate();
+    let packed = crate::threads::in_order(parts, threads, |(k, v)| {
+        let base = k * per;
+        for i in base..(base + per).min(len) {
+            set_code(v, i - base, code(i));
         }
+        Ok::<_, std::convert::Infallible>(())
     });
+    let Ok(_) = packed;
     values
 }
 

@@ -27,6 +27,7 @@ use std::path::Path;
 use crate::format::container::{
     fnv1a, read_prefix, write_prefix, FileError, Header, ReadFileError, Reader, FNV_OFFSET, MAGIC,
 };
+use crate::threads;
 use crate::value::Distances;
 
 /// Slots per block in the files this build writes: 20 KiB a block with
@@ -177,38 +178,24 @@ pub(crate) fn write_filled<E: Send>(
     let mut k0 = 0u64;
     while k0 < blocks {
         let batch = (blocks - k0).min(threads * run);
-        let results: Vec<Result<(), E>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = bufs[..batch as usize]
-                .chunks_mut(run as usize)
-                .enumerate()
-                .map(|(t, chunk)| {
-                    let layout = &layout;
-                    scope.spawn(move || {
-                        for (i, buf) in chunk.iter_mut().enumerate() {
-                            let k = k0 + t as u64 * run + i as u64;
-                            let m = layout.slots_in(k) as usize;
-                            let nv = m.div_ceil(4);
-                            let nd = m * usize::from(layout.width);
-                            buf.clear();
-                            buf.resize(nv + nd, 0);
-                            let (values, distances) = buf.split_at_mut(nv);
-                            fill(k * layout.block_slots, values, distances)?;
-                            let sum = block_sum(k, buf);
-                            buf.extend_from_slice(&sum.to_le_bytes());
-                        }
-                        Ok(())
-                    })
-                })
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                .collect()
-        });
-        for r in results {
-            if let Err(e) = r {
-                return Ok(Err(e));
+        let chunks = bufs[..batch as usize].chunks_mut(run as usize).enumerate();
+        let filled = threads::in_order(chunks, threads as usize, |(t, chunk)| {
+            for (i, buf) in chunk.iter_mut().enumerate() {
+                let k = k0 + t as u64 * run + i as u64;
+                let m = layout.slots_in(k) as usize;
+                let nv = m.div_ceil(4);
+                let nd = m * usize::from(layout.width);
+                buf.clear();
+                buf.resize(nv + nd, 0);
+                let (values, distances) = buf.split_at_mut(nv);
+                fill(k * layout.block_slots, values, distances)?;
+                let sum = block_sum(k, buf);
+                buf.extend_from_slice(&sum.to_le_bytes());
             }
+            Ok(())
+        });
+        if let Err(e) = filled {
+            return Ok(Err(e));
         }
         for buf in &bufs[..batch as usize] {
             w.write_all(buf)?;

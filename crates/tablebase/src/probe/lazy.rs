@@ -23,6 +23,7 @@ use crate::game::table::Table;
 use crate::game::{Settled, TableGame};
 use crate::probe::paged::{Paged, Paging};
 use crate::probe::{settle, ProbeError, Tablebase};
+use crate::threads::lock;
 use crate::value::Wdl;
 
 /// A hasher for the few bytes of a material: the map is looked up at
@@ -480,7 +481,7 @@ impl<G: TableGame> LazyTablebase<G> {
         if self.read_slots().contains_key(&material) {
             return;
         }
-        let _loading = self.loading.lock().unwrap_or_else(|e| e.into_inner());
+        let _loading = lock(&self.loading);
         // Another thread may have loaded it while this one waited for the
         // lock: the file is read once.
         if self.read_slots().contains_key(&material) {

@@ -7,12 +7,13 @@ use std::collections::{HashMap, VecDeque};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::format::blocked::{self, Layout};
 use crate::format::versions::Format;
 use crate::format::{check_name, read_error, rules_and_material, FormatError};
 use crate::game::TableGame;
+use crate::threads::lock;
 use crate::value::{code_at, Wdl};
 
 /// How a [`LazyTablebase`](crate::LazyTablebase) reads a blocked file:
@@ -97,12 +98,6 @@ impl<G: TableGame> std::fmt::Debug for Paged<G> {
             .field("layout", &self.layout)
             .finish_non_exhaustive()
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    // A thread that panicked mid-read left the cache or the file's offset
-    // in a state the next read does not rely on.
-    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 impl<G: TableGame> Paged<G> {

@@ -22,9 +22,9 @@ use super::super::dense_ban::BanIndex;
 use super::super::Material;
 use super::cells::{Bits, Values, LOST, OPEN, WON};
 use super::file::Output;
-use super::threads::on_threads;
 use crate::driver::GenerateError;
 use crate::exec::GenerateDirError;
+use crate::threads::in_order;
 
 /// The cells with First to move, compacted: board slot `2k` (First to
 /// move; Second's are the odd slots) has its cells from `starts[k]`.
@@ -73,7 +73,7 @@ impl Half {
             high: Vec::new(),
             base,
         };
-        on_threads(jobs.len(), threads, |j| {
+        in_order(0..jobs.len(), threads, |j| {
             let (lo, hi) = jobs[j];
             for slot in (lo + lo % 2..hi).step_by(2) {
                 let cells = index.cells_of(slot);
@@ -88,7 +88,7 @@ impl Half {
                     }
                 }
             }
-            Ok(())
+            Ok::<_, GenerateDirError>(())
         })?;
         Ok(half)
     }
@@ -118,7 +118,7 @@ impl Half {
             .collect::<Result<_, _>>()?;
         let half = &*self;
         let base = u32::from(half.base);
-        on_threads(jobs.len(), threads, |j| {
+        in_order(0..jobs.len(), threads, |j| {
             let (lo, hi) = jobs[j];
             let first = index.start(lo);
             let mut buf = vec![0u16; (index.start(hi) - first) as usize];
@@ -153,7 +153,7 @@ impl Half {
                     }
                 }
             }
-            Ok(())
+            Ok::<_, GenerateDirError>(())
         })?;
         Ok(())
     }

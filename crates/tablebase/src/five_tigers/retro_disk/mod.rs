@@ -50,12 +50,11 @@ mod file;
 mod halves;
 mod room;
 mod schedule;
-mod threads;
 
 use std::cell::Cell;
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 use qi_five_tigers::{Rules, Shuttle};
@@ -72,13 +71,13 @@ use crate::exec::GenerateDirError;
 use crate::format::blocked::{block_sum, BLOCK_SLOTS};
 use crate::format::{load_table, FormatError};
 use crate::round::{self, Begin, Loss};
+use crate::threads::in_order;
 use crate::value::{code_at, set_code, Wdl, ONE_BYTE_LONGEST, UNUSED};
 use cells::{Bits, Values, HOLDS, LOST, OPEN, WON};
 use file::{file_bytes, write_at, Output};
 use halves::Half;
 use room::{held_bytes, Room};
 use schedule::{ByDistance, Schedule};
-use threads::on_threads;
 
 /// Bits in memory per cell while the rounds run: 2 of value, and the
 /// frontier's three (decided at this distance, at the next, checked this
@@ -552,7 +551,7 @@ impl Solver<'_> {
     fn start_pass(&self, stm: usize, tables: &Tablebase) -> Result<(), GenerateDirError> {
         let jobs = self.jobs();
         let m = self.material;
-        on_threads(jobs.len(), self.threads, |j| {
+        in_order(0..jobs.len(), self.threads, |j| {
             let (lo, hi) = jobs[j];
             let (first, end) = (self.index.start(lo), self.index.start(hi));
             let mut dist = vec![0u16; (end - first) as usize];
@@ -608,7 +607,8 @@ impl Solver<'_> {
             )?;
             self.output.distances(first, &mut dist, true)?;
             scheduled.flush(&self.schedule)
-        })
+        })?;
+        Ok(())
     }
 
     /// The rounds, distance after distance, until nothing is left to
@@ -620,7 +620,7 @@ impl Solver<'_> {
             Bits::new(cells, self.material)?,
         );
         let seen = Bits::new(cells, self.material)?;
-        let (tidings, checks, held) = (AtomicU64::new(0), AtomicU64::new(0), AtomicU64::new(0));
+        let (mut tidings, mut checks, mut held) = (0, 0, 0);
         let mut here = 0u32;
         let mut rounds = 0;
         loop {
@@ -641,7 +641,8 @@ impl Solver<'_> {
                 }
             }
             rounds += 1;
-            self.unmove(&now, &next, &seen, &tidings, &checks)?;
+            let (told, checked) = self.unmove(&now, &next, &seen)?;
+            (tidings, checks) = (tidings + told, checks + checked);
             seen.clear();
             let decided_next = next.0.iter().any(|w| w.load(Ordering::Relaxed) != 0);
             if decided_next {
@@ -651,7 +652,7 @@ impl Solver<'_> {
                     // start pass saw to it): these are decided at `here + 1`.
                     self.widen(at, progress)?;
                 }
-                held.fetch_add(self.settle(&next, here)?, Ordering::Relaxed);
+                held += self.settle(&next, here)?;
             }
             progress(&format!(
                 "{}: round {here}: {decided} cells decided ({listed} scheduled), {:.1} s",
@@ -664,9 +665,9 @@ impl Solver<'_> {
         }
         Ok(Rounds {
             rounds,
-            tidings: tidings.into_inner(),
-            checks: checks.into_inner(),
-            held: held.into_inner(),
+            tidings,
+            checks,
+            held,
             past: here,
         })
     }
@@ -676,8 +677,7 @@ impl Solver<'_> {
     /// many were listed.
     fn load_scheduled(&self, here: u32, now: &Bits) -> Result<u64, GenerateDirError> {
         let runs = self.schedule.take(here);
-        let listed = AtomicU64::new(0);
-        on_threads(runs.len(), self.threads, |r| {
+        let listed = in_order(0..runs.len(), self.threads, |r| {
             let mut n = 0;
             self.schedule.cells(runs[r], |c| {
                 n += 1;
@@ -687,28 +687,20 @@ impl Solver<'_> {
                     _ => {}
                 }
             })?;
-            listed.fetch_add(n, Ordering::Relaxed);
-            Ok(())
+            Ok::<_, GenerateDirError>(n)
         })?;
-        Ok(listed.into_inner())
+        Ok(listed.iter().sum())
     }
 
     /// Un-moves the cells of `now` on the threads: each open predecessor
     /// of a lost cell is won at the next distance, each open one of a won
     /// cell lost there if all its successors were won before (both into
-    /// `next`).
-    fn unmove(
-        &self,
-        now: &Bits,
-        next: &Bits,
-        seen: &Bits,
-        tidings: &AtomicU64,
-        checks: &AtomicU64,
-    ) -> Result<(), GenerateDirError> {
+    /// `next`); how many tidings were told and successors checked.
+    fn unmove(&self, now: &Bits, next: &Bits, seen: &Bits) -> Result<(u64, u64), GenerateDirError> {
         let words = now.0.len();
         let per = self.grain.round_words.max(1);
         let values = self.rules.values();
-        on_threads(words.div_ceil(per), self.threads, |task| {
+        let counts = in_order(0..words.div_ceil(per), self.threads, |task| {
             let (mut told, mut checked) = (0u64, 0u64);
             let mut steps = PredSteps::default();
             for w in task * per..((task + 1) * per).min(words) {
@@ -748,10 +740,11 @@ impl Solver<'_> {
                     );
                 }
             }
-            tidings.fetch_add(told, Ordering::Relaxed);
-            checks.fetch_add(checked, Ordering::Relaxed);
-            Ok(())
-        })
+            Ok::<_, GenerateDirError>((told, checked))
+        })?;
+        Ok(counts
+            .iter()
+            .fold((0, 0), |(t, c), (told, checked)| (t + told, c + checked)))
     }
 
     /// Whether every successor in the material of the state `before` with
@@ -827,8 +820,7 @@ impl Solver<'_> {
         // The tidings of cells decided at `here` decide at the next round.
         let round = round::ply_before(here).map_err(GenerateError::from)?;
         let at = self.distance(u32::from(round::won_at(round, None)))?;
-        let count = AtomicU64::new(0);
-        on_threads(tasks as usize, self.threads, |task| {
+        let held_back = in_order(0..tasks as usize, self.threads, |task| {
             let mut held = ByDistance::default();
             let mut n = 0;
             let mut dist = Vec::new();
@@ -870,10 +862,10 @@ impl Solver<'_> {
                 }
                 self.output.distances(cells.start, &mut dist, true)?;
             }
-            count.fetch_add(n, Ordering::Relaxed);
-            held.flush(&self.schedule)
+            held.flush(&self.schedule)?;
+            Ok::<_, GenerateDirError>(n)
         })?;
-        Ok(count.into_inner())
+        Ok(held_back.iter().sum())
     }
 
     /// The values and checksums of every block, the distances of the cells
@@ -886,8 +878,7 @@ impl Solver<'_> {
         let layout = self.output.layout;
         let blocks = layout.blocks();
         let file = self.output.file.as_file();
-        let totals: Mutex<Stats> = Mutex::new(Stats::default());
-        on_threads(tasks as usize, self.threads, |task| {
+        let parts = in_order(0..tasks as usize, self.threads, |task| {
             let mut stats = Stats::default();
             let (mut bytes, mut dist) = (Vec::new(), Vec::new());
             let width = usize::from(self.output.width());
@@ -915,12 +906,10 @@ impl Solver<'_> {
                 bytes.extend_from_slice(&sum.to_le_bytes());
                 write_at(file, &bytes, layout.block_offset(k)).map_err(|e| self.output.io(e))?;
             }
-            let mut totals = crate::exec::lock(&totals);
-            *totals = std::mem::take(&mut *totals).merge(stats);
-            Ok(())
+            Ok::<_, GenerateDirError>(stats)
         })?;
         write_at(file, &self.output.header, 0).map_err(|e| self.output.io(e))?;
-        Ok(totals.into_inner().unwrap_or_else(|e| e.into_inner()))
+        Ok(parts.into_iter().fold(Stats::default(), Stats::merge))
     }
 
     /// The values and distances of the block of `cells` from First's

@@ -58,7 +58,7 @@ impl Schedule {
             }
             bytes.push(delta as u8);
         }
-        let mut inner = crate::exec::lock(&self.inner);
+        let mut inner = crate::threads::lock(&self.inner);
         let at = inner.end;
         write_at(self.file.as_file(), &bytes, at).map_err(|source| FormatError::Io {
             path: self.path.clone(),
@@ -75,7 +75,7 @@ impl Schedule {
 
     /// The runs at distance `d`, taken out.
     pub(super) fn take(&self, d: u32) -> Vec<(u64, u32, u64, u32)> {
-        let mut inner = crate::exec::lock(&self.inner);
+        let mut inner = crate::threads::lock(&self.inner);
         inner
             .runs
             .get_mut(d as usize)
@@ -85,7 +85,7 @@ impl Schedule {
 
     /// The greatest distance with cells still scheduled.
     pub(super) fn last(&self) -> Option<u32> {
-        let inner = crate::exec::lock(&self.inner);
+        let inner = crate::threads::lock(&self.inner);
         inner
             .runs
             .iter()

@@ -34,9 +34,9 @@ fn same_as_in_core(
     let mut cells = 0;
     for &m in &materials {
         let disk = all_but(&in_core, m, &format!("{tag}-disk"));
-        let lines = Mutex::new(Vec::new());
+        let lines = std::sync::Mutex::new(Vec::new());
         let report = solve_with(m, rules, &disk, 2, grain, &|line| {
-            crate::exec::lock(&lines).push(line.to_string())
+            crate::threads::lock(&lines).push(line.to_string())
         })
         .unwrap();
         let want = widened(&Tablebase::file_path(&in_core, m), rules, grain.narrow);
@@ -342,13 +342,13 @@ fn a_solve_stops_before_a_step_the_disk_cannot_hold() {
             .unwrap()
             .map(|e| e.unwrap().path())
             .collect();
-        let lines = Mutex::new(Vec::new());
+        let lines = std::sync::Mutex::new(Vec::new());
         let grain = Grain {
             disk: Some(disk),
             ..grain
         };
         let got = solve_with(m, &rules, &dir, 2, grain, &|line| {
-            crate::exec::lock(&lines).push(line.to_string())
+            crate::threads::lock(&lines).push(line.to_string())
         });
         let mut after: Vec<_> = std::fs::read_dir(&dir)
             .unwrap()
