@@ -4,7 +4,7 @@
 
 use qi_five_tigers::{Rules, Shuttle};
 
-use super::key::subsets;
+use super::key::{subsets, ALL};
 use super::Material;
 
 /// The raw states of a material with nothing owed, before the symmetry
@@ -124,8 +124,6 @@ fn splitmix64(state: &mut u64) -> u64 {
     *state = next;
     value
 }
-
-const ALL: u32 = (1 << 25) - 1;
 
 /// C(n, k).
 fn binomial(n: u32, k: u32) -> u64 {

@@ -1,7 +1,8 @@
 //! A dense index of one material's positions with nothing owed and no
-//! previous step, modulo the 8 board symmetries: what the retrograde
-//! generator (`retro`) keeps its values in, so that it needs no key and no
-//! hash table per position.
+//! previous step, modulo the 8 board symmetries: the board slots of the
+//! generators' index (`dense_ban`'s, whose cells add the bans under
+//! `shuttle = forbidden` and are these slots with the shuttle allowed), so
+//! that they need no key and no hash table per position.
 //!
 //! Slot = `(class · C(25 − a, b) + rank) · 2 + side`, where `class`
 //! numbers the symmetry classes of First's `a` pieces (their smallest
@@ -15,9 +16,7 @@
 //! slots of `4v4`, 2.6 % of `5v5`'s, against 8 bytes of key a position
 //! in a sorted key list.
 
-use super::key::{map_board, map_point};
-
-const ALL: u32 = (1 << 25) - 1;
+use super::key::{map_board, map_point, ALL};
 
 /// `BINOM[n][k]` = C(n, k) for n ≤ 25, k ≤ 5.
 const BINOM: [[u64; 6]; 26] = build_binom();

@@ -26,9 +26,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use qi_five_tigers::NEIGHBOURS;
 
 use super::dense::DenseIndex;
-use super::key::{map_board, map_point, Ban};
-
-const ALL: u32 = (1 << 25) - 1;
+use super::key::{map_board, map_point, Ban, ALL};
 
 /// The steps back of the side on `own` with `empty` points free.
 #[inline]

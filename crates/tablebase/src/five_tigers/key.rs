@@ -23,6 +23,9 @@
 use qi_core::{Bitboard32, Position, Side};
 use qi_five_tigers::{FiveTigers, LastStep, Owed, Phase, Point, Rules, Setup, Shuttle, Symmetry};
 
+/// Every point of the board, as a board's bit set.
+pub(super) const ALL: u32 = (1 << 25) - 1;
+
 /// The image of every point under each symmetry, in the order of
 /// [`Symmetry::ALL`].
 const PERM: [[u8; 25]; 8] = build_perm();

@@ -13,7 +13,7 @@ use qi_five_tigers::{FiveTigers, NEIGHBOURS};
 
 use super::dense::DenseIndex;
 use super::dense_ban::BanIndex;
-use super::key::{map_board, plain_canonical_key, side_of, Ban, State};
+use super::key::{map_board, plain_canonical_key, side_of, Ban, State, ALL};
 use super::{Material, Stats, Table};
 use crate::format::versions::{version_of, SlotIndex};
 use crate::value::Wdl;
@@ -165,8 +165,6 @@ impl PartialEq for DenseBan {
 }
 
 impl Eq for DenseBan {}
-
-const ALL: u32 = (1 << 25) - 1;
 
 /// The dense index of one material (see [`Slots::Dense`]), shared by the
 /// tables and pages of that material.

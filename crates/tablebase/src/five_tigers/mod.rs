@@ -16,11 +16,13 @@
 //!   from a position: version-2 blocked files over the boards (shuttle
 //!   allowed), version-3 over the cells of the boards and bans (shuttle
 //!   forbidden), no key stored, probed a block at a time.
-//! * The generator: [`solve_material`], by un-moves over a dense index
-//!   (`retro`; `retro_ban` with `dense_ban` under `shuttle = forbidden`,
-//!   a cell per pair of bans). The tests check it against the forward
-//!   move graph of a material, the owed-removal states nodes of their
-//!   own, labelled backwards.
+//! * The generator: [`solve_material`], one solver by un-moves over one
+//!   index for both shuttle options (`retro` over `dense_ban`'s cells):
+//!   under `shuttle = forbidden` a board slot of `dense` is followed by a
+//!   cell per pair of bans (`retro_ban` adds what the bans do), with the
+//!   shuttle allowed it is the index with no bans, a cell per board slot.
+//!   The tests check it against the forward move graph of a material, the
+//!   owed-removal states nodes of their own, labelled backwards.
 //!
 //! What is in a state: the boards, the side to move and, under
 //! `shuttle = forbidden`, each side's previous step while it can still ban
@@ -43,8 +45,9 @@
 //! | role | modules |
 //! |---|---|
 //! | materials, the rules tables depend on, counts | `material`, `stats`, `count` |
-//! | states and their keys; indices and slots | `key`, `dense`, `dense_ban`, `layout`, `table` |
+//! | states and their keys; the index (board slots, their cells) and slots | `key`, `dense`, `dense_ban`, `layout`, `table` |
 //! | the table core's trait, the generator's entry point | `game` |
+//! | a position's steps and start, shared by the generators | `steps` |
 //! | solving in core | `removals`, `retro`, `retro_ban`, `slice` |
 //! | solving out of core | `retro_disk` (its cells, file, schedule, disk room, halves, threads) |
 //! | a table from its twin (colours swapped) | `twin` |

@@ -33,10 +33,10 @@ use qi_five_tigers::{quiet_unsteps, FiveTigers, Rules, Shuttle};
 
 use super::dense::DenseIndex;
 use super::dense_ban::{bans_in_order, BanIndex};
-use super::key::{side_of, State};
+use super::key::{side_of, State, ALL};
 use super::removals::{conversion, Lookup, Memo};
 use super::retro_ban::{self, BlockStart};
-use super::steps::{convert_step, start_by_steps, SlotStart, ALL};
+use super::steps::{convert_step, start_by_steps, SlotStart};
 use super::table::{internal, missing, needed_table};
 use super::{Dense, DenseBan, Material, Slots, Table, Tablebase};
 use crate::driver::GenerateError;
@@ -411,12 +411,24 @@ pub(super) fn table_of(
     distances: Distances,
 ) -> Result<Table, GenerateError> {
     let n = index.len();
-    let slots = if index.has_bans() {
+    dense_table(
+        material,
+        rules,
+        slots_of(material, index),
+        n,
+        values,
+        distances,
+    )
+}
+
+/// The slots of a table over `index` (of `material`): cell by cell with
+/// bans, else by board slot.
+pub(super) fn slots_of(material: Material, index: Arc<BanIndex>) -> Slots {
+    if index.has_bans() {
         Slots::DenseBan(DenseBan::of(material, index))
     } else {
         Slots::Dense(Dense::new(material))
-    };
-    dense_table(material, rules, slots, n, values, distances)
+    }
 }
 
 /// The table of `n` solved slots or cells in `slots` (a dense layout),

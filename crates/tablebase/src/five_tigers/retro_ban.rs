@@ -30,9 +30,9 @@ use qi_core::Bitboard32;
 use qi_five_tigers::{quiet_unsteps, FiveTigers, LastStep, Move, Point, Rules, NEIGHBOURS};
 
 use super::dense_ban::{bans_in_order, BanIndex, Block, Near};
-use super::key::{side_of, Ban, State};
+use super::key::{side_of, Ban, State, ALL};
 use super::removals::{conversion, Lookup, Memo};
-use super::steps::{convert_step, forms, points, start_by_steps, with, Converted, SlotStart, ALL};
+use super::steps::{convert_step, forms, points, start_by_steps, with, Converted, SlotStart};
 use super::table::{internal, needed_table};
 use super::{Material, Tablebase};
 use crate::driver::GenerateError;

@@ -10,15 +10,12 @@
 use qi_core::{Position, Side};
 use qi_five_tigers::{FiveTigers, Move, Point, NEIGHBOURS, THROUGH};
 
-use super::key::Ban;
+use super::key::{Ban, ALL};
 use super::table::internal;
 use crate::driver::GenerateError;
 use crate::retrograde::{Open, Start};
 use crate::round::Exits;
 use crate::value::Wdl;
-
-/// Every point of the board.
-pub(super) const ALL: u32 = (1 << 25) - 1;
 
 /// Iterates over the points of a mask.
 pub(super) fn points(mut set: u32) -> impl Iterator<Item = u32> {

@@ -8,8 +8,8 @@
 //! ban took 3 529 s out of core (docs/tablebases.md).
 
 use std::path::Path;
+use std::sync::Arc;
 
-use super::dense::DenseIndex;
 use super::dense_ban::BanIndex;
 use super::layout::{DENSE_BAN_VERSION, DENSE_VERSION};
 use super::table::internal;
@@ -106,31 +106,10 @@ pub(crate) fn write_twin(
             source,
         })
     };
-    let written = match source.index() {
-        Slots::DenseBan(d) => {
-            let target = BanIndex::new(material.first, material.second);
-            write_file(
-                DENSE_BAN_VERSION,
-                target.len(),
-                &|first, values, distances| {
-                    fill_ban(&d.index, &target, &from, first, values, distances, width)
-                },
-            )?
-        }
-        Slots::Dense(d) => {
-            let target = DenseIndex::new(material.first, material.second);
-            write_file(DENSE_VERSION, target.len(), &|first, values, distances| {
-                fill_dense(&d.index, &target, &from, first, values, distances, width)
-            })?
-        }
-        Slots::Keys(_) => {
-            return Err(internal(format!(
-                "{material} from {}: a keyed table has no twin by index",
-                source.material()
-            ))
-            .into())
-        }
-    };
+    let (src, target, version) = indices(source, material)?;
+    let written = write_file(version, target.len(), &|first, values, distances| {
+        fill(&src, &target, &from, first, values, distances, width)
+    })?;
     written.map_err(Into::into)
 }
 
@@ -175,44 +154,11 @@ pub(crate) fn twin_table(source: &Table, threads: usize) -> Result<Table, Genera
         };
         Ok::<_, GenerateError>((values, distances, len))
     };
-    let (index, (values, distances, len)) = match source.index() {
-        Slots::DenseBan(d) => {
-            let target = super::layout::DenseBan::new(material);
-            let made = filled(target.len(), &|first, values, distances| {
-                fill_ban(
-                    &d.index,
-                    &target.index,
-                    &from,
-                    first,
-                    values,
-                    distances,
-                    width,
-                )
-            })?;
-            (Slots::DenseBan(target), made)
-        }
-        Slots::Dense(d) => {
-            let target = super::layout::Dense::new(material);
-            let made = filled(target.len(), &|first, values, distances| {
-                fill_dense(
-                    &d.index,
-                    &target.index,
-                    &from,
-                    first,
-                    values,
-                    distances,
-                    width,
-                )
-            })?;
-            (Slots::Dense(target), made)
-        }
-        Slots::Keys(_) => {
-            return Err(internal(format!(
-                "{material} from {}: a keyed table has no twin by index",
-                source.material()
-            )))
-        }
-    };
+    let (src, target, _) = indices(source, material)?;
+    let (values, distances, len) = filled(target.len(), &|first, values, distances| {
+        fill(&src, &target, &from, first, values, distances, width)
+    })?;
+    let index = super::retro::slots_of(material, Arc::new(target));
     Ok(Table {
         material,
         rules: *source.rules(),
@@ -245,9 +191,37 @@ fn write(
     Ok(outcome)
 }
 
-/// Fills the block of cells from `first` of the ban index `target` from
-/// the twin's cells (`src`).
-fn fill_ban(
+/// The index of a dense table (`source`'s, with bans or without) and
+/// that of its twin `material`, of the same kind, with the file version
+/// of that kind. A keyed table is refused.
+fn indices(
+    source: &Table,
+    material: Material,
+) -> Result<(Arc<BanIndex>, BanIndex, u16), GenerateError> {
+    match source.index() {
+        Slots::DenseBan(d) => Ok((
+            d.index.clone(),
+            BanIndex::new(material.first, material.second),
+            DENSE_BAN_VERSION,
+        )),
+        Slots::Dense(_) => {
+            let m = source.material();
+            Ok((
+                Arc::new(BanIndex::without_bans(m.first, m.second)),
+                BanIndex::without_bans(material.first, material.second),
+                DENSE_VERSION,
+            ))
+        }
+        Slots::Keys(_) => Err(internal(format!(
+            "{material} from {}: a keyed table has no twin by index",
+            source.material()
+        ))),
+    }
+}
+
+/// Fills the block of cells from `first` of the index `target` from the
+/// twin's cells (`src`, of an index of the same kind).
+fn fill(
     src: &BanIndex,
     target: &BanIndex,
     from: &Source<'_>,
@@ -258,19 +232,33 @@ fn fill_ban(
 ) -> Result<(), GenerateError> {
     let end = first + (distances.len() / width) as u64;
     let mut cell = first;
-    let mut slot = target.slot_of(first);
-    while cell < end {
+    let slots = target
+        .boards
+        .range(target.slot_of(first), target.board_slots());
+    for (slot, x, o, stm) in slots {
+        if cell >= end {
+            break;
+        }
         let cells = target.cells_of(slot);
         if cells.end <= cell {
-            slot += 1;
             continue;
         }
-        let (x, o, stm) = target.boards.decode(slot);
+        let hi = cells.end.min(end);
+        // Without bans a board slot is its cell, unused where no position
+        // is (with bans such a slot has no cells).
+        if !target.has_bans() && !target.boards.is_canonical(slot) {
+            unused((cell - first) as usize, values);
+            cell = hi;
+            continue;
+        }
         let rep = [x, o];
-        let stab = BanIndex::stabiliser(rep);
+        let stab = if target.has_bans() {
+            BanIndex::stabiliser(rep)
+        } else {
+            0
+        };
         // The twin's block: the boards exchanged, the other side to move.
         let block = src.block([o, x], 1 - stm);
-        let hi = cells.end.min(end);
         for c in cell..hi {
             let off = c - cells.start;
             let to = (c - first) as usize;
@@ -282,30 +270,6 @@ fn fill_ban(
             from.copy(block.cell([ban_o, ban_x]), to, values, distances)?;
         }
         cell = hi;
-        slot += 1;
-    }
-    Ok(())
-}
-
-/// Fills the block of slots from `first` of the dense index `target` from
-/// the twin's slots (`src`).
-fn fill_dense(
-    src: &DenseIndex,
-    target: &DenseIndex,
-    from: &Source<'_>,
-    first: u64,
-    values: &mut [u8],
-    distances: &mut [u8],
-    width: usize,
-) -> Result<(), GenerateError> {
-    let end = first + (distances.len() / width) as u64;
-    for (slot, x, o, stm) in target.range(first, end) {
-        let to = (slot - first) as usize;
-        if !target.is_canonical(slot) {
-            unused(to, values);
-            continue;
-        }
-        from.copy(src.slot(o, x, 1 - stm), to, values, distances)?;
     }
     Ok(())
 }
