@@ -34,12 +34,13 @@
 //!   Second's × the side to move), or the rank of a state among a keyed
 //!   file's sorted keys. A slot no position uses holds the code
 //!   [`UNUSED`].
-//! * **Board slot** and **cell** (Five Tigers under `shuttle =
-//!   forbidden`): a position there also holds each side's previous step,
-//!   so each board slot of the dense index is followed by a cell per pair
-//!   of previous steps that can ban something; the cells are the slots of
-//!   such a table (the solvers say *cell* for what they number, whatever
-//!   the game).
+//! * **Board slot** and **cell** (Five Tigers): under `shuttle =
+//!   forbidden` a position also holds each side's previous step, so each
+//!   board slot of the dense index is followed by a cell per pair of
+//!   previous steps that can ban something; the cells are the slots of
+//!   such a table. With the shuttle allowed the index is the same one with
+//!   no bans: one cell per board slot. The solvers say *cell* for what
+//!   they number, whatever the game.
 //! * **Exit**: a move out of the material (a capture, a removal) into a
 //!   smaller table already solved; its value is read there.
 //! * **Round** `t`: the step of the analysis that decides the positions
@@ -126,6 +127,16 @@
 //! | Jungle `standard`, `--pieces 3` (512 tables) | 48.60, 47.47 | 49.83, 47.47 | 22.4, 23.6 MB | 10.5, 10.1 MB |
 //! | Five Tigers `shandong-shuttle`, `--pieces 4` | 22.65, 20.68 | 21.09, 22.64 | 183, 163 MB | 121, 122 MB |
 //! | Five Tigers `shandong`, `--pieces 3` | 25.79, 26.79 | 27.81, 26.07 | 176, 175 MB | 175, 175 MB |
+//!
+//! The larger runs, one each, one after the other on a loaded machine
+//! (load 9 to 17), with the one best removal but before both shuttle
+//! options shared one index (which measured +1.7 % and +1.8 % CPU on the
+//! first and third rows above):
+//!
+//! | what | before: CPU s | after: CPU s | before: peak | after: peak |
+//! |---|---|---|---|---|
+//! | Five Tigers `shandong-shuttle`, `--pieces 5` (25 tables, to `5v5`) | 465.86, 453.5 | 493.20 | 2.53, 2.54 GB | 1.53 GB |
+//! | Five Tigers `shandong`, `--material 4v3` (4 tables) | 270.08 | 284.21 | 932 MB | 931 MB |
 //!
 //! ## Entry points
 //!
