@@ -23,11 +23,15 @@ trap 'rm -rf "$work"' EXIT
 echo "building qi at $old_rev"
 mkdir "$work/old"
 git -C "$root" archive "$old_rev" | tar -x -C "$work/old"
-(cd "$work/old" && cargo build --release --quiet -p qi-cli)
+# The old tree builds into its own target directory, whatever
+# CARGO_TARGET_DIR says, so that the two builds never overwrite each other.
+(cd "$work/old" && CARGO_TARGET_DIR="$work/old/target" cargo build --release --quiet -p qi-cli)
 echo "building qi here"
 (cd "$root" && cargo build --release --quiet -p qi-cli)
 old_qi="$work/old/target/release/qi"
-new_qi="$root/target/release/qi"
+new_target=${CARGO_TARGET_DIR:-target}
+case $new_target in /*) ;; *) new_target="$root/$new_target" ;; esac
+new_qi="$new_target/release/qi"
 
 # One run: a name, then `qi tb generate` arguments without the directory.
 run() {
