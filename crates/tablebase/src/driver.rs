@@ -116,21 +116,6 @@ impl<G: Solver> Tablebase<G> {
     }
 }
 
-/// The results of scoped workers in order, a panicked one as an internal
-/// error.
-#[cfg(any(feature = "distributed", test))]
-pub(crate) fn join_workers<T>(
-    workers: Vec<std::thread::ScopedJoinHandle<'_, Result<T, GenerateError>>>,
-) -> Vec<Result<T, GenerateError>> {
-    workers
-        .into_iter()
-        .map(|w| {
-            w.join()
-                .unwrap_or_else(|_| Err(GenerateError::Internal("a worker panicked".into())))
-        })
-        .collect()
-}
-
 /// The way of [`Solver::solve`]: each material solved in core from the
 /// tables it reads, the materials of a level side by side.
 pub(crate) struct InCore<'a, G: TableGame> {

@@ -126,23 +126,23 @@ pub(crate) fn twin_table(source: &Table, threads: usize) -> Result<Table, Genera
     };
     let width = usize::from(source.distances.width());
     // The slots in `threads · 8` parts of a multiple of 4 slots (whole
-    // bytes of values), each filled by `fill(first, values, distances)`.
+    // bytes of values), each filled by `fill(first, values, distances)`,
+    // on `threads` threads that each take the next part when done.
     let filled = |len: u64, fill: &blocked::FillBlock<'_, GenerateError>| {
         let n = usize::try_from(len).map_err(|_| GenerateError::TooLarge(material.to_string()))?;
         let mut values = vec![0u8; n.div_ceil(4)];
         let mut distances = vec![0u8; n * width];
         let per = n.div_ceil(threads.max(1) * 8).next_multiple_of(4).max(4);
-        std::thread::scope(|scope| {
-            let parts: Vec<_> = values
-                .chunks_mut(per / 4)
-                .zip(distances.chunks_mut(per * width))
-                .enumerate()
-                .map(|(i, (v, d))| scope.spawn(move || fill((i * per) as u64, v, d)))
-                .collect();
-            crate::driver::join_workers(parts)
-                .into_iter()
-                .collect::<Result<Vec<()>, GenerateError>>()
-        })?;
+        let parts = values
+            .chunks_mut(per / 4)
+            .zip(distances.chunks_mut(per * width))
+            .enumerate();
+        crate::threads::as_made(
+            parts,
+            threads,
+            |(i, (v, d))| fill((i * per) as u64, v, d),
+            |()| {},
+        )?;
         let distances = match source.distances {
             Distances::U8(_) => Distances::U8(distances),
             Distances::U16(_) => Distances::U16(
