@@ -51,9 +51,12 @@ def test_training_lowers_the_loss_and_writes_a_network_the_engine_reads(tmp_path
     history = info["history"]
     assert history[-1]["train"] < history[0]["train"]
     data = nnue.network_bytes(model)
-    # The engine's file length (docs/nnue.md) and a checksum over the rest.
-    assert len(data) == 32 + 2 * (1008 * 128 + 128 + 256) + 4 + 8
+    # The engine's file length (docs/nnue.md): the first layer a byte a
+    # weight and the escaped weights after it; a checksum over the rest.
+    (escaped,) = struct.unpack("<I", data[32:36])
+    assert len(data) == 36 + 1008 * 128 + 2 * escaped + 2 * (128 + 256) + 4 + 8
     assert struct.unpack("<Q", data[-8:])[0] == nnue.checksum(data[:-8])
+    assert np.array_equal(first_layer(data), nnue.quantise(model)[0])
     stm, other = nnue.feature_indices(records)
     gap = np.abs(nnue.quantised_cp(model, stm, other) - model.evaluate_cp(stm, other))
     # Rounding the weights to 1/255 and 1/512 moves the output by a few
@@ -64,11 +67,51 @@ def test_training_lowers_the_loss_and_writes_a_network_the_engine_reads(tmp_path
     assert len(fixture.read_text().splitlines()) == 11
 
 
+def first_layer(data: bytes) -> np.ndarray:
+    """The first layer of a network file of version 2, as the engine reads
+    it: each byte its weight, -128 the next escaped weight."""
+    (escaped,) = struct.unpack("<I", data[32:36])
+    plane = np.frombuffer(data[36 : 36 + 1008 * 128], dtype=np.int8)
+    escapes = np.frombuffer(data[36 + 1008 * 128 : 36 + 1008 * 128 + 2 * escaped], dtype="<i2")
+    assert (plane == nnue.ESCAPE).sum() == escaped
+    weights = plane.astype(np.int16)
+    weights[plane == nnue.ESCAPE] = escapes
+    return weights.reshape(1008, 128)
+
+
+def test_the_network_file_escapes_the_weights_a_byte_cannot_hold():
+    rng = np.random.default_rng(7)
+    w1 = rng.integers(-40, 40, size=(1008, 128)).astype(np.int16)
+    # The byte's edges and beyond, and -128, which marks an escape.
+    edges = [-1912, -129, -128, -127, 127, 128, 1912]
+    w1[5, : len(edges)] = edges
+    w1[1007, 127] = -300
+    b1 = np.arange(128, dtype=np.int16)
+    w2 = rng.integers(-900, 900, size=256).astype(np.int16)
+    data = nnue.encode_network(w1, b1, w2, -1234, 410)
+    magic, version, inputs, hidden, scale, qa, qb, escaped = struct.unpack("<8sIIIiiiI", data[:36])
+    assert (magic, version, inputs, hidden, scale, qa, qb) == (nnue.NET_MAGIC, 2, 1008, 128, 410, 255, 512)
+    # -1912, -129, -128, 128, 1912 and -300.
+    assert escaped == 6
+    assert np.array_equal(first_layer(data), w1)
+    tail = data[36 + 1008 * 128 + 2 * escaped : -8]
+    assert tail == b1.astype("<i2").tobytes() + w2.astype("<i2").tobytes() + struct.pack("<i", -1234)
+    assert struct.unpack("<Q", data[-8:])[0] == nnue.checksum(data[:-8])
+
+
 def test_the_committed_network_has_the_format_the_trainer_writes():
     data = NET.read_bytes()
     magic, version, inputs, hidden = struct.unpack("<8sIII", data[:20])
     assert (magic, version, inputs, hidden) == (nnue.NET_MAGIC, nnue.NET_VERSION, 1008, 128)
     assert struct.unpack("<Q", data[-8:])[0] == nnue.checksum(data[:-8])
+    # Written again from its weights, it is the same file.
+    (scale,) = struct.unpack("<i", data[20:24])
+    (escaped,) = struct.unpack("<I", data[32:36])
+    tail = 36 + 1008 * 128 + 2 * escaped
+    b1 = np.frombuffer(data[tail : tail + 256], dtype="<i2")
+    w2 = np.frombuffer(data[tail + 256 : tail + 768], dtype="<i2")
+    (b2,) = struct.unpack("<i", data[tail + 768 : tail + 772])
+    assert nnue.encode_network(first_layer(data), b1, w2, b2, scale) == data
 
 
 def test_the_engine_searches_with_the_network():

@@ -256,6 +256,42 @@ proptest! {
     }
 }
 
+/// The committed network as the trainer wrote it before version 2: 16 bits
+/// a weight.
+const NETWORK_V1: &[u8] = include_bytes!("../data/jungle-v1.nnue");
+
+#[test]
+fn the_network_reads_alike_from_either_file_version() {
+    let v1 = Network::from_bytes(NETWORK_V1).expect("version 1 is read");
+    let v2 = embedded().unwrap();
+    assert_eq!(NETWORK_V1[8], 1);
+    assert_eq!(EMBEDDED_BYTES[8], 2);
+    // Half the bytes: nearly every first-layer weight fits in one.
+    assert!(EMBEDDED_BYTES.len() * 19 < NETWORK_V1.len() * 10);
+    // Weight for weight, scale and output alike.
+    assert_eq!(v1, *v2);
+    assert_eq!(v1.with_tempo(PROFILE_TEMPO), *profile_network().unwrap());
+    for pos in sample_positions() {
+        assert_eq!(
+            evaluate_fresh(&v1, &pos),
+            evaluate_fresh(&v2, &pos),
+            "{pos}"
+        );
+    }
+    // A version 1 file is refused as it always was when damaged.
+    let mut flipped = NETWORK_V1.to_vec();
+    flipped[1000] ^= 0x10;
+    assert!(matches!(
+        Network::from_bytes(&flipped),
+        Err(NetworkError::Checksum { .. })
+    ));
+    let cut = Network::from_bytes(&NETWORK_V1[..NETWORK_V1.len() - 2]);
+    assert!(
+        matches!(cut, Err(NetworkError::Length { expected, .. }) if expected == NETWORK_V1.len()),
+        "{cut:?}"
+    );
+}
+
 #[test]
 fn damaged_network_files_are_refused() {
     assert!(Network::from_bytes(EMBEDDED_BYTES).is_ok());
@@ -286,6 +322,23 @@ fn damaged_network_files_are_refused() {
         Network::from_bytes(&hidden),
         Err(NetworkError::Shape { hidden: 0, .. })
     ));
+    // A file longer than any network is refused before it is read.
+    let long = std::env::temp_dir().join(format!("qi-long-network-{}.nnue", std::process::id()));
+    std::fs::File::create(&long)
+        .unwrap()
+        .set_len(1 << 30)
+        .unwrap();
+    let refused = Network::from_file(&long);
+    std::fs::remove_file(&long).unwrap();
+    assert!(
+        matches!(
+            refused,
+            Err(NetworkError::TooLong {
+                found: 1_073_741_824
+            })
+        ),
+        "{refused:?}"
+    );
     let missing = std::env::temp_dir().join("qi-no-such-network.nnue");
     let error = Network::from_file(&missing).unwrap_err();
     assert!(matches!(error, NetworkError::Io { .. }));

@@ -1,10 +1,13 @@
 //! The search parameters an evaluation profile carries: the hand-written
 //! evaluation's search is node for node what it was before profiles could
-//! carry any, and parameters given to the hooks reach the search.
+//! carry any, and parameters given to the hooks reach the search. The
+//! network's profiles search as they did before the network file's
+//! version 2, from the embedded file and from the same network in
+//! version 1.
 
 use std::sync::atomic::AtomicBool;
 
-use qi_engine::jungle::JungleHooks;
+use qi_engine::jungle::{JungleEval, JungleHooks};
 use qi_engine::{EvalProfile, GameKit, JungleKit};
 use qi_jungle::{Game, Jungle, Rules};
 use qi_search::{Limits, SearchHooks, SearchParams, Searcher};
@@ -16,6 +19,16 @@ fn search(
     moves: &[&str],
     depth: u32,
 ) -> (u64, String, i32) {
+    search_with(&JungleKit::eval(profile), hooks, moves, depth)
+}
+
+/// Nodes, best move and score of a fresh search with `eval` to `depth`.
+fn search_with(
+    eval: &JungleEval,
+    hooks: JungleHooks,
+    moves: &[&str],
+    depth: u32,
+) -> (u64, String, i32) {
     let mut game = Game::new(Jungle::new(Rules::standard()));
     for mv in moves {
         game.play(mv.parse().unwrap()).unwrap();
@@ -23,7 +36,7 @@ fn search(
     let mut searcher = Searcher::with_hooks(JungleKit::tuned_options(), hooks);
     let r = searcher.search(
         &mut game,
-        &JungleKit::eval(profile),
+        eval,
         Limits::depth(depth),
         &AtomicBool::new(false),
         |_| {},
@@ -69,4 +82,36 @@ fn the_hooks_search_parameters_reach_the_search() {
     };
     let hooks = JungleHooks::default().with_search_params(narrow);
     assert_ne!(search(EvalProfile::Hand, hooks, &[], 8).0, default.0);
+}
+
+#[test]
+fn the_network_searches_as_before_from_either_file_version() {
+    // The same searches of `go depth 10` from the start and `go depth 11`
+    // after a3a4, built with the network file of version 1 (commit
+    // 248108b).
+    let before = [
+        (EvalProfile::Nnue, &[][..], 10, (92_861, "g3g4", 20)),
+        (EvalProfile::Nnue, &["a3a4"][..], 11, (87_221, "a7a6", 32)),
+        (EvalProfile::Hybrid, &[][..], 10, (60_462, "g3g4", 22)),
+        (EvalProfile::Hybrid, &["a3a4"][..], 11, (63_841, "a7a6", 33)),
+    ];
+    let v1 = std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/jungle-v1.nnue"
+    ));
+    for (profile, moves, depth, (nodes, best, score)) in before {
+        let expected = (nodes, best.to_string(), score);
+        let hooks = || JungleKit::hooks(profile);
+        assert_eq!(
+            search(profile, hooks(), moves, depth),
+            expected,
+            "{profile:?} {moves:?}"
+        );
+        let from_v1 = JungleKit::eval_with_file(profile, Some(v1)).unwrap();
+        assert_eq!(
+            search_with(&from_v1, hooks(), moves, depth),
+            expected,
+            "{profile:?} {moves:?}, version 1"
+        );
+    }
 }

@@ -48,7 +48,10 @@ DATA_MAGIC = b"QINNUEDT"
 DATA_VERSION = 1
 RECORD_LEN = 24
 NET_MAGIC = b"QINNUENT"
-NET_VERSION = 1
+NET_VERSION = 2
+#: The first layer's byte for a weight outside -127..=127, which follows
+#: in the list of escaped weights (docs/nnue.md, "Network file").
+ESCAPE = -128
 CAPTURED = 63
 SQUARES = 63
 INPUTS = 2 * 8 * SQUARES
@@ -392,8 +395,23 @@ def quantise(model: Model) -> Tuple[np.ndarray, np.ndarray, np.ndarray, int, int
 def network_bytes(model: Model) -> bytes:
     """The network file of ``model`` (docs/nnue.md, "Network file")."""
     w1, b1, w2, b2, scale = quantise(model)
-    head = struct.pack("<8sIIIiii", NET_MAGIC, NET_VERSION, INPUTS, model.hidden, scale, QA, QB)
-    body = head + w1.astype("<i2").tobytes() + b1.astype("<i2").tobytes() + w2.astype("<i2").tobytes()
+    return encode_network(w1, b1, w2, b2, scale)
+
+
+def encode_network(w1: np.ndarray, b1: np.ndarray, w2: np.ndarray, b2: int, scale: int) -> bytes:
+    """A network file of the current version from quantised weights: the
+    first layer one byte a weight, :data:`ESCAPE` standing for each
+    weight outside -127..=127, whose 16 bits follow in the order of their
+    markers. Nearly every weight fits in a byte, so the file is half as
+    long and compresses better than the weights as 16 bits (the engine
+    embeds it in the web page's module)."""
+    flat = np.asarray(w1, dtype=np.int16).reshape(-1)
+    escaped = (flat < -127) | (flat > 127)
+    plane = np.where(escaped, ESCAPE, flat).astype(np.int8)
+    hidden = len(b1)
+    head = struct.pack("<8sIIIiiiI", NET_MAGIC, NET_VERSION, INPUTS, hidden, scale, QA, QB, int(escaped.sum()))
+    body = head + plane.tobytes() + flat[escaped].astype("<i2").tobytes()
+    body += np.asarray(b1).astype("<i2").tobytes() + np.asarray(w2).astype("<i2").tobytes()
     body += struct.pack("<i", b2)
     return body + struct.pack("<Q", checksum(body))
 

@@ -14,7 +14,8 @@ use qi_jungle::Jungle;
 
 use super::data::CAPTURED;
 use super::features::feature;
-use super::network::{Network, HIDDEN};
+use super::file::{HIDDEN, QA, QB};
+use super::network::Network;
 use qi_core::Side;
 
 /// Changed animals beyond which summing afresh is cheaper than updating
@@ -125,8 +126,8 @@ impl Accumulator {
 #[inline]
 pub(crate) fn output(net: &Network, acc: &Accumulator, side: Side) -> i32 {
     let us = side.index();
-    let active = |s: i16| i32::from(s.clamp(0, super::network::QA as i16));
-    let qaqb = i64::from(super::network::QA * super::network::QB);
+    let active = |s: i16| i32::from(s.clamp(0, QA as i16));
+    let qaqb = i64::from(QA * QB);
     let cp = match &net.side_term {
         None => {
             let half = |sums: &[i16; HIDDEN], w: &[i16; HIDDEN]| -> i32 {

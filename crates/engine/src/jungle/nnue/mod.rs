@@ -29,11 +29,13 @@ mod accumulator;
 mod checksum;
 pub mod data;
 mod features;
+mod file;
 mod network;
 
 pub use accumulator::Accumulator;
 pub use features::{feature, INPUTS, SQUARES};
-pub use network::{Network, NetworkError, FILE_LEN, HIDDEN, MAGIC, QA, QB, VERSION};
+pub use file::{NetworkError, HIDDEN, MAGIC, QA, QB, VERSION};
+pub use network::Network;
 
 /// The network the binary carries (docs/nnue.md, "The committed network").
 pub static EMBEDDED_BYTES: &[u8] = include_bytes!("../../../nets/jungle.nnue");

@@ -1,91 +1,12 @@
-//! The network file: a header, the quantised weights and a checksum
-//! (docs/nnue.md, "Network file"), read into a [`Network`] after every
-//! check that keeps its integer sums from overflowing.
+//! A quantised network ready to evaluate, read from a network file
+//! (`file`) of either version.
 
 use std::io::Read;
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use super::checksum::Checksum;
 use super::features::INPUTS;
-
-/// The first eight bytes of a network file.
-pub const MAGIC: [u8; 8] = *b"QINNUENT";
-/// The network format version this build reads.
-pub const VERSION: u32 = 1;
-/// Hidden units per perspective.
-pub const HIDDEN: usize = 128;
-/// The clipped ReLU's top (the float model's 1.0) and the scale of the
-/// first layer's weights.
-pub const QA: i32 = 255;
-/// The scale of the output layer's weights.
-pub const QB: i32 = 512;
-
-const HEADER_LEN: usize = 32;
-/// The whole file's length: header, `w1`, `b1`, `w2`, `b2`, checksum.
-pub const FILE_LEN: usize = HEADER_LEN + 2 * (INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN) + 4 + 8;
-
-/// Why a network file was refused.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum NetworkError {
-    /// The file could not be read.
-    #[error("network file {path}: {source}")]
-    Io {
-        /// The file.
-        path: String,
-        /// What went wrong.
-        source: std::io::Error,
-    },
-    /// The file is not as long as a network of this shape.
-    #[error("network file: {found} bytes, a network is {FILE_LEN} bytes")]
-    Length {
-        /// The bytes present.
-        found: usize,
-    },
-    /// The file does not start with [`MAGIC`].
-    #[error("network file: not a qi network (bad magic {0:02x?})")]
-    BadMagic([u8; 8]),
-    /// The file is of another format version.
-    #[error("network file: version {found}, this build reads version {VERSION}")]
-    Version {
-        /// The version the file says.
-        found: u32,
-    },
-    /// The layers are not of the sizes this build computes with.
-    #[error("network file: {inputs} inputs and {hidden} hidden units, this build has {INPUTS} and {HIDDEN}")]
-    Shape {
-        /// The inputs the file says.
-        inputs: u32,
-        /// The hidden units the file says.
-        hidden: u32,
-    },
-    /// The quantisation scales are not this build's.
-    #[error("network file: quantisation {qa}/{qb}, this build uses {QA}/{QB}")]
-    Quantisation {
-        /// The first layer's scale in the file.
-        qa: i32,
-        /// The output layer's scale in the file.
-        qb: i32,
-    },
-    /// The output scale is not positive.
-    #[error("network file: output scale {0} is not positive")]
-    Scale(i32),
-    /// The weights do not match the checksum.
-    #[error("network file: checksum {found:016x}, the file says {expected:016x} (damaged)")]
-    Checksum {
-        /// The checksum in the file.
-        expected: u64,
-        /// The checksum of the bytes read.
-        found: u64,
-    },
-    /// A hidden unit's weights could overflow the 16-bit accumulator.
-    #[error("network file: hidden unit {unit} can overflow the 16-bit accumulator")]
-    Overflow {
-        /// The unit.
-        unit: usize,
-    },
-}
+use super::file::{self, NetworkError, HIDDEN};
 
 /// Distinguishes networks in the per-thread accumulators, which must not
 /// carry one network's sums over to another.
@@ -110,7 +31,7 @@ pub struct Network {
 
 /// A network's output with a constant side-to-move term
 /// ([`Network::with_tempo`]).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct SideTerm {
     /// `w2[0] − w2[1]`, applied to the side to move's half and, negated,
     /// to the other's.
@@ -129,121 +50,60 @@ impl std::fmt::Debug for Network {
     }
 }
 
-/// Little-endian readers over the checked bytes.
-struct Cursor<'a>(&'a [u8]);
-
-impl Cursor<'_> {
-    fn take<const N: usize>(&mut self) -> [u8; N] {
-        let (head, rest) = self.0.split_at(N);
-        self.0 = rest;
-        head.try_into().expect("split at N")
-    }
-    fn u32(&mut self) -> u32 {
-        u32::from_le_bytes(self.take())
-    }
-    fn i32(&mut self) -> i32 {
-        i32::from_le_bytes(self.take())
-    }
-    fn i16s(&mut self, out: &mut [i16]) {
-        for v in out {
-            *v = i16::from_le_bytes(self.take());
-        }
+/// Two networks are equal when they evaluate alike: the same scale,
+/// weights and side-to-move term, whatever file or version they were read
+/// from (the identity that tells the accumulators apart is not compared).
+impl PartialEq for Network {
+    fn eq(&self, other: &Network) -> bool {
+        self.scale == other.scale
+            && self.w1 == other.w1
+            && self.b1 == other.b1
+            && self.w2 == other.w2
+            && self.b2 == other.b2
+            && self.side_term == other.side_term
     }
 }
 
+impl Eq for Network {}
+
 impl Network {
-    /// Reads a network from the bytes of its file.
+    /// Reads a network from the bytes of its file, of either version
+    /// (docs/nnue.md, "Network file").
     ///
     /// ```
     /// use qi_engine::jungle::nnue::{Network, NetworkError};
     ///
     /// let refused = Network::from_bytes(b"QINNUENT");
-    /// assert!(matches!(refused, Err(NetworkError::Length { found: 8 })));
+    /// assert!(matches!(refused, Err(NetworkError::Length { found: 8, .. })));
     /// ```
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetworkError> {
-        if bytes.len() != FILE_LEN {
-            return Err(NetworkError::Length { found: bytes.len() });
-        }
-        let mut c = Cursor(bytes);
-        let magic: [u8; 8] = c.take();
-        if magic != MAGIC {
-            return Err(NetworkError::BadMagic(magic));
-        }
-        let version = c.u32();
-        if version != VERSION {
-            return Err(NetworkError::Version { found: version });
-        }
-        let (inputs, hidden) = (c.u32(), c.u32());
-        if inputs as usize != INPUTS || hidden as usize != HIDDEN {
-            return Err(NetworkError::Shape { inputs, hidden });
-        }
-        let scale = c.i32();
-        let (qa, qb) = (c.i32(), c.i32());
-        if (qa, qb) != (QA, QB) {
-            return Err(NetworkError::Quantisation { qa, qb });
-        }
-        if scale <= 0 {
-            return Err(NetworkError::Scale(scale));
-        }
-        let body = FILE_LEN - 8;
-        let mut sum = Checksum::new();
-        sum.update(&bytes[..body]);
-        let expected = u64::from_le_bytes(bytes[body..].try_into().expect("8 bytes"));
-        if sum.value() != expected {
-            return Err(NetworkError::Checksum {
-                expected,
-                found: sum.value(),
-            });
-        }
-        let mut w1 = vec![[0i16; HIDDEN]; INPUTS].into_boxed_slice();
-        for row in w1.iter_mut() {
-            c.i16s(row);
-        }
-        let mut b1 = [0i16; HIDDEN];
-        c.i16s(&mut b1);
-        let mut w2 = [[0i16; HIDDEN]; 2];
-        c.i16s(&mut w2[0]);
-        c.i16s(&mut w2[1]);
-        let b2 = c.i32();
-        // At most 16 animals stand on the board: the bias and 16 rows, and
-        // one more for the update that adds before it subtracts.
-        for unit in 0..HIDDEN {
-            let largest = w1
-                .iter()
-                .map(|r| i32::from(r[unit]).abs())
-                .max()
-                .unwrap_or(0);
-            if i32::from(b1[unit]).abs() + 17 * largest > i32::from(i16::MAX) {
-                return Err(NetworkError::Overflow { unit });
-            }
-        }
+        let layers = file::read(bytes)?;
         Ok(Network {
             id: NEXT_ID.fetch_add(1, Ordering::Relaxed),
-            scale,
-            w1,
-            b1,
-            w2,
-            b2,
+            scale: layers.scale,
+            w1: layers.w1,
+            b1: layers.b1,
+            w2: layers.w2,
+            b2: layers.b2,
             side_term: None,
         })
     }
 
     /// Reads a network file: a regular file (a FIFO would hang the
-    /// reader) of [`FILE_LEN`] bytes, its size checked before it is read
-    /// (a sparse file of a gigabyte is refused, not read).
+    /// reader) no longer than a network of any version, its size checked
+    /// before it is read (a sparse file of a gigabyte is refused, not
+    /// read).
     pub fn from_file(path: &Path) -> Result<Network, NetworkError> {
         let io = |source| NetworkError::Io {
             path: path.display().to_string(),
             source,
         };
         let (file, len) = crate::files::open_regular(path).map_err(io)?;
-        if len != FILE_LEN as u64 {
-            return Err(NetworkError::Length {
-                found: usize::try_from(len).unwrap_or(usize::MAX),
-            });
+        if len > file::MAX_LEN as u64 {
+            return Err(NetworkError::TooLong { found: len });
         }
-        let mut bytes = Vec::with_capacity(FILE_LEN);
-        file.take(FILE_LEN as u64 + 1)
+        let mut bytes = Vec::with_capacity(len as usize);
+        file.take(file::MAX_LEN as u64 + 1)
             .read_to_end(&mut bytes)
             .map_err(io)?;
         Network::from_bytes(&bytes)
@@ -301,47 +161,5 @@ impl Network {
             b2: self.b2,
             side_term: Some(SideTerm { weights, tempo }),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// `bytes` with its checksum made right again.
-    fn resealed(mut bytes: Vec<u8>) -> Vec<u8> {
-        let body = bytes.len() - 8;
-        let mut sum = Checksum::new();
-        sum.update(&bytes[..body]);
-        bytes[body..].copy_from_slice(&sum.value().to_le_bytes());
-        bytes
-    }
-
-    #[test]
-    fn weights_that_could_overflow_the_accumulator_are_refused() {
-        let good = super::super::EMBEDDED_BYTES.to_vec();
-        assert!(Network::from_bytes(&resealed(good.clone())).is_ok());
-        // Input 5's weight for hidden unit 3 at 2000: 17 of them pass i16.
-        let mut bytes = good.clone();
-        let at = HEADER_LEN + 2 * (5 * HIDDEN + 3);
-        bytes[at..at + 2].copy_from_slice(&2000i16.to_le_bytes());
-        let refused = Network::from_bytes(&resealed(bytes));
-        assert!(
-            matches!(refused, Err(NetworkError::Overflow { unit: 3 })),
-            "{refused:?}"
-        );
-        // Another output scale, or quantisation, is refused too.
-        let mut scale = good.clone();
-        scale[20..24].copy_from_slice(&0i32.to_le_bytes());
-        assert!(matches!(
-            Network::from_bytes(&resealed(scale)),
-            Err(NetworkError::Scale(0))
-        ));
-        let mut qa = good;
-        qa[24..28].copy_from_slice(&256i32.to_le_bytes());
-        assert!(matches!(
-            Network::from_bytes(&resealed(qa)),
-            Err(NetworkError::Quantisation { qa: 256, .. })
-        ));
     }
 }
