@@ -28,10 +28,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use qi_five_tigers::Rules;
-use qi_tablebase::five_tigers::{
-    closure, generate_resumable, solve_material, Material, Table, Tablebase,
-};
-use qi_tablebase::{load_table, save_table};
+use qi_tablebase::five_tigers::{closure, solve_material, Material, Table, Tablebase};
+use qi_tablebase::{generate_plan, load_table, plan_dir, save_table, Output};
 
 fn main() -> ExitCode {
     match run() {
@@ -178,21 +176,18 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         cpu_mark.set(cpu_seconds());
     };
     if !only {
-        generate_resumable(
-            &rules,
-            &materials,
-            threads,
-            &dir,
-            &mut |table, seconds, refused| {
-                if let Some(e) = refused {
-                    eprintln!(
-                        "{}: the file was refused ({e}) and is replaced",
-                        table.material()
-                    );
-                }
-                line(table, seconds);
-            },
-        )?;
+        let plan = plan_dir::<qi_five_tigers::FiveTigers>(&dir, &rules, &materials);
+        generate_plan(&rules, &plan, &dir, threads, &|_| {}, &mut |made| {
+            if let Some(e) = &made.replaced {
+                eprintln!(
+                    "{}: the file was refused ({e}) and is replaced",
+                    made.material
+                );
+            }
+            if let Output::Table(table) = made.output {
+                line(table, made.seconds);
+            }
+        })?;
         return Ok(());
     }
     let mut tb = Tablebase::new(&rules);

@@ -8,7 +8,7 @@
 //! `n` animals). Tables already in `DIR` are checked and not generated
 //! again, so an interrupted run resumes where it stopped. Only the tables
 //! of the size below the one being solved are held in memory
-//! (`generate_dir`). The statistics of each new table are printed, tab-
+//! (`plan_dir`, run by `generate_plan`). The statistics of each new table are printed, tab-
 //! separated, as it is finished.
 
 use std::io::Write;
@@ -19,7 +19,7 @@ use std::time::Instant;
 
 use qi_jungle::{Jungle, Rules};
 use qi_tablebase::jungle::Material;
-use qi_tablebase::{generate_dir, plan_dir};
+use qi_tablebase::{generate_plan, plan_dir, Output};
 
 fn main() -> ExitCode {
     match run() {
@@ -64,7 +64,10 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         out.lock().unwrap_or_else(|e| e.into_inner()),
         "material\tpositions\twins\tdraws\tlosses\tlongest win\tlongest win position"
     )?;
-    generate_dir::<Jungle>(&rules, &materials, threads, &dir, &|table| {
+    generate_plan::<Jungle>(&rules, &plan, &dir, threads, &|_| {}, &mut |made| {
+        let Output::Table(table) = made.output else {
+            return;
+        };
         let m = table.material();
         let s = table.stats();
         let example = s

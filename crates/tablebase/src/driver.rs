@@ -4,21 +4,26 @@
 //! executor ([`InCore`], run by `exec::execute`: the closure of the
 //! materials asked for cut into levels, the materials of one level solved
 //! side by side on several threads). Into a directory, a game plans the
-//! run ([`Generator::plan_within`]) and [`generate_plan`] makes each
-//! material as its step says ([`How`]): in core, from its twin or out of
-//! core (the game's own ways, [`Generator::make_in_dir`]).
+//! run ([`Generator::plan_within`]), or a cluster's run is planned
+//! (`plan_on_cluster`), and the one entry, `generate::generate_plan`,
+//! makes each material as its step says ([`How`]): in core, from its
+//! twin or out of core (the game's own ways, [`Generator::make_in_dir`]),
+//! or on the cluster (the ways of `on_cluster`, over the game's
+//! [`Generator::Slice`]). What every way tells of a material ([`Made`])
+//! and the join of a partitioned run's files ([`join_partitions`]) are
+//! here too.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
 pub use crate::error::GenerateError;
 use crate::exec::GenerateDirError;
-use crate::exec::{execute, Done, Hold, OnDamaged, Run, Way};
-use crate::format::{load_table, FormatError};
+use crate::exec::{execute, Done, Hold, Run, Way};
+use crate::format::FormatError;
 use crate::game::table::Table;
 use crate::game::TableGame;
-use crate::plan::{plan_all, plan_dir, Holding, How, Plan};
+use crate::plan::{plan_all, plan_dir, How, Plan};
 use crate::probe::Tablebase;
+use crate::retrograde::{ReadingSlice, SliceValues};
 
 /// A game whose tables this crate generates: how one material is solved,
 /// given the tables it reads. Apart from [`TableGame`], which is all that
@@ -94,7 +99,6 @@ impl<G: Solver> Tablebase<G> {
             dir: None,
             threads,
             hold: Hold::All,
-            damaged: OnDamaged::Stop,
         };
         let rules = *self.rules();
         let way = InCore::<G> { rules: &rules };
@@ -135,16 +139,54 @@ impl<G: Solver> Way<G> for InCore<'_, G> {
         material: G::Material,
         held: &Tablebase<G>,
         threads: usize,
-        _replacing: bool,
     ) -> Result<(Option<Table<G>>, ()), GenerateDirError> {
         Ok((Some(G::solve(self.rules, material, held, threads)?), ()))
     }
 }
 
 /// A game whose tables are generated into a directory by a [`Plan`]
-/// ([`generate_plan`]): how it plans a run, and the ways of making a
-/// table that are its own beside solving it in core.
+/// ([`generate_plan`](crate::generate_plan)): how it plans a run, the
+/// ways of making a table that are its own beside solving it in core,
+/// and its slice for the rounds a cluster's workers run.
 pub trait Generator: Solver<Stats: Send> {
+    /// A material as a slice of the retrograde rounds
+    /// ([`crate::retrograde`]), what a cluster's workers solve.
+    type Slice: ReadingSlice + Send + Sync + 'static;
+
+    /// The slice of `material` under `rules`: its exits read the tables
+    /// in `smaller` (every one it reads,
+    /// [`TableGame::dependencies`]), or, with `None`, the values of the
+    /// smaller materials from the workers that own them
+    /// ([`ReadingSlice`]: a partitioned run, or a join of one).
+    fn slice(
+        rules: &Self::Rules,
+        material: Self::Material,
+        smaller: Option<&Tablebase<Self>>,
+    ) -> Result<Self::Slice, GenerateError>;
+
+    /// The table of `slice` from the values the rounds gave its slots,
+    /// made on `threads` threads.
+    fn slice_table(
+        slice: &Self::Slice,
+        values: &SliceValues,
+        threads: usize,
+    ) -> Result<Table<Self>, GenerateError>;
+
+    /// The table of `material` made from its *twin*'s in `held` (the
+    /// table of the material with the colours swapped, which has the
+    /// same values), if the game has twins and that table is held: what
+    /// each process of a cluster makes by itself, on `threads` threads,
+    /// no worker solving it. By default none.
+    #[cfg(feature = "distributed")]
+    fn from_twin(
+        material: Self::Material,
+        held: &Tablebase<Self>,
+        threads: usize,
+    ) -> Option<Result<Table<Self>, GenerateError>> {
+        let _ = (material, held, threads);
+        None
+    }
+
     /// The plan of generating `materials` under `rules` into `dir` in one
     /// process with `memory` bytes: by default every material without a
     /// file solved in core, the tables it reads held
@@ -183,7 +225,7 @@ pub trait Generator: Solver<Stats: Send> {
     }
 }
 
-/// One material [`generate_plan`] made, once its file is written.
+/// One material [`generate_plan`](crate::generate_plan) made, once its file is written.
 pub struct Made<'a, G: TableGame> {
     /// The material.
     pub material: G::Material,
@@ -195,11 +237,16 @@ pub struct Made<'a, G: TableGame> {
     pub seconds: f64,
     /// Why the file it replaced was refused, if it replaced one.
     pub replaced: Option<FormatError>,
+    /// The statistics of this process's workers, on a cluster (none for
+    /// a table a process made alone, or in one process).
+    #[cfg(feature = "distributed")]
+    pub workers: Vec<crate::dataflow::WorkerStats>,
 }
 
-/// What a step of [`generate_plan`] made besides its file.
+/// What a step of [`generate_plan`](crate::generate_plan) made besides its file.
 pub enum Output<'a, G: TableGame> {
-    /// Its table, made in memory (solved in core).
+    /// Its table, made in memory (solved in core, or gathered from a
+    /// cluster's workers).
     Table(&'a Table<G>),
     /// Nothing in memory: the way wrote the file itself (from its twin,
     /// out of core); its slots and statistics, read back from it.
@@ -209,181 +256,109 @@ pub enum Output<'a, G: TableGame> {
         /// Its statistics.
         stats: G::Stats,
     },
+    /// This process's partitions of it, written into the directory
+    /// (`Holding::Partitioned`).
+    Partitions,
 }
 
-/// Generates the materials of `plan` (made for `dir` under `rules`) into
-/// `dir` (which must exist), each as its step says, on `threads` threads:
-/// the one entry of a generation in one process. Through the one
-/// executor: `dir` claimed (a second writer refused with
-/// [`GenerateDirError::Locked`]), a killed run's temporary files removed,
-/// the files there checked first (a damaged one made again and replaced,
-/// one of other rules or material refused), each table written through a
-/// temporary file renamed into place, so a killed run resumes from its
-/// files. The finished tables a material reads are held as
-/// [`Plan::holding`] says. `progress` hears what a long solve (out of
-/// core) does, `done` each material made; returns how many were made.
-///
-/// ```
-/// use qi_games::five_tigers::{FiveTigers, Rules};
-/// use qi_tablebase::{generate_plan, Generator, How};
-///
-/// let dir = tempfile::tempdir()?;
-/// let rules = Rules::shandong();
-/// // 2v1 and its twin 1v2, within 1 GB.
-/// let plan = FiveTigers::plan_within(&rules, &["2v1".parse()?, "1v2".parse()?], dir.path(), 1 << 30)?;
-/// let mut made = Vec::new();
-/// generate_plan::<FiveTigers>(&rules, &plan, dir.path(), 2, &|_| {}, &mut |m| {
-///     made.push((m.material.to_string(), m.how))
-/// })?;
-/// assert_eq!(made, [("2v1".into(), How::InCore), ("1v2".into(), How::FromTwin)]);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn generate_plan<G: Generator>(
-    rules: &G::Rules,
-    plan: &Plan<G::Material>,
-    dir: &Path,
-    threads: usize,
-    progress: &(dyn Fn(&str) + Sync),
-    done: &mut dyn FnMut(Made<'_, G>),
-) -> Result<usize, GenerateDirError> {
-    run_plan(
-        rules,
-        plan,
-        dir,
-        threads,
-        OnDamaged::Replace,
-        progress,
-        done,
-    )
+/// What a way of [`generate_plan`](crate::generate_plan) tells of a material besides its table
+/// in memory.
+pub(crate) struct Wrote<S> {
+    /// How it was made.
+    pub how: How,
+    /// Its slots and statistics, when the way wrote its file itself.
+    pub file: Option<(u64, S)>,
+    /// The statistics of this process's workers.
+    #[cfg(feature = "distributed")]
+    pub workers: Vec<crate::dataflow::WorkerStats>,
 }
 
-/// [`generate_plan`], a damaged file doing what `damaged` says.
-pub(crate) fn run_plan<G: Generator>(
-    rules: &G::Rules,
+impl<S> Wrote<S> {
+    /// Made `how`, by no worker of a cluster.
+    pub fn here(how: How, file: Option<(u64, S)>) -> Self {
+        Wrote {
+            how,
+            file,
+            #[cfg(feature = "distributed")]
+            workers: Vec::new(),
+        }
+    }
+}
+
+/// Runs `plan`'s materials through [`execute`] with `way`, `agree` saying
+/// what to make, and tells `done` of each.
+pub(crate) fn execute_plan<G: Generator, W: Way<G, Made = Wrote<G::Stats>>>(
+    run: Run<'_>,
     plan: &Plan<G::Material>,
-    dir: &Path,
-    threads: usize,
-    damaged: OnDamaged,
-    progress: &(dyn Fn(&str) + Sync),
+    rules: &G::Rules,
+    agree: impl FnOnce(&[bool]) -> Result<Vec<bool>, GenerateDirError>,
+    way: &W,
     done: &mut dyn FnMut(Made<'_, G>),
 ) -> Result<usize, GenerateDirError> {
-    let hold = match plan.holding {
-        Holding::Held => Hold::UntilLastReader,
-        Holding::FromDir { .. } => Hold::Nothing,
-    };
-    let run = Run {
-        dir: Some(dir),
-        threads,
-        hold,
-        damaged,
-    };
-    let way = ByPlan::<G> {
-        rules,
-        how: plan.steps.iter().map(|s| (s.material, s.how)).collect(),
-        holding: plan.holding,
-        dir,
-        progress,
-    };
     let mut held = Tablebase::new(rules);
-    let agree = |lacking: &[bool]| Ok(lacking.to_vec());
-    let mut lost = None;
-    let made = execute(run, &plan.all(), &mut held, agree, &way, &mut |d| {
-        let (how, file) = d.made;
-        let output = match (d.table, file) {
+    execute(run, &plan.all(), &mut held, agree, way, &mut |d| {
+        let output = match (d.table, d.made.file) {
             (_, Some((slots, stats))) => Output::File { slots, stats },
             (Some(table), None) => Output::Table(table),
-            (None, None) => {
-                lost.get_or_insert(d.material);
-                return;
-            }
+            (None, None) => Output::Partitions,
         };
         done(Made {
             material: d.material,
-            how,
+            how: d.made.how,
             output,
             seconds: d.seconds,
             replaced: d.replaced,
+            #[cfg(feature = "distributed")]
+            workers: d.made.workers,
         })
-    })?;
-    match lost {
-        Some(m) => {
-            Err(GenerateError::Internal(format!("{m}: made, neither table nor file")).into())
-        }
-        None => Ok(made),
-    }
+    })
 }
 
-/// The way of [`generate_plan`]: each material made as its step says.
-struct ByPlan<'a, G: TableGame> {
-    rules: &'a G::Rules,
-    how: BTreeMap<G::Material, How>,
-    holding: Holding,
-    dir: &'a Path,
-    progress: &'a (dyn Fn(&str) + Sync),
-}
-
-impl<G: Generator> ByPlan<'_, G> {
-    /// How `m` is made: as planned, or, when its file was planned as
-    /// present and found damaged, as a plan without that file says.
-    fn how(&self, m: G::Material) -> Result<How, GenerateDirError> {
-        if let Some(&how) = self.how.get(&m).filter(|&&how| how != How::Present) {
-            return Ok(how);
-        }
-        let path = Tablebase::<G>::file_path(self.dir, m);
-        if path.exists() {
-            std::fs::remove_file(&path).map_err(|source| FormatError::Io {
-                path: path.display().to_string(),
-                source,
-            })?;
-        }
-        let memory = match self.holding {
-            Holding::FromDir { memory } => memory,
-            Holding::Held => u64::MAX,
-        };
-        match G::plan_within(self.rules, &[m], self.dir, memory)?
-            .steps
-            .pop()
-        {
-            Some(step) if step.material == m => Ok(step.how),
-            _ => Err(GenerateError::Internal(format!("{m}: no plan")).into()),
-        }
-    }
-}
-
-impl<G: Generator> Way<G> for ByPlan<'_, G> {
-    type Made = (How, Option<(u64, G::Stats)>);
-
-    /// Side by side when the tables read are held (each material in
-    /// core), one at a time within the plan's memory otherwise.
-    fn side_by_side(&self) -> bool {
-        self.holding == Holding::Held
-    }
-
-    fn make(
-        &self,
-        m: G::Material,
-        held: &Tablebase<G>,
-        threads: usize,
-        _replacing: bool,
-    ) -> Result<(Option<Table<G>>, Self::Made), GenerateDirError> {
-        let (rules, dir) = (self.rules, self.dir);
-        let how = self.how(m)?;
-        if how != How::InCore {
-            let file = G::make_in_dir(rules, m, how, dir, threads, self.progress)?;
-            return Ok((None, (how, Some(file))));
-        }
-        let read;
-        let smaller = match self.holding {
-            Holding::Held => held,
-            Holding::FromDir { .. } => {
-                let mut tb = Tablebase::new(rules);
-                for t in G::dependencies(m, rules) {
-                    tb.insert_table(load_table(&Tablebase::<G>::file_path(dir, t), rules)?);
-                }
-                read = tb;
-                &read
-            }
-        };
-        Ok((Some(G::solve(rules, m, smaller, threads)?), (how, None)))
-    }
+/// The table files in `out` of `materials` and every material they need
+/// (in generation order), each joined from the partition files a
+/// partitioned run (`Holding::Partitioned`, the `distributed` feature)
+/// left in `dirs` (every process's directory, or copies of them), made
+/// on `threads` threads through the one executor. A table already in
+/// `out` is left as it is. `done` gets each table written; returns the
+/// materials written.
+///
+/// ```
+/// use qi_games::jungle::{Jungle, Rules};
+/// use qi_tablebase::join_partitions;
+///
+/// let rules = Rules::standard();
+/// let m = "LvC".parse()?;
+/// let (parts, out) = (tempfile::tempdir()?, tempfile::tempdir()?);
+/// // No run left its partitions here: nothing to join.
+/// let dirs = [parts.path().to_path_buf()];
+/// assert!(join_partitions::<Jungle>(&rules, &[m], &dirs, out.path(), 1, |_| {}).is_err());
+/// # #[cfg(feature = "distributed")] {
+/// use qi_tablebase::dataflow::Cluster;
+/// use qi_tablebase::{generate_plan, load_table, plan_on_cluster, Table, Tablebase};
+///
+/// let cluster = Cluster::Local { threads: 2 };
+/// let plan = plan_on_cluster::<Jungle>(parts.path(), &rules, &[m], &cluster, true);
+/// generate_plan::<Jungle>(&rules, &plan, parts.path(), 1, &|_| {}, &mut |_| {})?;
+/// let mut joined = Vec::new();
+/// let written = join_partitions::<Jungle>(&rules, &[m], &dirs, out.path(), 1, |t| joined.push(t.material()))?;
+/// assert_eq!((written, joined), (vec![m], vec![m]));
+/// let table: Table<Jungle> = load_table(&Tablebase::<Jungle>::file_path(out.path(), m), &rules)?;
+/// assert_eq!(Some(&table), Tablebase::generate(&rules, &[m], 1)?.table(m));
+/// // A table already there is left as it is.
+/// assert!(join_partitions::<Jungle>(&rules, &[m], &dirs, out.path(), 1, |_| {})?.is_empty());
+/// # }
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn join_partitions<G: Generator>(
+    rules: &G::Rules,
+    materials: &[G::Material],
+    dirs: &[std::path::PathBuf],
+    out: &Path,
+    threads: usize,
+    done: impl FnMut(&Table<G>),
+) -> Result<Vec<G::Material>, GenerateDirError> {
+    let order = G::closure(materials, rules);
+    let table_of =
+        |m, values: &SliceValues| G::slice_table(&G::slice(rules, m, None)?, values, threads);
+    crate::format::partition::join_dirs(rules, &order, dirs, out, table_of, done)
 }

@@ -1,16 +1,15 @@
 //! The one executor of a generation ([`execute`]), whatever makes each
 //! table: the closure of the materials asked for in generation order, the
-//! tables already there checked first (a damaged file refused or solved
-//! again, a file of other rules or material refused), the processes of a
+//! tables already there checked first (a damaged file made again and
+//! replaced, a file of other rules or material refused), the processes of a
 //! cluster agreed on what to make, then each material made level by level
 //! by a [`Way`] (in core, from its twin, out of core, on the cluster),
 //! written through a temporary file renamed into place, and held in memory
 //! only as long as [`Hold`] says. Generation in memory
-//! ([`Tablebase::extend`]), into a directory ([`crate::generate_dir`]),
-//! resumed ([`crate::five_tigers::generate_resumable`]), bounded by the
-//! machine's memory ([`crate::five_tigers::generate_bounded`]) and on a
-//! cluster (`generate_distributed`) are this loop with another way and
-//! policy.
+//! ([`Tablebase::extend`]), a [`Plan`](crate::Plan) run into a directory
+//! ([`crate::generate_plan`]: in one process, or as one process of a
+//! cluster) and a join of partitions ([`crate::join_partitions`]) are
+//! this loop with another way and policy.
 //!
 //! A run into a directory claims it before anything else
 //! ([`dir_lock::claim`](crate::dir_lock)): its write lock taken for the
@@ -46,17 +45,6 @@ pub(crate) enum Hold {
     Nothing,
 }
 
-/// What a file that fails its checks (cut short, bytes changed) does to a
-/// run. A file of other rules or of another material stops it either way:
-/// it is not the run's to overwrite.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum OnDamaged {
-    /// The run stops with the file's error.
-    Stop,
-    /// The material is made again and its file replaced.
-    Replace,
-}
-
 /// How one material is made: the executor's one choice per way of
 /// generating.
 pub(crate) trait Way<G: TableGame>: Sync {
@@ -84,15 +72,13 @@ pub(crate) trait Way<G: TableGame>: Sync {
     }
 
     /// Makes `material` from `held` (every table it reads, unless the
-    /// run holds [`Hold::Nothing`]) on `threads` threads; `replacing`
-    /// when its file was refused as damaged. Its table, or `None` when
-    /// the way wrote its file itself.
+    /// run holds [`Hold::Nothing`]) on `threads` threads. Its table, or
+    /// `None` when the way wrote its file itself.
     fn make(
         &self,
         material: G::Material,
         held: &Tablebase<G>,
         threads: usize,
-        replacing: bool,
     ) -> Result<(Option<Table<G>>, Self::Made), GenerateDirError>;
 }
 
@@ -124,8 +110,6 @@ pub(crate) struct Run<'a> {
     pub threads: usize,
     /// Which tables stay in memory.
     pub hold: Hold,
-    /// What a damaged file does.
-    pub damaged: OnDamaged,
 }
 
 /// What the executor found of one material before making anything.
@@ -237,8 +221,7 @@ pub(crate) fn execute<G: TableGame, W: Way<G>>(
         let make_one =
             |(m, found): (G::Material, Found<G>), threads: usize, held: &Tablebase<G>| {
                 let start = Instant::now();
-                let replacing = matches!(found, Found::Refused(_));
-                let (table, made) = way.make(m, held, threads, replacing)?;
+                let (table, made) = way.make(m, held, threads)?;
                 Ok::<_, GenerateDirError>(match found {
                     // Made for the other processes of a cluster: this
                     // directory's file is sound and stays (a way that writes
@@ -361,7 +344,7 @@ fn inspect<G: TableGame>(
     };
     match checked {
         Ok(table) => Ok(Found::Good(table)),
-        Err(e) if run.damaged == OnDamaged::Replace && damaged(&e) => Ok(Found::Refused(e)),
+        Err(e) if damaged(&e) => Ok(Found::Refused(e)),
         Err(e) => Err(e.into()),
     }
 }
@@ -381,8 +364,9 @@ pub(crate) fn damaged(e: &FormatError) -> bool {
     )
 }
 
-/// Why a generation into a directory ([`generate_dir`](crate::generate_dir)
-/// and the other ways of filling one) stopped.
+/// Why a generation into a directory
+/// ([`generate_plan`](crate::generate_plan), a join of partitions)
+/// stopped.
 #[derive(Debug, Error)]
 pub enum GenerateDirError {
     /// A file could not be read, written, or was refused.

@@ -45,6 +45,11 @@
 //!   smaller table already solved; its value is read there.
 //! * **Round** `t`: the step of the analysis that decides the positions
 //!   at distance `t`.
+//! * **Plan**, **way**: a generation's [`Plan`] says per material how it
+//!   is made ([`How`]) and how the run holds the tables read
+//!   ([`Holding`]: in memory, from the directory, on a cluster); the one
+//!   executor (`exec`) runs it, asking a *way* to make each material and
+//!   writing, checking and resuming the files itself.
 //! * **Level**: the materials solved side by side, none reading another
 //!   ([`TableGame::level`]); a table is kept until the last material that
 //!   reads it ([`TableGame::dependencies`]) is solved.
@@ -61,7 +66,7 @@
 //! | file formats | `format` (`container`, `blocked`, `partition`, `versions`, `write`) | the one table of (game, version) → layout ([`SlotIndex`]); atomic writing |
 //! | probing | `probe` ([`Tablebase`], [`LazyTablebase`], paged files) | reads `format`, never the generators |
 //! | games | [`jungle`], [`five_tigers`], `game` ([`TableGame`]) | the index, the moves and un-moves, the dependencies |
-//! | generation | `driver` ([`Solver`]), `exec`, `dir`, `resume`, [`dataflow`] | plans, the resumable executor, the cluster |
+//! | generation | `plan` ([`Plan`]), `exec`, `driver` ([`Solver`], [`Generator`], [`generate_plan`]), `on_cluster`, [`dataflow`] | the plans, the one resumable executor, its ways (in core, the game's own, on a cluster) |
 //!
 //! ## Design, and why it is right
 //!
@@ -150,8 +155,14 @@
 //!   answers for a position.
 //! * [`LazyTablebase`] answers from a directory, reading each material's
 //!   file when first needed (what a search shares between its threads).
-//! * [`generate_dir`] generates straight into a directory; [`plan_dir`]
-//!   says what it will do, per material.
+//! * A directory is filled by a [`Plan`] run through the one entry,
+//!   [`generate_plan`], however it is planned: [`plan_dir`] (every
+//!   material in core, the tables it reads held),
+//!   [`Generator::plan_within`] (the game's plan within a memory bound:
+//!   Five Tigers' `plan_bounded`, in core, from its twin or out of core)
+//!   or, with the `distributed` feature, `plan_on_cluster` (one process
+//!   of a cluster, whole tables gathered or its partitions only, which
+//!   [`join_partitions`] makes table files of afterwards).
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
@@ -159,7 +170,6 @@
 mod cluster;
 #[cfg(feature = "distributed")]
 pub mod dataflow;
-mod dir;
 mod dir_lock;
 mod driver;
 mod error;
@@ -167,24 +177,25 @@ mod exec;
 pub mod five_tigers;
 mod format;
 mod game;
+mod generate;
 #[cfg(feature = "distributed")]
 mod heartbeat;
 mod in_core;
 pub mod jungle;
+#[cfg(feature = "distributed")]
+mod on_cluster;
 mod plan;
 mod probe;
 #[cfg(feature = "distributed")]
 pub mod rendezvous;
-mod resume;
 pub mod retrograde;
 mod round;
 mod threads;
 mod value;
 
-pub use dir::generate_dir;
 pub use dir_lock::{remove_stale_temporaries, WriteLock, LOCK_FILE};
 pub use driver::GenerateError;
-pub use driver::{generate_plan, Generator, Made, Output, Solver};
+pub use driver::{join_partitions, Generator, Made, Output, Solver};
 pub use exec::GenerateDirError;
 pub use format::container::{FileError, MAGIC};
 pub use format::partition;
@@ -193,10 +204,11 @@ pub use format::write::free_bytes;
 pub use format::{check_table_file, load_table, save_table, FormatError, Source};
 pub use game::table::Table;
 pub use game::{Settled, TableGame};
+pub use generate::generate_plan;
+#[cfg(feature = "distributed")]
+pub use on_cluster::plan_on_cluster;
 pub use plan::{plan_dir, Holding, How, Plan, Step};
 pub use probe::lazy::LazyTablebase;
 pub use probe::paged::Paging;
 pub use probe::{ProbeError, Tablebase};
-#[cfg(feature = "distributed")]
-pub use resume::plan_partitioned;
 pub use value::{Wdl, UNUSED};

@@ -4,9 +4,10 @@
 //! reads (the materials a capture or removal leads to, from the game:
 //! [`TableGame::dependencies`]), its memory and its file. One type for
 //! every way of generating: [`plan_dir`](crate::plan_dir),
-//! [`Tablebase::plan`](crate::Tablebase::plan) and Five Tigers'
-//! `plan_bounded` fill it, the executor follows the same closure, levels
-//! and readers.
+//! [`Tablebase::plan`](crate::Tablebase::plan), Five Tigers'
+//! `plan_bounded` and, on a cluster, `plan_on_cluster` fill it;
+//! [`generate_plan`](crate::generate_plan) runs any of them through the
+//! one executor, which follows the same closure, levels and readers.
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -89,7 +90,7 @@ pub struct Plan<M> {
     pub steps: Vec<Step<M>>,
     /// The most bytes of finished tables held in memory at once by a run
     /// that keeps a table until the last material that reads it is made
-    /// ([`generate_dir`](crate::generate_dir)): those a material still
+    /// ([`Holding::Held`]): those a material still
     /// to come reads, while a level is made. 0 for a run that reads them
     /// from the directory (their bytes are in each step's memory).
     pub resident_table_bytes: u64,
@@ -97,8 +98,11 @@ pub struct Plan<M> {
     pub holding: Holding,
 }
 
-/// How a run of a [`Plan`] holds the finished tables its materials read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How a run of a [`Plan`] holds the finished tables its materials read,
+/// and so where it runs: in this process, or as one process of a cluster
+/// (every process runs the same plan's materials, each with its own
+/// directory).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Holding {
     /// In memory, each until the last material that reads it is made;
     /// the materials of one level are made side by side.
@@ -111,6 +115,20 @@ pub enum Holding {
         /// planned as present is planned again within it).
         memory: u64,
     },
+    /// Every finished table held by each process of a cluster, each
+    /// material solved by the cluster's workers and its table gathered
+    /// and written by every process (one made from its twin's table,
+    /// [`Generator::from_twin`](crate::Generator::from_twin), by each
+    /// process alone); the processes make what any of them lacks.
+    #[cfg(feature = "distributed")]
+    Gathered(crate::dataflow::Cluster),
+    /// No table held: each process of a cluster writes only its own
+    /// workers' partitions of each material
+    /// ([`crate::partition`]), and each material's exits read the smaller
+    /// materials' values from the workers that own them; a material is
+    /// made again by all when any process lacks one of its partitions.
+    #[cfg(feature = "distributed")]
+    Partitioned(crate::dataflow::Cluster),
 }
 
 impl<M: Copy> Plan<M> {
@@ -139,8 +157,8 @@ impl<M: Copy> Plan<M> {
         self.to_make().map(|s| s.file_bytes).sum()
     }
 
-    /// The plan with every material to make made `how` (a cluster's run:
-    /// [`How::OnCluster`]).
+    /// The plan with every material to make made `how` (every one out of
+    /// core, say, where the game's plan would make some in core).
     pub fn made(mut self, how: How) -> Self {
         for step in &mut self.steps {
             if step.how != How::Present {
@@ -208,7 +226,8 @@ pub(crate) fn plan<G: TableGame, E>(
 }
 
 /// What generating `materials` under `rules` into `dir` takes
-/// ([`generate_dir`](crate::generate_dir): each material without a file solved in core),
+/// in one process, each material without a file solved in core, the
+/// tables it reads held ([`Holding::Held`]),
 /// counting the files already there as present (they are checked when
 /// the generation starts).
 pub fn plan_dir<G: TableGame>(

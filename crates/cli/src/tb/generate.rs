@@ -1,9 +1,9 @@
 //! `qi tb generate`: its arguments, the plan printed, then run by the
-//! library's one entry ([`generate_plan`]) or on a cluster, the same way
-//! for either game.
+//! library's one entry ([`generate_plan`]), in this process or as one
+//! process of a cluster, the same way for either game.
 
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use clap::Args;
@@ -11,16 +11,13 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use qi_engine::{spec_of, FiveTigersKit, JungleKit};
 use qi_five_tigers::FiveTigers;
 use qi_jungle::Jungle;
-use qi_tablebase::dataflow::{Cluster, WorkerStats};
+use qi_tablebase::dataflow::WorkerStats;
 use qi_tablebase::five_tigers as ft;
 use qi_tablebase::jungle::Material;
-use qi_tablebase::{
-    generate_plan, FormatError, GenerateDirError, Generator, Holding, How, Output, Plan, Table,
-    Tablebase,
-};
+use qi_tablebase::{generate_plan, Generator, Holding, How, Made, Output};
 
 use super::dir_lock::waiting;
-use super::generate_cluster::{cluster_of, generate_on_cluster, generate_partitioned, settings};
+use super::generate_cluster::{settings, start_on_cluster};
 use super::resources::{check_disk, check_memory};
 use super::{
     ft_materials_of, materials_of, meeting, plan, tb_error, threads_or_cores, GameArg, GameRules,
@@ -121,18 +118,9 @@ pub(super) fn generate(args: &GenerateArgs) -> Result<(), CliError> {
     }
 }
 
-/// What hears of each table a cluster's run writes: the seconds it took,
-/// why a damaged file it replaced was refused, this process's workers'
-/// stats.
-type TableDone<'a, G> = dyn FnMut(&Table<G>, f64, Option<&FormatError>, &[WorkerStats]) + 'a;
-
-/// What hears of each material a partitioned run solves: the seconds it
-/// took, this process's workers' stats.
-type PartDone<'a, M> = dyn FnMut(M, f64, &[WorkerStats]) + 'a;
-
 /// What `qi tb generate` needs of a game beside the library's
 /// [`Generator`]: how its plan's memory is said, a table's statistics
-/// in a line, its rules as text and its runs on a cluster.
+/// in a line, its rules as text.
 pub(super) trait GenerateGame: Generator {
     /// Whether the plan's memory is a bound ("at most") or an estimate
     /// ("about").
@@ -144,24 +132,6 @@ pub(super) trait GenerateGame: Generator {
 
     /// A table's positions won, drawn and lost and its longest win.
     fn stats_line(stats: &Self::Stats) -> String;
-
-    /// Whole tables on the cluster ([`generate_on_cluster`]).
-    fn on_cluster(
-        rules: &Self::Rules,
-        materials: &[Self::Material],
-        cluster: &Cluster,
-        dir: &Path,
-        done: &mut TableDone<'_, Self>,
-    ) -> Result<Tablebase<Self>, GenerateDirError>;
-
-    /// This process's partitions on the cluster ([`generate_partitioned`]).
-    fn partitioned(
-        rules: &Self::Rules,
-        materials: &[Self::Material],
-        cluster: &Cluster,
-        dir: &Path,
-        done: &mut PartDone<'_, Self::Material>,
-    ) -> Result<Vec<Self::Material>, GenerateDirError>;
 }
 
 impl GenerateGame for Jungle {
@@ -173,26 +143,6 @@ impl GenerateGame for Jungle {
 
     fn stats_line(s: &qi_tablebase::jungle::Stats) -> String {
         stats_line(s.positions, [s.wins, s.draws, s.losses], s.longest_win)
-    }
-
-    fn on_cluster(
-        rules: &qi_jungle::Rules,
-        materials: &[Material],
-        cluster: &Cluster,
-        dir: &Path,
-        done: &mut TableDone<'_, Self>,
-    ) -> Result<Tablebase<Self>, GenerateDirError> {
-        qi_tablebase::jungle::generate_distributed(rules, materials, cluster, dir, done)
-    }
-
-    fn partitioned(
-        rules: &qi_jungle::Rules,
-        materials: &[Material],
-        cluster: &Cluster,
-        dir: &Path,
-        done: &mut PartDone<'_, Material>,
-    ) -> Result<Vec<Material>, GenerateDirError> {
-        qi_tablebase::jungle::generate_partitioned(rules, materials, cluster, dir, done)
     }
 }
 
@@ -206,26 +156,6 @@ impl GenerateGame for FiveTigers {
     fn stats_line(s: &ft::Stats) -> String {
         stats_line(s.positions, [s.wins, s.draws, s.losses], s.longest_win)
     }
-
-    fn on_cluster(
-        rules: &qi_five_tigers::Rules,
-        materials: &[ft::Material],
-        cluster: &Cluster,
-        dir: &Path,
-        done: &mut TableDone<'_, Self>,
-    ) -> Result<Tablebase<Self>, GenerateDirError> {
-        ft::generate_distributed(rules, materials, cluster, dir, done)
-    }
-
-    fn partitioned(
-        rules: &qi_five_tigers::Rules,
-        materials: &[ft::Material],
-        cluster: &Cluster,
-        dir: &Path,
-        done: &mut PartDone<'_, ft::Material>,
-    ) -> Result<Vec<ft::Material>, GenerateDirError> {
-        ft::generate_partitioned(rules, materials, cluster, dir, done)
-    }
 }
 
 /// A table's statistics in words: of its `positions`, those won, drawn
@@ -238,8 +168,7 @@ fn stats_line(positions: u64, [wins, draws, losses]: [u64; 3], longest_win: u32)
 }
 
 /// `qi tb generate` of the game `G`: the plan of `materials` under
-/// `rules` into DIR, printed, then run (in this process by
-/// [`generate_plan`], or on the cluster).
+/// `rules` into DIR, printed, then run by [`generate_plan`].
 fn run<G: GenerateGame>(
     args: &GenerateArgs,
     rules: &G::Rules,
@@ -250,18 +179,6 @@ fn run<G: GenerateGame>(
         plan::print(&plan);
         return Ok(());
     }
-    if let Some(cluster) = cluster_of(args)? {
-        plan::say(&plan, G::MEMORY);
-        let settings = settings::<G>(args, &cluster, G::spec(rules));
-        if args.partitioned {
-            return generate_partitioned(args, &cluster, &settings, |dir, done| {
-                G::partitioned(rules, materials, &cluster, dir, done)
-            });
-        }
-        return generate_on_cluster(args, &cluster, &settings, |dir, done| {
-            G::on_cluster(rules, materials, &cluster, dir, done)
-        });
-    }
     if plan.holding == Holding::Held {
         let largest = plan.steps.iter().filter(|s| s.how != How::Present);
         if let Some(step) = largest.max_by_key(|s| s.memory) {
@@ -269,20 +186,23 @@ fn run<G: GenerateGame>(
         }
     }
     plan::say(&plan, G::MEMORY);
-    here::<G>(args, rules, &plan)
-}
-
-/// Generates DIR as `plan` says in this process ([`generate_plan`]): a
-/// bar of the tables done; a line per table when they are made one at a
-/// time (each in core, out of core or from its twin), as they take long.
-fn here<G: GenerateGame>(
-    args: &GenerateArgs,
-    rules: &G::Rules,
-    plan: &Plan<G::Material>,
-) -> Result<(), CliError> {
     let threads = threads(args);
     create_dir(args)?;
     check_disk(&args.dir, plan.file_bytes())?;
+    let cluster = match &plan.holding {
+        Holding::Gathered(cluster) | Holding::Partitioned(cluster) => Some(cluster),
+        _ => None,
+    };
+    // A process of a cluster meets the others first, and is refused
+    // rather than left waiting by a directory another run holds (the
+    // others would wait for it).
+    let watch = match cluster {
+        Some(cluster) => {
+            let settings = settings::<G>(args, cluster, G::spec(rules));
+            start_on_cluster(args, cluster, &settings)?
+        }
+        None => None,
+    };
     let todo = plan.todo().len();
     let start = Instant::now();
     let drawn = std::io::stderr().is_terminal();
@@ -295,49 +215,88 @@ fn here<G: GenerateGame>(
             eprintln!("{line}");
         }
     };
-    let one_at_a_time = matches!(plan.holding, Holding::FromDir { .. });
-    let made = waiting(&args.dir, || {
-        generate_plan::<G>(rules, plan, &args.dir, threads, &say, &mut |made| {
-            if let Some(e) = &made.replaced {
-                say(&format!(
-                    "{}: the damaged file was replaced ({e})",
-                    made.material
-                ));
-            }
-            let (slots, stats) = match made.output {
-                Output::Table(table) => (table.len(), one_at_a_time.then(|| table.stats())),
-                Output::File { slots, stats } => (slots, Some(stats)),
-            };
-            if let Some(stats) = stats {
-                let how = match made.how {
-                    How::FromTwin => "from its twin (colours swapped)".to_string(),
-                    how => how.to_string(),
-                };
-                say(&format!(
-                    "{}: {slots} states {how} in {:.1} s; {}",
-                    made.material,
-                    made.seconds,
-                    G::stats_line(&stats)
-                ));
-                bar.set_message(format!("last {}", made.material));
-            } else {
-                bar.set_message(format!("last {} ({slots} slots)", made.material));
-            }
-            bar.inc(1);
-        })
-    });
+    // A line per material unless many are made side by side in core.
+    let each = plan.holding != Holding::Held;
+    let mut done = |made: Made<'_, G>| {
+        if let Some(watch) = &watch {
+            watch.tick();
+        }
+        if let Some(e) = &made.replaced {
+            say(&format!(
+                "{}: the damaged file was replaced ({e})",
+                made.material
+            ));
+        }
+        match made_line(&made, each) {
+            Some(line) => say(&line),
+            None => bar.set_message(format!("last {}", made.material)),
+        }
+        bar.inc(1);
+    };
+    let made = match cluster {
+        Some(_) => {
+            generate_plan::<G>(rules, &plan, &args.dir, threads, &say, &mut done).map_err(tb_error)
+        }
+        None => waiting(&args.dir, || {
+            generate_plan::<G>(rules, &plan, &args.dir, threads, &say, &mut done)
+        }),
+    };
     bar.finish_and_clear();
     // A damaged file planned as present is made too.
     let made = made?;
-    if made == 0 && todo == 0 {
-        return nothing_to_do(args, plan.steps.len());
+    if let Some(watch) = watch {
+        watch.finish();
     }
-    eprintln!(
-        "{made} tables generated in {:.1} s into {}",
-        start.elapsed().as_secs_f64(),
-        args.dir.display()
-    );
+    let seconds = start.elapsed().as_secs_f64();
+    let shown = args.dir.display();
+    match &plan.holding {
+        Holding::Partitioned(cluster) => eprintln!(
+            "{made} materials solved in {seconds:.1} s, this process's partitions in {shown} ({} \
+             workers in all; join them with qi tb join)",
+            cluster.workers()
+        ),
+        Holding::Gathered(cluster) => eprintln!(
+            "{made} tables generated in {seconds:.1} s into {shown} ({} workers in all)",
+            cluster.workers()
+        ),
+        _ if made == 0 && todo == 0 => return nothing_to_do(args, plan.steps.len()),
+        _ => eprintln!("{made} tables generated in {seconds:.1} s into {shown}"),
+    }
     Ok(())
+}
+
+/// The line that says what one material `made` took, if one is said
+/// (`each`: for every material, else for those that take long, made out
+/// of core or from their twin): its states, how, the seconds and its
+/// statistics, and what the workers of a cluster did.
+fn made_line<G: GenerateGame>(made: &Made<'_, G>, each: bool) -> Option<String> {
+    let m = made.material;
+    let seconds = made.seconds;
+    let w = WorkerStats::total(&made.workers);
+    let (slots, stats) = match &made.output {
+        Output::Table(table) if each => (table.len(), G::stats_line(&table.stats())),
+        Output::Table(_) => return None,
+        Output::File { slots, stats } => (*slots, G::stats_line(stats)),
+        Output::Partitions => {
+            return Some(format!(
+                "{m}: this process's partitions in {seconds:.2} s, {} rounds; its workers read \
+                 {} values ({} from other processes) and sent {} tidings ({} to other processes)",
+                w.rounds, w.reads, w.remote_reads, w.sent, w.remote
+            ))
+        }
+    };
+    let how = match made.how {
+        How::FromTwin => "from its twin (colours swapped)".to_string(),
+        how => how.to_string(),
+    };
+    let mut line = format!("{m}: {slots} states {how} in {seconds:.1} s; {stats}");
+    if !made.workers.is_empty() {
+        line += &format!(
+            "; {} rounds, this process's workers sent {} tidings, {} to other processes",
+            w.rounds, w.sent, w.remote
+        );
+    }
+    Some(line)
 }
 
 /// Creates DIR if it is missing (the free room on its disk is asked

@@ -1,14 +1,14 @@
-//! `qi tb generate --workers/--hosts`: a generation on timely dataflow
-//! workers, whole tables or partitions, one process of a cluster.
+//! `qi tb generate --workers/--hosts`: the cluster its arguments name,
+//! what its processes agree on, and their meeting before the run (which
+//! `generate` runs as any other plan).
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use qi_tablebase::dataflow::{Cluster, WorkerStats};
-use qi_tablebase::{FormatError, GenerateDirError, TableGame};
+use qi_tablebase::dataflow::Cluster;
+use qi_tablebase::TableGame;
 
 use super::generate::GenerateArgs;
 use super::meeting::{self, Settings};
-use super::tb_error;
 use crate::error::CliError;
 
 /// The cluster `--workers`, `--hosts` and `--process` ask for, if any.
@@ -70,103 +70,4 @@ pub(super) fn start_on_cluster(
     let peer_timeout = Duration::from_secs(args.peer_timeout);
     let heartbeat = meeting::end_on_lost_peer(&args.dir, peers, peer_timeout);
     Ok(Some(meeting::Watch::start(timeout, heartbeat)))
-}
-
-/// `qi tb generate` on timely dataflow workers: `run` generates every
-/// material of the closure into `DIR`, resumed from its files, and tells
-/// each table written.
-pub(super) fn generate_on_cluster<G: TableGame>(
-    args: &GenerateArgs,
-    cluster: &Cluster,
-    settings: &Settings,
-    run: impl FnOnce(
-        &std::path::Path,
-        &mut dyn FnMut(&qi_tablebase::Table<G>, f64, Option<&FormatError>, &[WorkerStats]),
-    ) -> Result<qi_tablebase::Tablebase<G>, GenerateDirError>,
-) -> Result<(), CliError> {
-    let shown = args.dir.display();
-    let watch = start_on_cluster(args, cluster, settings)?;
-    let start = Instant::now();
-    let mut solved = 0;
-    run(&args.dir, &mut |table, seconds, refused, stats| {
-        if let Some(watch) = &watch {
-            watch.tick();
-        }
-        if let Some(e) = refused {
-            eprintln!(
-                "{}: the file was refused ({e}), solved again",
-                table.material()
-            );
-        }
-        solved += 1;
-        if stats.is_empty() {
-            // Written by this process alone from its twin's table.
-            eprintln!(
-                "{}: {} states from its twin (colours swapped) in {seconds:.2} s",
-                table.material(),
-                table.len()
-            );
-            return;
-        }
-        let t = WorkerStats::total(stats);
-        eprintln!(
-            "{}: {} states in {seconds:.2} s, {} rounds; this process's workers sent {} tidings, \
-             {} to other processes",
-            table.material(),
-            table.len(),
-            t.rounds,
-            t.sent,
-            t.remote
-        );
-    })
-    .map_err(tb_error)?;
-    if let Some(watch) = watch {
-        watch.finish();
-    }
-    eprintln!(
-        "{solved} tables generated in {:.1} s into {shown} ({} workers in all)",
-        start.elapsed().as_secs_f64(),
-        cluster.workers()
-    );
-    Ok(())
-}
-
-/// `qi tb generate --partitioned`: `run` solves every material of the
-/// closure into `DIR` as this process's partitions, resumed from them,
-/// and tells each material solved.
-pub(super) fn generate_partitioned<M: std::fmt::Display>(
-    args: &GenerateArgs,
-    cluster: &Cluster,
-    settings: &Settings,
-    run: impl FnOnce(
-        &std::path::Path,
-        &mut dyn FnMut(M, f64, &[WorkerStats]),
-    ) -> Result<Vec<M>, GenerateDirError>,
-) -> Result<(), CliError> {
-    let watch = start_on_cluster(args, cluster, settings)?;
-    let shown = args.dir.display();
-    let start = Instant::now();
-    let solved = run(&args.dir, &mut |m, seconds, stats| {
-        if let Some(watch) = &watch {
-            watch.tick();
-        }
-        let t = WorkerStats::total(stats);
-        eprintln!(
-            "{m}: this process's partitions in {seconds:.2} s, {} rounds; its workers read {} \
-             values ({} from other processes) and sent {} tidings ({} to other processes)",
-            t.rounds, t.reads, t.remote_reads, t.sent, t.remote
-        );
-    })
-    .map_err(tb_error)?;
-    if let Some(watch) = watch {
-        watch.finish();
-    }
-    eprintln!(
-        "{} materials solved in {:.1} s, this process's partitions in {shown} ({} workers in \
-         all; join them with qi tb join)",
-        solved.len(),
-        start.elapsed().as_secs_f64(),
-        cluster.workers()
-    );
-    Ok(())
 }

@@ -4,7 +4,10 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use clap::Args;
+use qi_five_tigers::FiveTigers;
+use qi_jungle::Jungle;
 use qi_tablebase::five_tigers as ft;
+use qi_tablebase::join_partitions;
 
 use super::dir_lock::waiting;
 use super::{ft_materials_of, materials_of, threads_or_cores, GameArg, GameRules, MAX_PIECES};
@@ -44,11 +47,12 @@ pub(super) fn join(args: &JoinArgs) -> Result<(), CliError> {
         GameRules::Jungle(rules) => {
             let materials = materials_of(&args.material, args.pieces, MAX_PIECES)?;
             waiting(&args.out, || {
-                qi_tablebase::jungle::join_partitions(
+                join_partitions::<Jungle>(
                     &rules,
                     &materials,
                     &args.parts,
                     &args.out,
+                    threads,
                     |t| eprintln!("{}: {} positions", t.material(), t.len()),
                 )
             })?
@@ -57,9 +61,14 @@ pub(super) fn join(args: &JoinArgs) -> Result<(), CliError> {
         GameRules::FiveTigers(rules) => {
             let materials = ft_materials_of(&args.material, args.pieces, ft::MAX_PIECES)?;
             waiting(&args.out, || {
-                ft::join_partitions(&rules, &materials, &args.parts, &args.out, threads, |t| {
-                    eprintln!("{}: {} states", t.material(), t.len())
-                })
+                join_partitions::<FiveTigers>(
+                    &rules,
+                    &materials,
+                    &args.parts,
+                    &args.out,
+                    threads,
+                    |t| eprintln!("{}: {} states", t.material(), t.len()),
+                )
             })?
             .len()
         }

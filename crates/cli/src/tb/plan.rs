@@ -5,7 +5,7 @@
 
 use std::fmt::Display;
 
-use qi_tablebase::{plan_dir, plan_partitioned, Generator, How, Plan};
+use qi_tablebase::{plan_on_cluster, Generator, How, Plan};
 
 use super::generate::GenerateArgs;
 use super::generate_cluster::cluster_of;
@@ -30,13 +30,15 @@ pub(super) fn of<G: Generator>(
     rules: &G::Rules,
     materials: &[G::Material],
 ) -> Result<Plan<G::Material>, CliError> {
-    if on_cluster(args) {
-        if args.partitioned {
-            if let Some(cluster) = cluster_of(args)? {
-                return Ok(plan_partitioned::<G>(&args.dir, rules, materials, &cluster));
-            }
-        }
-        return Ok(plan_dir::<G>(&args.dir, rules, materials).made(How::OnCluster));
+    if let Some(cluster) = cluster_of(args)? {
+        let partitioned = args.partitioned;
+        return Ok(plan_on_cluster::<G>(
+            &args.dir,
+            rules,
+            materials,
+            &cluster,
+            partitioned,
+        ));
     }
     let memory = machine_memory()?.unwrap_or(u64::MAX);
     G::plan_within(rules, materials, &args.dir, memory).map_err(|e| match e {

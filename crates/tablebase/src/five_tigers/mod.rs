@@ -51,7 +51,7 @@
 //! | solving in core | `removals`, `retro`, `retro_ban`, `slice` |
 //! | solving out of core | `retro_disk` (its cells, file, schedule, disk room, halves, threads) |
 //! | a table from its twin (colours swapped) | `twin` |
-//! | filling a directory | `resume` (resumable, the cluster), `within_memory` (one material's memory at a time), `file_stats` |
+//! | planning a directory's run, the game's ways of the executor | `within_memory` (one material's memory at a time, the twin, out of core, the cluster's slice), `file_stats` |
 //!
 //! ```
 //! use qi_games::five_tigers::{FiveTigers, Rules};
@@ -75,7 +75,6 @@ mod key;
 mod layout;
 mod material;
 mod removals;
-mod resume;
 mod retro;
 mod retro_ban;
 mod retro_disk;
@@ -97,14 +96,11 @@ pub use material::{
     closure, same_board_rules, Material, MaterialError, MAX_PIECES, MAX_PIECES_FORBIDDEN,
 };
 pub(crate) use material::{forbids_shuttle, within_rules};
-#[cfg(feature = "distributed")]
-pub use resume::{generate_distributed, generate_partitioned};
-pub use resume::{generate_resumable, join_partitions};
 pub use retro_disk::{solve_out_of_core, OutOfCoreReport};
 pub use slice::FiveTigersSlice;
 pub use stats::Stats;
 pub use table::{position_of_key, LazyTablebase, Table, Tablebase};
-pub use within_memory::{generate_bounded, plan_bounded, Solved};
+pub use within_memory::plan_bounded;
 
 use crate::probe::ProbeError;
 use crate::value::Wdl;

@@ -1,8 +1,7 @@
 //! One worker's share of a solved slice on disk: what each process of a
 //! cluster writes when no process gathers whole tables
-//! (`dataflow::solve_reading`), and what the next slices' reads and the
-//! games' `join_partitions` ([`crate::jungle::join_partitions`],
-//! [`crate::five_tigers::join_partitions`]) read back.
+//! (`dataflow::solve_reading`), and what the next slices' reads and
+//! [`crate::join_partitions`] read back.
 //!
 //! A partition file holds the values of the slots the worker owns under
 //! the slice's deal ([`Deal`]: runs of `2^shift` slots, run `k` to worker
@@ -18,7 +17,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::exec::{execute, GenerateDirError, Hold, OnDamaged, Run, Way};
+use crate::exec::{execute, GenerateDirError, Hold, Run, Way};
 use crate::format::container::{fnv1a, read_prefix, write_prefix, FileError, Reader, FNV_OFFSET};
 use crate::format::write::write_atomically_with;
 use crate::format::{rules_and_material, FormatError};
@@ -682,7 +681,6 @@ pub(crate) fn join_dirs<G: TableGame>(
         dir: Some(out),
         threads: 1,
         hold: Hold::Nothing,
-        damaged: OnDamaged::Replace,
     };
     let way = Join {
         rules,
@@ -724,7 +722,6 @@ where
         m: G::Material,
         _held: &crate::Tablebase<G>,
         _threads: usize,
-        _replacing: bool,
     ) -> Result<(Option<Table<G>>, ()), GenerateDirError> {
         let values = join_partitions::<G>(self.rules, m, self.dirs)?;
         Ok((Some((self.table_of)(m, &values)?), ()))

@@ -30,8 +30,6 @@
 //! assert_eq!(tb.probe(&pos).unwrap(), Some((Wdl::Win, 1)));
 //! ```
 
-#[cfg(feature = "distributed")]
-mod distributed;
 mod material;
 mod slice;
 mod tables;
@@ -39,8 +37,6 @@ mod tables;
 use qi_core::Position;
 use qi_jungle::{Jungle, ParseRulesError, Rules};
 
-#[cfg(feature = "distributed")]
-pub use distributed::{generate_distributed, generate_partitioned};
 pub use material::{Indexer, Material, MaterialError};
 pub use slice::JungleSlice;
 pub use tables::{LazyTablebase, Table, Tablebase};
@@ -273,8 +269,41 @@ impl Solver for Jungle {
     }
 }
 
-/// Every Jungle table is solved in core, the tables it reads held.
-impl crate::Generator for Jungle {}
+/// Every Jungle table is solved in core, the tables it reads held, or
+/// on a cluster as a [`JungleSlice`].
+impl crate::Generator for Jungle {
+    type Slice = JungleSlice;
+
+    /// The slice reads the tables its captures lead to, copied so that
+    /// the workers own them.
+    fn slice(
+        rules: &Rules,
+        material: Material,
+        smaller: Option<&Tablebase>,
+    ) -> Result<JungleSlice, GenerateError> {
+        let Some(smaller) = smaller else {
+            return Ok(JungleSlice::reading(material, rules));
+        };
+        let mut read = Tablebase::new(rules);
+        for m in material.after_captures() {
+            read.insert_table(smaller.table(m).cloned().ok_or_else(|| {
+                GenerateError::MissingSubtable {
+                    material: material.to_string(),
+                    needed: m.to_string(),
+                }
+            })?);
+        }
+        Ok(JungleSlice::new(material, rules, read))
+    }
+
+    fn slice_table(
+        slice: &JungleSlice,
+        values: &crate::retrograde::SliceValues,
+        _threads: usize,
+    ) -> Result<Table, GenerateError> {
+        Ok(slice.table(values))
+    }
+}
 
 impl crate::LazyTablebase<Jungle> {
     /// The most animals of any material whose file was in the directory
@@ -294,55 +323,4 @@ impl crate::LazyTablebase<Jungle> {
     pub fn max_animals(&self) -> u32 {
         self.max_size()
     }
-}
-
-/// The table files in `out` of `materials` and every material they need
-/// (fewest animals first), each joined from the partition files a
-/// `generate_partitioned` run (the `distributed` feature) left
-/// in `dirs` (every process's directory, or copies of them). A table
-/// already in `out` is left as it is. `done` gets each table written;
-/// returns the materials written.
-///
-/// ```
-/// use qi_games::jungle::Rules;
-/// use qi_tablebase::jungle::{join_partitions, Material};
-///
-/// let rules = Rules::standard();
-/// let m: Material = "LvC".parse()?;
-/// let (parts, out) = (tempfile::tempdir()?, tempfile::tempdir()?);
-/// // No run left its partitions here: nothing to join.
-/// let dirs = [parts.path().to_path_buf()];
-/// assert!(join_partitions(&rules, &[m], &dirs, out.path(), |_| {}).is_err());
-/// # #[cfg(feature = "distributed")] {
-/// use qi_tablebase::dataflow::Cluster;
-/// use qi_tablebase::jungle::{generate_partitioned, Table, Tablebase};
-///
-/// generate_partitioned(&rules, &[m], &Cluster::Local { threads: 2 }, parts.path(), |_, _, _| {})?;
-/// let mut joined = Vec::new();
-/// let written = join_partitions(&rules, &[m], &dirs, out.path(), |t| joined.push(t.material()))?;
-/// assert_eq!((written, joined), (vec![m], vec![m]));
-/// let table: Table = qi_tablebase::load_table(&Tablebase::file_path(out.path(), m), &rules)?;
-/// assert_eq!(Some(&table), Tablebase::generate(&rules, &[m], 1)?.table(m));
-/// // A table already there is left as it is.
-/// assert!(join_partitions(&rules, &[m], &dirs, out.path(), |_| {})?.is_empty());
-/// # }
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn join_partitions(
-    rules: &Rules,
-    materials: &[Material],
-    dirs: &[std::path::PathBuf],
-    out: &std::path::Path,
-    done: impl FnMut(&Table),
-) -> Result<Vec<Material>, crate::GenerateDirError> {
-    use crate::game::TableGame;
-    let order = <qi_jungle::Jungle as TableGame>::closure(materials, rules);
-    crate::format::partition::join_dirs(
-        rules,
-        &order,
-        dirs,
-        out,
-        |m, values| Ok(JungleSlice::reading(m, rules).table(values)),
-        done,
-    )
 }

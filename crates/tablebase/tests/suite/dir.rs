@@ -1,12 +1,22 @@
-//! `generate_dir`: the same files as generation in memory, resumption from
-//! the files present, refusal of a corrupt one.
-
-use std::sync::atomic::{AtomicUsize, Ordering};
+//! `generate_plan` into a directory: the same files as generation in
+//! memory, resumption from the files present, a damaged file replaced and
+//! a foreign one refused, the directory claimed.
 
 use qi_jungle::Jungle;
 use qi_jungle::Rules;
 use qi_tablebase::jungle::{Material, Tablebase};
-use qi_tablebase::{generate_dir, plan_dir, FileError, FormatError, GenerateDirError};
+use qi_tablebase::{plan_dir, FileError, FormatError, GenerateDirError};
+
+use crate::common::generate::in_dir;
+
+/// The count of materials `in_dir` made.
+fn made_in<G: qi_tablebase::Generator>(
+    rules: &G::Rules,
+    materials: &[G::Material],
+    dir: &std::path::Path,
+) -> Result<usize, GenerateDirError> {
+    in_dir::<G>(rules, materials, dir).map(|made| made.len())
+}
 
 fn materials() -> Vec<Material> {
     ["ERvL", "LCvE", "RvCD"]
@@ -34,13 +44,16 @@ fn files_equal_those_of_generation_in_memory_and_a_run_resumes() {
         .sum();
     assert_eq!(plan.resident_table_bytes, two);
 
-    let calls = AtomicUsize::new(0);
-    let solved = generate_dir::<Jungle>(&rules, &wanted, 2, &dir, &|_| {
-        calls.fetch_add(1, Ordering::Relaxed);
-    })
-    .unwrap();
-    assert_eq!(solved, all.len());
-    assert_eq!(calls.load(Ordering::Relaxed), all.len());
+    // The materials of a level are made side by side: in any order.
+    let mut solved: Vec<String> = in_dir::<Jungle>(&rules, &wanted, &dir)
+        .unwrap()
+        .into_iter()
+        .map(|m| m.0)
+        .collect();
+    let mut names: Vec<String> = all.iter().map(|m| m.to_string()).collect();
+    solved.sort();
+    names.sort();
+    assert_eq!(solved, names);
     let memory = Tablebase::generate(&rules, &wanted, 2).unwrap();
     let bytes_of = |m: Material| std::fs::read(Tablebase::file_path(&dir, m)).unwrap();
     for &m in &all {
@@ -54,50 +67,43 @@ fn files_equal_those_of_generation_in_memory_and_a_run_resumes() {
         std::fs::remove_file(Tablebase::file_path(&dir, m)).unwrap();
     }
     assert_eq!(plan_dir::<Jungle>(&dir, &rules, &wanted).todo(), gone);
-    assert_eq!(
-        generate_dir::<Jungle>(&rules, &wanted, 1, &dir, &|_| {}).unwrap(),
-        2
-    );
+    assert_eq!(made_in::<Jungle>(&rules, &wanted, &dir).unwrap(), 2);
     for &m in &all {
         assert_eq!(bytes_of(m), memory.table(m).unwrap().to_bytes(), "{m}");
     }
-    assert_eq!(
-        generate_dir::<Jungle>(&rules, &wanted, 2, &dir, &|_| {}).unwrap(),
-        0
-    );
+    assert_eq!(made_in::<Jungle>(&rules, &wanted, &dir).unwrap(), 0);
 }
 
 #[test]
-fn a_corrupt_or_foreign_file_present_stops_the_run_with_its_error() {
+fn a_damaged_file_is_replaced_and_a_foreign_one_stops_the_run() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().to_path_buf();
     let wanted = materials();
-    generate_dir::<Jungle>(&Rules::standard(), &wanted, 2, &dir, &|_| {}).unwrap();
+    in_dir::<Jungle>(&Rules::standard(), &wanted, &dir).unwrap();
     // A 2-animal file (read because the 3-animal tables need it) and a
-    // 3-animal one (only checked) are both refused when damaged.
+    // 3-animal one (only checked) are both refused when damaged, made
+    // again and replaced by the same bytes.
     for text in ["CvE", "RvCD"] {
-        let path = Tablebase::file_path(&dir, text.parse().unwrap());
+        let m: Material = text.parse().unwrap();
+        let path = Tablebase::file_path(&dir, m);
         let good = std::fs::read(&path).unwrap();
         let mut bad = good.clone();
         let last = bad.len() - 1;
         bad[last] ^= 1;
         std::fs::write(&path, &bad).unwrap();
-        let err =
-            generate_dir::<Jungle>(&Rules::standard(), &wanted, 2, &dir, &|_| {}).unwrap_err();
-        assert!(
-            matches!(
-                err,
-                GenerateDirError::Format(FormatError::File {
-                    source: FileError::Checksum { .. },
-                    ..
-                })
-            ),
-            "{text}: {err}"
-        );
-        std::fs::write(&path, &good).unwrap();
+        assert!(matches!(
+            qi_tablebase::load_table::<Jungle>(&path, &Rules::standard()),
+            Err(FormatError::File {
+                source: FileError::Checksum { .. },
+                ..
+            })
+        ));
+        let made = in_dir::<Jungle>(&Rules::standard(), &wanted, &dir).unwrap();
+        assert_eq!(made, [(m.to_string(), true)]);
+        assert!(std::fs::read(&path).unwrap() == good, "{text}");
     }
-    // Tables of other board rules.
-    let err = generate_dir::<Jungle>(&Rules::datou(), &wanted, 2, &dir, &|_| {}).unwrap_err();
+    // Tables of other board rules are not the run's to replace.
+    let err = in_dir::<Jungle>(&Rules::datou(), &wanted, &dir).unwrap_err();
     assert!(
         matches!(
             err,
@@ -113,17 +119,10 @@ fn a_directory_that_cannot_be_made_is_an_error() {
     let tmp = tempfile::tempdir().unwrap();
     let parent = tmp.path().to_path_buf();
     let dir = parent.join("not-there");
-    generate_dir::<Jungle>(&Rules::standard(), &materials()[..1], 2, &dir, &|_| {}).unwrap();
+    in_dir::<Jungle>(&Rules::standard(), &materials()[..1], &dir).unwrap();
     let file = parent.join("a-file");
     std::fs::write(&file, b"").unwrap();
-    let err = generate_dir::<Jungle>(
-        &Rules::standard(),
-        &materials(),
-        2,
-        &file.join("dir"),
-        &|_| {},
-    )
-    .unwrap_err();
+    let err = in_dir::<Jungle>(&Rules::standard(), &materials(), &file.join("dir")).unwrap_err();
     assert!(matches!(err, GenerateDirError::Lock { .. }), "{err}");
 }
 
@@ -132,6 +131,8 @@ fn a_directory_that_cannot_be_made_is_an_error() {
 /// beside it), whichever way each generates.
 #[test]
 fn a_second_run_on_a_held_directory_is_refused() {
+    use crate::common::generate::run_plan;
+    use qi_five_tigers::FiveTigers;
     use qi_tablebase::five_tigers as ft;
 
     let tmp = tempfile::tempdir().unwrap();
@@ -140,8 +141,9 @@ fn a_second_run_on_a_held_directory_is_refused() {
     let first: Material = "LvC".parse().unwrap();
     // A second run started while the first writes (from its `done`).
     let second = std::sync::Mutex::new(None);
-    generate_dir::<Jungle>(&rules, &[first], 1, &dir, &|_| {
-        let again = generate_dir::<Jungle>(&rules, &["RvC".parse().unwrap()], 1, &dir, &|_| {});
+    let plan = plan_dir::<Jungle>(&dir, &rules, &[first]);
+    run_plan::<Jungle, _>(&rules, &plan, &dir, |_| {
+        let again = in_dir::<Jungle>(&rules, &["RvC".parse().unwrap()], &dir);
         *second.lock().unwrap() = Some(again);
     })
     .unwrap();
@@ -158,20 +160,29 @@ fn a_second_run_on_a_held_directory_is_refused() {
     let lock = qi_tablebase::WriteLock::try_acquire(&dir).unwrap().unwrap();
     let ft_rules = qi_five_tigers::Rules::shandong();
     let ms = ["2v1".parse::<ft::Material>().unwrap()];
-    let bounded = ft::generate_bounded(&ft_rules, &ms, &dir, 1, 1 << 30, &|_| {}, &mut |_| {});
+    let bounded = ft::plan_bounded(&ft_rules, &ms, &dir, 1 << 30).unwrap();
+    let bounded = run_plan::<FiveTigers, _>(&ft_rules, &bounded, &dir, |_| {});
     assert!(
         matches!(bounded, Err(GenerateDirError::Locked { .. })),
         "{bounded:?}"
     );
-    let resumed = ft::generate_resumable(&ft_rules, &ms, 1, &dir, &mut |_, _, _| {});
-    assert!(matches!(resumed, Err(GenerateDirError::Locked { .. })));
-    let in_dir = generate_dir::<qi_five_tigers::FiveTigers>(&ft_rules, &ms, 1, &dir, &|_| {});
-    assert!(matches!(in_dir, Err(GenerateDirError::Locked { .. })));
+    let held = in_dir::<FiveTigers>(&ft_rules, &ms, &dir);
+    assert!(matches!(held, Err(GenerateDirError::Locked { .. })));
+    #[cfg(feature = "distributed")]
+    for partitioned in [false, true] {
+        let cluster = qi_tablebase::dataflow::Cluster::Local { threads: 1 };
+        let plan = qi_tablebase::plan_on_cluster::<FiveTigers>(
+            &dir,
+            &ft_rules,
+            &ms,
+            &cluster,
+            partitioned,
+        );
+        let run = run_plan::<FiveTigers, _>(&ft_rules, &plan, &dir, |_| {});
+        assert!(matches!(run, Err(GenerateDirError::Locked { .. })));
+    }
     drop(lock);
-    assert_eq!(
-        generate_dir::<qi_five_tigers::FiveTigers>(&ft_rules, &ms, 1, &dir, &|_| {}).unwrap(),
-        1
-    );
+    assert_eq!(made_in::<FiveTigers>(&ft_rules, &ms, &dir).unwrap(), 1);
 }
 
 /// A run killed mid-write leaves its temporary file and no table: the
@@ -183,19 +194,15 @@ fn a_killed_run_resumes_and_its_temporary_file_is_removed() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().to_path_buf();
     let wanted = materials();
-    generate_dir::<Jungle>(&rules, &wanted, 2, &dir, &|_| {}).unwrap();
+    in_dir::<Jungle>(&rules, &wanted, &dir).unwrap();
     let killed: Material = "LCvE".parse().unwrap();
     let path = Tablebase::file_path(&dir, killed);
     let whole = std::fs::read(&path).unwrap();
     std::fs::remove_file(&path).unwrap();
     let stale = dir.join(".LCvE.qtb.x1Y2z3.tmp");
     std::fs::write(&stale, &whole[..whole.len() / 2]).unwrap();
-    let solved = std::sync::Mutex::new(Vec::new());
-    generate_dir::<Jungle>(&rules, &wanted, 2, &dir, &|t| {
-        solved.lock().unwrap().push(t.material())
-    })
-    .unwrap();
-    assert_eq!(solved.into_inner().unwrap(), [killed]);
+    let solved = in_dir::<Jungle>(&rules, &wanted, &dir).unwrap();
+    assert_eq!(solved, [(killed.to_string(), false)]);
     assert!(!stale.exists());
     assert!(std::fs::read(&path).unwrap() == whole);
 }
@@ -229,8 +236,7 @@ fn five_tigers_3v3_reads_3v1_two_levels_below() {
     // While `3v2` is solved, and then `3v3`, both 4-piece tables are held.
     assert_eq!(plan.resident_table_bytes, bytes("3v1") + bytes("1v3"));
 
-    let solved = generate_dir::<FiveTigers>(&rules, &wanted, 2, &dir, &|_| {}).unwrap();
-    assert_eq!(solved, 4);
+    assert_eq!(made_in::<FiveTigers>(&rules, &wanted, &dir).unwrap(), 4);
     // The same bytes as the tables made in memory, `3v3` among them.
     let memory = ft::Tablebase::generate(&rules, &wanted, 2).unwrap();
     for material in plan.all() {

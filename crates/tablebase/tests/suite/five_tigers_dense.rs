@@ -5,10 +5,11 @@
 use std::path::{Path, PathBuf};
 
 use crate::common::ft_graph;
+use crate::common::generate::in_dir;
 use qi_core::Position;
 use qi_five_tigers::{FiveTigers, Rules};
 use qi_tablebase::five_tigers::{
-    closure, generate_resumable, solve_material, LazyTablebase, Material, Slots, Table, Tablebase,
+    closure, solve_material, LazyTablebase, Material, Slots, Table, Tablebase,
 };
 use qi_tablebase::{load_table, save_table, FileError, FormatError, Paging, Wdl};
 
@@ -302,11 +303,7 @@ fn a_keyed_directory_resumes_into_dense_files_and_a_cut_dense_file_is_solved_aga
     for t in small.tables() {
         save_table(&dir, &t.keyed()).unwrap();
     }
-    let mut solved = Vec::new();
-    let tb = generate_resumable(&rules, &ms, 2, &dir, &mut |t, _, e| {
-        solved.push((t.material().to_string(), e.is_some()))
-    })
-    .unwrap();
+    let solved = in_dir::<FiveTigers>(&rules, &ms, &dir).unwrap();
     assert_eq!(
         solved,
         [("3v2".to_string(), false)],
@@ -316,14 +313,11 @@ fn a_keyed_directory_resumes_into_dense_files_and_a_cut_dense_file_is_solved_aga
     let whole = std::fs::read(&path).unwrap();
     assert_eq!(u16::from_le_bytes([whole[8], whole[9]]), 2);
     let expected = generate(&rules, &ms);
-    assert!(*tb.table(ms[0]).unwrap() == *expected.table(ms[0]).unwrap());
+    let table: Table = load_table(&path, &rules).unwrap();
+    assert!(table == *expected.table(ms[0]).unwrap());
     // Cut inside a block: refused and solved again, the same bytes.
     std::fs::write(&path, &whole[..whole.len() - 20_000]).unwrap();
-    let mut solved = Vec::new();
-    generate_resumable(&rules, &ms, 2, &dir, &mut |t, _, e| {
-        solved.push((t.material().to_string(), e.is_some()))
-    })
-    .unwrap();
+    let solved = in_dir::<FiveTigers>(&rules, &ms, &dir).unwrap();
     assert_eq!(solved, [("3v2".to_string(), true)]);
     assert_eq!(std::fs::read(&path).unwrap(), whole);
     std::fs::remove_dir_all(&dir).unwrap();

@@ -9,7 +9,9 @@ use crate::common::ft_graph;
 
 use qi_core::Position;
 use qi_five_tigers::{FiveTigers, Rules};
-use qi_tablebase::five_tigers::{closure, generate_resumable, solve_material, Material, Tablebase};
+use qi_tablebase::five_tigers::{closure, solve_material, Material, Tablebase};
+
+use crate::common::generate::in_dir;
 use qi_tablebase::{load_table, FormatError, GenerateDirError, GenerateError, Wdl};
 
 /// Every table of `materials`' closure under `rules` by `generator`.
@@ -161,15 +163,9 @@ fn a_rerun_solves_only_what_is_missing_and_replaces_a_cut_file() {
     let rules = Rules::shandong_shuttle();
     let ms: Vec<Material> = vec!["3v2".parse().unwrap(), "2v2".parse().unwrap()];
     let run = |dir: &std::path::Path| {
-        let mut solved = Vec::new();
-        let mut refused = Vec::new();
-        generate_resumable(&rules, &ms, 2, dir, &mut |t, _, e| {
-            solved.push(t.material().to_string());
-            if e.is_some() {
-                refused.push(t.material().to_string());
-            }
-        })
-        .unwrap();
+        let made = in_dir::<FiveTigers>(&rules, &ms, dir).unwrap();
+        let solved: Vec<String> = made.iter().map(|m| m.0.clone()).collect();
+        let refused = made.into_iter().filter(|m| m.1).map(|m| m.0).collect();
         (solved, refused)
     };
     let (solved, _) = run(&dir);
@@ -194,7 +190,7 @@ fn a_rerun_solves_only_what_is_missing_and_replaces_a_cut_file() {
     // A whole file of other rules is not ours to replace.
     let other = Tablebase::generate(&Rules::shandong(), &["2v2".parse().unwrap()], 1).unwrap();
     qi_tablebase::save_table(&dir, other.table("2v2".parse().unwrap()).unwrap()).unwrap();
-    let err = generate_resumable(&rules, &ms, 1, &dir, &mut |_, _, _| {}).unwrap_err();
+    let err = in_dir::<FiveTigers>(&rules, &ms, &dir).unwrap_err();
     assert!(
         matches!(
             err,

@@ -173,16 +173,17 @@ mod distributed {
                             process,
                             hosts,
                         };
-                        let mut solved = Vec::new();
-                        qi_tablebase::five_tigers::generate_distributed(
-                            &Rules::shandong_shuttle(),
-                            &ms,
-                            &cluster,
+                        let rules = Rules::shandong_shuttle();
+                        let plan = qi_tablebase::plan_on_cluster::<qi_five_tigers::FiveTigers>(
+                            &dir, &rules, &ms, &cluster, false,
+                        );
+                        crate::common::generate::run_plan::<qi_five_tigers::FiveTigers, _>(
+                            &rules,
+                            &plan,
                             &dir,
-                            |t, _, _, stats| solved.push((t.material(), stats.len())),
+                            |m| (m.material, m.workers.len()),
                         )
-                        .unwrap();
-                        solved
+                        .unwrap()
                     })
                 })
                 .collect();

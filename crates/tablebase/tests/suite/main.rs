@@ -6,6 +6,7 @@ mod common {
     pub mod backward;
     pub mod fnv;
     pub mod ft_graph;
+    pub mod generate;
     pub mod jungle_graph;
     #[cfg(feature = "distributed")]
     pub mod loopback;

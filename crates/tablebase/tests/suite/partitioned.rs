@@ -1,4 +1,4 @@
-//! The cluster generation that gathers no table (`generate_partitioned`:
+//! The cluster generation that gathers no table (`Holding::Partitioned`:
 //! each process writes its workers' partitions, each start reads the
 //! smaller materials' values from the workers that own them): joined, the
 //! partitions give the single-process generators' files byte for byte,
@@ -15,8 +15,22 @@ use qi_tablebase::five_tigers::{self, closure, solve_material, FiveTigersSlice};
 use qi_tablebase::jungle;
 use qi_tablebase::partition::Partition;
 use qi_tablebase::retrograde::ReadingSlice;
+use qi_tablebase::{join_partitions, plan_on_cluster, Generator};
 
+use crate::common::generate::run_plan;
 use crate::common::loopback;
+
+/// `materials` and what they read solved on `cluster` into `dir` as this
+/// process's partitions: each material solved, with its workers' stats.
+fn partitioned<G: Generator>(
+    rules: &G::Rules,
+    materials: &[G::Material],
+    cluster: &Cluster,
+    dir: &std::path::Path,
+) -> Solved<G::Material> {
+    let plan = plan_on_cluster::<G>(dir, rules, materials, cluster, true);
+    run_plan::<G, _>(rules, &plan, dir, |m| (m.material, m.workers)).unwrap()
+}
 
 /// The retrograde generator's Five Tigers tables of `materials` and all
 /// they need.
@@ -96,12 +110,7 @@ fn ft_partitioned_equals_the_generator(
     let (_keep, dirs) = temp_dirs(processes);
     let run_ms = ms.clone();
     let solved = on_cluster(&dirs, threads, move |cluster, dir| {
-        let mut solved = Vec::new();
-        five_tigers::generate_partitioned(&rules, &run_ms, cluster, dir, |m, _, stats| {
-            solved.push((m, stats.to_vec()))
-        })
-        .unwrap();
-        solved
+        partitioned::<qi_five_tigers::FiveTigers>(&rules, &run_ms, cluster, dir)
     });
     // Each process holds only its own workers' partitions.
     for (p, dir) in dirs.iter().enumerate() {
@@ -125,7 +134,9 @@ fn ft_partitioned_equals_the_generator(
         }
     }
     let out = tempfile::tempdir().unwrap();
-    let written = five_tigers::join_partitions(&rules, &ms, &dirs, out.path(), 2, |_| {}).unwrap();
+    let written =
+        join_partitions::<qi_five_tigers::FiveTigers>(&rules, &ms, &dirs, out.path(), 2, |_| {})
+            .unwrap();
     assert_eq!(written, closure(&ms, &rules));
     for m in written {
         let bytes = std::fs::read(five_tigers::Tablebase::file_path(out.path(), m)).unwrap();
@@ -187,18 +198,14 @@ fn jungle_partitions_over_two_processes_join_into_the_generators_files() {
     let (_keep, dirs) = temp_dirs(2);
     let run_ms = ms.clone();
     let solved = on_cluster(&dirs, 1, move |cluster, dir| {
-        let mut solved = Vec::new();
-        jungle::generate_partitioned(&rules, &run_ms, cluster, dir, |m, _, stats| {
-            solved.push((m, stats.to_vec()))
-        })
-        .unwrap();
-        solved
+        partitioned::<qi_jungle::Jungle>(&rules, &run_ms, cluster, dir)
     });
     assert!(solved
         .iter()
         .all(|p| p.iter().any(|(_, s)| s.iter().any(|w| w.remote_reads > 0))));
     let out = tempfile::tempdir().unwrap();
-    let written = jungle::join_partitions(&rules, &ms, &dirs, out.path(), |_| {}).unwrap();
+    let written =
+        join_partitions::<qi_jungle::Jungle>(&rules, &ms, &dirs, out.path(), 1, |_| {}).unwrap();
     assert!(written.len() > ms.len());
     for m in written {
         let bytes = std::fs::read(jungle::Tablebase::file_path(out.path(), m)).unwrap();
@@ -216,12 +223,7 @@ fn a_partitioned_run_resumes_from_its_partition_files() {
     let tb = ft_reference(&rules, &ms);
     let (_keep, dirs) = temp_dirs(2);
     let run = move |cluster: &Cluster, dir: &std::path::Path| {
-        let mut solved = Vec::new();
-        five_tigers::generate_partitioned(&rules, &ms, cluster, dir, |m, _, stats| {
-            solved.push((m, stats.to_vec()))
-        })
-        .unwrap();
-        solved
+        partitioned::<qi_five_tigers::FiveTigers>(&rules, &ms, cluster, dir)
     };
     let first = on_cluster(&dirs, 1, run.clone());
     let all = closure(&["3v3".parse().unwrap()], &rules);
@@ -253,7 +255,8 @@ fn a_partitioned_run_resumes_from_its_partition_files() {
     }
     assert!(std::fs::read(&cut).unwrap() == bytes);
     let out = tempfile::tempdir().unwrap();
-    five_tigers::join_partitions(&rules, &[damaged], &dirs, out.path(), 1, |_| {}).unwrap();
+    join_partitions::<qi_five_tigers::FiveTigers>(&rules, &[damaged], &dirs, out.path(), 1, |_| {})
+        .unwrap();
     let joined = std::fs::read(five_tigers::Tablebase::file_path(out.path(), damaged)).unwrap();
     assert!(joined == tb.table(damaged).unwrap().to_bytes());
 }
@@ -276,22 +279,17 @@ fn joining_refuses_a_missing_partition() {
     let rules = qi_five_tigers::Rules::shandong_shuttle();
     let (_keep, dirs) = temp_dirs(1);
     let m: five_tigers::Material = "2v1".parse().unwrap();
-    five_tigers::generate_partitioned(
-        &rules,
-        &[m],
-        &Cluster::Local { threads: 3 },
-        &dirs[0],
-        |_, _, _| {},
-    )
-    .unwrap();
+    let cluster = Cluster::Local { threads: 3 };
+    partitioned::<qi_five_tigers::FiveTigers>(&rules, &[m], &cluster, &dirs[0]);
     std::fs::remove_file(Partition::<qi_five_tigers::FiveTigers>::path(
         &dirs[0], m, 1, 3,
     ))
     .unwrap();
     let out = tempfile::tempdir().unwrap();
-    let e = five_tigers::join_partitions(&rules, &[m], &dirs, out.path(), 1, |_| {})
-        .unwrap_err()
-        .to_string();
+    let e =
+        join_partitions::<qi_five_tigers::FiveTigers>(&rules, &[m], &dirs, out.path(), 1, |_| {})
+            .unwrap_err()
+            .to_string();
     assert!(e.contains("partition 1 of 3 of 2v1"), "{e}");
     assert!(!five_tigers::Tablebase::file_path(out.path(), m).exists());
 }

@@ -14,9 +14,26 @@
 
 use std::path::Path;
 
+use qi_five_tigers::FiveTigers;
 use qi_tablebase::five_tigers as ft;
 use qi_tablebase::jungle::{self, JungleSlice};
-use qi_tablebase::{generate_dir, retrograde};
+use qi_tablebase::{retrograde, How};
+
+use crate::common::generate::{in_dir, run_plan};
+
+/// `ms` and what they read made on `cluster` into `dir`: whole tables,
+/// or `partitioned`, this process's partitions.
+#[cfg(feature = "distributed")]
+fn on_cluster<G: qi_tablebase::Generator>(
+    rules: &G::Rules,
+    ms: &[G::Material],
+    cluster: &qi_tablebase::dataflow::Cluster,
+    dir: &Path,
+    partitioned: bool,
+) {
+    let plan = qi_tablebase::plan_on_cluster::<G>(dir, rules, ms, cluster, partitioned);
+    run_plan::<G, _>(rules, &plan, dir, |_| {}).unwrap();
+}
 
 /// A table file: its material, its length and its FNV-1a 64.
 type Pin = (&'static str, usize, u64);
@@ -93,8 +110,7 @@ mod jungle_standard {
     fn in_memory_and_into_a_directory() {
         check("in memory", &pins_of(tables_of(&in_memory())), PINS);
         let dir = temp_dir();
-        generate_dir::<qi_jungle::Jungle>(&Rules::standard(), &materials(), 2, dir.path(), &|_| {})
-            .unwrap();
+        in_dir::<qi_jungle::Jungle>(&Rules::standard(), &materials(), dir.path()).unwrap();
         check("directory", &pins_of_dir(dir.path(), "qtb"), PINS);
     }
 
@@ -118,13 +134,21 @@ mod jungle_standard {
         let (rules, ms) = (Rules::standard(), materials());
         let cluster = Cluster::Local { threads: 2 };
         let dir = temp_dir();
-        jungle::generate_distributed(&rules, &ms, &cluster, dir.path(), |_, _, _, _| {}).unwrap();
+        on_cluster::<qi_jungle::Jungle>(&rules, &ms, &cluster, dir.path(), false);
         check("dataflow", &pins_of_dir(dir.path(), "qtb"), PINS);
         let parts = temp_dir();
-        jungle::generate_partitioned(&rules, &ms, &cluster, parts.path(), |_, _, _| {}).unwrap();
+        on_cluster::<qi_jungle::Jungle>(&rules, &ms, &cluster, parts.path(), true);
         let joined = temp_dir();
         let dirs = [parts.path().to_path_buf()];
-        jungle::join_partitions(&rules, &ms, &dirs, joined.path(), |_| {}).unwrap();
+        qi_tablebase::join_partitions::<qi_jungle::Jungle>(
+            &rules,
+            &ms,
+            &dirs,
+            joined.path(),
+            1,
+            |_| {},
+        )
+        .unwrap();
         check(
             "partitioned, joined",
             &pins_of_dir(joined.path(), "qtb"),
@@ -155,7 +179,7 @@ fn five_tigers_everywhere(
         .map(|t| (t.material().to_string(), t.keyed().to_bytes()));
     check("keyed", &pins_of(keyed_tables), keyed);
     let dir = temp_dir();
-    ft::generate_resumable(rules, &ms, 2, dir.path(), &mut |_, _, _| {}).unwrap();
+    in_dir::<FiveTigers>(rules, &ms, dir.path()).unwrap();
     check("into a directory", &pins_of_dir(dir.path(), "qft"), pins);
     let found = pins_of(tb.tables().map(|t| {
         let m = t.material();
@@ -170,13 +194,14 @@ fn five_tigers_everywhere(
         use qi_tablebase::dataflow::Cluster;
         let cluster = Cluster::Local { threads: 2 };
         let dir = temp_dir();
-        ft::generate_distributed(rules, &ms, &cluster, dir.path(), |_, _, _, _| {}).unwrap();
+        on_cluster::<FiveTigers>(rules, &ms, &cluster, dir.path(), false);
         check("dataflow", &pins_of_dir(dir.path(), "qft"), pins);
         let parts = temp_dir();
-        ft::generate_partitioned(rules, &ms, &cluster, parts.path(), |_, _, _| {}).unwrap();
+        on_cluster::<FiveTigers>(rules, &ms, &cluster, parts.path(), true);
         let joined = temp_dir();
         let dirs = [parts.path().to_path_buf()];
-        ft::join_partitions(rules, &ms, &dirs, joined.path(), 2, |_| {}).unwrap();
+        qi_tablebase::join_partitions::<FiveTigers>(rules, &ms, &dirs, joined.path(), 2, |_| {})
+            .unwrap();
         check(
             "partitioned, joined",
             &pins_of_dir(joined.path(), "qft"),
@@ -190,11 +215,9 @@ fn five_tigers_everywhere(
 fn five_tigers_bounded(rules: &qi_five_tigers::Rules, names: &[&str], pins: &[Pin]) {
     let ms: Vec<ft::Material> = names.iter().map(|m| m.parse().unwrap()).collect();
     let dir = temp_dir();
-    let mut twins = 0;
-    ft::generate_bounded(rules, &ms, dir.path(), 2, u64::MAX, &|_| {}, &mut |s| {
-        twins += usize::from(s.how == qi_tablebase::How::FromTwin);
-    })
-    .unwrap();
+    let plan = ft::plan_bounded(rules, &ms, dir.path(), u64::MAX).unwrap();
+    let made = run_plan::<FiveTigers, _>(rules, &plan, dir.path(), |m| m.how).unwrap();
+    let twins = made.iter().filter(|&&how| how == How::FromTwin).count();
     assert!(twins > 0, "no table made from its twin");
     check("bounded, twins", &pins_of_dir(dir.path(), "qft"), pins);
 }
@@ -205,9 +228,9 @@ fn five_tigers_out_of_core(names: &[&str], pins: &[Pin]) {
     let rules = qi_five_tigers::Rules::shandong();
     let ms: Vec<ft::Material> = names.iter().map(|m| m.parse().unwrap()).collect();
     let dir = temp_dir();
-    for m in ft::closure(&ms, &rules) {
-        ft::solve_out_of_core(m, &rules, dir.path(), 2, &|_| {}).unwrap();
-    }
+    let plan = ft::plan_bounded(&rules, &ms, dir.path(), u64::MAX).unwrap();
+    let made = run_plan::<FiveTigers, _>(&rules, &plan.made(How::OutOfCore), dir.path(), |m| m.how);
+    assert!(made.unwrap().iter().all(|&how| how == How::OutOfCore));
     check("out of core", &pins_of_dir(dir.path(), "qft"), pins);
 }
 

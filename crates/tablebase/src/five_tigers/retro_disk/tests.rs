@@ -1,6 +1,5 @@
 use std::path::{Path, PathBuf};
 
-use super::super::generate_resumable;
 use super::*;
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -30,7 +29,10 @@ fn same_as_in_core(
 ) -> u64 {
     let materials: Vec<Material> = names.iter().map(|m| m.parse().unwrap()).collect();
     let in_core = temp_dir(&format!("{tag}-core"));
-    generate_resumable(rules, &materials, 2, &in_core, &mut |_, _, _| {}).unwrap();
+    Tablebase::generate(rules, &materials, 2)
+        .unwrap()
+        .save_dir(&in_core)
+        .unwrap();
     let mut cells = 0;
     for &m in &materials {
         let disk = all_but(&in_core, m, &format!("{tag}-disk"));
@@ -299,7 +301,10 @@ fn a_longest_distance_of_exactly_one_bytes_keeps_one_byte() {
     for name in ["1v1", "2v1"] {
         let m: Material = name.parse().unwrap();
         let dir = temp_dir(&format!("exact-{name}"));
-        generate_resumable(&rules, &[m], 2, &dir, &mut |_, _, _| {}).unwrap();
+        Tablebase::generate(&rules, &[m], 2)
+            .unwrap()
+            .save_dir(&dir)
+            .unwrap();
         let table: super::super::Table =
             load_table(&Tablebase::file_path(&dir, m), &rules).unwrap();
         let longest = longest_of(&table);
@@ -334,7 +339,10 @@ fn a_solve_stops_before_a_step_the_disk_cannot_hold() {
     let names = ["2v1", "3v2"];
     let materials: Vec<Material> = names.iter().map(|m| m.parse().unwrap()).collect();
     let in_core = temp_dir("room-core");
-    generate_resumable(&rules, &materials, 2, &in_core, &mut |_, _, _| {}).unwrap();
+    Tablebase::generate(&rules, &materials, 2)
+        .unwrap()
+        .save_dir(&in_core)
+        .unwrap();
     let grain = Grain { narrow: 1, ..FINE };
     let solve = |m: Material, disk: u64| {
         let dir = all_but(&in_core, m, "room-disk");

@@ -1,0 +1,241 @@
+//! A plan's run on the workers of a cluster ([`Holding::Gathered`],
+//! [`Holding::Partitioned`]), as [`generate_plan`](crate::generate_plan)
+//! runs it through the one executor: every process of the cluster runs
+//! the same plan's materials with its own directory, and the processes
+//! agree to make what any of them lacks (the processes may resume from
+//! different files); each material's slice ([`Generator::slice`]) is
+//! solved by the rounds of [`crate::dataflow`].
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::dataflow::{any_everywhere, solve_everywhere, solve_reading, Cluster};
+use crate::driver::{execute_plan, Generator, Made, Wrote};
+use crate::exec::{damaged, GenerateDirError, Hold, Run, Way};
+use crate::format::partition::{PartInfo, Partition};
+use crate::format::FormatError;
+use crate::game::TableGame;
+use crate::plan::{Holding, How, Plan};
+use crate::retrograde::{ReadingSlice, RetroSlice};
+use crate::{Table, Tablebase};
+
+/// Runs `plan` (on `cluster`, [`Holding::Gathered`] or
+/// [`Holding::Partitioned`]) into `dir` as this process of the cluster;
+/// `threads` make what a process makes by itself (a twin).
+pub(crate) fn run<G: Generator>(
+    rules: &G::Rules,
+    plan: &Plan<G::Material>,
+    cluster: &Cluster,
+    dir: &Path,
+    threads: usize,
+    done: &mut dyn FnMut(Made<'_, G>),
+) -> Result<usize, GenerateDirError> {
+    let partitioned = matches!(plan.holding, Holding::Partitioned(_));
+    let run = Run {
+        dir: Some(dir),
+        threads,
+        // A gathered run's slices read the finished tables (and a table
+        // made from its twin, the twin's): every one is held.
+        hold: match partitioned {
+            true => Hold::Nothing,
+            false => Hold::All,
+        },
+    };
+    let agree = |lacking: &[bool]| Ok(any_everywhere(cluster, lacking)?);
+    match partitioned {
+        true => {
+            let way = Partitioned {
+                rules,
+                cluster,
+                dir,
+            };
+            execute_plan(run, plan, rules, agree, &way, done)
+        }
+        false => {
+            let way = Gathered { rules, cluster };
+            execute_plan(run, plan, rules, agree, &way, done)
+        }
+    }
+}
+
+/// The way of [`Holding::Gathered`]: each material's slice, reading the
+/// finished tables, solved by [`solve_everywhere`] and its values made a
+/// table, unless the game makes it from its twin's table
+/// ([`Generator::from_twin`]), which each process then does by itself
+/// (no workers' stats).
+struct Gathered<'a, G: Generator> {
+    rules: &'a G::Rules,
+    cluster: &'a Cluster,
+}
+
+impl<G: Generator> Way<G> for Gathered<'_, G> {
+    type Made = Wrote<G::Stats>;
+
+    fn make(
+        &self,
+        m: G::Material,
+        held: &Tablebase<G>,
+        threads: usize,
+    ) -> Result<(Option<Table<G>>, Self::Made), GenerateDirError> {
+        if let Some(table) = G::from_twin(m, held, threads) {
+            return Ok((Some(table?), Wrote::here(How::FromTwin, None)));
+        }
+        let slice = Arc::new(G::slice(self.rules, m, Some(held))?);
+        let (values, workers) = solve_everywhere(slice.clone(), self.cluster)?;
+        let table = G::slice_table(&slice, &values, threads)?;
+        let made = Wrote {
+            how: How::OnCluster,
+            file: None,
+            workers,
+        };
+        Ok((Some(table), made))
+    }
+}
+
+/// The way of [`Holding::Partitioned`]: each material's slice reading
+/// the smaller materials' partitions solved by [`solve_reading`], its
+/// starts reading this process's partitions of the smaller materials,
+/// and this process's partitions of it written into `dir`.
+struct Partitioned<'a, G: Generator> {
+    rules: &'a G::Rules,
+    cluster: &'a Cluster,
+    dir: &'a Path,
+}
+
+impl<G: Generator> Way<G> for Partitioned<'_, G> {
+    type Made = Wrote<G::Stats>;
+
+    /// Sound when every partition of this process's workers is there,
+    /// whole and of this run's deal (checked a megabyte at a time: no
+    /// partition is held); a damaged one is lacking, like a missing one.
+    fn present(&self, m: G::Material, dir: &Path) -> Option<Result<bool, GenerateDirError>> {
+        let workers = self.cluster.workers();
+        for owner in self.cluster.local_workers() {
+            let path = Partition::<G>::path(dir, m, owner, workers);
+            if !path.exists() {
+                return Some(Ok(false));
+            }
+            match Partition::<G>::check(&path, self.rules) {
+                Ok(p) if (p.info.material, p.info.owner, p.info.workers) == (m, owner, workers) => {
+                }
+                Ok(_) => return Some(Ok(false)),
+                Err(e) if damaged(&e) => return Some(Ok(false)),
+                Err(e) => return Some(Err(e.into())),
+            }
+        }
+        Some(Ok(true))
+    }
+
+    fn make(
+        &self,
+        m: G::Material,
+        _held: &Tablebase<G>,
+        _threads: usize,
+    ) -> Result<(Option<Table<G>>, Self::Made), GenerateDirError> {
+        let (rules, dir) = (self.rules, self.dir);
+        let workers = self.cluster.workers();
+        let mine = self.cluster.local_workers();
+        let slice = Arc::new(G::slice(rules, m, None)?);
+        // This process's partitions of what the starts read.
+        let sources = slice.sources();
+        let mut held = crate::dataflow::Held::new(sources.len());
+        for (i, source) in sources.iter().enumerate() {
+            let material: G::Material = source
+                .name
+                .parse()
+                .map_err(|e: G::MaterialError| FormatError::BadMaterial(Box::new(e)))?;
+            for owner in mine.clone() {
+                let path = Partition::<G>::path(dir, material, owner, workers);
+                if !path.exists() {
+                    return Err(crate::GenerateError::MissingSubtable {
+                        material: m.to_string(),
+                        needed: format!("{} (no file {})", source.name, path.display()),
+                    }
+                    .into());
+                }
+                // Checked at the start of the run, or written by it: the
+                // header is enough, and the values are read from the file
+                // when asked for.
+                let head = Partition::<G>::header(&path, rules)?;
+                let info = &head.info;
+                if (info.material, info.owner, info.workers) != (material, owner, workers)
+                    || (info.slots, info.shift) != (source.slots, source.shift)
+                {
+                    return Err(FormatError::PartitionMismatch {
+                        path: path.display().to_string(),
+                        found: format!(
+                            "partition {} of {} of {}, {} slots in runs of 2^{}",
+                            info.owner, info.workers, info.material, info.slots, info.shift
+                        ),
+                        expected: format!(
+                            "partition {owner} of {workers} of {material}, {} slots in runs of 2^{}",
+                            source.slots, source.shift
+                        ),
+                    }
+                    .into());
+                }
+                held.insert_file(i, owner, &path, head.data_at, head.count)
+                    .map_err(|e| FormatError::io(&path, e))?;
+            }
+        }
+        let share = solve_reading(slice.clone(), self.cluster, Arc::new(held))?;
+        let slots = slice.slots();
+        let mut workers_stats = Vec::with_capacity(share.parts.len());
+        for (owner, codes, distances, st) in share.parts {
+            Partition::<G> {
+                info: PartInfo {
+                    material: m,
+                    rules: *rules,
+                    slots,
+                    shift: share.shift,
+                    owner,
+                    workers,
+                },
+                codes,
+                distances,
+            }
+            .save(dir)?;
+            workers_stats.push(st);
+        }
+        let made = Wrote {
+            how: How::OnCluster,
+            file: None,
+            workers: workers_stats,
+        };
+        Ok((None, made))
+    }
+}
+
+/// What a run of `materials` under `rules` into `dir` on `cluster` takes,
+/// as this process sees it: every material to make solved on the
+/// cluster, its table gathered ([`Holding::Gathered`]) or, `partitioned`,
+/// only this process's partitions written ([`Holding::Partitioned`]). A
+/// material is present when its table file is there, or, partitioned,
+/// the files of its partitions of this process's workers (checked when
+/// the run starts, as [`plan_dir`](crate::plan_dir) counts table files).
+pub fn plan_on_cluster<G: TableGame>(
+    dir: &Path,
+    rules: &G::Rules,
+    materials: &[G::Material],
+    cluster: &crate::dataflow::Cluster,
+    partitioned: bool,
+) -> Plan<G::Material> {
+    let present = |m| match partitioned {
+        true => cluster
+            .local_workers()
+            .all(|owner| Partition::<G>::path(dir, m, owner, cluster.workers()).exists()),
+        false => Tablebase::<G>::file_path(dir, m).exists(),
+    };
+    let mut plan = crate::plan::plan_all::<G>(rules, materials, present, How::OnCluster);
+    // A gathered run holds every table of the closure; a partitioned one
+    // none.
+    plan.resident_table_bytes = match partitioned {
+        true => 0,
+        false => plan.steps.iter().map(|s| s.file_bytes).sum(),
+    };
+    plan.holding = match partitioned {
+        true => Holding::Partitioned(cluster.clone()),
+        false => Holding::Gathered(cluster.clone()),
+    };
+    plan
+}
