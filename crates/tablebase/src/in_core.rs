@@ -66,52 +66,36 @@ pub(crate) trait Cells: Sync {
 pub(crate) const BYTES_PER_4_CELLS: u64 = 4 * 2 + 1;
 
 /// The solved cells: their state bytes ([`WIN`], [`LOSS`],
-/// [`UNUSED_STATE`], anything else drawn) and the distances in the width
-/// they were solved in.
-pub(crate) enum Solved {
-    /// Every distance below 255.
-    Byte(Vec<u8>, Vec<u8>),
-    /// A distance past 254.
-    Wide(Vec<u8>, Vec<u16>),
+/// [`UNUSED_STATE`], anything else drawn) and the table's distances (each
+/// decided cell's, 0 for the others, in the narrowest width that holds
+/// them).
+pub(crate) struct Solved {
+    states: Vec<u8>,
+    distances: Distances,
 }
 
 impl Solved {
     /// The cells' values (2 bits each, packed on `threads` threads: a
-    /// cell no position uses gets [`UNUSED`]) and distances (each decided
-    /// cell's, 0 for the others, in the narrowest width that holds them).
-    /// The arrays are taken so that each is freed once packed.
+    /// cell no position uses gets [`UNUSED`]) and distances; the state
+    /// bytes are freed once packed.
     pub(crate) fn pack(self, threads: usize) -> (Vec<u8>, Distances) {
-        let (states, distances) = match self {
-            Solved::Byte(s, d) => {
-                let d = u8::table_distances(d, &s);
-                (s, d)
-            }
-            Solved::Wide(s, d) => {
-                let d = u16::table_distances(d, &s);
-                (s, d)
-            }
-        };
-        (pack_states(&states, threads), distances)
+        (pack_states(&self.states, threads), self.distances)
     }
 
     /// The value and distance of each cell (a cell no position uses is
     /// drawn at 0).
     pub(crate) fn values(&self) -> (Vec<Wdl>, Vec<u16>) {
-        fn each<D: Distance>(states: &[u8], dist: &[D]) -> (Vec<Wdl>, Vec<u16>) {
-            states
-                .iter()
-                .zip(dist)
-                .map(|(&s, d)| match s {
-                    WIN => (Wdl::Win, d.get()),
-                    LOSS => (Wdl::Loss, d.get()),
-                    _ => (Wdl::Draw, 0),
-                })
-                .unzip()
-        }
-        match self {
-            Solved::Byte(s, d) => each(s, d),
-            Solved::Wide(s, d) => each(s, d),
-        }
+        let wdl = |s| match s {
+            WIN => Wdl::Win,
+            LOSS => Wdl::Loss,
+            _ => Wdl::Draw,
+        };
+        let distances = &self.distances;
+        self.states
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| (wdl(s), distances.get(i) as u16))
+            .unzip()
     }
 }
 
@@ -127,11 +111,16 @@ pub(crate) fn solve<C: Cells + ?Sized>(
     cells: &C,
     threads: usize,
 ) -> Result<Solved, GenerateError> {
-    if let Some((s, d)) = solve_in::<u8, C>(&name, cells, threads)? {
-        return Ok(Solved::Byte(s, d));
+    fn table<D: Distance>((states, dist): Arrays<D>) -> Solved {
+        let distances = D::table_distances(dist, &states);
+        Solved { states, distances }
     }
-    let (s, d) = solve_in::<u16, C>(&name, cells, threads)?.ok_or(GenerateError::TooDeep)?;
-    Ok(Solved::Wide(s, d))
+    match solve_in::<u8, C>(&name, cells, threads)? {
+        Some(arrays) => Ok(table(arrays)),
+        None => (solve_in::<u16, C>(&name, cells, threads)?)
+            .map(table)
+            .ok_or(GenerateError::TooDeep),
+    }
 }
 
 /// The state bytes and distances of a slice's cells.
@@ -148,8 +137,7 @@ pub(crate) fn solve_in<D: Distance, C: Cells + ?Sized>(
     // A few parts per thread, taken in turn, so a thread's share splits
     // off the state arrays and a slow part holds no thread idle.
     let threads = threads.max(1);
-    let mut horizon = 0;
-    {
+    let horizon = {
         let mut jobs = Vec::new();
         let (mut s_rest, mut d_rest) = (&mut states[..], &mut dist[..]);
         let mut at = 0;
@@ -181,14 +169,12 @@ pub(crate) fn solve_in<D: Distance, C: Cells + ?Sized>(
             })?;
             Ok::<_, GenerateError>(far)
         })?;
-        horizon = fars.into_iter().fold(horizon, u32::max);
-    }
+        fars.into_iter().fold(0, u32::max)
+    };
     if horizon >= D::LIMIT {
         return Ok(None);
     }
-    let fits = rounds(&mut states, &mut dist, horizon, threads, &|cell, preds| {
-        cells.unmoves(cell, preds)
-    })?;
+    let fits = rounds(&mut states, &mut dist, horizon, threads, cells)?;
     Ok(fits.then_some((states, dist)))
 }
 
@@ -345,9 +331,9 @@ const BLOCK: usize = 1 << 16;
 /// The distinct predecessors of each of `decided` (slot, won for its side
 /// to move), as `q << 1 | won`, generated on `threads` threads (one list
 /// per thread, in order).
-pub(crate) fn predecessors(
+fn predecessors<C: Cells + ?Sized>(
     decided: &[(u64, bool)],
-    unmove: &Unmove<'_>,
+    cells: &C,
     threads: usize,
 ) -> Result<Vec<Vec<u64>>, GenerateError> {
     let one = |part: &[(u64, bool)]| {
@@ -356,7 +342,7 @@ pub(crate) fn predecessors(
         for &(slot, won) in part {
             // Un-move: the side not to move here stepped last.
             preds.clear();
-            unmove(slot, &mut preds);
+            cells.unmoves(slot, &mut preds);
             preds.sort_unstable();
             preds.dedup();
             out.extend(preds.iter().map(|&q| q << 1 | u64::from(won)));
@@ -367,10 +353,6 @@ pub(crate) fn predecessors(
     let per = decided.len().div_ceil(threads.max(1)).max(1);
     crate::threads::in_order(decided.chunks(per), threads, |part| Ok(one(part)))
 }
-
-/// The un-moves of a slot (or cell), appended to the list given (not
-/// deduplicated): the predecessors of a decided position.
-pub(crate) type Unmove<'a> = dyn Fn(u64, &mut Vec<u64>) + Sync + 'a;
 
 /// The state and distance arrays of a slice of `n` slots, all undecided,
 /// or why they cannot be made (`n` past what the index or the machine's
@@ -475,12 +457,12 @@ fn byte_candidates(dist: &[u8; SCAN], here: u16) -> u64 {
 /// decided is marked `LOSS_NEW` if lost at the next distance, else left at
 /// 0 to be found at `1 +` its longest losing exit. False, and
 /// stopped, when a distance would reach `D::LIMIT`.
-pub(crate) fn rounds<D: Distance>(
+fn rounds<D: Distance, C: Cells + ?Sized>(
     states: &mut [u8],
     dist: &mut [D],
     mut horizon: u32,
     threads: usize,
-    unmove: &Unmove<'_>,
+    cells: &C,
 ) -> Result<bool, GenerateError> {
     let n = states.len();
     let mut todo: Vec<(u64, bool)> = Vec::with_capacity(BLOCK);
@@ -517,7 +499,7 @@ pub(crate) fn rounds<D: Distance>(
             if todo.is_empty() {
                 continue;
             }
-            let updates = predecessors(&todo, unmove, threads)?;
+            let updates = predecessors(&todo, cells, threads)?;
             let further = apply_updates(states, dist, &updates, here, threads)?;
             horizon = horizon.max(further);
         }

@@ -79,7 +79,7 @@ pub fn file_stats(path: &Path, rules: &Rules) -> Result<(Material, u64, Stats), 
 /// board slots from `*slot` on whose first cell lies in it (their states
 /// without bans); `*unvalued` gets a first cell marked unused (none is).
 #[allow(clippy::too_many_arguments)]
-fn count_block(
+pub(super) fn count_block(
     index: &super::dense_ban::BanIndex,
     layout: &Layout,
     k: u64,

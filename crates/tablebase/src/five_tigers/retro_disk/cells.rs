@@ -20,7 +20,7 @@ pub(super) struct Values(Vec<AtomicU64>);
 
 impl Values {
     pub(super) fn new(cells: u64, material: Material) -> Result<Values, GenerateError> {
-        words(cells.div_ceil(32), material).map(Values)
+        zeroed(cells.div_ceil(32), material).map(Values)
     }
 
     #[inline]
@@ -58,7 +58,7 @@ pub(super) struct Bits(pub(super) Vec<AtomicU64>);
 
 impl Bits {
     pub(super) fn new(cells: u64, material: Material) -> Result<Bits, GenerateError> {
-        words(cells.div_ceil(64), material).map(Bits)
+        zeroed(cells.div_ceil(64), material).map(Bits)
     }
 
     #[inline]
@@ -95,13 +95,14 @@ impl Bits {
     }
 }
 
-/// `n` zero words, or why not (more than the address space or the
-/// allocator gives, a clear error rather than an abort).
-pub(super) fn words(n: u64, material: Material) -> Result<Vec<AtomicU64>, GenerateError> {
+/// `n` zeros (of atomic words, bytes …), or why not (more than the
+/// address space or the allocator gives, a clear error rather than an
+/// abort).
+pub(super) fn zeroed<T: Default>(n: u64, material: Material) -> Result<Vec<T>, GenerateError> {
     let too_large = || GenerateError::TooLarge(material.to_string());
     let n = usize::try_from(n).map_err(|_| too_large())?;
     let mut v = Vec::new();
     v.try_reserve_exact(n).map_err(|_| too_large())?;
-    v.extend((0..n).map(|_| AtomicU64::new(0)));
+    v.resize_with(n, T::default);
     Ok(v)
 }

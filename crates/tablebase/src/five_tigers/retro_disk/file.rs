@@ -18,7 +18,7 @@ use crate::TableGame;
 
 /// Reads exactly `buf.len()` bytes at `offset`.
 #[cfg(unix)]
-pub(super) fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
+fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
     std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
 }
 
@@ -29,7 +29,7 @@ pub(super) fn write_at(file: &File, buf: &[u8], offset: u64) -> io::Result<()> {
 }
 
 #[cfg(not(unix))]
-pub(super) fn read_at(_: &File, _: &mut [u8], _: u64) -> io::Result<()> {
+fn read_at(_: &File, _: &mut [u8], _: u64) -> io::Result<()> {
     Err(io::Error::new(
         io::ErrorKind::Unsupported,
         "the out-of-core generator reads at offsets, on Unix",
@@ -41,6 +41,45 @@ pub(super) fn write_at(_: &File, _: &[u8], _: u64) -> io::Result<()> {
     read_at(&File::open(".")?, &mut [], 0)
 }
 
+/// A temporary file beside a table file (named as its own temporary
+/// file is, so that a later writer of the directory removes it if this
+/// run is killed), read and written at offsets.
+pub(super) struct TempFile {
+    /// The file, under its temporary name.
+    pub(super) file: tempfile::NamedTempFile,
+    path: String,
+}
+
+impl TempFile {
+    /// A new empty file beside `table`.
+    pub(super) fn beside(table: &Path) -> Result<TempFile, GenerateDirError> {
+        let path = table.display().to_string();
+        match temp_beside(table) {
+            Ok(file) => Ok(TempFile { file, path }),
+            Err(source) => Err(FormatError::Io { path, source }.into()),
+        }
+    }
+
+    /// An error of this file.
+    pub(super) fn io(&self, source: io::Error) -> GenerateDirError {
+        FormatError::Io {
+            path: self.path.clone(),
+            source,
+        }
+        .into()
+    }
+
+    /// Reads exactly `buf.len()` bytes at `offset`.
+    pub(super) fn read(&self, buf: &mut [u8], offset: u64) -> Result<(), GenerateDirError> {
+        read_at(self.file.as_file(), buf, offset).map_err(|e| self.io(e))
+    }
+
+    /// Writes all of `buf` at `offset`.
+    pub(super) fn write(&self, buf: &[u8], offset: u64) -> Result<(), GenerateDirError> {
+        write_at(self.file.as_file(), buf, offset).map_err(|e| self.io(e))
+    }
+}
+
 /// The table file being written, in place: its header, then block after
 /// block (values, distances, checksum; `blocked`'s layout), the distances
 /// written while solving, the values and checksums at the end. Its
@@ -48,12 +87,11 @@ pub(super) fn write_at(_: &File, _: &[u8], _: u64) -> io::Result<()> {
 /// [`Output::widen`] widened them in place.
 pub(super) struct Output {
     /// The file, under its temporary name.
-    pub(super) file: tempfile::NamedTempFile,
+    pub(super) file: TempFile,
     /// Where its blocks are.
     pub(super) layout: Layout,
     /// Its header's bytes, written last.
     pub(super) header: Vec<u8>,
-    path: String,
 }
 
 impl Output {
@@ -66,35 +104,25 @@ impl Output {
         cells: u64,
         block_slots: u32,
         width: u8,
-    ) -> Result<Output, FormatError> {
-        let shown = path.display().to_string();
-        let io = |source| FormatError::Io {
-            path: shown.clone(),
-            source,
-        };
+    ) -> Result<Output, GenerateDirError> {
         let (header, layout) = layout_for(rules, material, cells, block_slots, width);
-        let size = layout.file_size().ok_or_else(|| {
-            io(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                "a file larger than 64 bits",
-            ))
-        })?;
-        let file = temp_beside(path).map_err(io)?;
-        file.as_file().set_len(size).map_err(io)?;
-        Ok(Output {
-            file,
+        let output = Output {
+            file: TempFile::beside(path)?,
             layout,
             header,
-            path: shown,
-        })
+        };
+        output.set_len()?;
+        Ok(output)
     }
 
-    pub(super) fn io(&self, source: io::Error) -> GenerateDirError {
-        FormatError::Io {
-            path: self.path.clone(),
-            source,
-        }
-        .into()
+    /// The file's length set to its layout's (`set_len` keeps what the
+    /// file holds and gives zeros past it).
+    fn set_len(&self) -> Result<(), GenerateDirError> {
+        let size = self.layout.file_size().ok_or_else(|| {
+            io::Error::new(io::ErrorKind::InvalidInput, "a file larger than 64 bits")
+        });
+        size.and_then(|size| self.file.file.as_file().set_len(size))
+            .map_err(|e| self.file.io(e))
     }
 
     /// Bytes a distance.
@@ -108,49 +136,43 @@ impl Output {
     }
 
     /// The distances of cells `first..first + buf.len()` (block by block)
-    /// read into `buf`, or written from it (a distance past
-    /// [`Output::longest`] is an error, not cut short).
+    /// read into `buf`, or written from it (a distance past what the
+    /// width holds is an error, not cut short).
     pub(super) fn distances(
         &self,
         first: u64,
         buf: &mut [u16],
         write: bool,
     ) -> Result<(), GenerateDirError> {
-        let file = self.file.as_file();
-        let width = u64::from(self.width());
+        self.distances_in(&self.layout, first, buf, write)
+    }
+
+    /// [`Output::distances`] where `layout` places them.
+    fn distances_in(
+        &self,
+        layout: &Layout,
+        first: u64,
+        buf: &mut [u16],
+        write: bool,
+    ) -> Result<(), GenerateDirError> {
+        let width = u64::from(layout.width);
         let mut bytes = Vec::new();
         let mut at = 0usize;
         while at < buf.len() {
             let cell = first + at as u64;
-            let k = cell / self.layout.block_slots;
-            let (cells, offset) = self.block(k);
+            let (cells, offset) = block_in(layout, cell / layout.block_slots);
             let n = ((cells.end - cell) as usize).min(buf.len() - at);
             let offset = offset + (cell - cells.start) * width;
             let part = &mut buf[at..at + n];
             bytes.resize(n * width as usize, 0);
             if write {
-                self.encode(part, &mut bytes)?;
-                write_at(file, &bytes, offset)
+                encode(part, &mut bytes)?;
+                self.file.write(&bytes, offset)?;
             } else {
-                read_at(file, &mut bytes, offset).map(|()| decode(&bytes, part))
+                self.file.read(&mut bytes, offset)?;
+                decode(&bytes, part);
             }
-            .map_err(|e| self.io(e))?;
             at += n;
-        }
-        Ok(())
-    }
-
-    /// `dist` into `bytes`, `width` bytes each.
-    pub(super) fn encode(&self, dist: &[u16], bytes: &mut [u8]) -> Result<(), GenerateDirError> {
-        if self.width() == 1 {
-            for (b, &d) in bytes.iter_mut().zip(dist) {
-                *b = u8::try_from(d)
-                    .map_err(|_| internal(format!("a distance of {d} in a one-byte file")))?;
-            }
-        } else {
-            for (b, &d) in bytes.chunks_exact_mut(2).zip(dist) {
-                b.copy_from_slice(&d.to_le_bytes());
-            }
         }
         Ok(())
     }
@@ -167,38 +189,20 @@ impl Output {
         blocks: u64,
     ) -> Result<(), GenerateDirError> {
         let narrow = self.layout;
-        let wide = Layout { width: 2, ..narrow };
-        let size = wide.file_size().ok_or_else(|| {
-            self.io(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                "a file larger than 64 bits",
-            ))
-        })?;
-        let block_slots = u32::try_from(narrow.block_slots)
-            .map_err(|_| internal("a block larger than 32 bits".into()))?;
-        let header = header_for(rules, material, narrow.count, block_slots, 2);
-        let file = self.file.as_file();
-        file.set_len(size).map_err(|e| self.io(e))?;
+        // Made from a `u32`.
+        let block_slots = narrow.block_slots as u32;
+        (self.header, self.layout) = layout_for(rules, material, narrow.count, block_slots, 2);
+        self.set_len()?;
         let per = blocks.max(1);
         let total = narrow.blocks();
         let mut dist = Vec::new();
-        let mut bytes = Vec::new();
         for task in (0..total.div_ceil(per)).rev() {
-            let (lo, hi) = (task * per, ((task + 1) * per).min(total));
-            let first = lo * narrow.block_slots;
-            let end = (hi * narrow.block_slots).min(narrow.count);
+            let first = task * per * narrow.block_slots;
+            let end = ((task + 1) * per * narrow.block_slots).min(narrow.count);
             dist.resize((end - first) as usize, 0u16);
-            self.distances(first, &mut dist, false)?;
-            for k in lo..hi {
-                let (cells, offset) = block_in(&wide, k);
-                let part = &dist[(cells.start - first) as usize..(cells.end - first) as usize];
-                bytes.clear();
-                bytes.extend(part.iter().flat_map(|d| d.to_le_bytes()));
-                write_at(file, &bytes, offset).map_err(|e| self.io(e))?;
-            }
+            self.distances_in(&narrow, first, &mut dist, false)?;
+            self.distances(first, &mut dist, true)?;
         }
-        self.layout = wide;
-        self.header = header;
         Ok(())
     }
 }
@@ -212,7 +216,18 @@ fn layout_for(
     block_slots: u32,
     width: u8,
 ) -> (Vec<u8>, Layout) {
-    let header = header_for(rules, material, cells, block_slots, width);
+    let (rules_text, material_text) = (rules.to_string(), material.to_string());
+    let header = header_bytes(
+        &Header {
+            game: <qi_five_tigers::FiveTigers as TableGame>::NAME,
+            version: super::super::layout::DENSE_BAN_VERSION,
+            rules: &rules_text,
+            material: &material_text,
+            count: cells,
+            width,
+        },
+        block_slots,
+    );
     let layout = Layout {
         count: cells,
         width,
@@ -241,26 +256,20 @@ fn block_in(layout: &Layout, k: u64) -> (std::ops::Range<u64>, u64) {
     (first..first + m, layout.block_offset(k) + m.div_ceil(4))
 }
 
-/// The header bytes of the table file of `material` under `rules`.
-fn header_for(
-    rules: &Rules,
-    material: Material,
-    cells: u64,
-    block_slots: u32,
-    width: u8,
-) -> Vec<u8> {
-    let (rules_text, material_text) = (rules.to_string(), material.to_string());
-    header_bytes(
-        &Header {
-            game: <qi_five_tigers::FiveTigers as TableGame>::NAME,
-            version: super::super::layout::DENSE_BAN_VERSION,
-            rules: &rules_text,
-            material: &material_text,
-            count: cells,
-            width,
-        },
-        block_slots,
-    )
+/// `dist` into `bytes`, one byte each (a longer distance is an error)
+/// or two (little-endian), as `bytes` has room for.
+pub(super) fn encode(dist: &[u16], bytes: &mut [u8]) -> Result<(), GenerateDirError> {
+    if bytes.len() == dist.len() {
+        for (b, &d) in bytes.iter_mut().zip(dist) {
+            *b = u8::try_from(d)
+                .map_err(|_| internal(format!("a distance of {d} in a one-byte file")))?;
+        }
+    } else {
+        for (b, &d) in bytes.chunks_exact_mut(2).zip(dist) {
+            b.copy_from_slice(&d.to_le_bytes());
+        }
+    }
+    Ok(())
 }
 
 /// `bytes`, `out.len()` distances of one byte or two (little-endian).

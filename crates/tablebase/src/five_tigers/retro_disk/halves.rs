@@ -20,7 +20,7 @@ use std::sync::atomic::{AtomicU8, Ordering};
 
 use super::super::dense_ban::BanIndex;
 use super::super::Material;
-use super::cells::{Bits, Values, LOST, OPEN, WON};
+use super::cells::{zeroed, Bits, Values, WON};
 use super::file::Output;
 use crate::driver::GenerateError;
 use crate::exec::GenerateDirError;
@@ -30,10 +30,8 @@ use crate::threads::in_order;
 /// move; Second's are the odd slots) has its cells from `starts[k]`.
 pub(super) struct Half {
     starts: Vec<u64>,
-    /// Won cells.
-    won: Bits,
-    /// Cells left open: drawn.
-    open: Bits,
+    /// Their values: won, lost, or open (drawn).
+    values: Values,
     /// Distances modulo `base` (0 for the drawn), once
     /// [`Half::read_distances`] ran.
     low: Vec<AtomicU8>,
@@ -54,21 +52,15 @@ impl Half {
         material: Material,
         base: u16,
     ) -> Result<Half, GenerateDirError> {
-        let slots = index.board_slots();
-        let mut starts = Vec::new();
-        starts
-            .try_reserve_exact((slots.div_ceil(2) + 1) as usize)
-            .map_err(|_| GenerateError::TooLarge(material.to_string()))?;
-        let mut at = 0;
-        for slot in (0..slots).step_by(2) {
-            starts.push(at);
-            at += index.cells_of(slot).end - index.start(slot);
+        let mut starts: Vec<u64> = zeroed(index.board_slots().div_ceil(2) + 1, material)?;
+        for k in 1..starts.len() {
+            let slot = 2 * (k as u64 - 1);
+            starts[k] = starts[k - 1] + index.cells_of(slot).end - index.start(slot);
         }
-        starts.push(at);
+        let at = starts[starts.len() - 1];
         let half = Half {
             starts,
-            won: Bits::new(at, material)?,
-            open: Bits::new(at, material)?,
+            values: Values::new(at, material)?,
             low: Vec::new(),
             high: Vec::new(),
             base,
@@ -80,11 +72,8 @@ impl Half {
                 let base = half.starts[(slot / 2) as usize];
                 for c in cells.clone() {
                     let v = values.get(c);
-                    let k = base + (c - cells.start);
-                    if v == WON {
-                        half.won.set(k);
-                    } else if v < WON {
-                        half.open.set(k);
+                    if v >= WON {
+                        half.values.start(base + (c - cells.start), v);
                     }
                 }
             }
@@ -105,16 +94,11 @@ impl Half {
         material: Material,
         longest: u32,
     ) -> Result<(), GenerateDirError> {
-        let too_large = || GenerateError::TooLarge(material.to_string());
         let n = self.starts.last().copied().unwrap_or(0);
-        let n = usize::try_from(n).map_err(|_| too_large())?;
-        let mut low = Vec::new();
-        low.try_reserve_exact(n).map_err(|_| too_large())?;
-        low.extend((0..n).map(|_| AtomicU8::new(0)));
-        self.low = low;
+        self.low = zeroed(n, material)?;
         let planes = u32::BITS - (longest / u32::from(self.base)).leading_zeros();
         self.high = (0..planes)
-            .map(|_| Bits::new(n as u64, material))
+            .map(|_| Bits::new(n, material))
             .collect::<Result<_, _>>()?;
         let half = &*self;
         let base = u32::from(half.base);
@@ -128,7 +112,7 @@ impl Half {
                 let slot_from = half.starts[(slot / 2) as usize];
                 for c in cells.clone() {
                     let k = slot_from + (c - cells.start);
-                    if half.open.get(k) {
+                    if half.values.get(k) < WON {
                         continue;
                     }
                     let d = u32::from(buf[(c - first) as usize]);
@@ -158,8 +142,8 @@ impl Half {
         Ok(())
     }
 
-    /// The value (`WON`, `LOST`, or open) and distance of the cell `off`
-    /// of First's board slot `slot`.
+    /// The value (`WON`, `LOST`, or `OPEN`: drawn, at 0) and distance of
+    /// the cell `off` of First's board slot `slot`.
     #[inline]
     pub(super) fn at(&self, slot: u64, off: u64) -> (u64, u16) {
         let k = self.starts[(slot / 2) as usize] + off;
@@ -169,12 +153,6 @@ impl Half {
                 d += self.base << i;
             }
         }
-        if self.won.get(k) {
-            (WON, d)
-        } else if self.open.get(k) {
-            (OPEN, 0)
-        } else {
-            (LOST, d)
-        }
+        (self.values.get(k), d)
     }
 }

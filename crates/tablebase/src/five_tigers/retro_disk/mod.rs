@@ -60,7 +60,8 @@ use std::time::Instant;
 use qi_five_tigers::{Rules, Shuttle};
 
 use super::dense_ban::{BanIndex, Block};
-use super::key::{side_of, Ban, State};
+use super::file_stats::count_block;
+use super::key::{side_of, Ban};
 use super::retro::start_cells;
 use super::retro_ban::{bans_after_step, unmoves_from, Before};
 use super::steps::{for_each_step, is_banned, with};
@@ -72,9 +73,9 @@ use crate::format::blocked::{block_sum, BLOCK_SLOTS};
 use crate::format::{load_table, FormatError};
 use crate::round::{self, Begin, Loss};
 use crate::threads::in_order;
-use crate::value::{code_at, set_code, Wdl, ONE_BYTE_LONGEST, UNUSED};
+use crate::value::{set_code, Wdl, ONE_BYTE_LONGEST, UNUSED};
 use cells::{Bits, Values, HOLDS, LOST, OPEN, WON};
-use file::{file_bytes, write_at, Output};
+use file::{encode, file_bytes, Output};
 use halves::Half;
 use room::{held_bytes, Room};
 use schedule::{ByDistance, Schedule};
@@ -326,20 +327,24 @@ pub(crate) fn solve_with(
             Err(e) => return Err(e),
         }
     };
-    let start_seconds = t0.elapsed().as_secs_f64();
+    let mut report = OutOfCoreReport {
+        material,
+        cells,
+        stats: Stats::default(),
+        rounds: 0,
+        tidings: 0,
+        checks: 0,
+        held: 0,
+        seconds: [t0.elapsed().as_secs_f64(), 0.0, 0.0],
+        file_bytes: 0,
+    };
 
     let t1 = Instant::now();
-    let Rounds {
-        rounds,
-        tidings,
-        checks,
-        held,
-        past,
-    } = solver.rounds(progress)?;
-    let round_seconds = t1.elapsed().as_secs_f64();
+    let past = solver.rounds(&mut report, progress)?;
+    report.seconds[1] = t1.elapsed().as_secs_f64();
 
     let t2 = Instant::now();
-    let stats = if by_halves(material) {
+    report.stats = if by_halves(material) {
         let jobs = solver.jobs();
         // A byte's values, or as many as one byte a distance is given.
         let base = grain.one_byte() as u16 + 1;
@@ -356,30 +361,19 @@ pub(crate) fn solve_with(
     } else {
         solver.finish(None)?
     };
-    let Solver {
-        output: Output { file, .. },
-        ..
-    } = solver;
-    crate::format::write::persist_durably(file, &path).map_err(|source| FormatError::Io {
-        path: path.display().to_string(),
-        source,
+    crate::format::write::persist_durably(solver.output.file.file, &path).map_err(|source| {
+        FormatError::Io {
+            path: path.display().to_string(),
+            source,
+        }
     })?;
-    let file_bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
-    let final_seconds = t2.elapsed().as_secs_f64();
+    report.file_bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
+    report.seconds[2] = t2.elapsed().as_secs_f64();
     progress(&format!(
-        "{material}: written ({file_bytes} bytes) in {final_seconds:.1} s"
+        "{material}: written ({} bytes) in {:.1} s",
+        report.file_bytes, report.seconds[2]
     ));
-    Ok(OutOfCoreReport {
-        material,
-        cells,
-        stats,
-        rounds,
-        tidings,
-        checks,
-        held,
-        seconds: [start_seconds, round_seconds, final_seconds],
-        file_bytes,
-    })
+    Ok(report)
 }
 
 /// The most bans of the other side a cell's predecessors are under (none,
@@ -406,20 +400,6 @@ struct PredSteps {
     cells: Vec<u64>,
 }
 
-/// What the rounds did.
-struct Rounds {
-    /// Rounds that decided cells.
-    rounds: u32,
-    /// Predecessors told.
-    tidings: u64,
-    /// Losses checked.
-    checks: u64,
-    /// Losses held back.
-    held: u64,
-    /// The first distance no cell has: every one is shorter.
-    past: u32,
-}
-
 /// The parts of one solve.
 struct Solver<'a> {
     material: Material,
@@ -437,12 +417,13 @@ struct Solver<'a> {
 }
 
 impl Solver<'_> {
-    /// The longest distance the output holds.
+    /// The longest distance the output holds: one byte's, or two bytes'
+    /// as every table's ([`round::LONGEST`]).
     fn longest(&self) -> u32 {
         if self.output.width() == 1 {
             self.grain.one_byte()
         } else {
-            u32::from(u16::MAX)
+            u32::from(round::LONGEST)
         }
     }
 
@@ -509,7 +490,7 @@ impl Solver<'_> {
             self.grain.block_slots,
             2,
         );
-        let held = held_bytes(self.output.file.as_file());
+        let held = held_bytes(self.output.file.file.as_file());
         self.room.check(
             self.material,
             wide.saturating_sub(held),
@@ -612,17 +593,20 @@ impl Solver<'_> {
     }
 
     /// The rounds, distance after distance, until nothing is left to
-    /// decide.
-    fn rounds(&mut self, progress: &(dyn Fn(&str) + Sync)) -> Result<Rounds, GenerateDirError> {
+    /// decide, counted into `report`; the first distance no cell has
+    /// (every one is shorter).
+    fn rounds(
+        &mut self,
+        report: &mut OutOfCoreReport,
+        progress: &(dyn Fn(&str) + Sync),
+    ) -> Result<u32, GenerateDirError> {
         let cells = self.index.len();
         let (mut now, mut next) = (
             Bits::new(cells, self.material)?,
             Bits::new(cells, self.material)?,
         );
         let seen = Bits::new(cells, self.material)?;
-        let (mut tidings, mut checks, mut held) = (0, 0, 0);
         let mut here = 0u32;
-        let mut rounds = 0;
         loop {
             let t = Instant::now();
             let listed = self.load_scheduled(here, &now)?;
@@ -640,9 +624,9 @@ impl Solver<'_> {
                     _ => break,
                 }
             }
-            rounds += 1;
+            report.rounds += 1;
             let (told, checked) = self.unmove(&now, &next, &seen)?;
-            (tidings, checks) = (tidings + told, checks + checked);
+            (report.tidings, report.checks) = (report.tidings + told, report.checks + checked);
             seen.clear();
             let decided_next = next.0.iter().any(|w| w.load(Ordering::Relaxed) != 0);
             if decided_next {
@@ -652,7 +636,7 @@ impl Solver<'_> {
                     // start pass saw to it): these are decided at `here + 1`.
                     self.widen(at, progress)?;
                 }
-                held += self.settle(&next, here)?;
+                report.held += self.settle(&next, here)?;
             }
             progress(&format!(
                 "{}: round {here}: {decided} cells decided ({listed} scheduled), {:.1} s",
@@ -663,13 +647,7 @@ impl Solver<'_> {
             std::mem::swap(&mut now, &mut next);
             here += 1;
         }
-        Ok(Rounds {
-            rounds,
-            tidings,
-            checks,
-            held,
-            past: here,
-        })
+        Ok(here)
     }
 
     /// The cells scheduled at `here` into the frontier `now` (a
@@ -804,27 +782,31 @@ impl Solver<'_> {
         true
     }
 
-    /// The blocks of the file cut into tasks of `grain.blocks`.
-    fn block_tasks(&self) -> (u64, u64) {
-        let blocks = self.output.layout.blocks();
-        let per = self.grain.blocks.max(1);
-        (blocks.div_ceil(per), per)
+    /// `task` run on the threads over the blocks of the file cut into
+    /// runs of `grain.blocks`; its results in order.
+    fn on_blocks<T: Send>(
+        &self,
+        task: impl Fn(std::ops::Range<u64>) -> Result<T, GenerateDirError> + Sync,
+    ) -> Result<Vec<T>, GenerateDirError> {
+        let (blocks, per) = (self.output.layout.blocks(), self.grain.blocks.max(1));
+        let runs = (0..blocks.div_ceil(per) as usize).map(|t| t as u64 * per..(t as u64 + 1) * per);
+        in_order(runs, self.threads, |run| {
+            task(run.start..run.end.min(blocks))
+        })
     }
 
     /// Writes the distances of the cells decided at `here + 1` (in
     /// `next`): a loss whose longest losing conversion is longer is held
     /// back and scheduled at its distance instead (how many were).
     fn settle(&self, next: &Bits, here: u32) -> Result<u64, GenerateDirError> {
-        let (tasks, per) = self.block_tasks();
-        let blocks = self.output.layout.blocks();
         // The tidings of cells decided at `here` decide at the next round.
         let round = round::ply_before(here).map_err(GenerateError::from)?;
         let at = self.distance(u32::from(round::won_at(round, None)))?;
-        let held_back = in_order(0..tasks as usize, self.threads, |task| {
+        let held_back = self.on_blocks(|blocks| {
             let mut held = ByDistance::default();
             let mut n = 0;
             let mut dist = Vec::new();
-            for k in task as u64 * per..((task as u64 + 1) * per).min(blocks) {
+            for k in blocks {
                 let (cells, _) = self.output.block(k);
                 let (w0, w1) = ((cells.start / 64) as usize, cells.end.div_ceil(64) as usize);
                 if (w0..w1).all(|w| next.word(w) == 0) {
@@ -863,139 +845,103 @@ impl Solver<'_> {
                 self.output.distances(cells.start, &mut dist, true)?;
             }
             held.flush(&self.schedule)?;
-            Ok::<_, GenerateDirError>(n)
+            Ok(n)
         })?;
         Ok(held_back.iter().sum())
     }
 
     /// The values and checksums of every block, the distances of the cells
     /// left open zeroed (drawn), a cell no state uses given the code 3,
-    /// and the header: the file is whole. The table's statistics, from the
-    /// first cell of each board slot (its state without bans) as
-    /// `Table::stats` counts them.
+    /// and the header: the file is whole. The table's statistics, counted
+    /// as [`file_stats`](super::file_stats) counts a file's.
     fn finish(&self, half: Option<&Half>) -> Result<Stats, GenerateDirError> {
-        let (tasks, per) = self.block_tasks();
         let layout = self.output.layout;
-        let blocks = layout.blocks();
-        let file = self.output.file.as_file();
-        let parts = in_order(0..tasks as usize, self.threads, |task| {
+        let parts = self.on_blocks(|blocks| {
             let mut stats = Stats::default();
             let (mut bytes, mut dist) = (Vec::new(), Vec::new());
-            let width = usize::from(self.output.width());
-            for k in task as u64 * per..((task as u64 + 1) * per).min(blocks) {
+            // The first board slot whose first cell is in these blocks.
+            let s = self.index.slot_of(blocks.start * layout.block_slots);
+            let mut slot = s + u64::from(self.index.start(s) < blocks.start * layout.block_slots);
+            let mut unvalued = None;
+            for k in blocks {
                 let (cells, _) = self.output.block(k);
                 let m = (cells.end - cells.start) as usize;
                 let vlen = m.div_ceil(4);
                 bytes.clear();
-                bytes.resize(vlen + m * width, 0);
+                bytes.resize(vlen + m * usize::from(layout.width), 0);
                 dist.clear();
                 dist.resize(m, 0u16);
                 let (vals, dist_bytes) = bytes.split_at_mut(vlen);
-                match half {
-                    Some(half) => self.fill_from_half(half, &cells, vals, &mut dist),
-                    None => {
-                        self.output.distances(cells.start, &mut dist, false)?;
-                        for (i, c) in cells.clone().enumerate() {
-                            put(i, self.values.get(c), vals, &mut dist);
-                        }
-                    }
-                }
-                self.mark_unused(&cells, vals, &mut dist, &mut stats)?;
-                self.output.encode(&dist, dist_bytes)?;
+                self.fill_block(half, &cells, vals, &mut dist)?;
+                encode(&dist, dist_bytes)?;
+                count_block(
+                    self.index,
+                    &layout,
+                    k,
+                    vals,
+                    dist_bytes,
+                    &mut slot,
+                    &mut stats,
+                    &mut unvalued,
+                );
                 let sum = block_sum(k, &bytes);
                 bytes.extend_from_slice(&sum.to_le_bytes());
-                write_at(file, &bytes, layout.block_offset(k)).map_err(|e| self.output.io(e))?;
+                self.output.file.write(&bytes, layout.block_offset(k))?;
             }
-            Ok::<_, GenerateDirError>(stats)
+            match unvalued {
+                Some(c) => Err(internal(format!("cell {c} has no value")).into()),
+                None => Ok(stats),
+            }
         })?;
-        write_at(file, &self.output.header, 0).map_err(|e| self.output.io(e))?;
+        self.output.file.write(&self.output.header, 0)?;
         Ok(parts.into_iter().fold(Stats::default(), Stats::merge))
     }
 
-    /// The values and distances of the block of `cells` from First's
-    /// `half`: a cell with Second to move from its twin (the cells no
-    /// state uses are left to [`Solver::mark_unused`]).
-    fn fill_from_half(
+    /// The values and distances of the block of `cells`: from the
+    /// solve's values and the file's distances, or by halves from
+    /// First's `half` (a cell with Second to move from its twin); a cell
+    /// no state uses gets the code 3 and distance 0.
+    fn fill_block(
         &self,
-        half: &Half,
+        half: Option<&Half>,
         cells: &std::ops::Range<u64>,
         vals: &mut [u8],
         dist: &mut [u16],
-    ) {
-        let index = self.index;
-        let mut slot = index.slot_of(cells.start);
-        while slot < index.board_slots() && index.start(slot) < cells.end {
-            let own = index.cells_of(slot);
-            let here = slot;
-            slot += 1;
-            let (lo, hi) = (own.start.max(cells.start), own.end.min(cells.end));
-            if lo >= hi {
-                continue;
-            }
-            if here.is_multiple_of(2) {
-                for c in lo..hi {
-                    let (v, d) = half.at(here, c - own.start);
-                    dist[(c - cells.start) as usize] = d;
-                    put((c - cells.start) as usize, v, vals, dist);
-                }
-                continue;
-            }
-            let (x, o, _) = index.boards.decode(here);
-            let stab = BanIndex::stabiliser([x, o]);
-            let (twin_slot, twin) = index.slot_and_block([o, x], 0);
-            for c in lo..hi {
-                let off = c - own.start;
-                if stab != 0 && !BanIndex::is_canonical([x, o], stab, off) {
-                    continue;
-                }
-                let [ban_x, ban_o] = BanIndex::bans_at([x, o], off);
-                let t = twin.cell([ban_o, ban_x]) - twin.start();
-                let (v, d) = half.at(twin_slot, t);
-                dist[(c - cells.start) as usize] = d;
-                put((c - cells.start) as usize, v, vals, dist);
-            }
-        }
-    }
-
-    /// In the block of `cells` (its values `vals`, distances `dist`): the
-    /// cells no state uses get the code 3 and distance 0, and the board
-    /// slots whose first cell lies here are counted into `stats`.
-    fn mark_unused(
-        &self,
-        cells: &std::ops::Range<u64>,
-        vals: &mut [u8],
-        dist: &mut [u16],
-        stats: &mut Stats,
     ) -> Result<(), GenerateDirError> {
+        if half.is_none() {
+            self.output.distances(cells.start, dist, false)?;
+        }
         let index = self.index;
-        let mut slot = index.slot_of(cells.start);
-        while slot < index.board_slots() && index.start(slot) < cells.end {
+        let slots = (index.slot_of(cells.start)..index.board_slots())
+            .take_while(|&slot| index.start(slot) < cells.end);
+        for slot in slots {
             let own = index.cells_of(slot);
-            slot += 1;
             if own.is_empty() {
                 continue;
             }
-            let (x, o, stm) = index.boards.decode(slot - 1);
+            let (x, o, _) = index.boards.decode(slot);
             let stab = BanIndex::stabiliser([x, o]);
+            // Second to move: its twin's block, the boards exchanged,
+            // First to move.
+            let twin = (half.is_some() && slot % 2 == 1).then(|| index.slot_and_block([o, x], 0));
             for c in own.start.max(cells.start)..own.end.min(cells.end) {
-                let i = (c - cells.start) as usize;
-                if BanIndex::is_canonical([x, o], stab, c - own.start) {
-                    stats.stored += 1;
-                } else {
+                let (i, off) = ((c - cells.start) as usize, c - own.start);
+                if !BanIndex::is_canonical([x, o], stab, off) {
                     set_code(vals, i, UNUSED);
                     dist[i] = 0;
+                    continue;
                 }
+                let (v, d) = match (half, &twin) {
+                    (None, _) => (self.values.get(c), dist[i]),
+                    (Some(half), None) => half.at(slot, off),
+                    (Some(half), Some((twin_slot, twin))) => {
+                        let [ban_x, ban_o] = BanIndex::bans_at([x, o], off);
+                        half.at(*twin_slot, twin.cell([ban_o, ban_x]) - twin.start())
+                    }
+                };
+                dist[i] = d;
+                put(i, v, vals, dist);
             }
-            if !cells.contains(&own.start) {
-                continue;
-            }
-            let i = (own.start - cells.start) as usize;
-            let v = Wdl::from_code(code_at(vals, i))
-                .ok_or_else(|| internal(format!("cell {} has no value", own.start)))?;
-            let (key, class) = State::at_rest([x, o], stm, [None, None])
-                .canonical()
-                .ok_or_else(|| internal(format!("the state of cell {} has no key", own.start)))?;
-            stats.add_position(key, u64::from(class), v, u32::from(dist[i]));
         }
         Ok(())
     }

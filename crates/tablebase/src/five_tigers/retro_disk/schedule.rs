@@ -5,17 +5,14 @@ use std::path::Path;
 use std::sync::Mutex;
 
 use super::super::table::internal;
-use super::file::{read_at, write_at};
+use super::file::TempFile;
 use crate::exec::GenerateDirError;
-use crate::format::write::temp_beside;
-use crate::format::FormatError;
 
 /// The cells decided at a distance known ahead, by distance: sorted runs
 /// of cell numbers, delta-coded (7 bits a byte), in a temporary file.
 pub(super) struct Schedule {
-    file: tempfile::NamedTempFile,
+    file: TempFile,
     inner: Mutex<ScheduleIndex>,
-    path: String,
 }
 
 #[derive(Default)]
@@ -26,19 +23,11 @@ struct ScheduleIndex {
 }
 
 impl Schedule {
-    /// A schedule in a temporary file named as the table's own temporary
-    /// file beside `table` is, so that a later writer of its directory
-    /// removes it if this run is killed.
+    /// A schedule in a temporary file beside `table`.
     pub(super) fn create(table: &Path) -> Result<Schedule, GenerateDirError> {
-        let file = temp_beside(table).map_err(|source| FormatError::Io {
-            path: table.display().to_string(),
-            source,
-        })?;
-        let path = file.path().display().to_string();
         Ok(Schedule {
-            file,
+            file: TempFile::beside(table)?,
             inner: Mutex::new(ScheduleIndex::default()),
-            path,
         })
     }
 
@@ -60,10 +49,7 @@ impl Schedule {
         }
         let mut inner = crate::threads::lock(&self.inner);
         let at = inner.end;
-        write_at(self.file.as_file(), &bytes, at).map_err(|source| FormatError::Io {
-            path: self.path.clone(),
-            source,
-        })?;
+        self.file.write(&bytes, at)?;
         inner.end += bytes.len() as u64;
         let d = d as usize;
         if inner.runs.len() <= d {
@@ -100,10 +86,7 @@ impl Schedule {
         mut each: impl FnMut(u64),
     ) -> Result<(), GenerateDirError> {
         let mut bytes = vec![0u8; len as usize];
-        read_at(self.file.as_file(), &mut bytes, at).map_err(|source| FormatError::Io {
-            path: self.path.clone(),
-            source,
-        })?;
+        self.file.read(&mut bytes, at)?;
         let (mut cell, mut delta, mut shift, mut n) = (first, 0u64, 0, 0u32);
         for b in bytes {
             delta |= u64::from(b & 0x7f) << shift;

@@ -415,3 +415,48 @@ fn a_solve_stops_before_a_step_the_disk_cannot_hold() {
     assert_eq!(solve(n, bytes(n, 2)), Ok((bytes(n, 2), false)));
     std::fs::remove_dir_all(&in_core).unwrap();
 }
+
+#[test]
+fn the_file_system_is_asked_for_its_free_room() {
+    let dir = tempfile::tempdir().unwrap();
+    let free = Room::new(dir.path(), None).free(0);
+    assert!(free.is_some_and(|f| f > 0), "{free:?}");
+    assert_eq!(Room::new(dir.path(), Some(1000)).free(300), Some(700));
+}
+
+#[test]
+fn a_step_that_does_not_fit_is_refused_with_what_it_needs() {
+    let dir = tempfile::tempdir().unwrap();
+    let room = Room::new(dir.path(), Some(10_000_000_000));
+    let m: Material = "2v1".parse().unwrap();
+    assert_eq!(
+        room.check(m, 4_000_000_000, 6_000_000_000, "its file"),
+        Ok(())
+    );
+    let err = room
+        .check(m, 4_000_000_001, 6_000_000_000, "its file")
+        .unwrap_err();
+    let text = err.to_string();
+    assert!(matches!(
+        err,
+        GenerateError::OutOfDisk {
+            free: 4_000_000_000,
+            ..
+        }
+    ));
+    assert!(
+        text.contains("2v1") && text.contains("its file") && text.contains("4.0 GB"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_sparse_file_holds_only_what_was_written() {
+    let file = tempfile::tempfile().unwrap();
+    file.set_len(1 << 30).unwrap();
+    let empty = held_bytes(&file);
+    assert!(empty < 1 << 20, "{empty}");
+    file::write_at(&file, &[1u8; 1 << 20], 1 << 29).unwrap();
+    let written = held_bytes(&file);
+    assert!(written >= empty + (1 << 20), "{empty} then {written}");
+}
