@@ -18,9 +18,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 use std::sync::Arc;
 
+use timely::communication::Allocator;
 use timely::dataflow::channels::pact::Exchange;
 use timely::dataflow::operators::generic::operator::Operator;
-use timely::dataflow::operators::{ConnectLoop, Feedback};
+use timely::dataflow::operators::{ConnectLoop, Exchange as _, Feedback, Inspect, ToStream};
+use timely::worker::Worker;
 use timely::WorkerConfig;
 
 pub use crate::cluster::{Cluster, DataflowError};
@@ -245,7 +247,15 @@ pub fn solve<S: RetroSlice + Send + Sync + 'static>(
     slice: Arc<S>,
     cluster: &Cluster,
 ) -> Result<Share, DataflowError> {
-    Ok(execute(slice, cluster, false)?.0)
+    let shift = slice.run_shift();
+    let parts = run(cluster, move |worker, threads| {
+        Ok(run_worker(&slice, threads, worker)?)
+    })?;
+    Ok(Share {
+        workers: cluster.workers(),
+        shift,
+        parts,
+    })
 }
 
 /// Solves `slice` as [`solve`] does, then gathers the values: every
@@ -282,10 +292,15 @@ pub fn solve_everywhere<S: RetroSlice + Send + Sync + 'static>(
     slice: Arc<S>,
     cluster: &Cluster,
 ) -> Result<(SliceValues, Vec<WorkerStats>), DataflowError> {
-    let (share, values) = execute(slice, cluster, true)?;
+    let gathered = run(cluster, move |worker, threads| {
+        let part = run_worker(&slice, threads, worker);
+        Ok(gather(&*slice, threads, worker, part)?)
+    })?;
+    let (stats, values): (Vec<_>, Vec<_>) = gathered.into_iter().unzip();
+    let values = values.into_iter().flatten().next();
     let values =
         values.ok_or_else(|| DataflowError::Worker("no worker gathered the values".into()))?;
-    Ok((values, share.parts.into_iter().map(|p| p.3).collect()))
+    Ok((values, stats))
 }
 
 /// For each of `flags`, whether any process of `cluster` set it: every
@@ -304,66 +319,41 @@ pub fn solve_everywhere<S: RetroSlice + Send + Sync + 'static>(
 /// # Ok::<(), qi_tablebase::dataflow::DataflowError>(())
 /// ```
 pub fn any_everywhere(cluster: &Cluster, flags: &[bool]) -> Result<Vec<bool>, DataflowError> {
-    use timely::dataflow::operators::{Exchange as _, Inspect, ToStream};
-
     /// Marks the record that carries a process's number of flags.
     const COUNT: u64 = 1 << 63;
-    let (threads, config) = start(cluster)?;
-    let flags: Arc<Vec<bool>> = Arc::new(flags.to_vec());
-    let guards = timely::execute(config, move |worker| {
-        let processes = worker.peers() / threads;
-        // The first worker of each process speaks for it and listens.
-        let first = worker.index() % threads == 0;
-        let n = flags.len();
-        let set: Vec<u64> = (0..n as u64).filter(|&i| flags[i as usize]).collect();
-        let records: Vec<(u64, u64)> = if first {
-            (0..processes)
-                .flat_map(|p| {
-                    let to = (p * threads) as u64;
-                    std::iter::once((to, COUNT | n as u64)).chain(set.iter().map(move |&i| (to, i)))
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
-        let heard = Rc::new(RefCell::new((vec![false; n], Vec::new())));
-        let into = heard.clone();
-        worker.dataflow::<u32, _, _>(|scope| {
-            records
-                .to_stream(scope)
-                .container::<Vec<_>>()
-                .exchange(|r: &(u64, u64)| r.0)
-                .inspect(move |&(_, item): &(u64, u64)| {
-                    let mut heard = into.borrow_mut();
-                    if item & COUNT != 0 {
-                        heard.1.push(item & !COUNT);
-                    } else if let Some(f) = heard.0.get_mut(item as usize) {
-                        *f = true;
-                    } else {
-                        heard.1.push(item + 1);
-                    }
-                });
-        });
-        while worker.step() {}
-        let (any, counts) = heard.take();
-        if !first {
-            return Ok(None);
-        }
-        match counts.iter().find(|&&c| c != n as u64) {
-            Some(c) => Err(format!(
+    let n = flags.len();
+    // Its count, then the flags it set: what a process tells every worker.
+    let told: Vec<u64> = std::iter::once(COUNT | n as u64)
+        .chain((0..n as u64).filter(|&i| flags[i as usize]))
+        .collect();
+    let heard = run(cluster, move |worker, threads| {
+        // The first worker of each process speaks for it.
+        let speaks = worker.index() % threads == 0;
+        let records: Vec<(u64, u64)> = (0..worker.peers() as u64)
+            .filter(|_| speaks)
+            .flat_map(|to| told.iter().map(move |&i| (to, i)))
+            .collect();
+        let heard = (vec![false; n], None);
+        let (any, other) = exchange(
+            worker,
+            records,
+            |r| r.0,
+            heard,
+            move |heard, &(_, i)| match heard.0.get_mut(i as usize) {
+                _ if i == COUNT | n as u64 => {}
+                _ if i & COUNT != 0 => heard.1 = Some(i & !COUNT),
+                Some(flag) => *flag = true,
+                None => heard.1 = Some(i + 1),
+            },
+        );
+        match other {
+            Some(c) => Err(DataflowError::Worker(format!(
                 "the processes disagree on the slices: {n} here, {c} at another process"
-            )),
-            None => Ok(Some(any)),
+            ))),
+            None => Ok(any),
         }
-    })
-    .map_err(DataflowError::Start)?;
-    let mut any = None;
-    for result in guards.join() {
-        let mine = result
-            .map_err(DataflowError::Worker)?
-            .map_err(DataflowError::Worker)?;
-        any = any.or(mine);
-    }
+    })?;
+    let any = heard.into_iter().next();
     any.ok_or_else(|| DataflowError::Worker("no worker heard the flags".into()))
 }
 
@@ -666,15 +656,12 @@ pub fn solve_reading_in_chunks<S: ReadingSlice + Send + Sync + 'static>(
     held: Arc<Held>,
     chunk: u64,
 ) -> Result<Share, DataflowError> {
-    let (threads, config) = start(cluster)?;
-    let workers = cluster.workers();
     let shift = slice.run_shift();
     let chunk = chunk.max(1);
-    let shifts: Arc<Vec<u32>> = Arc::new(slice.sources().iter().map(|s| s.shift).collect());
-    let guards = timely::execute(config, move |worker| {
-        let index = worker.index();
-        let peers = worker.peers();
-        let deal = Deal::new(peers, slice.run_shift());
+    let shifts: Vec<u32> = slice.sources().iter().map(|s| s.shift).collect();
+    let parts = run(cluster, move |worker, threads| {
+        let (index, peers) = (worker.index(), worker.peers());
+        let deal = Deal::new(peers, shift);
         let total = slice.slots();
         let count = deal.count(total, index);
         let most = (0..peers).map(|w| deal.count(total, w)).max().unwrap_or(0);
@@ -710,22 +697,11 @@ pub fn solve_reading_in_chunks<S: ReadingSlice + Send + Sync + 'static>(
                 }
             }
         }
-        let ledger = match failure {
-            None => Ok(ledger),
-            Some(e) => Err(e),
-        };
-        play_rounds(slice.clone(), threads, worker, ledger, stats)
-    })
-    .map_err(DataflowError::Start)?;
-    let mut parts = Vec::new();
-    for result in guards.join() {
-        let part: Part = result
-            .map_err(DataflowError::Worker)?
-            .map_err(DataflowError::Retro)?;
-        parts.push(part);
-    }
+        let ledger = failure.map_or(Ok(ledger), Err);
+        Ok(play_rounds(slice.clone(), threads, worker, ledger, stats)?)
+    })?;
     Ok(Share {
-        workers,
+        workers: cluster.workers(),
         shift,
         parts,
     })
@@ -770,49 +746,47 @@ fn record_reads<S: ReadingSlice + ?Sized>(
 /// One fetch: every worker sends each of its `reads` (sorted, distinct)
 /// to the worker that owns the slot, which answers from `held`; returns
 /// the reads with their values, and counts them into `stats`.
-fn fetch_reads<A: timely::communication::Allocate>(
-    worker: &mut timely::worker::Worker<A>,
+fn fetch_reads(
+    worker: &mut Worker<Allocator>,
     threads: usize,
-    shifts: &Arc<Vec<u32>>,
+    shifts: &[u32],
     held: &Arc<Held>,
     reads: Vec<(u32, u64)>,
     stats: &mut WorkerStats,
 ) -> Fetched {
     use timely::dataflow::operators::vec::Map;
-    use timely::dataflow::operators::{Exchange as _, Inspect, ToStream};
 
     let index = worker.index();
-    let peers = worker.peers();
-    let process = index / threads;
-    let deals: Vec<Deal> = shifts.iter().map(|&s| Deal::new(peers, s)).collect();
-    let owner = move |source: u32, slot: u64| -> u64 {
-        deals
-            .get(source as usize)
-            .map_or(0, |d| d.owner(slot) as u64)
+    let deals: Vec<Deal> = shifts
+        .iter()
+        .map(|&s| Deal::new(worker.peers(), s))
+        .collect();
+    let owner = |deals: &[Deal], source: u32, slot: u64| {
+        deals.get(source as usize).map_or(0, |d| d.owner(slot))
     };
     stats.reads += reads.len() as u64;
     stats.remote_reads += reads
         .iter()
-        .filter(|&&(source, slot)| owner(source, slot) as usize / threads != process)
+        .filter(|&&(source, slot)| owner(&deals, source, slot) / threads != index / threads)
         .count() as u64;
     let mut fetched = Fetched::new(reads.clone());
     fetched.values.fill((MISSING, 0));
-    let answers = Rc::new(RefCell::new(fetched));
-    let into = answers.clone();
-    let (held, route) = (held.clone(), owner.clone());
-    let local_deals: Vec<Deal> = shifts.iter().map(|&s| Deal::new(peers, s)).collect();
     // A request: (owner, source, slot, asker); an answer: (asker, source,
     // slot, code, distance).
-    let requests = reads
-        .into_iter()
-        .map(move |(source, slot)| (route(source, slot), source, slot, index as u32));
-    worker.dataflow::<u32, _, _>(|scope| {
+    let route = deals.clone();
+    let requests = reads.into_iter().map(move |(source, slot)| {
+        let to = owner(&route, source, slot) as u64;
+        (to, source, slot, index as u32)
+    });
+    let answers = Rc::new(RefCell::new(fetched));
+    let (into, held) = (answers.clone(), held.clone());
+    worker.dataflow::<u16, _, _>(|scope| {
         requests
             .to_stream(scope)
             .container::<Vec<_>>()
             .exchange(|r: &(u64, u32, u64, u32)| r.0)
             .map(move |(_, source, slot, asker)| {
-                let (code, distance) = match local_deals.get(source as usize) {
+                let (code, distance) = match deals.get(source as usize) {
                     Some(deal) => held.get(source as usize, index, deal.local(slot)),
                     None => (MISSING, 0),
                 };
@@ -827,127 +801,104 @@ fn fetch_reads<A: timely::communication::Allocate>(
     answers.take()
 }
 
-/// The threads of each process of `cluster` and the configuration of its
-/// timely run, once every process is there: timely waits for a missing
-/// one without end.
-fn start(cluster: &Cluster) -> Result<(usize, timely::Config), DataflowError> {
+/// Runs `work` on this process's workers of `cluster` (given the threads
+/// of each process), once every process is there: timely waits for a
+/// missing one without end. Each worker's result, or the first error.
+fn run<T: Send + 'static>(
+    cluster: &Cluster,
+    work: impl Fn(&mut Worker<Allocator>, usize) -> Result<T, DataflowError> + Send + Sync + 'static,
+) -> Result<Vec<T>, DataflowError> {
     cluster.check()?;
     crate::rendezvous::barrier(cluster)?;
+    let threads = cluster.local_workers().len();
     let config = timely::Config {
         communication: cluster.communication(),
         worker: WorkerConfig::default(),
     };
-    Ok((cluster.local_workers().len(), config))
+    let guards = timely::execute(config, move |worker| work(worker, threads))
+        .map_err(DataflowError::Start)?;
+    guards
+        .join()
+        .into_iter()
+        .map(|result| result.map_err(DataflowError::Worker)?)
+        .collect()
 }
 
-fn execute<S: RetroSlice + Send + Sync + 'static>(
-    slice: Arc<S>,
-    cluster: &Cluster,
-    gather: bool,
-) -> Result<(Share, Option<SliceValues>), DataflowError> {
-    let (threads, config) = start(cluster)?;
-    let workers = cluster.workers();
-    let first = cluster.first_worker();
-    let shift = slice.run_shift();
-    let guards = timely::execute(config, move |worker| {
-        let part = run_worker(slice.clone(), threads, worker);
-        if !gather {
-            return part.map(|p| (p, None));
-        }
-        // Every worker gathers, a failed one with nothing but its failure,
-        // so that every process learns of it.
-        let sent = match &part {
-            Ok(p) => p.clone(),
-            Err(_) => (
-                worker.index(),
-                Vec::new(),
-                Vec::new(),
-                WorkerStats::default(),
-            ),
-        };
-        let values = gather_values(&*slice, threads, worker, sent, part.is_err());
-        match (part, values) {
-            (Err(e), _) | (Ok(_), Err(e)) => Err(e),
-            (Ok(p), Ok(values)) => Ok((p, values)),
-        }
-    })
-    .map_err(DataflowError::Start)?;
-    let mut parts = Vec::new();
-    let mut whole = None;
-    for result in guards.join() {
-        let (part, values): (Part, Option<SliceValues>) = result
-            .map_err(DataflowError::Worker)?
-            .map_err(DataflowError::Retro)?;
-        debug_assert!(part.0 >= first);
-        parts.push(part);
-        whole = whole.or(values);
-    }
-    Ok((
-        Share {
-            workers,
-            shift,
-            parts,
-        },
-        whole,
-    ))
+/// One exchange among the workers, in a dataflow of its own: each of
+/// `records` goes to worker `to(record)`, which folds it into `state`
+/// with `each`; the state once every worker's records have arrived.
+fn exchange<D: timely::ExchangeData, T: Default + 'static>(
+    worker: &mut Worker<Allocator>,
+    records: impl IntoIterator<Item = D> + 'static,
+    to: impl Fn(&D) -> u64 + 'static,
+    state: T,
+    mut each: impl FnMut(&mut T, &D) + 'static,
+) -> T {
+    let state = Rc::new(RefCell::new(state));
+    let into = state.clone();
+    worker.dataflow::<u16, _, _>(|scope| {
+        records
+            .to_stream(scope)
+            .container::<Vec<D>>()
+            .exchange(move |r| to(r))
+            .inspect(move |r| each(&mut into.borrow_mut(), r));
+    });
+    while worker.step() {}
+    state.take()
 }
 
 /// Sends every slot's value of `part` to the first worker of each
-/// process, and `failed` as a record of its own; that worker returns the
-/// whole slice, or the failure of any worker.
-fn gather_values<S: RetroSlice + ?Sized, A: timely::communication::Allocate>(
+/// process (of `threads` workers), and a failed part's failure as a
+/// record of its own: the part's stats and, at those workers, the whole
+/// slice; or the failure of any worker.
+fn gather<S: RetroSlice + ?Sized>(
     slice: &S,
     threads: usize,
-    worker: &mut timely::worker::Worker<A>,
-    part: Part,
-    failed: bool,
-) -> Result<Option<SliceValues>, RetroError> {
-    use timely::dataflow::operators::{Exchange as _, Inspect, ToStream};
-
+    worker: &mut Worker<Allocator>,
+    part: Result<Part, RetroError>,
+) -> Result<(WorkerStats, Option<SliceValues>), RetroError> {
     /// The slot of a record that says its worker failed.
     const FAILED: u64 = u64::MAX;
-    let (index, codes, distances, _) = part;
-    let peers = worker.peers();
-    let processes = peers / threads;
+    let (index, peers) = (worker.index(), worker.peers());
     let deal = Deal::new(peers, slice.run_shift());
+    let (values, stats, failure) = match part {
+        Ok((_, codes, distances, stats)) => (codes.into_iter().zip(distances), stats, None),
+        Err(e) => (
+            Vec::new().into_iter().zip(Vec::new()),
+            WorkerStats::default(),
+            Some(e),
+        ),
+    };
+    let records = values
+        .enumerate()
+        .map(move |(local, (code, d))| (deal.slot(index, local), code, d))
+        .chain(failure.is_some().then_some((FAILED, 0, 0)))
+        .flat_map(move |(slot, code, d)| {
+            (0..peers)
+                .step_by(threads)
+                .map(move |w| (w as u64, slot, code, d))
+        });
     let total = slice.slots() as usize;
-    let collects = index % threads == 0;
-    let whole = Rc::new(RefCell::new(collects.then(|| SliceValues {
+    let whole = (index % threads == 0).then(|| SliceValues {
         codes: vec![UNUSED; total],
         distances: vec![0; total],
-    })));
-    let heard_failure = Rc::new(RefCell::new(false));
-    let (into, heard) = (whole.clone(), heard_failure.clone());
-    let values = (0..codes.len()).map(move |local| {
-        let slot = deal.slot(index, local);
-        (slot, codes[local], distances[local])
     });
-    let failures = failed.then_some((FAILED, 0, 0));
-    let records = values
-        .chain(failures)
-        .flat_map(move |(slot, code, distance)| {
-            (0..processes).map(move |p| ((p * threads) as u64, slot, code, distance))
-        });
-    worker.dataflow::<u32, _, _>(|scope| {
-        records
-            .to_stream(scope)
-            .container::<Vec<_>>()
-            .exchange(|r: &(u64, u64, u8, u16)| r.0)
-            .inspect(move |r: &(u64, u64, u8, u16)| {
-                if r.1 == FAILED {
-                    *heard.borrow_mut() = true;
-                } else if let Some(v) = into.borrow_mut().as_mut() {
-                    v.codes[r.1 as usize] = r.2;
-                    v.distances[r.1 as usize] = r.3;
-                }
-            });
-    });
-    while worker.step() {}
-    if *heard_failure.borrow() {
-        return Err(RetroError::OtherWorker);
+    let (whole, failed) = exchange(
+        worker,
+        records,
+        |r| r.0,
+        (whole, false),
+        |heard, r| match &mut heard.0 {
+            _ if r.1 == FAILED => heard.1 = true,
+            Some(v) => (v.codes[r.1 as usize], v.distances[r.1 as usize]) = (r.2, r.3),
+            None => {}
+        },
+    );
+    match failure {
+        Some(e) => Err(e),
+        None if failed => Err(RetroError::OtherWorker),
+        None => Ok((stats, whole)),
     }
-    let values = whole.borrow_mut().take();
-    Ok(values)
 }
 
 /// One partition's result: its global worker index, codes, distances and
@@ -968,15 +919,15 @@ struct RoundGate {
     /// The last round settled here: every round up to it is
     /// (notifications come in order, and every round with work here asked
     /// for one).
-    settled: Option<u32>,
+    settled: Option<u16>,
     /// Tidings that came before the round before theirs was settled.
-    early: BTreeMap<u32, Tidings>,
+    early: BTreeMap<u16, Tidings>,
 }
 
 impl RoundGate {
     /// Tidings of `round` arrived: whether they may be told now; if not,
     /// the gate keeps them (and `batch` is left empty).
-    fn admit(&mut self, round: u32, batch: &mut Tidings) -> bool {
+    fn admit(&mut self, round: u16, batch: &mut Tidings) -> bool {
         if self.settled.is_some_and(|d| d + 1 >= round) {
             return true;
         }
@@ -986,130 +937,147 @@ impl RoundGate {
 
     /// Round `round` is due here (its notification: every earlier round
     /// is settled): the tidings of `round` kept until now.
-    fn due(&mut self, round: u32) -> Option<Tidings> {
+    fn due(&mut self, round: u16) -> Option<Tidings> {
         self.early.remove(&round)
     }
 
     /// Round `round` was settled: the next round's tidings kept until now.
-    fn settled(&mut self, round: u32) -> Option<Tidings> {
+    fn settled(&mut self, round: u16) -> Option<Tidings> {
         self.settled = Some(round);
         self.early.remove(&(round + 1))
     }
 }
 
-fn run_worker<S: RetroSlice + Send + Sync + 'static, A: timely::communication::Allocate>(
-    slice: Arc<S>,
+/// One worker's rounds as its operator plays them: the ledger, the gate
+/// before it, what the worker did and the first error.
+struct Rounds {
+    ledger: Ledger,
+    gate: RoundGate,
+    /// Decided slots by round, until the round's notification sends
+    /// their tidings.
+    decided: BTreeMap<u16, Vec<(u64, Wdl)>>,
+    /// Rounds newly scheduled, each to be asked a notification for.
+    scheduled: Vec<u16>,
+    stats: WorkerStats,
+    failure: Option<RetroError>,
+}
+
+impl Rounds {
+    /// Tells the ledger `batch`, tidings of `round`.
+    fn tell(&mut self, round: u16, batch: &mut Tidings) {
+        let into = self.decided.entry(round).or_default();
+        for (slot, code) in batch.drain(..) {
+            let news = News::from_code(code);
+            if let Err(e) = self
+                .ledger
+                .tell(round, slot, news, into, &mut self.scheduled)
+            {
+                self.failure = Some(e);
+                return;
+            }
+        }
+    }
+
+    /// Round `round` is due here: settles it and returns the slots
+    /// decided at it.
+    fn settle(&mut self, round: u16) -> Vec<(u64, Wdl)> {
+        if let Some(mut batch) = self.gate.due(round) {
+            self.tell(round, &mut batch);
+        }
+        let mut now = self.decided.remove(&round).unwrap_or_default();
+        self.ledger.settle(round, &mut now);
+        if let Some(mut batch) = self.gate.settled(round) {
+            self.tell(round + 1, &mut batch);
+        }
+        self.stats.rounds += 1;
+        now
+    }
+}
+
+/// The rounds of one worker, its slots started from `slice`.
+fn run_worker<S: RetroSlice + Send + Sync + 'static>(
+    slice: &Arc<S>,
     threads: usize,
-    worker: &mut timely::worker::Worker<A>,
+    worker: &mut Worker<Allocator>,
 ) -> Result<Part, RetroError> {
-    let ledger = Ledger::new(&*slice, worker.index(), worker.peers());
-    play_rounds(slice, threads, worker, ledger, WorkerStats::default())
+    let ledger = Ledger::new(&**slice, worker.index(), worker.peers());
+    play_rounds(
+        slice.clone(),
+        threads,
+        worker,
+        ledger,
+        WorkerStats::default(),
+    )
 }
 
 /// The rounds of one worker from its started `ledger` (or the error that
 /// kept it from starting its slots), `stats` counted on from what the
-/// worker did before.
-fn play_rounds<S: RetroSlice + Send + Sync + 'static, A: timely::communication::Allocate>(
+/// worker did before. Timestamps are rounds: no tiding is sent past the
+/// longest distance a table holds ([`next_round`]).
+fn play_rounds<S: RetroSlice + Send + Sync + 'static>(
     slice: Arc<S>,
     threads: usize,
-    worker: &mut timely::worker::Worker<A>,
+    worker: &mut Worker<Allocator>,
     ledger: Result<Ledger, RetroError>,
     stats: WorkerStats,
 ) -> Result<Part, RetroError> {
     let index = worker.index();
-    let peers = worker.peers();
-    let deal = Deal::new(peers, slice.run_shift());
+    let deal = Deal::new(worker.peers(), slice.run_shift());
     // A worker that cannot start its slots still plays the rounds (with
     // none), so that every worker's loop ends; its error is returned then.
     let (ledger, failure) = match ledger {
         Ok(ledger) => (ledger, None),
         Err(e) => (Ledger::empty(index, deal), Some(e)),
     };
-    let ledger = Rc::new(RefCell::new(ledger));
-    let stats = Rc::new(RefCell::new(stats));
-    let failure = Rc::new(RefCell::new(failure));
     // Round 0 and every round the slots' starts scheduled.
-    let rounds: Vec<u32> = std::iter::once(0)
-        .chain(ledger.borrow().due_rounds().map(u32::from))
-        .collect();
-    let (l, st, fail) = (ledger.clone(), stats.clone(), failure.clone());
-    let process = index / threads;
-    let deal_shift = slice.run_shift();
-    worker.dataflow::<u32, _, _>(|scope| {
-        let (handle, tidings) = scope.feedback::<Vec<(u64, u8)>>(1);
-        let mut gate = RoundGate::default();
-        // Decided slots by round, until the round's notification sends
-        // their tidings.
-        let mut decided: BTreeMap<u32, Vec<(u64, Wdl)>> = BTreeMap::new();
-        let mut asked: BTreeSet<u32> = BTreeSet::new();
-        let mut scheduled = Vec::new();
+    let rounds: Vec<u16> = std::iter::once(0).chain(ledger.due_rounds()).collect();
+    let state = Rc::new(RefCell::new(Rounds {
+        ledger,
+        gate: RoundGate::default(),
+        decided: BTreeMap::new(),
+        scheduled: Vec::new(),
+        stats,
+        failure,
+    }));
+    let here = state.clone();
+    let (process, shift) = (index / threads, slice.run_shift());
+    worker.dataflow::<u16, _, _>(|scope| {
+        let (handle, tidings) = scope.feedback::<Tidings>(1);
+        let mut asked: BTreeSet<u16> = BTreeSet::new();
         let mut predecessors = Vec::new();
         tidings
             .unary_notify(
-                Exchange::new(move |t: &(u64, u8)| t.0 >> deal_shift),
+                Exchange::new(move |t: &(u64, u8)| t.0 >> shift),
                 "RetroRound",
                 rounds,
                 move |input, output, notificator| {
-                    let tell = |round: u32,
-                                batch: &mut Vec<(u64, u8)>,
-                                decided: &mut BTreeMap<u32, Vec<(u64, Wdl)>>,
-                                scheduled: &mut Vec<u16>| {
-                        let Ok(round16) = u16::try_from(round) else {
-                            *fail.borrow_mut() = Some(RetroError::TooDeep);
-                            batch.clear();
-                            return;
-                        };
-                        let into = decided.entry(round).or_default();
-                        let mut ledger = l.borrow_mut();
-                        for (slot, code) in batch.drain(..) {
-                            let news = News::from_code(code);
-                            if let Err(e) = ledger.tell(round16, slot, news, into, scheduled) {
-                                *fail.borrow_mut() = Some(e);
-                                return;
-                            }
-                        }
-                    };
+                    let mut r = here.borrow_mut();
                     input.for_each_time(|time, data| {
                         let round = *time.time();
                         if asked.insert(round) {
                             notificator.notify_at(time.retain(0));
                         }
                         for batch in data {
-                            if gate.admit(round, batch) {
-                                tell(round, batch, &mut decided, &mut scheduled);
+                            if r.gate.admit(round, batch) {
+                                r.tell(round, batch);
                             }
                         }
-                        for &later in &scheduled {
-                            notificator.notify_at(time.delayed(&u32::from(later), 0));
+                        for later in r.scheduled.drain(..) {
+                            notificator.notify_at(time.delayed(&later, 0));
                         }
-                        scheduled.clear();
                     });
                     notificator.for_each(|cap, _, notify| {
                         let round = *cap.time();
                         asked.remove(&round);
-                        if let Some(mut batch) = gate.due(round) {
-                            tell(round, &mut batch, &mut decided, &mut scheduled);
+                        let now = r.settle(round);
+                        for later in r.scheduled.drain(..) {
+                            notify.notify_at(cap.delayed(&later));
                         }
-                        let mut now = decided.remove(&round).unwrap_or_default();
-                        let Ok(round16) = u16::try_from(round) else {
-                            *fail.borrow_mut() = Some(RetroError::TooDeep);
-                            return;
-                        };
-                        l.borrow_mut().settle(round16, &mut now);
-                        if let Some(mut batch) = gate.settled(round) {
-                            tell(round + 1, &mut batch, &mut decided, &mut scheduled);
-                        }
-                        for &later in &scheduled {
-                            notify.notify_at(cap.delayed(&u32::from(later)));
-                        }
-                        scheduled.clear();
-                        let mut st = st.borrow_mut();
-                        st.rounds += 1;
                         if now.is_empty() {
                             return;
                         }
-                        if next_round(round16).is_err() {
-                            *fail.borrow_mut() = Some(RetroError::TooDeep);
+                        if next_round(round).is_err() {
+                            r.failure = Some(RetroError::TooDeep);
                             return;
                         }
                         let mut session = output.session(&cap);
@@ -1119,9 +1087,9 @@ fn play_rounds<S: RetroSlice + Send + Sync + 'static, A: timely::communication::
                             slice.predecessors(slot, &mut predecessors);
                             for &p in &predecessors {
                                 session.give((p, news.code()));
-                                st.sent += 1;
+                                r.stats.sent += 1;
                                 if deal.owner(p) / threads != process {
-                                    st.remote += 1;
+                                    r.stats.remote += 1;
                                 }
                             }
                         }
@@ -1131,15 +1099,15 @@ fn play_rounds<S: RetroSlice + Send + Sync + 'static, A: timely::communication::
             .connect_loop(handle);
     });
     while worker.step() {}
-    if let Some(e) = failure.borrow_mut().take() {
+    let mut r = state.borrow_mut();
+    if let Some(e) = r.failure.take() {
         return Err(e);
     }
-    // The finished dataflow may still hold its handle on the ledger: take
+    // The finished dataflow may still hold its handle on the state: take
     // the ledger out rather than copy it.
-    let ledger = std::mem::replace(&mut *ledger.borrow_mut(), Ledger::empty(index, deal));
+    let ledger = std::mem::replace(&mut r.ledger, Ledger::empty(index, deal));
     let (codes, distances) = ledger.finish();
-    let stats = *stats.borrow();
-    Ok((index, codes, distances, stats))
+    Ok((index, codes, distances, r.stats))
 }
 
 #[cfg(test)]

@@ -14,8 +14,7 @@
 
 use std::io::{ErrorKind, Read, Write};
 use std::net::{Shutdown, TcpStream};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -88,15 +87,16 @@ impl Peers {
     /// ```
     pub fn watch(self, timeout: Duration, lost: impl FnOnce(&str) + Send + 'static) -> Heartbeat {
         let timeout = timeout.max(Duration::from_millis(100));
-        let stop = Arc::new(AtomicBool::new(false));
-        let bye = Arc::new(AtomicBool::new(false));
-        let (stopped, farewell) = (stop.clone(), bye.clone());
+        let (stop, stopped) = mpsc::channel();
         let links = self.links;
         let thread = std::thread::Builder::new()
             .name("qi-heartbeat".into())
-            .spawn(move || beat(links, timeout, &stopped, &farewell, lost))
+            .spawn(move || beat(links, timeout, stopped, lost))
             .ok();
-        Heartbeat { stop, bye, thread }
+        Heartbeat {
+            stop: Some(stop),
+            thread,
+        }
     }
 }
 
@@ -136,8 +136,9 @@ impl Peers {
 /// ```
 #[derive(Debug)]
 pub struct Heartbeat {
-    stop: Arc<AtomicBool>,
-    bye: Arc<AtomicBool>,
+    /// Stops the thread, saying goodbye (`true`) or not; dropped, stops
+    /// it without.
+    stop: Option<Sender<bool>>,
     thread: Option<JoinHandle<()>>,
 }
 
@@ -155,21 +156,18 @@ impl Heartbeat {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn finish(mut self) {
-        self.bye.store(true, Ordering::Relaxed);
-        self.end();
-    }
-
-    fn end(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
+        if let Some(stop) = self.stop.take() {
+            let _ = stop.send(true);
         }
     }
 }
 
 impl Drop for Heartbeat {
     fn drop(&mut self) {
-        self.end();
+        self.stop.take();
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
     }
 }
 
@@ -185,12 +183,11 @@ struct Link {
 }
 
 /// The heartbeat's thread: beats, listens, and calls `lost` at the first
-/// loss (then ends), until `stop`; says goodbye if `bye` is set then.
+/// loss (then ends), until told to `stop` (and whether to say goodbye).
 fn beat(
     links: Vec<(usize, String, TcpStream)>,
     timeout: Duration,
-    stop: &AtomicBool,
-    bye: &AtomicBool,
+    stop: Receiver<bool>,
     lost: impl FnOnce(&str),
 ) {
     let now = Instant::now();
@@ -207,7 +204,7 @@ fn beat(
         .collect();
     let every = (timeout / 4).clamp(Duration::from_millis(25), Duration::from_secs(1));
     let mut next_beat = now;
-    while !stop.load(Ordering::Relaxed) {
+    let bye = loop {
         let now = Instant::now();
         let beat_now = now >= next_beat;
         if beat_now {
@@ -219,10 +216,14 @@ fn beat(
                 return;
             }
         }
-        std::thread::sleep(every.min(Duration::from_millis(100)));
-    }
+        match stop.recv_timeout(every.min(Duration::from_millis(100))) {
+            Ok(bye) => break bye,
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => break false,
+        }
+    };
     for link in &mut links {
-        if bye.load(Ordering::Relaxed) {
+        if bye {
             let _ = link.stream.set_nonblocking(false);
             let _ = link.stream.set_write_timeout(Some(Duration::from_secs(1)));
             let _ = link.stream.write_all(&[BYE]);

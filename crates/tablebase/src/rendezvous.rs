@@ -27,7 +27,8 @@
 //! `N`th `barrier` (from 1) has met, before timely connects: the peer
 //! that dies between the meeting and timely's connection.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::cell::RefCell;
+use std::io::{ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -228,20 +229,54 @@ pub fn rendezvous(
     Ok(Peers { links })
 }
 
-/// Listens on `address` (timely's form: addresses apart by spaces, the
-/// first that binds).
+/// The socket addresses of `address` (timely's form: addresses apart by
+/// spaces), every one it resolves to.
+fn resolve(address: &str) -> Vec<SocketAddr> {
+    let each = address
+        .split_whitespace()
+        .filter_map(|a| a.to_socket_addrs().ok());
+    each.flatten().collect()
+}
+
+/// Listens on `address`, the first of its addresses that binds.
 fn listen(address: &str) -> Result<TcpListener, RendezvousError> {
-    let mut last = None;
-    for one in address.split_whitespace() {
-        match TcpListener::bind(one) {
-            Ok(listener) => return Ok(listener),
-            Err(e) => last = Some(e),
+    TcpListener::bind(&resolve(address)[..])
+        .map_err(|e| RendezvousError::Io(format!("cannot listen on {address}: {e}")))
+}
+
+/// Tries `attempt` until it gives something, every 20 ms (short: a wait
+/// comes before every dataflow of a run), saying now and then that it
+/// waits for `waiting()`; gives up at `deadline`.
+fn wait<T>(
+    deadline: Instant,
+    timeout: Duration,
+    say: &dyn Fn(&str),
+    waiting: &dyn Fn() -> String,
+    mut attempt: impl FnMut() -> Result<Option<T>, RendezvousError>,
+) -> Result<T, RendezvousError> {
+    let mut told = Instant::now();
+    loop {
+        if let Some(done) = attempt()? {
+            return Ok(done);
         }
+        let now = Instant::now();
+        if now >= deadline {
+            return Err(RendezvousError::Timeout(format!(
+                "{} did not come within the {} s of --connect-timeout",
+                waiting(),
+                timeout.as_secs()
+            )));
+        }
+        if now.duration_since(told) >= progress_every(timeout) {
+            told = now;
+            say(&format!(
+                "waiting for {} ({} s left of --connect-timeout)",
+                waiting(),
+                deadline.saturating_duration_since(now).as_secs()
+            ));
+        }
+        std::thread::sleep(Duration::from_millis(20));
     }
-    Err(RendezvousError::Io(format!(
-        "cannot listen on {address}: {}",
-        last.map_or_else(|| "no address".to_string(), |e| e.to_string())
-    )))
 }
 
 /// Process 0: waits for every other process's hello, compares, answers;
@@ -257,51 +292,36 @@ fn host(
     listener
         .set_nonblocking(true)
         .map_err(|e| RendezvousError::Io(format!("cannot listen on {}: {e}", hosts[0])))?;
-    let mut met: Vec<Option<Met>> = (0..hosts.len()).map(|_| None).collect();
-    let mut told = Instant::now();
-    let waiting = |met: &[Option<_>]| -> Vec<String> {
-        (1..hosts.len())
-            .filter(|&p| met[p].is_none())
+    let met: RefCell<Vec<Option<Met>>> = RefCell::new((0..hosts.len()).map(|_| None).collect());
+    let waiting = || {
+        let met = met.borrow();
+        let missing = (1..hosts.len()).filter(|&p| met[p].is_none());
+        let missing: Vec<String> = missing
             .map(|p| format!("process {p} at {}", hosts[p]))
-            .collect()
+            .collect();
+        missing.join(", ")
     };
-    while met.iter().skip(1).any(Option::is_none) {
-        match listener.accept() {
-            Ok((stream, from)) => match read_hello(stream, hosts.len(), deadline) {
-                Ok((p, heard)) if met[p].is_none() => met[p] = Some(heard),
-                Ok((p, (stream, _))) => {
-                    let why = format!("two processes say they are process {p}");
-                    answer_all(met.iter_mut().flatten().map(|m| &mut m.0), &why);
-                    let mut stream = stream;
-                    let _ = writeln!(stream, "refused\t{why}");
-                    return Err(RendezvousError::Foreign(why));
+    let all_met = wait(deadline, timeout, say, &waiting, || {
+        let mut met = met.borrow_mut();
+        loop {
+            match listener.accept() {
+                Ok((stream, from)) => match read_hello(stream, hosts.len(), deadline) {
+                    Ok((p, heard)) if met[p].is_none() => met[p] = Some(heard),
+                    Ok((p, (mut stream, _))) => {
+                        let why = format!("two processes say they are process {p}");
+                        answer_all(std::iter::once(&mut stream), &why);
+                        return Err(RendezvousError::Foreign(why));
+                    }
+                    Err(e) => say(&format!("ignored a connection from {from}: {e}")),
+                },
+                Err(e) if e.kind() == ErrorKind::WouldBlock => {
+                    return Ok(met.iter().skip(1).all(Option::is_some).then_some(()))
                 }
-                Err(e) => say(&format!("ignored a connection from {from}: {e}")),
-            },
-            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
-                std::thread::sleep(Duration::from_millis(20))
+                Err(e) => return Err(RendezvousError::Io(format!("{}: {e}", hosts[0]))),
             }
-            Err(e) => return Err(RendezvousError::Io(format!("{}: {e}", hosts[0]))),
         }
-        let now = Instant::now();
-        if now >= deadline {
-            let why = format!(
-                "{} did not come within the {} s of --connect-timeout",
-                waiting(&met).join(", "),
-                timeout.as_secs()
-            );
-            answer_all(met.iter_mut().flatten().map(|m| &mut m.0), &why);
-            return Err(RendezvousError::Timeout(why));
-        }
-        if now.duration_since(told) >= progress_every(timeout) {
-            told = now;
-            say(&format!(
-                "waiting for {} ({} s left of --connect-timeout)",
-                waiting(&met).join(", "),
-                deadline.saturating_duration_since(now).as_secs()
-            ));
-        }
-    }
+    });
+    let met = met.into_inner();
     let mismatch = met.iter().enumerate().find_map(|(p, m)| {
         let (_, settings) = m.as_ref()?;
         differ(settings, fingerprint).map(|(setting, theirs, ours)| RendezvousError::Mismatch {
@@ -316,7 +336,7 @@ fn host(
     // a peer's first connection must not land in this listener's queue.
     drop(listener);
     let mut streams: Vec<TcpStream> = met.into_iter().flatten().map(|m| m.0).collect();
-    if let Some(e) = mismatch {
+    if let Some(e) = all_met.err().or(mismatch) {
         answer_all(streams.iter_mut(), &e.to_string());
         return Err(e);
     }
@@ -371,38 +391,32 @@ fn read_hello(
         .set_nonblocking(false)
         .and_then(|()| stream.set_read_timeout(Some(wait)))
         .map_err(|e| e.to_string())?;
-    let mut reader = BufReader::new(
-        stream
-            .try_clone()
-            .map_err(|e| e.to_string())?
-            .take(MAX_MESSAGE),
-    );
-    let mut lines = Vec::new();
+    let mut left = MAX_MESSAGE;
+    let mut next = || match read_line(&stream, &mut left) {
+        Ok(line) if line.is_empty() => {
+            Err("it closed the connection before its hello ended".into())
+        }
+        Ok(line) => match line.strip_suffix('\n') {
+            Some(line) => Ok(line.trim_end_matches('\r').to_string()),
+            None => Err("its hello is too long".to_string()),
+        },
+        Err(e) => Err(format!("no qi cluster hello ({e})")),
+    };
+    let first = next()?;
+    if first != HELLO {
+        return Err(format!(
+            "no qi cluster hello (its first line: '{}')",
+            one_line(&first)
+        ));
+    }
+    let (mut settings, mut process) = (Vec::new(), None);
     loop {
-        let mut line = String::new();
-        match reader.read_line(&mut line) {
-            Ok(0) => return Err("it closed the connection before its hello ended".into()),
-            Ok(_) if !line.ends_with('\n') => return Err("its hello is too long".into()),
-            Ok(_) => {}
-            Err(e) => return Err(format!("no qi cluster hello ({e})")),
-        }
-        let line = line.trim_end_matches(['\n', '\r']).to_string();
-        if lines.is_empty() && line != HELLO {
-            return Err(format!(
-                "no qi cluster hello (its first line: '{}')",
-                one_line(&line)
-            ));
-        }
+        let line = next()?;
         if line == "end" {
             break;
         }
-        lines.push(line);
-    }
-    let mut settings = Vec::new();
-    let mut process = None;
-    for line in &lines[1..] {
         let Some((name, value)) = line.split_once('=') else {
-            return Err(format!("a bad hello line '{}'", one_line(line)));
+            return Err(format!("a bad hello line '{}'", one_line(&line)));
         };
         if name == "process" {
             process = value.parse::<usize>().ok();
@@ -439,50 +453,26 @@ fn call(
     say: &dyn Fn(&str),
 ) -> Result<TcpStream, RendezvousError> {
     let address = &hosts[0];
-    let addrs: Vec<SocketAddr> = address
-        .split_whitespace()
-        .filter_map(|a| a.to_socket_addrs().ok())
-        .flatten()
-        .collect();
+    let addrs = resolve(address);
     if addrs.is_empty() {
         return Err(RendezvousError::Io(format!(
             "the address of process 0, {address}, does not resolve"
         )));
     }
-    let mut told = Instant::now();
-    let mut stream = loop {
-        let mut last = None;
-        let mut connected = None;
-        for addr in &addrs {
-            match TcpStream::connect_timeout(addr, Duration::from_secs(1)) {
-                Ok(s) => {
-                    connected = Some(s);
-                    break;
-                }
-                Err(e) => last = Some(e),
-            }
+    let mut last = None;
+    let waiting = || format!("process 0 at {address}");
+    let connected = wait(deadline, timeout, say, &waiting, || {
+        let mut each = addrs
+            .iter()
+            .map(|a| TcpStream::connect_timeout(a, Duration::from_secs(1)));
+        Ok(each.find_map(|c| c.map_err(|e| last = Some(e)).ok()))
+    });
+    let mut stream = connected.map_err(|e| match (e, last) {
+        (RendezvousError::Timeout(why), Some(last)) => {
+            RendezvousError::Timeout(format!("{why} ({last})"))
         }
-        if let Some(s) = connected {
-            break s;
-        }
-        let now = Instant::now();
-        if now >= deadline {
-            return Err(RendezvousError::Timeout(format!(
-                "process 0 at {address} did not come within the {} s of --connect-timeout{}",
-                timeout.as_secs(),
-                last.map_or_else(String::new, |e| format!(" ({e})"))
-            )));
-        }
-        if now.duration_since(told) >= progress_every(timeout) {
-            told = now;
-            say(&format!(
-                "waiting for process 0 at {address} ({} s left of --connect-timeout)",
-                deadline.saturating_duration_since(now).as_secs()
-            ));
-        }
-        // Short: this wait comes before every dataflow of a run.
-        std::thread::sleep(Duration::from_millis(20));
-    };
+        (e, _) => e,
+    })?;
     let mut hello = format!("{HELLO}\nprocess={process}\n");
     for (name, value) in fingerprint {
         hello.push_str(&format!("{name}={}\n", one_line(value)));
@@ -499,55 +489,51 @@ fn call(
     // wait, which began about when this one did.
     let wait = deadline.saturating_duration_since(Instant::now()) + Duration::from_secs(5);
     stream.set_read_timeout(Some(wait)).map_err(io)?;
-    let read = read_answer(&stream);
-    let answer = match &read {
-        Ok(bytes) => String::from_utf8_lossy(bytes).into_owned(),
-        Err(_) => String::new(),
-    };
-    let answer = answer.trim_end_matches(['\n', '\r']);
-    match read {
-        Ok(_) if answer == "ok" => Ok(stream),
-        Ok(_) => match answer.strip_prefix("refused\t") {
-            Some(why) => Err(RendezvousError::Refused(why.to_string())),
-            None if answer.is_empty() => Err(RendezvousError::Foreign(format!(
-                "process 0 at {address} closed the connection without an answer: is it a qi \
-                 tb generate of this cluster?"
-            ))),
-            None => Err(RendezvousError::Foreign(format!(
-                "{address} answered '{}', not as a qi tb generate of this cluster",
-                one_line(answer)
-            ))),
-        },
-        Err(e)
-            if matches!(
-                e.kind(),
-                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
-            ) =>
-        {
-            Err(RendezvousError::Timeout(format!(
+    let answer = match read_line(&stream, &mut MAX_MESSAGE.clone()) {
+        Ok(answer) => answer,
+        Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
+            return Err(RendezvousError::Timeout(format!(
                 "{address} took the connection but gave no answer within the {} s of \
                  --connect-timeout: is it a qi tb generate of this cluster?",
                 timeout.as_secs()
             )))
         }
-        Err(e) => Err(io(e)),
+        Err(e) => return Err(io(e)),
+    };
+    match answer.trim_end_matches(['\n', '\r']) {
+        "ok" => Ok(stream),
+        "" => Err(RendezvousError::Foreign(format!(
+            "process 0 at {address} closed the connection without an answer: is it a qi \
+             tb generate of this cluster?"
+        ))),
+        answer => match answer.strip_prefix("refused\t") {
+            Some(why) => Err(RendezvousError::Refused(why.to_string())),
+            None => Err(RendezvousError::Foreign(format!(
+                "{address} answered '{}', not as a qi tb generate of this cluster",
+                one_line(answer)
+            ))),
+        },
     }
 }
 
-/// Reads process 0's answer, up to its end of line and not a byte
-/// further: the heartbeat's bytes follow on the same connection.
-fn read_answer(stream: &TcpStream) -> std::io::Result<Vec<u8>> {
-    // Byte by byte: a buffered reader would take some of those too. The
-    // answer is a few bytes.
-    let mut answer = Vec::new();
+/// Reads a line of `stream`, up to its end of line and not a byte
+/// further (the heartbeat's bytes follow on the same connection), and at
+/// most `left` bytes, counted down: empty at the end of the stream.
+fn read_line(stream: &TcpStream, left: &mut u64) -> std::io::Result<String> {
+    // Byte by byte: a buffered reader would take some of those too. A
+    // hello or an answer is a few bytes.
+    let mut line = Vec::new();
     let mut byte = [0u8; 1];
-    while answer.len() < MAX_MESSAGE as usize && answer.last() != Some(&b'\n') {
+    while *left > 0 && line.last() != Some(&b'\n') {
         match (&*stream).read(&mut byte) {
             Ok(0) => break,
-            Ok(_) => answer.push(byte[0]),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Ok(_) => {
+                line.push(byte[0]);
+                *left -= 1;
+            }
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
             Err(e) => return Err(e),
         }
     }
-    Ok(answer)
+    Ok(String::from_utf8_lossy(&line).into_owned())
 }

@@ -746,19 +746,14 @@ impl Ledger {
     ///
     /// let mut empty = Ledger::empty(1, Deal::new(2, 0));
     /// let mut decided = Vec::new();
-    /// empty.play(1, [], &mut decided, &mut Vec::new())?;
+    /// empty.settle(1, &mut decided);
     /// assert!(decided.is_empty());
     /// assert_eq!(empty.next_due(0), None);
     /// assert_eq!(empty.finish(), (vec![], vec![]));
     /// # Ok::<(), qi_tablebase::retrograde::RetroError>(())
     /// ```
     pub fn empty(owner: usize, deal: Deal) -> Ledger {
-        Ledger {
-            owner,
-            deal,
-            slots: Vec::new(),
-            due: BTreeMap::new(),
-        }
+        Ledger::begin(owner, deal, 0)
     }
 
     /// The partition `owner` of `peers` of `slice`, every slot started.
@@ -928,65 +923,13 @@ impl Ledger {
         self.due.keys().copied()
     }
 
-    /// Plays round `round`: `news` are the tidings of the positions
-    /// decided at `round − 1` for slots of this partition. Appends to
-    /// `decided` the slots decided at `round` and their values, and to
-    /// `scheduled` the rounds newly scheduled (later than `round`).
-    ///
-    /// One partition holding the whole of `Line(4)`, round by round:
-    ///
-    /// ```
-    /// # use qi_tablebase::retrograde::{RetroError, RetroSlice, Start, Open};
-    /// # use qi_tablebase::Wdl;
-    /// # struct Line(u64);
-    /// # impl RetroSlice for Line {
-    /// #     fn slots(&self) -> u64 { self.0 }
-    /// #     fn start(&self, slot: u64) -> Result<Start, RetroError> {
-    /// #         Ok(if slot == 0 { Start::Decided(Wdl::Loss, 0) }
-    /// #            else { Start::Open(Open { successors: 1, ..Open::default() }) })
-    /// #     }
-    /// #     fn predecessors(&self, slot: u64, out: &mut Vec<u64>) {
-    /// #         if slot + 1 < self.0 { out.push(slot + 1) }
-    /// #     }
-    /// # }
-    /// use qi_tablebase::retrograde::{solve, join_parts, Ledger, News};
-    ///
-    /// let slice = Line(4);
-    /// let mut part = Ledger::new(&slice, 0, 1)?;
-    /// let (mut decided, mut scheduled) = (Vec::new(), Vec::new());
-    /// part.play(0, [], &mut decided, &mut scheduled)?;
-    /// assert_eq!(decided, [(0, Wdl::Loss)]);
-    /// let mut round = 0;
-    /// while !decided.is_empty() {
-    ///     round += 1;
-    ///     let mut news = Vec::new();
-    ///     for (slot, wdl) in decided.drain(..) {
-    ///         let mut predecessors = Vec::new();
-    ///         slice.predecessors(slot, &mut predecessors);
-    ///         news.extend(predecessors.into_iter().zip(News::of(wdl)));
-    ///     }
-    ///     part.play(round, news, &mut decided, &mut scheduled)?;
-    /// }
-    /// assert_eq!(join_parts(4, 0, vec![part.finish()]), solve(&slice)?);
-    /// # Ok::<(), RetroError>(())
-    /// ```
-    pub fn play(
-        &mut self,
-        round: u16,
-        news: impl IntoIterator<Item = (u64, News)>,
-        decided: &mut Vec<(u64, Wdl)>,
-        scheduled: &mut Vec<u16>,
-    ) -> Result<(), RetroError> {
-        for (slot, news) in news {
-            self.tell(round, slot, news, decided, scheduled)?;
-        }
-        self.settle(round, decided);
-        Ok(())
-    }
-
-    /// One tiding of round `round` (see [`Ledger::play`]). Tidings of one
-    /// round may come in any order and before or after [`Ledger::settle`]
-    /// of that round, but after every earlier round was settled.
+    /// One tiding of round `round`: `news` of a successor of `slot` (a
+    /// slot of this partition) decided at `round − 1`. Appends to
+    /// `decided` the slot if it is decided at `round`, and to `scheduled`
+    /// the round it is newly scheduled for (later than `round`). Tidings
+    /// of one round may come in any order and before or after
+    /// [`Ledger::settle`] of that round, but after every earlier round was
+    /// settled.
     ///
     /// ```
     /// # use qi_tablebase::retrograde::{RetroError, RetroSlice, Start, Open};
@@ -1307,21 +1250,16 @@ pub fn solve<S: RetroSlice + ?Sized>(slice: &S) -> Result<SliceValues, RetroErro
         scheduled.clear();
         std::mem::swap(&mut decided, &mut next);
         next.clear();
-        round = if decided.is_empty() {
-            match ledger.next_due(round) {
-                Some(due) => due,
-                None => break,
-            }
-        } else {
-            later
+        round = match ledger.next_due(round) {
+            _ if !decided.is_empty() => later,
+            Some(due) => due,
+            None => break,
         };
         ledger.settle(round, &mut decided);
     }
-    Ok(join_parts(
-        slice.slots(),
-        slice.run_shift(),
-        vec![ledger.finish()],
-    ))
+    // One partition: its slots in order.
+    let (codes, distances) = ledger.finish();
+    Ok(SliceValues { codes, distances })
 }
 
 #[cfg(test)]

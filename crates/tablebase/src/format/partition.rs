@@ -60,7 +60,7 @@ const PART_VERSION: u16 = 1;
 /// assert!(Partition::<FiveTigers>::from_bytes(&wrong.to_bytes(), &Rules::default()).is_err());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct PartInfo<G: TableGame> {
     /// The slice's material.
     pub material: G::Material,
@@ -77,7 +77,7 @@ pub struct PartInfo<G: TableGame> {
 }
 
 /// One worker's values of one solved slice.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 ///
 /// ```
 /// use qi_games::five_tigers::{FiveTigers, Rules};
@@ -106,36 +106,6 @@ pub struct Partition<G: TableGame> {
     pub codes: Vec<u8>,
     /// Distances by local index.
     pub distances: Vec<u16>,
-}
-
-impl<G: TableGame> PartialEq for PartInfo<G>
-where
-    G::Rules: PartialEq,
-{
-    fn eq(&self, other: &PartInfo<G>) -> bool {
-        (
-            self.material,
-            self.slots,
-            self.shift,
-            self.owner,
-            self.workers,
-        ) == (
-            other.material,
-            other.slots,
-            other.shift,
-            other.owner,
-            other.workers,
-        ) && self.rules == other.rules
-    }
-}
-
-impl<G: TableGame> PartialEq for Partition<G>
-where
-    G::Rules: PartialEq,
-{
-    fn eq(&self, other: &Partition<G>) -> bool {
-        self.info == other.info && self.codes == other.codes && self.distances == other.distances
-    }
 }
 
 impl<G: TableGame> Partition<G> {
@@ -201,8 +171,7 @@ impl<G: TableGame> Partition<G> {
     /// ```
     pub fn to_bytes(&self) -> Vec<u8> {
         let info = &self.info;
-        let rules = info.rules.to_string();
-        let material = info.material.to_string();
+        let (rules, material) = (info.rules.to_string(), info.material.to_string());
         let mut out = Vec::with_capacity(96 + 3 * self.codes.len());
         write_prefix(
             &mut out,
@@ -213,21 +182,17 @@ impl<G: TableGame> Partition<G> {
             &material,
         );
         out.extend_from_slice(&info.slots.to_le_bytes());
-        out.extend_from_slice(&(info.workers as u32).to_le_bytes());
-        out.extend_from_slice(&info.shift.to_le_bytes());
-        out.extend_from_slice(&(info.owner as u32).to_le_bytes());
+        for field in [info.workers as u32, info.shift, info.owner as u32] {
+            out.extend_from_slice(&field.to_le_bytes());
+        }
         out.extend_from_slice(&(self.codes.len() as u64).to_le_bytes());
         let checksum_at = out.len();
         out.extend_from_slice(&[0; 8]);
         out.extend_from_slice(&self.codes);
-        for d in &self.distances {
-            out.extend_from_slice(&d.to_le_bytes());
-        }
-        let sum = fnv1a(
-            fnv1a(FNV_OFFSET, &out[..checksum_at]),
-            &out[checksum_at + 8..],
-        );
-        out[checksum_at..checksum_at + 8].copy_from_slice(&sum.to_le_bytes());
+        out.extend(self.distances.iter().flat_map(|d| d.to_le_bytes()));
+        let mut scan = Scan::new(checksum_at, 0..0);
+        scan.feed(&out);
+        out[checksum_at..checksum_at + 8].copy_from_slice(&scan.sum.to_le_bytes());
         out
     }
 
@@ -277,14 +242,11 @@ impl<G: TableGame> Partition<G> {
     /// ```
     pub fn from_bytes(bytes: &[u8], rules: &G::Rules) -> Result<Partition<G>, FormatError> {
         let head = PartHeader::<G>::parse(bytes, rules, bytes.len() as u64)?;
+        let mut scan = head.scan();
+        scan.feed(bytes);
+        head.verify(scan)?;
         let data = &bytes[head.data_at as usize..];
-        let found = fnv1a(
-            fnv1a(FNV_OFFSET, &bytes[..head.checksum_at]),
-            &bytes[head.checksum_at + 8..],
-        );
         let count = head.count as usize;
-        let bad = data[..count].iter().position(|&c| c > UNUSED);
-        check_contents(&head, found, bad.map(|k| k as u64))?;
         let distances = data[count..]
             .chunks_exact(2)
             .map(|d| u16::from_le_bytes([d[0], d[1]]))
@@ -334,37 +296,15 @@ impl<G: TableGame> Partition<G> {
         use std::io::Read;
         let head = Self::header(path, rules)?;
         let mut file = std::fs::File::open(path).map_err(|e| FormatError::io(path, e))?;
-        let mut sum = FNV_OFFSET;
-        let mut codes_bad = None;
-        let mut at = 0u64;
+        let mut scan = head.scan();
         let mut buf = vec![0u8; chunk.max(1)];
         loop {
-            let n = file.read(&mut buf).map_err(|e| FormatError::io(path, e))?;
-            if n == 0 {
-                break;
+            match file.read(&mut buf).map_err(|e| FormatError::io(path, e))? {
+                0 => break,
+                n => scan.feed(&buf[..n]),
             }
-            let chunk = &buf[..n];
-            // The checksum's own 8 bytes are left out of it.
-            let skip = head.checksum_at as u64..head.checksum_at as u64 + 8;
-            let (lo, hi) = (at, at + n as u64);
-            if hi <= skip.start || lo >= skip.end {
-                sum = fnv1a(sum, chunk);
-            } else {
-                let a = skip.start.saturating_sub(lo) as usize;
-                let b = (skip.end.min(hi) - lo) as usize;
-                sum = fnv1a(fnv1a(sum, &chunk[..a]), &chunk[b..]);
-            }
-            // The codes: data_at .. data_at + count.
-            let (c0, c1) = (head.data_at, head.data_at + head.count);
-            if codes_bad.is_none() && hi > c0 && lo < c1 {
-                let (a, b) = ((c0.max(lo) - lo) as usize, (c1.min(hi) - lo) as usize);
-                if let Some(k) = chunk[a..b].iter().position(|&c| c > UNUSED) {
-                    codes_bad = Some(lo + (a + k) as u64 - c0);
-                }
-            }
-            at = hi;
         }
-        check_contents(&head, sum, codes_bad)?;
+        head.verify(scan)?;
         Ok(head)
     }
 
@@ -439,11 +379,7 @@ impl<G: TableGame> PartHeader<G> {
     /// The header at the start of `bytes` (at least the header's bytes)
     /// of a file of `size` bytes.
     fn parse(bytes: &[u8], rules: &G::Rules, size: u64) -> Result<PartHeader<G>, FormatError> {
-        let file = |source| FormatError::File {
-            game: G::NAME,
-            version: PART_VERSION,
-            source,
-        };
+        let file = part_file::<G>;
         let mut r = Reader::new(bytes);
         let (rules_text, material_text) =
             read_prefix(&mut r, &PART_MAGIC, G::NAME, PART_VERSION).map_err(file)?;
@@ -467,14 +403,12 @@ impl<G: TableGame> PartHeader<G> {
         let deal_count = (workers > 0 && owner < workers && shift < 64)
             .then(|| Deal::new(workers, shift).count(slots, owner));
         if deal_count != Some(count) {
-            return Err(FormatError::PartitionMismatch {
-                path: String::new(),
-                found: format!("{count} slots as partition {owner} of {workers}"),
-                expected: format!(
-                    "{} for {slots} slots in runs of 2^{shift}",
-                    deal_count.map_or("no partition".to_string(), |c| format!("{c} slots"))
-                ),
-            });
+            let found = format!("{count} slots as partition {owner} of {workers}");
+            let expected = format!(
+                "{} for {slots} slots in runs of 2^{shift}",
+                deal_count.map_or("no partition".to_string(), |c| format!("{c} slots"))
+            );
+            return Err(mismatch(Path::new(""), found, expected));
         }
         Ok(PartHeader {
             info: PartInfo {
@@ -491,30 +425,79 @@ impl<G: TableGame> PartHeader<G> {
             checksum,
         })
     }
+
+    /// A scan of the file this header heads.
+    fn scan(&self) -> Scan {
+        Scan::new(self.checksum_at, self.data_at..self.data_at + self.count)
+    }
+
+    /// Refuses contents whose checksum is not the header's, or with a
+    /// code that is not a value.
+    fn verify(&self, scan: Scan) -> Result<(), FormatError> {
+        let source = if scan.sum != self.checksum {
+            FileError::Checksum {
+                expected: self.checksum,
+                found: scan.sum,
+            }
+        } else if let Some(at) = scan.bad {
+            FileError::BadValue(at)
+        } else {
+            return Ok(());
+        };
+        Err(part_file::<G>(source))
+    }
 }
 
-/// Refuses contents whose checksum (`found`) is not the header's, or
-/// whose code at local index `bad` is not a value.
-fn check_contents<G: TableGame>(
-    head: &PartHeader<G>,
-    found: u64,
+/// A partition file's bytes, fed in order: their checksum (the
+/// checksum's own 8 bytes at `checksum_at` left out) and the local index
+/// of the first code (at `codes`) that is not a value.
+struct Scan {
+    checksum_at: u64,
+    codes: std::ops::Range<u64>,
+    /// Bytes fed so far.
+    at: u64,
+    sum: u64,
     bad: Option<u64>,
-) -> Result<(), FormatError> {
-    let file = |source| FormatError::File {
+}
+
+impl Scan {
+    fn new(checksum_at: usize, codes: std::ops::Range<u64>) -> Scan {
+        let checksum_at = checksum_at as u64;
+        Scan {
+            checksum_at,
+            codes,
+            at: 0,
+            sum: FNV_OFFSET,
+            bad: None,
+        }
+    }
+
+    /// The next bytes of the file.
+    fn feed(&mut self, bytes: &[u8]) {
+        let (lo, hi) = (self.at, self.at + bytes.len() as u64);
+        let within = |r: std::ops::Range<u64>| {
+            (r.start.clamp(lo, hi) - lo) as usize..(r.end.clamp(lo, hi) - lo) as usize
+        };
+        let skip = within(self.checksum_at..self.checksum_at + 8);
+        self.sum = fnv1a(fnv1a(self.sum, &bytes[..skip.start]), &bytes[skip.end..]);
+        let codes = within(self.codes.clone());
+        if let (None, Some(k)) = (
+            self.bad,
+            bytes[codes.clone()].iter().position(|&c| c > UNUSED),
+        ) {
+            self.bad = Some(lo + (codes.start + k) as u64 - self.codes.start);
+        }
+        self.at = hi;
+    }
+}
+
+/// `source` in a partition file of game `G`.
+fn part_file<G: TableGame>(source: FileError) -> FormatError {
+    FormatError::File {
         game: G::NAME,
         version: PART_VERSION,
         source,
-    };
-    if found != head.checksum {
-        return Err(file(FileError::Checksum {
-            expected: head.checksum,
-            found,
-        }));
     }
-    if let Some(at) = bad {
-        return Err(file(FileError::BadValue(at)));
-    }
-    Ok(())
 }
 
 /// `e` with the file's path where it names none.
@@ -522,12 +505,48 @@ fn at_path(e: FormatError, path: &Path) -> FormatError {
     match e {
         FormatError::PartitionMismatch {
             found, expected, ..
-        } => FormatError::PartitionMismatch {
-            path: path.display().to_string(),
-            found,
-            expected,
-        },
+        } => mismatch(path, found, expected),
         e => e,
+    }
+}
+
+/// The partition file `path` (or where one was looked for) is not the
+/// one expected: it holds what `found` says.
+fn mismatch(path: &Path, found: String, expected: String) -> FormatError {
+    FormatError::PartitionMismatch {
+        path: path.display().to_string(),
+        found,
+        expected,
+    }
+}
+
+impl<G: TableGame> PartInfo<G> {
+    /// Refuses the partition of the file `path` unless it is partition
+    /// `owner` of `workers` of `material`, of a slice of `slots` slots
+    /// dealt in runs of `2^shift`.
+    pub(crate) fn expect(
+        &self,
+        path: &Path,
+        material: G::Material,
+        owner: usize,
+        workers: usize,
+        (slots, shift): (u64, u32),
+    ) -> Result<(), FormatError> {
+        let found = (
+            self.material,
+            self.owner,
+            self.workers,
+            self.slots,
+            self.shift,
+        );
+        let expected = (material, owner, workers, slots, shift);
+        if found == expected {
+            return Ok(());
+        }
+        let said = |(m, o, w, s, h): (G::Material, usize, usize, u64, u32)| {
+            format!("partition {o} of {w} of {m}, {s} slots in runs of 2^{h}")
+        };
+        Err(mismatch(path, said(found), said(expected)))
     }
 }
 
@@ -606,57 +625,26 @@ pub fn join_partitions<G: TableGame>(
     dirs: &[PathBuf],
 ) -> Result<SliceValues, FormatError> {
     let Some((workers, paths)) = find_partitions::<G>(dirs, material)? else {
-        return Err(FormatError::PartitionMismatch {
-            path: dirs
-                .iter()
-                .map(|d| d.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", "),
-            found: format!("no partition of {material}"),
-            expected: "the partition files of a cluster's run".into(),
-        });
+        let dirs: Vec<String> = dirs.iter().map(|d| d.display().to_string()).collect();
+        let found = format!("no partition of {material}");
+        let expected = "the partition files of a cluster's run".to_string();
+        return Err(mismatch(Path::new(&dirs.join(", ")), found, expected));
     };
     let mut parts = Vec::with_capacity(workers);
-    let mut deal: Option<(u64, u32)> = None;
+    let mut deal = None;
     for (owner, path) in paths.into_iter().enumerate() {
         let Some(path) = path else {
-            return Err(FormatError::PartitionMismatch {
-                path: Partition::<G>::path(Path::new(""), material, owner, workers)
-                    .display()
-                    .to_string(),
-                found: "no such file in any directory given".into(),
-                expected: format!("partition {owner} of {workers} of {material}"),
-            });
+            let path = Partition::<G>::path(Path::new(""), material, owner, workers);
+            let found = "no such file in any directory given".to_string();
+            let expected = format!("partition {owner} of {workers} of {material}");
+            return Err(mismatch(&path, found, expected));
         };
-        let Partition {
-            info: part,
-            codes,
-            distances,
-        } = Partition::<G>::load(&path, rules)?;
-        let mismatch = |found: String, expected: String| FormatError::PartitionMismatch {
-            path: path.display().to_string(),
-            found,
-            expected,
-        };
-        if part.material != material || part.owner != owner || part.workers != workers {
-            return Err(mismatch(
-                format!(
-                    "partition {} of {} of {}",
-                    part.owner, part.workers, part.material
-                ),
-                format!("partition {owner} of {workers} of {material}"),
-            ));
-        }
-        match deal {
-            Some(d) if d != (part.slots, part.shift) => {
-                return Err(mismatch(
-                    format!("{} slots in runs of 2^{}", part.slots, part.shift),
-                    format!("{} slots in runs of 2^{}, as partition 0", d.0, d.1),
-                ))
-            }
-            _ => deal = Some((part.slots, part.shift)),
-        }
-        parts.push((codes, distances));
+        let part = Partition::<G>::load(&path, rules)?;
+        let info = &part.info;
+        // Every partition is of partition 0's deal.
+        let first = *deal.get_or_insert((info.slots, info.shift));
+        info.expect(&path, material, owner, workers, first)?;
+        parts.push((part.codes, part.distances));
     }
     let (slots, shift) = deal.unwrap_or((0, 0));
     Ok(join_parts(slots, shift, parts))

@@ -73,7 +73,13 @@ pub enum Settled<M> {
 /// ```
 pub trait TableGame: Sized + Send + Sync + 'static {
     /// The rules a table is generated under (its header holds their text).
-    type Rules: Copy + fmt::Debug + fmt::Display + FromStr<Err = Self::RulesError> + Send + Sync;
+    type Rules: Copy
+        + PartialEq
+        + fmt::Debug
+        + fmt::Display
+        + FromStr<Err = Self::RulesError>
+        + Send
+        + Sync;
     /// Why a rules text does not parse.
     type RulesError: std::error::Error + Send + Sync + 'static;
     /// What the pieces on the board are; one table per material.
