@@ -554,8 +554,9 @@ impl Held {
     }
 
     /// The value of the slot at local index `local` of partition `owner`
-    /// of `source`, as a code and a distance; [`MISSING`] when that
-    /// partition is not held here, has no such slot or cannot be read.
+    /// of `source`, as a code and a distance; [`UNUSED`] (no value: the
+    /// reader's start fails, naming the slot) when that partition is not
+    /// held here, has no such slot or cannot be read.
     fn get(&self, source: usize, owner: usize, local: usize) -> (u8, u16) {
         let found = match self.parts.get(source).and_then(|p| p.get(&owner)) {
             Some(HeldPart::Memory((c, d))) => c.get(local).copied().zip(d.get(local).copied()),
@@ -577,14 +578,9 @@ impl Held {
             }
             None => None,
         };
-        found.unwrap_or((MISSING, 0))
+        found.unwrap_or((UNUSED, 0))
     }
 }
-
-/// The code of a read whose owner does not hold the source's partition
-/// (a process that did not load it): the reader's start fails, naming
-/// the slot.
-const MISSING: u8 = 254;
 
 /// Solves a [`ReadingSlice`] with the workers of `cluster`, its sources'
 /// values read from the workers that own them: every process calls this
@@ -769,8 +765,7 @@ fn fetch_reads(
         .iter()
         .filter(|&&(source, slot)| owner(&deals, source, slot) / threads != index / threads)
         .count() as u64;
-    let mut fetched = Fetched::new(reads.clone());
-    fetched.values.fill((MISSING, 0));
+    let fetched = Fetched::new(reads.clone());
     // A request: (owner, source, slot, asker); an answer: (asker, source,
     // slot, code, distance).
     let route = deals.clone();
@@ -788,7 +783,7 @@ fn fetch_reads(
             .map(move |(_, source, slot, asker)| {
                 let (code, distance) = match deals.get(source as usize) {
                     Some(deal) => held.get(source as usize, index, deal.local(slot)),
-                    None => (MISSING, 0),
+                    None => (UNUSED, 0),
                 };
                 (u64::from(asker), source, slot, code, distance)
             })

@@ -204,16 +204,16 @@ pub fn rendezvous(
     timeout: Duration,
     say: &dyn Fn(&str),
 ) -> Result<Peers, RendezvousError> {
-    let Cluster::Processes { process, hosts, .. } = cluster else {
-        return Ok(Peers { links: Vec::new() });
-    };
-    if hosts.len() < 2 || *process >= hosts.len() {
+    let (process, hosts) = match cluster {
+        Cluster::Processes { process, hosts, .. } if hosts.len() > 1 && *process < hosts.len() => {
+            (*process, hosts)
+        }
         // One process meets no one; one outside the cluster is refused
         // by the dataflow's own check.
-        return Ok(Peers { links: Vec::new() });
-    }
+        _ => return Ok(Peers { links: Vec::new() }),
+    };
     let deadline = Instant::now() + timeout;
-    let links = if *process == 0 {
+    let links = if process == 0 {
         host(hosts, fingerprint, deadline, timeout, say)?
             .into_iter()
             .enumerate()
@@ -222,8 +222,8 @@ pub fn rendezvous(
     } else {
         // The address timely will listen on must be free; a process that
         // cannot take it says so now, not in the middle of the run.
-        drop(listen(&hosts[*process])?);
-        let stream = call(*process, hosts, fingerprint, deadline, timeout, say)?;
+        drop(listen(&hosts[process])?);
+        let stream = call(process, hosts, fingerprint, deadline, timeout, say)?;
         vec![(0, hosts[0].clone(), stream)]
     };
     Ok(Peers { links })
