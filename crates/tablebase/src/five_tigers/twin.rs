@@ -115,7 +115,7 @@ pub(crate) fn write_twin(
 
 /// The table of `twin(source.material())` made in memory from `source`
 /// on `threads` threads: the bytes [`write_twin`] writes, for a cluster's
-/// processes, which hold every table (`generate_distributed`). Only the
+/// processes, which hold every table (`Holding::Gathered`). Only the
 /// dense tables have twins this way; a keyed table is refused.
 #[cfg(any(feature = "distributed", test))]
 pub(crate) fn twin_table(source: &Table, threads: usize) -> Result<Table, GenerateError> {
