@@ -157,23 +157,13 @@ impl<G: Generator> Way<G> for Partitioned<'_, G> {
                 // header is enough, and the values are read from the file
                 // when asked for.
                 let head = Partition::<G>::header(&path, rules)?;
-                let info = &head.info;
-                if (info.material, info.owner, info.workers) != (material, owner, workers)
-                    || (info.slots, info.shift) != (source.slots, source.shift)
-                {
-                    return Err(FormatError::PartitionMismatch {
-                        path: path.display().to_string(),
-                        found: format!(
-                            "partition {} of {} of {}, {} slots in runs of 2^{}",
-                            info.owner, info.workers, info.material, info.slots, info.shift
-                        ),
-                        expected: format!(
-                            "partition {owner} of {workers} of {material}, {} slots in runs of 2^{}",
-                            source.slots, source.shift
-                        ),
-                    }
-                    .into());
-                }
+                head.info.expect(
+                    &path,
+                    material,
+                    owner,
+                    workers,
+                    (source.slots, source.shift),
+                )?;
                 held.insert_file(i, owner, &path, head.data_at, head.count)
                     .map_err(|e| FormatError::io(&path, e))?;
             }
