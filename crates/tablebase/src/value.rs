@@ -1,8 +1,9 @@
 //! The values of positions and how tables code them: [`Wdl`], its 2-bit
 //! code ([`UNUSED`] for a slot no position uses), the packing of codes
-//! four a byte, and the one rule for the width of distances (one byte
-//! each while the longest fits, two past it). A leaf: it imports nothing
-//! of the crate.
+//! four a byte, the one rule for the width of distances (one byte each
+//! while the longest fits, two past it) and the one coding of distances
+//! as file bytes (one byte, or two little-endian). A leaf: it imports
+//! nothing of the crate.
 
 use std::fmt;
 
@@ -35,6 +36,47 @@ pub(crate) fn code_at(values: &[u8], i: usize) -> u8 {
 #[inline]
 pub(crate) fn set_code(values: &mut [u8], i: usize, code: u8) {
     values[i / 4] |= code << (2 * (i % 4));
+}
+
+/// Distance `i` of the file bytes `bytes`, `width` bytes each (one, or
+/// two little-endian).
+#[inline]
+pub(crate) fn distance_at(bytes: &[u8], width: u8, i: usize) -> u32 {
+    if width == 1 {
+        u32::from(bytes[i])
+    } else {
+        u32::from(u16::from_le_bytes([bytes[2 * i], bytes[2 * i + 1]]))
+    }
+}
+
+/// `dist` as file bytes into `bytes`: one byte each or two
+/// (little-endian), as `bytes` has room for; a distance one byte cannot
+/// hold is given back, not cut short.
+pub(crate) fn encode_distances(dist: &[u16], bytes: &mut [u8]) -> Result<(), u16> {
+    if bytes.len() == dist.len() {
+        for (b, &d) in bytes.iter_mut().zip(dist) {
+            *b = u8::try_from(d).map_err(|_| d)?;
+        }
+    } else {
+        for (b, &d) in bytes.chunks_exact_mut(2).zip(dist) {
+            b.copy_from_slice(&d.to_le_bytes());
+        }
+    }
+    Ok(())
+}
+
+/// The file bytes `bytes` as `out.len()` distances of one byte each or
+/// two, as `bytes` holds.
+pub(crate) fn decode_distances(bytes: &[u8], out: &mut [u16]) {
+    if bytes.len() == out.len() {
+        for (d, &b) in out.iter_mut().zip(bytes) {
+            *d = u16::from(b);
+        }
+    } else {
+        for (d, b) in out.iter_mut().zip(bytes.chunks_exact(2)) {
+            *d = u16::from_le_bytes([b[0], b[1]]);
+        }
+    }
 }
 
 /// The codes `code(0)`, …, `code(len - 1)` packed four a byte, lowest
@@ -176,6 +218,47 @@ impl Distances {
         match self {
             Distances::U8(v) => u32::from(v[i]),
             Distances::U16(v) => u32::from(v[i]),
+        }
+    }
+
+    /// No distances yet, room for `n` of `width` bytes each, or the
+    /// allocator's refusal.
+    pub(crate) fn with_capacity(
+        width: u8,
+        n: usize,
+    ) -> Result<Distances, std::collections::TryReserveError> {
+        Ok(if width == 1 {
+            let mut v = Vec::new();
+            v.try_reserve_exact(n)?;
+            Distances::U8(v)
+        } else {
+            let mut v = Vec::new();
+            v.try_reserve_exact(n)?;
+            Distances::U16(v)
+        })
+    }
+
+    /// The distances of the file bytes `bytes` (this table's width each)
+    /// appended.
+    pub(crate) fn extend_from_bytes(&mut self, bytes: &[u8]) {
+        match self {
+            Distances::U8(v) => v.extend_from_slice(bytes),
+            Distances::U16(v) => v.extend(
+                bytes
+                    .chunks_exact(2)
+                    .map(|b| u16::from_le_bytes([b[0], b[1]])),
+            ),
+        }
+    }
+
+    /// Distances `first..` as file bytes, as many as fill `out`.
+    pub(crate) fn write_bytes(&self, first: usize, out: &mut [u8]) {
+        match self {
+            Distances::U8(v) => out.copy_from_slice(&v[first..first + out.len()]),
+            Distances::U16(v) => {
+                // Two bytes each: the narrowing never refuses.
+                let _ = encode_distances(&v[first..first + out.len() / 2], out);
+            }
         }
     }
 

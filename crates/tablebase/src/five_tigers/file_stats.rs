@@ -13,7 +13,7 @@ use super::{Material, Slots, Stats};
 use crate::format::blocked::{peek_version, Layout};
 use crate::format::container::FileError;
 use crate::format::{for_each_block, load_table, FormatError};
-use crate::value::{code_at, Wdl};
+use crate::value::{code_at, distance_at, Wdl};
 
 /// The material, slot count and statistics (as
 /// [`Table::stats`](crate::Table::stats) gives them) of the Five Tigers
@@ -105,14 +105,7 @@ pub(super) fn count_block(
             unvalued.get_or_insert(cells.start);
             continue;
         };
-        let d = if layout.width == 1 {
-            u32::from(dist[i as usize])
-        } else {
-            u32::from(u16::from_le_bytes([
-                dist[2 * i as usize],
-                dist[2 * i as usize + 1],
-            ]))
-        };
+        let d = distance_at(dist, layout.width, i as usize);
         let (x, o, stm) = index.boards.decode(board_slot);
         match State::at_rest([x, o], stm, [None, None]).canonical() {
             Some((key, class)) => stats.add_position(key, u64::from(class), v, d),

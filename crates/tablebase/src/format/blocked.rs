@@ -129,14 +129,7 @@ pub(crate) fn write(
         let (first, m) = (first as usize, d.len() / width);
         // `first` is a multiple of the block size, so of 4.
         v.copy_from_slice(&values[first / 4..(first + m).div_ceil(4)]);
-        match distances {
-            Distances::U8(x) => d.copy_from_slice(&x[first..first + m]),
-            Distances::U16(x) => {
-                for (out, x) in d.chunks_exact_mut(2).zip(&x[first..first + m]) {
-                    out.copy_from_slice(&x.to_le_bytes());
-                }
-            }
-        }
+        distances.write_bytes(first, d);
         Ok::<(), std::convert::Infallible>(())
     };
     match write_filled(w, header, 1, &copy)? {
@@ -289,26 +282,11 @@ pub(crate) fn read_blocks(
     values
         .try_reserve_exact(n.div_ceil(4))
         .map_err(|_| too_large())?;
-    let mut narrow: Vec<u8> = Vec::new();
-    let mut wide: Vec<u16> = Vec::new();
-    if layout.width == 1 {
-        narrow.try_reserve_exact(n).map_err(|_| too_large())?;
-    } else {
-        wide.try_reserve_exact(n).map_err(|_| too_large())?;
-    }
+    let mut distances = Distances::with_capacity(layout.width, n).map_err(|_| too_large())?;
     each_block(r, layout, |_, v, d| {
         values.extend_from_slice(v);
-        if layout.width == 1 {
-            narrow.extend_from_slice(d);
-        } else {
-            wide.extend(d.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])));
-        }
+        distances.extend_from_bytes(d);
     })?;
-    let distances = if layout.width == 1 {
-        Distances::U8(narrow)
-    } else {
-        Distances::U16(wide)
-    };
     Ok((values, distances))
 }
 

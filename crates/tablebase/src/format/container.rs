@@ -174,14 +174,6 @@ fn header_fields<'a>(
     Ok((header, checksum_at, checksum))
 }
 
-/// The bytes of a distance table: one or two (little-endian) a distance.
-pub(crate) fn distance_bytes(distances: &Distances) -> Vec<u8> {
-    match distances {
-        Distances::U8(d) => d.clone(),
-        Distances::U16(d) => d.iter().flat_map(|x| x.to_le_bytes()).collect(),
-    }
-}
-
 /// A cursor over the file bytes that never reads past the end.
 pub(crate) struct Reader<'a> {
     bytes: &'a [u8],
@@ -239,15 +231,9 @@ impl<'a> Reader<'a> {
             n.checked_mul(usize::from(width))
                 .ok_or(FileError::Truncated)?,
         )?;
-        Ok(if width == 1 {
-            Distances::U8(raw.to_vec())
-        } else {
-            Distances::U16(
-                raw.chunks_exact(2)
-                    .map(|c| u16::from_le_bytes([c[0], c[1]]))
-                    .collect(),
-            )
-        })
+        let mut distances = Distances::with_capacity(width, n).map_err(|_| FileError::Truncated)?;
+        distances.extend_from_bytes(raw);
+        Ok(distances)
     }
 
     /// Refuses bytes after the payload.

@@ -51,23 +51,6 @@ impl FormatError {
 }
 
 impl<G: TableGame> Table<G> {
-    /// The header fields of the table's file.
-    fn header_texts(&self) -> (String, String) {
-        (self.rules.to_string(), self.material.to_string())
-    }
-
-    /// The file header of this table as `version`, over its header texts.
-    fn header<'a>(&self, version: u16, (rules, material): &'a (String, String)) -> Header<'a> {
-        Header {
-            game: G::NAME,
-            version,
-            rules,
-            material,
-            count: self.len,
-            width: self.distances.width(),
-        }
-    }
-
     /// The table as file bytes, in the format of its index
     /// ([`TableGame::slot_index`], `format::versions`): blocked or keyed.
     ///
@@ -83,58 +66,36 @@ impl<G: TableGame> Table<G> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn to_bytes(&self) -> Vec<u8> {
-        let texts = self.header_texts();
-        let format = self.format();
+        let mut out = Vec::new();
+        // Writing into memory cannot fail.
+        if self.write_to(&mut out).is_err() {
+            out.clear();
+        }
+        out
+    }
+
+    /// Writes the table's file to `w` (a blocked file block by block).
+    fn write_to(&self, w: &mut dyn io::Write) -> io::Result<()> {
+        let format = versions::format_for(G::slot_index(&self.index));
+        let (rules, material) = (self.rules.to_string(), self.material.to_string());
+        let header = Header {
+            game: G::NAME,
+            version: format.version,
+            rules: &rules,
+            material: &material,
+            count: self.len,
+            width: self.distances.width(),
+        };
         if format.layout == Layout::Blocked {
-            let mut out = Vec::new();
-            // Writing into memory cannot fail.
-            if blocked::write(
-                &mut out,
-                &self.header(format.version, &texts),
-                &self.values,
-                &self.distances,
-            )
-            .is_err()
-            {
-                out.clear();
-            }
-            return out;
+            return blocked::write(w, &header, &self.values, &self.distances);
         }
         let index = G::index_bytes(&self.index);
-        let distances = container::distance_bytes(&self.distances);
-        container::write(
-            &self.header(format.version, &texts),
+        let mut distances = vec![0; self.distances.len() * usize::from(header.width)];
+        self.distances.write_bytes(0, &mut distances);
+        w.write_all(&container::write(
+            &header,
             &[&index, &self.values, &distances],
-        )
-    }
-
-    /// The format this table is written in.
-    fn format(&self) -> Format {
-        versions::format_for(G::slot_index(&self.index))
-    }
-
-    /// Writes the table's file to `w` (what [`to_bytes`](Table::to_bytes)
-    /// gives, a blocked file written block by block).
-    fn write_to(&self, w: &mut dyn std::io::Write) -> io::Result<()> {
-        match self.format() {
-            Format {
-                layout: Layout::Blocked,
-                version,
-                ..
-            } => {
-                let texts = self.header_texts();
-                use std::io::Write;
-                let mut w = std::io::BufWriter::with_capacity(1 << 20, w);
-                blocked::write(
-                    &mut w,
-                    &self.header(version, &texts),
-                    &self.values,
-                    &self.distances,
-                )?;
-                w.flush()
-            }
-            _ => w.write_all(&self.to_bytes()),
-        }
+        ))
     }
 
     /// Reads a table from file bytes, refusing anything not exactly as
@@ -181,7 +142,11 @@ impl<G: TableGame> Table<G> {
                     ReadFileError::File(e) => file(e),
                     ReadFileError::Io(_) => file(FileError::Truncated),
                 })?;
-            return blocked_table(&header, format.index, values, distances, expected);
+            let (rules, material, index) = blocked_parts::<G>(&header, format.index, expected)?;
+            let count = header.layout.count;
+            return Ok(Table::from_parts(
+                material, rules, index, values, distances, count,
+            ));
         }
         let (format, key_bytes) = keyed::<G>(format)?;
         let (header, mut r) = container::read(bytes, G::NAME, format.version).map_err(file)?;
@@ -251,30 +216,64 @@ fn keyed<G: TableGame>(format: Option<Format>) -> Result<(Format, u64), FormatEr
 }
 
 /// The format of the file at `path` if it is one of `G`'s blocked ones.
-pub(crate) fn blocked_format<G: TableGame>(path: &Path) -> Option<Format> {
+fn blocked_format<G: TableGame>(path: &Path) -> Option<Format> {
     blocked::peek_version(path)
         .and_then(|v| versions::format_of(G::NAME, v))
         .filter(|f| f.layout == Layout::Blocked)
 }
 
-/// The table of a blocked file's header and blocks.
-fn blocked_table<G: TableGame>(
+/// A table's rules, material and index.
+type Parts<G> = (
+    <G as TableGame>::Rules,
+    <G as TableGame>::Material,
+    <G as TableGame>::Index,
+);
+
+/// The rules, material and index of a blocked file of `G` whose header
+/// is `header` (its format's index `slots`), refusing rules whose board
+/// rules are not `expected`'s.
+fn blocked_parts<G: TableGame>(
     header: &BlockedHeader,
     slots: SlotIndex,
-    values: Vec<u8>,
-    distances: crate::value::Distances,
     expected: Option<&G::Rules>,
-) -> Result<Table<G>, FormatError> {
+) -> Result<Parts<G>, FormatError> {
     let (rules, material) = rules_and_material::<G>(&header.rules, &header.material, expected)?;
     let index = G::read_index(material, &rules, slots, header.layout.count, &[])?;
-    Ok(Table::from_parts(
-        material,
+    Ok((rules, material, index))
+}
+
+/// A blocked table file of `G` opened ([`open_blocked`]), positioned at
+/// its first block.
+pub(crate) struct OpenBlocked<G: TableGame> {
+    pub(crate) file: std::fs::File,
+    pub(crate) layout: blocked::Layout,
+    pub(crate) rules: G::Rules,
+    pub(crate) material: G::Material,
+    pub(crate) index: G::Index,
+}
+
+/// Opens the file at `path` if it is one of `G`'s blocked ones (`None`,
+/// nothing read, if not), checked as [`load_table`] checks it: its header
+/// and size, its board rules against `rules`, its material against its
+/// name. Its blocks are the caller's to read.
+pub(crate) fn open_blocked<G: TableGame>(
+    path: &Path,
+    rules: &G::Rules,
+) -> Result<Option<OpenBlocked<G>>, FormatError> {
+    let Some(format) = blocked_format::<G>(path) else {
+        return Ok(None);
+    };
+    let (file, header) =
+        blocked::open(path, G::NAME, format.version).map_err(|e| read_error::<G>(path, e))?;
+    let (rules, material, index) = blocked_parts::<G>(&header, format.index, Some(rules))?;
+    check_name::<G>(path, material)?;
+    Ok(Some(OpenBlocked {
+        file,
+        layout: header.layout,
         rules,
+        material,
         index,
-        values,
-        distances,
-        header.layout.count,
-    ))
+    }))
 }
 
 /// The path of the file of `material` in `dir`: `dir/LCvE.qtb`,
@@ -305,7 +304,12 @@ pub(crate) fn file_path<G: TableGame>(dir: &Path, material: G::Material) -> Path
 /// ```
 pub fn save_table<G: TableGame>(dir: &Path, table: &Table<G>) -> Result<(), FormatError> {
     let path = file_path::<G>(dir, table.material);
-    crate::format::write::write_atomically_with(&path, &mut |w| table.write_to(w))
+    let write = &mut |w: &mut dyn io::Write| {
+        let mut w = io::BufWriter::with_capacity(1 << 20, w);
+        table.write_to(&mut w)?;
+        io::Write::flush(&mut w)
+    };
+    crate::format::write::write_atomically_with(&path, write)
         .map_err(|source| FormatError::io(&path, source))
 }
 
@@ -340,22 +344,19 @@ pub(crate) fn read_error<G: TableGame>(path: &Path, e: ReadFileError) -> FormatE
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 pub fn load_table<G: TableGame>(path: &Path, rules: &G::Rules) -> Result<Table<G>, FormatError> {
-    let table = match blocked_format::<G>(path) {
-        Some(format) => {
-            let (mut file, header) = blocked::open(path, G::NAME, format.version)
-                .map_err(|e| read_error::<G>(path, e))?;
-            let (values, distances) = blocked::read_blocks(&mut file, &header.layout)
-                .map_err(|e| read_error::<G>(path, e))?;
-            blocked_table(&header, format.index, values, distances, Some(rules))?
-        }
-        None => {
-            let found = blocked::peek_version(path).and_then(|v| versions::format_of(G::NAME, v));
-            let (format, key_bytes) = keyed::<G>(found)?;
-            let bytes = container::read_file(path, G::NAME, format.version, key_bytes)
-                .map_err(|e| read_error::<G>(path, e))?;
-            Table::<G>::from_bytes(&bytes, Some(rules))?
-        }
-    };
+    if let Some(mut b) = open_blocked::<G>(path, rules)? {
+        let (values, distances) =
+            blocked::read_blocks(&mut b.file, &b.layout).map_err(|e| read_error::<G>(path, e))?;
+        let count = b.layout.count;
+        return Ok(Table::from_parts(
+            b.material, b.rules, b.index, values, distances, count,
+        ));
+    }
+    let found = blocked::peek_version(path).and_then(|v| versions::format_of(G::NAME, v));
+    let (format, key_bytes) = keyed::<G>(found)?;
+    let bytes = container::read_file(path, G::NAME, format.version, key_bytes)
+        .map_err(|e| read_error::<G>(path, e))?;
+    let table = Table::<G>::from_bytes(&bytes, Some(rules))?;
     check_name::<G>(path, table.material)?;
     Ok(table)
 }
@@ -403,21 +404,15 @@ pub(crate) fn for_each_block<G: TableGame>(
     rules: &G::Rules,
     mut each: impl FnMut(&G::Index, &blocked::Layout, u64, &[u8], &[u8]),
 ) -> Result<Option<G::Material>, FormatError> {
-    let Some(format) = blocked_format::<G>(path) else {
+    let Some(b) = open_blocked::<G>(path, rules)? else {
         return Ok(None);
     };
-    let (mut file, header) =
-        blocked::open(path, G::NAME, format.version).map_err(|e| read_error::<G>(path, e))?;
-    let (rules, material) = rules_and_material::<G>(&header.rules, &header.material, Some(rules))?;
-    let index = G::read_index(material, &rules, format.index, header.layout.count, &[])?;
-    check_name::<G>(path, material)?;
-    let layout = header.layout;
-    let mut reader = std::io::BufReader::with_capacity(1 << 20, &mut file);
-    blocked::each_block(&mut reader, &layout, |k, v, d| {
-        each(&index, &layout, k, v, d)
+    let mut reader = std::io::BufReader::with_capacity(1 << 20, b.file);
+    blocked::each_block(&mut reader, &b.layout, |k, v, d| {
+        each(&b.index, &b.layout, k, v, d)
     })
     .map_err(|e| read_error::<G>(path, e))?;
-    Ok(Some(material))
+    Ok(Some(b.material))
 }
 
 /// Refuses a file whose name is not its material's.

@@ -23,6 +23,7 @@ use crate::format::write::write_atomically_with;
 use crate::format::{rules_and_material, FormatError};
 use crate::game::TableGame;
 use crate::retrograde::{join_parts, Deal, SliceValues, UNUSED};
+use crate::value::decode_distances;
 use crate::{GenerateError, Table};
 
 /// The first bytes of every partition file.
@@ -247,10 +248,8 @@ impl<G: TableGame> Partition<G> {
         head.verify(scan)?;
         let data = &bytes[head.data_at as usize..];
         let count = head.count as usize;
-        let distances = data[count..]
-            .chunks_exact(2)
-            .map(|d| u16::from_le_bytes([d[0], d[1]]))
-            .collect();
+        let mut distances = vec![0; count];
+        decode_distances(&data[count..], &mut distances);
         Ok(Partition {
             info: head.info,
             codes: data[..count].to_vec(),

@@ -18,7 +18,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 
-use crate::format::{blocked_format, load_table, FormatError};
+use crate::format::{load_table, open_blocked, FormatError};
 use crate::game::table::Table;
 use crate::game::{Settled, TableGame};
 use crate::probe::paged::{Paged, Paging};
@@ -503,15 +503,14 @@ impl<G: TableGame> LazyTablebase<G> {
         let large = std::fs::metadata(&path)
             .is_ok_and(|m| m.is_file() && m.len() > self.paging.load_whole_up_to);
         let blocked = if large {
-            blocked_format::<G>(&path)
+            open_blocked::<G>(&path, &self.rules)
         } else {
-            None
+            Ok(None)
         };
-        let result = match blocked {
-            Some(format) => Paged::open(&path, format, &self.rules, &self.paging)
-                .map(|p| Slot::Paged(Arc::new(p))),
+        let result = blocked.and_then(|blocked| match blocked {
+            Some(b) => Ok(Slot::Paged(Arc::new(Paged::new(b, &path, &self.paging)))),
             None => load_table(&path, &self.rules).map(|t| Slot::Loaded(Arc::new(t))),
-        };
+        });
         result.unwrap_or_else(|e| Slot::Absent(Some(Arc::new(e))))
     }
 

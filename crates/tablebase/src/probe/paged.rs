@@ -10,11 +10,10 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::format::blocked::{self, Layout};
-use crate::format::versions::Format;
-use crate::format::{check_name, read_error, rules_and_material, FormatError};
+use crate::format::{FormatError, OpenBlocked};
 use crate::game::TableGame;
 use crate::threads::lock;
-use crate::value::{code_at, Wdl};
+use crate::value::{code_at, distance_at, Wdl};
 
 /// How a [`LazyTablebase`](crate::LazyTablebase) reads a blocked file:
 /// whole when it is small, else a block at a time.
@@ -101,25 +100,14 @@ impl<G: TableGame> std::fmt::Debug for Paged<G> {
 }
 
 impl<G: TableGame> Paged<G> {
-    /// Opens the blocked file (of `format`) at `path`: its header and
-    /// size are checked, its blocks are read when probed.
-    pub(crate) fn open(
-        path: &Path,
-        format: Format,
-        rules: &G::Rules,
-        paging: &Paging,
-    ) -> Result<Paged<G>, FormatError> {
-        let (file, header) =
-            blocked::open(path, G::NAME, format.version).map_err(|e| read_error::<G>(path, e))?;
-        let (rules, material) =
-            rules_and_material::<G>(&header.rules, &header.material, Some(rules))?;
-        check_name::<G>(path, material)?;
-        let index = G::read_index(material, &rules, format.index, header.layout.count, &[])?;
-        Ok(Paged {
-            material,
-            index,
-            layout: header.layout,
-            file: Mutex::new(file),
+    /// The blocked file at `path`, opened (its header and size checked),
+    /// its blocks read when probed.
+    pub(crate) fn new(opened: OpenBlocked<G>, path: &Path, paging: &Paging) -> Paged<G> {
+        Paged {
+            material: opened.material,
+            index: opened.index,
+            layout: opened.layout,
+            file: Mutex::new(opened.file),
             cache: Mutex::new(Cache {
                 blocks: HashMap::new(),
                 order: VecDeque::new(),
@@ -128,7 +116,7 @@ impl<G: TableGame> Paged<G> {
             cache_bytes: paging.cache_bytes,
             failed: OnceLock::new(),
             path: path.display().to_string(),
-        })
+        }
     }
 
     /// Why a block was refused, if one was.
@@ -150,15 +138,7 @@ impl<G: TableGame> Paged<G> {
         let block = self.block(k)?;
         let i = (slot % self.layout.block_slots) as usize;
         let wdl = Wdl::from_code(code_at(&block.values, i))?;
-        let d = if self.layout.width == 1 {
-            u32::from(block.distances[i])
-        } else {
-            u32::from(u16::from_le_bytes([
-                block.distances[2 * i],
-                block.distances[2 * i + 1],
-            ]))
-        };
-        Some((wdl, d))
+        Some((wdl, distance_at(&block.distances, self.layout.width, i)))
     }
 
     /// Block `k`, from the cache or read and checked.

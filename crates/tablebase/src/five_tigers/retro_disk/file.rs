@@ -14,6 +14,7 @@ use crate::format::blocked::{header_bytes, Layout};
 use crate::format::container::Header;
 use crate::format::write::temp_beside;
 use crate::format::FormatError;
+use crate::value::{decode_distances, encode_distances};
 use crate::TableGame;
 
 /// Reads exactly `buf.len()` bytes at `offset`.
@@ -170,7 +171,7 @@ impl Output {
                 self.file.write(&bytes, offset)?;
             } else {
                 self.file.read(&mut bytes, offset)?;
-                decode(&bytes, part);
+                decode_distances(&bytes, part);
             }
             at += n;
         }
@@ -259,28 +260,6 @@ fn block_in(layout: &Layout, k: u64) -> (std::ops::Range<u64>, u64) {
 /// `dist` into `bytes`, one byte each (a longer distance is an error)
 /// or two (little-endian), as `bytes` has room for.
 pub(super) fn encode(dist: &[u16], bytes: &mut [u8]) -> Result<(), GenerateDirError> {
-    if bytes.len() == dist.len() {
-        for (b, &d) in bytes.iter_mut().zip(dist) {
-            *b = u8::try_from(d)
-                .map_err(|_| internal(format!("a distance of {d} in a one-byte file")))?;
-        }
-    } else {
-        for (b, &d) in bytes.chunks_exact_mut(2).zip(dist) {
-            b.copy_from_slice(&d.to_le_bytes());
-        }
-    }
-    Ok(())
-}
-
-/// `bytes`, `out.len()` distances of one byte or two (little-endian).
-fn decode(bytes: &[u8], out: &mut [u16]) {
-    if bytes.len() == out.len() {
-        for (d, &b) in out.iter_mut().zip(bytes) {
-            *d = u16::from(b);
-        }
-    } else {
-        for (d, b) in out.iter_mut().zip(bytes.chunks_exact(2)) {
-            *d = u16::from_le_bytes([b[0], b[1]]);
-        }
-    }
+    encode_distances(dist, bytes)
+        .map_err(|d| internal(format!("a distance of {d} in a one-byte file")).into())
 }
