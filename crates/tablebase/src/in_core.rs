@@ -183,8 +183,7 @@ pub(crate) fn solve_in<D: Distance, C: Cells + ?Sized>(
 /// never lost and never won); an open cell keeps its count of distinct
 /// successors and `NON_LOSING`, and its distance is the distance of its
 /// shortest winning exit (a `NON_LOSING` cell; 0 for none) or of its
-/// longest losing one (the others; an open cell with neither successors
-/// nor exits is lost at 0): what the rounds scan for. Returns the
+/// longest losing one (the others): what the rounds scan for. Returns the
 /// greatest distance this cell may be decided at. A distance at or past
 /// the width's [`Distance::LIMIT`] is stored cut short; the caller sees
 /// it in the distance returned.
@@ -219,15 +218,6 @@ pub(crate) fn record<D: Distance>(
             let w = win.unwrap_or(0);
             *far = D::of(w);
             Ok(u32::from(w))
-        }
-        Begin::Losing {
-            successors: 0,
-            longest_won: None,
-            ..
-        } => {
-            *state = LOSS_NEW;
-            *far = D::of(0);
-            Ok(0)
         }
         Begin::Losing {
             successors,

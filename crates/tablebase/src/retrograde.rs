@@ -31,7 +31,7 @@
 use std::collections::BTreeMap;
 
 use crate::round::{self, Begin, Heard, Loss, Overcounted, TooDeep};
-pub use crate::round::{News, Open, Start, MAX_SUCCESSORS};
+pub use crate::round::{Exits, News, Open, Start, MAX_SUCCESSORS};
 use crate::value::Wdl;
 
 /// A slice of a retrograde analysis: its slots, how each starts, and its
@@ -825,12 +825,11 @@ impl Ledger {
                 Slot::decided(wdl.code(), d)
             }
             Begin::NeverLost { successors, win } => {
-                let left = left(successors)?;
                 if let Some(at) = win {
                     self.schedule(at, local, Due::Win);
                 }
                 Slot {
-                    left,
+                    left: left(successors)?,
                     state: NEVER_LOST,
                     distance: 0,
                 }
@@ -838,19 +837,12 @@ impl Ledger {
             Begin::Losing {
                 successors,
                 longest_won,
-                floor,
-            } => {
-                let left = left(successors)?;
-                if successors == 0 {
-                    // Only losing exits.
-                    self.schedule(floor, local, Due::Loss);
-                }
-                Slot {
-                    left,
-                    state: OPEN,
-                    distance: longest_won.unwrap_or(0),
-                }
-            }
+                ..
+            } => Slot {
+                left: left(successors)?,
+                state: OPEN,
+                distance: longest_won.unwrap_or(0),
+            },
         };
         self.slots.push(entry);
         Ok(())
@@ -869,7 +861,7 @@ impl Ledger {
     /// The first round after `round` with something scheduled.
     ///
     /// ```
-    /// use qi_tablebase::retrograde::{Ledger, Open, RetroError, RetroSlice, Start};
+    /// use qi_tablebase::retrograde::{Exits, Ledger, Open, RetroError, RetroSlice, Start};
     /// use qi_tablebase::Wdl;
     ///
     /// // Slot 0 lost in 4 (decided from the start), slot 1 wins by an exit
@@ -879,7 +871,7 @@ impl Ledger {
     ///     fn slots(&self) -> u64 { 2 }
     ///     fn start(&self, slot: u64) -> Result<Start, RetroError> {
     ///         Ok(if slot == 0 { Start::Decided(Wdl::Loss, 4) }
-    ///            else { Start::Open(Open { exit_win: Some(6), ..Open::default() }) })
+    ///            else { Start::Open(Open { successors: 0, exits: Exits { shortest_lost: Some(6), ..Exits::default() } }) })
     ///     }
     ///     fn predecessors(&self, _: u64, _: &mut Vec<u64>) {}
     /// }

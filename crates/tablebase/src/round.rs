@@ -146,15 +146,16 @@ pub(crate) fn lost_at(round: u16, longest_won: u16) -> Result<Loss, TooDeep> {
 /// slice into smaller tables, or the moves that end the game) say before
 /// any round: folded one move at a time by [`Exits::note`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Exits {
+pub struct Exits {
     /// The shortest distance of a position lost for its side to move
-    /// that a move reaches.
-    pub(crate) shortest_lost: Option<u16>,
+    /// (the opponent) that a move reaches: the slot wins in at most one
+    /// ply more.
+    pub shortest_lost: Option<u16>,
     /// The longest distance of a position won for its side to move that
     /// a move reaches.
-    pub(crate) longest_won: Option<u16>,
-    /// A move reaches a drawn position.
-    pub(crate) draw: bool,
+    pub longest_won: Option<u16>,
+    /// A move reaches a drawn position: never lost.
+    pub draw: bool,
 }
 
 impl Exits {
@@ -249,19 +250,17 @@ impl Start {
     /// stand-in value, and has an exit, so it is started again.
     ///
     /// ```
-    /// use qi_tablebase::retrograde::{Open, Start};
+    /// use qi_tablebase::retrograde::{Exits, Open, Start};
     ///
     /// let inner = Open { successors: 3, ..Open::default() };
     /// assert!(Start::Open(inner).reads_nothing());
-    /// let exit = Open { exit_win: Some(4), ..inner };
-    /// assert!(!Start::Open(exit).reads_nothing());
+    /// let exits = Exits { shortest_lost: Some(4), ..Exits::default() };
+    /// assert!(!Start::Open(Open { exits, ..inner }).reads_nothing());
     /// ```
     pub fn reads_nothing(&self) -> bool {
         match self {
             Start::Unused | Start::Decided(..) => true,
-            Start::Open(open) => {
-                open.exit_win.is_none() && open.exit_loss.is_none() && !open.exit_draw
-            }
+            Start::Open(open) => open.exits == Exits::default(),
         }
     }
 }
@@ -272,14 +271,15 @@ impl Start {
 /// wins in 5:
 ///
 /// ```
-/// use qi_tablebase::retrograde::{self, Open, RetroError, RetroSlice, Start};
+/// use qi_tablebase::retrograde::{self, Exits, Open, RetroError, RetroSlice, Start};
 /// use qi_tablebase::Wdl;
 ///
 /// struct Exit;
 /// impl RetroSlice for Exit {
 ///     fn slots(&self) -> u64 { 1 }
 ///     fn start(&self, _: u64) -> Result<Start, RetroError> {
-///         Ok(Start::Open(Open { successors: 0, exit_win: Some(4), ..Open::default() }))
+///         let exits = Exits { shortest_lost: Some(4), ..Exits::default() };
+///         Ok(Start::Open(Open { successors: 0, exits }))
 ///     }
 ///     fn predecessors(&self, _: u64, _: &mut Vec<u64>) {}
 /// }
@@ -290,36 +290,8 @@ impl Start {
 pub struct Open {
     /// Distinct successors in this slice (at most [`MAX_SUCCESSORS`]).
     pub successors: u32,
-    /// The shortest distance of a position lost for its side to move (the
-    /// opponent) that a move out of the slice reaches: this slot wins in
-    /// at most one ply more.
-    pub exit_win: Option<u16>,
-    /// The longest distance of a position won for the opponent that a move
-    /// out of the slice reaches.
-    pub exit_loss: Option<u16>,
-    /// A move out of the slice reaches a drawn position: never lost.
-    pub exit_draw: bool,
-}
-
-impl Open {
-    /// An open slot with `successors` in the slice and these exits.
-    pub(crate) fn of(successors: u32, exits: Exits) -> Open {
-        Open {
-            successors,
-            exit_win: exits.shortest_lost,
-            exit_loss: exits.longest_won,
-            exit_draw: exits.draw,
-        }
-    }
-
-    /// Its exits, as the transition rule folds them.
-    pub(crate) fn exits(&self) -> Exits {
-        Exits {
-            shortest_lost: self.exit_win,
-            longest_won: self.exit_loss,
-            draw: self.exit_draw,
-        }
-    }
+    /// Its moves out of the slice.
+    pub exits: Exits,
 }
 
 /// The most successors in the slice an open slot may have (a counter
@@ -400,21 +372,23 @@ impl News {
 pub(crate) enum Begin {
     /// No position has this slot: never decided, never told.
     Unused,
-    /// Decided before any round (the game is over there); a win or a
-    /// loss is told to its predecessors in the round of its distance.
+    /// Decided before any round: the game is over there, or no move
+    /// stays in the slice (its exits alone decide it, at the distance
+    /// they say). A win or a loss is told to its predecessors in the
+    /// round of its distance.
     Decided(Wdl, u16),
     /// A move draws or wins: never lost. Won at `win` (one ply past its
     /// shortest exit into a lost position) unless a successor lost sooner
-    /// wins it first; drawn if neither.
+    /// wins it first; drawn if neither. It has successors in the slice.
     NeverLost {
         /// Distinct successors in the slice.
         successors: u32,
         /// The distance its exits win at, if one wins.
         win: Option<u16>,
     },
-    /// Every move out of the slice loses: lost once its successors are
-    /// all won, one ply past the longest of them and of its exits (at
-    /// `floor` at once if it has no successor).
+    /// Every move out of the slice loses: lost once its successors (at
+    /// least one) are all won, one ply past the longest of them and of
+    /// its exits.
     Losing {
         /// Distinct successors in the slice.
         successors: u32,
@@ -437,16 +411,19 @@ impl Start {
         Ok(match self {
             Start::Unused => Begin::Unused,
             Start::Decided(wdl, d) => Begin::Decided(wdl, d),
-            Start::Open(open) => {
-                let exits = open.exits();
-                if exits.never_lost() {
-                    Begin::NeverLost {
-                        successors: open.successors,
-                        win: exits.win_at()?,
+            Start::Open(Open { successors, exits }) => {
+                let win = exits.win_at()?;
+                if successors == 0 {
+                    match win {
+                        Some(w) => Begin::Decided(Wdl::Win, w),
+                        None if exits.never_lost() => Begin::Decided(Wdl::Draw, 0),
+                        None => Begin::Decided(Wdl::Loss, exits.loss_floor()?),
                     }
+                } else if exits.never_lost() {
+                    Begin::NeverLost { successors, win }
                 } else {
                     Begin::Losing {
-                        successors: open.successors,
+                        successors,
                         longest_won: exits.longest_won,
                         floor: exits.loss_floor()?,
                     }

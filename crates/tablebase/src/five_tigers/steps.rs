@@ -63,7 +63,10 @@ impl SlotStart {
     pub(super) fn into_start(self, children: usize) -> Start {
         match self {
             SlotStart::NoStep => Start::Decided(Wdl::Loss, 0),
-            SlotStart::Moves(exits) => Start::Open(Open::of(children as u32, exits)),
+            SlotStart::Moves(exits) => Start::Open(Open {
+                successors: children as u32,
+                exits,
+            }),
         }
     }
 }

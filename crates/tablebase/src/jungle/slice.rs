@@ -363,7 +363,10 @@ pub(super) fn start_of<E: From<TooDeep>>(
     }
     inside.sort_unstable();
     inside.dedup();
-    Ok(Start::Open(Open::of(counted + inside.len() as u32, exits)))
+    Ok(Start::Open(Open {
+        successors: counted + inside.len() as u32,
+        exits,
+    }))
 }
 
 /// A Jungle material as the in-core solver's cells: the slots of its

@@ -97,7 +97,11 @@ fn a_start_begins_as_its_exits_say() {
         for &(v, d) in exits {
             e.note(v, d).unwrap();
         }
-        Start::Open(Open::of(successors, e)).begin()
+        Start::Open(Open {
+            successors,
+            exits: e,
+        })
+        .begin()
     };
     assert_eq!(Start::Unused.begin(), Ok(Begin::Unused));
     assert_eq!(
@@ -121,8 +125,23 @@ fn a_start_begins_as_its_exits_say() {
     );
     assert_eq!(
         open(0, &[(Wdl::Win, 4), (Wdl::Win, 7)]),
+        Ok(Begin::Decided(Wdl::Loss, 8)),
+        "no successor: lost one ply past the longest won exit"
+    );
+    assert_eq!(
+        open(0, &[(Wdl::Loss, 4), (Wdl::Win, 7)]),
+        Ok(Begin::Decided(Wdl::Win, 5)),
+        "no successor: won one ply past the shortest lost exit"
+    );
+    assert_eq!(
+        open(0, &[(Wdl::Draw, 0), (Wdl::Win, 7)]),
+        Ok(Begin::Decided(Wdl::Draw, 0)),
+        "no successor: drawn by a drawing exit"
+    );
+    assert_eq!(
+        open(3, &[(Wdl::Win, 4), (Wdl::Win, 7)]),
         Ok(Begin::Losing {
-            successors: 0,
+            successors: 3,
             longest_won: Some(7),
             floor: 8
         }),

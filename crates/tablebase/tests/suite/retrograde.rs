@@ -5,7 +5,7 @@
 //! positions, solved by scanning every position forwards, round after
 //! round, until nothing changes.
 
-use qi_tablebase::retrograde::{self, Open, RetroError, RetroSlice, SliceValues, Start};
+use qi_tablebase::retrograde::{self, Exits, Open, RetroError, RetroSlice, SliceValues, Start};
 use qi_tablebase::Wdl;
 
 /// A random slice: forward moves kept for the naive solver, reversed for
@@ -54,15 +54,15 @@ impl Graph {
                     succ.push(to);
                 }
             }
-            let exit_win = (rng.below(8) == 0).then(|| rng.below(12) as u16);
-            let exit_loss = (rng.below(5) == 0).then(|| rng.below(30) as u16);
-            let exit_draw = rng.below(12) == 0;
+            let exits = Exits {
+                shortest_lost: (rng.below(8) == 0).then(|| rng.below(12) as u16),
+                longest_won: (rng.below(5) == 0).then(|| rng.below(30) as u16),
+                draw: rng.below(12) == 0,
+            };
             successors[slot as usize] = succ;
             starts.push(Start::Open(Open {
                 successors: 0,
-                exit_win,
-                exit_loss,
-                exit_draw,
+                exits,
             }));
         }
         // Moves into unused slots do not exist; count what is left.
@@ -74,10 +74,7 @@ impl Graph {
                 .collect();
             if let Start::Open(open) = &mut starts[slot] {
                 open.successors = successors[slot].len() as u32;
-                let moves = open.successors > 0
-                    || open.exit_win.is_some()
-                    || open.exit_loss.is_some()
-                    || open.exit_draw;
+                let moves = open.successors > 0 || open.exits != Exits::default();
                 if !moves {
                     starts[slot] = Start::Decided(Wdl::Loss, 0);
                 }
@@ -125,7 +122,7 @@ impl Graph {
                 let lost_before = succ
                     .iter()
                     .any(|&s| matches!(before[s as usize], Some((Wdl::Loss, d)) if d < t));
-                let exit_won = open.exit_win.is_some_and(|e| e < t);
+                let exit_won = open.exits.shortest_lost.is_some_and(|e| e < t);
                 if lost_before || exit_won {
                     value[i] = Some((Wdl::Win, t));
                     changed = true;
@@ -134,8 +131,8 @@ impl Graph {
                 let all_won = succ
                     .iter()
                     .all(|&s| matches!(before[s as usize], Some((Wdl::Win, d)) if d < t));
-                let can_lose = open.exit_win.is_none() && !open.exit_draw;
-                let exits_done = open.exit_loss.is_none_or(|e| e < t);
+                let can_lose = open.exits.shortest_lost.is_none() && !open.exits.draw;
+                let exits_done = open.exits.longest_won.is_none_or(|e| e < t);
                 if can_lose && all_won && exits_done {
                     value[i] = Some((Wdl::Loss, t));
                     changed = true;
@@ -315,8 +312,10 @@ fn a_tiding_told_before_the_round_before_it_is_settled_gives_a_longer_win() {
         starts: vec![
             Start::Open(Open {
                 successors: 1,
-                exit_win: Some(0),
-                ..Open::default()
+                exits: Exits {
+                    shortest_lost: Some(0),
+                    ..Exits::default()
+                },
             }),
             Start::Decided(Wdl::Loss, 1),
         ],

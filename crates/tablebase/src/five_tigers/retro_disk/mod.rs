@@ -555,12 +555,7 @@ impl Solver<'_> {
                     };
                     match start.into_start(children).begin()? {
                         Begin::Unused => {}
-                        Begin::Decided(Wdl::Loss, d)
-                        | Begin::Losing {
-                            successors: 0,
-                            floor: d,
-                            ..
-                        } => {
+                        Begin::Decided(Wdl::Loss, d) => {
                             // Lost with nothing left to hear of.
                             self.values.start(cell, LOST);
                             let d = u32::from(d);
