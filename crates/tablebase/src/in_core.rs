@@ -21,7 +21,7 @@ use std::ops::Range;
 
 use crate::driver::GenerateError;
 use crate::round::{self, Begin, Heard, Loss, News, Overcounted, Start};
-use crate::value::{fits_one_byte, pack_codes, Distances, Wdl, ONE_BYTE_LONGEST, UNUSED};
+use crate::value::{pack_codes, Distances, Wdl, ONE_BYTE_LONGEST, UNUSED};
 
 /// A slice as the in-core solver sees it: its cells, how the cells of a
 /// part start, and the un-moves of a cell.
@@ -29,23 +29,21 @@ pub(crate) trait Cells: Sync {
     /// The number of cells, `0..cells()`.
     fn cells(&self) -> u64;
 
-    /// The cells cut into about `parts` parts started apart (on the
-    /// threads, each part's own scratch): each a range of the slice's own
-    /// units (given back to [`Cells::start_part`]) and the range of cells
-    /// it covers, in order, together every cell once. By default cells.
-    fn parts(&self, parts: u64) -> Vec<(Range<u64>, Range<u64>)> {
-        let n = self.cells();
-        let parts = parts.clamp(1, n.max(1));
-        (0..parts)
-            .map(|i| {
-                let r = n * i / parts..n * (i + 1) / parts;
-                (r.clone(), r)
-            })
-            .collect()
+    /// The units the slice starts its cells by, `0..units()`: each a run
+    /// of consecutive cells (a part started apart, on the threads, is a
+    /// run of units). By default cells.
+    fn units(&self) -> u64 {
+        self.cells()
     }
 
-    /// Starts the cells of `part` (one of [`Cells::parts`]) in order:
-    /// `record(cell, start)` for each.
+    /// The first cell of unit `unit`, growing with `unit`
+    /// (`first_cell(units())` is `cells()`). By default `unit`.
+    fn first_cell(&self, unit: u64) -> u64 {
+        unit
+    }
+
+    /// Starts the cells of the units `part` in order: `record(cell,
+    /// start)` for each.
     fn start_part(
         &self,
         part: Range<u64>,
@@ -75,11 +73,30 @@ pub(crate) struct Solved {
 }
 
 impl Solved {
+    /// The solved arrays of a width: the table's distances are the
+    /// solving ones, each undecided cell's zeroed, in place.
+    pub(crate) fn of<D: Distance>((states, mut dist): Arrays<D>) -> Solved {
+        for (d, &s) in dist.iter_mut().zip(&states) {
+            if s != WIN && s != LOSS {
+                *d = D::default();
+            }
+        }
+        let distances = D::into_table(dist);
+        Solved { states, distances }
+    }
+
     /// The cells' values (2 bits each, packed on `threads` threads: a
     /// cell no position uses gets [`UNUSED`]) and distances; the state
     /// bytes are freed once packed.
     pub(crate) fn pack(self, threads: usize) -> (Vec<u8>, Distances) {
-        (pack_states(&self.states, threads), self.distances)
+        let states = self.states;
+        let values = pack_codes(states.len(), threads, |i| match states[i] {
+            WIN => Wdl::Win.code(),
+            LOSS => Wdl::Loss.code(),
+            UNUSED_STATE => UNUSED,
+            _ => Wdl::Draw.code(),
+        });
+        (values, self.distances)
     }
 
     /// The value and distance of each cell (a cell no position uses is
@@ -111,14 +128,10 @@ pub(crate) fn solve<C: Cells + ?Sized>(
     cells: &C,
     threads: usize,
 ) -> Result<Solved, GenerateError> {
-    fn table<D: Distance>((states, dist): Arrays<D>) -> Solved {
-        let distances = D::table_distances(dist, &states);
-        Solved { states, distances }
-    }
     match solve_in::<u8, C>(&name, cells, threads)? {
-        Some(arrays) => Ok(table(arrays)),
+        Some(arrays) => Ok(Solved::of(arrays)),
         None => (solve_in::<u16, C>(&name, cells, threads)?)
-            .map(table)
+            .map(Solved::of)
             .ok_or(GenerateError::TooDeep),
     }
 }
@@ -138,27 +151,24 @@ pub(crate) fn solve_in<D: Distance, C: Cells + ?Sized>(
     // off the state arrays and a slow part holds no thread idle.
     let threads = threads.max(1);
     let horizon = {
+        let units = cells.units();
+        if cells.first_cell(units) != cells.cells() {
+            return Err(GenerateError::Internal(format!(
+                "{name}: the units end at cell {}",
+                cells.first_cell(units)
+            )));
+        }
+        let parts = (threads as u64 * 4).clamp(1, units.max(1));
         let mut jobs = Vec::new();
         let (mut s_rest, mut d_rest) = (&mut states[..], &mut dist[..]);
-        let mut at = 0;
-        for (part, covered) in cells.parts(threads as u64 * 4) {
-            if covered.start != at {
-                return Err(GenerateError::Internal(format!(
-                    "{name}: a part starts at cell {}, not {at}",
-                    covered.start
-                )));
-            }
-            let len = (covered.end - covered.start) as usize;
-            at = covered.end;
+        for i in 0..parts {
+            let part = units * i / parts..units * (i + 1) / parts;
+            let base = cells.first_cell(part.start);
+            let len = (cells.first_cell(part.end) - base) as usize;
             let (s, sr) = s_rest.split_at_mut(len);
             let (d, dr) = d_rest.split_at_mut(len);
             (s_rest, d_rest) = (sr, dr);
-            jobs.push((part, covered.start, s, d));
-        }
-        if !s_rest.is_empty() {
-            return Err(GenerateError::Internal(format!(
-                "{name}: the parts end at cell {at}"
-            )));
+            jobs.push((part, base, s, d));
         }
         let fars = crate::threads::in_order(jobs, threads, |(part, base, s, d)| {
             let mut far = 0;
@@ -246,17 +256,6 @@ pub(crate) const LOSS: u8 = 131;
 /// [`UNUSED`]).
 pub(crate) const UNUSED_STATE: u8 = 255;
 
-/// The state byte of a value code of `retrograde` (0 loss, 1 draw, 2
-/// win, 3 unused), for [`table_of`].
-pub(crate) fn state_of_code(code: u8) -> u8 {
-    match code {
-        0 => LOSS,
-        2 => WIN,
-        UNUSED => UNUSED_STATE,
-        _ => 0,
-    }
-}
-
 /// A distance while solving: one byte while every distance of the
 /// material fits in one (below [`Distance::LIMIT`]), else two.
 pub(crate) trait Distance: Copy + Default + Send + Sync + 'static {
@@ -267,9 +266,9 @@ pub(crate) trait Distance: Copy + Default + Send + Sync + 'static {
     fn of(d: u16) -> Self;
     /// The distance.
     fn get(self) -> u16;
-    /// The table's distances: each decided cell's (`WIN`, `LOSS`), 0 for
-    /// the others, in the narrowest width that holds them.
-    fn table_distances(dist: Vec<Self>, states: &[u8]) -> Distances;
+    /// The table's distances of these (each undecided cell's zeroed), in
+    /// the narrowest width that holds them.
+    fn into_table(dist: Vec<Self>) -> Distances;
     /// The cells of `dist` that may be decided at `here` ([`candidates`]).
     fn candidates(dist: &[Self], here: u16) -> u64 {
         candidates(dist, here)
@@ -290,13 +289,7 @@ impl Distance for u8 {
             Err(_) => candidates(dist, here),
         }
     }
-    /// In place: the table's distances are the solving array.
-    fn table_distances(mut dist: Vec<u8>, states: &[u8]) -> Distances {
-        for (d, &s) in dist.iter_mut().zip(states) {
-            if !decided(s) {
-                *d = 0;
-            }
-        }
+    fn into_table(dist: Vec<u8>) -> Distances {
         Distances::U8(dist)
     }
 }
@@ -309,8 +302,8 @@ impl Distance for u16 {
     fn get(self) -> u16 {
         self
     }
-    fn table_distances(dist: Vec<u16>, states: &[u8]) -> Distances {
-        table_distances(states, &dist)
+    fn into_table(dist: Vec<u16>) -> Distances {
+        Distances::from_u16(dist)
     }
 }
 
@@ -574,35 +567,6 @@ fn apply_updates<D: Distance>(
     let parts = states.chunks_mut(per).zip(dist.chunks_mut(per)).enumerate();
     let fars = crate::threads::in_order(parts, threads, |(i, (s, d))| range(i * per, s, d))?;
     Ok(fars.into_iter().fold(u32::from(here), u32::max))
-}
-
-/// Whether a state byte is a decided position's.
-pub(crate) fn decided(s: u8) -> bool {
-    s == WIN || s == LOSS
-}
-
-/// The table's distances from the solved states and their distances:
-/// each decided position's, 0 for the others, in one byte each where the
-/// longest fits, else two.
-pub(crate) fn table_distances(states: &[u8], dist: &[u16]) -> Distances {
-    let distance = |(&s, &d): (&u8, &u16)| if decided(s) { d } else { 0 };
-    let longest = states.iter().zip(dist).map(distance).max().unwrap_or(0);
-    if fits_one_byte(u32::from(longest)) {
-        Distances::U8(states.iter().zip(dist).map(|x| distance(x) as u8).collect())
-    } else {
-        Distances::U16(states.iter().zip(dist).map(distance).collect())
-    }
-}
-
-/// The table's 2-bit values (4 a byte) of the solved states, packed on
-/// `threads` threads: a state no position uses gets the code [`UNUSED`].
-pub(crate) fn pack_states(states: &[u8], threads: usize) -> Vec<u8> {
-    pack_codes(states.len(), threads, |i| match states[i] {
-        WIN => Wdl::Win.code(),
-        LOSS => Wdl::Loss.code(),
-        UNUSED_STATE => UNUSED,
-        _ => Wdl::Draw.code(),
-    })
 }
 
 #[cfg(test)]

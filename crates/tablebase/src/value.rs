@@ -214,6 +214,15 @@ impl Distances {
         }
     }
 
+    /// The narrowest form of the distances `d` yields (walked twice).
+    pub(crate) fn narrowest(d: impl Iterator<Item = u16> + Clone) -> Distances {
+        if d.clone().all(|x| fits_one_byte(u32::from(x))) {
+            Distances::U8(d.map(|x| x as u8).collect())
+        } else {
+            Distances::U16(d.collect())
+        }
+    }
+
     pub(crate) fn get(&self, i: usize) -> u32 {
         match self {
             Distances::U8(v) => u32::from(v[i]),

@@ -316,15 +316,12 @@ impl<L: Lookup + Sync + ?Sized> in_core::Cells for Cells<'_, L> {
     }
 
     /// Board slots (their cells are contiguous).
-    fn parts(&self, parts: u64) -> Vec<(Range<u64>, Range<u64>)> {
-        let slots = self.index.board_slots();
-        let parts = parts.clamp(1, slots.max(1));
-        (0..parts)
-            .map(|i| {
-                let (lo, hi) = (slots * i / parts, slots * (i + 1) / parts);
-                (lo..hi, self.index.start(lo)..self.index.start(hi))
-            })
-            .collect()
+    fn units(&self) -> u64 {
+        self.index.board_slots()
+    }
+
+    fn first_cell(&self, slot: u64) -> u64 {
+        self.index.start(slot)
     }
 
     fn start_part(

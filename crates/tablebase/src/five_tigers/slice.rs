@@ -35,9 +35,8 @@ use super::steps::SlotStart;
 use super::table::{internal, missing, needed_table};
 use super::{Dense, DenseBan, Material, Slots, Table, Tablebase};
 use crate::driver::GenerateError;
-use crate::in_core;
 use crate::retrograde::{Reader, ReadingSlice, RetroError, RetroSlice, SliceValues, Source, Start};
-use crate::value::Wdl;
+use crate::value::{pack_codes, Distances, Wdl};
 
 /// One Five Tigers material with the tables its removals lead to, under
 /// either shuttle option.
@@ -295,14 +294,14 @@ impl FiveTigersSlice {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn table(&self, values: &SliceValues, threads: usize) -> Result<Table, GenerateError> {
-        let states: Vec<u8> = values
-            .codes
-            .iter()
-            .map(|&c| in_core::state_of_code(c))
-            .collect();
-        let packed = in_core::pack_states(&states, threads.max(1));
-        let distances = in_core::table_distances(&states, &values.distances);
-        drop(states);
+        let codes = &values.codes;
+        let packed = pack_codes(codes.len(), threads.max(1), |i| codes[i]);
+        // A draw's or unused slot's distance is 0 in a table.
+        let decided = |(&c, &d): (&u8, &u16)| match Wdl::from_code(c) {
+            Some(Wdl::Win | Wdl::Loss) => d,
+            _ => 0,
+        };
+        let distances = Distances::narrowest(codes.iter().zip(&values.distances).map(decided));
         retro::table_of(
             self.material,
             &self.rules,

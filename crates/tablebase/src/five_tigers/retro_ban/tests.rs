@@ -5,7 +5,7 @@ use std::sync::Arc;
 use super::super::retro::{table_of, Cells};
 use super::super::{closure, solve_material};
 use super::*;
-use crate::in_core::{self, Distance};
+use crate::in_core::{self, Distance, Solved};
 use crate::value::Distances;
 
 /// Distances below 20: a width that small materials outgrow.
@@ -20,8 +20,8 @@ impl Distance for Narrow {
     fn get(self) -> u16 {
         self.0
     }
-    fn table_distances(dist: Vec<Narrow>, states: &[u8]) -> Distances {
-        u16::table_distances(dist.into_iter().map(|d| d.0).collect(), states)
+    fn into_table(dist: Vec<Narrow>) -> Distances {
+        Distances::from_u16(dist.into_iter().map(|d| d.0).collect())
     }
 }
 
@@ -96,20 +96,16 @@ fn a_material_whose_distances_outgrow_the_width_is_solved_again_wider() {
             rules: &rules,
             smaller: &tb,
         };
-        let bytes = |solved: (Vec<u8>, Distances)| {
-            let (states, distances) = solved;
-            let values = in_core::pack_states(&states, 2);
+        let bytes = |solved: Solved| {
+            let (values, distances) = solved.pack(2);
             table_of(m, &rules, index.clone(), values, distances)
                 .unwrap()
                 .to_bytes()
         };
-        fn width<D: Distance>(cells: &Cells<'_, Tablebase>) -> Option<(Vec<u8>, Distances)> {
+        fn width<D: Distance>(cells: &Cells<'_, Tablebase>) -> Option<Solved> {
             in_core::solve_in::<D, _>(&"test", cells, 2)
                 .unwrap()
-                .map(|(s, d)| {
-                    let distances = D::table_distances(d, &s);
-                    (s, distances)
-                })
+                .map(Solved::of)
         }
         let wide = bytes(width::<u16>(&cells).unwrap());
         let byte = bytes(width::<u8>(&cells).unwrap());
