@@ -192,16 +192,12 @@ pub(crate) fn execute<G: TableGame, W: Way<G>>(
         Hold::UntilLastReader => last_reader.get(m).is_some_and(|&r| r > k),
         Hold::Nothing => false,
     };
-    let mut found = found.into_iter();
-    let mut to_make = to_make.into_iter();
+    let mut found = found.into_iter().zip(to_make);
     let mut written = 0;
     for (k, level) in levels.iter().enumerate() {
         let mut makes = Vec::new();
-        for &m in level.iter() {
-            let (found, make) = (found.next(), to_make.next());
-            let (Some(found), Some(make)) = (found, make) else {
-                return Err(crate::GenerateError::Internal("a material lost".into()).into());
-            };
+        // The levels cut `order`, which `found` follows.
+        for (&m, (found, make)) in level.iter().zip(found.by_ref()) {
             if make {
                 makes.push((m, found));
                 continue;

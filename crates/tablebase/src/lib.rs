@@ -58,7 +58,7 @@
 //!
 //! | part | module | what it holds |
 //! |---|---|---|
-//! | values | `value` | [`Wdl`], the 2-bit codes and [`UNUSED`], packing four a byte, the one distance-width rule (one byte while the longest distance fits, else two) |
+//! | values | `value` | [`Wdl`], the 2-bit codes and [`UNUSED`], packing four a byte, the one distance-width rule (one byte while the longest distance fits, else two) and the one coding of distances as file bytes |
 //! | errors | `error` | [`FormatError`], [`FileError`], [`GenerateError`], [`ProbeError`] |
 //! | threads | `threads` | the one pool (parts or jobs on `n` scoped threads, their results in order or the first error) and the lock that goes on after a panic |
 //! | transition rule | `round` | how a slot starts, what a tiding does to it, the end of a round, overflow as a typed error |

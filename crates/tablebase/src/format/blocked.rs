@@ -25,7 +25,7 @@ use std::io::{self, Read, Write};
 use std::path::Path;
 
 use crate::format::container::{
-    fnv1a, read_prefix, write_prefix, FileError, Header, ReadFileError, Reader, FNV_OFFSET, MAGIC,
+    fnv1a, open_sized, version_in, FileError, Header, ReadFileError, Reader, FNV_OFFSET,
 };
 use crate::threads;
 use crate::value::Distances;
@@ -91,23 +91,21 @@ impl Layout {
     }
 }
 
-/// The header bytes of a blocked file of `header`'s table.
-pub(crate) fn header_bytes(header: &Header<'_>, block_slots: u32) -> Vec<u8> {
+/// The header bytes of a blocked file of `header`'s table, `block_slots`
+/// slots a block, and where its blocks are.
+pub(crate) fn header_bytes(header: &Header<'_>, block_slots: u32) -> (Vec<u8>, Layout) {
     let mut out = Vec::with_capacity(64);
-    write_prefix(
-        &mut out,
-        &MAGIC,
-        header.version,
-        header.game,
-        header.rules,
-        header.material,
-    );
-    out.extend_from_slice(&header.count.to_le_bytes());
-    out.push(header.width);
+    header.write(&mut out);
     out.extend_from_slice(&block_slots.to_le_bytes());
     let sum = fnv1a(FNV_OFFSET, &out);
     out.extend_from_slice(&sum.to_le_bytes());
-    out
+    let layout = Layout {
+        count: header.count,
+        width: header.width,
+        block_slots: u64::from(block_slots),
+        header_len: out.len() as u64,
+    };
+    (out, layout)
 }
 
 /// The checksum of block `k` whose bytes are `bytes`: the block's number
@@ -154,13 +152,8 @@ pub(crate) fn write_filled<E: Send>(
     threads: usize,
     fill: &FillBlock<'_, E>,
 ) -> io::Result<Result<(), E>> {
-    w.write_all(&header_bytes(header, BLOCK_SLOTS))?;
-    let layout = Layout {
-        count: header.count,
-        width: header.width,
-        block_slots: u64::from(BLOCK_SLOTS),
-        header_len: 0,
-    };
+    let (head, layout) = header_bytes(header, BLOCK_SLOTS);
+    w.write_all(&head)?;
     let blocks = layout.blocks();
     let threads = threads.max(1) as u64;
     // Blocks per thread in a batch: 64 blocks of 20 KiB, so that the
@@ -207,7 +200,7 @@ pub(crate) struct BlockedHeader {
 }
 
 /// Reads the header of a blocked file of `game` and `version` from its
-/// first bytes `prefix`, checking its checksum, the distance width and the
+/// first bytes `prefix`, checking the distance width, its checksum and the
 /// block size.
 pub(crate) fn parse_header(
     prefix: &[u8],
@@ -215,10 +208,7 @@ pub(crate) fn parse_header(
     version: u16,
 ) -> Result<BlockedHeader, FileError> {
     let mut r = Reader::new(prefix);
-    let (rules, material) = read_prefix(&mut r, &MAGIC, game, version)?;
-    let (rules, material) = (rules.to_string(), material.to_string());
-    let count = u64::from_le_bytes(r.array()?);
-    let width = r.take(1)?[0];
+    let header = Header::read(&mut r, game, version)?;
     let block_slots = u32::from_le_bytes(r.array()?);
     let sum_at = r.position();
     let expected = u64::from_le_bytes(r.array()?);
@@ -226,18 +216,15 @@ pub(crate) fn parse_header(
     if found != expected {
         return Err(FileError::Checksum { expected, found });
     }
-    if width != 1 && width != 2 {
-        return Err(FileError::BadWidth(width));
-    }
     if block_slots == 0 || !block_slots.is_multiple_of(4) || block_slots > MAX_BLOCK_SLOTS {
         return Err(FileError::BadBlockSize(block_slots));
     }
     Ok(BlockedHeader {
-        rules,
-        material,
+        rules: header.rules.to_string(),
+        material: header.material.to_string(),
         layout: Layout {
-            count,
-            width,
+            count: header.count,
+            width: header.width,
             block_slots: u64::from(block_slots),
             header_len: r.position() as u64,
         },
@@ -318,12 +305,11 @@ pub(crate) fn peek_version(path: &Path) -> Option<u16> {
     }
     let mut first = [0u8; 10];
     File::open(path).ok()?.read_exact(&mut first).ok()?;
-    (first[..8] == MAGIC).then(|| u16::from_le_bytes([first[8], first[9]]))
+    version_in(&first)
 }
 
-/// Opens the blocked file at `path` (a regular file) and reads its header,
-/// checking that the file's size is the one the header implies; the file
-/// is left positioned at the first block.
+/// Opens the blocked file at `path` as [`open_sized`] opens a table file,
+/// reading its header; the file is left positioned at the first block.
 pub(crate) fn open(
     path: &Path,
     game: &str,
@@ -331,30 +317,11 @@ pub(crate) fn open(
 ) -> Result<(File, BlockedHeader), ReadFileError> {
     use std::io::{Seek, SeekFrom};
 
-    let meta = std::fs::metadata(path).map_err(ReadFileError::Io)?;
-    if !meta.is_file() {
-        return Err(ReadFileError::Io(io::Error::new(
-            io::ErrorKind::InvalidInput,
-            "not a regular file (a FIFO, a device or a directory): refused unread",
-        )));
-    }
-    let mut file = File::open(path).map_err(ReadFileError::Io)?;
-    let mut prefix = Vec::new();
-    (&mut file)
-        .take(meta.len().min(crate::format::container::HEADER_MAX + 4))
-        .read_to_end(&mut prefix)
-        .map_err(ReadFileError::Io)?;
-    let header = parse_header(&prefix, game, version).map_err(ReadFileError::File)?;
-    let expected = header
-        .layout
-        .file_size()
-        .ok_or(ReadFileError::File(FileError::Truncated))?;
-    if expected != meta.len() {
-        return Err(ReadFileError::File(FileError::SizeMismatch {
-            expected,
-            found: meta.len(),
-        }));
-    }
+    let (mut file, _, header) = open_sized(path, |prefix| {
+        let header = parse_header(prefix, game, version)?;
+        let size = header.layout.file_size().ok_or(FileError::Truncated)?;
+        Ok((header, size))
+    })?;
     file.seek(SeekFrom::Start(header.layout.header_len))
         .map_err(ReadFileError::Io)?;
     Ok((file, header))

@@ -3,6 +3,7 @@
 //! width, checksum), the 2-bit values, the distance table, and the checked
 //! read of a file. `format` puts a table's parts in and out of them.
 
+use std::fs::File;
 use std::io::Read;
 use std::path::Path;
 
@@ -35,6 +36,12 @@ pub(crate) fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
     hash
 }
 
+/// The checksum of a file's `bytes` whose own 8 bytes are at `at`: of
+/// every other byte.
+pub(crate) fn sum_around(bytes: &[u8], at: usize) -> u64 {
+    fnv1a(fnv1a(FNV_OFFSET, &bytes[..at]), &bytes[at + 8..])
+}
+
 /// The header fields of a file, as written.
 pub(crate) struct Header<'a> {
     pub(crate) game: &'a str,
@@ -43,6 +50,51 @@ pub(crate) struct Header<'a> {
     pub(crate) material: &'a str,
     pub(crate) count: u64,
     pub(crate) width: u8,
+}
+
+impl<'a> Header<'a> {
+    /// Writes the fields every table file's header starts with, keyed or
+    /// blocked: the prefix ([`write_prefix`]), the count and the distance
+    /// width.
+    pub(crate) fn write(&self, out: &mut Vec<u8>) {
+        write_prefix(
+            out,
+            &MAGIC,
+            self.version,
+            self.game,
+            self.rules,
+            self.material,
+        );
+        out.extend_from_slice(&self.count.to_le_bytes());
+        out.push(self.width);
+    }
+
+    /// The fields [`Header::write`] writes, read from `r` (at a file's
+    /// start), refusing another game, another version or a distance width
+    /// that is not 1 or 2.
+    pub(crate) fn read(r: &mut Reader<'a>, game: &'a str, version: u16) -> Result<Self, FileError> {
+        let (rules, material) = read_prefix(r, &MAGIC, game, version)?;
+        let count = u64::from_le_bytes(r.array()?);
+        let width = r.take(1)?[0];
+        if width != 1 && width != 2 {
+            return Err(FileError::BadWidth(width));
+        }
+        Ok(Header {
+            game,
+            version,
+            rules,
+            material,
+            count,
+            width,
+        })
+    }
+}
+
+/// The version field of a file whose first bytes are `bytes`, if it
+/// starts with the magic bytes (what decides which reader takes it).
+pub(crate) fn version_in(bytes: &[u8]) -> Option<u16> {
+    let v = bytes.get(8..10).filter(|_| bytes.starts_with(&MAGIC))?;
+    Some(u16::from_le_bytes([v[0], v[1]]))
 }
 
 /// The fields every qi file starts with (tables keyed or blocked,
@@ -101,77 +153,37 @@ pub(crate) fn read_prefix<'a>(
 pub(crate) fn write(header: &Header<'_>, payload: &[&[u8]]) -> Vec<u8> {
     let size: usize = payload.iter().map(|p| p.len()).sum();
     let mut out = Vec::with_capacity(64 + size);
-    write_prefix(
-        &mut out,
-        &MAGIC,
-        header.version,
-        header.game,
-        header.rules,
-        header.material,
-    );
-    out.extend_from_slice(&header.count.to_le_bytes());
-    out.push(header.width);
+    header.write(&mut out);
     let checksum_at = out.len();
     out.extend_from_slice(&[0; 8]);
     for part in payload {
         out.extend_from_slice(part);
     }
-    let sum = fnv1a(
-        fnv1a(FNV_OFFSET, &out[..checksum_at]),
-        &out[checksum_at + 8..],
-    );
+    let sum = sum_around(&out, checksum_at);
     out[checksum_at..checksum_at + 8].copy_from_slice(&sum.to_le_bytes());
     out
 }
 
-/// Reads the header of `bytes`, refusing another game, another version or
-/// a checksum that does not match, and returns it with a reader at the
-/// start of the payload. The distance width is checked to be 1 or 2.
+/// Reads the header of `bytes`, refusing another game, another version, a
+/// distance width that is not 1 or 2 or a checksum that does not match,
+/// and returns it with a reader at the start of the payload.
 pub(crate) fn read<'a>(
     bytes: &'a [u8],
     game: &'a str,
     version: u16,
 ) -> Result<(Header<'a>, Reader<'a>), FileError> {
-    let mut r = Reader { bytes, at: 0 };
-    let (header, checksum_at, checksum) = header_fields(&mut r, game, version)?;
-    let found = fnv1a(
-        fnv1a(FNV_OFFSET, &bytes[..checksum_at]),
-        &bytes[checksum_at + 8..],
-    );
+    let mut r = Reader::new(bytes);
+    let header = Header::read(&mut r, game, version)?;
+    let checksum_at = r.at;
+    let checksum = u64::from_le_bytes(r.array()?);
+    let found = sum_around(bytes, checksum_at);
     if found != checksum {
         return Err(FileError::Checksum {
             expected: checksum,
             found,
         });
     }
-    if header.width != 1 && header.width != 2 {
-        return Err(FileError::BadWidth(header.width));
-    }
     Ok((header, r))
-}
-
-/// The header read from `r` (at a file's start), refusing another game or
-/// another version, with the checksum's offset and value: what reading a
-/// whole file and sizing one from its first bytes share.
-fn header_fields<'a>(
-    r: &mut Reader<'a>,
-    game: &'a str,
-    version: u16,
-) -> Result<(Header<'a>, usize, u64), FileError> {
-    let (rules, material) = read_prefix(r, &MAGIC, game, version)?;
-    let count = u64::from_le_bytes(r.array()?);
-    let width = r.take(1)?[0];
-    let checksum_at = r.at;
-    let checksum = u64::from_le_bytes(r.array()?);
-    let header = Header {
-        game,
-        version,
-        rules,
-        material,
-        count,
-        width,
-    };
-    Ok((header, checksum_at, checksum))
 }
 
 /// A cursor over the file bytes that never reads past the end.
@@ -247,8 +259,8 @@ impl<'a> Reader<'a> {
 
 /// The most bytes a header can take: magic, version, the game name (up to
 /// 255 bytes), the rules text (up to 65 535), the material (up to 255),
-/// count, width and checksum.
-pub(crate) const HEADER_MAX: u64 = 8 + 2 + 1 + 255 + 2 + 65_535 + 1 + 255 + 8 + 1 + 8;
+/// count, width, a blocked file's block size and checksum.
+const HEADER_MAX: u64 = 8 + 2 + 1 + 255 + 2 + 65_535 + 1 + 255 + 8 + 1 + 4 + 8;
 
 /// Why a table file could not be read ([`read_file`]).
 pub(crate) enum ReadFileError {
@@ -258,19 +270,18 @@ pub(crate) enum ReadFileError {
     File(FileError),
 }
 
-/// Reads the table file at `path` of `game` and `version`, whose payload
-/// holds `key_bytes` a position besides its 2-bit value and its distance:
-/// a FIFO, a device (a link to `/dev/zero`) or a directory is refused
-/// before it is opened (reading one could block or never end); the header
-/// is read first, and the size it implies checked against the file's,
-/// before the rest is read, so a large file of anything else is refused
-/// after a few bytes. The checksum is the caller's to check.
-pub(crate) fn read_file(
+/// Opens the table file at `path` for reading: a FIFO, a device (a link
+/// to `/dev/zero`) or a directory is refused before it is opened (reading
+/// one could block or never end); its first bytes (at most a header's)
+/// are read, `sized` makes of them what the header says and the size it
+/// implies, and that size is checked against the file's before the rest
+/// is read, so a large file of anything else is refused after a few
+/// bytes. The file, positioned after the bytes read, those bytes and what
+/// `sized` made.
+pub(crate) fn open_sized<T>(
     path: &Path,
-    game: &str,
-    version: u16,
-    key_bytes: u64,
-) -> Result<Vec<u8>, ReadFileError> {
+    sized: impl FnOnce(&[u8]) -> Result<(T, u64), FileError>,
+) -> Result<(File, Vec<u8>, T), ReadFileError> {
     let meta = std::fs::metadata(path).map_err(ReadFileError::Io)?;
     if !meta.is_file() {
         return Err(ReadFileError::Io(std::io::Error::new(
@@ -278,23 +289,39 @@ pub(crate) fn read_file(
             "not a regular file (a FIFO, a device or a directory): refused unread",
         )));
     }
-    let found = meta.len();
-    let mut file = std::fs::File::open(path).map_err(ReadFileError::Io)?;
-    let mut bytes = Vec::new();
+    let mut file = File::open(path).map_err(ReadFileError::Io)?;
+    let mut prefix = Vec::new();
     (&mut file)
-        .take(found.min(HEADER_MAX))
-        .read_to_end(&mut bytes)
+        .take(meta.len().min(HEADER_MAX))
+        .read_to_end(&mut prefix)
         .map_err(ReadFileError::Io)?;
-    let expected = implied_size(&bytes, game, version, key_bytes).map_err(ReadFileError::File)?;
-    if expected != found {
+    let (made, expected) = sized(&prefix).map_err(ReadFileError::File)?;
+    if expected != meta.len() {
         return Err(ReadFileError::File(FileError::SizeMismatch {
             expected,
-            found,
+            found: meta.len(),
         }));
     }
+    Ok((file, prefix, made))
+}
+
+/// Reads the keyed table file at `path` of `game` and `version`, whose
+/// payload holds `key_bytes` a position besides its 2-bit value and its
+/// distance, opened as [`open_sized`] opens it. The checksum is the
+/// caller's to check.
+pub(crate) fn read_file(
+    path: &Path,
+    game: &str,
+    version: u16,
+    key_bytes: u64,
+) -> Result<Vec<u8>, ReadFileError> {
+    let (file, mut bytes, size) = open_sized(path, |prefix| {
+        let size = implied_size(prefix, game, version, key_bytes)?;
+        Ok((size, size))
+    })?;
     // The size is known and checked: read exactly that much (a file that
     // grows meanwhile is cut there, one that shrinks is truncated).
-    let rest = found - bytes.len() as u64;
+    let rest = size - bytes.len() as u64;
     bytes.reserve_exact(
         usize::try_from(rest).map_err(|_| ReadFileError::File(FileError::Truncated))?,
     );
@@ -308,14 +335,10 @@ pub(crate) fn read_file(
 /// header), as its header implies: the header, then per position
 /// `key_bytes`, the distance's width, and 2 bits of value.
 fn implied_size(prefix: &[u8], game: &str, version: u16, key_bytes: u64) -> Result<u64, FileError> {
-    let mut r = Reader {
-        bytes: prefix,
-        at: 0,
-    };
-    let (Header { count, width, .. }, _, _) = header_fields(&mut r, game, version)?;
-    if width != 1 && width != 2 {
-        return Err(FileError::BadWidth(width));
-    }
+    let mut r = Reader::new(prefix);
+    let Header { count, width, .. } = Header::read(&mut r, game, version)?;
+    // The checksum.
+    r.take(8)?;
     count
         .checked_mul(key_bytes + u64::from(width))
         .and_then(|payload| payload.checked_add(count.div_ceil(4)))

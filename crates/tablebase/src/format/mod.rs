@@ -36,7 +36,7 @@ pub use crate::error::{FileError, FormatError, Source};
 use crate::game::table::Table;
 use crate::game::TableGame;
 use blocked::BlockedHeader;
-use container::{Header, ReadFileError, MAGIC};
+use container::{Header, ReadFileError};
 use versions::{Format, Layout, SlotIndex};
 
 impl FormatError {
@@ -118,11 +118,7 @@ impl<G: TableGame> Table<G> {
     /// ```
     pub fn from_bytes(bytes: &[u8], expected: Option<&G::Rules>) -> Result<Table<G>, FormatError> {
         let file = FormatError::file::<G>;
-        let found = bytes
-            .get(8..10)
-            .filter(|_| bytes.starts_with(&MAGIC))
-            .map(|v| u16::from_le_bytes([v[0], v[1]]));
-        let format = found.and_then(|v| versions::format_of(G::NAME, v));
+        let format = container::version_in(bytes).and_then(|v| versions::format_of(G::NAME, v));
         if let Some(format) = format.filter(|f| f.layout == Layout::Blocked) {
             let header = blocked::parse_header(bytes, G::NAME, format.version).map_err(file)?;
             let size = header

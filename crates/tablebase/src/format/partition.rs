@@ -18,7 +18,9 @@
 use std::path::{Path, PathBuf};
 
 use crate::exec::{execute, GenerateDirError, Hold, Run, Way};
-use crate::format::container::{fnv1a, read_prefix, write_prefix, FileError, Reader, FNV_OFFSET};
+use crate::format::container::{
+    fnv1a, read_prefix, sum_around, write_prefix, FileError, Reader, FNV_OFFSET,
+};
 use crate::format::write::write_atomically_with;
 use crate::format::{rules_and_material, FormatError};
 use crate::game::TableGame;
@@ -191,9 +193,8 @@ impl<G: TableGame> Partition<G> {
         out.extend_from_slice(&[0; 8]);
         out.extend_from_slice(&self.codes);
         out.extend(self.distances.iter().flat_map(|d| d.to_le_bytes()));
-        let mut scan = Scan::new(checksum_at, 0..0);
-        scan.feed(&out);
-        out[checksum_at..checksum_at + 8].copy_from_slice(&scan.sum.to_le_bytes());
+        let sum = sum_around(&out, checksum_at);
+        out[checksum_at..checksum_at + 8].copy_from_slice(&sum.to_le_bytes());
         out
     }
 

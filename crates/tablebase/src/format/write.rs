@@ -47,11 +47,7 @@ pub(crate) fn persist_durably(file: tempfile::NamedTempFile, path: &Path) -> io:
 fn sync_dir(path: &Path) -> io::Result<()> {
     #[cfg(unix)]
     {
-        let dir = match path.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => Path::new("."),
-        };
-        File::open(dir)?.sync_all()?;
+        File::open(dir_of(path))?.sync_all()?;
     }
     #[cfg(not(unix))]
     let _ = path;
@@ -80,14 +76,19 @@ pub fn free_bytes(_: &Path) -> Option<u64> {
     None
 }
 
+/// The directory `path` is in (`.` for a bare name).
+fn dir_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    }
+}
+
 /// A temporary file beside `path` (the table file it becomes), with a
 /// name no other writer uses and that `dir_lock::remove_stale_temporaries` knows
 /// (`.NAME.XXXXXX.tmp`), removed when dropped unless persisted.
 pub(crate) fn temp_beside(path: &Path) -> io::Result<tempfile::NamedTempFile> {
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
+    let dir = dir_of(path);
     let name = path
         .file_name()
         .map_or_else(|| "table".to_string(), |n| n.to_string_lossy().into_owned());

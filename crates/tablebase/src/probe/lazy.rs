@@ -22,7 +22,7 @@ use crate::format::{load_table, open_blocked, FormatError};
 use crate::game::table::Table;
 use crate::game::{Settled, TableGame};
 use crate::probe::paged::{Paged, Paging};
-use crate::probe::{settle, ProbeError, Tablebase};
+use crate::probe::{settle, table_files, ProbeError, Tablebase};
 use crate::threads::lock;
 use crate::value::Wdl;
 
@@ -145,27 +145,15 @@ impl<G: TableGame> LazyTablebase<G> {
         rules: &G::Rules,
         paging: Paging,
     ) -> Result<LazyTablebase<G>, FormatError> {
-        let io = |source| FormatError::io(dir, source);
-        let (mut max_size, mut found) = (0, 0);
-        for entry in std::fs::read_dir(dir).map_err(io)? {
-            let path = entry.map_err(io)?.path();
-            if path.extension().and_then(|e| e.to_str()) != Some(G::EXTENSION) {
-                continue;
-            }
-            let material = path
-                .file_stem()
-                .and_then(|s| s.to_str())
-                .and_then(|s| s.parse::<G::Material>().ok());
-            if let Some(m) = material {
-                max_size = max_size.max(G::size(m));
-                found += 1;
-            }
-        }
+        let materials: Vec<G::Material> = table_files::<G>(dir)?
+            .iter()
+            .filter_map(|path| path.file_stem()?.to_str()?.parse().ok())
+            .collect();
         Ok(LazyTablebase {
             dir: dir.to_path_buf(),
             rules: *rules,
-            max_size,
-            found,
+            max_size: materials.iter().map(|&m| G::size(m)).max().unwrap_or(0),
+            found: materials.len(),
             paging,
             slots: RwLock::new(Slots::default()),
             loading: Mutex::new(()),

@@ -209,20 +209,9 @@ impl<G: TableGame> Tablebase<G> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn load_dir(dir: &Path, rules: &G::Rules) -> Result<Tablebase<G>, FormatError> {
-        let io = |source| FormatError::io(dir, source);
         let mut tb = Tablebase::new(rules);
-        let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
-            .map_err(io)?
-            .map(|e| e.map(|e| e.path()))
-            .collect::<Result<_, _>>()
-            .map_err(io)?;
-        paths.sort();
-        for path in paths {
-            if path.extension().and_then(|e| e.to_str()) != Some(G::EXTENSION) {
-                continue;
-            }
-            let table = load_table(&path, rules)?;
-            tb.insert_table(table);
+        for path in table_files::<G>(dir)? {
+            tb.insert_table(load_table(&path, rules)?);
         }
         Ok(tb)
     }
@@ -311,6 +300,20 @@ impl<G: TableGame> Tablebase<G> {
             .map(|t| (t.material, t.stats()))
             .collect()
     }
+}
+
+/// The files of `G`'s extension in `dir`, in order.
+pub(crate) fn table_files<G: TableGame>(dir: &Path) -> Result<Vec<PathBuf>, FormatError> {
+    let io = |source| FormatError::io(dir, source);
+    let mut paths = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(io)? {
+        let path = entry.map_err(io)?.path();
+        if path.extension().and_then(|e| e.to_str()) == Some(G::EXTENSION) {
+            paths.push(path);
+        }
+    }
+    paths.sort();
+    Ok(paths)
 }
 
 /// What every probe settles before reading a table: a position under other

@@ -218,7 +218,7 @@ fn layout_for(
     width: u8,
 ) -> (Vec<u8>, Layout) {
     let (rules_text, material_text) = (rules.to_string(), material.to_string());
-    let header = header_bytes(
+    header_bytes(
         &Header {
             game: <qi_five_tigers::FiveTigers as TableGame>::NAME,
             version: super::super::layout::DENSE_BAN_VERSION,
@@ -228,14 +228,7 @@ fn layout_for(
             width,
         },
         block_slots,
-    );
-    let layout = Layout {
-        count: cells,
-        width,
-        block_slots: u64::from(block_slots),
-        header_len: header.len() as u64,
-    };
-    (header, layout)
+    )
 }
 
 /// The bytes of that file once written (`u64::MAX` past 64 bits).
