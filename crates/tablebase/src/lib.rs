@@ -123,24 +123,26 @@
 //! One thread (`qi tb generate ... --threads 1 DIR` into an empty
 //! directory), the release build of commit 9aaaae1 (before this layout:
 //! Jungle's move-graph generator, Five Tigers' two in-core generators)
-//! against this layout, alternated, two runs each (Jungle four), CPU seconds (user) and
+//! against this layout, alternated, two runs each (Jungle three), CPU seconds (user) and
 //! peak memory from `/usr/bin/time`; the machine was shared, so wall
 //! times are not comparable. Both write the same bytes (`diff -r`).
 //!
 //! | what | before: CPU s | after: CPU s | before: peak | after: peak |
 //! |---|---|---|---|---|
-//! | Jungle `standard`, `--pieces 3` (512 tables) | 34.51, 34.42, 34.61, 33.63 | 38.98, 37.04, 37.25, 38.60 | 22.4, 23.1 MB | 8.8, 9.4 MB |
+//! | Jungle `standard`, `--pieces 3` (512 tables) | 36.41, 36.46, 36.60 | 29.75, 29.78, 29.67 | 19.4, 19.2, 19.2 MB | 9.2, 9.1, 9.0 MB |
 //! | Five Tigers `shandong-shuttle`, `--pieces 4` | 18.50, 17.08 | 18.18, 19.28 | 172, 186 MB | 113, 113 MB |
 //! | Five Tigers `shandong`, `--pieces 3` | 23.12, 23.65 | 23.25, 23.26 | 176, 175 MB | 169, 168 MB |
 //!
-//! (At load 2.4 to 6.4.) Jungle's in-core solver spends 11 % more user
-//! time than the move-graph generator it replaced (6.5 % more user and
-//! system time: the old one's larger memory cost it 1.6 to 2.1 s of
-//! system time a run, the new one's 0.2 to 0.4 s); under callgrind,
-//! `qi tb generate --pieces 2 --threads 1` executes 915,157,270
-//! instructions against 728,209,494, most of them in the index
-//! (`Indexer::index_from`), the cells' starts and the legality check
-//! (`Jungle::is_legal`).
+//! (At load 2.4 to 6.4; the Jungle row at load 18 to 26.) Jungle's
+//! in-core solver spends 18 % less user time than the move-graph
+//! generator it replaced; under callgrind, `qi tb generate --pieces 2
+//! --threads 1` executes 621,432,336 instructions against 728,452,407.
+//! It walks un-moves where the old one walked a graph built once, so
+//! each is kept cheap: an un-move is tested by the moved animal's reach
+//! alone (`Jungle::unplay_quiet`; the whole side's destinations were 15 %
+//! of the instructions), the index checks a material by its animals'
+//! squares, and a position with two animals or more off the middle file
+//! counts its successors without indexing them.
 //!
 //! The larger runs, one each, one after the other on a loaded machine
 //! (load 9 to 17), with the one best removal but before both shuttle

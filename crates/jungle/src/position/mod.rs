@@ -549,6 +549,12 @@ impl Position for Jungle {
             return false;
         }
         let a = find(&self.squares[s], mv.from.index());
+        // Onto an empty square the animal's reach decides (every quiet
+        // un-move of a tablebase generator asks this); a capture needs
+        // the capture rules of the whole destination masks.
+        if (self.occ[0] | self.occ[1]) & mv.to.bit() == 0 {
+            return self.reach(s, a) & mv.to.bit() != 0;
+        }
         self.destination_bits(self.side)[a] & mv.to.bit() != 0
     }
 

@@ -30,6 +30,14 @@ pub(super) fn find(squares: &[u8; 8], sq: u8) -> usize {
     find_lane(squares, sq).0
 }
 
+/// The square of animal `a` in a side's `squares`, masked to 0..64
+/// (63: captured) so that the compiler drops the bounds checks on the
+/// 64-entry tables.
+#[inline(always)]
+fn sq_of(squares: &[u8; 8], a: usize) -> usize {
+    squares[a] as usize & 63
+}
+
 /// The landing squares of the river jumps from `from` (a square index, or
 /// 63 for a captured animal) in the directions `dirs` allows, each kept
 /// only when no square where a Rat blocks it (in `pairs`: its path or its
@@ -114,49 +122,55 @@ impl Jungle {
         let elephant = bit(ELEPHANT);
         let cap_elephant = ((cap_lion | elephant) & !rat) | trapped;
         let bank = if rules.rat_bank_capture { ALL } else { 0 };
-        let blockers = match rules.jump_block {
-            JumpBlock::AnyRat => own | enemy,
-            JumpBlock::EnemyRat => enemy,
-        };
-        let pairs = &JUMP_PAIRS[rules.jump_block_area as usize & 1];
-        let sq = &self.squares[s];
-        let land = &LAND_STEPS[s];
-
-        // Square indices are 0..=63 (63: captured); `& 63` lets the compiler
-        // drop the bounds checks on the 64-entry tables.
-        let at = |a: usize| sq[a] as usize & 63;
-        let from = at(RAT);
+        let from = sq_of(&self.squares[s], RAT);
         let cap_rat = if WATER >> from & 1 != 0 {
             rat & (WATER | bank)
         } else {
             (rat & (LAND | bank)) | elephant | trapped
         };
-        let from_tiger = at(TIGER);
-        let from_lion = at(LION);
-        let tiger_reach = land[from_tiger]
-            | jump_targets(
-                pairs,
-                from_tiger,
-                rules.tiger_jumps.direction_mask(),
-                blockers,
-            );
-        let lion_reach = land[from_lion]
-            | jump_targets(
-                pairs,
-                from_lion,
-                rules.lion_jumps.direction_mask(),
-                blockers,
-            );
+        let reach = |a: usize| self.reach(s, a);
         [
-            RAT_STEPS[s][from] & (empty | cap_rat),
-            land[at(CAT)] & (empty | cap_cat),
-            land[at(DOG)] & (empty | cap_dog),
-            land[at(WOLF)] & (empty | cap_wolf),
-            land[at(LEOPARD)] & (empty | cap_leopard),
-            tiger_reach & (empty | cap_tiger),
-            lion_reach & (empty | cap_lion),
-            land[at(ELEPHANT)] & (empty | cap_elephant),
+            reach(RAT) & (empty | cap_rat),
+            reach(CAT) & (empty | cap_cat),
+            reach(DOG) & (empty | cap_dog),
+            reach(WOLF) & (empty | cap_wolf),
+            reach(LEOPARD) & (empty | cap_leopard),
+            reach(TIGER) & (empty | cap_tiger),
+            reach(LION) & (empty | cap_lion),
+            reach(ELEPHANT) & (empty | cap_elephant),
         ]
+    }
+
+    /// Where the animal `a` of side `s` could move if the squares it
+    /// reaches were empty: its steps (the Rat's into the water too, none
+    /// into its own den) and, for the Tiger and the Lion, the river jumps
+    /// the rules give it that no Rat blocks; empty for a captured animal.
+    /// Which of these squares are open to it (empty, or an enemy it may
+    /// capture) is the caller's to say: a move onto an empty square needs
+    /// only this, which [`Position::is_legal`] tests alone for such a move
+    /// (un-moves test one each).
+    #[inline(always)]
+    pub(super) fn reach(&self, s: usize, a: usize) -> u64 {
+        let rules = &self.rules;
+        let from = sq_of(&self.squares[s], a);
+        let jumps = |dirs: u8| {
+            let blockers = match rules.jump_block {
+                JumpBlock::AnyRat => self.occ[0] | self.occ[1],
+                JumpBlock::EnemyRat => self.occ[s ^ 1],
+            };
+            jump_targets(
+                &JUMP_PAIRS[rules.jump_block_area as usize & 1],
+                from,
+                dirs,
+                blockers,
+            )
+        };
+        match a {
+            RAT => RAT_STEPS[s][from],
+            TIGER => LAND_STEPS[s][from] | jumps(rules.tiger_jumps.direction_mask()),
+            LION => LAND_STEPS[s][from] | jumps(rules.lion_jumps.direction_mask()),
+            _ => LAND_STEPS[s][from],
+        }
     }
 
     /// `count_moves` when [`has_disarmed`](Jungle::has_disarmed). Out of

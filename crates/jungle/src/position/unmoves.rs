@@ -69,10 +69,11 @@ impl Jungle {
     pub fn each_quiet_unmove(&self, mut each: impl FnMut(Move, &Jungle)) {
         let mover = self.side_to_move().opponent();
         let empty = !self.occupied().0;
-        for to in self.animal_squares(mover) {
-            let Some(to) = Square::new(to) else {
-                continue; // captured
-            };
+        // The squares of the mover's animals, lowest first.
+        let mut movers = self.occ[mover.index()];
+        while movers != 0 {
+            let to = Square::from_index_unchecked(movers.trailing_zeros() as u8);
+            movers &= movers - 1;
             let mut from = ORIGINS[usize::from(to.index())] & empty;
             while from != 0 {
                 let f = from.trailing_zeros() as u8;
@@ -133,8 +134,10 @@ impl Jungle {
         if mover == Side::Second {
             before.fullmove = self.fullmove.saturating_sub(1).max(1);
         }
-        // The move generator decides: the rules of steps, jumps and their
-        // blocking, the Rat's swimming and the game being over are its.
-        before.is_legal(mv).then_some(before)
+        // The move generator decides, as `is_legal` does for a move onto
+        // an empty square: the rules of steps, jumps and their blocking
+        // and the Rat's swimming are the animal's reach; and the game
+        // was not over before.
+        (!before.is_terminal_cheap() && before.reach(s, a) & to_bit != 0).then_some(before)
     }
 }

@@ -124,6 +124,17 @@ const FILE: [u8; 64] = {
     t
 };
 
+/// The squares of the middle file d, the mirror's axis.
+const MIDDLE_FILE: u64 = {
+    let mut bits = 0u64;
+    let mut sq = HALF_FILES as usize - 1;
+    while sq < 63 {
+        bits |= 1 << sq;
+        sq += 7;
+    }
+    bits
+};
+
 /// The animals of each side in a tablebase: at most one of each animal per
 /// side (as in the game), at least one animal per side (a side without
 /// animals has already lost).
@@ -568,20 +579,15 @@ impl Indexer {
     }
 
     /// Whether no two positions one move from `pos` (a position of this
-    /// material) share a slot: two boards one move apart from `pos` (by
-    /// animals `a` and `b`) are each other's mirror images only where
-    /// `pos` and its own mirror image agree but for `a` and `b`, so not
-    /// when three or more of its animals stand off the middle file. A
-    /// generator counts such a position's successors without indexing
-    /// them.
+    /// material) share a slot. Two such positions are each other's
+    /// mirror images only when the same animal moved in both (no move
+    /// ends on the mirror image of its square, so an animal that moved in
+    /// one board and not in the other stands on mirrored squares in
+    /// neither) and every other animal stands on the middle file: so not
+    /// when two or more animals stand off it. A generator counts such a
+    /// position's successors without indexing them.
     pub(crate) fn successors_distinct(&self, pos: &Jungle) -> bool {
-        let off_middle = |side: Side| {
-            pos.animal_squares(side)
-                .iter()
-                .filter(|&&sq| sq != NONE && FILE[usize::from(sq)] != HALF_FILES - 1)
-                .count()
-        };
-        off_middle(Side::First) + off_middle(Side::Second) >= 3
+        (pos.occupied().0 & !MIDDLE_FILE).count_ones() >= 2
     }
 
     /// Whether `child`, one move from a position of this material, has a
@@ -603,17 +609,11 @@ impl Indexer {
     }
 
     /// The index of `pos`, or of its mirror image if `mirrored`. The
-    /// material is checked by the count of each side's animals and the
-    /// square of each of the material's: one that is missing where the
-    /// count is right means another animal stands in for it.
+    /// material is checked by the square of each of the material's
+    /// animals: every one is on the board, and together they are every
+    /// occupied square (no other animal stands there).
     #[inline]
     fn index_from(&self, pos: &Jungle, mirrored: bool) -> Option<u64> {
-        if Side::BOTH
-            .iter()
-            .any(|&s| pos.occupancy(s).0.count_ones() != self.material.count(s))
-        {
-            return None;
-        }
         let squares = [
             pos.animal_squares(Side::First),
             pos.animal_squares(Side::Second),
@@ -621,25 +621,27 @@ impl Indexer {
         // Slices taken once: each look into a `SmallVec` tests where it
         // is kept.
         let (pieces, kind, radix) = (&self.pieces[..], &self.kind[..], &self.radix[..]);
-        let n = pieces.len();
         let mut placed = [0u8; 16];
+        let mut on_board = 0u64;
         for (sq, piece) in placed.iter_mut().zip(pieces) {
             *sq = squares[piece.side.index()][piece.animal.index()];
             if *sq == NONE {
                 return None;
             }
+            on_board |= 1 << *sq;
+        }
+        if on_board != pos.occupied().0 {
+            return None;
         }
         // The stored one of the mirror pair has its first piece on files
         // a to d: the mirror image's first piece stands on file 6 − f.
-        let file = FILE[usize::from(placed[0])];
-        if file + u8::from(mirrored) >= HALF_FILES {
-            for sq in &mut placed[..n] {
-                *sq = MIRROR[usize::from(*sq)];
-            }
-        }
+        let flip = FILE[usize::from(placed[0])] + u8::from(mirrored) >= HALF_FILES;
         let mut index = 0u64;
-        for i in 0..n {
-            let sq = placed[i];
+        // The squares of the pieces before: a piece's digit is its rank
+        // less the number of them below it.
+        let mut earlier = 0u64;
+        for (i, &sq) in placed[..pieces.len()].iter().enumerate() {
+            let sq = if flip { MIRROR[usize::from(sq)] } else { sq };
             let rank = if i == 0 {
                 HALF_RANKS[kind[0]][usize::from(sq)]
             } else {
@@ -648,8 +650,9 @@ impl Indexer {
             if rank == NOT_ALLOWED {
                 return None;
             }
-            let below = placed[..i].iter().filter(|&&e| e < sq).count() as u64;
-            index = index * radix[i] + (u64::from(rank) - below);
+            let below = (earlier & ((1 << sq) - 1)).count_ones();
+            earlier |= 1 << sq;
+            index = index * radix[i] + (u64::from(rank) - u64::from(below));
         }
         Some(index * 2 + pos.side_to_move().index() as u64)
     }

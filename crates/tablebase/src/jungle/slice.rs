@@ -176,19 +176,16 @@ impl JungleSlice {
     /// animal stands on the middle file: those are counted from `before`
     /// without building the mirror positions.
     fn unmoves(&self, slot: u64, pos: &Jungle, out: &mut Vec<u64>) {
-        let mirror_shares = self.index.index_of_mirror(pos) == Some(slot);
+        // Off the middle file the mirror image is stored by this slot;
+        // on it, only a position that is its own mirror image shares it.
+        let mirror_shares =
+            !self.index.first_on_middle_file(pos) || self.index.index_of_mirror(pos) == Some(slot);
         pos.each_quiet_unmove(|_, before| {
-            let Some(p) = self.index.index_of(before) else {
-                return;
-            };
-            if !mirror_shares {
-                if !self.index.stores_mirror(before) {
-                    out.push(p);
-                }
+            if !mirror_shares && self.index.stores_mirror(before) {
                 return;
             }
-            out.push(p);
-            if self.index.first_on_middle_file(before) {
+            out.extend(self.index.index_of(before));
+            if mirror_shares && self.index.first_on_middle_file(before) {
                 out.extend(self.index.index_of_mirror(before));
             }
         });
@@ -327,18 +324,23 @@ pub(super) fn start_of<E: From<TooDeep>>(
     mut exit: impl FnMut(&Jungle, Material, qi_jungle::Move) -> Result<(Wdl, u32), E>,
     no_material: impl Fn(qi_jungle::Move) -> E,
 ) -> Result<Start, E> {
-    if let Some(outcome) = pos.outcome() {
-        return Ok(Start::Decided(
-            Wdl::of_outcome(outcome, pos.side_to_move()),
-            0,
-        ));
+    let moves = pos.legal_moves();
+    // Only a position without moves is over (a den entered, a side
+    // without animals, or no legal move): its outcome says who won.
+    if moves.is_empty() {
+        if let Some(outcome) = pos.outcome() {
+            return Ok(Start::Decided(
+                Wdl::of_outcome(outcome, pos.side_to_move()),
+                0,
+            ));
+        }
     }
     let mut inside: SmallVec<[u64; 32]> = SmallVec::new();
     // Counted, not indexed, where no two successors share a slot.
     let distinct = index.successors_distinct(pos);
     let mut counted = 0;
     let mut exits = Exits::default();
-    for mv in pos.legal_moves() {
+    for mv in moves {
         let mut child = *pos;
         child.play_unchecked(mv);
         // A child in the material is a successor even when its game is

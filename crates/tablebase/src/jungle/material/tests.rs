@@ -76,3 +76,40 @@ fn bad_material_text_is_refused() {
         Err(MaterialError::UnknownLetter('X'))
     ));
 }
+
+#[test]
+fn successors_said_distinct_have_distinct_slots() {
+    use qi_core::MoveSpace;
+    // What the claim rests on: no move ends on the mirror image of its
+    // square.
+    for mv in Jungle::default().move_space() {
+        assert_ne!(mirror(mv.from.index()), mv.to.index(), "{mv}");
+    }
+    let rules = Rules::standard();
+    let mut distinct = 0;
+    for text in ["LvR", "RvR", "TCvL"] {
+        let ix = Indexer::new(text.parse().unwrap());
+        for i in (0..ix.count).step_by(3) {
+            let pos = ix.position(i, &rules).unwrap();
+            if !ix.successors_distinct(&pos) {
+                continue;
+            }
+            distinct += 1;
+            let mut slots: Vec<u64> = pos
+                .legal_moves()
+                .into_iter()
+                .filter_map(|mv| {
+                    let mut child = pos;
+                    child.play_unchecked(mv);
+                    assert_eq!(ix.holds_child(&child), ix.index_of(&child).is_some());
+                    ix.index_of(&child)
+                })
+                .collect();
+            let all = slots.len();
+            slots.sort_unstable();
+            slots.dedup();
+            assert_eq!(slots.len(), all, "{text} {pos}");
+        }
+    }
+    assert!(distinct > 1000);
+}
