@@ -144,7 +144,7 @@ pub(crate) fn lost_at(round: u16, longest_won: u16) -> Result<Loss, TooDeep> {
 
 /// What a position's moves into positions already valued (the exits of a
 /// slice into smaller tables, or the moves that end the game) say before
-/// any round: folded one move at a time by [`Exits::note`].
+/// any round: folded one move at a time by `Exits::note`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Exits {
     /// The shortest distance of a position lost for its side to move
