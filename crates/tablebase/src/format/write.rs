@@ -10,16 +10,10 @@ use std::path::Path;
 /// The end of every temporary file's name.
 pub(crate) const TEMP_SUFFIX: &str = ".tmp";
 
-/// Writes `bytes` to `path` through a temporary file beside it, with a name
-/// no other writer uses, renamed into place; on any failure (a full disk)
-/// the temporary file is removed.
-#[cfg(test)]
-pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
-    write_atomically_with(path, &mut |w| w.write_all(bytes))
-}
-
-/// Writes what `fill` writes to `path` as `write_atomically` does, so that a large file need
-/// not be put together in memory first.
+/// Writes what `fill` writes to `path` through a temporary file beside it,
+/// with a name no other writer uses, renamed into place; on any failure (a
+/// full disk) the temporary file is removed. A large file need not be put
+/// together in memory first.
 pub(crate) fn write_atomically_with(
     path: &Path,
     fill: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>,

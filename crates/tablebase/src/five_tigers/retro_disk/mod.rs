@@ -180,11 +180,7 @@ fn by_halves(material: Material) -> bool {
 /// The sides to move whose cells are started and un-moved: First's only
 /// when solved by halves.
 fn sides_started(material: Material) -> usize {
-    if by_halves(material) {
-        1
-    } else {
-        2
-    }
+    2 - usize::from(by_halves(material))
 }
 
 /// The memory an out-of-core solve of `material` takes, about, in bytes,
@@ -297,12 +293,13 @@ pub(crate) fn solve_with(
     // the rounds, the distances are copied into a file with two.
     let mut width = 1;
     let mut solver = loop {
-        let what = if width == 1 {
-            "its file at one byte a distance"
-        } else {
-            "its file at two bytes a distance"
-        };
-        room.check(material, bytes(width), 0, what)?;
+        let what = if width == 1 { "one byte" } else { "two bytes" };
+        room.check(
+            material,
+            bytes(width),
+            0,
+            &format!("its file at {what} a distance"),
+        )?;
         let solver = Solver {
             material,
             rules,
@@ -553,30 +550,26 @@ impl Solver<'_> {
                     let Some((start, children)) = start else {
                         return Ok(());
                     };
-                    match start.into_start(children).begin()? {
-                        Begin::Unused => {}
-                        Begin::Decided(Wdl::Loss, d) => {
-                            // Lost with nothing left to hear of.
-                            self.values.start(cell, LOST);
-                            let d = u32::from(d);
-                            dist[i] = self.start_distance(d, d)?;
-                            scheduled.push(d, cell);
-                        }
-                        Begin::Decided(Wdl::Draw, _) | Begin::NeverLost { win: None, .. } => {
-                            self.values.start(cell, HOLDS);
-                        }
-                        Begin::Decided(Wdl::Win, w) | Begin::NeverLost { win: Some(w), .. } => {
-                            self.values.start(cell, HOLDS);
-                            let w = u32::from(w);
-                            dist[i] = self.start_distance(w, w)?;
-                            scheduled.push(w, cell);
-                        }
+                    // Lost with nothing left to hear of, or never lost
+                    // (won at `at`, if a conversion wins).
+                    let (value, at) = match start.into_start(children).begin()? {
+                        Begin::Unused => return Ok(()),
+                        Begin::Decided(Wdl::Loss, d) => (LOST, Some(d)),
+                        Begin::Decided(Wdl::Draw, _) => (HOLDS, None),
+                        Begin::Decided(Wdl::Win, w) => (HOLDS, Some(w)),
+                        Begin::NeverLost { win, .. } => (HOLDS, win),
                         Begin::Losing {
                             longest_won, floor, ..
                         } => {
                             let l = u32::from(longest_won.unwrap_or(0));
                             dist[i] = self.start_distance(l, u32::from(floor))?;
+                            return Ok(());
                         }
+                    };
+                    self.values.start(cell, value);
+                    if let Some(d) = at.map(u32::from) {
+                        dist[i] = self.start_distance(d, d)?;
+                        scheduled.push(d, cell);
                     }
                     Ok(())
                 },

@@ -2,6 +2,11 @@
 
 use super::*;
 
+/// Writes `bytes` to `path` as a table file is written.
+fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    write_atomically_with(path, &mut |w| w.write_all(bytes))
+}
+
 /// The names of the files in `dir`, sorted.
 pub(crate) fn names(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
