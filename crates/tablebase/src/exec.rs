@@ -124,12 +124,6 @@ enum Found<G: TableGame> {
     Absent,
 }
 
-impl<G: TableGame> Found<G> {
-    fn lacking(&self) -> bool {
-        matches!(self, Found::Refused(_) | Found::Absent)
-    }
-}
-
 /// Makes the closure of `materials` under `held`'s rules as `run` says,
 /// adding the tables `run.hold` keeps to `held`: every material
 /// `agree` says to make (given which ones lack a sound file; alone, just
@@ -147,9 +141,15 @@ pub(crate) fn execute<G: TableGame, W: Way<G>>(
     done: &mut Tell<'_, G, W::Made>,
 ) -> Result<usize, GenerateDirError> {
     let rules = *held.rules();
-    let claim = match run.dir {
-        Some(dir) => Some(claim_dir::<G>(dir)?),
+    // Held, or unlockable (read only); one another run holds is refused.
+    let claim = match run
+        .dir
+        .map(|dir| (dir.display().to_string(), claim::<G>(dir)))
+    {
         None => None,
+        Some((_, Ok(claim @ (Claim::Held { .. } | Claim::Unlockable(_))))) => Some(claim),
+        Some((dir, Ok(Claim::Taken))) => return Err(GenerateDirError::Locked { dir }),
+        Some((dir, Err(source))) => return Err(GenerateDirError::Lock { dir, source }),
     };
     let order = G::closure(materials, &rules);
     let mut found = Vec::with_capacity(order.len());
@@ -163,7 +163,9 @@ pub(crate) fn execute<G: TableGame, W: Way<G>>(
             None => inspect(run, &rules, m, held)?,
         });
     }
-    let lacking: Vec<bool> = found.iter().map(Found::lacking).collect();
+    let lacking: Vec<bool> = (found.iter())
+        .map(|f| matches!(f, Found::Refused(_) | Found::Absent))
+        .collect();
     let to_make = agree(&lacking)?;
     if to_make.len() != order.len() {
         return Err(crate::GenerateError::Internal(format!(
@@ -299,20 +301,6 @@ struct Finished<G: TableGame, X> {
     /// this directory's file kept): the seconds, the refused file's
     /// error, the way's by-product.
     told: Option<(f64, Option<FormatError>, X)>,
-}
-
-/// `dir` claimed for a run ([`claim`]): held, or unlockable (read only);
-/// one another run holds is refused.
-fn claim_dir<G: TableGame>(dir: &Path) -> Result<Claim, GenerateDirError> {
-    let shown = || dir.display().to_string();
-    match claim::<G>(dir) {
-        Ok(Claim::Taken) => Err(GenerateDirError::Locked { dir: shown() }),
-        Ok(claim) => Ok(claim),
-        Err(source) => Err(GenerateDirError::Lock {
-            dir: shown(),
-            source,
-        }),
-    }
 }
 
 /// What there is of `m` before the run: in `held`, or its file in

@@ -315,8 +315,18 @@ pub(crate) fn read_file(
     version: u16,
     key_bytes: u64,
 ) -> Result<Vec<u8>, ReadFileError> {
+    // The size its header implies: the header, then per position
+    // `key_bytes`, the distance's width, and 2 bits of value.
     let (file, mut bytes, size) = open_sized(path, |prefix| {
-        let size = implied_size(prefix, game, version, key_bytes)?;
+        let mut r = Reader::new(prefix);
+        let Header { count, width, .. } = Header::read(&mut r, game, version)?;
+        // The checksum.
+        r.take(8)?;
+        let size = count
+            .checked_mul(key_bytes + u64::from(width))
+            .and_then(|payload| payload.checked_add(count.div_ceil(4)))
+            .and_then(|payload| payload.checked_add(r.at as u64))
+            .ok_or(FileError::Truncated)?;
         Ok((size, size))
     })?;
     // The size is known and checked: read exactly that much (a file that
@@ -329,19 +339,4 @@ pub(crate) fn read_file(
         .read_to_end(&mut bytes)
         .map_err(ReadFileError::Io)?;
     Ok(bytes)
-}
-
-/// The size of the file whose first bytes are `prefix` (at least its whole
-/// header), as its header implies: the header, then per position
-/// `key_bytes`, the distance's width, and 2 bits of value.
-fn implied_size(prefix: &[u8], game: &str, version: u16, key_bytes: u64) -> Result<u64, FileError> {
-    let mut r = Reader::new(prefix);
-    let Header { count, width, .. } = Header::read(&mut r, game, version)?;
-    // The checksum.
-    r.take(8)?;
-    count
-        .checked_mul(key_bytes + u64::from(width))
-        .and_then(|payload| payload.checked_add(count.div_ceil(4)))
-        .and_then(|payload| payload.checked_add(r.at as u64))
-        .ok_or(FileError::Truncated)
 }

@@ -211,13 +211,6 @@ fn keyed<G: TableGame>(format: Option<Format>) -> Result<(Format, u64), FormatEr
     }
 }
 
-/// The format of the file at `path` if it is one of `G`'s blocked ones.
-fn blocked_format<G: TableGame>(path: &Path) -> Option<Format> {
-    blocked::peek_version(path)
-        .and_then(|v| versions::format_of(G::NAME, v))
-        .filter(|f| f.layout == Layout::Blocked)
-}
-
 /// A table's rules, material and index.
 type Parts<G> = (
     <G as TableGame>::Rules,
@@ -256,7 +249,8 @@ pub(crate) fn open_blocked<G: TableGame>(
     path: &Path,
     rules: &G::Rules,
 ) -> Result<Option<OpenBlocked<G>>, FormatError> {
-    let Some(format) = blocked_format::<G>(path) else {
+    let format = blocked::peek_version(path).and_then(|v| versions::format_of(G::NAME, v));
+    let Some(format) = format.filter(|f| f.layout == Layout::Blocked) else {
         return Ok(None);
     };
     let (file, header) =

@@ -33,18 +33,10 @@ pub(crate) fn write_atomically_with(
 pub(crate) fn persist_durably(file: tempfile::NamedTempFile, path: &Path) -> io::Result<()> {
     file.as_file().sync_all()?;
     file.persist(path).map_err(|e| e.error)?;
-    sync_dir(path)
-}
-
-/// Flushes the directory holding `path` (its entries: a rename); nothing
-/// where a directory cannot be opened as a file (Windows).
-fn sync_dir(path: &Path) -> io::Result<()> {
+    // The directory's entries (the rename) flushed; not where a directory
+    // cannot be opened as a file (Windows).
     #[cfg(unix)]
-    {
-        File::open(dir_of(path))?.sync_all()?;
-    }
-    #[cfg(not(unix))]
-    let _ = path;
+    File::open(dir_of(path))?.sync_all()?;
     Ok(())
 }
 

@@ -8,7 +8,7 @@
 //!   left-right mirror pair (every preset's board is the same in a
 //!   mirror, so both have one value); `position_count()` counts them all.
 //!   The index is a formula, so a table file stores no keys.
-//! * [`Solver::solve`] solves one material given
+//! * [`Solver::solve`](crate::Solver::solve) solves one material given
 //!   the tables of the materials its captures lead to.
 //! * [`JungleSlice`] is a material as a slice of the generic retrograde
 //!   rounds ([`crate::retrograde`]), which also run on many workers and
@@ -42,7 +42,6 @@ pub use slice::JungleSlice;
 pub use tables::{LazyTablebase, Table, Tablebase};
 
 use crate::driver::GenerateError;
-use crate::driver::Solver;
 use crate::format::versions::SlotIndex;
 use crate::format::FormatError;
 use crate::game::{Settled, TableGame};
@@ -232,40 +231,6 @@ impl TableGame for Jungle {
             }
         }
         s
-    }
-}
-
-/// Retrograde analysis by the in-core solver over the slots of the
-/// material's index ([`JungleSlice`]'s starts and un-moves): each slot
-/// started by its moves (a move that enters the den, captures the last
-/// animal or captures into a solved smaller material, which must be in
-/// `smaller`, has a known value), then values spread backwards by
-/// un-moves in increasing order of distance: a position is won in `d`
-/// once a successor is lost in `d - 1`, lost in `d` once all its
-/// successors are won, the longest in `d - 1`. What is left is drawn.
-///
-/// ```
-/// use qi_games::jungle::{Jungle, Rules};
-/// use qi_tablebase::jungle::{Material, Tablebase};
-/// use qi_tablebase::Solver;
-///
-/// let rules = Rules::standard();
-/// let m: Material = "LRvE".parse()?;
-/// let smaller = Tablebase::generate(&rules, &m.after_captures(), 2)?;
-/// let table = Jungle::solve(&rules, m, &smaller, 2)?;
-/// assert_eq!(Some(&table), Tablebase::generate(&rules, &[m], 2)?.table(m));
-/// // Without the tables its captures lead to, no table.
-/// assert!(Jungle::solve(&rules, m, &Tablebase::new(&rules), 2).is_err());
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-impl Solver for Jungle {
-    fn solve(
-        rules: &Rules,
-        material: Material,
-        smaller: &Tablebase,
-        threads: usize,
-    ) -> Result<Table, GenerateError> {
-        slice::solve_in_core(rules, material, smaller, threads)
     }
 }
 

@@ -22,7 +22,7 @@ use smallvec::SmallVec;
 
 use super::material::{Indexer, Material};
 use super::{Table, Tablebase};
-use crate::driver::GenerateError;
+use crate::driver::{GenerateError, Solver};
 use crate::in_core;
 use crate::retrograde::{
     Open, Reader, ReadingSlice, RetroError, RetroSlice, SliceValues, Source, Start,
@@ -424,29 +424,52 @@ impl in_core::Cells for JungleCells<'_> {
     }
 }
 
-/// Solves `material` under `rules` with the in-core solver, its captures
-/// read in `smaller`, on `threads` threads.
-pub(super) fn solve_in_core(
-    rules: &Rules,
-    material: Material,
-    smaller: &Tablebase,
-    threads: usize,
-) -> Result<Table, GenerateError> {
-    let cells = JungleCells {
-        slice: JungleSlice {
-            rules: *rules,
-            index: Indexer::new(material),
-            smaller: None,
-            sources: Vec::new(),
-        },
-        smaller,
-    };
-    let (values, distances) = in_core::solve(material, &cells, threads)?.values();
-    Ok(Table::new(
-        material,
-        *rules,
-        cells.slice.index,
-        &values,
-        distances,
-    ))
+/// Retrograde analysis by the in-core solver over the slots of the
+/// material's index ([`JungleSlice`]'s starts and un-moves): each slot
+/// started by its moves (a move that enters the den, captures the last
+/// animal or captures into a solved smaller material, which must be in
+/// `smaller`, has a known value), then values spread backwards by
+/// un-moves in increasing order of distance: a position is won in `d`
+/// once a successor is lost in `d - 1`, lost in `d` once all its
+/// successors are won, the longest in `d - 1`. What is left is drawn.
+///
+/// ```
+/// use qi_games::jungle::{Jungle, Rules};
+/// use qi_tablebase::jungle::{Material, Tablebase};
+/// use qi_tablebase::Solver;
+///
+/// let rules = Rules::standard();
+/// let m: Material = "LRvE".parse()?;
+/// let smaller = Tablebase::generate(&rules, &m.after_captures(), 2)?;
+/// let table = Jungle::solve(&rules, m, &smaller, 2)?;
+/// assert_eq!(Some(&table), Tablebase::generate(&rules, &[m], 2)?.table(m));
+/// // Without the tables its captures lead to, no table.
+/// assert!(Jungle::solve(&rules, m, &Tablebase::new(&rules), 2).is_err());
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+impl Solver for Jungle {
+    fn solve(
+        rules: &Rules,
+        material: Material,
+        smaller: &Tablebase,
+        threads: usize,
+    ) -> Result<Table, GenerateError> {
+        let cells = JungleCells {
+            slice: JungleSlice {
+                rules: *rules,
+                index: Indexer::new(material),
+                smaller: None,
+                sources: Vec::new(),
+            },
+            smaller,
+        };
+        let (values, distances) = in_core::solve(material, &cells, threads)?.values();
+        Ok(Table::new(
+            material,
+            *rules,
+            cells.slice.index,
+            &values,
+            distances,
+        ))
+    }
 }

@@ -927,27 +927,18 @@ impl Solver<'_> {
                         half.at(*twin_slot, twin.cell([ban_o, ban_x]) - twin.start())
                     }
                 };
+                // An open cell is drawn, at 0.
+                let (code, d) = match v {
+                    WON => (Wdl::Win.code(), d),
+                    LOST => (Wdl::Loss.code(), d),
+                    _ => (Wdl::Draw.code(), 0),
+                };
+                set_code(vals, i, code);
                 dist[i] = d;
-                put(i, v, vals, dist);
             }
         }
         Ok(())
     }
-}
-
-/// Puts a cell's value `v` into slot `i` of a block's `vals`; an open
-/// cell is drawn, its distance 0 in `dist`.
-#[inline]
-fn put(i: usize, v: u64, vals: &mut [u8], dist: &mut [u16]) {
-    let code = match v {
-        WON => Wdl::Win.code(),
-        LOST => Wdl::Loss.code(),
-        _ => {
-            dist[i] = 0;
-            Wdl::Draw.code()
-        }
-    };
-    set_code(vals, i, code);
 }
 
 #[cfg(test)]
