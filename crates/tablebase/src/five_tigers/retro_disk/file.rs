@@ -131,11 +131,6 @@ impl Output {
         self.layout.width
     }
 
-    /// Block `k`'s cells, and the offset of its distance bytes.
-    pub(super) fn block(&self, k: u64) -> (std::ops::Range<u64>, u64) {
-        block_in(&self.layout, k)
-    }
-
     /// The distances of cells `first..first + buf.len()` (block by block)
     /// read into `buf`, or written from it (a distance past what the
     /// width holds is an error, not cut short).
@@ -244,7 +239,7 @@ pub(super) fn file_bytes(
 }
 
 /// Block `k`'s cells in `layout`, and the offset of its distances.
-fn block_in(layout: &Layout, k: u64) -> (std::ops::Range<u64>, u64) {
+pub(super) fn block_in(layout: &Layout, k: u64) -> (std::ops::Range<u64>, u64) {
     let first = k * layout.block_slots;
     let m = layout.slots_in(k);
     (first..first + m, layout.block_offset(k) + m.div_ceil(4))

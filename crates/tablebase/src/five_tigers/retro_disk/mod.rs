@@ -75,7 +75,7 @@ use crate::round::{self, Begin, Loss};
 use crate::threads::in_order;
 use crate::value::{set_code, Wdl, ONE_BYTE_LONGEST, UNUSED};
 use cells::{Bits, Values, HOLDS, LOST, OPEN, WON};
-use file::{encode, file_bytes, Output};
+use file::{block_in, encode, file_bytes, Output};
 use halves::Half;
 use room::{held_bytes, Room};
 use schedule::{ByDistance, Schedule};
@@ -795,7 +795,7 @@ impl Solver<'_> {
             let mut n = 0;
             let mut dist = Vec::new();
             for k in blocks {
-                let (cells, _) = self.output.block(k);
+                let (cells, _) = block_in(&self.output.layout, k);
                 let (w0, w1) = ((cells.start / 64) as usize, cells.end.div_ceil(64) as usize);
                 if (w0..w1).all(|w| next.word(w) == 0) {
                     continue;
@@ -852,7 +852,7 @@ impl Solver<'_> {
             let mut slot = s + u64::from(self.index.start(s) < blocks.start * layout.block_slots);
             let mut unvalued = None;
             for k in blocks {
-                let (cells, _) = self.output.block(k);
+                let (cells, _) = block_in(&self.output.layout, k);
                 let m = (cells.end - cells.start) as usize;
                 let vlen = m.div_ceil(4);
                 bytes.clear();
