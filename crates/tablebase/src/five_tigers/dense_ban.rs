@@ -23,10 +23,11 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use qi_five_tigers::NEIGHBOURS;
+use qi_five_tigers::{Rules, Shuttle, NEIGHBOURS};
 
 use super::dense::DenseIndex;
-use super::key::{map_board, map_point, Ban, ALL};
+use super::key::{map_ban, map_board, points, Ban, ALL};
+use super::Material;
 
 /// The steps back of the side on `own` with `empty` points free.
 #[inline]
@@ -75,35 +76,6 @@ fn ban_of_number(own: u32, empty: u32, n: u64) -> Option<Ban> {
         set &= set - 1;
     }
     None
-}
-
-/// The bans of the side on `own` with `empty` points free, in the order of
-/// their coordinates (none first; see [`ban_number`]), into `out`.
-pub(super) fn bans_in_order(own: u32, empty: u32, out: &mut Vec<Option<Ban>>) {
-    out.clear();
-    out.push(None);
-    let mut set = own;
-    while set != 0 {
-        let at = set.trailing_zeros();
-        let mut backs = NEIGHBOURS[at as usize].0 & empty;
-        while backs != 0 {
-            out.push(Some(Ban {
-                at: at as u8,
-                back: backs.trailing_zeros() as u8,
-            }));
-            backs &= backs - 1;
-        }
-        set &= set - 1;
-    }
-}
-
-/// The image of a ban under symmetry number `s`.
-#[inline]
-fn map_ban(s: usize, ban: Option<Ban>) -> Option<Ban> {
-    ban.map(|b| Ban {
-        at: map_point(s, b.at),
-        back: map_point(s, b.back),
-    })
 }
 
 /// One material's cells (see the module docs).
@@ -236,6 +208,15 @@ impl BanIndex {
         }
     }
 
+    /// The index of `material`'s cells under `rules`: with bans under
+    /// `shuttle = forbidden`, else a cell per board slot.
+    pub fn under(material: Material, rules: &Rules) -> BanIndex {
+        match rules.shuttle {
+            Shuttle::Forbidden => BanIndex::new(material.first, material.second),
+            Shuttle::Allowed => BanIndex::without_bans(material.first, material.second),
+        }
+    }
+
     /// Whether the cells hold bans (else each board slot is a cell).
     #[inline]
     pub fn has_bans(&self) -> bool {
@@ -322,24 +303,6 @@ impl BanIndex {
             syms: Self::onto(boards[0], boards[1], rx, ro),
         };
         (slot, block)
-    }
-
-    /// The smallest offset in the block of `rep` of the images of `bans`
-    /// under the symmetries of `syms`.
-    #[inline]
-    fn offset(rep: [u32; 2], syms: u8, bans: [Option<Ban>; 2]) -> u64 {
-        let empty = ALL & !(rep[0] | rep[1]);
-        let width = 1 + ban_count(rep[1], empty);
-        let mut best = u64::MAX;
-        let mut set = syms;
-        while set != 0 {
-            let s = set.trailing_zeros() as usize;
-            let f = ban_number(rep[0], empty, map_ban(s, bans[0]));
-            let o = ban_number(rep[1], empty, map_ban(s, bans[1]));
-            best = best.min(f * width + o);
-            set &= set - 1;
-        }
-        best
     }
 
     /// The board slot of a cell.
@@ -432,12 +395,68 @@ impl BanIndex {
         Self::onto(rep[0], rep[1], rep[0], rep[1]) & !1
     }
 
+    /// The bans of the side on `own` with `empty` points free, in the order
+    /// of their coordinates (none first; see [`ban_number`]), into `out`:
+    /// none alone in an index without bans.
+    pub fn bans_in_order(&self, own: u32, empty: u32, out: &mut Vec<Option<Ban>>) {
+        out.clear();
+        out.push(None);
+        if !self.bans {
+            return;
+        }
+        for at in points(own) {
+            for back in points(NEIGHBOURS[at as usize].0 & empty) {
+                out.push(Some(Ban {
+                    at: at as u8,
+                    back: back as u8,
+                }));
+            }
+        }
+    }
+
+    /// [`BanIndex::stabiliser`] of boards `rep` as [`BanIndex::holds_state`]
+    /// wants it: 0 without bans (a board slot's one cell holds a state or
+    /// not as a whole).
+    #[inline]
+    pub fn cells_stabiliser(&self, rep: [u32; 2]) -> u8 {
+        if self.bans {
+            Self::stabiliser(rep)
+        } else {
+            0
+        }
+    }
+
+    /// Whether the cell at offset `off` of board slot `slot` (of boards
+    /// `rep`, whose [`cells_stabiliser`](BanIndex::cells_stabiliser) is
+    /// `stab`) holds a state: without bans whether some position is in
+    /// the board slot, with bans whether the cell is the smallest of its
+    /// images.
+    #[inline]
+    pub fn holds_state(&self, slot: u64, rep: [u32; 2], stab: u8, off: u64) -> bool {
+        if self.bans {
+            Self::is_canonical(rep, stab, off)
+        } else {
+            self.boards.is_canonical(slot)
+        }
+    }
+
     /// Whether the cell at offset `off` of the block of boards `rep`, whose
     /// stabiliser is `stab`, holds a state (is the smallest of its
     /// images).
     #[inline]
     pub fn is_canonical(rep: [u32; 2], stab: u8, off: u64) -> bool {
-        stab == 0 || Self::offset(rep, stab | 1, Self::bans_at(rep, off)) == off
+        if stab == 0 {
+            return true;
+        }
+        let empty = ALL & !(rep[0] | rep[1]);
+        let block = Block {
+            start: 0,
+            rep,
+            empty,
+            width: 1 + ban_count(rep[1], empty),
+            syms: stab | 1,
+        };
+        block.cell(Self::bans_at(rep, off)) == off
     }
 }
 

@@ -47,7 +47,7 @@ pub fn file_stats(path: &Path, rules: &Rules) -> Result<(Material, u64, Stats), 
     let (mut slot, mut slots) = (0u64, 0u64);
     let mut unvalued = None;
     let read = for_each_block::<FiveTigers>(path, rules, |index, layout, k, values, dist| {
-        let Slots::DenseBan(ban) = index else {
+        let Slots::Dense(ban) = index else {
             return;
         };
         slots = layout.count;

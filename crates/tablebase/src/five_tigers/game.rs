@@ -6,7 +6,7 @@ use qi_five_tigers::{FiveTigers, Phase, Rules, RulesError};
 
 use super::count::estimated_state_count;
 use super::key::State;
-use super::layout::{Dense, DenseBan, Slots};
+use super::layout::{Dense, Slots};
 use super::material::{
     closure, forbids_shuttle, same_board_rules, within_rules, Material, MaterialError,
 };
@@ -88,7 +88,7 @@ impl TableGame for FiveTigers {
     /// `None` as well for a previous step whose way back the side to move
     /// blocks (no position of play has it).
     fn slot(material: Material, index: &Slots, pos: &FiveTigers) -> Option<u64> {
-        if let Slots::Dense(_) = index {
+        if matches!(index, Slots::Dense(d) if !d.has_bans()) {
             // Shuttle allowed (the rules were checked): no previous step
             // is part of the state.
             let boards = [pos.pieces(Side::First).0, pos.pieces(Side::Second).0];
@@ -140,15 +140,15 @@ impl TableGame for FiveTigers {
     fn index_bytes(index: &Slots) -> Vec<u8> {
         match index {
             Slots::Keys(keys) => keys.iter().flat_map(|k| k.to_le_bytes()).collect(),
-            Slots::Dense(_) | Slots::DenseBan(_) => Vec::new(),
+            Slots::Dense(_) => Vec::new(),
         }
     }
 
     fn slot_index(index: &Slots) -> SlotIndex {
         match index {
             Slots::Keys(_) => SlotIndex::FiveTigersKeys,
+            Slots::Dense(d) if d.has_bans() => SlotIndex::FiveTigersDenseBan,
             Slots::Dense(_) => SlotIndex::FiveTigersDense,
-            Slots::DenseBan(_) => SlotIndex::FiveTigersDenseBan,
         }
     }
 
@@ -179,7 +179,7 @@ impl TableGame for FiveTigers {
             SlotIndex::FiveTigersDenseBan if !forbids_shuttle(rules) => {
                 return wrong("shuttle = forbidden")
             }
-            SlotIndex::FiveTigersDenseBan => Slots::DenseBan(DenseBan::new(material)),
+            SlotIndex::FiveTigersDenseBan => Slots::Dense(Dense::under(material, rules)),
             SlotIndex::JungleRank => {
                 return Err(FormatError::file::<FiveTigers>(
                     crate::format::container::FileError::WrongGame("jungle".into()),
@@ -188,7 +188,6 @@ impl TableGame for FiveTigers {
         };
         let expected = match &index {
             Slots::Dense(d) => d.len(),
-            Slots::DenseBan(d) => d.len(),
             Slots::Keys(_) => 0,
         };
         if expected != count {

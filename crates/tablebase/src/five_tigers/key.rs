@@ -78,6 +78,19 @@ const fn build_rank_image() -> [[[u32; 32]; 5]; 8] {
     t
 }
 
+/// Iterates over the points of a mask.
+pub(crate) fn points(mut set: u32) -> impl Iterator<Item = u32> {
+    std::iter::from_fn(move || {
+        if set == 0 {
+            None
+        } else {
+            let p = set.trailing_zeros();
+            set &= set - 1;
+            Some(p)
+        }
+    })
+}
+
 /// The image of point `p` under symmetry number `s`.
 #[inline]
 pub(crate) fn map_point(s: usize, p: u8) -> u8 {
@@ -93,6 +106,15 @@ pub(crate) fn map_board(s: usize, b: u32) -> u32 {
         | t[2][((b >> 10) & 31) as usize]
         | t[3][((b >> 15) & 31) as usize]
         | t[4][((b >> 20) & 31) as usize]
+}
+
+/// The image of a ban under symmetry number `s`.
+#[inline]
+pub(crate) fn map_ban(s: usize, ban: Option<Ban>) -> Option<Ban> {
+    ban.map(|b| Ban {
+        at: map_point(s, b.at),
+        back: map_point(s, b.back),
+    })
 }
 
 /// A step back that a side may not play next: its piece on `at` may not
@@ -287,15 +309,9 @@ impl State {
     /// The image of this state under symmetry number `s` of
     /// [`Symmetry::ALL`].
     pub fn mapped(&self, s: usize) -> State {
-        let map_ban = |b: Option<Ban>| {
-            b.map(|b| Ban {
-                at: PERM[s][b.at as usize],
-                back: PERM[s][b.back as usize],
-            })
-        };
         State {
             boards: [map_board(s, self.boards[0]), map_board(s, self.boards[1])],
-            bans: [map_ban(self.bans[0]), map_ban(self.bans[1])],
+            bans: [map_ban(s, self.bans[0]), map_ban(s, self.bans[1])],
             ..*self
         }
     }

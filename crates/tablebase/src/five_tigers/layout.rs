@@ -9,11 +9,10 @@
 use std::sync::Arc;
 
 use qi_core::Side;
-use qi_five_tigers::{FiveTigers, NEIGHBOURS};
+use qi_five_tigers::{FiveTigers, Rules, NEIGHBOURS};
 
-use super::dense::DenseIndex;
 use super::dense_ban::BanIndex;
-use super::key::{map_board, plain_canonical_key, side_of, Ban, State, ALL};
+use super::key::{plain_canonical_key, side_of, Ban, State, ALL};
 use super::{Material, Stats, Table};
 use crate::format::versions::{version_of, SlotIndex};
 use crate::value::Wdl;
@@ -35,10 +34,10 @@ pub(crate) const DENSE_BAN_VERSION: u16 = version_of(SlotIndex::FiveTigersDenseB
 /// let m: Material = "2v1".parse()?;
 /// let allowed = Rules::shandong_shuttle();
 /// let tb = Tablebase::generate(&allowed, &[m], 1)?;
-/// assert!(matches!(tb.table(m).unwrap().index(), Slots::Dense(_)));
+/// assert!(matches!(tb.table(m).unwrap().index(), Slots::Dense(d) if !d.has_bans()));
 /// let ban = Rules::shandong();
 /// let tb = Tablebase::generate(&ban, &[m], 1)?;
-/// assert!(matches!(tb.table(m).unwrap().index(), Slots::DenseBan(_)));
+/// assert!(matches!(tb.table(m).unwrap().index(), Slots::Dense(d) if d.has_bans()));
 /// let keyed = tb.table(m).unwrap().keyed();
 /// assert!(matches!(keyed.index(), Slots::Keys(_)));
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -49,129 +48,23 @@ pub enum Slots {
     /// (strictly increasing): every version-1 file, and a generated
     /// table's keyed form ([`Table::keyed`]).
     Keys(Vec<u64>),
-    /// The dense index of the material (First's pieces modulo the 8
-    /// symmetries, then Second's, then the side to move), with the slots
-    /// no position uses marked in the values: the generated tables under
-    /// `shuttle = allowed`, written as blocked files.
+    /// The cells of the material's index, with the cells no state uses
+    /// marked in the values: the generated tables, written as blocked
+    /// files (version 2 with the shuttle allowed, where the index has no
+    /// bans and a cell is a board slot: First's pieces modulo the 8
+    /// symmetries, then Second's, then the side to move; version 3 under
+    /// `shuttle = forbidden`, each board slot followed by a cell per pair
+    /// of bans).
     Dense(Dense),
-    /// The cells of the material's ban index (each board slot of the
-    /// dense index followed by a cell per pair of bans), with the cells no
-    /// state uses marked in the values: the generated tables under
-    /// `shuttle = forbidden`, written as blocked files of version 3.
-    DenseBan(DenseBan),
 }
 
-/// The cell index of one material under `shuttle = forbidden` (see
-/// [`Slots::DenseBan`]), shared by the tables and pages of that material.
-///
-/// ```
-/// use qi_games::five_tigers::Rules;
-/// use qi_tablebase::five_tigers::{Dense, Material, Slots, Tablebase};
-///
-/// let m: Material = "2v1".parse()?;
-/// let tb = Tablebase::generate(&Rules::shandong(), &[m], 1)?;
-/// let Slots::DenseBan(cells) = tb.table(m).unwrap().index() else { unreachable!() };
-/// // A cell per board slot, and more for the steps back each side may not play.
-/// assert!(cells.len() > Dense::new(m).len());
-/// assert_eq!(cells.len(), tb.table(m).unwrap().len());
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-#[derive(Clone)]
-pub struct DenseBan {
-    material: Material,
-    pub(super) index: Arc<BanIndex>,
-}
-
-impl DenseBan {
-    /// The cell index of `material`.
-    pub(crate) fn new(material: Material) -> DenseBan {
-        DenseBan::of(
-            material,
-            Arc::new(BanIndex::new(material.first, material.second)),
-        )
-    }
-
-    /// The table index over a cell index already built (the generator's).
-    pub(crate) fn of(material: Material, index: Arc<BanIndex>) -> DenseBan {
-        DenseBan { material, index }
-    }
-
-    /// The number of cells.
-    ///
-    /// ```
-    /// use qi_games::five_tigers::Rules;
-    /// use qi_tablebase::five_tigers::{Slots, Tablebase};
-    ///
-    /// let tb = Tablebase::generate(&Rules::shandong(), &["1v1".parse()?], 1)?;
-    /// let table = tb.table("1v1".parse()?).unwrap();
-    /// let Slots::DenseBan(cells) = table.index() else { unreachable!() };
-    /// assert_eq!(cells.len(), table.len());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn len(&self) -> u64 {
-        self.index.len()
-    }
-
-    /// Whether there is no cell (never).
-    ///
-    /// ```
-    /// use qi_games::five_tigers::Rules;
-    /// use qi_tablebase::five_tigers::{Slots, Tablebase};
-    ///
-    /// let tb = Tablebase::generate(&Rules::shandong(), &["1v1".parse()?], 1)?;
-    /// let Slots::DenseBan(cells) = tb.table("1v1".parse()?).unwrap().index() else { unreachable!() };
-    /// assert!(!cells.is_empty());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The cell of the state with nothing owed `state`, if it is one of the
-    /// material's and its bans are steps back of their sides onto empty
-    /// points (what a cell exists for).
-    fn cell(&self, state: &State) -> Option<u64> {
-        if state.owed != 0 || Material::of_boards(state.boards) != Some(self.material) {
-            return None;
-        }
-        let empty = ALL & !(state.boards[0] | state.boards[1]);
-        for (own, ban) in state.boards.iter().zip(state.bans) {
-            if let Some(Ban { at, back }) = ban {
-                let (at, back) = (u32::from(at), u32::from(back));
-                if at >= 25 || back >= 25 {
-                    return None;
-                }
-                let steps_back = NEIGHBOURS[at as usize].0 & empty;
-                if own & (1 << at) == 0 || steps_back & (1 << back) == 0 {
-                    return None;
-                }
-            }
-        }
-        Some(self.index.cell(state.boards, state.stm.index(), state.bans))
-    }
-}
-
-impl std::fmt::Debug for DenseBan {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "DenseBan({}: {} cells)", self.material, self.index.len())
-    }
-}
-
-/// Two cell indices of one material are the same formula.
-impl PartialEq for DenseBan {
-    fn eq(&self, other: &DenseBan) -> bool {
-        self.material == other.material
-    }
-}
-
-impl Eq for DenseBan {}
-
-/// The dense index of one material (see [`Slots::Dense`]), shared by the
+/// The cell index of one material (see [`Slots::Dense`]), shared by the
 /// tables and pages of that material.
 ///
 /// ```
 /// use qi_games::base::Side;
-/// use qi_tablebase::five_tigers::{Dense, Material};
+/// use qi_games::five_tigers::Rules;
+/// use qi_tablebase::five_tigers::{Dense, Material, Slots, Tablebase};
 ///
 /// let dense = Dense::new("1v1".parse::<Material>()?);
 /// // The 1 200 positions of `1v1` in their slots: the images of a
@@ -186,17 +79,25 @@ impl Eq for DenseBan {}
 /// }
 /// assert!(slots.len() >= 1_200 / 8 && slots.len() < 1_200);
 /// assert!(slots.iter().all(|&s| s < dense.len()));
+/// // Under the ban: a cell per board slot, and more for the steps back
+/// // each side may not play.
+/// let m: Material = "2v1".parse()?;
+/// let tb = Tablebase::generate(&Rules::shandong(), &[m], 1)?;
+/// let Slots::Dense(cells) = tb.table(m).unwrap().index() else { unreachable!() };
+/// assert!(cells.has_bans() && cells.len() > Dense::new(m).len());
+/// assert_eq!(cells.len(), tb.table(m).unwrap().len());
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone)]
 pub struct Dense {
     material: Material,
-    pub(super) index: Arc<DenseIndex>,
+    pub(super) index: Arc<BanIndex>,
 }
 
 impl Dense {
-    /// The dense index of `material` (building it takes a few
-    /// milliseconds: the symmetry classes of First's boards).
+    /// The index of `material` with no bans, a cell per board slot (the
+    /// shuttle allowed; building it takes a few milliseconds: the
+    /// symmetry classes of First's boards).
     ///
     /// ```
     /// use qi_tablebase::five_tigers::{Dense, Material};
@@ -204,16 +105,34 @@ impl Dense {
     /// let m: Material = "3v2".parse()?;
     /// assert_eq!(Dense::new(m), Dense::new(m)); // the same formula
     /// assert_ne!(Dense::new(m), Dense::new("2v3".parse()?));
+    /// assert!(!Dense::new(m).is_empty());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn new(material: Material) -> Dense {
-        Dense {
+        Dense::of(
             material,
-            index: Arc::new(DenseIndex::new(material.first, material.second)),
-        }
+            Arc::new(BanIndex::without_bans(material.first, material.second)),
+        )
     }
 
-    /// The number of slots.
+    /// The index of `material`'s cells under `rules` (with bans under
+    /// `shuttle = forbidden`).
+    pub(crate) fn under(material: Material, rules: &Rules) -> Dense {
+        Dense::of(material, Arc::new(BanIndex::under(material, rules)))
+    }
+
+    /// The table index over a cell index already built (the generator's).
+    pub(crate) fn of(material: Material, index: Arc<BanIndex>) -> Dense {
+        Dense { material, index }
+    }
+
+    /// Whether the cells hold bans (`shuttle = forbidden`; else each
+    /// board slot is a cell).
+    pub fn has_bans(&self) -> bool {
+        self.index.has_bans()
+    }
+
+    /// The number of cells.
     ///
     /// ```
     /// use qi_games::five_tigers::Rules;
@@ -227,11 +146,17 @@ impl Dense {
         self.index.len()
     }
 
-    /// The slot of the position with First on `boards[0]`, Second on
+    /// Whether there is no cell (never).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The cell of the position with First on `boards[0]`, Second on
     /// `boards[1]` (as many pieces as the material has, on distinct
-    /// points), `stm` to move, nothing owed: what a probe of a dense table
-    /// reads, and what the retrograde generator computes for every step
-    /// and un-step (public so that it can be benchmarked on its own).
+    /// points), `stm` to move, nothing owed and no ban: what a probe of a
+    /// dense table reads, and what the retrograde generator computes for
+    /// every step and un-step (public so that it can be benchmarked on
+    /// its own).
     ///
     /// ```
     /// use qi_games::base::Side;
@@ -246,32 +171,45 @@ impl Dense {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn slot(&self, boards: [u32; 2], stm: Side) -> u64 {
-        self.index.slot(boards[0], boards[1], stm.index())
+        self.index.cell(boards, stm.index(), [None, None])
     }
 
-    /// Whether there is no slot (never).
-    ///
-    /// ```
-    /// use qi_tablebase::five_tigers::Dense;
-    ///
-    /// assert!(!Dense::new("5v5".parse()?).is_empty());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
+    /// The cell of the state with nothing owed `state`, if it is one of the
+    /// material's and its bans are steps back of their sides onto empty
+    /// points (what a cell exists for; none without bans).
+    fn cell(&self, state: &State) -> Option<u64> {
+        if state.owed != 0 || Material::of_boards(state.boards) != Some(self.material) {
+            return None;
+        }
+        let empty = ALL & !(state.boards[0] | state.boards[1]);
+        for (own, ban) in state.boards.iter().zip(state.bans) {
+            if let Some(Ban { at, back }) = ban {
+                let (at, back) = (u32::from(at), u32::from(back));
+                if !self.has_bans() || at >= 25 || back >= 25 {
+                    return None;
+                }
+                let steps_back = NEIGHBOURS[at as usize].0 & empty;
+                if own & (1 << at) == 0 || steps_back & (1 << back) == 0 {
+                    return None;
+                }
+            }
+        }
+        Some(self.index.cell(state.boards, state.stm.index(), state.bans))
     }
 }
 
 impl std::fmt::Debug for Dense {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Dense({}: {} slots)", self.material, self.index.len())
+        let bans = if self.has_bans() { ", bans" } else { "" };
+        write!(f, "Dense({}: {} cells{bans})", self.material, self.len())
     }
 }
 
-/// Two dense indices of one material are the same formula.
+/// Two indices of one material, both with bans or both without, are the
+/// same formula.
 impl PartialEq for Dense {
     fn eq(&self, other: &Dense) -> bool {
-        self.material == other.material
+        (self.material, self.has_bans()) == (other.material, other.has_bans())
     }
 }
 
@@ -293,35 +231,18 @@ impl Slots {
                 let key = plain_canonical_key(boards, stm);
                 keys.binary_search(&key).ok().map(|i| i as u64)
             }
-            Slots::Dense(d) => Some(d.index.slot(boards[0], boards[1], stm.index())),
-            Slots::DenseBan(d) => d.cell(&State::at_rest(boards, stm.index(), [None, None])),
+            Slots::Dense(d) => d.cell(&State::at_rest(boards, stm.index(), [None, None])),
         }
     }
 
     /// The slot of `state` (its bans included), if stored.
     pub(crate) fn slot_of_state(&self, state: &State) -> Option<u64> {
         match self {
-            Slots::DenseBan(d) => d.cell(state),
-            _ => self.slot_of_key(state.canonical()?.0),
-        }
-    }
-
-    /// The slot of the state of canonical key `key`, if stored.
-    pub(crate) fn slot_of_key(&self, key: u64) -> Option<u64> {
-        match self {
-            Slots::Keys(keys) => keys.binary_search(&key).ok().map(|i| i as u64),
-            Slots::Dense(d) => {
-                let state = State::from_key(key)?;
-                if state.owed != 0 || state.bans != [None, None] {
-                    return None;
-                }
-                let [x, o] = state.boards;
-                if Material::of_boards(state.boards) != Some(d.material) {
-                    return None;
-                }
-                Some(d.index.slot(x, o, state.stm.index()))
-            }
-            Slots::DenseBan(d) => d.cell(&State::from_key(key)?),
+            Slots::Keys(keys) => keys
+                .binary_search(&state.canonical()?.0)
+                .ok()
+                .map(|i| i as u64),
+            Slots::Dense(d) => d.cell(state),
         }
     }
 }
@@ -329,10 +250,7 @@ impl Slots {
 /// The size of the symmetry class of the position with `boards` (8 over
 /// the symmetries that fix both boards).
 fn class_size(boards: [u32; 2]) -> u64 {
-    let fixed = (0..8)
-        .filter(|&s| map_board(s, boards[0]) == boards[0] && map_board(s, boards[1]) == boards[1])
-        .count() as u64;
-    8 / fixed
+    8 / u64::from((BanIndex::stabiliser(boards) | 1).count_ones())
 }
 
 impl Table {
@@ -354,106 +272,69 @@ impl Table {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn keyed(&self) -> Table {
-        let mut keyed: Vec<(u64, u64)> = match self.index() {
-            Slots::Keys(_) => return self.clone(),
-            Slots::Dense(d) => d
-                .index
-                .range(0, d.len())
-                .filter(|&(slot, ..)| self.at(slot).is_some())
-                .map(|(slot, x, o, stm)| (plain_canonical_key([x, o], side_of(stm as u64)), slot))
-                .collect(),
-            Slots::DenseBan(_) => self
-                .stored_cells()
-                .filter_map(|c| Some((self.cell_state(c)?.canonical()?.0, c)))
-                .collect(),
-        };
-        keyed.sort_unstable();
-        let (mut keys, mut values, mut dists) = (Vec::new(), Vec::new(), Vec::new());
-        for (key, slot) in keyed {
-            let (v, dist) = self.at(slot).unwrap_or((Wdl::Draw, 0));
-            keys.push(key);
-            values.push(v);
-            dists.push(dist as u16);
+        if let Slots::Keys(_) = self.index() {
+            return self.clone();
         }
+        let mut keyed: Vec<(u64, Wdl, u32)> =
+            self.states().map(|(_, key, _, v, d)| (key, v, d)).collect();
+        keyed.sort_unstable_by_key(|&(key, ..)| key);
+        let keys: Vec<u64> = keyed.iter().map(|&(key, ..)| key).collect();
+        let values: Vec<Wdl> = keyed.iter().map(|&(_, v, _)| v).collect();
+        let dists = keyed.iter().map(|&(.., d)| d as u16).collect();
         Table::new(self.material(), *self.rules(), keys, &values, dists)
     }
 
     /// The stored states with their values, each as `(state, canonical
-    /// key, class size, value, distance)`.
+    /// key, class size, value, distance)`: in key order for a keyed table,
+    /// cell order for a dense one.
     pub(crate) fn states(&self) -> Box<dyn Iterator<Item = (State, u64, u64, Wdl, u32)> + '_> {
+        let keyed = |state: State, (v, d): (Wdl, u32)| {
+            let (key, class) = state.canonical()?;
+            Some((state, key, u64::from(class), v, d))
+        };
         match self.index() {
-            Slots::Keys(keys) => Box::new(keys.iter().enumerate().filter_map(move |(i, &k)| {
-                let state = State::from_key(k)?;
-                let (_, class) = state.canonical()?;
-                let (v, d) = self.at(i as u64)?;
-                Some((state, k, u64::from(class), v, d))
-            })),
-            Slots::Dense(dense) => Box::new(dense.index.range(0, dense.len()).filter_map(
+            Slots::Keys(keys) => Box::new(
+                keys.iter()
+                    .enumerate()
+                    .filter_map(move |(i, &k)| keyed(State::from_key(k)?, self.at(i as u64)?)),
+            ),
+            // Board slot by board slot, each cell's bans from its offset.
+            Slots::Dense(d) => Box::new(d.index.boards.range(0, d.index.board_slots()).flat_map(
                 move |(slot, x, o, stm)| {
-                    let (v, d) = self.at(slot)?;
-                    let state = State::at_rest([x, o], stm, [None, None]);
-                    let key = plain_canonical_key([x, o], state.stm);
-                    Some((state, key, class_size([x, o]), v, d))
+                    let cells = d.index.cells_of(slot);
+                    cells.clone().filter_map(move |cell| {
+                        let bans = BanIndex::bans_at([x, o], cell - cells.start);
+                        keyed(State::at_rest([x, o], stm, bans), self.at(cell)?)
+                    })
                 },
             )),
-            Slots::DenseBan(_) => Box::new(self.stored_cells().filter_map(move |cell| {
-                let (v, d) = self.at(cell)?;
-                let state = self.cell_state(cell)?;
-                let (key, class) = state.canonical()?;
-                Some((state, key, u64::from(class), v, d))
-            })),
         }
-    }
-
-    /// The cells of a [`Slots::DenseBan`] table that hold a state, in
-    /// order (none for another index).
-    fn stored_cells(&self) -> impl Iterator<Item = u64> + '_ {
-        let n = match self.index() {
-            Slots::DenseBan(_) => self.len(),
-            _ => 0,
-        };
-        (0..n).filter(move |&c| self.at(c).is_some())
-    }
-
-    /// The state of cell `cell` of a [`Slots::DenseBan`] table.
-    fn cell_state(&self, cell: u64) -> Option<State> {
-        let Slots::DenseBan(d) = self.index() else {
-            return None;
-        };
-        let (boards, stm, bans) = d.index.decode(cell);
-        Some(State::at_rest(boards, stm, bans))
     }
 
     /// The statistics by the counting convention (see [`Stats`]).
     pub(crate) fn count(&self) -> Stats {
         let mut s = Stats::default();
-        let ban_cells = matches!(self.index(), Slots::DenseBan(_));
-        let states = match self.index() {
-            // Only the states without bans are counted beyond `stored`:
-            // the first cell of each board slot's block, the only ones
-            // keyed here (a key is 8 images of a state; keying every cell
-            // took more time than solving).
-            Slots::DenseBan(d) => {
-                s.stored = self.stored_cells().count() as u64;
-                let index = &d.index;
-                Box::new((0..index.board_slots()).filter_map(move |slot| {
-                    let cell = index.cells_of(slot).next()?;
-                    let (v, dist) = self.at(cell)?;
-                    let state = self.cell_state(cell)?;
-                    let (key, class) = state.canonical()?;
-                    Some((state, key, u64::from(class), v, dist))
-                }))
-            }
-            _ => self.states(),
-        };
-        for (state, key, class, v, d) in states {
-            if !ban_cells {
+        let Slots::Dense(d) = self.index() else {
+            for (state, key, class, v, dist) in self.states() {
                 s.stored += 1;
+                if state.bans == [None, None] {
+                    s.add_position(key, class, v, dist);
+                }
             }
-            if state.bans != [None, None] {
-                continue;
+            return s;
+        };
+        let index = &d.index;
+        for (slot, x, o, stm) in index.boards.range(0, index.board_slots()) {
+            let cells = index.cells_of(slot);
+            s.stored += cells.clone().filter(|&c| self.at(c).is_some()).count() as u64;
+            // Only the states without bans are counted beyond `stored`:
+            // the first cell of each board slot's block, keyed straight
+            // from the boards (a key is 8 images of a state; keying every
+            // cell took more time than solving).
+            if let Some((v, dist)) = cells.clone().next().and_then(|c| self.at(c)) {
+                let key = plain_canonical_key([x, o], side_of(stm as u64));
+                s.add_position(key, class_size([x, o]), v, dist);
             }
-            s.add_position(key, class, v, d);
         }
         s
     }

@@ -91,7 +91,7 @@ use qi_five_tigers::{FiveTigers, Phase, Rules};
 pub use count::{estimated_state_count, raw_state_count, EXACT_PLACEMENTS};
 pub use file_stats::file_stats;
 pub use game::solve_material;
-pub use layout::{Dense, DenseBan, Slots};
+pub use layout::{Dense, Slots};
 pub use material::{
     closure, same_board_rules, Material, MaterialError, MAX_PIECES, MAX_PIECES_FORBIDDEN,
 };

@@ -69,9 +69,8 @@ impl MemoKey {
 
 /// Where a conversion ends: the value and distance of a position with
 /// nothing owed in the table of its (smaller) material. The generators
-/// look it up in the tables they hold (by dense slot under `shuttle =
-/// allowed`, by key under the ban); a slice of a cluster reads it from
-/// the worker that owns it.
+/// look it up in the tables they hold (at the position's cell, as a probe
+/// does); a slice of a cluster reads it from the worker that owns it.
 pub(super) trait Lookup {
     /// The value and distance of `pos` (nothing owed), for its side to
     /// move, reached from a position of `material`.

@@ -24,21 +24,20 @@
 //! The tests check the table handed on against the forward move graph of
 //! the material, labelled backwards, state by state.
 
-use std::collections::HashMap;
 use std::ops::Range;
 use std::sync::Arc;
 
-use qi_core::{Bitboard32, Position, Side};
-use qi_five_tigers::{quiet_unsteps, FiveTigers, Rules, Shuttle};
+use qi_core::Bitboard32;
+use qi_five_tigers::{quiet_unsteps, FiveTigers, Rules};
 
 use super::dense::DenseIndex;
-use super::dense_ban::{bans_in_order, BanIndex};
+use super::dense_ban::BanIndex;
 use super::key::{side_of, State, ALL};
 use super::removals::{conversion, Lookup, Memo};
 use super::retro_ban::{self, BlockStart};
 use super::steps::{convert_step, start_by_steps, SlotStart};
-use super::table::{internal, missing, needed_table};
-use super::{Dense, DenseBan, Material, Slots, Table, Tablebase};
+use super::table::{internal, needed_table};
+use super::{same_board_rules, Dense, Material, Slots, Table, Tablebase};
 use crate::driver::GenerateError;
 use crate::in_core;
 use crate::retrograde::Start;
@@ -52,88 +51,41 @@ fn position(boards: [u32; 2], stm: usize, rules: &Rules) -> Result<FiveTigers, G
         .ok_or_else(|| internal(format!("no position for {state:?}")))
 }
 
-/// The tables removals lead into, by dense slot: a conversion ends in a
-/// lookup, which a sorted key list answers by bisection over up to tens of
-/// millions of keys (a cache miss a step) and this by one read.
-pub(super) struct Targets {
-    tables: HashMap<Material, (DenseIndex, Vec<u32>)>,
-}
-
-/// A slot of [`Targets`] no position fills.
-const EMPTY: u32 = u32::MAX;
-
-impl Targets {
-    /// The tables of `smaller` that a removal from `material` leads to.
-    pub(super) fn new(
-        material: Material,
-        rules: &Rules,
-        smaller: &Tablebase,
-    ) -> Result<Targets, GenerateError> {
-        let mut tables = HashMap::new();
-        for m in material.after_removals(rules) {
-            let table = needed_table(smaller, material, m)?;
-            let index = DenseIndex::new(m.first, m.second);
-            let len =
-                usize::try_from(index.len()).map_err(|_| GenerateError::TooLarge(m.to_string()))?;
-            let mut cells = vec![EMPTY; len];
-            let cell = |(v, d): (Wdl, u32)| u32::from(v.code()) | d << 2;
-            match table.index() {
-                // The same index: slot for slot, no key to decode.
-                Slots::Dense(_) => {
-                    for (slot, c) in cells.iter_mut().enumerate() {
-                        if let Some(vd) = table.at(slot as u64) {
-                            *c = cell(vd);
-                        }
-                    }
-                }
-                Slots::DenseBan(_) => {
-                    return Err(internal(format!(
-                        "table {m} holds bans, which shuttle = allowed has not"
-                    )))
-                }
-                Slots::Keys(keys) => {
-                    for (i, &key) in keys.iter().enumerate() {
-                        let state = State::from_key(key)
-                            .ok_or_else(|| internal(format!("table {m} holds a bad key {key}")))?;
-                        let vd = table
-                            .at(i as u64)
-                            .ok_or_else(|| internal(format!("table {m} has no slot {i}")))?;
-                        let slot = index.slot(state.boards[0], state.boards[1], state.stm.index());
-                        cells[slot as usize] = cell(vd);
-                    }
-                }
-            }
-            tables.insert(m, (index, cells));
+/// The tables of `smaller` that a removal from `material` leads to, each
+/// of `rules`' board rules (a table made under the other shuttle option
+/// holds other states): what a conversion reads.
+pub(super) fn tables_read<'a>(
+    material: Material,
+    rules: &Rules,
+    smaller: &'a Tablebase,
+) -> Result<Vec<&'a Table>, GenerateError> {
+    if !same_board_rules(smaller.rules(), rules) {
+        return Err(internal(format!(
+            "{material}: the smaller tables are of other rules"
+        )));
+    }
+    let mut tables = Vec::new();
+    for m in material.after_removals(rules) {
+        let table = needed_table(smaller, material, m)?;
+        if !same_board_rules(table.rules(), rules) {
+            return Err(internal(format!(
+                "{material}: the table of {m} is of other rules"
+            )));
         }
-        Ok(Targets { tables })
+        tables.push(table);
     }
+    Ok(tables)
 }
 
-impl Lookup for Targets {
-    #[inline]
+/// A conversion ends in a read of the position the removals leave in its
+/// table (by its cell, or its key in a keyed table).
+impl Lookup for Tablebase {
     fn value(&self, pos: &FiveTigers, material: Material) -> Result<(Wdl, u32), GenerateError> {
-        self.get(pos, material)
-    }
-}
-
-impl Targets {
-    /// The value and distance of `pos` (nothing owed) in its table.
-    fn get(&self, pos: &FiveTigers, material: Material) -> Result<(Wdl, u32), GenerateError> {
         let m = Material::of(pos)
             .ok_or_else(|| internal(format!("the conversion {pos} has no material")))?;
-        let (index, cells) = self.tables.get(&m).ok_or_else(|| missing(material, m))?;
-        let slot = index.slot(
-            pos.pieces(Side::First).0,
-            pos.pieces(Side::Second).0,
-            pos.side_to_move().index(),
-        );
-        let cell = cells[slot as usize];
-        match Wdl::from_code((cell & 3) as u8) {
-            Some(v) if cell != EMPTY => Ok((v, cell >> 2)),
-            _ => Err(internal(format!(
-                "the conversion {pos} is not in table {m}"
-            ))),
-        }
+        needed_table(self, material, m)?
+            .get(pos)
+            .ok_or_else(|| internal(format!("the conversion {pos} is not in table {m}")))
     }
 }
 
@@ -183,10 +135,10 @@ pub(super) fn start_slot<L: Lookup + ?Sized>(
 /// appended to `preds` (not deduplicated). Without bans every quiet
 /// un-step of that side; under the ban the one its ban says, each with
 /// the bans the predecessor can have been under
-/// ([`retro_ban::unmoves_each`]).
+/// ([`retro_ban::unmoves_from`]).
 pub(super) fn unmoves(index: &BanIndex, cell: u64, values: &[u8; 5], preds: &mut Vec<u64>) {
     if index.has_bans() {
-        retro_ban::unmoves_each(index, cell, values, |p, _, _| preds.push(p));
+        retro_ban::unmoves_from(index, cell, values, false, |_| {}, |p, _, _| preds.push(p));
         return;
     }
     let index = &index.boards;
@@ -228,64 +180,56 @@ pub(super) fn start_cells<L: Lookup + ?Sized>(
 ) -> Result<(), GenerateError> {
     let mut memo = Memo::new();
     let mut children: Vec<u64> = Vec::with_capacity(20);
-    let boards = &index.boards;
-    if !index.has_bans() {
-        for (slot, x, o, stm) in boards.range(lo, hi) {
-            if only.is_some_and(|s| s != stm) {
-                continue;
-            }
-            if !boards.is_canonical(slot) {
-                record(slot, None)?;
-                continue;
-            }
-            children.clear();
-            let start = start_slot(
-                boards,
-                [x, o],
-                stm,
-                rules,
-                material,
-                smaller,
-                &mut memo,
-                &mut children,
-            )?;
-            record(slot, Some((start, children.len())))?;
-        }
-        return Ok(());
-    }
     let mut block = BlockStart::default();
     let (mut firsts, mut seconds) = (Vec::new(), Vec::new());
     let values = rules.values();
-    for (slot, x, o, stm) in boards.range(lo, hi) {
+    for (slot, x, o, stm) in index.boards.range(lo, hi) {
         let cells = index.cells_of(slot);
         if cells.is_empty() || only.is_some_and(|s| s != stm) {
             continue;
         }
-        let stab = BanIndex::stabiliser([x, o]);
+        let stab = index.cells_stabiliser([x, o]);
         let empty = ALL & !(x | o);
         // The cells in order: First's ban the outer coordinate.
-        bans_in_order(x, empty, &mut firsts);
-        bans_in_order(o, empty, &mut seconds);
-        block.reset(index, [x, o], stm, &values);
+        index.bans_in_order(x, empty, &mut firsts);
+        index.bans_in_order(o, empty, &mut seconds);
+        if index.has_bans() {
+            block.reset(index, [x, o], stm, &values);
+        }
         let mut cell = cells.start;
         for &first in &firsts {
             for &second in &seconds {
                 let here = cell;
                 cell += 1;
-                if !BanIndex::is_canonical([x, o], stab, here - cells.start) {
+                if !index.holds_state(slot, [x, o], stab, here - cells.start) {
                     record(here, None)?;
                     continue;
                 }
                 children.clear();
-                let start = block.start(
-                    index,
-                    [first, second],
-                    rules,
-                    material,
-                    smaller,
-                    &mut memo,
-                    &mut children,
-                )?;
+                let (memo, children) = (&mut memo, &mut children);
+                let start = if index.has_bans() {
+                    block.start(
+                        index,
+                        [first, second],
+                        rules,
+                        material,
+                        smaller,
+                        memo,
+                        children,
+                    )
+                } else {
+                    let boards = &index.boards;
+                    start_slot(
+                        boards,
+                        [x, o],
+                        stm,
+                        rules,
+                        material,
+                        smaller,
+                        memo,
+                        children,
+                    )
+                }?;
                 record(here, Some((start, children.len())))?;
             }
         }
@@ -354,45 +298,25 @@ impl<L: Lookup + Sync + ?Sized> in_core::Cells for Cells<'_, L> {
     }
 }
 
-/// The index of `material`'s cells under `rules`: with bans under
-/// `shuttle = forbidden`, else a cell per board slot.
-pub(super) fn index_of(material: Material, rules: &Rules) -> BanIndex {
-    match rules.shuttle {
-        Shuttle::Forbidden => BanIndex::new(material.first, material.second),
-        Shuttle::Allowed => BanIndex::without_bans(material.first, material.second),
-    }
-}
-
 /// Solves `material` given the tables of the materials its removals lead
 /// to, on `threads` threads (the starts, the un-moves and the packing of
 /// the table): the in-core solver over the cells of the material's index
-/// ([`index_of`]). Without bans the conversions end in [`Targets`] (by
-/// dense slot), under the ban in `smaller` (by key).
+/// ([`BanIndex::under`]), the conversions read in `smaller`.
 pub(crate) fn solve(
     material: Material,
     rules: &Rules,
     smaller: &Tablebase,
     threads: usize,
 ) -> Result<Table, GenerateError> {
-    let index = Arc::new(index_of(material, rules));
-    let solved = if index.has_bans() {
-        let cells = Cells {
-            index: &index,
-            material,
-            rules,
-            smaller,
-        };
-        in_core::solve(material, &cells, threads)?
-    } else {
-        let targets = Targets::new(material, rules, smaller)?;
-        let cells = Cells {
-            index: &index,
-            material,
-            rules,
-            smaller: &targets,
-        };
-        in_core::solve(material, &cells, threads)?
+    tables_read(material, rules, smaller)?;
+    let index = Arc::new(BanIndex::under(material, rules));
+    let cells = Cells {
+        index: &index,
+        material,
+        rules,
+        smaller,
     };
+    let solved = in_core::solve(material, &cells, threads)?;
     let (values, distances) = solved.pack(threads.max(1));
     table_of(material, rules, index, values, distances)
 }
@@ -408,36 +332,6 @@ pub(super) fn table_of(
     distances: Distances,
 ) -> Result<Table, GenerateError> {
     let n = index.len();
-    dense_table(
-        material,
-        rules,
-        slots_of(material, index),
-        n,
-        values,
-        distances,
-    )
-}
-
-/// The slots of a table over `index` (of `material`): cell by cell with
-/// bans, else by board slot.
-pub(super) fn slots_of(material: Material, index: Arc<BanIndex>) -> Slots {
-    if index.has_bans() {
-        Slots::DenseBan(DenseBan::of(material, index))
-    } else {
-        Slots::Dense(Dense::new(material))
-    }
-}
-
-/// The table of `n` solved slots or cells in `slots` (a dense layout),
-/// from their packed values and distances.
-pub(super) fn dense_table(
-    material: Material,
-    rules: &Rules,
-    slots: Slots,
-    n: u64,
-    values: Vec<u8>,
-    distances: Distances,
-) -> Result<Table, GenerateError> {
     if distances.len() as u64 != n || (values.len() as u64) < n.div_ceil(4) {
         return Err(internal(format!(
             "{material}: {} distances for {n} slots",
@@ -447,7 +341,7 @@ pub(super) fn dense_table(
     Ok(Table {
         material,
         rules: *rules,
-        index: slots,
+        index: Slots::Dense(Dense::of(material, index)),
         values,
         distances,
         len: n,

@@ -17,8 +17,8 @@
 //! * A step that forms a formation is a conversion, solved forward
 //!   through the removals (memoised by the owed state's canonical key,
 //!   its bans included, or by the position itself while more removals are
-//!   owed than a key holds) into the smaller tables, looked up by the
-//!   canonical key of the state the removals leave.
+//!   owed than a key holds) into the smaller tables, read at the cell of
+//!   the state the removals leave.
 //!
 //! The table handed on is dense, cell by cell (a blocked file of version
 //! 3, written from the arrays with no key and no sort); its keyed form
@@ -27,40 +27,15 @@
 use std::cell::Cell;
 
 use qi_core::Bitboard32;
-use qi_five_tigers::{quiet_unsteps, FiveTigers, LastStep, Move, Point, Rules, NEIGHBOURS};
+use qi_five_tigers::{quiet_unsteps, LastStep, Move, Point, Rules, NEIGHBOURS};
 
-use super::dense_ban::{bans_in_order, BanIndex, Block, Near};
-use super::key::{side_of, Ban, State, ALL};
+use super::dense_ban::{BanIndex, Block, Near};
+use super::key::{points, side_of, Ban, State, ALL};
 use super::removals::{conversion, Lookup, Memo};
-use super::steps::{convert_step, forms, points, start_by_steps, with, Converted, SlotStart};
-use super::table::{internal, needed_table};
-use super::{Material, Tablebase};
+use super::steps::{convert_step, forms, start_by_steps, with, Converted, SlotStart};
+use super::table::internal;
+use super::Material;
 use crate::driver::GenerateError;
-use crate::value::Wdl;
-
-/// The canonical key of the state of `pos`.
-pub(super) fn canonical_key(pos: &FiveTigers) -> Result<u64, GenerateError> {
-    let state = State::from_position(pos)
-        .map_err(|e| internal(format!("the position {pos} has no state ({e:?})")))?;
-    Ok(state
-        .canonical()
-        .ok_or_else(|| internal(format!("the position {pos} has no key")))?
-        .0)
-}
-
-/// Under the shuttle ban the tables are looked up by canonical key (the
-/// state with both previous steps).
-impl Lookup for Tablebase {
-    fn value(&self, pos: &FiveTigers, material: Material) -> Result<(Wdl, u32), GenerateError> {
-        let key = canonical_key(pos)?;
-        let m = Material::of(pos)
-            .ok_or_else(|| internal(format!("the conversion {pos} has no material")))?;
-        let table = needed_table(self, material, m)?;
-        table
-            .get_key(key)
-            .ok_or_else(|| internal(format!("the conversion {pos} is not in table {m}")))
-    }
-}
 
 /// The bans after a step `from → to` of side `stm` that forms nothing,
 /// the other side's ban being `kept` before it: the side's is the way back
@@ -128,7 +103,7 @@ impl BlockStart {
         self.conversions.clear();
         let own = boards[stm];
         let empty = ALL & !(boards[0] | boards[1]);
-        bans_in_order(boards[1 - stm], empty, &mut self.others);
+        index.bans_in_order(boards[1 - stm], empty, &mut self.others);
         for from in points(own) {
             for to in points(NEIGHBOURS[from as usize].0 & empty) {
                 let after = own ^ (1 << from) ^ (1 << to);
@@ -213,7 +188,7 @@ impl BlockStart {
 
 /// The state a predecessor of a cell is in: the boards before the step
 /// back and the side to move there (the side that stepped), the same for
-/// all the predecessors [`unmoves_each`] gives of one cell.
+/// all the predecessors [`unmoves_from`] gives of one cell.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Before {
     pub boards: [u32; 2],
@@ -224,20 +199,9 @@ pub(super) struct Before {
 /// [`retro::unmoves`](super::retro::unmoves)), each predecessor given to
 /// `each(cell, own, other)` with its bans there, of its side to move
 /// (`own`) and of the other side (those of an image of its state under a
-/// symmetry: the same successors' cells).
-#[inline]
-pub(super) fn unmoves_each(
-    index: &BanIndex,
-    cell: u64,
-    values: &[u8; 5],
-    each: impl FnMut(u64, Option<Ban>, Option<Ban>),
-) {
-    unmoves_from(index, cell, values, false, |_| {}, each);
-}
-
-/// [`unmoves_each`], the boards and side to move the predecessors share
-/// told to `before_state` first (not at all for a cell without
-/// predecessors). With `twins`, a predecessor with Second to move is
+/// symmetry: the same successors' cells); the boards and side to move the
+/// predecessors share told to `before_state` first (not at all for a cell
+/// without predecessors). With `twins`, a predecessor with Second to move is
 /// given as the cell of its twin (the colours swapped: the boards
 /// exchanged, First to move, the bans exchanged), which has the same
 /// value and distance: in `a v a` the cells with Second to move are

@@ -6,37 +6,34 @@
 //! on many workers) need of the game; the single-process generator
 //! (`retro`) runs the same starts and un-moves in place.
 //!
-//! A slot is a cell of the material's index (`retro::index_of`): under
+//! A slot is a cell of the material's index (`BanIndex::under`): under
 //! `shuttle = allowed` a board slot (the index has no bans); under
 //! `shuttle = forbidden` a position with the steps back its two sides may
 //! not play (`retro_ban`).
 //!
 //! A slice made by [`FiveTigersSlice::reading`] holds no smaller table:
 //! it is a [`ReadingSlice`], whose conversions end in a read of the
-//! smaller material's slot (its dense slot, or the cell of the state's
-//! canonical key under the ban: the slots those tables are solved in),
-//! answered by whoever holds that table's values (`dataflow::solve_reading`
+//! smaller material's slot (the cell of the state the removals leave: the
+//! slots those tables are solved in), answered by whoever holds that table's values (`dataflow::solve_reading`
 //! asks the worker that owns the slot).
 
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use qi_five_tigers::{Rules, Shuttle};
-
-use qi_core::{Position, Side};
-use qi_five_tigers::FiveTigers;
+use qi_five_tigers::{FiveTigers, Rules};
 
 use super::dense_ban::BanIndex;
 use super::removals::{Lookup, Memo};
-use super::retro::{self, Targets};
-use super::retro_ban::{self, BlockStart};
+use super::retro;
+use super::retro_ban::BlockStart;
 use super::steps::SlotStart;
-use super::table::{internal, missing, needed_table};
-use super::{Dense, DenseBan, Material, Slots, Table, Tablebase};
+use super::table::{internal, missing};
+use super::{Dense, Material, Slots, Table, Tablebase};
 use crate::driver::GenerateError;
 use crate::retrograde::{Reader, ReadingSlice, RetroError, RetroSlice, SliceValues, Source, Start};
 use crate::value::{pack_codes, Distances, Wdl};
+use crate::TableGame;
 
 /// One Five Tigers material with the tables its removals lead to, under
 /// either shuttle option.
@@ -64,7 +61,7 @@ pub struct FiveTigersSlice {
     /// The cells (with bans under `shuttle = forbidden`).
     index: Arc<BanIndex>,
     /// The tables the removals lead into (none in a reading slice).
-    held: Option<Held>,
+    held: Option<Tablebase>,
     /// The materials the removals lead into and their tables' slots, in
     /// the order of [`ReadingSlice::sources`] (a reading slice's; empty
     /// for one that holds its tables).
@@ -74,24 +71,6 @@ pub struct FiveTigersSlice {
     /// 1` for the starts that only record their reads (their memo holds
     /// no true values).
     id: u64,
-}
-
-/// The tables a slice's removals lead into, by the shuttle option.
-enum Held {
-    /// `shuttle = allowed`: by dense slot.
-    Targets(Targets),
-    /// `shuttle = forbidden`: a copy of those of the smaller tables that a
-    /// removal reaches, looked up by canonical key.
-    Tables(Tablebase),
-}
-
-impl Lookup for Held {
-    fn value(&self, pos: &FiveTigers, material: Material) -> Result<(Wdl, u32), GenerateError> {
-        match self {
-            Held::Targets(t) => t.value(pos, material),
-            Held::Tables(t) => t.value(pos, material),
-        }
-    }
 }
 
 /// A reading slice's conversions: the material's slot in `sources`, read
@@ -111,14 +90,8 @@ impl Lookup for Reading<'_> {
             .enumerate()
             .find(|(_, s)| s.0 == m)
             .ok_or_else(|| missing(material, m))?;
-        let slot = match slots {
-            Slots::DenseBan(_) => slots.slot_of_key(retro_ban::canonical_key(pos)?),
-            _ => slots.plain_slot(
-                [pos.pieces(Side::First).0, pos.pieces(Side::Second).0],
-                pos.side_to_move(),
-            ),
-        }
-        .ok_or_else(|| internal(format!("the conversion {pos} has no slot in {m}")))?;
+        let slot = <FiveTigers as TableGame>::slot(m, slots, pos)
+            .ok_or_else(|| internal(format!("the conversion {pos} has no slot in {m}")))?;
         let (v, d) = self
             .reader
             .read(source, slot)
@@ -186,28 +159,14 @@ impl FiveTigersSlice {
         rules: &Rules,
         smaller: &Tablebase,
     ) -> Result<FiveTigersSlice, GenerateError> {
-        let held = match rules.shuttle {
-            Shuttle::Allowed => Held::Targets(Targets::new(material, rules, smaller)?),
-            Shuttle::Forbidden => {
-                if !super::same_board_rules(smaller.rules(), rules) {
-                    return Err(GenerateError::Internal(format!(
-                        "{material}: the smaller tables are of other rules"
-                    )));
-                }
-                let mut own = Tablebase::new(rules);
-                for m in material.after_removals(rules) {
-                    let table = needed_table(smaller, material, m)?;
-                    own.insert(table.clone()).map_err(|_| {
-                        GenerateError::Internal(format!("{m}: a table of other rules"))
-                    })?;
-                }
-                Held::Tables(own)
-            }
-        };
+        let mut held = Tablebase::new(rules);
+        for table in retro::tables_read(material, rules, smaller)? {
+            held.insert_table(table.clone());
+        }
         Ok(FiveTigersSlice {
             material,
             rules: *rules,
-            index: Arc::new(retro::index_of(material, rules)),
+            index: Arc::new(BanIndex::under(material, rules)),
             held: Some(held),
             sources: Vec::new(),
             id: NEXT_ID.fetch_add(2, Ordering::Relaxed),
@@ -240,18 +199,12 @@ impl FiveTigersSlice {
         let sources = material
             .after_removals(rules)
             .into_iter()
-            .map(|m| {
-                let slots = match rules.shuttle {
-                    Shuttle::Allowed => Slots::Dense(Dense::new(m)),
-                    Shuttle::Forbidden => Slots::DenseBan(DenseBan::new(m)),
-                };
-                (m, slots)
-            })
+            .map(|m| (m, Slots::Dense(Dense::under(m, rules))))
             .collect();
         Ok(FiveTigersSlice {
             material,
             rules: *rules,
-            index: Arc::new(retro::index_of(material, rules)),
+            index: Arc::new(BanIndex::under(material, rules)),
             held: None,
             sources,
             id: NEXT_ID.fetch_add(2, Ordering::Relaxed),
@@ -322,13 +275,9 @@ impl FiveTigersSlice {
     ) -> Result<Option<SlotStart>, GenerateError> {
         let index = &*self.index;
         let slot = index.slot_of(cell);
-        if !index.has_bans() && !index.boards.is_canonical(slot) {
-            return Ok(None);
-        }
         let (x, o, stm) = index.boards.decode(slot);
         let off = cell - index.start(slot);
-        let stab = BanIndex::stabiliser([x, o]);
-        if index.has_bans() && !BanIndex::is_canonical([x, o], stab, off) {
+        if !index.holds_state(slot, [x, o], index.cells_stabiliser([x, o]), off) {
             return Ok(None);
         }
         let (rules, material) = (&self.rules, self.material);
@@ -431,7 +380,6 @@ impl ReadingSlice for FiveTigersSlice {
                 name: m.to_string(),
                 slots: match slots {
                     Slots::Dense(d) => d.len(),
-                    Slots::DenseBan(d) => d.len(),
                     Slots::Keys(k) => k.len() as u64,
                 },
                 shift,

@@ -10,25 +10,12 @@
 use qi_core::{Position, Side};
 use qi_five_tigers::{FiveTigers, Move, Point, NEIGHBOURS, THROUGH};
 
-use super::key::{Ban, ALL};
+use super::key::{points, Ban, ALL};
 use super::table::internal;
 use crate::driver::GenerateError;
 use crate::retrograde::{Open, Start};
 use crate::round::Exits;
 use crate::value::Wdl;
-
-/// Iterates over the points of a mask.
-pub(super) fn points(mut set: u32) -> impl Iterator<Item = u32> {
-    std::iter::from_fn(move || {
-        if set == 0 {
-            None
-        } else {
-            let p = set.trailing_zeros();
-            set &= set - 1;
-            Some(p)
-        }
-    })
-}
 
 /// Whether a step of the side on `own` (after the step) onto `to` forms a
 /// formation.

@@ -6,7 +6,6 @@ use qi_five_tigers::{FiveTigers, Rules};
 use super::key::State;
 use super::Material;
 use crate::driver::GenerateError;
-use crate::value::Wdl;
 
 /// The Five Tigers tables in memory.
 pub type Tablebase = crate::Tablebase<FiveTigers>;
@@ -34,11 +33,6 @@ pub fn position_of_key(key: u64, rules: &Rules) -> Option<FiveTigers> {
 }
 
 impl crate::Table<FiveTigers> {
-    /// The value and distance of the state with canonical key `key`.
-    pub(crate) fn get_key(&self, key: u64) -> Option<(Wdl, u32)> {
-        self.index().slot_of_key(key).and_then(|i| self.at(i))
-    }
-
     /// The position of a stored key (see [`Stats::longest_win_key`](super::Stats::longest_win_key)).
     ///
     /// ```

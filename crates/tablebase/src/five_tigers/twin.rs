@@ -74,7 +74,7 @@ fn unused(to: usize, values: &mut [u8]) {
 /// Writes the table of `twin(source.material())` into `dir` from
 /// `source`, on `threads` threads, as the retrograde generators would
 /// have written it (the same bytes: a test solves both and compares).
-/// Only the dense tables (`Slots::Dense`, `Slots::DenseBan`) have twins
+/// Only the dense tables (`Slots::Dense`, with bans or without) have twins
 /// this way; a keyed table is refused.
 pub(crate) fn write_twin(
     source: &Table,
@@ -152,21 +152,14 @@ pub(crate) fn twin_table(source: &Table, threads: usize) -> Result<Table, Genera
                     .collect(),
             ),
         };
-        Ok::<_, GenerateError>((values, distances, len))
+        Ok::<_, GenerateError>((values, distances))
     };
     let (src, target, _) = indices(source, material)?;
-    let (values, distances, len) = filled(target.len(), &|first, values, distances| {
+    let (values, distances) = filled(target.len(), &|first, values, distances| {
         fill(&src, &target, &from, first, values, distances, width)
     })?;
-    let index = super::retro::slots_of(material, Arc::new(target));
-    Ok(Table {
-        material,
-        rules: *source.rules(),
-        index,
-        values,
-        distances,
-        len,
-    })
+    let rules = source.rules();
+    super::retro::table_of(material, rules, Arc::new(target), values, distances)
 }
 
 /// Writes the blocked file at `path` block by block, through a temporary
@@ -198,25 +191,24 @@ fn indices(
     source: &Table,
     material: Material,
 ) -> Result<(Arc<BanIndex>, BanIndex, u16), GenerateError> {
-    match source.index() {
-        Slots::DenseBan(d) => Ok((
-            d.index.clone(),
-            BanIndex::new(material.first, material.second),
-            DENSE_BAN_VERSION,
-        )),
-        Slots::Dense(_) => {
-            let m = source.material();
-            Ok((
-                Arc::new(BanIndex::without_bans(m.first, m.second)),
-                BanIndex::without_bans(material.first, material.second),
-                DENSE_VERSION,
-            ))
-        }
-        Slots::Keys(_) => Err(internal(format!(
+    let Slots::Dense(d) = source.index() else {
+        return Err(internal(format!(
             "{material} from {}: a keyed table has no twin by index",
             source.material()
-        ))),
-    }
+        )));
+    };
+    let (target, version) = if d.has_bans() {
+        (
+            BanIndex::new(material.first, material.second),
+            DENSE_BAN_VERSION,
+        )
+    } else {
+        (
+            BanIndex::without_bans(material.first, material.second),
+            DENSE_VERSION,
+        )
+    };
+    Ok((d.index.clone(), target, version))
 }
 
 /// Fills the block of cells from `first` of the index `target` from the
@@ -244,25 +236,14 @@ fn fill(
             continue;
         }
         let hi = cells.end.min(end);
-        // Without bans a board slot is its cell, unused where no position
-        // is (with bans such a slot has no cells).
-        if !target.has_bans() && !target.boards.is_canonical(slot) {
-            unused((cell - first) as usize, values);
-            cell = hi;
-            continue;
-        }
         let rep = [x, o];
-        let stab = if target.has_bans() {
-            BanIndex::stabiliser(rep)
-        } else {
-            0
-        };
+        let stab = target.cells_stabiliser(rep);
         // The twin's block: the boards exchanged, the other side to move.
         let block = src.block([o, x], 1 - stm);
         for c in cell..hi {
             let off = c - cells.start;
             let to = (c - first) as usize;
-            if stab != 0 && !BanIndex::is_canonical(rep, stab, off) {
+            if !target.holds_state(slot, rep, stab, off) {
                 unused(to, values);
                 continue;
             }

@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use super::super::retro::{table_of, Cells};
-use super::super::{closure, solve_material};
+use super::super::{closure, solve_material, Tablebase};
 use super::*;
 use crate::in_core::{self, Distance, Solved};
 use crate::value::Distances;
@@ -51,8 +51,8 @@ fn the_cells_of_a_board_slot_start_together_as_each_alone() {
         }
         block.reset(&index, [x, o], stm, &values);
         let empty = ALL & !(x | o);
-        bans_in_order(x, empty, &mut firsts);
-        bans_in_order(o, empty, &mut seconds);
+        index.bans_in_order(x, empty, &mut firsts);
+        index.bans_in_order(o, empty, &mut seconds);
         for &first in &firsts {
             for &second in &seconds {
                 let bans = [first, second];

@@ -15,9 +15,9 @@ impl Reader for FromTables<'_> {
 
 /// Every stored state of the tables `3v3`'s removals lead into,
 /// looked up as a reading slice reads it (its slot in the source),
-/// has the value the generators' own lookup gives (by key under the
-/// ban, by dense slot with the shuttle): a read that dropped the
-/// bans, or took a non-canonical image's slot, would differ.
+/// has the value the generators' own lookup gives and the table lists: a
+/// read that dropped the bans, or took a non-canonical image's slot,
+/// would differ.
 fn reads_agree_with_the_lookups(rules: &Rules) {
     let m: Material = "3v3".parse().unwrap();
     let mut tb = Tablebase::new(rules);
@@ -55,11 +55,11 @@ fn reads_agree_with_the_lookups(rules: &Rules) {
 }
 
 #[test]
-fn reads_under_the_shuttle_ban_agree_with_the_lookups_by_key() {
+fn reads_under_the_shuttle_ban_agree_with_the_lookups() {
     reads_agree_with_the_lookups(&Rules::shandong());
 }
 
 #[test]
-fn reads_with_the_shuttle_agree_with_the_lookups_by_slot() {
+fn reads_with_the_shuttle_agree_with_the_lookups() {
     reads_agree_with_the_lookups(&Rules::shandong_shuttle());
 }
