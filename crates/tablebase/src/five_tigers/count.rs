@@ -4,6 +4,7 @@
 
 use qi_five_tigers::{Rules, Shuttle};
 
+use super::dense_ban::ban_count;
 use super::key::{subsets, ALL};
 use super::Material;
 
@@ -108,13 +109,7 @@ fn placements(material: Material) -> u64 {
 /// side) of the boards `x` and `o`: `possible_bans` of each, counted.
 fn ban_pairs(x: u32, o: u32) -> u64 {
     let empty = ALL & !x & !o;
-    let bans = |board: u32| -> u64 {
-        1 + qi_core::Bitboard32(board)
-            .iter()
-            .map(|at| u64::from((qi_five_tigers::NEIGHBOURS[at as usize].0 & empty).count_ones()))
-            .sum::<u64>()
-    };
-    bans(x) * bans(o)
+    (1 + ban_count(x, empty)) * (1 + ban_count(o, empty))
 }
 
 /// The next number of the SplitMix64 sequence of `state` (the core's

@@ -16,7 +16,7 @@
 //! slots of `4v4`, 2.6 % of `5v5`'s, against 8 bytes of key a position
 //! in a sorted key list.
 
-use super::key::{map_board, map_point, ALL};
+use super::key::{map_board, map_point, points, ALL};
 
 /// `BINOM[n][k]` = C(n, k) for n ≤ 25, k ≤ 5.
 const BINOM: [[u64; 6]; 26] = build_binom();
@@ -375,14 +375,9 @@ impl DenseIndex {
     /// Second's points from their set among the points `class`'s
     /// representative leaves free.
     #[inline]
-    fn expand(&self, class: usize, mut small: u32) -> u32 {
+    fn expand(&self, class: usize, small: u32) -> u32 {
         let free = &self.free[class];
-        let mut o = 0u32;
-        while small != 0 {
-            o |= 1 << free[small.trailing_zeros() as usize];
-            small &= small - 1;
-        }
-        o
+        points(small).fold(0, |o, p| o | 1 << free[p as usize])
     }
 
     /// The positions of the slots `lo..hi` in order, as [`decode`] gives

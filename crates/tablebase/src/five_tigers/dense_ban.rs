@@ -32,14 +32,9 @@ use super::Material;
 /// The steps back of the side on `own` with `empty` points free.
 #[inline]
 pub(super) fn ban_count(own: u32, empty: u32) -> u64 {
-    let mut n = 0;
-    let mut set = own;
-    while set != 0 {
-        let p = set.trailing_zeros() as usize;
-        n += u64::from((NEIGHBOURS[p].0 & empty).count_ones());
-        set &= set - 1;
-    }
-    n
+    points(own)
+        .map(|p| u64::from((NEIGHBOURS[p as usize].0 & empty).count_ones()))
+        .sum()
 }
 
 /// The coordinate of `ban` (one of `own`'s steps back onto `empty`).
@@ -58,9 +53,7 @@ fn ban_of_number(own: u32, empty: u32, n: u64) -> Option<Ban> {
         return None;
     }
     let mut left = n - 1;
-    let mut set = own;
-    while set != 0 {
-        let at = set.trailing_zeros();
+    for at in points(own) {
         let mut backs = NEIGHBOURS[at as usize].0 & empty;
         let k = u64::from(backs.count_ones());
         if left < k {
@@ -73,7 +66,6 @@ fn ban_of_number(own: u32, empty: u32, n: u64) -> Option<Ban> {
             });
         }
         left -= k;
-        set &= set - 1;
     }
     None
 }
@@ -163,13 +155,11 @@ impl Block {
             return self.start;
         }
         let mut best = u64::MAX;
-        let mut set = self.syms;
-        while set != 0 {
-            let s = set.trailing_zeros() as usize;
+        for s in points(u32::from(self.syms)) {
+            let s = s as usize;
             let f = ban_number(self.rep[0], self.empty, map_ban(s, bans[0]));
             let o = ban_number(self.rep[1], self.empty, map_ban(s, bans[1]));
             best = best.min(f * self.width + o);
-            set &= set - 1;
         }
         self.start + best
     }

@@ -1,7 +1,7 @@
 //! What the table core needs of Five Tigers: [`TableGame`] and
 //! [`Solver`] for [`FiveTigers`], and the generator's entry point.
 
-use qi_core::{Position, Side};
+use qi_core::Position;
 use qi_five_tigers::{FiveTigers, Phase, Rules, RulesError};
 
 use super::count::estimated_state_count;
@@ -88,15 +88,6 @@ impl TableGame for FiveTigers {
     /// `None` as well for a previous step whose way back the side to move
     /// blocks (no position of play has it).
     fn slot(material: Material, index: &Slots, pos: &FiveTigers) -> Option<u64> {
-        if matches!(index, Slots::Dense(d) if !d.has_bans()) {
-            // Shuttle allowed (the rules were checked): no previous step
-            // is part of the state.
-            let boards = [pos.pieces(Side::First).0, pos.pieces(Side::Second).0];
-            if !pos.owed().is_empty() || Material::of_boards(boards) != Some(material) {
-                return None;
-            }
-            return index.plain_slot(boards, pos.side_to_move());
-        }
         let state = State::from_position(pos).ok()?;
         if state.owed != 0 || Material::of_boards(state.boards) != Some(material) {
             return None;

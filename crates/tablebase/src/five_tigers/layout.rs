@@ -223,18 +223,6 @@ impl From<Vec<u64>> for Slots {
 }
 
 impl Slots {
-    /// The slot of the position with `boards`, `stm` to move, nothing owed
-    /// and no previous step (of the table's material).
-    pub(crate) fn plain_slot(&self, boards: [u32; 2], stm: Side) -> Option<u64> {
-        match self {
-            Slots::Keys(keys) => {
-                let key = plain_canonical_key(boards, stm);
-                keys.binary_search(&key).ok().map(|i| i as u64)
-            }
-            Slots::Dense(d) => d.cell(&State::at_rest(boards, stm.index(), [None, None])),
-        }
-    }
-
     /// The slot of `state` (its bans included), if stored.
     pub(crate) fn slot_of_state(&self, state: &State) -> Option<u64> {
         match self {

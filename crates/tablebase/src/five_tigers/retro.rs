@@ -32,7 +32,7 @@ use qi_five_tigers::{quiet_unsteps, FiveTigers, Rules};
 
 use super::dense::DenseIndex;
 use super::dense_ban::BanIndex;
-use super::key::{side_of, State, ALL};
+use super::key::{side_of, Ban, State, ALL};
 use super::removals::{conversion, Lookup, Memo};
 use super::retro_ban::{self, BlockStart};
 use super::steps::{convert_step, start_by_steps, SlotStart};
@@ -93,7 +93,7 @@ impl Lookup for Tablebase {
 /// `boards[1]` and `stm` to move: its successors in the material (into
 /// `children`, sorted and distinct) and its conversions' values.
 #[allow(clippy::too_many_arguments)]
-pub(super) fn start_slot<L: Lookup + ?Sized>(
+fn start_slot<L: Lookup + ?Sized>(
     index: &DenseIndex,
     boards: [u32; 2],
     stm: usize,
@@ -160,13 +160,60 @@ pub(super) fn unmoves(index: &BanIndex, cell: u64, values: &[u8; 5], preds: &mut
     });
 }
 
+/// What a thread keeps from one cell's start to the next: the removal
+/// memo, and under the ban the board slot it started last, whose cells
+/// start from the same [`BlockStart`].
+#[derive(Default)]
+pub(super) struct Work {
+    memo: Memo,
+    block: BlockStart,
+    slot: Option<u64>,
+}
+
+/// How the cell with `bans` of board slot `slot` (boards `boards`, `stm`
+/// to move) starts: its successors in the material (into `children`,
+/// sorted and distinct) and its conversions' values, looked up in
+/// `smaller`. Without bans a board slot is its one cell
+/// ([`start_slot`]); under the ban its cells share what the bans leave
+/// alike ([`BlockStart`], kept in `work` from the slot's first cell on).
+#[allow(clippy::too_many_arguments)]
+pub(super) fn start_cell<L: Lookup + ?Sized>(
+    index: &BanIndex,
+    slot: u64,
+    boards: [u32; 2],
+    stm: usize,
+    bans: [Option<Ban>; 2],
+    rules: &Rules,
+    material: Material,
+    smaller: &L,
+    work: &mut Work,
+    children: &mut Vec<u64>,
+) -> Result<SlotStart, GenerateError> {
+    let Work { memo, block, .. } = work;
+    if !index.has_bans() {
+        return start_slot(
+            &index.boards,
+            boards,
+            stm,
+            rules,
+            material,
+            smaller,
+            memo,
+            children,
+        );
+    }
+    if work.slot != Some(slot) {
+        block.reset(index, boards, stm, &rules.values());
+        work.slot = Some(slot);
+    }
+    block.start(index, bans, rules, material, smaller, memo, children)
+}
+
 /// How each cell of the board slots `lo..hi` (of those with `only` to
-/// move, or all) starts, in order: `record(cell, start)` gets `None` for a
-/// cell no state uses, else the cell's start and its number of distinct
-/// successors in the material, its conversions looked up in `smaller`.
-/// The walk of the cells every generator starts them by: without bans a
-/// board slot is its one cell ([`start_slot`]); under the ban its cells
-/// share what the bans leave alike ([`BlockStart`]).
+/// move, or all) starts, in order ([`start_cell`]): `record(cell, start)`
+/// gets `None` for a cell no state uses, else the cell's start and its
+/// number of distinct successors in the material, its conversions looked
+/// up in `smaller`. The walk of the cells every generator starts them by.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn start_cells<L: Lookup + ?Sized>(
     index: &BanIndex,
@@ -178,11 +225,9 @@ pub(super) fn start_cells<L: Lookup + ?Sized>(
     smaller: &L,
     mut record: impl FnMut(u64, Option<(SlotStart, usize)>) -> Result<(), GenerateError>,
 ) -> Result<(), GenerateError> {
-    let mut memo = Memo::new();
+    let mut work = Work::default();
     let mut children: Vec<u64> = Vec::with_capacity(20);
-    let mut block = BlockStart::default();
     let (mut firsts, mut seconds) = (Vec::new(), Vec::new());
-    let values = rules.values();
     for (slot, x, o, stm) in index.boards.range(lo, hi) {
         let cells = index.cells_of(slot);
         if cells.is_empty() || only.is_some_and(|s| s != stm) {
@@ -193,9 +238,6 @@ pub(super) fn start_cells<L: Lookup + ?Sized>(
         // The cells in order: First's ban the outer coordinate.
         index.bans_in_order(x, empty, &mut firsts);
         index.bans_in_order(o, empty, &mut seconds);
-        if index.has_bans() {
-            block.reset(index, [x, o], stm, &values);
-        }
         let mut cell = cells.start;
         for &first in &firsts {
             for &second in &seconds {
@@ -206,30 +248,18 @@ pub(super) fn start_cells<L: Lookup + ?Sized>(
                     continue;
                 }
                 children.clear();
-                let (memo, children) = (&mut memo, &mut children);
-                let start = if index.has_bans() {
-                    block.start(
-                        index,
-                        [first, second],
-                        rules,
-                        material,
-                        smaller,
-                        memo,
-                        children,
-                    )
-                } else {
-                    let boards = &index.boards;
-                    start_slot(
-                        boards,
-                        [x, o],
-                        stm,
-                        rules,
-                        material,
-                        smaller,
-                        memo,
-                        children,
-                    )
-                }?;
+                let start = start_cell(
+                    index,
+                    slot,
+                    [x, o],
+                    stm,
+                    [first, second],
+                    rules,
+                    material,
+                    smaller,
+                    &mut work,
+                    &mut children,
+                )?;
                 record(here, Some((start, children.len())))?;
             }
         }

@@ -24,10 +24,8 @@ use std::sync::Arc;
 use qi_five_tigers::{FiveTigers, Rules};
 
 use super::dense_ban::BanIndex;
-use super::removals::{Lookup, Memo};
-use super::retro;
-use super::retro_ban::BlockStart;
-use super::steps::SlotStart;
+use super::removals::Lookup;
+use super::retro::{self, Work};
 use super::table::{internal, missing};
 use super::{Dense, Material, Slots, Table, Tablebase};
 use crate::driver::GenerateError;
@@ -103,31 +101,10 @@ impl Lookup for Reading<'_> {
 static NEXT_ID: AtomicU64 = AtomicU64::new(0);
 
 thread_local! {
-    /// The removal sequences solved on this thread, for the slice `.0`,
-    /// with the board slot last started under the ban (the cells of a run
-    /// are mostly a few slots').
+    /// The work of the cells started on this thread (the removal
+    /// sequences solved, the board slot last started), for the slice
+    /// `.0`: the cells of a run are mostly a few slots'.
     static WORK: RefCell<(u64, Work)> = RefCell::new((u64::MAX, Work::default()));
-}
-
-/// A thread's memo and the board slot it started last, whose cells (under
-/// the ban) start from the same [`BlockStart`].
-#[derive(Default)]
-struct Work {
-    memo: Memo,
-    block: BlockStart,
-    slot: Option<u64>,
-}
-
-/// Runs `f` with this thread's work for the slice `id`, emptied first if
-/// it was another slice's.
-fn with_work<R>(id: u64, f: impl FnOnce(&mut Work) -> R) -> R {
-    WORK.with(|memo| {
-        let mut memo = memo.borrow_mut();
-        if memo.0 != id {
-            *memo = (id, Work::default());
-        }
-        f(&mut memo.1)
-    })
 }
 
 impl FiveTigersSlice {
@@ -225,12 +202,6 @@ impl FiveTigersSlice {
         self.material
     }
 
-    /// Whether the slice holds the tables its removals lead into (made by
-    /// [`FiveTigersSlice::new`]).
-    fn holds_tables(&self) -> bool {
-        self.held.is_some()
-    }
-
     /// The table of the solved slice's values, in the file layout of the
     /// other generators (so the same bytes), packed on `threads` threads.
     ///
@@ -264,67 +235,50 @@ impl FiveTigersSlice {
         )
     }
 
-    /// How cell `cell` starts, into `children`, its conversions looked up
-    /// in `lookup`, memoised under `id`; `None` for a cell no state uses.
-    fn start_cell<L: Lookup + ?Sized>(
-        &self,
-        lookup: &L,
-        id: u64,
-        cell: u64,
-        children: &mut Vec<u64>,
-    ) -> Result<Option<SlotStart>, GenerateError> {
-        let index = &*self.index;
-        let slot = index.slot_of(cell);
-        let (x, o, stm) = index.boards.decode(slot);
-        let off = cell - index.start(slot);
-        if !index.holds_state(slot, [x, o], index.cells_stabiliser([x, o]), off) {
-            return Ok(None);
-        }
-        let (rules, material) = (&self.rules, self.material);
-        with_work(id, |work| {
-            if !index.has_bans() {
-                return retro::start_slot(
-                    &index.boards,
-                    [x, o],
-                    stm,
-                    rules,
-                    material,
-                    lookup,
-                    &mut work.memo,
-                    children,
-                );
-            }
-            if work.slot != Some(slot) {
-                work.block.reset(index, [x, o], stm, &rules.values());
-                work.slot = Some(slot);
-            }
-            let Work { memo, block, .. } = work;
-            let bans = BanIndex::bans_at([x, o], off);
-            block.start(index, bans, rules, material, lookup, memo, children)
-        })
-        .map(Some)
-    }
-
-    /// How `slot` starts, its conversions looked up in `lookup` (the
-    /// tables held, or the values read) and memoised under `id`.
+    /// How cell `slot` starts, its conversions looked up in `lookup` (the
+    /// tables held, or the values read) and memoised under `id` (this
+    /// thread's [`Work`], emptied first if it was another slice's).
     fn start_with<L: Lookup + ?Sized>(
         &self,
         slot: u64,
         lookup: &L,
         id: u64,
     ) -> Result<Start, RetroError> {
+        let index = &*self.index;
+        let board_slot = index.slot_of(slot);
+        let (x, o, stm) = index.boards.decode(board_slot);
+        let off = slot - index.start(board_slot);
+        if !index.holds_state(board_slot, [x, o], index.cells_stabiliser([x, o]), off) {
+            return Ok(Start::Unused);
+        }
         let mut children = Vec::new();
-        let start = match self.start_cell(lookup, id, slot, &mut children) {
-            Ok(Some(start)) => start,
-            Ok(None) => return Ok(Start::Unused),
-            Err(e) => {
-                return Err(RetroError::Slice {
-                    slot,
-                    message: e.to_string(),
-                })
+        let start = WORK.with(|work| {
+            let mut work = work.borrow_mut();
+            if work.0 != id {
+                *work = (id, Work::default());
             }
-        };
-        Ok(start.into_start(children.len()))
+            let bans = BanIndex::bans_at([x, o], off);
+            let (rules, material) = (&self.rules, self.material);
+            retro::start_cell(
+                index,
+                board_slot,
+                [x, o],
+                stm,
+                bans,
+                rules,
+                material,
+                lookup,
+                &mut work.1,
+                &mut children,
+            )
+        });
+        match start {
+            Ok(start) => Ok(start.into_start(children.len())),
+            Err(e) => Err(RetroError::Slice {
+                slot,
+                message: e.to_string(),
+            }),
+        }
     }
 }
 
@@ -390,7 +344,7 @@ impl ReadingSlice for FiveTigersSlice {
     /// A slice that holds its tables reads nothing (its conversions look
     /// the values up there, `reader` unused).
     fn start_reading(&self, slot: u64, reader: &dyn Reader) -> Result<Start, RetroError> {
-        if self.holds_tables() {
+        if self.held.is_some() {
             return self.start(slot);
         }
         let reading = Reading {

@@ -58,20 +58,6 @@ impl SlotStart {
     }
 }
 
-/// A conversion of `v` at `d` plies for the side to move after it, which
-/// is this position's side to move if `same_side` (a removal left to
-/// take), into `exits` (which read the value for the side that moves
-/// next).
-#[inline]
-fn note_conversion(
-    exits: &mut Exits,
-    v: Wdl,
-    d: u32,
-    same_side: bool,
-) -> Result<(), GenerateError> {
-    Ok(exits.note(if same_side { v.flip() } else { v }, d)?)
-}
-
 /// Whether the step `from → to` is the side's `banned` step back.
 #[inline(always)]
 pub(super) fn is_banned(banned: Option<Ban>, from: u32, to: u32) -> bool {
@@ -145,13 +131,13 @@ pub(super) fn start_by_steps(
             (Some(from), Some(to)) => conversion(Move::Step { from, to }),
             _ => Err(internal("point".into())),
         };
-        match converted {
-            Ok((v, d, same_side)) => {
-                if let Err(e) = note_conversion(&mut exits, v, d, same_side) {
-                    failed = Some(e);
-                }
-            }
-            Err(e) => failed = Some(e),
+        // `exits` read the value for the side that moves next: the
+        // conversion's is for its side to move, this side if a removal is
+        // left to take.
+        let noted = converted
+            .and_then(|(v, d, same_side)| Ok(exits.note(if same_side { v.flip() } else { v }, d)?));
+        if let Err(e) = noted {
+            failed = Some(e);
         }
         failed.is_none()
     });

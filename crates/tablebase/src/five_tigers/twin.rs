@@ -10,14 +10,16 @@
 use std::path::Path;
 use std::sync::Arc;
 
+use qi_five_tigers::FiveTigers;
+
 use super::dense_ban::BanIndex;
-use super::layout::{DENSE_BAN_VERSION, DENSE_VERSION};
 use super::table::internal;
 use super::{Material, Slots, Table, Tablebase};
 use crate::driver::GenerateError;
 use crate::exec::GenerateDirError;
 use crate::format::blocked;
 use crate::format::container::Header;
+use crate::format::versions::version_of;
 use crate::format::FormatError;
 use crate::value::{code_at, set_code, Distances, UNUSED};
 use crate::TableGame;
@@ -65,12 +67,6 @@ impl Source<'_> {
     }
 }
 
-/// Marks slot `to` of a block unused (its distance stays 0).
-#[inline]
-fn unused(to: usize, values: &mut [u8]) {
-    set_code(values, to, UNUSED);
-}
-
 /// Writes the table of `twin(source.material())` into `dir` from
 /// `source`, on `threads` threads, as the retrograde generators would
 /// have written it (the same bytes: a test solves both and compares).
@@ -94,7 +90,7 @@ pub(crate) fn write_twin(
     // `fill`.
     let write_file = |version, count, fill: &blocked::FillBlock<'_, GenerateError>| {
         let header = Header {
-            game: <qi_five_tigers::FiveTigers as TableGame>::NAME,
+            game: FiveTigers::NAME,
             version,
             rules: &rules_text,
             material: &material_text,
@@ -197,18 +193,12 @@ fn indices(
             source.material()
         )));
     };
-    let (target, version) = if d.has_bans() {
-        (
-            BanIndex::new(material.first, material.second),
-            DENSE_BAN_VERSION,
-        )
-    } else {
-        (
-            BanIndex::without_bans(material.first, material.second),
-            DENSE_VERSION,
-        )
-    };
-    Ok((d.index.clone(), target, version))
+    let version = version_of(FiveTigers::slot_index(source.index()));
+    Ok((
+        d.index.clone(),
+        BanIndex::under(material, source.rules()),
+        version,
+    ))
 }
 
 /// Fills the block of cells from `first` of the index `target` from the
@@ -244,7 +234,8 @@ fn fill(
             let off = c - cells.start;
             let to = (c - first) as usize;
             if !target.holds_state(slot, rep, stab, off) {
-                unused(to, values);
+                // Its distance stays 0.
+                set_code(values, to, UNUSED);
                 continue;
             }
             let [ban_x, ban_o] = BanIndex::bans_at(rep, off);
