@@ -32,41 +32,6 @@ pub(crate) fn twin(m: Material) -> Material {
     }
 }
 
-/// The twin's values and distances, read by slot.
-struct Source<'a> {
-    values: &'a [u8],
-    distances: &'a Distances,
-}
-
-impl Source<'_> {
-    /// Copies the twin's slot `from` into slot `to` of a block's `values`
-    /// and `distances`, or fails if no state uses it (a state's twin is a
-    /// state: it would be a broken index).
-    #[inline]
-    fn copy(
-        &self,
-        from: u64,
-        to: usize,
-        values: &mut [u8],
-        distances: &mut [u8],
-    ) -> Result<(), GenerateError> {
-        let i = from as usize;
-        let code = code_at(self.values, i);
-        if code == UNUSED {
-            return Err(internal(format!(
-                "the twin's slot {from} holds no state, but its twin (slot {to} of the block \
-                 being written) does"
-            )));
-        }
-        set_code(values, to, code);
-        match self.distances {
-            Distances::U8(d) => distances[to] = d[i],
-            Distances::U16(d) => distances[2 * to..2 * to + 2].copy_from_slice(&d[i].to_le_bytes()),
-        }
-        Ok(())
-    }
-}
-
 /// Writes the table of `twin(source.material())` into `dir` from
 /// `source`, on `threads` threads, as the retrograde generators would
 /// have written it (the same bytes: a test solves both and compares).
@@ -78,33 +43,22 @@ pub(crate) fn write_twin(
     threads: usize,
 ) -> Result<(), GenerateDirError> {
     let material = twin(source.material());
-    let from = Source {
-        values: &source.values,
-        distances: &source.distances,
-    };
-    let rules_text = source.rules().to_string();
-    let material_text = material.to_string();
-    let width = usize::from(source.distances.width());
-    let path = Tablebase::file_path(dir, material);
-    // The file of `count` slots of format `version`, each block filled by
-    // `fill`.
-    let write_file = |version, count, fill: &blocked::FillBlock<'_, GenerateError>| {
-        let header = Header {
-            game: FiveTigers::NAME,
-            version,
-            rules: &rules_text,
-            material: &material_text,
-            count,
-            width: source.distances.width(),
-        };
-        write(&path, &header, threads, fill).map_err(|source| FormatError::Io {
-            path: path.display().to_string(),
-            source,
-        })
-    };
     let (src, target, version) = indices(source, material)?;
-    let written = write_file(version, target.len(), &|first, values, distances| {
-        fill(&src, &target, &from, first, values, distances, width)
+    let path = Tablebase::file_path(dir, material);
+    let header = Header {
+        game: FiveTigers::NAME,
+        version,
+        rules: &source.rules().to_string(),
+        material: &material.to_string(),
+        count: target.len(),
+        width: source.distances.width(),
+    };
+    let block = |first, values: &mut [u8], distances: &mut [u8]| {
+        fill(source, &src, &target, first, values, distances)
+    };
+    let written = write(&path, &header, threads, &block).map_err(|source| FormatError::Io {
+        path: path.display().to_string(),
+        source,
     })?;
     written.map_err(Into::into)
 }
@@ -116,46 +70,42 @@ pub(crate) fn write_twin(
 #[cfg(any(feature = "distributed", test))]
 pub(crate) fn twin_table(source: &Table, threads: usize) -> Result<Table, GenerateError> {
     let material = twin(source.material());
-    let from = Source {
-        values: &source.values,
-        distances: &source.distances,
-    };
-    let width = usize::from(source.distances.width());
-    // The slots in `threads · 8` parts of a multiple of 4 slots (whole
-    // bytes of values), each filled by `fill(first, values, distances)`,
-    // on `threads` threads that each take the next part when done.
-    let filled = |len: u64, fill: &blocked::FillBlock<'_, GenerateError>| {
-        let n = usize::try_from(len).map_err(|_| GenerateError::TooLarge(material.to_string()))?;
-        let mut values = vec![0u8; n.div_ceil(4)];
-        let mut distances = vec![0u8; n * width];
-        let per = n.div_ceil(threads.max(1) * 8).next_multiple_of(4).max(4);
-        let parts = values
-            .chunks_mut(per / 4)
-            .zip(distances.chunks_mut(per * width))
-            .enumerate();
-        crate::threads::as_made(
-            parts,
-            threads,
-            |(i, (v, d))| fill((i * per) as u64, v, d),
-            |()| {},
-        )?;
-        let distances = match source.distances {
-            Distances::U8(_) => Distances::U8(distances),
-            Distances::U16(_) => Distances::U16(
-                distances
-                    .chunks_exact(2)
-                    .map(|b| u16::from_le_bytes([b[0], b[1]]))
-                    .collect(),
-            ),
-        };
-        Ok::<_, GenerateError>((values, distances))
-    };
     let (src, target, _) = indices(source, material)?;
-    let (values, distances) = filled(target.len(), &|first, values, distances| {
-        fill(&src, &target, &from, first, values, distances, width)
-    })?;
-    let rules = source.rules();
-    super::retro::table_of(material, rules, Arc::new(target), values, distances)
+    let width = usize::from(source.distances.width());
+    let n =
+        usize::try_from(target.len()).map_err(|_| GenerateError::TooLarge(material.to_string()))?;
+    let mut values = vec![0u8; n.div_ceil(4)];
+    let mut distances = vec![0u8; n * width];
+    // The cells in `threads · 8` parts of a multiple of 4 cells (whole
+    // bytes of values), on `threads` threads that each take the next
+    // part when done.
+    let per = n.div_ceil(threads.max(1) * 8).next_multiple_of(4).max(4);
+    let parts = values
+        .chunks_mut(per / 4)
+        .zip(distances.chunks_mut(per * width))
+        .enumerate();
+    crate::threads::as_made(
+        parts,
+        threads,
+        |(i, (v, d))| fill(source, &src, &target, (i * per) as u64, v, d),
+        |()| {},
+    )?;
+    let distances = match source.distances {
+        Distances::U8(_) => Distances::U8(distances),
+        Distances::U16(_) => Distances::U16(
+            distances
+                .chunks_exact(2)
+                .map(|b| u16::from_le_bytes([b[0], b[1]]))
+                .collect(),
+        ),
+    };
+    super::retro::table_of(
+        material,
+        source.rules(),
+        Arc::new(target),
+        values,
+        distances,
+    )
 }
 
 /// Writes the blocked file at `path` block by block, through a temporary
@@ -202,16 +152,16 @@ fn indices(
 }
 
 /// Fills the block of cells from `first` of the index `target` from the
-/// twin's cells (`src`, of an index of the same kind).
+/// twin's table `source` (its cells `src`, of an index of the same kind).
 fn fill(
+    source: &Table,
     src: &BanIndex,
     target: &BanIndex,
-    from: &Source<'_>,
     first: u64,
     values: &mut [u8],
     distances: &mut [u8],
-    width: usize,
 ) -> Result<(), GenerateError> {
+    let width = usize::from(source.distances.width());
     let end = first + (distances.len() / width) as u64;
     let mut cell = first;
     let slots = target
@@ -239,7 +189,21 @@ fn fill(
                 continue;
             }
             let [ban_x, ban_o] = BanIndex::bans_at(rep, off);
-            from.copy(block.cell([ban_o, ban_x]), to, values, distances)?;
+            let i = block.cell([ban_o, ban_x]) as usize;
+            let code = code_at(&source.values, i);
+            if code == UNUSED {
+                // A state's twin is a state: it would be a broken index.
+                return Err(internal(format!(
+                    "the twin's cell {i} holds no state, but its twin (cell {c}) does"
+                )));
+            }
+            set_code(values, to, code);
+            match &source.distances {
+                Distances::U8(d) => distances[to] = d[i],
+                Distances::U16(d) => {
+                    distances[2 * to..2 * to + 2].copy_from_slice(&d[i].to_le_bytes())
+                }
+            }
         }
         cell = hi;
     }
