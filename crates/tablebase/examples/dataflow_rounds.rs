@@ -82,7 +82,7 @@ fn main() {
         }
         "processes" => {
             let (n, threads) = (number(3), number(4));
-            let share = Share::join(loopback::over_tcp(&slice, n, threads));
+            let share = loopback::joined(loopback::over_tcp(&slice, n, threads));
             let stats = totals(&share);
             (
                 share.into_values(slice.slots()).expect("whole"),

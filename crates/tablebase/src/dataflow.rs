@@ -144,9 +144,8 @@ pub struct Share {
 
 impl Share {
     /// The whole slice of `total` slots, when this process ran every
-    /// worker (a [`Cluster::Local`] run) or the shares of all processes
-    /// were joined first ([`Share::join`]); `None` when a partition is
-    /// missing.
+    /// worker (a [`Cluster::Local`] run) or the parts of all processes
+    /// were put together first; `None` when a partition is missing.
     ///
     /// ```
     /// # use qi_tablebase::retrograde::{RetroError, RetroSlice, Start, Open};
@@ -181,35 +180,6 @@ impl Share {
                 self.parts.into_iter().map(|(_, c, d, _)| (c, d)).collect(),
             )
         })
-    }
-
-    /// The shares of several processes of one run as one.
-    ///
-    /// ```
-    /// use qi_tablebase::dataflow::{Share, WorkerStats};
-    /// use qi_tablebase::Wdl;
-    ///
-    /// // Two processes of one worker each, 3 slots dealt one by one.
-    /// let stats = WorkerStats::default();
-    /// let a = Share { workers: 2, shift: 0, parts: vec![(0, vec![0, 2], vec![0, 2], stats)] };
-    /// let b = Share { workers: 2, shift: 0, parts: vec![(1, vec![2], vec![1], stats)] };
-    /// assert_eq!(a.clone().into_values(3), None); // worker 1's part missing
-    /// let values = Share::join([a, b]).into_values(3).unwrap();
-    /// assert_eq!(values.get(1), Some((Wdl::Win, 1)));
-    /// assert_eq!(values.get(2), Some((Wdl::Win, 2)));
-    /// ```
-    pub fn join(shares: impl IntoIterator<Item = Share>) -> Share {
-        let mut all = Share {
-            workers: 0,
-            shift: 0,
-            parts: Vec::new(),
-        };
-        for share in shares {
-            all.workers = share.workers;
-            all.shift = share.shift;
-            all.parts.extend(share.parts);
-        }
-        all
     }
 }
 
@@ -249,7 +219,7 @@ pub fn solve<S: RetroSlice + Send + Sync + 'static>(
 ) -> Result<Share, DataflowError> {
     let shift = slice.run_shift();
     let parts = run(cluster, move |worker, threads| {
-        Ok(run_worker(&slice, threads, worker)?)
+        Ok(play_rounds(&slice, threads, worker, None)?)
     })?;
     Ok(Share {
         workers: cluster.workers(),
@@ -293,7 +263,7 @@ pub fn solve_everywhere<S: RetroSlice + Send + Sync + 'static>(
     cluster: &Cluster,
 ) -> Result<(SliceValues, Vec<WorkerStats>), DataflowError> {
     let gathered = run(cluster, move |worker, threads| {
-        let part = run_worker(&slice, threads, worker);
+        let part = play_rounds(&slice, threads, worker, None);
         Ok(gather(&*slice, threads, worker, part)?)
     })?;
     let (stats, values): (Vec<_>, Vec<_>) = gathered.into_iter().unzip();
@@ -319,19 +289,14 @@ pub fn solve_everywhere<S: RetroSlice + Send + Sync + 'static>(
 /// # Ok::<(), qi_tablebase::dataflow::DataflowError>(())
 /// ```
 pub fn any_everywhere(cluster: &Cluster, flags: &[bool]) -> Result<Vec<bool>, DataflowError> {
-    /// Marks the record that carries a process's number of flags.
-    const COUNT: u64 = 1 << 63;
     let n = flags.len();
-    // Its count, then the flags it set: what a process tells every worker.
-    let told: Vec<u64> = std::iter::once(COUNT | n as u64)
-        .chain((0..n as u64).filter(|&i| flags[i as usize]))
-        .collect();
+    let flags = flags.to_vec();
     let heard = run(cluster, move |worker, threads| {
-        // The first worker of each process speaks for it.
+        // The first worker of each process tells every worker its flags.
         let speaks = worker.index() % threads == 0;
-        let records: Vec<(u64, u64)> = (0..worker.peers() as u64)
+        let records: Vec<(u64, Vec<bool>)> = (0..worker.peers() as u64)
             .filter(|_| speaks)
-            .flat_map(|to| told.iter().map(move |&i| (to, i)))
+            .map(|to| (to, flags.clone()))
             .collect();
         let heard = (vec![false; n], None);
         let (any, other) = exchange(
@@ -339,11 +304,13 @@ pub fn any_everywhere(cluster: &Cluster, flags: &[bool]) -> Result<Vec<bool>, Da
             records,
             |r| r.0,
             heard,
-            move |heard, &(_, i)| match heard.0.get_mut(i as usize) {
-                _ if i == COUNT | n as u64 => {}
-                _ if i & COUNT != 0 => heard.1 = Some(i & !COUNT),
-                Some(flag) => *flag = true,
-                None => heard.1 = Some(i + 1),
+            move |heard, (_, theirs)| {
+                if theirs.len() != n {
+                    heard.1 = Some(theirs.len());
+                }
+                for (any, &set) in heard.0.iter_mut().zip(theirs) {
+                    *any |= set;
+                }
             },
         );
         match other {
@@ -359,59 +326,23 @@ pub fn any_everywhere(cluster: &Cluster, flags: &[bool]) -> Result<Vec<bool>, Da
 
 /// The partitions of a [`ReadingSlice`]'s sources that this process
 /// holds: for each source (in the order of [`ReadingSlice::sources`]),
-/// the codes and distances of the partitions its workers own, by global
-/// worker index (what [`Share::parts`] gave when the source was solved on
-/// the same workers), in memory or in their partition files
-/// ([`crate::format::partition`]), read value by value.
-///
-/// Jungle's `LRvE` read from the two materials its captures leave,
-/// each solved first on the same two workers:
-///
-/// ```
-/// use std::sync::Arc;
-/// use qi_games::jungle::Rules;
-/// use qi_tablebase::dataflow::{solve_reading, Cluster, Held};
-/// use qi_tablebase::jungle::{JungleSlice, Material, Tablebase};
-/// use qi_tablebase::retrograde::{ReadingSlice, RetroSlice};
-///
-/// let rules = Rules::standard();
-/// let cluster = Cluster::Local { threads: 2 };
-/// let m: Material = "LRvE".parse()?;
-/// let slice = Arc::new(JungleSlice::reading(m, &rules));
-/// let sources = slice.sources(); // LvE, RvE
-/// let mut held = Held::new(sources.len());
-/// for (i, source) in sources.iter().enumerate() {
-///     let smaller = Arc::new(JungleSlice::reading(source.name.parse()?, &rules));
-///     let share = solve_reading(smaller, &cluster, Arc::new(Held::new(0)))?;
-///     for (owner, codes, distances, _) in share.parts {
-///         held.insert(i, owner, codes, distances);
-///     }
-/// }
-/// let share = solve_reading(slice.clone(), &cluster, Arc::new(held))?;
-/// let table = slice.table(&share.into_values(slice.slots()).unwrap());
-/// assert_eq!(Some(&table), Tablebase::generate(&rules, &[m], 2)?.table(m));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
+/// the partition files ([`crate::format::partition`]) of the partitions
+/// its workers own, by global worker index (what [`Share::parts`] gave
+/// when the source was solved on the same workers), read value by value
+/// ([`Held::insert_file`]).
 #[derive(Debug, Default)]
 pub struct Held {
     parts: Vec<std::collections::HashMap<usize, HeldPart>>,
 }
 
-/// One partition held: its values, or where its file has them.
+/// One partition held: its file, whose `count` codes start at `data_at`
+/// and whose distances follow them.
 #[derive(Debug)]
-enum HeldPart {
-    Memory(Values),
-    #[cfg(unix)]
-    File {
-        file: std::fs::File,
-        /// Where the codes start; the distances follow the `count` codes.
-        data_at: u64,
-        count: u64,
-    },
+struct HeldPart {
+    file: std::fs::File,
+    data_at: u64,
+    count: u64,
 }
-
-/// One partition's codes and distances, by local index.
-type Values = (Vec<u8>, Vec<u16>);
 
 /// A chunk's distinct reads and, per slot, its start if final
 /// ([`record_reads`]).
@@ -443,44 +374,11 @@ impl Held {
         }
     }
 
-    /// Holds partition `owner` (a global worker index) of source
-    /// `source`: its codes and distances by local index. Every partition
-    /// a read may land in must be held: here worker 1's partitions of
-    /// the sources are missing.
-    ///
-    /// ```
-    /// use std::sync::Arc;
-    /// use qi_games::jungle::Rules;
-    /// use qi_tablebase::dataflow::{solve_reading, Cluster, Held};
-    /// use qi_tablebase::jungle::JungleSlice;
-    /// use qi_tablebase::retrograde::ReadingSlice;
-    ///
-    /// let rules = Rules::standard();
-    /// let cluster = Cluster::Local { threads: 2 };
-    /// let slice = Arc::new(JungleSlice::reading("LRvE".parse()?, &rules));
-    /// let mut held = Held::new(2);
-    /// for (i, source) in slice.sources().iter().enumerate() {
-    ///     let smaller = Arc::new(JungleSlice::reading(source.name.parse()?, &rules));
-    ///     let share = solve_reading(smaller, &cluster, Arc::new(Held::new(0)))?;
-    ///     let (owner, codes, distances, _) = share.parts[0].clone();
-    ///     assert_eq!(owner, 0);
-    ///     held.insert(i, owner, codes, distances);
-    /// }
-    /// assert!(solve_reading(slice, &cluster, Arc::new(held)).is_err());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn insert(&mut self, source: usize, owner: usize, codes: Vec<u8>, distances: Vec<u16>) {
-        if let Some(parts) = self.parts.get_mut(source) {
-            parts.insert(owner, HeldPart::Memory((codes, distances)));
-        }
-    }
-
     /// Holds partition `owner` of source `source` in the partition file
     /// `path` (checked by the caller: [`crate::format::partition::Partition::check`]),
     /// whose `count` codes start at `data_at`: each value is read from the
-    /// file when asked for (on Unix by positioned reads; elsewhere the
-    /// values are read into memory now), so that a process holds none of
-    /// the smaller tables.
+    /// file when asked for, so that a process holds none of the smaller
+    /// tables. Every partition a read may land in must be held.
     ///
     /// ```
     /// use std::sync::Arc;
@@ -521,34 +419,16 @@ impl Held {
         data_at: u64,
         count: u64,
     ) -> std::io::Result<()> {
-        let Some(parts) = self.parts.get_mut(source) else {
-            return Ok(());
-        };
-        #[cfg(unix)]
-        {
-            let file = std::fs::File::open(path)?;
-            parts.insert(
-                owner,
-                HeldPart::File {
-                    file,
-                    data_at,
-                    count,
-                },
-            );
-        }
-        #[cfg(not(unix))]
-        {
-            let bytes = std::fs::read(path)?;
-            let n = count as usize;
-            let data = bytes
-                .get(data_at as usize..data_at as usize + 3 * n)
-                .ok_or_else(|| std::io::Error::from(std::io::ErrorKind::UnexpectedEof))?;
-            let codes = data[..n].to_vec();
-            let distances = data[n..]
-                .chunks_exact(2)
-                .map(|d| u16::from_le_bytes([d[0], d[1]]))
-                .collect();
-            parts.insert(owner, HeldPart::Memory((codes, distances)));
+        let file = std::fs::File::open(path)?;
+        // Refused now where the reads would fail.
+        read_exact_at(&file, &mut [], data_at)?;
+        if let Some(parts) = self.parts.get_mut(source) {
+            let part = HeldPart {
+                file,
+                data_at,
+                count,
+            };
+            parts.insert(owner, part);
         }
         Ok(())
     }
@@ -558,28 +438,29 @@ impl Held {
     /// reader's start fails, naming the slot) when that partition is not
     /// held here, has no such slot or cannot be read.
     fn get(&self, source: usize, owner: usize, local: usize) -> (u8, u16) {
-        let found = match self.parts.get(source).and_then(|p| p.get(&owner)) {
-            Some(HeldPart::Memory((c, d))) => c.get(local).copied().zip(d.get(local).copied()),
-            #[cfg(unix)]
-            Some(HeldPart::File {
-                file,
-                data_at,
-                count,
-            }) => {
-                use std::os::unix::fs::FileExt;
-                let local = local as u64;
-                let (mut code, mut distance) = ([0u8; 1], [0u8; 2]);
-                (local < *count
-                    && file.read_exact_at(&mut code, data_at + local).is_ok()
-                    && file
-                        .read_exact_at(&mut distance, data_at + count + 2 * local)
-                        .is_ok())
-                .then(|| (code[0], u16::from_le_bytes(distance)))
-            }
-            None => None,
+        let Some(part) = self.parts.get(source).and_then(|p| p.get(&owner)) else {
+            return (UNUSED, 0);
         };
-        found.unwrap_or((UNUSED, 0))
+        let (local, at) = (local as u64, part.data_at);
+        let (mut code, mut distance) = ([0u8; 1], [0u8; 2]);
+        let read = local < part.count
+            && read_exact_at(&part.file, &mut code, at + local).is_ok()
+            && read_exact_at(&part.file, &mut distance, at + part.count + 2 * local).is_ok();
+        match read {
+            true => (code[0], u16::from_le_bytes(distance)),
+            false => (UNUSED, 0),
+        }
     }
+}
+
+/// Reads `buf.len()` bytes of `file` at `offset`, without moving its
+/// cursor: the workers of a process share the file. On Unix; elsewhere
+/// an error.
+fn read_exact_at(file: &std::fs::File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
+    #[cfg(unix)]
+    return std::os::unix::fs::FileExt::read_exact_at(file, buf, offset);
+    #[cfg(not(unix))]
+    Err(std::io::ErrorKind::Unsupported.into())
 }
 
 /// Solves a [`ReadingSlice`] with the workers of `cluster`, its sources'
@@ -694,7 +575,7 @@ pub fn solve_reading_in_chunks<S: ReadingSlice + Send + Sync + 'static>(
             }
         }
         let ledger = failure.map_or(Ok(ledger), Err);
-        Ok(play_rounds(slice.clone(), threads, worker, ledger, stats)?)
+        Ok(play_rounds(&slice, threads, worker, Some((ledger, stats)))?)
     })?;
     Ok(Share {
         workers: cluster.workers(),
@@ -746,54 +627,52 @@ fn fetch_reads(
     worker: &mut Worker<Allocator>,
     threads: usize,
     shifts: &[u32],
-    held: &Arc<Held>,
+    held: &Held,
     reads: Vec<(u32, u64)>,
     stats: &mut WorkerStats,
 ) -> Fetched {
-    use timely::dataflow::operators::vec::Map;
-
     let index = worker.index();
     let deals: Vec<Deal> = shifts
         .iter()
         .map(|&s| Deal::new(worker.peers(), s))
         .collect();
-    let owner = |deals: &[Deal], source: u32, slot: u64| {
-        deals.get(source as usize).map_or(0, |d| d.owner(slot))
-    };
+    let owner = |source: u32, slot: u64| deals.get(source as usize).map_or(0, |d| d.owner(slot));
     stats.reads += reads.len() as u64;
     stats.remote_reads += reads
         .iter()
-        .filter(|&&(source, slot)| owner(&deals, source, slot) / threads != index / threads)
+        .filter(|&&(source, slot)| owner(source, slot) / threads != index / threads)
         .count() as u64;
-    let fetched = Fetched::new(reads.clone());
     // A request: (owner, source, slot, asker); an answer: (asker, source,
     // slot, code, distance).
-    let route = deals.clone();
-    let requests = reads.into_iter().map(move |(source, slot)| {
-        let to = owner(&route, source, slot) as u64;
-        (to, source, slot, index as u32)
-    });
-    let answers = Rc::new(RefCell::new(fetched));
-    let (into, held) = (answers.clone(), held.clone());
-    worker.dataflow::<u16, _, _>(|scope| {
-        requests
-            .to_stream(scope)
-            .container::<Vec<_>>()
-            .exchange(|r: &(u64, u32, u64, u32)| r.0)
-            .map(move |(_, source, slot, asker)| {
-                let (code, distance) = match deals.get(source as usize) {
-                    Some(deal) => held.get(source as usize, index, deal.local(slot)),
-                    None => (UNUSED, 0),
-                };
-                (u64::from(asker), source, slot, code, distance)
-            })
-            .exchange(|a: &(u64, u32, u64, u8, u16)| a.0)
-            .inspect(move |&(_, source, slot, code, distance)| {
-                into.borrow_mut().set(source, slot, code, distance);
-            });
-    });
-    while worker.step() {}
-    answers.take()
+    let requests: Vec<_> = reads
+        .iter()
+        .map(|&(source, slot)| (owner(source, slot) as u64, source, slot, index as u32))
+        .collect();
+    let asked = exchange(
+        worker,
+        requests,
+        |r| r.0,
+        Vec::new(),
+        |asked, r| asked.push(*r),
+    );
+    let answers: Vec<_> = asked
+        .into_iter()
+        .map(|(_, source, slot, asker)| {
+            let (code, distance) = match deals.get(source as usize) {
+                Some(deal) => held.get(source as usize, index, deal.local(slot)),
+                None => (UNUSED, 0),
+            };
+            (u64::from(asker), source, slot, code, distance)
+        })
+        .collect();
+    let fetched = Fetched::new(reads);
+    exchange(
+        worker,
+        answers,
+        |a| a.0,
+        fetched,
+        |f, a| f.set(a.1, a.2, a.3, a.4),
+    )
 }
 
 /// Runs `work` on this process's workers of `cluster` (given the threads
@@ -989,40 +868,29 @@ impl Rounds {
     }
 }
 
-/// The rounds of one worker, its slots started from `slice`.
-fn run_worker<S: RetroSlice + Send + Sync + 'static>(
+/// The rounds of one worker from its `started` ledger (or the error that
+/// kept it from starting its slots), its stats counted on from what the
+/// worker did before; with `None`, its slots started from `slice`.
+/// Timestamps are rounds: no tiding is sent past the longest distance a
+/// table holds ([`next_round`]).
+fn play_rounds<S: RetroSlice + Send + Sync + 'static>(
     slice: &Arc<S>,
     threads: usize,
     worker: &mut Worker<Allocator>,
-) -> Result<Part, RetroError> {
-    let ledger = Ledger::new(&**slice, worker.index(), worker.peers());
-    play_rounds(
-        slice.clone(),
-        threads,
-        worker,
-        ledger,
-        WorkerStats::default(),
-    )
-}
-
-/// The rounds of one worker from its started `ledger` (or the error that
-/// kept it from starting its slots), `stats` counted on from what the
-/// worker did before. Timestamps are rounds: no tiding is sent past the
-/// longest distance a table holds ([`next_round`]).
-fn play_rounds<S: RetroSlice + Send + Sync + 'static>(
-    slice: Arc<S>,
-    threads: usize,
-    worker: &mut Worker<Allocator>,
-    ledger: Result<Ledger, RetroError>,
-    stats: WorkerStats,
+    started: Option<(Result<Ledger, RetroError>, WorkerStats)>,
 ) -> Result<Part, RetroError> {
     let index = worker.index();
+    let (ledger, stats) = started.unwrap_or_else(|| {
+        let ledger = Ledger::new(&**slice, index, worker.peers());
+        (ledger, WorkerStats::default())
+    });
+    let slice = slice.clone();
     let deal = Deal::new(worker.peers(), slice.run_shift());
     // A worker that cannot start its slots still plays the rounds (with
     // none), so that every worker's loop ends; its error is returned then.
     let (ledger, failure) = match ledger {
         Ok(ledger) => (ledger, None),
-        Err(e) => (Ledger::empty(index, deal), Some(e)),
+        Err(e) => (Ledger::begin(index, deal, 0), Some(e)),
     };
     // Round 0 and every round the slots' starts scheduled.
     let rounds: Vec<u16> = std::iter::once(0).chain(ledger.due_rounds()).collect();
@@ -1100,7 +968,7 @@ fn play_rounds<S: RetroSlice + Send + Sync + 'static>(
     }
     // The finished dataflow may still hold its handle on the state: take
     // the ledger out rather than copy it.
-    let ledger = std::mem::replace(&mut r.ledger, Ledger::empty(index, deal));
+    let ledger = std::mem::replace(&mut r.ledger, Ledger::begin(index, deal, 0));
     let (codes, distances) = ledger.finish();
     Ok((index, codes, distances, r.stats))
 }

@@ -738,24 +738,6 @@ pub struct Ledger {
 }
 
 impl Ledger {
-    /// A partition with no slot (what a worker that could not start its
-    /// slots plays, so that the others' rounds still end).
-    ///
-    /// ```
-    /// use qi_tablebase::retrograde::{Deal, Ledger};
-    ///
-    /// let mut empty = Ledger::empty(1, Deal::new(2, 0));
-    /// let mut decided = Vec::new();
-    /// empty.settle(1, &mut decided);
-    /// assert!(decided.is_empty());
-    /// assert_eq!(empty.next_due(0), None);
-    /// assert_eq!(empty.finish(), (vec![], vec![]));
-    /// # Ok::<(), qi_tablebase::retrograde::RetroError>(())
-    /// ```
-    pub fn empty(owner: usize, deal: Deal) -> Ledger {
-        Ledger::begin(owner, deal, 0)
-    }
-
     /// The partition `owner` of `peers` of `slice`, every slot started.
     ///
     /// ```
@@ -797,7 +779,8 @@ impl Ledger {
     }
 
     /// A partition whose `count` slots are yet to be started, in order,
-    /// by [`Ledger::push`].
+    /// by [`Ledger::push`] (none: what a worker that could not start its
+    /// slots plays, so that the others' rounds still end).
     pub(crate) fn begin(owner: usize, deal: Deal, count: u64) -> Ledger {
         Ledger {
             owner,

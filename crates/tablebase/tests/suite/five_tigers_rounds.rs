@@ -114,7 +114,7 @@ mod distributed {
 
     /// `slice` solved by `processes` processes of `threads` workers.
     fn over_tcp(slice: &Arc<FiveTigersSlice>, processes: usize, threads: usize) -> Share {
-        Share::join(loopback::over_tcp(slice, processes, threads))
+        loopback::joined(loopback::over_tcp(slice, processes, threads))
     }
 
     /// 2 workers in one process, and 2 processes over TCP, give the

@@ -85,7 +85,7 @@ use crate::common::loopback;
 mod distributed {
     use std::sync::Arc;
 
-    use qi_tablebase::dataflow::{self, Cluster, Share};
+    use qi_tablebase::dataflow::{self, Cluster};
     use qi_tablebase::retrograde::RetroSlice;
 
     use super::loopback;
@@ -105,7 +105,7 @@ mod distributed {
                 slice.table(&values).to_bytes() == expected,
                 "{m}, 3 threads"
             );
-            let share = Share::join(loopback::over_tcp(&slice, 2, 1));
+            let share = loopback::joined(loopback::over_tcp(&slice, 2, 1));
             assert!(share.parts.iter().any(|p| p.3.remote > 0), "{m}");
             let values = share.into_values(slice.slots()).unwrap();
             assert!(

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use qi_tablebase::dataflow::{self, Cluster, Held, WorkerStats};
 use qi_tablebase::five_tigers::{self, closure, solve_material, FiveTigersSlice};
 use qi_tablebase::jungle;
-use qi_tablebase::partition::Partition;
+use qi_tablebase::partition::{PartInfo, Partition};
 use qi_tablebase::retrograde::ReadingSlice;
 use qi_tablebase::{join_partitions, plan_on_cluster, Generator};
 
@@ -305,9 +305,11 @@ fn reads_in_small_chunks_give_the_same_table() {
     let tb = ft_reference(&rules, &[m]);
     let slice = Arc::new(FiveTigersSlice::reading(m, &rules).unwrap());
     let peers = 3;
+    let dir = tempfile::tempdir().unwrap();
     let mut held = Held::new(slice.sources().len());
     for (i, source) in slice.sources().iter().enumerate() {
-        let table = tb.table(source.name.parse().unwrap()).unwrap();
+        let material = source.name.parse().unwrap();
+        let table = tb.table(material).unwrap();
         let deal = Deal::new(peers, source.shift);
         for owner in 0..peers {
             let (codes, distances): (Vec<u8>, Vec<u16>) = (0..deal.count(source.slots, owner))
@@ -316,7 +318,23 @@ fn reads_in_small_chunks_give_the_same_table() {
                     None => (UNUSED, 0),
                 })
                 .unzip();
-            held.insert(i, owner, codes, distances);
+            let info = PartInfo {
+                material,
+                rules,
+                slots: source.slots,
+                shift: source.shift,
+                owner,
+                workers: peers,
+            };
+            let part = Partition::<qi_five_tigers::FiveTigers> {
+                info,
+                codes,
+                distances,
+            };
+            let path = part.save(dir.path()).unwrap();
+            let head = Partition::<qi_five_tigers::FiveTigers>::check(&path, &rules).unwrap();
+            held.insert_file(i, owner, &path, head.data_at, head.count)
+                .unwrap();
         }
     }
     let held = Arc::new(held);

@@ -241,7 +241,7 @@ use crate::common::loopback;
 mod distributed {
     use std::sync::Arc;
 
-    use qi_tablebase::dataflow::{self, Cluster, Share};
+    use qi_tablebase::dataflow::{self, Cluster};
 
     use crate::retrograde::loopback::over_tcp;
 
@@ -277,7 +277,7 @@ mod distributed {
             .map(|p| p.3.remote)
             .sum();
         assert!(remote > 0);
-        let values = Share::join(shares).into_values(graph.slots()).unwrap();
+        let values = loopback::joined(shares).into_values(graph.slots()).unwrap();
         assert_eq!(values, expected);
     }
 

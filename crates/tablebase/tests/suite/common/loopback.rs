@@ -40,3 +40,12 @@ pub fn over_tcp<S: RetroSlice + Send + Sync + 'static>(
         .map(|r| r.join().expect("a process thread"))
         .collect()
 }
+
+/// The shares of the processes of one run as one (every part of every
+/// process).
+pub fn joined(shares: Vec<Share>) -> Share {
+    let mut shares = shares.into_iter();
+    let mut all = shares.next().expect("a process");
+    all.parts.extend(shares.flat_map(|s| s.parts));
+    all
+}
