@@ -174,18 +174,11 @@ impl Cluster {
     /// assert_eq!(cluster.local_workers(), 3..6);
     /// ```
     pub fn local_workers(&self) -> std::ops::Range<usize> {
-        let first = self.first_worker();
-        let (Cluster::Local { threads } | Cluster::Processes { threads, .. }) = self;
-        first..first + threads
-    }
-
-    /// The global index of this process's first worker.
-    pub(crate) fn first_worker(&self) -> usize {
         match self {
-            Cluster::Local { .. } => 0,
+            Cluster::Local { threads } => 0..*threads,
             Cluster::Processes {
                 threads, process, ..
-            } => threads * process,
+            } => threads * process..threads * (process + 1),
         }
     }
 }

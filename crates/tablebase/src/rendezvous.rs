@@ -136,18 +136,16 @@ pub enum RendezvousError {
     /// A process runs with other settings.
     #[error(
         "process {process} runs with another {setting}: '{theirs}' there, '{ours}' at process \
-         {at}; every process of a cluster needs the same settings"
+         0; every process of a cluster needs the same settings"
     )]
     Mismatch {
-        /// The process that differs from process `at`.
+        /// The process that differs from process 0.
         process: usize,
-        /// The process compared with (0, or this one).
-        at: usize,
         /// The setting's name.
         setting: String,
         /// Its value at `process`.
         theirs: String,
-        /// Its value at `at`.
+        /// Its value at process 0.
         ours: String,
     },
     /// Process 0 refused the cluster for the reason given.
@@ -212,9 +210,16 @@ pub fn rendezvous(
         // by the dataflow's own check.
         _ => return Ok(Peers { links: Vec::new() }),
     };
-    let deadline = Instant::now() + timeout;
+    let meeting = Meeting {
+        hosts,
+        fingerprint,
+        deadline: Instant::now() + timeout,
+        timeout,
+        say,
+    };
     let links = if process == 0 {
-        host(hosts, fingerprint, deadline, timeout, say)?
+        meeting
+            .host()?
             .into_iter()
             .enumerate()
             .map(|(i, stream)| (i + 1, hosts[i + 1].clone(), stream))
@@ -223,7 +228,7 @@ pub fn rendezvous(
         // The address timely will listen on must be free; a process that
         // cannot take it says so now, not in the middle of the run.
         drop(listen(&hosts[process])?);
-        let stream = call(process, hosts, fingerprint, deadline, timeout, say)?;
+        let stream = meeting.call(process)?;
         vec![(0, hosts[0].clone(), stream)]
     };
     Ok(Peers { links })
@@ -244,111 +249,186 @@ fn listen(address: &str) -> Result<TcpListener, RendezvousError> {
         .map_err(|e| RendezvousError::Io(format!("cannot listen on {address}: {e}")))
 }
 
-/// Tries `attempt` until it gives something, every 20 ms (short: a wait
-/// comes before every dataflow of a run), saying now and then that it
-/// waits for `waiting()`; gives up at `deadline`.
-fn wait<T>(
+/// One process's side of a meeting: the cluster's addresses, the
+/// settings it runs with, and how long it waits (`say` hears of the
+/// wait now and then).
+struct Meeting<'a> {
+    hosts: &'a [String],
+    fingerprint: &'a Fingerprint,
     deadline: Instant,
     timeout: Duration,
-    say: &dyn Fn(&str),
-    waiting: &dyn Fn() -> String,
-    mut attempt: impl FnMut() -> Result<Option<T>, RendezvousError>,
-) -> Result<T, RendezvousError> {
-    let mut told = Instant::now();
-    loop {
-        if let Some(done) = attempt()? {
-            return Ok(done);
-        }
-        let now = Instant::now();
-        if now >= deadline {
-            return Err(RendezvousError::Timeout(format!(
-                "{} did not come within the {} s of --connect-timeout",
-                waiting(),
-                timeout.as_secs()
-            )));
-        }
-        if now.duration_since(told) >= progress_every(timeout) {
-            told = now;
-            say(&format!(
-                "waiting for {} ({} s left of --connect-timeout)",
-                waiting(),
-                deadline.saturating_duration_since(now).as_secs()
-            ));
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    say: &'a dyn Fn(&str),
 }
 
-/// Process 0: waits for every other process's hello, compares, answers;
-/// the connections of processes 1, 2, ... in their order.
-fn host(
-    hosts: &[String],
-    fingerprint: &Fingerprint,
-    deadline: Instant,
-    timeout: Duration,
-    say: &dyn Fn(&str),
-) -> Result<Vec<TcpStream>, RendezvousError> {
-    let listener = listen(&hosts[0])?;
-    listener
-        .set_nonblocking(true)
-        .map_err(|e| RendezvousError::Io(format!("cannot listen on {}: {e}", hosts[0])))?;
-    let met: RefCell<Vec<Option<Met>>> = RefCell::new((0..hosts.len()).map(|_| None).collect());
-    let waiting = || {
-        let met = met.borrow();
-        let missing = (1..hosts.len()).filter(|&p| met[p].is_none());
-        let missing: Vec<String> = missing
-            .map(|p| format!("process {p} at {}", hosts[p]))
-            .collect();
-        missing.join(", ")
-    };
-    let all_met = wait(deadline, timeout, say, &waiting, || {
-        let mut met = met.borrow_mut();
+impl Meeting<'_> {
+    /// Tries `attempt` until it gives something, every 20 ms (short: a wait
+    /// comes before every dataflow of a run), saying now and then that it
+    /// waits for `waiting()`; gives up at the deadline.
+    fn wait<T>(
+        &self,
+        waiting: &dyn Fn() -> String,
+        mut attempt: impl FnMut() -> Result<Option<T>, RendezvousError>,
+    ) -> Result<T, RendezvousError> {
+        let mut told = Instant::now();
         loop {
-            match listener.accept() {
-                Ok((stream, from)) => match read_hello(stream, hosts.len(), deadline) {
-                    Ok((p, heard)) if met[p].is_none() => met[p] = Some(heard),
-                    Ok((p, (mut stream, _))) => {
-                        let why = format!("two processes say they are process {p}");
-                        answer_all(std::iter::once(&mut stream), &why);
-                        return Err(RendezvousError::Foreign(why));
+            if let Some(done) = attempt()? {
+                return Ok(done);
+            }
+            let now = Instant::now();
+            if now >= self.deadline {
+                return Err(RendezvousError::Timeout(format!(
+                    "{} did not come within the {} s of --connect-timeout",
+                    waiting(),
+                    self.timeout.as_secs()
+                )));
+            }
+            if now.duration_since(told) >= progress_every(self.timeout) {
+                told = now;
+                (self.say)(&format!(
+                    "waiting for {} ({} s left of --connect-timeout)",
+                    waiting(),
+                    self.deadline.saturating_duration_since(now).as_secs()
+                ));
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Process 0: waits for every other process's hello, compares, answers;
+    /// the connections of processes 1, 2, ... in their order.
+    fn host(&self) -> Result<Vec<TcpStream>, RendezvousError> {
+        let listener = listen(&self.hosts[0])?;
+        listener
+            .set_nonblocking(true)
+            .map_err(|e| RendezvousError::Io(format!("cannot listen on {}: {e}", self.hosts[0])))?;
+        let met: RefCell<Vec<Option<Met>>> =
+            RefCell::new((0..self.hosts.len()).map(|_| None).collect());
+        let waiting = || {
+            let met = met.borrow();
+            let missing = (1..self.hosts.len()).filter(|&p| met[p].is_none());
+            let missing: Vec<String> = missing
+                .map(|p| format!("process {p} at {}", self.hosts[p]))
+                .collect();
+            missing.join(", ")
+        };
+        let all_met = self.wait(&waiting, || {
+            let mut met = met.borrow_mut();
+            loop {
+                match listener.accept() {
+                    Ok((stream, from)) => match read_hello(stream, self.hosts.len(), self.deadline)
+                    {
+                        Ok((p, heard)) if met[p].is_none() => met[p] = Some(heard),
+                        Ok((p, (mut stream, _))) => {
+                            let why = format!("two processes say they are process {p}");
+                            answer_all(std::iter::once(&mut stream), &why);
+                            return Err(RendezvousError::Foreign(why));
+                        }
+                        Err(e) => (self.say)(&format!("ignored a connection from {from}: {e}")),
+                    },
+                    Err(e) if e.kind() == ErrorKind::WouldBlock => {
+                        return Ok(met.iter().skip(1).all(Option::is_some).then_some(()))
                     }
-                    Err(e) => say(&format!("ignored a connection from {from}: {e}")),
-                },
-                Err(e) if e.kind() == ErrorKind::WouldBlock => {
-                    return Ok(met.iter().skip(1).all(Option::is_some).then_some(()))
+                    Err(e) => return Err(RendezvousError::Io(format!("{}: {e}", self.hosts[0]))),
                 }
-                Err(e) => return Err(RendezvousError::Io(format!("{}: {e}", hosts[0]))),
+            }
+        });
+        let met = met.into_inner();
+        let mismatch = met.iter().enumerate().find_map(|(p, m)| {
+            let (_, settings) = m.as_ref()?;
+            differ(settings, self.fingerprint).map(|(setting, theirs, ours)| {
+                RendezvousError::Mismatch {
+                    process: p,
+                    setting,
+                    theirs,
+                    ours,
+                }
+            })
+        });
+        // Closed before the answer: timely listens on this address next, and
+        // a peer's first connection must not land in this listener's queue.
+        drop(listener);
+        let mut streams: Vec<TcpStream> = met.into_iter().flatten().map(|m| m.0).collect();
+        if let Some(e) = all_met.err().or(mismatch) {
+            answer_all(streams.iter_mut(), &e.to_string());
+            return Err(e);
+        }
+        for (i, stream) in streams.iter_mut().enumerate() {
+            if let Err(e) = writeln!(stream, "ok").and_then(|()| stream.flush()) {
+                return Err(RendezvousError::Io(format!(
+                    "process {} left before the start: {e}",
+                    i + 1
+                )));
             }
         }
-    });
-    let met = met.into_inner();
-    let mismatch = met.iter().enumerate().find_map(|(p, m)| {
-        let (_, settings) = m.as_ref()?;
-        differ(settings, fingerprint).map(|(setting, theirs, ours)| RendezvousError::Mismatch {
-            process: p,
-            at: 0,
-            setting,
-            theirs,
-            ours,
-        })
-    });
-    // Closed before the answer: timely listens on this address next, and
-    // a peer's first connection must not land in this listener's queue.
-    drop(listener);
-    let mut streams: Vec<TcpStream> = met.into_iter().flatten().map(|m| m.0).collect();
-    if let Some(e) = all_met.err().or(mismatch) {
-        answer_all(streams.iter_mut(), &e.to_string());
-        return Err(e);
+        Ok(streams)
     }
-    for (i, stream) in streams.iter_mut().enumerate() {
-        if let Err(e) = writeln!(stream, "ok").and_then(|()| stream.flush()) {
+
+    /// Any other process: connects to process 0, says hello, reads the
+    /// answer; the connection.
+    fn call(&self, process: usize) -> Result<TcpStream, RendezvousError> {
+        let address = &self.hosts[0];
+        let addrs = resolve(address);
+        if addrs.is_empty() {
             return Err(RendezvousError::Io(format!(
-                "process {} left before the start: {e}",
-                i + 1
+                "the address of process 0, {address}, does not resolve"
             )));
         }
+        let mut last = None;
+        let waiting = || format!("process 0 at {address}");
+        let connected = self.wait(&waiting, || {
+            let mut each = addrs
+                .iter()
+                .map(|a| TcpStream::connect_timeout(a, Duration::from_secs(1)));
+            Ok(each.find_map(|c| c.map_err(|e| last = Some(e)).ok()))
+        });
+        let mut stream = connected.map_err(|e| match (e, last) {
+            (RendezvousError::Timeout(why), Some(last)) => {
+                RendezvousError::Timeout(format!("{why} ({last})"))
+            }
+            (e, _) => e,
+        })?;
+        let mut hello = format!("{HELLO}\nprocess={process}\n");
+        for (name, value) in self.fingerprint {
+            hello.push_str(&format!("{name}={}\n", one_line(value)));
+        }
+        hello.push_str("end\n");
+        let io = |e: std::io::Error| {
+            RendezvousError::Io(format!("process 0 at {address} cut the connection: {e}"))
+        };
+        stream
+            .write_all(hello.as_bytes())
+            .and_then(|()| stream.flush())
+            .map_err(io)?;
+        // Process 0 answers when every process has come: as long as its own
+        // wait, which began about when this one did.
+        let wait = self.deadline.saturating_duration_since(Instant::now()) + Duration::from_secs(5);
+        stream.set_read_timeout(Some(wait)).map_err(io)?;
+        let answer = match read_line(&stream, &mut MAX_MESSAGE.clone()) {
+            Ok(answer) => answer,
+            Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
+                return Err(RendezvousError::Timeout(format!(
+                    "{address} took the connection but gave no answer within the {} s of \
+                 --connect-timeout: is it a qi tb generate of this cluster?",
+                    self.timeout.as_secs()
+                )))
+            }
+            Err(e) => return Err(io(e)),
+        };
+        match answer.trim_end_matches(['\n', '\r']) {
+            "ok" => Ok(stream),
+            "" => Err(RendezvousError::Foreign(format!(
+                "process 0 at {address} closed the connection without an answer: is it a qi \
+             tb generate of this cluster?"
+            ))),
+            answer => match answer.strip_prefix("refused\t") {
+                Some(why) => Err(RendezvousError::Refused(why.to_string())),
+                None => Err(RendezvousError::Foreign(format!(
+                    "{address} answered '{}', not as a qi tb generate of this cluster",
+                    one_line(answer)
+                ))),
+            },
+        }
     }
-    Ok(streams)
 }
 
 /// Tells every stream why the cluster is refused (a stream already gone
@@ -440,80 +520,6 @@ fn one_line(text: &str) -> String {
         .map(|c| if c.is_control() { ' ' } else { c })
         .take(200)
         .collect()
-}
-
-/// Any other process: connects to process 0, says hello, reads the
-/// answer; the connection.
-fn call(
-    process: usize,
-    hosts: &[String],
-    fingerprint: &Fingerprint,
-    deadline: Instant,
-    timeout: Duration,
-    say: &dyn Fn(&str),
-) -> Result<TcpStream, RendezvousError> {
-    let address = &hosts[0];
-    let addrs = resolve(address);
-    if addrs.is_empty() {
-        return Err(RendezvousError::Io(format!(
-            "the address of process 0, {address}, does not resolve"
-        )));
-    }
-    let mut last = None;
-    let waiting = || format!("process 0 at {address}");
-    let connected = wait(deadline, timeout, say, &waiting, || {
-        let mut each = addrs
-            .iter()
-            .map(|a| TcpStream::connect_timeout(a, Duration::from_secs(1)));
-        Ok(each.find_map(|c| c.map_err(|e| last = Some(e)).ok()))
-    });
-    let mut stream = connected.map_err(|e| match (e, last) {
-        (RendezvousError::Timeout(why), Some(last)) => {
-            RendezvousError::Timeout(format!("{why} ({last})"))
-        }
-        (e, _) => e,
-    })?;
-    let mut hello = format!("{HELLO}\nprocess={process}\n");
-    for (name, value) in fingerprint {
-        hello.push_str(&format!("{name}={}\n", one_line(value)));
-    }
-    hello.push_str("end\n");
-    let io = |e: std::io::Error| {
-        RendezvousError::Io(format!("process 0 at {address} cut the connection: {e}"))
-    };
-    stream
-        .write_all(hello.as_bytes())
-        .and_then(|()| stream.flush())
-        .map_err(io)?;
-    // Process 0 answers when every process has come: as long as its own
-    // wait, which began about when this one did.
-    let wait = deadline.saturating_duration_since(Instant::now()) + Duration::from_secs(5);
-    stream.set_read_timeout(Some(wait)).map_err(io)?;
-    let answer = match read_line(&stream, &mut MAX_MESSAGE.clone()) {
-        Ok(answer) => answer,
-        Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => {
-            return Err(RendezvousError::Timeout(format!(
-                "{address} took the connection but gave no answer within the {} s of \
-                 --connect-timeout: is it a qi tb generate of this cluster?",
-                timeout.as_secs()
-            )))
-        }
-        Err(e) => return Err(io(e)),
-    };
-    match answer.trim_end_matches(['\n', '\r']) {
-        "ok" => Ok(stream),
-        "" => Err(RendezvousError::Foreign(format!(
-            "process 0 at {address} closed the connection without an answer: is it a qi \
-             tb generate of this cluster?"
-        ))),
-        answer => match answer.strip_prefix("refused\t") {
-            Some(why) => Err(RendezvousError::Refused(why.to_string())),
-            None => Err(RendezvousError::Foreign(format!(
-                "{address} answered '{}', not as a qi tb generate of this cluster",
-                one_line(answer)
-            ))),
-        },
-    }
 }
 
 /// Reads a line of `stream`, up to its end of line and not a byte
