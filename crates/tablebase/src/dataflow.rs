@@ -356,16 +356,16 @@ impl Held {
     /// ```
     /// use std::sync::Arc;
     /// use qi_games::jungle::Rules;
-    /// use qi_tablebase::dataflow::{solve_reading, Cluster, Held};
+    /// use qi_tablebase::dataflow::{solve_reading, Cluster, Held, READ_CHUNK};
     /// use qi_tablebase::jungle::JungleSlice;
     ///
     /// let rules = Rules::standard();
     /// let cluster = Cluster::Local { threads: 2 };
     /// // Capturing either animal of `LvE` ends the game.
     /// let alone = Arc::new(JungleSlice::reading("LvE".parse()?, &rules));
-    /// assert!(solve_reading(alone, &cluster, Arc::new(Held::new(0))).is_ok());
+    /// assert!(solve_reading(alone, &cluster, Arc::new(Held::new(0)), READ_CHUNK).is_ok());
     /// let reads = Arc::new(JungleSlice::reading("LRvE".parse()?, &rules));
-    /// assert!(solve_reading(reads, &cluster, Arc::new(Held::new(2))).is_err());
+    /// assert!(solve_reading(reads, &cluster, Arc::new(Held::new(2)), READ_CHUNK).is_err());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn new(sources: usize) -> Held {
@@ -383,7 +383,7 @@ impl Held {
     /// ```
     /// use std::sync::Arc;
     /// use qi_games::jungle::{Jungle, Rules};
-    /// use qi_tablebase::dataflow::{solve_reading, Cluster, Held};
+    /// use qi_tablebase::dataflow::{solve_reading, Cluster, Held, READ_CHUNK};
     /// use qi_tablebase::jungle::{JungleSlice, Material, Tablebase};
     /// use qi_tablebase::partition::{PartInfo, Partition};
     /// use qi_tablebase::retrograde::{ReadingSlice, RetroSlice};
@@ -397,7 +397,7 @@ impl Held {
     /// for (i, source) in slice.sources().iter().enumerate() {
     ///     let material: Material = source.name.parse()?;
     ///     let smaller = Arc::new(JungleSlice::reading(material, &rules));
-    ///     let share = solve_reading(smaller, &cluster, Arc::new(Held::new(0)))?;
+    ///     let share = solve_reading(smaller, &cluster, Arc::new(Held::new(0)), READ_CHUNK)?;
     ///     for (owner, codes, distances, _) in share.parts {
     ///         let info = PartInfo { material, rules, slots: source.slots, shift: source.shift,
     ///                               owner, workers: 2 };
@@ -406,7 +406,7 @@ impl Held {
     ///         held.insert_file(i, owner, &path, head.data_at, head.count)?;
     ///     }
     /// }
-    /// let share = solve_reading(slice.clone(), &cluster, Arc::new(held))?;
+    /// let share = solve_reading(slice.clone(), &cluster, Arc::new(held), READ_CHUNK)?;
     /// let table = slice.table(&share.into_values(slice.slots()).unwrap());
     /// assert_eq!(Some(&table), Tablebase::generate(&rules, &[m], 2)?.table(m));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -463,6 +463,11 @@ fn read_exact_at(file: &std::fs::File, buf: &mut [u8], offset: u64) -> std::io::
     Err(std::io::ErrorKind::Unsupported.into())
 }
 
+/// The slots of a worker started per fetch by a run's [`solve_reading`]:
+/// the reads of at most this many slots (about 16 bytes each, a few a
+/// slot) are held at once, whatever the slice's size.
+pub const READ_CHUNK: u64 = 1 << 22;
+
 /// Solves a [`ReadingSlice`] with the workers of `cluster`, its sources'
 /// values read from the workers that own them: every process calls this
 /// with the same slice and its own `held` partitions of the sources (the
@@ -473,10 +478,16 @@ fn read_exact_at(file: &std::fs::File, buf: &mut [u8], offset: u64) -> std::io::
 /// values back the same way, then starts its slots again from them
 /// ([`Fetched`]) and plays the rounds.
 ///
+/// A worker starts at most `chunk` of its slots per fetch (at least 1;
+/// [`READ_CHUNK`] in a run), so that the reads it holds at once are
+/// bounded whatever the slice's size: every worker fetches as many
+/// times, the number the largest partition needs, so that each fetch is
+/// one dataflow of all the workers.
+///
 /// ```
 /// use std::sync::Arc;
 /// use qi_games::five_tigers::Rules;
-/// use qi_tablebase::dataflow::{solve_reading, Cluster, Held};
+/// use qi_tablebase::dataflow::{solve_reading, Cluster, Held, READ_CHUNK};
 /// use qi_tablebase::five_tigers::{FiveTigersSlice, Material, Tablebase};
 /// use qi_tablebase::retrograde::{ReadingSlice, RetroSlice};
 ///
@@ -486,48 +497,17 @@ fn read_exact_at(file: &std::fs::File, buf: &mut [u8], offset: u64) -> std::io::
 /// let m: Material = "3v1".parse().unwrap();
 /// let slice = Arc::new(FiveTigersSlice::reading(m, &rules).unwrap());
 /// assert!(slice.sources().is_empty());
-/// let share = solve_reading(slice.clone(), &cluster, Arc::new(Held::new(0))).unwrap();
+/// let held = Arc::new(Held::new(0));
+/// let share = solve_reading(slice.clone(), &cluster, held.clone(), READ_CHUNK).unwrap();
 /// let values = share.into_values(slice.slots()).unwrap();
 /// let table = slice.table(&values, 1).unwrap();
 /// let tb = Tablebase::generate(&rules, &[m], 1).unwrap();
 /// assert_eq!(table.stats(), tb.table(m).unwrap().stats());
+/// // Each worker starts its slots 1000 at a time: the same values.
+/// let chunked = solve_reading(slice.clone(), &cluster, held, 1000).unwrap();
+/// assert_eq!(chunked.into_values(slice.slots()), Some(values));
 /// ```
 pub fn solve_reading<S: ReadingSlice + Send + Sync + 'static>(
-    slice: Arc<S>,
-    cluster: &Cluster,
-    held: Arc<Held>,
-) -> Result<Share, DataflowError> {
-    solve_reading_in_chunks(slice, cluster, held, READ_CHUNK)
-}
-
-/// The slots of a worker started per fetch by [`solve_reading`]: the
-/// reads of at most this many slots (about 16 bytes each, a few a slot)
-/// are held at once, whatever the slice's size.
-pub const READ_CHUNK: u64 = 1 << 22;
-
-/// [`solve_reading`] with at most `chunk` slots of each worker started
-/// per fetch (at least 1): every worker fetches as many times, the
-/// number the largest partition needs, so that each fetch is one
-/// dataflow of all the workers.
-///
-/// ```
-/// use std::sync::Arc;
-/// use qi_games::jungle::Rules;
-/// use qi_tablebase::dataflow::{solve_reading, solve_reading_in_chunks, Cluster, Held};
-/// use qi_tablebase::jungle::JungleSlice;
-/// use qi_tablebase::retrograde::RetroSlice;
-///
-/// let rules = Rules::standard();
-/// let cluster = Cluster::Local { threads: 2 };
-/// let slice = Arc::new(JungleSlice::reading("LvE".parse()?, &rules));
-/// let slots = slice.slots();
-/// let whole = solve_reading(slice.clone(), &cluster, Arc::new(Held::new(0)))?;
-/// // Each worker starts its slots 1000 at a time.
-/// let chunked = solve_reading_in_chunks(slice, &cluster, Arc::new(Held::new(0)), 1000)?;
-/// assert_eq!(chunked.into_values(slots), whole.into_values(slots));
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn solve_reading_in_chunks<S: ReadingSlice + Send + Sync + 'static>(
     slice: Arc<S>,
     cluster: &Cluster,
     held: Arc<Held>,

@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::dataflow::{any_everywhere, solve_everywhere, solve_reading, Cluster};
+use crate::dataflow::{any_everywhere, solve_everywhere, solve_reading, Cluster, READ_CHUNK};
 use crate::driver::{execute_plan, Generator, Made, Wrote};
 use crate::exec::{damaged, GenerateDirError, Hold, Run, Way};
 use crate::format::partition::{PartInfo, Partition};
@@ -168,7 +168,7 @@ impl<G: Generator> Way<G> for Partitioned<'_, G> {
                     .map_err(|e| FormatError::io(&path, e))?;
             }
         }
-        let share = solve_reading(slice.clone(), self.cluster, Arc::new(held))?;
+        let share = solve_reading(slice.clone(), self.cluster, Arc::new(held), READ_CHUNK)?;
         let slots = slice.slots();
         let mut workers_stats = Vec::with_capacity(share.parts.len());
         for (owner, codes, distances, st) in share.parts {

@@ -268,9 +268,14 @@ fn a_read_whose_owner_holds_nothing_is_an_error_not_a_value() {
     let rules = qi_five_tigers::Rules::shandong_shuttle();
     let slice = Arc::new(FiveTigersSlice::reading("3v3".parse().unwrap(), &rules).unwrap());
     let held = Arc::new(Held::new(slice.sources().len()));
-    let e = dataflow::solve_reading(slice, &Cluster::Local { threads: 2 }, held)
-        .unwrap_err()
-        .to_string();
+    let e = dataflow::solve_reading(
+        slice,
+        &Cluster::Local { threads: 2 },
+        held,
+        dataflow::READ_CHUNK,
+    )
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("has no value"), "{e}");
 }
 
@@ -340,7 +345,7 @@ fn reads_in_small_chunks_give_the_same_table() {
     let held = Arc::new(held);
     let expected = tb.table(m).unwrap().to_bytes();
     for chunk in [997, dataflow::READ_CHUNK] {
-        let share = dataflow::solve_reading_in_chunks(
+        let share = dataflow::solve_reading(
             slice.clone(),
             &Cluster::Local { threads: peers },
             held.clone(),
