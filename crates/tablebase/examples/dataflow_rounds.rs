@@ -12,13 +12,14 @@
 //! `one` is `retrograde::solve` on this thread; `threads N` one process
 //! of N timely workers; `processes N THREADS` N processes of this
 //! program's threads on 127.0.0.1 (free ports), each of THREADS
-//! workers, joined over TCP. Prints the wall time, slots per second and
-//! the tidings sent (and between processes).
+//! workers, joined over TCP. Prints the wall time (the rounds, and for
+//! the workers the gathering of every value to each process), slots per
+//! second and the tidings sent (and between processes).
 
 use std::sync::Arc;
 use std::time::Instant;
 
-use qi_tablebase::dataflow::{self, Cluster, Share};
+use qi_tablebase::dataflow::{solve_everywhere, Cluster, WorkerStats};
 
 #[path = "../tests/suite/common/loopback.rs"]
 mod loopback;
@@ -72,22 +73,14 @@ fn main() {
     let (values, stats) = match mode {
         "one" => (retrograde::solve(&*slice).expect("solves"), None),
         "threads" => {
-            let share = dataflow::solve(slice.clone(), &Cluster::Local { threads: number(3) })
-                .expect("solves");
-            let stats = totals(&share);
-            (
-                share.into_values(slice.slots()).expect("whole"),
-                Some(stats),
-            )
+            let cluster = Cluster::Local { threads: number(3) };
+            let (values, workers) = solve_everywhere(slice.clone(), &cluster).expect("solves");
+            (values, Some(WorkerStats::total(&workers)))
         }
         "processes" => {
             let (n, threads) = (number(3), number(4));
-            let share = loopback::joined(loopback::over_tcp(&slice, n, threads));
-            let stats = totals(&share);
-            (
-                share.into_values(slice.slots()).expect("whole"),
-                Some(stats),
-            )
+            let (values, workers) = loopback::joined(loopback::over_tcp(&slice, n, threads));
+            (values, Some(WorkerStats::total(&workers)))
         }
         other => {
             eprintln!("unknown mode {other}: one, threads N or processes N THREADS");
@@ -106,14 +99,7 @@ fn main() {
         slice.slots() as f64 / seconds / 1e6
     );
     match stats {
-        Some((sent, remote)) => println!(", {sent} tidings, {remote} between processes"),
+        Some(all) => println!(", {} tidings, {} between processes", all.sent, all.remote),
         None => println!(),
     }
-}
-
-fn totals(share: &Share) -> (u64, u64) {
-    share
-        .parts
-        .iter()
-        .fold((0, 0), |(s, r), p| (s + p.3.sent, r + p.3.remote))
 }

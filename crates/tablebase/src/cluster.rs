@@ -27,14 +27,14 @@ use crate::retrograde::RetroError;
 /// #     }
 /// # }
 /// use std::sync::Arc;
-/// use qi_tablebase::dataflow::{self, Cluster};
+/// use qi_tablebase::dataflow::{solve_everywhere, Cluster};
 ///
 /// // `Line(n)`: from slot `k` one move to `k − 1`; slot 0 has lost.
 /// let slice = Arc::new(Line(20));
-/// let one = dataflow::solve(slice.clone(), &Cluster::Local { threads: 1 })?;
-/// let three = dataflow::solve(slice.clone(), &Cluster::Local { threads: 3 })?;
-/// assert_eq!(three.parts.len(), 3);
-/// assert_eq!(one.into_values(20), three.into_values(20));
+/// let one = solve_everywhere(slice.clone(), &Cluster::Local { threads: 1 })?;
+/// let three = solve_everywhere(slice.clone(), &Cluster::Local { threads: 3 })?;
+/// assert_eq!(three.1.len(), 3); // each worker's stats
+/// assert_eq!(one.0, three.0);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -200,13 +200,13 @@ impl Cluster {
 /// #     }
 /// # }
 /// use std::sync::Arc;
-/// use qi_tablebase::dataflow::{self, Cluster, DataflowError};
+/// use qi_tablebase::dataflow::{solve_everywhere, Cluster, DataflowError};
 ///
-/// let none = dataflow::solve(Arc::new(Line(3)), &Cluster::Local { threads: 0 });
+/// let none = solve_everywhere(Arc::new(Line(3)), &Cluster::Local { threads: 0 });
 /// assert!(matches!(none, Err(DataflowError::Cluster(_))));
 /// let hosts = vec!["127.0.0.1:1".to_string()];
 /// let outside = Cluster::Processes { threads: 1, process: 1, hosts };
-/// assert!(matches!(dataflow::solve(Arc::new(Line(3)), &outside), Err(DataflowError::Cluster(_))));
+/// assert!(matches!(solve_everywhere(Arc::new(Line(3)), &outside), Err(DataflowError::Cluster(_))));
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DataflowError {

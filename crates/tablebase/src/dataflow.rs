@@ -49,16 +49,16 @@ use crate::value::Wdl;
 /// #     }
 /// # }
 /// use std::sync::Arc;
-/// use qi_tablebase::dataflow::{self, Cluster};
+/// use qi_tablebase::dataflow::{solve_everywhere, Cluster};
 ///
-/// let share = dataflow::solve(Arc::new(Line(9)), &Cluster::Local { threads: 2 })?;
-/// for (_, _, _, stats) in &share.parts {
+/// let (_, workers) = solve_everywhere(Arc::new(Line(9)), &Cluster::Local { threads: 2 })?;
+/// for stats in &workers {
 ///     assert!(stats.rounds > 0);
 ///     assert_eq!(stats.remote, 0, "one process: nothing over the network");
 ///     assert_eq!(stats.reads, 0, "the slice reads no smaller slice");
 /// }
 /// // Each slot but the last has one predecessor to tell.
-/// assert_eq!(share.parts.iter().map(|p| p.3.sent).sum::<u64>(), 8);
+/// assert_eq!(workers.iter().map(|w| w.sent).sum::<u64>(), 8);
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -119,11 +119,19 @@ impl WorkerStats {
 /// #         if slot + 1 < self.0 { out.push(slot + 1) }
 /// #     }
 /// # }
+/// # use qi_tablebase::retrograde::{ReadingSlice, Reader, Source};
+/// # impl ReadingSlice for Line {
+/// #     fn sources(&self) -> Vec<Source> { Vec::new() }
+/// #     fn start_reading(&self, slot: u64, _: &dyn Reader) -> Result<Start, RetroError> {
+/// #         self.start(slot)
+/// #     }
+/// # }
 /// use std::sync::Arc;
-/// use qi_tablebase::dataflow::{self, Cluster};
+/// use qi_tablebase::dataflow::{solve_reading, Cluster, Held, READ_CHUNK};
 ///
 /// // Runs of 2^0 slots dealt to 2 workers: the even slots to worker 0.
-/// let share = dataflow::solve(Arc::new(Line(5)), &Cluster::Local { threads: 2 })?;
+/// let cluster = Cluster::Local { threads: 2 };
+/// let share = solve_reading(Arc::new(Line(5)), &cluster, Arc::new(Held::new(0)), READ_CHUNK)?;
 /// assert_eq!((share.workers, share.shift), (2, 0));
 /// let (owner, codes, distances, _) = &share.parts[0];
 /// assert_eq!(*owner, 0);
@@ -161,10 +169,18 @@ impl Share {
     /// #         if slot + 1 < self.0 { out.push(slot + 1) }
     /// #     }
     /// # }
+    /// # use qi_tablebase::retrograde::{ReadingSlice, Reader, Source};
+    /// # impl ReadingSlice for Line {
+    /// #     fn sources(&self) -> Vec<Source> { Vec::new() }
+    /// #     fn start_reading(&self, slot: u64, _: &dyn Reader) -> Result<Start, RetroError> {
+    /// #         self.start(slot)
+    /// #     }
+    /// # }
     /// use std::sync::Arc;
-    /// use qi_tablebase::dataflow::{self, Cluster};
+    /// use qi_tablebase::dataflow::{solve_reading, Cluster, Held, READ_CHUNK};
     ///
-    /// let share = dataflow::solve(Arc::new(Line(4)), &Cluster::Local { threads: 2 })?;
+    /// let cluster = Cluster::Local { threads: 2 };
+    /// let share = solve_reading(Arc::new(Line(4)), &cluster, Arc::new(Held::new(0)), READ_CHUNK)?;
     /// let values = share.into_values(4).unwrap();
     /// assert_eq!(values.get(3), Some((Wdl::Win, 3)));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -183,56 +199,13 @@ impl Share {
     }
 }
 
-/// Solves `slice` with the workers of `cluster`; every process of a
-/// [`Cluster::Processes`] run calls this with the same slice and gets its
-/// own workers' partitions.
-///
-/// ```
-/// # use qi_tablebase::retrograde::{RetroError, RetroSlice, Start, Open};
-/// # use qi_tablebase::Wdl;
-/// # struct Line(u64);
-/// # impl RetroSlice for Line {
-/// #     fn slots(&self) -> u64 { self.0 }
-/// #     fn start(&self, slot: u64) -> Result<Start, RetroError> {
-/// #         Ok(if slot == 0 { Start::Decided(Wdl::Loss, 0) }
-/// #            else { Start::Open(Open { successors: 1, ..Open::default() }) })
-/// #     }
-/// #     fn predecessors(&self, slot: u64, out: &mut Vec<u64>) {
-/// #         if slot + 1 < self.0 { out.push(slot + 1) }
-/// #     }
-/// # }
-/// use std::sync::Arc;
-/// use qi_tablebase::dataflow::{self, Cluster};
-/// use qi_tablebase::retrograde;
-///
-/// // `Line(n)`: from slot `k` one move to `k − 1`; slot 0 has lost.
-/// let slice = Arc::new(Line(9));
-/// let share = dataflow::solve(slice.clone(), &Cluster::Local { threads: 2 })?;
-/// assert_eq!(share.parts.len(), 2); // one partition a worker
-/// let values = share.into_values(slice.slots()).unwrap();
-/// assert_eq!(values, retrograde::solve(&*slice)?);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn solve<S: RetroSlice + Send + Sync + 'static>(
-    slice: Arc<S>,
-    cluster: &Cluster,
-) -> Result<Share, DataflowError> {
-    let shift = slice.run_shift();
-    let parts = run(cluster, move |worker, threads| {
-        Ok(play_rounds(&slice, threads, worker, None)?)
-    })?;
-    Ok(Share {
-        workers: cluster.workers(),
-        shift,
-        parts,
-    })
-}
-
-/// Solves `slice` as [`solve`] does, then gathers the values: every
-/// process gets the whole slice (what the next slices' starts read, so
-/// that each process can go on alone and keep every finished table), and
-/// the stats of its workers. The gathering sends each slot's value once
-/// to each process: 11 bytes a slot and process.
+/// Solves `slice` with the workers of `cluster`, then gathers the
+/// values: every process of a [`Cluster::Processes`] run calls this with
+/// the same slice, and each gets the whole slice (what the next slices'
+/// starts read, so that each process can go on alone and keep every
+/// finished table) and the stats of its own workers. The gathering
+/// sends each slot's value once to each process: 11 bytes a slot and
+/// process.
 ///
 /// ```
 /// # use qi_tablebase::retrograde::{RetroError, RetroSlice, Start, Open};
@@ -254,6 +227,7 @@ pub fn solve<S: RetroSlice + Send + Sync + 'static>(
 /// // `Line(n)`: from slot `k` one move to `k − 1`; slot 0 has lost.
 /// let (values, stats) = solve_everywhere(Arc::new(Line(9)), &Cluster::Local { threads: 3 })?;
 /// assert_eq!(values.get(8), Some((Wdl::Loss, 8)));
+/// assert_eq!(values, qi_tablebase::retrograde::solve(&Line(9))?);
 /// assert_eq!(stats.len(), 3);
 /// assert_eq!(stats.iter().map(|s| s.sent).sum::<u64>(), 8); // one tiding a move
 /// # Ok::<(), Box<dyn std::error::Error>>(())
@@ -263,7 +237,8 @@ pub fn solve_everywhere<S: RetroSlice + Send + Sync + 'static>(
     cluster: &Cluster,
 ) -> Result<(SliceValues, Vec<WorkerStats>), DataflowError> {
     let gathered = run(cluster, move |worker, threads| {
-        let part = play_rounds(&slice, threads, worker, None);
+        let ledger = Ledger::new(&*slice, worker.index(), worker.peers());
+        let part = play_rounds(&slice, threads, worker, (ledger, WorkerStats::default()));
         Ok(gather(&*slice, threads, worker, part)?)
     })?;
     let (stats, values): (Vec<_>, Vec<_>) = gathered.into_iter().unzip();
@@ -555,7 +530,7 @@ pub fn solve_reading<S: ReadingSlice + Send + Sync + 'static>(
             }
         }
         let ledger = failure.map_or(Ok(ledger), Err);
-        Ok(play_rounds(&slice, threads, worker, Some((ledger, stats)))?)
+        Ok(play_rounds(&slice, threads, worker, (ledger, stats))?)
     })?;
     Ok(Share {
         workers: cluster.workers(),
@@ -850,20 +825,15 @@ impl Rounds {
 
 /// The rounds of one worker from its `started` ledger (or the error that
 /// kept it from starting its slots), its stats counted on from what the
-/// worker did before; with `None`, its slots started from `slice`.
-/// Timestamps are rounds: no tiding is sent past the longest distance a
-/// table holds ([`next_round`]).
+/// worker did before. Timestamps are rounds: no tiding is sent past the
+/// longest distance a table holds ([`next_round`]).
 fn play_rounds<S: RetroSlice + Send + Sync + 'static>(
     slice: &Arc<S>,
     threads: usize,
     worker: &mut Worker<Allocator>,
-    started: Option<(Result<Ledger, RetroError>, WorkerStats)>,
+    (ledger, stats): (Result<Ledger, RetroError>, WorkerStats),
 ) -> Result<Part, RetroError> {
     let index = worker.index();
-    let (ledger, stats) = started.unwrap_or_else(|| {
-        let ledger = Ledger::new(&**slice, index, worker.peers());
-        (ledger, WorkerStats::default())
-    });
     let slice = slice.clone();
     let deal = Deal::new(worker.peers(), slice.run_shift());
     // A worker that cannot start its slots still plays the rounds (with

@@ -3,7 +3,7 @@
 //! the smaller tables), and un-moved by taking back a move that captured
 //! nothing. This is what the in-core solver
 //! ([`Solver::solve`](crate::Solver::solve)) and the rounds as data
-//! (`retrograde::solve`, and `dataflow::solve` on many workers and
+//! (`retrograde::solve`, and `dataflow::solve_everywhere` on many workers and
 //! processes) need of Jungle: the same starts and un-moves, so the same
 //! values, distances and bytes.
 //!

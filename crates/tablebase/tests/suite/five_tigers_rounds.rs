@@ -100,9 +100,7 @@ use crate::common::loopback;
 #[cfg(feature = "distributed")]
 mod distributed {
 
-    use qi_tablebase::dataflow::{self, Cluster, Share};
-
-    use qi_tablebase::retrograde::RetroSlice;
+    use qi_tablebase::dataflow::{solve_everywhere, Cluster};
 
     use crate::five_tigers_rounds::loopback;
 
@@ -113,7 +111,7 @@ mod distributed {
     use super::*;
 
     /// `slice` solved by `processes` processes of `threads` workers.
-    fn over_tcp(slice: &Arc<FiveTigersSlice>, processes: usize, threads: usize) -> Share {
+    fn over_tcp(slice: &Arc<FiveTigersSlice>, processes: usize, threads: usize) -> loopback::Run {
         loopback::joined(loopback::over_tcp(slice, processes, threads))
     }
 
@@ -125,15 +123,14 @@ mod distributed {
         for m in ms {
             let expected = tb.table(m).unwrap().to_bytes();
             let slice = Arc::new(FiveTigersSlice::new(m, rules, &tb).unwrap());
-            let threads = dataflow::solve(slice.clone(), &Cluster::Local { threads: 2 }).unwrap();
-            let values = threads.into_values(slice.slots()).unwrap();
+            let (values, _) =
+                solve_everywhere(slice.clone(), &Cluster::Local { threads: 2 }).unwrap();
             assert!(
                 slice.table(&values, 2).unwrap().to_bytes() == expected,
                 "{m}, 2 threads"
             );
-            let share = over_tcp(&slice, 2, 1);
-            assert!(share.parts.iter().any(|p| p.3.remote > 0), "{m}");
-            let values = share.into_values(slice.slots()).unwrap();
+            let (values, workers) = over_tcp(&slice, 2, 1);
+            assert!(workers.iter().any(|w| w.remote > 0), "{m}");
             assert!(
                 slice.table(&values, 2).unwrap().to_bytes() == expected,
                 "{m}, 2 processes"
@@ -320,7 +317,7 @@ mod distributed {
         for m in all {
             let expected = tb.table(m).unwrap().to_bytes();
             let slice = Arc::new(FiveTigersSlice::new(m, rules, &tb).unwrap());
-            let values = over_tcp(&slice, 3, 1).into_values(slice.slots()).unwrap();
+            let (values, _) = over_tcp(&slice, 3, 1);
             assert!(
                 slice.table(&values, 2).unwrap().to_bytes() == expected,
                 "{m}"

@@ -85,8 +85,7 @@ use crate::common::loopback;
 mod distributed {
     use std::sync::Arc;
 
-    use qi_tablebase::dataflow::{self, Cluster};
-    use qi_tablebase::retrograde::RetroSlice;
+    use qi_tablebase::dataflow::{solve_everywhere, Cluster};
 
     use super::loopback;
     use super::*;
@@ -99,15 +98,14 @@ mod distributed {
         for m in ms {
             let expected = tb.table(m).unwrap().to_bytes();
             let slice = Arc::new(JungleSlice::new(m, &rules, tb.clone()));
-            let threads = dataflow::solve(slice.clone(), &Cluster::Local { threads: 3 }).unwrap();
-            let values = threads.into_values(slice.slots()).unwrap();
+            let (values, _) =
+                solve_everywhere(slice.clone(), &Cluster::Local { threads: 3 }).unwrap();
             assert!(
                 slice.table(&values).to_bytes() == expected,
                 "{m}, 3 threads"
             );
-            let share = loopback::joined(loopback::over_tcp(&slice, 2, 1));
-            assert!(share.parts.iter().any(|p| p.3.remote > 0), "{m}");
-            let values = share.into_values(slice.slots()).unwrap();
+            let (values, workers) = loopback::joined(loopback::over_tcp(&slice, 2, 1));
+            assert!(workers.iter().any(|w| w.remote > 0), "{m}");
             assert!(
                 slice.table(&values).to_bytes() == expected,
                 "{m}, 2 processes"

@@ -241,7 +241,7 @@ use crate::common::loopback;
 mod distributed {
     use std::sync::Arc;
 
-    use qi_tablebase::dataflow::{self, Cluster};
+    use qi_tablebase::dataflow::{self, solve_everywhere, Cluster};
 
     use crate::retrograde::loopback::over_tcp;
 
@@ -252,12 +252,12 @@ mod distributed {
         for (seed, threads) in [(1, 1), (2, 2), (3, 3), (4, 4)] {
             let graph = Arc::new(Graph::random(seed, 2_000));
             let expected = retrograde::solve(&*graph).unwrap();
-            let share = dataflow::solve(graph.clone(), &Cluster::Local { threads }).unwrap();
-            assert_eq!(share.parts.len(), threads);
-            let rounds = share.parts[0].3.rounds;
+            let (values, workers) =
+                solve_everywhere(graph.clone(), &Cluster::Local { threads }).unwrap();
+            assert_eq!(workers.len(), threads);
+            let rounds = workers[0].rounds;
             assert!(rounds > 10, "{rounds} rounds");
-            assert_eq!(share.parts.iter().map(|p| p.3.remote).sum::<u64>(), 0);
-            let values = share.into_values(graph.slots()).unwrap();
+            assert_eq!(workers.iter().map(|w| w.remote).sum::<u64>(), 0);
             assert_eq!(values, expected, "seed {seed}, {threads} threads");
         }
     }
@@ -268,23 +268,18 @@ mod distributed {
         // member and its own TCP connections on 127.0.0.1.
         let graph = Arc::new(Graph::random(11, 3_000));
         let expected = retrograde::solve(&*graph).unwrap();
-        let shares = over_tcp(&graph, 3, 2);
-        // Each process alone holds only its own partitions.
-        assert!(shares[0].clone().into_values(graph.slots()).is_none());
-        let remote: u64 = shares
-            .iter()
-            .flat_map(|s| &s.parts)
-            .map(|p| p.3.remote)
-            .sum();
-        assert!(remote > 0);
-        let values = loopback::joined(shares).into_values(graph.slots()).unwrap();
+        let runs = over_tcp(&graph, 3, 2);
+        // Each process gets the whole slice and its own workers' stats.
+        assert!(runs.iter().all(|(_, workers)| workers.len() == 2));
+        let (values, workers) = loopback::joined(runs);
+        assert!(workers.iter().map(|w| w.remote).sum::<u64>() > 0);
         assert_eq!(values, expected);
     }
 
     #[test]
     fn a_bad_cluster_is_refused() {
         let graph = Arc::new(Graph::random(1, 10));
-        let none = dataflow::solve(graph.clone(), &Cluster::Local { threads: 0 });
+        let none = solve_everywhere(graph.clone(), &Cluster::Local { threads: 0 });
         assert!(matches!(none, Err(dataflow::DataflowError::Cluster(_))));
         let outside = Cluster::Processes {
             threads: 1,
@@ -292,7 +287,7 @@ mod distributed {
             hosts: vec!["127.0.0.1:1".into(), "127.0.0.1:2".into()],
         };
         assert!(matches!(
-            dataflow::solve(graph, &outside),
+            solve_everywhere(graph, &outside),
             Err(dataflow::DataflowError::Cluster(_))
         ));
     }

@@ -8,20 +8,23 @@
 
 use std::sync::Arc;
 
-use qi_tablebase::dataflow::{self, Cluster, Share};
-use qi_tablebase::retrograde::RetroSlice;
+use qi_tablebase::dataflow::{solve_everywhere, Cluster, WorkerStats};
+use qi_tablebase::retrograde::{RetroSlice, SliceValues};
 
 #[path = "ports.rs"]
 mod ports;
 pub use ports::loopback_hosts;
 
-/// `slice` solved by `processes` processes of `threads` workers: each
-/// process's share, in the order of the processes.
+/// What one process of a run gets: the whole slice, its workers' stats.
+pub type Run = (SliceValues, Vec<WorkerStats>);
+
+/// `slice` solved by `processes` processes of `threads` workers: what
+/// each process got, in the order of the processes.
 pub fn over_tcp<S: RetroSlice + Send + Sync + 'static>(
     slice: &Arc<S>,
     processes: usize,
     threads: usize,
-) -> Vec<Share> {
+) -> Vec<Run> {
     let hosts = loopback_hosts(processes);
     let runs: Vec<_> = (0..processes)
         .map(|process| {
@@ -32,7 +35,7 @@ pub fn over_tcp<S: RetroSlice + Send + Sync + 'static>(
                     process,
                     hosts,
                 };
-                dataflow::solve(slice, &cluster).expect("the run solves")
+                solve_everywhere(slice, &cluster).expect("the run solves")
             })
         })
         .collect();
@@ -41,11 +44,14 @@ pub fn over_tcp<S: RetroSlice + Send + Sync + 'static>(
         .collect()
 }
 
-/// The shares of the processes of one run as one (every part of every
-/// process).
-pub fn joined(shares: Vec<Share>) -> Share {
-    let mut shares = shares.into_iter();
-    let mut all = shares.next().expect("a process");
-    all.parts.extend(shares.flat_map(|s| s.parts));
-    all
+/// The processes of one run as one: the values, which every process got
+/// whole and alike, and the stats of every worker.
+pub fn joined(runs: Vec<Run>) -> Run {
+    let mut runs = runs.into_iter();
+    let (values, mut workers) = runs.next().expect("a process");
+    for (theirs, stats) in runs {
+        assert!(theirs == values, "every process gathers the same values");
+        workers.extend(stats);
+    }
+    (values, workers)
 }
