@@ -30,31 +30,25 @@ pub(crate) fn run<G: Generator>(
     threads: usize,
     done: &mut dyn FnMut(Made<'_, G>),
 ) -> Result<usize, GenerateDirError> {
-    let partitioned = matches!(plan.holding, Holding::Partitioned(_));
-    let run = Run {
+    let agree = |lacking: &[bool]| Ok(any_everywhere(cluster, lacking)?);
+    let run = |hold| Run {
         dir: Some(dir),
         threads,
+        hold,
+    };
+    if let Holding::Partitioned(_) = plan.holding {
+        // The slices read their sources' partition files: no table held.
+        let way = Partitioned {
+            rules,
+            cluster,
+            dir,
+        };
+        execute_plan(run(Hold::Nothing), plan, rules, agree, &way, done)
+    } else {
         // A gathered run's slices read the finished tables (and a table
         // made from its twin, the twin's): every one is held.
-        hold: match partitioned {
-            true => Hold::Nothing,
-            false => Hold::All,
-        },
-    };
-    let agree = |lacking: &[bool]| Ok(any_everywhere(cluster, lacking)?);
-    match partitioned {
-        true => {
-            let way = Partitioned {
-                rules,
-                cluster,
-                dir,
-            };
-            execute_plan(run, plan, rules, agree, &way, done)
-        }
-        false => {
-            let way = Gathered { rules, cluster };
-            execute_plan(run, plan, rules, agree, &way, done)
-        }
+        let way = Gathered { rules, cluster };
+        execute_plan(run(Hold::All), plan, rules, agree, &way, done)
     }
 }
 
@@ -84,9 +78,8 @@ impl<G: Generator> Way<G> for Gathered<'_, G> {
         let (values, workers) = solve_everywhere(slice.clone(), self.cluster)?;
         let table = G::slice_table(&slice, &values, threads)?;
         let made = Wrote {
-            how: How::OnCluster,
-            file: None,
             workers,
+            ..Wrote::here(How::OnCluster, None)
         };
         Ok((Some(table), made))
     }
@@ -188,9 +181,8 @@ impl<G: Generator> Way<G> for Partitioned<'_, G> {
             workers_stats.push(st);
         }
         let made = Wrote {
-            how: How::OnCluster,
-            file: None,
             workers: workers_stats,
+            ..Wrote::here(How::OnCluster, None)
         };
         Ok((None, made))
     }
@@ -219,13 +211,12 @@ pub fn plan_on_cluster<G: TableGame>(
     let mut plan = crate::plan::plan_all::<G>(rules, materials, present, How::OnCluster);
     // A gathered run holds every table of the closure; a partitioned one
     // none.
-    plan.resident_table_bytes = match partitioned {
-        true => 0,
-        false => plan.steps.iter().map(|s| s.file_bytes).sum(),
-    };
-    plan.holding = match partitioned {
-        true => Holding::Partitioned(cluster.clone()),
-        false => Holding::Gathered(cluster.clone()),
+    (plan.resident_table_bytes, plan.holding) = match partitioned {
+        true => (0, Holding::Partitioned(cluster.clone())),
+        false => {
+            let bytes = plan.steps.iter().map(|s| s.file_bytes).sum();
+            (bytes, Holding::Gathered(cluster.clone()))
+        }
     };
     plan
 }
