@@ -2,10 +2,11 @@
 # Writes the web app as a static site that any file server can serve and
 # that works offline (nothing is loaded from elsewhere):
 #   scripts/export-site.sh DIR
-# DIR gets the page of `qi serve` (crates/web/assets) switched to its
-# in-page backend (backend/local.js: the game in the page and
-# localStorage, the engine in a Web Worker), and the qi-wasm package in DIR/pkg, built by
-# scripts/build-wasm.sh, each script and style sheet minified. Try it:
+# DIR gets the page of `qi serve` (crates/web/assets) with a site.json
+# that names its in-page backend (backend/local.js: the game in the page
+# and localStorage, the engine in a Web Worker), and the qi-wasm package
+# in DIR/pkg, built by scripts/build-wasm.sh, each script and style sheet
+# minified. Try it:
 # python3 -m http.server -d DIR 8000
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,24 +16,12 @@ out="$1"
 mkdir -p "$out"
 scripts/build-wasm.sh "$out/pkg"
 
-# The page of `qi serve`, every file of crates/web/assets (its addresses
-# are relative, so the site works from any directory of a host). Its
-# index.html names the in-page backend (backend/local.js), where `qi
-# serve`'s page asks site.json, and preloads that backend's modules and
-# the engine's wasm module with the page's own, so that the first visit
-# fetches them all at once rather than each after the module that
-# imports it (web-tests/run.mjs checks that the page loads no module it
-# did not preload).
+# The page of `qi serve`, every file of crates/web/assets as it is (its
+# addresses are relative, so the site works from any directory of a
+# host), and the site.json that names its backend: the in-page one
+# (backend/local.js), where `qi serve` answers "server".
 cp -R crates/web/assets/. "$out/"
-rm -f "$out/site.json"
-backend='<meta name="qi-backend" content="local">\
-<link rel="modulepreload" href="backend/local.js">\
-<link rel="modulepreload" href="backend/kept-clock.js">\
-<link rel="modulepreload" href="backend/split-search.js">\
-<link rel="modulepreload" href="pkg/qi_wasm.js">\
-<link rel="preload" href="pkg/qi_wasm_bg.wasm" as="fetch" type="application/wasm" crossorigin>'
-sed -i "s|^<link rel=\"manifest\"|$backend\n&|" "$out/index.html"
-grep -q 'name="qi-backend"' "$out/index.html" || { echo "export-site.sh: index.html has no manifest link to put the backend before" >&2; exit 1; }
+printf '{"backend": "local"}\n' > "$out/site.json"
 # Each script and style sheet minified on its own by esbuild (no bundle:
 # the same files, the same ES modules and imports), which drops the
 # comments and JSDoc that the sources in crates/web/assets keep: a first

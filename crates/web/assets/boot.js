@@ -8,13 +8,11 @@
 /** @typedef {import("./backend/backend.js").Backend} Backend */
 
 /**
- * The backend this page has. The static site's index.html names its own
- * (`<meta name="qi-backend" content="local">`, written by
- * scripts/export-site.sh with the preloads of its modules and wasm
- * module), so nothing is asked before the engine loads; `qi serve`'s page
- * has none and asks site.json, which the server answers. The in-page
- * backend (backend/local.js, with the engine's wasm module) is loaded
- * only where it is named.
+ * The backend this page has, as site.json names it: `qi serve` answers
+ * `{"backend": "server"}`, a static site's file (written by
+ * scripts/export-site.sh) `{"backend": "local"}`. The one page serves
+ * both, unchanged. The in-page backend (backend/local.js, with the
+ * engine's wasm module) is loaded only where it is named.
  * @returns {Promise<Backend>}
  */
 async function chooseBackend() {
@@ -23,7 +21,8 @@ async function chooseBackend() {
     return serverBackend();
   }
   // The engine's module compiles while it downloads and while
-  // backend/local.js and the page's modules load.
+  // backend/local.js, its modules and the page's load, all asked at once.
+  preload(LOCAL_MODULES);
   const module = compileEngine();
   module.catch(() => {});
   const { localBackend } = await import("./backend/local.js");
@@ -31,8 +30,28 @@ async function chooseBackend() {
 }
 
 /**
- * The in-page backend's wasm module (qi-wasm), compiled as it downloads
- * (the static site's index.html preloads it).
+ * The modules the in-page backend imports, itself first: preloaded as
+ * soon as the page knows its backend, so that they load side by side
+ * rather than each after the module importing it (a browser test checks
+ * that the page loads no module it did not preload).
+ */
+const LOCAL_MODULES = ["backend/local.js", "backend/kept-clock.js", "backend/split-search.js", "pkg/qi_wasm.js"];
+
+/**
+ * Asks for `paths` (relative to the page) as module preloads.
+ * @param {string[]} paths
+ */
+function preload(paths) {
+  for (const path of paths) {
+    const link = document.createElement("link");
+    link.rel = "modulepreload";
+    link.href = new URL(path, import.meta.url).href;
+    document.head.append(link);
+  }
+}
+
+/**
+ * The in-page backend's wasm module (qi-wasm), compiled as it downloads.
  * @returns {Promise<WebAssembly.Module>}
  */
 async function compileEngine() {
@@ -44,12 +63,10 @@ async function compileEngine() {
 }
 
 /**
- * The backend the page names, or site.json's (null if neither).
+ * The backend site.json names (null without one).
  * @returns {Promise<string | null>}
  */
 async function backendNamed() {
-  const meta = document.querySelector('meta[name="qi-backend"]');
-  if (meta instanceof HTMLMetaElement) return meta.content;
   try {
     const response = await fetch("site.json", { cache: "no-cache" });
     return response.ok ? (await response.json()).backend : null;
