@@ -4,13 +4,13 @@
 use qi_core::Position;
 use qi_five_tigers::{FiveTigers, Phase, Rules, RulesError};
 
+use super::cells;
 use super::count::estimated_state_count;
 use super::key::State;
 use super::layout::{Dense, Slots};
 use super::material::{
     closure, forbids_shuttle, same_board_rules, within_rules, Material, MaterialError,
 };
-use super::retro;
 use super::stats::Stats;
 use super::table::{Table, Tablebase};
 use crate::driver::{GenerateError, Solver};
@@ -42,7 +42,7 @@ pub fn solve_material(
     threads: usize,
 ) -> Result<Table, GenerateError> {
     within_rules(material, rules)?;
-    retro::solve(material, rules, smaller, threads)
+    cells::solve(material, rules, smaller, threads)
 }
 
 impl TableGame for FiveTigers {

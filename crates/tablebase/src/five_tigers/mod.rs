@@ -17,9 +17,9 @@
 //!   allowed), version-3 over the cells of the boards and bans (shuttle
 //!   forbidden), no key stored, probed a block at a time.
 //! * The generator: [`solve_material`], one solver by un-moves over one
-//!   index for both shuttle options (`retro` over `dense_ban`'s cells):
+//!   index for both shuttle options (`cells` over `dense_ban`'s cells):
 //!   under `shuttle = forbidden` a board slot of `dense` is followed by a
-//!   cell per pair of bans (`retro_ban` adds what the bans do), with the
+//!   cell per pair of bans (`bans` adds what the bans do), with the
 //!   shuttle allowed it is the index with no bans, a cell per board slot.
 //!   The tests check it against the forward move graph of a material, the
 //!   owed-removal states nodes of their own, labelled backwards.
@@ -48,8 +48,8 @@
 //! | states and their keys; the index (board slots, their cells) and slots | `key`, `dense`, `dense_ban`, `layout`, `table` |
 //! | the table core's trait, the generator's entry point | `game` |
 //! | a position's steps and start, shared by the generators | `steps` |
-//! | solving in core | `removals`, `retro`, `retro_ban`, `slice` |
-//! | solving out of core | `retro_disk` (its cells, file, schedule, disk room, halves, threads) |
+//! | solving in core | `removals`, `cells`, `bans`, `slice` |
+//! | solving out of core | `out_of_core` (its cells, file, schedule, disk room, halves, threads) |
 //! | a table from its twin (colours swapped) | `twin` |
 //! | planning a directory's run, the game's ways of the executor | `within_memory` (one material's memory at a time, the twin, out of core, the cluster's slice), `file_stats` |
 //!
@@ -66,6 +66,8 @@
 //! assert_eq!(tb.probe(&pos).unwrap(), Some((Wdl::Win, 2)));
 //! ```
 
+mod bans;
+mod cells;
 mod count;
 mod dense;
 mod dense_ban;
@@ -74,10 +76,8 @@ mod game;
 mod key;
 mod layout;
 mod material;
+mod out_of_core;
 mod removals;
-mod retro;
-mod retro_ban;
-mod retro_disk;
 mod slice;
 mod stats;
 mod steps;
@@ -96,7 +96,7 @@ pub use material::{
     closure, same_board_rules, Material, MaterialError, MAX_PIECES, MAX_PIECES_FORBIDDEN,
 };
 pub(crate) use material::{forbids_shuttle, within_rules};
-pub use retro_disk::{solve_out_of_core, OutOfCoreReport};
+pub use out_of_core::{solve_out_of_core, OutOfCoreReport};
 pub use slice::FiveTigersSlice;
 pub use stats::Stats;
 pub use table::{position_of_key, LazyTablebase, Table, Tablebase};

@@ -4,12 +4,12 @@
 //! smaller tables), and the un-moves of the retrograde generator. This
 //! is what the generic rounds (`retrograde::solve`, and `dataflow`'s solvers
 //! on many workers) need of the game; the single-process generator
-//! (`retro`) runs the same starts and un-moves in place.
+//! (`cells`) runs the same starts and un-moves in place.
 //!
 //! A slot is a cell of the material's index (`BanIndex::under`): under
 //! `shuttle = allowed` a board slot (the index has no bans); under
 //! `shuttle = forbidden` a position with the steps back its two sides may
-//! not play (`retro_ban`).
+//! not play (`bans`).
 //!
 //! A slice made by [`FiveTigersSlice::reading`] holds no smaller table:
 //! it is a [`ReadingSlice`], whose conversions end in a read of the
@@ -23,9 +23,9 @@ use std::sync::Arc;
 
 use qi_five_tigers::{FiveTigers, Rules};
 
+use super::cells::{self, Work};
 use super::dense_ban::BanIndex;
 use super::removals::Lookup;
-use super::retro::{self, Work};
 use super::table::{internal, missing};
 use super::{Dense, Material, Slots, Table, Tablebase};
 use crate::driver::GenerateError;
@@ -137,7 +137,7 @@ impl FiveTigersSlice {
         smaller: &Tablebase,
     ) -> Result<FiveTigersSlice, GenerateError> {
         let mut held = Tablebase::new(rules);
-        for table in retro::tables_read(material, rules, smaller)? {
+        for table in cells::tables_read(material, rules, smaller)? {
             held.insert_table(table.clone());
         }
         Ok(FiveTigersSlice {
@@ -226,7 +226,7 @@ impl FiveTigersSlice {
             _ => 0,
         };
         let distances = Distances::narrowest(codes.iter().zip(&values.distances).map(decided));
-        retro::table_of(
+        cells::table_of(
             self.material,
             &self.rules,
             self.index.clone(),
@@ -259,7 +259,7 @@ impl FiveTigersSlice {
             }
             let bans = BanIndex::bans_at([x, o], off);
             let (rules, material) = (&self.rules, self.material);
-            retro::start_cell(
+            cells::start_cell(
                 index,
                 board_slot,
                 [x, o],
@@ -320,7 +320,7 @@ impl RetroSlice for FiveTigersSlice {
     fn predecessors(&self, slot: u64, out: &mut Vec<u64>) {
         let start = out.len();
         let values = self.rules.values();
-        retro::unmoves(&self.index, slot, &values, out);
+        cells::unmoves(&self.index, slot, &values, out);
         crate::retrograde::sort_and_dedup_from(out, start);
     }
 }

@@ -3,9 +3,9 @@
 //! ([`for_each_step`]), and how a position starts from them
 //! ([`start_by_steps`]): a step that forms a formation is a conversion
 //! into the smaller tables ([`convert_step`]), any other one a successor
-//! in the material. The in-core generator (`retro`, with `retro_ban`'s
+//! in the material. The in-core generator (`cells`, with `bans`'s
 //! shared starts of a board slot's cells) and the out-of-core one
-//! (`retro_disk`) share it.
+//! (`out_of_core`) share it.
 
 use qi_core::{Position, Side};
 use qi_five_tigers::{FiveTigers, Move, Point, NEIGHBOURS, THROUGH};

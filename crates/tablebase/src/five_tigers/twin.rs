@@ -99,7 +99,7 @@ pub(crate) fn twin_table(source: &Table, threads: usize) -> Result<Table, Genera
                 .collect(),
         ),
     };
-    super::retro::table_of(
+    super::cells::table_of(
         material,
         source.rules(),
         Arc::new(target),

@@ -13,7 +13,7 @@ use std::path::Path;
 use qi_five_tigers::{FiveTigers, Rules};
 
 use super::layout::{DENSE_BAN_VERSION, DENSE_VERSION};
-use super::retro_disk::{memory_needed, solve_out_of_core};
+use super::out_of_core::{memory_needed, solve_out_of_core};
 #[cfg(feature = "distributed")]
 use super::twin::twin_table;
 use super::twin::{twin, write_twin};

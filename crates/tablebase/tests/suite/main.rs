@@ -16,12 +16,12 @@ mod common {
 mod dir;
 mod exhaustive;
 mod files;
+mod five_tigers_bans;
+mod five_tigers_cells;
 mod five_tigers_dense;
 mod five_tigers_dense_ban;
 mod five_tigers_exhaustive;
 mod five_tigers_graph;
-mod five_tigers_retro;
-mod five_tigers_retro_ban;
 mod five_tigers_rounds;
 mod five_tigers_tables;
 mod jungle_rounds;

@@ -5,7 +5,7 @@
 //! workers, partitioned and joined, out of core, from a twin). A change
 //! that alters one byte of one path's tables fails here, whichever path
 //! it is. The out-of-core widening forced by a small grain is pinned
-//! beside its tests (`five_tigers/retro_disk/tests.rs`), the two-animal
+//! beside its tests (`five_tigers/out_of_core/tests.rs`), the two-animal
 //! and keyed forms in `pinned_bytes.rs`.
 //!
 //! The larger closures (`3v3` and `4v2` under the shuttle ban, `3v3` with

@@ -41,7 +41,7 @@ fn the_tables_equal_the_move_graph_oracle_below_3v3() {
 }
 
 /// `3v3` too; by hand, in release:
-/// `cargo test --release -p qi-tablebase --test suite five_tigers_retro -- --ignored`.
+/// `cargo test --release -p qi-tablebase --test suite five_tigers_cells -- --ignored`.
 #[test]
 #[ignore = "3v3 through the move graph oracle, minutes: run by hand in release"]
 fn the_tables_equal_the_move_graph_oracle_to_3_a_side() {

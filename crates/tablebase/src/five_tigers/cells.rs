@@ -5,7 +5,7 @@
 //! graph stored. Five Tigers with the shuttle allowed is the ban index
 //! with no bans: the same solver, starts and rounds; what the bans add
 //! (the cells of a board slot, a step's bans after it, the un-step a ban
-//! forces) is in `retro_ban`.
+//! forces) is in `bans`.
 //!
 //! * The starts, cut among the threads: a position with no step is lost
 //!   at 0; a step that forms a formation leads into owed removals, which
@@ -30,11 +30,11 @@ use std::sync::Arc;
 use qi_core::Bitboard32;
 use qi_five_tigers::{quiet_unsteps, FiveTigers, Rules};
 
+use super::bans::{self, BlockStart};
 use super::dense::DenseIndex;
 use super::dense_ban::BanIndex;
 use super::key::{side_of, Ban, State, ALL};
 use super::removals::{conversion, Lookup, Memo};
-use super::retro_ban::{self, BlockStart};
 use super::steps::{convert_step, start_by_steps, SlotStart};
 use super::table::{internal, needed_table};
 use super::{same_board_rules, Dense, Material, Slots, Table, Tablebase};
@@ -135,10 +135,10 @@ fn start_slot<L: Lookup + ?Sized>(
 /// appended to `preds` (not deduplicated). Without bans every quiet
 /// un-step of that side; under the ban the one its ban says, each with
 /// the bans the predecessor can have been under
-/// ([`retro_ban::unmoves_from`]).
+/// ([`bans::unmoves_from`]).
 pub(super) fn unmoves(index: &BanIndex, cell: u64, values: &[u8; 5], preds: &mut Vec<u64>) {
     if index.has_bans() {
-        retro_ban::unmoves_from(index, cell, values, false, |_| {}, |p, _, _| preds.push(p));
+        bans::unmoves_from(index, cell, values, false, |_| {}, |p, _, _| preds.push(p));
         return;
     }
     let index = &index.boards;

@@ -1,6 +1,6 @@
 //! The generator under `shuttle = forbidden` out of core: a material whose
 //! cells do not fit in memory with the state and distance bytes of
-//! [`retro_ban`](super::retro_ban) (`5v5`: 2.49 · 10¹⁰ cells, 56 GB
+//! [`bans`](super::bans) (`5v5`: 2.49 · 10¹⁰ cells, 56 GB
 //! there) is solved with 5 bits a cell in memory and its distances on
 //! disk, in the table file being written. The same rules, the same table,
 //! byte for byte.
@@ -59,11 +59,11 @@ use std::time::Instant;
 
 use qi_five_tigers::{Rules, Shuttle};
 
+use super::bans::{bans_after_step, unmoves_from, Before};
+use super::cells::start_cells;
 use super::dense_ban::{BanIndex, Block};
 use super::file_stats::count_block;
 use super::key::{side_of, Ban};
-use super::retro::start_cells;
-use super::retro_ban::{bans_after_step, unmoves_from, Before};
 use super::steps::{for_each_step, is_banned, with};
 use super::table::internal;
 use super::{Material, Stats, Tablebase};

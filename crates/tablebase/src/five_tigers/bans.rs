@@ -1,4 +1,4 @@
-//! What the shuttle ban adds to the retrograde generator (`retro`), whose
+//! What the shuttle ban adds to the retrograde generator (`cells`), whose
 //! cells are then those of a [`BanIndex`] with bans, a state per pair of
 //! bans the two sides can be under.
 //!
@@ -196,7 +196,7 @@ pub(super) struct Before {
 }
 
 /// The un-moves of `cell` under the ban (see the module docs and
-/// [`retro::unmoves`](super::retro::unmoves)), each predecessor given to
+/// [`cells::unmoves`](super::cells::unmoves)), each predecessor given to
 /// `each(cell, own, other)` with its bans there, of its side to move
 /// (`own`) and of the other side (those of an image of its state under a
 /// symmetry: the same successors' cells); the boards and side to move the
@@ -205,7 +205,7 @@ pub(super) struct Before {
 /// given as the cell of its twin (the colours swapped: the boards
 /// exchanged, First to move, the bans exchanged), which has the same
 /// value and distance: in `a v a` the cells with Second to move are
-/// solved as their twins ([`retro_disk`](super::retro_disk)). The bans
+/// solved as their twins ([`out_of_core`](super::out_of_core)). The bans
 /// given beside it stay the predecessor's own.
 #[inline]
 pub(super) fn unmoves_from(

@@ -1,8 +1,8 @@
-//! Unit tests of `five_tigers::retro_ban`.
+//! Unit tests of `five_tigers::bans`.
 
 use std::sync::Arc;
 
-use super::super::retro::{table_of, Cells};
+use super::super::cells::{table_of, Cells};
 use super::super::{closure, solve_material, Tablebase};
 use super::*;
 use crate::in_core::{self, Distance, Solved};

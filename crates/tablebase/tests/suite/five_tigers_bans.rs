@@ -48,7 +48,7 @@ fn the_tables_equal_the_move_graph_oracle_on_the_small_materials() {
 }
 
 /// The rest to 3 a side (`3v2` to `3v3`); by hand, in release:
-/// `cargo test --release -p qi-tablebase --test suite five_tigers_retro_ban -- --ignored`.
+/// `cargo test --release -p qi-tablebase --test suite five_tigers_bans -- --ignored`.
 #[test]
 #[ignore = "every shandong material to 3 a side through the move graph oracle, minutes: run by hand in release"]
 fn the_tables_equal_the_move_graph_oracle_to_3_a_side() {
