@@ -144,6 +144,14 @@
 //! squares, and a position with two animals or more off the middle file
 //! counts its successors without indexing them.
 //!
+//! One layout for both shuttle options (`Slots::Dense` over a
+//! `BanIndex` with bans or without, conversions read by `Table::get`)
+//! then cost `shandong-shuttle --pieces 4` 3.4 % user time (13.77, 13.73
+//! against 14.16, 14.29 s) and saved a third of its peak (113 to 74 MB);
+//! `shandong --pieces 3` was unchanged (15.72, 15.70 against 15.38,
+//! 15.63 s), both against the layout just before, alternated on the
+//! shared machine.
+//!
 //! The larger runs, one each, one after the other on a loaded machine
 //! (load 9 to 17), with the one best removal but before both shuttle
 //! options shared one index (which measured +1.7 % and +1.8 % CPU on the
