@@ -90,14 +90,14 @@ pub(crate) fn twin_table(source: &Table, threads: usize) -> Result<Table, Genera
         |(i, (v, d))| fill(source, &src, &target, (i * per) as u64, v, d),
         |()| {},
     )?;
+    // The file bytes as the table's distances (one byte each: as they are).
     let distances = match source.distances {
         Distances::U8(_) => Distances::U8(distances),
-        Distances::U16(_) => Distances::U16(
-            distances
-                .chunks_exact(2)
-                .map(|b| u16::from_le_bytes([b[0], b[1]]))
-                .collect(),
-        ),
+        Distances::U16(_) => {
+            let mut wide = Distances::U16(Vec::with_capacity(n));
+            wide.extend_from_bytes(&distances);
+            wide
+        }
     };
     super::cells::table_of(
         material,
@@ -198,12 +198,9 @@ fn fill(
                 )));
             }
             set_code(values, to, code);
-            match &source.distances {
-                Distances::U8(d) => distances[to] = d[i],
-                Distances::U16(d) => {
-                    distances[2 * to..2 * to + 2].copy_from_slice(&d[i].to_le_bytes())
-                }
-            }
+            source
+                .distances
+                .write_bytes(i, &mut distances[to * width..(to + 1) * width]);
         }
         cell = hi;
     }
