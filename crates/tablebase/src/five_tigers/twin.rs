@@ -21,7 +21,7 @@ use crate::format::blocked;
 use crate::format::container::Header;
 use crate::format::versions::version_of;
 use crate::format::FormatError;
-use crate::value::{code_at, set_code, Distances, UNUSED};
+use crate::value::{code_at, set_code, UNUSED};
 use crate::TableGame;
 
 /// The material with the sides' pieces exchanged.
@@ -91,6 +91,7 @@ pub(crate) fn twin_table(source: &Table, threads: usize) -> Result<Table, Genera
         |()| {},
     )?;
     // The file bytes as the table's distances (one byte each: as they are).
+    use crate::value::Distances;
     let distances = match source.distances {
         Distances::U8(_) => Distances::U8(distances),
         Distances::U16(_) => {
