@@ -355,10 +355,48 @@ pub fn join_partitions<G: Generator>(
     dirs: &[std::path::PathBuf],
     out: &Path,
     threads: usize,
-    done: impl FnMut(&Table<G>),
+    mut done: impl FnMut(&Table<G>),
 ) -> Result<Vec<G::Material>, GenerateDirError> {
-    let order = G::closure(materials, rules);
-    let table_of =
-        |m, values: &SliceValues| G::slice_table(&G::slice(rules, m, None)?, values, threads);
-    crate::format::partition::join_dirs(rules, &order, dirs, out, table_of, done)
+    let run = Run {
+        dir: Some(out),
+        threads,
+        hold: Hold::Nothing,
+    };
+    let mut written = Vec::new();
+    let way = Join { rules, dirs };
+    let mut held = Tablebase::new(rules);
+    execute(
+        run,
+        materials,
+        &mut held,
+        |l| Ok(l.to_vec()),
+        &way,
+        &mut |d| {
+            d.table.into_iter().for_each(&mut done);
+            written.push(d.material);
+        },
+    )?;
+    Ok(written)
+}
+
+/// The way of [`join_partitions`]: a table made from the partitions of
+/// a cluster's run, not solved.
+struct Join<'a, G: TableGame> {
+    rules: &'a G::Rules,
+    dirs: &'a [std::path::PathBuf],
+}
+
+impl<G: Generator> Way<G> for Join<'_, G> {
+    type Made = ();
+
+    fn make(
+        &self,
+        m: G::Material,
+        _held: &Tablebase<G>,
+        threads: usize,
+    ) -> Result<(Option<Table<G>>, ()), GenerateDirError> {
+        let values = crate::partition::join_partitions::<G>(self.rules, m, self.dirs)?;
+        let table = G::slice_table(&G::slice(self.rules, m, None)?, &values, threads)?;
+        Ok((Some(table), ()))
+    }
 }

@@ -17,16 +17,12 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::exec::{execute, GenerateDirError, Hold, Run, Way};
-use crate::format::container::{
-    fnv1a, read_prefix, sum_around, write_prefix, FileError, Reader, FNV_OFFSET,
-};
+use crate::format::container::{fnv1a, read_prefix, sum_around, write_prefix, FileError, Reader};
 use crate::format::write::write_atomically_with;
 use crate::format::{rules_and_material, FormatError};
 use crate::game::TableGame;
 use crate::retrograde::{join_parts, Deal, SliceValues, UNUSED};
 use crate::value::decode_distances;
-use crate::{GenerateError, Table};
 
 /// The first bytes of every partition file.
 pub const PART_MAGIC: [u8; 8] = *b"QIPT\r\n\x1a\n";
@@ -244,10 +240,8 @@ impl<G: TableGame> Partition<G> {
     /// ```
     pub fn from_bytes(bytes: &[u8], rules: &G::Rules) -> Result<Partition<G>, FormatError> {
         let head = PartHeader::<G>::parse(bytes, rules, bytes.len() as u64)?;
-        let mut scan = head.scan();
-        scan.feed(bytes);
-        head.verify(scan)?;
         let data = &bytes[head.data_at as usize..];
+        head.verify(data, Path::new(""), 1 << 20)?;
         let count = head.count as usize;
         let mut distances = vec![0; count];
         decode_distances(&data[count..], &mut distances);
@@ -293,18 +287,12 @@ impl<G: TableGame> Partition<G> {
         rules: &G::Rules,
         chunk: usize,
     ) -> Result<PartHeader<G>, FormatError> {
-        use std::io::Read;
+        use std::io::{Seek, SeekFrom};
         let head = Self::header(path, rules)?;
-        let mut file = std::fs::File::open(path).map_err(|e| FormatError::io(path, e))?;
-        let mut scan = head.scan();
-        let mut buf = vec![0u8; chunk.max(1)];
-        loop {
-            match file.read(&mut buf).map_err(|e| FormatError::io(path, e))? {
-                0 => break,
-                n => scan.feed(&buf[..n]),
-            }
-        }
-        head.verify(scan)?;
+        let io = |e| FormatError::io(path, e);
+        let mut file = std::fs::File::open(path).map_err(io)?;
+        file.seek(SeekFrom::Start(head.data_at)).map_err(io)?;
+        head.verify(file, path, chunk)?;
         Ok(head)
     }
 
@@ -371,8 +359,10 @@ pub struct PartHeader<G: TableGame> {
     pub count: u64,
     /// Where the codes start (the distances follow them).
     pub data_at: u64,
-    checksum_at: usize,
     checksum: u64,
+    /// The checksum of the header's bytes (its own 8 left out): where
+    /// the data's checksum starts.
+    header_sum: u64,
 }
 
 impl<G: TableGame> PartHeader<G> {
@@ -391,6 +381,7 @@ impl<G: TableGame> PartHeader<G> {
         let checksum_at = r.position();
         let checksum = u64::from_le_bytes(r.array().map_err(file)?);
         let data_at = r.position() as u64;
+        let header_sum = sum_around(&bytes[..data_at as usize], checksum_at);
         let expected_size = count.checked_mul(3).and_then(|p| p.checked_add(data_at));
         if expected_size != Some(size) {
             return Err(file(FileError::SizeMismatch {
@@ -421,73 +412,47 @@ impl<G: TableGame> PartHeader<G> {
             },
             count,
             data_at,
-            checksum_at,
             checksum,
+            header_sum,
         })
     }
 
-    /// A scan of the file this header heads.
-    fn scan(&self) -> Scan {
-        Scan::new(self.checksum_at, self.data_at..self.data_at + self.count)
-    }
-
-    /// Refuses contents whose checksum is not the header's, or with a
-    /// code that is not a value.
-    fn verify(&self, scan: Scan) -> Result<(), FormatError> {
-        let source = if scan.sum != self.checksum {
+    /// Reads the data after this header (of the file `path`) from
+    /// `data`, `chunk` bytes at a time (nothing of its size is held),
+    /// refusing data whose checksum is not the header's, or with a code
+    /// that is not a value.
+    fn verify(
+        &self,
+        mut data: impl std::io::Read,
+        path: &Path,
+        chunk: usize,
+    ) -> Result<(), FormatError> {
+        let (mut sum, mut at, mut bad) = (self.header_sum, 0u64, None);
+        let mut buf = vec![0u8; chunk.max(1)];
+        loop {
+            let n = data.read(&mut buf).map_err(|e| FormatError::io(path, e))?;
+            if n == 0 {
+                break;
+            }
+            sum = fnv1a(sum, &buf[..n]);
+            // The codes come first: the first `count` bytes.
+            let codes = &buf[..self.count.saturating_sub(at).min(n as u64) as usize];
+            if let (None, Some(k)) = (bad, codes.iter().position(|&c| c > UNUSED)) {
+                bad = Some(at + k as u64);
+            }
+            at += n as u64;
+        }
+        let source = if sum != self.checksum {
             FileError::Checksum {
                 expected: self.checksum,
-                found: scan.sum,
+                found: sum,
             }
-        } else if let Some(at) = scan.bad {
+        } else if let Some(at) = bad {
             FileError::BadValue(at)
         } else {
             return Ok(());
         };
         Err(part_file::<G>(source))
-    }
-}
-
-/// A partition file's bytes, fed in order: their checksum (the
-/// checksum's own 8 bytes at `checksum_at` left out) and the local index
-/// of the first code (at `codes`) that is not a value.
-struct Scan {
-    checksum_at: u64,
-    codes: std::ops::Range<u64>,
-    /// Bytes fed so far.
-    at: u64,
-    sum: u64,
-    bad: Option<u64>,
-}
-
-impl Scan {
-    fn new(checksum_at: usize, codes: std::ops::Range<u64>) -> Scan {
-        let checksum_at = checksum_at as u64;
-        Scan {
-            checksum_at,
-            codes,
-            at: 0,
-            sum: FNV_OFFSET,
-            bad: None,
-        }
-    }
-
-    /// The next bytes of the file.
-    fn feed(&mut self, bytes: &[u8]) {
-        let (lo, hi) = (self.at, self.at + bytes.len() as u64);
-        let within = |r: std::ops::Range<u64>| {
-            (r.start.clamp(lo, hi) - lo) as usize..(r.end.clamp(lo, hi) - lo) as usize
-        };
-        let skip = within(self.checksum_at..self.checksum_at + 8);
-        self.sum = fnv1a(fnv1a(self.sum, &bytes[..skip.start]), &bytes[skip.end..]);
-        let codes = within(self.codes.clone());
-        if let (None, Some(k)) = (
-            self.bad,
-            bytes[codes.clone()].iter().position(|&c| c > UNUSED),
-        ) {
-            self.bad = Some(lo + (codes.start + k) as u64 - self.codes.start);
-        }
-        self.at = hi;
     }
 }
 
@@ -648,72 +613,6 @@ pub fn join_partitions<G: TableGame>(
     }
     let (slots, shift) = deal.unwrap_or((0, 0));
     Ok(join_parts(slots, shift, parts))
-}
-
-/// Joins, for every material of the closure of `materials`, the
-/// partition files in `dirs` into the material's table file in `out`,
-/// the table made from the values by `table_of`; `done` gets each table
-/// written. A run of the one executor: `out` claimed (created, locked,
-/// a killed run's temporary files removed), each file written through a
-/// temporary name renamed into place, a sound table file already in
-/// `out` left as it is and a damaged one joined again.
-pub(crate) fn join_dirs<G: TableGame>(
-    rules: &G::Rules,
-    materials: &[G::Material],
-    dirs: &[PathBuf],
-    out: &Path,
-    table_of: impl Fn(G::Material, &SliceValues) -> Result<Table<G>, GenerateError> + Sync,
-    mut done: impl FnMut(&Table<G>),
-) -> Result<Vec<G::Material>, GenerateDirError> {
-    let run = Run {
-        dir: Some(out),
-        threads: 1,
-        hold: Hold::Nothing,
-    };
-    let way = Join {
-        rules,
-        dirs,
-        table_of,
-    };
-    let mut written = Vec::new();
-    let mut held = crate::Tablebase::new(rules);
-    execute(
-        run,
-        materials,
-        &mut held,
-        |l| Ok(l.to_vec()),
-        &way,
-        &mut |d| {
-            d.table.into_iter().for_each(&mut done);
-            written.push(d.material);
-        },
-    )?;
-    Ok(written)
-}
-
-/// The way of [`join_dirs`]: a table made from the partitions of a
-/// cluster's run, not solved.
-struct Join<'a, G: TableGame, F> {
-    rules: &'a G::Rules,
-    dirs: &'a [PathBuf],
-    table_of: F,
-}
-
-impl<G: TableGame, F> Way<G> for Join<'_, G, F>
-where
-    F: Fn(G::Material, &SliceValues) -> Result<Table<G>, GenerateError> + Sync,
-{
-    type Made = ();
-
-    fn make(
-        &self,
-        m: G::Material,
-        _held: &crate::Tablebase<G>,
-        _threads: usize,
-    ) -> Result<(Option<Table<G>>, ()), GenerateDirError> {
-        let values = join_partitions::<G>(self.rules, m, self.dirs)?;
-        Ok((Some((self.table_of)(m, &values)?), ()))
-    }
 }
 
 #[cfg(test)]
