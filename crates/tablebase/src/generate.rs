@@ -3,13 +3,12 @@
 //! ([`ByPlan`], the tables read held as [`Plan::holding`] says), or, on a
 //! cluster, by the ways of `on_cluster`.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
 use crate::driver::{execute_plan, Generator, Made, Wrote};
 use crate::error::GenerateError;
 use crate::exec::{GenerateDirError, Hold, Run, Way};
-use crate::format::{load_table, FormatError};
+use crate::format::FormatError;
 use crate::game::table::Table;
 use crate::game::TableGame;
 use crate::plan::{Holding, How, Plan};
@@ -66,8 +65,7 @@ pub fn generate_plan<G: Generator>(
     };
     let way = ByPlan::<G> {
         rules,
-        how: plan.steps.iter().map(|s| (s.material, s.how)).collect(),
-        holding: plan.holding.clone(),
+        plan,
         dir,
         progress,
     };
@@ -77,8 +75,7 @@ pub fn generate_plan<G: Generator>(
 /// The way of [`generate_plan`]: each material made as its step says.
 struct ByPlan<'a, G: TableGame> {
     rules: &'a G::Rules,
-    how: BTreeMap<G::Material, How>,
-    holding: Holding,
+    plan: &'a Plan<G::Material>,
     dir: &'a Path,
     progress: &'a (dyn Fn(&str) + Sync),
 }
@@ -87,14 +84,15 @@ impl<G: Generator> ByPlan<'_, G> {
     /// How `m` is made: as planned, or, when its file was planned as
     /// present and found damaged, as a plan without that file says.
     fn how(&self, m: G::Material) -> Result<How, GenerateDirError> {
-        if let Some(&how) = self.how.get(&m).filter(|&&how| how != How::Present) {
+        let planned = self.plan.steps.iter().find(|s| s.material == m);
+        if let Some(how) = planned.map(|s| s.how).filter(|&how| how != How::Present) {
             return Ok(how);
         }
         let path = Tablebase::<G>::file_path(self.dir, m);
         if path.exists() {
             std::fs::remove_file(&path).map_err(|e| FormatError::io(&path, e))?;
         }
-        let memory = match self.holding {
+        let memory = match self.plan.holding {
             Holding::FromDir { memory } => memory,
             _ => u64::MAX,
         };
@@ -114,7 +112,7 @@ impl<G: Generator> Way<G> for ByPlan<'_, G> {
     /// Side by side when the tables read are held (each material in
     /// core), one at a time within the plan's memory otherwise.
     fn side_by_side(&self) -> bool {
-        self.holding == Holding::Held
+        self.plan.holding == Holding::Held
     }
 
     fn make(
@@ -130,13 +128,9 @@ impl<G: Generator> Way<G> for ByPlan<'_, G> {
             return Ok((None, Wrote::here(how, Some(file))));
         }
         let read;
-        let smaller = match self.holding {
+        let smaller = match self.plan.holding {
             Holding::FromDir { .. } => {
-                let mut tb = Tablebase::new(rules);
-                for t in G::dependencies(m, rules) {
-                    tb.insert_table(load_table(&Tablebase::<G>::file_path(dir, t), rules)?);
-                }
-                read = tb;
+                read = Tablebase::load_present(dir, rules, &G::dependencies(m, rules))?;
                 &read
             }
             _ => held,
