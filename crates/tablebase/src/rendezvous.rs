@@ -27,7 +27,6 @@
 //! `N`th `barrier` (from 1) has met, before timely connects: the peer
 //! that dies between the meeting and timely's connection.
 
-use std::cell::RefCell;
 use std::io::{ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -261,32 +260,31 @@ struct Meeting<'a> {
 }
 
 impl Meeting<'_> {
-    /// Tries `attempt` until it gives something, every 20 ms (short: a wait
-    /// comes before every dataflow of a run), saying now and then that it
-    /// waits for `waiting()`; gives up at the deadline.
+    /// Tries `attempt` until it gives something (`Ok`, not `Err` of what
+    /// it still waits for), every 20 ms (short: a wait comes before every
+    /// dataflow of a run), saying now and then what it waits for; gives up
+    /// at the deadline.
     fn wait<T>(
         &self,
-        waiting: &dyn Fn() -> String,
-        mut attempt: impl FnMut() -> Result<Option<T>, RendezvousError>,
+        mut attempt: impl FnMut() -> Result<Result<T, String>, RendezvousError>,
     ) -> Result<T, RendezvousError> {
         let mut told = Instant::now();
         loop {
-            if let Some(done) = attempt()? {
-                return Ok(done);
-            }
+            let waiting = match attempt()? {
+                Ok(done) => return Ok(done),
+                Err(waiting) => waiting,
+            };
             let now = Instant::now();
             if now >= self.deadline {
                 return Err(RendezvousError::Timeout(format!(
-                    "{} did not come within the {} s of --connect-timeout",
-                    waiting(),
+                    "{waiting} did not come within the {} s of --connect-timeout",
                     self.timeout.as_secs()
                 )));
             }
             if now.duration_since(told) >= progress_every(self.timeout) {
                 told = now;
                 (self.say)(&format!(
-                    "waiting for {} ({} s left of --connect-timeout)",
-                    waiting(),
+                    "waiting for {waiting} ({} s left of --connect-timeout)",
                     self.deadline.saturating_duration_since(now).as_secs()
                 ));
             }
@@ -301,38 +299,32 @@ impl Meeting<'_> {
         listener
             .set_nonblocking(true)
             .map_err(|e| RendezvousError::Io(format!("cannot listen on {}: {e}", self.hosts[0])))?;
-        let met: RefCell<Vec<Option<Met>>> =
-            RefCell::new((0..self.hosts.len()).map(|_| None).collect());
-        let waiting = || {
-            let met = met.borrow();
-            let missing = (1..self.hosts.len()).filter(|&p| met[p].is_none());
-            let missing: Vec<String> = missing
-                .map(|p| format!("process {p} at {}", self.hosts[p]))
-                .collect();
-            missing.join(", ")
-        };
-        let all_met = self.wait(&waiting, || {
-            let mut met = met.borrow_mut();
-            loop {
-                match listener.accept() {
-                    Ok((stream, from)) => match read_hello(stream, self.hosts.len(), self.deadline)
-                    {
-                        Ok((p, heard)) if met[p].is_none() => met[p] = Some(heard),
-                        Ok((p, (mut stream, _))) => {
-                            let why = format!("two processes say they are process {p}");
-                            answer_all(std::iter::once(&mut stream), &why);
-                            return Err(RendezvousError::Foreign(why));
-                        }
-                        Err(e) => (self.say)(&format!("ignored a connection from {from}: {e}")),
-                    },
-                    Err(e) if e.kind() == ErrorKind::WouldBlock => {
-                        return Ok(met.iter().skip(1).all(Option::is_some).then_some(()))
+        let mut met: Vec<Option<Met>> = (0..self.hosts.len()).map(|_| None).collect();
+        let all_met = self.wait(|| loop {
+            match listener.accept() {
+                Ok((stream, from)) => match read_hello(stream, self.hosts.len(), self.deadline) {
+                    Ok((p, heard)) if met[p].is_none() => met[p] = Some(heard),
+                    Ok((p, (mut stream, _))) => {
+                        let why = format!("two processes say they are process {p}");
+                        answer_all(std::iter::once(&mut stream), &why);
+                        return Err(RendezvousError::Foreign(why));
                     }
-                    Err(e) => return Err(RendezvousError::Io(format!("{}: {e}", self.hosts[0]))),
+                    Err(e) => (self.say)(&format!("ignored a connection from {from}: {e}")),
+                },
+                Err(e) if e.kind() == ErrorKind::WouldBlock => {
+                    let missing = (1..self.hosts.len()).filter(|&p| met[p].is_none());
+                    let missing: Vec<String> = missing
+                        .map(|p| format!("process {p} at {}", self.hosts[p]))
+                        .collect();
+                    return Ok(if missing.is_empty() {
+                        Ok(())
+                    } else {
+                        Err(missing.join(", "))
+                    });
                 }
+                Err(e) => return Err(RendezvousError::Io(format!("{}: {e}", self.hosts[0]))),
             }
         });
-        let met = met.into_inner();
         let mismatch = met.iter().enumerate().find_map(|(p, m)| {
             let (_, settings) = m.as_ref()?;
             differ(settings, self.fingerprint).map(|(setting, theirs, ours)| {
@@ -374,12 +366,12 @@ impl Meeting<'_> {
             )));
         }
         let mut last = None;
-        let waiting = || format!("process 0 at {address}");
-        let connected = self.wait(&waiting, || {
+        let connected = self.wait(|| {
             let mut each = addrs
                 .iter()
                 .map(|a| TcpStream::connect_timeout(a, Duration::from_secs(1)));
-            Ok(each.find_map(|c| c.map_err(|e| last = Some(e)).ok()))
+            let stream = each.find_map(|c| c.map_err(|e| last = Some(e)).ok());
+            Ok(stream.ok_or_else(|| format!("process 0 at {address}")))
         });
         let mut stream = connected.map_err(|e| match (e, last) {
             (RendezvousError::Timeout(why), Some(last)) => {
