@@ -1344,6 +1344,9 @@ const tests = {
     await page.waitForFunction(() => __qiTest.state.view.ply === 1);
     await clickSq(page, "a7");
     await clickSq(page, "a6");
+    // The board takes the next move once the server has answered this one
+    // (a click before that is not a move): wait for it, as a player does.
+    await page.waitForFunction(() => __qiTest.state.view.moves.join(" ") === "a3a4 a7a6");
     await clickSq(page, "g3");
     await clickSq(page, "g4");
     await page.waitForFunction(() => __qiTest.state.view.moves.join(" ") === "a3a4 a7a6 g3g4");
