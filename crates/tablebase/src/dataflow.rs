@@ -27,9 +27,10 @@ use timely::WorkerConfig;
 
 pub use crate::cluster::{Cluster, DataflowError};
 use crate::retrograde::{
-    join_parts, next_round, Deal, Fetched, Ledger, News, ReadRecorder, ReadingSlice, RetroError,
-    RetroSlice, SliceValues, Start, UNUSED,
+    join_parts, Deal, Fetched, Ledger, News, ReadRecorder, ReadingSlice, RetroError, RetroSlice,
+    SliceValues, Start, UNUSED,
 };
+use crate::round;
 use crate::value::Wdl;
 
 /// What one worker did.
@@ -826,7 +827,7 @@ impl Rounds {
 /// The rounds of one worker from its `started` ledger (or the error that
 /// kept it from starting its slots), its stats counted on from what the
 /// worker did before. Timestamps are rounds: no tiding is sent past the
-/// longest distance a table holds ([`next_round`]).
+/// longest distance a table holds ([`round::ply_before`]).
 fn play_rounds<S: RetroSlice + Send + Sync + 'static>(
     slice: &Arc<S>,
     threads: usize,
@@ -889,7 +890,7 @@ fn play_rounds<S: RetroSlice + Send + Sync + 'static>(
                         if now.is_empty() {
                             return;
                         }
-                        if next_round(round).is_err() {
+                        if round::ply_before(u32::from(round)).is_err() {
                             r.failure = Some(RetroError::TooDeep);
                             return;
                         }

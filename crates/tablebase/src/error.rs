@@ -192,15 +192,6 @@ pub enum GenerateError {
         /// The material a capture leads to.
         needed: String,
     },
-    /// The index of a material does not decode into a valid position
-    /// (a bug, or a position the rules refuse).
-    #[error("position {index} of {material} is not a valid position")]
-    InvalidPosition {
-        /// The material.
-        material: String,
-        /// The index.
-        index: u64,
-    },
     /// The material has more positions or moves than one table holds.
     #[error("{0} has too many positions for one table")]
     TooLarge(String),

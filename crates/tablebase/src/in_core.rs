@@ -5,9 +5,10 @@
 //! slots of its dense index, and under the shuttle ban over the cells of
 //! the ban index): the game gives the slice and builds its table from
 //! the solved cells; this module is generic over the slice ([`Cells`]:
-//! its cells, how each starts, its un-moves) and over the width of a
-//! distance while solving ([`Distance`]: one byte, solved again with two
-//! when a distance does not fit).
+//! its cells, how each starts, its un-moves, its error; every
+//! `RetroSlice` is one, which is how `retrograde::solve` runs it) and
+//! over the width of a distance while solving ([`Distance`]: one byte,
+//! solved again with two when a distance does not fit).
 //!
 //! Each cell has a state byte and a distance. The transition rule is
 //! [`crate::round`]'s: the rounds go distance by distance, each a scan of
@@ -19,13 +20,17 @@
 
 use std::ops::Range;
 
-use crate::driver::GenerateError;
-use crate::round::{self, Begin, Heard, Loss, News, Overcounted, Start};
+use crate::error::GenerateError;
+use crate::round::{self, Begin, Heard, Loss, News, Overcounted, Start, TooDeep, MAX_SUCCESSORS};
 use crate::value::{pack_codes, Distances, Wdl, ONE_BYTE_LONGEST, UNUSED};
 
 /// A slice as the in-core solver sees it: its cells, how the cells of a
 /// part start, and the un-moves of a cell.
 pub(crate) trait Cells: Sync {
+    /// What a start fails with, and so the solution: the slice's own
+    /// error, which also says what the solver refuses ([`Refusal`]).
+    type Error: From<Refusal> + Send;
+
     /// The number of cells, `0..cells()`.
     fn cells(&self) -> u64;
 
@@ -47,12 +52,46 @@ pub(crate) trait Cells: Sync {
     fn start_part(
         &self,
         part: Range<u64>,
-        record: &mut dyn FnMut(u64, Start) -> Result<(), GenerateError>,
-    ) -> Result<(), GenerateError>;
+        record: &mut dyn FnMut(u64, Start) -> Result<(), Self::Error>,
+    ) -> Result<(), Self::Error>;
 
-    /// Appends to `out` the cells from which one move leads to `cell` (a
-    /// decided cell), in any order, repeats allowed.
+    /// Appends to `out` the distinct cells from which one move leads to
+    /// `cell` (a decided cell), in any order.
     fn unmoves(&self, cell: u64, out: &mut Vec<u64>);
+}
+
+/// What the solver refuses, whatever the slice: each slice's error says
+/// it in its own terms (`From<Refusal>`).
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum Refusal {
+    /// A position further from the end than a table holds.
+    #[error(transparent)]
+    TooDeep(#[from] TooDeep),
+    /// More cells (the count) than the machine's arrays index (the
+    /// material, or whatever names the slice).
+    #[error("{0} has too many positions for one table")]
+    TooLarge(String, u64),
+    /// A cell with more distinct successors than [`MAX_SUCCESSORS`].
+    #[error("cell {0} has more than {MAX_SUCCESSORS} successors in its slice")]
+    TooManySuccessors(u64),
+    /// A cell told of more won successors than it counted: the slice's
+    /// starts and un-moves disagree.
+    #[error("cell {0} has more decided successors than it counted")]
+    Overcounted(u64),
+    /// The units of the slice (named) end elsewhere than at its last
+    /// cell.
+    #[error("{0}: the units end at cell {1}")]
+    Units(String, u64),
+}
+
+impl From<Refusal> for GenerateError {
+    fn from(refusal: Refusal) -> GenerateError {
+        match refusal {
+            Refusal::TooDeep(_) => GenerateError::TooDeep,
+            Refusal::TooLarge(material, _) => GenerateError::TooLarge(material),
+            refusal => GenerateError::Internal(refusal.to_string()),
+        }
+    }
 }
 
 /// Working bytes per 4 cells: the state byte and a one-byte distance
@@ -90,29 +129,27 @@ impl Solved {
     /// bytes are freed once packed.
     pub(crate) fn pack(self, threads: usize) -> (Vec<u8>, Distances) {
         let states = self.states;
-        let values = pack_codes(states.len(), threads, |i| match states[i] {
-            WIN => Wdl::Win.code(),
-            LOSS => Wdl::Loss.code(),
-            UNUSED_STATE => UNUSED,
-            _ => Wdl::Draw.code(),
-        });
+        let values = pack_codes(states.len(), threads, |i| code(states[i]));
         (values, self.distances)
     }
 
-    /// The value and distance of each cell (a cell no position uses is
-    /// drawn at 0).
-    pub(crate) fn values(&self) -> (Vec<Wdl>, Vec<u16>) {
-        let wdl = |s| match s {
-            WIN => Wdl::Win,
-            LOSS => Wdl::Loss,
-            _ => Wdl::Draw,
-        };
+    /// The value code and distance of each cell (a slice's values,
+    /// `retrograde::SliceValues`).
+    pub(crate) fn into_values(self) -> (Vec<u8>, Vec<u16>) {
         let distances = &self.distances;
-        self.states
-            .iter()
-            .enumerate()
-            .map(|(i, &s)| (wdl(s), distances.get(i) as u16))
+        (self.states.iter().enumerate())
+            .map(|(i, &s)| (code(s), distances.get(i) as u16))
             .unzip()
+    }
+}
+
+/// The value code of a solved cell's state byte.
+fn code(state: u8) -> u8 {
+    match state {
+        WIN => Wdl::Win.code(),
+        LOSS => Wdl::Loss.code(),
+        UNUSED_STATE => UNUSED,
+        _ => Wdl::Draw.code(),
     }
 }
 
@@ -121,18 +158,18 @@ impl Solved {
 ///
 /// # Errors
 ///
-/// What a start says; [`GenerateError::TooDeep`] past the longest
-/// distance a table holds.
+/// What a start says, or what the solver refuses ([`Refusal`]: a
+/// distance past the longest a table holds, say).
 pub(crate) fn solve<C: Cells + ?Sized>(
     name: impl std::fmt::Display,
     cells: &C,
     threads: usize,
-) -> Result<Solved, GenerateError> {
+) -> Result<Solved, C::Error> {
     match solve_in::<u8, C>(&name, cells, threads)? {
         Some(arrays) => Ok(Solved::of(arrays)),
         None => (solve_in::<u16, C>(&name, cells, threads)?)
             .map(Solved::of)
-            .ok_or(GenerateError::TooDeep),
+            .ok_or_else(|| Refusal::TooDeep(TooDeep).into()),
     }
 }
 
@@ -145,7 +182,7 @@ pub(crate) fn solve_in<D: Distance, C: Cells + ?Sized>(
     name: &impl std::fmt::Display,
     cells: &C,
     threads: usize,
-) -> Result<Option<Arrays<D>>, GenerateError> {
+) -> Result<Option<Arrays<D>>, C::Error> {
     let (mut states, mut dist) = state_arrays::<D>(name, cells.cells())?;
     // A few parts per thread, taken in turn, so a thread's share splits
     // off the state arrays and a slow part holds no thread idle.
@@ -153,10 +190,8 @@ pub(crate) fn solve_in<D: Distance, C: Cells + ?Sized>(
     let horizon = {
         let units = cells.units();
         if cells.first_cell(units) != cells.cells() {
-            return Err(GenerateError::Internal(format!(
-                "{name}: the units end at cell {}",
-                cells.first_cell(units)
-            )));
+            let end = cells.first_cell(units);
+            return Err(Refusal::Units(name.to_string(), end).into());
         }
         let parts = (threads as u64 * 4).clamp(1, units.max(1));
         let mut jobs = Vec::new();
@@ -174,10 +209,10 @@ pub(crate) fn solve_in<D: Distance, C: Cells + ?Sized>(
             let mut far = 0;
             cells.start_part(part, &mut |cell, start| {
                 let i = (cell - base) as usize;
-                far = far.max(record(start, &mut s[i], &mut d[i])?);
+                far = far.max(record(cell, start, &mut s[i], &mut d[i])?);
                 Ok(())
             })?;
-            Ok::<_, GenerateError>(far)
+            Ok::<_, C::Error>(far)
         })?;
         fars.into_iter().fold(0, u32::max)
     };
@@ -188,7 +223,7 @@ pub(crate) fn solve_in<D: Distance, C: Cells + ?Sized>(
     Ok(fits.then_some((states, dist)))
 }
 
-/// Records how a cell starts in its state byte and distance: a decided
+/// Records how `cell` starts in its state byte and distance: a decided
 /// win or loss is `WIN_NEW` or `LOSS_NEW` at its distance (a decided draw
 /// never lost and never won); an open cell keeps its count of distinct
 /// successors and `NON_LOSING`, and its distance is the distance of its
@@ -197,16 +232,17 @@ pub(crate) fn solve_in<D: Distance, C: Cells + ?Sized>(
 /// greatest distance this cell may be decided at. A distance at or past
 /// the width's [`Distance::LIMIT`] is stored cut short; the caller sees
 /// it in the distance returned.
-pub(crate) fn record<D: Distance>(
+fn record<D: Distance>(
+    cell: u64,
     start: Start,
     state: &mut u8,
     far: &mut D,
-) -> Result<u32, GenerateError> {
+) -> Result<u32, Refusal> {
     let count = |successors: u32| {
         u8::try_from(successors)
             .ok()
             .filter(|&c| c <= COUNT)
-            .ok_or_else(|| GenerateError::Internal(format!("{successors} successors")))
+            .ok_or(Refusal::TooManySuccessors(cell))
     };
     match start.begin()? {
         Begin::Unused => {
@@ -243,7 +279,7 @@ pub(crate) fn record<D: Distance>(
 
 /// Undecided states are `0..=127`: the count of undecided distinct
 /// successors in the material (bits 0–5) and [`NON_LOSING`].
-pub(crate) const COUNT: u8 = 63;
+pub(crate) const COUNT: u8 = MAX_SUCCESSORS as u8;
 /// Some exit draws or wins for the side to move: never lost.
 pub(crate) const NON_LOSING: u8 = 64;
 /// Decided, not yet un-moved.
@@ -318,7 +354,7 @@ fn predecessors<C: Cells + ?Sized>(
     decided: &[(u64, bool)],
     cells: &C,
     threads: usize,
-) -> Result<Vec<Vec<u64>>, GenerateError> {
+) -> Result<Vec<Vec<u64>>, Refusal> {
     let one = |part: &[(u64, bool)]| {
         let mut out = Vec::with_capacity(part.len() * 8);
         let mut preds: Vec<u64> = Vec::with_capacity(20);
@@ -326,8 +362,6 @@ fn predecessors<C: Cells + ?Sized>(
             // Un-move: the side not to move here stepped last.
             preds.clear();
             cells.unmoves(slot, &mut preds);
-            preds.sort_unstable();
-            preds.dedup();
             out.extend(preds.iter().map(|&q| q << 1 | u64::from(won)));
         }
         out
@@ -340,11 +374,11 @@ fn predecessors<C: Cells + ?Sized>(
 /// The state and distance arrays of a slice of `n` slots, all undecided,
 /// or why they cannot be made (`n` past what the index or the machine's
 /// address space holds).
-pub(crate) fn state_arrays<D: Clone + Default>(
+fn state_arrays<D: Clone + Default>(
     material: impl std::fmt::Display,
     n: u64,
-) -> Result<(Vec<u8>, Vec<D>), GenerateError> {
-    let too_large = || GenerateError::TooLarge(material.to_string());
+) -> Result<(Vec<u8>, Vec<D>), Refusal> {
+    let too_large = || Refusal::TooLarge(material.to_string(), n);
     let n = usize::try_from(n).map_err(|_| too_large())?;
     if n as u64 >= 1 << 62 {
         return Err(too_large());
@@ -446,7 +480,7 @@ fn rounds<D: Distance, C: Cells + ?Sized>(
     mut horizon: u32,
     threads: usize,
     cells: &C,
-) -> Result<bool, GenerateError> {
+) -> Result<bool, Refusal> {
     let n = states.len();
     let mut todo: Vec<(u64, bool)> = Vec::with_capacity(BLOCK);
     let mut d = 0u32;
@@ -504,7 +538,7 @@ fn apply_updates<D: Distance>(
     updates: &[Vec<u64>],
     here: u16,
     threads: usize,
-) -> Result<u32, GenerateError> {
+) -> Result<u32, Refusal> {
     let n = states.len();
     let total: usize = updates.iter().map(Vec::len).sum();
     let threads = if total < 1 << 16 {
@@ -555,11 +589,7 @@ fn apply_updates<D: Distance>(
                         Loss::Held(at) => further = further.max(u32::from(at)),
                     }
                 }
-                Err(Overcounted) => {
-                    return Err(GenerateError::Internal(format!(
-                        "cell {q} has more decided successors than it counted"
-                    )))
-                }
+                Err(Overcounted) => return Err(Refusal::Overcounted(q as u64)),
             }
         }
         Ok(further)

@@ -62,7 +62,7 @@
 //! | errors | `error` | [`FormatError`], [`FileError`], [`GenerateError`], [`ProbeError`] |
 //! | threads | `threads` | the one pool (parts or jobs on `n` scoped threads, their results in order or the first error) and the lock that goes on after a panic |
 //! | transition rule | `round` | how a slot starts, what a tiding does to it, the end of a round, overflow as a typed error |
-//! | solvers | `in_core`, [`retrograde`] (one thread, the [`retrograde::Ledger`] of the distributed run), `five_tigers::out_of_core` (out of core) | each keeps its own layout and applies `round`'s rule |
+//! | solvers | `in_core` (every in-core generation, and [`retrograde::solve`] over any slice), the [`retrograde::Ledger`] of the distributed run, `five_tigers::out_of_core` (out of core) | each keeps its own layout and applies `round`'s rule |
 //! | file formats | `format` (`container`, `blocked`, `partition`, `versions`, `write`) | the one table of (game, version) → layout ([`SlotIndex`]); atomic writing |
 //! | probing | `probe` ([`Tablebase`], [`LazyTablebase`], paged files) | reads `format`, never the generators |
 //! | games | [`jungle`], [`five_tigers`], `game` ([`TableGame`]) | the index, the moves and un-moves, the dependencies |

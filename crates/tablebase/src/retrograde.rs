@@ -21,15 +21,20 @@
 //!
 //! What is still open when no round has anything left is drawn.
 //!
-//! [`Ledger`] keeps the slots of one partition (its share of a [`Deal`]:
-//! every `peers`-th run of slots) and plays one round at a time, so the one-thread solver here
-//! ([`solve`]) and the distributed one (`dataflow`, with the `distributed`
-//! feature) share every
-//! rule: they give the same values by construction, and the tests compare
-//! them with a check of each value against its successors'.
+//! [`solve`] solves a slice on this thread by the crate's one in-core
+//! solver (the one every game's in-core generation runs). [`Ledger`]
+//! keeps the slots of one partition (its share of a [`Deal`]: every
+//! `peers`-th run of slots) and plays one round at a time: the rounds of
+//! the distributed solver (`dataflow`, with the `distributed` feature).
+//! Both apply the crate's one transition rule (`round`), and the tests
+//! compare them with each other and with a check of each value against
+//! its successors'.
 
 use std::collections::BTreeMap;
+use std::ops::Range;
 
+use crate::error::GenerateError;
+use crate::in_core::{self, Cells, Refusal};
 use crate::round::{self, Begin, Heard, Loss, Overcounted, TooDeep};
 pub use crate::round::{Exits, News, Open, Start, MAX_SUCCESSORS};
 use crate::value::Wdl;
@@ -794,8 +799,9 @@ impl Ledger {
     pub(crate) fn push(&mut self, slot: u64, start: Start) -> Result<(), RetroError> {
         let local = self.slots.len() as u32;
         debug_assert_eq!(self.slot(local as usize), slot);
-        let left = |successors: u32| {
-            u8::try_from(successors).map_err(|_| RetroError::TooManySuccessors { slot })
+        let left = |successors: u32| match u8::try_from(successors) {
+            Ok(left) if successors <= MAX_SUCCESSORS => Ok(left),
+            _ => Err(RetroError::TooManySuccessors { slot }),
         };
         let entry = match start.begin()? {
             Begin::Unused => Slot::decided(UNUSED, 0),
@@ -839,36 +845,6 @@ impl Ledger {
     fn local(&self, slot: u64) -> usize {
         debug_assert_eq!(self.deal.owner(slot), self.owner);
         self.deal.local(slot)
-    }
-
-    /// The first round after `round` with something scheduled.
-    ///
-    /// ```
-    /// use qi_tablebase::retrograde::{Exits, Ledger, Open, RetroError, RetroSlice, Start};
-    /// use qi_tablebase::Wdl;
-    ///
-    /// // Slot 0 lost in 4 (decided from the start), slot 1 wins by an exit
-    /// // into a position lost in 6.
-    /// struct Two;
-    /// impl RetroSlice for Two {
-    ///     fn slots(&self) -> u64 { 2 }
-    ///     fn start(&self, slot: u64) -> Result<Start, RetroError> {
-    ///         Ok(if slot == 0 { Start::Decided(Wdl::Loss, 4) }
-    ///            else { Start::Open(Open { successors: 0, exits: Exits { shortest_lost: Some(6), ..Exits::default() } }) })
-    ///     }
-    ///     fn predecessors(&self, _: u64, _: &mut Vec<u64>) {}
-    /// }
-    /// let part = Ledger::new(&Two, 0, 1)?;
-    /// assert_eq!(part.next_due(0), Some(4));
-    /// assert_eq!(part.next_due(4), Some(7));
-    /// assert_eq!(part.next_due(7), None);
-    /// # Ok::<(), RetroError>(())
-    /// ```
-    pub fn next_due(&self, round: u16) -> Option<u16> {
-        self.due
-            .range(round.saturating_add(1)..)
-            .next()
-            .map(|(&r, _)| r)
     }
 
     /// Every round with something scheduled.
@@ -1170,13 +1146,59 @@ impl From<TooDeep> for RetroError {
     }
 }
 
-/// The round after `round` (the transition rule's [`round::ply_before`]).
-pub(crate) fn next_round(round: u16) -> Result<u16, RetroError> {
-    Ok(round::ply_before(u32::from(round))?)
+/// A [`RetroSlice`] as the in-core solver's cells: its slots, each
+/// started by [`RetroSlice::start`], un-moved by
+/// [`RetroSlice::predecessors`] ([`solve`]).
+impl<S: RetroSlice + ?Sized> Cells for S {
+    type Error = RetroError;
+
+    fn cells(&self) -> u64 {
+        self.slots()
+    }
+
+    fn start_part(
+        &self,
+        mut part: Range<u64>,
+        record: &mut dyn FnMut(u64, Start) -> Result<(), RetroError>,
+    ) -> Result<(), RetroError> {
+        part.try_for_each(|slot| record(slot, self.start(slot)?))
+    }
+
+    fn unmoves(&self, cell: u64, out: &mut Vec<u64>) {
+        self.predecessors(cell, out);
+    }
 }
 
-/// Solves `slice` on this thread: the rounds of the module's rules, one
-/// partition.
+/// A slice's error where a game's generation solves its slice
+/// (Jungle's in-core solve): past the longest distance, or a fault the
+/// generator's own checks (the tables read) leave to a bug.
+impl From<RetroError> for GenerateError {
+    fn from(error: RetroError) -> GenerateError {
+        match error {
+            RetroError::TooDeep => GenerateError::TooDeep,
+            error => GenerateError::Internal(error.to_string()),
+        }
+    }
+}
+
+/// The in-core solver's refusals of a slice ([`solve`]), a slot named
+/// where it names a cell.
+impl From<Refusal> for RetroError {
+    fn from(refusal: Refusal) -> RetroError {
+        match refusal {
+            Refusal::TooDeep(_) => RetroError::TooDeep,
+            Refusal::TooManySuccessors(slot) => RetroError::TooManySuccessors { slot },
+            Refusal::Overcounted(slot) => RetroError::Inconsistent { slot },
+            Refusal::TooLarge(_, slot) | Refusal::Units(_, slot) => RetroError::Slice {
+                slot,
+                message: refusal.to_string(),
+            },
+        }
+    }
+}
+
+/// Solves `slice` on this thread: the crate's in-core solver (the one
+/// every game's in-core generation runs) over its slots.
 ///
 /// ```
 /// # use qi_tablebase::retrograde::{RetroError, RetroSlice, Start, Open};
@@ -1200,40 +1222,7 @@ pub(crate) fn next_round(round: u16) -> Result<u16, RetroError> {
 /// # Ok::<(), RetroError>(())
 /// ```
 pub fn solve<S: RetroSlice + ?Sized>(slice: &S) -> Result<SliceValues, RetroError> {
-    // One thread settles every round before the next one's tidings, so
-    // each tiding is told at once: nothing but the decided slots of two
-    // rounds is held.
-    let mut ledger = Ledger::new(slice, 0, 1)?;
-    let mut round: u16 = 0;
-    let mut decided = Vec::new();
-    ledger.settle(0, &mut decided);
-    let mut next = Vec::new();
-    let mut scheduled = Vec::new();
-    let mut predecessors = Vec::new();
-    loop {
-        let later = next_round(round)?;
-        for &(slot, wdl) in &decided {
-            let Some(news) = News::of(wdl) else {
-                continue;
-            };
-            predecessors.clear();
-            slice.predecessors(slot, &mut predecessors);
-            for &p in &predecessors {
-                ledger.tell(later, p, news, &mut next, &mut scheduled)?;
-            }
-        }
-        scheduled.clear();
-        std::mem::swap(&mut decided, &mut next);
-        next.clear();
-        round = match ledger.next_due(round) {
-            _ if !decided.is_empty() => later,
-            Some(due) => due,
-            None => break,
-        };
-        ledger.settle(round, &mut decided);
-    }
-    // One partition: its slots in order.
-    let (codes, distances) = ledger.finish();
+    let (codes, distances) = in_core::solve("the slice", slice, 1)?.into_values();
     Ok(SliceValues { codes, distances })
 }
 

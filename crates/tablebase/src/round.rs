@@ -1,7 +1,7 @@
 //! The transition rule of retrograde analysis, written once for every
 //! solver (Jungle's and Five Tigers' in core, the rounds under the
 //! shuttle ban, out of core, and the [`crate::retrograde::Ledger`] of the
-//! one-thread and distributed runs).
+//! distributed run).
 //!
 //! A position's value is for its side to move, its distance the plies to
 //! the end of the game against best play:
@@ -294,9 +294,10 @@ pub struct Open {
     pub exits: Exits,
 }
 
-/// The most successors in the slice an open slot may have (a counter
-/// byte each: Jungle and Five Tigers positions have at most 40 moves).
-pub const MAX_SUCCESSORS: u32 = 255;
+/// The most successors in the slice an open slot may have (the in-core
+/// solver counts them in 6 bits of a state byte: Jungle and Five Tigers
+/// positions have at most 40 moves).
+pub const MAX_SUCCESSORS: u32 = 63;
 
 /// What a decided position tells a predecessor.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

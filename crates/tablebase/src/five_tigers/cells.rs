@@ -285,6 +285,8 @@ pub(super) struct Cells<'a, L: ?Sized> {
 }
 
 impl<L: Lookup + Sync + ?Sized> in_core::Cells for Cells<'_, L> {
+    type Error = GenerateError;
+
     fn cells(&self) -> u64 {
         self.index.len()
     }
@@ -324,7 +326,9 @@ impl<L: Lookup + Sync + ?Sized> in_core::Cells for Cells<'_, L> {
     }
 
     fn unmoves(&self, cell: u64, out: &mut Vec<u64>) {
+        let first = out.len();
         unmoves(self.index, cell, &self.rules.values(), out);
+        crate::retrograde::sort_and_dedup_from(out, first);
     }
 }
 

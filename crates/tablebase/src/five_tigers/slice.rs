@@ -2,7 +2,7 @@
 //! material numbered densely, each started by its steps (the ones that
 //! form a formation are exits, solved through the removals into the
 //! smaller tables), and the un-moves of the retrograde generator. This
-//! is what the generic rounds (`retrograde::solve`, and `dataflow`'s solvers
+//! is what the generic solvers (`retrograde::solve`, and `dataflow`'s
 //! on many workers) need of the game; the single-process generator
 //! (`cells`) runs the same starts and un-moves in place.
 //!

@@ -1,11 +1,11 @@
 //! A Jungle material as a [`RetroSlice`]: the slots of its index, each
 //! started by its moves (a capture leaves the material: an exit, read in
 //! the smaller tables), and un-moved by taking back a move that captured
-//! nothing. This is what the in-core solver
-//! ([`Solver::solve`](crate::Solver::solve)) and the rounds as data
-//! (`retrograde::solve`, and `dataflow::solve_everywhere` on many workers and
-//! processes) need of Jungle: the same starts and un-moves, so the same
-//! values, distances and bytes.
+//! nothing. This is what the in-core solver (Jungle's
+//! [`Solver::solve`](crate::Solver::solve), `retrograde::solve`) and the
+//! rounds of `dataflow::solve_everywhere` on many workers and processes
+//! need of Jungle: the same starts and un-moves, so the same values,
+//! distances and bytes.
 //!
 //! The un-moves are Jungle's own ([`Jungle::quiet_unmoves`]: each
 //! animal of the side that just moved put back on a square a move can
@@ -14,20 +14,18 @@
 //! blocking, the Rat's swimming, traps) with no second copy of those
 //! rules; this module adds only what the index's mirror pairs need.
 
-use std::ops::Range;
-
 use qi_core::Position;
 use qi_jungle::{Jungle, Rules};
 use smallvec::SmallVec;
 
 use super::material::{Indexer, Material};
 use super::{Table, Tablebase};
-use crate::driver::{GenerateError, Solver};
+use crate::driver::{GenerateError, Generator, Solver};
 use crate::in_core;
 use crate::retrograde::{
     Open, Reader, ReadingSlice, RetroError, RetroSlice, SliceValues, Source, Start,
 };
-use crate::round::{Exits, TooDeep};
+use crate::round::Exits;
 use crate::value::Wdl;
 
 /// One Jungle material with the tables its captures lead to.
@@ -190,23 +188,6 @@ impl JungleSlice {
             }
         });
     }
-
-    /// [`Self::unmoves`] of the position of `slot`, with repeats (none
-    /// for a slot out of range).
-    fn unmoves_of(&self, slot: u64, out: &mut Vec<u64>) {
-        if let Some(pos) = self.index.position(slot, &self.rules) {
-            self.unmoves(slot, &pos, out);
-        }
-    }
-
-    fn position(&self, slot: u64) -> Result<Jungle, RetroError> {
-        self.index
-            .position(slot, &self.rules)
-            .ok_or_else(|| RetroError::Slice {
-                slot,
-                message: format!("no position of {} has this index", self.index.material),
-            })
-    }
 }
 
 impl RetroSlice for JungleSlice {
@@ -247,7 +228,9 @@ impl RetroSlice for JungleSlice {
     /// slot of its own).
     fn predecessors(&self, slot: u64, out: &mut Vec<u64>) {
         let first = out.len();
-        self.unmoves_of(slot, out);
+        if let Some(pos) = self.index.position(slot, &self.rules) {
+            self.unmoves(slot, &pos, out);
+        }
         crate::retrograde::sort_and_dedup_from(out, first);
     }
 
@@ -299,133 +282,76 @@ impl ReadingSlice for JungleSlice {
 
 impl JungleSlice {
     /// How `slot` starts, each capture's position valued by
-    /// `exit(position, its material, the move)`.
+    /// `exit(position, its material, the move)`: the one start of a
+    /// Jungle slot, from the tables the slice holds or from values read,
+    /// and so the in-core generator's ([`Solver::solve`](crate::Solver::solve)).
     fn start_with(
         &self,
         slot: u64,
-        exit: impl FnMut(&Jungle, Material, qi_jungle::Move) -> Result<(Wdl, u32), RetroError>,
+        mut exit: impl FnMut(&Jungle, Material, qi_jungle::Move) -> Result<(Wdl, u32), RetroError>,
     ) -> Result<Start, RetroError> {
-        let pos = self.position(slot)?;
-        start_of(&self.index, &pos, exit, |mv| RetroError::Slice {
-            slot,
-            message: format!("the move {mv} leaves no material"),
-        })
-    }
-}
-
-/// How the position `pos` of the material of `index` starts, each
-/// capture's position valued by `exit(position, its material, the
-/// move)`; `no_material(move)` the error of a move that leaves no
-/// material. The one start of a Jungle slot: the slice's, and the
-/// in-core generator's ([`Solver::solve`](crate::Solver::solve)).
-pub(super) fn start_of<E: From<TooDeep>>(
-    index: &Indexer,
-    pos: &Jungle,
-    mut exit: impl FnMut(&Jungle, Material, qi_jungle::Move) -> Result<(Wdl, u32), E>,
-    no_material: impl Fn(qi_jungle::Move) -> E,
-) -> Result<Start, E> {
-    let moves = pos.legal_moves();
-    // Only a position without moves is over (a den entered, a side
-    // without animals, or no legal move): its outcome says who won.
-    if moves.is_empty() {
-        if let Some(outcome) = pos.outcome() {
-            return Ok(Start::Decided(
-                Wdl::of_outcome(outcome, pos.side_to_move()),
-                0,
-            ));
+        let index = &self.index;
+        let pos = &index
+            .position(slot, &self.rules)
+            .ok_or_else(|| RetroError::Slice {
+                slot,
+                message: format!("no position of {} has this index", index.material),
+            })?;
+        let moves = pos.legal_moves();
+        // Only a position without moves is over (a den entered, a side
+        // without animals, or no legal move): its outcome says who won.
+        if moves.is_empty() {
+            if let Some(outcome) = pos.outcome() {
+                return Ok(Start::Decided(
+                    Wdl::of_outcome(outcome, pos.side_to_move()),
+                    0,
+                ));
+            }
         }
-    }
-    let mut inside: SmallVec<[u64; 32]> = SmallVec::new();
-    // Counted, not indexed, where no two successors share a slot.
-    let distinct = index.successors_distinct(pos);
-    let mut counted = 0;
-    let mut exits = Exits::default();
-    for mv in moves {
-        let mut child = *pos;
-        child.play_unchecked(mv);
-        // A child in the material is a successor even when its game is
-        // over (it is a decided slot and tells its predecessors); one
-        // that left it (a capture, a den entry) is an exit.
-        if distinct {
-            if index.holds_child(&child) {
-                counted += 1;
+        let mut inside: SmallVec<[u64; 32]> = SmallVec::new();
+        // Counted, not indexed, where no two successors share a slot.
+        let distinct = index.successors_distinct(pos);
+        let mut counted = 0;
+        let mut exits = Exits::default();
+        for mv in moves {
+            let mut child = *pos;
+            child.play_unchecked(mv);
+            // A child in the material is a successor even when its game is
+            // over (it is a decided slot and tells its predecessors); one
+            // that left it (a capture, a den entry) is an exit.
+            if distinct {
+                if index.holds_child(&child) {
+                    counted += 1;
+                    continue;
+                }
+            } else if let Some(c) = index.index_of(&child) {
+                inside.push(c);
                 continue;
             }
-        } else if let Some(c) = index.index_of(&child) {
-            inside.push(c);
-            continue;
-        }
-        let (wdl, d) = if let Some(outcome) = child.outcome() {
-            (Wdl::of_outcome(outcome, child.side_to_move()), 0)
-        } else {
-            let needed = Material::of(&child).ok_or_else(|| no_material(mv))?;
-            exit(&child, needed, mv)?
-        };
-        exits.note(wdl, d)?;
-    }
-    inside.sort_unstable();
-    inside.dedup();
-    Ok(Start::Open(Open {
-        successors: counted + inside.len() as u32,
-        exits,
-    }))
-}
-
-/// A Jungle material as the in-core solver's cells: the slots of its
-/// index, started from the tables of `smaller`, un-moved as the slice
-/// un-moves them.
-struct JungleCells<'a> {
-    slice: JungleSlice,
-    smaller: &'a Tablebase,
-}
-
-impl in_core::Cells for JungleCells<'_> {
-    fn cells(&self) -> u64 {
-        self.slice.index.count
-    }
-
-    fn start_part(
-        &self,
-        part: Range<u64>,
-        record: &mut dyn FnMut(u64, Start) -> Result<(), GenerateError>,
-    ) -> Result<(), GenerateError> {
-        let index = &self.slice.index;
-        let material = index.material;
-        for slot in part {
-            // Built only on failure: the message's text costs an allocation.
-            let invalid = || GenerateError::InvalidPosition {
-                material: material.to_string(),
-                index: slot,
+            let (wdl, d) = if let Some(outcome) = child.outcome() {
+                (Wdl::of_outcome(outcome, child.side_to_move()), 0)
+            } else {
+                let needed = Material::of(&child).ok_or_else(|| RetroError::Slice {
+                    slot,
+                    message: format!("the move {mv} leaves no material"),
+                })?;
+                exit(&child, needed, mv)?
             };
-            let pos = index
-                .position(slot, &self.slice.rules)
-                .ok_or_else(invalid)?;
-            let start = start_of(
-                index,
-                &pos,
-                |child, needed, _| {
-                    self.smaller
-                        .table(needed)
-                        .and_then(|t| t.get(child))
-                        .ok_or_else(|| GenerateError::MissingSubtable {
-                            material: material.to_string(),
-                            needed: needed.to_string(),
-                        })
-                },
-                |_| invalid(),
-            )?;
-            record(slot, start)?;
+            exits.note(wdl, d)?;
         }
-        Ok(())
-    }
-
-    fn unmoves(&self, slot: u64, out: &mut Vec<u64>) {
-        self.slice.unmoves_of(slot, out);
+        inside.sort_unstable();
+        inside.dedup();
+        Ok(Start::Open(Open {
+            successors: counted + inside.len() as u32,
+            exits,
+        }))
     }
 }
 
 /// Retrograde analysis by the in-core solver over the slots of the
-/// material's index ([`JungleSlice`]'s starts and un-moves): each slot
+/// material's index ([`JungleSlice`]'s starts and un-moves, the tables
+/// its captures read copied into the slice by [`Generator::slice`],
+/// which refuses a missing one): each slot
 /// started by its moves (a move that enters the den, captures the last
 /// animal or captures into a solved smaller material, which must be in
 /// `smaller`, has a known value), then values spread backwards by
@@ -454,22 +380,8 @@ impl Solver for Jungle {
         smaller: &Tablebase,
         threads: usize,
     ) -> Result<Table, GenerateError> {
-        let cells = JungleCells {
-            slice: JungleSlice {
-                rules: *rules,
-                index: Indexer::new(material),
-                smaller: None,
-                sources: Vec::new(),
-            },
-            smaller,
-        };
-        let (values, distances) = in_core::solve(material, &cells, threads)?.values();
-        Ok(Table::new(
-            material,
-            *rules,
-            cells.slice.index,
-            &values,
-            distances,
-        ))
+        let slice = <Jungle as Generator>::slice(rules, material, Some(smaller))?;
+        let (codes, distances) = in_core::solve(material, &slice, threads)?.into_values();
+        Ok(slice.table(&SliceValues { codes, distances }))
     }
 }
