@@ -26,6 +26,7 @@ use timely::worker::Worker;
 use timely::WorkerConfig;
 
 pub use crate::cluster::{Cluster, DataflowError};
+use crate::format::write::read_at;
 use crate::retrograde::{
     join_parts, Deal, Fetched, Ledger, News, ReadRecorder, ReadingSlice, RetroError, RetroSlice,
     SliceValues, Start, UNUSED,
@@ -397,7 +398,7 @@ impl Held {
     ) -> std::io::Result<()> {
         let file = std::fs::File::open(path)?;
         // Refused now where the reads would fail.
-        read_exact_at(&file, &mut [], data_at)?;
+        read_at(&file, &mut [], data_at)?;
         if let Some(parts) = self.parts.get_mut(source) {
             let part = HeldPart {
                 file,
@@ -420,23 +421,13 @@ impl Held {
         let (local, at) = (local as u64, part.data_at);
         let (mut code, mut distance) = ([0u8; 1], [0u8; 2]);
         let read = local < part.count
-            && read_exact_at(&part.file, &mut code, at + local).is_ok()
-            && read_exact_at(&part.file, &mut distance, at + part.count + 2 * local).is_ok();
+            && read_at(&part.file, &mut code, at + local).is_ok()
+            && read_at(&part.file, &mut distance, at + part.count + 2 * local).is_ok();
         match read {
             true => (code[0], u16::from_le_bytes(distance)),
             false => (UNUSED, 0),
         }
     }
-}
-
-/// Reads `buf.len()` bytes of `file` at `offset`, without moving its
-/// cursor: the workers of a process share the file. On Unix; elsewhere
-/// an error.
-fn read_exact_at(file: &std::fs::File, buf: &mut [u8], offset: u64) -> std::io::Result<()> {
-    #[cfg(unix)]
-    return std::os::unix::fs::FileExt::read_exact_at(file, buf, offset);
-    #[cfg(not(unix))]
-    Err(std::io::ErrorKind::Unsupported.into())
 }
 
 /// The slots of a worker started per fetch by a run's [`solve_reading`]:

@@ -38,14 +38,19 @@ pub(crate) fn set_code(values: &mut [u8], i: usize, code: u8) {
     values[i / 4] |= code << (2 * (i % 4));
 }
 
-/// Distance `i` of the file bytes `bytes`, `width` bytes each (one, or
-/// two little-endian).
+/// The value and distance of slot `i` of a block's packed `values` and
+/// its distance bytes `dist`, `width` bytes each (one, or two
+/// little-endian); `None` for a slot no position uses.
 #[inline]
-pub(crate) fn distance_at(bytes: &[u8], width: u8, i: usize) -> u32 {
+pub(crate) fn value_at(values: &[u8], dist: &[u8], width: u8, i: usize) -> Option<(Wdl, u32)> {
+    let wdl = Wdl::from_code(code_at(values, i))?;
     if width == 1 {
-        u32::from(bytes[i])
+        Some((wdl, u32::from(dist[i])))
     } else {
-        u32::from(u16::from_le_bytes([bytes[2 * i], bytes[2 * i + 1]]))
+        Some((
+            wdl,
+            u32::from(u16::from_le_bytes([dist[2 * i], dist[2 * i + 1]])),
+        ))
     }
 }
 

@@ -37,7 +37,7 @@ use super::key::{side_of, Ban, State, ALL};
 use super::removals::{conversion, Lookup, Memo};
 use super::steps::{convert_step, start_by_steps, SlotStart};
 use super::table::{internal, needed_table};
-use super::{same_board_rules, Dense, Material, Slots, Table, Tablebase};
+use super::{same_board_rules, within_rules, Dense, Material, Slots, Table, Tablebase};
 use crate::driver::GenerateError;
 use crate::in_core;
 use crate::retrograde::Start;
@@ -332,16 +332,31 @@ impl<L: Lookup + Sync + ?Sized> in_core::Cells for Cells<'_, L> {
     }
 }
 
-/// Solves `material` given the tables of the materials its removals lead
-/// to, on `threads` threads (the starts, the un-moves and the packing of
-/// the table): the in-core solver over the cells of the material's index
-/// ([`BanIndex::under`]), the conversions read in `smaller`.
-pub(crate) fn solve(
-    material: Material,
+/// Solves `material` under `rules` by retrograde analysis over its dense
+/// index (under `shuttle = forbidden` over the cells of the ban index),
+/// given the tables of the materials its removals lead to (in `smaller`),
+/// on `threads` threads (the starts, the un-moves and the packing of the
+/// table): the in-core solver over the cells of the material's index
+/// (`BanIndex::under`), the conversions read in `smaller`.
+///
+/// ```
+/// use qi_games::five_tigers::Rules;
+/// use qi_tablebase::five_tigers::{solve_material, Tablebase};
+///
+/// // 1v1 leads to no smaller material: no tables are needed.
+/// let rules = Rules::shandong();
+/// let none = Tablebase::generate(&rules, &[], 1)?;
+/// let table = solve_material(&rules, "1v1".parse()?, &none, 1)?;
+/// assert!(table.stats().positions > 0);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+pub fn solve_material(
     rules: &Rules,
+    material: Material,
     smaller: &Tablebase,
     threads: usize,
 ) -> Result<Table, GenerateError> {
+    within_rules(material, rules)?;
     tables_read(material, rules, smaller)?;
     let index = Arc::new(BanIndex::under(material, rules));
     let cells = Cells {

@@ -4,7 +4,7 @@
 
 use qi_five_tigers::{Rules, Shuttle};
 
-use super::dense_ban::ban_count;
+use super::dense_ban::ban_pairs;
 use super::key::{subsets, ALL};
 use super::Material;
 
@@ -103,13 +103,6 @@ pub(crate) fn sampled_state_count(material: Material, samples: u64) -> u64 {
 /// The placements of `material` on distinct points.
 fn placements(material: Material) -> u64 {
     binomial(25, material.first) * binomial(25 - material.first, material.second)
-}
-
-/// The pairs of bans (none, or a piece's move back to an empty point, per
-/// side) of the boards `x` and `o`: `possible_bans` of each, counted.
-fn ban_pairs(x: u32, o: u32) -> u64 {
-    let empty = ALL & !x & !o;
-    (1 + ban_count(x, empty)) * (1 + ban_count(o, empty))
 }
 
 /// The next number of the SplitMix64 sequence of `state` (the core's

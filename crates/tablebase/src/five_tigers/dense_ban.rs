@@ -29,12 +29,21 @@ use super::dense::DenseIndex;
 use super::key::{map_ban, map_board, points, Ban, ALL};
 use super::Material;
 
-/// The steps back of the side on `own` with `empty` points free.
+/// The ban coordinates of the side on `own` with `empty` points free:
+/// none, and each of its steps back.
 #[inline]
-pub(super) fn ban_count(own: u32, empty: u32) -> u64 {
-    points(own)
+pub(super) fn ban_coordinates(own: u32, empty: u32) -> u64 {
+    1 + points(own)
         .map(|p| u64::from((NEIGHBOURS[p as usize].0 & empty).count_ones()))
-        .sum()
+        .sum::<u64>()
+}
+
+/// The cells of the board slot of boards `x` and `o`: a pair of ban
+/// coordinates each.
+#[inline]
+pub(super) fn ban_pairs(x: u32, o: u32) -> u64 {
+    let empty = ALL & !(x | o);
+    ban_coordinates(x, empty) * ban_coordinates(o, empty)
 }
 
 /// The coordinate of `ban` (one of `own`'s steps back onto `empty`).
@@ -42,7 +51,7 @@ pub(super) fn ban_count(own: u32, empty: u32) -> u64 {
 fn ban_number(own: u32, empty: u32, ban: Option<Ban>) -> u64 {
     let Some(b) = ban else { return 0 };
     let below = own & ((1u32 << b.at) - 1);
-    1 + ban_count(below, empty)
+    ban_coordinates(below, empty)
         + u64::from((NEIGHBOURS[b.at as usize].0 & empty & ((1u32 << b.back) - 1)).count_ones())
 }
 
@@ -174,8 +183,7 @@ impl BanIndex {
         for (slot, x, o, _) in boards.range(0, boards.len()) {
             starts.push(at);
             if boards.is_canonical(slot) {
-                let empty = ALL & !(x | o);
-                at += (1 + ban_count(x, empty)) * (1 + ban_count(o, empty));
+                at += ban_pairs(x, o);
             }
         }
         starts.push(at);
@@ -289,7 +297,7 @@ impl BanIndex {
             start: self.starts[slot as usize],
             rep: [rx, ro],
             empty,
-            width: 1 + ban_count(ro, empty),
+            width: ban_coordinates(ro, empty),
             syms: Self::onto(boards[0], boards[1], rx, ro),
         };
         (slot, block)
@@ -370,7 +378,7 @@ impl BanIndex {
     #[inline]
     pub fn bans_at(rep: [u32; 2], off: u64) -> [Option<Ban>; 2] {
         let empty = ALL & !(rep[0] | rep[1]);
-        let width = 1 + ban_count(rep[1], empty);
+        let width = ban_coordinates(rep[1], empty);
         [
             ban_of_number(rep[0], empty, off / width),
             ban_of_number(rep[1], empty, off % width),
@@ -443,7 +451,7 @@ impl BanIndex {
             start: 0,
             rep,
             empty,
-            width: 1 + ban_count(rep[1], empty),
+            width: ban_coordinates(rep[1], empty),
             syms: stab | 1,
         };
         block.cell(Self::bans_at(rep, off)) == off

@@ -7,13 +7,12 @@ use std::path::Path;
 
 use qi_five_tigers::{FiveTigers, Rules};
 
-use super::key::State;
-use super::layout::DENSE_BAN_VERSION;
+use super::layout::{count_cells, DENSE_BAN_VERSION};
 use super::{Material, Slots, Stats};
-use crate::format::blocked::{peek_version, Layout};
+use crate::format::blocked::peek_version;
 use crate::format::container::FileError;
 use crate::format::{for_each_block, load_table, FormatError};
-use crate::value::{code_at, distance_at, Wdl};
+use crate::value::value_at;
 
 /// The material, slot count and statistics (as
 /// [`Table::stats`](crate::Table::stats) gives them) of the Five Tigers
@@ -44,74 +43,26 @@ pub fn file_stats(path: &Path, rules: &Rules) -> Result<(Material, u64, Stats), 
         return Ok((table.material(), table.len(), table.stats()));
     }
     let mut stats = Stats::default();
-    let (mut slot, mut slots) = (0u64, 0u64);
+    let mut slots = 0u64;
     let mut unvalued = None;
     let read = for_each_block::<FiveTigers>(path, rules, |index, layout, k, values, dist| {
         let Slots::Dense(ban) = index else {
             return;
         };
         slots = layout.count;
-        count_block(
-            &ban.index,
-            layout,
-            k,
-            values,
-            dist,
-            &mut slot,
-            &mut stats,
-            &mut unvalued,
-        );
+        let first = k * layout.block_slots;
+        let at = |c: u64| value_at(values, dist, layout.width, (c - first) as usize);
+        let cells = first..first + layout.slots_in(k);
+        if let Some(c) = count_cells(&ban.index, cells, at, &mut stats) {
+            unvalued.get_or_insert(c);
+        }
     })?;
-    let material = read.ok_or_else(|| FormatError::Io {
-        path: path.display().to_string(),
-        source: std::io::Error::new(std::io::ErrorKind::InvalidData, "not a blocked file"),
-    })?;
+    let not_blocked = std::io::Error::new(std::io::ErrorKind::InvalidData, "not a blocked file");
+    let material = read.ok_or_else(|| FormatError::io(path, not_blocked))?;
     if let Some(cell) = unvalued {
         // A board slot's first cell (its state without bans) always holds
         // a state.
         return Err(FormatError::file::<FiveTigers>(FileError::BadValue(cell)));
     }
     Ok((material, slots, stats))
-}
-
-/// Counts block `k` (its values and distance bytes) of a file laid out as
-/// `layout` over `index`'s cells: every cell that holds a state, and the
-/// board slots from `*slot` on whose first cell lies in it (their states
-/// without bans); `*unvalued` gets a first cell marked unused (none is).
-#[allow(clippy::too_many_arguments)]
-pub(super) fn count_block(
-    index: &super::dense_ban::BanIndex,
-    layout: &Layout,
-    k: u64,
-    values: &[u8],
-    dist: &[u8],
-    slot: &mut u64,
-    stats: &mut Stats,
-    unvalued: &mut Option<u64>,
-) {
-    let first = k * layout.block_slots;
-    let m = layout.slots_in(k);
-    let code = |i: u64| code_at(values, i as usize);
-    stats.stored += (0..m).filter(|&i| code(i) != 3).count() as u64;
-    while *slot < index.board_slots() && index.start(*slot) < first + m {
-        let cells = index.cells_of(*slot);
-        let board_slot = *slot;
-        *slot += 1;
-        if cells.is_empty() {
-            continue;
-        }
-        let i = cells.start - first;
-        let Some(v) = Wdl::from_code(code(i)) else {
-            unvalued.get_or_insert(cells.start);
-            continue;
-        };
-        let d = distance_at(dist, layout.width, i as usize);
-        let (x, o, stm) = index.boards.decode(board_slot);
-        match State::at_rest([x, o], stm, [None, None]).canonical() {
-            Some((key, class)) => stats.add_position(key, u64::from(class), v, d),
-            None => {
-                unvalued.get_or_insert(cells.start);
-            }
-        }
-    }
 }

@@ -1,16 +1,14 @@
 //! What the table core needs of Five Tigers: [`TableGame`] and
-//! [`Solver`] for [`FiveTigers`], and the generator's entry point.
+//! [`Solver`] for [`FiveTigers`].
 
 use qi_core::Position;
 use qi_five_tigers::{FiveTigers, Phase, Rules, RulesError};
 
-use super::cells;
+use super::cells::solve_material;
 use super::count::estimated_state_count;
 use super::key::State;
 use super::layout::{Dense, Slots};
-use super::material::{
-    closure, forbids_shuttle, same_board_rules, within_rules, Material, MaterialError,
-};
+use super::material::{closure, forbids_shuttle, same_board_rules, Material, MaterialError};
 use super::stats::Stats;
 use super::table::{Table, Tablebase};
 use crate::driver::{GenerateError, Solver};
@@ -18,32 +16,6 @@ use crate::format::versions::{version_of, SlotIndex};
 use crate::format::FormatError;
 use crate::game::{Settled, TableGame};
 use crate::value::Wdl;
-
-/// Solves `material` under `rules` by retrograde analysis over its dense
-/// index (under `shuttle = forbidden` over the cells of the ban index),
-/// given the tables of the materials its removals lead to (in `smaller`),
-/// on `threads` threads.
-///
-/// ```
-/// use qi_games::five_tigers::Rules;
-/// use qi_tablebase::five_tigers::{solve_material, Tablebase};
-///
-/// // 1v1 leads to no smaller material: no tables are needed.
-/// let rules = Rules::shandong();
-/// let none = Tablebase::generate(&rules, &[], 1)?;
-/// let table = solve_material(&rules, "1v1".parse()?, &none, 1)?;
-/// assert!(table.stats().positions > 0);
-/// # Ok::<(), Box<dyn std::error::Error>>(())
-/// ```
-pub fn solve_material(
-    rules: &Rules,
-    material: Material,
-    smaller: &Tablebase,
-    threads: usize,
-) -> Result<Table, GenerateError> {
-    within_rules(material, rules)?;
-    cells::solve(material, rules, smaller, threads)
-}
 
 impl TableGame for FiveTigers {
     type Rules = Rules;
@@ -86,13 +58,17 @@ impl TableGame for FiveTigers {
     }
 
     /// `None` as well for a previous step whose way back the side to move
-    /// blocks (no position of play has it).
-    fn slot(material: Material, index: &Slots, pos: &FiveTigers) -> Option<u64> {
+    /// blocks (no position of play has it). The index is `material`'s: a
+    /// state of another material, or owing removals, is not in it.
+    fn slot(_material: Material, index: &Slots, pos: &FiveTigers) -> Option<u64> {
         let state = State::from_position(pos).ok()?;
-        if state.owed != 0 || Material::of_boards(state.boards) != Some(material) {
-            return None;
+        match index {
+            Slots::Keys(keys) => keys
+                .binary_search(&state.canonical()?.0)
+                .ok()
+                .map(|i| i as u64),
+            Slots::Dense(d) => d.cell(&state),
         }
-        index.slot_of_state(&state)
     }
 
     /// The pieces of the larger side.
@@ -161,34 +137,30 @@ impl TableGame for FiveTigers {
                 source: format!("a dense table of version {version} needs {needs}").into(),
             })
         };
-        let index = match slots {
+        let dense = match slots {
             SlotIndex::FiveTigersKeys => return read_keys(material, rules, bytes),
             SlotIndex::FiveTigersDense if forbids_shuttle(rules) => {
                 return wrong("shuttle = allowed")
             }
-            SlotIndex::FiveTigersDense => Slots::Dense(Dense::new(material)),
+            SlotIndex::FiveTigersDense => Dense::new(material),
             SlotIndex::FiveTigersDenseBan if !forbids_shuttle(rules) => {
                 return wrong("shuttle = forbidden")
             }
-            SlotIndex::FiveTigersDenseBan => Slots::Dense(Dense::under(material, rules)),
+            SlotIndex::FiveTigersDenseBan => Dense::under(material, rules),
             SlotIndex::JungleRank => {
                 return Err(FormatError::file::<FiveTigers>(
                     crate::format::container::FileError::WrongGame("jungle".into()),
                 ))
             }
         };
-        let expected = match &index {
-            Slots::Dense(d) => d.len(),
-            Slots::Keys(_) => 0,
-        };
-        if expected != count {
+        if dense.len() != count {
             return Err(FormatError::CountMismatch {
                 material: material.to_string(),
-                expected,
+                expected: dense.len(),
                 found: count,
             });
         }
-        Ok(index)
+        Ok(Slots::Dense(dense))
     }
 
     /// The statistics by the counting convention (see [`Stats`]).

@@ -6,6 +6,7 @@
 //! [`BanIndex`] under `shuttle = forbidden`), and the conversion of a
 //! dense table to a keyed one for comparing the two.
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use qi_core::Side;
@@ -177,7 +178,7 @@ impl Dense {
     /// The cell of the state with nothing owed `state`, if it is one of the
     /// material's and its bans are steps back of their sides onto empty
     /// points (what a cell exists for; none without bans).
-    fn cell(&self, state: &State) -> Option<u64> {
+    pub(super) fn cell(&self, state: &State) -> Option<u64> {
         if state.owed != 0 || Material::of_boards(state.boards) != Some(self.material) {
             return None;
         }
@@ -222,23 +223,42 @@ impl From<Vec<u64>> for Slots {
     }
 }
 
-impl Slots {
-    /// The slot of `state` (its bans included), if stored.
-    pub(crate) fn slot_of_state(&self, state: &State) -> Option<u64> {
-        match self {
-            Slots::Keys(keys) => keys
-                .binary_search(&state.canonical()?.0)
-                .ok()
-                .map(|i| i as u64),
-            Slots::Dense(d) => d.cell(state),
+/// Counts the cells `cells` of a table over `index`, their values and
+/// distances as `at` gives them (`None`: no state): every cell that holds
+/// a state, and the board slots whose first cell lies in `cells`, their
+/// states without bans, keyed straight from the boards (a key is 8
+/// images of a state; keying every cell took more time than solving).
+/// The first board slot's first cell with no value, if any (under the
+/// ban none: the state without bans of a board slot with cells is one;
+/// without bans, a board slot no position uses).
+pub(super) fn count_cells(
+    index: &BanIndex,
+    cells: Range<u64>,
+    at: impl Fn(u64) -> Option<(Wdl, u32)>,
+    stats: &mut Stats,
+) -> Option<u64> {
+    stats.stored += cells.clone().filter(|&c| at(c).is_some()).count() as u64;
+    let s = index.slot_of(cells.start);
+    let first = s + u64::from(index.start(s) < cells.start);
+    let mut unvalued = None;
+    for (slot, x, o, stm) in index.boards.range(first, index.board_slots()) {
+        let own = index.cells_of(slot);
+        if own.start >= cells.end {
+            break;
         }
+        if own.is_empty() {
+            continue;
+        }
+        let Some((v, d)) = at(own.start) else {
+            unvalued.get_or_insert(own.start);
+            continue;
+        };
+        let key = plain_canonical_key([x, o], side_of(stm as u64));
+        // The size of its symmetry class: 8 over the symmetries fixing it.
+        let class = 8 / u64::from((BanIndex::stabiliser([x, o]) | 1).count_ones());
+        stats.add_position(key, class, v, d);
     }
-}
-
-/// The size of the symmetry class of the position with `boards` (8 over
-/// the symmetries that fix both boards).
-fn class_size(boards: [u32; 2]) -> u64 {
-    8 / u64::from((BanIndex::stabiliser(boards) | 1).count_ones())
+    unvalued
 }
 
 impl Table {
@@ -311,19 +331,7 @@ impl Table {
             }
             return s;
         };
-        let index = &d.index;
-        for (slot, x, o, stm) in index.boards.range(0, index.board_slots()) {
-            let cells = index.cells_of(slot);
-            s.stored += cells.clone().filter(|&c| self.at(c).is_some()).count() as u64;
-            // Only the states without bans are counted beyond `stored`:
-            // the first cell of each board slot's block, keyed straight
-            // from the boards (a key is 8 images of a state; keying every
-            // cell took more time than solving).
-            if let Some((v, dist)) = cells.clone().next().and_then(|c| self.at(c)) {
-                let key = plain_canonical_key([x, o], side_of(stm as u64));
-                s.add_position(key, class_size([x, o]), v, dist);
-            }
-        }
+        count_cells(&d.index, 0..self.len(), |c| self.at(c), &mut s);
         s
     }
 

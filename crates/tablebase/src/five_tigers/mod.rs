@@ -46,9 +46,9 @@
 //! |---|---|
 //! | materials, the rules tables depend on, counts | `material`, `stats`, `count` |
 //! | states and their keys; the index (board slots, their cells) and slots | `key`, `dense`, `dense_ban`, `layout`, `table` |
-//! | the table core's trait, the generator's entry point | `game` |
+//! | the table core's trait | `game` |
 //! | a position's steps and start, shared by the generators | `steps` |
-//! | solving in core | `removals`, `cells`, `bans`, `slice` |
+//! | solving in core (the generator's entry point, `cells`) | `removals`, `cells`, `bans`, `slice` |
 //! | solving out of core | `out_of_core` (its cells, file, schedule, disk room, halves, threads) |
 //! | a table from its twin (colours swapped) | `twin` |
 //! | planning a directory's run, the game's ways of the executor | `within_memory` (one material's memory at a time, the twin, out of core, the cluster's slice), `file_stats` |
@@ -88,9 +88,9 @@ mod within_memory;
 use qi_core::Position;
 use qi_five_tigers::{FiveTigers, Phase, Rules};
 
+pub use cells::solve_material;
 pub use count::{estimated_state_count, raw_state_count, EXACT_PLACEMENTS};
 pub use file_stats::file_stats;
-pub use game::solve_material;
 pub use layout::{Dense, Slots};
 pub use material::{
     closure, same_board_rules, Material, MaterialError, MAX_PIECES, MAX_PIECES_FORBIDDEN,

@@ -56,10 +56,8 @@ pub(crate) fn write_twin(
     let block = |first, values: &mut [u8], distances: &mut [u8]| {
         fill(source, &src, &target, first, values, distances)
     };
-    let written = write(&path, &header, threads, &block).map_err(|source| FormatError::Io {
-        path: path.display().to_string(),
-        source,
-    })?;
+    let written =
+        write(&path, &header, threads, &block).map_err(|source| FormatError::io(&path, source))?;
     written.map_err(Into::into)
 }
 

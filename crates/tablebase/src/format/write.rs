@@ -62,6 +62,30 @@ pub fn free_bytes(_: &Path) -> Option<u64> {
     None
 }
 
+/// Reads exactly `buf.len()` bytes of `file` at `offset`, without moving
+/// its cursor (the threads or workers of a process share the file). On
+/// Unix; elsewhere an error.
+pub(crate) fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
+    #[cfg(unix)]
+    return std::os::unix::fs::FileExt::read_exact_at(file, buf, offset);
+    #[cfg(not(unix))]
+    Err(io::Error::new(
+        io::ErrorKind::Unsupported,
+        "files are read and written at offsets on Unix",
+    ))
+}
+
+/// Writes all of `buf` to `file` at `offset`, as [`read_at`] reads.
+pub(crate) fn write_at(file: &File, buf: &[u8], offset: u64) -> io::Result<()> {
+    #[cfg(unix)]
+    return std::os::unix::fs::FileExt::write_all_at(file, buf, offset);
+    #[cfg(not(unix))]
+    Err(io::Error::new(
+        io::ErrorKind::Unsupported,
+        "files are read and written at offsets on Unix",
+    ))
+}
+
 /// The directory `path` is in (`.` for a bare name).
 fn dir_of(path: &Path) -> &Path {
     match path.parent() {

@@ -13,7 +13,7 @@ use crate::format::blocked::{self, Layout};
 use crate::format::{FormatError, OpenBlocked};
 use crate::game::TableGame;
 use crate::threads::lock;
-use crate::value::{code_at, distance_at, Wdl};
+use crate::value::{value_at, Wdl};
 
 /// How a [`LazyTablebase`](crate::LazyTablebase) reads a blocked file:
 /// whole when it is small, else a block at a time.
@@ -137,8 +137,7 @@ impl<G: TableGame> Paged<G> {
         let k = slot / self.layout.block_slots;
         let block = self.block(k)?;
         let i = (slot % self.layout.block_slots) as usize;
-        let wdl = Wdl::from_code(code_at(&block.values, i))?;
-        Some((wdl, distance_at(&block.distances, self.layout.width, i)))
+        value_at(&block.values, &block.distances, self.layout.width, i)
     }
 
     /// Block `k`, from the cache or read and checked.

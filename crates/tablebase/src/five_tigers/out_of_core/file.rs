@@ -1,9 +1,8 @@
 //! The table file an out-of-core solve writes in place (its distance bytes
 //! are the solve's working array), and reading and writing at offsets.
 
-use std::fs::File;
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use qi_five_tigers::Rules;
 
@@ -12,35 +11,10 @@ use super::super::Material;
 use crate::exec::GenerateDirError;
 use crate::format::blocked::{header_bytes, Layout};
 use crate::format::container::Header;
-use crate::format::write::temp_beside;
+use crate::format::write::{read_at, temp_beside, write_at};
 use crate::format::FormatError;
 use crate::value::{decode_distances, encode_distances};
 use crate::TableGame;
-
-/// Reads exactly `buf.len()` bytes at `offset`.
-#[cfg(unix)]
-fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()> {
-    std::os::unix::fs::FileExt::read_exact_at(file, buf, offset)
-}
-
-/// Writes all of `buf` at `offset`.
-#[cfg(unix)]
-pub(super) fn write_at(file: &File, buf: &[u8], offset: u64) -> io::Result<()> {
-    std::os::unix::fs::FileExt::write_all_at(file, buf, offset)
-}
-
-#[cfg(not(unix))]
-fn read_at(_: &File, _: &mut [u8], _: u64) -> io::Result<()> {
-    Err(io::Error::new(
-        io::ErrorKind::Unsupported,
-        "the out-of-core generator reads at offsets, on Unix",
-    ))
-}
-
-#[cfg(not(unix))]
-pub(super) fn write_at(_: &File, _: &[u8], _: u64) -> io::Result<()> {
-    read_at(&File::open(".")?, &mut [], 0)
-}
 
 /// A temporary file beside a table file (named as its own temporary
 /// file is, so that a later writer of the directory removes it if this
@@ -48,26 +22,25 @@ pub(super) fn write_at(_: &File, _: &[u8], _: u64) -> io::Result<()> {
 pub(super) struct TempFile {
     /// The file, under its temporary name.
     pub(super) file: tempfile::NamedTempFile,
-    path: String,
+    /// The table file it is beside, which its errors name.
+    path: PathBuf,
 }
 
 impl TempFile {
     /// A new empty file beside `table`.
     pub(super) fn beside(table: &Path) -> Result<TempFile, GenerateDirError> {
-        let path = table.display().to_string();
         match temp_beside(table) {
-            Ok(file) => Ok(TempFile { file, path }),
-            Err(source) => Err(FormatError::Io { path, source }.into()),
+            Ok(file) => Ok(TempFile {
+                file,
+                path: table.to_path_buf(),
+            }),
+            Err(source) => Err(FormatError::io(table, source).into()),
         }
     }
 
     /// An error of this file.
     pub(super) fn io(&self, source: io::Error) -> GenerateDirError {
-        FormatError::Io {
-            path: self.path.clone(),
-            source,
-        }
-        .into()
+        FormatError::io(&self.path, source).into()
     }
 
     /// Reads exactly `buf.len()` bytes at `offset`.

@@ -62,8 +62,8 @@ use qi_five_tigers::{Rules, Shuttle};
 use super::bans::{bans_after_step, unmoves_from, Before};
 use super::cells::start_cells;
 use super::dense_ban::{BanIndex, Block};
-use super::file_stats::count_block;
 use super::key::{side_of, Ban};
+use super::layout::count_cells;
 use super::steps::{for_each_step, is_banned, with};
 use super::table::internal;
 use super::{Material, Stats, Tablebase};
@@ -73,7 +73,7 @@ use crate::format::blocked::{block_sum, BLOCK_SLOTS};
 use crate::format::{load_table, FormatError};
 use crate::round::{self, Begin, Loss};
 use crate::threads::in_order;
-use crate::value::{set_code, Wdl, ONE_BYTE_LONGEST, UNUSED};
+use crate::value::{set_code, value_at, Wdl, ONE_BYTE_LONGEST, UNUSED};
 use cells::{Bits, Values, HOLDS, LOST, OPEN, WON};
 use file::{block_in, encode, file_bytes, Output};
 use halves::Half;
@@ -358,12 +358,8 @@ pub(crate) fn solve_with(
     } else {
         solver.finish(None)?
     };
-    crate::format::write::persist_durably(solver.output.file.file, &path).map_err(|source| {
-        FormatError::Io {
-            path: path.display().to_string(),
-            source,
-        }
-    })?;
+    crate::format::write::persist_durably(solver.output.file.file, &path)
+        .map_err(|source| FormatError::io(&path, source))?;
     report.file_bytes = std::fs::metadata(&path).map_or(0, |m| m.len());
     report.seconds[2] = t2.elapsed().as_secs_f64();
     progress(&format!(
@@ -847,10 +843,6 @@ impl Solver<'_> {
         let parts = self.on_blocks(|blocks| {
             let mut stats = Stats::default();
             let (mut bytes, mut dist) = (Vec::new(), Vec::new());
-            // The first board slot whose first cell is in these blocks.
-            let s = self.index.slot_of(blocks.start * layout.block_slots);
-            let mut slot = s + u64::from(self.index.start(s) < blocks.start * layout.block_slots);
-            let mut unvalued = None;
             for k in blocks {
                 let (cells, _) = block_in(&self.output.layout, k);
                 let m = (cells.end - cells.start) as usize;
@@ -862,24 +854,16 @@ impl Solver<'_> {
                 let (vals, dist_bytes) = bytes.split_at_mut(vlen);
                 self.fill_block(half, &cells, vals, &mut dist)?;
                 encode(&dist, dist_bytes)?;
-                count_block(
-                    self.index,
-                    &layout,
-                    k,
-                    vals,
-                    dist_bytes,
-                    &mut slot,
-                    &mut stats,
-                    &mut unvalued,
-                );
+                let at =
+                    |c: u64| value_at(vals, dist_bytes, layout.width, (c - cells.start) as usize);
+                if let Some(c) = count_cells(self.index, cells.clone(), at, &mut stats) {
+                    return Err(internal(format!("cell {c} has no value")).into());
+                }
                 let sum = block_sum(k, &bytes);
                 bytes.extend_from_slice(&sum.to_le_bytes());
                 self.output.file.write(&bytes, layout.block_offset(k))?;
             }
-            match unvalued {
-                Some(c) => Err(internal(format!("cell {c} has no value")).into()),
-                None => Ok(stats),
-            }
+            Ok(stats)
         })?;
         self.output.file.write(&self.output.header, 0)?;
         Ok(parts.into_iter().fold(Stats::default(), Stats::merge))

@@ -456,7 +456,7 @@ fn a_sparse_file_holds_only_what_was_written() {
     file.set_len(1 << 30).unwrap();
     let empty = held_bytes(&file);
     assert!(empty < 1 << 20, "{empty}");
-    file::write_at(&file, &[1u8; 1 << 20], 1 << 29).unwrap();
+    crate::format::write::write_at(&file, &[1u8; 1 << 20], 1 << 29).unwrap();
     let written = held_bytes(&file);
     assert!(written >= empty + (1 << 20), "{empty} then {written}");
 }
