@@ -1,16 +1,20 @@
 //! The one entry that fills a directory, [`generate_plan`]: a [`Plan`]
 //! run through the one executor, each material as its step says
 //! ([`ByPlan`], the tables read held as [`Plan::holding`] says), or, on a
-//! cluster, by the ways of `on_cluster`.
+//! cluster, by the ways of `on_cluster` ([`Gathered`], [`Partitioned`]).
 
 use std::path::Path;
 
+#[cfg(feature = "distributed")]
+use crate::dataflow::any_everywhere;
 use crate::driver::{execute_plan, Generator, Made, Wrote};
 use crate::error::GenerateError;
 use crate::exec::{GenerateDirError, Hold, Run, Way};
 use crate::format::FormatError;
 use crate::game::table::Table;
 use crate::game::TableGame;
+#[cfg(feature = "distributed")]
+use crate::on_cluster::{Gathered, Partitioned};
 use crate::plan::{Holding, How, Plan};
 use crate::probe::Tablebase;
 
@@ -50,26 +54,44 @@ pub fn generate_plan<G: Generator>(
     progress: &(dyn Fn(&str) + Sync),
     done: &mut dyn FnMut(Made<'_, G>),
 ) -> Result<usize, GenerateDirError> {
-    let hold = match &plan.holding {
-        Holding::Held => Hold::UntilLastReader,
-        Holding::FromDir { .. } => Hold::Nothing,
-        #[cfg(feature = "distributed")]
-        Holding::Gathered(cluster) | Holding::Partitioned(cluster) => {
-            return crate::on_cluster::run(rules, plan, cluster, dir, threads, done)
-        }
-    };
-    let run = Run {
+    let run = |hold| Run {
         dir: Some(dir),
         threads,
         hold,
     };
+    let alone = |lacking: &[bool]| Ok(lacking.to_vec());
     let way = ByPlan::<G> {
         rules,
         plan,
         dir,
         progress,
     };
-    execute_plan(run, plan, rules, |lacking| Ok(lacking.to_vec()), &way, done)
+    match &plan.holding {
+        Holding::Held => execute_plan(run(Hold::UntilLastReader), plan, rules, alone, &way, done),
+        Holding::FromDir { .. } => execute_plan(run(Hold::Nothing), plan, rules, alone, &way, done),
+        // The processes of a cluster make what any of them lacks (they may
+        // resume from different files). A gathered run's slices read the
+        // finished tables (and a table made from its twin, the twin's):
+        // every one is held.
+        #[cfg(feature = "distributed")]
+        Holding::Gathered(cluster) => {
+            let agree = |lacking: &[bool]| Ok(any_everywhere(cluster, lacking)?);
+            let way = Gathered { rules, cluster };
+            execute_plan(run(Hold::All), plan, rules, agree, &way, done)
+        }
+        // A partitioned run's slices read their sources' partition files:
+        // no table held.
+        #[cfg(feature = "distributed")]
+        Holding::Partitioned(cluster) => {
+            let agree = |lacking: &[bool]| Ok(any_everywhere(cluster, lacking)?);
+            let way = Partitioned {
+                rules,
+                cluster,
+                dir,
+            };
+            execute_plan(run(Hold::Nothing), plan, rules, agree, &way, done)
+        }
+    }
 }
 
 /// The way of [`generate_plan`]: each material made as its step says.

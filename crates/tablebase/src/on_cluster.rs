@@ -9,9 +9,9 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::dataflow::{any_everywhere, solve_everywhere, solve_reading, Cluster, READ_CHUNK};
-use crate::driver::{execute_plan, Generator, Made, Wrote};
-use crate::exec::{damaged, GenerateDirError, Hold, Run, Way};
+use crate::dataflow::{solve_everywhere, solve_reading, Cluster, READ_CHUNK};
+use crate::driver::{Generator, Wrote};
+use crate::exec::{damaged, GenerateDirError, Way};
 use crate::format::partition::{PartInfo, Partition};
 use crate::format::FormatError;
 use crate::game::TableGame;
@@ -19,47 +19,14 @@ use crate::plan::{Holding, How, Plan};
 use crate::retrograde::{ReadingSlice, RetroSlice};
 use crate::{Table, Tablebase};
 
-/// Runs `plan` (on `cluster`, [`Holding::Gathered`] or
-/// [`Holding::Partitioned`]) into `dir` as this process of the cluster;
-/// `threads` make what a process makes by itself (a twin).
-pub(crate) fn run<G: Generator>(
-    rules: &G::Rules,
-    plan: &Plan<G::Material>,
-    cluster: &Cluster,
-    dir: &Path,
-    threads: usize,
-    done: &mut dyn FnMut(Made<'_, G>),
-) -> Result<usize, GenerateDirError> {
-    let agree = |lacking: &[bool]| Ok(any_everywhere(cluster, lacking)?);
-    let run = |hold| Run {
-        dir: Some(dir),
-        threads,
-        hold,
-    };
-    if let Holding::Partitioned(_) = plan.holding {
-        // The slices read their sources' partition files: no table held.
-        let way = Partitioned {
-            rules,
-            cluster,
-            dir,
-        };
-        execute_plan(run(Hold::Nothing), plan, rules, agree, &way, done)
-    } else {
-        // A gathered run's slices read the finished tables (and a table
-        // made from its twin, the twin's): every one is held.
-        let way = Gathered { rules, cluster };
-        execute_plan(run(Hold::All), plan, rules, agree, &way, done)
-    }
-}
-
 /// The way of [`Holding::Gathered`]: each material's slice, reading the
 /// finished tables, solved by [`solve_everywhere`] and its values made a
 /// table, unless the game makes it from its twin's table
 /// ([`Generator::from_twin`]), which each process then does by itself
 /// (no workers' stats).
-struct Gathered<'a, G: Generator> {
-    rules: &'a G::Rules,
-    cluster: &'a Cluster,
+pub(crate) struct Gathered<'a, G: Generator> {
+    pub rules: &'a G::Rules,
+    pub cluster: &'a Cluster,
 }
 
 impl<G: Generator> Way<G> for Gathered<'_, G> {
@@ -89,10 +56,10 @@ impl<G: Generator> Way<G> for Gathered<'_, G> {
 /// the smaller materials' partitions solved by [`solve_reading`], its
 /// starts reading this process's partitions of the smaller materials,
 /// and this process's partitions of it written into `dir`.
-struct Partitioned<'a, G: Generator> {
-    rules: &'a G::Rules,
-    cluster: &'a Cluster,
-    dir: &'a Path,
+pub(crate) struct Partitioned<'a, G: Generator> {
+    pub rules: &'a G::Rules,
+    pub cluster: &'a Cluster,
+    pub dir: &'a Path,
 }
 
 impl<G: Generator> Way<G> for Partitioned<'_, G> {
