@@ -2,10 +2,6 @@
 //! a run fails ([`DataflowError`]): what the dataflow and the meeting of
 //! a cluster's processes (`rendezvous`) both need, apart from either.
 
-use std::sync::Arc;
-
-use timely::communication::Config as CommunicationConfig;
-
 use crate::retrograde::RetroError;
 
 /// Where the workers of a run are.
@@ -142,25 +138,6 @@ impl Cluster {
         match self {
             Cluster::Local { threads } => *threads,
             Cluster::Processes { threads, hosts, .. } => threads * hosts.len(),
-        }
-    }
-
-    pub(crate) fn communication(&self) -> CommunicationConfig {
-        match self {
-            Cluster::Local { threads: 1 } => CommunicationConfig::Thread,
-            Cluster::Local { threads } => CommunicationConfig::Process(*threads),
-            Cluster::Processes {
-                threads,
-                process,
-                hosts,
-            } => CommunicationConfig::Cluster {
-                threads: *threads,
-                process: *process,
-                addresses: hosts.clone(),
-                report: false,
-                zerocopy: false,
-                log_fn: Arc::new(|_| None),
-            },
         }
     }
 

@@ -18,7 +18,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 use std::sync::Arc;
 
-use timely::communication::Allocator;
+use timely::communication::{Allocator, Config as CommunicationConfig};
 use timely::dataflow::channels::pact::Exchange;
 use timely::dataflow::operators::generic::operator::Operator;
 use timely::dataflow::operators::{ConnectLoop, Exchange as _, Feedback, Inspect, ToStream};
@@ -489,39 +489,34 @@ pub fn solve_reading<S: ReadingSlice + Send + Sync + 'static>(
         let total = slice.slots();
         let count = deal.count(total, index);
         let most = (0..peers).map(|w| deal.count(total, w)).max().unwrap_or(0);
-        let mut ledger = Ledger::begin(index, deal, count);
         let mut stats = WorkerStats::default();
         // A worker that fails still takes part in every fetch and in the
         // rounds (with nothing), so that every other worker's dataflows
         // end; its error is returned then.
-        let mut failure = None;
+        let mut ledger = Ok(Ledger::begin(index, deal, count));
         for c in 0..most.div_ceil(chunk).max(1) {
             let (lo, hi) = (c * chunk, ((c + 1) * chunk).min(count));
-            let (reads, starts) = if failure.is_none() && lo < hi {
-                record_reads(&*slice, deal, index, lo..hi).unwrap_or_else(|e| {
-                    failure = Some(e);
-                    (Vec::new(), Vec::new())
-                })
-            } else {
-                (Vec::new(), Vec::new())
+            let recorded = match ledger {
+                Ok(_) if lo < hi => record_reads(&*slice, deal, index, lo..hi),
+                _ => Ok(Recorded::default()),
             };
+            let (reads, starts) = recorded.unwrap_or_else(|e| {
+                ledger = Err(e);
+                Recorded::default()
+            });
             let fetched = fetch_reads(worker, threads, &shifts, &held, reads, &mut stats);
-            if failure.is_some() {
-                continue;
-            }
-            for (local, start) in (lo..hi).zip(starts) {
-                let slot = deal.slot(index, local as usize);
+            if let Ok(part) = &mut ledger {
                 // A slot that read nothing started for good the first time.
-                let started = start
-                    .map_or_else(|| slice.start_reading(slot, &fetched), Ok)
-                    .and_then(|start| ledger.push(slot, start));
+                let started = (lo..hi).zip(starts).try_for_each(|(local, start)| {
+                    let slot = deal.slot(index, local as usize);
+                    let start = start.map_or_else(|| slice.start_reading(slot, &fetched), Ok)?;
+                    part.push(slot, start)
+                });
                 if let Err(e) = started {
-                    failure = Some(e);
-                    break;
+                    ledger = Err(e);
                 }
             }
         }
-        let ledger = failure.map_or(Ok(ledger), Err);
         Ok(play_rounds(&slice, threads, worker, (ledger, stats))?)
     })?;
     Ok(Share {
@@ -632,8 +627,24 @@ fn run<T: Send + 'static>(
     cluster.check()?;
     crate::rendezvous::barrier(cluster)?;
     let threads = cluster.local_workers().len();
+    let communication = match cluster {
+        Cluster::Local { threads: 1 } => CommunicationConfig::Thread,
+        Cluster::Local { threads } => CommunicationConfig::Process(*threads),
+        Cluster::Processes {
+            threads,
+            process,
+            hosts,
+        } => CommunicationConfig::Cluster {
+            threads: *threads,
+            process: *process,
+            addresses: hosts.clone(),
+            report: false,
+            zerocopy: false,
+            log_fn: Arc::new(|_| None),
+        },
+    };
     let config = timely::Config {
-        communication: cluster.communication(),
+        communication,
         worker: WorkerConfig::default(),
     };
     let guards = timely::execute(config, move |worker| work(worker, threads))
@@ -682,15 +693,11 @@ fn gather<S: RetroSlice + ?Sized>(
     const FAILED: u64 = u64::MAX;
     let (index, peers) = (worker.index(), worker.peers());
     let deal = Deal::new(peers, slice.run_shift());
-    let (values, stats, failure) = match part {
-        Ok((_, codes, distances, stats)) => (codes.into_iter().zip(distances), stats, None),
-        Err(e) => (
-            Vec::new().into_iter().zip(Vec::new()),
-            WorkerStats::default(),
-            Some(e),
-        ),
+    let ((codes, distances), stats, failure) = match part {
+        Ok((_, codes, distances, stats)) => ((codes, distances), stats, None),
+        Err(e) => (Default::default(), WorkerStats::default(), Some(e)),
     };
-    let records = values
+    let records = (codes.into_iter().zip(distances))
         .enumerate()
         .map(move |(local, (code, d))| (deal.slot(index, local), code, d))
         .chain(failure.is_some().then_some((FAILED, 0, 0)))
