@@ -269,6 +269,8 @@ impl Meeting<'_> {
         mut attempt: impl FnMut() -> Result<Result<T, String>, RendezvousError>,
     ) -> Result<T, RendezvousError> {
         let mut told = Instant::now();
+        // How often it says that it still waits.
+        let every = (self.timeout / 4).clamp(Duration::from_secs(1), PROGRESS_EVERY);
         loop {
             let waiting = match attempt()? {
                 Ok(done) => return Ok(done),
@@ -281,7 +283,7 @@ impl Meeting<'_> {
                     self.timeout.as_secs()
                 )));
             }
-            if now.duration_since(told) >= progress_every(self.timeout) {
+            if now.duration_since(told) >= every {
                 told = now;
                 (self.say)(&format!(
                     "waiting for {waiting} ({} s left of --connect-timeout)",
@@ -365,19 +367,14 @@ impl Meeting<'_> {
                 "the address of process 0, {address}, does not resolve"
             )));
         }
-        let mut last = None;
-        let connected = self.wait(|| {
+        let mut stream = self.wait(|| {
             let mut each = addrs
                 .iter()
                 .map(|a| TcpStream::connect_timeout(a, Duration::from_secs(1)));
-            let stream = each.find_map(|c| c.map_err(|e| last = Some(e)).ok());
-            Ok(stream.ok_or_else(|| format!("process 0 at {address}")))
-        });
-        let mut stream = connected.map_err(|e| match (e, last) {
-            (RendezvousError::Timeout(why), Some(last)) => {
-                RendezvousError::Timeout(format!("{why} ({last})"))
-            }
-            (e, _) => e,
+            // What the last address said is what the wait tells.
+            let mut last = String::new();
+            let stream = each.find_map(|c| c.map_err(|e| last = e.to_string()).ok());
+            Ok(stream.ok_or_else(|| format!("process 0 at {address} ({last})")))
         })?;
         let mut hello = format!("{HELLO}\nprocess={process}\n");
         for (name, value) in self.fingerprint {
@@ -429,11 +426,6 @@ fn answer_all<'a>(streams: impl Iterator<Item = &'a mut TcpStream>, why: &str) {
     for stream in streams {
         let _ = writeln!(stream, "refused\t{}", one_line(why));
     }
-}
-
-/// How often a wait of `timeout` says it still waits.
-fn progress_every(timeout: Duration) -> Duration {
-    (timeout / 4).clamp(Duration::from_secs(1), PROGRESS_EVERY)
 }
 
 /// The first setting of `ours` whose value differs in `theirs` (or that
