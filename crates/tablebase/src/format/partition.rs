@@ -319,13 +319,12 @@ impl<G: TableGame> Partition<G> {
     /// ```
     pub fn header(path: &Path, rules: &G::Rules) -> Result<PartHeader<G>, FormatError> {
         use std::io::Read;
-        let file = std::fs::File::open(path).map_err(|e| FormatError::io(path, e))?;
-        let size = file.metadata().map_err(|e| FormatError::io(path, e))?.len();
+        let io = |e| FormatError::io(path, e);
+        let file = std::fs::File::open(path).map_err(io)?;
+        let size = file.metadata().map_err(io)?.len();
         // The header is at most 8 + 2 + 256 + 2 + 65535 + 256 + 36 bytes.
         let mut prefix = Vec::new();
-        file.take(1 << 17)
-            .read_to_end(&mut prefix)
-            .map_err(|e| FormatError::io(path, e))?;
+        file.take(1 << 17).read_to_end(&mut prefix).map_err(io)?;
         PartHeader::parse(&prefix, rules, size).map_err(|e| at_path(e, path))
     }
 }
