@@ -278,21 +278,12 @@ impl<G: TableGame> Partition<G> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn check(path: &Path, rules: &G::Rules) -> Result<PartHeader<G>, FormatError> {
-        Self::check_in_chunks(path, rules, 1 << 20)
-    }
-
-    /// [`Partition::check`] reading `chunk` bytes at a time.
-    fn check_in_chunks(
-        path: &Path,
-        rules: &G::Rules,
-        chunk: usize,
-    ) -> Result<PartHeader<G>, FormatError> {
         use std::io::{Seek, SeekFrom};
         let head = Self::header(path, rules)?;
         let io = |e| FormatError::io(path, e);
         let mut file = std::fs::File::open(path).map_err(io)?;
         file.seek(SeekFrom::Start(head.data_at)).map_err(io)?;
-        head.verify(file, path, chunk)?;
+        head.verify(file, path, 1 << 20)?;
         Ok(head)
     }
 

@@ -35,26 +35,35 @@ fn a_partition_round_trips_and_every_byte_is_checked() {
         );
     }
     assert!(Partition::<FiveTigers>::from_bytes(&bytes[..bytes.len() - 1], &rules).is_err());
-    // The streaming check, a few bytes at a time here, refuses the same.
+    // The streaming check of a file refuses the same, and so does the
+    // check of the data after the header a few bytes at a time.
+    let in_chunks = |bytes: &[u8], chunk| -> Result<PartHeader<FiveTigers>, FormatError> {
+        let head = PartHeader::parse(bytes, &rules, bytes.len() as u64)?;
+        head.verify(&bytes[head.data_at as usize..], Path::new(""), chunk)?;
+        Ok(head)
+    };
     let dir = tempfile::tempdir().unwrap();
     let path = p.save(dir.path()).unwrap();
-    for chunk in [1, 3, 5, 1 << 20] {
-        let head = Partition::<FiveTigers>::check_in_chunks(&path, &rules, chunk).unwrap();
-        assert_eq!(
-            (head.info.owner, head.info.workers, head.count),
-            (1, 3, p.codes.len() as u64)
-        );
+    let head = Partition::<FiveTigers>::check(&path, &rules).unwrap();
+    assert_eq!(
+        (head.info.owner, head.info.workers, head.count),
+        (1, 3, p.codes.len() as u64)
+    );
+    for chunk in [1, 3, 5] {
+        assert_eq!(in_chunks(&bytes, chunk).unwrap().count, head.count);
     }
     for i in 0..bytes.len() {
         let mut bad = bytes.clone();
         bad[i] ^= 0x10;
         std::fs::write(&path, &bad).unwrap();
-        for chunk in [3, 1 << 20] {
-            assert!(
-                Partition::<FiveTigers>::check_in_chunks(&path, &rules, chunk).is_err(),
-                "byte {i} changed and checked in chunks of {chunk}"
-            );
-        }
+        assert!(
+            Partition::<FiveTigers>::check(&path, &rules).is_err(),
+            "byte {i} changed and checked"
+        );
+        assert!(
+            in_chunks(&bad, 3).is_err(),
+            "byte {i} changed and checked in chunks of 3"
+        );
     }
     // A code that is not a value, under a checksum that matches it.
     let mut q = p.clone();
@@ -62,10 +71,10 @@ fn a_partition_round_trips_and_every_byte_is_checked() {
     std::fs::write(&path, q.to_bytes()).unwrap();
     let e = Partition::<FiveTigers>::from_bytes(&q.to_bytes(), &rules).unwrap_err();
     assert!(e.to_string().contains("position 2"), "{e}");
-    for chunk in [3, 1 << 20] {
-        let e = Partition::<FiveTigers>::check_in_chunks(&path, &rules, chunk).unwrap_err();
-        assert!(e.to_string().contains("position 2"), "{e}");
-    }
+    let e = Partition::<FiveTigers>::check(&path, &rules).unwrap_err();
+    assert!(e.to_string().contains("position 2"), "{e}");
+    let e = in_chunks(&q.to_bytes(), 3).unwrap_err();
+    assert!(e.to_string().contains("position 2"), "{e}");
     // The rules of the ban give other tables: refused.
     let e = Partition::<FiveTigers>::from_bytes(&bytes, &Rules::shandong()).unwrap_err();
     assert!(matches!(e, FormatError::RulesMismatch { .. }), "{e}");
