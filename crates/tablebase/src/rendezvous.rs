@@ -217,12 +217,7 @@ pub fn rendezvous(
         say,
     };
     let links = if process == 0 {
-        meeting
-            .host()?
-            .into_iter()
-            .enumerate()
-            .map(|(i, stream)| (i + 1, hosts[i + 1].clone(), stream))
-            .collect()
+        meeting.host()?
     } else {
         // The address timely will listen on must be free; a process that
         // cannot take it says so now, not in the middle of the run.
@@ -295,8 +290,9 @@ impl Meeting<'_> {
     }
 
     /// Process 0: waits for every other process's hello, compares, answers;
-    /// the connections of processes 1, 2, ... in their order.
-    fn host(&self) -> Result<Vec<TcpStream>, RendezvousError> {
+    /// the links to processes 1, 2, ... in their order (process, address,
+    /// connection).
+    fn host(&self) -> Result<Vec<(usize, String, TcpStream)>, RendezvousError> {
         let listener = listen(&self.hosts[0])?;
         listener
             .set_nonblocking(true)
@@ -341,20 +337,20 @@ impl Meeting<'_> {
         // Closed before the answer: timely listens on this address next, and
         // a peer's first connection must not land in this listener's queue.
         drop(listener);
-        let mut streams: Vec<TcpStream> = met.into_iter().flatten().map(|m| m.0).collect();
+        let mut links: Vec<_> = (met.into_iter().enumerate())
+            .filter_map(|(p, m)| Some((p, self.hosts[p].clone(), m?.0)))
+            .collect();
         if let Some(e) = all_met.err().or(mismatch) {
-            answer_all(streams.iter_mut(), &e.to_string());
+            answer_all(links.iter_mut().map(|l| &mut l.2), &e.to_string());
             return Err(e);
         }
-        for (i, stream) in streams.iter_mut().enumerate() {
+        for (p, _, stream) in &mut links {
             if let Err(e) = writeln!(stream, "ok").and_then(|()| stream.flush()) {
-                return Err(RendezvousError::Io(format!(
-                    "process {} left before the start: {e}",
-                    i + 1
-                )));
+                let why = format!("process {p} left before the start: {e}");
+                return Err(RendezvousError::Io(why));
             }
         }
-        Ok(streams)
+        Ok(links)
     }
 
     /// Any other process: connects to process 0, says hello, reads the
