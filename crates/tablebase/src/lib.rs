@@ -120,37 +120,33 @@
 //!
 //! ## Speed against the generators it replaced
 //!
-//! One thread (`qi tb generate ... --threads 1 DIR` into an empty
-//! directory), the release build of commit 9aaaae1 (before this layout:
-//! Jungle's move-graph generator, Five Tigers' two in-core generators)
-//! against this layout, alternated, two runs each (Jungle three), CPU seconds (user) and
-//! peak memory from `/usr/bin/time`; the machine was shared, so wall
-//! times are not comparable. Both write the same bytes (`diff -r`).
+//! One thread (`qi tb generate --game G --pieces N --threads 1 DIR` into
+//! an empty directory), the release build of commit 12afcf5 (before the
+//! rebuild: Jungle's move-graph generator, Five Tigers' two in-core
+//! generators) against this one, alternated, two runs each, CPU seconds
+//! (user) and peak memory from `/usr/bin/time`, at load 4 to 10 (the
+//! machine was shared, so wall times are not comparable; the same binary
+//! varies by up to 10 % from run to run at such load). Both write the
+//! same bytes (`diff -r`).
 //!
 //! | what | before: CPU s | after: CPU s | before: peak | after: peak |
 //! |---|---|---|---|---|
-//! | Jungle `standard`, `--pieces 3` (512 tables) | 36.41, 36.46, 36.60 | 29.75, 29.78, 29.67 | 19.4, 19.2, 19.2 MB | 9.2, 9.1, 9.0 MB |
-//! | Five Tigers `shandong-shuttle`, `--pieces 4` | 18.50, 17.08 | 18.18, 19.28 | 172, 186 MB | 113, 113 MB |
-//! | Five Tigers `shandong`, `--pieces 3` | 23.12, 23.65 | 23.25, 23.26 | 176, 175 MB | 169, 168 MB |
+//! | Jungle `standard`, `--pieces 3` (512 tables) | 30.31, 32.25 | 24.98, 24.53 | 23.5, 19.1 MB | 9.4, 9.4 MB |
+//! | Five Tigers `shandong-shuttle`, `--pieces 4` | 15.86, 14.80 | 16.25, 15.81 | 164, 171 MB | 74, 74 MB |
+//! | Five Tigers `shandong`, `--pieces 3` | 15.87, 16.71 | 17.46, 18.19 | 176, 175 MB | 169, 169 MB |
 //!
-//! (At load 2.4 to 6.4; the Jungle row at load 18 to 26.) Jungle's
-//! in-core solver spends 18 % less user time than the move-graph
-//! generator it replaced; under callgrind, `qi tb generate --pieces 2
-//! --threads 1` executes 621,432,336 instructions against 728,452,407.
-//! It walks un-moves where the old one walked a graph built once, so
-//! each is kept cheap: an un-move is tested by the moved animal's reach
-//! alone (`Jungle::unplay_quiet`; the whole side's destinations were 15 %
-//! of the instructions), the index checks a material by its animals'
-//! squares, and a position with two animals or more off the middle file
-//! counts its successors without indexing them.
-//!
-//! One layout for both shuttle options (`Slots::Dense` over a
-//! `BanIndex` with bans or without, conversions read by `Table::get`)
-//! then cost `shandong-shuttle --pieces 4` 3.4 % user time (13.77, 13.73
-//! against 14.16, 14.29 s) and saved a third of its peak (113 to 74 MB);
-//! `shandong --pieces 3` was unchanged (15.72, 15.70 against 15.38,
-//! 15.63 s), both against the layout just before, alternated on the
-//! shared machine.
+//! Jungle's in-core solver spends about a fifth less user time than the
+//! move-graph generator it replaced; under callgrind, `qi tb generate
+//! --pieces 2 --threads 1` executed 621,432,336 instructions against
+//! 728,452,407. It walks un-moves where the old one walked a graph built
+//! once, so each is kept cheap: an un-move is tested by the moved
+//! animal's reach alone (`Jungle::unplay_quiet`; the whole side's
+//! destinations were 15 % of the instructions), the index checks a
+//! material by its animals' squares, and a position with two animals or
+//! more off the middle file counts its successors without indexing them.
+//! Five Tigers' one layout for both shuttle options (`Slots::Dense` over
+//! a `BanIndex` with bans or without) holds less than half the peak of
+//! the two it replaced under the shuttle.
 //!
 //! The larger runs, one each, one after the other on a loaded machine
 //! (load 9 to 17), with the one best removal but before both shuttle
