@@ -123,17 +123,18 @@
 //! One thread (`qi tb generate --game G --pieces N --threads 1 DIR` into
 //! an empty directory), the release build of commit 12afcf5 (before the
 //! rebuild: Jungle's move-graph generator, Five Tigers' two in-core
-//! generators) against this one, alternated, two runs each, CPU seconds
-//! (user) and peak memory from `/usr/bin/time`, at load 4 to 10 (the
-//! machine was shared, so wall times are not comparable; the same binary
-//! varies by up to 10 % from run to run at such load). Both write the
-//! same bytes (`diff -r`).
+//! generators) against this one, alternated, four runs each in two
+//! rounds, CPU seconds (user) and peak memory from `/usr/bin/time`, at
+//! load 3 to 10 (the machine was shared: wall times are not comparable,
+//! and the same binary varied by up to 18 % from run to run). Both write
+//! the same bytes (`diff -r`), and `qi tb stats` gives the same figures
+//! for every material.
 //!
-//! | what | before: CPU s | after: CPU s | before: peak | after: peak |
+//! | what | before: CPU s (mean) | after: CPU s (mean) | before: peak | after: peak |
 //! |---|---|---|---|---|
-//! | Jungle `standard`, `--pieces 3` (512 tables) | 30.31, 32.25 | 24.98, 24.53 | 23.5, 19.1 MB | 9.4, 9.4 MB |
-//! | Five Tigers `shandong-shuttle`, `--pieces 4` | 15.86, 14.80 | 16.25, 15.81 | 164, 171 MB | 74, 74 MB |
-//! | Five Tigers `shandong`, `--pieces 3` | 15.87, 16.71 | 17.46, 18.19 | 176, 175 MB | 169, 169 MB |
+//! | Jungle `standard`, `--pieces 3` (512 tables) | 30.31, 32.25, 30.30, 27.76 (30.2) | 24.98, 24.53, 24.69, 22.27 (24.1) | 19 to 24 MB | 9.4 to 9.5 MB |
+//! | Five Tigers `shandong-shuttle`, `--pieces 4` | 15.86, 14.80, 13.39, 14.19 (14.6) | 16.25, 15.81, 15.62, 15.57 (15.8) | 163 to 171 MB | 74 MB |
+//! | Five Tigers `shandong`, `--pieces 3` | 15.87, 16.71, 16.19, 15.36 (16.0) | 17.46, 18.19, 16.12, 16.36 (17.0) | 175 to 176 MB | 169 MB |
 //!
 //! Jungle's in-core solver spends about a fifth less user time than the
 //! move-graph generator it replaced; under callgrind, `qi tb generate

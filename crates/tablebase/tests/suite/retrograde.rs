@@ -1,6 +1,6 @@
-//! The rounds of `retrograde` (one thread) and of `dataflow` (timely
-//! workers: threads of one process, and processes talking over TCP on
-//! 127.0.0.1) against a naive solver written here: random move graphs
+//! The in-core solver (`retrograde::solve`) and the rounds of `dataflow`
+//! (timely workers: threads of one process, and processes talking over
+//! TCP on 127.0.0.1) against a naive solver written here: random move graphs
 //! with holes, exits into smaller slices, cycles (draws) and terminal
 //! positions, solved by scanning every position forwards, round after
 //! round, until nothing changes.
@@ -196,7 +196,7 @@ fn listed(values: &SliceValues) -> Vec<Option<(Wdl, u16)>> {
 }
 
 #[test]
-fn one_thread_rounds_equal_the_naive_solver() {
+fn the_in_core_solver_equals_the_naive_solver() {
     let mut kinds = [0usize; 3];
     for seed in 0..40 {
         let graph = Graph::random(seed, 300 + seed * 7);
