@@ -70,6 +70,9 @@ async function waitForText(page, selector, expected) {
 }
 
 async function clickSq(page, sq) {
+  // The board ignores a click while a move is being sent (it takes the
+  // next one on the server's answer): wait for that, as a player does.
+  await page.waitForFunction(() => !__qiTest.state.busy);
   // A piece's group when one stands there, otherwise the square itself.
   const piece = page.locator(`#board .piece[data-sq="${sq}"]`);
   if (await piece.count()) {
@@ -1344,9 +1347,6 @@ const tests = {
     await page.waitForFunction(() => __qiTest.state.view.ply === 1);
     await clickSq(page, "a7");
     await clickSq(page, "a6");
-    // The board takes the next move once the server has answered this one
-    // (a click before that is not a move): wait for it, as a player does.
-    await page.waitForFunction(() => __qiTest.state.view.moves.join(" ") === "a3a4 a7a6");
     await clickSq(page, "g3");
     await clickSq(page, "g4");
     await page.waitForFunction(() => __qiTest.state.view.moves.join(" ") === "a3a4 a7a6 g3g4");
