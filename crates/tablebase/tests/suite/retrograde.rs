@@ -331,3 +331,37 @@ fn a_tiding_told_before_the_round_before_it_is_settled_gives_a_longer_win() {
     let values = retrograde::join_parts(2, 0, vec![early.finish()]);
     assert_eq!(values.get(0), Some((Wdl::Win, 2)));
 }
+
+/// One open slot counting `n` successors (none of which is ever told).
+struct Counting(u32);
+
+impl RetroSlice for Counting {
+    fn slots(&self) -> u64 {
+        1
+    }
+    fn start(&self, _: u64) -> Result<Start, RetroError> {
+        Ok(Start::Open(Open {
+            successors: self.0,
+            ..Open::default()
+        }))
+    }
+    fn predecessors(&self, _: u64, _: &mut Vec<u64>) {}
+}
+
+#[test]
+fn a_slot_past_max_successors_is_refused_by_both_solvers() {
+    let limit = retrograde::MAX_SUCCESSORS;
+    // At the limit: solved (drawn, nothing ever tells it).
+    let values = retrograde::solve(&Counting(limit)).unwrap();
+    assert_eq!(values.get(0), Some((Wdl::Draw, 0)));
+    assert!(retrograde::Ledger::new(&Counting(limit), 0, 1).is_ok());
+    // One past it: refused by the in-core solver and by the Ledger alike.
+    assert!(matches!(
+        retrograde::solve(&Counting(limit + 1)),
+        Err(RetroError::TooManySuccessors { slot: 0 })
+    ));
+    assert!(matches!(
+        retrograde::Ledger::new(&Counting(limit + 1), 0, 1),
+        Err(RetroError::TooManySuccessors { slot: 0 })
+    ));
+}
