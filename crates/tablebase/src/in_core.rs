@@ -20,16 +20,15 @@
 
 use std::ops::Range;
 
-use crate::error::GenerateError;
-use crate::round::{self, Begin, Heard, Loss, News, Overcounted, Start, TooDeep, MAX_SUCCESSORS};
+use crate::round::{self, Begin, Heard, Loss, News, RetroError, Start, MAX_SUCCESSORS};
 use crate::value::{pack_codes, Distances, Wdl, ONE_BYTE_LONGEST, UNUSED};
 
 /// A slice as the in-core solver sees it: its cells, how the cells of a
 /// part start, and the un-moves of a cell.
 pub(crate) trait Cells: Sync {
     /// What a start fails with, and so the solution: the slice's own
-    /// error, which also says what the solver refuses ([`Refusal`]).
-    type Error: From<Refusal> + Send;
+    /// error, which also says what the solver refuses ([`RetroError`]).
+    type Error: From<RetroError> + Send;
 
     /// The number of cells, `0..cells()`.
     fn cells(&self) -> u64;
@@ -58,40 +57,6 @@ pub(crate) trait Cells: Sync {
     /// Appends to `out` the distinct cells from which one move leads to
     /// `cell` (a decided cell), in any order.
     fn unmoves(&self, cell: u64, out: &mut Vec<u64>);
-}
-
-/// What the solver refuses, whatever the slice: each slice's error says
-/// it in its own terms (`From<Refusal>`).
-#[derive(Debug, thiserror::Error)]
-pub(crate) enum Refusal {
-    /// A position further from the end than a table holds.
-    #[error(transparent)]
-    TooDeep(#[from] TooDeep),
-    /// More cells (the count) than the machine's arrays index (the
-    /// material, or whatever names the slice).
-    #[error("{0} has too many positions for one table")]
-    TooLarge(String, u64),
-    /// A cell with more distinct successors than [`MAX_SUCCESSORS`].
-    #[error("cell {0} has more than {MAX_SUCCESSORS} successors in its slice")]
-    TooManySuccessors(u64),
-    /// A cell told of more won successors than it counted: the slice's
-    /// starts and un-moves disagree.
-    #[error("cell {0} has more decided successors than it counted")]
-    Overcounted(u64),
-    /// The units of the slice (named) end elsewhere than at its last
-    /// cell.
-    #[error("{0}: the units end at cell {1}")]
-    Units(String, u64),
-}
-
-impl From<Refusal> for GenerateError {
-    fn from(refusal: Refusal) -> GenerateError {
-        match refusal {
-            Refusal::TooDeep(_) => GenerateError::TooDeep,
-            Refusal::TooLarge(material, _) => GenerateError::TooLarge(material),
-            refusal => GenerateError::Internal(refusal.to_string()),
-        }
-    }
 }
 
 /// Working bytes per 4 cells: the state byte and a one-byte distance
@@ -158,7 +123,7 @@ fn code(state: u8) -> u8 {
 ///
 /// # Errors
 ///
-/// What a start says, or what the solver refuses ([`Refusal`]: a
+/// What a start says, or what the solver refuses ([`RetroError`]: a
 /// distance past the longest a table holds, say).
 pub(crate) fn solve<C: Cells + ?Sized>(
     name: impl std::fmt::Display,
@@ -169,7 +134,7 @@ pub(crate) fn solve<C: Cells + ?Sized>(
         Some(arrays) => Ok(Solved::of(arrays)),
         None => (solve_in::<u16, C>(&name, cells, threads)?)
             .map(Solved::of)
-            .ok_or_else(|| Refusal::TooDeep(TooDeep).into()),
+            .ok_or_else(|| RetroError::TooDeep.into()),
     }
 }
 
@@ -191,7 +156,11 @@ pub(crate) fn solve_in<D: Distance, C: Cells + ?Sized>(
         let units = cells.units();
         if cells.first_cell(units) != cells.cells() {
             let end = cells.first_cell(units);
-            return Err(Refusal::Units(name.to_string(), end).into());
+            let message = format!(
+                "the units of {name} end here, not at cell {}",
+                cells.cells()
+            );
+            return Err(RetroError::Slice { slot: end, message }.into());
         }
         let parts = (threads as u64 * 4).clamp(1, units.max(1));
         let mut jobs = Vec::new();
@@ -237,13 +206,7 @@ fn record<D: Distance>(
     start: Start,
     state: &mut u8,
     far: &mut D,
-) -> Result<u32, Refusal> {
-    let count = |successors: u32| {
-        u8::try_from(successors)
-            .ok()
-            .filter(|&c| c <= COUNT)
-            .ok_or(Refusal::TooManySuccessors(cell))
-    };
+) -> Result<u32, RetroError> {
     match start.begin()? {
         Begin::Unused => {
             *state = UNUSED_STATE;
@@ -260,7 +223,7 @@ fn record<D: Distance>(
             Ok(u32::from(d))
         }
         Begin::NeverLost { successors, win } => {
-            *state = count(successors)? | NON_LOSING;
+            *state = round::counter(cell, successors)? | NON_LOSING;
             let w = win.unwrap_or(0);
             *far = D::of(w);
             Ok(u32::from(w))
@@ -270,7 +233,7 @@ fn record<D: Distance>(
             longest_won,
             floor,
         } => {
-            *state = count(successors)?;
+            *state = round::counter(cell, successors)?;
             *far = D::of(longest_won.unwrap_or(0));
             Ok(u32::from(floor))
         }
@@ -354,7 +317,7 @@ fn predecessors<C: Cells + ?Sized>(
     decided: &[(u64, bool)],
     cells: &C,
     threads: usize,
-) -> Result<Vec<Vec<u64>>, Refusal> {
+) -> Result<Vec<Vec<u64>>, RetroError> {
     let one = |part: &[(u64, bool)]| {
         let mut out = Vec::with_capacity(part.len() * 8);
         let mut preds: Vec<u64> = Vec::with_capacity(20);
@@ -377,8 +340,10 @@ fn predecessors<C: Cells + ?Sized>(
 fn state_arrays<D: Clone + Default>(
     material: impl std::fmt::Display,
     n: u64,
-) -> Result<(Vec<u8>, Vec<D>), Refusal> {
-    let too_large = || Refusal::TooLarge(material.to_string(), n);
+) -> Result<(Vec<u8>, Vec<D>), RetroError> {
+    let too_large = || RetroError::TooLarge {
+        name: material.to_string(),
+    };
     let n = usize::try_from(n).map_err(|_| too_large())?;
     if n as u64 >= 1 << 62 {
         return Err(too_large());
@@ -480,7 +445,7 @@ fn rounds<D: Distance, C: Cells + ?Sized>(
     mut horizon: u32,
     threads: usize,
     cells: &C,
-) -> Result<bool, Refusal> {
+) -> Result<bool, RetroError> {
     let n = states.len();
     let mut todo: Vec<(u64, bool)> = Vec::with_capacity(BLOCK);
     let mut d = 0u32;
@@ -538,7 +503,7 @@ fn apply_updates<D: Distance>(
     updates: &[Vec<u64>],
     here: u16,
     threads: usize,
-) -> Result<u32, Refusal> {
+) -> Result<u32, RetroError> {
     let n = states.len();
     let total: usize = updates.iter().map(Vec::len).sum();
     let threads = if total < 1 << 16 {
@@ -564,35 +529,31 @@ fn apply_updates<D: Distance>(
                 continue;
             }
             let never_lost = s & NON_LOSING != 0;
-            // A never-lost cell's distance is its exit's win (0 for none).
-            let exit_win = (never_lost && far.get() != 0).then(|| far.get());
-            match round::hear(news, round, s & COUNT, never_lost, exit_win) {
+            // A cell's distance is what `hear` takes: its exit's win if
+            // it is never lost, else its longest exit into a won position.
+            match round::hear(q as u64, news, round, s & COUNT, never_lost, far.get())? {
                 // An exit that wins at this distance is found by this
                 // round's scan (its distance is `here`), as it would have
                 // been.
-                Ok(Heard::Won(at)) => {
+                Heard::Won(at) => {
                     *state = WIN_NEW;
                     *far = D::of(at);
                     further = further.max(u32::from(at));
                 }
-                Ok(Heard::Left(left)) => *state = left | (s & NON_LOSING),
-                Ok(Heard::LastWon) => {
-                    // Its distance is its longest exit into a won position.
-                    *state = 0;
-                    match round::lost_at(round, far.get())? {
-                        Loss::Now(at) => {
-                            *state = LOSS_NEW;
-                            *far = D::of(at);
-                            further = further.max(u32::from(at));
-                        }
-                        // Found by the scan of `at`, one past its distance.
-                        Loss::Held(at) => further = further.max(u32::from(at)),
-                    }
+                Heard::Left(left) => *state = left | (s & NON_LOSING),
+                Heard::Lost(Loss::Now(at)) => {
+                    *state = LOSS_NEW;
+                    *far = D::of(at);
+                    further = further.max(u32::from(at));
                 }
-                Err(Overcounted) => return Err(Refusal::Overcounted(q as u64)),
+                // Found by the scan of `at`, one past its distance.
+                Heard::Lost(Loss::Held(at)) => {
+                    *state = 0;
+                    further = further.max(u32::from(at));
+                }
             }
         }
-        Ok(further)
+        Ok::<_, RetroError>(further)
     };
     let parts = states.chunks_mut(per).zip(dist.chunks_mut(per)).enumerate();
     let fars = crate::threads::in_order(parts, threads, |(i, (s, d))| range(i * per, s, d))?;

@@ -61,7 +61,7 @@
 //! | values | `value` | [`Wdl`], the 2-bit codes and [`UNUSED`], packing four a byte, the one distance-width rule (one byte while the longest distance fits, else two) and the one coding of distances as file bytes |
 //! | errors | `error` | [`FormatError`], [`FileError`], [`GenerateError`], [`ProbeError`] |
 //! | threads | `threads` | the one pool (parts or jobs on `n` scoped threads, their results in order or the first error) and the lock that goes on after a panic |
-//! | transition rule | `round` | how a slot starts, what a tiding does to it, the end of a round, overflow as a typed error |
+//! | transition rule | `round` | how a slot starts, what a tiding does to it, the end of a round, overflow as a typed error, what a solver refuses ([`retrograde::RetroError`]) |
 //! | solvers | `in_core` (every in-core generation, and [`retrograde::solve`] over any slice), the [`retrograde::Ledger`] of the distributed run, `five_tigers::out_of_core` (out of core) | each keeps its own layout and applies `round`'s rule |
 //! | file formats | `format` (`container`, `blocked`, `partition`, `versions`, `write`) | the one table of (game, version) → layout ([`SlotIndex`]); atomic writing |
 //! | probing | `probe` ([`Tablebase`], [`LazyTablebase`], paged files) | reads `format`, never the generators |

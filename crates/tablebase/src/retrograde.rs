@@ -34,9 +34,9 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 
 use crate::error::GenerateError;
-use crate::in_core::{self, Cells, Refusal};
-use crate::round::{self, Begin, Heard, Loss, Overcounted, TooDeep};
-pub use crate::round::{Exits, News, Open, Start, MAX_SUCCESSORS};
+use crate::in_core::{self, Cells};
+use crate::round::{self, Begin, Heard, Loss};
+pub use crate::round::{Exits, News, Open, RetroError, Start, MAX_SUCCESSORS};
 use crate::value::Wdl;
 
 /// A slice of a retrograde analysis: its slots, how each starts, and its
@@ -799,10 +799,6 @@ impl Ledger {
     pub(crate) fn push(&mut self, slot: u64, start: Start) -> Result<(), RetroError> {
         let local = self.slots.len() as u32;
         debug_assert_eq!(self.slot(local as usize), slot);
-        let left = |successors: u32| match u8::try_from(successors) {
-            Ok(left) if successors <= MAX_SUCCESSORS => Ok(left),
-            _ => Err(RetroError::TooManySuccessors { slot }),
-        };
         let entry = match start.begin()? {
             Begin::Unused => Slot::decided(UNUSED, 0),
             Begin::Decided(wdl, d) => {
@@ -818,7 +814,7 @@ impl Ledger {
                     self.schedule(at, local, Due::Win);
                 }
                 Slot {
-                    left: left(successors)?,
+                    left: round::counter(slot, successors)?,
                     state: NEVER_LOST,
                     distance: 0,
                 }
@@ -828,7 +824,7 @@ impl Ledger {
                 longest_won,
                 ..
             } => Slot {
-                left: left(successors)?,
+                left: round::counter(slot, successors)?,
                 state: OPEN,
                 distance: longest_won.unwrap_or(0),
             },
@@ -924,23 +920,18 @@ impl Ledger {
         if s.state >= DECIDED {
             return Ok(());
         }
-        // An exit's win is scheduled (`Due::Win`) and decided when its
-        // round is settled, before the tidings of any later round: none is
-        // sooner than `round` here.
-        match round::hear(news, round, s.left, s.state == NEVER_LOST, None)
-            .map_err(|Overcounted| RetroError::Inconsistent { slot })?
-        {
+        // A never-lost slot's distance is 0 here: an exit's win is
+        // scheduled (`Due::Win`) and decided when its round is settled,
+        // before the tidings of any later round: none is sooner than
+        // `round` here.
+        match round::hear(slot, news, round, s.left, s.state == NEVER_LOST, s.distance)? {
             Heard::Won(at) => self.decide(local, Wdl::Win, at, decided),
             Heard::Left(left) => s.left = left,
-            Heard::LastWon => {
+            Heard::Lost(Loss::Now(at)) => self.decide(local, Wdl::Loss, at, decided),
+            Heard::Lost(Loss::Held(at)) => {
                 s.left = 0;
-                match round::lost_at(round, s.distance)? {
-                    Loss::Now(at) => self.decide(local, Wdl::Loss, at, decided),
-                    Loss::Held(at) => {
-                        self.schedule(at, local as u32, Due::Loss);
-                        scheduled.push(at);
-                    }
-                }
+                self.schedule(at, local as u32, Due::Loss);
+                scheduled.push(at);
             }
         }
         Ok(())
@@ -1082,70 +1073,6 @@ pub fn join_parts(total: u64, shift: u32, parts: Vec<(Vec<u8>, Vec<u16>)>) -> Sl
     values
 }
 
-/// A slice that cannot be solved.
-///
-/// ```
-/// use qi_tablebase::retrograde::{self, Open, RetroError, RetroSlice, Start};
-///
-/// // A slot that claims a successor no un-move leads from: it can never be
-/// // decided, but nothing is inconsistent; one that starts with an error
-/// // stops the solution.
-/// struct Broken;
-/// impl RetroSlice for Broken {
-///     fn slots(&self) -> u64 { 2 }
-///     fn start(&self, slot: u64) -> Result<Start, RetroError> {
-///         match slot {
-///             0 => Ok(Start::Open(Open { successors: 1, ..Open::default() })),
-///             _ => Err(RetroError::Slice { slot, message: "no table for its captures".into() }),
-///         }
-///     }
-///     fn predecessors(&self, _: u64, _: &mut Vec<u64>) {}
-/// }
-/// let error = retrograde::solve(&Broken).unwrap_err();
-/// assert_eq!(error.to_string(), "slot 1: no table for its captures");
-/// ```
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum RetroError {
-    /// A distance past the longest a table holds (65,534 plies, the
-    /// transition rule's overflow).
-    #[error(
-        "a position of the slice is decided at more than {} plies",
-        round::LONGEST
-    )]
-    TooDeep,
-    /// A slot heard of more won successors than it counted: the slice's
-    /// un-moves and successor counts disagree.
-    #[error("slot {slot} has more won successors than it counted")]
-    Inconsistent {
-        /// The slot.
-        slot: u64,
-    },
-    /// Another worker of a distributed run failed (its own process says
-    /// why).
-    #[error("another worker of the cluster failed (its process reports why)")]
-    OtherWorker,
-    /// The slice could not start a slot.
-    #[error("slot {slot}: {message}")]
-    Slice {
-        /// The slot.
-        slot: u64,
-        /// What went wrong.
-        message: String,
-    },
-    /// An open slot has more successors than a counter byte holds.
-    #[error("slot {slot} has more than {MAX_SUCCESSORS} successors in its slice")]
-    TooManySuccessors {
-        /// The slot.
-        slot: u64,
-    },
-}
-
-impl From<TooDeep> for RetroError {
-    fn from(_: TooDeep) -> RetroError {
-        RetroError::TooDeep
-    }
-}
-
 /// A [`RetroSlice`] as the in-core solver's cells: its slots, each
 /// started by [`RetroSlice::start`], un-moved by
 /// [`RetroSlice::predecessors`] ([`solve`]).
@@ -1169,30 +1096,16 @@ impl<S: RetroSlice + ?Sized> Cells for S {
     }
 }
 
-/// A slice's error where a game's generation solves its slice
-/// (Jungle's in-core solve): past the longest distance, or a fault the
-/// generator's own checks (the tables read) leave to a bug.
+/// A slice's error where a game's generation solves its slice (what the
+/// in-core solver refuses, Jungle's starts): past the longest distance,
+/// too many positions, or a fault the generator's own checks (the tables
+/// read) leave to a bug.
 impl From<RetroError> for GenerateError {
     fn from(error: RetroError) -> GenerateError {
         match error {
             RetroError::TooDeep => GenerateError::TooDeep,
+            RetroError::TooLarge { name } => GenerateError::TooLarge(name),
             error => GenerateError::Internal(error.to_string()),
-        }
-    }
-}
-
-/// The in-core solver's refusals of a slice ([`solve`]), a slot named
-/// where it names a cell.
-impl From<Refusal> for RetroError {
-    fn from(refusal: Refusal) -> RetroError {
-        match refusal {
-            Refusal::TooDeep(_) => RetroError::TooDeep,
-            Refusal::TooManySuccessors(slot) => RetroError::TooManySuccessors { slot },
-            Refusal::Overcounted(slot) => RetroError::Inconsistent { slot },
-            Refusal::TooLarge(_, slot) | Refusal::Units(_, slot) => RetroError::Slice {
-                slot,
-                message: refusal.to_string(),
-            },
         }
     }
 }

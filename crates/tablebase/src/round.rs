@@ -26,6 +26,8 @@
 //! Distances are at most [`LONGEST`] plies (`u16::MAX` stays free as a
 //! solver's "not known yet"); a position further from the end is a
 //! [`TooDeep`] error, in every solver alike, never a distance cut short.
+//! What a solver refuses (that, too many positions or successors, a
+//! slice whose counts and un-moves disagree) is one error, [`RetroError`].
 //! It imports only the leaves [`crate::value`] and [`crate::error`].
 
 use crate::error::GenerateError;
@@ -43,6 +45,74 @@ pub(crate) struct TooDeep;
 impl From<TooDeep> for GenerateError {
     fn from(_: TooDeep) -> GenerateError {
         GenerateError::TooDeep
+    }
+}
+
+/// A slice that cannot be solved, by either solver (the in-core one and
+/// the [`Ledger`](crate::retrograde::Ledger)'s rounds).
+///
+/// ```
+/// use qi_tablebase::retrograde::{self, Open, RetroError, RetroSlice, Start};
+///
+/// // A slot that claims a successor no un-move leads from: it can never be
+/// // decided, but nothing is inconsistent; one that starts with an error
+/// // stops the solution.
+/// struct Broken;
+/// impl RetroSlice for Broken {
+///     fn slots(&self) -> u64 { 2 }
+///     fn start(&self, slot: u64) -> Result<Start, RetroError> {
+///         match slot {
+///             0 => Ok(Start::Open(Open { successors: 1, ..Open::default() })),
+///             _ => Err(RetroError::Slice { slot, message: "no table for its captures".into() }),
+///         }
+///     }
+///     fn predecessors(&self, _: u64, _: &mut Vec<u64>) {}
+/// }
+/// let error = retrograde::solve(&Broken).unwrap_err();
+/// assert_eq!(error.to_string(), "slot 1: no table for its captures");
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RetroError {
+    /// A distance past the longest a table holds (65,534 plies, the
+    /// transition rule's overflow).
+    #[error("a position of the slice is decided at more than {} plies", LONGEST)]
+    TooDeep,
+    /// More slots than the machine's arrays index.
+    #[error("{name} has too many positions for one table")]
+    TooLarge {
+        /// What names the slice (its material).
+        name: String,
+    },
+    /// A slot heard of more won successors than it counted: the slice's
+    /// un-moves and successor counts disagree.
+    #[error("slot {slot} has more won successors than it counted")]
+    Inconsistent {
+        /// The slot.
+        slot: u64,
+    },
+    /// Another worker of a distributed run failed (its own process says
+    /// why).
+    #[error("another worker of the cluster failed (its process reports why)")]
+    OtherWorker,
+    /// The slice could not start a slot.
+    #[error("slot {slot}: {message}")]
+    Slice {
+        /// The slot.
+        slot: u64,
+        /// What went wrong.
+        message: String,
+    },
+    /// An open slot has more successors than a counter byte holds.
+    #[error("slot {slot} has more than {MAX_SUCCESSORS} successors in its slice")]
+    TooManySuccessors {
+        /// The slot.
+        slot: u64,
+    },
+}
+
+impl From<TooDeep> for RetroError {
+    fn from(_: TooDeep) -> RetroError {
+        RetroError::TooDeep
     }
 }
 
@@ -78,39 +148,56 @@ pub(crate) enum Heard {
     /// slot never lost stays undecided when it has none left).
     Left(u8),
     /// Its last successor was won, and none of its moves draws or wins:
-    /// lost, at the distance [`lost_at`] says.
-    LastWon,
+    /// lost, when [`lost_at`] says.
+    Lost(Loss),
 }
 
-/// A slot heard of more won successors than it counted: the slice's
-/// un-moves and successor counts disagree.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Overcounted;
-
-/// A tiding's effect on an undecided slot with `left` successors not yet
-/// decided (`never_lost` if a move out of the slice draws or wins, and
-/// `exit_win` the distance such a move wins at): `news` of one of its
+/// A tiding's effect on the undecided slot `slot` with `left` successors
+/// not yet decided (`never_lost` if a move out of the slice draws or
+/// wins) and, while it is open, the distance `distance`: the distance its
+/// exits win at if it is never lost, else the longest distance of a won
+/// position its exits reach (0 for none). `news` is of one of its
 /// successors, decided the round before `round`. A lost successor wins
 /// the slot ([`won_at`]); a won one counts it down, and the last one
-/// loses it unless it is never lost.
+/// loses it ([`lost_at`]) unless it is never lost.
 ///
 /// # Errors
 ///
-/// [`Overcounted`] when `left` is already 0.
+/// [`RetroError::Inconsistent`] when `left` is already 0 (the slice's
+/// un-moves and successor counts disagree); [`RetroError::TooDeep`] as
+/// [`lost_at`].
 #[inline]
 pub(crate) fn hear(
+    slot: u64,
     news: News,
     round: u16,
     left: u8,
     never_lost: bool,
-    exit_win: Option<u16>,
-) -> Result<Heard, Overcounted> {
+    distance: u16,
+) -> Result<Heard, RetroError> {
     match news {
-        News::Lost => Ok(Heard::Won(won_at(round, exit_win))),
-        News::Won => match left.checked_sub(1).ok_or(Overcounted)? {
-            0 if !never_lost => Ok(Heard::LastWon),
-            left => Ok(Heard::Left(left)),
+        News::Lost => {
+            let exit_win = (never_lost && distance != 0).then_some(distance);
+            Ok(Heard::Won(won_at(round, exit_win)))
+        }
+        News::Won => match left.checked_sub(1) {
+            None => Err(RetroError::Inconsistent { slot }),
+            Some(0) if !never_lost => Ok(Heard::Lost(lost_at(round, distance)?)),
+            Some(left) => Ok(Heard::Left(left)),
         },
+    }
+}
+
+/// The count of an open slot's successors as a solver keeps it, in a
+/// byte: at most [`MAX_SUCCESSORS`].
+///
+/// # Errors
+///
+/// [`RetroError::TooManySuccessors`] past that.
+pub(crate) fn counter(slot: u64, successors: u32) -> Result<u8, RetroError> {
+    match u8::try_from(successors) {
+        Ok(count) if successors <= MAX_SUCCESSORS => Ok(count),
+        _ => Err(RetroError::TooManySuccessors { slot }),
     }
 }
 

@@ -34,22 +34,48 @@ fn past_the_longest_distance_is_an_error_not_a_cut() {
 
 #[test]
 fn a_lost_successor_wins_and_the_last_won_one_loses() {
-    assert_eq!(hear(News::Lost, 5, 3, false, None), Ok(Heard::Won(5)));
+    assert_eq!(hear(7, News::Lost, 5, 3, false, 0), Ok(Heard::Won(5)));
     assert_eq!(
-        hear(News::Lost, 5, 3, true, Some(4)),
+        hear(7, News::Lost, 5, 3, false, 2),
+        Ok(Heard::Won(5)),
+        "a slot that can lose keeps its longest won exit, no win"
+    );
+    assert_eq!(
+        hear(7, News::Lost, 5, 3, true, 4),
         Ok(Heard::Won(4)),
         "an exit that wins sooner holds"
     );
-    assert_eq!(hear(News::Lost, 5, 3, true, Some(9)), Ok(Heard::Won(5)));
-    assert_eq!(hear(News::Won, 5, 3, false, None), Ok(Heard::Left(2)));
-    assert_eq!(hear(News::Won, 5, 1, false, None), Ok(Heard::LastWon));
+    assert_eq!(hear(7, News::Lost, 5, 3, true, 9), Ok(Heard::Won(5)));
+    assert_eq!(hear(7, News::Won, 5, 3, false, 0), Ok(Heard::Left(2)));
     assert_eq!(
-        hear(News::Won, 5, 1, true, None),
+        hear(7, News::Won, 5, 1, false, 0),
+        Ok(Heard::Lost(Loss::Now(5)))
+    );
+    assert_eq!(
+        hear(7, News::Won, 5, 1, false, 11),
+        Ok(Heard::Lost(Loss::Held(12))),
+        "held back to one ply past its longest won exit"
+    );
+    assert_eq!(
+        hear(7, News::Won, 3, 1, false, LONGEST),
+        Err(RetroError::TooDeep)
+    );
+    assert_eq!(
+        hear(7, News::Won, 5, 1, true, 0),
         Ok(Heard::Left(0)),
         "a slot with a drawing exit is never lost"
     );
-    assert_eq!(hear(News::Won, 5, 0, false, None), Err(Overcounted));
-    assert_eq!(hear(News::Won, 5, 0, true, Some(2)), Err(Overcounted));
+    let overcounted = Err(RetroError::Inconsistent { slot: 7 });
+    assert_eq!(hear(7, News::Won, 5, 0, false, 0), overcounted);
+    assert_eq!(hear(7, News::Won, 5, 0, true, 2), overcounted);
+}
+
+#[test]
+fn a_solver_counts_at_most_max_successors() {
+    assert_eq!(counter(3, MAX_SUCCESSORS), Ok(MAX_SUCCESSORS as u8));
+    let too_many = Err(RetroError::TooManySuccessors { slot: 3 });
+    assert_eq!(counter(3, MAX_SUCCESSORS + 1), too_many);
+    assert_eq!(counter(3, 256), too_many, "no byte wraps around");
 }
 
 #[test]
