@@ -125,15 +125,7 @@ const FILE: [u8; 64] = {
 };
 
 /// The squares of the middle file d, the mirror's axis.
-const MIDDLE_FILE: u64 = {
-    let mut bits = 0u64;
-    let mut sq = HALF_FILES as usize - 1;
-    while sq < 63 {
-        bits |= 1 << sq;
-        sq += 7;
-    }
-    bits
-};
+const MIDDLE_FILE: u64 = qi_jungle::GEOMETRY.file_mask(HALF_FILES - 1);
 
 /// The animals of each side in a tablebase: at most one of each animal per
 /// side (as in the game), at least one animal per side (a side without
@@ -238,7 +230,7 @@ impl Material {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn of(pos: &Jungle) -> Option<Material> {
-        let masks = Side::BOTH.map(|side| mask_of(&pos.animal_squares(side)));
+        let masks = Side::BOTH.map(|side| pos.pieces(side).fold(0, |m, (a, _)| m | 1 << a.index()));
         (masks[0] != 0 && masks[1] != 0).then_some(Material { masks })
     }
 
@@ -338,11 +330,10 @@ impl Material {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn all_with(red: u32, blue: u32) -> Vec<Material> {
+        // A side's masks of `n` animals, increasing: none for 0 or past 8.
         let masks_of = |n: u32| (1u16..256).filter(move |m| m.count_ones() == n);
         let mut out = Vec::new();
-        if red == 0 || blue == 0 {
-            return out;
-        }
+        // Red's mask first, as materials compare.
         for r in masks_of(red) {
             for b in masks_of(blue) {
                 out.push(Material {
@@ -350,7 +341,6 @@ impl Material {
                 });
             }
         }
-        out.sort();
         out
     }
 
@@ -368,10 +358,9 @@ impl Material {
     pub fn all_up_to(animals: u32) -> Vec<Material> {
         let mut out = Vec::new();
         for total in 2..=animals.min(16) {
+            // A side of more than 8 animals has no material.
             for red in 1..total {
-                if red <= 8 && total - red <= 8 {
-                    out.extend(Material::all_with(red, total - red));
-                }
+                out.extend(Material::all_with(red, total - red));
             }
         }
         out
@@ -472,15 +461,6 @@ impl Material {
     pub fn position(self, index: u64, rules: &Rules) -> Option<Jungle> {
         Indexer::new(self).position(index, rules)
     }
-}
-
-/// The animal mask of a side's squares (63 = captured).
-fn mask_of(squares: &[u8; 8]) -> u8 {
-    squares
-        .iter()
-        .enumerate()
-        .filter(|&(_, &sq)| sq < 63)
-        .fold(0, |m, (a, _)| m | 1 << a)
 }
 
 /// One entry per piece of a material (at most 16), kept inline: an index

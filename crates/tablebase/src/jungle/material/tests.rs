@@ -25,6 +25,17 @@ fn counts_follow_the_convention() {
     assert_eq!(count("RvR"), 61 * 60 * 2);
     assert_eq!(count("RCvE"), 49 * 48 * 59 * 2);
     assert_eq!(Material::all_up_to(3).len(), 64 + 2 * 28 * 8);
+    assert_eq!(Material::all_up_to(17), Material::all_up_to(16));
+    let every: Material = "ELTPWDCRvELTPWDCR".parse().unwrap();
+    assert_eq!(Material::all_up_to(16).last(), Some(&every));
+    assert!(Material::all_with(0, 2).is_empty() && Material::all_with(9, 1).is_empty());
+    for (red, blue) in [(1, 1), (2, 3), (8, 8)] {
+        let all = Material::all_with(red, blue);
+        assert!(all.windows(2).all(|w| w[0] < w[1]), "{red}v{blue} in order");
+        assert!(all
+            .iter()
+            .all(|m| m.count(Side::First) == red && m.count(Side::Second) == blue));
+    }
     assert_eq!(count("ELTPWDCRvELTPWDCR"), u64::MAX);
     let stored = |t: &str| t.parse::<Material>().unwrap().index_count();
     assert_eq!(stored("LvE"), 28 * 48 * 2);
