@@ -237,9 +237,11 @@ fn resolve(address: &str) -> Vec<SocketAddr> {
     each.flatten().collect()
 }
 
-/// Listens on `address`, the first of its addresses that binds.
+/// Listens on `address`, the first of its addresses that binds, without
+/// blocking (process 0's wait polls it).
 fn listen(address: &str) -> Result<TcpListener, RendezvousError> {
     TcpListener::bind(&resolve(address)[..])
+        .and_then(|listener| listener.set_nonblocking(true).map(|()| listener))
         .map_err(|e| RendezvousError::Io(format!("cannot listen on {address}: {e}")))
 }
 
@@ -294,9 +296,6 @@ impl Meeting<'_> {
     /// connection).
     fn host(&self) -> Result<Vec<(usize, String, TcpStream)>, RendezvousError> {
         let listener = listen(&self.hosts[0])?;
-        listener
-            .set_nonblocking(true)
-            .map_err(|e| RendezvousError::Io(format!("cannot listen on {}: {e}", self.hosts[0])))?;
         let mut met: Vec<Option<Met>> = (0..self.hosts.len()).map(|_| None).collect();
         let all_met = self.wait(|| loop {
             match listener.accept() {
