@@ -48,10 +48,11 @@ use crate::game::{Settled, TableGame};
 use crate::value::Wdl;
 
 /// Whether two rule sets have the same board rules (the ones a table
-/// depends on): rank order, jumps, jump blocking, rat-bank captures.
+/// depends on): rank order, jumps, jump blocking, what an animal on an
+/// enemy trap may capture, rat-bank captures.
 ///
 /// ```
-/// use qi_games::jungle::Rules;
+/// use qi_games::jungle::{Rules, TrappedAttacks};
 /// use qi_tablebase::jungle::same_board_rules;
 ///
 /// let standard = Rules::standard();
@@ -59,14 +60,32 @@ use crate::value::Wdl;
 /// assert!(same_board_rules(&standard, &Rules { anti_chase: true, ..standard }));
 /// let other = Rules { rat_bank_capture: !standard.rat_bank_capture, ..standard };
 /// assert!(!same_board_rules(&standard, &other));
+/// let trapped = Rules { trapped_attacks: TrappedAttacks::None, ..standard };
+/// assert!(!same_board_rules(&standard, &trapped));
 /// ```
 pub fn same_board_rules(a: &Rules, b: &Rules) -> bool {
-    a.rank_order == b.rank_order
-        && a.lion_jumps == b.lion_jumps
-        && a.tiger_jumps == b.tiger_jumps
-        && a.jump_block == b.jump_block
-        && a.jump_block_area == b.jump_block_area
-        && a.rat_bank_capture == b.rat_bank_capture
+    // Every field named, none left to `..`: an option qi-jungle adds does
+    // not compile here until it is sorted into the board rules (compared)
+    // or the game-record rules (a table does not depend on them).
+    let Rules {
+        rank_order,
+        lion_jumps,
+        tiger_jumps,
+        jump_block,
+        jump_block_area,
+        trapped_attacks,
+        rat_bank_capture,
+        no_capture_draw: _,
+        repetition: _,
+        anti_chase: _,
+    } = *a;
+    rank_order == b.rank_order
+        && lion_jumps == b.lion_jumps
+        && tiger_jumps == b.tiger_jumps
+        && jump_block == b.jump_block
+        && jump_block_area == b.jump_block_area
+        && trapped_attacks == b.trapped_attacks
+        && rat_bank_capture == b.rat_bank_capture
 }
 
 /// Counts of one table (the counting convention of `docs/tablebases.md`).
