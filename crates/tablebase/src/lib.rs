@@ -149,15 +149,15 @@
 //! a `BanIndex` with bans or without) holds less than half the peak of
 //! the two it replaced under the shuttle.
 //!
-//! The larger runs, one each, one after the other on a loaded machine
-//! (load 9 to 17), with the one best removal but before both shuttle
-//! options shared one index (which measured +1.7 % and +1.8 % CPU on the
-//! second and third rows above):
+//! The larger runs, the same way, two of each, alternated (old, new; then
+//! new, old) at load 7 to 11; both write the same bytes, and `qi tb stats`
+//! gives the same figures for each of the 25 materials to `5v5` under the
+//! shuttle and each material of `4v3`'s closure:
 //!
-//! | what | before: CPU s | after: CPU s | before: peak | after: peak |
+//! | what | before: CPU s (mean) | after: CPU s (mean) | before: peak | after: peak |
 //! |---|---|---|---|---|
-//! | Five Tigers `shandong-shuttle`, `--pieces 5` (25 tables, to `5v5`) | 465.86, 453.5 | 493.20 | 2.53, 2.54 GB | 1.53 GB |
-//! | Five Tigers `shandong`, `--material 4v3` (4 tables) | 270.08 | 284.21 | 932 MB | 931 MB |
+//! | Five Tigers `shandong-shuttle`, `--pieces 5` (25 tables, to `5v5`) | 264.82, 286.02 (275.4) | 280.10, 277.42 (278.8) | 2.46, 2.52 GB | 0.88 GB |
+//! | Five Tigers `shandong`, `--material 4v3` (4 tables) | 158.07, 154.40 (156.2) | 160.09, 155.17 (157.6) | 932, 931 MB | 941 MB |
 //!
 //! ## Entry points
 //!
