@@ -36,7 +36,7 @@ use super::dense_ban::BanIndex;
 use super::key::{side_of, Ban, State, ALL};
 use super::removals::{conversion, Lookup, Memo};
 use super::steps::{convert_step, start_by_steps, SlotStart};
-use super::table::{internal, needed_table};
+use super::table::internal;
 use super::{same_board_rules, within_rules, Dense, Material, Slots, Table, Tablebase};
 use crate::driver::GenerateError;
 use crate::in_core;
@@ -66,7 +66,7 @@ pub(super) fn tables_read<'a>(
     }
     let mut tables = Vec::new();
     for m in material.after_removals(rules) {
-        let table = needed_table(smaller, material, m)?;
+        let table = smaller.needed(material, m)?;
         if !same_board_rules(table.rules(), rules) {
             return Err(internal(format!(
                 "{material}: the table of {m} is of other rules"
@@ -83,7 +83,7 @@ impl Lookup for Tablebase {
     fn value(&self, pos: &FiveTigers, material: Material) -> Result<(Wdl, u32), GenerateError> {
         let m = Material::of(pos)
             .ok_or_else(|| internal(format!("the conversion {pos} has no material")))?;
-        needed_table(self, material, m)?
+        self.needed(material, m)?
             .get(pos)
             .ok_or_else(|| internal(format!("the conversion {pos} is not in table {m}")))
     }

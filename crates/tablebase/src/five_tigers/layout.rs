@@ -15,16 +15,7 @@ use qi_five_tigers::{FiveTigers, Rules, NEIGHBOURS};
 use super::dense_ban::BanIndex;
 use super::key::{plain_canonical_key, side_of, Ban, State, ALL};
 use super::{Material, Stats, Table};
-use crate::format::versions::{version_of, SlotIndex};
 use crate::value::Wdl;
-
-/// The blocked file version over the dense index (`shuttle = allowed`).
-pub(crate) const DENSE_VERSION: u16 = version_of(SlotIndex::FiveTigersDense);
-
-/// The blocked file version over the cells of the ban index (`shuttle =
-/// forbidden`): a version of its own, so that the header names the
-/// formula and neither reader takes the other's slots.
-pub(crate) const DENSE_BAN_VERSION: u16 = version_of(SlotIndex::FiveTigersDenseBan);
 
 /// The slots of a Five Tigers table.
 ///

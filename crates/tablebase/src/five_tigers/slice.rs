@@ -26,7 +26,7 @@ use qi_five_tigers::{FiveTigers, Rules};
 use super::cells::{self, Work};
 use super::dense_ban::BanIndex;
 use super::removals::Lookup;
-use super::table::{internal, missing};
+use super::table::internal;
 use super::{Dense, Material, Slots, Table, Tablebase};
 use crate::driver::GenerateError;
 use crate::retrograde::{Reader, ReadingSlice, RetroError, RetroSlice, SliceValues, Source, Start};
@@ -87,7 +87,10 @@ impl Lookup for Reading<'_> {
             .iter()
             .enumerate()
             .find(|(_, s)| s.0 == m)
-            .ok_or_else(|| missing(material, m))?;
+            .ok_or_else(|| GenerateError::MissingSubtable {
+                material: material.to_string(),
+                needed: m.to_string(),
+            })?;
         let slot = <FiveTigers as TableGame>::slot(m, slots, pos)
             .ok_or_else(|| internal(format!("the conversion {pos} has no slot in {m}")))?;
         let (v, d) = self

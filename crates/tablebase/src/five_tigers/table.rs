@@ -4,7 +4,6 @@
 use qi_five_tigers::{FiveTigers, Rules};
 
 use super::key::State;
-use super::Material;
 use crate::driver::GenerateError;
 
 /// The Five Tigers tables in memory.
@@ -58,23 +57,4 @@ impl crate::Table<FiveTigers> {
 /// no input makes it.
 pub(super) fn internal(message: String) -> GenerateError {
     GenerateError::Internal(message)
-}
-
-/// That solving `material` needs the table of `needed`, which is missing.
-pub(super) fn missing(material: Material, needed: Material) -> GenerateError {
-    GenerateError::MissingSubtable {
-        material: material.to_string(),
-        needed: needed.to_string(),
-    }
-}
-
-/// The table of `needed` in `smaller`, which solving `material` reads.
-pub(super) fn needed_table(
-    smaller: &Tablebase,
-    material: Material,
-    needed: Material,
-) -> Result<&Table, GenerateError> {
-    smaller
-        .table(needed)
-        .ok_or_else(|| missing(material, needed))
 }

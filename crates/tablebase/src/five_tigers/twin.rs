@@ -7,6 +7,7 @@
 //! computation a cell where solving it costs the rounds: `4v5` under the
 //! ban took 3 529 s out of core (docs/tablebases.md).
 
+use std::io;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -20,6 +21,7 @@ use crate::exec::GenerateDirError;
 use crate::format::blocked;
 use crate::format::container::Header;
 use crate::format::versions::version_of;
+use crate::format::write::write_atomically_with;
 use crate::format::FormatError;
 use crate::value::{code_at, set_code, UNUSED};
 use crate::TableGame;
@@ -53,12 +55,17 @@ pub(crate) fn write_twin(
         count: target.len(),
         width: source.distances.width(),
     };
+    // A block's error stops the writing as an `io::Error` (the temporary
+    // file abandoned: nothing half-filled is renamed) and comes out as
+    // itself.
     let block = |first, values: &mut [u8], distances: &mut [u8]| {
-        fill(source, &src, &target, first, values, distances)
+        fill(source, &src, &target, first, values, distances).map_err(io::Error::other)
     };
-    let written =
-        write(&path, &header, threads, &block).map_err(|source| FormatError::io(&path, source))?;
-    written.map_err(Into::into)
+    let write = &mut |w: &mut dyn io::Write| blocked::write_filled(w, &header, threads, &block);
+    write_atomically_with(&path, write).map_err(|e| match e.downcast::<GenerateError>() {
+        Ok(e) => e.into(),
+        Err(e) => FormatError::io(&path, e).into(),
+    })
 }
 
 /// The table of `twin(source.material())` made in memory from `source`
@@ -69,18 +76,18 @@ pub(crate) fn write_twin(
 pub(crate) fn twin_table(source: &Table, threads: usize) -> Result<Table, GenerateError> {
     let material = twin(source.material());
     let (src, target, _) = indices(source, material)?;
-    let width = usize::from(source.distances.width());
-    let n =
-        usize::try_from(target.len()).map_err(|_| GenerateError::TooLarge(material.to_string()))?;
+    let width = source.distances.width();
+    let too_large = || GenerateError::TooLarge(material.to_string());
+    let n = usize::try_from(target.len()).map_err(|_| too_large())?;
     let mut values = vec![0u8; n.div_ceil(4)];
-    let mut distances = vec![0u8; n * width];
+    let mut bytes = vec![0u8; n * usize::from(width)];
     // The cells in `threads · 8` parts of a multiple of 4 cells (whole
     // bytes of values), on `threads` threads that each take the next
     // part when done.
     let per = n.div_ceil(threads.max(1) * 8).next_multiple_of(4).max(4);
     let parts = values
         .chunks_mut(per / 4)
-        .zip(distances.chunks_mut(per * width))
+        .zip(bytes.chunks_mut(per * usize::from(width)))
         .enumerate();
     crate::threads::as_made(
         parts,
@@ -88,16 +95,10 @@ pub(crate) fn twin_table(source: &Table, threads: usize) -> Result<Table, Genera
         |(i, (v, d))| fill(source, &src, &target, (i * per) as u64, v, d),
         |()| {},
     )?;
-    // The file bytes as the table's distances (one byte each: as they are).
+    // The file bytes as the table's distances, read as a file's are.
     use crate::value::Distances;
-    let distances = match source.distances {
-        Distances::U8(_) => Distances::U8(distances),
-        Distances::U16(_) => {
-            let mut wide = Distances::U16(Vec::with_capacity(n));
-            wide.extend_from_bytes(&distances);
-            wide
-        }
-    };
+    let mut distances = Distances::with_capacity(width, n).map_err(|_| too_large())?;
+    distances.extend_from_bytes(&bytes);
     super::cells::table_of(
         material,
         source.rules(),
@@ -105,28 +106,6 @@ pub(crate) fn twin_table(source: &Table, threads: usize) -> Result<Table, Genera
         values,
         distances,
     )
-}
-
-/// Writes the blocked file at `path` block by block, through a temporary
-/// file renamed into place.
-fn write(
-    path: &Path,
-    header: &Header<'_>,
-    threads: usize,
-    fill: &blocked::FillBlock<'_, GenerateError>,
-) -> std::io::Result<Result<(), GenerateError>> {
-    let mut outcome = Ok(());
-    crate::format::write::write_atomically_with(path, &mut |w| {
-        let mut w = std::io::BufWriter::with_capacity(1 << 20, w);
-        outcome = blocked::write_filled(&mut w, header, threads, fill)?;
-        if outcome.is_err() {
-            // Abandon the temporary file: nothing half-filled is renamed.
-            return Err(std::io::Error::other("abandoned"));
-        }
-        std::io::Write::flush(&mut w)
-    })
-    .or_else(|e| if outcome.is_err() { Ok(()) } else { Err(e) })?;
-    Ok(outcome)
 }
 
 /// The index of a dense table (`source`'s, with bans or without) and

@@ -12,7 +12,6 @@ use std::path::Path;
 
 use qi_five_tigers::{FiveTigers, Rules};
 
-use super::layout::{DENSE_BAN_VERSION, DENSE_VERSION};
 use super::out_of_core::{memory_needed, solve_out_of_core};
 #[cfg(feature = "distributed")]
 use super::twin::twin_table;
@@ -20,17 +19,10 @@ use super::twin::{twin, write_twin};
 use super::{forbids_shuttle, FiveTigersSlice, Material, Stats, Table, Tablebase};
 use crate::driver::{GenerateError, Generator};
 use crate::exec::GenerateDirError;
-use crate::format::blocked::peek_version;
-use crate::format::load_table;
+use crate::format::{blocked_format, load_table};
 use crate::plan::{plan, Holding, How, Plan};
 use crate::retrograde::SliceValues;
 use crate::TableGame;
-
-/// The bytes of the table file of `m` in `dir` (0 if none), what solving
-/// a material that reads it holds of it in memory.
-fn file_bytes(dir: &Path, m: Material) -> u64 {
-    std::fs::metadata(Tablebase::file_path(dir, m)).map_or(0, |meta| meta.len())
-}
 
 /// How each material of the closure of `materials` is to be made into
 /// `dir` with at most `memory` bytes, in generation order: from its twin
@@ -61,20 +53,17 @@ pub fn plan_bounded(
     dir: &Path,
     memory: u64,
 ) -> Result<Plan<Material>, GenerateError> {
-    let bytes = |m: Material| match file_bytes(dir, m) {
-        0 => <qi_five_tigers::FiveTigers as TableGame>::table_bytes(m, rules),
-        n => n,
+    // What solving a material that reads the table of `m` holds of it in
+    // memory: the bytes of its file in `dir`, or if none, its estimate.
+    let bytes = |m: Material| match std::fs::metadata(Tablebase::file_path(dir, m)) {
+        Ok(file) if file.len() > 0 => file.len(),
+        _ => FiveTigers::table_bytes(m, rules),
     };
     // The materials this run solves before the next; with the dense
-    // files present (not the keyed ones of version 1), the tables a twin
-    // can be read from.
+    // (blocked) files present, not the keyed ones of version 1, the
+    // tables a twin can be read from.
     let mut solved = std::collections::HashSet::new();
-    let dense_file = |m: Material| {
-        matches!(
-            peek_version(&Tablebase::file_path(dir, m)),
-            Some(DENSE_VERSION | DENSE_BAN_VERSION)
-        )
-    };
+    let dense_file = |m| blocked_format::<FiveTigers>(&Tablebase::file_path(dir, m)).is_some();
     let present = |m| Tablebase::file_path(dir, m).exists();
     let how = |m: Material| {
         solved.insert(m);
@@ -87,7 +76,7 @@ pub fn plan_bounded(
                 return Ok((How::FromTwin, swapped));
             }
         }
-        let in_core = <qi_five_tigers::FiveTigers as TableGame>::generation_memory(m, rules)
+        let in_core = FiveTigers::generation_memory(m, rules)
             + m.after_removals(rules).into_iter().map(bytes).sum::<u64>();
         if in_core <= memory {
             return Ok((How::InCore, in_core));

@@ -128,30 +128,27 @@ pub(crate) fn write(
         // `first` is a multiple of the block size, so of 4.
         v.copy_from_slice(&values[first / 4..(first + m).div_ceil(4)]);
         distances.write_bytes(first, d);
-        Ok::<(), std::convert::Infallible>(())
+        Ok(())
     };
-    match write_filled(w, header, 1, &copy)? {
-        Ok(()) => Ok(()),
-        Err(never) => match never {},
-    }
+    write_filled(w, header, 1, &copy)
 }
 
 /// What fills a block of a blocked file ([`write_filled`]): its first
 /// slot, its values (zeroed) and its distances.
-pub(crate) type FillBlock<'a, E> = dyn Fn(u64, &mut [u8], &mut [u8]) -> Result<(), E> + Sync + 'a;
+pub(crate) type FillBlock<'a> = dyn Fn(u64, &mut [u8], &mut [u8]) -> io::Result<()> + Sync + 'a;
 
 /// Writes the blocked file of `header`'s table to `w` with no table in
 /// memory: block `k`'s bytes are filled by `fill(first slot, values,
 /// distances)` (the values zeroed, `⌈m / 4⌉` bytes; the distances `m ×
 /// width` bytes), `threads` runs of blocks at a time, and written in
 /// order. The first error `fill` returns stops the writing and is
-/// returned.
-pub(crate) fn write_filled<E: Send>(
+/// returned (a filler's own error as [`io::Error::other`]).
+pub(crate) fn write_filled(
     w: &mut dyn Write,
     header: &Header<'_>,
     threads: usize,
-    fill: &FillBlock<'_, E>,
-) -> io::Result<Result<(), E>> {
+    fill: &FillBlock<'_>,
+) -> io::Result<()> {
     let (head, layout) = header_bytes(header, BLOCK_SLOTS);
     w.write_all(&head)?;
     let blocks = layout.blocks();
@@ -165,7 +162,7 @@ pub(crate) fn write_filled<E: Send>(
     while k0 < blocks {
         let batch = (blocks - k0).min(threads * run);
         let chunks = bufs[..batch as usize].chunks_mut(run as usize).enumerate();
-        let filled = threads::in_order(chunks, threads as usize, |(t, chunk)| {
+        threads::in_order(chunks, threads as usize, |(t, chunk)| {
             for (i, buf) in chunk.iter_mut().enumerate() {
                 let k = k0 + t as u64 * run + i as u64;
                 let m = layout.slots_in(k) as usize;
@@ -178,17 +175,14 @@ pub(crate) fn write_filled<E: Send>(
                 let sum = block_sum(k, buf);
                 buf.extend_from_slice(&sum.to_le_bytes());
             }
-            Ok(())
-        });
-        if let Err(e) = filled {
-            return Ok(Err(e));
-        }
+            Ok::<_, io::Error>(())
+        })?;
         for buf in &bufs[..batch as usize] {
             w.write_all(buf)?;
         }
         k0 += batch;
     }
-    Ok(Ok(()))
+    Ok(())
 }
 
 /// A blocked file's header, its texts owned.

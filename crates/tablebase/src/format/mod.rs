@@ -139,10 +139,14 @@ impl<G: TableGame> Table<G> {
                     ReadFileError::Io(_) => file(FileError::Truncated),
                 })?;
             let (rules, material, index) = blocked_parts::<G>(&header, format.index, expected)?;
-            let count = header.layout.count;
-            return Ok(Table::from_parts(
-                material, rules, index, values, distances, count,
-            ));
+            return Ok(Table {
+                material,
+                rules,
+                index,
+                values,
+                distances,
+                len: header.layout.count,
+            });
         }
         let (format, key_bytes) = keyed::<G>(format)?;
         let (header, mut r) = container::read(bytes, G::NAME, format.version).map_err(file)?;
@@ -156,14 +160,14 @@ impl<G: TableGame> Table<G> {
         let values = r.values(n).map_err(file)?;
         let distances = r.distances(n, header.width).map_err(file)?;
         r.finish().map_err(file)?;
-        Ok(Table::from_parts(
+        Ok(Table {
             material,
             rules,
             index,
             values,
             distances,
-            header.count,
-        ))
+            len: header.count,
+        })
     }
 }
 
@@ -249,8 +253,7 @@ pub(crate) fn open_blocked<G: TableGame>(
     path: &Path,
     rules: &G::Rules,
 ) -> Result<Option<OpenBlocked<G>>, FormatError> {
-    let format = blocked::peek_version(path).and_then(|v| versions::format_of(G::NAME, v));
-    let Some(format) = format.filter(|f| f.layout == Layout::Blocked) else {
+    let Some(format) = blocked_format::<G>(path) else {
         return Ok(None);
     };
     let (file, header) =
@@ -264,6 +267,13 @@ pub(crate) fn open_blocked<G: TableGame>(
         material,
         index,
     }))
+}
+
+/// The format of the file at `path` if its version names one of `G`'s
+/// blocked formats (nothing past the version read, nothing checked).
+pub(crate) fn blocked_format<G: TableGame>(path: &Path) -> Option<Format> {
+    let format = blocked::peek_version(path).and_then(|v| versions::format_of(G::NAME, v));
+    format.filter(|f| f.layout == Layout::Blocked)
 }
 
 /// The path of the file of `material` in `dir`: `dir/LCvE.qtb`,
@@ -294,12 +304,7 @@ pub(crate) fn file_path<G: TableGame>(dir: &Path, material: G::Material) -> Path
 /// ```
 pub fn save_table<G: TableGame>(dir: &Path, table: &Table<G>) -> Result<(), FormatError> {
     let path = file_path::<G>(dir, table.material);
-    let write = &mut |w: &mut dyn io::Write| {
-        let mut w = io::BufWriter::with_capacity(1 << 20, w);
-        table.write_to(&mut w)?;
-        io::Write::flush(&mut w)
-    };
-    crate::format::write::write_atomically_with(&path, write)
+    write::write_atomically_with(&path, &mut |w| table.write_to(w))
         .map_err(|source| FormatError::io(&path, source))
 }
 
@@ -337,10 +342,14 @@ pub fn load_table<G: TableGame>(path: &Path, rules: &G::Rules) -> Result<Table<G
     if let Some(mut b) = open_blocked::<G>(path, rules)? {
         let (values, distances) =
             blocked::read_blocks(&mut b.file, &b.layout).map_err(|e| read_error::<G>(path, e))?;
-        let count = b.layout.count;
-        return Ok(Table::from_parts(
-            b.material, b.rules, b.index, values, distances, count,
-        ));
+        return Ok(Table {
+            material: b.material,
+            rules: b.rules,
+            index: b.index,
+            values,
+            distances,
+            len: b.layout.count,
+        });
     }
     let found = blocked::peek_version(path).and_then(|v| versions::format_of(G::NAME, v));
     let (format, key_bytes) = keyed::<G>(found)?;

@@ -11,17 +11,18 @@ use std::path::Path;
 pub(crate) const TEMP_SUFFIX: &str = ".tmp";
 
 /// Writes what `fill` writes to `path` through a temporary file beside it,
-/// with a name no other writer uses, renamed into place; on any failure (a
-/// full disk) the temporary file is removed. A large file need not be put
-/// together in memory first.
+/// with a name no other writer uses, a megabyte at a time, renamed into
+/// place; on any failure (a full disk) the temporary file is removed. A
+/// large file need not be put together in memory first.
 pub(crate) fn write_atomically_with(
     path: &Path,
     fill: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>,
 ) -> io::Result<()> {
     // Dropped on error: the temporary file goes with it.
     let mut file = temp_beside(path)?;
-    fill(file.as_file_mut())?;
-    file.flush()?;
+    let mut w = io::BufWriter::with_capacity(1 << 20, file.as_file_mut());
+    fill(&mut w)?;
+    w.into_inner().map_err(io::IntoInnerError::into_error)?;
     persist_durably(file, path)
 }
 

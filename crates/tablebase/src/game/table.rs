@@ -58,33 +58,13 @@ impl<G: TableGame> Table<G> {
         values: &[Wdl],
         distances: Vec<u16>,
     ) -> Table<G> {
-        Table::from_parts(
-            material,
-            rules,
-            index.into(),
-            pack_codes(values.len(), 1, |i| values[i].code()),
-            Distances::from_u16(distances),
-            values.len() as u64,
-        )
-    }
-
-    /// The table of `len` slots of `material` under `rules` from its
-    /// index and its packed values and distances (as a file holds them).
-    pub(crate) fn from_parts(
-        material: G::Material,
-        rules: G::Rules,
-        index: G::Index,
-        values: Vec<u8>,
-        distances: Distances,
-        len: u64,
-    ) -> Table<G> {
         Table {
             material,
             rules,
-            index,
-            values,
-            distances,
-            len,
+            index: index.into(),
+            values: pack_codes(values.len(), 1, |i| values[i].code()),
+            distances: Distances::from_u16(distances),
+            len: values.len() as u64,
         }
     }
 

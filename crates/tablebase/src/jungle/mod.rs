@@ -270,12 +270,7 @@ impl crate::Generator for Jungle {
         };
         let mut read = Tablebase::new(rules);
         for m in material.after_captures() {
-            read.insert_table(smaller.table(m).cloned().ok_or_else(|| {
-                GenerateError::MissingSubtable {
-                    material: material.to_string(),
-                    needed: m.to_string(),
-                }
-            })?);
+            read.insert_table(smaller.needed(material, m)?.clone());
         }
         Ok(JungleSlice::new(material, rules, read))
     }

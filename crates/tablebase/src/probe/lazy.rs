@@ -485,11 +485,10 @@ impl<G: TableGame> LazyTablebase<G> {
     /// The slot of `material` as its file makes it.
     fn read_slot(&self, material: G::Material) -> Slot<G> {
         let path = Tablebase::<G>::file_path(&self.dir, material);
-        if !path.exists() {
+        let Ok(meta) = std::fs::metadata(&path) else {
             return Slot::Absent(None);
-        }
-        let large = std::fs::metadata(&path)
-            .is_ok_and(|m| m.is_file() && m.len() > self.paging.load_whole_up_to);
+        };
+        let large = meta.is_file() && meta.len() > self.paging.load_whole_up_to;
         let blocked = if large {
             open_blocked::<G>(&path, &self.rules)
         } else {

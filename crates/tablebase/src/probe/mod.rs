@@ -8,6 +8,7 @@ pub(crate) mod paged;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use crate::error::GenerateError;
 pub use crate::error::ProbeError;
 use crate::format::{file_path, load_table, save_table, FormatError};
 use crate::game::table::Table;
@@ -109,6 +110,20 @@ impl<G: TableGame> Tablebase<G> {
     /// ```
     pub fn tables(&self) -> impl Iterator<Item = &Table<G>> {
         self.tables.values()
+    }
+
+    /// The table of `needed`, which solving `material` reads, or why not
+    /// ([`GenerateError::MissingSubtable`]).
+    pub(crate) fn needed(
+        &self,
+        material: G::Material,
+        needed: G::Material,
+    ) -> Result<&Table<G>, GenerateError> {
+        self.table(needed)
+            .ok_or_else(|| GenerateError::MissingSubtable {
+                material: material.to_string(),
+                needed: needed.to_string(),
+            })
     }
 
     /// Adds a table (replacing one of the same material), if it was made

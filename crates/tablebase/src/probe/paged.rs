@@ -6,7 +6,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::format::blocked::{self, Layout};
@@ -87,7 +87,7 @@ pub(crate) struct Paged<G: TableGame> {
     cache: Mutex<Cache>,
     cache_bytes: u64,
     failed: OnceLock<Arc<FormatError>>,
-    path: String,
+    path: PathBuf,
 }
 
 impl<G: TableGame> std::fmt::Debug for Paged<G> {
@@ -115,7 +115,7 @@ impl<G: TableGame> Paged<G> {
             }),
             cache_bytes: paging.cache_bytes,
             failed: OnceLock::new(),
-            path: path.display().to_string(),
+            path: path.to_path_buf(),
         }
     }
 
@@ -173,10 +173,7 @@ impl<G: TableGame> Paged<G> {
     }
 
     fn read_block(&self, k: u64) -> Result<Block, FormatError> {
-        let io = |source| FormatError::Io {
-            path: self.path.clone(),
-            source,
-        };
+        let io = |source| FormatError::io(&self.path, source);
         let mut buf = vec![0u8; self.layout.block_bytes(k) as usize];
         {
             let mut file = lock(&self.file);

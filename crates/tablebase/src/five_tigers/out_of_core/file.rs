@@ -8,9 +8,11 @@ use qi_five_tigers::Rules;
 
 use super::super::table::internal;
 use super::super::Material;
+use super::room::{held_bytes, Room};
 use crate::exec::GenerateDirError;
 use crate::format::blocked::{header_bytes, Layout};
 use crate::format::container::Header;
+use crate::format::versions::{version_of, SlotIndex};
 use crate::format::write::{read_at, temp_beside, write_at};
 use crate::format::FormatError;
 use crate::value::{decode_distances, encode_distances};
@@ -29,13 +31,11 @@ pub(super) struct TempFile {
 impl TempFile {
     /// A new empty file beside `table`.
     pub(super) fn beside(table: &Path) -> Result<TempFile, GenerateDirError> {
-        match temp_beside(table) {
-            Ok(file) => Ok(TempFile {
-                file,
-                path: table.to_path_buf(),
-            }),
-            Err(source) => Err(FormatError::io(table, source).into()),
-        }
+        let file = temp_beside(table).map_err(|source| FormatError::io(table, source))?;
+        Ok(TempFile {
+            file,
+            path: table.to_path_buf(),
+        })
     }
 
     /// An error of this file.
@@ -146,21 +146,28 @@ impl Output {
         Ok(())
     }
 
-    /// The file given two bytes a distance, in place: the blocks moved
-    /// last to first, `blocks` at a time, each block's distances read and
-    /// written wider (a block's new place starts at or after its old one,
-    /// so a move never overwrites a block not yet read). The values and
-    /// checksums are not written yet; the header is rewritten.
+    /// The file given two bytes a distance, in place, if `room` has room
+    /// for it: the blocks moved last to first, `blocks` at a time, each
+    /// block's distances read and written wider (a block's new place
+    /// starts at or after its old one, so a move never overwrites a block
+    /// not yet read). The values and checksums are not written yet; the
+    /// header is rewritten.
     pub(super) fn widen(
         &mut self,
         rules: &Rules,
         material: Material,
         blocks: u64,
+        room: &Room,
     ) -> Result<(), GenerateDirError> {
         let narrow = self.layout;
         // Made from a `u32`.
         let block_slots = narrow.block_slots as u32;
-        (self.header, self.layout) = layout_for(rules, material, narrow.count, block_slots, 2);
+        let (header, wide) = layout_for(rules, material, narrow.count, block_slots, 2);
+        let held = held_bytes(self.file.file.as_file());
+        let needed = wide.file_size().unwrap_or(u64::MAX).saturating_sub(held);
+        let what = "its file widened to two bytes a distance";
+        room.check(material, needed, held, what)?;
+        (self.header, self.layout) = (header, wide);
         self.set_len()?;
         let per = blocks.max(1);
         let total = narrow.blocks();
@@ -189,7 +196,7 @@ fn layout_for(
     header_bytes(
         &Header {
             game: <qi_five_tigers::FiveTigers as TableGame>::NAME,
-            version: super::super::layout::DENSE_BAN_VERSION,
+            version: version_of(SlotIndex::FiveTigersDenseBan),
             rules: &rules_text,
             material: &material_text,
             count: cells,

@@ -77,7 +77,7 @@ use crate::value::{set_code, value_at, Wdl, ONE_BYTE_LONGEST, UNUSED};
 use cells::{Bits, Values, HOLDS, LOST, OPEN, WON};
 use file::{block_in, encode, file_bytes, Output};
 use halves::Half;
-use room::{held_bytes, Room};
+use room::Room;
 use schedule::{ByDistance, Schedule};
 
 /// Bits in memory per cell while the rounds run: 2 of value, and the
@@ -473,25 +473,11 @@ impl Solver<'_> {
     }
 
     /// The output given two bytes a distance, in place, the longest
-    /// distance being `d`.
+    /// distance being `d` (if the disk has room for it).
     fn widen(&mut self, d: u32, progress: &(dyn Fn(&str) + Sync)) -> Result<(), GenerateDirError> {
         let t = Instant::now();
-        let wide = file_bytes(
-            self.rules,
-            self.material,
-            self.index.len(),
-            self.grain.block_slots,
-            2,
-        );
-        let held = held_bytes(self.output.file.file.as_file());
-        self.room.check(
-            self.material,
-            wide.saturating_sub(held),
-            held,
-            "its file widened to two bytes a distance",
-        )?;
         self.output
-            .widen(self.rules, self.material, self.grain.blocks)?;
+            .widen(self.rules, self.material, self.grain.blocks, self.room)?;
         progress(&format!(
             "{}: a distance of {d} plies, past one byte: the distances moved into \
              two bytes a cell in {:.1} s",

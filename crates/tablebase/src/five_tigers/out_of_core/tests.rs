@@ -1,5 +1,6 @@
 use std::path::{Path, PathBuf};
 
+use super::room::held_bytes;
 use super::*;
 
 fn temp_dir(name: &str) -> PathBuf {
