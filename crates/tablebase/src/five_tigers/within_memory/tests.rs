@@ -171,6 +171,33 @@ fn twins_are_written_from_each_other_with_the_solved_bytes() {
     }
 }
 
+/// A twin's table whose cells disagree with its index (a stored cell
+/// without a value) is refused as an internal error while its twin is
+/// written, and the file is abandoned: neither it nor its temporary stays.
+#[test]
+fn a_broken_twin_is_refused_and_leaves_no_file() {
+    let rules = Rules::shandong();
+    let m: Material = "3v1".parse().unwrap();
+    let reference = solved("twin-broken-source", &rules, &[m]);
+    let mut source: super::super::Table =
+        load_table(&Tablebase::file_path(&reference, m), &rules).unwrap();
+    let stored = (0..source.len)
+        .find(|&i| crate::value::code_at(&source.values, i as usize) != crate::value::UNUSED)
+        .unwrap();
+    crate::value::set_code(&mut source.values, stored as usize, crate::value::UNUSED);
+    let dir = temp_dir("twin-broken");
+    match write_twin(&source, &dir, 2) {
+        Err(GenerateDirError::Generate(GenerateError::Internal(why))) => {
+            assert!(why.contains("holds no state"), "{why}")
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    for d in [dir, reference] {
+        std::fs::remove_dir_all(d).unwrap();
+    }
+}
+
 /// A keyed file (version 1) has no twin by index: the material beside
 /// it is solved, not swapped.
 #[test]
