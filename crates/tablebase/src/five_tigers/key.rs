@@ -426,20 +426,6 @@ pub(crate) fn subsets(k: u32, within: u32) -> Vec<u32> {
     out
 }
 
-/// The bans `board`'s side could be under with `empty` points free: one
-/// per step back onto a free point, and none (what the tests list the
-/// ban index and the counts against).
-#[cfg(test)]
-pub(crate) fn possible_bans(board: u32, empty: u32) -> Vec<Option<Ban>> {
-    let mut out = vec![None];
-    for at in Bitboard32(board).iter() {
-        for back in Bitboard32(qi_five_tigers::NEIGHBOURS[at as usize].0 & empty).iter() {
-            out.push(Some(Ban { at, back }));
-        }
-    }
-    out
-}
-
 /// The canonical key ([`State::canonical`]) of the state with `boards`,
 /// `stm` to move, no ban and nothing owed, computed straight from the
 /// boards: the retrograde generator keys every slot of a table with it.

@@ -1,22 +1,9 @@
 //! Unit tests of `five_tigers::count`.
 
-use super::super::key::possible_bans;
 use super::*;
 
 fn shandong() -> Rules {
     Rules::shandong()
-}
-
-#[test]
-fn ban_pairs_counts_the_possible_bans_of_each_side() {
-    let mut seed = 1;
-    for _ in 0..2_000 {
-        let x = (splitmix64(&mut seed) as u32) & ALL;
-        let o = (splitmix64(&mut seed) as u32) & ALL & !x;
-        let empty = ALL & !x & !o;
-        let listed = possible_bans(x, empty).len() * possible_bans(o, empty).len();
-        assert_eq!(ban_pairs(x, o), listed as u64, "{x:#x} {o:#x}");
-    }
 }
 
 #[test]

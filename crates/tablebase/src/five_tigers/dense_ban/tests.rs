@@ -1,8 +1,21 @@
 //! Unit tests of `five_tigers::dense_ban`.
 
-use super::super::key::{possible_bans, State};
+use super::super::key::State;
 use super::*;
-use qi_core::Side;
+use qi_core::{Bitboard32, Side};
+
+/// The bans `board`'s side could be under with `empty` points free: none,
+/// and one per step back onto a free point (what the ban coordinates and
+/// the counts are listed against).
+fn possible_bans(board: u32, empty: u32) -> Vec<Option<Ban>> {
+    let mut out = vec![None];
+    for at in Bitboard32(board).iter() {
+        for back in Bitboard32(NEIGHBOURS[at as usize].0 & empty).iter() {
+            out.push(Some(Ban { at, back }));
+        }
+    }
+    out
+}
 
 #[test]
 fn ban_coordinates_number_the_possible_bans_in_order() {
@@ -14,6 +27,23 @@ fn ban_coordinates_number_the_possible_bans_in_order() {
             assert_eq!(ban_number(own, empty, b), n as u64);
             assert_eq!(ban_of_number(own, empty, n as u64), b);
         }
+    }
+}
+
+#[test]
+fn ban_pairs_counts_the_possible_bans_of_each_side() {
+    let mut seed = 1;
+    let mut random = || {
+        let (next, value) = qi_core::zobrist::splitmix64(seed);
+        seed = next;
+        value as u32
+    };
+    for _ in 0..2_000 {
+        let x = random() & ALL;
+        let o = random() & ALL & !x;
+        let empty = ALL & !x & !o;
+        let listed = possible_bans(x, empty).len() * possible_bans(o, empty).len();
+        assert_eq!(ban_pairs(x, o), listed as u64, "{x:#x} {o:#x}");
     }
 }
 
