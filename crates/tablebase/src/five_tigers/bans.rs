@@ -26,13 +26,14 @@
 
 use std::cell::Cell;
 
-use qi_core::Bitboard32;
+use qi_core::{Bitboard32, Side};
 use qi_five_tigers::{quiet_unsteps, LastStep, Move, Point, Rules, NEIGHBOURS};
 
+use super::dense::StepFrame;
 use super::dense_ban::{BanIndex, Block, Near};
-use super::key::{points, side_of, Ban, State, ALL};
+use super::key::{Ban, State, ALL};
 use super::removals::{conversion, Lookup, Memo};
-use super::steps::{convert_step, forms, start_by_steps, with, Converted, SlotStart};
+use super::steps::{convert_step, for_each_step, start_by_steps, with, Converted, SlotStart};
 use super::table::internal;
 use super::Material;
 use crate::driver::GenerateError;
@@ -42,18 +43,10 @@ use crate::driver::GenerateError;
 /// (`to → from`), the other side's is kept unless the step entered its way
 /// back (see the module docs).
 #[inline(always)]
-pub(super) fn bans_after_step(
-    stm: usize,
-    kept: Option<Ban>,
-    from: u32,
-    to: u32,
-) -> [Option<Ban>; 2] {
+pub(super) fn bans_after_step(stm: usize, kept: Option<Ban>, from: u8, to: u8) -> [Option<Ban>; 2] {
     let mut next = [None, None];
-    next[stm] = Some(Ban {
-        at: to as u8,
-        back: from as u8,
-    });
-    next[1 - stm] = kept.filter(|b| u32::from(b.back) != to);
+    next[stm] = Some(Ban { at: to, back: from });
+    next[1 - stm] = kept.filter(|b| b.back != to);
     next
 }
 
@@ -68,7 +61,9 @@ const UNKNOWN: u64 = u64::MAX;
 /// the side's ban is `to → from`, and the other side's is kept unless the
 /// step entered its way back (see the module docs); after a step that
 /// forms a formation the side's own earlier ban is gone, so a conversion
-/// depends on the step and the other side's ban only.
+/// depends on the step and the other side's ban only. Without bans (the
+/// shuttle allowed) a board slot is its one cell, whose successors are
+/// board slots: nothing is shared, and the steps are not kept.
 #[derive(Default)]
 pub(super) struct BlockStart {
     boards: [u32; 2],
@@ -85,10 +80,15 @@ pub(super) struct BlockStart {
     /// The conversions met in this block: by step and the other side's
     /// ban, their values as `start_by_steps` wants them.
     conversions: Vec<((Move, Option<Ban>), Converted)>,
+    /// Without bans, with Second to move: Second's steps leave First's
+    /// board as it is, so its class is found once (without bans the
+    /// steps, the other side's bans and the cells are not kept).
+    frame: Option<StepFrame>,
 }
 
 impl BlockStart {
     /// Starts over on the board slot of `boards` with `stm` to move.
+    #[inline]
     pub(super) fn reset(
         &mut self,
         index: &BanIndex,
@@ -99,21 +99,23 @@ impl BlockStart {
         self.boards = boards;
         self.stm = stm;
         self.values = *values;
-        self.steps.clear();
         self.conversions.clear();
-        let own = boards[stm];
+        if !index.has_bans() {
+            let dense = &index.boards;
+            self.frame = (stm == 1).then(|| dense.step_frame(dense.first(boards[0]), boards[1]));
+            return;
+        }
+        self.steps.clear();
+        self.cells.clear();
         let empty = ALL & !(boards[0] | boards[1]);
         index.bans_in_order(boards[1 - stm], empty, &mut self.others);
-        for from in points(own) {
-            for to in points(NEIGHBOURS[from as usize].0 & empty) {
-                let after = own ^ (1 << from) ^ (1 << to);
-                if !forms(after, to, values) {
-                    let block = index.block(with(boards, stm, after), 1 - stm);
-                    self.steps.push((from as u8, to as u8, block));
-                }
+        let steps = &mut self.steps;
+        for_each_step(boards, stm, None, values, |from, to, after, forming| {
+            if !forming {
+                steps.push((from, to, index.block(with(boards, stm, after), 1 - stm)));
             }
-        }
-        self.cells.clear();
+            true
+        });
         self.cells
             .resize(self.steps.len() * self.others.len(), UNKNOWN);
     }
@@ -135,40 +137,53 @@ impl BlockStart {
         let (boards, stm) = (self.boards, self.stm);
         let other = 1 - stm;
         let kept = bans[other];
-        let side = side_of(stm as u64);
+        let side = Side::BOTH[stm];
         let (steps, conversions, cells) = (&self.steps, &mut self.conversions, &mut self.cells);
+        let frame = &self.frame;
         let n = self.others.len();
         let kept_at = self.others.iter().position(|&b| b == kept);
         let mut here = None;
+        let convert = |mv| {
+            if let Some(&(_, v)) = conversions.iter().find(|(k, _)| *k == (mv, kept)) {
+                return Ok(v);
+            }
+            let v = convert_step(
+                &mut here,
+                || {
+                    State::at_rest(boards, stm, bans)
+                        .to_position(rules)
+                        .ok_or_else(|| internal(format!("no position for {boards:?}")))
+                },
+                mv,
+                side,
+                |child| conversion(child, smaller, material, memo),
+            )?;
+            conversions.push(((mv, kept), v));
+            Ok(v)
+        };
+        let values = &self.values;
+        if !index.has_bans() {
+            // A successor is a board slot (Second's steps from the
+            // frame): a walk of its own, the ban path's lookup not in
+            // its loop.
+            let successor = |from, to, after| match frame {
+                Some(frame) => index.boards.slot_after_step(frame, from, to, 0),
+                None => index.boards.slot(after, boards[1], 1),
+            };
+            return start_by_steps(boards, stm, None, values, convert, successor, children);
+        }
         let mut cursor = 0;
         start_by_steps(
             boards,
             stm,
             bans[stm],
-            &self.values,
-            |mv| {
-                if let Some(&(_, v)) = conversions.iter().find(|(k, _)| *k == (mv, kept)) {
-                    return Ok(v);
-                }
-                let v = convert_step(
-                    &mut here,
-                    || {
-                        State::at_rest(boards, stm, bans)
-                            .to_position(rules)
-                            .ok_or_else(|| internal(format!("no position for {boards:?}")))
-                    },
-                    mv,
-                    side,
-                    |child| conversion(child, smaller, material, memo),
-                )?;
-                conversions.push(((mv, kept), v));
-                Ok(v)
-            },
+            values,
+            convert,
             |from, to, after| {
                 let next = bans_after_step(stm, kept, from, to);
                 // The steps come in the walk's order (the banned one
                 // skipped), so the search goes on from the last found.
-                let step = (from as u8, to as u8);
+                let step = (from, to);
                 let Some(k) = steps[cursor..].iter().position(|s| (s.0, s.1) == step) else {
                     return index.cell(with(boards, stm, after), other, next);
                 };
@@ -252,11 +267,8 @@ pub(super) fn unmoves_from(
         Some(b) if b.back == from => return,
         Some(b) => others[0] = Some(b),
         None => {
-            for at in points(boards[stm] & NEIGHBOURS[usize::from(to)].0) {
-                others[n_others] = Some(Ban {
-                    at: at as u8,
-                    back: to,
-                });
+            for at in Bitboard32(boards[stm]) & NEIGHBOURS[usize::from(to)] {
+                others[n_others] = Some(Ban { at, back: to });
                 n_others += 1;
             }
         }
@@ -302,12 +314,9 @@ pub(super) fn unmoves_from(
         }
     };
     push(None);
-    for at in points(before[mover]) {
-        for back in points(NEIGHBOURS[at as usize].0 & empty) {
-            let own = Ban {
-                at: at as u8,
-                back: back as u8,
-            };
+    for at in Bitboard32(before[mover]) {
+        for back in NEIGHBOURS[usize::from(at)] & Bitboard32(empty) {
+            let own = Ban { at, back };
             if own != banned {
                 push(Some(own));
             }

@@ -31,25 +31,16 @@ use qi_core::Bitboard32;
 use qi_five_tigers::{quiet_unsteps, FiveTigers, Rules};
 
 use super::bans::{self, BlockStart};
-use super::dense::DenseIndex;
 use super::dense_ban::BanIndex;
-use super::key::{side_of, Ban, State, ALL};
-use super::removals::{conversion, Lookup, Memo};
-use super::steps::{convert_step, start_by_steps, SlotStart};
+use super::key::{Ban, ALL};
+use super::removals::{Lookup, Memo};
+use super::steps::SlotStart;
 use super::table::internal;
 use super::{same_board_rules, within_rules, Dense, Material, Slots, Table, Tablebase};
 use crate::driver::GenerateError;
 use crate::in_core;
 use crate::retrograde::Start;
 use crate::value::{Distances, Wdl};
-
-/// The position of boards `[x, o]` with `stm` to move and nothing owed.
-fn position(boards: [u32; 2], stm: usize, rules: &Rules) -> Result<FiveTigers, GenerateError> {
-    let state = State::at_rest(boards, stm, [None, None]);
-    state
-        .to_position(rules)
-        .ok_or_else(|| internal(format!("no position for {state:?}")))
-}
 
 /// The tables of `smaller` that a removal from `material` leads to, each
 /// of `rules`' board rules (a table made under the other shuttle option
@@ -89,80 +80,39 @@ impl Lookup for Tablebase {
     }
 }
 
-/// The start of the position with First on `boards[0]`, Second on
-/// `boards[1]` and `stm` to move: its successors in the material (into
-/// `children`, sorted and distinct) and its conversions' values.
-#[allow(clippy::too_many_arguments)]
-fn start_slot<L: Lookup + ?Sized>(
-    index: &DenseIndex,
-    boards: [u32; 2],
-    stm: usize,
-    rules: &Rules,
-    material: Material,
-    smaller: &L,
-    memo: &mut Memo,
-    children: &mut Vec<u64>,
-) -> Result<SlotStart, GenerateError> {
-    let side = side_of(stm as u64);
-    // Second's steps leave First's board as it is: its class is found once.
-    let frame = (stm == 1).then(|| index.step_frame(index.first(boards[0]), boards[1]));
-    let mut here = None;
-    start_by_steps(
-        boards,
-        stm,
-        None,
-        &rules.values(),
-        |mv| {
-            convert_step(
-                &mut here,
-                || position(boards, stm, rules),
-                mv,
-                side,
-                |child| conversion(child, smaller, material, memo),
-            )
-        },
-        |from, to, after| match &frame {
-            Some(frame) => index.slot_after_step(frame, from, to, 0),
-            None => index.slot(after, boards[1], 1),
-        },
-        children,
-    )
-}
-
 /// The un-moves of `cell`: the cells from which a step of the side that
 /// is not to move there, forming nothing, leads to it (a step that formed
 /// a formation leads to owed removals instead, so it is not one),
-/// appended to `preds` (not deduplicated). Without bans every quiet
-/// un-step of that side; under the ban the one its ban says, each with
-/// the bans the predecessor can have been under
+/// appended to `preds` (sorted and distinct among themselves). Without
+/// bans every quiet un-step of that side; under the ban the one its ban
+/// says, each with the bans the predecessor can have been under
 /// ([`bans::unmoves_from`]).
 pub(super) fn unmoves(index: &BanIndex, cell: u64, values: &[u8; 5], preds: &mut Vec<u64>) {
+    let first = preds.len();
     if index.has_bans() {
         bans::unmoves_from(index, cell, values, false, |_| {}, |p, _, _| preds.push(p));
-        return;
-    }
-    let index = &index.boards;
-    let (x, o, stm) = index.decode(cell);
-    let boards = [x, o];
-    let mover = 1 - stm;
-    let theirs = boards[mover];
-    let empty = ALL & !(x | o);
-    // Second's un-steps leave First's board as it is: its class is found
-    // once.
-    let frame = (mover == 1).then(|| index.step_frame(index.first(x), o));
-    let (theirs_bb, empty_bb) = (Bitboard32(theirs), Bitboard32(empty));
-    quiet_unsteps(theirs_bb, empty_bb, values, None, |back, at| {
-        let (at, back) = (u32::from(at), u32::from(back));
-        preds.push(match &frame {
-            Some(frame) => index.slot_after_step(frame, at, back, 1),
-            None => index.slot(theirs ^ (1 << at) ^ (1 << back), o, 0),
+    } else {
+        let index = &index.boards;
+        let (x, o, stm) = index.decode(cell);
+        let mover = 1 - stm;
+        let theirs = [x, o][mover];
+        // Second's un-steps leave First's board as it is: its class is
+        // found once.
+        let frame = (mover == 1).then(|| index.step_frame(index.first(x), o));
+        let empty = Bitboard32(ALL & !(x | o));
+        quiet_unsteps(Bitboard32(theirs), empty, values, None, |back, at| {
+            preds.push(match &frame {
+                Some(frame) => index.slot_after_step(frame, at, back, 1),
+                None => index.slot(theirs ^ (1 << at) ^ (1 << back), o, 0),
+            });
         });
-    });
+    }
+    crate::retrograde::sort_and_dedup_from(preds, first);
 }
 
 /// What a thread keeps from one cell's start to the next: the removal
-/// memo, and under the ban the board slot it started last, whose cells
-/// start from the same [`BlockStart`].
+/// memo, and the board slot it started last, whose cells start from the
+/// same [`BlockStart`].
 #[derive(Default)]
 pub(super) struct Work {
     memo: Memo,
@@ -173,9 +123,9 @@ pub(super) struct Work {
 /// How the cell with `bans` of board slot `slot` (boards `boards`, `stm`
 /// to move) starts: its successors in the material (into `children`,
 /// sorted and distinct) and its conversions' values, looked up in
-/// `smaller`. Without bans a board slot is its one cell
-/// ([`start_slot`]); under the ban its cells share what the bans leave
-/// alike ([`BlockStart`], kept in `work` from the slot's first cell on).
+/// `smaller`. The cells of a board slot (its one cell without bans)
+/// share what the bans leave alike ([`BlockStart`], kept in `work` from
+/// the slot's first cell on).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn start_cell<L: Lookup + ?Sized>(
     index: &BanIndex,
@@ -189,22 +139,14 @@ pub(super) fn start_cell<L: Lookup + ?Sized>(
     work: &mut Work,
     children: &mut Vec<u64>,
 ) -> Result<SlotStart, GenerateError> {
-    let Work { memo, block, .. } = work;
-    if !index.has_bans() {
-        return start_slot(
-            &index.boards,
-            boards,
-            stm,
-            rules,
-            material,
-            smaller,
-            memo,
-            children,
-        );
-    }
-    if work.slot != Some(slot) {
+    let Work {
+        memo,
+        block,
+        slot: last,
+    } = work;
+    if *last != Some(slot) {
         block.reset(index, boards, stm, &rules.values());
-        work.slot = Some(slot);
+        *last = Some(slot);
     }
     block.start(index, bans, rules, material, smaller, memo, children)
 }
@@ -326,9 +268,7 @@ impl<L: Lookup + Sync + ?Sized> in_core::Cells for Cells<'_, L> {
     }
 
     fn unmoves(&self, cell: u64, out: &mut Vec<u64>) {
-        let first = out.len();
         unmoves(self.index, cell, &self.rules.values(), out);
-        crate::retrograde::sort_and_dedup_from(out, first);
     }
 }
 

@@ -4,6 +4,7 @@
 
 use qi_five_tigers::{Rules, Shuttle};
 
+use super::dense::BINOM;
 use super::dense_ban::ban_pairs;
 use super::key::{subsets, ALL};
 use super::Material;
@@ -102,7 +103,8 @@ pub(crate) fn sampled_state_count(material: Material, samples: u64) -> u64 {
 
 /// The placements of `material` on distinct points.
 fn placements(material: Material) -> u64 {
-    binomial(25, material.first) * binomial(25 - material.first, material.second)
+    let (a, b) = (material.first as usize, material.second as usize);
+    BINOM[25][a] * BINOM[25 - a][b]
 }
 
 /// The next number of the SplitMix64 sequence of `state` (the core's
@@ -111,11 +113,6 @@ fn splitmix64(state: &mut u64) -> u64 {
     let (next, value) = qi_core::zobrist::splitmix64(*state);
     *state = next;
     value
-}
-
-/// C(n, k).
-fn binomial(n: u32, k: u32) -> u64 {
-    (0..u64::from(k)).fold(1, |c, i| c * (u64::from(n) - i) / (i + 1))
 }
 
 #[cfg(test)]

@@ -16,10 +16,12 @@
 //! slots of `4v4`, 2.6 % of `5v5`'s, against 8 bytes of key a position
 //! in a sorted key list.
 
-use super::key::{map_board, map_point, points, ALL};
+use qi_core::Bitboard32;
+
+use super::key::{map_board, map_point, ALL};
 
 /// `BINOM[n][k]` = C(n, k) for n ≤ 25, k ≤ 5.
-const BINOM: [[u64; 6]; 26] = build_binom();
+pub(super) const BINOM: [[u64; 6]; 26] = build_binom();
 
 const fn build_binom() -> [[u64; 6]; 26] {
     let mut t = [[0u64; 6]; 26];
@@ -296,13 +298,9 @@ impl DenseIndex {
         }
     }
 
-    /// [`slot`](DenseIndex::slot) of the position with First on the board
-    /// of class `first` (from [`DenseIndex::first`]).
-    #[inline]
-    pub fn slot_with(&self, first: FirstClass, o: u32, stm: usize) -> u64 {
-        self.slot_in(first, o, stm).0
-    }
-
+    /// [`slot_and_boards`](DenseIndex::slot_and_boards) of the position
+    /// with First on the board of class `first` (from
+    /// [`DenseIndex::first`]).
     #[inline]
     fn slot_in(&self, first: FirstClass, o: u32, stm: usize) -> (u64, u32, u32) {
         let FirstClass { class, sym } = first;
@@ -335,21 +333,21 @@ impl DenseIndex {
 
     /// The slot of the position `frame` holds after Second's piece on
     /// `from` steps to the empty point `to`, with `stm` to move: the same
-    /// slot as [`slot_with`](DenseIndex::slot_with) of the board after the
+    /// slot as [`slot`](DenseIndex::slot) of the board after the
     /// step (Second's steps and un-steps were a third of the generator's
     /// time in that function).
     #[inline]
-    pub fn slot_after_step(&self, frame: &StepFrame, from: u32, to: u32, stm: usize) -> u64 {
+    pub fn slot_after_step(&self, frame: &StepFrame, from: u8, to: u8, stm: usize) -> u64 {
         let after = frame.o ^ (1 << from) ^ (1 << to);
         if frame.fixed {
-            return self.slot_with(frame.first, after, stm);
+            return self.slot_in(frame.first, after, stm).0;
         }
         let FirstClass { class, sym } = frame.first;
         let rep = self.reps[class as usize];
         // A point's bit among the free points: its image, less the
         // representative's points below it.
-        let squeezed_bit = |p: u32| {
-            let q = u32::from(map_point(sym as usize, p as u8));
+        let squeezed_bit = |p: u8| {
+            let q = u32::from(map_point(sym as usize, p));
             1u32 << (q - (rep & ((1 << q) - 1)).count_ones())
         };
         let squeezed = frame.squeezed ^ squeezed_bit(from) ^ squeezed_bit(to);
@@ -377,7 +375,9 @@ impl DenseIndex {
     #[inline]
     fn expand(&self, class: usize, small: u32) -> u32 {
         let free = &self.free[class];
-        points(small).fold(0, |o, p| o | 1 << free[p as usize])
+        Bitboard32(small)
+            .iter()
+            .fold(0, |o, p| o | 1 << free[usize::from(p)])
     }
 
     /// The positions of the slots `lo..hi` in order, as [`decode`] gives

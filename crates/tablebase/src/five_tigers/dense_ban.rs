@@ -23,18 +23,20 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 
+use qi_core::Bitboard32;
 use qi_five_tigers::{Rules, Shuttle, NEIGHBOURS};
 
 use super::dense::DenseIndex;
-use super::key::{map_ban, map_board, points, Ban, ALL};
+use super::key::{map_ban, map_board, Ban, ALL};
 use super::Material;
 
 /// The ban coordinates of the side on `own` with `empty` points free:
 /// none, and each of its steps back.
 #[inline]
 pub(super) fn ban_coordinates(own: u32, empty: u32) -> u64 {
-    1 + points(own)
-        .map(|p| u64::from((NEIGHBOURS[p as usize].0 & empty).count_ones()))
+    1 + Bitboard32(own)
+        .iter()
+        .map(|p| u64::from((NEIGHBOURS[usize::from(p)].0 & empty).count_ones()))
         .sum::<u64>()
 }
 
@@ -62,17 +64,15 @@ fn ban_of_number(own: u32, empty: u32, n: u64) -> Option<Ban> {
         return None;
     }
     let mut left = n - 1;
-    for at in points(own) {
-        let mut backs = NEIGHBOURS[at as usize].0 & empty;
+    for at in Bitboard32(own) {
+        let mut backs = NEIGHBOURS[usize::from(at)].0 & empty;
         let k = u64::from(backs.count_ones());
         if left < k {
             for _ in 0..left {
                 backs &= backs - 1;
             }
-            return Some(Ban {
-                at: at as u8,
-                back: backs.trailing_zeros() as u8,
-            });
+            let back = backs.trailing_zeros() as u8;
+            return Some(Ban { at, back });
         }
         left -= k;
     }
@@ -164,8 +164,8 @@ impl Block {
             return self.start;
         }
         let mut best = u64::MAX;
-        for s in points(u32::from(self.syms)) {
-            let s = s as usize;
+        for s in Bitboard32(u32::from(self.syms)) {
+            let s = usize::from(s);
             let f = ban_number(self.rep[0], self.empty, map_ban(s, bans[0]));
             let o = ban_number(self.rep[1], self.empty, map_ban(s, bans[1]));
             best = best.min(f * self.width + o);
@@ -402,12 +402,9 @@ impl BanIndex {
         if !self.bans {
             return;
         }
-        for at in points(own) {
-            for back in points(NEIGHBOURS[at as usize].0 & empty) {
-                out.push(Some(Ban {
-                    at: at as u8,
-                    back: back as u8,
-                }));
+        for at in Bitboard32(own) {
+            for back in NEIGHBOURS[usize::from(at)] & Bitboard32(empty) {
+                out.push(Some(Ban { at, back }));
             }
         }
     }

@@ -78,19 +78,6 @@ const fn build_rank_image() -> [[[u32; 32]; 5]; 8] {
     t
 }
 
-/// Iterates over the points of a mask.
-pub(crate) fn points(mut set: u32) -> impl Iterator<Item = u32> {
-    std::iter::from_fn(move || {
-        if set == 0 {
-            None
-        } else {
-            let p = set.trailing_zeros();
-            set &= set - 1;
-            Some(p)
-        }
-    })
-}
-
 /// The image of point `p` under symmetry number `s`.
 #[inline]
 pub(crate) fn map_point(s: usize, p: u8) -> u8 {
@@ -168,24 +155,11 @@ impl std::fmt::Display for NoState {
     }
 }
 
-fn side_bit(side: Side) -> u64 {
-    side.index() as u64
-}
-
-/// The side of a side-to-move bit or index (0 First).
-pub(crate) fn side_of(bit: u64) -> Side {
-    if bit == 0 {
-        Side::First
-    } else {
-        Side::Second
-    }
-}
-
 impl State {
     /// The state of a table's cell: `boards`, side `stm` (0 First) to
     /// move, `bans`, nothing owed.
     pub(crate) fn at_rest(boards: [u32; 2], stm: usize, bans: [Option<Ban>; 2]) -> State {
-        let (stm, owed, taker) = (side_of(stm as u64), 0, Side::First);
+        let (stm, owed, taker) = (Side::BOTH[stm], 0, Side::First);
         State {
             boards,
             stm,
@@ -271,9 +245,9 @@ impl State {
         }
         let mut k = u64::from(self.boards[0])
             | u64::from(self.boards[1]) << 25
-            | side_bit(self.stm) << 50
+            | (self.stm.index() as u64) << 50
             | u64::from(self.owed & 3) << 59
-            | side_bit(self.taker) << 61;
+            | (self.taker.index() as u64) << 61;
         for side in Side::BOTH {
             let i = side.index();
             if let Some(ban) = self.bans[i] {
@@ -299,10 +273,10 @@ impl State {
         }
         Some(State {
             boards,
-            stm: side_of((key >> 50) & 1),
+            stm: Side::BOTH[((key >> 50) & 1) as usize],
             bans,
             owed: ((key >> 59) & 3) as u8,
-            taker: side_of((key >> 61) & 1),
+            taker: Side::BOTH[((key >> 61) & 1) as usize],
         })
     }
 
@@ -436,7 +410,7 @@ pub(crate) fn plain_canonical_key(boards: [u32; 2], stm: Side) -> u64 {
         min =
             min.min(u64::from(map_board(s, boards[0])) | u64::from(map_board(s, boards[1])) << 25);
     }
-    min | side_bit(stm) << 50
+    min | (stm.index() as u64) << 50
 }
 
 #[cfg(test)]

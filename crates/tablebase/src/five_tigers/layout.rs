@@ -13,7 +13,7 @@ use qi_core::Side;
 use qi_five_tigers::{FiveTigers, Rules, NEIGHBOURS};
 
 use super::dense_ban::BanIndex;
-use super::key::{plain_canonical_key, side_of, Ban, State, ALL};
+use super::key::{plain_canonical_key, Ban, State, ALL};
 use super::{Material, Stats, Table};
 use crate::value::Wdl;
 
@@ -244,7 +244,7 @@ pub(super) fn count_cells(
             unvalued.get_or_insert(own.start);
             continue;
         };
-        let key = plain_canonical_key([x, o], side_of(stm as u64));
+        let key = plain_canonical_key([x, o], Side::BOTH[stm]);
         // The size of its symmetry class: 8 over the symmetries fixing it.
         let class = 8 / u64::from((BanIndex::stabiliser([x, o]) | 1).count_ones());
         stats.add_position(key, class, v, d);

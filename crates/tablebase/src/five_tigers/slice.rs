@@ -25,13 +25,13 @@ use qi_five_tigers::{FiveTigers, Rules};
 
 use super::cells::{self, Work};
 use super::dense_ban::BanIndex;
+use super::key::State;
 use super::removals::Lookup;
 use super::table::internal;
-use super::{Dense, Material, Slots, Table, Tablebase};
+use super::{Dense, Material, Table, Tablebase};
 use crate::driver::GenerateError;
 use crate::retrograde::{Reader, ReadingSlice, RetroError, RetroSlice, SliceValues, Source, Start};
 use crate::value::{pack_codes, Distances, Wdl};
-use crate::TableGame;
 
 /// One Five Tigers material with the tables its removals lead to, under
 /// either shuttle option.
@@ -60,10 +60,10 @@ pub struct FiveTigersSlice {
     index: Arc<BanIndex>,
     /// The tables the removals lead into (none in a reading slice).
     held: Option<Tablebase>,
-    /// The materials the removals lead into and their tables' slots, in
+    /// The materials the removals lead into and their tables' cells, in
     /// the order of [`ReadingSlice::sources`] (a reading slice's; empty
     /// for one that holds its tables).
-    sources: Vec<(Material, Slots)>,
+    sources: Vec<(Material, Dense)>,
     /// Tells this slice's removal memo from another's on a thread: `id`
     /// for the starts from the tables it holds or from values read, `id +
     /// 1` for the starts that only record their reads (their memo holds
@@ -74,7 +74,7 @@ pub struct FiveTigersSlice {
 /// A reading slice's conversions: the material's slot in `sources`, read
 /// from `reader`.
 struct Reading<'a> {
-    sources: &'a [(Material, Slots)],
+    sources: &'a [(Material, Dense)],
     reader: &'a dyn Reader,
 }
 
@@ -82,7 +82,7 @@ impl Lookup for Reading<'_> {
     fn value(&self, pos: &FiveTigers, material: Material) -> Result<(Wdl, u32), GenerateError> {
         let m = Material::of(pos)
             .ok_or_else(|| internal(format!("the conversion {pos} has no material")))?;
-        let (source, (_, slots)) = self
+        let (source, (_, dense)) = self
             .sources
             .iter()
             .enumerate()
@@ -91,7 +91,9 @@ impl Lookup for Reading<'_> {
                 material: material.to_string(),
                 needed: m.to_string(),
             })?;
-        let slot = <FiveTigers as TableGame>::slot(m, slots, pos)
+        let slot = State::from_position(pos)
+            .ok()
+            .and_then(|state| dense.cell(&state))
             .ok_or_else(|| internal(format!("the conversion {pos} has no slot in {m}")))?;
         let (v, d) = self
             .reader
@@ -179,7 +181,7 @@ impl FiveTigersSlice {
         let sources = material
             .after_removals(rules)
             .into_iter()
-            .map(|m| (m, Slots::Dense(Dense::under(m, rules))))
+            .map(|m| (m, Dense::under(m, rules)))
             .collect();
         Ok(FiveTigersSlice {
             material,
@@ -321,10 +323,7 @@ impl RetroSlice for FiveTigersSlice {
     }
 
     fn predecessors(&self, slot: u64, out: &mut Vec<u64>) {
-        let start = out.len();
-        let values = self.rules.values();
-        cells::unmoves(&self.index, slot, &values, out);
-        crate::retrograde::sort_and_dedup_from(out, start);
+        cells::unmoves(&self.index, slot, &self.rules.values(), out);
     }
 }
 
@@ -333,12 +332,9 @@ impl ReadingSlice for FiveTigersSlice {
         let shift = self.run_shift();
         self.sources
             .iter()
-            .map(|(m, slots)| Source {
+            .map(|(m, dense)| Source {
                 name: m.to_string(),
-                slots: match slots {
-                    Slots::Dense(d) => d.len(),
-                    Slots::Keys(k) => k.len() as u64,
-                },
+                slots: dense.len(),
                 shift,
             })
             .collect()

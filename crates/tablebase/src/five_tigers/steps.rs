@@ -7,10 +7,10 @@
 //! shared starts of a board slot's cells) and the out-of-core one
 //! (`out_of_core`) share it.
 
-use qi_core::{Position, Side};
+use qi_core::{Bitboard32, Position, Side};
 use qi_five_tigers::{FiveTigers, Move, Point, NEIGHBOURS, THROUGH};
 
-use super::key::{points, Ban, ALL};
+use super::key::{Ban, ALL};
 use super::table::internal;
 use crate::driver::GenerateError;
 use crate::retrograde::{Open, Start};
@@ -20,8 +20,8 @@ use crate::value::Wdl;
 /// Whether a step of the side on `own` (after the step) onto `to` forms a
 /// formation.
 #[inline]
-pub(super) fn forms(own: u32, to: u32, values: &[u8; 5]) -> bool {
-    THROUGH[to as usize].value_held(qi_core::Bitboard32(own), values) > 0
+pub(super) fn forms(own: u32, to: u8, values: &[u8; 5]) -> bool {
+    THROUGH[usize::from(to)].value_held(Bitboard32(own), values) > 0
 }
 
 /// The boards with `side`'s replaced by `board`.
@@ -60,12 +60,8 @@ impl SlotStart {
 
 /// Whether the step `from → to` is the side's `banned` step back.
 #[inline(always)]
-pub(super) fn is_banned(banned: Option<Ban>, from: u32, to: u32) -> bool {
-    banned
-        == Some(Ban {
-            at: from as u8,
-            back: to as u8,
-        })
+pub(super) fn is_banned(banned: Option<Ban>, from: u8, to: u8) -> bool {
+    banned == Some(Ban { at: from, back: to })
 }
 
 /// The steps of the side to move (`stm`, on `boards`), in order: each
@@ -83,13 +79,13 @@ pub(super) fn for_each_step(
     stm: usize,
     banned: Option<Ban>,
     values: &[u8; 5],
-    mut step: impl FnMut(u32, u32, u32, bool) -> bool,
+    mut step: impl FnMut(u8, u8, u32, bool) -> bool,
 ) -> Option<bool> {
     let own = boards[stm];
-    let empty = ALL & !(boards[0] | boards[1]);
+    let empty = Bitboard32(ALL & !(boards[0] | boards[1]));
     let mut any = false;
-    for from in points(own) {
-        for to in points(NEIGHBOURS[from as usize].0 & empty) {
+    for from in Bitboard32(own) {
+        for to in NEIGHBOURS[usize::from(from)] & empty {
             if is_banned(banned, from, to) {
                 continue;
             }
@@ -117,7 +113,7 @@ pub(super) fn start_by_steps(
     banned: Option<Ban>,
     values: &[u8; 5],
     mut conversion: impl FnMut(Move) -> Result<Converted, GenerateError>,
-    mut successor: impl FnMut(u32, u32, u32) -> u64,
+    mut successor: impl FnMut(u8, u8, u32) -> u64,
     children: &mut Vec<u64>,
 ) -> Result<SlotStart, GenerateError> {
     let mut exits = Exits::default();
@@ -127,7 +123,7 @@ pub(super) fn start_by_steps(
             children.push(successor(from, to, after));
             return true;
         }
-        let converted = match (Point::new(from as u8), Point::new(to as u8)) {
+        let converted = match (Point::new(from), Point::new(to)) {
             (Some(from), Some(to)) => conversion(Move::Step { from, to }),
             _ => Err(internal("point".into())),
         };

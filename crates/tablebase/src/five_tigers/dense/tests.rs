@@ -114,7 +114,7 @@ fn slots_through_the_class_of_first_equal_the_plain_slots() {
         let (x, o, stm) = idx.decode(slot);
         for s in 0..8 {
             let (x, o) = (map_board(s, x), map_board(s, o));
-            assert_eq!(idx.slot_with(idx.first(x), o, stm), idx.slot(x, o, stm));
+            assert_eq!(idx.slot_in(idx.first(x), o, stm).0, idx.slot(x, o, stm));
         }
     }
 }
@@ -136,11 +136,11 @@ fn the_slot_after_each_step_of_second_equals_the_plain_slot() {
                 let empty = ALL & !(x | o);
                 let mut froms = o;
                 while froms != 0 {
-                    let from = froms.trailing_zeros();
+                    let from = froms.trailing_zeros() as u8;
                     froms &= froms - 1;
                     let mut tos = empty;
                     while tos != 0 {
-                        let to = tos.trailing_zeros();
+                        let to = tos.trailing_zeros() as u8;
                         tos &= tos - 1;
                         let after = o ^ (1 << from) ^ (1 << to);
                         assert_eq!(

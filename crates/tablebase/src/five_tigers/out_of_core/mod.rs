@@ -57,12 +57,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
+use qi_core::Side;
 use qi_five_tigers::{Rules, Shuttle};
 
 use super::bans::{bans_after_step, unmoves_from, Before};
 use super::cells::start_cells;
 use super::dense_ban::{BanIndex, Block};
-use super::key::{side_of, Ban};
+use super::key::Ban;
 use super::layout::count_cells;
 use super::steps::{for_each_step, is_banned, with};
 use super::table::internal;
@@ -465,7 +466,7 @@ impl Solver<'_> {
             self.start_pass(stm, &tables)?;
             progress(&format!(
                 "{material}: cells with {} to move started in {:.1} s",
-                side_of(stm as u64),
+                Side::BOTH[stm],
                 t.elapsed().as_secs_f64()
             ));
         }
@@ -713,7 +714,7 @@ impl Solver<'_> {
         if !steps.ready {
             steps.steps.clear();
             for_each_step(boards, stm, None, values, |from, to, after, forming| {
-                steps.steps.push((from as u8, to as u8, after, forming));
+                steps.steps.push((from, to, after, forming));
                 true
             });
             steps.others.clear();
@@ -734,7 +735,6 @@ impl Solver<'_> {
             None => return false,
         };
         for (i, &(from, to, after, forming)) in steps.steps.iter().enumerate() {
-            let (from, to) = (u32::from(from), u32::from(to));
             if forming || is_banned(own, from, to) {
                 continue;
             }
