@@ -123,18 +123,17 @@
 //! One thread (`qi tb generate --game G --pieces N --threads 1 DIR` into
 //! an empty directory), the release build of commit 12afcf5 (before the
 //! rebuild: Jungle's move-graph generator, Five Tigers' two in-core
-//! generators) against this one, alternated, four runs each in two
-//! rounds, CPU seconds (user) and peak memory from `/usr/bin/time`, at
-//! load 3 to 10 (the machine was shared: wall times are not comparable,
-//! and the same binary varied by up to 18 % from run to run). Both write
-//! the same bytes (`diff -r`), and `qi tb stats` gives the same figures
-//! for every material.
+//! generators) against this one, alternated, CPU seconds (user) and peak
+//! memory from `/usr/bin/time`, at load 3 to 10 (the machine was shared:
+//! wall times are not comparable, and the same binary varied by up to
+//! 30 % from run to run). Both write the same bytes (`diff -r`), and
+//! `qi tb stats` gives the same figures for every material.
 //!
 //! | what | before: CPU s (mean) | after: CPU s (mean) | before: peak | after: peak |
 //! |---|---|---|---|---|
-//! | Jungle `standard`, `--pieces 3` (512 tables) | 30.31, 32.25, 30.30, 27.76 (30.2) | 24.98, 24.53, 24.69, 22.27 (24.1) | 19 to 24 MB | 9.4 to 9.5 MB |
-//! | Five Tigers `shandong-shuttle`, `--pieces 4` | 15.86, 14.80, 13.39, 14.19 (14.6) | 16.25, 15.81, 15.62, 15.57 (15.8) | 163 to 171 MB | 74 MB |
-//! | Five Tigers `shandong`, `--pieces 3` | 15.87, 16.71, 16.19, 15.36 (16.0) | 17.46, 18.19, 16.12, 16.36 (17.0) | 175 to 176 MB | 169 MB |
+//! | Jungle `standard`, `--pieces 3` (512 tables) | 30.78, 29.87 (30.3) | 27.65, 26.41 (27.0) | 20 to 23 MB | 9.3 to 9.4 MB |
+//! | Five Tigers `shandong-shuttle`, `--pieces 4` | 16.28, 18.49, 16.98, 14.24, 14.14, 14.90 (15.8) | 20.07, 18.04, 16.84, 16.26, 16.23, 15.61 (17.2) | 163 to 184 MB | 74 MB |
+//! | Five Tigers `shandong`, `--pieces 3` | 21.86, 18.44 (20.2) | 20.79, 18.67 (19.7) | 175 MB | 169 MB |
 //!
 //! Jungle's in-core solver spends about a fifth less user time than the
 //! move-graph generator it replaced; under callgrind, `qi tb generate
@@ -150,9 +149,12 @@
 //! the two it replaced under the shuttle.
 //!
 //! The larger runs, the same way, two of each, alternated (old, new; then
-//! new, old) at load 7 to 11; both write the same bytes, and `qi tb stats`
-//! gives the same figures for each of the 25 materials to `5v5` under the
-//! shuttle and each material of `4v3`'s closure:
+//! new, old) at load 7 to 11, on commit 9530b87 (before the last
+//! clean-ups; the one Five Tigers start path since measured about 2 %
+//! more CPU at `--pieces 4` under the shuttle, within the noise); both
+//! write the same bytes, and `qi tb stats` gives the same figures for each
+//! of the 25 materials to `5v5` under the shuttle and each material of
+//! `4v3`'s closure:
 //!
 //! | what | before: CPU s (mean) | after: CPU s (mean) | before: peak | after: peak |
 //! |---|---|---|---|---|
