@@ -365,3 +365,25 @@ fn a_slot_past_max_successors_is_refused_by_both_solvers() {
         Err(RetroError::TooManySuccessors { slot: 0 })
     ));
 }
+
+/// More slots than the in-core solver's arrays may index (2^62): refused
+/// as too large before anything is allocated, naming the slice.
+struct Huge;
+
+impl RetroSlice for Huge {
+    fn slots(&self) -> u64 {
+        1 << 62
+    }
+    fn start(&self, _: u64) -> Result<Start, RetroError> {
+        Ok(Start::Open(Open::default()))
+    }
+    fn predecessors(&self, _: u64, _: &mut Vec<u64>) {}
+}
+
+#[test]
+fn a_slice_too_large_for_memory_is_refused_before_it_is_allocated() {
+    match retrograde::solve(&Huge) {
+        Err(RetroError::TooLarge { name }) => assert_eq!(name, "the slice"),
+        other => panic!("{:?}", other.map(|v| v.codes.len())),
+    }
+}
