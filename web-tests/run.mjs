@@ -304,6 +304,34 @@ const tests = {
     check((await moveCount(page)) === 4, "the game is kept");
   },
 
+  // Steps faster than the backend answers (two quick clicks, a held arrow
+  // key; here each of the server's answers held back): each step goes on
+  // from where the one before it goes, and the page and the backend end
+  // where the last one asked.
+  async "navigation: quick steps are each a move, however slow the backend"(page) {
+    const gotos = { sent: 0, answered: 0 };
+    if (!STATIC) {
+      await page.route("**/goto", async (route) => {
+        gotos.sent += 1;
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await route.continue();
+      });
+      page.on("response", (r) => { if (r.url().endsWith("/goto")) gotos.answered += 1; });
+    }
+    await loadRecordText(page, '[Game "jungle:standard"]\n\na3a4 g7g6 c3d3 a7a6 *\n');
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 4);
+    for (const step of ["#nav-first", "#nav-forward", "#nav-forward", "#nav-forward", "#nav-back"]) {
+      await page.click(step);
+    }
+    await page.waitForFunction(() => __qiTest.state.navigating == null);
+    while (gotos.answered < gotos.sent) await page.waitForTimeout(50);
+    const view = await page.evaluate(() => __qiTest.state.view);
+    check(view.ply === 2, `three steps forward and one back show ply 2, not ${view.ply}`);
+    check((await page.inputValue("#position-text")).endsWith(" w 2 2"), "after two moves, Red to move");
+    check(await page.evaluate(() => document.querySelector("#moves .current").dataset.ply) === "2", "the move list's current move");
+    const held = await page.evaluate(() => __qiTest.backend.view());
+    check(held.ply === 2, `the backend's own view at ply 2, not ${held.ply}`);
+  },
   async "a game ends with its reason"(page) {
     await setMode(page, "human");
     await page.fill("#setup-text", "6l/3R3/7/7/7/7/7/7/6L w 0 1");

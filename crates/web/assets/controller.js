@@ -262,6 +262,35 @@ async function waitForEngine() {
   }
 }
 
+/** The last step's end: the steps asked for are taken one after another. */
+let navigation = Promise.resolve();
+/** How many steps were asked for: the last one's end clears `state.navigating`. */
+let steps = 0;
+
+/**
+ * A step through the line shown (the navigation buttons and arrow keys):
+ * `to` gives the ply to show from the ply the last step asked for and the
+ * line's length. Steps come faster than a backend answers (two quick
+ * clicks, a held arrow key), so each starts where the one before it will
+ * end, not at the view still shown, and the backend hears them one at a
+ * time, in order: two clicks forward are two moves forward.
+ * @param {(from: number, end: number) => number} to
+ * @returns {Promise<void>} the step's end, once shown
+ */
+export function navigate(to) {
+  const view = state.view;
+  if (state.thinking || !view) return navigation;
+  const from = state.navigating ?? view.ply;
+  const ply = Math.max(0, Math.min(view.moves.length, to(from, view.moves.length)));
+  if (ply === from) return navigation;
+  state.navigating = ply;
+  const step = ++steps;
+  navigation = navigation.then(() => goto(ply)).finally(() => {
+    if (step === steps) state.navigating = null;
+  });
+  return navigation;
+}
+
 /** @param {number} ply */
 export async function goto(ply) {
   if (state.thinking || !state.view || ply === state.view.ply) return;

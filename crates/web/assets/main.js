@@ -26,10 +26,10 @@ function wire() {
   onClockOut(() => controller.clockRanOut());
   /** @type {[string, () => unknown][]} */
   const clicks = [
-    ["nav-first", () => controller.goto(0)],
-    ["nav-back", () => controller.goto(Math.max(0, view().ply - 1))],
-    ["nav-forward", () => controller.goto(Math.min(view().moves.length, view().ply + 1))],
-    ["nav-last", () => controller.goto(view().moves.length)],
+    ["nav-first", () => controller.navigate(() => 0)],
+    ["nav-back", () => controller.navigate((ply) => ply - 1)],
+    ["nav-forward", () => controller.navigate((ply) => ply + 1)],
+    ["nav-last", () => controller.navigate((_, end) => end)],
     ["undo", () => controller.takeback()],
     ["flip", () => controller.flip(!view().flip)],
     ["resign", () => controller.resign()],

@@ -92,6 +92,8 @@ export const state = {
   selected: null,
   /** a request that changes the game is in flight */
   busy: false,
+  /** @type {number | null} the ply the navigation steps not yet shown lead to */
+  navigating: null,
   /** an analysis runs */
   analysing: false,
   /** analysis follows the position: it starts again after each change */
