@@ -63,6 +63,11 @@ pub fn free_bytes(_: &Path) -> Option<u64> {
     None
 }
 
+/// Why [`read_at`] and [`write_at`] fail where there are no positioned
+/// reads and writes.
+#[cfg(not(unix))]
+const NO_OFFSETS: &str = "files are read and written at offsets on Unix";
+
 /// Reads exactly `buf.len()` bytes of `file` at `offset`, without moving
 /// its cursor (the threads or workers of a process share the file). On
 /// Unix; elsewhere an error.
@@ -70,10 +75,7 @@ pub(crate) fn read_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<()
     #[cfg(unix)]
     return std::os::unix::fs::FileExt::read_exact_at(file, buf, offset);
     #[cfg(not(unix))]
-    Err(io::Error::new(
-        io::ErrorKind::Unsupported,
-        "files are read and written at offsets on Unix",
-    ))
+    Err(io::Error::new(io::ErrorKind::Unsupported, NO_OFFSETS))
 }
 
 /// Writes all of `buf` to `file` at `offset`, as [`read_at`] reads.
@@ -81,10 +83,7 @@ pub(crate) fn write_at(file: &File, buf: &[u8], offset: u64) -> io::Result<()> {
     #[cfg(unix)]
     return std::os::unix::fs::FileExt::write_all_at(file, buf, offset);
     #[cfg(not(unix))]
-    Err(io::Error::new(
-        io::ErrorKind::Unsupported,
-        "files are read and written at offsets on Unix",
-    ))
+    Err(io::Error::new(io::ErrorKind::Unsupported, NO_OFFSETS))
 }
 
 /// The directory `path` is in (`.` for a bare name).

@@ -15,26 +15,22 @@ const NOT_ALLOWED: u8 = u8::MAX;
 /// The square of a captured animal in [`Jungle::animal_squares`].
 const NONE: u8 = 63;
 
-/// Whether an animal (a Rat if `rat`) may stand on square `sq` in a table:
-/// not on either den, and in water only if it is a Rat.
-const fn allowed(rat: bool, sq: u8) -> bool {
-    match Square::new(sq) {
-        Some(s) => s.den_owner().is_none() && (rat || !s.is_water()),
-        None => false,
-    }
-}
+/// Both dens: no animal stands on one in a table.
+const DENS: u64 = qi_jungle::DENS[0].0 | qi_jungle::DENS[1].0;
 
 /// The rank tables of the squares of files `0..files`: `t[rat][sq]` is
-/// the rank of `sq` among those squares allowed to a Rat (`rat` = 1) or to
-/// any other animal (0), `NOT_ALLOWED` when not allowed or beyond.
+/// the rank of `sq` among those squares allowed to a Rat (`rat` = 1: any
+/// but the dens) or to any other animal (0: nor water), `NOT_ALLOWED` when
+/// not allowed or beyond.
 const fn rank_table(files: u8) -> [[u8; 63]; 2] {
     let mut t = [[NOT_ALLOWED; 63]; 2];
+    let barred = [DENS | qi_jungle::WATER.0, DENS];
     let mut r = 0;
     while r < 2 {
         let mut n = 0u8;
         let mut sq = 0u8;
         while sq < 63 {
-            if allowed(r == 1, sq) && sq % 7 < files {
+            if barred[r] & (1 << sq) == 0 && sq % 7 < files {
                 t[r][sq as usize] = n;
                 n += 1;
             }
@@ -93,23 +89,15 @@ const HALF_COUNT: [u8; 2] = [28, 34];
 /// `HALF_SQUARES[rat][rank]`: the inverse of [`HALF_RANKS`].
 const HALF_SQUARES: [[u8; 34]; 2] = square_table(&HALF_RANKS);
 
-/// The square `sq` seen in the mirror (file a ↔ g); 63 (captured) stays.
-const fn mirror(sq: u8) -> u8 {
-    if sq < 63 {
-        sq - sq % 7 + (6 - sq % 7)
-    } else {
-        sq
-    }
-}
-
-/// `MIRROR[sq]` is [`mirror`]`(sq)`, `FILE[sq]` the file of `sq` (0 for
-/// a; 7 for 63, captured): looked up by the index of every successor and
-/// predecessor a generator meets, where `% 7` was a division each.
+/// `MIRROR[sq]` is the square `sq` seen in the mirror (file a ↔ g; 63,
+/// captured, stays), `FILE[sq]` the file of `sq` (0 for a; 7 for 63):
+/// looked up by the index of every successor and predecessor a generator
+/// meets, where `% 7` was a division each.
 const MIRROR: [u8; 64] = {
-    let mut t = [0u8; 64];
+    let mut t = [63u8; 64];
     let mut sq = 0;
-    while sq < 64 {
-        t[sq] = mirror(sq as u8);
+    while sq < 63 {
+        t[sq] = (sq - sq % 7 + (6 - sq % 7)) as u8;
         sq += 1;
     }
     t
@@ -575,8 +563,7 @@ impl Indexer {
     /// animal on a den; what [`Indexer::index_of`] finds of such a
     /// position, without its arithmetic.
     pub(crate) fn holds_child(&self, child: &Jungle) -> bool {
-        let dens = qi_jungle::DENS[0].0 | qi_jungle::DENS[1].0;
-        child.occupied().0 & dens == 0
+        child.occupied().0 & DENS == 0
             && Side::BOTH
                 .iter()
                 .all(|&s| child.occupancy(s).0.count_ones() == self.material.count(s))
@@ -717,9 +704,9 @@ impl fmt::Display for Material {
             if k == 1 {
                 f.write_str("v")?;
             }
-            let letters: Vec<char> = self.animals(side).map(|a| a.letter()).collect();
-            for c in letters.into_iter().rev() {
-                write!(f, "{c}")?;
+            // Strongest first: the animals in the reverse of their order.
+            for a in Animal::ALL.into_iter().rev().filter(|&a| self.has(side, a)) {
+                write!(f, "{}", a.letter())?;
             }
         }
         Ok(())

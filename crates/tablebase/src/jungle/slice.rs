@@ -208,7 +208,7 @@ impl RetroSlice for JungleSlice {
             });
         };
         self.start_with(slot, |child, needed, mv| {
-            let (wdl, d) = smaller
+            smaller
                 .table(needed)
                 .and_then(|t| t.get(child))
                 .ok_or_else(|| RetroError::Slice {
@@ -217,8 +217,7 @@ impl RetroSlice for JungleSlice {
                         "{} needs the table of {needed} (the move {mv})",
                         self.index.material
                     ),
-                })?;
-            Ok((wdl, d))
+                })
         })
     }
 

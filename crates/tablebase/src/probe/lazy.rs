@@ -422,12 +422,9 @@ impl<G: TableGame> LazyTablebase<G> {
                 Slot::Absent(_) => None,
             };
         }
+        // Read or opened now: the look-up above answers the second time.
         self.slot(material);
-        match self.read_slots().get(&material) {
-            Some(Slot::Loaded(t)) => t.get(pos),
-            Some(Slot::Paged(p)) => p.get(pos),
-            _ => None,
-        }
+        self.probe_in_table(pos, material)
     }
 
     /// The table of `material` in memory, read from its file on first use;
