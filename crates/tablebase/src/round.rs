@@ -25,28 +25,16 @@
 //!
 //! Distances are at most [`LONGEST`] plies (`u16::MAX` stays free as a
 //! solver's "not known yet"); a position further from the end is a
-//! [`TooDeep`] error, in every solver alike, never a distance cut short.
+//! [`RetroError::TooDeep`], in every solver alike, never a distance cut
+//! short.
 //! What a solver refuses (that, too many positions or successors, a
 //! slice whose counts and un-moves disagree) is one error, [`RetroError`].
-//! It imports only the leaves [`crate::value`] and [`crate::error`].
+//! It imports only the leaf [`crate::value`].
 
-use crate::error::GenerateError;
 use crate::value::Wdl;
 
 /// The longest distance a table holds, in plies.
 pub(crate) const LONGEST: u16 = u16::MAX - 1;
-
-/// A position would be decided further from the end than [`LONGEST`]
-/// plies: no table can hold it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("a position is decided at more than {LONGEST} plies")]
-pub(crate) struct TooDeep;
-
-impl From<TooDeep> for GenerateError {
-    fn from(_: TooDeep) -> GenerateError {
-        GenerateError::TooDeep
-    }
-}
 
 /// A slice that cannot be solved, by either solver (the in-core one and
 /// the [`Ledger`](crate::retrograde::Ledger)'s rounds).
@@ -110,24 +98,18 @@ pub enum RetroError {
     },
 }
 
-impl From<TooDeep> for RetroError {
-    fn from(_: TooDeep) -> RetroError {
-        RetroError::TooDeep
-    }
-}
-
 /// The distance of a position one ply before a position decided at `d`:
 /// `d + 1`.
 ///
 /// # Errors
 ///
-/// [`TooDeep`] when `d + 1` is past [`LONGEST`].
+/// [`RetroError::TooDeep`] when `d + 1` is past [`LONGEST`].
 #[inline]
-pub(crate) fn ply_before(d: u32) -> Result<u16, TooDeep> {
+pub(crate) fn ply_before(d: u32) -> Result<u16, RetroError> {
     if d < u32::from(LONGEST) {
         Ok(d as u16 + 1)
     } else {
-        Err(TooDeep)
+        Err(RetroError::TooDeep)
     }
 }
 
@@ -219,9 +201,9 @@ pub(crate) enum Loss {
 ///
 /// # Errors
 ///
-/// [`TooDeep`] when that is past [`LONGEST`].
+/// [`RetroError::TooDeep`] when that is past [`LONGEST`].
 #[inline]
-pub(crate) fn lost_at(round: u16, longest_won: u16) -> Result<Loss, TooDeep> {
+pub(crate) fn lost_at(round: u16, longest_won: u16) -> Result<Loss, RetroError> {
     if longest_won < round {
         Ok(Loss::Now(round))
     } else {
@@ -251,13 +233,13 @@ impl Exits {
     ///
     /// # Errors
     ///
-    /// [`TooDeep`] when `d` is past [`LONGEST`] (no table holds it).
+    /// [`RetroError::TooDeep`] when `d` is past [`LONGEST`] (no table holds it).
     #[inline]
-    pub(crate) fn note(&mut self, value: Wdl, d: u32) -> Result<(), TooDeep> {
+    pub(crate) fn note(&mut self, value: Wdl, d: u32) -> Result<(), RetroError> {
         let d = u16::try_from(d)
             .ok()
             .filter(|&d| d <= LONGEST)
-            .ok_or(TooDeep)?;
+            .ok_or(RetroError::TooDeep)?;
         match value {
             Wdl::Loss => self.shortest_lost = Some(self.shortest_lost.map_or(d, |s| s.min(d))),
             Wdl::Win => self.longest_won = Some(self.longest_won.map_or(d, |l| l.max(d))),
@@ -270,9 +252,9 @@ impl Exits {
     ///
     /// # Errors
     ///
-    /// [`TooDeep`] as [`ply_before`].
+    /// [`RetroError::TooDeep`] as [`ply_before`].
     #[inline]
-    pub(crate) fn win_at(&self) -> Result<Option<u16>, TooDeep> {
+    pub(crate) fn win_at(&self) -> Result<Option<u16>, RetroError> {
         self.shortest_lost
             .map(|d| ply_before(u32::from(d)))
             .transpose()
@@ -290,9 +272,9 @@ impl Exits {
     ///
     /// # Errors
     ///
-    /// [`TooDeep`] as [`ply_before`].
+    /// [`RetroError::TooDeep`] as [`ply_before`].
     #[inline]
-    pub(crate) fn loss_floor(&self) -> Result<u16, TooDeep> {
+    pub(crate) fn loss_floor(&self) -> Result<u16, RetroError> {
         self.longest_won.map_or(Ok(0), |d| ply_before(u32::from(d)))
     }
 }
@@ -493,9 +475,9 @@ impl Start {
     ///
     /// # Errors
     ///
-    /// [`TooDeep`] when an exit's win or loss would be past [`LONGEST`].
+    /// [`RetroError::TooDeep`] when an exit's win or loss would be past [`LONGEST`].
     #[inline]
-    pub(crate) fn begin(self) -> Result<Begin, TooDeep> {
+    pub(crate) fn begin(self) -> Result<Begin, RetroError> {
         Ok(match self {
             Start::Unused => Begin::Unused,
             Start::Decided(wdl, d) => Begin::Decided(wdl, d),

@@ -624,9 +624,10 @@ impl Indexer {
         Some(index * 2 + pos.side_to_move().index() as u64)
     }
 
-    /// The squares of each animal (as [`Jungle::from_squares`] takes
-    /// them) and the side to move of index `index`, if in range.
-    fn placement(&self, index: u64) -> Option<([[Option<Square>; 8]; 2], Side)> {
+    /// The position with index `index` under `rules` (counters 0 and 1),
+    /// if in range: the squares of each animal (as
+    /// [`Jungle::from_squares`] takes them) decoded from its digits.
+    pub(crate) fn position(&self, index: u64, rules: &Rules) -> Option<Jungle> {
         if index >= self.count {
             return None;
         }
@@ -687,13 +688,6 @@ impl Indexer {
             placed[i] = sq;
             squares[piece.side.index()][piece.animal.index()] = Some(Square::new(sq)?);
         }
-        Some((squares, side))
-    }
-
-    /// The position with index `index` under `rules` (counters 0 and 1),
-    /// if in range.
-    pub(crate) fn position(&self, index: u64, rules: &Rules) -> Option<Jungle> {
-        let (squares, side) = self.placement(index)?;
         Jungle::from_squares(squares, side, *rules)
     }
 }

@@ -11,23 +11,24 @@ fn a_win_and_a_loss_are_one_ply_past_what_they_reach() {
 #[test]
 fn past_the_longest_distance_is_an_error_not_a_cut() {
     assert_eq!(ply_before(u32::from(LONGEST) - 1), Ok(LONGEST));
-    assert_eq!(ply_before(u32::from(LONGEST)), Err(TooDeep));
-    assert_eq!(ply_before(u32::MAX), Err(TooDeep));
+    assert_eq!(ply_before(u32::from(LONGEST)), Err(RetroError::TooDeep));
+    assert_eq!(ply_before(u32::MAX), Err(RetroError::TooDeep));
     let mut exits = Exits::default();
-    assert_eq!(exits.note(Wdl::Win, u32::from(LONGEST) + 1), Err(TooDeep));
+    assert_eq!(
+        exits.note(Wdl::Win, u32::from(LONGEST) + 1),
+        Err(RetroError::TooDeep)
+    );
     assert_eq!(exits, Exits::default(), "a refused move changes nothing");
     exits.note(Wdl::Loss, u32::from(LONGEST)).unwrap();
-    assert_eq!(exits.win_at(), Err(TooDeep));
+    assert_eq!(exits.win_at(), Err(RetroError::TooDeep));
     exits.note(Wdl::Win, u32::from(LONGEST)).unwrap();
-    assert_eq!(exits.loss_floor(), Err(TooDeep));
-    // Every caller's error says the same.
-    assert_eq!(
-        GenerateError::from(TooDeep).to_string(),
-        TooDeep.to_string()
-    );
-    let retro = crate::retrograde::RetroError::from(TooDeep).to_string();
+    assert_eq!(exits.loss_floor(), Err(RetroError::TooDeep));
+    // A generation's error says the same.
+    let generate = crate::error::GenerateError::from(RetroError::TooDeep);
+    assert_eq!(generate, crate::error::GenerateError::TooDeep);
+    let retro = RetroError::TooDeep.to_string();
     assert!(
-        retro.ends_with(&TooDeep.to_string()["a position".len()..]),
+        retro.ends_with(&generate.to_string()["a position".len()..]),
         "{retro}"
     );
 }
@@ -85,7 +86,11 @@ fn a_loss_is_one_ply_past_its_last_successor_or_its_longest_exit() {
     assert_eq!(lost_at(5, 5), Ok(Loss::Held(6)));
     assert_eq!(lost_at(5, 11), Ok(Loss::Held(12)));
     assert_eq!(lost_at(LONGEST, LONGEST - 1), Ok(Loss::Now(LONGEST)));
-    assert_eq!(lost_at(3, LONGEST), Err(TooDeep), "never cut short");
+    assert_eq!(
+        lost_at(3, LONGEST),
+        Err(RetroError::TooDeep),
+        "never cut short"
+    );
 }
 
 #[test]
@@ -183,8 +188,11 @@ fn a_start_begins_as_its_exits_say() {
     );
     assert_eq!(
         open(1, &[(Wdl::Win, u32::from(LONGEST))]),
-        Err(TooDeep),
+        Err(RetroError::TooDeep),
         "a loss past the longest distance is refused"
     );
-    assert_eq!(open(1, &[(Wdl::Loss, u32::from(LONGEST))]), Err(TooDeep));
+    assert_eq!(
+        open(1, &[(Wdl::Loss, u32::from(LONGEST))]),
+        Err(RetroError::TooDeep)
+    );
 }
