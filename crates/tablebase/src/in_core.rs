@@ -154,8 +154,8 @@ pub(crate) fn solve_in<D: Distance, C: Cells + ?Sized>(
     let threads = threads.max(1);
     let horizon = {
         let units = cells.units();
-        if cells.first_cell(units) != cells.cells() {
-            let end = cells.first_cell(units);
+        let end = cells.first_cell(units);
+        if end != cells.cells() {
             let message = format!(
                 "the units of {name} end here, not at cell {}",
                 cells.cells()

@@ -212,8 +212,7 @@ mod threads;
 mod value;
 
 pub use dir_lock::{remove_stale_temporaries, WriteLock, LOCK_FILE};
-pub use driver::GenerateError;
-pub use driver::{join_partitions, Generator, Made, Output, Solver};
+pub use driver::{join_partitions, GenerateError, Generator, Made, Output, Solver};
 pub use exec::GenerateDirError;
 pub use format::container::{FileError, MAGIC};
 pub use format::partition;
