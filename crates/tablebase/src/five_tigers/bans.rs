@@ -33,7 +33,9 @@ use super::dense::StepFrame;
 use super::dense_ban::{BanIndex, Block, Near};
 use super::key::{Ban, State, ALL};
 use super::removals::{conversion, Lookup, Memo};
-use super::steps::{convert_step, for_each_step, start_by_steps, with, Converted, SlotStart};
+use super::steps::{
+    convert_step, for_each_step, is_banned, start_by_steps, with, Converted, SlotStart,
+};
 use super::table::internal;
 use super::Material;
 use crate::driver::GenerateError;
@@ -70,8 +72,9 @@ pub(super) struct BlockStart {
     stm: usize,
     values: [u8; 5],
     /// The steps forming nothing, in the order `start_by_steps` walks
-    /// them, each with the block of the boards after it.
-    steps: Vec<(u8, u8, Block)>,
+    /// them, each with the boards after it and their block, found at its
+    /// first use (a check of a loss mostly stops at the first successor).
+    steps: Vec<(u8, u8, [u32; 2], Option<Block>)>,
     /// The other side's bans, in the order of their coordinates.
     others: Vec<Option<Ban>>,
     /// By step and the other side's ban (`step · others.len() + k`), the
@@ -112,7 +115,7 @@ impl BlockStart {
         let steps = &mut self.steps;
         for_each_step(boards, stm, None, values, |from, to, after, forming| {
             if !forming {
-                steps.push((from, to, index.block(with(boards, stm, after), 1 - stm)));
+                steps.push((from, to, with(boards, stm, after), None));
             }
             true
         });
@@ -138,7 +141,7 @@ impl BlockStart {
         let other = 1 - stm;
         let kept = bans[other];
         let side = Side::BOTH[stm];
-        let (steps, conversions, cells) = (&self.steps, &mut self.conversions, &mut self.cells);
+        let (steps, conversions, cells) = (&mut self.steps, &mut self.conversions, &mut self.cells);
         let frame = &self.frame;
         let n = self.others.len();
         let kept_at = self.others.iter().position(|&b| b == kept);
@@ -180,25 +183,74 @@ impl BlockStart {
             values,
             convert,
             |from, to, after| {
-                let next = bans_after_step(stm, kept, from, to);
                 // The steps come in the walk's order (the banned one
                 // skipped), so the search goes on from the last found.
                 let step = (from, to);
                 let Some(k) = steps[cursor..].iter().position(|s| (s.0, s.1) == step) else {
+                    let next = bans_after_step(stm, kept, from, to);
                     return index.cell(with(boards, stm, after), other, next);
                 };
                 cursor += k;
-                let Some(at) = kept_at.map(|b| cursor * n + b) else {
-                    return steps[cursor].2.cell(next);
-                };
-                if cells[at] == UNKNOWN {
-                    cells[at] = steps[cursor].2.cell(next);
-                }
-                cells[at]
+                let at = kept_at.map(|b| cursor * n + b);
+                successor(index, steps, cells, stm, cursor, kept, at)
             },
             children,
         )
     }
+
+    /// Whether every successor in the material of the block's state with
+    /// the side to move's ban `own` and the other's `other` is `won`, its
+    /// steps walked as [`BlockStart::start`] walks them: the out-of-core
+    /// generator's check of a loss (its conversions all lose there).
+    pub(super) fn all_successors(
+        &mut self,
+        index: &BanIndex,
+        own: Option<Ban>,
+        other: Option<Ban>,
+        mut won: impl FnMut(u64) -> bool,
+    ) -> bool {
+        let n = self.others.len();
+        let kept_at = self.others.iter().position(|&b| b == other);
+        let (stm, steps, cells) = (self.stm, &mut self.steps, &mut self.cells);
+        for i in 0..steps.len() {
+            if is_banned(own, steps[i].0, steps[i].1) {
+                continue;
+            }
+            let at = kept_at.map(|b| i * n + b);
+            if !won(successor(index, steps, cells, stm, i, other, at)) {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// The cell after step `i` of `steps` (of [`BlockStart`], `stm` to move)
+/// of the state whose other side's ban is `kept`: kept in `cells` at
+/// `at` (none: `kept` is not among the block's bans), found at its first
+/// use.
+#[inline(always)]
+fn successor(
+    index: &BanIndex,
+    steps: &mut [(u8, u8, [u32; 2], Option<Block>)],
+    cells: &mut [u64],
+    stm: usize,
+    i: usize,
+    kept: Option<Ban>,
+    at: Option<usize>,
+) -> u64 {
+    let (from, to, after, block) = &mut steps[i];
+    let mut cell = || {
+        let block = block.get_or_insert_with(|| index.block(*after, 1 - stm));
+        block.cell(bans_after_step(stm, kept, *from, *to))
+    };
+    let Some(at) = at else {
+        return cell();
+    };
+    if cells[at] == UNKNOWN {
+        cells[at] = cell();
+    }
+    cells[at]
 }
 
 /// The state a predecessor of a cell is in: the boards before the step

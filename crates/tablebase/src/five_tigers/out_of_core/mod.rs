@@ -10,8 +10,8 @@
 //!   (decided at the round being un-moved; decided at the next; checked
 //!   this round). No successor counter: a predecessor of a won cell is
 //!   lost when *every* successor is won, which the round checks by walking
-//!   its steps ([`steps::for_each_step`](super::steps::for_each_step)),
-//!   stopping at the first that is not; a cell is checked at most once a
+//!   its steps as its start does (`bans::BlockStart`, the predecessors of
+//!   a cell sharing it), stopping at the first that is not; a cell is checked at most once a
 //!   round (a second check would see the same successors).
 //! * **On disk**, the distances, one byte a cell, where the finished file
 //!   keeps them (the table file is written in place: its blocks' distance
@@ -60,12 +60,10 @@ use std::time::Instant;
 use qi_core::Side;
 use qi_five_tigers::{Rules, Shuttle};
 
-use super::bans::{bans_after_step, unmoves_from, Before};
+use super::bans::{unmoves_from, Before, BlockStart};
 use super::cells::start_cells;
-use super::dense_ban::{BanIndex, Block};
-use super::key::Ban;
+use super::dense_ban::BanIndex;
 use super::layout::count_cells;
-use super::steps::{for_each_step, is_banned, with};
 use super::table::internal;
 use super::{Material, Stats, Tablebase};
 use crate::driver::GenerateError;
@@ -370,30 +368,6 @@ pub(crate) fn solve_with(
     Ok(report)
 }
 
-/// The most bans of the other side a cell's predecessors are under (none,
-/// or a step back onto the point the mover left, from up to 4 pieces).
-const OTHERS: usize = 5;
-
-/// A successor's cell not yet found.
-const UNKNOWN: u64 = u64::MAX;
-
-/// What the predecessors of one cell share for their checks
-/// ([`Solver::all_won_before`]): the steps of their side to move (all of
-/// them; each predecessor's own ban skips one), each step's block, and by
-/// step and the other side's ban the successor's cell, each found at its
-/// first use.
-#[derive(Default)]
-struct PredSteps {
-    ready: bool,
-    /// From, to, the side's board after, whether it forms a formation.
-    steps: Vec<(u8, u8, u32, bool)>,
-    blocks: Vec<Option<Block>>,
-    /// The other side's bans met so far, at most [`OTHERS`].
-    others: Vec<Option<Ban>>,
-    /// By `step · OTHERS + other`.
-    cells: Vec<u64>,
-}
-
 /// The parts of one solve.
 struct Solver<'a> {
     material: Material,
@@ -651,7 +625,7 @@ impl Solver<'_> {
         let values = self.rules.values();
         let counts = in_order(0..words.div_ceil(per), self.threads, |task| {
             let (mut told, mut checked) = (0u64, 0u64);
-            let mut steps = PredSteps::default();
+            let mut block = BlockStart::default();
             for w in task * per..((task + 1) * per).min(words) {
                 let mut bits = now.word(w);
                 while bits != 0 {
@@ -659,7 +633,6 @@ impl Solver<'_> {
                     bits &= bits - 1;
                     let lost_here = self.values.get(c) == LOST;
                     let before = Cell::new(None);
-                    steps.ready = false;
                     unmoves_from(
                         self.index,
                         c,
@@ -677,10 +650,17 @@ impl Solver<'_> {
                                 self.values.decide(p, WON);
                                 return;
                             }
-                            let Some(b) = before.get() else { return };
                             if v == OPEN && !seen.test_and_set(p) {
                                 checked += 1;
-                                if self.all_won_before(b, own, other, next, &values, &mut steps) {
+                                // The predecessors share their boards: the
+                                // block's steps are found at the first check.
+                                if let Some(Before { boards, stm }) = before.take() {
+                                    block.reset(self.index, boards, stm, &values);
+                                }
+                                // Lost if every successor was won before
+                                // this round (not in `next`).
+                                let won = |s| self.values.get(s) == WON && !next.get(s);
+                                if block.all_successors(self.index, own, other, won) {
                                     next.set(p);
                                     self.values.decide(p, LOST);
                                 }
@@ -694,62 +674,6 @@ impl Solver<'_> {
         Ok(counts
             .iter()
             .fold((0, 0), |(t, c), (told, checked)| (t + told, c + checked)))
-    }
-
-    /// Whether every successor in the material of the state `before` with
-    /// its side to move's ban `own` and the other's `other` is won, and
-    /// was before this round (not in `next`). Its conversions all lose
-    /// (it is open). `steps` holds what the predecessors of one cell share
-    /// (their boards; they differ in bans), found at the first check.
-    fn all_won_before(
-        &self,
-        before: Before,
-        own: Option<Ban>,
-        other: Option<Ban>,
-        next: &Bits,
-        values: &[u8; 5],
-        steps: &mut PredSteps,
-    ) -> bool {
-        let Before { boards, stm } = before;
-        if !steps.ready {
-            steps.steps.clear();
-            for_each_step(boards, stm, None, values, |from, to, after, forming| {
-                steps.steps.push((from, to, after, forming));
-                true
-            });
-            steps.others.clear();
-            steps.blocks.clear();
-            steps.blocks.resize(steps.steps.len(), None);
-            steps.cells.clear();
-            steps.cells.resize(steps.steps.len() * OTHERS, UNKNOWN);
-            steps.ready = true;
-        }
-        let j = match steps.others.iter().position(|&o| o == other) {
-            Some(j) => j,
-            None if steps.others.len() < OTHERS => {
-                steps.others.push(other);
-                steps.others.len() - 1
-            }
-            // Never: a cell's predecessors have at most `OTHERS` bans of
-            // the other side.
-            None => return false,
-        };
-        for (i, &(from, to, after, forming)) in steps.steps.iter().enumerate() {
-            if forming || is_banned(own, from, to) {
-                continue;
-            }
-            let k = i * OTHERS + j;
-            if steps.cells[k] == UNKNOWN {
-                let block = *steps.blocks[i]
-                    .get_or_insert_with(|| self.index.block(with(boards, stm, after), 1 - stm));
-                steps.cells[k] = block.cell(bans_after_step(stm, other, from, to));
-            }
-            let s = steps.cells[k];
-            if self.values.get(s) != WON || next.get(s) {
-                return false;
-            }
-        }
-        true
     }
 
     /// `task` run on the threads over the blocks of the file cut into
