@@ -12,10 +12,10 @@
 use std::collections::HashMap;
 
 use qi_core::{Position, Side};
-use qi_five_tigers::{FiveTigers, LastStep, Shuttle};
+use qi_five_tigers::{FiveTigers, LastStep};
 
 use super::key::{State, MAX_KEYED_OWED};
-use super::Material;
+use super::{forbids_shuttle, Material};
 use crate::driver::GenerateError;
 use crate::value::Wdl;
 
@@ -51,7 +51,7 @@ impl MemoKey {
     fn of(pos: &FiveTigers) -> Option<MemoKey> {
         match pos.owed().first() {
             Some((taker, count)) if count > MAX_KEYED_OWED => {
-                let ban = pos.rules().shuttle == Shuttle::Forbidden;
+                let ban = forbids_shuttle(pos.rules());
                 let step = |side| if ban { pos.last_step(side) } else { None };
                 Some(MemoKey::Raw {
                     boards: [pos.pieces(Side::First).0, pos.pieces(Side::Second).0],

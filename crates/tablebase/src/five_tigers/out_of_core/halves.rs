@@ -126,14 +126,11 @@ impl Half {
                         .into());
                     }
                     half.low[k as usize].store((d % base) as u8, Ordering::Relaxed);
-                    let mut h = d / base;
-                    let mut plane = 0;
-                    while h != 0 {
-                        if h & 1 == 1 {
-                            half.high[plane].set(k);
+                    // The high bits, plane by plane, as `at` reads them.
+                    for (i, plane) in half.high.iter().enumerate() {
+                        if (d / base) >> i & 1 == 1 {
+                            plane.set(k);
                         }
-                        h >>= 1;
-                        plane += 1;
                     }
                 }
             }

@@ -58,14 +58,14 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use qi_core::Side;
-use qi_five_tigers::{Rules, Shuttle};
+use qi_five_tigers::Rules;
 
 use super::bans::{unmoves_from, Before, BlockStart};
 use super::cells::start_cells;
 use super::dense_ban::BanIndex;
 use super::layout::count_cells;
 use super::table::internal;
-use super::{Material, Stats, Tablebase};
+use super::{forbids_shuttle, Material, Stats, Tablebase};
 use crate::driver::GenerateError;
 use crate::exec::GenerateDirError;
 use crate::format::blocked::{block_sum, BLOCK_SLOTS};
@@ -259,7 +259,7 @@ pub(crate) fn solve_with(
     grain: Grain,
     progress: &(dyn Fn(&str) + Sync),
 ) -> Result<OutOfCoreReport, GenerateDirError> {
-    if rules.shuttle != Shuttle::Forbidden {
+    if !forbids_shuttle(rules) {
         return Err(internal("the out-of-core generator needs shuttle = forbidden".into()).into());
     }
     let threads = threads.max(1);
