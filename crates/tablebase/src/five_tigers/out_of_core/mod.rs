@@ -57,7 +57,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use qi_core::Side;
+use qi_core::{Bitboard, Side};
 use qi_five_tigers::Rules;
 
 use super::bans::{unmoves_from, Before, BlockStart};
@@ -627,10 +627,8 @@ impl Solver<'_> {
             let (mut told, mut checked) = (0u64, 0u64);
             let mut block = BlockStart::default();
             for w in task * per..((task + 1) * per).min(words) {
-                let mut bits = now.word(w);
-                while bits != 0 {
-                    let c = w as u64 * 64 + u64::from(bits.trailing_zeros());
-                    bits &= bits - 1;
+                for b in Bitboard(now.word(w)) {
+                    let c = w as u64 * 64 + u64::from(b);
                     let lost_here = self.values.get(c) == LOST;
                     let before = Cell::new(None);
                     unmoves_from(
@@ -709,10 +707,8 @@ impl Solver<'_> {
                 dist.resize((cells.end - cells.start) as usize, 0u16);
                 self.output.distances(cells.start, &mut dist, false)?;
                 for w in w0..w1 {
-                    let mut bits = next.word(w);
-                    while bits != 0 {
-                        let c = w as u64 * 64 + u64::from(bits.trailing_zeros());
-                        bits &= bits - 1;
+                    for b in Bitboard(next.word(w)) {
+                        let c = w as u64 * 64 + u64::from(b);
                         if !cells.contains(&c) {
                             continue;
                         }
