@@ -248,10 +248,8 @@ pub(crate) fn plan_all<G: TableGame>(
     how: How,
 ) -> Plan<G::Material> {
     let made = |m| Ok((how, G::generation_memory(m, rules)));
-    match plan::<G, std::convert::Infallible>(rules, materials, present, made) {
-        Ok(plan) => plan,
-        Err(never) => match never {},
-    }
+    let Ok(plan) = plan::<G, std::convert::Infallible>(rules, materials, present, made);
+    plan
 }
 
 /// `materials` (in [`TableGame::closure`]'s order) cut into runs of one

@@ -330,7 +330,7 @@ pub(super) fn table_of(
     Ok(Table {
         material,
         rules: *rules,
-        index: Slots::Dense(Dense::of(material, index)),
+        index: Slots::Dense(Dense { material, index }),
         values,
         distances,
         len: n,

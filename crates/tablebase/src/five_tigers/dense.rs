@@ -247,12 +247,8 @@ impl DenseIndex {
                     .fold(0u8, |m, s| m | 1 << s),
             );
             let mut f = [0u8; 25];
-            let mut i = 0;
-            for p in 0..25u8 {
-                if rep & (1 << p) == 0 {
-                    f[i] = p;
-                    i += 1;
-                }
+            for (i, p) in Bitboard32(ALL & !rep).iter().enumerate() {
+                f[i] = p;
             }
             free.push(f);
         }
@@ -358,16 +354,21 @@ impl DenseIndex {
     /// side to move.
     #[inline]
     pub fn decode(&self, slot: u64) -> (u32, u32, usize) {
-        let stm = (slot & 1) as usize;
-        let rest = slot >> 1;
-        let class = (rest / self.per_class) as usize;
-        let r = rest % self.per_class;
-        let rep = self.reps[class];
-        let small = unrank(r, self.second, 25 - rep.count_ones() as usize);
-        let o = self.expand(class, small);
+        let (class, small) = self.class_and_small(slot);
+        let (rep, o) = (self.reps[class], self.expand(class, small));
         debug_assert_eq!(rep & o, 0);
         debug_assert_eq!(o & !ALL, 0);
-        (rep, o, stm)
+        (rep, o, (slot & 1) as usize)
+    }
+
+    /// The class of `slot` and its rank's set: Second's points among the
+    /// points the class's representative leaves free.
+    #[inline]
+    fn class_and_small(&self, slot: u64) -> (usize, u32) {
+        let rest = slot >> 1;
+        let class = (rest / self.per_class) as usize;
+        let free = 25 - self.reps[class].count_ones() as usize;
+        (class, unrank(rest % self.per_class, self.second, free))
     }
 
     /// Second's points from their set among the points `class`'s
@@ -386,16 +387,7 @@ impl DenseIndex {
     ///
     /// [`decode`]: DenseIndex::decode
     pub fn range(&self, lo: u64, hi: u64) -> impl Iterator<Item = (u64, u32, u32, usize)> + '_ {
-        let first = (lo < hi).then(|| {
-            let rest = lo >> 1;
-            let class = (rest / self.per_class) as usize;
-            let small = unrank(
-                rest % self.per_class,
-                self.second,
-                25 - self.reps[class].count_ones() as usize,
-            );
-            (class, small)
-        });
+        let first = (lo < hi).then(|| self.class_and_small(lo));
         let (mut class, mut small) = first.unwrap_or((0, 0));
         let top = 1u32 << (25 - self.reps.first().map_or(0, |r| r.count_ones()));
         let mut slot = lo;

@@ -223,10 +223,7 @@ impl BanIndex {
 
     /// The number of cells.
     pub fn len(&self) -> u64 {
-        if !self.bans {
-            return self.boards.len();
-        }
-        self.starts.last().copied().unwrap_or(0)
+        self.start(self.board_slots())
     }
 
     /// The number of board slots.
@@ -245,10 +242,7 @@ impl BanIndex {
 
     /// The cells of board slot `slot`.
     pub fn cells_of(&self, slot: u64) -> std::ops::Range<u64> {
-        if !self.bans {
-            return slot..slot + 1;
-        }
-        self.starts[slot as usize]..self.starts[slot as usize + 1]
+        self.start(slot)..self.start(slot + 1)
     }
 
     /// The symmetries (as a bit set) mapping the boards `[x, o]` onto
@@ -358,20 +352,13 @@ impl BanIndex {
         };
     }
 
-    /// The state of a cell.
+    /// The state of a cell (without bans a board slot's one cell, at
+    /// offset 0: no bans).
     #[inline]
     pub fn decode(&self, cell: u64) -> Cell {
-        if !self.bans {
-            let (x, o, stm) = self.boards.decode(cell);
-            return ([x, o], stm, [None, None]);
-        }
         let slot = self.slot_of(cell);
         let (x, o, stm) = self.boards.decode(slot);
-        (
-            [x, o],
-            stm,
-            Self::bans_at([x, o], cell - self.starts[slot as usize]),
-        )
+        ([x, o], stm, Self::bans_at([x, o], cell - self.start(slot)))
     }
 
     /// The bans at offset `off` of the block of boards `rep`.

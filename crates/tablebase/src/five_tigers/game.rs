@@ -173,10 +173,8 @@ impl TableGame for FiveTigers {
 /// keys out of order or not of `material` under `rules`.
 fn read_keys(material: Material, rules: &Rules, bytes: &[u8]) -> Result<Slots, FormatError> {
     let mut keys: Vec<u64> = Vec::with_capacity(bytes.len() / 8);
-    for (i, c) in bytes.chunks_exact(8).enumerate() {
-        let mut a = [0u8; 8];
-        a.copy_from_slice(c);
-        let k = u64::from_le_bytes(a);
+    for (i, &c) in bytes.as_chunks::<8>().0.iter().enumerate() {
+        let k = u64::from_le_bytes(c);
         if keys.last().is_some_and(|&last| last >= k) || !valid_key(k, material, rules) {
             return Err(FormatError::BadKey(i as u64));
         }

@@ -21,10 +21,12 @@
 //! their high bits.
 
 use qi_core::{Bitboard32, Position, Side};
-use qi_five_tigers::{FiveTigers, LastStep, Owed, Phase, Point, Rules, Setup, Shuttle, Symmetry};
+use qi_five_tigers::{
+    FiveTigers, LastStep, Owed, Phase, Point, Rules, Setup, Shuttle, Symmetry, NEIGHBOURS,
+};
 
 /// Every point of the board, as a board's bit set.
-pub(super) const ALL: u32 = (1 << 25) - 1;
+pub(super) const ALL: u32 = qi_five_tigers::ALL_POINTS.0;
 
 /// The image of every point under each symmetry, in the order of
 /// [`Symmetry::ALL`].
@@ -369,15 +371,12 @@ fn ban_code(board: u32, ban: Ban) -> Option<u64> {
 }
 
 fn ban_decode(board: u32, code: u64) -> Option<Ban> {
-    let index = (code - 1) / 4;
-    let dir = (code - 1) % 4;
+    let (index, dir) = ((code - 1) / 4, (code - 1) % 4);
     let at = Bitboard32(board).iter().nth(index as usize)?;
-    let back = match dir {
-        0 => at.checked_add(5).filter(|&p| p < 25)?,
-        1 => at.checked_sub(5)?,
-        2 => Some(at + 1).filter(|_| at % 5 != 4)?,
-        _ => at.checked_sub(1).filter(|_| !at.is_multiple_of(5))?,
-    };
+    // The neighbour in direction `dir`, as `direction` numbers them.
+    let back = NEIGHBOURS[usize::from(at)]
+        .iter()
+        .find(|&b| direction(at, b) == Some(dir))?;
     Some(Ban { at, back })
 }
 

@@ -82,7 +82,7 @@ pub enum Slots {
 /// ```
 #[derive(Clone)]
 pub struct Dense {
-    material: Material,
+    pub(super) material: Material,
     pub(super) index: Arc<BanIndex>,
 }
 
@@ -101,20 +101,14 @@ impl Dense {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn new(material: Material) -> Dense {
-        Dense::of(
-            material,
-            Arc::new(BanIndex::without_bans(material.first, material.second)),
-        )
+        let index = Arc::new(BanIndex::without_bans(material.first, material.second));
+        Dense { material, index }
     }
 
     /// The index of `material`'s cells under `rules` (with bans under
     /// `shuttle = forbidden`).
     pub(crate) fn under(material: Material, rules: &Rules) -> Dense {
-        Dense::of(material, Arc::new(BanIndex::under(material, rules)))
-    }
-
-    /// The table index over a cell index already built (the generator's).
-    pub(crate) fn of(material: Material, index: Arc<BanIndex>) -> Dense {
+        let index = Arc::new(BanIndex::under(material, rules));
         Dense { material, index }
     }
 
