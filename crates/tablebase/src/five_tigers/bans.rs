@@ -253,23 +253,15 @@ fn successor(
     cells[at]
 }
 
-/// The state a predecessor of a cell is in: the boards before the step
-/// back and the side to move there (the side that stepped), the same for
-/// all the predecessors [`unmoves_from`] gives of one cell.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Before {
-    pub boards: [u32; 2],
-    pub stm: usize,
-}
-
 /// The un-moves of `cell` under the ban (see the module docs and
 /// [`cells::unmoves`](super::cells::unmoves)), each predecessor given to
 /// `each(cell, own, other)` with its bans there, of its side to move
 /// (`own`) and of the other side (those of an image of its state under a
 /// symmetry: the same successors' cells); the boards and side to move the
-/// predecessors share told to `before_state` first (not at all for a cell
-/// without predecessors). With `twins`, a predecessor with Second to move is
-/// given as the cell of its twin (the colours swapped: the boards
+/// predecessors share (the boards before the step back, the side that
+/// stepped) told to `before_state((boards, stm))` first (not at all for
+/// a cell without predecessors). With `twins`, a predecessor with Second
+/// to move is given as the cell of its twin (the colours swapped: the boards
 /// exchanged, First to move, the bans exchanged), which has the same
 /// value and distance: in `a v a` the cells with Second to move are
 /// solved as their twins ([`out_of_core`](super::out_of_core)). The bans
@@ -280,7 +272,7 @@ pub(super) fn unmoves_from(
     cell: u64,
     values: &[u8; 5],
     twins: bool,
-    before_state: impl FnOnce(Before),
+    before_state: impl FnOnce(([u32; 2], usize)),
     mut each: impl FnMut(u64, Option<Ban>, Option<Ban>),
 ) {
     thread_local! {
@@ -325,10 +317,7 @@ pub(super) fn unmoves_from(
             }
         }
     }
-    before_state(Before {
-        boards: before,
-        stm: mover,
-    });
+    before_state((before, mover));
     let empty = ALL & !(before[0] | before[1]);
     let banned = Ban { at: from, back: to };
     // The side whose bans are `own` in the block found (the mover, or

@@ -60,7 +60,7 @@ use std::time::Instant;
 use qi_core::{Bitboard, Side};
 use qi_five_tigers::Rules;
 
-use super::bans::{unmoves_from, Before, BlockStart};
+use super::bans::{unmoves_from, BlockStart};
 use super::cells::start_cells;
 use super::dense_ban::BanIndex;
 use super::layout::count_cells;
@@ -652,7 +652,7 @@ impl Solver<'_> {
                                 checked += 1;
                                 // The predecessors share their boards: the
                                 // block's steps are found at the first check.
-                                if let Some(Before { boards, stm }) = before.take() {
+                                if let Some((boards, stm)) = before.take() {
                                     block.reset(self.index, boards, stm, &values);
                                 }
                                 // Lost if every successor was won before
