@@ -123,17 +123,24 @@
 //! One thread (`qi tb generate --game G --pieces N --threads 1 DIR` into
 //! an empty directory), the release build of commit 12afcf5 (before the
 //! rebuild: Jungle's move-graph generator, Five Tigers' two in-core
-//! generators) against this one, alternated, CPU seconds (user) and peak
-//! memory from `/usr/bin/time`, at load 3 to 10 (the machine was shared:
-//! wall times are not comparable, and the same binary varied by up to
-//! 30 % from run to run). Both write the same bytes (`diff -r`), and
-//! `qi tb stats` gives the same figures for every material.
+//! generators) against this one, alternated (old, new; then new, old),
+//! CPU seconds (user) and peak memory from `/usr/bin/time`, two runs at a
+//! time on a 2-core machine (wall times are not comparable, and the same
+//! binary varied by up to 15 % from run to run). Both write the same
+//! bytes (`diff -r`), and `qi tb stats` gives the same figures for every
+//! material.
 //!
 //! | what | before: CPU s (mean) | after: CPU s (mean) | before: peak | after: peak |
 //! |---|---|---|---|---|
-//! | Jungle `standard`, `--pieces 3` (512 tables) | 30.78, 29.87 (30.3) | 27.65, 26.41 (27.0) | 20 to 23 MB | 9.3 to 9.4 MB |
-//! | Five Tigers `shandong-shuttle`, `--pieces 4` | 16.28, 18.49, 16.98, 14.24, 14.14, 14.90 (15.8) | 20.07, 18.04, 16.84, 16.26, 16.23, 15.61 (17.2) | 163 to 184 MB | 74 MB |
-//! | Five Tigers `shandong`, `--pieces 3` | 21.86, 18.44 (20.2) | 20.79, 18.67 (19.7) | 175 MB | 169 MB |
+//! | Jungle `standard`, `--pieces 3` (512 tables) | 32.47, 28.42 (30.4) | 25.11, 23.47 (24.3) | 20 to 23 MB | 10 MB |
+//! | Five Tigers `shandong-shuttle`, `--pieces 4` (16 tables) | 13.46, 16.30 (14.9) | 14.85, 16.47 (15.7) | 163 MB | 75 MB |
+//! | Five Tigers `shandong`, `--pieces 3` (9 tables) | 16.70, 17.32 (17.0) | 18.99, 17.85 (18.4) | 175 MB | 170 MB |
+//! | Five Tigers `shandong`, `--material 4v3` (4 tables) | 173.15, 178.45 (175.8) | 176.18, 173.99 (175.1) | 931 MB | 941 MB |
+//!
+//! The heap of `4v3` peaks at the same 938.67 MB in both (heaptrack); the
+//! larger resident peak is freed memory the allocator keeps: the removal
+//! memo is freed on the calling thread's heap, where the old generator
+//! freed it on a worker thread's.
 //!
 //! Jungle's in-core solver spends about a fifth less user time than the
 //! move-graph generator it replaced; under callgrind, `qi tb generate
@@ -148,18 +155,12 @@
 //! a `BanIndex` with bans or without) holds less than half the peak of
 //! the two it replaced under the shuttle.
 //!
-//! The larger runs, the same way, two of each, alternated (old, new; then
-//! new, old) at load 7 to 11, on commit 9530b87 (before the last
-//! clean-ups; the one Five Tigers start path since measured about 2 %
-//! more CPU at `--pieces 4` under the shuttle, within the noise); both
-//! write the same bytes, and `qi tb stats` gives the same figures for each
-//! of the 25 materials to `5v5` under the shuttle and each material of
-//! `4v3`'s closure:
+//! All 25 tables to `5v5` under the shuttle, the same way; `qi tb stats`
+//! gives the same figures for each:
 //!
 //! | what | before: CPU s (mean) | after: CPU s (mean) | before: peak | after: peak |
 //! |---|---|---|---|---|
-//! | Five Tigers `shandong-shuttle`, `--pieces 5` (25 tables, to `5v5`) | 264.82, 286.02 (275.4) | 280.10, 277.42 (278.8) | 2.46, 2.52 GB | 0.88 GB |
-//! | Five Tigers `shandong`, `--material 4v3` (4 tables) | 158.07, 154.40 (156.2) | 160.09, 155.17 (157.6) | 932, 931 MB | 941 MB |
+//! | Five Tigers `shandong-shuttle`, `--pieces 5` (25 tables, to `5v5`) | 286.90, 286.08 (286.5) | 313.83, 315.09 (314.5) | 2.53, 2.52 GB | 0.88 GB |
 //!
 //! ## Entry points
 //!
