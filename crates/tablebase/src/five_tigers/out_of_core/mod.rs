@@ -11,8 +11,9 @@
 //!   this round). No successor counter: a predecessor of a won cell is
 //!   lost when *every* successor is won, which the round checks by walking
 //!   its steps as its start does (`bans::BlockStart`, the predecessors of
-//!   a cell sharing it), stopping at the first that is not; a cell is checked at most once a
-//!   round (a second check would see the same successors).
+//!   a cell sharing it), stopping at the first that is not; a cell is
+//!   checked at most once a round (a second check would see the same
+//!   successors).
 //! * **On disk**, the distances, one byte a cell, where the finished file
 //!   keeps them (the table file is written in place: its blocks' distance
 //!   bytes are the working array, its values and checksums come last);
