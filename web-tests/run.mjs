@@ -332,6 +332,34 @@ const tests = {
     const held = await page.evaluate(() => __qiTest.backend.view());
     check(held.ply === 2, `the backend's own view at ply 2, not ${held.ply}`);
   },
+  async "navigation: steps still queued are dropped when a record loads"(page) {
+    const gotos = { sent: 0, answered: 0 };
+    if (!STATIC) {
+      await page.route("**/goto", async (route) => {
+        gotos.sent += 1;
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await route.continue();
+      });
+      page.on("response", (r) => { if (r.url().endsWith("/goto")) gotos.answered += 1; });
+    }
+    await loadRecordText(page, '[Game "jungle:standard"]\n\na3a4 g7g6 c3d3 a7a6 *\n');
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 4);
+    for (const step of ["#nav-first", "#nav-forward", "#nav-forward", "#nav-forward"]) {
+      await page.click(step);
+    }
+    // Two moves, shown at their end: no step of the old line may move it.
+    await loadRecordText(page, '[Game "jungle:standard"]\n\ng3g4 a7a6 *\n');
+    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 2);
+    while (gotos.answered < gotos.sent) await page.waitForTimeout(50);
+    await page.waitForTimeout(400);
+    while (gotos.answered < gotos.sent) await page.waitForTimeout(50);
+    const view = await page.evaluate(() => __qiTest.state.view);
+    check(view.moves.join(" ") === "g3g4 a7a6", `the loaded record shown, not ${view.moves.join(" ")}`);
+    check(view.ply === 2, `the loaded record at its end, ply 2, not ${view.ply}`);
+    check(await page.evaluate(() => document.getElementById("error").hidden || document.getElementById("error").textContent === ""), "no error");
+    const held = await page.evaluate(() => __qiTest.backend.view());
+    check(held.ply === 2, `the backend's own view at ply 2, not ${held.ply}`);
+  },
   async "a game ends with its reason"(page) {
     await setMode(page, "human");
     await page.fill("#setup-text", "6l/3R3/7/7/7/7/7/7/6L w 0 1");

@@ -266,6 +266,20 @@ async function waitForEngine() {
 let navigation = Promise.resolve();
 /** How many steps were asked for: the last one's end clears `state.navigating`. */
 let steps = 0;
+/** How many games were opened (new, loaded): a step asked for in another game is dropped. */
+let games = 0;
+
+/**
+ * A new game or record replaces the line: steps still queued in the old
+ * one are dropped, and the one the backend is answering ends first (it
+ * would otherwise reach the backend after the new game, and move it).
+ * @returns {Promise<void>}
+ */
+async function forgetSteps() {
+  games += 1;
+  state.navigating = null;
+  await navigation.catch(() => {});
+}
 
 /**
  * A step through the line shown (the navigation buttons and arrow keys):
@@ -285,8 +299,9 @@ export function navigate(to) {
   if (ply === from) return navigation;
   state.navigating = ply;
   const step = ++steps;
-  navigation = navigation.then(() => goto(ply)).finally(() => {
-    if (step === steps) state.navigating = null;
+  const game = games;
+  navigation = navigation.then(() => (game === games ? goto(ply) : undefined)).finally(() => {
+    if (step === steps && game === games) state.navigating = null;
   });
   return navigation;
 }
@@ -368,6 +383,7 @@ export async function deleteVariation() {
 export async function newGame(game) {
   if (state.thinking) return;
   state.selected = null;
+  await forgetSteps();
   forgetEnded();
   // A new game is drawn from the player's side, whatever the last one's
   // flip was.
@@ -651,6 +667,7 @@ export async function saveRecord() {
 export async function loadRecord(text) {
   if (state.thinking) return null;
   state.selected = null;
+  await forgetSteps();
   const view = await act((b) => b.loadRecord(text));
   if (view) {
     select("mode").value = "human";
