@@ -21,7 +21,7 @@
 use std::ops::Range;
 
 use crate::round::{self, Begin, Heard, Loss, News, RetroError, Start, MAX_SUCCESSORS};
-use crate::value::{pack_codes, Distances, Wdl, ONE_BYTE_LONGEST, UNUSED};
+use crate::value::{pack_in_place, Distances, Wdl, ONE_BYTE_LONGEST, UNUSED};
 
 /// A slice as the in-core solver sees it: its cells, how the cells of a
 /// part start, and the un-moves of a cell.
@@ -60,12 +60,12 @@ pub(crate) trait Cells: Sync {
 }
 
 /// Working bytes per 4 cells: the state byte and a one-byte distance
-/// while solving (see [`Distance`]), then, while a table is packed from
-/// them, 2 bits of value (its distances are the solving distances,
-/// zeroed where undecided, in place): 9 bytes, no queue (the frontier of
-/// a round is a block of [`BLOCK`] cells at a time). A material with a
-/// distance past 254 plies is solved again with two bytes a distance.
-pub(crate) const BYTES_PER_4_CELLS: u64 = 4 * 2 + 1;
+/// while solving (see [`Distance`]); a table's values are packed into the
+/// state bytes and its distances are the solving distances, zeroed where
+/// undecided, in place: 8 bytes, no queue (the frontier of a round is a
+/// block of [`BLOCK`] cells at a time). A material with a distance past
+/// 254 plies is solved again with two bytes a distance.
+pub(crate) const BYTES_PER_4_CELLS: u64 = 4 * 2;
 
 /// The solved cells: their state bytes ([`WIN`], [`LOSS`],
 /// [`UNUSED_STATE`], anything else drawn) and the table's distances (each
@@ -90,12 +90,10 @@ impl Solved {
     }
 
     /// The cells' values (2 bits each, packed on `threads` threads: a
-    /// cell no position uses gets [`UNUSED`]) and distances; the state
-    /// bytes are freed once packed.
+    /// cell no position uses gets [`UNUSED`]) and distances; the values
+    /// are packed into the state bytes themselves, cut to a quarter.
     pub(crate) fn pack(self, threads: usize) -> (Vec<u8>, Distances) {
-        let states = self.states;
-        let values = pack_codes(states.len(), threads, |i| code(states[i]));
-        (values, self.distances)
+        (pack_in_place(self.states, threads, code), self.distances)
     }
 
     /// The value code and distance of each cell (a slice's values,

@@ -84,22 +84,67 @@ pub(crate) fn decode_distances(bytes: &[u8], out: &mut [u16]) {
     }
 }
 
-/// The codes `code(0)`, …, `code(len - 1)` packed four a byte, lowest
-/// bits first, on `threads` threads (each packing whole bytes).
-pub(crate) fn pack_codes(len: usize, threads: usize, code: impl Fn(usize) -> u8 + Sync) -> Vec<u8> {
-    let mut values = vec![0u8; len.div_ceil(4)];
-    // A multiple of 4 slots a thread, so each packs whole value bytes.
-    let per = len.div_ceil(threads.max(1)).next_multiple_of(4).max(4);
-    let parts = values.chunks_mut(per / 4).enumerate();
-    let packed = crate::threads::in_order(parts, threads, |(k, v)| {
-        let base = k * per;
-        for i in base..(base + per).min(len) {
-            set_code(v, i - base, code(i));
+/// The value byte of up to four consecutive slots' codes, the first in
+/// the lowest bits (as [`set_code`] and [`code_at`] place them).
+fn value_byte(codes: impl Iterator<Item = u8>) -> u8 {
+    codes
+        .enumerate()
+        .fold(0, |byte, (k, c)| byte | c << (2 * k))
+}
+
+/// Sets each byte `j` of `out` to `byte(j)`, on `threads` threads, in
+/// parts of at least `least` bytes.
+fn fill(out: &mut [u8], threads: usize, least: usize, byte: impl Fn(usize) -> u8 + Sync) {
+    let per = out.len().div_ceil(threads.max(1)).max(least).max(1);
+    let filled = crate::threads::in_order(out.chunks_mut(per).enumerate(), threads, |(k, part)| {
+        for (j, b) in part.iter_mut().enumerate() {
+            *b = byte(k * per + j);
         }
         Ok::<_, std::convert::Infallible>(())
     });
-    let Ok(_) = packed;
+    let Ok(_) = filled;
+}
+
+/// The codes `code(0)`, …, `code(len - 1)` packed four a byte, lowest
+/// bits first, on `threads` threads.
+pub(crate) fn pack_codes(len: usize, threads: usize, code: impl Fn(usize) -> u8 + Sync) -> Vec<u8> {
+    let mut values = vec![0u8; len.div_ceil(4)];
+    fill(&mut values, threads, 1, |j| {
+        value_byte((4 * j..len.min(4 * j + 4)).map(&code))
+    });
     values
+}
+
+/// [`pack_codes`] of `code(bytes[i])` into the first quarter of `bytes`
+/// itself, all that is kept: no second array beside the bytes, a quarter
+/// less memory at the peak. Once bytes `0..p` are packed into `0..p/4`,
+/// nothing reads `p/4..p` any more, so bytes `p..4p` pack into it, on
+/// `threads` threads.
+pub(crate) fn pack_in_place(
+    mut bytes: Vec<u8>,
+    threads: usize,
+    code: impl Fn(u8) -> u8 + Sync,
+) -> Vec<u8> {
+    let len = bytes.len();
+    let quad = |q: &[u8]| value_byte(q.iter().map(|&b| code(b)));
+    // Bytes 0..4 are read before byte 0 is written.
+    let mut done = len.min(4);
+    if len > 0 {
+        bytes[0] = quad(&bytes[..done]);
+    }
+    while done < len {
+        let next = len.min(4 * done);
+        let (packed, rest) = bytes.split_at_mut(done);
+        let from = &rest[..next - done];
+        let out = &mut packed[done / 4..next.div_ceil(4)];
+        fill(out, threads, 1 << 14, |j| {
+            quad(&from[4 * j..from.len().min(4 * j + 4)])
+        });
+        done = next;
+    }
+    bytes.truncate(len.div_ceil(4));
+    bytes.shrink_to_fit();
+    bytes
 }
 
 /// The value of a position for the side to move; the values order
@@ -284,3 +329,6 @@ impl Distances {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
