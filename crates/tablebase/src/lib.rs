@@ -144,8 +144,8 @@
 //!
 //! Jungle's in-core solver spends about a fifth less user time than the
 //! move-graph generator it replaced; under callgrind, `qi tb generate
-//! --pieces 2 --threads 1` executed 621,432,336 instructions against
-//! 728,452,407. It walks un-moves where the old one walked a graph built
+//! --game jungle:standard --pieces 2 --threads 1` executes 628,102,299
+//! instructions against 728,073,144. It walks un-moves where the old one walked a graph built
 //! once, so each is kept cheap: an un-move is tested by the moved
 //! animal's reach alone (`Jungle::unplay_quiet`; the whole side's
 //! destinations were 15 % of the instructions), the index checks a
