@@ -120,47 +120,51 @@
 //!
 //! ## Speed against the generators it replaced
 //!
-//! One thread (`qi tb generate --game G --pieces N --threads 1 DIR` into
-//! an empty directory), the release build of commit 12afcf5 (before the
-//! rebuild: Jungle's move-graph generator, Five Tigers' two in-core
-//! generators) against this one, alternated (old, new; then new, old),
-//! CPU seconds (user) and peak memory from `/usr/bin/time`, two runs at a
-//! time on a 2-core machine (wall times are not comparable, and the same
-//! binary varied by up to 15 % from run to run). Both write the same
-//! bytes (`diff -r`), and `qi tb stats` gives the same figures for every
-//! material.
+//! One thread (`qi tb generate --game G --pieces N --threads 1 DIR`, or
+//! `--material M`, into an empty directory), the release build of commit
+//! 12afcf5 (before the rebuild: Jungle's move-graph generator, Five
+//! Tigers' two in-core generators) against this one, alternated (old,
+//! new; then new, old), CPU seconds (user) and peak memory from
+//! `/usr/bin/time`, two runs at a time on a 2-core machine (wall times
+//! are not comparable, and the same binary varied by up to 15 % from run
+//! to run). Both write the same bytes (`diff -r`), and `qi tb stats`
+//! gives the same figures for every material.
 //!
-//! | what | before: CPU s (mean) | after: CPU s (mean) | before: peak | after: peak |
-//! |---|---|---|---|---|
-//! | Jungle `standard`, `--pieces 3` (512 tables) | 32.47, 28.42 (30.4) | 25.11, 23.47 (24.3) | 20 to 23 MB | 10 MB |
-//! | Five Tigers `shandong-shuttle`, `--pieces 4` (16 tables) | 13.46, 16.30 (14.9) | 14.85, 16.47 (15.7) | 163 MB | 75 MB |
-//! | Five Tigers `shandong`, `--pieces 3` (9 tables) | 16.70, 17.32 (17.0) | 18.99, 17.85 (18.4) | 175 MB | 170 MB |
-//! | Five Tigers `shandong`, `--material 4v3` (4 tables) | 173.15, 178.45 (175.8) | 176.18, 173.99 (175.1) | 931 MB | 941 MB |
+//! | what | before: CPU s (mean) | after: CPU s (mean) | change | before: peak | after: peak |
+//! |---|---|---|---|---|---|
+//! | Jungle `standard`, `--pieces 3` (512 tables) | 31.97, 30.11 (31.0) | 25.29, 24.83 (25.1) | −19 % | 19 MB | 10 MB |
+//! | Five Tigers `shandong-shuttle`, `--pieces 4` (16 tables) | 16.15, 14.30 (15.2) | 16.08, 15.74 (15.9) | +5 % | 171 MB | 74 MB |
+//! | Five Tigers `shandong-shuttle`, `--pieces 5` (25 tables, to `5v5`) | 271.91, 264.62 (268.3) | 300.38, 310.32 (305.4) | +14 % | 2.47 GB | 0.87 GB |
+//! | Five Tigers `shandong`, `--pieces 3` (9 tables) | 18.49, 17.93 (18.2) | 18.49, 17.33 (17.9) | −2 % | 176 MB | 154 MB |
+//! | Five Tigers `shandong`, `--material 4v3` (4 tables) | 156.89, 157.24 (157.1) | 172.79, 161.48 (167.1) | +6 % | 931 MB | 851 MB |
+//! | Five Tigers `shandong`, `--material 4v4` (9 tables) | 831.95, 807.90 (819.9) | 845.82, 839.25 (842.5) | +3 % | 5.49 GB | 5.15 GB |
 //!
-//! The heap of `4v3` peaks at the same 938.67 MB in both (heaptrack); the
-//! larger resident peak is freed memory the allocator keeps: the removal
-//! memo is freed on the calling thread's heap, where the old generator
-//! freed it on a worker thread's.
+//! The in-core solver's peak is its state bytes and distances (a byte
+//! each a cell; two a distance when one does not fit) beside the smaller
+//! tables it reads: a table's values are packed into the state bytes
+//! themselves (`value::pack_in_place`), where the old generators packed
+//! them into a second array.
+//!
+//! Under the shuttle, the starts cost more than the dense generator's
+//! they replaced: under callgrind, `qi tb generate --game
+//! five-tigers:shandong-shuttle --pieces 3 --threads 1` executes
+//! 5,039,174,514 instructions against 4,295,018,161, the starts of the
+//! cells 3.65 · 10⁹ against about 2.85 · 10⁹ (a board slot's one cell
+//! still goes through `cells::start_cells`' walk of the bans and a
+//! `BlockStart`), the rounds about even.
 //!
 //! Jungle's in-core solver spends about a fifth less user time than the
 //! move-graph generator it replaced; under callgrind, `qi tb generate
 //! --game jungle:standard --pieces 2 --threads 1` executes 628,102,299
-//! instructions against 728,073,144. It walks un-moves where the old one walked a graph built
-//! once, so each is kept cheap: an un-move is tested by the moved
-//! animal's reach alone (`Jungle::unplay_quiet`; the whole side's
-//! destinations were 15 % of the instructions), the index checks a
-//! material by its animals' squares, and a position with two animals or
-//! more off the middle file counts its successors without indexing them.
-//! Five Tigers' one layout for both shuttle options (`Slots::Dense` over
-//! a `BanIndex` with bans or without) holds less than half the peak of
-//! the two it replaced under the shuttle.
-//!
-//! All 25 tables to `5v5` under the shuttle, the same way; `qi tb stats`
-//! gives the same figures for each:
-//!
-//! | what | before: CPU s (mean) | after: CPU s (mean) | before: peak | after: peak |
-//! |---|---|---|---|---|
-//! | Five Tigers `shandong-shuttle`, `--pieces 5` (25 tables, to `5v5`) | 286.90, 286.08 (286.5) | 313.83, 315.09 (314.5) | 2.53, 2.52 GB | 0.88 GB |
+//! instructions against 728,073,144. It walks un-moves where the old
+//! one walked a graph built once, so each is kept cheap: an un-move is
+//! tested by the moved animal's reach alone (`Jungle::unplay_quiet`; the
+//! whole side's destinations were 15 % of the instructions), the index
+//! checks a material by its animals' squares, and a position with two
+//! animals or more off the middle file counts its successors without
+//! indexing them. Five Tigers' one layout for both shuttle options
+//! (`Slots::Dense` over a `BanIndex` with bans or without) holds less than
+//! half the peak of the two it replaced under the shuttle.
 //!
 //! ## Entry points
 //!
