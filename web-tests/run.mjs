@@ -124,6 +124,33 @@ async function loadRecordText(page, record) {
   await page.click("#load-record");
 }
 
+// A Jungle record of `moves` loaded, once its moves are listed.
+async function loadLine(page, moves) {
+  await loadRecordText(page, `[Game "jungle:standard"]\n\n${moves} *\n`);
+  const n = moves.split(" ").length;
+  await page.waitForFunction((n) => document.querySelectorAll("#moves button[data-ply]").length === n, n);
+}
+
+// The server's answers to navigation steps (`goto`) held back 300 ms, as
+// from a slow backend (not on the static site, whose backend is the
+// page's own); `settled()` waits until every step sent is answered.
+async function slowGotos(page) {
+  const gotos = { sent: 0, answered: 0 };
+  if (!STATIC) {
+    await page.route("**/goto", async (route) => {
+      gotos.sent += 1;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await route.continue();
+    });
+    page.on("response", (r) => { if (r.url().endsWith("/goto")) gotos.answered += 1; });
+  }
+  return {
+    async settled() {
+      while (gotos.answered < gotos.sent) await page.waitForTimeout(50);
+    },
+  };
+}
+
 // The error the page shows, once it shows one; then closed.
 async function shownError(page) {
   await page.waitForFunction(() => !document.getElementById("error").hidden && document.getElementById("error").textContent !== "");
@@ -309,22 +336,13 @@ const tests = {
   // from where the one before it goes, and the page and the backend end
   // where the last one asked.
   async "navigation: quick steps are each a move, however slow the backend"(page) {
-    const gotos = { sent: 0, answered: 0 };
-    if (!STATIC) {
-      await page.route("**/goto", async (route) => {
-        gotos.sent += 1;
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        await route.continue();
-      });
-      page.on("response", (r) => { if (r.url().endsWith("/goto")) gotos.answered += 1; });
-    }
-    await loadRecordText(page, '[Game "jungle:standard"]\n\na3a4 g7g6 c3d3 a7a6 *\n');
-    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 4);
+    const gotos = await slowGotos(page);
+    await loadLine(page, "a3a4 g7g6 c3d3 a7a6");
     for (const step of ["#nav-first", "#nav-forward", "#nav-forward", "#nav-forward", "#nav-back"]) {
       await page.click(step);
     }
     await page.waitForFunction(() => __qiTest.state.navigating == null);
-    while (gotos.answered < gotos.sent) await page.waitForTimeout(50);
+    await gotos.settled();
     const view = await page.evaluate(() => __qiTest.state.view);
     check(view.ply === 2, `three steps forward and one back show ply 2, not ${view.ply}`);
     check((await page.inputValue("#position-text")).endsWith(" w 2 2"), "after two moves, Red to move");
@@ -333,26 +351,17 @@ const tests = {
     check(held.ply === 2, `the backend's own view at ply 2, not ${held.ply}`);
   },
   async "navigation: steps still queued are dropped when a record loads"(page) {
-    const gotos = { sent: 0, answered: 0 };
-    if (!STATIC) {
-      await page.route("**/goto", async (route) => {
-        gotos.sent += 1;
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        await route.continue();
-      });
-      page.on("response", (r) => { if (r.url().endsWith("/goto")) gotos.answered += 1; });
-    }
-    await loadRecordText(page, '[Game "jungle:standard"]\n\na3a4 g7g6 c3d3 a7a6 *\n');
-    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 4);
+    const gotos = await slowGotos(page);
+    await loadLine(page, "a3a4 g7g6 c3d3 a7a6");
     for (const step of ["#nav-first", "#nav-forward", "#nav-forward", "#nav-forward"]) {
       await page.click(step);
     }
     // Two moves, shown at their end: no step of the old line may move it.
-    await loadRecordText(page, '[Game "jungle:standard"]\n\ng3g4 a7a6 *\n');
-    await page.waitForFunction(() => document.querySelectorAll("#moves button[data-ply]").length === 2);
-    while (gotos.answered < gotos.sent) await page.waitForTimeout(50);
+    await loadLine(page, "g3g4 a7a6");
+    // A step sent late would be answered within the hold.
+    await gotos.settled();
     await page.waitForTimeout(400);
-    while (gotos.answered < gotos.sent) await page.waitForTimeout(50);
+    await gotos.settled();
     const view = await page.evaluate(() => __qiTest.state.view);
     check(view.moves.join(" ") === "g3g4 a7a6", `the loaded record shown, not ${view.moves.join(" ")}`);
     check(view.ply === 2, `the loaded record at its end, ply 2, not ${view.ply}`);
